@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import { isOperationName, type OperationName } from '../../shared/contract/names';
+import { OPERATIONS, type OperationOutput } from '../../shared/contract/operations';
+import { summarizeIssues, describeIssues, type Result } from '../../shared/contract/result';
+import type { Core } from './create-core';
+import { GatewayError } from './errors';
+
+/**
+ * Runs one inspector operation for a host (IPC or HTTP): validates the input at this trust
+ * boundary, and turns every outcome into data. Unexpected errors are logged with a request id
+ * that the caller sees; their details are not sent.
+ */
+export async function dispatch(core: Core, name: string, rawInput: unknown): Promise<Result<unknown>> {
+  if (!isOperationName(name)) {
+    return failure(new GatewayError('not_found', `Unknown operation "${name}"`));
+  }
+  const operation = OPERATIONS[name];
+  const parsed = operation.input.safeParse(rawInput ?? {});
+  if (!parsed.success) {
+    return failure(
+      new GatewayError('bad_request', `Invalid input for ${name}: ${summarizeIssues(parsed.error)}`, {
+        metadata: { problems: describeIssues(parsed.error) },
+      }),
+    );
+  }
+  try {
+    const handler = core.handlers[name] as (input: unknown) => Promise<OperationOutput<OperationName>>;
+    return { ok: true, data: await handler(parsed.data) };
+  } catch (error) {
+    if (error instanceof GatewayError) return failure(error);
+    const requestId = randomUUID();
+    core.logger.error({ err: error, operation: name, request_id: requestId }, 'operation failed');
+    return failure(
+      new GatewayError('internal', `Unexpected error in ${name}; see the log for request ${requestId}`, {
+        metadata: { request_id: requestId },
+      }),
+    );
+  }
+}
+
+const failure = (error: GatewayError): Result<never> => ({ ok: false, error: error.toBody() });

@@ -1,0 +1,29 @@
+import { ipcMain, type IpcMainInvokeEvent } from 'electron';
+import { ipcChannel, OPERATION_NAMES } from '../../shared/contract/names';
+import type { Core } from '../core/create-core';
+import { dispatch } from '../core/dispatch';
+import { GatewayError } from '../core/errors';
+import { APP_ORIGIN } from './window';
+
+/** Only our own renderer, loaded from the app origin in the top frame, may call the core. */
+function senderIsTrusted(event: IpcMainInvokeEvent): boolean {
+  const frame = event.senderFrame;
+  if (!frame || frame.parent !== null) return false;
+  try {
+    return new URL(frame.url).origin === APP_ORIGIN;
+  } catch {
+    return false;
+  }
+}
+
+/** One handler per operation of the contract; results cross as data, never as thrown errors. */
+export function registerIpcHandlers(core: Core): void {
+  for (const name of OPERATION_NAMES) {
+    ipcMain.handle(ipcChannel(name), async (event, input: unknown) => {
+      if (!senderIsTrusted(event)) {
+        return { ok: false, error: new GatewayError('forbidden', 'This window may not call Verdict').toBody() };
+      }
+      return dispatch(core, name, input);
+    });
+  }
+}

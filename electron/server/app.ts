@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { Hono } from 'hono';
+import { methodNotAllowed } from 'hono/method-not-allowed';
+import { secureHeaders } from 'hono/secure-headers';
+import type { Core } from '../core/create-core';
+import { GatewayError, isGatewayError } from '../core/errors';
+import { sendError } from './http-errors';
+import { inspectorApi, sessionLogin } from './inspector-api';
+import { publicApi } from './public-api';
+import { staticUi } from './static-ui';
+
+export const DEFAULT_BODY_LIMIT_BYTES = 20 * 1024 * 1024;
+
+export interface ServerAppOptions {
+  uiToken: string;
+  rendererDir: string;
+  bodyLimitBytes?: number;
+  /** Host names the server answers to; requests naming another Host are refused (DNS rebinding). */
+  allowedHostnames?: readonly string[] | null;
+}
+
+export const LOOPBACK_HOSTNAMES = ['127.0.0.1', 'localhost', '[::1]'] as const;
+
+/** The Content-Security-Policy of the UI: our own scripts only, images may be data/blob URLs. */
+export const UI_CONTENT_SECURITY_POLICY = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  connectSrc: ["'self'"],
+  fontSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'none'"],
+  frameAncestors: ["'none'"],
+  formAction: ["'self'"],
+};
+
+/** The headless host: public API, inspector operations and the built UI, on one origin. */
+export function createServerApp(core: Core, options: ServerAppOptions): Hono {
+  const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const allowed = options.allowedHostnames === undefined ? LOOPBACK_HOSTNAMES : options.allowedHostnames;
+  const app = new Hono();
+
+  app.onError((error, c) => {
+    if (isGatewayError(error)) return sendError(c, error);
+    const requestId = c.res.headers.get('x-request-id') ?? randomUUID();
+    core.logger.error({ err: error, request_id: requestId, path: c.req.path }, 'request failed');
+    return sendError(
+      c,
+      new GatewayError('internal', `Internal server error (request ${requestId})`, { metadata: { request_id: requestId } }),
+    );
+  });
+  app.notFound((c) => sendError(c, new GatewayError('not_found', `No route for ${c.req.method} ${c.req.path}`)));
+
+  app.use('*', async (c, next) => {
+    const requestId = randomUUID();
+    c.header('x-request-id', requestId);
+    if (allowed) {
+      const host = (c.req.header('host') ?? '').replace(/:\d+$/, '').toLowerCase();
+      if (!allowed.includes(host)) {
+        throw new GatewayError('forbidden', `Requests for host "${host}" are not served here`);
+      }
+    }
+    await next();
+  });
+  app.use('*', methodNotAllowed({
+    app,
+    onMethodNotAllowed: (c, methods) =>
+      sendError(
+        c,
+        new GatewayError('method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(' or ')}`, {
+          headers: { Allow: methods.join(', ') },
+        }),
+      ),
+  }));
+  app.use('*', secureHeaders({
+    contentSecurityPolicy: UI_CONTENT_SECURITY_POLICY,
+    crossOriginEmbedderPolicy: false,
+    // Served over plain HTTP on loopback: HSTS would mean nothing here.
+    strictTransportSecurity: false,
+    xFrameOptions: 'DENY',
+  }));
+
+  app.route('/api/inspector', inspectorApi(core, { uiToken: options.uiToken, bodyLimitBytes }));
+  app.route('/api', publicApi(core, { bodyLimitBytes }));
+  app.all('/api/*', (c) => sendError(c, new GatewayError('not_found', `No route for ${c.req.method} ${c.req.path}`)));
+  app.use('/', sessionLogin(options.uiToken));
+  app.route('/', staticUi(options.rendererDir));
+  return app;
+}

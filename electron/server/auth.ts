@@ -1,0 +1,30 @@
+import type { MiddlewareHandler } from 'hono';
+import { FORBIDDEN_MANAGEMENT_MESSAGE } from '../../shared/contract/errors';
+import type { Core } from '../core/create-core';
+import { GatewayError } from '../core/errors';
+import type { VerifiedKey } from '../core/keys/api-keys';
+
+export type PublicEnv = { Variables: { apiKey: VerifiedKey; requestId: string } };
+
+/** Bearer-key admission for the public API (spec section 5). */
+export function bearerAuth(core: Core): MiddlewareHandler<PublicEnv> {
+  return async (c, next) => {
+    const header = c.req.header('authorization');
+    if (!header) {
+      throw new GatewayError('unauthorized', 'Missing Authorization header; send "Authorization: Bearer <API key>"');
+    }
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) {
+      throw new GatewayError('unauthorized', 'Malformed Authorization header; expected "Bearer <API key>"');
+    }
+    const verified = core.apiKeys.verify(match[1]!);
+    if (!verified) throw new GatewayError('unauthorized', 'Invalid or revoked API key');
+    core.apiKeys.touch(verified.id);
+    c.set('apiKey', verified);
+    await next();
+  };
+}
+
+export function requireManagement(key: VerifiedKey): void {
+  if (key.kind !== 'management') throw new GatewayError('forbidden', FORBIDDEN_MANAGEMENT_MESSAGE);
+}

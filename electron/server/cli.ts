@@ -1,0 +1,152 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ApiKeyKindSchema } from '../../shared/schemas/inspector';
+import { createCore } from '../core/create-core';
+import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
+import { createLogger } from '../core/logger';
+import { defaultDataDir } from './data-dir';
+import { startServer } from './start-server';
+import { join } from 'node:path';
+
+const USAGE = `Usage:
+  npm run serve -- [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--body-limit BYTES]
+  npm run serve -- keys create --name NAME [--kind standard|management]
+  npm run serve -- keys list
+  npm run serve -- keys revoke ID
+Options may also be set with VERDICT_PORT, VERDICT_HOST and VERDICT_DATA_DIR.`;
+
+const bundleDir = fileURLToPath(new URL('.', import.meta.url));
+
+function readVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(bundleDir, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a whole number from 0 to 65535, not "${value}"`);
+  return port;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = (() => {
+    try {
+      return parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: {
+          port: { type: 'string' },
+          host: { type: 'string' },
+          'data-dir': { type: 'string' },
+          'body-limit': { type: 'string' },
+          name: { type: 'string' },
+          kind: { type: 'string' },
+          help: { type: 'boolean', short: 'h' },
+        },
+      });
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+  })();
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const dataDir = values['data-dir'] ?? defaultDataDir();
+  if (positionals[0] === 'keys') {
+    runKeys(positionals.slice(1), dataDir, values);
+    return;
+  }
+  if (positionals.length > 0) fail(`Unknown command "${positionals.join(' ')}"`);
+
+  const bodyLimit = values['body-limit'] ?? process.env['VERDICT_BODY_LIMIT'];
+  const bodyLimitBytes = bodyLimit === undefined ? undefined : Number(bodyLimit);
+  if (bodyLimitBytes !== undefined && (!Number.isInteger(bodyLimitBytes) || bodyLimitBytes < 1024)) {
+    fail(`--body-limit must be a whole number of bytes, at least 1024, not "${bodyLimit}"`);
+  }
+  const host = values.host ?? process.env['VERDICT_HOST'] ?? '127.0.0.1';
+  const port = parsePort(values.port ?? process.env['VERDICT_PORT'] ?? '8787');
+  const running = await startServer({
+    port,
+    host,
+    dataDir,
+    rendererDir: join(bundleDir, '..', 'renderer'),
+    version: readVersion(),
+    logger: createLogger(),
+    ...(bodyLimitBytes ? { bodyLimitBytes } : {}),
+  }).catch((error: Error) => fail(error.message));
+
+  const lines = [
+    `Verdict is serving at ${running.url}`,
+    `  Open the inspector: ${running.uiUrl}`,
+    `  Public API:         ${running.url}/api/v1 and ${running.url}/api/alpha/decisions`,
+    `  Data directory:     ${dataDir}`,
+  ];
+  if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1') {
+    lines.push(`  Warning: listening on ${host}, reachable beyond this machine. Every API call still needs a key.`);
+  }
+  if (running.initialManagementKey) {
+    lines.push(
+      '',
+      'First start: created a management API key. It is shown only this once and only its hash is stored:',
+      `  ${running.initialManagementKey}`,
+      'Manage keys with: npm run serve -- keys create|list|revoke',
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  const shutdown = () => {
+    void running.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+function runKeys(args: string[], dataDir: string, values: { name?: string | undefined; kind?: string | undefined }): void {
+  const core = createCore({
+    dataDir,
+    secrets: new FileSecretStore(join(dataDir, 'secrets.json'), ownerOnlyFileCodec),
+    host: 'browser',
+    version: readVersion(),
+  });
+  try {
+    const [action, id] = args;
+    if (action === 'create') {
+      if (!values.name) fail('keys create needs --name');
+      const kind = ApiKeyKindSchema.safeParse(values.kind ?? 'standard');
+      if (!kind.success) fail(`--kind must be "standard" or "management", not "${values.kind}"`);
+      const created = core.apiKeys.create(values.name, kind.data);
+      process.stdout.write(`Created ${created.info.kind} key ${created.info.id} "${created.info.name}". It is shown only this once:\n${created.key}\n`);
+    } else if (action === 'list') {
+      const keys = core.apiKeys.list();
+      if (keys.length === 0) process.stdout.write('No keys yet.\n');
+      for (const key of keys) {
+        const state = key.revoked_at ? `revoked ${key.revoked_at}` : 'active';
+        process.stdout.write(`${key.id}  ${key.kind.padEnd(10)}  ${state.padEnd(32)}  ${key.name}\n`);
+      }
+    } else if (action === 'revoke') {
+      if (!id) fail('keys revoke needs the key id (see keys list)');
+      try {
+        const info = core.apiKeys.revoke(id);
+        process.stdout.write(`Revoked ${info.id} "${info.name}".\n`);
+      } catch (error) {
+        fail((error as Error).message);
+      }
+    } else {
+      fail(`Unknown keys command "${action ?? ''}"`);
+    }
+  } finally {
+    core.close();
+  }
+}
+
+await main(process.argv.slice(2));

@@ -1,0 +1,42 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { GatewayError } from '../core/errors';
+import type { ErrorEnvelope } from '../../shared/schemas/error-envelope';
+
+/** Sends a GatewayError in the spec's envelope, `error.code` equal to the HTTP status. */
+export function sendError(c: Context, error: GatewayError): Response {
+  const body: ErrorEnvelope = { error: error.toBody() };
+  return c.json(body, error.status as ContentfulStatusCode, error.headers);
+}
+
+/** Line and column (1-based) of a character offset, for messages about malformed JSON. */
+export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i += 1) {
+    if (text.charCodeAt(i) === 10) {
+      line += 1;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+/** Parses a JSON request body; a malformed one is a 400 that says where it broke. */
+export function parseJsonText(text: string, what: string): unknown {
+  if (text.trim() === '') throw new GatewayError('bad_request', `The request body is empty; expected ${what} as JSON`);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const reason = (error as Error).message;
+    const position = /position (\d+)/.exec(reason);
+    const offset = position ? Number(position[1]) : text.length;
+    const { line, column } = lineAndColumn(text, offset);
+    const cleaned = reason.replace(/\s*in JSON at position \d+.*$/s, '').replace(/^JSON\.parse: /, '');
+    throw new GatewayError(
+      'bad_request',
+      `Malformed JSON in the request body at line ${line}, column ${column}: ${cleaned}`,
+      { metadata: { line, column, offset } },
+    );
+  }
+}

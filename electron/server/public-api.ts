@@ -1,0 +1,79 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { z } from 'zod';
+import { DecisionsRequestSchema } from '../../shared/schemas/decisions-request';
+import { ApiKeyCreateInputSchema } from '../../shared/schemas/inspector';
+import { describeIssues, summarizeIssues } from '../../shared/contract/result';
+import type { Core } from '../core/create-core';
+import { GatewayError } from '../core/errors';
+import { bearerAuth, requireManagement, type PublicEnv } from './auth';
+import { parseJsonText } from './http-errors';
+
+export interface PublicApiOptions {
+  bodyLimitBytes: number;
+}
+
+/** Validates a parsed body against a schema; a violation is a 400 naming each JSON path. */
+export function validateBody<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    throw new GatewayError('bad_request', `Invalid ${what}: ${summarizeIssues(parsed.error)}`, {
+      metadata: { problems: describeIssues(parsed.error) },
+    });
+  }
+  return parsed.data;
+}
+
+/** The spec's public operations (section 4) plus key management for management keys. */
+export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv> {
+  const api = new Hono<PublicEnv>();
+  const limit = bodyLimit({
+    maxSize: options.bodyLimitBytes,
+    onError: () => {
+      throw new GatewayError(
+        'payload_too_large',
+        `The request body is larger than this server's limit of ${options.bodyLimitBytes} bytes`,
+        { metadata: { limit_bytes: options.bodyLimitBytes } },
+      );
+    },
+  });
+  const readJson = async (text: Promise<string>, what: string) => parseJsonText(await text, what);
+
+  const auth = bearerAuth(core);
+  api.use('/v1/*', auth);
+  api.use('/alpha/*', auth);
+
+  api.post('/alpha/decisions', limit, async (c) => {
+    const body = await readJson(c.req.text(), 'a DecisionsRequest');
+    const request = validateBody(DecisionsRequestSchema, body, 'DecisionsRequest');
+    core.catalog.modelWithEndpoints(request.model);
+    throw new GatewayError('unavailable', `No provider endpoint can answer Decisions for "${request.model}" yet`);
+  });
+
+  api.get('/v1/models/:author/:slug/endpoints', (c) => {
+    const modelId = `${c.req.param('author')}/${c.req.param('slug')}`;
+    return c.json({ data: core.catalog.modelWithEndpoints(modelId) });
+  });
+
+  api.get('/v1/endpoints/zdr', (c) => c.json({ data: core.catalog.zdrEndpoints() }));
+
+  api.get('/v1/keys', (c) => {
+    requireManagement(c.get('apiKey'));
+    return c.json({ data: core.apiKeys.list() });
+  });
+
+  api.post('/v1/keys', limit, async (c) => {
+    requireManagement(c.get('apiKey'));
+    const body = await readJson(c.req.text(), 'a key to create');
+    const input = validateBody(ApiKeyCreateInputSchema, body, 'key');
+    const created = core.apiKeys.create(input.name, input.kind);
+    return c.json({ data: created.info, key: created.key }, 201);
+  });
+
+  api.delete('/v1/keys/:id', (c) => {
+    requireManagement(c.get('apiKey'));
+    return c.json({ data: core.apiKeys.revoke(c.req.param('id')) });
+  });
+
+  return api;
+}

@@ -1,0 +1,116 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState, type ReactNode } from 'react';
+import { appInfoQuery, settingsQuery } from '../features/settings/api';
+import { SettingsScreen } from '../features/settings/SettingsScreen';
+import { QuestionSetsScreen } from '../features/question-sets/QuestionSetsScreen';
+import { RunsScreen } from '../features/runs/RunsScreen';
+import { BoxesScreen } from '../features/boxes/BoxesScreen';
+import { EndpointsScreen } from '../features/endpoints/EndpointsScreen';
+import { ZdrScreen } from '../features/zdr/ZdrScreen';
+import { OperationError } from '../transport/transport';
+import { ErrorNotice, Loading } from '../ui/components';
+import { ErrorBoundary } from './ErrorBoundary';
+import { SCREENS, screenFromHash, type ScreenId } from './routes';
+
+const SCREEN_COMPONENTS: Record<ScreenId, () => ReactNode> = {
+  'question-sets': QuestionSetsScreen,
+  runs: RunsScreen,
+  boxes: BoxesScreen,
+  endpoints: EndpointsScreen,
+  zdr: ZdrScreen,
+  settings: SettingsScreen,
+};
+
+function useScreen(): ScreenId {
+  const [screen, setScreen] = useState<ScreenId>(() => screenFromHash(window.location.hash));
+  useEffect(() => {
+    const onHash = () => setScreen(screenFromHash(window.location.hash));
+    const onKey = (event: KeyboardEvent) => {
+      if (!event.altKey || event.ctrlKey || event.metaKey) return;
+      const target = SCREENS.find((s) => s.key === event.key);
+      if (target) {
+        event.preventDefault();
+        window.location.hash = `#/${target.id}`;
+      }
+    };
+    window.addEventListener('hashchange', onHash);
+    window.addEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('hashchange', onHash);
+      window.removeEventListener('keydown', onKey);
+    };
+  }, []);
+  return screen;
+}
+
+function useTheme(): void {
+  const settings = useQuery(settingsQuery());
+  const theme = settings.data?.theme ?? 'system';
+  useEffect(() => {
+    document.documentElement.dataset['theme'] = theme;
+  }, [theme]);
+}
+
+function NoSession() {
+  return (
+    <main className="centered">
+      <div className="panel narrow">
+        <h1>Open Verdict from its link</h1>
+        <p>
+          This browser has no session with the Verdict server. Open the link that <code>npm start</code> (or <code>npm run serve</code>)
+          printed in the terminal: it starts with <code>{window.location.origin}/?token=</code>.
+        </p>
+      </div>
+    </main>
+  );
+}
+
+export function App() {
+  const screen = useScreen();
+  const info = useQuery(appInfoQuery());
+  useTheme();
+  useEffect(() => {
+    const label = SCREENS.find((s) => s.id === screen)?.label ?? '';
+    document.title = `${label} · Verdict`;
+  }, [screen]);
+
+  if (info.error instanceof OperationError && info.error.code === 401) return <NoSession />;
+  const Screen = SCREEN_COMPONENTS[screen];
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <nav className="sidebar" aria-label="Screens">
+        <div className="brand">
+          <span className="brand-mark" aria-hidden="true">
+            V
+          </span>
+          Verdict
+        </div>
+        <ul>
+          {SCREENS.map((s) => (
+            <li key={s.id}>
+              <a href={`#/${s.id}`} aria-current={s.id === screen ? 'page' : undefined} title={`Alt+${s.key}`}>
+                <span>{s.label}</span>
+                <kbd aria-hidden="true">Alt {s.key}</kbd>
+              </a>
+            </li>
+          ))}
+        </ul>
+        <div className="sidebar-foot muted small">
+          {info.data ? `v${info.data.version} · ${info.data.host === 'desktop' ? 'desktop' : 'browser mode'}` : null}
+        </div>
+      </nav>
+      <main id="main" className="content" tabIndex={-1}>
+        {info.isPending ? <Loading what="Verdict" /> : null}
+        {info.error && !(info.error instanceof OperationError && info.error.code === 401) ? (
+          <ErrorNotice error={info.error} title="Verdict's core did not answer" />
+        ) : null}
+        <ErrorBoundary resetKey={screen}>
+          <Screen />
+        </ErrorBoundary>
+      </main>
+    </div>
+  );
+}

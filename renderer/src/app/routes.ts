@@ -1,0 +1,15 @@
+export const SCREENS = [
+  { id: 'question-sets', label: 'Question sets', key: '1' },
+  { id: 'runs', label: 'Runs', key: '2' },
+  { id: 'boxes', label: 'Boxes', key: '3' },
+  { id: 'endpoints', label: 'Endpoints', key: '4' },
+  { id: 'zdr', label: 'ZDR', key: '5' },
+  { id: 'settings', label: 'Settings', key: '6' },
+] as const;
+
+export type ScreenId = (typeof SCREENS)[number]['id'];
+
+export function screenFromHash(hash: string): ScreenId {
+  const id = hash.replace(/^#\/?/, '').split(/[/?]/)[0];
+  return SCREENS.find((s) => s.id === id)?.id ?? 'question-sets';
+}

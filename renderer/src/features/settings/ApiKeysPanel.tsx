@@ -1,0 +1,98 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { ApiKeyKind } from '../../../../shared/schemas/inspector';
+import { call } from '../../transport/transport';
+import { EmptyState, ErrorNotice, Loading, Panel } from '../../ui/components';
+import { apiKeysQuery, settingsKeys } from './api';
+
+/** Keys callers use against this app's HTTP API. A new key's secret is shown once, right after creation. */
+export function ApiKeysPanel() {
+  const queryClient = useQueryClient();
+  const keys = useQuery(apiKeysQuery());
+  const [name, setName] = useState('');
+  const [kind, setKind] = useState<ApiKeyKind>('standard');
+  const [created, setCreated] = useState<{ id: string; key: string } | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: settingsKeys.apiKeys });
+  const create = useMutation({
+    mutationFn: () => call('apiKeys.create', { name, kind }),
+    onSuccess: (result) => {
+      setCreated({ id: result.info.id, key: result.key });
+      setName('');
+      return refresh();
+    },
+  });
+  const revoke = useMutation({ mutationFn: (id: string) => call('apiKeys.revoke', { id }), onSuccess: refresh });
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (name.trim()) create.mutate();
+  };
+  return (
+    <Panel title="API server keys">
+      <p className="muted">
+        Callers of the HTTP API send one of these as <code>Authorization: Bearer &lt;key&gt;</code>. Management keys may also create and
+        revoke keys. Only a hash of each key is stored.
+      </p>
+      <form className="inline-form" onSubmit={onSubmit}>
+        <label htmlFor="new-key-name">Name</label>
+        <input id="new-key-name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} placeholder="e.g. analytics job" />
+        <label htmlFor="new-key-kind">Kind</label>
+        <select id="new-key-kind" value={kind} onChange={(e) => setKind(e.target.value as ApiKeyKind)}>
+          <option value="standard">standard</option>
+          <option value="management">management</option>
+        </select>
+        <button type="submit" disabled={!name.trim() || create.isPending}>
+          Create key
+        </button>
+      </form>
+      {create.error ? <ErrorNotice error={create.error} title="Key not created" /> : null}
+      {created ? (
+        <div className="notice notice-ok" role="status">
+          <strong>Copy this key now; it will not be shown again.</strong>
+          <code className="secret-once" data-testid="created-api-key">
+            {created.key}
+          </code>
+          <button type="button" className="secondary" onClick={() => setCreated(null)}>
+            Done
+          </button>
+        </div>
+      ) : null}
+      {keys.isPending ? <Loading what="keys" /> : null}
+      {keys.error ? <ErrorNotice error={keys.error} title="Keys could not be loaded" /> : null}
+      {keys.data && keys.data.length === 0 ? <EmptyState title="No API keys">Create one above to call the HTTP API.</EmptyState> : null}
+      {keys.data && keys.data.length > 0 ? (
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Key</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">State</th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.data.map((k) => (
+              <tr key={k.id}>
+                <th scope="row">{k.name}</th>
+                <td className="mono small">{k.label}</td>
+                <td>{k.kind}</td>
+                <td className="small">{new Date(k.created_at).toLocaleString()}</td>
+                <td className="small">{k.last_used_at ? new Date(k.last_used_at).toLocaleString() : <span className="muted">never</span>}</td>
+                <td>
+                  {k.revoked_at ? (
+                    <span className="badge badge-muted">revoked</span>
+                  ) : (
+                    <button type="button" className="secondary" onClick={() => revoke.mutate(k.id)} aria-label={`Revoke ${k.name}`}>
+                      Revoke
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </Panel>
+  );
+}

@@ -1,0 +1,117 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { ProviderSummary } from '../../../../shared/schemas/inspector';
+import { call } from '../../transport/transport';
+import { ErrorNotice, Loading, Panel } from '../../ui/components';
+import { providersQuery, settingsKeys } from './api';
+
+function KeyStatus({ provider }: { provider: ProviderSummary }) {
+  if (!provider.needs_key) return <span className="badge">local, no key needed</span>;
+  if (!provider.key_set) return <span className="badge badge-muted">not set</span>;
+  const when = provider.key_updated_at ? new Date(provider.key_updated_at).toLocaleString() : 'unknown time';
+  return (
+    <span className="badge badge-ok" title={`Stored ${when}`}>
+      key set
+    </span>
+  );
+}
+
+/** A write-only key field: the value leaves this component once, on save, and is then forgotten. */
+function ProviderKeyRow({ provider }: { provider: ProviderSummary }) {
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState('');
+  const refresh = () => queryClient.invalidateQueries({ queryKey: settingsKeys.providers });
+  const save = useMutation({
+    mutationFn: (key: string) => call('providerKeys.set', { provider: provider.slug, key }),
+    onSuccess: () => {
+      setDraft('');
+      return refresh();
+    },
+  });
+  const clear = useMutation({
+    mutationFn: () => call('providerKeys.clear', { provider: provider.slug }),
+    onSuccess: refresh,
+  });
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (draft.trim()) save.mutate(draft);
+  };
+  const inputId = `key-${provider.slug}`;
+  return (
+    <tr data-provider={provider.slug}>
+      <th scope="row">
+        <div>{provider.name}</div>
+        <div className="muted mono small">{provider.base_url}</div>
+      </th>
+      <td className="mono small">{provider.wire_format}</td>
+      <td>
+        <KeyStatus provider={provider} />
+      </td>
+      <td>
+        {provider.needs_key ? (
+          <form className="inline-form" onSubmit={onSubmit}>
+            <label className="visually-hidden" htmlFor={inputId}>
+              {provider.name} API key
+            </label>
+            <input
+              id={inputId}
+              type="password"
+              autoComplete="off"
+              spellCheck={false}
+              placeholder={provider.key_set ? 'Replace key…' : 'Paste key…'}
+              value={draft}
+              onChange={(e) => setDraft(e.target.value)}
+            />
+            <button type="submit" disabled={!draft.trim() || save.isPending}>
+              {save.isPending ? 'Saving…' : 'Save'}
+            </button>
+            <button type="button" className="secondary" disabled={!provider.key_set || clear.isPending} onClick={() => clear.mutate()}>
+              Clear
+            </button>
+          </form>
+        ) : (
+          <span className="muted small">Runs on this machine</span>
+        )}
+        {save.error ? <ErrorNotice error={save.error} title="Key not saved" /> : null}
+        {clear.error ? <ErrorNotice error={clear.error} title="Key not cleared" /> : null}
+      </td>
+    </tr>
+  );
+}
+
+export function ProviderKeysPanel({ secretStorage }: { secretStorage: { available: boolean; description: string } | undefined }) {
+  const providers = useQuery(providersQuery());
+  return (
+    <Panel title="Provider keys">
+      <p className="muted">
+        Keys are write-only: once saved they are used by the gateway to call the provider and are never shown again, here or anywhere
+        else in the app.
+        {secretStorage ? ` Storage: ${secretStorage.description}.` : ''}
+      </p>
+      {secretStorage && !secretStorage.available ? (
+        <div className="notice notice-warn" role="alert">
+          Keys cannot be stored on this machine ({secretStorage.description}). Verdict refuses to keep them unencrypted.
+        </div>
+      ) : null}
+      {providers.isPending ? <Loading what="providers" /> : null}
+      {providers.error ? <ErrorNotice error={providers.error} title="Providers could not be loaded" /> : null}
+      {providers.data ? (
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">Provider</th>
+              <th scope="col">Wire format</th>
+              <th scope="col">Key</th>
+              <th scope="col">Set or clear</th>
+            </tr>
+          </thead>
+          <tbody>
+            {providers.data.map((p) => (
+              <ProviderKeyRow key={p.slug} provider={p} />
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </Panel>
+  );
+}

@@ -1,0 +1,14 @@
+import { queryOptions } from '@tanstack/react-query';
+import { call } from '../../transport/transport';
+
+export const settingsKeys = {
+  appInfo: ['settings', 'app-info'] as const,
+  settings: ['settings', 'values'] as const,
+  providers: ['settings', 'providers'] as const,
+  apiKeys: ['settings', 'api-keys'] as const,
+};
+
+export const appInfoQuery = () => queryOptions({ queryKey: settingsKeys.appInfo, queryFn: () => call('app.info', {}), staleTime: Infinity });
+export const settingsQuery = () => queryOptions({ queryKey: settingsKeys.settings, queryFn: () => call('settings.get', {}) });
+export const providersQuery = () => queryOptions({ queryKey: settingsKeys.providers, queryFn: () => call('providers.list', {}) });
+export const apiKeysQuery = () => queryOptions({ queryKey: settingsKeys.apiKeys, queryFn: () => call('apiKeys.list', {}) });

@@ -1,0 +1,26 @@
+/**
+ * Names of every inspector operation. Kept free of schemas so that the preload bundle can import
+ * it alone; `operations.ts` is typed against this list, so the two cannot drift apart.
+ */
+export const OPERATION_NAMES = [
+  'app.info',
+  'settings.get',
+  'settings.update',
+  'providers.list',
+  'providerKeys.set',
+  'providerKeys.clear',
+  'apiKeys.list',
+  'apiKeys.create',
+  'apiKeys.revoke',
+  'models.list',
+  'models.endpoints',
+  'endpoints.zdr',
+] as const;
+
+export type OperationName = (typeof OPERATION_NAMES)[number];
+
+export const IPC_CHANNEL_PREFIX = 'verdict:';
+export const ipcChannel = (name: OperationName): string => `${IPC_CHANNEL_PREFIX}${name}`;
+export const httpOperationPath = (name: OperationName): string => `/api/inspector/${name}`;
+export const isOperationName = (value: string): value is OperationName =>
+  (OPERATION_NAMES as readonly string[]).includes(value);

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import type { OperationName } from './names';
+import {
+  ApiKeyCreatedSchema,
+  ApiKeyCreateInputSchema,
+  ApiKeyInfoSchema,
+  AppInfoSchema,
+  ModelSummarySchema,
+  ProviderKeyInputSchema,
+  ProviderKeyStateSchema,
+  ProviderSlugSchema,
+  ProviderSummarySchema,
+  SettingsPatchSchema,
+  SettingsSchema,
+} from '../schemas/inspector';
+import { ModelWithEndpointsSchema, ModelIdSchema } from '../schemas/model';
+import { ZdrListingSchema } from '../schemas/endpoint';
+
+export type OperationKind = 'query' | 'mutation';
+
+export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  kind: OperationKind;
+  summary: string;
+  input: I;
+  output: O;
+}
+
+const op = <I extends z.ZodType, O extends z.ZodType>(
+  kind: OperationKind,
+  summary: string,
+  input: I,
+  output: O,
+): Operation<I, O> => ({ kind, summary, input, output });
+
+const none = z.object({}).strict();
+
+/**
+ * The inspector's operation table. IPC channels, HTTP routes and the renderer client are all
+ * derived from it; nothing else crosses between renderer and core.
+ */
+export const OPERATIONS = {
+  'app.info': op('query', 'Version, host and where data and secrets live', none, AppInfoSchema),
+  'settings.get': op('query', 'Current settings', none, SettingsSchema),
+  'settings.update': op('mutation', 'Change some settings', SettingsPatchSchema, SettingsSchema),
+  'providers.list': op('query', 'Known providers and whether a key is set', none, z.array(ProviderSummarySchema)),
+  'providerKeys.set': op('mutation', 'Store a provider key (write-only)', ProviderKeyInputSchema, ProviderKeyStateSchema),
+  'providerKeys.clear': op('mutation', 'Remove a stored provider key', z.object({ provider: ProviderSlugSchema }).strict(), ProviderKeyStateSchema),
+  'apiKeys.list': op('query', 'Keys of the HTTP API server', none, z.array(ApiKeyInfoSchema)),
+  'apiKeys.create': op('mutation', 'Create an API key; its secret is shown once', ApiKeyCreateInputSchema, ApiKeyCreatedSchema),
+  'apiKeys.revoke': op('mutation', 'Revoke an API key', z.object({ id: z.string().min(1) }).strict(), ApiKeyInfoSchema),
+  'models.list': op('query', 'Models in the catalog', none, z.array(ModelSummarySchema)),
+  'models.endpoints': op('query', 'One model with every endpoint serving it (spec 4.2)', z.object({ model: ModelIdSchema }).strict(), ModelWithEndpointsSchema),
+  'endpoints.zdr': op('query', 'Endpoints that retain no prompts (spec 4.3)', none, ZdrListingSchema),
+} satisfies Record<OperationName, Operation>;
+
+export type Operations = typeof OPERATIONS;
+export type OperationInput<N extends OperationName> = z.input<Operations[N]['input']>;
+export type OperationOutput<N extends OperationName> = z.output<Operations[N]['output']>;
+export type ParsedOperationInput<N extends OperationName> = z.output<Operations[N]['input']>;

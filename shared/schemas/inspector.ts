@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+/**
+ * Shapes of the inspector's own operations (not part of the public gateway API).
+ * Secrets only ever travel inward: nothing here carries a stored provider key back out.
+ */
+
+export const ProviderSlugSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]*$/, 'expected a provider slug: lower-case letters, digits and dashes');
+
+export const WireFormatSchema = z.enum(['openai', 'anthropic', 'gemini', 'decisions']);
+export type WireFormat = z.infer<typeof WireFormatSchema>;
+
+export const ProviderSummarySchema = z.object({
+  slug: ProviderSlugSchema,
+  name: z.string(),
+  wire_format: WireFormatSchema,
+  base_url: z.string(),
+  local: z.boolean(),
+  needs_key: z.boolean(),
+  key_set: z.boolean(),
+  key_updated_at: z.string().nullable(),
+});
+export type ProviderSummary = z.infer<typeof ProviderSummarySchema>;
+
+export const ProviderKeyInputSchema = z.object({
+  provider: ProviderSlugSchema,
+  key: z
+    .string()
+    .trim()
+    .min(8, 'a provider key is at least 8 characters')
+    .max(4096, 'a provider key is at most 4096 characters')
+    .regex(/^[\x21-\x7e]+$/, 'a provider key has no spaces or non-ASCII characters'),
+});
+export const ProviderKeyStateSchema = z.object({
+  provider: ProviderSlugSchema,
+  key_set: z.boolean(),
+  key_updated_at: z.string().nullable(),
+});
+
+export const ApiKeyKindSchema = z.enum(['standard', 'management']);
+export type ApiKeyKind = z.infer<typeof ApiKeyKindSchema>;
+
+export const ApiKeyInfoSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: ApiKeyKindSchema,
+  /** The first characters of the key, enough to recognise it; never the secret part. */
+  label: z.string(),
+  created_at: z.string(),
+  revoked_at: z.string().nullable(),
+  last_used_at: z.string().nullable(),
+});
+export type ApiKeyInfo = z.infer<typeof ApiKeyInfoSchema>;
+
+export const ApiKeyCreateInputSchema = z.object({
+  name: z.string().trim().min(1, 'a key needs a name').max(100, 'a key name is at most 100 characters'),
+  kind: ApiKeyKindSchema.default('standard'),
+});
+/** The only time a gateway key's secret is shown: right after it is created. */
+export const ApiKeyCreatedSchema = z.object({ info: ApiKeyInfoSchema, key: z.string() });
+
+export const ThemeSchema = z.enum(['system', 'light', 'dark']);
+export const SettingsSchema = z.object({
+  theme: ThemeSchema,
+});
+export type Settings = z.infer<typeof SettingsSchema>;
+export const SettingsPatchSchema = SettingsSchema.partial().strict();
+
+export const AppInfoSchema = z.object({
+  name: z.literal('Verdict'),
+  version: z.string(),
+  host: z.enum(['desktop', 'browser']),
+  data_dir: z.string(),
+  secret_storage: z.object({
+    available: z.boolean(),
+    description: z.string(),
+  }),
+});
+export type AppInfo = z.infer<typeof AppInfoSchema>;
+
+export const ModelSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  endpoint_count: z.number().int().nonnegative(),
+});
+export type ModelSummary = z.infer<typeof ModelSummarySchema>;

@@ -1,0 +1,24 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+export default defineConfig({
+  root: here('./renderer'),
+  base: '/',
+  plugins: [react()],
+  build: {
+    outDir: here('./dist/renderer'),
+    emptyOutDir: true,
+    sourcemap: true,
+    target: 'es2022',
+  },
+  test: {
+    root: here('.'),
+    include: ['shared/**/*.test.ts', 'electron/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 20_000,
+    pool: 'forks',
+  },
+});
