@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
-import { methodNotAllowed } from 'hono/method-not-allowed';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Core } from '../core/create-core';
 import { GatewayError, isGatewayError } from '../core/errors';
@@ -56,23 +55,14 @@ export function createServerApp(core: Core, options: ServerAppOptions): Hono {
     const requestId = randomUUID();
     c.header('x-request-id', requestId);
     if (allowed) {
-      const host = (c.req.header('host') ?? '').replace(/:\d+$/, '').toLowerCase();
+      // The request URL is built from the Host header by the Node adapter.
+      const host = new URL(c.req.url).hostname.toLowerCase();
       if (!allowed.includes(host)) {
         throw new GatewayError('forbidden', `Requests for host "${host}" are not served here`);
       }
     }
     await next();
   });
-  app.use('*', methodNotAllowed({
-    app,
-    onMethodNotAllowed: (c, methods) =>
-      sendError(
-        c,
-        new GatewayError('method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(' or ')}`, {
-          headers: { Allow: methods.join(', ') },
-        }),
-      ),
-  }));
   app.use('*', secureHeaders({
     contentSecurityPolicy: UI_CONTENT_SECURITY_POLICY,
     crossOriginEmbedderPolicy: false,

@@ -1,4 +1,5 @@
-import type { Context } from 'hono';
+import type { Context, Env, Hono, MiddlewareHandler } from 'hono';
+import { methodNotAllowed } from 'hono/method-not-allowed';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { GatewayError } from '../core/errors';
 import type { ErrorEnvelope } from '../../shared/schemas/error-envelope';
@@ -39,4 +40,18 @@ export function parseJsonText(text: string, what: string): unknown {
       { metadata: { line, column, offset } },
     );
   }
+}
+
+/** 405 in the envelope, with Allow, for a path that exists under another method in `app`. */
+export function rejectOtherMethods<E extends Env>(app: Hono<E>): MiddlewareHandler<E> {
+  return methodNotAllowed<E>({
+    app,
+    onMethodNotAllowed: (c, methods) =>
+      sendError(
+        c,
+        new GatewayError('method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(' or ')}`, {
+          headers: { Allow: methods.join(', ') },
+        }),
+      ),
+  });
 }

@@ -7,7 +7,7 @@ import { describeIssues, summarizeIssues } from '../../shared/contract/result';
 import type { Core } from '../core/create-core';
 import { GatewayError } from '../core/errors';
 import { bearerAuth, requireManagement, type PublicEnv } from './auth';
-import { parseJsonText } from './http-errors';
+import { parseJsonText, rejectOtherMethods } from './http-errors';
 
 export interface PublicApiOptions {
   bodyLimitBytes: number;
@@ -39,6 +39,7 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
   });
   const readJson = async (text: Promise<string>, what: string) => parseJsonText(await text, what);
 
+  api.use('*', rejectOtherMethods(api));
   const auth = bearerAuth(core);
   api.use('/v1/*', auth);
   api.use('/alpha/*', auth);

@@ -49,7 +49,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ...(options.bodyLimitBytes ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
     allowedHostnames: isLoopback(options.host) ? LOOPBACK_HOSTNAMES : null,
   });
-  const server = createAdaptorServer({ fetch: app.fetch });
+  // Leave the global Request alone: other code in this process (clients, tests) relies on it.
+  const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
