@@ -9,13 +9,23 @@ import { ProviderKeysPanel } from './ProviderKeysPanel';
 function AppearancePanel() {
   const queryClient = useQueryClient();
   const settings = useQuery(settingsQuery());
+  // Optimistic: the choice shows at once and is rolled back if the core refuses it.
   const update = useMutation({
     mutationFn: (patch: Partial<Settings>) => call('settings.update', patch),
+    onMutate: async (patch) => {
+      await queryClient.cancelQueries({ queryKey: settingsKeys.settings });
+      const previous = queryClient.getQueryData<Settings>(settingsKeys.settings);
+      if (previous) queryClient.setQueryData(settingsKeys.settings, { ...previous, ...patch });
+      return { previous };
+    },
+    onError: (_error, _patch, context) => {
+      if (context?.previous) queryClient.setQueryData(settingsKeys.settings, context.previous);
+    },
     onSuccess: (next) => queryClient.setQueryData(settingsKeys.settings, next),
   });
   return (
     <Panel title="Appearance">
-      <fieldset className="segmented" disabled={!settings.data || update.isPending}>
+      <fieldset className="segmented" disabled={!settings.data}>
         <legend>Theme</legend>
         {(['system', 'light', 'dark'] as const).map((theme) => (
           <label key={theme}>

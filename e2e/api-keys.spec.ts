@@ -1,0 +1,53 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { test, expect } from './fixtures/server';
+import { AppPage } from './pages/app-page';
+
+const CLI = join(import.meta.dirname, '..', 'dist', 'server', 'cli.mjs');
+
+test('an API key created in Settings works against the public API until it is revoked', async ({ page, server, request }) => {
+  const app = new AppPage(page);
+  await app.open(server.uiUrl);
+  await app.goTo('Settings');
+  await page.getByLabel('Name').fill('nightly job');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const created = page.getByTestId('created-api-key');
+  await expect(created).toHaveText(/^vd-[0-9a-f]{12}-[\w-]{43}$/);
+  const key = (await created.textContent())!;
+  await app.screenshot('settings-api-key-created');
+
+  const zdr = await request.get(`${server.url}/api/v1/endpoints/zdr`, { headers: { Authorization: `Bearer ${key}` } });
+  expect(zdr.status()).toBe(200);
+  expect(await zdr.json()).toEqual({ data: [] });
+
+  await page.getByRole('button', { name: 'Done' }).click();
+  await expect(created).toHaveCount(0);
+  await page.getByRole('button', { name: 'Revoke nightly job' }).click();
+  await expect(page.getByRole('row', { name: /nightly job/ }).getByText('revoked')).toBeVisible();
+  const refused = await request.get(`${server.url}/api/v1/endpoints/zdr`, { headers: { Authorization: `Bearer ${key}` } });
+  expect(refused.status()).toBe(401);
+  expect((await refused.json()).error.code).toBe(401);
+});
+
+test('keys are managed from the command line too', async ({ server, request }) => {
+  const run = (...args: string[]) => execFileSync(process.execPath, [CLI, ...args, '--data-dir', server.dataDir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const created = run('keys', 'create', '--name', 'cli job', '--kind', 'standard');
+  const key = /^(vd-[0-9a-f]{12}-[\w-]{43})$/m.exec(created)?.[1];
+  expect(key).toBeDefined();
+  const id = key!.split('-')[1]!;
+  expect(run('keys', 'list')).toMatch(new RegExp(`${id}\\s+standard\\s+active\\s+cli job`));
+  expect((await request.get(`${server.url}/api/v1/endpoints/zdr`, { headers: { Authorization: `Bearer ${key}` } })).status()).toBe(200);
+  expect(run('keys', 'revoke', id)).toContain(`Revoked ${id}`);
+  expect((await request.get(`${server.url}/api/v1/endpoints/zdr`, { headers: { Authorization: `Bearer ${key}` } })).status()).toBe(401);
+  expect(() => run('keys', 'create')).toThrow(/keys create needs --name/);
+});
+
+test('the management key printed at first start can manage keys over HTTP', async ({ server, request }) => {
+  const headers = { Authorization: `Bearer ${server.managementKey}` };
+  const created = await request.post(`${server.url}/api/v1/keys`, { headers, data: { name: 'from http', kind: 'standard' } });
+  expect(created.status()).toBe(201);
+  const { key } = (await created.json()) as { key: string };
+  const forbidden = await request.get(`${server.url}/api/v1/keys`, { headers: { Authorization: `Bearer ${key}` } });
+  expect(forbidden.status()).toBe(403);
+  expect((await forbidden.json()).error.message).toBe('Only management keys can perform this operation');
+});

@@ -1,0 +1,52 @@
+import { test, expect } from './fixtures/server';
+import { AppPage, SCREEN_LABELS } from './pages/app-page';
+import { SettingsPage } from './pages/settings-page';
+
+test.describe('a first-time user opens the app', () => {
+  test('visits every screen from the navigation and sees what to do next', async ({ page, server }) => {
+    const app = new AppPage(page);
+    await app.open(server.uiUrl);
+    await expect(page).toHaveURL(`${server.url}/`);
+    for (const label of SCREEN_LABELS) {
+      await app.goTo(label);
+      await expect(app.navLink(label)).toHaveAttribute('aria-current', 'page');
+      await expect(page).toHaveTitle(`${label} · Verdict`);
+      await app.screenshot(`screen-${label.toLowerCase().replace(/\s+/g, '-')}`);
+    }
+    await app.goTo('Endpoints');
+    await expect(page.getByRole('status').filter({ hasText: 'No models in the catalog' })).toBeVisible();
+    await app.goTo('ZDR');
+    await expect(page.getByText('No zero-data-retention endpoints known')).toBeVisible();
+  });
+
+  test('moves between screens with the keyboard', async ({ page, server }) => {
+    const app = new AppPage(page);
+    await app.open(server.uiUrl);
+    for (const [index, label] of SCREEN_LABELS.entries()) {
+      await page.keyboard.press(`Alt+${index + 1}`);
+      await expect(app.heading).toHaveText(label);
+    }
+  });
+
+  test('switches to the dark theme and keeps it after a reload', async ({ page, server }) => {
+    const app = new AppPage(page);
+    const settings = new SettingsPage(page);
+    await app.open(server.uiUrl);
+    await app.goTo('Settings');
+    await settings.theme('dark').check();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(background).toBe('rgb(20, 23, 28)');
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await expect(settings.theme('dark')).toBeChecked();
+    await app.screenshot('screen-settings-dark');
+  });
+
+  test('without the printed link the browser is told how to get in', async ({ page, server }) => {
+    await page.goto(server.url);
+    await expect(page.getByRole('heading', { name: 'Open Verdict from its link' })).toBeVisible();
+    await expect(page.getByText(`${server.url}/?token=`)).toBeVisible();
+    await new AppPage(page).screenshot('no-session');
+  });
+});

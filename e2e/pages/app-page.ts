@@ -1,0 +1,38 @@
+import type { Locator, Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const ARTIFACTS = join(import.meta.dirname, '..', 'artifacts');
+
+export const SCREEN_LABELS = ['Question sets', 'Runs', 'Boxes', 'Endpoints', 'ZDR', 'Settings'] as const;
+export type ScreenLabel = (typeof SCREEN_LABELS)[number];
+
+/** The shell: navigation and the current screen's heading. */
+export class AppPage {
+  readonly nav: Locator;
+  readonly heading: Locator;
+
+  constructor(readonly page: Page) {
+    this.nav = page.getByRole('navigation', { name: 'Screens' });
+    this.heading = page.getByRole('heading', { level: 1 });
+  }
+
+  async open(uiUrl: string): Promise<void> {
+    await this.page.goto(uiUrl);
+    await this.nav.waitFor();
+  }
+
+  navLink(label: ScreenLabel): Locator {
+    return this.nav.getByRole('link', { name: new RegExp(`^${label}`) });
+  }
+
+  async goTo(label: ScreenLabel): Promise<void> {
+    await this.navLink(label).click();
+    await this.heading.filter({ hasText: label }).waitFor();
+  }
+
+  async screenshot(name: string): Promise<void> {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await this.page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+  }
+}

@@ -1,0 +1,116 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { test, expect } from './fixtures/server';
+import { AppPage } from './pages/app-page';
+import { SettingsPage } from './pages/settings-page';
+
+const READ_OPERATIONS = ['app.info', 'settings.get', 'providers.list', 'apiKeys.list', 'models.list', 'endpoints.zdr'];
+
+test('a stored provider key can be set and cleared but never read back by the renderer', async ({ page, server }) => {
+  const secret = `sk-e2e-${Date.now().toString(36)}-do-not-leak`;
+  const bodies: string[] = [];
+  page.on('response', async (response) => {
+    if (response.request().method() === 'POST' && response.url().includes('/api/inspector/')) bodies.push(await response.text().catch(() => ''));
+  });
+
+  const app = new AppPage(page);
+  const settings = new SettingsPage(page);
+  await app.open(server.uiUrl);
+  await app.goTo('Settings');
+  await expect(settings.keyStatus('OpenAI')).toHaveText('not set');
+
+  await settings.storeKey('OpenAI', secret);
+  await expect(settings.keyStatus('OpenAI')).toHaveText('key set');
+  await expect(settings.keyInput('OpenAI')).toHaveValue('');
+  await app.screenshot('settings-key-stored');
+
+  // It really was stored, in the owner-only secrets file of this server's data directory.
+  const secretsFile = join(server.dataDir, 'secrets.json');
+  expect(readFileSync(secretsFile, 'utf8')).toContain(secret);
+  expect(statSync(secretsFile).mode & 0o777).toBe(0o600);
+
+  // Not through the UI: nowhere in the page's markup or visible text.
+  expect(await page.content()).not.toContain(secret);
+  expect(await page.locator('body').innerText()).not.toContain(secret);
+
+  // Not through the transport: every read operation, called from the page itself.
+  const answers = await page.evaluate(async (names) => {
+    const results: string[] = [];
+    for (const name of names) {
+      const response = await fetch(`/api/inspector/${name}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-verdict-client': 'renderer' },
+        body: '{}',
+      });
+      results.push(`${response.status} ${await response.text()}`);
+    }
+    return results;
+  }, READ_OPERATIONS);
+  expect(answers).toHaveLength(READ_OPERATIONS.length);
+  for (const answer of answers) {
+    expect(answer.startsWith('200 ')).toBe(true);
+    expect(answer).not.toContain(secret);
+  }
+  expect(answers.join('\n')).toContain('"slug":"openai"');
+
+  // Not in the page's JS context: no global holds it.
+  const globalsHoldIt = await page.evaluate((needle) => {
+    const seen = new Set<unknown>();
+    const search = (value: unknown, depth: number): boolean => {
+      if (typeof value === 'string') return value.includes(needle);
+      if (!value || typeof value !== 'object' || depth > 3 || seen.has(value)) return false;
+      seen.add(value);
+      for (const key of Object.keys(value)) {
+        try {
+          if (search((value as Record<string, unknown>)[key], depth + 1)) return true;
+        } catch {
+          // Some host objects throw on access; they hold nothing of ours.
+        }
+      }
+      return false;
+    };
+    return Object.keys(window).some((key) => {
+      try {
+        return search((window as unknown as Record<string, unknown>)[key], 0);
+      } catch {
+        return false;
+      }
+    });
+  }, secret);
+  expect(globalsHoldIt).toBe(false);
+
+  // Not in any storage the page can reach.
+  const storage = await page.evaluate(async () => ({
+    local: JSON.stringify({ ...localStorage }),
+    session: JSON.stringify({ ...sessionStorage }),
+    cookie: document.cookie,
+    databases: JSON.stringify((await indexedDB.databases?.()) ?? []),
+    caches: JSON.stringify(await caches.keys()),
+  }));
+  for (const value of Object.values(storage)) expect(value).not.toContain(secret);
+  const cookies = await page.context().cookies();
+  expect(JSON.stringify(cookies)).not.toContain(secret);
+  expect(storage.cookie).toBe('');
+
+  // Nor in any answer the UI received while all this happened.
+  expect(bodies.length).toBeGreaterThan(3);
+  for (const body of bodies) expect(body).not.toContain(secret);
+
+  // The state survives a reload, and clearing removes the key from disk.
+  await page.reload();
+  await expect(settings.keyStatus('OpenAI')).toHaveText('key set');
+  await settings.clearKey('OpenAI');
+  await expect(settings.keyStatus('OpenAI')).toHaveText('not set');
+  expect(readFileSync(secretsFile, 'utf8')).not.toContain(secret);
+});
+
+test('a key that breaks the rules is refused with a reason and nothing is stored', async ({ page, server }) => {
+  const app = new AppPage(page);
+  const settings = new SettingsPage(page);
+  await app.open(server.uiUrl);
+  await app.goTo('Settings');
+  await settings.storeKey('Anthropic', 'has space inside');
+  await expect(settings.providerRow('Anthropic').getByRole('alert')).toContainText('a provider key has no spaces or non-ASCII characters');
+  await expect(settings.keyStatus('Anthropic')).toHaveText('not set');
+  await app.screenshot('settings-key-refused');
+});
