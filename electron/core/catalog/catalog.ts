@@ -1,41 +1,152 @@
-import type { ModelWithEndpoints } from '../../../shared/schemas/model';
-import type { ZdrEndpoint } from '../../../shared/schemas/endpoint';
 import type { ModelSummary } from '../../../shared/schemas/inspector';
 import { GatewayError } from '../errors';
-import { BUNDLED_PROVIDERS, type ProviderTemplate } from './bundled-providers';
+import { BUNDLED_PROVIDERS } from './bundled-providers';
+import type { CatalogContribution, CatalogEndpoint, CatalogModel, CatalogProvider, CatalogSource, Prices } from './types';
+
+const toPrice = (value: string | undefined): number | null => (value === undefined ? null : Number(value));
+
+/** Where an endpoint is reached: `provider`, or `provider/tag` when the tag differs. */
+export const endpointSlug = (endpoint: Pick<CatalogEndpoint, 'provider' | 'tag'>): string =>
+  endpoint.tag === endpoint.provider.slug ? endpoint.provider.slug : `${endpoint.provider.slug}/${endpoint.tag}`;
 
 /**
- * Providers, models and endpoints the gateway knows. Models and endpoints arrive from
- * discovery and the user; until then the catalog is empty and says so truthfully.
+ * Providers, models and endpoints the gateway knows, merged from several sources (bundled
+ * connection templates, the sandbox fleet, the user's catalog file, discovery). Each source is
+ * replaced as a whole; lookups read prebuilt indexes.
  */
 export class Catalog {
-  private readonly providers = new Map<string, ProviderTemplate>(BUNDLED_PROVIDERS.map((p) => [p.slug, p]));
-  private readonly models = new Map<string, ModelWithEndpoints>();
+  private readonly sources = new Map<CatalogSource, CatalogContribution>();
+  private providersBySlug = new Map<string, CatalogProvider>();
+  private modelsById = new Map<string, CatalogModel>();
+  private endpointsByModel = new Map<string, CatalogEndpoint[]>();
+  private allEndpoints: CatalogEndpoint[] = [];
 
-  listProviders(): ProviderTemplate[] {
-    return [...this.providers.values()];
+  constructor() {
+    this.setSource('bundled', {
+      providers: BUNDLED_PROVIDERS.map((p) => ({
+        slug: p.slug,
+        name: p.name,
+        wire_format: p.wireFormat,
+        base_url: p.baseUrl,
+        local: p.local,
+        // Local servers keep nothing beyond this machine; cloud policies are not known until the user says.
+        data_policy: p.local ? { zdr: true, collects_data: false } : { zdr: null, collects_data: null },
+        source: 'bundled',
+        simulated: false,
+      })),
+    });
   }
 
-  provider(slug: string): ProviderTemplate {
-    const found = this.providers.get(slug);
+  setSource(source: CatalogSource, contribution: CatalogContribution | undefined): void {
+    if (contribution) this.sources.set(source, contribution);
+    else this.sources.delete(source);
+    this.rebuild();
+  }
+
+  source(source: CatalogSource): CatalogContribution | undefined {
+    return this.sources.get(source);
+  }
+
+  private rebuild(): void {
+    const providers = new Map<string, CatalogProvider>();
+    const models = new Map<string, CatalogModel>();
+    // Later sources override earlier ones: what the user wrote wins over what was discovered.
+    const order: CatalogSource[] = ['bundled', 'sandbox', 'discovered', 'file'];
+    for (const name of order) {
+      const contribution = this.sources.get(name);
+      for (const p of contribution?.providers ?? []) providers.set(p.slug, p);
+      for (const m of contribution?.models ?? []) models.set(m.id, m);
+    }
+    const endpoints = new Map<string, CatalogEndpoint>();
+    for (const name of order) {
+      for (const e of this.sources.get(name)?.endpoints ?? []) {
+        const provider = providers.get(e.provider);
+        const model = models.get(e.model_id);
+        if (!provider || !model) continue;
+        const tag = e.tag ?? provider.slug;
+        const prices: Prices = {
+          prompt: toPrice(e.pricing.prompt),
+          completion: toPrice(e.pricing.completion),
+          request: toPrice(e.pricing.request),
+          image: toPrice(e.pricing.image),
+          cacheRead: toPrice(e.pricing.input_cache_read),
+          cacheWrite: toPrice(e.pricing.input_cache_write),
+        };
+        const id = `${provider.slug}:${tag}:${model.id}`;
+        endpoints.set(id, {
+          id,
+          model,
+          provider,
+          tag,
+          upstreamModel: e.upstream_model,
+          contextLength: e.context_length,
+          maxCompletionTokens: e.max_completion_tokens,
+          maxPromptTokens: e.max_prompt_tokens,
+          pricing: e.pricing,
+          prices,
+          quantization: e.quantization,
+          supportedParameters: e.supported_parameters,
+          supportsImplicitCaching: e.supports_implicit_caching,
+          source: name,
+        });
+      }
+    }
+    const byModel = new Map<string, CatalogEndpoint[]>();
+    for (const endpoint of endpoints.values()) {
+      const list = byModel.get(endpoint.model.id) ?? [];
+      list.push(endpoint);
+      byModel.set(endpoint.model.id, list);
+    }
+    this.providersBySlug = providers;
+    this.modelsById = models;
+    this.endpointsByModel = byModel;
+    this.allEndpoints = [...endpoints.values()];
+  }
+
+  listProviders(): CatalogProvider[] {
+    return [...this.providersBySlug.values()];
+  }
+
+  hasProvider(slug: string): boolean {
+    return this.providersBySlug.has(slug);
+  }
+
+  provider(slug: string): CatalogProvider {
+    const found = this.providersBySlug.get(slug);
     if (!found) throw new GatewayError('not_found', `Unknown provider "${slug}"`);
     return found;
   }
 
-  listModels(): ModelSummary[] {
-    return [...this.models.values()].map((m) => ({ id: m.id, name: m.name, endpoint_count: m.endpoints.length }));
+  hasModel(id: string): boolean {
+    return this.modelsById.has(id);
   }
 
-  modelWithEndpoints(modelId: string): ModelWithEndpoints {
-    const found = this.models.get(modelId);
+  model(modelId: string): CatalogModel {
+    const found = this.modelsById.get(modelId);
     if (!found) {
-      const known = this.models.size === 0 ? 'the catalog has no models yet' : `${this.models.size} models are known`;
+      const known = this.modelsById.size === 0 ? 'the catalog has no models yet' : `${this.modelsById.size} models are known`;
       throw new GatewayError('not_found', `Model "${modelId}" was not found (${known})`);
     }
     return found;
   }
 
-  zdrEndpoints(): ZdrEndpoint[] {
-    return [];
+  endpointsOf(modelId: string): readonly CatalogEndpoint[] {
+    return this.endpointsByModel.get(modelId) ?? [];
+  }
+
+  endpoints(): readonly CatalogEndpoint[] {
+    return this.allEndpoints;
+  }
+
+  endpoint(id: string): CatalogEndpoint | undefined {
+    return this.allEndpoints.find((e) => e.id === id);
+  }
+
+  listModels(): ModelSummary[] {
+    return [...this.modelsById.values()].map((m) => ({
+      id: m.id,
+      name: m.name,
+      endpoint_count: this.endpointsOf(m.id).length,
+    }));
   }
 }

@@ -1,6 +1,6 @@
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { writeFileAtomic } from '../store/atomic-file';
 
 /**
  * Where secrets (provider keys) live. Write-only from the renderer's point of view: the
@@ -108,27 +108,7 @@ export class FileSecretStore implements SecretStore {
     return { ...result.data.secrets };
   }
 
-  private async write(secrets: Record<string, string>): Promise<void> {
-    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-    const temp = `${this.path}.${process.pid}.tmp`;
-    const handle = await open(temp, 'w', 0o600);
-    try {
-      await handle.writeFile(JSON.stringify({ version: 1, secrets }));
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await rename(temp, this.path);
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
-    }
-    const dir = await open(dirname(this.path), 'r');
-    try {
-      await dir.sync();
-    } finally {
-      await dir.close();
-    }
+  private write(secrets: Record<string, string>): Promise<void> {
+    return writeFileAtomic(this.path, JSON.stringify({ version: 1, secrets }), 0o600);
   }
 }

@@ -23,4 +23,22 @@ export const MIGRATIONS: readonly string[] = [
     updated_at TEXT NOT NULL
   );
   `,
+  `
+  CREATE TABLE attempts (
+    id INTEGER PRIMARY KEY,
+    request_id TEXT NOT NULL,
+    endpoint_id TEXT NOT NULL,
+    started_at INTEGER NOT NULL,
+    ttfb_ms REAL,
+    first_token_ms REAL,
+    total_ms REAL NOT NULL,
+    input_tokens INTEGER,
+    output_tokens INTEGER,
+    outcome TEXT NOT NULL,
+    provider_fault INTEGER NOT NULL CHECK (provider_fault IN (0, 1)),
+    message TEXT
+  );
+  CREATE INDEX attempts_by_time ON attempts (started_at);
+  CREATE INDEX attempts_by_endpoint_time ON attempts (endpoint_id, started_at);
+  `,
 ];

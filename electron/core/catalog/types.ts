@@ -1,0 +1,60 @@
+import type { EndpointPricingConfig, ModelConfig, ProviderConfig } from '../../../shared/schemas/catalog';
+import type { Quantization } from '../../../shared/schemas/provider-preferences';
+
+export type CatalogSource = 'bundled' | 'sandbox' | 'file' | 'discovered';
+
+export interface CatalogProvider extends ProviderConfig {
+  source: CatalogSource;
+  /** A built-in simulated provider: always labelled, never presented as a real model. */
+  simulated: boolean;
+}
+
+export interface CatalogModel extends ModelConfig {
+  source: CatalogSource;
+}
+
+/** Prices as numbers, USD per token / request / image; null where no source gave one. */
+export interface Prices {
+  prompt: number | null;
+  completion: number | null;
+  request: number | null;
+  image: number | null;
+  cacheRead: number | null;
+  cacheWrite: number | null;
+}
+
+export interface CatalogEndpoint {
+  /** Stable identity: provider, tag and model. */
+  id: string;
+  model: CatalogModel;
+  provider: CatalogProvider;
+  tag: string;
+  upstreamModel: string;
+  contextLength: number | null;
+  maxCompletionTokens: number | null;
+  maxPromptTokens: number | null;
+  pricing: EndpointPricingConfig;
+  prices: Prices;
+  quantization: Quantization | null;
+  supportedParameters: readonly string[];
+  supportsImplicitCaching: boolean;
+  source: CatalogSource;
+}
+
+export interface CatalogContribution {
+  providers?: readonly CatalogProvider[];
+  models?: readonly CatalogModel[];
+  endpoints?: readonly {
+    model_id: string;
+    provider: string;
+    tag?: string | undefined;
+    upstream_model: string;
+    context_length: number | null;
+    max_completion_tokens: number | null;
+    max_prompt_tokens: number | null;
+    pricing: EndpointPricingConfig;
+    quantization: Quantization | null;
+    supported_parameters: readonly string[];
+    supports_implicit_caching: boolean;
+  }[];
+}

@@ -1,0 +1,41 @@
+/** How one upstream attempt ended. Everything but 'ok' is a failure of some kind. */
+export const ATTEMPT_OUTCOMES = [
+  'ok',
+  'connection',
+  'timeout',
+  'rate_limited',
+  'overloaded',
+  'server_error',
+  'auth',
+  'not_found',
+  'bad_request',
+  'invalid_response',
+  'cancelled',
+] as const;
+export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
+
+/** Failures that are the provider's (or its connection's) fault, which count against uptime. */
+export const PROVIDER_FAULTS: ReadonlySet<AttemptOutcome> = new Set([
+  'connection',
+  'timeout',
+  'rate_limited',
+  'overloaded',
+  'server_error',
+  'invalid_response',
+]);
+
+export interface AttemptRecord {
+  requestId: string;
+  endpointId: string;
+  /** ms since the epoch */
+  startedAt: number;
+  /** ms from start to response headers */
+  ttfbMs: number | null;
+  /** ms from start to the first output token */
+  firstTokenMs: number | null;
+  totalMs: number;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  outcome: AttemptOutcome;
+  message: string | null;
+}

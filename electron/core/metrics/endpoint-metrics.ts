@@ -1,0 +1,205 @@
+import * as hdr from 'hdr-histogram-js';
+import type { PercentileStats } from '../../../shared/schemas/endpoint';
+import type { Clock } from '../clock';
+import type { Store } from '../store/database';
+import { PROVIDER_FAULTS, type AttemptOutcome, type AttemptRecord } from './attempt';
+
+const MINUTE = 60_000;
+const DAY_MINUTES = 24 * 60;
+const HISTOGRAM_MINUTES = 30;
+/** Latency in ms up to 10 minutes; throughput in hundredths of a token per second up to 100k tok/s. */
+const LATENCY_MAX = 600_000;
+const THROUGHPUT_SCALE = 100;
+const THROUGHPUT_MAX = 100_000 * THROUGHPUT_SCALE;
+
+interface Bucket {
+  minute: number;
+  attempts: number;
+  faults: number;
+  latency: hdr.Histogram | null;
+  throughput: hdr.Histogram | null;
+}
+
+const newHistogram = (max: number): hdr.Histogram =>
+  hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: max, numberOfSignificantValueDigits: 2, bitBucketSize: 'packed', useWebAssembly: false });
+
+export interface EndpointFigures {
+  latency: PercentileStats | null;
+  throughput: PercentileStats | null;
+  uptime5m: number | null;
+  uptime30m: number | null;
+  uptime1d: number | null;
+  attempts5m: number;
+  attempts30m: number;
+  attempts1d: number;
+  /** Successful attempts over all attempts in the last day, for quality-first ordering. */
+  successRate1d: number | null;
+  /** ms since epoch of the last provider-fault failure within the last minute, if any. */
+  recentFaultAt: number | null;
+}
+
+const round = (value: number, digits: number): number => Number(value.toFixed(digits));
+
+/**
+ * Per-endpoint figures over sliding windows, from minute buckets: counts for a day, HDR
+ * histograms for the last 30 minutes. O(1) per attempt, bounded memory per endpoint, and rebuilt
+ * from the attempts table at start so a restart keeps the day.
+ */
+export class EndpointMetrics {
+  private readonly buckets = new Map<string, Bucket[]>();
+  private readonly lastFault = new Map<string, number>();
+  private readonly insert;
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {
+    this.insert = (r: AttemptRecord) =>
+      this.store.run(
+        `INSERT INTO attempts (request_id, endpoint_id, started_at, ttfb_ms, first_token_ms, total_ms, input_tokens, output_tokens, outcome, provider_fault, message)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [r.requestId, r.endpointId, r.startedAt, r.ttfbMs, r.firstTokenMs, r.totalMs, r.inputTokens, r.outputTokens, r.outcome, PROVIDER_FAULTS.has(r.outcome) ? 1 : 0, r.message],
+      );
+    this.reload();
+  }
+
+  /** Rebuilds the in-memory windows from the last day of recorded attempts. */
+  private reload(): void {
+    const since = this.clock.now() - DAY_MINUTES * MINUTE;
+    const rows = this.store.all<{
+      endpoint_id: string;
+      started_at: number;
+      first_token_ms: number | null;
+      total_ms: number;
+      output_tokens: number | null;
+      outcome: AttemptOutcome;
+    }>('SELECT endpoint_id, started_at, first_token_ms, total_ms, output_tokens, outcome FROM attempts WHERE started_at >= ? ORDER BY started_at', [since]);
+    for (const row of rows) {
+      this.observe({
+        requestId: '',
+        endpointId: row.endpoint_id,
+        startedAt: row.started_at,
+        ttfbMs: null,
+        firstTokenMs: row.first_token_ms,
+        totalMs: row.total_ms,
+        inputTokens: null,
+        outputTokens: row.output_tokens,
+        outcome: row.outcome,
+        message: null,
+      });
+    }
+  }
+
+  /** Persists one attempt and adds it to the windows. */
+  record(attempt: AttemptRecord): void {
+    this.insert(attempt);
+    this.observe(attempt);
+  }
+
+  private bucketFor(endpointId: string, minute: number): Bucket {
+    let list = this.buckets.get(endpointId);
+    if (!list) {
+      list = [];
+      this.buckets.set(endpointId, list);
+    }
+    const last = list[list.length - 1];
+    if (last && last.minute === minute) return last;
+    const found = list.find((b) => b.minute === minute);
+    if (found) return found;
+    const bucket: Bucket = { minute, attempts: 0, faults: 0, latency: null, throughput: null };
+    list.push(bucket);
+    list.sort((a, b) => a.minute - b.minute);
+    this.prune(list, Math.floor(this.clock.now() / MINUTE));
+    return bucket;
+  }
+
+  private prune(list: Bucket[], nowMinute: number): void {
+    while (list.length > 0 && list[0]!.minute <= nowMinute - DAY_MINUTES) list.shift();
+    for (const bucket of list) {
+      if (bucket.minute <= nowMinute - HISTOGRAM_MINUTES) {
+        bucket.latency?.destroy();
+        bucket.throughput?.destroy();
+        bucket.latency = null;
+        bucket.throughput = null;
+      }
+    }
+  }
+
+  private observe(attempt: AttemptRecord): void {
+    if (attempt.outcome === 'cancelled') return;
+    const minute = Math.floor(attempt.startedAt / MINUTE);
+    const bucket = this.bucketFor(attempt.endpointId, minute);
+    bucket.attempts += 1;
+    if (PROVIDER_FAULTS.has(attempt.outcome)) {
+      bucket.faults += 1;
+      this.lastFault.set(attempt.endpointId, attempt.startedAt + attempt.totalMs);
+    }
+    if (attempt.outcome !== 'ok' || attempt.firstTokenMs === null) return;
+    if (minute <= Math.floor(this.clock.now() / MINUTE) - HISTOGRAM_MINUTES) return;
+    bucket.latency ??= newHistogram(LATENCY_MAX);
+    bucket.latency.recordValue(Math.min(LATENCY_MAX, Math.max(1, Math.round(attempt.firstTokenMs))));
+    const generating = attempt.totalMs - attempt.firstTokenMs;
+    // Throughput needs tokens after the first one and time spent producing them.
+    if (attempt.outputTokens !== null && attempt.outputTokens > 1 && generating > 0) {
+      const perSecond = ((attempt.outputTokens - 1) / generating) * 1000;
+      bucket.throughput ??= newHistogram(THROUGHPUT_MAX);
+      bucket.throughput.recordValue(Math.min(THROUGHPUT_MAX, Math.max(1, Math.round(perSecond * THROUGHPUT_SCALE))));
+    }
+  }
+
+  figures(endpointId: string): EndpointFigures {
+    const nowMinute = Math.floor(this.clock.now() / MINUTE);
+    const list = this.buckets.get(endpointId) ?? [];
+    const window = (minutes: number) => list.filter((b) => b.minute > nowMinute - minutes);
+    const uptime = (buckets: Bucket[]) => {
+      const attempts = buckets.reduce((n, b) => n + b.attempts, 0);
+      const faults = buckets.reduce((n, b) => n + b.faults, 0);
+      return { attempts, value: attempts === 0 ? null : round((100 * (attempts - faults)) / attempts, 2) };
+    };
+    const recent = window(HISTOGRAM_MINUTES);
+    const day = uptime(window(DAY_MINUTES));
+    const lastFault = this.lastFault.get(endpointId);
+    return {
+      latency: latencyPercentiles(recent),
+      // Throughput percentiles read "at least this fast for that share of requests", so p99 is the slow tail.
+      throughput: throughputPercentiles(recent),
+      uptime5m: uptime(window(5)).value,
+      uptime30m: uptime(recent).value,
+      uptime1d: day.value,
+      attempts5m: uptime(window(5)).attempts,
+      attempts30m: uptime(recent).attempts,
+      attempts1d: day.attempts,
+      successRate1d: day.value === null ? null : day.value / 100,
+      recentFaultAt: lastFault !== undefined && this.clock.now() - lastFault < MINUTE ? lastFault : null,
+    };
+  }
+}
+
+/** Merges the window's histograms and reads four points of the distribution; null when empty. */
+function mergedPercentiles(parts: (hdr.Histogram | null)[], max: number, read: (h: hdr.Histogram) => PercentileStats): PercentileStats | null {
+  const present = parts.filter((h): h is hdr.Histogram => h !== null && h.totalCount > 0);
+  if (present.length === 0) return null;
+  const merged = newHistogram(max);
+  for (const part of present) merged.add(part);
+  const stats = read(merged);
+  merged.destroy();
+  return stats;
+}
+
+/** Seconds to first token; p90 is the value 90% of requests stay under (the slow tail). */
+const latencyPercentiles = (recent: Bucket[]): PercentileStats | null =>
+  mergedPercentiles(recent.map((b) => b.latency), LATENCY_MAX, (h) => {
+    const at = (p: number) => round(h.getValueAtPercentile(p) / 1000, 3);
+    return { p50: at(50), p75: at(75), p90: at(90), p99: at(99) };
+  });
+
+/**
+ * Tokens per second. Higher is better, so p90 is the rate that 90% of requests reach (the 10th
+ * percentile of the raw distribution): like latency, p90 and p99 describe the slow tail, and a
+ * `preferred_min_throughput` cutoff at p90 means "90% of requests at least this fast".
+ */
+const throughputPercentiles = (recent: Bucket[]): PercentileStats | null =>
+  mergedPercentiles(recent.map((b) => b.throughput), THROUGHPUT_MAX, (h) => {
+    const at = (p: number) => round(h.getValueAtPercentile(p) / THROUGHPUT_SCALE, 3);
+    return { p50: at(50), p75: at(25), p90: at(10), p99: at(1) };
+  });

@@ -1,0 +1,327 @@
+import type { PercentileCutoffs, ProviderPreferences } from '../../../shared/schemas/provider-preferences';
+import type { PercentileStats } from '../../../shared/schemas/endpoint';
+import { endpointSlug } from '../catalog/catalog';
+import type { CatalogEndpoint } from '../catalog/types';
+import { GatewayError } from '../errors';
+
+/** What the plan knows of an endpoint's live state: measured figures and breaker health. */
+export interface Candidate {
+  endpoint: CatalogEndpoint;
+  latency: PercentileStats | null;
+  throughput: PercentileStats | null;
+  successRate1d: number | null;
+  attempts1d: number;
+  recentFaultAt: number | null;
+  paused: boolean;
+  cooldownUntil: number | null;
+  lastFailureAt: number | null;
+}
+
+export interface AccountRouting {
+  only: readonly string[];
+  ignore: readonly string[];
+  zdr: boolean;
+}
+
+export interface RequestNeeds {
+  parameters: readonly string[];
+  promptTokens: number;
+  completionTokens: number;
+  images: number;
+}
+
+export interface PlanInput {
+  modelId: string;
+  candidates: readonly Candidate[];
+  preferences: ProviderPreferences | undefined;
+  account: AccountRouting;
+  needs: RequestNeeds;
+  now: number;
+  /** Uniform in [0, 1): the only randomness, for load balancing. */
+  random: () => number;
+}
+
+export interface PlannedAttempt {
+  endpoint: CatalogEndpoint;
+  /** Why this endpoint is at this place, for the UI's "why this provider". */
+  reason: string;
+  /** Only the matched provider's own entry of `provider.options`. */
+  options: Record<string, unknown> | undefined;
+}
+
+export interface Plan {
+  strategy: 'order' | 'sort' | 'load-balance';
+  attempts: PlannedAttempt[];
+  excluded: { endpoint: CatalogEndpoint; reason: string }[];
+}
+
+const OUTAGE_WINDOW_MS = 30_000;
+const ESTABLISHED_ATTEMPTS = 20;
+
+const lower = (s: string) => s.toLowerCase();
+
+/** A base slug matches every endpoint of a provider; `slug/tag` only that one; display names too. */
+export function matchesProvider(endpoint: CatalogEndpoint, name: string): boolean {
+  const wanted = lower(name.trim());
+  return (
+    wanted === lower(endpoint.provider.slug) ||
+    wanted === lower(endpointSlug(endpoint)) ||
+    wanted === lower(`${endpoint.provider.slug}/${endpoint.tag}`) ||
+    wanted === lower(endpoint.provider.name)
+  );
+}
+
+const anyMatch = (endpoint: CatalogEndpoint, names: readonly string[]) => names.some((n) => matchesProvider(endpoint, n));
+
+/** Expected cost of this request on the endpoint, USD; Infinity when a needed price is unknown. */
+export function expectedCost(endpoint: CatalogEndpoint, needs: RequestNeeds): number {
+  const p = endpoint.prices;
+  if (p.prompt === null || p.completion === null) return Number.POSITIVE_INFINITY;
+  return p.prompt * needs.promptTokens + p.completion * needs.completionTokens + (p.request ?? 0) + (p.image ?? 0) * needs.images;
+}
+
+type Filter = { name: string; test: (c: Candidate) => string | null };
+
+/** The hard filters of ROUTING.md: an endpoint failing one is never tried. Returns why, or null. */
+function hardFilters(prefs: ProviderPreferences | undefined, account: AccountRouting, needs: RequestNeeds): Filter[] {
+  const filters: Filter[] = [];
+  const only = prefs?.only ?? null;
+  if (only && only.length > 0) filters.push({ name: 'only', test: (c) => (anyMatch(c.endpoint, only) ? null : 'not in provider.only') });
+  if (account.only.length > 0) {
+    filters.push({ name: 'account allow-list', test: (c) => (anyMatch(c.endpoint, account.only) ? null : 'not in the account-wide allow-list') });
+  }
+  const ignore = [...(prefs?.ignore ?? []), ...account.ignore];
+  if (ignore.length > 0) filters.push({ name: 'ignore', test: (c) => (anyMatch(c.endpoint, ignore) ? 'ignored (provider.ignore or account-wide)' : null) });
+  if (prefs?.zdr === true || account.zdr) {
+    filters.push({
+      name: 'zdr',
+      test: (c) => (c.endpoint.provider.data_policy.zdr === true ? null : c.endpoint.provider.data_policy.zdr === null ? 'zero data retention not known' : 'retains prompts (not ZDR)'),
+    });
+  }
+  if (prefs?.data_collection === 'deny') {
+    filters.push({
+      name: 'data_collection',
+      test: (c) => (c.endpoint.provider.data_policy.collects_data === false ? null : c.endpoint.provider.data_policy.collects_data === null ? 'data collection policy not known' : 'may collect user data'),
+    });
+  }
+  const quantizations = prefs?.quantizations ?? null;
+  if (quantizations && quantizations.length > 0) {
+    filters.push({
+      name: 'quantizations',
+      test: (c) => (quantizations.includes(c.endpoint.quantization ?? 'unknown') ? null : `quantization ${c.endpoint.quantization ?? 'unknown'} not allowed`),
+    });
+  }
+  const max = prefs?.max_price;
+  if (max) {
+    const limits: [keyof CatalogEndpoint['prices'], string | undefined, number, string][] = [
+      ['prompt', max.prompt, 1e6, 'prompt price per million tokens'],
+      ['completion', max.completion, 1e6, 'completion price per million tokens'],
+      ['request', max.request, 1, 'price per request'],
+      ['image', max.image, 1, 'price per image'],
+    ];
+    filters.push({
+      name: 'max_price',
+      test: (c) => {
+        for (const [field, limit, scale, label] of limits) {
+          if (limit === undefined) continue;
+          const price = c.endpoint.prices[field];
+          // A request or image price nobody gave means none is charged only if the endpoint says so; unknown fails.
+          if (price === null) {
+            if (field === 'request' || field === 'image') continue;
+            return `${label} unknown`;
+          }
+          if (price * scale > Number(limit)) return `${label} ${+(price * scale).toPrecision(6)} over max_price ${limit}`;
+        }
+        return null;
+      },
+    });
+  }
+  if (prefs?.require_parameters === true && needs.parameters.length > 0) {
+    filters.push({
+      name: 'require_parameters',
+      test: (c) => {
+        const missing = needs.parameters.filter((p) => !c.endpoint.supportedParameters.includes(p));
+        return missing.length === 0 ? null : `does not support ${missing.join(', ')}`;
+      },
+    });
+  }
+  if (prefs?.enforce_distillable_text === true) {
+    filters.push({ name: 'enforce_distillable_text', test: (c) => (c.endpoint.model.distillable === true ? null : 'model author does not allow distillation') });
+  }
+  return filters;
+}
+
+/** 0 meets every given cutoff, 1 unmeasured, 2 misses at least one. */
+function preferenceTier(c: Candidate, prefs: ProviderPreferences | undefined): number {
+  const latency = cutoffs(prefs?.preferred_max_latency);
+  const throughput = cutoffs(prefs?.preferred_min_throughput);
+  let tier = 0;
+  for (const [stats, limits, fits] of [
+    [c.latency, latency, (v: number, l: number) => v <= l],
+    [c.throughput, throughput, (v: number, l: number) => v >= l],
+  ] as const) {
+    if (!limits) continue;
+    if (!stats) {
+      tier = Math.max(tier, 1);
+      continue;
+    }
+    for (const [key, limit] of Object.entries(limits) as [keyof PercentileStats, number | null | undefined][]) {
+      if (limit !== null && limit !== undefined && !fits(stats[key], limit)) return 2;
+    }
+  }
+  return tier;
+}
+
+function cutoffs(value: number | PercentileCutoffs | null | undefined): PercentileCutoffs | null {
+  if (value === null || value === undefined) return null;
+  return typeof value === 'number' ? { p50: value } : value;
+}
+
+function sortKey(by: string, needs: RequestNeeds): (c: Candidate) => number {
+  switch (by) {
+    case 'price':
+      return (c) => expectedCost(c.endpoint, needs);
+    case 'latency':
+      return (c) => c.latency?.p50 ?? Number.POSITIVE_INFINITY;
+    case 'throughput':
+      return (c) => -(c.throughput?.p50 ?? Number.NEGATIVE_INFINITY);
+    default:
+      // exacto: measured success rate first, endpoints with little data behind established ones.
+      return (c) => (c.attempts1d >= ESTABLISHED_ATTEMPTS ? 0 : 10) - (c.successRate1d ?? 0);
+  }
+}
+
+const byKey = (key: (c: Candidate) => number) => (a: Candidate, b: Candidate) => {
+  const ka = key(a);
+  const kb = key(b);
+  return ka === kb ? 0 : ka < kb ? -1 : 1;
+};
+
+/** Weighted pick by 1 / price^2; free endpoints win outright, unknown prices weigh least. */
+function weightedPick(pool: Candidate[], needs: RequestNeeds, random: () => number): number {
+  const costs = pool.map((c) => expectedCost(c.endpoint, needs));
+  const free = costs.flatMap((cost, i) => (cost === 0 ? [i] : []));
+  if (free.length > 0) return free[Math.min(free.length - 1, Math.floor(random() * free.length))]!;
+  const finite = costs.filter((c) => Number.isFinite(c));
+  const weights = costs.map((cost) => (Number.isFinite(cost) ? 1 / (cost * cost) : finite.length === 0 ? 1 : 0));
+  const total = weights.reduce((a, b) => a + b, 0);
+  let point = random() * total;
+  for (const [i, w] of weights.entries()) {
+    point -= w;
+    if (point < 0) return i;
+  }
+  return weights.findLastIndex((w) => w > 0);
+}
+
+/**
+ * The routing plan: which endpoints to try, in which order, and why. Pure: the same input
+ * (including `random`) gives the same plan. Throws a GatewayError when nothing can serve.
+ */
+export function planRoute(input: PlanInput): Plan {
+  const { candidates, preferences: prefs, account, needs } = input;
+  if (candidates.length === 0) throw new GatewayError('not_found', `No provider endpoint serves model "${input.modelId}"`);
+
+  const only = prefs?.only ?? [];
+  const ignore = prefs?.ignore ?? [];
+  if (only.length > 0 && only.every((o) => ignore.some((i) => lower(i) === lower(o)))) {
+    throw new GatewayError('bad_request', 'Contradictory provider preferences: every provider in provider.only is also in provider.ignore');
+  }
+
+  const filters = hardFilters(prefs, account, needs);
+  const excluded: Plan['excluded'] = [];
+  const emptiedBy = new Map<string, number>();
+  const eligible = candidates.filter((c) => {
+    for (const f of filters) {
+      const why = f.test(c);
+      if (why) {
+        excluded.push({ endpoint: c.endpoint, reason: why });
+        emptiedBy.set(f.name, (emptiedBy.get(f.name) ?? 0) + 1);
+        return false;
+      }
+    }
+    return true;
+  });
+  if (eligible.length === 0) {
+    const reasons = [...emptiedBy.entries()].map(([name, n]) => `${name} excluded ${n}`).join(', ');
+    throw new GatewayError('not_found', `No endpoint of "${input.modelId}" satisfies the provider preferences (${reasons})`, {
+      metadata: { excluded: excluded.map((e) => ({ endpoint: endpointSlug(e.endpoint), reason: e.reason })) },
+    });
+  }
+
+  const available = (c: Candidate) => !c.paused && (c.cooldownUntil === null || c.cooldownUntil <= input.now);
+  const ready = eligible.filter(available);
+  const resting = eligible
+    .filter((c) => !available(c))
+    .sort((a, b) => (a.lastFailureAt ?? 0) - (b.lastFailureAt ?? 0));
+  const tier = (c: Candidate) => preferenceTier(c, prefs);
+  const tierNote = (c: Candidate) => ['', '; no measurements for the preferred latency/throughput', '; misses preferred latency/throughput, deprioritised'][tier(c)]!;
+  const priceOrder = byKey(sortKey('price', needs));
+
+  let strategy: Plan['strategy'];
+  let ordered: { c: Candidate; reason: string }[];
+  const order = prefs?.order ?? [];
+  const sort = prefs?.sort ?? null;
+  if (order.length > 0) {
+    strategy = 'order';
+    const named: Candidate[] = [];
+    for (const name of order) {
+      named.push(...ready.filter((c) => matchesProvider(c.endpoint, name) && !named.includes(c)).sort(priceOrder));
+    }
+    const rest = ready.filter((c) => !named.includes(c)).sort((a, b) => tier(a) - tier(b) || priceOrder(a, b));
+    ordered = [
+      ...named.map((c, i) => ({ c, reason: `provider.order position ${i + 1}` })),
+      ...(prefs?.allow_fallbacks === false ? [] : rest.map((c) => ({ c, reason: `fallback after provider.order, by price${tierNote(c)}` }))),
+    ];
+  } else if (sort) {
+    strategy = 'sort';
+    const by = typeof sort === 'string' ? sort : (sort.by ?? 'price');
+    const partition = typeof sort === 'string' ? 'model' : (sort.partition ?? 'model');
+    const key = byKey(sortKey(by, needs));
+    const modelRank = (c: Candidate) => (partition === 'model' && c.endpoint.model.id !== input.modelId ? 1 : 0);
+    ordered = [...ready]
+      .sort((a, b) => modelRank(a) - modelRank(b) || tier(a) - tier(b) || key(a, b))
+      .map((c) => ({ c, reason: `sorted by ${by}${partition === 'none' ? ' across models' : ''}${tierNote(c)}` }));
+  } else {
+    strategy = 'load-balance';
+    const sorted = [...ready].sort((a, b) => tier(a) - tier(b) || priceOrder(a, b));
+    const bestTier = sorted.length > 0 ? tier(sorted[0]!) : 0;
+    const stable = sorted.filter((c) => tier(c) === bestTier && (c.recentFaultAt === null || input.now - c.recentFaultAt > OUTAGE_WINDOW_MS));
+    const pool = stable.length > 0 ? stable : sorted.filter((c) => tier(c) === bestTier);
+    const picked = pool.length > 0 ? pool[weightedPick(pool, needs, input.random)] : undefined;
+    ordered = sorted.map((c) => ({
+      c,
+      reason:
+        c === picked
+          ? 'chosen by price-weighted load balancing (1/price²)'
+          : c.recentFaultAt !== null && input.now - c.recentFaultAt <= OUTAGE_WINDOW_MS
+            ? 'fallback; failed in the last 30 s'
+            : `fallback, by price${tierNote(c)}`,
+    }));
+    if (picked) ordered = [ordered.find((o) => o.c === picked)!, ...ordered.filter((o) => o.c !== picked)];
+  }
+
+  const noFallbacks = prefs?.allow_fallbacks === false;
+  // Without fallbacks only the ordered providers (or, with no order, the first endpoint) may be tried.
+  const allowedResting = noFallbacks && order.length > 0 ? resting.filter((c) => anyMatch(c.endpoint, order)) : resting;
+  if (noFallbacks) {
+    if (order.length === 0) ordered = ordered.slice(0, 1);
+  } else {
+    ordered.push(...resting.map((c) => ({ c, reason: c.paused ? 'paused by the circuit breaker; tried last' : 'cooling down after Retry-After; tried last' })));
+  }
+  if (ordered.length === 0 && allowedResting.length > 0) {
+    // Every allowed candidate is paused: try the least recently failed rather than refusing outright.
+    ordered = [{ c: allowedResting[0]!, reason: 'all allowed endpoints paused; least recently failed' }];
+  }
+  if (ordered.length === 0) {
+    throw new GatewayError('not_found', `None of the providers in provider.order (${order.join(', ')}) serves "${input.modelId}", and fallbacks are off`);
+  }
+  return {
+    strategy,
+    excluded,
+    attempts: ordered.map(({ c, reason }) => ({
+      endpoint: c.endpoint,
+      reason,
+      options: prefs?.options?.[c.endpoint.provider.slug] ?? undefined,
+    })),
+  };
+}
