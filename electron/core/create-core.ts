@@ -1,12 +1,19 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { CatalogFile } from '../../shared/schemas/catalog';
 import { Catalog } from './catalog/catalog';
+import { contributionOf, loadCatalogFile, saveCatalogFile } from './catalog/catalog-file';
 import { systemClock, type Clock } from './clock';
+import { Gateway } from './gateway';
 import { ApiKeys } from './keys/api-keys';
 import { ProviderKeys } from './keys/provider-keys';
 import type { SecretStore } from './keys/secret-store';
 import { silentLogger, type Logger } from './logger';
+import { EndpointMetrics } from './metrics/endpoint-metrics';
 import { createHandlers, type Handlers } from './operations';
+import { UpstreamHttp } from './providers/http';
+import { HealthRegistry } from './routing/health';
+import { startSandboxFleet, type FleetOptions, type SandboxFleet } from './sandbox/fleet';
 import { SettingsStore } from './settings/settings';
 import { Store } from './store/database';
 
@@ -17,6 +24,9 @@ export interface CoreOptions {
   version: string;
   clock?: Clock;
   logger?: Logger;
+  /** How the simulated providers behave (tests pin a seed or silence failures). */
+  sandbox?: FleetOptions;
+  random?: () => number;
 }
 
 /** The gateway core: one instance per host process, with every dependency passed in. */
@@ -29,28 +39,110 @@ export interface Core {
   readonly apiKeys: ApiKeys;
   readonly providerKeys: ProviderKeys;
   readonly settings: SettingsStore;
+  readonly metrics: EndpointMetrics;
+  readonly health: HealthRegistry;
+  readonly http: UpstreamHttp;
+  readonly gateway: Gateway;
   readonly handlers: Handlers;
-  close(): void;
+  /** The simulated fleet while it is active. */
+  sandbox(): SandboxFleet | null;
+  catalogProblem(): string | null;
+  /** Turns the simulated fleet on or off as the settings and configured providers say. */
+  refreshSandbox(): Promise<void>;
+  /** Validates, saves and applies a new user catalog file. */
+  replaceCatalogFile(file: CatalogFile): Promise<void>;
+  close(): Promise<void>;
 }
 
 export const DATABASE_FILE = 'verdict.sqlite';
+export const CATALOG_FILE = 'catalog.json';
 
-export function createCore(options: CoreOptions): Core {
+export async function createCore(options: CoreOptions): Promise<Core> {
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silentLogger;
   const store = Store.open(join(options.dataDir, DATABASE_FILE));
+  const catalog = new Catalog();
+  const settings = new SettingsStore(store);
+  const providerKeys = new ProviderKeys(options.secrets, store, clock);
+  const metrics = new EndpointMetrics(store, clock);
+  const health = new HealthRegistry(clock);
+  const http = new UpstreamHttp(clock);
+  const gateway = new Gateway({
+    catalog,
+    metrics,
+    health,
+    http,
+    providerKeys,
+    clock,
+    account: () => settings.get().routing,
+    ...(options.random ? { random: options.random } : {}),
+  });
+  const catalogPath = join(options.dataDir, CATALOG_FILE);
+  const known = () => ({ providers: new Set(catalog.listProviders().map((p) => p.slug)), models: new Set(catalog.listModels().map((m) => m.id)) });
+  const loaded = await loadCatalogFile(catalogPath, known().providers, known().models);
+  if (loaded.problem) logger.warn({ problem: loaded.problem }, 'catalog file not loaded');
+  catalog.setSource('file', contributionOf(loaded.file));
+
+  let fleet: SandboxFleet | null = null;
+  let fleetChange: Promise<void> = Promise.resolve();
+  const wantsSandbox = async (): Promise<boolean> => {
+    const mode = settings.get().sandbox;
+    if (mode !== 'auto') return mode === 'on';
+    const fileEndpoints = catalog.source('file')?.endpoints?.length ?? 0;
+    if (fileEndpoints > 0) return false;
+    for (const p of catalog.listProviders()) {
+      if (!p.simulated && !p.local && (await providerKeys.state(p.slug)).key_set) return false;
+    }
+    return true;
+  };
+  const refreshSandbox = () => {
+    fleetChange = fleetChange.then(async () => {
+      const wanted = await wantsSandbox();
+      if (wanted && !fleet) {
+        fleet = await startSandboxFleet(options.sandbox ?? {});
+        catalog.setSource('sandbox', fleet.catalog);
+      } else if (!wanted && fleet) {
+        const closing = fleet;
+        fleet = null;
+        catalog.setSource('sandbox', undefined);
+        await closing.close();
+      }
+    });
+    return fleetChange;
+  };
+
   const partial = {
     options,
     clock,
     logger,
     store,
-    catalog: new Catalog(),
+    catalog,
     apiKeys: new ApiKeys(store, clock),
-    providerKeys: new ProviderKeys(options.secrets, store, clock),
-    settings: new SettingsStore(store),
-    close: () => store.close(),
+    providerKeys,
+    settings,
+    metrics,
+    health,
+    http,
+    gateway,
+    sandbox: () => fleet,
+    catalogProblem: () => loaded.problem,
+    refreshSandbox,
+    replaceCatalogFile: async (file: CatalogFile) => {
+      await saveCatalogFile(catalogPath, file);
+      loaded.problem = null;
+      catalog.setSource('file', contributionOf(file));
+      await refreshSandbox();
+    },
+    close: async () => {
+      await fleetChange;
+      await fleet?.close();
+      fleet = null;
+      await http.close();
+      store.close();
+    },
   };
   const core: Core = { ...partial, handlers: createHandlers(partial) };
+  await refreshSandbox();
   return core;
 }

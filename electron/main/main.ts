@@ -27,14 +27,14 @@ function serveRenderer(root: string): void {
 async function start(): Promise<void> {
   await app.whenReady();
   const dataDir = process.env['VERDICT_DATA_DIR'] ?? app.getPath('userData');
-  core = createCore({
+  core = await createCore({
     dataDir,
     secrets: new FileSecretStore(join(dataDir, 'secrets.json'), safeStorageCodec),
     host: 'desktop',
     version: app.getVersion(),
     logger: createLogger(),
   });
-  registerIpcHandlers(core);
+  registerIpcHandlers(core!);
   serveRenderer(rendererRoot(app.getAppPath()));
   createMainWindow(join(__dirname, 'preload.cjs'));
   app.on('activate', () => {
@@ -45,7 +45,9 @@ async function start(): Promise<void> {
 app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
 });
-app.on('will-quit', () => core?.close());
+app.on('will-quit', () => {
+  void core?.close();
+});
 app.on('web-contents-created', (_event, contents) => {
   contents.on('will-attach-webview', (event) => event.preventDefault());
 });

@@ -7,21 +7,23 @@ import { CLIENT_HEADER, SESSION_COOKIE } from './inspector-api';
 const UI_TOKEN = 'test-ui-token-0123456789';
 
 describe('headless server (in process)', () => {
-  let env: ReturnType<typeof tempCore>;
+  let env: Awaited<ReturnType<typeof tempCore>>;
   let ui: ReturnType<typeof tempDir>;
   let app: ReturnType<typeof createServerApp>;
   let management: string;
   let standard: string;
 
-  beforeEach(() => {
-    env = tempCore();
+  beforeEach(async () => {
+    env = await tempCore({ sandbox: {} });
+    await env.core.settings.update({ sandbox: 'off' });
+    await env.core.refreshSandbox();
     ui = tempDir();
     app = createServerApp(env.core, { uiToken: UI_TOKEN, rendererDir: ui.path, bodyLimitBytes: 64 * 1024 });
     management = env.core.apiKeys.create('m', 'management').key;
     standard = env.core.apiKeys.create('s', 'standard').key;
   });
-  afterEach(() => {
-    env.cleanup();
+  afterEach(async () => {
+    await env.cleanup();
     ui.cleanup();
   });
 

@@ -63,7 +63,7 @@ async function main(argv: string[]): Promise<void> {
   }
   const dataDir = values['data-dir'] ?? defaultDataDir();
   if (positionals[0] === 'keys') {
-    runKeys(positionals.slice(1), dataDir, values);
+    await runKeys(positionals.slice(1), dataDir, values);
     return;
   }
   if (positionals.length > 0) fail(`Unknown command "${positionals.join(' ')}"`);
@@ -111,12 +111,14 @@ async function main(argv: string[]): Promise<void> {
   process.once('SIGTERM', shutdown);
 }
 
-function runKeys(args: string[], dataDir: string, values: { name?: string | undefined; kind?: string | undefined }): void {
-  const core = createCore({
+async function runKeys(args: string[], dataDir: string, values: { name?: string | undefined; kind?: string | undefined }): Promise<void> {
+  const core = await createCore({
     dataDir,
     secrets: new FileSecretStore(join(dataDir, 'secrets.json'), ownerOnlyFileCodec),
     host: 'browser',
     version: readVersion(),
+    // Key management needs no simulated providers.
+    sandbox: {},
   });
   try {
     const [action, id] = args;
@@ -145,7 +147,7 @@ function runKeys(args: string[], dataDir: string, values: { name?: string | unde
       fail(`Unknown keys command "${action ?? ''}"`);
     }
   } finally {
-    core.close();
+    await core.close();
   }
 }
 

@@ -3,6 +3,7 @@ import * as sdkErrors from '@openrouter/sdk/models/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../test-support/temp-core';
 import { startServer, type RunningServer } from './start-server';
+import { SANDBOX_PROFILES } from '../core/sandbox/profiles';
 
 /**
  * The official client, pointed at our real server over a loopback socket, must accept every
@@ -17,7 +18,15 @@ describe('official client @openrouter/sdk against the headless server', () => {
   beforeAll(async () => {
     data = tempDir();
     ui = tempDir();
-    server = await startServer({ port: 0, host: '127.0.0.1', dataDir: data.path, rendererDir: ui.path, version: 'test', bodyLimitBytes: 32 * 1024 });
+    server = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      dataDir: data.path,
+      rendererDir: ui.path,
+      version: 'test',
+      bodyLimitBytes: 32 * 1024,
+      sandbox: { seed: 7, failures: false, timeScale: 0.05 },
+    });
     standardKey = server.core.apiKeys.create('sdk', 'standard').key;
   });
   afterAll(async () => {
@@ -33,7 +42,35 @@ describe('official client @openrouter/sdk against the headless server', () => {
 
   it('endpoints.listZdrEndpoints parses our ZDR listing', async () => {
     const result = await client(standardKey).endpoints.listZdrEndpoints();
-    expect(result.data).toEqual([]);
+    const expected = SANDBOX_PROFILES.filter((p) => p.zdr === true).flatMap((p) => p.models.map((m) => `${p.name} | ${m}`));
+    expect(result.data.map((e) => e.name).sort()).toEqual(expected.sort());
+  });
+
+  it('endpoints.list parses a model with endpoints, unmeasured and then measured', async () => {
+    const before = await client(standardKey).endpoints.list({ author: 'sandbox', slug: 'baseline-text' });
+    const swift = before.data.endpoints.find((e) => e.tag === 'sandbox-swift')!;
+    expect(swift.latencyLast30m).toBeNull();
+    expect(swift.uptimeLast1d).toBeNull();
+    expect(swift.pricing.prompt).toBe('0.0000012');
+
+    const core = server.core;
+    const endpoint = core.catalog.endpointsOf('sandbox/baseline-text').find((e) => e.provider.slug === 'sandbox-swift')!;
+    for (let i = 0; i < 3; i += 1) {
+      await core.gateway.route(
+        { strategy: 'order', excluded: [], attempts: [{ endpoint, reason: 'test', options: undefined }] },
+        async (_a, signal) => {
+          const result = await core.gateway.adapter(endpoint).chat!(await core.gateway.target(endpoint), { messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }], maxTokens: 8 }, core.gateway.context(signal));
+          return { value: result.text, usage: result.usage, timings: result.timings };
+        },
+        { requestId: `t${i}` },
+      );
+    }
+    const after = await client(standardKey).endpoints.list({ author: 'sandbox', slug: 'baseline-text' });
+    const measured = after.data.endpoints.find((e) => e.tag === 'sandbox-swift')!;
+    expect(measured.latencyLast30m?.p50).toBeGreaterThan(0);
+    expect(measured.throughputLast30m?.p50).toBeGreaterThan(0);
+    expect(measured.uptimeLast1d).toBe(100);
+    expect(after.data.endpoints.find((e) => e.tag === 'sandbox-bargain')!.latencyLast30m).toBeNull();
   });
 
   it('endpoints.list: an unknown model is a NotFoundResponseError carrying our message', async () => {

@@ -47,16 +47,16 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
   api.post('/alpha/decisions', limit, async (c) => {
     const body = await readJson(c.req.text(), 'a DecisionsRequest');
     const request = validateBody(DecisionsRequestSchema, body, 'DecisionsRequest');
-    core.catalog.modelWithEndpoints(request.model);
+    core.catalog.model(request.model);
     throw new GatewayError('unavailable', `No provider endpoint can answer Decisions for "${request.model}" yet`);
   });
 
   api.get('/v1/models/:author/:slug/endpoints', (c) => {
     const modelId = `${c.req.param('author')}/${c.req.param('slug')}`;
-    return c.json({ data: core.catalog.modelWithEndpoints(modelId) });
+    return c.json({ data: core.gateway.listing(modelId) });
   });
 
-  api.get('/v1/endpoints/zdr', (c) => c.json({ data: core.catalog.zdrEndpoints() }));
+  api.get('/v1/endpoints/zdr', (c) => c.json({ data: core.gateway.zdrListing() }));
 
   api.get('/v1/keys', (c) => {
     requireManagement(c.get('apiKey'));

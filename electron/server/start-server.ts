@@ -5,6 +5,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import { createCore, type Core } from '../core/create-core';
 import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
 import type { Logger } from '../core/logger';
+import type { FleetOptions } from '../core/sandbox/fleet';
 import { createServerApp, LOOPBACK_HOSTNAMES } from './app';
 
 export interface StartServerOptions {
@@ -15,6 +16,7 @@ export interface StartServerOptions {
   version: string;
   bodyLimitBytes?: number;
   logger?: Logger;
+  sandbox?: FleetOptions;
 }
 
 export interface RunningServer {
@@ -34,12 +36,13 @@ const urlHost = (host: string): string => (host.includes(':') ? `[${host}]` : ho
 /** Starts the headless host: the core, then the HTTP server on host:port. */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const secrets = new FileSecretStore(join(options.dataDir, 'secrets.json'), ownerOnlyFileCodec);
-  const core = createCore({
+  const core = await createCore({
     dataDir: options.dataDir,
     secrets,
     host: 'browser',
     version: options.version,
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
   });
   const initialManagementKey = core.apiKeys.count() === 0 ? core.apiKeys.create('Initial management key', 'management').key : undefined;
   const uiToken = randomBytes(24).toString('base64url');
@@ -60,7 +63,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       });
     });
   } catch (error) {
-    core.close();
+    await core.close();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new Error(`Port ${options.port} on ${options.host} is already in use; choose another with --port`);
     if (code === 'EACCES') throw new Error(`No permission to listen on ${options.host}:${options.port}; choose a port above 1023 with --port`);
@@ -76,8 +79,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => {
-          core.close();
-          resolve();
+          void core.close().then(resolve);
         });
         if ('closeAllConnections' in server) server.closeAllConnections();
       }),

@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCore, type Core } from '../core/create-core';
+import { createCore, type Core, type CoreOptions } from '../core/create-core';
 import { FileSecretStore, ownerOnlyFileCodec, type SecretCodec } from '../core/keys/secret-store';
-import type { Clock } from '../core/clock';
 
 /** A fresh data directory under the OS temp folder, removed by `cleanup`. */
 export function tempDir(prefix = 'verdict-test-'): { path: string; cleanup(): void } {
@@ -11,21 +10,28 @@ export function tempDir(prefix = 'verdict-test-'): { path: string; cleanup(): vo
   return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
 }
 
+export interface TempCore {
+  core: Core;
+  dataDir: string;
+  cleanup(): Promise<void>;
+}
+
 /** A real core on a real SQLite file and secrets file in a temporary directory. */
-export function tempCore(options: { codec?: SecretCodec; clock?: Clock } = {}): { core: Core; dataDir: string; cleanup(): void } {
+export async function tempCore(options: { codec?: SecretCodec } & Partial<Omit<CoreOptions, 'dataDir' | 'secrets'>> = {}): Promise<TempCore> {
   const dir = tempDir();
-  const core = createCore({
+  const { codec, ...rest } = options;
+  const core = await createCore({
     dataDir: dir.path,
-    secrets: new FileSecretStore(join(dir.path, 'secrets.json'), options.codec ?? ownerOnlyFileCodec),
+    secrets: new FileSecretStore(join(dir.path, 'secrets.json'), codec ?? ownerOnlyFileCodec),
     host: 'browser',
     version: '9.9.9-test',
-    ...(options.clock ? { clock: options.clock } : {}),
+    ...rest,
   });
   return {
     core,
     dataDir: dir.path,
-    cleanup: () => {
-      core.close();
+    cleanup: async () => {
+      await core.close();
       dir.cleanup();
     },
   };

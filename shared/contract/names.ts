@@ -14,7 +14,12 @@ export const OPERATION_NAMES = [
   'apiKeys.revoke',
   'models.list',
   'models.endpoints',
+  'endpoints.details',
   'endpoints.zdr',
+  'endpoints.probe',
+  'routing.plan',
+  'catalog.export',
+  'catalog.import',
 ] as const;
 
 export type OperationName = (typeof OPERATION_NAMES)[number];

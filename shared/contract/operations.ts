@@ -5,7 +5,9 @@ import {
   ApiKeyCreateInputSchema,
   ApiKeyInfoSchema,
   AppInfoSchema,
+  EndpointDetailSchema,
   ModelSummarySchema,
+  RoutePlanViewSchema,
   ProviderKeyInputSchema,
   ProviderKeyStateSchema,
   ProviderSlugSchema,
@@ -15,6 +17,8 @@ import {
 } from '../schemas/inspector';
 import { ModelWithEndpointsSchema, ModelIdSchema } from '../schemas/model';
 import { ZdrListingSchema } from '../schemas/endpoint';
+import { CatalogFileSchema } from '../schemas/catalog';
+import { ProviderPreferencesSchema } from '../schemas/provider-preferences';
 
 export type OperationKind = 'query' | 'mutation';
 
@@ -50,7 +54,27 @@ export const OPERATIONS = {
   'apiKeys.revoke': op('mutation', 'Revoke an API key', z.object({ id: z.string().min(1) }).strict(), ApiKeyInfoSchema),
   'models.list': op('query', 'Models in the catalog', none, z.array(ModelSummarySchema)),
   'models.endpoints': op('query', 'One model with every endpoint serving it (spec 4.2)', z.object({ model: ModelIdSchema }).strict(), ModelWithEndpointsSchema),
+  'endpoints.details': op('query', "What the UI shows beside each endpoint's record", z.object({ model: ModelIdSchema }).strict(), z.array(EndpointDetailSchema)),
   'endpoints.zdr': op('query', 'Endpoints that retain no prompts (spec 4.3)', none, ZdrListingSchema),
+  'endpoints.probe': op(
+    'mutation',
+    'Measure every endpoint of a model with a few small calls',
+    z.object({ model: ModelIdSchema, calls: z.number().int().min(1).max(20).default(3) }).strict(),
+    z.object({ attempts: z.number().int(), failures: z.number().int() }),
+  ),
+  'routing.plan': op(
+    'query',
+    'The order the router would try endpoints in, and why',
+    z.object({ model: ModelIdSchema, preferences: ProviderPreferencesSchema.optional() }).strict(),
+    RoutePlanViewSchema,
+  ),
+  'catalog.export': op('query', 'The user catalog file', none, CatalogFileSchema),
+  'catalog.import': op(
+    'mutation',
+    'Replace the user catalog file (validated; nothing is saved when it is invalid)',
+    z.object({ catalog: z.unknown() }).strict(),
+    z.object({ providers: z.number().int(), models: z.number().int(), endpoints: z.number().int() }),
+  ),
 } satisfies Record<OperationName, Operation>;
 
 export type Operations = typeof OPERATIONS;

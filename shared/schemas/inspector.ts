@@ -62,8 +62,18 @@ export const ApiKeyCreateInputSchema = z.object({
 export const ApiKeyCreatedSchema = z.object({ info: ApiKeyInfoSchema, key: z.string() });
 
 export const ThemeSchema = z.enum(['system', 'light', 'dark']);
+/** auto: the simulated providers are on while no real provider is configured. */
+export const SandboxModeSchema = z.enum(['auto', 'on', 'off']);
+/** Account-wide routing rules, merged with each request's provider preferences. */
+export const AccountRoutingSchema = z.strictObject({
+  only: z.array(z.string().min(1)).default([]),
+  ignore: z.array(z.string().min(1)).default([]),
+  zdr: z.boolean().default(false),
+});
 export const SettingsSchema = z.object({
   theme: ThemeSchema,
+  sandbox: SandboxModeSchema,
+  routing: AccountRoutingSchema,
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 export const SettingsPatchSchema = SettingsSchema.partial().strict();
@@ -77,6 +87,10 @@ export const AppInfoSchema = z.object({
     available: z.boolean(),
     description: z.string(),
   }),
+  /** Whether the simulated providers are part of the catalog right now. */
+  sandbox_active: z.boolean(),
+  /** A problem with the user's catalog file, which was then left untouched. */
+  catalog_problem: z.string().nullable(),
 });
 export type AppInfo = z.infer<typeof AppInfoSchema>;
 
@@ -86,3 +100,33 @@ export const ModelSummarySchema = z.object({
   endpoint_count: z.number().int().nonnegative(),
 });
 export type ModelSummary = z.infer<typeof ModelSummarySchema>;
+
+export const PlannedAttemptViewSchema = z.object({
+  provider: z.string(),
+  provider_name: z.string(),
+  tag: z.string(),
+  simulated: z.boolean(),
+  reason: z.string(),
+});
+export const RoutePlanViewSchema = z.object({
+  strategy: z.enum(['order', 'sort', 'load-balance']),
+  attempts: z.array(PlannedAttemptViewSchema),
+  excluded: z.array(PlannedAttemptViewSchema),
+});
+export type RoutePlanView = z.infer<typeof RoutePlanViewSchema>;
+
+/** Per-endpoint facts the UI shows beside the spec's record. */
+export const EndpointDetailSchema = z.object({
+  tag: z.string(),
+  provider_slug: z.string(),
+  simulated: z.boolean(),
+  zdr: z.boolean().nullable(),
+  collects_data: z.boolean().nullable(),
+  /** null where no source gave the price. */
+  prompt_price: z.number().nullable(),
+  completion_price: z.number().nullable(),
+  context_length: z.number().int().nullable(),
+  attempts_30m: z.number().int(),
+  attempts_1d: z.number().int(),
+});
+export type EndpointDetail = z.infer<typeof EndpointDetailSchema>;

@@ -1,0 +1,117 @@
+import type { ProviderPreferences } from '../../shared/schemas/provider-preferences';
+import type { ModelWithEndpoints } from '../../shared/schemas/model';
+import type { ZdrEndpoint } from '../../shared/schemas/endpoint';
+import type { Catalog } from './catalog/catalog';
+import { modelRecord, zdrRecord, type EndpointView } from './catalog/listing';
+import type { CatalogEndpoint } from './catalog/types';
+import type { Clock } from './clock';
+import { UpstreamError } from './providers/upstream-error';
+import type { ProviderKeys } from './keys/provider-keys';
+import type { EndpointMetrics } from './metrics/endpoint-metrics';
+import type { UpstreamHttp } from './providers/http';
+import { ADAPTERS } from './providers/registry';
+import type { CallContext, ProviderAdapter, Target } from './providers/types';
+import { executePlan, type AttemptOutput, type ExecuteOptions, type ExecutionResult } from './routing/executor';
+import type { HealthRegistry } from './routing/health';
+import { planRoute, type AccountRouting, type Candidate, type Plan, type PlannedAttempt, type RequestNeeds } from './routing/plan';
+
+export interface GatewayDeps {
+  catalog: Catalog;
+  metrics: EndpointMetrics;
+  health: HealthRegistry;
+  http: UpstreamHttp;
+  providerKeys: ProviderKeys;
+  clock: Clock;
+  account: () => AccountRouting;
+  random?: () => number;
+}
+
+export const DEFAULT_DEADLINE_MS = 60_000;
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = 30_000;
+
+/** The routing core: live views of endpoints, plans, and their execution against providers. */
+export class Gateway {
+  constructor(private readonly deps: GatewayDeps) {}
+
+  view(endpoint: CatalogEndpoint): EndpointView {
+    return { endpoint, figures: this.deps.metrics.figures(endpoint.id), health: this.deps.health.snapshot(endpoint.id) };
+  }
+
+  candidates(modelId: string): Candidate[] {
+    return this.deps.catalog.endpointsOf(modelId).map((endpoint) => {
+      const { figures, health } = this.view(endpoint);
+      return {
+        endpoint,
+        latency: figures.latency,
+        throughput: figures.throughput,
+        successRate1d: figures.successRate1d,
+        attempts1d: figures.attempts1d,
+        recentFaultAt: figures.recentFaultAt,
+        paused: health.paused,
+        cooldownUntil: health.cooldownUntil,
+        lastFailureAt: health.lastFailureAt,
+      };
+    });
+  }
+
+  /** Spec 4.2: the model and every endpoint serving it, with measured figures. */
+  listing(modelId: string): ModelWithEndpoints {
+    const model = this.deps.catalog.model(modelId);
+    return modelRecord(model, this.deps.catalog.endpointsOf(modelId).map((e) => this.view(e)));
+  }
+
+  /** Spec 4.3: every endpoint whose provider retains no prompts. */
+  zdrListing(): ZdrEndpoint[] {
+    return this.deps.catalog
+      .endpoints()
+      .filter((e) => e.provider.data_policy.zdr === true)
+      .map((e) => zdrRecord(this.view(e)));
+  }
+
+  plan(modelId: string, preferences: ProviderPreferences | undefined, needs: RequestNeeds): Plan {
+    this.deps.catalog.model(modelId);
+    return planRoute({
+      modelId,
+      candidates: this.candidates(modelId),
+      preferences,
+      account: this.deps.account(),
+      needs,
+      now: this.deps.clock.now(),
+      random: this.deps.random ?? Math.random,
+    });
+  }
+
+  async target(endpoint: CatalogEndpoint): Promise<Target> {
+    const apiKey = endpoint.provider.local ? undefined : await this.deps.providerKeys.reveal(endpoint.provider.slug);
+    return { baseUrl: endpoint.provider.base_url, model: endpoint.upstreamModel, apiKey };
+  }
+
+  adapter(endpoint: CatalogEndpoint): ProviderAdapter {
+    return ADAPTERS[endpoint.provider.wire_format];
+  }
+
+  context(signal: AbortSignal): CallContext {
+    return { http: this.deps.http, clock: this.deps.clock, signal };
+  }
+
+  /** Plans, then runs `call` on each planned endpoint until one succeeds. */
+  route<T>(
+    plan: Plan,
+    call: (attempt: PlannedAttempt, signal: AbortSignal) => Promise<AttemptOutput<T>>,
+    options: Partial<ExecuteOptions> & { requestId: string },
+  ): Promise<ExecutionResult<T>> {
+    return executePlan(plan, call, this.deps, {
+      deadlineMs: options.deadlineMs ?? DEFAULT_DEADLINE_MS,
+      attemptTimeoutMs: options.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS,
+      requestId: options.requestId,
+      signal: options.signal,
+    });
+  }
+
+  /** A provider that needs a key we do not have: an auth failure, said plainly, never sent upstream. */
+  assertKey(endpoint: CatalogEndpoint, target: Target): void {
+    if (!endpoint.provider.local && !target.apiKey) {
+      throw new UpstreamError('auth', `no API key is set for ${endpoint.provider.name} (add one in Settings)`);
+    }
+  }
+}

@@ -1,0 +1,23 @@
+import type { HandlerDeps, Handlers } from './index';
+
+type AppOps = Pick<Handlers, 'app.info' | 'settings.get' | 'settings.update'>;
+
+export function appHandlers(core: HandlerDeps): AppOps {
+  return {
+    'app.info': async () => ({
+      name: 'Verdict',
+      version: core.options.version || '0.0.0',
+      host: core.options.host,
+      data_dir: core.options.dataDir,
+      secret_storage: core.options.secrets.status(),
+      sandbox_active: core.sandbox() !== null,
+      catalog_problem: core.catalogProblem(),
+    }),
+    'settings.get': async () => core.settings.get(),
+    'settings.update': async (patch) => {
+      const next = core.settings.update(patch);
+      if (patch.sandbox !== undefined) await core.refreshSandbox();
+      return next;
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { endpointSlug } from '../catalog/catalog';
+import { EMPTY_CATALOG_FILE, validateCatalogFile } from '../catalog/catalog-file';
+import type { CatalogEndpoint } from '../catalog/types';
+import type { PlannedAttempt } from '../routing/plan';
+import type { HandlerDeps, Handlers } from './index';
+
+type CatalogOps = Pick<
+  Handlers,
+  'models.list' | 'models.endpoints' | 'endpoints.details' | 'endpoints.zdr' | 'endpoints.probe' | 'routing.plan' | 'catalog.export' | 'catalog.import'
+>;
+
+const attemptView = (endpoint: CatalogEndpoint, reason: string) => ({
+  provider: endpoint.provider.slug,
+  provider_name: endpoint.provider.name,
+  tag: endpointSlug(endpoint),
+  simulated: endpoint.provider.simulated,
+  reason,
+});
+
+/** Needs of a small measuring call: a short prompt, a few output tokens. */
+const PROBE_NEEDS = { parameters: [], promptTokens: 16, completionTokens: 32, images: 0 };
+
+export function catalogHandlers(core: HandlerDeps): CatalogOps {
+  return {
+    'models.list': async () => core.catalog.listModels(),
+    'models.endpoints': async ({ model }) => core.gateway.listing(model),
+    'endpoints.details': async ({ model }) => {
+      core.catalog.model(model);
+      return core.catalog.endpointsOf(model).map((e) => {
+        const figures = core.metrics.figures(e.id);
+        return {
+          tag: endpointSlug(e),
+          provider_slug: e.provider.slug,
+          simulated: e.provider.simulated,
+          zdr: e.provider.data_policy.zdr,
+          collects_data: e.provider.data_policy.collects_data,
+          prompt_price: e.prices.prompt,
+          completion_price: e.prices.completion,
+          context_length: e.contextLength,
+          attempts_30m: figures.attempts30m,
+          attempts_1d: figures.attempts1d,
+        };
+      });
+    },
+    'endpoints.zdr': async () => ({ data: core.gateway.zdrListing() }),
+    'endpoints.probe': async ({ model, calls }) => {
+      let attempts = 0;
+      let failures = 0;
+      for (const endpoint of core.catalog.endpointsOf(model)) {
+        const adapter = core.gateway.adapter(endpoint);
+        if (!adapter.chat) continue;
+        for (let i = 0; i < calls; i += 1) {
+          const plan = { strategy: 'order' as const, excluded: [], attempts: [{ endpoint, reason: 'probe', options: undefined } satisfies PlannedAttempt] };
+          attempts += 1;
+          try {
+            await core.gateway.route(
+              plan,
+              async (_a, signal) => {
+                const target = await core.gateway.target(endpoint);
+                core.gateway.assertKey(endpoint, target);
+                const result = await adapter.chat!(target, { messages: [{ role: 'user', content: [{ type: 'text', text: 'Write a short sentence.' }] }], maxTokens: PROBE_NEEDS.completionTokens }, core.gateway.context(signal));
+                return { value: null, usage: result.usage, timings: result.timings };
+              },
+              { requestId: `probe-${randomUUID()}`, deadlineMs: 30_000, attemptTimeoutMs: 30_000 },
+            );
+          } catch {
+            failures += 1;
+          }
+        }
+      }
+      return { attempts, failures };
+    },
+    'routing.plan': async ({ model, preferences }) => {
+      const plan = core.gateway.plan(model, preferences ?? undefined, { ...PROBE_NEEDS, parameters: ['logprobs', 'top_logprobs'], completionTokens: 1 });
+      return {
+        strategy: plan.strategy,
+        attempts: plan.attempts.map((a) => attemptView(a.endpoint, a.reason)),
+        excluded: plan.excluded.map((e) => attemptView(e.endpoint, e.reason)),
+      };
+    },
+    'catalog.export': async () => {
+      const source = core.catalog.source('file');
+      if (!source) return EMPTY_CATALOG_FILE;
+      return {
+        version: 1 as const,
+        providers: (source.providers ?? []).map(({ source: _s, simulated: _sim, ...p }) => p),
+        models: (source.models ?? []).map(({ source: _s, ...m }) => m),
+        endpoints: (source.endpoints ?? []).map((e) => ({ ...e, supported_parameters: [...e.supported_parameters] })),
+      };
+    },
+    'catalog.import': async ({ catalog }) => {
+      const builtIn = core.catalog.listProviders().filter((p) => p.source !== 'file');
+      const file = validateCatalogFile(catalog, new Set(builtIn.map((p) => p.slug)), new Set(core.catalog.listModels().filter((m) => core.catalog.model(m.id).source !== 'file').map((m) => m.id)));
+      await core.replaceCatalogFile(file);
+      return { providers: file.providers.length, models: file.models.length, endpoints: file.endpoints.length };
+    },
+  };
+}

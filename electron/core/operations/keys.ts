@@ -1,0 +1,54 @@
+import { GatewayError } from '../errors';
+import { SecretStoreError } from '../keys/secret-store';
+import type { HandlerDeps, Handlers } from './index';
+
+type KeyOps = Pick<Handlers, 'providers.list' | 'providerKeys.set' | 'providerKeys.clear' | 'apiKeys.list' | 'apiKeys.create' | 'apiKeys.revoke'>;
+
+export function keyHandlers(core: HandlerDeps): KeyOps {
+  const keyedProvider = (slug: string) => {
+    const provider = core.catalog.provider(slug);
+    if (provider.simulated || provider.local) throw new GatewayError('bad_request', `${provider.name} needs no key`);
+    return provider;
+  };
+  return {
+    'providers.list': async () =>
+      Promise.all(
+        core.catalog
+          .listProviders()
+          .filter((p) => !p.simulated)
+          .map(async (p) => {
+            const state = await core.providerKeys.state(p.slug);
+            return {
+              slug: p.slug,
+              name: p.name,
+              wire_format: p.wire_format,
+              base_url: p.base_url,
+              local: p.local,
+              needs_key: !p.local,
+              key_set: state.key_set,
+              key_updated_at: state.key_updated_at,
+            };
+          }),
+      ),
+    'providerKeys.set': async ({ provider, key }) => {
+      keyedProvider(provider);
+      try {
+        const state = await core.providerKeys.set(provider, key);
+        await core.refreshSandbox();
+        return state;
+      } catch (error) {
+        if (error instanceof SecretStoreError) throw new GatewayError('unavailable', error.message);
+        throw error;
+      }
+    },
+    'providerKeys.clear': async ({ provider }) => {
+      keyedProvider(provider);
+      const state = await core.providerKeys.clear(provider);
+      await core.refreshSandbox();
+      return state;
+    },
+    'apiKeys.list': async () => core.apiKeys.list(),
+    'apiKeys.create': async ({ name, kind }) => core.apiKeys.create(name, kind),
+    'apiKeys.revoke': async ({ id }) => core.apiKeys.revoke(id),
+  };
+}

@@ -1,0 +1,92 @@
+import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
+import type { Clock } from '../clock';
+import { UpstreamError, kindForStatus, parseRetryAfter, upstreamMessage } from './upstream-error';
+
+export interface UpstreamResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Dispatcher.ResponseData['body'];
+  /** ms from the start of the call to the response headers */
+  ttfbMs: number;
+}
+
+/**
+ * Keep-alive connection pools, one per upstream origin, reused across requests. Errors leave
+ * here already classified as UpstreamError kinds.
+ */
+export class UpstreamHttp {
+  private readonly pools = new Map<string, Pool>();
+
+  constructor(private readonly clock: Clock) {}
+
+  private pool(origin: string): Pool {
+    let pool = this.pools.get(origin);
+    if (!pool) {
+      pool = new Pool(origin, { connections: 64, keepAliveTimeout: 30_000, pipelining: 1, connect: { timeout: 10_000 } });
+      this.pools.set(origin, pool);
+    }
+    return pool;
+  }
+
+  /** POSTs JSON; any status other than 2xx becomes an UpstreamError with the provider's message. */
+  async postJson(url: string, body: unknown, options: { headers: Record<string, string>; signal: AbortSignal }): Promise<UpstreamResponse> {
+    const target = new URL(url);
+    const started = this.clock.now();
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await this.pool(target.origin).request({
+        method: 'POST',
+        path: `${target.pathname}${target.search}`,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers },
+        body: JSON.stringify(body),
+        signal: options.signal,
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      });
+    } catch (error) {
+      throw classifyTransportError(error, options.signal);
+    }
+    const ttfbMs = this.clock.now() - started;
+    if (response.statusCode < 200 || response.statusCode >= 300) {
+      const text = await readText(response.body, options.signal).catch(() => '');
+      const retryAfterMs = parseRetryAfter(response.headers, this.clock.now());
+      throw new UpstreamError(kindForStatus(response.statusCode), `HTTP ${response.statusCode}: ${upstreamMessage(text)}`, {
+        status: response.statusCode,
+        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      });
+    }
+    return { status: response.statusCode, headers: response.headers, body: response.body, ttfbMs };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.pools.values()].map((p) => p.close()));
+    this.pools.clear();
+  }
+}
+
+export async function readText(body: AsyncIterable<Buffer | string>, signal: AbortSignal): Promise<string> {
+  try {
+    let text = '';
+    for await (const chunk of body) text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    return text;
+  } catch (error) {
+    throw classifyTransportError(error, signal);
+  }
+}
+
+/** Connection refused/reset, aborted by our deadline, or cut mid-body. */
+export function classifyTransportError(error: unknown, signal: AbortSignal): UpstreamError {
+  if (error instanceof UpstreamError) return error;
+  if (signal.aborted) {
+    const reason = signal.reason as { name?: string } | undefined;
+    return reason?.name === 'TimeoutError'
+      ? new UpstreamError('timeout', 'timed out')
+      : new UpstreamError('cancelled', 'cancelled by the caller');
+  }
+  const code = (error as { code?: string }).code ?? '';
+  if (error instanceof undiciErrors.ConnectTimeoutError) return new UpstreamError('timeout', 'connection timed out');
+  if (code === 'ECONNREFUSED') return new UpstreamError('connection', 'connection refused');
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return new UpstreamError('connection', 'connection reset');
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new UpstreamError('connection', 'host not found');
+  return new UpstreamError('connection', (error as Error).message || 'connection failed');
+}

@@ -1,0 +1,80 @@
+import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
+import type { DecisionsResponse } from '../../../shared/schemas/decisions-response';
+import type { WireFormat } from '../../../shared/schemas/inspector';
+import type { Clock } from '../clock';
+import type { UpstreamHttp } from './http';
+
+export type ContentPart = { type: 'text'; text: string; cache?: boolean } | { type: 'image'; mediaType: string; base64: string };
+
+export interface ChatMessage {
+  role: 'user' | 'assistant';
+  content: ContentPart[];
+}
+
+/** One chat call in a wire-neutral shape; each adapter turns it into its provider's request. */
+export interface ChatRequest {
+  system?: string;
+  messages: ChatMessage[];
+  maxTokens: number;
+  temperature?: number;
+  /** Ask for the top-N alternatives at each output position. */
+  topLogprobs?: number;
+  /** Ask for JSON matching this schema. */
+  jsonSchema?: { name: string; schema: Record<string, unknown> };
+  /** `provider.options[<slug>]`, merged into the provider's request body. */
+  options?: Record<string, unknown> | undefined;
+}
+
+export interface TokenAlternatives {
+  token: string;
+  logprob: number;
+  top: { token: string; logprob: number }[];
+}
+
+export interface UpstreamUsage {
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cachedInputTokens: number;
+  cacheWriteTokens: number;
+  /** The provider's own cost figure, USD, when it reports one. */
+  cost: number | null;
+}
+
+export interface Timings {
+  ttfbMs: number;
+  firstTokenMs: number | null;
+  totalMs: number;
+}
+
+export interface ChatResult {
+  text: string;
+  tokens: TokenAlternatives[] | null;
+  usage: UpstreamUsage;
+  timings: Timings;
+  upstreamId: string | null;
+}
+
+export interface DecideResult {
+  response: DecisionsResponse;
+  usage: UpstreamUsage;
+  timings: Timings;
+}
+
+export interface Target {
+  baseUrl: string;
+  model: string;
+  apiKey: string | undefined;
+}
+
+export interface CallContext {
+  http: UpstreamHttp;
+  clock: Clock;
+  signal: AbortSignal;
+}
+
+/** One folder per wire format under providers/, each exporting one of these. */
+export interface ProviderAdapter {
+  wireFormat: WireFormat;
+  chat?(target: Target, request: ChatRequest, ctx: CallContext): Promise<ChatResult>;
+  decide?(target: Target, request: DecisionsRequest, ctx: CallContext): Promise<DecideResult>;
+}

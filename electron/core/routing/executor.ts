@@ -1,0 +1,168 @@
+import type { ErrorKind } from '../../../shared/contract/errors';
+import { endpointSlug } from '../catalog/catalog';
+import type { CatalogEndpoint } from '../catalog/types';
+import type { Clock } from '../clock';
+import { GatewayError } from '../errors';
+import type { AttemptOutcome } from '../metrics/attempt';
+import type { EndpointMetrics } from '../metrics/endpoint-metrics';
+import { PROVIDER_FAULTS } from '../metrics/attempt';
+import type { Timings, UpstreamUsage } from '../providers/types';
+import { UpstreamError, type FailureKind } from '../providers/upstream-error';
+import type { HealthRegistry } from './health';
+import type { Plan, PlannedAttempt } from './plan';
+
+export interface AttemptOutput<T> {
+  value: T;
+  usage: UpstreamUsage;
+  timings: Timings;
+}
+
+export interface AttemptSummary {
+  endpoint: CatalogEndpoint;
+  outcome: AttemptOutcome;
+  message: string | null;
+  usage: UpstreamUsage | null;
+  totalMs: number;
+}
+
+export interface ExecutionResult<T> {
+  value: T;
+  endpoint: CatalogEndpoint;
+  attempts: AttemptSummary[];
+}
+
+export interface ExecuteOptions {
+  requestId: string;
+  /** Total time for the whole request, every attempt included. */
+  deadlineMs: number;
+  /** Longest a single attempt may take (never beyond what is left of the deadline). */
+  attemptTimeoutMs: number;
+  signal?: AbortSignal | undefined;
+}
+
+export interface ExecutorDeps {
+  clock: Clock;
+  health: HealthRegistry;
+  metrics: EndpointMetrics;
+}
+
+/** Caller faults: every provider would refuse the same request, so do not fall back. */
+const CALLER_FAULTS: ReadonlySet<FailureKind> = new Set(['bad_request']);
+
+const STATUS_FOR: Record<FailureKind, ErrorKind> = {
+  timeout: 'upstream_timeout',
+  overloaded: 'overloaded',
+  rate_limited: 'rate_limited',
+  connection: 'bad_gateway',
+  server_error: 'bad_gateway',
+  invalid_response: 'bad_gateway',
+  auth: 'bad_gateway',
+  not_found: 'bad_gateway',
+  bad_request: 'bad_request',
+  cancelled: 'unavailable',
+};
+
+const describe = (a: AttemptSummary) => `${endpointSlug(a.endpoint)}: ${a.message ?? a.outcome}`;
+
+/**
+ * Runs a plan's attempts in order until one succeeds. Each attempt gets its own timeout inside
+ * one total deadline; provider faults fall back to the next endpoint, caller faults do not.
+ * Every attempt is recorded for the metrics and feeds the circuit breaker.
+ */
+export async function executePlan<T>(
+  plan: Plan,
+  run: (attempt: PlannedAttempt, signal: AbortSignal) => Promise<AttemptOutput<T>>,
+  deps: ExecutorDeps,
+  options: ExecuteOptions,
+): Promise<ExecutionResult<T>> {
+  const started = deps.clock.now();
+  const deadline = started + options.deadlineMs;
+  const attempts: AttemptSummary[] = [];
+  let lastKind: FailureKind | null = null;
+
+  for (const planned of plan.attempts) {
+    const left = deadline - deps.clock.now();
+    if (left <= 0) break;
+    if (options.signal?.aborted) throw new GatewayError('unavailable', 'The request was cancelled');
+    const timeoutMs = Math.min(options.attemptTimeoutMs, left);
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+    const attemptStart = deps.clock.now();
+    const id = planned.endpoint.id;
+    try {
+      const output = await run(planned, signal);
+      deps.health.onSuccess(id);
+      deps.metrics.record({
+        requestId: options.requestId,
+        endpointId: id,
+        startedAt: attemptStart,
+        ttfbMs: output.timings.ttfbMs,
+        firstTokenMs: output.timings.firstTokenMs,
+        totalMs: output.timings.totalMs,
+        inputTokens: output.usage.inputTokens,
+        outputTokens: output.usage.outputTokens,
+        outcome: 'ok',
+        message: null,
+      });
+      attempts.push({ endpoint: planned.endpoint, outcome: 'ok', message: null, usage: output.usage, totalMs: output.timings.totalMs });
+      return { value: output.value, endpoint: planned.endpoint, attempts };
+    } catch (error) {
+      const failure = normalizeFailure(error, timeout, timeoutMs, options.signal);
+      const totalMs = deps.clock.now() - attemptStart;
+      deps.metrics.record({
+        requestId: options.requestId,
+        endpointId: id,
+        startedAt: attemptStart,
+        ttfbMs: null,
+        firstTokenMs: null,
+        totalMs,
+        inputTokens: null,
+        outputTokens: null,
+        outcome: failure.kind,
+        message: failure.message.slice(0, 500),
+      });
+      attempts.push({ endpoint: planned.endpoint, outcome: failure.kind, message: failure.message, usage: null, totalMs });
+      if (failure.kind === 'cancelled') throw new GatewayError('unavailable', 'The request was cancelled');
+      if (PROVIDER_FAULTS.has(failure.kind) || failure.kind === 'auth' || failure.kind === 'not_found') deps.health.onFailure(id);
+      if (failure.details.retryAfterMs !== undefined) deps.health.onRetryAfter(id, failure.details.retryAfterMs);
+      lastKind = failure.kind;
+      if (CALLER_FAULTS.has(failure.kind)) {
+        throw new GatewayError('bad_request', `${endpointSlug(planned.endpoint)} refused the request: ${failure.message}`, {
+          metadata: { provider: planned.endpoint.provider.name, attempts: attempts.map(describe) },
+        });
+      }
+    }
+  }
+
+  const tried = attempts.map(describe).join('; ');
+  if (attempts.length === 0) {
+    throw new GatewayError('unavailable', `No provider endpoint could be tried for "${plan.attempts[0]?.endpoint.model.id ?? 'this model'}" before the deadline`);
+  }
+  const outOfTime = deps.clock.now() >= deadline && attempts.length < plan.attempts.length;
+  const kind: ErrorKind = outOfTime ? 'upstream_timeout' : STATUS_FOR[lastKind ?? 'server_error'];
+  const lead = outOfTime
+    ? `The deadline of ${options.deadlineMs} ms passed after ${attempts.length} of ${plan.attempts.length} endpoints`
+    : `All ${attempts.length} endpoint${attempts.length === 1 ? '' : 's'} tried failed`;
+  const retry = kind === 'rate_limited' ? retryAfterHeader(deps, plan) : undefined;
+  throw new GatewayError(kind, `${lead}: ${tried}`, {
+    metadata: { attempts: attempts.map((a) => ({ provider: endpointSlug(a.endpoint), outcome: a.outcome, message: a.message })) },
+    ...(retry ? { headers: { 'Retry-After': retry } } : {}),
+  });
+}
+
+/** When every endpoint is rate limited, tell the caller when the soonest one frees up. */
+function retryAfterHeader(deps: ExecutorDeps, plan: Plan): string | undefined {
+  const now = deps.clock.now();
+  const waits = plan.attempts
+    .map((a) => deps.health.snapshot(a.endpoint.id).cooldownUntil)
+    .filter((t): t is number => t !== null)
+    .map((t) => Math.max(1, Math.ceil((t - now) / 1000)));
+  return waits.length > 0 ? String(Math.min(...waits)) : undefined;
+}
+
+/** Our own per-attempt timeout wins over whatever the aborted transport reported. */
+function normalizeFailure(error: unknown, timeout: AbortSignal, timeoutMs: number, callerSignal: AbortSignal | undefined): UpstreamError {
+  if (timeout.aborted && !callerSignal?.aborted) return new UpstreamError('timeout', `timed out after ${timeoutMs} ms`);
+  if (error instanceof UpstreamError) return error;
+  return new UpstreamError('invalid_response', (error as Error).message || 'the adapter failed');
+}

@@ -1,0 +1,221 @@
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { CatalogContribution, CatalogModel, CatalogProvider } from '../catalog/types';
+import { labelProbabilities, logNormal, seededRandom } from './baseline';
+import { SANDBOX_MODELS, SANDBOX_PROFILES, type SandboxProfile } from './profiles';
+import { sandboxDecide } from './native-decisions';
+
+export interface SandboxFleet {
+  url: string;
+  profiles: readonly SandboxProfile[];
+  catalog: CatalogContribution;
+  close(): Promise<void>;
+}
+
+export interface FleetOptions {
+  seed?: number;
+  /** Multiplies every scripted delay: 0 answers at once (benchmarks), 1 is the profile's timing. */
+  timeScale?: number;
+  /** Replace the scripted failure rates (tests that need a quiet fleet). */
+  failures?: boolean;
+  profiles?: readonly SandboxProfile[];
+}
+
+const sleep = (ms: number) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
+const approxTokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
+const CACHE_MIN_TOKENS = 1024;
+const CACHE_TTL_MS = 5 * 60_000;
+
+type ChatMessage = { role: string; content: string | { type: string; text?: string }[] };
+
+function messageText(m: ChatMessage): string {
+  return typeof m.content === 'string' ? m.content : m.content.map((p) => p.text ?? '').join('');
+}
+
+/**
+ * Simulated providers as real loopback HTTP servers: `/{slug}/v1/chat/completions` speaks the
+ * OpenAI-compatible streaming format (with logprobs and cached-token usage), `/{slug}/api/alpha/decisions`
+ * the native Decisions format, and `/{slug}/v1/models` lists models for discovery. Each provider
+ * follows its profile's latency, throughput, failures, 429s and prices.
+ */
+export async function startSandboxFleet(options: FleetOptions = {}): Promise<SandboxFleet> {
+  const random = seededRandom(options.seed ?? Date.now());
+  const timeScale = options.timeScale ?? 1;
+  const profiles = options.profiles ?? SANDBOX_PROFILES;
+  const bySlug = new Map(profiles.map((p) => [p.slug, p]));
+  const promptCache = new Map<string, number>();
+
+  const server: Server = createServer((req, res) => {
+    void handle(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'sandbox failure', type: 'server_error' } }));
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+
+  async function readBody(req: IncomingMessage): Promise<unknown> {
+    let text = '';
+    for await (const chunk of req) text += chunk;
+    return JSON.parse(text || '{}');
+  }
+
+  const openaiError = (res: ServerResponse, status: number, message: string, type: string, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify({ error: { message, type, code: null } }));
+  };
+
+  /** Scripted misfortune: returns true when the request was answered with a failure. */
+  function misfortune(profile: SandboxProfile, res: ServerResponse): boolean {
+    if (options.failures === false) return false;
+    const roll = random();
+    if (roll < profile.rateLimitRate) {
+      openaiError(res, 429, `Rate limit reached for ${profile.name}`, 'rate_limit_exceeded', { 'retry-after': String(profile.retryAfterSeconds) });
+      return true;
+    }
+    if (roll < profile.rateLimitRate + profile.failureRate) {
+      const which = random();
+      if (which < 0.4) openaiError(res, 500, 'The server had an error while processing your request', 'server_error');
+      else if (which < 0.8) openaiError(res, 529, `${profile.name} is overloaded`, 'overloaded_error');
+      else res.socket?.destroy();
+      return true;
+    }
+    return false;
+  }
+
+  function cachedTokens(prefix: string): number {
+    const tokens = approxTokens(prefix);
+    if (tokens < CACHE_MIN_TOKENS) return 0;
+    const key = createHash('sha256').update(prefix).digest('hex');
+    const now = Date.now();
+    const seen = promptCache.get(key);
+    promptCache.set(key, now);
+    return seen !== undefined && now - seen < CACHE_TTL_MS ? Math.floor(tokens / 128) * 128 : 0;
+  }
+
+  async function chat(profile: SandboxProfile, body: Record<string, unknown>, res: ServerResponse): Promise<void> {
+    const messages = (body['messages'] as ChatMessage[] | undefined) ?? [];
+    const model = String(body['model'] ?? '');
+    if (!profile.models.includes(model)) return openaiError(res, 404, `The model \`${model}\` does not exist`, 'invalid_request_error');
+    if (messages.length === 0) return openaiError(res, 400, "'messages' must contain at least one message", 'invalid_request_error');
+    if (misfortune(profile, res)) return;
+    const last = messages[messages.length - 1]!;
+    const question = messageText(last);
+    const prefix = messages.slice(0, -1).map(messageText).join('\n');
+    const promptTokens = messages.reduce((n, m) => n + approxTokens(messageText(m)), 0);
+    const cached = cachedTokens(prefix);
+    const maxTokens = Number(body['max_tokens'] ?? 16);
+    const topN = body['logprobs'] === true ? Math.min(20, Number(body['top_logprobs'] ?? 0)) : 0;
+    const labelled = labelProbabilities(prefix, question);
+
+    await sleep(logNormal(random, profile.latencyMedianMs, profile.latencySigma) * timeScale);
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const id = `chatcmpl-sbx-${Math.floor(random() * 1e12).toString(36)}`;
+    const send = (payload: unknown) => res.write(`data: ${JSON.stringify(payload)}\n\n`);
+    const chunk = (content: string, logprobs: unknown = null) =>
+      send({ id, object: 'chat.completion.chunk', model, choices: [{ index: 0, delta: { content }, logprobs, finish_reason: null }] });
+
+    let completionTokens = 0;
+    if (labelled) {
+      const order = labelled.labels.map((label, i) => ({ label, p: labelled.probabilities[i]! })).sort((a, b) => b.p - a.p);
+      // A little mass on a spelling variant and on a token that is no label, as real models show.
+      const top = [
+        ...order.map((o) => ({ token: o.label, logprob: Math.log(Math.max(1e-9, o.p * 0.97)) })),
+        { token: ` ${order[0]!.label}`, logprob: Math.log(Math.max(1e-9, order[0]!.p * 0.02)) },
+        { token: 'The', logprob: Math.log(0.01) },
+      ].slice(0, Math.max(topN, 0));
+      chunk(order[0]!.label, topN > 0 ? { content: [{ token: order[0]!.label, logprob: top[0]?.logprob ?? 0, bytes: null, top_logprobs: top }] } : null);
+      completionTokens = 1;
+    } else {
+      const count = Math.max(1, Math.min(maxTokens, 64));
+      for (let i = 0; i < count; i += 1) {
+        if (i > 0) await sleep((1000 / profile.tokensPerSecond) * timeScale);
+        chunk(i === 0 ? 'Simulated' : ' text');
+        completionTokens += 1;
+      }
+    }
+    send({ id, object: 'chat.completion.chunk', model, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' }] });
+    send({
+      id,
+      object: 'chat.completion.chunk',
+      model,
+      choices: [],
+      usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens, prompt_tokens_details: { cached_tokens: cached } },
+    });
+    res.end('data: [DONE]\n\n');
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://sandbox');
+    const [, slug, ...rest] = url.pathname.split('/');
+    const profile = bySlug.get(slug ?? '');
+    const path = `/${rest.join('/')}`;
+    if (!profile) return openaiError(res, 404, `No simulated provider at /${slug ?? ''}`, 'not_found');
+    if (req.method === 'GET' && path === '/v1/models') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', data: profile.models.map((id) => ({ id, object: 'model', owned_by: profile.slug })) }));
+      return;
+    }
+    if (req.method !== 'POST') return openaiError(res, 405, 'Method not allowed', 'invalid_request_error');
+    let body: Record<string, unknown>;
+    try {
+      body = (await readBody(req)) as Record<string, unknown>;
+    } catch {
+      return openaiError(res, 400, 'We could not parse the JSON body of your request', 'invalid_request_error');
+    }
+    if (path === '/v1/chat/completions' && profile.wireFormat === 'openai') return chat(profile, body, res);
+    if (path === '/api/alpha/decisions' && profile.wireFormat === 'decisions') {
+      if (misfortune(profile, res)) return;
+      await sleep(logNormal(random, profile.latencyMedianMs, profile.latencySigma) * timeScale);
+      const answer = sandboxDecide(body, profile);
+      res.writeHead(answer.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(answer.body));
+      return;
+    }
+    return openaiError(res, 404, `Unknown path ${path}`, 'not_found');
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    profiles,
+    catalog: sandboxCatalog(url, profiles),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** The catalog entries of the fleet: every provider labelled simulated. */
+export function sandboxCatalog(url: string, profiles: readonly SandboxProfile[]): CatalogContribution {
+  const providers: CatalogProvider[] = profiles.map((p) => ({
+    slug: p.slug,
+    name: p.name,
+    wire_format: p.wireFormat,
+    base_url: p.wireFormat === 'decisions' ? `${url}/${p.slug}/api/v1` : `${url}/${p.slug}/v1`,
+    local: true,
+    data_policy: { zdr: p.zdr, collects_data: p.collectsData },
+    source: 'sandbox',
+    simulated: true,
+  }));
+  const models: CatalogModel[] = SANDBOX_MODELS.map((m) => ({ ...m, source: 'sandbox' }));
+  const endpoints = profiles.flatMap((p) =>
+    p.models.map((modelId) => ({
+      model_id: modelId,
+      provider: p.slug,
+      upstream_model: modelId,
+      context_length: 32_768,
+      max_completion_tokens: 4096,
+      max_prompt_tokens: null,
+      pricing: { prompt: p.promptPrice, completion: p.completionPrice, input_cache_read: p.cacheReadPrice },
+      quantization: p.quantization,
+      supported_parameters: p.wireFormat === 'openai' ? ['max_tokens', 'temperature', 'logprobs', 'top_logprobs', 'response_format'] : [],
+      supports_implicit_caching: true,
+    })),
+  );
+  return { providers, models, endpoints };
+}

@@ -1,0 +1,60 @@
+import type { ModelConfig } from '../../../shared/schemas/catalog';
+import type { WireFormat } from '../../../shared/schemas/inspector';
+import type { Quantization } from '../../../shared/schemas/provider-preferences';
+
+/** How a simulated provider behaves: timing, failures and policy, all scripted and documented. */
+export interface SandboxProfile {
+  slug: string;
+  name: string;
+  wireFormat: WireFormat;
+  /** Median time to first token (ms) and the spread of its log-normal distribution. */
+  latencyMedianMs: number;
+  latencySigma: number;
+  /** Output tokens per second after the first. */
+  tokensPerSecond: number;
+  /** Share of requests failing with a server error (500), overload (529) or a reset connection. */
+  failureRate: number;
+  /** Share of requests answered 429 with Retry-After. */
+  rateLimitRate: number;
+  retryAfterSeconds: number;
+  zdr: boolean | null;
+  collectsData: boolean | null;
+  quantization: Quantization | null;
+  /** USD per token. */
+  promptPrice: string;
+  completionPrice: string;
+  cacheReadPrice: string;
+  models: readonly string[];
+}
+
+export const SANDBOX_MODELS: readonly ModelConfig[] = [
+  {
+    id: 'sandbox/baseline-text',
+    name: 'Baseline Text (simulated)',
+    created: 1_767_225_600,
+    description:
+      'A transparent baseline, not a language model: answers come from word overlap between the state and each option, turned into label probabilities.',
+    architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: 'Other' },
+    distillable: true,
+    locates_objects: false,
+  },
+  {
+    id: 'sandbox/baseline-vision',
+    name: 'Baseline Vision (simulated)',
+    created: 1_767_225_600,
+    description: 'A transparent baseline for images: boxes come from simple image statistics, text answers from word overlap.',
+    architecture: { input_modalities: ['text', 'image'], output_modalities: ['text'], modality: 'text+image->text', instruct_type: null, tokenizer: 'Other' },
+    distillable: true,
+    locates_objects: true,
+  },
+];
+
+const BOTH = ['sandbox/baseline-text', 'sandbox/baseline-vision'];
+
+export const SANDBOX_PROFILES: readonly SandboxProfile[] = [
+  { slug: 'sandbox-swift', name: 'Swift (simulated)', wireFormat: 'openai', latencyMedianMs: 120, latencySigma: 0.25, tokensPerSecond: 180, failureRate: 0.01, rateLimitRate: 0, retryAfterSeconds: 1, zdr: true, collectsData: false, quantization: 'fp8', promptPrice: '0.0000012', completionPrice: '0.0000036', cacheReadPrice: '0.0000003', models: BOTH },
+  { slug: 'sandbox-steady', name: 'Steady (simulated)', wireFormat: 'openai', latencyMedianMs: 300, latencySigma: 0.15, tokensPerSecond: 90, failureRate: 0.005, rateLimitRate: 0.02, retryAfterSeconds: 2, zdr: true, collectsData: false, quantization: 'bf16', promptPrice: '0.0000005', completionPrice: '0.0000015', cacheReadPrice: '0.000000125', models: BOTH },
+  { slug: 'sandbox-bargain', name: 'Bargain (simulated)', wireFormat: 'openai', latencyMedianMs: 650, latencySigma: 0.4, tokensPerSecond: 45, failureRate: 0.03, rateLimitRate: 0, retryAfterSeconds: 1, zdr: false, collectsData: true, quantization: 'int8', promptPrice: '0.00000015', completionPrice: '0.0000006', cacheReadPrice: '0.0000000375', models: ['sandbox/baseline-text'] },
+  { slug: 'sandbox-flaky', name: 'Flaky (simulated)', wireFormat: 'openai', latencyMedianMs: 200, latencySigma: 0.6, tokensPerSecond: 120, failureRate: 0.15, rateLimitRate: 0.05, retryAfterSeconds: 3, zdr: null, collectsData: null, quantization: null, promptPrice: '0.0000003', completionPrice: '0.000001', cacheReadPrice: '0.000000075', models: ['sandbox/baseline-text'] },
+  { slug: 'sandbox-oracle', name: 'Oracle (simulated)', wireFormat: 'decisions', latencyMedianMs: 250, latencySigma: 0.2, tokensPerSecond: 0, failureRate: 0.01, rateLimitRate: 0, retryAfterSeconds: 1, zdr: true, collectsData: false, quantization: null, promptPrice: '0.000002', completionPrice: '0.000002', cacheReadPrice: '0.0000005', models: ['sandbox/baseline-text'] },
+];
