@@ -1,0 +1,110 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** What a scripted upstream does with one request. */
+export type Script =
+  | { kind: 'respond'; status: number; headers?: Record<string, string>; chunks: string[]; chunkDelayMs?: number; headerDelayMs?: number }
+  | { kind: 'reset-before-headers' }
+  | { kind: 'reset-mid-body'; status: number; headers?: Record<string, string>; chunks: string[] }
+  | { kind: 'stall-before-headers' }
+  | { kind: 'stall-after-first-chunk'; status: number; headers?: Record<string, string>; chunks: string[] };
+
+export interface Received {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: unknown;
+}
+
+/**
+ * A real HTTP server on 127.0.0.1 whose answers a test scripts, to play a provider's wire
+ * format, including its failures: resets, stalls, truncated or malformed bodies.
+ */
+export class ScriptedUpstream {
+  readonly received: Received[] = [];
+  private scripts: Script[] = [];
+  private fallback: Script | null = null;
+  private readonly server: Server;
+  private readonly sockets = new Set<import('node:net').Socket>();
+  url = '';
+
+  constructor() {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    this.server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+  }
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  /** Scripts the next requests in order; `always` answers every request after them. */
+  script(...scripts: Script[]): this {
+    this.scripts.push(...scripts);
+    return this;
+  }
+
+  always(script: Script): this {
+    this.fallback = script;
+    return this;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let text = '';
+    for await (const chunk of req) text += chunk;
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // Keep the raw text.
+    }
+    this.received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+    const script = this.scripts.shift() ?? this.fallback;
+    if (!script) {
+      res.writeHead(500).end('no script');
+      return;
+    }
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    switch (script.kind) {
+      case 'reset-before-headers':
+        req.socket.destroy();
+        return;
+      case 'stall-before-headers':
+        return; // never answers; the client's timeout must act
+      case 'respond':
+        if (script.headerDelayMs) await sleep(script.headerDelayMs);
+        res.writeHead(script.status, script.headers ?? { 'content-type': 'application/json' });
+        for (const chunk of script.chunks) {
+          if (script.chunkDelayMs) await sleep(script.chunkDelayMs);
+          res.write(chunk);
+        }
+        res.end();
+        return;
+      case 'reset-mid-body':
+        res.writeHead(script.status, script.headers ?? { 'content-type': 'text/event-stream' });
+        for (const chunk of script.chunks) res.write(chunk);
+        await sleep(20);
+        req.socket.destroy();
+        return;
+      case 'stall-after-first-chunk':
+        res.writeHead(script.status, script.headers ?? { 'content-type': 'text/event-stream' });
+        res.write(script.chunks[0] ?? '');
+        return; // never finishes
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** Server-sent events as a provider writes them. */
+export const sse = (events: unknown[], done = true): string[] => [
+  ...events.map((e) => `data: ${typeof e === 'string' ? e : JSON.stringify(e)}\n\n`),
+  ...(done ? ['data: [DONE]\n\n'] : []),
+];
