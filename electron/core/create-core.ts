@@ -5,6 +5,8 @@ import { Catalog } from './catalog/catalog';
 import { contributionOf, loadCatalogFile, saveCatalogFile } from './catalog/catalog-file';
 import { systemClock, type Clock } from './clock';
 import { Gateway } from './gateway';
+import { DecisionsEngine } from './decisions/engine';
+import { DecisionLog } from './decisions/log';
 import { ApiKeys } from './keys/api-keys';
 import { ProviderKeys } from './keys/provider-keys';
 import type { SecretStore } from './keys/secret-store';
@@ -43,6 +45,8 @@ export interface Core {
   readonly health: HealthRegistry;
   readonly http: UpstreamHttp;
   readonly gateway: Gateway;
+  readonly decisions: DecisionsEngine;
+  readonly decisionLog: DecisionLog;
   readonly handlers: Handlers;
   /** The simulated fleet while it is active. */
   sandbox(): SandboxFleet | null;
@@ -125,6 +129,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     health,
     http,
     gateway,
+    decisions: new DecisionsEngine(gateway),
+    decisionLog: new DecisionLog(store),
     sandbox: () => fleet,
     catalogProblem: () => loaded.problem,
     refreshSandbox,

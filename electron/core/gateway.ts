@@ -68,6 +68,10 @@ export class Gateway {
       .map((e) => zdrRecord(this.view(e)));
   }
 
+  model(modelId: string) {
+    return this.deps.catalog.model(modelId);
+  }
+
   plan(modelId: string, preferences: ProviderPreferences | undefined, needs: RequestNeeds): Plan {
     this.deps.catalog.model(modelId);
     return planRoute({

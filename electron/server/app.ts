@@ -35,10 +35,10 @@ export const UI_CONTENT_SECURITY_POLICY = {
 };
 
 /** The headless host: public API, inspector operations and the built UI, on one origin. */
-export function createServerApp(core: Core, options: ServerAppOptions): Hono {
+export function createServerApp(core: Core, options: ServerAppOptions): Hono<{ Variables: { requestId: string } }> {
   const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const allowed = options.allowedHostnames === undefined ? LOOPBACK_HOSTNAMES : options.allowedHostnames;
-  const app = new Hono();
+  const app = new Hono<{ Variables: { requestId: string } }>();
 
   app.onError((error, c) => {
     if (isGatewayError(error)) return sendError(c, error);
@@ -53,6 +53,7 @@ export function createServerApp(core: Core, options: ServerAppOptions): Hono {
 
   app.use('*', async (c, next) => {
     const requestId = randomUUID();
+    c.set('requestId', requestId);
     c.header('x-request-id', requestId);
     if (allowed) {
       // The request URL is built from the Host header by the Node adapter.

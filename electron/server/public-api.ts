@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
-import { DecisionsRequestSchema } from '../../shared/schemas/decisions-request';
+import { DecisionsRequestSchema, MAX_SESSION_ID_LENGTH } from '../../shared/schemas/decisions-request';
 import { ApiKeyCreateInputSchema } from '../../shared/schemas/inspector';
 import { describeIssues, summarizeIssues } from '../../shared/contract/result';
 import type { Core } from '../core/create-core';
@@ -47,8 +47,22 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
   api.post('/alpha/decisions', limit, async (c) => {
     const body = await readJson(c.req.text(), 'a DecisionsRequest');
     const request = validateBody(DecisionsRequestSchema, body, 'DecisionsRequest');
-    core.catalog.model(request.model);
-    throw new GatewayError('unavailable', `No provider endpoint can answer Decisions for "${request.model}" yet`);
+    // The body's session_id wins over the header; neither is ever sent to a provider.
+    const sessionId = request.session_id ?? c.req.header('x-session-id') ?? null;
+    if (sessionId !== null && sessionId.length > MAX_SESSION_ID_LENGTH) {
+      throw new GatewayError('bad_request', `x-session-id: at most ${MAX_SESSION_ID_LENGTH} characters`);
+    }
+    const id = c.get('requestId');
+    const started = core.clock.now();
+    const base = { id, createdAt: started, origin: 'api' as const, keyId: c.get('apiKey').id, sessionId, user: request.user ?? null, request };
+    try {
+      const outcome = await core.decisions.decide(request, { requestId: id, signal: c.req.raw.signal });
+      core.decisionLog.record({ ...base, latencyMs: core.clock.now() - started, outcome: { ok: true, response: outcome.response, methods: outcome.methods, endpointId: outcome.endpoint.id } });
+      return c.json(outcome.response);
+    } catch (error) {
+      if (error instanceof GatewayError) core.decisionLog.record({ ...base, latencyMs: core.clock.now() - started, outcome: { ok: false, error: error.toBody() } });
+      throw error;
+    }
   });
 
   api.get('/v1/models/:author/:slug/endpoints', (c) => {

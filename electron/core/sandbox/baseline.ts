@@ -7,8 +7,11 @@ const STOPWORDS = new Set(
   'the and for are but not you all any can had her was one our out day get has him his how man new now old see two way who boy did its let put say she too use that with this from have they will your what when were which their there been more into than them then these some would make like time just know take year good over such only also back after first well even want because'.split(' '),
 );
 
+/** A crude stem so that "arrive" and "arrived" count as one word. */
+const stem = (w: string): string => (w.length > 4 ? w.replace(/(ing|ed|es|s)$/, '') : w);
+
 export function words(text: string): Set<string> {
-  return new Set((text.toLowerCase().match(/[a-z0-9]{3,}/g) ?? []).filter((w) => !STOPWORDS.has(w)));
+  return new Set((text.toLowerCase().match(/[a-z0-9]{3,}/g) ?? []).filter((w) => !STOPWORDS.has(w)).map(stem));
 }
 
 /** Share of the option's words that the state also contains, in [0, 1]. */
@@ -35,6 +38,15 @@ export interface LabelledPrompt {
 const OPTION_LINE = /^([A-Z]|\d)\) (.+)$/gm;
 
 /**
+ * Splits a Decisions prompt into the content (state) and the question, which starts at the last
+ * line beginning "Question:". Without one, everything is content and there is no question.
+ */
+export function splitPrompt(text: string): { state: string; question: string } {
+  const at = text.lastIndexOf('Question:');
+  return at === -1 ? { state: text, question: '' } : { state: text.slice(0, at), question: text.slice(at) };
+}
+
+/**
  * Reads the labels a Decisions prompt offers (lines `A) name: guidance`, or a Yes/No question)
  * and gives each a probability from its overlap with the state. Null when the prompt asks for
  * no label (a free-text call).
@@ -47,7 +59,8 @@ export function labelProbabilities(stateText: string, question: string): Labelle
     return { labels: options.map((o) => o.label), probabilities };
   }
   if (/\bYes or No\b/.test(question)) {
-    const yes = 0.1 + 0.8 * overlap(state, question);
+    const statement = /^Question: (.*)$/m.exec(question)?.[1] ?? question;
+    const yes = 0.1 + 0.8 * overlap(state, statement);
     return { labels: ['Yes', 'No'], probabilities: [yes, 1 - yes] };
   }
   return null;

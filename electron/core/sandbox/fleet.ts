@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CatalogContribution, CatalogModel, CatalogProvider } from '../catalog/types';
-import { labelProbabilities, logNormal, seededRandom } from './baseline';
+import { labelProbabilities, logNormal, seededRandom, splitPrompt } from './baseline';
 import { SANDBOX_MODELS, SANDBOX_PROFILES, type SandboxProfile } from './profiles';
 import { sandboxDecide } from './native-decisions';
 
@@ -99,9 +99,9 @@ export async function startSandboxFleet(options: FleetOptions = {}): Promise<San
     if (!profile.models.includes(model)) return openaiError(res, 404, `The model \`${model}\` does not exist`, 'invalid_request_error');
     if (messages.length === 0) return openaiError(res, 400, "'messages' must contain at least one message", 'invalid_request_error');
     if (misfortune(profile, res)) return;
-    const last = messages[messages.length - 1]!;
-    const question = messageText(last);
-    const prefix = messages.slice(0, -1).map(messageText).join('\n');
+    // The system prompt is instructions, not content: the baseline reads only the user's turns.
+    const userText = messages.filter((m) => m.role !== 'system').map(messageText).join('\n');
+    const { state: prefix, question } = splitPrompt(userText);
     const promptTokens = messages.reduce((n, m) => n + approxTokens(messageText(m)), 0);
     const cached = cachedTokens(prefix);
     const maxTokens = Number(body['max_tokens'] ?? 16);

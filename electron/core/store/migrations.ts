@@ -41,4 +41,27 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX attempts_by_time ON attempts (started_at);
   CREATE INDEX attempts_by_endpoint_time ON attempts (endpoint_id, started_at);
   `,
+  `
+  CREATE TABLE decisions (
+    id TEXT PRIMARY KEY,
+    created_at INTEGER NOT NULL,
+    origin TEXT NOT NULL,
+    key_id TEXT,
+    session_id TEXT,
+    user TEXT,
+    model TEXT NOT NULL,
+    provider TEXT,
+    endpoint_id TEXT,
+    status INTEGER NOT NULL,
+    latency_ms REAL NOT NULL,
+    input_tokens INTEGER,
+    output_tokens INTEGER,
+    cost REAL,
+    methods TEXT,
+    request TEXT NOT NULL,
+    response TEXT NOT NULL
+  );
+  CREATE INDEX decisions_by_time ON decisions (created_at);
+  CREATE INDEX decisions_by_session ON decisions (session_id);
+  `,
 ];

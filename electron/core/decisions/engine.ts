@@ -1,0 +1,233 @@
+import { randomUUID } from 'node:crypto';
+import type { Answer } from '../../../shared/schemas/answer';
+import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
+import type { DecisionsResponse } from '../../../shared/schemas/decisions-response';
+import type { CatalogEndpoint } from '../catalog/types';
+import { GatewayError } from '../errors';
+import type { Gateway } from '../gateway';
+import type { ChatRequest, ContentPart, Target } from '../providers/types';
+import { UpstreamError } from '../providers/upstream-error';
+import type { AttemptSummary } from '../routing/executor';
+import type { Plan } from '../routing/plan';
+import { answerFrom, type LabelQuestion } from './answers';
+import { labelDistribution } from './extract';
+import { labelSet, questionText, SYSTEM_PROMPT, type LabelSet } from './labels';
+import { estimateTokens, stateParts } from './state';
+import { totalUsage, type LedgerEntry } from './usage';
+
+export type AnsweringMethod = 'native' | 'logprobs' | 'verbalized';
+
+export interface DecisionOutcome {
+  response: DecisionsResponse;
+  methods: Record<string, AnsweringMethod>;
+  endpoint: CatalogEndpoint;
+  attempts: AttemptSummary[];
+  ledger: LedgerEntry[];
+}
+
+/** Mass on valid labels below which the measurement failed (DECISIONS.md). */
+export const MIN_COVERAGE = 0.5;
+const TOP_LOGPROBS = 20;
+
+type Answered = { name: string; answer: Answer; method: AnsweringMethod };
+
+export function methodFor(endpoint: CatalogEndpoint, gateway: Gateway): AnsweringMethod {
+  const adapter = gateway.adapter(endpoint);
+  if (adapter.decide) return 'native';
+  return endpoint.supportedParameters.includes('logprobs') ? 'logprobs' : 'verbalized';
+}
+
+/**
+ * Answers a Decisions request: one routed call for the first question (warming the provider's
+ * prompt cache), then the rest in parallel on the same endpoint, each falling back along the
+ * plan. Answers come from the model's own label probabilities, its stated probabilities, or a
+ * native Decisions endpoint; never a number made up here.
+ */
+export class DecisionsEngine {
+  constructor(private readonly gateway: Gateway) {}
+
+  async decide(request: DecisionsRequest, options: { requestId: string; signal?: AbortSignal }): Promise<DecisionOutcome> {
+    const model = this.gatewayModel(request.model);
+    const { parts, images } = stateParts(request.state);
+    const entries = Object.entries(request.questions);
+    for (const [name, q] of entries) {
+      if (q.type !== 'box') continue;
+      if (!model.locates_objects) throw new GatewayError('bad_request', `questions.${name}: ${model.id} cannot locate objects in images, so it cannot answer a box question`);
+      if (images === 0) throw new GatewayError('bad_request', `questions.${name}: a box question needs an image in state (an image_url part with a data: URL)`);
+      throw new GatewayError('bad_request', `questions.${name}: box questions are not answered by this version of the gateway`);
+    }
+    const labelled = entries as [string, LabelQuestion][];
+    const sets = new Map(labelled.map(([name, q]) => [name, labelSet(name, q)]));
+    const promptChars = parts.reduce((n, p) => n + (p.type === 'text' ? p.text.length : 0), 0);
+    const plan = this.gateway.plan(request.model, request.provider ?? undefined, {
+      parameters: ['logprobs', 'top_logprobs', 'max_tokens'],
+      promptTokens: estimateTokens('x'.repeat(promptChars)) + 60,
+      completionTokens: 1,
+      images,
+    });
+    const ledger: LedgerEntry[] = [];
+    const answers: Answered[] = [];
+
+    const [firstName, firstQuestion] = labelled[0]!;
+    const first = await this.gateway.route(
+      plan,
+      async (attempt, signal) => {
+        const target = await this.gateway.target(attempt.endpoint);
+        this.gateway.assertKey(attempt.endpoint, target);
+        const method = methodFor(attempt.endpoint, this.gateway);
+        if (method === 'native') return this.native(attempt.endpoint, target, request, signal, ledger);
+        const one = await this.ask(attempt.endpoint, target, { name: firstName, question: firstQuestion, labels: sets.get(firstName)!, parts, options: attempt.options }, signal, ledger);
+        return { value: [one], usage: ZERO, timings: one.timings };
+      },
+      { requestId: options.requestId, ...(options.signal ? { signal: options.signal } : {}) },
+    );
+    answers.push(...first.value.map(({ name, answer, method }) => ({ name, answer, method })));
+    const attempts = [...first.attempts];
+
+    if (methodFor(first.endpoint, this.gateway) !== 'native' && labelled.length > 1) {
+      const pinned: Plan = { ...plan, attempts: [...plan.attempts].sort((a, b) => Number(b.endpoint.id === first.endpoint.id) - Number(a.endpoint.id === first.endpoint.id)) };
+      const rest = await Promise.all(
+        labelled.slice(1).map(([name, question]) =>
+          this.gateway.route(
+            pinned,
+            async (attempt, signal) => {
+              const target = await this.gateway.target(attempt.endpoint);
+              this.gateway.assertKey(attempt.endpoint, target);
+              if (methodFor(attempt.endpoint, this.gateway) === 'native') {
+                const native = await this.native(attempt.endpoint, target, { ...request, questions: { [name]: question } }, signal, ledger);
+                return { ...native, value: native.value.filter((a) => a.name === name) };
+              }
+              const one = await this.ask(attempt.endpoint, target, { name, question, labels: sets.get(name)!, parts, options: attempt.options }, signal, ledger);
+              return { value: [one], usage: ZERO, timings: one.timings };
+            },
+            { requestId: options.requestId, ...(options.signal ? { signal: options.signal } : {}) },
+          ),
+        ),
+      );
+      for (const r of rest) {
+        answers.push(...r.value);
+        attempts.push(...r.attempts);
+      }
+    }
+
+    const byName = new Map(answers.map((a) => [a.name, a]));
+    const ordered = entries.map(([name]) => {
+      const found = byName.get(name);
+      if (!found) throw new GatewayError('bad_gateway', `questions.${name}: the provider returned no answer for this question`);
+      return found;
+    });
+    return {
+      response: {
+        id: `gen-${randomUUID()}`,
+        model: request.model,
+        provider: first.endpoint.provider.name,
+        answers: Object.fromEntries(ordered.map((a) => [a.name, a.answer])),
+        usage: totalUsage(ledger),
+      },
+      methods: Object.fromEntries(ordered.map((a) => [a.name, a.method])),
+      endpoint: first.endpoint,
+      attempts,
+      ledger,
+    };
+  }
+
+  private gatewayModel(id: string) {
+    return this.gateway.model(id);
+  }
+
+  /** A native Decisions provider answers the whole request; its answers pass through. */
+  private async native(endpoint: CatalogEndpoint, target: Target, request: DecisionsRequest, signal: AbortSignal, ledger: LedgerEntry[]) {
+    // Only the content and questions travel; routing preferences, session and user stay here.
+    const forwarded: DecisionsRequest = { model: request.model, state: request.state, questions: request.questions };
+    const result = await this.gateway.adapter(endpoint).decide!(target, forwarded, this.gateway.context(signal));
+    ledger.push({ endpoint, usage: result.usage, estimated: false });
+    const value: (Answered & { timings: typeof result.timings })[] = [];
+    for (const [name, question] of Object.entries(request.questions)) {
+      const answer = result.response.answers[name];
+      if (!answer || answer.type !== question.type) {
+        throw new UpstreamError('invalid_response', `the answer to "${name}" is missing or not of type ${question.type}`);
+      }
+      value.push({ name, answer, method: 'native', timings: result.timings });
+    }
+    return { value, usage: ZERO, timings: result.timings };
+  }
+
+  /** One question on one endpoint: label log-probabilities, one retry, then stated probabilities. */
+  private async ask(
+    endpoint: CatalogEndpoint,
+    target: Target,
+    q: { name: string; question: LabelQuestion; labels: LabelSet; parts: ContentPart[]; options: Record<string, unknown> | undefined },
+    signal: AbortSignal,
+    ledger: LedgerEntry[],
+  ) {
+    const adapter = this.gateway.adapter(endpoint);
+    const ctx = this.gateway.context(signal);
+    const content: ContentPart[] = [...markCacheable(q.parts), { type: 'text', text: `\n\n${questionText(q.question, q.labels)}` }];
+    const base: ChatRequest = { system: SYSTEM_PROMPT, messages: [{ role: 'user', content }], maxTokens: 1, temperature: 0, options: q.options };
+    const record = (usage: import('../providers/types').UpstreamUsage, text: string) => {
+      const estimated = usage.inputTokens === null || usage.outputTokens === null;
+      const promptText = content.map((p) => (p.type === 'text' ? p.text : '')).join('') + SYSTEM_PROMPT;
+      ledger.push({
+        endpoint,
+        estimated,
+        usage: estimated ? { ...usage, inputTokens: usage.inputTokens ?? estimateTokens(promptText), outputTokens: usage.outputTokens ?? estimateTokens(text) } : usage,
+      });
+    };
+    if (methodFor(endpoint, this.gateway) === 'logprobs') {
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        const result = await adapter.chat!(target, { ...base, topLogprobs: TOP_LOGPROBS }, ctx);
+        record(result.usage, result.text);
+        const distribution = labelDistribution(result.tokens, q.labels);
+        if (distribution && distribution.coverage >= MIN_COVERAGE) {
+          return { name: q.name, answer: answerFrom(q.question, distribution.probabilities), method: 'logprobs' as const, timings: result.timings };
+        }
+      }
+    }
+    const schema = {
+      type: 'object',
+      properties: { probabilities: { type: 'object', properties: Object.fromEntries(q.labels.labels.map((l) => [l, { type: 'number' }])), required: q.labels.labels, additionalProperties: false } },
+      required: ['probabilities'],
+      additionalProperties: false,
+    };
+    const stated = `\n\nDo not answer with a label. Instead give, as JSON {"probabilities": {label: probability}}, your probability for each label (${q.labels.labels.join(', ')}), summing to 1.`;
+    const result = await adapter.chat!(
+      target,
+      { ...base, maxTokens: 40 + 12 * q.labels.labels.length, messages: [{ role: 'user', content: [...content, { type: 'text', text: stated }] }], jsonSchema: { name: 'label_probabilities', schema } },
+      ctx,
+    );
+    record(result.usage, result.text);
+    const probabilities = statedProbabilities(result.text, q.labels);
+    if (!probabilities) throw new UpstreamError('invalid_response', `no usable probabilities for "${q.name}" in the model's reply`);
+    return { name: q.name, answer: answerFrom(q.question, probabilities), method: 'verbalized' as const, timings: result.timings };
+  }
+}
+
+const ZERO = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, cost: 0 };
+
+/** The last text part of the state closes the shared prefix: providers that need a marker cache up to it. */
+function markCacheable(parts: ContentPart[]): ContentPart[] {
+  const lastText = parts.map((p) => p.type).lastIndexOf('text');
+  return parts.map((p, i) => (i === lastText && p.type === 'text' ? { ...p, cache: true } : p));
+}
+
+/** Reads `{"probabilities": {...}}` from a reply, normalised over the labels; null when unusable. */
+export function statedProbabilities(text: string, labels: LabelSet): Record<string, number> | null {
+  const json = /\{[\s\S]*\}/.exec(text)?.[0];
+  if (!json) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    return null;
+  }
+  const table = (parsed as { probabilities?: Record<string, unknown> }).probabilities;
+  if (!table || typeof table !== 'object') return null;
+  const values = labels.labels.map((l) => {
+    const v = table[l] ?? table[l.toLowerCase()];
+    return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null;
+  });
+  if (values.some((v) => v === null)) return null;
+  const total = (values as number[]).reduce((a, b) => a + b, 0);
+  if (total <= 0) return null;
+  return Object.fromEntries(labels.keys.map((k, i) => [k, values[i]! / total]));
+}

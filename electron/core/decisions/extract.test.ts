@@ -1,0 +1,99 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { argmax, expectedLevel, foldToken, labelDistribution, roundDistribution } from './extract';
+import { labelSet } from './labels';
+import { statedProbabilities } from './engine';
+import { answerFrom } from './answers';
+
+const YES_NO = labelSet('q', { type: 'noul', instructions: 'x' });
+const ABC = labelSet('q', { type: 'choice', instructions: 'x', criteria: { red: null, green: 'grass', blue: 'sky' } });
+const at = (top: [string, number][]) => [{ token: top[0]![0], logprob: Math.log(top[0]![1]), top: top.map(([token, p]) => ({ token, logprob: Math.log(p) })) }];
+
+describe('label distributions from token log-probabilities', () => {
+  it('folds leading spaces, case and trailing punctuation into one label', () => {
+    expect(['Yes', ' yes', 'YES', 'Yes.', ' A)', 'a:'].map(foldToken)).toEqual(['yes', 'yes', 'yes', 'yes', 'a', 'a']);
+    const d = labelDistribution(at([['Yes', 0.5], [' yes', 0.2], ['No', 0.2], ['The', 0.1]]), YES_NO)!;
+    expect(d.coverage).toBeCloseTo(0.9, 10);
+    expect(d.probabilities['true']).toBeCloseTo(0.7 / 0.9, 10);
+    expect(d.probabilities['false']).toBeCloseTo(0.2 / 0.9, 10);
+  });
+
+  it('maps letter labels back to option names in the caller order', () => {
+    const d = labelDistribution(at([['C', 0.6], ['A', 0.3], ['B', 0.1]]), ABC)!;
+    expect(Object.keys(d.probabilities)).toEqual(['red', 'green', 'blue']);
+    expect(d.probabilities).toEqual({ red: expect.closeTo(0.3, 10), green: expect.closeTo(0.1, 10), blue: expect.closeTo(0.6, 10) });
+  });
+
+  it('reports low coverage when most mass is on other tokens', () => {
+    const d = labelDistribution(at([['The', 0.7], ['Yes', 0.2], ['No', 0.1]]), YES_NO)!;
+    expect(d.coverage).toBeCloseTo(0.3, 10);
+  });
+
+  it('returns null when the provider gave no alternatives', () => {
+    expect(labelDistribution(null, YES_NO)).toBeNull();
+    expect(labelDistribution([], YES_NO)).toBeNull();
+  });
+
+  it('does not count a duplicated alternative twice', () => {
+    const tokens = [{ token: 'Yes', logprob: Math.log(0.5), top: [{ token: 'Yes', logprob: Math.log(0.5) }, { token: 'Yes', logprob: Math.log(0.5) }, { token: 'No', logprob: Math.log(0.5) }] }];
+    expect(labelDistribution(tokens, YES_NO)!.probabilities['true']).toBeCloseTo(0.5, 10);
+  });
+});
+
+describe('rounding', () => {
+  const distribution = fc
+    .array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 12 })
+    .filter((xs) => xs.reduce((a, b) => a + b, 0) > 0)
+    .map((xs) => {
+      const total = xs.reduce((a, b) => a + b, 0);
+      return Object.fromEntries(xs.map((x, i) => [`k${i}`, x / total]));
+    });
+
+  it('keeps the sum at 1 and the argmax in place', () => {
+    fc.assert(
+      fc.property(distribution, fc.integer({ min: 1, max: 6 }), (p, digits) => {
+        const rounded = roundDistribution(p, digits);
+        const sum = Object.values(rounded).reduce((a, b) => a + b, 0);
+        expect(Math.abs(sum - 1)).toBeLessThan(10 ** -digits / 2 + 1e-9);
+        expect(argmax(rounded)).toBe(argmax(p));
+        for (const [k, v] of Object.entries(rounded)) expect(Math.abs(v - p[k]!)).toBeLessThanOrEqual(2 * 10 ** -digits + 1e-12);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('breaks ties by the caller order', () => {
+    expect(argmax({ b: 0.4, a: 0.4, c: 0.2 })).toBe('b');
+  });
+});
+
+describe('answers', () => {
+  it('score is the expected 0-based level, with probabilities and the legend echoed', () => {
+    const q = { type: 'score' as const, instructions: 'x', criteria: ['bad', { detail: 'ok' }, 'great'] };
+    const answer = answerFrom(q, { '0': 0.2, '1': 0.3, '2': 0.5 });
+    expect(answer).toEqual({ type: 'score', score: 1.3, probabilities: { '0': 0.2, '1': 0.3, '2': 0.5 }, legend: { '0': 'bad', '1': { detail: 'ok' }, '2': 'great' } });
+    expect(expectedLevel({ '0': 1 })).toBe(0);
+  });
+
+  it('choice is the argmax, its confidence that option\'s probability', () => {
+    const q = { type: 'choice' as const, instructions: 'x', criteria: { red: null, blue: null } };
+    expect(answerFrom(q, { red: 0.25, blue: 0.75 })).toEqual({ type: 'choice', choice: 'blue', confidence: 0.75, probabilities: { red: 0.25, blue: 0.75 } });
+  });
+
+  it('noul is P(true)', () => {
+    expect(answerFrom({ type: 'noul', instructions: 'x' }, { true: 0.8125, false: 0.1875 })).toEqual({ type: 'noul', noul: 0.8125 });
+  });
+});
+
+describe('stated probabilities', () => {
+  it('reads and normalises the JSON the model stated', () => {
+    expect(statedProbabilities('{"probabilities": {"Yes": 3, "No": 1}}', YES_NO)).toEqual({ true: 0.75, false: 0.25 });
+    expect(statedProbabilities('Sure! {"probabilities":{"A":0.2,"B":0.3,"C":0.5}}', ABC)).toEqual({ red: 0.2, green: 0.3, blue: 0.5 });
+  });
+  it('refuses anything incomplete rather than guessing', () => {
+    expect(statedProbabilities('{"probabilities": {"Yes": 1}}', YES_NO)).toBeNull();
+    expect(statedProbabilities('{"probabilities": {"Yes": -1, "No": 2}}', YES_NO)).toBeNull();
+    expect(statedProbabilities('Yes', YES_NO)).toBeNull();
+    expect(statedProbabilities('{"probabilities": {"Yes": 0, "No": 0}}', YES_NO)).toBeNull();
+  });
+});

@@ -1,0 +1,50 @@
+import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
+import type { DecisionsResponse } from '../../../shared/schemas/decisions-response';
+import type { ErrorBody } from '../../../shared/schemas/error-envelope';
+import type { Store } from '../store/database';
+import type { AnsweringMethod } from './engine';
+
+export interface DecisionRecord {
+  id: string;
+  createdAt: number;
+  /** 'api' for the public HTTP API, 'inspector' for runs from the UI. */
+  origin: 'api' | 'inspector';
+  keyId: string | null;
+  sessionId: string | null;
+  user: string | null;
+  request: DecisionsRequest;
+  outcome: { ok: true; response: DecisionsResponse; methods: Record<string, AnsweringMethod>; endpointId: string } | { ok: false; error: ErrorBody };
+  latencyMs: number;
+}
+
+/** Every Decisions call, answered or not, with the method behind each answer. */
+export class DecisionLog {
+  constructor(private readonly store: Store) {}
+
+  record(r: DecisionRecord): void {
+    const ok = r.outcome.ok ? r.outcome : null;
+    this.store.run(
+      `INSERT INTO decisions (id, created_at, origin, key_id, session_id, user, model, provider, endpoint_id, status, latency_ms, input_tokens, output_tokens, cost, methods, request, response)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        r.id,
+        r.createdAt,
+        r.origin,
+        r.keyId,
+        r.sessionId,
+        r.user,
+        r.request.model,
+        ok?.response.provider ?? null,
+        ok?.endpointId ?? null,
+        r.outcome.ok ? 200 : r.outcome.error.code,
+        r.latencyMs,
+        ok?.response.usage.input_tokens ?? null,
+        ok?.response.usage.output_tokens ?? null,
+        ok?.response.usage.cost ?? null,
+        ok ? JSON.stringify(ok.methods) : null,
+        JSON.stringify(r.request),
+        JSON.stringify(r.outcome.ok ? r.outcome.response : { error: r.outcome.error }),
+      ],
+    );
+  }
+}

@@ -1,0 +1,40 @@
+import type { Usage } from '../../../shared/schemas/decisions-response';
+import type { CatalogEndpoint } from '../catalog/types';
+import type { UpstreamUsage } from '../providers/types';
+
+/** One upstream call's billable usage, kept for the request's total. */
+export interface LedgerEntry {
+  endpoint: CatalogEndpoint;
+  usage: UpstreamUsage;
+  /** True when the provider reported no token counts and they were estimated. */
+  estimated: boolean;
+}
+
+/** USD for one call: the provider's own figure, else the endpoint's prices per token class; null if a price is unknown. */
+export function callCost(endpoint: CatalogEndpoint, usage: UpstreamUsage): number | null {
+  if (usage.cost !== null) return usage.cost;
+  const p = endpoint.prices;
+  if (p.prompt === null || p.completion === null || usage.inputTokens === null || usage.outputTokens === null) return null;
+  const cached = usage.cachedInputTokens;
+  const written = usage.cacheWriteTokens;
+  const uncached = Math.max(0, usage.inputTokens - cached - written);
+  return uncached * p.prompt + cached * (p.cacheRead ?? p.prompt) + written * (p.cacheWrite ?? p.prompt) + usage.outputTokens * p.completion + (p.request ?? 0);
+}
+
+/** The response's usage: every call summed (retries and fallbacks too); cost only when every part is known. */
+export function totalUsage(ledger: readonly LedgerEntry[]): Usage {
+  let input = 0;
+  let output = 0;
+  let cost: number | null = 0;
+  for (const entry of ledger) {
+    input += entry.usage.inputTokens ?? 0;
+    output += entry.usage.outputTokens ?? 0;
+    const c = callCost(entry.endpoint, entry.usage);
+    cost = cost === null || c === null ? null : cost + c;
+  }
+  return cost === null ? { input_tokens: input, output_tokens: output } : { input_tokens: input, output_tokens: output, cost: Number(cost.toPrecision(12)) };
+}
+
+/** Uncached input tokens billed over the ledger: what prefix caching saves. */
+export const uncachedInput = (ledger: readonly LedgerEntry[]): number =>
+  ledger.reduce((n, e) => n + Math.max(0, (e.usage.inputTokens ?? 0) - e.usage.cachedInputTokens), 0);
