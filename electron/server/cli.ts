@@ -26,6 +26,26 @@ function readVersion(): string {
   }
 }
 
+/**
+ * VERDICT_SANDBOX_TIME_SCALE speeds up (below 1) or slows down the simulated providers' scripted
+ * timing; VERDICT_SANDBOX_FAILURES=off stops their scripted failures (for demos and tests).
+ */
+function sandboxOptions(): { sandbox?: { timeScale?: number; failures?: boolean } } {
+  const sandbox: { timeScale?: number; failures?: boolean } = {};
+  const raw = process.env['VERDICT_SANDBOX_TIME_SCALE'];
+  if (raw !== undefined) {
+    const timeScale = Number(raw);
+    if (!Number.isFinite(timeScale) || timeScale < 0) fail(`VERDICT_SANDBOX_TIME_SCALE must be a number of at least 0, not "${raw}"`);
+    sandbox.timeScale = timeScale;
+  }
+  const failures = process.env['VERDICT_SANDBOX_FAILURES'];
+  if (failures !== undefined) {
+    if (failures !== 'on' && failures !== 'off') fail(`VERDICT_SANDBOX_FAILURES must be "on" or "off", not "${failures}"`);
+    sandbox.failures = failures === 'on';
+  }
+  return Object.keys(sandbox).length > 0 ? { sandbox } : {};
+}
+
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${USAGE}\n`);
   process.exit(2);
@@ -83,6 +103,7 @@ async function main(argv: string[]): Promise<void> {
     version: readVersion(),
     logger: createLogger(),
     ...(bodyLimitBytes ? { bodyLimitBytes } : {}),
+    ...sandboxOptions(),
   }).catch((error: Error) => fail(error.message));
 
   const lines = [

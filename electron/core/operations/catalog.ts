@@ -47,9 +47,10 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
     'endpoints.probe': async ({ model, calls }) => {
       let attempts = 0;
       let failures = 0;
-      for (const endpoint of core.catalog.endpointsOf(model)) {
+      // Endpoints are measured side by side; each one's calls go one after another.
+      await Promise.all(core.catalog.endpointsOf(model).map(async (endpoint) => {
         const adapter = core.gateway.adapter(endpoint);
-        if (!adapter.chat) continue;
+        if (!adapter.chat) return;
         for (let i = 0; i < calls; i += 1) {
           const plan = { strategy: 'order' as const, excluded: [], attempts: [{ endpoint, reason: 'probe', options: undefined } satisfies PlannedAttempt] };
           attempts += 1;
@@ -68,7 +69,7 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
             failures += 1;
           }
         }
-      }
+      }));
       return { attempts, failures };
     },
     'routing.plan': async ({ model, preferences }) => {

@@ -1,33 +1,108 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { call } from '../../transport/transport';
 import { EmptyState, ErrorNotice, Loading, Panel, ScreenHeader } from '../../ui/components';
-import { modelsQuery } from './api';
+import { appInfoQuery } from '../settings/api';
+import { detailsQuery, listingQuery, modelsQuery } from './api';
+import { EndpointCharts } from './EndpointCharts';
+import { EndpointTable } from './EndpointTable';
+import { RoutePreview } from './RoutePreview';
+
+export function SandboxNotice() {
+  const info = useQuery(appInfoQuery());
+  if (!info.data?.sandbox_active) return null;
+  return (
+    <div className="notice notice-sim" role="note">
+      <strong>Simulated providers are on.</strong>
+      <span>
+        No real provider is configured, so providers marked <span className="badge badge-sim">simulated</span> stand in: real loopback servers with scripted
+        latency, failures and prices, answering from a word-overlap baseline, not a model. Add a provider key in <a href="#/settings">Settings</a> to use real ones.
+      </span>
+    </div>
+  );
+}
 
 export function EndpointsScreen() {
+  const queryClient = useQueryClient();
   const models = useQuery(modelsQuery());
+  const [model, setModel] = useState<string>('');
+  const [live, setLive] = useState(true);
+  useEffect(() => {
+    if (!model && models.data && models.data.length > 0) setModel(models.data.find((m) => m.endpoint_count > 0)?.id ?? models.data[0]!.id);
+  }, [model, models.data]);
+  const listing = useQuery({ ...listingQuery(model, live), enabled: model !== '' });
+  const details = useQuery({ ...detailsQuery(model, live), enabled: model !== '' });
+  const probe = useMutation({
+    mutationFn: () => call('endpoints.probe', { model, calls: 3 }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['endpoints'] }),
+  });
+  const rows = useMemo(
+    () => (listing.data?.endpoints ?? []).map((record) => ({ record, detail: details.data?.find((d) => d.tag === record.tag) })),
+    [listing.data, details.data],
+  );
   return (
     <>
       <ScreenHeader
         title="Endpoints"
         description="Every provider endpoint serving a model: pricing, limits, and measured latency, throughput and uptime."
+        actions={
+          model ? (
+            <>
+              <label className="inline-check">
+                <input type="checkbox" checked={live} onChange={(e) => setLive(e.target.checked)} /> Live (every 5 s)
+              </label>
+              <button type="button" onClick={() => probe.mutate()} disabled={probe.isPending} title="Sends 3 short requests to each endpoint; real providers charge for them">
+                {probe.isPending ? 'Measuring…' : 'Measure now'}
+              </button>
+            </>
+          ) : null
+        }
       />
-      <Panel title="Models">
-        {models.isPending ? <Loading what="models" /> : null}
-        {models.error ? <ErrorNotice error={models.error} title="Models could not be loaded" /> : null}
-        {models.data && models.data.length === 0 ? (
+      <SandboxNotice />
+      {probe.data ? (
+        <div className="notice notice-ok" role="status">
+          Sent {probe.data.attempts} measuring requests; {probe.data.failures} failed.
+        </div>
+      ) : null}
+      {probe.error ? <ErrorNotice error={probe.error} title="Measuring failed" /> : null}
+      {models.isPending ? <Loading what="models" /> : null}
+      {models.error ? <ErrorNotice error={models.error} title="Models could not be loaded" /> : null}
+      {models.data && models.data.length === 0 ? (
+        <Panel title="Models">
           <EmptyState title="No models in the catalog">
-            Models appear here once a provider is connected. Add a provider key in <a href="#/settings">Settings</a>.
+            Models appear here once a provider is connected. Add a provider key in <a href="#/settings">Settings</a>, or turn on the simulated providers there.
           </EmptyState>
-        ) : null}
-        {models.data && models.data.length > 0 ? (
-          <ul className="plain-list">
-            {models.data.map((m) => (
-              <li key={m.id}>
-                <span className="mono">{m.id}</span> <span className="muted">{m.endpoint_count} endpoints</span>
-              </li>
-            ))}
-          </ul>
-        ) : null}
-      </Panel>
+        </Panel>
+      ) : null}
+      {models.data && models.data.length > 0 ? (
+        <>
+          <div className="toolbar">
+            <label htmlFor="model-picker">Model</label>
+            <select id="model-picker" value={model} onChange={(e) => setModel(e.target.value)}>
+              {models.data.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.name} ({m.id}) · {m.endpoint_count} endpoints
+                </option>
+              ))}
+            </select>
+          </div>
+          {listing.error ? <ErrorNotice error={listing.error} title="Endpoints could not be loaded" /> : null}
+          {listing.data ? (
+            <>
+              <Panel title={`${listing.data.name} — ${listing.data.endpoints.length} endpoints`}>
+                <p className="muted small">{listing.data.description}</p>
+                <EndpointTable rows={rows} />
+              </Panel>
+              <Panel title="Compare providers">
+                <EndpointCharts endpoints={listing.data.endpoints} />
+              </Panel>
+              <Panel title="Routing preview">
+                <RoutePreview model={model} />
+              </Panel>
+            </>
+          ) : null}
+        </>
+      ) : null}
     </>
   );
 }

@@ -1,9 +1,21 @@
 import { queryOptions } from '@tanstack/react-query';
+import type { ProviderPreferences } from '../../../../shared/schemas/provider-preferences';
 import { call } from '../../transport/transport';
 
 export const endpointsKeys = {
   models: ['endpoints', 'models'] as const,
-  model: (id: string) => ['endpoints', 'model', id] as const,
+  listing: (model: string) => ['endpoints', 'listing', model] as const,
+  details: (model: string) => ['endpoints', 'details', model] as const,
+  plan: (model: string, prefs: ProviderPreferences | undefined) => ['endpoints', 'plan', model, prefs] as const,
 };
 
 export const modelsQuery = () => queryOptions({ queryKey: endpointsKeys.models, queryFn: () => call('models.list', {}) });
+
+export const listingQuery = (model: string, live: boolean) =>
+  queryOptions({ queryKey: endpointsKeys.listing(model), queryFn: () => call('models.endpoints', { model }), refetchInterval: live ? 5_000 : false });
+
+export const detailsQuery = (model: string, live: boolean) =>
+  queryOptions({ queryKey: endpointsKeys.details(model), queryFn: () => call('endpoints.details', { model }), refetchInterval: live ? 5_000 : false });
+
+export const planQuery = (model: string, preferences: ProviderPreferences | undefined) =>
+  queryOptions({ queryKey: endpointsKeys.plan(model, preferences), queryFn: () => call('routing.plan', { model, ...(preferences ? { preferences } : {}) }), retry: false });

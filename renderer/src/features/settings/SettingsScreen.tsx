@@ -6,9 +6,8 @@ import { ApiKeysPanel } from './ApiKeysPanel';
 import { appInfoQuery, settingsKeys, settingsQuery } from './api';
 import { ProviderKeysPanel } from './ProviderKeysPanel';
 
-function AppearancePanel() {
+function useSettingsUpdate() {
   const queryClient = useQueryClient();
-  const settings = useQuery(settingsQuery());
   // Optimistic: the choice shows at once and is rolled back if the core refuses it.
   const update = useMutation({
     mutationFn: (patch: Partial<Settings>) => call('settings.update', patch),
@@ -21,8 +20,44 @@ function AppearancePanel() {
     onError: (_error, _patch, context) => {
       if (context?.previous) queryClient.setQueryData(settingsKeys.settings, context.previous);
     },
-    onSuccess: (next) => queryClient.setQueryData(settingsKeys.settings, next),
+    onSuccess: (next) => {
+      queryClient.setQueryData(settingsKeys.settings, next);
+      // The sandbox setting changes the catalog and what the app says about it.
+      return queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'settings' || q.queryKey[1] === 'app-info' });
+    },
   });
+  return update;
+}
+
+function GatewayPanel() {
+  const settings = useQuery(settingsQuery());
+  const info = useQuery(appInfoQuery());
+  const update = useSettingsUpdate();
+  const labels = { auto: 'while no real provider is configured', on: 'always', off: 'never' } as const;
+  return (
+    <Panel title="Simulated providers">
+      <p className="muted">
+        Built-in providers that run on this machine with scripted latency, failures and prices, so every screen works without an account. Their answers
+        come from a word-overlap baseline, never a model, and they are marked simulated everywhere.
+        {info.data ? (info.data.sandbox_active ? ' They are on now.' : ' They are off now.') : ''}
+      </p>
+      <fieldset className="segmented" disabled={!settings.data}>
+        <legend>Use them</legend>
+        {(['auto', 'on', 'off'] as const).map((mode) => (
+          <label key={mode} title={labels[mode]}>
+            <input type="radio" name="sandbox" value={mode} checked={settings.data?.sandbox === mode} onChange={() => update.mutate({ sandbox: mode })} />
+            {mode === 'auto' ? `auto (${labels.auto})` : mode}
+          </label>
+        ))}
+      </fieldset>
+      {update.error ? <ErrorNotice error={update.error} title="Setting not saved" /> : null}
+    </Panel>
+  );
+}
+
+function AppearancePanel() {
+  const settings = useQuery(settingsQuery());
+  const update = useSettingsUpdate();
   return (
     <Panel title="Appearance">
       <fieldset className="segmented" disabled={!settings.data}>
@@ -65,6 +100,7 @@ export function SettingsScreen() {
       <ScreenHeader title="Settings" description="Provider keys, the HTTP API server's keys, appearance, and where your data lives." />
       <ProviderKeysPanel secretStorage={info.data?.secret_storage} />
       <ApiKeysPanel />
+      <GatewayPanel />
       <AppearancePanel />
       <AboutPanel />
     </>

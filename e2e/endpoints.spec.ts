@@ -1,0 +1,54 @@
+import { test, expect } from './fixtures/server';
+import { AppPage } from './pages/app-page';
+import { EndpointsPage } from './pages/endpoints-page';
+
+// Scripted failures and 429 cool-downs would reorder the route this journey checks.
+test.use({ sandboxFailures: false });
+
+const seconds = (text: string) => (text === '—' ? Number.POSITIVE_INFINITY : Number(text.replace(' s', '')));
+
+test('a product person measures providers, compares latency, sorts, and previews a route', async ({ page, server }) => {
+  const app = new AppPage(page);
+  const endpoints = new EndpointsPage(page);
+  await app.open(server.uiUrl);
+  await app.goTo('Endpoints');
+  await expect(endpoints.row('sandbox-swift')).toContainText('simulated');
+
+  // Before any traffic nothing is measured, and the table says so rather than showing 0 or 100.
+  await expect(endpoints.row('sandbox-swift')).toContainText('—');
+
+  await page.getByRole('button', { name: 'Measure now' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'measuring requests' })).toBeVisible({ timeout: 20_000 });
+  await expect.poll(async () => (await endpoints.columnValues('TTFT p50')).filter((v) => v !== '—').length).toBeGreaterThanOrEqual(3);
+  await expect(page.getByRole('img', { name: 'Latency percentiles by provider' })).toBeVisible();
+
+  await endpoints.sortBy('TTFT p50');
+  const ascending = (await endpoints.columnValues('TTFT p50')).map(seconds);
+  expect(ascending).toEqual([...ascending].sort((a, b) => a - b));
+  await endpoints.sortBy('TTFT p50');
+  const descending = (await endpoints.columnValues('TTFT p50')).map(seconds).filter(Number.isFinite);
+  expect(descending).toEqual([...descending].sort((a, b) => b - a));
+  await app.screenshot('endpoints-measured');
+
+  await page.getByLabel('Sort').selectOption('price');
+  await expect(endpoints.route.locator('li').first()).toContainText('Bargain (simulated)');
+  await expect(endpoints.route.locator('li').first()).toContainText('sorted by price');
+  await page.getByRole('checkbox', { name: 'zdr' }).check();
+  await expect(endpoints.excluded).toContainText('Bargain (simulated) — retains prompts (not ZDR)');
+  await expect(endpoints.excluded).toContainText('Flaky (simulated) — zero data retention not known');
+  await expect(endpoints.route.locator('li').first()).toContainText('Steady (simulated)');
+  await app.screenshot('endpoints-route-preview');
+});
+
+test('the ZDR screen shows coverage per model and what zdr: true would cost', async ({ page, server }) => {
+  const app = new AppPage(page);
+  await app.open(server.uiUrl);
+  await app.goTo('ZDR');
+  const table = page.getByRole('table', { name: 'ZDR coverage by model' });
+  await expect(table.locator('tr[data-model="sandbox/baseline-text"]')).toContainText('3 of 5');
+  await expect(table.locator('tr[data-model="sandbox/baseline-vision"]')).toContainText('2 of 2');
+  // The cheapest text endpoint (Bargain, $0.15/M) keeps prompts; with ZDR the cheapest is Steady ($0.50/M).
+  await expect(table.locator('tr[data-model="sandbox/baseline-text"]')).toContainText('$0.15 → $0.50 (+233%)');
+  await expect(page.getByText('Every model keeps at least one endpoint with zdr: true.')).toBeVisible();
+  await app.screenshot('zdr-impact');
+});
