@@ -33,13 +33,15 @@ export const DEFAULT_ATTEMPT_TIMEOUT_MS = 30_000;
 export class Gateway {
   constructor(private readonly deps: GatewayDeps) {}
 
+  /** What the listings show: figures computed now, not the routing cache. */
   view(endpoint: CatalogEndpoint): EndpointView {
-    return { endpoint, figures: this.deps.metrics.figures(endpoint.id), health: this.deps.health.snapshot(endpoint.id) };
+    return { endpoint, figures: this.deps.metrics.figures(endpoint.id, { fresh: true }), health: this.deps.health.snapshot(endpoint.id) };
   }
 
   candidates(modelId: string): Candidate[] {
     return this.deps.catalog.endpointsOf(modelId).map((endpoint) => {
-      const { figures, health } = this.view(endpoint);
+      const figures = this.deps.metrics.figures(endpoint.id);
+      const health = this.deps.health.snapshot(endpoint.id);
       return {
         endpoint,
         latency: figures.latency,

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../test-support/temp-core';
 import { startServer, type RunningServer } from './start-server';
 import { SANDBOX_PROFILES } from '../core/sandbox/profiles';
+import { singleEndpointPlan } from '../core/routing/plan';
 
 /**
  * The official client, pointed at our real server over a loopback socket, must accept every
@@ -26,6 +27,8 @@ describe('official client @openrouter/sdk against the headless server', () => {
       version: 'test',
       bodyLimitBytes: 32 * 1024,
       sandbox: { seed: 7, failures: false, timeScale: 0.05 },
+      // The client under test runs in this process and checks `instanceof Request`.
+      overrideGlobalObjects: false,
     });
     standardKey = server.core.apiKeys.create('sdk', 'standard').key;
   });
@@ -57,7 +60,7 @@ describe('official client @openrouter/sdk against the headless server', () => {
     const endpoint = core.catalog.endpointsOf('sandbox/baseline-text').find((e) => e.provider.slug === 'sandbox-swift')!;
     for (let i = 0; i < 3; i += 1) {
       await core.gateway.route(
-        { strategy: 'order', excluded: [], attempts: [{ endpoint, reason: 'test', options: undefined }] },
+        singleEndpointPlan(endpoint, 'test'),
         async (_a, signal) => {
           const result = await core.gateway.adapter(endpoint).chat!(await core.gateway.target(endpoint), { messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }], maxTokens: 8 }, core.gateway.context(signal));
           return { value: result.text, usage: result.usage, timings: result.timings };

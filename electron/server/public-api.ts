@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { DecisionsRequestSchema, MAX_SESSION_ID_LENGTH } from '../../shared/schemas/decisions-request';
 import { ApiKeyCreateInputSchema } from '../../shared/schemas/inspector';
@@ -8,6 +7,7 @@ import type { Core } from '../core/create-core';
 import { GatewayError } from '../core/errors';
 import { bearerAuth, requireManagement, type PublicEnv } from './auth';
 import { parseJsonText, rejectOtherMethods } from './http-errors';
+import { callerGone, readBodyText } from './body';
 
 export interface PublicApiOptions {
   bodyLimitBytes: number;
@@ -27,25 +27,15 @@ export function validateBody<S extends z.ZodType>(schema: S, value: unknown, wha
 /** The spec's public operations (section 4) plus key management for management keys. */
 export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv> {
   const api = new Hono<PublicEnv>();
-  const limit = bodyLimit({
-    maxSize: options.bodyLimitBytes,
-    onError: () => {
-      throw new GatewayError(
-        'payload_too_large',
-        `The request body is larger than this server's limit of ${options.bodyLimitBytes} bytes`,
-        { metadata: { limit_bytes: options.bodyLimitBytes } },
-      );
-    },
-  });
-  const readJson = async (text: Promise<string>, what: string) => parseJsonText(await text, what);
+  const readJson = async (c: Parameters<typeof readBodyText>[0], what: string) => parseJsonText(await readBodyText(c, options.bodyLimitBytes), what);
 
   api.use('*', rejectOtherMethods(api));
   const auth = bearerAuth(core);
   api.use('/v1/*', auth);
   api.use('/alpha/*', auth);
 
-  api.post('/alpha/decisions', limit, async (c) => {
-    const body = await readJson(c.req.text(), 'a DecisionsRequest');
+  api.post('/alpha/decisions', async (c) => {
+    const body = await readJson(c, 'a DecisionsRequest');
     const request = validateBody(DecisionsRequestSchema, body, 'DecisionsRequest');
     // The body's session_id wins over the header; neither is ever sent to a provider.
     const sessionId = request.session_id ?? c.req.header('x-session-id') ?? null;
@@ -56,7 +46,8 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
     const started = core.clock.now();
     const base = { id, createdAt: started, origin: 'api' as const, keyId: c.get('apiKey').id, sessionId, user: request.user ?? null, request };
     try {
-      const outcome = await core.decisions.decide(request, { requestId: id, signal: c.req.raw.signal });
+      const signal = callerGone(c);
+      const outcome = await core.decisions.decide(request, { requestId: id, ...(signal ? { signal } : {}) });
       core.decisionLog.record({ ...base, latencyMs: core.clock.now() - started, outcome: { ok: true, response: outcome.response, methods: outcome.methods, endpointId: outcome.endpoint.id } });
       return c.json(outcome.response);
     } catch (error) {
@@ -77,9 +68,9 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
     return c.json({ data: core.apiKeys.list() });
   });
 
-  api.post('/v1/keys', limit, async (c) => {
+  api.post('/v1/keys', async (c) => {
     requireManagement(c.get('apiKey'));
-    const body = await readJson(c.req.text(), 'a key to create');
+    const body = await readJson(c, 'a key to create');
     const input = validateBody(ApiKeyCreateInputSchema, body, 'key');
     const created = core.apiKeys.create(input.name, input.kind);
     return c.json({ data: created.info, key: created.key }, 201);

@@ -17,15 +17,17 @@ export interface DecisionRecord {
   latencyMs: number;
 }
 
-/** Every Decisions call, answered or not, with the method behind each answer. */
+/** Every Decisions call, answered or not, with the method behind each answer; written behind, in batches. */
 export class DecisionLog {
   constructor(private readonly store: Store) {}
 
   record(r: DecisionRecord): void {
     const ok = r.outcome.ok ? r.outcome : null;
-    this.store.run(
-      `INSERT INTO decisions (id, created_at, origin, key_id, session_id, user, model, provider, endpoint_id, status, latency_ms, input_tokens, output_tokens, cost, methods, request, response)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    // Callers of the API may require zero data retention: their prompts are not written down here.
+    const keepContent = r.origin === 'inspector';
+    this.store.later(
+      `INSERT INTO decisions (id, created_at, origin, key_id, session_id, user, model, provider, endpoint_id, status, latency_ms, input_tokens, output_tokens, cost, methods, question_count, request, response)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         r.id,
         r.createdAt,
@@ -42,8 +44,9 @@ export class DecisionLog {
         ok?.response.usage.output_tokens ?? null,
         ok?.response.usage.cost ?? null,
         ok ? JSON.stringify(ok.methods) : null,
-        JSON.stringify(r.request),
-        JSON.stringify(r.outcome.ok ? r.outcome.response : { error: r.outcome.error }),
+        Object.keys(r.request.questions).length,
+        keepContent ? JSON.stringify(r.request) : null,
+        keepContent ? JSON.stringify(r.outcome.ok ? r.outcome.response : { error: r.outcome.error }) : null,
       ],
     );
   }

@@ -44,13 +44,16 @@ describe('API keys', () => {
     env = await tempCore({ clock: { now: () => now } });
     const { info } = env.core.apiKeys.create('job', 'standard');
     env.core.apiKeys.touch(info.id);
+    env.core.store.flush();
     const firstUse = env.core.apiKeys.list()[0]!.last_used_at;
     expect(firstUse).toBe('2026-01-01T00:00:00.000Z');
     now += 30_000;
     env.core.apiKeys.touch(info.id);
+    env.core.store.flush();
     expect(env.core.apiKeys.list()[0]!.last_used_at).toBe(firstUse);
     now += 61_000;
     env.core.apiKeys.touch(info.id);
+    env.core.store.flush();
     expect(env.core.apiKeys.list()[0]!.last_used_at).toBe('2026-01-01T00:01:31.000Z');
   });
 });

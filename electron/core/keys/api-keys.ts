@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { statSync } from 'node:fs';
 import type { ApiKeyInfo, ApiKeyKind } from '../../../shared/schemas/inspector';
 import { isoTime, type Clock } from '../clock';
 import { GatewayError } from '../errors';
@@ -36,11 +37,34 @@ export interface VerifiedKey {
   kind: ApiKeyKind;
 }
 
+/**
+ * API keys. Verification runs on every public request, so rows are kept in memory and reloaded
+ * whenever the database file changes (another process, such as `keys revoke`, may write it).
+ */
 export class ApiKeys {
+  private cache: Map<string, ApiKeyRow> | null = null;
+  private cacheStamp = '';
+  private checkedAt = 0;
+  private readonly touched = new Map<string, number>();
+
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
   ) {}
+
+  private rows(): Map<string, ApiKeyRow> {
+    // The file is looked at most every half second: a key revoked by another process stops working within that.
+    const now = this.clock.now();
+    if (this.cache && now - this.checkedAt < 500 && now >= this.checkedAt) return this.cache;
+    this.checkedAt = now;
+    const stat = statSync(this.store.path, { throwIfNoEntry: false });
+    const stamp = stat ? `${stat.mtimeMs}:${stat.size}` : '';
+    if (!this.cache || stamp !== this.cacheStamp) {
+      this.cache = new Map(this.store.all<ApiKeyRow>('SELECT * FROM api_keys').map((r) => [r.id, r]));
+      this.cacheStamp = stamp;
+    }
+    return this.cache;
+  }
 
   create(name: string, kind: ApiKeyKind): { info: ApiKeyInfo; key: string } {
     const id = randomBytes(6).toString('hex');
@@ -59,6 +83,7 @@ export class ApiKeys {
       'INSERT INTO api_keys (id, name, kind, hash, label, created_at) VALUES (?, ?, ?, ?, ?, ?)',
       [row.id, row.name, row.kind, row.hash, row.label, row.created_at],
     );
+    this.cache = null;
     return { info: toInfo(row), key };
   }
 
@@ -76,6 +101,7 @@ export class ApiKeys {
     if (!row.revoked_at) {
       row.revoked_at = isoTime(this.clock);
       this.store.run('UPDATE api_keys SET revoked_at = ? WHERE id = ?', [row.revoked_at, id]);
+      this.cache = null;
     }
     return toInfo(row);
   }
@@ -83,19 +109,19 @@ export class ApiKeys {
   /** The key's identity when it is known and not revoked; compared in constant time. */
   verify(presented: string): VerifiedKey | undefined {
     const match = KEY_PATTERN.exec(presented);
-    const row = match ? this.store.get<ApiKeyRow>('SELECT * FROM api_keys WHERE id = ?', [match[1]!]) : undefined;
+    const row = match ? this.rows().get(match[1]!) : undefined;
     const expected = row ? Buffer.from(row.hash) : DUMMY_HASH;
     const equal = timingSafeEqual(digest(presented), expected);
     if (!row || !equal || row.revoked_at) return undefined;
     return { id: row.id, kind: row.kind };
   }
 
-  /** Best-effort usage stamp, at most once a minute per key so hot paths do not write each call. */
+  /** Usage stamp, written at most once a minute per key so the hot path does not write each call. */
   touch(id: string): void {
-    const now = isoTime(this.clock);
-    this.store.run(
-      "UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < strftime('%Y-%m-%dT%H:%M:%fZ', ?, '-60 seconds'))",
-      [now, id, now],
-    );
+    const now = this.clock.now();
+    const last = this.touched.get(id);
+    if (last !== undefined && now - last < 60_000) return;
+    this.touched.set(id, now);
+    this.store.later('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [new Date(now).toISOString(), id]);
   }
 }

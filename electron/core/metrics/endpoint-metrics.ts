@@ -5,6 +5,7 @@ import type { Store } from '../store/database';
 import { PROVIDER_FAULTS, type AttemptOutcome, type AttemptRecord } from './attempt';
 
 const MINUTE = 60_000;
+const FIGURES_TTL_MS = 1_000;
 const DAY_MINUTES = 24 * 60;
 const HISTOGRAM_MINUTES = 30;
 /** Latency in ms up to 10 minutes; throughput in hundredths of a token per second up to 100k tok/s. */
@@ -48,6 +49,7 @@ const round = (value: number, digits: number): number => Number(value.toFixed(di
 export class EndpointMetrics {
   private readonly buckets = new Map<string, Bucket[]>();
   private readonly lastFault = new Map<string, number>();
+  private readonly cache = new Map<string, { at: number; figures: EndpointFigures }>();
   private readonly insert;
 
   constructor(
@@ -55,7 +57,7 @@ export class EndpointMetrics {
     private readonly clock: Clock,
   ) {
     this.insert = (r: AttemptRecord) =>
-      this.store.run(
+      this.store.later(
         `INSERT INTO attempts (request_id, endpoint_id, started_at, ttfb_ms, first_token_ms, total_ms, input_tokens, output_tokens, outcome, provider_fault, message)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [r.requestId, r.endpointId, r.startedAt, r.ttfbMs, r.firstTokenMs, r.totalMs, r.inputTokens, r.outputTokens, r.outcome, PROVIDER_FAULTS.has(r.outcome) ? 1 : 0, r.message],
@@ -127,6 +129,8 @@ export class EndpointMetrics {
 
   private observe(attempt: AttemptRecord): void {
     if (attempt.outcome === 'cancelled') return;
+    // A failure changes routing at once (the last-30-seconds outage rule): drop the cached figures.
+    if (attempt.outcome !== 'ok') this.cache.delete(attempt.endpointId);
     const minute = Math.floor(attempt.startedAt / MINUTE);
     const bucket = this.bucketFor(attempt.endpointId, minute);
     bucket.attempts += 1;
@@ -147,7 +151,20 @@ export class EndpointMetrics {
     }
   }
 
-  figures(endpointId: string): EndpointFigures {
+  /**
+   * Routing reads figures on every request, so they are recomputed at most once a second per
+   * endpoint (failures drop the cache at once); listings ask for `fresh` figures.
+   */
+  figures(endpointId: string, options: { fresh?: boolean } = {}): EndpointFigures {
+    const now = this.clock.now();
+    const cached = this.cache.get(endpointId);
+    if (!options.fresh && cached && now - cached.at < FIGURES_TTL_MS && now >= cached.at) return cached.figures;
+    const figures = this.compute(endpointId);
+    this.cache.set(endpointId, { at: now, figures });
+    return figures;
+  }
+
+  private compute(endpointId: string): EndpointFigures {
     const nowMinute = Math.floor(this.clock.now() / MINUTE);
     const list = this.buckets.get(endpointId) ?? [];
     const window = (minutes: number) => list.filter((b) => b.minute > nowMinute - minutes);

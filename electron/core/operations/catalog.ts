@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { endpointSlug } from '../catalog/catalog';
 import { EMPTY_CATALOG_FILE, validateCatalogFile } from '../catalog/catalog-file';
 import type { CatalogEndpoint } from '../catalog/types';
-import type { PlannedAttempt } from '../routing/plan';
+import { singleEndpointPlan } from '../routing/plan';
 import type { HandlerDeps, Handlers } from './index';
 
 type CatalogOps = Pick<
@@ -52,7 +52,7 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
         const adapter = core.gateway.adapter(endpoint);
         if (!adapter.chat) return;
         for (let i = 0; i < calls; i += 1) {
-          const plan = { strategy: 'order' as const, excluded: [], attempts: [{ endpoint, reason: 'probe', options: undefined } satisfies PlannedAttempt] };
+          const plan = singleEndpointPlan(endpoint, 'probe');
           attempts += 1;
           try {
             await core.gateway.route(

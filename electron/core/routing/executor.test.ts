@@ -67,7 +67,7 @@ describe('executor fault matrix', () => {
 
   const endpointAt = (slug: string, url: string) =>
     testEndpoint({ provider: testProvider(slug, { base_url: `${url}/v1`, name: slug === 'faulty' ? 'Faulty' : 'Healthy' }), model, prices: { prompt: 1e-6, completion: 1e-6 } });
-  const plan = (...endpoints: ReturnType<typeof endpointAt>[]): Plan => ({ strategy: 'order', excluded: [], attempts: endpoints.map((endpoint) => ({ endpoint, reason: 'test', options: undefined })) });
+  const plan = (...endpoints: ReturnType<typeof endpointAt>[]): Plan => ({ strategy: 'order', excluded: [], unplanned: 0, attempts: endpoints.map((endpoint) => ({ endpoint, reason: 'test', options: undefined })) });
   const options: ExecuteOptions = { requestId: 'r1', deadlineMs: 5_000, attemptTimeoutMs: 300 };
   const run = (p: Plan) =>
     executePlan(
@@ -89,6 +89,7 @@ describe('executor fault matrix', () => {
     expect(result.value).toBe('Yes');
     expect(result.endpoint.provider.slug).toBe('healthy');
     expect(result.attempts.map((x) => x.outcome)).toEqual([outcome, 'ok']);
+    store.flush();
     const rows = store.all<{ endpoint_id: string; outcome: string; provider_fault: number }>('SELECT endpoint_id, outcome, provider_fault FROM attempts ORDER BY id');
     expect(rows).toEqual([
       { endpoint_id: a.id, outcome, provider_fault: 1 },

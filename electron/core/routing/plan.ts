@@ -3,6 +3,7 @@ import type { PercentileStats } from '../../../shared/schemas/endpoint';
 import { endpointSlug } from '../catalog/catalog';
 import type { CatalogEndpoint } from '../catalog/types';
 import { GatewayError } from '../errors';
+import { rankHead } from './rank';
 
 /** What the plan knows of an endpoint's live state: measured figures and breaker health. */
 export interface Candidate {
@@ -52,10 +53,21 @@ export interface PlannedAttempt {
 export interface Plan {
   strategy: 'order' | 'sort' | 'load-balance';
   attempts: PlannedAttempt[];
+  /** Eligible endpoints left out because a request tries at most MAX_ATTEMPTS. */
+  unplanned: number;
   excluded: { endpoint: CatalogEndpoint; reason: string }[];
 }
 
 const OUTAGE_WINDOW_MS = 30_000;
+/**
+ * A request tries at most this many endpoints. Far more than any deadline lets through in
+ * practice; it keeps a plan over 10,000 endpoints to ranking 64 of them, not sorting them all.
+ */
+export const MAX_ATTEMPTS = 64;
+const RANKED_ATTEMPTS = MAX_ATTEMPTS;
+
+/** Keeps a sort key finite and inside the band below the tier and partition offsets. */
+const clampKey = (k: number): number => (Number.isNaN(k) ? 1e8 : Math.max(-1e8, Math.min(1e8, k)));
 const ESTABLISHED_ATTEMPTS = 20;
 
 const lower = (s: string) => s.toLowerCase();
@@ -155,6 +167,7 @@ function hardFilters(prefs: ProviderPreferences | undefined, account: AccountRou
 function preferenceTier(c: Candidate, prefs: ProviderPreferences | undefined): number {
   const latency = cutoffs(prefs?.preferred_max_latency);
   const throughput = cutoffs(prefs?.preferred_min_throughput);
+  if (!latency && !throughput) return 0;
   let tier = 0;
   for (const [stats, limits, fits] of [
     [c.latency, latency, (v: number, l: number) => v <= l],
@@ -191,26 +204,33 @@ function sortKey(by: string, needs: RequestNeeds): (c: Candidate) => number {
   }
 }
 
-const byKey = (key: (c: Candidate) => number) => (a: Candidate, b: Candidate) => {
-  const ka = key(a);
-  const kb = key(b);
-  return ka === kb ? 0 : ka < kb ? -1 : 1;
-};
 
-/** Weighted pick by 1 / price^2; free endpoints win outright, unknown prices weigh least. */
+/** Weighted pick by 1 / price^2; free endpoints win outright, unknown prices weigh nothing unless all are unknown. */
 function weightedPick(pool: Candidate[], needs: RequestNeeds, random: () => number): number {
-  const costs = pool.map((c) => expectedCost(c.endpoint, needs));
-  const free = costs.flatMap((cost, i) => (cost === 0 ? [i] : []));
-  if (free.length > 0) return free[Math.min(free.length - 1, Math.floor(random() * free.length))]!;
-  const finite = costs.filter((c) => Number.isFinite(c));
-  const weights = costs.map((cost) => (Number.isFinite(cost) ? 1 / (cost * cost) : finite.length === 0 ? 1 : 0));
-  const total = weights.reduce((a, b) => a + b, 0);
+  const n = pool.length;
+  const weights = new Float64Array(n);
+  let free = 0;
+  let total = 0;
+  for (let i = 0; i < n; i += 1) {
+    const cost = expectedCost(pool[i]!.endpoint, needs);
+    if (cost === 0) free += 1;
+    weights[i] = cost === 0 ? Number.POSITIVE_INFINITY : Number.isFinite(cost) ? 1 / (cost * cost) : 0;
+    if (Number.isFinite(weights[i]!)) total += weights[i]!;
+  }
+  if (free > 0) {
+    let nth = Math.min(free - 1, Math.floor(random() * free));
+    for (let i = 0; i < n; i += 1) if (weights[i] === Number.POSITIVE_INFINITY && nth-- === 0) return i;
+  }
+  if (total === 0) return Math.min(n - 1, Math.floor(random() * n));
   let point = random() * total;
-  for (const [i, w] of weights.entries()) {
-    point -= w;
+  let last = 0;
+  for (let i = 0; i < n; i += 1) {
+    if (weights[i]! <= 0) continue;
+    last = i;
+    point -= weights[i]!;
     if (point < 0) return i;
   }
-  return weights.findLastIndex((w) => w > 0);
+  return last;
 }
 
 /**
@@ -230,7 +250,7 @@ export function planRoute(input: PlanInput): Plan {
   const filters = hardFilters(prefs, account, needs);
   const excluded: Plan['excluded'] = [];
   const emptiedBy = new Map<string, number>();
-  const eligible = candidates.filter((c) => {
+  const eligible = filters.length === 0 ? candidates : candidates.filter((c) => {
     for (const f of filters) {
       const why = f.test(c);
       if (why) {
@@ -248,56 +268,67 @@ export function planRoute(input: PlanInput): Plan {
     });
   }
 
-  const available = (c: Candidate) => !c.paused && (c.cooldownUntil === null || c.cooldownUntil <= input.now);
-  const ready = eligible.filter(available);
-  const resting = eligible
-    .filter((c) => !available(c))
-    .sort((a, b) => (a.lastFailureAt ?? 0) - (b.lastFailureAt ?? 0));
-  const tier = (c: Candidate) => preferenceTier(c, prefs);
-  const tierNote = (c: Candidate) => ['', '; no measurements for the preferred latency/throughput', '; misses preferred latency/throughput, deprioritised'][tier(c)]!;
-  const priceOrder = byKey(sortKey('price', needs));
+  const ready: Candidate[] = [];
+  const resting: Candidate[] = [];
+  for (const c of eligible) (!c.paused && (c.cooldownUntil === null || c.cooldownUntil <= input.now) ? ready : resting).push(c);
+  resting.sort((a, b) => (a.lastFailureAt ?? 0) - (b.lastFailureAt ?? 0));
+  const hasPreferences = cutoffs(prefs?.preferred_max_latency) !== null || cutoffs(prefs?.preferred_min_throughput) !== null;
+  const tier = hasPreferences ? (c: Candidate) => preferenceTier(c, prefs) : () => 0;
+  const TIER_NOTES = ['', '; no measurements for the preferred latency/throughput', '; misses preferred latency/throughput, deprioritised'];
+  const cost = (c: Candidate) => expectedCost(c.endpoint, needs);
+  /** One number per candidate: model partition, then preference tier, then the sort key. */
+  const combined = (base: (c: Candidate) => number, byModel: boolean) => (c: Candidate) =>
+    (byModel && c.endpoint.model.id !== input.modelId ? 1e12 : 0) + tier(c) * 1e9 + clampKey(base(c));
 
   let strategy: Plan['strategy'];
   let ordered: { c: Candidate; reason: string }[];
+  /** Eligible endpoints beyond MAX_ATTEMPTS: not planned. */
+  let unplanned = 0;
   const order = prefs?.order ?? [];
   const sort = prefs?.sort ?? null;
   if (order.length > 0) {
     strategy = 'order';
     const named: Candidate[] = [];
+    const taken = new Set<Candidate>();
     for (const name of order) {
-      named.push(...ready.filter((c) => matchesProvider(c.endpoint, name) && !named.includes(c)).sort(priceOrder));
+      const matching = rankHead(ready.filter((c) => !taken.has(c) && matchesProvider(c.endpoint, name)), cost, RANKED_ATTEMPTS);
+      unplanned += matching.unranked;
+      for (const c of matching.ranked) {
+        taken.add(c);
+        named.push(c);
+      }
     }
-    const rest = ready.filter((c) => !named.includes(c)).sort((a, b) => tier(a) - tier(b) || priceOrder(a, b));
+    const rest = rankHead(ready.filter((c) => !taken.has(c)), combined(cost, false), RANKED_ATTEMPTS);
     ordered = [
       ...named.map((c, i) => ({ c, reason: `provider.order position ${i + 1}` })),
-      ...(prefs?.allow_fallbacks === false ? [] : rest.map((c) => ({ c, reason: `fallback after provider.order, by price${tierNote(c)}` }))),
+      ...(prefs?.allow_fallbacks === false ? [] : rest.ranked.map((c) => ({ c, reason: `fallback after provider.order, by price${TIER_NOTES[tier(c)]}` }))),
     ];
+    if (prefs?.allow_fallbacks !== false) unplanned += rest.unranked;
   } else if (sort) {
     strategy = 'sort';
     const by = typeof sort === 'string' ? sort : (sort.by ?? 'price');
     const partition = typeof sort === 'string' ? 'model' : (sort.partition ?? 'model');
-    const key = byKey(sortKey(by, needs));
-    const modelRank = (c: Candidate) => (partition === 'model' && c.endpoint.model.id !== input.modelId ? 1 : 0);
-    ordered = [...ready]
-      .sort((a, b) => modelRank(a) - modelRank(b) || tier(a) - tier(b) || key(a, b))
-      .map((c) => ({ c, reason: `sorted by ${by}${partition === 'none' ? ' across models' : ''}${tierNote(c)}` }));
+    const across = partition === 'none' ? ' across models' : '';
+    const { ranked, unranked } = rankHead(ready, combined(sortKey(by, needs), partition === 'model'), RANKED_ATTEMPTS);
+    ordered = ranked.map((c) => ({ c, reason: `sorted by ${by}${across}${TIER_NOTES[tier(c)]}` }));
+    unplanned = unranked;
   } else {
     strategy = 'load-balance';
-    const sorted = [...ready].sort((a, b) => tier(a) - tier(b) || priceOrder(a, b));
-    const bestTier = sorted.length > 0 ? tier(sorted[0]!) : 0;
-    const stable = sorted.filter((c) => tier(c) === bestTier && (c.recentFaultAt === null || input.now - c.recentFaultAt > OUTAGE_WINDOW_MS));
-    const pool = stable.length > 0 ? stable : sorted.filter((c) => tier(c) === bestTier);
+    const recentlyFailed = (c: Candidate) => c.recentFaultAt !== null && input.now - c.recentFaultAt <= OUTAGE_WINDOW_MS;
+    let bestTier = 3;
+    if (hasPreferences) for (const c of ready) bestTier = Math.min(bestTier, tier(c));
+    else bestTier = 0;
+    const best = hasPreferences ? ready.filter((c) => tier(c) === bestTier) : ready;
+    const stable = best.filter((c) => !recentlyFailed(c));
+    const pool = stable.length > 0 ? stable : best;
     const picked = pool.length > 0 ? pool[weightedPick(pool, needs, input.random)] : undefined;
-    ordered = sorted.map((c) => ({
-      c,
-      reason:
-        c === picked
-          ? 'chosen by price-weighted load balancing (1/price²)'
-          : c.recentFaultAt !== null && input.now - c.recentFaultAt <= OUTAGE_WINDOW_MS
-            ? 'fallback; failed in the last 30 s'
-            : `fallback, by price${tierNote(c)}`,
-    }));
-    if (picked) ordered = [ordered.find((o) => o.c === picked)!, ...ordered.filter((o) => o.c !== picked)];
+    const { ranked, unranked } = rankHead(ready, combined(cost, false), RANKED_ATTEMPTS);
+    const rankedOthers = ranked.filter((c) => c !== picked).slice(0, RANKED_ATTEMPTS - 1);
+    ordered = [
+      ...(picked ? [{ c: picked, reason: 'chosen by price-weighted load balancing (1/price²)' }] : []),
+      ...rankedOthers.map((c) => ({ c, reason: recentlyFailed(c) ? 'fallback; failed in the last 30 s' : `fallback, by price${TIER_NOTES[tier(c)]}` })),
+    ];
+    unplanned = unranked;
   }
 
   const noFallbacks = prefs?.allow_fallbacks === false;
@@ -305,23 +336,29 @@ export function planRoute(input: PlanInput): Plan {
   const allowedResting = noFallbacks && order.length > 0 ? resting.filter((c) => anyMatch(c.endpoint, order)) : resting;
   if (noFallbacks) {
     if (order.length === 0) ordered = ordered.slice(0, 1);
-  } else {
-    ordered.push(...resting.map((c) => ({ c, reason: c.paused ? 'paused by the circuit breaker; tried last' : 'cooling down after Retry-After; tried last' })));
+    unplanned = 0;
   }
-  if (ordered.length === 0 && allowedResting.length > 0) {
+  const last = noFallbacks
+    ? []
+    : resting.map((c) => ({ c, reason: c.paused ? 'paused by the circuit breaker; tried last' : 'cooling down after Retry-After; tried last' }));
+  if (ordered.length === 0 && last.length === 0 && allowedResting.length > 0) {
     // Every allowed candidate is paused: try the least recently failed rather than refusing outright.
     ordered = [{ c: allowedResting[0]!, reason: 'all allowed endpoints paused; least recently failed' }];
   }
-  if (ordered.length === 0) {
+  if (ordered.length === 0 && last.length === 0) {
     throw new GatewayError('not_found', `None of the providers in provider.order (${order.join(', ')}) serves "${input.modelId}", and fallbacks are off`);
   }
-  return {
-    strategy,
-    excluded,
-    attempts: ordered.map(({ c, reason }) => ({
-      endpoint: c.endpoint,
-      reason,
-      options: prefs?.options?.[c.endpoint.provider.slug] ?? undefined,
-    })),
-  };
+  const options = prefs?.options;
+  const attempt = (c: Candidate, reason: string): PlannedAttempt => ({ endpoint: c.endpoint, reason, options: options?.[c.endpoint.provider.slug] });
+  // The ranked endpoints, then anything resting, up to MAX_ATTEMPTS in all.
+  const attempts = [...ordered, ...last].slice(0, MAX_ATTEMPTS).map(({ c, reason }) => attempt(c, reason));
+  return { strategy, excluded, attempts, unplanned: unplanned + Math.max(0, ordered.length + last.length - MAX_ATTEMPTS) };
 }
+
+/** A plan that tries one given endpoint (measuring probes, tests). */
+export const singleEndpointPlan = (endpoint: CatalogEndpoint, reason: string): Plan => ({
+  strategy: 'order',
+  excluded: [],
+  unplanned: 0,
+  attempts: [{ endpoint, reason, options: undefined }],
+});

@@ -7,9 +7,17 @@ const DEFAULTS: Settings = { theme: 'system', sandbox: 'auto', routing: { only: 
 
 /** User settings, one row per key; a stored value that no longer validates falls back to its default. */
 export class SettingsStore {
+  /** Only this process writes settings, so they are read from disk once and kept. */
+  private cached: Settings | null = null;
+
   constructor(private readonly store: Store) {}
 
   get(): Settings {
+    this.cached ??= this.read();
+    return this.cached;
+  }
+
+  private read(): Settings {
     const rows = this.store.all<{ key: string; value: string }>('SELECT key, value FROM settings');
     const merged: Record<string, unknown> = { ...DEFAULTS };
     for (const row of rows) {
@@ -35,6 +43,7 @@ export class SettingsStore {
         );
       }
     });
+    this.cached = next;
     return next;
   }
 }

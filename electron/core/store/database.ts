@@ -14,6 +14,11 @@ export type Params = readonly (string | number | bigint | null | Uint8Array)[];
  */
 export class Store {
   private readonly db: Database;
+  private pending: { sql: string; params: Params }[] = [];
+  private flushTimer: NodeJS.Timeout | null = null;
+  /** Write-behind batches flush this often at the latest. */
+  static readonly FLUSH_DELAY_MS = 250;
+  static readonly FLUSH_ROWS = 1000;
 
   private constructor(readonly path: string) {
     this.db = new Database(path);
@@ -60,6 +65,32 @@ export class Store {
     return { changes: Number(info.changes) };
   }
 
+  /**
+   * Queues a write to run with others in one transaction within FLUSH_DELAY_MS. For high-volume
+   * records (attempts, the request log) where one fsync per row would cost more than the request:
+   * a crash can lose the last quarter second of them, never settings, keys or saved work.
+   */
+  later(sql: string, params: Params = []): void {
+    this.pending.push({ sql, params });
+    if (this.pending.length >= Store.FLUSH_ROWS) this.flush();
+    else if (!this.flushTimer) {
+      this.flushTimer = setTimeout(() => this.flush(), Store.FLUSH_DELAY_MS);
+      this.flushTimer.unref();
+    }
+  }
+
+  /** Writes every queued row now, in one transaction. */
+  flush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    if (this.pending.length === 0 || !this.db.isOpen) return;
+    const rows = this.pending;
+    this.pending = [];
+    this.transaction(() => {
+      for (const row of rows) this.db.run(row.sql, row.params as unknown[] as never);
+    });
+  }
+
   /** Runs `work` atomically; nested calls join the outer transaction. */
   transaction<T>(work: () => T): T {
     if (this.db.inTransaction) return work();
@@ -75,6 +106,8 @@ export class Store {
   }
 
   close(): void {
-    if (this.db.isOpen) this.db.close();
+    if (!this.db.isOpen) return;
+    this.flush();
+    this.db.close();
   }
 }

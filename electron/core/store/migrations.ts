@@ -58,8 +58,10 @@ export const MIGRATIONS: readonly string[] = [
     output_tokens INTEGER,
     cost REAL,
     methods TEXT,
-    request TEXT NOT NULL,
-    response TEXT NOT NULL
+    question_count INTEGER NOT NULL,
+    -- Content is kept only for runs from the inspector; API calls keep metadata, not prompts.
+    request TEXT,
+    response TEXT
   );
   CREATE INDEX decisions_by_time ON decisions (created_at);
   CREATE INDEX decisions_by_session ON decisions (session_id);

@@ -1,0 +1,159 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import autocannon from 'autocannon';
+import * as hdr from 'hdr-histogram-js';
+import { Pool } from 'undici';
+import { planRoute, type Candidate } from '../core/routing/plan';
+import type { CatalogEndpoint } from '../core/catalog/types';
+import { cpuMicros, peakRssMiB } from './proc';
+import { fmt, writeSection } from './report';
+
+/**
+ * Gateway overhead: the same Decisions call made directly to a loopback upstream that answers at
+ * once, and through our server (auth, validation, plan, executor, adapter, metrics, log).
+ */
+const root = join(import.meta.dirname, '..', '..');
+const cli = join(root, 'dist', 'server', 'cli.mjs');
+const BODY = JSON.stringify({ model: 'bench/echo', state: 'The parcel came late.', questions: { q: { type: 'noul', instructions: 'Was it late?' } } });
+
+function startChild(command: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; output: string }> {
+  const child = spawn(process.execPath, command, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/\n/.test(output) && (!command[0]!.endsWith('cli.mjs') || output.includes('Public API'))) resolve({ child, output });
+    });
+    child.once('exit', (code) => reject(new Error(`${command[0]} exited with ${code}`)));
+  });
+}
+
+async function sequentialLatency(url: string, headers: Record<string, string>, count: number): Promise<hdr.Histogram> {
+  const origin = new URL(url);
+  const pool = new Pool(origin.origin, { connections: 1 });
+  const histogram = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 10_000_000, numberOfSignificantValueDigits: 3 });
+  for (let i = 0; i < count; i += 1) {
+    const start = performance.now();
+    const response = await pool.request({ method: 'POST', path: origin.pathname, headers: { 'content-type': 'application/json', ...headers }, body: BODY });
+    await response.body.text();
+    if (response.statusCode !== 200) throw new Error(`status ${response.statusCode} from ${url}`);
+    if (i >= count / 10) histogram.recordValue(Math.round((performance.now() - start) * 1000));
+  }
+  await pool.close();
+  return histogram;
+}
+
+function load(url: string, headers: Record<string, string>, connections: number, seconds: number): Promise<autocannon.Result> {
+  return autocannon({ url, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: BODY, connections, duration: seconds, pipelining: 1 });
+}
+
+function planBench(): { loadBalance: number; sorted: number } {
+  const provider = (i: number) => ({
+    slug: `p${i}`,
+    name: `P${i}`,
+    wire_format: 'openai' as const,
+    base_url: 'http://127.0.0.1:9/v1',
+    local: false,
+    data_policy: { zdr: i % 3 === 0, collects_data: i % 2 === 0 },
+    source: 'file' as const,
+    simulated: false,
+  });
+  const model = { id: 'bench/many', name: 'Many', created: 0, description: '', architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: null, instruct_type: null, tokenizer: null }, distillable: null, locates_objects: false, source: 'file' as const };
+  const candidates: Candidate[] = Array.from({ length: 10_000 }, (_, i) => {
+    const price = 1e-7 * (1 + (i % 97));
+    const endpoint: CatalogEndpoint = {
+      id: `p${i}:p${i}:bench/many`,
+      model,
+      provider: provider(i),
+      tag: `p${i}`,
+      upstreamModel: 'many',
+      contextLength: 8192,
+      maxCompletionTokens: null,
+      maxPromptTokens: null,
+      pricing: { prompt: String(price), completion: String(price * 2) },
+      prices: { prompt: price, completion: price * 2, request: null, image: null, cacheRead: null, cacheWrite: null },
+      quantization: 'fp8',
+      supportedParameters: ['logprobs'],
+      supportsImplicitCaching: false,
+      source: 'file',
+    };
+    return { endpoint, latency: { p50: (i % 50) / 100, p75: 1, p90: 1, p99: 2 }, throughput: null, successRate1d: 0.99, attempts1d: 100, recentFaultAt: null, paused: false, cooldownUntil: null, lastFailureAt: null };
+  });
+  const needs = { parameters: ['logprobs'], promptTokens: 500, completionTokens: 1, images: 0 };
+  const time = (preferences: Parameters<typeof planRoute>[0]['preferences']) => {
+    const samples: number[] = [];
+    for (let i = 0; i < 120; i += 1) {
+      const start = performance.now();
+      planRoute({ modelId: 'bench/many', candidates, preferences, account: { only: [], ignore: [], zdr: false }, needs, now: Date.now(), random: Math.random });
+      if (i >= 20) samples.push(performance.now() - start);
+    }
+    samples.sort((a, b) => a - b);
+    return samples[Math.floor(samples.length / 2)]!;
+  };
+  return { loadBalance: time(undefined), sorted: time({ sort: 'latency', zdr: true, preferred_max_latency: 0.3 }) };
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'verdict-bench-'));
+  const upstream = await startChild([join(root, 'dist', 'bench', 'upstream.mjs')]);
+  const upstreamUrl = `http://127.0.0.1:${upstream.output.trim()}/api/alpha/decisions`;
+  writeFileSync(
+    join(dataDir, 'catalog.json'),
+    JSON.stringify({
+      version: 1,
+      providers: [{ slug: 'bench', name: 'Bench', wire_format: 'decisions', base_url: upstreamUrl.replace('/api/alpha/decisions', '/api/v1'), local: true }],
+      models: [{ id: 'bench/echo', name: 'Echo', created: 0, architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null } }],
+      endpoints: [{ model_id: 'bench/echo', provider: 'bench', upstream_model: 'bench-echo', pricing: { prompt: '0.000001', completion: '0.000001' } }],
+    }),
+  );
+  const key = /^(vd-\S+)$/m.exec(execFileSync(process.execPath, [cli, 'keys', 'create', '--name', 'bench', '--data-dir', dataDir], { encoding: 'utf8' }))![1]!;
+  const gateway = await startChild([cli, '--port', '0', '--data-dir', dataDir], { VERDICT_LOG_LEVEL: 'error' });
+  const gatewayUrl = `${/Verdict is serving at (\S+)/.exec(gateway.output)![1]}/api/alpha/decisions`;
+  const auth = { authorization: `Bearer ${key}` };
+  const pid = gateway.child.pid!;
+  try {
+    process.stdout.write('Concurrency 1 (sequential requests)…\n');
+    await sequentialLatency(gatewayUrl, auth, 500);
+    const direct1 = await sequentialLatency(upstreamUrl, {}, 4000);
+    const through1 = await sequentialLatency(gatewayUrl, auth, 4000);
+    process.stdout.write('Concurrency 50 (10 s each)…\n');
+    const direct50 = await load(upstreamUrl, {}, 50, 10);
+    const cpuBefore = cpuMicros(pid);
+    const through50 = await load(gatewayUrl, auth, 50, 10);
+    const cpuAfter = cpuMicros(pid);
+    const plan = planBench();
+
+    const us = (h: hdr.Histogram, p: number) => h.getValueAtPercentile(p) / 1000;
+    const errors = through50.errors + through50.non2xx + through50.timeouts;
+    const cpuPerRequest = (cpuAfter - cpuBefore) / through50.requests.total;
+    const rows: [string, string, string][] = [
+      ['added latency p50, concurrency 1', `${fmt(us(through1, 50) - us(direct1, 50), 3)} ms`, '≤ 0.3 ms'],
+      ['added latency p99, concurrency 1', `${fmt(us(through1, 99) - us(direct1, 99), 3)} ms`, '≤ 2 ms'],
+      ['added latency p50, concurrency 50', `${fmt(through50.latency.p50 - direct50.latency.p50)} ms`, ''],
+      ['added latency p99, concurrency 50', `${fmt(through50.latency.p99 - direct50.latency.p99)} ms`, ''],
+      ['requests per second through the gateway, concurrency 50', `${fmt(through50.requests.average, 0)} (errors: ${errors})`, '≥ 5,000 with 0 errors'],
+      ['requests per second direct to the upstream, concurrency 50', fmt(direct50.requests.average, 0), ''],
+      ['gateway CPU time per request', `${fmt(cpuPerRequest, 0)} µs`, '≤ 150 µs'],
+      ['gateway peak RSS', `${fmt(peakRssMiB(pid), 0)} MiB`, ''],
+      ['plan for 10,000 endpoints, load balancing (median)', `${fmt(plan.loadBalance, 3)} ms`, '< 1 ms'],
+      ['plan for 10,000 endpoints, sort + zdr + latency preference (median)', `${fmt(plan.sorted, 3)} ms`, '< 1 ms'],
+    ];
+    const table = ['| measure | result | target |', '|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+    const detail = [
+      `Direct p50/p99 at concurrency 1: ${fmt(us(direct1, 50), 3)} / ${fmt(us(direct1, 99), 3)} ms; through the gateway: ${fmt(us(through1, 50), 3)} / ${fmt(us(through1, 99), 3)} ms (3,600 requests each after 400 warm-up).`,
+      `Load generator (autocannon), gateway and upstream share this machine's cores; the direct run has the same handicap.`,
+    ].join('\n\n');
+    process.stdout.write(`\n${table}\n\n${detail}\n`);
+    writeSection(join(root, 'docs', 'BENCHMARKS.md'), 'Gateway overhead', `${table}\n\n${detail}`);
+    process.stdout.write('\nWritten to docs/BENCHMARKS.md\n');
+  } finally {
+    gateway.child.kill('SIGTERM');
+    upstream.child.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

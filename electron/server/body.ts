@@ -1,0 +1,42 @@
+import type { IncomingMessage } from 'node:http';
+import type { Context } from 'hono';
+import { GatewayError } from '../core/errors';
+
+const tooLarge = (limit: number) =>
+  new GatewayError('payload_too_large', `The request body is larger than this server's limit of ${limit} bytes`, { metadata: { limit_bytes: limit } });
+
+/**
+ * Reads a request body as text, refusing more than `limit` bytes. On a real socket it reads the
+ * Node request directly, which spares building a web Request and stream for every call.
+ */
+export async function readBodyText(c: Context, limit: number): Promise<string> {
+  const declared = Number(c.req.header('content-length') ?? Number.NaN);
+  if (declared > limit) throw tooLarge(limit);
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (!incoming) {
+    const text = await c.req.text();
+    if (Buffer.byteLength(text) > limit) throw tooLarge(limit);
+    return text;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of incoming as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw tooLarge(limit);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
+/** Fires when the caller goes away before the answer is sent, so upstream work can stop. */
+export function callerGone(c: Context): AbortSignal | undefined {
+  const incoming = (c.env as { incoming?: IncomingMessage; outgoing?: import('node:http').ServerResponse } | undefined);
+  const outgoing = incoming?.outgoing;
+  if (!outgoing) return undefined;
+  const controller = new AbortController();
+  const onClose = () => {
+    if (!outgoing.writableFinished) controller.abort(new Error('the caller disconnected'));
+  };
+  outgoing.once('close', onClose);
+  return controller.signal;
+}
