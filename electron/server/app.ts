@@ -64,13 +64,15 @@ export function createServerApp(core: Core, options: ServerAppOptions): Hono<{ V
     }
     await next();
   });
-  app.use('*', secureHeaders({
+  // Browser-facing headers for the UI only; API answers are JSON read by programs.
+  const uiHeaders = secureHeaders({
     contentSecurityPolicy: UI_CONTENT_SECURITY_POLICY,
     crossOriginEmbedderPolicy: false,
     // Served over plain HTTP on loopback: HSTS would mean nothing here.
     strictTransportSecurity: false,
     xFrameOptions: 'DENY',
-  }));
+  });
+  app.use('*', async (c, next) => (c.req.path.startsWith('/api/') ? next() : uiHeaders(c, next)));
 
   app.route('/api/inspector', inspectorApi(core, { uiToken: options.uiToken, bodyLimitBytes }));
   app.route('/api', publicApi(core, { bodyLimitBytes }));

@@ -65,6 +65,7 @@ const OUTAGE_WINDOW_MS = 30_000;
  */
 export const MAX_ATTEMPTS = 64;
 const RANKED_ATTEMPTS = MAX_ATTEMPTS;
+const MAX_EXPLAINED_EXCLUSIONS = 200;
 
 /** Keeps a sort key finite and inside the band below the tier and partition offsets. */
 const clampKey = (k: number): number => (Number.isNaN(k) ? 1e8 : Math.max(-1e8, Math.min(1e8, k)));
@@ -168,21 +169,19 @@ function preferenceTier(c: Candidate, prefs: ProviderPreferences | undefined): n
   const latency = cutoffs(prefs?.preferred_max_latency);
   const throughput = cutoffs(prefs?.preferred_min_throughput);
   if (!latency && !throughput) return 0;
-  let tier = 0;
-  for (const [stats, limits, fits] of [
-    [c.latency, latency, (v: number, l: number) => v <= l],
-    [c.throughput, throughput, (v: number, l: number) => v >= l],
-  ] as const) {
-    if (!limits) continue;
-    if (!stats) {
-      tier = Math.max(tier, 1);
-      continue;
-    }
-    for (const [key, limit] of Object.entries(limits) as [keyof PercentileStats, number | null | undefined][]) {
-      if (limit !== null && limit !== undefined && !fits(stats[key], limit)) return 2;
-    }
+  if ((latency && c.latency && misses(c.latency, latency, 1)) || (throughput && c.throughput && misses(c.throughput, throughput, -1))) return 2;
+  return (latency && !c.latency) || (throughput && !c.throughput) ? 1 : 0;
+}
+
+const PERCENTILE_KEYS = ['p50', 'p75', 'p90', 'p99'] as const;
+
+/** Whether measured stats miss any given cutoff: above it (direction 1) or below it (-1). */
+function misses(stats: PercentileStats, limits: PercentileCutoffs, direction: 1 | -1): boolean {
+  for (const key of PERCENTILE_KEYS) {
+    const limit = limits[key];
+    if (limit !== null && limit !== undefined && (stats[key] - limit) * direction > 0) return true;
   }
-  return tier;
+  return false;
 }
 
 function cutoffs(value: number | PercentileCutoffs | null | undefined): PercentileCutoffs | null {
@@ -254,7 +253,8 @@ export function planRoute(input: PlanInput): Plan {
     for (const f of filters) {
       const why = f.test(c);
       if (why) {
-        excluded.push({ endpoint: c.endpoint, reason: why });
+        // Enough to explain a plan; the counts below cover the rest.
+        if (excluded.length < MAX_EXPLAINED_EXCLUSIONS) excluded.push({ endpoint: c.endpoint, reason: why });
         emptiedBy.set(f.name, (emptiedBy.get(f.name) ?? 0) + 1);
         return false;
       }
