@@ -7,6 +7,7 @@ import { systemClock, type Clock } from './clock';
 import { Gateway } from './gateway';
 import { DecisionsEngine } from './decisions/engine';
 import { DecisionLog } from './decisions/log';
+import { createServiceSelector, type GatewayService } from './service';
 import { ApiKeys } from './keys/api-keys';
 import { ProviderKeys } from './keys/provider-keys';
 import type { SecretStore } from './keys/secret-store';
@@ -47,6 +48,8 @@ export interface Core {
   readonly gateway: Gateway;
   readonly decisions: DecisionsEngine;
   readonly decisionLog: DecisionLog;
+  /** The three public operations, here or at a remote gateway as the settings say. */
+  service(): GatewayService;
   readonly handlers: Handlers;
   /** The simulated fleet while it is active. */
   sandbox(): SandboxFleet | null;
@@ -116,6 +119,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     return fleetChange;
   };
 
+  const decisions = new DecisionsEngine(gateway);
+  const services = createServiceSelector({ settings, gateway, decisions, secrets: options.secrets });
   const partial = {
     options,
     clock,
@@ -129,7 +134,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     health,
     http,
     gateway,
-    decisions: new DecisionsEngine(gateway),
+    decisions,
+    service: () => services.current(),
     decisionLog: new DecisionLog(store),
     sandbox: () => fleet,
     catalogProblem: () => loaded.problem,
@@ -145,6 +151,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await fleet?.close();
       fleet = null;
       await http.close();
+      await services.close();
       store.close();
     },
   };

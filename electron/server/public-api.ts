@@ -47,8 +47,8 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
     const base = { id, createdAt: started, origin: 'api' as const, keyId: c.get('apiKey').id, sessionId, user: request.user ?? null, request };
     try {
       const signal = callerGone(c);
-      const outcome = await core.decisions.decide(request, { requestId: id, ...(signal ? { signal } : {}) });
-      core.decisionLog.record({ ...base, latencyMs: core.clock.now() - started, outcome: { ok: true, response: outcome.response, methods: outcome.methods, endpointId: outcome.endpoint.id } });
+      const outcome = await core.service().decide(request, { requestId: id, ...(signal ? { signal } : {}) });
+      core.decisionLog.record({ ...base, latencyMs: core.clock.now() - started, outcome: { ok: true, ...outcome } });
       return c.json(outcome.response);
     } catch (error) {
       if (error instanceof GatewayError) core.decisionLog.record({ ...base, latencyMs: core.clock.now() - started, outcome: { ok: false, error: error.toBody() } });
@@ -56,12 +56,12 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
     }
   });
 
-  api.get('/v1/models/:author/:slug/endpoints', (c) => {
+  api.get('/v1/models/:author/:slug/endpoints', async (c) => {
     const modelId = `${c.req.param('author')}/${c.req.param('slug')}`;
-    return c.json({ data: core.gateway.listing(modelId) });
+    return c.json({ data: await core.service().listing(modelId) });
   });
 
-  api.get('/v1/endpoints/zdr', (c) => c.json({ data: core.gateway.zdrListing() }));
+  api.get('/v1/endpoints/zdr', async (c) => c.json({ data: await core.service().zdr() }));
 
   api.get('/v1/keys', (c) => {
     requireManagement(c.get('apiKey'));

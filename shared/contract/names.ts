@@ -9,6 +9,8 @@ export const OPERATION_NAMES = [
   'providers.list',
   'providerKeys.set',
   'providerKeys.clear',
+  'remoteKey.set',
+  'remoteKey.clear',
   'apiKeys.list',
   'apiKeys.create',
   'apiKeys.revoke',

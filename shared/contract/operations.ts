@@ -49,6 +49,8 @@ export const OPERATIONS = {
   'providers.list': op('query', 'Known providers and whether a key is set', none, z.array(ProviderSummarySchema)),
   'providerKeys.set': op('mutation', 'Store a provider key (write-only)', ProviderKeyInputSchema, ProviderKeyStateSchema),
   'providerKeys.clear': op('mutation', 'Remove a stored provider key', z.object({ provider: ProviderSlugSchema }).strict(), ProviderKeyStateSchema),
+  'remoteKey.set': op('mutation', "Store the remote gateway's key (write-only)", z.object({ key: ProviderKeyInputSchema.shape.key }).strict(), z.object({ key_set: z.boolean() })),
+  'remoteKey.clear': op('mutation', "Remove the remote gateway's key", none, z.object({ key_set: z.boolean() })),
   'apiKeys.list': op('query', 'Keys of the HTTP API server', none, z.array(ApiKeyInfoSchema)),
   'apiKeys.create': op('mutation', 'Create an API key; its secret is shown once', ApiKeyCreateInputSchema, ApiKeyCreatedSchema),
   'apiKeys.revoke': op('mutation', 'Revoke an API key', z.object({ id: z.string().min(1) }).strict(), ApiKeyInfoSchema),

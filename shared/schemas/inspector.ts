@@ -70,10 +70,21 @@ export const AccountRoutingSchema = z.strictObject({
   ignore: z.array(z.string().min(1)).default([]),
   zdr: z.boolean().default(false),
 });
+/** Built-in: this app routes to providers. Remote: another gateway serving the same API does. */
+export const GatewayModeSchema = z.discriminatedUnion('mode', [
+  z.strictObject({ mode: z.literal('built-in') }),
+  z.strictObject({
+    mode: z.literal('remote'),
+    base_url: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).regex(/\/api\/v1\/?$/, 'the base URL ends in /api/v1'),
+  }),
+]);
+export type GatewayMode = z.infer<typeof GatewayModeSchema>;
+
 export const SettingsSchema = z.object({
   theme: ThemeSchema,
   sandbox: SandboxModeSchema,
   routing: AccountRoutingSchema,
+  gateway: GatewayModeSchema,
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 export const SettingsPatchSchema = SettingsSchema.partial().strict();
@@ -89,6 +100,8 @@ export const AppInfoSchema = z.object({
   }),
   /** Whether the simulated providers are part of the catalog right now. */
   sandbox_active: z.boolean(),
+  /** Where the three operations are answered: here, or by a remote gateway. */
+  gateway: z.object({ mode: z.enum(['built-in', 'remote']), base_url: z.string().nullable(), key_set: z.boolean() }),
   /** A problem with the user's catalog file, which was then left untouched. */
   catalog_problem: z.string().nullable(),
 });

@@ -1,4 +1,5 @@
 import type { HandlerDeps, Handlers } from './index';
+import { REMOTE_KEY_SECRET } from '../service';
 
 type AppOps = Pick<Handlers, 'app.info' | 'settings.get' | 'settings.update'>;
 
@@ -11,6 +12,14 @@ export function appHandlers(core: HandlerDeps): AppOps {
       data_dir: core.options.dataDir,
       secret_storage: core.options.secrets.status(),
       sandbox_active: core.sandbox() !== null,
+      gateway: {
+        mode: core.settings.get().gateway.mode,
+        base_url: (() => {
+          const g = core.settings.get().gateway;
+          return g.mode === 'remote' ? g.base_url : null;
+        })(),
+        key_set: await core.options.secrets.has(REMOTE_KEY_SECRET),
+      },
       catalog_problem: core.catalogProblem(),
     }),
     'settings.get': async () => core.settings.get(),

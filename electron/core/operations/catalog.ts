@@ -24,7 +24,7 @@ const PROBE_NEEDS = { parameters: [], promptTokens: 16, completionTokens: 32, im
 export function catalogHandlers(core: HandlerDeps): CatalogOps {
   return {
     'models.list': async () => core.catalog.listModels(),
-    'models.endpoints': async ({ model }) => core.gateway.listing(model),
+    'models.endpoints': async ({ model }) => core.service().listing(model),
     'endpoints.details': async ({ model }) => {
       core.catalog.model(model);
       return core.catalog.endpointsOf(model).map((e) => {
@@ -43,7 +43,7 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
         };
       });
     },
-    'endpoints.zdr': async () => ({ data: core.gateway.zdrListing() }),
+    'endpoints.zdr': async () => ({ data: await core.service().zdr() }),
     'endpoints.probe': async ({ model, calls }) => {
       let attempts = 0;
       let failures = 0;

@@ -1,8 +1,12 @@
 import { GatewayError } from '../errors';
 import { SecretStoreError } from '../keys/secret-store';
 import type { HandlerDeps, Handlers } from './index';
+import { REMOTE_KEY_SECRET } from '../service';
 
-type KeyOps = Pick<Handlers, 'providers.list' | 'providerKeys.set' | 'providerKeys.clear' | 'apiKeys.list' | 'apiKeys.create' | 'apiKeys.revoke'>;
+type KeyOps = Pick<
+  Handlers,
+  'providers.list' | 'providerKeys.set' | 'providerKeys.clear' | 'remoteKey.set' | 'remoteKey.clear' | 'apiKeys.list' | 'apiKeys.create' | 'apiKeys.revoke'
+>;
 
 export function keyHandlers(core: HandlerDeps): KeyOps {
   const keyedProvider = (slug: string) => {
@@ -46,6 +50,19 @@ export function keyHandlers(core: HandlerDeps): KeyOps {
       const state = await core.providerKeys.clear(provider);
       await core.refreshSandbox();
       return state;
+    },
+    'remoteKey.set': async ({ key }) => {
+      try {
+        await core.options.secrets.set(REMOTE_KEY_SECRET, key);
+      } catch (error) {
+        if (error instanceof SecretStoreError) throw new GatewayError('unavailable', error.message);
+        throw error;
+      }
+      return { key_set: true };
+    },
+    'remoteKey.clear': async () => {
+      await core.options.secrets.delete(REMOTE_KEY_SECRET);
+      return { key_set: false };
     },
     'apiKeys.list': async () => core.apiKeys.list(),
     'apiKeys.create': async ({ name, kind }) => core.apiKeys.create(name, kind),

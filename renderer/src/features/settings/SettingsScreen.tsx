@@ -5,6 +5,7 @@ import { ErrorNotice, Panel, ScreenHeader } from '../../ui/components';
 import { ApiKeysPanel } from './ApiKeysPanel';
 import { appInfoQuery, settingsKeys, settingsQuery } from './api';
 import { ProviderKeysPanel } from './ProviderKeysPanel';
+import { RemoteGatewayPanel } from './RemoteGatewayPanel';
 
 function useSettingsUpdate() {
   const queryClient = useQueryClient();
@@ -100,6 +101,7 @@ export function SettingsScreen() {
       <ScreenHeader title="Settings" description="Provider keys, the HTTP API server's keys, appearance, and where your data lives." />
       <ProviderKeysPanel secretStorage={info.data?.secret_storage} />
       <ApiKeysPanel />
+      <RemoteGatewayPanel />
       <GatewayPanel />
       <AppearancePanel />
       <AboutPanel />

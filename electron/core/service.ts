@@ -1,0 +1,65 @@
+import type { DecisionsRequest } from '../../shared/schemas/decisions-request';
+import type { DecisionsResponse } from '../../shared/schemas/decisions-response';
+import type { ZdrEndpoint } from '../../shared/schemas/endpoint';
+import type { ModelWithEndpoints } from '../../shared/schemas/model';
+import type { DecisionsEngine, AnsweringMethod } from './decisions/engine';
+import type { Gateway } from './gateway';
+import { RemoteGateway } from './remote/remote-gateway';
+import type { SecretStore } from './keys/secret-store';
+import type { SettingsStore } from './settings/settings';
+
+export const REMOTE_KEY_SECRET = 'remote-gateway';
+
+export interface Answered {
+  response: DecisionsResponse;
+  /** How each answer was produced; 'remote' when another gateway answered. */
+  methods: Record<string, AnsweringMethod | 'remote'>;
+  endpointId: string | null;
+}
+
+/** The three public operations, answered here or by a remote gateway, as the settings say. */
+export interface GatewayService {
+  mode: 'built-in' | 'remote';
+  listing(modelId: string): Promise<ModelWithEndpoints>;
+  zdr(): Promise<ZdrEndpoint[]>;
+  decide(request: DecisionsRequest, options: { requestId: string; signal?: AbortSignal }): Promise<Answered>;
+}
+
+export function createServiceSelector(deps: { settings: SettingsStore; gateway: Gateway; decisions: DecisionsEngine; secrets: SecretStore }): {
+  current(): GatewayService;
+  close(): Promise<void>;
+} {
+  const builtIn: GatewayService = {
+    mode: 'built-in',
+    listing: async (modelId) => deps.gateway.listing(modelId),
+    zdr: async () => deps.gateway.zdrListing(),
+    decide: async (request, options) => {
+      const outcome = await deps.decisions.decide(request, options);
+      return { response: outcome.response, methods: outcome.methods, endpointId: outcome.endpoint.id };
+    },
+  };
+  let remote: RemoteGateway | null = null;
+  return {
+    current() {
+      const mode = deps.settings.get().gateway;
+      if (mode.mode === 'built-in') return builtIn;
+      if (!remote || remote.baseUrl !== mode.base_url) {
+        void remote?.close();
+        remote = new RemoteGateway(mode.base_url, () => deps.secrets.get(REMOTE_KEY_SECRET));
+      }
+      const target = remote;
+      return {
+        mode: 'remote',
+        listing: (modelId) => target.listing(modelId),
+        zdr: () => target.zdr(),
+        decide: async (request, options) => {
+          const response = await target.decide(request, options.signal);
+          return { response, methods: Object.fromEntries(Object.keys(response.answers).map((k) => [k, 'remote' as const])), endpointId: null };
+        },
+      };
+    },
+    close: async () => {
+      await remote?.close();
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { call } from '../../transport/transport';
+import { ErrorNotice, Panel } from '../../ui/components';
+import { appInfoQuery, settingsKeys, settingsQuery } from './api';
+
+/** Built-in routing, or another gateway serving the same API (base URL ending in /api/v1 and its key). */
+export function RemoteGatewayPanel() {
+  const queryClient = useQueryClient();
+  const settings = useQuery(settingsQuery());
+  const info = useQuery(appInfoQuery());
+  const [url, setUrl] = useState('');
+  const [key, setKey] = useState('');
+  const refresh = () => queryClient.invalidateQueries();
+  const mode = useMutation({
+    mutationFn: (gateway: { mode: 'built-in' } | { mode: 'remote'; base_url: string }) => call('settings.update', { gateway }),
+    onSuccess: (next) => {
+      queryClient.setQueryData(settingsKeys.settings, next);
+      return refresh();
+    },
+  });
+  const saveKey = useMutation({
+    mutationFn: () => call('remoteKey.set', { key }),
+    onSuccess: () => {
+      setKey('');
+      return refresh();
+    },
+  });
+  const current = settings.data?.gateway;
+  const onConnect = (event: FormEvent) => {
+    event.preventDefault();
+    mode.mutate({ mode: 'remote', base_url: url.trim() });
+  };
+  return (
+    <Panel title="Gateway">
+      <p className="muted">
+        {current?.mode === 'remote'
+          ? `Requests, listings and ZDR come from the remote gateway at ${current.base_url}. Its endpoints and measured figures are shown.`
+          : 'This app routes requests to providers itself (built-in).'}
+      </p>
+      <form className="inline-form" onSubmit={onConnect}>
+        <label htmlFor="remote-url">Remote base URL</label>
+        <input id="remote-url" type="url" placeholder="https://gateway.example/api/v1" value={url} onChange={(e) => setUrl(e.target.value)} size={34} />
+        <button type="submit" disabled={!url.trim() || mode.isPending}>
+          Use remote gateway
+        </button>
+        {current?.mode === 'remote' ? (
+          <button type="button" className="secondary" onClick={() => mode.mutate({ mode: 'built-in' })}>
+            Back to built-in
+          </button>
+        ) : null}
+      </form>
+      <form
+        className="inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (key.trim()) saveKey.mutate();
+        }}
+      >
+        <label htmlFor="remote-key">Remote gateway key</label>
+        <input id="remote-key" type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} placeholder={info.data?.gateway.key_set ? 'Replace key…' : 'Paste key…'} />
+        <button type="submit" disabled={!key.trim() || saveKey.isPending}>
+          Save
+        </button>
+        <span className={`badge ${info.data?.gateway.key_set ? 'badge-ok' : 'badge-muted'}`}>{info.data?.gateway.key_set ? 'key set' : 'not set'}</span>
+      </form>
+      {mode.error ? <ErrorNotice error={mode.error} title="Gateway not changed" /> : null}
+      {saveKey.error ? <ErrorNotice error={saveKey.error} title="Key not saved" /> : null}
+    </Panel>
+  );
+}
