@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import type { CatalogFile } from '../../shared/schemas/catalog';
 import { Catalog } from './catalog/catalog';
 import { contributionOf, loadCatalogFile, saveCatalogFile } from './catalog/catalog-file';
+import { discover, type DiscoveryResult } from './catalog/discovery';
+import { providerHints } from './catalog/bundled-providers';
 import { systemClock, type Clock } from './clock';
 import { Gateway } from './gateway';
 import { DecisionsEngine } from './decisions/engine';
@@ -30,6 +32,8 @@ export interface CoreOptions {
   /** How the simulated providers behave (tests pin a seed or silence failures). */
   sandbox?: FleetOptions;
   random?: () => number;
+  /** Ask providers for their model listings at start (default true). */
+  discovery?: boolean;
 }
 
 /** The gateway core: one instance per host process, with every dependency passed in. */
@@ -56,6 +60,9 @@ export interface Core {
   catalogProblem(): string | null;
   /** Turns the simulated fleet on or off as the settings and configured providers say. */
   refreshSandbox(): Promise<void>;
+  /** Reads every enabled provider's model listing into the catalog. */
+  refreshDiscovery(): Promise<DiscoveryResult[]>;
+  discoveryResults(): ReadonlyMap<string, DiscoveryResult>;
   /** Validates, saves and applies a new user catalog file. */
   replaceCatalogFile(file: CatalogFile): Promise<void>;
   close(): Promise<void>;
@@ -92,12 +99,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   catalog.setSource('file', contributionOf(loaded.file));
 
   let fleet: SandboxFleet | null = null;
+  let closed = false;
   let fleetChange: Promise<void> = Promise.resolve();
   const wantsSandbox = async (): Promise<boolean> => {
     const mode = settings.get().sandbox;
     if (mode !== 'auto') return mode === 'on';
     const fileEndpoints = catalog.source('file')?.endpoints?.length ?? 0;
-    if (fileEndpoints > 0) return false;
+    const discoveredEndpoints = catalog.source('discovered')?.endpoints?.length ?? 0;
+    if (fileEndpoints > 0 || discoveredEndpoints > 0) return false;
     for (const p of catalog.listProviders()) {
       if (!p.simulated && !p.local && (await providerKeys.state(p.slug)).key_set) return false;
     }
@@ -105,6 +114,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   };
   const refreshSandbox = () => {
     fleetChange = fleetChange.then(async () => {
+      if (closed) return;
       const wanted = await wantsSandbox();
       if (wanted && !fleet) {
         fleet = await startSandboxFleet(options.sandbox ?? {});
@@ -121,6 +131,21 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 
   const decisions = new DecisionsEngine(gateway);
   const services = createServiceSelector({ settings, gateway, decisions, secrets: options.secrets });
+  const discoveries = new Map<string, DiscoveryResult>();
+  const refreshDiscovery = async () => {
+    const { contribution, results } = await discover(catalog.listProviders(), {
+      http,
+      clock,
+      keyFor: (slug) => providerKeys.reveal(slug),
+      hints: providerHints,
+    });
+    if (closed) return results;
+    for (const r of results) discoveries.set(r.provider, r);
+    catalog.setSource('discovered', contribution);
+    await refreshSandbox();
+    return results;
+  };
+
   const partial = {
     options,
     clock,
@@ -140,6 +165,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     sandbox: () => fleet,
     catalogProblem: () => loaded.problem,
     refreshSandbox,
+    refreshDiscovery,
+    discoveryResults: () => discoveries,
     replaceCatalogFile: async (file: CatalogFile) => {
       await saveCatalogFile(catalogPath, file);
       loaded.problem = null;
@@ -147,6 +174,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await refreshSandbox();
     },
     close: async () => {
+      closed = true;
       await fleetChange;
       await fleet?.close();
       fleet = null;
@@ -157,5 +185,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   };
   const core: Core = { ...partial, handlers: createHandlers(partial) };
   await refreshSandbox();
+  if (options.discovery !== false) {
+    // In the background: a provider that is slow to list its models must not delay the start.
+    refreshDiscovery().catch((error: unknown) => logger.warn({ err: error }, 'discovery failed'));
+  }
   return core;
 }

@@ -25,6 +25,7 @@ export async function tempCore(options: { codec?: SecretCodec } & Partial<Omit<C
     secrets: new FileSecretStore(join(dir.path, 'secrets.json'), codec ?? ownerOnlyFileCodec),
     host: 'browser',
     version: '9.9.9-test',
+    discovery: false,
     ...rest,
   });
   return {

@@ -22,6 +22,7 @@ export const OPERATION_NAMES = [
   'routing.plan',
   'catalog.export',
   'catalog.import',
+  'catalog.discover',
 ] as const;
 
 export type OperationName = (typeof OPERATION_NAMES)[number];

@@ -70,6 +70,12 @@ export const OPERATIONS = {
     z.object({ model: ModelIdSchema, preferences: ProviderPreferencesSchema.optional() }).strict(),
     RoutePlanViewSchema,
   ),
+  'catalog.discover': op(
+    'mutation',
+    "Ask every enabled provider for its model listing now",
+    none,
+    z.array(z.object({ provider: z.string(), models: z.number().int(), error: z.string().nullable(), at: z.string() })),
+  ),
   'catalog.export': op('query', 'The user catalog file', none, CatalogFileSchema),
   'catalog.import': op(
     'mutation',

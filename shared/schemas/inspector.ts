@@ -21,6 +21,8 @@ export const ProviderSummarySchema = z.object({
   needs_key: z.boolean(),
   key_set: z.boolean(),
   key_updated_at: z.string().nullable(),
+  /** The last reading of the provider's own model listing, if it was asked. */
+  discovery: z.object({ models: z.number().int(), error: z.string().nullable(), at: z.string() }).nullable(),
 });
 export type ProviderSummary = z.infer<typeof ProviderSummarySchema>;
 

@@ -7,6 +7,10 @@ export interface ProviderTemplate {
   baseUrl: string;
   /** Local model servers answer on loopback and need no key. */
   local: boolean;
+  /** Author part of discovered model ids when the provider's names have none (gpt-4o -> openai/gpt-4o). */
+  author?: string;
+  /** Whether its chat API returns token log-probabilities (top_logprobs). */
+  logprobs: boolean;
 }
 
 /**
@@ -14,16 +18,22 @@ export interface ProviderTemplate {
  * about models, prices or limits: those come from the provider's own listing or the user.
  */
 export const BUNDLED_PROVIDERS: readonly ProviderTemplate[] = [
-  { slug: 'openai', name: 'OpenAI', wireFormat: 'openai', baseUrl: 'https://api.openai.com/v1', local: false },
-  { slug: 'anthropic', name: 'Anthropic', wireFormat: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', local: false },
-  { slug: 'google-ai-studio', name: 'Google AI Studio', wireFormat: 'gemini', baseUrl: 'https://generativelanguage.googleapis.com/v1beta', local: false },
-  { slug: 'mistral', name: 'Mistral', wireFormat: 'openai', baseUrl: 'https://api.mistral.ai/v1', local: false },
-  { slug: 'groq', name: 'Groq', wireFormat: 'openai', baseUrl: 'https://api.groq.com/openai/v1', local: false },
-  { slug: 'together', name: 'Together', wireFormat: 'openai', baseUrl: 'https://api.together.xyz/v1', local: false },
-  { slug: 'fireworks', name: 'Fireworks', wireFormat: 'openai', baseUrl: 'https://api.fireworks.ai/inference/v1', local: false },
-  { slug: 'deepinfra', name: 'DeepInfra', wireFormat: 'openai', baseUrl: 'https://api.deepinfra.com/v1/openai', local: false },
-  { slug: 'ollama', name: 'Ollama (local)', wireFormat: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', local: true },
-  { slug: 'llama-cpp', name: 'llama.cpp server (local)', wireFormat: 'openai', baseUrl: 'http://127.0.0.1:8080/v1', local: true },
-  { slug: 'lm-studio', name: 'LM Studio (local)', wireFormat: 'openai', baseUrl: 'http://127.0.0.1:1234/v1', local: true },
-  { slug: 'vllm', name: 'vLLM (local)', wireFormat: 'openai', baseUrl: 'http://127.0.0.1:8000/v1', local: true },
+  { slug: 'openai', name: 'OpenAI', wireFormat: 'openai', baseUrl: 'https://api.openai.com/v1', local: false, author: 'openai', logprobs: true },
+  { slug: 'anthropic', name: 'Anthropic', wireFormat: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', local: false, author: 'anthropic', logprobs: false },
+  { slug: 'google-ai-studio', name: 'Google AI Studio', wireFormat: 'gemini', baseUrl: 'https://generativelanguage.googleapis.com/v1beta', local: false, author: 'google', logprobs: true },
+  { slug: 'mistral', name: 'Mistral', wireFormat: 'openai', baseUrl: 'https://api.mistral.ai/v1', local: false, author: 'mistralai', logprobs: false },
+  { slug: 'groq', name: 'Groq', wireFormat: 'openai', baseUrl: 'https://api.groq.com/openai/v1', local: false, logprobs: false },
+  { slug: 'together', name: 'Together', wireFormat: 'openai', baseUrl: 'https://api.together.xyz/v1', local: false, logprobs: true },
+  { slug: 'fireworks', name: 'Fireworks', wireFormat: 'openai', baseUrl: 'https://api.fireworks.ai/inference/v1', local: false, logprobs: true },
+  { slug: 'deepinfra', name: 'DeepInfra', wireFormat: 'openai', baseUrl: 'https://api.deepinfra.com/v1/openai', local: false, logprobs: true },
+  { slug: 'ollama', name: 'Ollama (local)', wireFormat: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', local: true, logprobs: false },
+  { slug: 'llama-cpp', name: 'llama.cpp server (local)', wireFormat: 'openai', baseUrl: 'http://127.0.0.1:8080/v1', local: true, author: 'local', logprobs: true },
+  { slug: 'lm-studio', name: 'LM Studio (local)', wireFormat: 'openai', baseUrl: 'http://127.0.0.1:1234/v1', local: true, logprobs: false },
+  { slug: 'vllm', name: 'vLLM (local)', wireFormat: 'openai', baseUrl: 'http://127.0.0.1:8000/v1', local: true, logprobs: true },
 ];
+
+/** Discovery hints for a provider slug; providers the user adds get none. */
+export function providerHints(slug: string): { author?: string; logprobs: boolean } {
+  const template = BUNDLED_PROVIDERS.find((p) => p.slug === slug);
+  return template ? { ...(template.author ? { author: template.author } : {}), logprobs: template.logprobs } : { logprobs: false };
+}

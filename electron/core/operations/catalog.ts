@@ -7,7 +7,15 @@ import type { HandlerDeps, Handlers } from './index';
 
 type CatalogOps = Pick<
   Handlers,
-  'models.list' | 'models.endpoints' | 'endpoints.details' | 'endpoints.zdr' | 'endpoints.probe' | 'routing.plan' | 'catalog.export' | 'catalog.import'
+  | 'models.list'
+  | 'models.endpoints'
+  | 'endpoints.details'
+  | 'endpoints.zdr'
+  | 'endpoints.probe'
+  | 'routing.plan'
+  | 'catalog.export'
+  | 'catalog.import'
+  | 'catalog.discover'
 >;
 
 const attemptView = (endpoint: CatalogEndpoint, reason: string) => ({
@@ -80,6 +88,8 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
         excluded: plan.excluded.map((e) => attemptView(e.endpoint, e.reason)),
       };
     },
+    'catalog.discover': async () =>
+      (await core.refreshDiscovery()).map((r) => ({ provider: r.provider, models: r.models, error: r.error, at: new Date(r.at).toISOString() })),
     'catalog.export': async () => {
       const source = core.catalog.source('file');
       if (!source) return EMPTY_CATALOG_FILE;

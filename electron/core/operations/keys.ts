@@ -22,7 +22,9 @@ export function keyHandlers(core: HandlerDeps): KeyOps {
           .filter((p) => !p.simulated)
           .map(async (p) => {
             const state = await core.providerKeys.state(p.slug);
+            const found = core.discoveryResults().get(p.slug);
             return {
+              discovery: found ? { models: found.models, error: found.error, at: new Date(found.at).toISOString() } : null,
               slug: p.slug,
               name: p.name,
               wire_format: p.wire_format,
@@ -39,6 +41,8 @@ export function keyHandlers(core: HandlerDeps): KeyOps {
       try {
         const state = await core.providerKeys.set(provider, key);
         await core.refreshSandbox();
+        // Learn the provider's models in the background; the key is saved either way.
+        core.refreshDiscovery().catch(() => undefined);
         return state;
       } catch (error) {
         if (error instanceof SecretStoreError) throw new GatewayError('unavailable', error.message);

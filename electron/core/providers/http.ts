@@ -29,16 +29,25 @@ export class UpstreamHttp {
   }
 
   /** POSTs JSON; any status other than 2xx becomes an UpstreamError with the provider's message. */
-  async postJson(url: string, body: unknown, options: { headers: Record<string, string>; signal: AbortSignal }): Promise<UpstreamResponse> {
+  postJson(url: string, body: unknown, options: { headers: Record<string, string>; signal: AbortSignal }): Promise<UpstreamResponse> {
+    return this.send('POST', url, JSON.stringify(body), options);
+  }
+
+  /** GETs a resource (model listings); non-2xx statuses become UpstreamErrors as for POST. */
+  get(url: string, options: { headers: Record<string, string>; signal: AbortSignal }): Promise<UpstreamResponse> {
+    return this.send('GET', url, undefined, options);
+  }
+
+  private async send(method: 'GET' | 'POST', url: string, body: string | undefined, options: { headers: Record<string, string>; signal: AbortSignal }): Promise<UpstreamResponse> {
     const target = new URL(url);
     const started = this.clock.now();
     let response: Dispatcher.ResponseData;
     try {
       response = await this.pool(target.origin).request({
-        method: 'POST',
+        method,
         path: `${target.pathname}${target.search}`,
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers },
-        body: JSON.stringify(body),
+        headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), accept: 'application/json, text/event-stream', ...options.headers },
+        ...(body === undefined ? {} : { body }),
         signal: options.signal,
         headersTimeout: 0,
         bodyTimeout: 0,

@@ -46,6 +46,11 @@ function ProviderKeyRow({ provider }: { provider: ProviderSummary }) {
       <td className="mono small">{provider.wire_format}</td>
       <td>
         <KeyStatus provider={provider} />
+        {provider.discovery ? (
+          <div className={`small ${provider.discovery.error ? 'text-error' : 'muted'}`} title={`Asked ${new Date(provider.discovery.at).toLocaleString()}`}>
+            {provider.discovery.error ? `model list: ${provider.discovery.error}` : `${provider.discovery.models} models listed`}
+          </div>
+        ) : null}
       </td>
       <td>
         {provider.needs_key ? (
@@ -81,8 +86,17 @@ function ProviderKeyRow({ provider }: { provider: ProviderSummary }) {
 
 export function ProviderKeysPanel({ secretStorage }: { secretStorage: { available: boolean; description: string } | undefined }) {
   const providers = useQuery(providersQuery());
+  const queryClient = useQueryClient();
+  const discover = useMutation({ mutationFn: () => call('catalog.discover', {}), onSuccess: () => queryClient.invalidateQueries() });
   return (
-    <Panel title="Provider keys">
+    <Panel
+      title="Provider keys"
+      aside={
+        <button type="button" className="secondary" onClick={() => discover.mutate()} disabled={discover.isPending} title="Ask every provider with a key, and every local server, for its models">
+          {discover.isPending ? 'Asking providers…' : 'Refresh model lists'}
+        </button>
+      }
+    >
       <p className="muted">
         Keys are write-only: once saved they are used by the gateway to call the provider and are never shown again, here or anywhere
         else in the app.
