@@ -56,8 +56,9 @@ export function createServerApp(core: Core, options: ServerAppOptions): Hono<{ V
     c.set('requestId', requestId);
     c.header('x-request-id', requestId);
     if (allowed) {
-      // The request URL is built from the Host header by the Node adapter.
-      const host = new URL(c.req.url).hostname.toLowerCase();
+      // The Host header names the server the browser thinks it talks to (in-process tests: the URL).
+      const header = c.req.header('host');
+      const host = (header ? header.replace(/:\d+$/, '') : new URL(c.req.url).hostname).toLowerCase();
       if (!allowed.includes(host)) {
         throw new GatewayError('forbidden', `Requests for host "${host}" are not served here`);
       }

@@ -86,9 +86,22 @@ export class Store {
     if (this.pending.length === 0 || !this.db.isOpen) return;
     const rows = this.pending;
     this.pending = [];
-    this.transaction(() => {
-      for (const row of rows) this.db.run(row.sql, row.params as unknown[] as never);
-    });
+    // One prepared statement per distinct SQL for the whole batch: parsing SQL per row costs more than the row.
+    const statements = new Map<string, ReturnType<Database['prepare']>>();
+    try {
+      this.transaction(() => {
+        for (const row of rows) {
+          let statement = statements.get(row.sql);
+          if (!statement) {
+            statement = this.db.prepare(row.sql);
+            statements.set(row.sql, statement);
+          }
+          statement.run(row.params as unknown[] as never);
+        }
+      });
+    } finally {
+      for (const statement of statements.values()) statement.finalize();
+    }
   }
 
   /** Runs `work` atomically; nested calls join the outer transaction. */
