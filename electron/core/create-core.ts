@@ -34,6 +34,8 @@ export interface CoreOptions {
   random?: () => number;
   /** Ask providers for their model listings at start (default true). */
   discovery?: boolean;
+  /** Total time for one Decisions request and for each upstream attempt in it (ms). */
+  timeouts?: { deadlineMs: number; attemptMs: number };
 }
 
 /** The gateway core: one instance per host process, with every dependency passed in. */
@@ -129,7 +131,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     return fleetChange;
   };
 
-  const decisions = new DecisionsEngine(gateway);
+  const decisions = new DecisionsEngine(gateway, options.timeouts);
   const services = createServiceSelector({ settings, gateway, decisions, secrets: options.secrets });
   const discoveries = new Map<string, DiscoveryResult>();
   const refreshDiscovery = async () => {

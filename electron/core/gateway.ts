@@ -117,7 +117,7 @@ export class Gateway {
   /** A provider that needs a key we do not have: an auth failure, said plainly, never sent upstream. */
   assertKey(endpoint: CatalogEndpoint, target: Target): void {
     if (!endpoint.provider.local && !target.apiKey) {
-      throw new UpstreamError('auth', `no API key is set for ${endpoint.provider.name} (add one in Settings)`);
+      throw new UpstreamError('unconfigured', `no API key is set for ${endpoint.provider.name} (add one in Settings)`);
     }
   }
 }

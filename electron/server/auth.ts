@@ -20,6 +20,7 @@ export function bearerAuth(core: Core): MiddlewareHandler<PublicEnv> {
     const verified = core.apiKeys.verify(match[1]!);
     if (!verified) throw new GatewayError('unauthorized', 'Invalid or revoked API key');
     core.apiKeys.touch(verified.id);
+    core.apiKeys.admitRate(verified.id);
     c.set('apiKey', verified);
     await next();
   };

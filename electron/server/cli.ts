@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ApiKeyKindSchema } from '../../shared/schemas/inspector';
+import { ApiKeyCreateInputSchema, ApiKeyKindSchema } from '../../shared/schemas/inspector';
+import { summarizeIssues } from '../../shared/contract/result';
 import { createCore } from '../core/create-core';
 import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
 import { createLogger } from '../core/logger';
@@ -11,7 +12,7 @@ import { join } from 'node:path';
 
 const USAGE = `Usage:
   npm run serve -- [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--body-limit BYTES]
-  npm run serve -- keys create --name NAME [--kind standard|management]
+  npm run serve -- keys create --name NAME [--kind standard|management] [--credit-limit USD] [--rate-limit PER_MINUTE]
   npm run serve -- keys list
   npm run serve -- keys revoke ID
 Options may also be set with VERDICT_PORT, VERDICT_HOST and VERDICT_DATA_DIR.`;
@@ -70,6 +71,8 @@ async function main(argv: string[]): Promise<void> {
           'body-limit': { type: 'string' },
           name: { type: 'string' },
           kind: { type: 'string' },
+          'credit-limit': { type: 'string' },
+          'rate-limit': { type: 'string' },
           help: { type: 'boolean', short: 'h' },
         },
       });
@@ -132,7 +135,11 @@ async function main(argv: string[]): Promise<void> {
   process.once('SIGTERM', shutdown);
 }
 
-async function runKeys(args: string[], dataDir: string, values: { name?: string | undefined; kind?: string | undefined }): Promise<void> {
+async function runKeys(
+  args: string[],
+  dataDir: string,
+  values: { name?: string | undefined; kind?: string | undefined; 'credit-limit'?: string | undefined; 'rate-limit'?: string | undefined },
+): Promise<void> {
   const core = await createCore({
     dataDir,
     secrets: new FileSecretStore(join(dataDir, 'secrets.json'), ownerOnlyFileCodec),
@@ -147,14 +154,28 @@ async function runKeys(args: string[], dataDir: string, values: { name?: string 
       if (!values.name) fail('keys create needs --name');
       const kind = ApiKeyKindSchema.safeParse(values.kind ?? 'standard');
       if (!kind.success) fail(`--kind must be "standard" or "management", not "${values.kind}"`);
-      const created = core.apiKeys.create(values.name, kind.data);
-      process.stdout.write(`Created ${created.info.kind} key ${created.info.id} "${created.info.name}". It is shown only this once:\n${created.key}\n`);
+      const limits = ApiKeyCreateInputSchema.safeParse({
+        name: values.name,
+        kind: kind.data,
+        credit_limit: values['credit-limit'] === undefined ? null : Number(values['credit-limit']),
+        rate_limit_rpm: values['rate-limit'] === undefined ? null : Number(values['rate-limit']),
+      });
+      if (!limits.success) fail(`keys create: ${summarizeIssues(limits.error)}`);
+      const created = core.apiKeys.create(values.name, kind.data, limits.data);
+      const extra = [
+        created.info.credit_limit !== null ? `credit $${created.info.credit_limit}` : null,
+        created.info.rate_limit_rpm !== null ? `${created.info.rate_limit_rpm} requests/minute` : null,
+      ].filter(Boolean);
+      process.stdout.write(
+        `Created ${created.info.kind} key ${created.info.id} "${created.info.name}"${extra.length ? ` (${extra.join(', ')})` : ''}. It is shown only this once:\n${created.key}\n`,
+      );
     } else if (action === 'list') {
       const keys = core.apiKeys.list();
       if (keys.length === 0) process.stdout.write('No keys yet.\n');
       for (const key of keys) {
         const state = key.revoked_at ? `revoked ${key.revoked_at}` : 'active';
-        process.stdout.write(`${key.id}  ${key.kind.padEnd(10)}  ${state.padEnd(32)}  ${key.name}\n`);
+        const spend = `$${key.spent}${key.credit_limit !== null ? ` of $${key.credit_limit}` : ''}`;
+        process.stdout.write(`${key.id}  ${key.kind.padEnd(10)}  ${state.padEnd(32)}  ${spend.padEnd(18)}  ${key.name}\n`);
       }
     } else if (action === 'revoke') {
       if (!id) fail('keys revoke needs the key id (see keys list)');

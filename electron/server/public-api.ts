@@ -42,6 +42,7 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
     if (sessionId !== null && sessionId.length > MAX_SESSION_ID_LENGTH) {
       throw new GatewayError('bad_request', `x-session-id: at most ${MAX_SESSION_ID_LENGTH} characters`);
     }
+    core.apiKeys.admitCredit(c.get('apiKey').id);
     const id = c.get('requestId');
     const started = core.clock.now();
     const base = { id, createdAt: started, origin: 'api' as const, keyId: c.get('apiKey').id, sessionId, user: request.user ?? null, request };
@@ -49,6 +50,7 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
       const signal = callerGone(c);
       const outcome = await core.service().decide(request, { requestId: id, ...(signal ? { signal } : {}) });
       core.decisionLog.record({ ...base, latencyMs: core.clock.now() - started, outcome: { ok: true, ...outcome } });
+      core.apiKeys.addSpend(base.keyId, outcome.response.usage.cost ?? 0);
       return c.json(outcome.response);
     } catch (error) {
       if (error instanceof GatewayError) core.decisionLog.record({ ...base, latencyMs: core.clock.now() - started, outcome: { ok: false, error: error.toBody() } });
@@ -72,7 +74,7 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
     requireManagement(c.get('apiKey'));
     const body = await readJson(c, 'a key to create');
     const input = validateBody(ApiKeyCreateInputSchema, body, 'key');
-    const created = core.apiKeys.create(input.name, input.kind);
+    const created = core.apiKeys.create(input.name, input.kind, input);
     return c.json({ data: created.info, key: created.key }, 201);
   });
 

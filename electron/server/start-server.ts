@@ -17,6 +17,7 @@ export interface StartServerOptions {
   bodyLimitBytes?: number;
   logger?: Logger;
   sandbox?: FleetOptions;
+  timeouts?: { deadlineMs: number; attemptMs: number };
   /**
    * Let the HTTP adapter install its lighter global Request/Response (much faster responses).
    * Off when other code in the same process checks `instanceof Request` (tests that run a client here).
@@ -48,6 +49,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     version: options.version,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
   });
   const initialManagementKey = core.apiKeys.count() === 0 ? core.apiKeys.create('Initial management key', 'management').key : undefined;
   const uiToken = randomBytes(24).toString('base64url');

@@ -53,13 +53,22 @@ export const ApiKeyInfoSchema = z.object({
   created_at: z.string(),
   revoked_at: z.string().nullable(),
   last_used_at: z.string().nullable(),
+  /** USD this key may spend in all; null: no limit. */
+  credit_limit: z.number().nullable(),
+  /** USD spent so far: the sum of the cost of its answered requests. */
+  spent: z.number(),
+  /** Requests per minute; null: no limit. */
+  rate_limit_rpm: z.number().int().nullable(),
 });
 export type ApiKeyInfo = z.infer<typeof ApiKeyInfoSchema>;
 
 export const ApiKeyCreateInputSchema = z.object({
   name: z.string().trim().min(1, 'a key needs a name').max(100, 'a key name is at most 100 characters'),
   kind: ApiKeyKindSchema.default('standard'),
+  credit_limit: z.number().positive('a credit limit is more than 0 USD').nullable().default(null),
+  rate_limit_rpm: z.number().int().positive('a rate limit is at least 1 request per minute').nullable().default(null),
 });
+export type ApiKeyLimits = { credit_limit: number | null; rate_limit_rpm: number | null };
 /** The only time a gateway key's secret is shown: right after it is created. */
 export const ApiKeyCreatedSchema = z.object({ info: ApiKeyInfoSchema, key: z.string() });
 

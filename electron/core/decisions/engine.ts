@@ -44,7 +44,18 @@ export function methodFor(endpoint: CatalogEndpoint, gateway: Gateway): Answerin
  * native Decisions endpoint; never a number made up here.
  */
 export class DecisionsEngine {
-  constructor(private readonly gateway: Gateway) {}
+  constructor(
+    private readonly gateway: Gateway,
+    private readonly timeouts?: { deadlineMs: number; attemptMs: number },
+  ) {}
+
+  private routeOptions(requestId: string, signal: AbortSignal | undefined) {
+    return {
+      requestId,
+      ...(signal ? { signal } : {}),
+      ...(this.timeouts ? { deadlineMs: this.timeouts.deadlineMs, attemptTimeoutMs: this.timeouts.attemptMs } : {}),
+    };
+  }
 
   async decide(request: DecisionsRequest, options: { requestId: string; signal?: AbortSignal }): Promise<DecisionOutcome> {
     const model = this.gatewayModel(request.model);
@@ -79,7 +90,7 @@ export class DecisionsEngine {
         const one = await this.ask(attempt.endpoint, target, { name: firstName, question: firstQuestion, labels: sets.get(firstName)!, parts, options: attempt.options }, signal, ledger);
         return { value: [one], usage: ZERO, timings: one.timings };
       },
-      { requestId: options.requestId, ...(options.signal ? { signal: options.signal } : {}) },
+      this.routeOptions(options.requestId, options.signal),
     );
     answers.push(...first.value.map(({ name, answer, method }) => ({ name, answer, method })));
     const attempts = [...first.attempts];
@@ -100,7 +111,7 @@ export class DecisionsEngine {
               const one = await this.ask(attempt.endpoint, target, { name, question, labels: sets.get(name)!, parts, options: attempt.options }, signal, ledger);
               return { value: [one], usage: ZERO, timings: one.timings };
             },
-            { requestId: options.requestId, ...(options.signal ? { signal: options.signal } : {}) },
+            this.routeOptions(options.requestId, options.signal),
           ),
         ),
       );

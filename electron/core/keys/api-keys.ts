@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { statSync } from 'node:fs';
-import type { ApiKeyInfo, ApiKeyKind } from '../../../shared/schemas/inspector';
+import type { ApiKeyInfo, ApiKeyKind, ApiKeyLimits } from '../../../shared/schemas/inspector';
 import { isoTime, type Clock } from '../clock';
 import { GatewayError } from '../errors';
 import type { Store } from '../store/database';
@@ -17,12 +17,14 @@ interface ApiKeyRow {
   created_at: string;
   revoked_at: string | null;
   last_used_at: string | null;
+  credit_limit: number | null;
+  rate_limit_rpm: number | null;
 }
 
 const digest = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
 const DUMMY_HASH = digest('vd-000000000000-not-a-key');
 
-const toInfo = (row: ApiKeyRow): ApiKeyInfo => ({
+const toInfo = (row: ApiKeyRow, spent: number): ApiKeyInfo => ({
   id: row.id,
   name: row.name,
   kind: row.kind,
@@ -30,12 +32,18 @@ const toInfo = (row: ApiKeyRow): ApiKeyInfo => ({
   created_at: row.created_at,
   revoked_at: row.revoked_at,
   last_used_at: row.last_used_at,
+  credit_limit: row.credit_limit,
+  spent,
+  rate_limit_rpm: row.rate_limit_rpm,
 });
 
 export interface VerifiedKey {
   id: string;
   kind: ApiKeyKind;
 }
+
+const MINUTE = 60_000;
+const round = (usd: number) => Number(usd.toFixed(6));
 
 /**
  * API keys. Verification runs on every public request, so rows are kept in memory and reloaded
@@ -46,6 +54,10 @@ export class ApiKeys {
   private cacheStamp = '';
   private checkedAt = 0;
   private readonly touched = new Map<string, number>();
+  /** USD spent per key, from the request log at start, then kept up to date in memory. */
+  private spentByKey: Map<string, number> | null = null;
+  /** Start times of each key's requests in the last minute, oldest first. */
+  private readonly recent = new Map<string, number[]>();
 
   constructor(
     private readonly store: Store,
@@ -66,7 +78,52 @@ export class ApiKeys {
     return this.cache;
   }
 
-  create(name: string, kind: ApiKeyKind): { info: ApiKeyInfo; key: string } {
+  private spent(id: string): number {
+    if (!this.spentByKey) {
+      this.store.flush();
+      const rows = this.store.all<{ key_id: string; spent: number | null }>('SELECT key_id, SUM(cost) AS spent FROM decisions WHERE key_id IS NOT NULL GROUP BY key_id');
+      this.spentByKey = new Map(rows.map((r) => [r.key_id, r.spent ?? 0]));
+    }
+    return this.spentByKey.get(id) ?? 0;
+  }
+
+  /** Adds a request's cost to its key's spend (the request log persists it). */
+  addSpend(id: string, usd: number): void {
+    this.spent(id);
+    this.spentByKey!.set(id, (this.spentByKey!.get(id) ?? 0) + usd);
+  }
+
+  /** Rate limit (requests per minute, sliding window): 429 with Retry-After when over. */
+  admitRate(id: string): void {
+    const row = this.rows().get(id);
+    if (!row?.rate_limit_rpm) return;
+    const now = this.clock.now();
+    const times = this.recent.get(id) ?? [];
+    while (times.length > 0 && now - times[0]! >= MINUTE) times.shift();
+    if (times.length >= row.rate_limit_rpm) {
+      const wait = Math.max(1, Math.ceil((times[0]! + MINUTE - now) / 1000));
+      throw new GatewayError('rate_limited', `Key ${row.label} is limited to ${row.rate_limit_rpm} requests per minute; try again in ${wait} s`, {
+        headers: { 'Retry-After': String(wait) },
+        metadata: { limit_rpm: row.rate_limit_rpm, retry_after_seconds: wait },
+      });
+    }
+    times.push(now);
+    this.recent.set(id, times);
+  }
+
+  /** Credit: 402 once the key has spent its limit. */
+  admitCredit(id: string): void {
+    const row = this.rows().get(id);
+    if (row?.credit_limit === null || row?.credit_limit === undefined) return;
+    const spent = this.spent(id);
+    if (spent >= row.credit_limit) {
+      throw new GatewayError('payment_required', `Key ${row.label} has spent $${round(spent)} of its $${row.credit_limit} credit; raise its limit or use another key`, {
+        metadata: { credit_limit: row.credit_limit, spent: round(spent) },
+      });
+    }
+  }
+
+  create(name: string, kind: ApiKeyKind, limits: ApiKeyLimits = { credit_limit: null, rate_limit_rpm: null }): { info: ApiKeyInfo; key: string } {
     const id = randomBytes(6).toString('hex');
     const key = `vd-${id}-${randomBytes(32).toString('base64url')}`;
     const row: ApiKeyRow = {
@@ -78,17 +135,19 @@ export class ApiKeys {
       created_at: isoTime(this.clock),
       revoked_at: null,
       last_used_at: null,
+      credit_limit: limits.credit_limit,
+      rate_limit_rpm: limits.rate_limit_rpm,
     };
     this.store.run(
-      'INSERT INTO api_keys (id, name, kind, hash, label, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-      [row.id, row.name, row.kind, row.hash, row.label, row.created_at],
+      'INSERT INTO api_keys (id, name, kind, hash, label, created_at, credit_limit, rate_limit_rpm) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      [row.id, row.name, row.kind, row.hash, row.label, row.created_at, row.credit_limit, row.rate_limit_rpm],
     );
     this.cache = null;
-    return { info: toInfo(row), key };
+    return { info: toInfo(row, 0), key };
   }
 
   list(): ApiKeyInfo[] {
-    return this.store.all<ApiKeyRow>('SELECT * FROM api_keys ORDER BY created_at, id').map(toInfo);
+    return this.store.all<ApiKeyRow>('SELECT * FROM api_keys ORDER BY created_at, id').map((r) => toInfo(r, round(this.spent(r.id))));
   }
 
   count(): number {
@@ -103,7 +162,7 @@ export class ApiKeys {
       this.store.run('UPDATE api_keys SET revoked_at = ? WHERE id = ?', [row.revoked_at, id]);
       this.cache = null;
     }
-    return toInfo(row);
+    return toInfo(row, round(this.spent(id)));
   }
 
   /** The key's identity when it is known and not revoked; compared in constant time. */

@@ -11,6 +11,8 @@ export const ATTEMPT_OUTCOMES = [
   'bad_request',
   'invalid_response',
   'cancelled',
+  /** Not tried: the provider needs a key that is not set. */
+  'unconfigured',
 ] as const;
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 

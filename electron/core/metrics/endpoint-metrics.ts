@@ -128,7 +128,8 @@ export class EndpointMetrics {
   }
 
   private observe(attempt: AttemptRecord): void {
-    if (attempt.outcome === 'cancelled') return;
+    // Neither was a real attempt at the provider: they say nothing about its health.
+    if (attempt.outcome === 'cancelled' || attempt.outcome === 'unconfigured') return;
     // A failure changes routing at once (the last-30-seconds outage rule): drop the cached figures.
     if (attempt.outcome !== 'ok') this.cache.delete(attempt.endpointId);
     const minute = Math.floor(attempt.startedAt / MINUTE);

@@ -69,7 +69,7 @@ export function keyHandlers(core: HandlerDeps): KeyOps {
       return { key_set: false };
     },
     'apiKeys.list': async () => core.apiKeys.list(),
-    'apiKeys.create': async ({ name, kind }) => core.apiKeys.create(name, kind),
+    'apiKeys.create': async ({ name, kind, credit_limit, rate_limit_rpm }) => core.apiKeys.create(name, kind, { credit_limit, rate_limit_rpm }),
     'apiKeys.revoke': async ({ id }) => core.apiKeys.revoke(id),
   };
 }

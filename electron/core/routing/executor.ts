@@ -60,6 +60,7 @@ const STATUS_FOR: Record<FailureKind, ErrorKind> = {
   not_found: 'bad_gateway',
   bad_request: 'bad_request',
   cancelled: 'unavailable',
+  unconfigured: 'unavailable',
 };
 
 const describe = (a: AttemptSummary) => `${endpointSlug(a.endpoint)}: ${a.message ?? a.outcome}`;
@@ -143,6 +144,8 @@ export async function executePlan<T>(
   }
 
   const tried = attempts.map(describe).join('; ');
+  // Only endpoints that could not even be called (no key): no provider is available.
+  if (attempts.every((a) => a.outcome === 'unconfigured')) lastKind = 'unconfigured';
   if (attempts.length === 0) {
     throw new GatewayError('unavailable', `No provider endpoint could be tried for "${plan.attempts[0]?.endpoint.model.id ?? 'this model'}" before the deadline`);
   }

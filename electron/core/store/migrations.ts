@@ -66,4 +66,9 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX decisions_by_time ON decisions (created_at);
   CREATE INDEX decisions_by_session ON decisions (session_id);
   `,
+  `
+  ALTER TABLE api_keys ADD COLUMN credit_limit REAL;
+  ALTER TABLE api_keys ADD COLUMN rate_limit_rpm INTEGER;
+  CREATE INDEX decisions_by_key ON decisions (key_id);
+  `,
 ];
