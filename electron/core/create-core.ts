@@ -9,6 +9,7 @@ import { systemClock, type Clock } from './clock';
 import { Gateway } from './gateway';
 import { DecisionsEngine } from './decisions/engine';
 import { DecisionLog } from './decisions/log';
+import { OtlpExporter } from './trace/otlp';
 import { createServiceSelector, type GatewayService } from './service';
 import { ApiKeys } from './keys/api-keys';
 import { ProviderKeys } from './keys/provider-keys';
@@ -54,6 +55,7 @@ export interface Core {
   readonly gateway: Gateway;
   readonly decisions: DecisionsEngine;
   readonly decisionLog: DecisionLog;
+  readonly tracer: OtlpExporter;
   /** The three public operations, here or at a remote gateway as the settings say. */
   service(): GatewayService;
   readonly handlers: Handlers;
@@ -132,6 +134,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   };
 
   const decisions = new DecisionsEngine(gateway, options.timeouts);
+  const tracer = new OtlpExporter(() => settings.get().trace_destinations, logger, options.version);
   const services = createServiceSelector({ settings, gateway, decisions, secrets: options.secrets });
   const discoveries = new Map<string, DiscoveryResult>();
   const refreshDiscovery = async () => {
@@ -162,6 +165,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     http,
     gateway,
     decisions,
+    tracer,
     service: () => services.current(),
     decisionLog: new DecisionLog(store),
     sandbox: () => fleet,
@@ -182,6 +186,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       fleet = null;
       await http.close();
       await services.close();
+      await tracer.close();
       store.close();
     },
   };

@@ -137,6 +137,25 @@ describe('POST /api/alpha/decisions end to end', () => {
     expect(info.spent).toBeCloseTo(0.001001, 9);
   });
 
+  it('trace keys reach each configured OTLP destination as one span', async () => {
+    const collector = await new ScriptedUpstream().start();
+    collector.always({ kind: 'respond', status: 200, chunks: ['{}'] });
+    try {
+      await server.core.handlers['settings.update']({ trace_destinations: [collector.url] });
+      upstream.script(WIRE.openai('Yes', { top: [{ token: 'Yes', logprob: -0.1 }, { token: 'No', logprob: -2.4 }] }));
+      const response = await ask({ ...judge, trace: { trace_id: 'run-2026-11-22', span_name: 'grade-late', team: 'support' }, user: 'analyst-7' });
+      expect(response.status).toBe(200);
+      await server.core.tracer.flush();
+      const posted = collector.received.find((r) => r.path === '/v1/traces')!.body as { resourceSpans: { scopeSpans: { spans: { name: string; attributes: { key: string }[] }[] }[] }[] };
+      const spanSent = posted.resourceSpans[0]!.scopeSpans[0]!.spans[0]!;
+      expect(spanSent.name).toBe('grade-late');
+      expect(spanSent.attributes.map((a) => a.key)).toEqual(expect.arrayContaining(['trace.metadata.team', 'user.id', 'gen_ai.request.model']));
+    } finally {
+      await server.core.handlers['settings.update']({ trace_destinations: [] });
+      await collector.close();
+    }
+  });
+
   it('the official client raises its typed errors for 402 and 429', async () => {
     const broke = server.core.apiKeys.create('broke', 'standard', { credit_limit: 0.0000001, rate_limit_rpm: null }).key;
     server.core.apiKeys.addSpend(server.core.apiKeys.list().find((k) => k.name === 'broke')!.id, 1);

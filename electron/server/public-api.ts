@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { DecisionsRequestSchema, MAX_SESSION_ID_LENGTH } from '../../shared/schemas/decisions-request';
+import { DecisionsRequestSchema, MAX_SESSION_ID_LENGTH, type DecisionsRequest } from '../../shared/schemas/decisions-request';
 import { ApiKeyCreateInputSchema } from '../../shared/schemas/inspector';
 import { describeIssues, summarizeIssues } from '../../shared/contract/result';
 import type { Core } from '../core/create-core';
@@ -23,6 +23,15 @@ export function validateBody<S extends z.ZodType>(schema: S, value: unknown, wha
   }
   return parsed.data;
 }
+
+const spanOf = (request: DecisionsRequest, sessionId: string | null, startMs: number, endMs: number) => ({
+  trace: request.trace,
+  model: request.model,
+  sessionId,
+  user: request.user ?? null,
+  startMs,
+  endMs,
+});
 
 /** The spec's public operations (section 4) plus key management for management keys. */
 export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv> {
@@ -51,9 +60,13 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
       const outcome = await core.service().decide(request, { requestId: id, ...(signal ? { signal } : {}) });
       core.decisionLog.record({ ...base, latencyMs: core.clock.now() - started, outcome: { ok: true, ...outcome } });
       core.apiKeys.addSpend(base.keyId, outcome.response.usage.cost ?? 0);
+      core.tracer.record({ ...spanOf(request, sessionId, started, core.clock.now()), provider: outcome.response.provider ?? null, inputTokens: outcome.response.usage.input_tokens, outputTokens: outcome.response.usage.output_tokens, cost: outcome.response.usage.cost ?? null, error: null });
       return c.json(outcome.response);
     } catch (error) {
-      if (error instanceof GatewayError) core.decisionLog.record({ ...base, latencyMs: core.clock.now() - started, outcome: { ok: false, error: error.toBody() } });
+      if (error instanceof GatewayError) {
+        core.decisionLog.record({ ...base, latencyMs: core.clock.now() - started, outcome: { ok: false, error: error.toBody() } });
+        core.tracer.record({ ...spanOf(request, sessionId, started, core.clock.now()), provider: null, inputTokens: null, outputTokens: null, cost: null, error: error.message });
+      }
       throw error;
     }
   });

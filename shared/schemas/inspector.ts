@@ -96,6 +96,8 @@ export const SettingsSchema = z.object({
   sandbox: SandboxModeSchema,
   routing: AccountRoutingSchema,
   gateway: GatewayModeSchema,
+  /** OTLP/HTTP collector base URLs (spans go to {url}/v1/traces). */
+  trace_destinations: z.array(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })).max(8),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 export const SettingsPatchSchema = SettingsSchema.partial().strict();

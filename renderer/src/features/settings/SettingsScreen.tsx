@@ -6,6 +6,7 @@ import { ApiKeysPanel } from './ApiKeysPanel';
 import { appInfoQuery, settingsKeys, settingsQuery } from './api';
 import { ProviderKeysPanel } from './ProviderKeysPanel';
 import { RemoteGatewayPanel } from './RemoteGatewayPanel';
+import { TracePanel } from './TracePanel';
 
 function useSettingsUpdate() {
   const queryClient = useQueryClient();
@@ -103,6 +104,7 @@ export function SettingsScreen() {
       <ApiKeysPanel />
       <RemoteGatewayPanel />
       <GatewayPanel />
+      <TracePanel />
       <AppearancePanel />
       <AboutPanel />
     </>

@@ -1,0 +1,130 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Pool } from 'undici';
+import { TRACE_KNOWN_KEYS, type TraceConfig } from '../../../shared/schemas/trace';
+import type { Logger } from '../logger';
+
+/** One finished Decisions request, as the exporter needs it. */
+export interface DecisionSpan {
+  trace: TraceConfig | undefined;
+  model: string;
+  provider: string | null;
+  sessionId: string | null;
+  user: string | null;
+  startMs: number;
+  endMs: number;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cost: number | null;
+  error: string | null;
+}
+
+type AnyValue = { stringValue: string } | { intValue: string } | { doubleValue: number } | { boolValue: boolean };
+
+const value = (v: unknown): AnyValue =>
+  typeof v === 'number' ? (Number.isInteger(v) ? { intValue: String(v) } : { doubleValue: v }) : typeof v === 'boolean' ? { boolValue: v } : { stringValue: typeof v === 'string' ? v : JSON.stringify(v) };
+
+/** A caller's id as OTLP wants it: kept when it already is `bytes` hex long, else a stable hash of it. */
+export function otlpId(given: string | undefined, bytes: 8 | 16): string {
+  if (given === undefined) return randomBytes(bytes).toString('hex');
+  const hex = given.toLowerCase();
+  if (new RegExp(`^[0-9a-f]{${bytes * 2}}$`).test(hex) && !/^0+$/.test(hex)) return hex;
+  return createHash('sha256').update(given).digest('hex').slice(0, bytes * 2);
+}
+
+/** The span in OTLP/JSON: known trace keys onto the span, other keys as custom attributes. */
+export function toOtlpSpan(span: DecisionSpan): Record<string, unknown> {
+  const trace = span.trace ?? {};
+  const attributes: { key: string; value: AnyValue }[] = [];
+  const add = (key: string, v: unknown) => {
+    if (v !== null && v !== undefined) attributes.push({ key, value: value(v) });
+  };
+  add('gen_ai.operation.name', 'decisions');
+  add('gen_ai.request.model', span.model);
+  add('gen_ai.provider.name', span.provider);
+  add('gen_ai.usage.input_tokens', span.inputTokens);
+  add('gen_ai.usage.output_tokens', span.outputTokens);
+  add('verdict.cost_usd', span.cost);
+  add('session.id', span.sessionId);
+  add('user.id', span.user);
+  add('trace.name', trace.trace_name);
+  add('gen_ai.generation.name', trace.generation_name);
+  for (const [key, v] of Object.entries(trace)) {
+    if (!(TRACE_KNOWN_KEYS as readonly string[]).includes(key)) add(`trace.metadata.${key}`, v);
+  }
+  const result: Record<string, unknown> = {
+    traceId: otlpId(trace.trace_id, 16),
+    spanId: otlpId(undefined, 8),
+    name: trace.span_name ?? trace.generation_name ?? 'decisions',
+    kind: 3,
+    startTimeUnixNano: `${BigInt(Math.round(span.startMs)) * 1_000_000n}`,
+    endTimeUnixNano: `${BigInt(Math.round(span.endMs)) * 1_000_000n}`,
+    attributes,
+    status: span.error ? { code: 2, message: span.error } : { code: 1 },
+  };
+  if (trace.parent_span_id !== undefined) result['parentSpanId'] = otlpId(trace.parent_span_id, 8);
+  return result;
+}
+
+/**
+ * Sends spans to each configured OTLP/HTTP destination (`{url}/v1/traces`, JSON encoding), in
+ * batches at most a second old. Export failures are logged and never affect the request.
+ */
+export class OtlpExporter {
+  private queue: Record<string, unknown>[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private readonly pools = new Map<string, Pool>();
+
+  constructor(
+    private readonly destinations: () => readonly string[],
+    private readonly logger: Logger,
+    private readonly version: string,
+  ) {}
+
+  record(span: DecisionSpan): void {
+    if (this.destinations().length === 0) return;
+    this.queue.push(toOtlpSpan(span));
+    if (this.queue.length >= 512) void this.flush();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => void this.flush(), 1_000);
+      this.timer.unref();
+    }
+  }
+
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.queue.length === 0) return;
+    const spans = this.queue;
+    this.queue = [];
+    const body = JSON.stringify({
+      resourceSpans: [
+        {
+          resource: { attributes: [{ key: 'service.name', value: { stringValue: 'verdict' } }, { key: 'service.version', value: { stringValue: this.version } }] },
+          scopeSpans: [{ scope: { name: 'verdict.decisions', version: this.version }, spans }],
+        },
+      ],
+    });
+    await Promise.all(
+      this.destinations().map(async (destination) => {
+        const url = new URL(`${destination.replace(/\/+$/, '')}/v1/traces`);
+        let pool = this.pools.get(url.origin);
+        if (!pool) {
+          pool = new Pool(url.origin, { connections: 2 });
+          this.pools.set(url.origin, pool);
+        }
+        try {
+          const response = await pool.request({ method: 'POST', path: url.pathname, headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(5_000) });
+          await response.body.dump();
+          if (response.statusCode >= 300) this.logger.warn({ destination, status: response.statusCode }, 'trace export refused');
+        } catch (error) {
+          this.logger.warn({ destination, err: error }, 'trace export failed');
+        }
+      }),
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    await Promise.all([...this.pools.values()].map((p) => p.close()));
+  }
+}
