@@ -61,7 +61,7 @@ function planBench(): { loadBalance: number; sorted: number } {
     source: 'file' as const,
     simulated: false,
   });
-  const model = { id: 'bench/many', name: 'Many', created: 0, description: '', architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: null, instruct_type: null, tokenizer: null }, distillable: null, locates_objects: false, source: 'file' as const };
+  const model = { id: 'bench/many', name: 'Many', created: 0, description: '', architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: null, instruct_type: null, tokenizer: null }, distillable: null, locates_objects: false, box_format: null, source: 'file' as const };
   const candidates: Candidate[] = Array.from({ length: 10_000 }, (_, i) => {
     const price = 1e-7 * (1 + (i % 97));
     const endpoint: CatalogEndpoint = {

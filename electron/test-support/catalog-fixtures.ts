@@ -10,6 +10,7 @@ export function testModel(id = 'acme/small', overrides: Partial<CatalogModel> = 
     architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null },
     distillable: null,
     locates_objects: false,
+    box_format: null,
     source: 'file',
     ...overrides,
   };

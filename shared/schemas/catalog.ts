@@ -7,6 +7,9 @@ import { ProviderSlugSchema, WireFormatSchema } from './inspector';
  * The catalog file: providers, models and endpoints a user adds, exports and imports.
  * Anything no source gave stays null and is shown as unknown; nothing is filled in.
  */
+/** Box conventions of model families, converted to fractions of the image (docs/API.md). */
+export const BOX_CONVENTIONS = ['fractions', 'gemini-1000', 'qwen-1000', 'qwen25-pixels', 'claude-pixels'] as const;
+
 export const DataPolicySchema = z.strictObject({
   /** Zero data retention: the provider keeps no prompts. null: not known. */
   zdr: z.boolean().nullable().default(null),
@@ -35,6 +38,8 @@ export const ModelConfigSchema = z.strictObject({
   distillable: z.boolean().nullable().default(null),
   /** Whether the model can answer box questions (locate objects in images). */
   locates_objects: z.boolean().default(false),
+  /** How the model states boxes; null: guessed from its family (Gemini, Qwen, Claude), else fractions. */
+  box_format: z.enum(BOX_CONVENTIONS).nullable().default(null),
 });
 export type ModelConfig = z.infer<typeof ModelConfigSchema>;
 

@@ -109,7 +109,9 @@ export async function discover(
                 description: '',
                 architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null },
                 distillable: null,
+                // Whether it can locate objects is not in any listing; the user says so in the catalog.
                 locates_objects: false,
+                box_format: null,
                 source: 'discovered',
               });
             }

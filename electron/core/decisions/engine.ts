@@ -5,7 +5,10 @@ import type { DecisionsResponse } from '../../../shared/schemas/decisions-respon
 import type { CatalogEndpoint } from '../catalog/types';
 import { GatewayError } from '../errors';
 import type { Gateway } from '../gateway';
-import type { ChatRequest, ContentPart, Target } from '../providers/types';
+import type { CallContext, ChatRequest, ContentPart, Target, Timings, UpstreamUsage } from '../providers/types';
+import type { BoxQuestion, Question } from '../../../shared/schemas/question';
+import { prepareImage, type PreparedImage } from './box/image';
+import { boxConventionFor, boxInstruction, parseBox, seenSize } from './box/conventions';
 import { UpstreamError } from '../providers/upstream-error';
 import type { AttemptSummary } from '../routing/executor';
 import type { Plan } from '../routing/plan';
@@ -15,7 +18,8 @@ import { labelSet, questionText, SYSTEM_PROMPT, type LabelSet } from './labels';
 import { estimateTokens, stateParts } from './state';
 import { totalUsage, type LedgerEntry } from './usage';
 
-export type AnsweringMethod = 'native' | 'logprobs' | 'verbalized';
+/** native: passed through; logprobs: label token probabilities; verbalized: stated probabilities; box: a located box. */
+export type AnsweringMethod = 'native' | 'logprobs' | 'verbalized' | 'box';
 
 export interface DecisionOutcome {
   response: DecisionsResponse;
@@ -59,16 +63,25 @@ export class DecisionsEngine {
 
   async decide(request: DecisionsRequest, options: { requestId: string; signal?: AbortSignal }): Promise<DecisionOutcome> {
     const model = this.gatewayModel(request.model);
-    const { parts, images } = stateParts(request.state);
+    const state = stateParts(request.state);
+    const { images } = state;
+    let parts = state.parts;
     const entries = Object.entries(request.questions);
+    let image: PreparedImage | null = null;
     for (const [name, q] of entries) {
       if (q.type !== 'box') continue;
       if (!model.locates_objects) throw new GatewayError('bad_request', `questions.${name}: ${model.id} cannot locate objects in images, so it cannot answer a box question`);
       if (images === 0) throw new GatewayError('bad_request', `questions.${name}: a box question needs an image in state (an image_url part with a data: URL)`);
-      throw new GatewayError('bad_request', `questions.${name}: box questions are not answered by this version of the gateway`);
     }
-    const labelled = entries as [string, LabelQuestion][];
-    const sets = new Map(labelled.map(([name, q]) => [name, labelSet(name, q)]));
+    if (entries.some(([, q]) => q.type === 'box')) {
+      // Boxes refer to the first image, upright: EXIF orientation is applied before anyone sees it.
+      const index = parts.findIndex((p) => p.type === 'image');
+      const first = parts[index] as Extract<ContentPart, { type: 'image' }>;
+      image = prepareImage(first.mediaType, first.base64, `state (image ${index + 1})`);
+      parts = parts.map((p, i) => (i === index ? { type: 'image', mediaType: image!.mediaType, base64: image!.base64 } : p));
+    }
+    const labelled = entries as [string, Question][];
+    const sets = new Map(labelled.flatMap(([name, q]) => (q.type === 'box' ? [] : [[name, labelSet(name, q)] as const])));
     const promptChars = parts.reduce((n, p) => n + (p.type === 'text' ? p.text.length : 0), 0);
     const plan = this.gateway.plan(request.model, request.provider ?? undefined, {
       parameters: ['logprobs', 'top_logprobs', 'max_tokens'],
@@ -87,7 +100,7 @@ export class DecisionsEngine {
         this.gateway.assertKey(attempt.endpoint, target);
         const method = methodFor(attempt.endpoint, this.gateway);
         if (method === 'native') return this.native(attempt.endpoint, target, request, signal, ledger);
-        const one = await this.ask(attempt.endpoint, target, { name: firstName, question: firstQuestion, labels: sets.get(firstName)!, parts, options: attempt.options }, signal, ledger);
+        const one = await this.ask(attempt.endpoint, target, { name: firstName, question: firstQuestion, labels: sets.get(firstName), image, parts, options: attempt.options }, signal, ledger);
         return { value: [one], usage: ZERO, timings: one.timings };
       },
       this.routeOptions(options.requestId, options.signal),
@@ -108,7 +121,7 @@ export class DecisionsEngine {
                 const native = await this.native(attempt.endpoint, target, { ...request, questions: { [name]: question } }, signal, ledger);
                 return { ...native, value: native.value.filter((a) => a.name === name) };
               }
-              const one = await this.ask(attempt.endpoint, target, { name, question, labels: sets.get(name)!, parts, options: attempt.options }, signal, ledger);
+              const one = await this.ask(attempt.endpoint, target, { name, question, labels: sets.get(name), image, parts, options: attempt.options }, signal, ledger);
               return { value: [one], usage: ZERO, timings: one.timings };
             },
             this.routeOptions(options.requestId, options.signal),
@@ -163,55 +176,96 @@ export class DecisionsEngine {
     return { value, usage: ZERO, timings: result.timings };
   }
 
-  /** One question on one endpoint: label log-probabilities, one retry, then stated probabilities. */
+  /** One question on one endpoint: label log-probabilities, one retry, then stated probabilities; or a box. */
   private async ask(
     endpoint: CatalogEndpoint,
     target: Target,
-    q: { name: string; question: LabelQuestion; labels: LabelSet; parts: ContentPart[]; options: Record<string, unknown> | undefined },
+    q: { name: string; question: Question; labels: LabelSet | undefined; image: PreparedImage | null; parts: ContentPart[]; options: Record<string, unknown> | undefined },
     signal: AbortSignal,
     ledger: LedgerEntry[],
-  ) {
+  ): Promise<Answered & { timings: Timings }> {
     const adapter = this.gateway.adapter(endpoint);
     const ctx = this.gateway.context(signal);
-    const content: ContentPart[] = [...markCacheable(q.parts), { type: 'text', text: `\n\n${questionText(q.question, q.labels)}` }];
+    if (q.question.type === 'box') return this.askBox(endpoint, target, { ...q, question: q.question }, ctx, ledger);
+    const question: LabelQuestion = q.question;
+    const labels = q.labels!;
+    const content: ContentPart[] = [...markCacheable(q.parts), { type: 'text', text: `\n\n${questionText(question, labels)}` }];
     const base: ChatRequest = { system: SYSTEM_PROMPT, messages: [{ role: 'user', content }], maxTokens: 1, temperature: 0, options: q.options };
-    const record = (usage: import('../providers/types').UpstreamUsage, text: string) => {
-      const estimated = usage.inputTokens === null || usage.outputTokens === null;
-      const promptText = content.map((p) => (p.type === 'text' ? p.text : '')).join('') + SYSTEM_PROMPT;
-      ledger.push({
-        endpoint,
-        estimated,
-        usage: estimated ? { ...usage, inputTokens: usage.inputTokens ?? estimateTokens(promptText), outputTokens: usage.outputTokens ?? estimateTokens(text) } : usage,
-      });
-    };
+    const record = (usage: UpstreamUsage, text: string) => recordUsage(ledger, endpoint, usage, content, text);
     if (methodFor(endpoint, this.gateway) === 'logprobs') {
       for (let attempt = 0; attempt < 2; attempt += 1) {
         const result = await adapter.chat!(target, { ...base, topLogprobs: TOP_LOGPROBS }, ctx);
         record(result.usage, result.text);
-        const distribution = labelDistribution(result.tokens, q.labels);
+        const distribution = labelDistribution(result.tokens, labels);
         if (distribution && distribution.coverage >= MIN_COVERAGE) {
-          return { name: q.name, answer: answerFrom(q.question, distribution.probabilities), method: 'logprobs' as const, timings: result.timings };
+          return { name: q.name, answer: answerFrom(question, distribution.probabilities), method: 'logprobs' as const, timings: result.timings };
         }
       }
     }
     const schema = {
       type: 'object',
-      properties: { probabilities: { type: 'object', properties: Object.fromEntries(q.labels.labels.map((l) => [l, { type: 'number' }])), required: q.labels.labels, additionalProperties: false } },
+      properties: { probabilities: { type: 'object', properties: Object.fromEntries(labels.labels.map((l) => [l, { type: 'number' }])), required: labels.labels, additionalProperties: false } },
       required: ['probabilities'],
       additionalProperties: false,
     };
-    const stated = `\n\nDo not answer with a label. Instead give, as JSON {"probabilities": {label: probability}}, your probability for each label (${q.labels.labels.join(', ')}), summing to 1.`;
+    const stated = `\n\nDo not answer with a label. Instead give, as JSON {"probabilities": {label: probability}}, your probability for each label (${labels.labels.join(', ')}), summing to 1.`;
     const result = await adapter.chat!(
       target,
-      { ...base, maxTokens: 40 + 12 * q.labels.labels.length, messages: [{ role: 'user', content: [...content, { type: 'text', text: stated }] }], jsonSchema: { name: 'label_probabilities', schema } },
+      { ...base, maxTokens: 40 + 12 * labels.labels.length, messages: [{ role: 'user', content: [...content, { type: 'text', text: stated }] }], jsonSchema: { name: 'label_probabilities', schema } },
       ctx,
     );
     record(result.usage, result.text);
-    const probabilities = statedProbabilities(result.text, q.labels);
+    const probabilities = statedProbabilities(result.text, labels);
     if (!probabilities) throw new UpstreamError('invalid_response', `no usable probabilities for "${q.name}" in the model's reply`);
-    return { name: q.name, answer: answerFrom(q.question, probabilities), method: 'verbalized' as const, timings: result.timings };
+    return { name: q.name, answer: answerFrom(question, probabilities), method: 'verbalized' as const, timings: result.timings };
+  }
+
+  /** A box question: the model states a box in its family's convention; it is converted to fractions. */
+  private async askBox(
+    endpoint: CatalogEndpoint,
+    target: Target,
+    q: { name: string; question: BoxQuestion; image: PreparedImage | null; parts: ContentPart[]; options: Record<string, unknown> | undefined },
+    ctx: CallContext,
+    ledger: LedgerEntry[],
+  ): Promise<Answered & { timings: Timings }> {
+    const image = q.image!;
+    const convention = endpoint.model.box_format ?? boxConventionFor(endpoint.model.id);
+    const seen = seenSize(convention, image.width, image.height);
+    const text = `\n\nQuestion: locate ${guidance(q.question.instructions)} in the image.\n${boxInstruction(convention, seen)}`;
+    const content: ContentPart[] = [...markCacheable(q.parts), { type: 'text', text }];
+    const result = await this.gateway.adapter(endpoint).chat!(
+      target,
+      { system: BOX_SYSTEM_PROMPT, messages: [{ role: 'user', content }], maxTokens: 120, temperature: 0, options: q.options },
+      ctx,
+    );
+    recordUsage(ledger, endpoint, result.usage, content, result.text);
+    const box = parseBox(result.text, convention, seen);
+    if (!box) throw new UpstreamError('invalid_response', `no usable box for "${q.name}" in the model's reply`);
+    // No confidence: coordinate token probabilities do not measure how well the box fits.
+    return { name: q.name, answer: { type: 'box', box: roundBox(box) }, method: 'box', timings: result.timings };
   }
 }
+
+const BOX_SYSTEM_PROMPT = 'You locate objects in images. Reply with the JSON the question asks for and nothing else.';
+const guidance = (g: unknown) => (typeof g === 'string' ? g : JSON.stringify(g));
+const roundBox = (b: { top: number; bottom: number; left: number; right: number }) => ({
+  top: Number(b.top.toFixed(6)),
+  bottom: Number(b.bottom.toFixed(6)),
+  left: Number(b.left.toFixed(6)),
+  right: Number(b.right.toFixed(6)),
+});
+
+/** Adds one call's usage to the ledger; counts the provider did not report are estimated, never 0. */
+function recordUsage(ledger: LedgerEntry[], endpoint: CatalogEndpoint, usage: UpstreamUsage, content: ContentPart[], reply: string): void {
+  const estimated = usage.inputTokens === null || usage.outputTokens === null;
+  const promptText = content.map((p) => (p.type === 'text' ? p.text : '')).join('') + SYSTEM_PROMPT;
+  ledger.push({
+    endpoint,
+    estimated,
+    usage: estimated ? { ...usage, inputTokens: usage.inputTokens ?? estimateTokens(promptText), outputTokens: usage.outputTokens ?? estimateTokens(reply) } : usage,
+  });
+}
+
 
 const ZERO = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, cost: 0 };
 

@@ -5,6 +5,7 @@ import type { CatalogContribution, CatalogModel, CatalogProvider } from '../cata
 import { labelProbabilities, logNormal, seededRandom, splitPrompt } from './baseline';
 import { SANDBOX_MODELS, SANDBOX_PROFILES, type SandboxProfile } from './profiles';
 import { sandboxDecide } from './native-decisions';
+import { foregroundBox, statedBox } from './image-baseline';
 
 export interface SandboxFleet {
   url: string;
@@ -28,6 +29,16 @@ const CACHE_MIN_TOKENS = 1024;
 const CACHE_TTL_MS = 5 * 60_000;
 
 type ChatMessage = { role: string; content: string | { type: string; text?: string }[] };
+
+function firstImage(messages: ChatMessage[]): string | null {
+  for (const m of messages) {
+    if (typeof m.content === 'string') continue;
+    for (const part of m.content as { type: string; image_url?: { url?: string } }[]) {
+      if (part.type === 'image_url' && part.image_url?.url) return part.image_url.url;
+    }
+  }
+  return null;
+}
 
 function messageText(m: ChatMessage): string {
   return typeof m.content === 'string' ? m.content : m.content.map((p) => p.text ?? '').join('');
@@ -107,6 +118,12 @@ export async function startSandboxFleet(options: FleetOptions = {}): Promise<San
     const maxTokens = Number(body['max_tokens'] ?? 16);
     const topN = body['logprobs'] === true ? Math.min(20, Number(body['top_logprobs'] ?? 0)) : 0;
     const labelled = labelProbabilities(prefix, question);
+    const wantsBox = /"box_2d"|"bbox_2d"|"box": \{/.test(question);
+    const image = wantsBox ? firstImage(messages) : null;
+    const located = image ? foregroundBox(image) : null;
+    if (wantsBox && model !== 'sandbox/baseline-vision') {
+      return openaiError(res, 400, `${model} does not accept images`, 'invalid_request_error');
+    }
 
     await sleep(logNormal(random, profile.latencyMedianMs, profile.latencySigma) * timeScale);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
@@ -116,7 +133,12 @@ export async function startSandboxFleet(options: FleetOptions = {}): Promise<San
       send({ id, object: 'chat.completion.chunk', model, choices: [{ index: 0, delta: { content }, logprobs, finish_reason: null }] });
 
     let completionTokens = 0;
-    if (labelled) {
+    if (wantsBox) {
+      // The statistics found nothing: a real model would say so in words, not invent a box.
+      const reply = located ? statedBox(located, question) : 'I cannot find it in the image.';
+      chunk(reply);
+      completionTokens = Math.ceil(reply.length / 4);
+    } else if (labelled) {
       const order = labelled.labels.map((label, i) => ({ label, p: labelled.probabilities[i]! })).sort((a, b) => b.p - a.p);
       // A little mass on a spelling variant and on a token that is no label, as real models show.
       const top = [

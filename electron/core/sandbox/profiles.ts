@@ -37,6 +37,7 @@ export const SANDBOX_MODELS: readonly ModelConfig[] = [
     architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: 'Other' },
     distillable: true,
     locates_objects: false,
+    box_format: null,
   },
   {
     id: 'sandbox/baseline-vision',
@@ -46,6 +47,7 @@ export const SANDBOX_MODELS: readonly ModelConfig[] = [
     architecture: { input_modalities: ['text', 'image'], output_modalities: ['text'], modality: 'text+image->text', instruct_type: null, tokenizer: 'Other' },
     distillable: true,
     locates_objects: true,
+    box_format: 'gemini-1000',
   },
 ];
 
