@@ -10,6 +10,8 @@ import { Gateway } from './gateway';
 import { DecisionsEngine } from './decisions/engine';
 import { DecisionLog } from './decisions/log';
 import { OtlpExporter } from './trace/otlp';
+import { QuestionSets } from './inspector/question-sets';
+import { Runs } from './inspector/runs';
 import { createServiceSelector, type GatewayService } from './service';
 import { ApiKeys } from './keys/api-keys';
 import { ProviderKeys } from './keys/provider-keys';
@@ -56,6 +58,8 @@ export interface Core {
   readonly decisions: DecisionsEngine;
   readonly decisionLog: DecisionLog;
   readonly tracer: OtlpExporter;
+  readonly questionSets: QuestionSets;
+  readonly runs: Runs;
   /** The three public operations, here or at a remote gateway as the settings say. */
   service(): GatewayService;
   readonly handlers: Handlers;
@@ -136,6 +140,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const decisions = new DecisionsEngine(gateway, options.timeouts);
   const tracer = new OtlpExporter(() => settings.get().trace_destinations, logger, options.version);
   const services = createServiceSelector({ settings, gateway, decisions, secrets: options.secrets });
+  const decisionLog = new DecisionLog(store);
+  const runs = new Runs({ store, clock, log: decisionLog, service: () => services.current() });
   const discoveries = new Map<string, DiscoveryResult>();
   const refreshDiscovery = async () => {
     const { contribution, results } = await discover(catalog.listProviders(), {
@@ -167,7 +173,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     decisions,
     tracer,
     service: () => services.current(),
-    decisionLog: new DecisionLog(store),
+    decisionLog,
+    questionSets: new QuestionSets(store, clock),
+    runs,
     sandbox: () => fleet,
     catalogProblem: () => loaded.problem,
     refreshSandbox,

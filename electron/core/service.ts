@@ -10,6 +10,13 @@ import type { SettingsStore } from './settings/settings';
 
 export const REMOTE_KEY_SECRET = 'remote-gateway';
 
+export interface DecideOptions {
+  requestId: string;
+  signal?: AbortSignal;
+  /** Called as each question is answered (progress in the inspector). */
+  onAnswer?: (name: string) => void;
+}
+
 export interface Answered {
   response: DecisionsResponse;
   /** How each answer was produced; 'remote' when another gateway answered. */
@@ -22,7 +29,7 @@ export interface GatewayService {
   mode: 'built-in' | 'remote';
   listing(modelId: string): Promise<ModelWithEndpoints>;
   zdr(): Promise<ZdrEndpoint[]>;
-  decide(request: DecisionsRequest, options: { requestId: string; signal?: AbortSignal }): Promise<Answered>;
+  decide(request: DecisionsRequest, options: DecideOptions): Promise<Answered>;
 }
 
 export function createServiceSelector(deps: { settings: SettingsStore; gateway: Gateway; decisions: DecisionsEngine; secrets: SecretStore }): {

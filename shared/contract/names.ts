@@ -23,6 +23,15 @@ export const OPERATION_NAMES = [
   'catalog.export',
   'catalog.import',
   'catalog.discover',
+  'sets.list',
+  'sets.get',
+  'sets.save',
+  'sets.delete',
+  'sets.restore',
+  'runs.start',
+  'runs.get',
+  'runs.cancel',
+  'runs.list',
 ] as const;
 
 export type OperationName = (typeof OPERATION_NAMES)[number];

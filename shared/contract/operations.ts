@@ -8,6 +8,9 @@ import {
   EndpointDetailSchema,
   ModelSummarySchema,
   RoutePlanViewSchema,
+  QuestionSetSummarySchema,
+  RunSchema,
+  RunStatusSchema,
   ProviderKeyInputSchema,
   ProviderKeyStateSchema,
   ProviderSlugSchema,
@@ -18,6 +21,7 @@ import {
 import { ModelWithEndpointsSchema, ModelIdSchema } from '../schemas/model';
 import { ZdrListingSchema } from '../schemas/endpoint';
 import { CatalogFileSchema } from '../schemas/catalog';
+import { DecisionsRequestSchema } from '../schemas/decisions-request';
 import { ProviderPreferencesSchema } from '../schemas/provider-preferences';
 
 export type OperationKind = 'query' | 'mutation';
@@ -69,6 +73,30 @@ export const OPERATIONS = {
     'The order the router would try endpoints in, and why',
     z.object({ model: ModelIdSchema, preferences: ProviderPreferencesSchema.optional() }).strict(),
     RoutePlanViewSchema,
+  ),
+  'sets.list': op('query', 'Saved question sets', none, z.array(QuestionSetSummarySchema)),
+  'sets.get': op('query', 'One question set', z.object({ id: z.string() }).strict(), z.object({ id: z.string(), name: z.string(), request: DecisionsRequestSchema })),
+  'sets.save': op(
+    'mutation',
+    'Create or update a question set (the request is validated)',
+    z.object({ id: z.string().optional(), name: z.string().trim().min(1, 'a set needs a name').max(200), request: DecisionsRequestSchema }).strict(),
+    QuestionSetSummarySchema,
+  ),
+  'sets.delete': op('mutation', 'Delete a question set (can be undone)', z.object({ id: z.string() }).strict(), z.object({ id: z.string() })),
+  'sets.restore': op('mutation', 'Undo deleting a question set', z.object({ id: z.string() }).strict(), QuestionSetSummarySchema),
+  'runs.start': op(
+    'mutation',
+    'Start answering a request; follow it with runs.get',
+    z.object({ request: DecisionsRequestSchema, set_id: z.string().optional(), label: z.string().max(200).optional() }).strict(),
+    RunSchema,
+  ),
+  'runs.get': op('query', 'A run and its answers so far', z.object({ id: z.string() }).strict(), RunSchema),
+  'runs.cancel': op('mutation', 'Stop a run', z.object({ id: z.string() }).strict(), RunSchema),
+  'runs.list': op(
+    'query',
+    'Past runs from the inspector, newest first',
+    z.object({ set_id: z.string().optional(), model: z.string().optional(), status: RunStatusSchema.optional(), limit: z.number().int().min(1).max(500).default(100) }).strict(),
+    z.array(RunSchema),
   ),
   'catalog.discover': op(
     'mutation',

@@ -156,3 +156,34 @@ export const EndpointDetailSchema = z.object({
   attempts_1d: z.number().int(),
 });
 export type EndpointDetail = z.infer<typeof EndpointDetailSchema>;
+
+/** A saved question set: a name and the DecisionsRequest it sends. */
+export const QuestionSetSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  model: z.string(),
+  question_count: z.number().int(),
+  updated_at: z.string(),
+});
+export type QuestionSetSummary = z.infer<typeof QuestionSetSummarySchema>;
+
+export const RunStatusSchema = z.enum(['running', 'done', 'failed', 'cancelled']);
+
+/** One run of a question set (or of any request) from the inspector. */
+export const RunSchema = z.object({
+  id: z.string(),
+  set_id: z.string().nullable(),
+  label: z.string().nullable(),
+  status: RunStatusSchema,
+  model: z.string(),
+  started_at: z.string(),
+  latency_ms: z.number().nullable(),
+  /** Question names answered so far (progress). */
+  answered: z.array(z.string()),
+  question_count: z.number().int(),
+  request: z.unknown(),
+  response: z.unknown().nullable(),
+  methods: z.record(z.string(), z.string()).nullable(),
+  error: z.object({ code: z.number().int(), message: z.string() }).nullable(),
+});
+export type Run = z.infer<typeof RunSchema>;

@@ -61,7 +61,7 @@ export class DecisionsEngine {
     };
   }
 
-  async decide(request: DecisionsRequest, options: { requestId: string; signal?: AbortSignal }): Promise<DecisionOutcome> {
+  async decide(request: DecisionsRequest, options: { requestId: string; signal?: AbortSignal; onAnswer?: (name: string) => void }): Promise<DecisionOutcome> {
     const model = this.gatewayModel(request.model);
     const state = stateParts(request.state);
     const { images } = state;
@@ -106,6 +106,7 @@ export class DecisionsEngine {
       this.routeOptions(options.requestId, options.signal),
     );
     answers.push(...first.value.map(({ name, answer, method }) => ({ name, answer, method })));
+    for (const a of first.value) options.onAnswer?.(a.name);
     const attempts = [...first.attempts];
 
     if (methodFor(first.endpoint, this.gateway) !== 'native' && labelled.length > 1) {
@@ -125,7 +126,10 @@ export class DecisionsEngine {
               return { value: [one], usage: ZERO, timings: one.timings };
             },
             this.routeOptions(options.requestId, options.signal),
-          ),
+          ).then((r) => {
+            for (const a of r.value) options.onAnswer?.(a.name);
+            return r;
+          }),
         ),
       );
       for (const r of rest) {

@@ -15,19 +15,23 @@ export interface DecisionRecord {
   request: DecisionsRequest;
   outcome: { ok: true; response: DecisionsResponse; methods: Record<string, AnsweringMethod | 'remote'>; endpointId: string | null } | { ok: false; error: ErrorBody };
   latencyMs: number;
+  setId?: string | null;
+  label?: string | null;
 }
 
 /** Every Decisions call, answered or not, with the method behind each answer; written behind, in batches. */
 export class DecisionLog {
   constructor(private readonly store: Store) {}
 
-  record(r: DecisionRecord): void {
+  /** `durable`: written before this returns (saved work), not in the next batch. */
+  record(r: DecisionRecord, options: { durable?: boolean } = {}): void {
     const ok = r.outcome.ok ? r.outcome : null;
     // Callers of the API may require zero data retention: their prompts are not written down here.
     const keepContent = r.origin === 'inspector';
-    this.store.later(
-      `INSERT INTO decisions (id, created_at, origin, key_id, session_id, user, model, provider, endpoint_id, status, latency_ms, input_tokens, output_tokens, cost, methods, question_count, request, response)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    const write = options.durable ? this.store.run.bind(this.store) : this.store.later.bind(this.store);
+    write(
+      `INSERT INTO decisions (id, created_at, origin, key_id, session_id, user, model, provider, endpoint_id, status, latency_ms, input_tokens, output_tokens, cost, methods, question_count, request, response, set_id, label)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         r.id,
         r.createdAt,
@@ -47,6 +51,8 @@ export class DecisionLog {
         Object.keys(r.request.questions).length,
         keepContent ? JSON.stringify(r.request) : null,
         keepContent ? JSON.stringify(r.outcome.ok ? r.outcome.response : { error: r.outcome.error }) : null,
+        r.setId ?? null,
+        r.label ?? null,
       ],
     );
   }

@@ -4,6 +4,7 @@ import type { Core } from '../create-core';
 import { appHandlers } from './app';
 import { catalogHandlers } from './catalog';
 import { keyHandlers } from './keys';
+import { inspectorHandlers } from './inspector';
 
 export type Handlers = {
   [N in OperationName]: (input: ParsedOperationInput<N>) => Promise<OperationOutput<N>>;
@@ -14,5 +15,5 @@ export type HandlerDeps = Omit<Core, 'handlers'>;
 
 /** The implementation of every inspector operation, one module per domain. */
 export function createHandlers(core: HandlerDeps): Handlers {
-  return { ...appHandlers(core), ...keyHandlers(core), ...catalogHandlers(core) };
+  return { ...appHandlers(core), ...keyHandlers(core), ...catalogHandlers(core), ...inspectorHandlers(core) };
 }

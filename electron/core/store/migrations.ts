@@ -71,4 +71,16 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE api_keys ADD COLUMN rate_limit_rpm INTEGER;
   CREATE INDEX decisions_by_key ON decisions (key_id);
   `,
+  `
+  CREATE TABLE question_sets (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    request TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    deleted_at TEXT
+  );
+  ALTER TABLE decisions ADD COLUMN set_id TEXT;
+  ALTER TABLE decisions ADD COLUMN label TEXT;
+  `,
 ];

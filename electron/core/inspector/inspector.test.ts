@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempCore, type TempCore } from '../../test-support/temp-core';
+
+const request = {
+  model: 'sandbox/baseline-text',
+  state: 'The parcel arrived two days late.',
+  questions: { late: { type: 'noul' as const, instructions: 'Did the parcel arrive late?' }, topic: { type: 'choice' as const, instructions: 'Topic?', criteria: { delivery: 'late parcel', billing: 'invoice' } } },
+};
+
+describe('question sets and runs', () => {
+  let env: TempCore;
+  beforeAll(async () => {
+    env = await tempCore({ sandbox: { seed: 2, failures: false, timeScale: 0.05 } });
+  });
+  afterAll(() => env.cleanup());
+
+  const until = async <T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> => {
+    for (let i = 0; i < 200; i += 1) {
+      const v = await read();
+      if (done(v)) return v;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error('timed out waiting');
+  };
+
+  it('saves, lists, deletes with undo', async () => {
+    const h = env.core.handlers;
+    const saved = await h['sets.save']({ name: 'Delivery triage', request });
+    expect(saved).toMatchObject({ name: 'Delivery triage', model: 'sandbox/baseline-text', question_count: 2 });
+    expect((await h['sets.get']({ id: saved.id })).request).toEqual(request);
+    await h['sets.delete']({ id: saved.id });
+    expect((await h['sets.list']({})).map((s) => s.id)).not.toContain(saved.id);
+    await h['sets.restore']({ id: saved.id });
+    expect((await h['sets.list']({})).map((s) => s.id)).toContain(saved.id);
+    const renamed = await h['sets.save']({ id: saved.id, name: 'Triage v2', request: { ...request, model: 'sandbox/baseline-vision' } });
+    expect(renamed).toMatchObject({ id: saved.id, name: 'Triage v2', model: 'sandbox/baseline-vision' });
+  });
+
+  it('runs a set to the end, keeps it in history with its answers and how they were measured', async () => {
+    const h = env.core.handlers;
+    const started = await h['runs.start']({ request, label: 'first', set_id: 'set-x' });
+    expect(started.status).toBe('running');
+    const done = await until(() => h['runs.get']({ id: started.id }), (r) => r.status !== 'running');
+    expect(done.status).toBe('done');
+    expect(done.answered.sort()).toEqual(['late', 'topic']);
+    expect(done.methods).toEqual({ late: expect.stringMatching(/logprobs|native/), topic: expect.stringMatching(/logprobs|native/) });
+    const history = await h['runs.list']({ set_id: 'set-x', limit: 10 });
+    expect(history[0]).toMatchObject({ id: started.id, status: 'done', label: 'first', request });
+    expect((history[0]!.response as { answers: Record<string, unknown> }).answers['topic']).toMatchObject({ type: 'choice', choice: 'delivery' });
+  });
+
+  it('a cancelled run says so and keeps no answer', async () => {
+    await env.core.settings.update({ sandbox: 'on' });
+    const slow = await tempCore({ sandbox: { seed: 9, failures: false, timeScale: 20 } });
+    try {
+      const started = await slow.core.handlers['runs.start']({ request: { ...request, provider: { order: ['sandbox-bargain'] } } });
+      await slow.core.handlers['runs.cancel']({ id: started.id });
+      const after = await until(() => slow.core.handlers['runs.get']({ id: started.id }), (r) => r.status !== 'running');
+      expect(after.status).toBe('cancelled');
+      expect(after.response).toBeNull();
+      const stored = await slow.core.handlers['runs.list']({ status: 'cancelled', limit: 5 });
+      expect(stored.map((r) => r.id)).toContain(started.id);
+    } finally {
+      await slow.cleanup();
+    }
+  });
+});

@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
+import type { Run } from '../../../shared/schemas/inspector';
+import type { Clock } from '../clock';
+import { GatewayError } from '../errors';
+import type { DecisionLog } from '../decisions/log';
+import type { GatewayService } from '../service';
+import type { Store } from '../store/database';
+
+interface DecisionRow {
+  id: string;
+  created_at: number;
+  set_id: string | null;
+  label: string | null;
+  status: number;
+  model: string;
+  latency_ms: number;
+  methods: string | null;
+  question_count: number;
+  request: string | null;
+  response: string | null;
+}
+
+/** 499: the person running it stopped it (no answer was sent). */
+const CANCELLED = 499;
+
+function fromRow(row: DecisionRow): Run {
+  const response = row.response ? (JSON.parse(row.response) as Record<string, unknown>) : null;
+  const error = response && 'error' in response ? (response['error'] as { code: number; message: string }) : null;
+  const answers = response && !error ? Object.keys((response['answers'] as Record<string, unknown>) ?? {}) : [];
+  return {
+    id: row.id,
+    set_id: row.set_id,
+    label: row.label,
+    status: row.status === 200 ? 'done' : row.status === CANCELLED ? 'cancelled' : 'failed',
+    model: row.model,
+    started_at: new Date(row.created_at).toISOString(),
+    latency_ms: row.latency_ms,
+    answered: answers,
+    question_count: row.question_count,
+    request: row.request ? JSON.parse(row.request) : null,
+    response: error ? null : response,
+    methods: row.methods ? (JSON.parse(row.methods) as Record<string, string>) : null,
+    error,
+  };
+}
+
+/** Runs from the inspector: started in the background, followed by polling, cancellable, kept in the request log. */
+export class Runs {
+  private readonly active = new Map<string, { run: Run; controller: AbortController }>();
+
+  constructor(
+    private readonly deps: { store: Store; clock: Clock; log: DecisionLog; service: () => GatewayService },
+  ) {}
+
+  start(request: DecisionsRequest, setId: string | null, label: string | null): Run {
+    const id = `run-${randomUUID()}`;
+    const started = this.deps.clock.now();
+    const controller = new AbortController();
+    const run: Run = {
+      id,
+      set_id: setId,
+      label,
+      status: 'running',
+      model: request.model,
+      started_at: new Date(started).toISOString(),
+      latency_ms: null,
+      answered: [],
+      question_count: Object.keys(request.questions).length,
+      request,
+      response: null,
+      methods: null,
+      error: null,
+    };
+    this.active.set(id, { run, controller });
+    const base = { id, createdAt: started, origin: 'inspector' as const, keyId: null, sessionId: request.session_id ?? null, user: request.user ?? null, request, setId, label };
+    void this.deps
+      .service()
+      .decide(request, { requestId: id, signal: controller.signal, onAnswer: (name) => run.answered.push(name) })
+      .then((outcome) => {
+        run.status = 'done';
+        run.response = outcome.response;
+        run.methods = outcome.methods;
+        run.answered = Object.keys(outcome.response.answers);
+        run.latency_ms = this.deps.clock.now() - started;
+        this.deps.log.record({ ...base, latencyMs: run.latency_ms, outcome: { ok: true, ...outcome } }, { durable: true });
+      })
+      .catch((error: unknown) => {
+        run.latency_ms = this.deps.clock.now() - started;
+        const cancelled = controller.signal.aborted;
+        run.status = cancelled ? 'cancelled' : 'failed';
+        run.error = cancelled
+          ? { code: CANCELLED, message: 'Cancelled' }
+          : error instanceof GatewayError
+            ? { code: error.status, message: error.message }
+            : { code: 500, message: 'Unexpected error; see the log' };
+        this.deps.log.record({ ...base, latencyMs: run.latency_ms, outcome: { ok: false, error: run.error } }, { durable: true });
+      })
+      .finally(() => {
+        // Kept a little while so a poll right after it ends still finds the run here.
+        setTimeout(() => this.active.delete(id), 5_000).unref();
+      });
+    return run;
+  }
+
+  get(id: string): Run {
+    const live = this.active.get(id);
+    if (live) return live.run;
+    const row = this.deps.store.get<DecisionRow>("SELECT * FROM decisions WHERE id = ? AND origin = 'inspector'", [id]);
+    if (!row) throw new GatewayError('not_found', `No run with id "${id}"`);
+    return fromRow(row);
+  }
+
+  cancel(id: string): Run {
+    const live = this.active.get(id);
+    if (!live) return this.get(id);
+    live.controller.abort();
+    return live.run;
+  }
+
+  list(filters: { set_id?: string | undefined; model?: string | undefined; status?: Run['status'] | undefined; limit: number }): Run[] {
+    const running = [...this.active.values()].map((a) => a.run).filter((r) => r.status === 'running');
+    const where = ["origin = 'inspector'"];
+    const params: (string | number)[] = [];
+    if (filters.set_id) {
+      where.push('set_id = ?');
+      params.push(filters.set_id);
+    }
+    if (filters.model) {
+      where.push('model = ?');
+      params.push(filters.model);
+    }
+    if (filters.status) where.push(filters.status === 'done' ? 'status = 200' : filters.status === 'cancelled' ? `status = ${CANCELLED}` : `status NOT IN (200, ${CANCELLED})`);
+    const rows = this.deps.store.all<DecisionRow>(`SELECT * FROM decisions WHERE ${where.join(' AND ')} ORDER BY created_at DESC LIMIT ?`, [...params, filters.limit]);
+    const matches = (r: Run) => (!filters.set_id || r.set_id === filters.set_id) && (!filters.model || r.model === filters.model) && (!filters.status || r.status === filters.status);
+    const stored = rows.map(fromRow).filter((r) => !running.some((a) => a.id === r.id));
+    return [...running.filter(matches), ...stored].slice(0, filters.limit);
+  }
+}
