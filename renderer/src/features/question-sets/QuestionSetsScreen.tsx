@@ -1,18 +1,204 @@
-import { EmptyState, Panel, ScreenHeader } from '../../ui/components';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { DecisionsRequestSchema } from '../../../../shared/schemas/decisions-request';
+import { summarizeIssues } from '../../../../shared/contract/result';
+import { call } from '../../transport/transport';
+import { EmptyState, ErrorNotice, Panel, ScreenHeader } from '../../ui/components';
+import { download, fileName } from '../../lib/download';
+import { modelsQuery } from '../endpoints/api';
+import { setQuery, setsKeys, setsQuery } from './api';
+import { buildRequest, draftFrom, emptyDraft, newQuestion, problemsAt, type SetDraft } from './draft';
+import { FieldProblems, QuestionEditor } from './QuestionEditor';
+import { StateEditor } from './StateEditor';
+
+const PREFERENCE_HELP =
+  'JSON object, e.g. {"sort": "price", "zdr": true}. Fields: order, allow_fallbacks, only, ignore, sort ("price" | "latency" | "throughput" | "exacto", or {by, partition}), max_price {prompt, completion, request, image, audio as "USD" strings}, quantizations, zdr, data_collection ("allow" | "deny"), require_parameters, enforce_distillable_text, preferred_max_latency / preferred_min_throughput (a number for p50, or {p50, p75, p90, p99}), options {provider slug: {...}}.';
+
+function SetList({ selected, onSelect, onNew }: { selected: string | undefined; onSelect: (id: string) => void; onNew: () => void }) {
+  const queryClient = useQueryClient();
+  const sets = useQuery(setsQuery());
+  const [undo, setUndo] = useState<{ id: string; name: string } | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: setsKeys.all });
+  const remove = useMutation({ mutationFn: (s: { id: string; name: string }) => call('sets.delete', { id: s.id }).then(() => s), onSuccess: (s) => { setUndo(s); return refresh(); } });
+  const restore = useMutation({ mutationFn: (id: string) => call('sets.restore', { id }), onSuccess: () => { setUndo(null); return refresh(); } });
+  const duplicate = useMutation({
+    mutationFn: async (id: string) => {
+      const set = await call('sets.get', { id });
+      return call('sets.save', { name: `${set.name} (copy)`, request: set.request });
+    },
+    onSuccess: (s) => {
+      onSelect(s.id);
+      return refresh();
+    },
+  });
+  return (
+    <Panel title="Sets" aside={<button type="button" onClick={onNew}>New set</button>}>
+      {undo ? (
+        <div className="notice notice-ok" role="status">
+          Deleted “{undo.name}”.
+          <button type="button" className="secondary" onClick={() => restore.mutate(undo.id)}>
+            Undo
+          </button>
+        </div>
+      ) : null}
+      {sets.data && sets.data.length === 0 ? <EmptyState title="No question sets yet">Write one on the right, or import a DecisionsRequest JSON file.</EmptyState> : null}
+      <ul className="set-list">
+        {(sets.data ?? []).map((s) => (
+          <li key={s.id} aria-current={s.id === selected ? 'true' : undefined}>
+            <button type="button" className="link-button" onClick={() => onSelect(s.id)}>
+              <strong>{s.name}</strong>
+              <span className="muted small">
+                {s.model} · {s.question_count} question{s.question_count === 1 ? '' : 's'}
+              </span>
+            </button>
+            <span className="set-actions">
+              <button type="button" className="secondary" onClick={() => duplicate.mutate(s.id)} aria-label={`Duplicate ${s.name}`}>
+                Duplicate
+              </button>
+              <button type="button" className="secondary" onClick={() => remove.mutate(s)} aria-label={`Delete ${s.name}`}>
+                Delete
+              </button>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </Panel>
+  );
+}
 
 export function QuestionSetsScreen() {
+  const queryClient = useQueryClient();
+  const models = useQuery(modelsQuery());
+  const [selected, setSelected] = useState<string | undefined>(undefined);
+  const [draft, setDraft] = useState<SetDraft>(() => emptyDraft());
+  const [importError, setImportError] = useState<string | null>(null);
+  const [compareWith, setCompareWith] = useState<string[]>([]);
+  const loaded = useQuery({ ...setQuery(selected ?? ''), enabled: selected !== undefined });
+  useEffect(() => {
+    if (loaded.data) setDraft(draftFrom(loaded.data.id, loaded.data.name, loaded.data.request));
+  }, [loaded.data]);
+  useEffect(() => {
+    if (!draft.model && models.data?.[0]) setDraft((d) => ({ ...d, model: models.data![0]!.id }));
+  }, [models.data, draft.model]);
+  const built = useMemo(() => buildRequest(draft), [draft]);
+  const update = (patch: Partial<SetDraft>) => setDraft((d) => ({ ...d, ...patch }));
+  const save = useMutation({
+    mutationFn: () => call('sets.save', { ...(draft.id ? { id: draft.id } : {}), name: draft.name, request: built.valid! }),
+    onSuccess: (s) => {
+      setDraft((d) => ({ ...d, id: s.id }));
+      setSelected(s.id);
+      return queryClient.invalidateQueries({ queryKey: setsKeys.all });
+    },
+  });
+  const run = useMutation({
+    mutationFn: async () => {
+      const targets = [draft.model, ...compareWith.filter((m) => m !== draft.model)];
+      const runs = await Promise.all(targets.map((model) => call('runs.start', { request: { ...built.valid!, model }, ...(draft.id ? { set_id: draft.id } : {}), label: draft.name })));
+      return runs.map((r) => r.id);
+    },
+    onSuccess: (ids) => {
+      window.location.hash = `#/runs?${ids.length > 1 ? 'compare' : 'run'}=${ids.join(',')}`;
+    },
+  });
+  const onImport = async (file: File) => {
+    setImportError(null);
+    try {
+      const parsed = DecisionsRequestSchema.safeParse(JSON.parse(await file.text()));
+      if (!parsed.success) return setImportError(`${file.name} is not a valid DecisionsRequest: ${summarizeIssues(parsed.error)}`);
+      setSelected(undefined);
+      setDraft(draftFrom(undefined, file.name.replace(/\.json$/i, ''), parsed.data));
+    } catch (error) {
+      setImportError(`${file.name} is not JSON: ${(error as Error).message}`);
+    }
+  };
+  const statePending = problemsAt(built.problems, 'state');
   return (
     <>
       <ScreenHeader
         title="Question sets"
         description="Named questions about some content: yes/no (noul), choice, score and box, answered as measured probabilities."
+        actions={
+          <>
+            <label className="file-button secondary">
+              Import JSON…
+              <input type="file" accept="application/json,.json" onChange={(e) => e.target.files?.[0] && void onImport(e.target.files[0])} />
+            </label>
+            <button type="button" className="secondary" disabled={!built.valid} onClick={() => download(fileName(draft.name, 'json'), JSON.stringify(built.valid, null, 2))}>
+              Export JSON
+            </button>
+          </>
+        }
       />
-      <Panel title="Your question sets">
-        <EmptyState title="No question sets yet">
-          Composing, importing and saving question sets is not available in this version. The gateway's Decisions API is described in
-          the README.
-        </EmptyState>
-      </Panel>
+      {importError ? <ErrorNotice error={new Error(importError)} title="Import failed" /> : null}
+      <div className="split">
+        <SetList selected={selected} onSelect={setSelected} onNew={() => { setSelected(undefined); setDraft(emptyDraft(models.data?.[0]?.id ?? '')); }} />
+        <div>
+          <Panel title="Set">
+            <div className="two-cols">
+              <div>
+                <label htmlFor="set-name">Name</label>
+                <input id="set-name" value={draft.name} onChange={(e) => update({ name: e.target.value })} />
+              </div>
+              <div>
+                <label htmlFor="set-model">Model</label>
+                <input id="set-model" list="model-options" value={draft.model} onChange={(e) => update({ model: e.target.value })} placeholder="author/slug" />
+                <datalist id="model-options">
+                  {(models.data ?? []).map((m) => (
+                    <option key={m.id} value={m.id}>
+                      {m.name} · {m.endpoint_count} endpoints
+                    </option>
+                  ))}
+                </datalist>
+                <FieldProblems problems={problemsAt(built.problems, 'model')} />
+              </div>
+            </div>
+            <StateEditor draft={draft} onChange={update} />
+            <FieldProblems problems={statePending} />
+          </Panel>
+          <Panel title={`Questions (${draft.questions.length})`} aside={<button type="button" className="secondary" onClick={() => update({ questions: [...draft.questions, newQuestion('noul', `q${draft.questions.length + 1}`)] })}>Add question</button>}>
+            {draft.questions.map((q) => (
+              <QuestionEditor
+                key={q.key}
+                question={q}
+                problems={built.problems}
+                onChange={(next) => update({ questions: draft.questions.map((x) => (x.key === q.key ? next : x)) })}
+                onRemove={() => update({ questions: draft.questions.filter((x) => x.key !== q.key) })}
+              />
+            ))}
+            <FieldProblems problems={built.problems.filter((p) => p.path === 'questions')} />
+          </Panel>
+          <Panel title="Provider preferences">
+            <p className="muted small">{PREFERENCE_HELP}</p>
+            <label htmlFor="set-preferences" className="visually-hidden">
+              Provider preferences JSON
+            </label>
+            <textarea id="set-preferences" rows={3} value={draft.preferences} placeholder='{"sort": "price"}' onChange={(e) => update({ preferences: e.target.value })} />
+            <FieldProblems problems={problemsAt(built.problems, 'provider')} />
+          </Panel>
+          <div className="action-bar">
+            <span className={built.valid ? 'badge badge-ok' : 'badge'} role="status">
+              {built.valid ? 'valid request' : `${built.problems.length} problem${built.problems.length === 1 ? '' : 's'}`}
+            </span>
+            <label htmlFor="compare-models">Also run on</label>
+            <select id="compare-models" multiple size={2} value={compareWith} onChange={(e) => setCompareWith([...e.target.selectedOptions].map((o) => o.value))}>
+              {(models.data ?? []).filter((m) => m.id !== draft.model).map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.id}
+                </option>
+              ))}
+            </select>
+            <button type="button" className="secondary" disabled={!built.valid || save.isPending} onClick={() => save.mutate()}>
+              {save.isPending ? 'Saving…' : 'Save'}
+            </button>
+            <button type="button" disabled={!built.valid || run.isPending} onClick={() => run.mutate()}>
+              {compareWith.length > 0 ? `Run on ${compareWith.length + 1} models` : 'Run'}
+            </button>
+          </div>
+          {save.error ? <ErrorNotice error={save.error} title="Not saved" /> : null}
+          {save.isSuccess ? <p className="muted small" role="status">Saved.</p> : null}
+          {run.error ? <ErrorNotice error={run.error} title="Not started" /> : null}
+        </div>
+      </div>
     </>
   );
 }

@@ -1,0 +1,138 @@
+import type { ValidationProblem } from '../../../../shared/contract/result';
+import { newKey, problemsAt, type QuestionDraft } from './draft';
+
+function FieldProblems({ problems }: { problems: ValidationProblem[] }) {
+  if (problems.length === 0) return null;
+  return (
+    <ul className="field-problems" role="alert">
+      {problems.map((p) => (
+        <li key={`${p.path}:${p.message}`}>
+          <code>{p.path}</code> {p.message}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Moves item i of a list by delta (keyboard and buttons share it). */
+function move<T>(list: T[], i: number, delta: number): T[] {
+  const j = i + delta;
+  if (j < 0 || j >= list.length) return list;
+  const next = [...list];
+  [next[i], next[j]] = [next[j]!, next[i]!];
+  return next;
+}
+
+export function QuestionEditor({
+  question,
+  problems,
+  onChange,
+  onRemove,
+}: {
+  question: QuestionDraft;
+  problems: ValidationProblem[];
+  onChange: (q: QuestionDraft) => void;
+  onRemove: () => void;
+}) {
+  const q = question;
+  const own = problemsAt(problems, `questions.${q.name}`).concat(problemsAt(problems, `questions[${JSON.stringify(q.name)}]`));
+  const id = (s: string) => `${q.key}-${s}`;
+  return (
+    <fieldset className="question-card" aria-label={`Question ${q.name || '(unnamed)'}`}>
+      <div className="question-head">
+        <label htmlFor={id('name')}>Name</label>
+        <input id={id('name')} value={q.name} onChange={(e) => onChange({ ...q, name: e.target.value })} size={14} />
+        <label htmlFor={id('type')}>Type</label>
+        <select id={id('type')} value={q.type} onChange={(e) => onChange({ ...q, type: e.target.value as QuestionDraft['type'] })}>
+          <option value="noul">yes/no (noul)</option>
+          <option value="choice">choice</option>
+          <option value="score">score</option>
+          <option value="box">box</option>
+        </select>
+        <button type="button" className="secondary" onClick={onRemove} aria-label={`Remove question ${q.name}`}>
+          Remove
+        </button>
+      </div>
+      <label htmlFor={id('instructions')}>Instructions (text, or JSON)</label>
+      <textarea id={id('instructions')} rows={2} value={q.instructions} onChange={(e) => onChange({ ...q, instructions: e.target.value })} />
+      {q.type === 'noul' ? (
+        <div className="two-cols">
+          <div>
+            <label htmlFor={id('true')}>True when (optional)</label>
+            <input id={id('true')} value={q.trueWhen} onChange={(e) => onChange({ ...q, trueWhen: e.target.value })} />
+          </div>
+          <div>
+            <label htmlFor={id('false')}>False when (optional)</label>
+            <input id={id('false')} value={q.falseWhen} onChange={(e) => onChange({ ...q, falseWhen: e.target.value })} />
+          </div>
+        </div>
+      ) : null}
+      {q.type === 'choice' ? (
+        <div>
+          <div className="small muted">Options (name, optional guidance)</div>
+          {q.options.map((o, i) => (
+            <div className="row-inline" key={o.key}>
+              <input aria-label={`Option ${i + 1} name`} value={o.name} placeholder="name" onChange={(e) => onChange({ ...q, options: q.options.map((x) => (x.key === o.key ? { ...x, name: e.target.value } : x)) })} />
+              <input aria-label={`Option ${i + 1} guidance`} value={o.guidance} placeholder="guidance (optional)" onChange={(e) => onChange({ ...q, options: q.options.map((x) => (x.key === o.key ? { ...x, guidance: e.target.value } : x)) })} />
+              <button type="button" className="secondary" aria-label={`Remove option ${i + 1}`} onClick={() => onChange({ ...q, options: q.options.filter((x) => x.key !== o.key) })}>
+                ×
+              </button>
+            </div>
+          ))}
+          <button type="button" className="secondary" onClick={() => onChange({ ...q, options: [...q.options, { key: newKey(), name: '', guidance: '' }] })}>
+            Add option
+          </button>
+        </div>
+      ) : null}
+      {q.type === 'score' ? (
+        <div>
+          <div className="small muted">Levels, lowest first (drag, or Alt+↑/↓ in a level, to reorder)</div>
+          <ol className="levels">
+            {q.levels.map((l, i) => (
+              <li
+                key={l.key}
+                draggable
+                onDragStart={(e) => e.dataTransfer.setData('text/level', String(i))}
+                onDragOver={(e) => e.preventDefault()}
+                onDrop={(e) => {
+                  e.preventDefault();
+                  const from = Number(e.dataTransfer.getData('text/level'));
+                  if (Number.isInteger(from)) onChange({ ...q, levels: move(q.levels, from, i - from) });
+                }}
+              >
+                <span className="level-index">{i}</span>
+                <input
+                  aria-label={`Level ${i}`}
+                  value={l.text}
+                  onChange={(e) => onChange({ ...q, levels: q.levels.map((x) => (x.key === l.key ? { ...x, text: e.target.value } : x)) })}
+                  onKeyDown={(e) => {
+                    if (e.altKey && (e.key === 'ArrowUp' || e.key === 'ArrowDown')) {
+                      e.preventDefault();
+                      onChange({ ...q, levels: move(q.levels, i, e.key === 'ArrowUp' ? -1 : 1) });
+                    }
+                  }}
+                />
+                <button type="button" className="secondary" aria-label={`Move level ${i} up`} disabled={i === 0} onClick={() => onChange({ ...q, levels: move(q.levels, i, -1) })}>
+                  ↑
+                </button>
+                <button type="button" className="secondary" aria-label={`Move level ${i} down`} disabled={i === q.levels.length - 1} onClick={() => onChange({ ...q, levels: move(q.levels, i, 1) })}>
+                  ↓
+                </button>
+                <button type="button" className="secondary" aria-label={`Remove level ${i}`} onClick={() => onChange({ ...q, levels: q.levels.filter((x) => x.key !== l.key) })}>
+                  ×
+                </button>
+              </li>
+            ))}
+          </ol>
+          <button type="button" className="secondary" onClick={() => onChange({ ...q, levels: [...q.levels, { key: newKey(), text: '' }] })}>
+            Add level
+          </button>
+        </div>
+      ) : null}
+      {q.type === 'box' ? <p className="small muted">Locates what the instructions describe in the first image of the state.</p> : null}
+      <FieldProblems problems={own} />
+    </fieldset>
+  );
+}
+
+export { FieldProblems };

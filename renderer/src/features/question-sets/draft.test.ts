@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { buildRequest, draftFrom, emptyDraft, newQuestion } from './draft';
+
+describe('question set drafts', () => {
+  it('build the request a saved set sends, and read it back unchanged', () => {
+    const request = {
+      model: 'acme/judge',
+      state: 'The parcel came late.',
+      questions: {
+        late: { type: 'noul' as const, instructions: 'Late?', criteria: { true: 'it says late', false: 'on time' } },
+        topic: { type: 'choice' as const, instructions: 'Topic?', criteria: { delivery: null, billing: { hint: 'invoices' } } },
+        severity: { type: 'score' as const, instructions: 'How bad?', criteria: ['none', 'some'] },
+      },
+      provider: { sort: 'price' as const },
+    };
+    const draft = draftFrom('set-1', 'Triage', request);
+    const built = buildRequest(draft);
+    expect(built.problems).toEqual([]);
+    expect(built.valid).toEqual(request);
+  });
+
+  it('names each problem by its JSON path', () => {
+    const draft = emptyDraft('');
+    draft.questions = [{ ...newQuestion('score', 'q1'), levels: [] }, newQuestion('noul', 'q1')];
+    draft.preferences = '{"sortt": 1}';
+    const paths = buildRequest(draft).problems.map((p) => p.path);
+    expect(paths).toContain('model');
+    expect(paths).toContain('questions.q1');
+    draft.questions = [{ ...newQuestion('score', 'q1'), levels: [] }];
+    expect(buildRequest(draft).problems.map((p) => p.path)).toEqual(expect.arrayContaining(['questions.q1.criteria', 'provider.sortt']));
+  });
+
+  it('puts images into state as data-URL content parts after the text', () => {
+    const draft = { ...emptyDraft('acme/v'), stateText: 'Find the card.', images: [{ key: 'i', name: 'a.png', dataUrl: 'data:image/png;base64,AAAA' }] };
+    draft.questions = [{ ...newQuestion('box', 'card'), instructions: 'the card' }];
+    expect(buildRequest(draft).valid?.state).toEqual([{ type: 'text', text: 'Find the card.' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }]);
+  });
+});
