@@ -12,6 +12,7 @@ import { DecisionLog } from './decisions/log';
 import { OtlpExporter } from './trace/otlp';
 import { QuestionSets } from './inspector/question-sets';
 import { Runs } from './inspector/runs';
+import { BoxItems } from './inspector/box-items';
 import { createServiceSelector, type GatewayService } from './service';
 import { ApiKeys } from './keys/api-keys';
 import { ProviderKeys } from './keys/provider-keys';
@@ -60,6 +61,7 @@ export interface Core {
   readonly tracer: OtlpExporter;
   readonly questionSets: QuestionSets;
   readonly runs: Runs;
+  readonly boxItems: BoxItems;
   /** The three public operations, here or at a remote gateway as the settings say. */
   service(): GatewayService;
   readonly handlers: Handlers;
@@ -175,6 +177,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     service: () => services.current(),
     decisionLog,
     questionSets: new QuestionSets(store, clock),
+    boxItems: new BoxItems(store, clock),
     runs,
     sandbox: () => fleet,
     catalogProblem: () => loaded.problem,

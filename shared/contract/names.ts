@@ -32,6 +32,10 @@ export const OPERATION_NAMES = [
   'runs.get',
   'runs.cancel',
   'runs.list',
+  'boxes.list',
+  'boxes.add',
+  'boxes.update',
+  'boxes.remove',
 ] as const;
 
 export type OperationName = (typeof OPERATION_NAMES)[number];

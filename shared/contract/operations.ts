@@ -11,6 +11,9 @@ import {
   QuestionSetSummarySchema,
   RunSchema,
   RunStatusSchema,
+  BoxItemSchema,
+  FractionBoxSchema,
+  ImageDataUrlSchema,
   ProviderKeyInputSchema,
   ProviderKeyStateSchema,
   ProviderSlugSchema,
@@ -98,6 +101,25 @@ export const OPERATIONS = {
     z.object({ set_id: z.string().optional(), model: z.string().optional(), status: RunStatusSchema.optional(), limit: z.number().int().min(1).max(500).default(100) }).strict(),
     z.array(RunSchema),
   ),
+  'boxes.list': op('query', 'Images under box review', none, z.array(BoxItemSchema)),
+  'boxes.add': op('mutation', 'Add an image to review', z.object({ name: z.string().min(1).max(300), data_url: ImageDataUrlSchema }).strict(), BoxItemSchema),
+  'boxes.update': op(
+    'mutation',
+    'Change ground truth, the model answer, the verdict or the note of one image',
+    z
+      .object({
+        id: z.string(),
+        truth: z.array(FractionBoxSchema).max(50).optional(),
+        answer: FractionBoxSchema.nullable().optional(),
+        model: z.string().nullable().optional(),
+        run_id: z.string().nullable().optional(),
+        verdict: z.enum(['accepted', 'rejected']).nullable().optional(),
+        note: z.string().max(2000).optional(),
+      })
+      .strict(),
+    BoxItemSchema,
+  ),
+  'boxes.remove': op('mutation', 'Remove an image from review', z.object({ id: z.string() }).strict(), z.object({ id: z.string() })),
   'catalog.discover': op(
     'mutation',
     "Ask every enabled provider for its model listing now",

@@ -187,3 +187,24 @@ export const RunSchema = z.object({
   error: z.object({ code: z.number().int(), message: z.string() }).nullable(),
 });
 export type Run = z.infer<typeof RunSchema>;
+
+/** A box in fractions of the image (origin top-left). */
+export const FractionBoxSchema = z
+  .object({ top: z.number().min(0).max(1), left: z.number().min(0).max(1), bottom: z.number().min(0).max(1), right: z.number().min(0).max(1) })
+  .refine((b) => b.top < b.bottom && b.left < b.right, 'a box needs top < bottom and left < right');
+
+/** An image under review: ground-truth boxes drawn by people, the model's box, and the verdict. */
+export const BoxItemSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  data_url: z.string(),
+  truth: z.array(FractionBoxSchema),
+  answer: FractionBoxSchema.nullable(),
+  model: z.string().nullable(),
+  run_id: z.string().nullable(),
+  verdict: z.enum(['accepted', 'rejected']).nullable(),
+  note: z.string(),
+  created_at: z.string(),
+});
+export type BoxItem = z.infer<typeof BoxItemSchema>;
+export const ImageDataUrlSchema = z.string().regex(/^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/, 'expected a base64 PNG, JPEG, GIF or WebP data: URL');

@@ -83,4 +83,18 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE decisions ADD COLUMN set_id TEXT;
   ALTER TABLE decisions ADD COLUMN label TEXT;
   `,
+  `
+  CREATE TABLE box_items (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    data_url TEXT NOT NULL,
+    truth TEXT NOT NULL DEFAULT '[]',
+    answer TEXT,
+    model TEXT,
+    run_id TEXT,
+    verdict TEXT CHECK (verdict IN ('accepted', 'rejected')),
+    note TEXT NOT NULL DEFAULT '',
+    created_at TEXT NOT NULL
+  );
+  `,
 ];

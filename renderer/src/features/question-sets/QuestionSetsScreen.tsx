@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { DecisionsRequestSchema } from '../../../../shared/schemas/decisions-request';
 import { summarizeIssues } from '../../../../shared/contract/result';
 import { call } from '../../transport/transport';
+import { SandboxNotice } from '../endpoints/EndpointsScreen';
 import { EmptyState, ErrorNotice, Panel, ScreenHeader } from '../../ui/components';
 import { download, fileName } from '../../lib/download';
 import { modelsQuery } from '../endpoints/api';
@@ -129,6 +130,7 @@ export function QuestionSetsScreen() {
           </>
         }
       />
+      <SandboxNotice />
       {importError ? <ErrorNotice error={new Error(importError)} title="Import failed" /> : null}
       <div className="split">
         <SetList selected={selected} onSelect={setSelected} onNew={() => { setSelected(undefined); setDraft(emptyDraft(models.data?.[0]?.id ?? '')); }} />

@@ -4,6 +4,7 @@ import type { Answer } from '../../../../shared/schemas/answer';
 import type { DecisionsResponse } from '../../../../shared/schemas/decisions-response';
 import type { Run } from '../../../../shared/schemas/inspector';
 import { call } from '../../transport/transport';
+import { SandboxNotice } from '../endpoints/EndpointsScreen';
 import { EmptyState, ErrorNotice, Loading, Panel, ScreenHeader } from '../../ui/components';
 import { UNKNOWN } from '../../ui/format';
 import { iou } from '../../lib/geometry';
@@ -176,6 +177,7 @@ export function RunsScreen() {
   return (
     <>
       <ScreenHeader title="Runs" description="Every run of a question set: typed answers, model, provider, usage, cost and latency." />
+      <SandboxNotice />
       {compare.length > 1 ? <Compare ids={compare} /> : null}
       {run ? <RunDetail id={run} /> : null}
       <Panel title="History" aside={picked.length >= 2 ? <a className="button-link" href={`#/runs?compare=${picked.join(',')}`}>Compare {picked.length}</a> : null}>

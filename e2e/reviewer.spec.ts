@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import { test, expect } from './fixtures/server';
+import { AppPage } from './pages/app-page';
+import { pngWithRect } from '../electron/test-support/images';
+
+test.use({ sandboxFailures: false });
+
+const png = (rect: { x: number; y: number; w: number; h: number }) => Buffer.from(pngWithRect(400, 300, rect).split(',')[1]!, 'base64');
+
+test('a reviewer draws ground truth, runs a box question, checks IoU, reviews and exports', async ({ page, server }) => {
+  const app = new AppPage(page);
+  await app.open(server.uiUrl);
+  await app.goTo('Boxes');
+  await expect(page.getByText('No images loaded')).toBeVisible();
+
+  await page.locator('label.file-button', { hasText: 'Add images' }).locator('input').setInputFiles([
+    { name: 'card.png', mimeType: 'image/png', buffer: png({ x: 120, y: 40, w: 200, h: 90 }) },
+    { name: 'badge.png', mimeType: 'image/png', buffer: png({ x: 20, y: 180, w: 80, h: 80 }) },
+  ]);
+  const queue = page.getByRole('list', { name: 'Images' });
+  await expect(queue.getByRole('listitem')).toHaveCount(2);
+  await queue.getByRole('button', { name: /card\.png/ }).click();
+
+  // Draw the true box by dragging across the card (image 400 x 300 shown at its natural size or scaled).
+  const canvas = page.getByTestId('box-canvas');
+  const area = (await canvas.boundingBox())!;
+  const at = (fx: number, fy: number) => [area.x + fx * area.width, area.y + fy * area.height] as const;
+  await page.mouse.move(...at(120 / 400, 40 / 300));
+  await page.mouse.down();
+  await page.mouse.move(...at(220 / 400, 90 / 300), { steps: 4 });
+  await page.mouse.move(...at(320 / 400, 130 / 300), { steps: 4 });
+  await page.mouse.up();
+  await expect(page.getByText('1 ground-truth box')).toBeVisible();
+
+  // Keyboard: N adds a box, Delete removes the selected one.
+  await page.getByRole('application').focus();
+  await page.keyboard.press('n');
+  await expect(page.getByText('2 ground-truth boxes')).toBeVisible();
+  await page.keyboard.press('Delete');
+  await expect(page.getByText('1 ground-truth box')).toBeVisible();
+
+  await page.getByLabel('Model').fill('sandbox/baseline-vision');
+  await page.getByLabel('Locate').fill('the blue card');
+  await page.getByRole('button', { name: 'Run on this image' }).click();
+  await expect(page.getByTestId('iou')).toHaveText(/IoU (0\.(9\d|8[5-9])\d|1\.000) · pass/, { timeout: 15_000 });
+  await app.screenshot('boxes-review');
+
+  await page.getByRole('button', { name: 'Accept', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Accept', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await page.getByLabel('Note').fill('tight fit');
+  await page.getByLabel('Note').blur();
+
+  await page.getByLabel('Show').selectOption('unlabelled');
+  await expect(queue.getByRole('listitem')).toHaveCount(1);
+  await expect(queue).toContainText('badge.png');
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const csv = readFileSync(await (await download).path(), 'utf8').split('\n');
+  expect(csv[0]).toBe('image,model,iou,pass,verdict,note,answer_top,answer_left,answer_bottom,answer_right,truth_boxes');
+  const card = csv.find((line) => line.startsWith('card.png'))!;
+  expect(card).toMatch(/^card\.png,sandbox\/baseline-vision,(0\.(9|8[5-9])\d*|1(\.0+)?),true,accepted,tight fit,/);
+
+  // Everything above was saved: it is still there after a reload.
+  await page.reload();
+  await app.goTo('Boxes');
+  await queue.getByRole('button', { name: /card\.png/ }).click();
+  await expect(page.getByRole('button', { name: 'Accept', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('iou')).toContainText('pass');
+});
