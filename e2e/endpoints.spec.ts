@@ -21,6 +21,7 @@ test('a product person measures providers, compares latency, sorts, and previews
   await expect(page.getByRole('status').filter({ hasText: 'measuring requests' })).toBeVisible({ timeout: 20_000 });
   await expect.poll(async () => (await endpoints.columnValues('TTFT p50')).filter((v) => v !== '—').length).toBeGreaterThanOrEqual(3);
   await expect(page.getByRole('img', { name: 'Latency percentiles by provider' })).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Uptime over time by provider' })).toBeVisible();
 
   await endpoints.sortBy('TTFT p50');
   const ascending = (await endpoints.columnValues('TTFT p50')).map(seconds);

@@ -19,6 +19,7 @@ export const OPERATION_NAMES = [
   'endpoints.details',
   'endpoints.zdr',
   'endpoints.probe',
+  'endpoints.uptime',
   'routing.plan',
   'catalog.export',
   'catalog.import',

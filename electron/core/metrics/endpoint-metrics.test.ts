@@ -95,4 +95,16 @@ describe('endpoint metrics', () => {
     const second = open();
     expect(second.figures('e1')).toEqual(before);
   });
+
+  it('history counts attempts and faults per slot, oldest first, empty slots empty', () => {
+    dir = tempDir();
+    now = T0;
+    const metrics = open();
+    metrics.record(attempt({ startedAt: T0 - 2 * 60_000, outcome: 'ok' }));
+    metrics.record(attempt({ startedAt: T0 - 2 * 60_000, outcome: 'server_error' }));
+    metrics.record(attempt({ startedAt: T0, outcome: 'ok' }));
+    const slots = metrics.history('e1', 5, 1);
+    expect(slots.map((s) => [s.attempts, s.faults])).toEqual([[0, 0], [0, 0], [2, 1], [0, 0], [1, 0]]);
+    expect(slots[4]!.at).toBe(Math.floor(T0 / 60_000) * 60_000);
+  });
 });

@@ -165,6 +165,21 @@ export class EndpointMetrics {
     return figures;
   }
 
+  /** Attempts and provider faults per `stepMinutes` over the last `minutes`, oldest first (for charts). */
+  history(endpointId: string, minutes: number, stepMinutes: number): { at: number; attempts: number; faults: number }[] {
+    const nowMinute = Math.floor(this.clock.now() / MINUTE);
+    const first = nowMinute - minutes + 1;
+    const slots = Array.from({ length: Math.ceil(minutes / stepMinutes) }, (_, i) => ({ at: (first + i * stepMinutes) * MINUTE, attempts: 0, faults: 0 }));
+    for (const b of this.buckets.get(endpointId) ?? []) {
+      if (b.minute < first) continue;
+      const slot = slots[Math.floor((b.minute - first) / stepMinutes)];
+      if (!slot) continue;
+      slot.attempts += b.attempts;
+      slot.faults += b.faults;
+    }
+    return slots;
+  }
+
   private compute(endpointId: string): EndpointFigures {
     const nowMinute = Math.floor(this.clock.now() / MINUTE);
     const list = this.buckets.get(endpointId) ?? [];

@@ -12,6 +12,7 @@ type CatalogOps = Pick<
   | 'endpoints.details'
   | 'endpoints.zdr'
   | 'endpoints.probe'
+  | 'endpoints.uptime'
   | 'routing.plan'
   | 'catalog.export'
   | 'catalog.import'
@@ -79,6 +80,20 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
         }
       }));
       return { attempts, failures };
+    },
+    'endpoints.uptime': async ({ model, hours }) => {
+      core.catalog.model(model);
+      const step = hours <= 1 ? 1 : 5;
+      return core.catalog.endpointsOf(model).map((e) => ({
+        tag: endpointSlug(e),
+        provider_name: e.provider.name,
+        points: core.metrics.history(e.id, hours * 60, step).map((p) => ({
+          at: new Date(p.at).toISOString(),
+          attempts: p.attempts,
+          // No attempts in a slot: no figure, not 100%.
+          uptime: p.attempts === 0 ? null : Math.round((10_000 * (p.attempts - p.faults)) / p.attempts) / 100,
+        })),
+      }));
     },
     'routing.plan': async ({ model, preferences }) => {
       const plan = core.gateway.plan(model, preferences ?? undefined, { ...PROBE_NEEDS, parameters: ['logprobs', 'top_logprobs'], completionTokens: 1 });

@@ -7,6 +7,7 @@ import { detailsQuery, listingQuery, modelsQuery } from './api';
 import { EndpointCharts } from './EndpointCharts';
 import { EndpointTable } from './EndpointTable';
 import { RoutePreview } from './RoutePreview';
+import { UptimeChart } from './UptimeChart';
 
 export function SandboxNotice() {
   const info = useQuery(appInfoQuery());
@@ -95,6 +96,7 @@ export function EndpointsScreen() {
               </Panel>
               <Panel title="Compare providers">
                 <EndpointCharts endpoints={listing.data.endpoints} />
+                <UptimeChart model={model} live={live} />
               </Panel>
               <Panel title="Routing preview">
                 <RoutePreview model={model} />
