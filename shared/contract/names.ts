@@ -24,6 +24,8 @@ export const OPERATION_NAMES = [
   'catalog.export',
   'catalog.import',
   'catalog.discover',
+  'backup.export',
+  'backup.import',
   'sets.list',
   'sets.get',
   'sets.save',

@@ -12,6 +12,7 @@ import {
   RunSchema,
   RunStatusSchema,
   BoxItemSchema,
+  BackupSchema,
   FractionBoxSchema,
   ImageDataUrlSchema,
   ProviderKeyInputSchema,
@@ -126,6 +127,13 @@ export const OPERATIONS = {
     BoxItemSchema,
   ),
   'boxes.remove': op('mutation', 'Remove an image from review', z.object({ id: z.string() }).strict(), z.object({ id: z.string() })),
+  'backup.export': op('query', 'Everything but secrets, as one JSON document', none, BackupSchema),
+  'backup.import': op(
+    'mutation',
+    'Restore a backup: settings and catalog replaced, question sets and images added (validated first; nothing changes when it is invalid)',
+    z.object({ backup: BackupSchema }).strict(),
+    z.object({ question_sets: z.number().int(), box_items: z.number().int(), catalog_endpoints: z.number().int() }),
+  ),
   'catalog.discover': op(
     'mutation',
     "Ask every enabled provider for its model listing now",

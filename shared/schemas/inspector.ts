@@ -208,3 +208,14 @@ export const BoxItemSchema = z.object({
 });
 export type BoxItem = z.infer<typeof BoxItemSchema>;
 export const ImageDataUrlSchema = z.string().regex(/^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/, 'expected a base64 PNG, JPEG, GIF or WebP data: URL');
+
+/** Everything but secrets: settings, the catalog file, question sets and box reviews. */
+export const BackupSchema = z.strictObject({
+  verdict_backup: z.literal(1),
+  exported_at: z.string(),
+  settings: SettingsSchema,
+  catalog: z.unknown(),
+  question_sets: z.array(z.strictObject({ name: z.string().min(1), request: z.unknown() })),
+  box_items: z.array(BoxItemSchema.omit({ id: true, created_at: true })),
+});
+export type Backup = z.infer<typeof BackupSchema>;

@@ -65,3 +65,39 @@ describe('question sets and runs', () => {
     }
   });
 });
+
+describe('backup', () => {
+  it('exports everything but secrets and restores it into a fresh data directory', async () => {
+    const from = await tempCore();
+    const to = await tempCore();
+    try {
+      await from.core.handlers['settings.update']({ theme: 'dark', trace_destinations: ['http://127.0.0.1:4318'] });
+      await from.core.handlers['sets.save']({ name: 'Triage', request });
+      const image = await from.core.handlers['boxes.add']({ name: 'a.png', data_url: 'data:image/png;base64,AAAA' });
+      await from.core.handlers['boxes.update']({ id: image.id, truth: [{ top: 0.1, left: 0.1, bottom: 0.5, right: 0.5 }], verdict: 'accepted', note: 'ok' });
+      await from.core.handlers['providerKeys.set']({ provider: 'openai', key: 'sk-never-in-a-backup' });
+      const backup = await from.core.handlers['backup.export']({});
+      expect(JSON.stringify(backup)).not.toContain('sk-never-in-a-backup');
+
+      expect(await to.core.handlers['backup.import']({ backup })).toEqual({ question_sets: 1, box_items: 1, catalog_endpoints: 0 });
+      expect((await to.core.handlers['settings.get']({})).theme).toBe('dark');
+      expect((await to.core.handlers['sets.list']({})).map((s) => s.name)).toEqual(['Triage']);
+      expect((await to.core.handlers['boxes.list']({}))[0]).toMatchObject({ name: 'a.png', verdict: 'accepted', note: 'ok', truth: [{ top: 0.1 }] });
+    } finally {
+      await from.cleanup();
+      await to.cleanup();
+    }
+  });
+
+  it('a backup with one bad part changes nothing', async () => {
+    const env = await tempCore();
+    try {
+      const backup = await env.core.handlers['backup.export']({});
+      const bad = { ...backup, settings: { ...backup.settings, theme: 'dark' as const }, question_sets: [{ name: 'x', request: { model: 'a/b', state: 'x', questions: {} } }] };
+      await expect(env.core.handlers['backup.import']({ backup: bad })).rejects.toThrow(/question_sets\[0\]\.request: questions: at least 1 question/);
+      expect((await env.core.handlers['settings.get']({})).theme).toBe('system');
+    } finally {
+      await env.cleanup();
+    }
+  });
+});

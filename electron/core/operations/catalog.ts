@@ -4,6 +4,7 @@ import { EMPTY_CATALOG_FILE, validateCatalogFile } from '../catalog/catalog-file
 import type { CatalogEndpoint } from '../catalog/types';
 import { singleEndpointPlan } from '../routing/plan';
 import type { HandlerDeps, Handlers } from './index';
+import type { CatalogFile } from '../../../shared/schemas/catalog';
 
 type CatalogOps = Pick<
   Handlers,
@@ -29,6 +30,18 @@ const attemptView = (endpoint: CatalogEndpoint, reason: string) => ({
 
 /** Needs of a small measuring call: a short prompt, a few output tokens. */
 const PROBE_NEEDS = { parameters: [], promptTokens: 16, completionTokens: 32, images: 0 };
+
+/** The user's catalog file as it is applied (what `catalog.json` holds). */
+export function exportCatalogFile(core: Pick<HandlerDeps, 'catalog'>): CatalogFile {
+  const source = core.catalog.source('file');
+  if (!source) return EMPTY_CATALOG_FILE;
+  return {
+    version: 1,
+    providers: (source.providers ?? []).map(({ source: _s, simulated: _sim, ...p }) => p),
+    models: (source.models ?? []).map(({ source: _s, ...m }) => m),
+    endpoints: (source.endpoints ?? []).map((e) => ({ ...e, supported_parameters: [...e.supported_parameters] })),
+  };
+}
 
 export function catalogHandlers(core: HandlerDeps): CatalogOps {
   return {
@@ -105,16 +118,7 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
     },
     'catalog.discover': async () =>
       (await core.refreshDiscovery()).map((r) => ({ provider: r.provider, models: r.models, error: r.error, at: new Date(r.at).toISOString() })),
-    'catalog.export': async () => {
-      const source = core.catalog.source('file');
-      if (!source) return EMPTY_CATALOG_FILE;
-      return {
-        version: 1 as const,
-        providers: (source.providers ?? []).map(({ source: _s, simulated: _sim, ...p }) => p),
-        models: (source.models ?? []).map(({ source: _s, ...m }) => m),
-        endpoints: (source.endpoints ?? []).map((e) => ({ ...e, supported_parameters: [...e.supported_parameters] })),
-      };
-    },
+    'catalog.export': async () => exportCatalogFile(core),
     'catalog.import': async ({ catalog }) => {
       const builtIn = core.catalog.listProviders().filter((p) => p.source !== 'file');
       const file = validateCatalogFile(catalog, new Set(builtIn.map((p) => p.slug)), new Set(core.catalog.listModels().filter((m) => core.catalog.model(m.id).source !== 'file').map((m) => m.id)));

@@ -1,4 +1,9 @@
 import type { HandlerDeps, Handlers } from './index';
+import { DecisionsRequestSchema } from '../../../shared/schemas/decisions-request';
+import { summarizeIssues } from '../../../shared/contract/result';
+import { GatewayError } from '../errors';
+import { validateCatalogFile } from '../catalog/catalog-file';
+import { exportCatalogFile } from './catalog';
 
 type InspectorOps = Pick<
   Handlers,
@@ -15,6 +20,8 @@ type InspectorOps = Pick<
   | 'boxes.add'
   | 'boxes.update'
   | 'boxes.remove'
+  | 'backup.export'
+  | 'backup.import'
 >;
 
 /** Question sets and runs: what analysts compose, run and compare. */
@@ -33,5 +40,32 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
     'boxes.add': async ({ name, data_url }) => core.boxItems.add(name, data_url),
     'boxes.update': async ({ id, ...patch }) => core.boxItems.update(id, patch),
     'boxes.remove': async ({ id }) => core.boxItems.remove(id),
+    'backup.export': async () => ({
+      verdict_backup: 1 as const,
+      exported_at: new Date(core.clock.now()).toISOString(),
+      settings: core.settings.get(),
+      catalog: exportCatalogFile(core),
+      question_sets: core.questionSets.list().map((s) => ({ name: s.name, request: core.questionSets.get(s.id).request })),
+      box_items: core.boxItems.list().map(({ id: _id, created_at: _c, ...item }) => item),
+    }),
+    'backup.import': async ({ backup }) => {
+      // Check every part before changing anything, so a bad backup leaves everything as it was.
+      const sets = backup.question_sets.map((s, i) => {
+        const parsed = DecisionsRequestSchema.safeParse(s.request);
+        if (!parsed.success) throw new GatewayError('bad_request', `question_sets[${i}].request: ${summarizeIssues(parsed.error)}`);
+        return { name: s.name, request: parsed.data };
+      });
+      const builtIn = core.catalog.listProviders().filter((p) => p.source !== 'file');
+      const catalog = validateCatalogFile(backup.catalog, new Set(builtIn.map((p) => p.slug)), new Set(core.catalog.listModels().filter((m) => core.catalog.model(m.id).source !== 'file').map((m) => m.id)));
+      await core.replaceCatalogFile(catalog);
+      core.settings.update(backup.settings);
+      await core.refreshSandbox();
+      for (const s of sets) core.questionSets.save(s);
+      for (const item of backup.box_items) {
+        const added = core.boxItems.add(item.name, item.data_url);
+        core.boxItems.update(added.id, { truth: item.truth, answer: item.answer, model: item.model, run_id: item.run_id, verdict: item.verdict, note: item.note });
+      }
+      return { question_sets: sets.length, box_items: backup.box_items.length, catalog_endpoints: catalog.endpoints.length };
+    },
   };
 }

@@ -7,6 +7,7 @@ import { appInfoQuery, settingsKeys, settingsQuery } from './api';
 import { ProviderKeysPanel } from './ProviderKeysPanel';
 import { RemoteGatewayPanel } from './RemoteGatewayPanel';
 import { TracePanel } from './TracePanel';
+import { BackupPanel } from './BackupPanel';
 
 function useSettingsUpdate() {
   const queryClient = useQueryClient();
@@ -86,6 +87,14 @@ function AboutPanel() {
         <dd>{info.data.version}</dd>
         <dt>Running as</dt>
         <dd>{info.data.host === 'desktop' ? 'desktop app' : 'browser mode (headless server)'}, talking over {transportKind() === 'ipc' ? 'IPC' : 'HTTP'}</dd>
+        {transportKind() === 'http' ? (
+          <>
+            <dt>HTTP API</dt>
+            <dd className="mono">
+              {window.location.origin}/api/v1 · {window.location.origin}/api/alpha/decisions
+            </dd>
+          </>
+        ) : null}
         <dt>Data directory</dt>
         <dd className="mono">{info.data.data_dir}</dd>
         <dt>Secret storage</dt>
@@ -106,6 +115,7 @@ export function SettingsScreen() {
       <GatewayPanel />
       <TracePanel />
       <AppearancePanel />
+      <BackupPanel />
       <AboutPanel />
     </>
   );

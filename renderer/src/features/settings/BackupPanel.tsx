@@ -1,0 +1,54 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { BackupSchema } from '../../../../shared/schemas/inspector';
+import { summarizeIssues } from '../../../../shared/contract/result';
+import { call } from '../../transport/transport';
+import { download } from '../../lib/download';
+import { ErrorNotice, Panel } from '../../ui/components';
+
+/** Export and import everything but secrets: settings, catalog, question sets, box reviews. */
+export function BackupPanel() {
+  const queryClient = useQueryClient();
+  const [problem, setProblem] = useState<string | null>(null);
+  const exportAll = useMutation({
+    mutationFn: () => call('backup.export', {}),
+    onSuccess: (backup) => download(`verdict-backup-${backup.exported_at.slice(0, 10)}.json`, JSON.stringify(backup, null, 2)),
+  });
+  const importAll = useMutation({
+    mutationFn: async (file: File) => {
+      setProblem(null);
+      let json: unknown;
+      try {
+        json = JSON.parse(await file.text());
+      } catch (error) {
+        throw new Error(`${file.name} is not JSON: ${(error as Error).message}`);
+      }
+      const parsed = BackupSchema.safeParse(json);
+      if (!parsed.success) throw new Error(`${file.name} is not a Verdict backup: ${summarizeIssues(parsed.error)}`);
+      return call('backup.import', { backup: parsed.data });
+    },
+    onSuccess: () => queryClient.invalidateQueries(),
+    onError: (error) => setProblem((error as Error).message),
+  });
+  return (
+    <Panel title="Export and import">
+      <p className="muted">Settings, your catalog, question sets and box reviews in one JSON file. Keys are never in it: add them again after importing.</p>
+      <div className="inline-form">
+        <button type="button" className="secondary" onClick={() => exportAll.mutate()} disabled={exportAll.isPending}>
+          Export everything
+        </button>
+        <label className="file-button secondary">
+          Import a backup…
+          <input type="file" accept="application/json,.json" onChange={(e) => e.target.files?.[0] && importAll.mutate(e.target.files[0])} />
+        </label>
+        {importAll.data ? (
+          <span role="status" className="small">
+            Imported {importAll.data.question_sets} question sets, {importAll.data.box_items} images and {importAll.data.catalog_endpoints} catalog endpoints.
+          </span>
+        ) : null}
+      </div>
+      {problem ? <ErrorNotice error={new Error(problem)} title="Nothing was imported" /> : null}
+      {exportAll.error ? <ErrorNotice error={exportAll.error} title="Export failed" /> : null}
+    </Panel>
+  );
+}
