@@ -39,9 +39,14 @@ test('an analyst builds a set, sees problems live, saves, runs, compares and exp
   await expect(severity.getByLabel('Level 0', { exact: true })).toHaveValue('no problem');
   await expect(severity.getByLabel('Level 1', { exact: true })).toHaveValue('damaged parcel and refund');
 
+  await expect(page.getByRole('list', { name: 'Endpoints of sandbox/baseline-text' })).toContainText('Swift (simulated)');
+  // The form writes the JSON: pick zdr and a sort, see them in the text.
+  await page.getByLabel('Zero data retention').selectOption('true');
+  await expect(page.getByLabel('Provider preferences JSON')).toHaveValue(/"zdr": true/);
   await page.getByLabel('Provider preferences JSON').fill('{"sortt": "price"}');
   await expect(page.getByText('provider.sortt')).toBeVisible();
   await page.getByLabel('Provider preferences JSON').fill('{"sort": "price"}');
+  await expect(page.getByLabel('Sort by')).toHaveValue('price');
   await expect(sets.validity).toHaveText('valid request');
   await app.screenshot('question-set-editor');
 

@@ -6,14 +6,15 @@ import { call } from '../../transport/transport';
 import { SandboxNotice } from '../endpoints/EndpointsScreen';
 import { EmptyState, ErrorNotice, Panel, ScreenHeader } from '../../ui/components';
 import { download, fileName } from '../../lib/download';
-import { modelsQuery } from '../endpoints/api';
+import { listingQuery, modelsQuery } from '../endpoints/api';
 import { setQuery, setsKeys, setsQuery } from './api';
 import { buildRequest, draftFrom, emptyDraft, newQuestion, problemsAt, type SetDraft } from './draft';
 import { FieldProblems, QuestionEditor } from './QuestionEditor';
 import { StateEditor } from './StateEditor';
+import { PreferencesForm } from './PreferencesForm';
 
 const PREFERENCE_HELP =
-  'JSON object, e.g. {"sort": "price", "zdr": true}. Fields: order, allow_fallbacks, only, ignore, sort ("price" | "latency" | "throughput" | "exacto", or {by, partition}), max_price {prompt, completion, request, image, audio as "USD" strings}, quantizations, zdr, data_collection ("allow" | "deny"), require_parameters, enforce_distillable_text, preferred_max_latency / preferred_min_throughput (a number for p50, or {p50, p75, p90, p99}), options {provider slug: {...}}.';
+  'The same as JSON (the form and the text follow each other). For example {"sort": "price", "zdr": true}. Fields: order, allow_fallbacks, only, ignore, sort ("price" | "latency" | "throughput" | "exacto", or {by, partition}), max_price {prompt, completion, request, image, audio as "USD" strings}, quantizations, zdr, data_collection ("allow" | "deny"), require_parameters, enforce_distillable_text, preferred_max_latency / preferred_min_throughput (a number for p50, or {p50, p75, p90, p99}), options {provider slug: {...}}.';
 
 function SetList({ selected, onSelect, onNew }: { selected: string | undefined; onSelect: (id: string) => void; onNew: () => void }) {
   const queryClient = useQueryClient();
@@ -64,6 +65,22 @@ function SetList({ selected, onSelect, onNew }: { selected: string | undefined; 
         ))}
       </ul>
     </Panel>
+  );
+}
+
+/** The endpoints serving the picked model, so the choice is made knowing prices and policies. */
+function ModelEndpoints({ model, known }: { model: string; known: boolean }) {
+  const listing = useQuery({ ...listingQuery(model, false), enabled: known });
+  if (!known) return model ? <p className="muted small">Not in the catalog: the request will be refused unless a remote gateway knows it.</p> : null;
+  if (!listing.data) return null;
+  return (
+    <ul className="endpoint-chips" aria-label={`Endpoints of ${model}`}>
+      {listing.data.endpoints.map((e) => (
+        <li key={e.tag} title={`${e.tag} · status ${e.status}`}>
+          {e.provider_name} · {e.pricing.prompt === '-1' ? 'price unknown' : `$${(Number(e.pricing.prompt) * 1e6).toFixed(2)}/M in`}
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -152,6 +169,7 @@ export function QuestionSetsScreen() {
                   ))}
                 </datalist>
                 <FieldProblems problems={problemsAt(built.problems, 'model')} />
+                <ModelEndpoints model={draft.model} known={(models.data ?? []).some((m) => m.id === draft.model)} />
               </div>
             </div>
             <StateEditor draft={draft} onChange={update} />
@@ -170,6 +188,7 @@ export function QuestionSetsScreen() {
             <FieldProblems problems={built.problems.filter((p) => p.path === 'questions')} />
           </Panel>
           <Panel title="Provider preferences">
+            <PreferencesForm json={draft.preferences} onChange={(preferences) => update({ preferences })} />
             <p className="muted small">{PREFERENCE_HELP}</p>
             <label htmlFor="set-preferences" className="visually-hidden">
               Provider preferences JSON
