@@ -53,3 +53,17 @@ test('the ZDR screen shows coverage per model and what zdr: true would cost', as
   await expect(page.getByText('Every model keeps at least one endpoint with zdr: true.')).toBeVisible();
   await app.screenshot('zdr-impact');
 });
+
+test('the Endpoints screen in the dark theme', async ({ page, server }) => {
+  const app = new AppPage(page);
+  await app.open(server.uiUrl);
+  await app.goTo('Settings');
+  await page.getByRole('radio', { name: 'dark' }).check();
+  await app.goTo('Endpoints');
+  await page.getByRole('button', { name: 'Measure now' }).click();
+  await expect(page.getByRole('img', { name: 'Latency percentiles by provider' })).toBeVisible({ timeout: 20_000 });
+  // Chart labels follow the theme: light text on the dark background.
+  const labelColour = await page.locator('[aria-label="Latency percentiles by provider"] svg text').first().getAttribute('fill');
+  expect(labelColour?.toLowerCase()).not.toBe('#333');
+  await app.screenshot('endpoints-dark');
+});

@@ -7,6 +7,23 @@ import type { EChartsCoreOption } from 'echarts/core';
 
 echarts.use([BarChart, LineChart, CustomChart, GridComponent, LegendComponent, TooltipComponent, DatasetComponent, SVGRenderer]);
 
+/** Text and axis colours from the app's theme (light or dark), which ECharts does not read itself. */
+function themed(option: EChartsCoreOption): EChartsCoreOption {
+  const css = getComputedStyle(document.documentElement);
+  const text = css.getPropertyValue('--text').trim() || '#1b1f24';
+  const muted = css.getPropertyValue('--muted').trim() || '#5b6573';
+  const border = css.getPropertyValue('--border').trim() || '#dde1e7';
+  const axis = (a: unknown) => (a && typeof a === 'object' ? { ...a, axisLabel: { color: muted }, nameTextStyle: { color: muted }, axisLine: { lineStyle: { color: border } }, splitLine: { lineStyle: { color: border } } } : a);
+  const o = option as Record<string, unknown>;
+  return {
+    ...o,
+    textStyle: { color: text },
+    ...(o['legend'] ? { legend: { ...(o['legend'] as object), textStyle: { color: text } } } : {}),
+    ...(o['xAxis'] ? { xAxis: axis(o['xAxis']) } : {}),
+    ...(o['yAxis'] ? { yAxis: axis(o['yAxis']) } : {}),
+  };
+}
+
 /** An ECharts chart that follows its container's size; `label` names it for assistive technology. */
 export function Chart({ option, height, label }: { option: EChartsCoreOption; height: number; label: string }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -23,7 +40,7 @@ export function Chart({ option, height, label }: { option: EChartsCoreOption; he
     };
   }, []);
   useEffect(() => {
-    chart.current?.setOption(option, { notMerge: true });
+    chart.current?.setOption(themed(option), { notMerge: true });
   }, [option]);
   return <div ref={ref} className="chart" role="img" aria-label={label} style={{ height }} />;
 }
