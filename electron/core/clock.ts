@@ -4,6 +4,7 @@ export interface Clock {
   now(): number;
 }
 
-export const systemClock: Clock = { now: () => Date.now() };
+/** Wall-clock time with sub-millisecond resolution (timings of fast calls need it). */
+export const systemClock: Clock = { now: () => performance.timeOrigin + performance.now() };
 
-export const isoTime = (clock: Clock): string => new Date(clock.now()).toISOString();
+export const isoTime = (clock: Clock): string => new Date(Math.floor(clock.now())).toISOString();

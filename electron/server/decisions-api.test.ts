@@ -156,6 +156,25 @@ describe('POST /api/alpha/decisions end to end', () => {
     }
   });
 
+  it('box answers over plain HTTP (outside the official client schema)', async () => {
+    const { pngWithRect } = await import('../test-support/images');
+    const response = await ask({
+      model: 'sandbox/baseline-vision',
+      state: ['Find the card.', { type: 'image_url', image_url: { url: pngWithRect(400, 300, { x: 100, y: 150, w: 200, h: 100 }) } }],
+      questions: { card: { type: 'box', instructions: 'the card' } },
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { answers: { card: { type: string; box: { top: number; left: number; bottom: number; right: number } } } };
+    expect(body.answers.card.type).toBe('box');
+    expect(body.answers.card.box.top).toBeCloseTo(0.5, 2);
+    expect(body.answers.card.box.left).toBeCloseTo(0.25, 2);
+    expect(body.answers.card.box.bottom).toBeCloseTo(0.8333, 2);
+    expect(body.answers.card.box.right).toBeCloseTo(0.75, 2);
+    const refused = await ask({ model: 'sandbox/baseline-vision', state: [{ type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }], questions: { card: { type: 'box', instructions: 'the card' } } });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/only data: URLs are accepted/);
+  });
+
   it('the official client raises its typed errors for 402 and 429', async () => {
     const broke = server.core.apiKeys.create('broke', 'standard', { credit_limit: 0.0000001, rate_limit_rpm: null }).key;
     server.core.apiKeys.addSpend(server.core.apiKeys.list().find((k) => k.name === 'broke')!.id, 1);

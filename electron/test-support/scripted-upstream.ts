@@ -10,6 +10,8 @@ export type Script =
   | { kind: 'stall-after-first-chunk'; status: number; headers?: Record<string, string>; chunks: string[] };
 
 export interface Received {
+  /** ms since the epoch when the request body had arrived */
+  at: number;
   method: string;
   path: string;
   headers: IncomingMessage['headers'];
@@ -62,7 +64,7 @@ export class ScriptedUpstream {
     } catch {
       // Keep the raw text.
     }
-    this.received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+    this.received.push({ at: Date.now(), method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
     const script = this.scripts.shift() ?? this.fallback;
     if (!script) {
       res.writeHead(500).end('no script');

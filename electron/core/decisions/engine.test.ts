@@ -78,6 +78,19 @@ describe('Decisions engine against providers on loopback', () => {
     for (const r of lp.received) expect(JSON.stringify(r.body)).not.toContain('session');
   });
 
+  it('the other questions start once the first one has its first token, not after it ends', async () => {
+    const slowTail = { ...WIRE.openai('Yes', { top: [{ token: 'Yes', logprob: Math.log(0.8) }, { token: 'No', logprob: Math.log(0.2) }] }), chunkDelayMs: 150 };
+    lp.script(slowTail, WIRE.openai('No', { top: [{ token: 'No', logprob: Math.log(0.7) }, { token: 'Yes', logprob: Math.log(0.3) }] }));
+    const started = Date.now();
+    const outcome = await decide({ provider: { order: ['lp'] }, questions: { late: { type: 'noul', instructions: 'Was it late?' }, damaged: { type: 'noul', instructions: 'Was it damaged?' } } });
+    const finished = Date.now();
+    expect(outcome.response.answers).toEqual({ late: { type: 'noul', noul: 0.8 }, damaged: { type: 'noul', noul: 0.3 } });
+    const [first, second] = lp.received.slice(-2);
+    // The first answer's stream takes about 600 ms (four chunks, 150 ms apart); its first token comes after about 150 ms.
+    expect(second!.at - first!.at).toBeLessThan(450);
+    expect(finished - started).toBeLessThan(1_000);
+  });
+
   it('low coverage is measured again once, then the stated probabilities are used', async () => {
     const lowCoverage = WIRE.openai('The', { top: [{ token: 'The', logprob: Math.log(0.8) }, { token: 'Yes', logprob: Math.log(0.1) }, { token: 'No', logprob: Math.log(0.1) }], usage: { prompt: 100, completion: 1 } });
     lp.script(lowCoverage, lowCoverage, WIRE.openai('{"probabilities": {"Yes": 0.7, "No": 0.3}}', { usage: { prompt: 130, completion: 14 } }));
@@ -112,6 +125,21 @@ describe('Decisions engine against providers on loopback', () => {
     const outcome = await decide({ provider: { order: ['lp', 'talk'] }, questions: { late: { type: 'noul', instructions: 'Was it late?' } } });
     expect(outcome.response.provider).toBe('Talk Co');
     expect(outcome.attempts.map((a) => a.outcome)).toEqual(['overloaded', 'ok']);
+  });
+
+  it('usage a provider did not report is counted with a tokenizer, never 0', async () => {
+    const chunks = [
+      `data: ${JSON.stringify({ id: 'x', choices: [{ index: 0, delta: { content: 'Yes' }, logprobs: { content: [{ token: 'Yes', logprob: Math.log(0.9), top_logprobs: [{ token: 'Yes', logprob: Math.log(0.9) }, { token: 'No', logprob: Math.log(0.1) }] }] } }] })}\n\n`,
+      'data: [DONE]\n\n',
+    ];
+    lp.script({ kind: 'respond', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks });
+    const outcome = await decide({ provider: { order: ['lp'] }, questions: { late: { type: 'noul', instructions: 'Was it late?' } } });
+    expect(outcome.ledger[0]!.estimated).toBe(true);
+    const { Tiktoken } = await import('js-tiktoken/lite');
+    const ranks = (await import('js-tiktoken/ranks/o200k_base')).default;
+    expect(outcome.response.usage.output_tokens).toBe(new Tiktoken(ranks).encode('Yes').length);
+    expect(outcome.response.usage.input_tokens).toBeGreaterThan(20);
+    expect(outcome.response.usage.cost).toBeGreaterThan(0);
   });
 
   it('refuses what it cannot answer honestly, naming the question', async () => {

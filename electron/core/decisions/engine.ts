@@ -16,6 +16,7 @@ import { answerFrom, type LabelQuestion } from './answers';
 import { labelDistribution } from './extract';
 import { labelSet, questionText, SYSTEM_PROMPT, type LabelSet } from './labels';
 import { estimateTokens, stateParts } from './state';
+import { countTokens } from './tokens';
 import { totalUsage, type LedgerEntry } from './usage';
 
 /** native: passed through; logprobs: label token probabilities; verbalized: stated probabilities; box: a located box. */
@@ -93,45 +94,68 @@ export class DecisionsEngine {
     const answers: Answered[] = [];
 
     const [firstName, firstQuestion] = labelled[0]!;
-    const first = await this.gateway.route(
+    // The rest start once the first call has produced its first token: by then the provider has
+    // processed (and cached) the shared prefix, so they overlap the first call's tail.
+    let warmed!: (endpoint: CatalogEndpoint) => void;
+    const warm = new Promise<CatalogEndpoint>((resolve) => (warmed = resolve));
+    const firstRun = this.gateway.route(
       plan,
       async (attempt, signal) => {
         const target = await this.gateway.target(attempt.endpoint);
         this.gateway.assertKey(attempt.endpoint, target);
         const method = methodFor(attempt.endpoint, this.gateway);
         if (method === 'native') return this.native(attempt.endpoint, target, request, signal, ledger);
-        const one = await this.ask(attempt.endpoint, target, { name: firstName, question: firstQuestion, labels: sets.get(firstName), image, parts, options: attempt.options }, signal, ledger);
+        const one = await this.ask(
+          attempt.endpoint,
+          target,
+          { name: firstName, question: firstQuestion, labels: sets.get(firstName), image, parts, options: attempt.options },
+          signal,
+          ledger,
+          () => warmed(attempt.endpoint),
+        );
         return { value: [one], usage: ZERO, timings: one.timings };
       },
       this.routeOptions(options.requestId, options.signal),
     );
+    const early = await Promise.race([warm.then((endpoint) => ({ warm: endpoint })), firstRun.then((result) => ({ done: result }))]);
+    const restNeeded = labelled.length > 1 && !('done' in early && methodFor(early.done.endpoint, this.gateway) === 'native');
+    const pinTo = 'warm' in early ? early.warm : (early as { done: { endpoint: CatalogEndpoint } }).done.endpoint;
+    const restRuns = restNeeded
+      ? labelled.slice(1).map(([name, question]) => {
+          const pinned: Plan = { ...plan, attempts: [...plan.attempts].sort((a, b) => Number(b.endpoint.id === pinTo.id) - Number(a.endpoint.id === pinTo.id)) };
+          return this.gateway
+            .route(
+              pinned,
+              async (attempt, signal) => {
+                const target = await this.gateway.target(attempt.endpoint);
+                this.gateway.assertKey(attempt.endpoint, target);
+                if (methodFor(attempt.endpoint, this.gateway) === 'native') {
+                  const native = await this.native(attempt.endpoint, target, { ...request, questions: { [name]: question } }, signal, ledger);
+                  return { ...native, value: native.value.filter((a) => a.name === name) };
+                }
+                const one = await this.ask(attempt.endpoint, target, { name, question, labels: sets.get(name), image, parts, options: attempt.options }, signal, ledger);
+                return { value: [one], usage: ZERO, timings: one.timings };
+              },
+              this.routeOptions(options.requestId, options.signal),
+            )
+            .then((r) => {
+              for (const a of r.value) options.onAnswer?.(a.name);
+              return r;
+            });
+        })
+      : [];
+    // Every call is awaited before an error is raised, so none is left running unobserved.
+    const [firstSettled, ...restSettled] = await Promise.allSettled([firstRun, ...restRuns]);
+    if (firstSettled!.status === 'rejected') throw firstSettled!.reason;
+    const first = firstSettled!.value;
     answers.push(...first.value.map(({ name, answer, method }) => ({ name, answer, method })));
     for (const a of first.value) options.onAnswer?.(a.name);
     const attempts = [...first.attempts];
-
-    if (methodFor(first.endpoint, this.gateway) !== 'native' && labelled.length > 1) {
-      const pinned: Plan = { ...plan, attempts: [...plan.attempts].sort((a, b) => Number(b.endpoint.id === first.endpoint.id) - Number(a.endpoint.id === first.endpoint.id)) };
-      const rest = await Promise.all(
-        labelled.slice(1).map(([name, question]) =>
-          this.gateway.route(
-            pinned,
-            async (attempt, signal) => {
-              const target = await this.gateway.target(attempt.endpoint);
-              this.gateway.assertKey(attempt.endpoint, target);
-              if (methodFor(attempt.endpoint, this.gateway) === 'native') {
-                const native = await this.native(attempt.endpoint, target, { ...request, questions: { [name]: question } }, signal, ledger);
-                return { ...native, value: native.value.filter((a) => a.name === name) };
-              }
-              const one = await this.ask(attempt.endpoint, target, { name, question, labels: sets.get(name), image, parts, options: attempt.options }, signal, ledger);
-              return { value: [one], usage: ZERO, timings: one.timings };
-            },
-            this.routeOptions(options.requestId, options.signal),
-          ).then((r) => {
-            for (const a of r.value) options.onAnswer?.(a.name);
-            return r;
-          }),
-        ),
-      );
+    {
+      const rest = restSettled.map((r) => {
+        if (r.status === 'rejected') throw r.reason;
+        return r.value;
+      });
       for (const r of rest) {
         answers.push(...r.value);
         attempts.push(...r.attempts);
@@ -187,9 +211,10 @@ export class DecisionsEngine {
     q: { name: string; question: Question; labels: LabelSet | undefined; image: PreparedImage | null; parts: ContentPart[]; options: Record<string, unknown> | undefined },
     signal: AbortSignal,
     ledger: LedgerEntry[],
+    onFirstToken?: () => void,
   ): Promise<Answered & { timings: Timings }> {
     const adapter = this.gateway.adapter(endpoint);
-    const ctx = this.gateway.context(signal);
+    const ctx = { ...this.gateway.context(signal), onFirstToken };
     if (q.question.type === 'box') return this.askBox(endpoint, target, { ...q, question: q.question }, ctx, ledger);
     const question: LabelQuestion = q.question;
     const labels = q.labels!;
@@ -199,7 +224,7 @@ export class DecisionsEngine {
     if (methodFor(endpoint, this.gateway) === 'logprobs') {
       for (let attempt = 0; attempt < 2; attempt += 1) {
         const result = await adapter.chat!(target, { ...base, topLogprobs: TOP_LOGPROBS }, ctx);
-        record(result.usage, result.text);
+        await record(result.usage, result.text);
         const distribution = labelDistribution(result.tokens, labels);
         if (distribution && distribution.coverage >= MIN_COVERAGE) {
           return { name: q.name, answer: answerFrom(question, distribution.probabilities), method: 'logprobs' as const, timings: result.timings };
@@ -218,7 +243,7 @@ export class DecisionsEngine {
       { ...base, maxTokens: 40 + 12 * labels.labels.length, messages: [{ role: 'user', content: [...content, { type: 'text', text: stated }] }], jsonSchema: { name: 'label_probabilities', schema } },
       ctx,
     );
-    record(result.usage, result.text);
+    await record(result.usage, result.text);
     const probabilities = statedProbabilities(result.text, labels);
     if (!probabilities) throw new UpstreamError('invalid_response', `no usable probabilities for "${q.name}" in the model's reply`);
     return { name: q.name, answer: answerFrom(question, probabilities), method: 'verbalized' as const, timings: result.timings };
@@ -242,7 +267,7 @@ export class DecisionsEngine {
       { system: BOX_SYSTEM_PROMPT, messages: [{ role: 'user', content }], maxTokens: 120, temperature: 0, options: q.options },
       ctx,
     );
-    recordUsage(ledger, endpoint, result.usage, content, result.text);
+    await recordUsage(ledger, endpoint, result.usage, content, result.text);
     const box = parseBox(result.text, convention, seen);
     if (!box) throw new UpstreamError('invalid_response', `no usable box for "${q.name}" in the model's reply`);
     // No confidence: coordinate token probabilities do not measure how well the box fits.
@@ -259,15 +284,17 @@ const roundBox = (b: { top: number; bottom: number; left: number; right: number 
   right: Number(b.right.toFixed(6)),
 });
 
-/** Adds one call's usage to the ledger; counts the provider did not report are estimated, never 0. */
-function recordUsage(ledger: LedgerEntry[], endpoint: CatalogEndpoint, usage: UpstreamUsage, content: ContentPart[], reply: string): void {
+/** Adds one call's usage to the ledger; counts the provider did not report are counted here with a tokenizer, never 0. */
+async function recordUsage(ledger: LedgerEntry[], endpoint: CatalogEndpoint, usage: UpstreamUsage, content: ContentPart[], reply: string): Promise<void> {
   const estimated = usage.inputTokens === null || usage.outputTokens === null;
-  const promptText = content.map((p) => (p.type === 'text' ? p.text : '')).join('') + SYSTEM_PROMPT;
-  ledger.push({
-    endpoint,
-    estimated,
-    usage: estimated ? { ...usage, inputTokens: usage.inputTokens ?? estimateTokens(promptText), outputTokens: usage.outputTokens ?? estimateTokens(reply) } : usage,
-  });
+  if (!estimated) {
+    ledger.push({ endpoint, estimated, usage });
+    return;
+  }
+  const promptText = SYSTEM_PROMPT + content.map((p) => (p.type === 'text' ? p.text : '')).join('');
+  const inputTokens = usage.inputTokens ?? (await countTokens(promptText));
+  const outputTokens = usage.outputTokens ?? (await countTokens(reply));
+  ledger.push({ endpoint, estimated, usage: { ...usage, inputTokens, outputTokens } });
 }
 
 

@@ -70,6 +70,8 @@ export interface CallContext {
   http: UpstreamHttp;
   clock: Clock;
   signal: AbortSignal;
+  /** Called once, when the first output token arrives (the provider has read the whole prompt). */
+  onFirstToken?: (() => void) | undefined;
 }
 
 /** One folder per wire format under providers/, each exporting one of these. */

@@ -19,6 +19,8 @@ export interface AttemptOutput<T> {
 
 export interface AttemptSummary {
   endpoint: CatalogEndpoint;
+  /** ms since the epoch */
+  startedAt: number;
   outcome: AttemptOutcome;
   message: string | null;
   usage: UpstreamUsage | null;
@@ -45,6 +47,8 @@ export interface ExecutorDeps {
   health: HealthRegistry;
   metrics: EndpointMetrics;
 }
+
+const MIN_ATTEMPT_MS = 10;
 
 /** Caller faults: every provider would refuse the same request, so do not fall back. */
 const CALLER_FAULTS: ReadonlySet<FailureKind> = new Set(['bad_request']);
@@ -83,7 +87,8 @@ export async function executePlan<T>(
 
   for (const planned of plan.attempts) {
     const left = deadline - deps.clock.now();
-    if (left <= 0) break;
+    // A few milliseconds are not enough for any provider to answer: stop rather than fail once more.
+    if (left < MIN_ATTEMPT_MS) break;
     if (options.signal?.aborted) throw new GatewayError('unavailable', 'The request was cancelled');
     const timeoutMs = Math.min(options.attemptTimeoutMs, left);
     // One controller and one timer per attempt (AbortSignal.timeout/any cost more on the hot path).
@@ -113,7 +118,7 @@ export async function executePlan<T>(
         outcome: 'ok',
         message: null,
       });
-      attempts.push({ endpoint: planned.endpoint, outcome: 'ok', message: null, usage: output.usage, totalMs: output.timings.totalMs });
+      attempts.push({ endpoint: planned.endpoint, startedAt: attemptStart, outcome: 'ok', message: null, usage: output.usage, totalMs: output.timings.totalMs });
       return { value: output.value, endpoint: planned.endpoint, attempts };
     } catch (error) {
       const failure = normalizeFailure(error, timeout, timeoutMs, options.signal);
@@ -130,7 +135,7 @@ export async function executePlan<T>(
         outcome: failure.kind,
         message: failure.message.slice(0, 500),
       });
-      attempts.push({ endpoint: planned.endpoint, outcome: failure.kind, message: failure.message, usage: null, totalMs });
+      attempts.push({ endpoint: planned.endpoint, startedAt: attemptStart, outcome: failure.kind, message: failure.message, usage: null, totalMs });
       if (failure.kind === 'cancelled') throw new GatewayError('unavailable', 'The request was cancelled');
       if (PROVIDER_FAULTS.has(failure.kind) || failure.kind === 'auth' || failure.kind === 'not_found') deps.health.onFailure(id);
       if (failure.details.retryAfterMs !== undefined) deps.health.onRetryAfter(id, failure.details.retryAfterMs);
@@ -149,7 +154,7 @@ export async function executePlan<T>(
   if (attempts.length === 0) {
     throw new GatewayError('unavailable', `No provider endpoint could be tried for "${plan.attempts[0]?.endpoint.model.id ?? 'this model'}" before the deadline`);
   }
-  const outOfTime = deps.clock.now() >= deadline && attempts.length < plan.attempts.length;
+  const outOfTime = deadline - deps.clock.now() < MIN_ATTEMPT_MS && attempts.length < plan.attempts.length;
   const kind: ErrorKind = outOfTime ? 'upstream_timeout' : STATUS_FOR[lastKind ?? 'server_error'];
   const lead = outOfTime
     ? `The deadline of ${options.deadlineMs} ms passed after ${attempts.length} of ${plan.attempts.length} endpoints`

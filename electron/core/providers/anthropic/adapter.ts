@@ -75,7 +75,10 @@ export const anthropicAdapter: ProviderAdapter = {
         // Anthropic counts cached tokens apart from input_tokens; ours include them.
         input = event.message.usage.input_tokens + cacheRead + cacheWrite;
       } else if (event.type === 'content_block_delta' && event.delta.text) {
-        if (firstTokenMs === null) firstTokenMs = ctx.clock.now() - started;
+        if (firstTokenMs === null) {
+          firstTokenMs = ctx.clock.now() - started;
+          ctx.onFirstToken?.();
+        }
         text += event.delta.text;
       } else if (event.type === 'message_delta') {
         output = event.usage.output_tokens;

@@ -70,7 +70,10 @@ export const geminiAdapter: ProviderAdapter = {
       id ??= chunk.responseId ?? null;
       const candidate = chunk.candidates[0];
       const delta = (candidate?.content?.parts ?? []).map((p) => p.text ?? '').join('');
-      if (delta && firstTokenMs === null) firstTokenMs = ctx.clock.now() - started;
+      if (delta && firstTokenMs === null) {
+        firstTokenMs = ctx.clock.now() - started;
+        ctx.onFirstToken?.();
+      }
       text += delta;
       const lp = candidate?.logprobsResult;
       if (lp) {

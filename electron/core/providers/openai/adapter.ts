@@ -89,7 +89,10 @@ export const openaiAdapter: ProviderAdapter = {
       id ??= chunk.id ?? null;
       const choice = chunk.choices[0];
       const delta = choice?.delta?.content ?? '';
-      if (delta && firstTokenMs === null) firstTokenMs = ctx.clock.now() - started;
+      if (delta && firstTokenMs === null) {
+        firstTokenMs = ctx.clock.now() - started;
+        ctx.onFirstToken?.();
+      }
       text += delta;
       for (const t of choice?.logprobs?.content ?? []) {
         sawLogprobs = true;

@@ -11,13 +11,18 @@ export function ApiKeysPanel() {
   const keys = useQuery(apiKeysQuery());
   const [name, setName] = useState('');
   const [kind, setKind] = useState<ApiKeyKind>('standard');
+  const [credit, setCredit] = useState('');
+  const [rate, setRate] = useState('');
   const [created, setCreated] = useState<{ id: string; key: string } | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: settingsKeys.apiKeys });
   const create = useMutation({
-    mutationFn: () => call('apiKeys.create', { name, kind }),
+    mutationFn: () =>
+      call('apiKeys.create', { name, kind, credit_limit: credit.trim() ? Number(credit) : null, rate_limit_rpm: rate.trim() ? Number(rate) : null }),
     onSuccess: (result) => {
       setCreated({ id: result.info.id, key: result.key });
       setName('');
+      setCredit('');
+      setRate('');
       return refresh();
     },
   });
@@ -40,6 +45,10 @@ export function ApiKeysPanel() {
           <option value="standard">standard</option>
           <option value="management">management</option>
         </select>
+        <label htmlFor="new-key-credit">Credit (USD)</label>
+        <input id="new-key-credit" type="number" min={0} step="any" size={6} value={credit} onChange={(e) => setCredit(e.target.value)} placeholder="no limit" />
+        <label htmlFor="new-key-rate">Requests / minute</label>
+        <input id="new-key-rate" type="number" min={1} step={1} size={6} value={rate} onChange={(e) => setRate(e.target.value)} placeholder="no limit" />
         <button type="submit" disabled={!name.trim() || create.isPending}>
           Create key
         </button>
@@ -67,6 +76,8 @@ export function ApiKeysPanel() {
               <th scope="col">Key</th>
               <th scope="col">Kind</th>
               <th scope="col">Created</th>
+              <th scope="col">Spent</th>
+              <th scope="col">Rate limit</th>
               <th scope="col">Last used</th>
               <th scope="col">State</th>
             </tr>
@@ -78,6 +89,11 @@ export function ApiKeysPanel() {
                 <td className="mono small">{k.label}</td>
                 <td>{k.kind}</td>
                 <td className="small">{new Date(k.created_at).toLocaleString()}</td>
+                <td className="small">
+                  ${k.spent.toFixed(4)}
+                  {k.credit_limit !== null ? ` of $${k.credit_limit}` : ''}
+                </td>
+                <td className="small">{k.rate_limit_rpm !== null ? `${k.rate_limit_rpm}/min` : <span className="muted">none</span>}</td>
                 <td className="small">{k.last_used_at ? new Date(k.last_used_at).toLocaleString() : <span className="muted">never</span>}</td>
                 <td>
                   {k.revoked_at ? (
