@@ -79,7 +79,8 @@ export function EndpointTable({ rows }: { rows: Row[] }) {
                       {c.render(r)}
                       <div className="muted small">
                         <span className="mono">{r.record.tag}</span> · {r.record.quantization ?? 'quantization unknown'} ·{' '}
-                        {r.detail?.context_length ? `${integer(r.detail.context_length)} ctx` : 'context unknown'}{' '}
+                        {r.detail?.context_length ? `${integer(r.detail.context_length)} ctx` : 'context unknown'} ·{' '}
+                        {r.record.max_completion_tokens !== null ? `${integer(r.record.max_completion_tokens)} max out` : 'max output unknown'}{' '}
                         {r.detail?.simulated ? <span className="badge badge-sim">simulated</span> : null}
                       </div>
                     </th>

@@ -109,6 +109,9 @@ function Compare({ ids }: { ids: string[] }) {
                   <div className="muted small">
                     {r.status} · {(r.response as DecisionsResponse | null)?.provider ?? ''}
                   </div>
+                  <div className="mono small" title="Provider preferences of this run">
+                    {JSON.stringify((r.request as { provider?: unknown } | null)?.provider ?? {})}
+                  </div>
                 </th>
               ))}
             </tr>
