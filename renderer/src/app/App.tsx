@@ -43,11 +43,18 @@ function useScreen(): ScreenId {
   return screen;
 }
 
+/** Puts the effective theme on <html>; "system" follows the OS setting, also when it changes. */
 function useTheme(): void {
   const settings = useQuery(settingsQuery());
   const theme = settings.data?.theme ?? 'system';
   useEffect(() => {
-    document.documentElement.dataset['theme'] = theme;
+    const media = window.matchMedia('(prefers-color-scheme: dark)');
+    const apply = () => {
+      document.documentElement.dataset['theme'] = theme === 'system' ? (media.matches ? 'dark' : 'light') : theme;
+    };
+    apply();
+    media.addEventListener('change', apply);
+    return () => media.removeEventListener('change', apply);
   }, [theme]);
 }
 

@@ -114,11 +114,4 @@ export function parseBox(text: string, convention: BoxConvention, seen: { width:
   return box.bottom > box.top && box.right > box.left ? box : null;
 }
 
-/** Intersection over union of two boxes in fractions. */
-export function iou(a: Box, b: Box): number {
-  const w = Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left));
-  const h = Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
-  const inter = w * h;
-  const union = (a.right - a.left) * (a.bottom - a.top) + (b.right - b.left) * (b.bottom - b.top) - inter;
-  return union <= 0 ? 0 : inter / union;
-}
+export { iou } from '../../../../shared/geometry/iou';

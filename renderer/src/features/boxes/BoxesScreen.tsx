@@ -6,7 +6,7 @@ import { call } from '../../transport/transport';
 import { SandboxNotice } from '../endpoints/EndpointsScreen';
 import { EmptyState, ErrorNotice, Panel, ScreenHeader } from '../../ui/components';
 import { download } from '../../lib/download';
-import { iou } from '../../lib/geometry';
+import { iou } from '../../../../shared/geometry/iou';
 import { modelsQuery } from '../endpoints/api';
 import { imagesFrom } from '../question-sets/StateEditor';
 import { BoxEditor } from './BoxEditor';

@@ -7,7 +7,7 @@ import { call } from '../../transport/transport';
 import { SandboxNotice } from '../endpoints/EndpointsScreen';
 import { EmptyState, ErrorNotice, Loading, Panel, ScreenHeader } from '../../ui/components';
 import { UNKNOWN } from '../../ui/format';
-import { iou } from '../../lib/geometry';
+import { iou } from '../../../../shared/geometry/iou';
 import { AnswerView } from './AnswerView';
 
 const runQuery = (id: string) =>

@@ -1,7 +1,13 @@
-import type { Box } from '../../../shared/schemas/answer';
+/** Edges of a box in fractions of the image (origin top-left). */
+export interface Edges {
+  top: number;
+  left: number;
+  bottom: number;
+  right: number;
+}
 
-/** Intersection over union of two boxes given as fractions of the image. */
-export function iou(a: Box, b: Box): number {
+/** Intersection over union of two boxes. */
+export function iou(a: Edges, b: Edges): number {
   const w = Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left));
   const h = Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
   const inter = w * h;
