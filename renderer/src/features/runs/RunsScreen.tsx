@@ -174,7 +174,8 @@ export function RunsScreen() {
   const history = useQuery({
     queryKey: ['runs', 'list', model, status],
     queryFn: () => call('runs.list', { ...(model ? { model } : {}), ...(status ? { status } : {}), limit: 100 }),
-    refetchInterval: 2_000,
+    // Quick while something runs, so its row catches up with its detail; slow otherwise.
+    refetchInterval: (q) => (q.state.data?.some((r) => r.status === 'running') ? 500 : 5_000),
   });
   const models = [...new Set((history.data ?? []).map((r) => r.model))];
   return (
