@@ -114,3 +114,21 @@ test('a key that breaks the rules is refused with a reason and nothing is stored
   await expect(settings.keyStatus('Anthropic')).toHaveText('not set');
   await app.screenshot('settings-key-refused');
 });
+
+test('the catalog is edited in Settings; a mistake is named and nothing changes', async ({ page, server }) => {
+  const app = new AppPage(page);
+  await app.open(server.uiUrl);
+  await app.goTo('Settings');
+  const editor = page.getByLabel('Catalog JSON');
+  await editor.fill(JSON.stringify({ version: 1, models: [{ id: 'lab/tiny', name: 'Tiny', created: 1, architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null } }], endpoints: [{ model_id: 'lab/tiny', provider: 'nobody', upstream_model: 'tiny' }] }));
+  await page.getByRole('button', { name: 'Check and save' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'endpoints[0].provider: unknown provider "nobody"' })).toBeVisible();
+  await editor.fill(JSON.stringify({ version: 1, models: [{ id: 'lab/tiny', name: 'Tiny', created: 1, architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null } }], endpoints: [{ model_id: 'lab/tiny', provider: 'ollama', upstream_model: 'tiny' }] }));
+  await page.getByRole('button', { name: 'Check and save' }).click();
+  await expect(page.getByText('Saved: 0 providers, 1 models, 1 endpoints.')).toBeVisible();
+  await app.goTo('Endpoints');
+  await page.getByLabel('Model').selectOption('lab/tiny');
+  // Nothing gave this endpoint a price or limits: they show as unknown, not as numbers.
+  await expect(page.getByRole('table', { name: 'Endpoints' })).toContainText('context unknown');
+  await expect(page.getByRole('table', { name: 'Endpoints' }).locator('tr[data-tag="ollama"]')).toContainText('—');
+});

@@ -8,6 +8,7 @@ import { ProviderKeysPanel } from './ProviderKeysPanel';
 import { RemoteGatewayPanel } from './RemoteGatewayPanel';
 import { TracePanel } from './TracePanel';
 import { BackupPanel } from './BackupPanel';
+import { CatalogPanel } from './CatalogPanel';
 
 function useSettingsUpdate() {
   const queryClient = useQueryClient();
@@ -111,6 +112,7 @@ export function SettingsScreen() {
       <ScreenHeader title="Settings" description="Provider keys, the HTTP API server's keys, appearance, and where your data lives." />
       <ProviderKeysPanel secretStorage={info.data?.secret_storage} />
       <ApiKeysPanel />
+      <CatalogPanel />
       <RemoteGatewayPanel />
       <GatewayPanel />
       <TracePanel />
