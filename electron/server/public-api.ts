@@ -60,7 +60,10 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
       const outcome = await core.service().decide(request, { requestId: id, ...(signal ? { signal } : {}) });
       core.decisionLog.record({ ...base, latencyMs: core.clock.now() - started, outcome: { ok: true, ...outcome } });
       core.apiKeys.addSpend(base.keyId, outcome.response.usage.cost ?? 0);
-      core.tracer.record({ ...spanOf(request, sessionId, started, core.clock.now()), provider: outcome.response.provider ?? null, inputTokens: outcome.response.usage.input_tokens, outputTokens: outcome.response.usage.output_tokens, cost: outcome.response.usage.cost ?? null, error: null });
+      if (core.tracer.enabled()) {
+        const usage = outcome.response.usage;
+        core.tracer.record({ ...spanOf(request, sessionId, started, core.clock.now()), provider: outcome.response.provider ?? null, inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, cost: usage.cost ?? null, error: null });
+      }
       return c.json(outcome.response);
     } catch (error) {
       if (error instanceof GatewayError) {

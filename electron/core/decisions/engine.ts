@@ -63,7 +63,7 @@ export class DecisionsEngine {
   }
 
   async decide(request: DecisionsRequest, options: { requestId: string; signal?: AbortSignal; onAnswer?: (name: string) => void }): Promise<DecisionOutcome> {
-    const model = this.gatewayModel(request.model);
+    const model = this.gateway.model(request.model);
     const state = stateParts(request.state);
     const { images } = state;
     let parts = state.parts;
@@ -181,10 +181,6 @@ export class DecisionsEngine {
       attempts,
       ledger,
     };
-  }
-
-  private gatewayModel(id: string) {
-    return this.gateway.model(id);
   }
 
   /** A native Decisions provider answers the whole request; its answers pass through. */

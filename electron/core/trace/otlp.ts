@@ -80,8 +80,13 @@ export class OtlpExporter {
     private readonly version: string,
   ) {}
 
+  /** Whether any destination is configured (callers skip building spans otherwise). */
+  enabled(): boolean {
+    return this.destinations().length > 0;
+  }
+
   record(span: DecisionSpan): void {
-    if (this.destinations().length === 0) return;
+    if (!this.enabled()) return;
     this.queue.push(toOtlpSpan(span));
     if (this.queue.length >= 512) void this.flush();
     else if (!this.timer) {
