@@ -18,14 +18,24 @@ export async function readBodyText(c: Context, limit: number): Promise<string> {
     if (Buffer.byteLength(text) > limit) throw tooLarge(limit);
     return text;
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of incoming as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, size).toString('utf8');
+  // Plain events: an async iterator costs a promise per chunk on the hottest path.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        incoming.off('data', onData);
+        incoming.resume();
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    incoming.on('data', onData);
+    incoming.once('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8')));
+    incoming.once('error', reject);
+  });
 }
 
 /** Fires when the caller goes away before the answer is sent, so upstream work can stop. */

@@ -117,7 +117,8 @@ export class DecisionsEngine {
       },
       this.routeOptions(options.requestId, options.signal),
     );
-    const early = await Promise.race([warm.then((endpoint) => ({ warm: endpoint })), firstRun.then((result) => ({ done: result }))]);
+    const early =
+      labelled.length > 1 ? await Promise.race([warm.then((endpoint) => ({ warm: endpoint })), firstRun.then((result) => ({ done: result }))]) : { done: await firstRun };
     const restNeeded = labelled.length > 1 && !('done' in early && methodFor(early.done.endpoint, this.gateway) === 'native');
     const pinTo = 'warm' in early ? early.warm : (early as { done: { endpoint: CatalogEndpoint } }).done.endpoint;
     const restRuns = restNeeded

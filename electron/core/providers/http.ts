@@ -38,8 +38,14 @@ export class UpstreamHttp {
     return this.send('GET', url, undefined, options);
   }
 
+  private readonly parsed = new Map<string, URL>();
+
   private async send(method: 'GET' | 'POST', url: string, body: string | undefined, options: { headers: Record<string, string>; signal: AbortSignal }): Promise<UpstreamResponse> {
-    const target = new URL(url);
+    let target = this.parsed.get(url);
+    if (!target) {
+      target = new URL(url);
+      if (this.parsed.size < 1_000) this.parsed.set(url, target);
+    }
     const started = this.clock.now();
     let response: Dispatcher.ResponseData;
     try {
