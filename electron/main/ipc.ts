@@ -3,17 +3,13 @@ import { ipcChannel, OPERATION_NAMES } from '../../shared/contract/names';
 import type { Core } from '../core/create-core';
 import { dispatch } from '../core/dispatch';
 import { GatewayError } from '../core/errors';
-import { APP_ORIGIN } from './window';
+import { isAppUrl } from './app-url';
 
 /** Only our own renderer, loaded from the app origin in the top frame, may call the core. */
 function senderIsTrusted(event: IpcMainInvokeEvent): boolean {
   const frame = event.senderFrame;
   if (!frame || frame.parent !== null) return false;
-  try {
-    return new URL(frame.url).origin === APP_ORIGIN;
-  } catch {
-    return false;
-  }
+  return isAppUrl(frame.url);
 }
 
 /** One handler per operation of the contract; results cross as data, never as thrown errors. */

@@ -1,7 +1,7 @@
 import { BrowserWindow, session, shell } from 'electron';
 import { join } from 'node:path';
 
-export const APP_ORIGIN = 'app://verdict';
+import { APP_ORIGIN, isAppUrl } from './app-url';
 
 const CSP = [
   "default-src 'self'",
@@ -53,7 +53,7 @@ export function createMainWindow(preloadPath: string): BrowserWindow {
   });
   window.once('ready-to-show', () => window.show());
   window.webContents.on('will-navigate', (event, url) => {
-    if (!url.startsWith(`${APP_ORIGIN}/`)) {
+    if (!isAppUrl(url)) {
       event.preventDefault();
       openExternalSafely(url);
     }
