@@ -4,6 +4,11 @@ import { SettingsPage } from './pages/settings-page';
 
 test.describe('a first-time user opens the app', () => {
   test('visits every screen from the navigation and sees what to do next', async ({ page, server }) => {
+    const problems: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+    });
+    page.on('pageerror', (e) => problems.push(e.message));
     const app = new AppPage(page);
     await app.open(server.uiUrl);
     await expect(page).toHaveURL(`${server.url}/`);
@@ -18,6 +23,8 @@ test.describe('a first-time user opens the app', () => {
     await expect(page.getByRole('note').filter({ hasText: 'Simulated providers are on.' })).toBeVisible();
     await app.goTo('ZDR');
     await expect(page.getByRole('note').filter({ hasText: 'Simulated providers are on.' })).toBeVisible();
+    // No script error and nothing blocked by the Content-Security-Policy on any screen.
+    expect(problems).toEqual([]);
   });
 
   test('moves between screens with the keyboard', async ({ page, server }) => {
