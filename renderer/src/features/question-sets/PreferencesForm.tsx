@@ -9,6 +9,29 @@ const toList = (s: string): string[] | undefined => {
 };
 const numberOrUndefined = (s: string): number | undefined => (s.trim() === '' || Number.isNaN(Number(s)) ? undefined : Number(s));
 
+const PERCENTILES = ['p50', 'p75', 'p90', 'p99'] as const;
+
+/** p50…p99 cutoffs; only p50 set is written as a plain number, as the spec allows. */
+function Cutoffs({ label, help, value, step, onChange }: { label: string; help: string; value: unknown; step: number; onChange: (v: unknown) => void }) {
+  const current: Record<string, number | undefined> = typeof value === 'number' ? { p50: value } : ((value as Record<string, number | undefined> | undefined) ?? {});
+  const update = (p: string, raw: string) => {
+    const next = { ...current, [p]: numberOrUndefined(raw) };
+    const given = PERCENTILES.filter((k) => next[k] !== undefined);
+    onChange(given.length === 0 ? undefined : given.length === 1 && given[0] === 'p50' ? next['p50'] : Object.fromEntries(given.map((k) => [k, next[k]])));
+  };
+  return (
+    <div className="pref-field">
+      <span className="pref-label">{label}</span>
+      <div className="pref-inline">
+        {PERCENTILES.map((p) => (
+          <input key={p} aria-label={`${label} ${p}`} type="number" min={0} step={step} size={6} placeholder={p} value={current[p] ?? ''} onChange={(e) => update(p, e.target.value)} />
+        ))}
+      </div>
+      <Help>{help}</Help>
+    </div>
+  );
+}
+
 function Help({ children }: { children: string }) {
   return <span className="field-help">{children}</span>;
 }
@@ -125,16 +148,21 @@ export function PreferencesForm({ json, onChange }: { json: string; onChange: (j
       </div>
       {tri('require_parameters', 'Require parameters', 'Yes: only endpoints supporting every parameter the request needs.')}
       {tri('enforce_distillable_text', 'Distillable text only', 'Yes: only models whose author allows distillation.')}
-      <div className="pref-field">
-        <label htmlFor="pref-latency">Preferred max latency (s, p50)</label>
-        <input id="pref-latency" type="number" min={0} step={0.1} value={typeof latency === 'number' ? latency : ''} onChange={(e) => set('preferred_max_latency', numberOrUndefined(e.target.value))} />
-        <Help>Slower endpoints are tried later, not excluded. Percentile cutoffs: edit the JSON.</Help>
-      </div>
-      <div className="pref-field">
-        <label htmlFor="pref-throughput">Preferred min throughput (tok/s, p50)</label>
-        <input id="pref-throughput" type="number" min={0} step={1} value={typeof throughput === 'number' ? throughput : ''} onChange={(e) => set('preferred_min_throughput', numberOrUndefined(e.target.value))} />
-        <Help>Slower endpoints are tried later, not excluded.</Help>
-      </div>
+      <Cutoffs
+        label="Preferred max latency (seconds to first token)"
+        help="Endpoints slower at any given percentile are tried later, not excluded."
+        value={latency}
+        step={0.1}
+        onChange={(v) => set('preferred_max_latency', v)}
+      />
+      <Cutoffs
+        label="Preferred min throughput (tokens/s)"
+        help="Endpoints slower at any given percentile are tried later, not excluded."
+        value={throughput}
+        step={1}
+        onChange={(v) => set('preferred_min_throughput', v)}
+      />
+      <p className="field-help">Per-provider options (provider.options) are set in the JSON below.</p>
     </div>
   );
 }
