@@ -22,9 +22,15 @@ export function CatalogPanel() {
   const queryClient = useQueryClient();
   const current = useQuery({ queryKey: ['settings', 'catalog'], queryFn: () => call('catalog.export', {}) });
   const [text, setText] = useState('');
+  // What the user typed is never replaced by a later load of the saved catalog.
+  const [dirty, setDirty] = useState(false);
   useEffect(() => {
-    if (current.data) setText(JSON.stringify(current.data, null, 2));
-  }, [current.data]);
+    if (current.data && !dirty) setText(JSON.stringify(current.data, null, 2));
+  }, [current.data, dirty]);
+  const edit = (value: string) => {
+    setDirty(true);
+    setText(value);
+  };
   const save = useMutation({
     mutationFn: async () => {
       let catalog: unknown;
@@ -35,7 +41,10 @@ export function CatalogPanel() {
       }
       return call('catalog.import', { catalog });
     },
-    onSuccess: () => queryClient.invalidateQueries(),
+    onSuccess: () => {
+      setDirty(false);
+      return queryClient.invalidateQueries();
+    },
   });
   return (
     <Panel title="Your catalog">
@@ -46,12 +55,12 @@ export function CatalogPanel() {
       <label htmlFor="catalog-json" className="visually-hidden">
         Catalog JSON
       </label>
-      <textarea id="catalog-json" rows={10} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} />
+      <textarea id="catalog-json" rows={10} value={text} onChange={(e) => edit(e.target.value)} spellCheck={false} />
       <div className="inline-form">
         <button type="button" onClick={() => save.mutate()} disabled={save.isPending}>
           Check and save
         </button>
-        <button type="button" className="secondary" onClick={() => setText(EXAMPLE)}>
+        <button type="button" className="secondary" onClick={() => edit(EXAMPLE)}>
           Show an example
         </button>
         <button type="button" className="secondary" onClick={() => download('catalog.json', text)}>
@@ -59,7 +68,7 @@ export function CatalogPanel() {
         </button>
         <label className="file-button secondary">
           Import…
-          <input type="file" accept="application/json,.json" onChange={async (e) => e.target.files?.[0] && setText(await e.target.files[0].text())} />
+          <input type="file" accept="application/json,.json" onChange={async (e) => e.target.files?.[0] && edit(await e.target.files[0].text())} />
         </label>
         {save.data ? (
           <span role="status" className="small">

@@ -9,12 +9,16 @@ export function TracePanel() {
   const queryClient = useQueryClient();
   const settings = useQuery(settingsQuery());
   const [text, setText] = useState('');
+  const [dirty, setDirty] = useState(false);
   useEffect(() => {
-    if (settings.data) setText(settings.data.trace_destinations.join('\n'));
-  }, [settings.data]);
+    if (settings.data && !dirty) setText(settings.data.trace_destinations.join('\n'));
+  }, [settings.data, dirty]);
   const save = useMutation({
     mutationFn: () => call('settings.update', { trace_destinations: text.split('\n').map((l) => l.trim()).filter(Boolean) }),
-    onSuccess: (next) => queryClient.setQueryData(settingsKeys.settings, next),
+    onSuccess: (next) => {
+      setDirty(false);
+      queryClient.setQueryData(settingsKeys.settings, next);
+    },
   });
   return (
     <Panel title="Trace destinations">
@@ -25,7 +29,11 @@ export function TracePanel() {
       <label htmlFor="trace-destinations" className="visually-hidden">
         Collector URLs, one per line
       </label>
-      <textarea id="trace-destinations" rows={3} cols={60} value={text} placeholder="http://127.0.0.1:4318" onChange={(e) => setText(e.target.value)} />
+      <textarea id="trace-destinations" rows={3} cols={60} value={text} placeholder="http://127.0.0.1:4318" onChange={(e) => {
+          setDirty(true);
+          setText(e.target.value);
+        }}
+      />
       <div className="inline-form">
         <button type="button" onClick={() => save.mutate()} disabled={save.isPending}>
           Save destinations
