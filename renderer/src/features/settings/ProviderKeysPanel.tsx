@@ -16,6 +16,16 @@ function KeyStatus({ provider }: { provider: ProviderSummary }) {
   );
 }
 
+/** What the provider's own model listing said; a local server that is not running is no error. */
+function DiscoveryStatus({ provider, discovery }: { provider: ProviderSummary; discovery: NonNullable<ProviderSummary['discovery']> }) {
+  const title = `Asked ${new Date(discovery.at).toLocaleString()}`;
+  if (!discovery.error) return <div className="small muted" title={title}>{discovery.models} models listed</div>;
+  if (provider.local && discovery.error === 'connection refused') {
+    return <div className="small muted" title={title}>not running (nothing answers at {provider.base_url})</div>;
+  }
+  return <div className="small text-error" title={title}>model list: {discovery.error}</div>;
+}
+
 /** A write-only key field: the value leaves this component once, on save, and is then forgotten. */
 function ProviderKeyRow({ provider }: { provider: ProviderSummary }) {
   const queryClient = useQueryClient();
@@ -46,11 +56,7 @@ function ProviderKeyRow({ provider }: { provider: ProviderSummary }) {
       <td className="mono small">{provider.wire_format}</td>
       <td>
         <KeyStatus provider={provider} />
-        {provider.discovery ? (
-          <div className={`small ${provider.discovery.error ? 'text-error' : 'muted'}`} title={`Asked ${new Date(provider.discovery.at).toLocaleString()}`}>
-            {provider.discovery.error ? `model list: ${provider.discovery.error}` : `${provider.discovery.models} models listed`}
-          </div>
-        ) : null}
+        {provider.discovery ? <DiscoveryStatus provider={provider} discovery={provider.discovery} /> : null}
       </td>
       <td>
         {provider.needs_key ? (
