@@ -198,6 +198,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await http.close();
       await services.close();
       await tracer.close();
+      metrics.close();
       store.close();
     },
   };

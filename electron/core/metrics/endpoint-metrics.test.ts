@@ -91,6 +91,7 @@ describe('endpoint metrics', () => {
     first.record(attempt({ outcome: 'ok', firstTokenMs: 300 }));
     first.record(attempt({ outcome: 'connection' }));
     const before = first.figures('e1');
+    first.close();
     store.close();
     const second = open();
     expect(second.figures('e1')).toEqual(before);

@@ -2,10 +2,12 @@ import * as hdr from 'hdr-histogram-js';
 import type { PercentileStats } from '../../../shared/schemas/endpoint';
 import type { Clock } from '../clock';
 import type { Store } from '../store/database';
-import { PROVIDER_FAULTS, type AttemptOutcome, type AttemptRecord } from './attempt';
+import { PROVIDER_FAULTS, type AttemptRecord } from './attempt';
 
 const MINUTE = 60_000;
 const FIGURES_TTL_MS = 1_000;
+/** Minute figures reach the disk this often (a crash loses at most this much of them). */
+const PERSIST_EVERY_MS = 10_000;
 const DAY_MINUTES = 24 * 60;
 const HISTOGRAM_MINUTES = 30;
 /** Latency in ms up to 10 minutes; throughput in hundredths of a token per second up to 100k tok/s. */
@@ -43,14 +45,19 @@ const round = (value: number, digits: number): number => Number(value.toFixed(di
 
 /**
  * Per-endpoint figures over sliding windows, from minute buckets: counts for a day, HDR
- * histograms for the last 30 minutes. O(1) per attempt, bounded memory per endpoint, and rebuilt
- * from the attempts table at start so a restart keeps the day.
+ * histograms for the last 30 minutes. O(1) per attempt and bounded memory per endpoint; the
+ * buckets themselves are stored (one row per endpoint and minute, not per request) and reloaded
+ * at start, so a restart keeps the day.
  */
 export class EndpointMetrics {
   private readonly buckets = new Map<string, Bucket[]>();
   private readonly lastFault = new Map<string, number>();
   private readonly cache = new Map<string, { at: number; figures: EndpointFigures }>();
   private readonly insert;
+
+  /** Buckets changed since they were last written, by `endpoint|minute`. */
+  private readonly dirty = new Map<string, { endpointId: string; bucket: Bucket }>();
+  private readonly timer: NodeJS.Timeout;
 
   constructor(
     private readonly store: Store,
@@ -62,39 +69,65 @@ export class EndpointMetrics {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [r.requestId, r.endpointId, r.startedAt, r.ttfbMs, r.firstTokenMs, r.totalMs, r.inputTokens, r.outputTokens, r.outcome, PROVIDER_FAULTS.has(r.outcome) ? 1 : 0, r.message],
       );
+    this.pruneStored();
     this.reload();
+    this.timer = setInterval(() => this.persist(), PERSIST_EVERY_MS);
+    this.timer.unref();
   }
 
-  /** Rebuilds the in-memory windows from the last day of recorded attempts. */
+  /** Keeps a day of minute figures (two, for slack) and a week of failed attempts on disk. */
+  private pruneStored(): void {
+    const now = this.clock.now();
+    this.store.run('DELETE FROM metric_minutes WHERE minute < ?', [Math.floor(now / MINUTE) - 2 * DAY_MINUTES]);
+    this.store.run('DELETE FROM attempts WHERE started_at < ?', [now - 7 * DAY_MINUTES * MINUTE]);
+  }
+
+  /** Rebuilds the windows from the stored minute figures, so a restart keeps the day. */
   private reload(): void {
-    const since = this.clock.now() - DAY_MINUTES * MINUTE;
-    const rows = this.store.all<{
-      endpoint_id: string;
-      started_at: number;
-      first_token_ms: number | null;
-      total_ms: number;
-      output_tokens: number | null;
-      outcome: AttemptOutcome;
-    }>('SELECT endpoint_id, started_at, first_token_ms, total_ms, output_tokens, outcome FROM attempts WHERE started_at >= ? ORDER BY started_at', [since]);
+    const nowMinute = Math.floor(this.clock.now() / MINUTE);
+    const rows = this.store.all<{ endpoint_id: string; minute: number; attempts: number; faults: number; latency: string | null; throughput: string | null }>(
+      'SELECT * FROM metric_minutes WHERE minute > ? ORDER BY minute',
+      [nowMinute - DAY_MINUTES],
+    );
     for (const row of rows) {
-      this.observe({
-        requestId: '',
-        endpointId: row.endpoint_id,
-        startedAt: row.started_at,
-        ttfbMs: null,
-        firstTokenMs: row.first_token_ms,
-        totalMs: row.total_ms,
-        inputTokens: null,
-        outputTokens: row.output_tokens,
-        outcome: row.outcome,
-        message: null,
-      });
+      const recent = row.minute > nowMinute - HISTOGRAM_MINUTES;
+      const decode = (text: string | null) => (recent && text ? hdr.decodeFromCompressedBase64(text, 'packed', false) : null);
+      const list = this.buckets.get(row.endpoint_id) ?? [];
+      list.push({ minute: row.minute, attempts: row.attempts, faults: row.faults, latency: decode(row.latency), throughput: decode(row.throughput) });
+      this.buckets.set(row.endpoint_id, list);
     }
+    // The last minute's provider faults (the 30-second outage rule) come from the failure log.
+    const faults = this.store.all<{ endpoint_id: string; at: number }>(
+      'SELECT endpoint_id, MAX(started_at + total_ms) AS at FROM attempts WHERE provider_fault = 1 AND started_at > ? GROUP BY endpoint_id',
+      [this.clock.now() - MINUTE],
+    );
+    for (const f of faults) this.lastFault.set(f.endpoint_id, f.at);
   }
 
-  /** Persists one attempt and adds it to the windows. */
+  /** Writes the minute buckets that changed (in the next write-behind batch). */
+  persist(): void {
+    for (const { endpointId, bucket } of this.dirty.values()) {
+      const encode = (h: hdr.Histogram | null) => (h && h.totalCount > 0 ? hdr.encodeIntoCompressedBase64(h) : null);
+      this.store.later(
+        `INSERT INTO metric_minutes (endpoint_id, minute, attempts, faults, latency, throughput) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (endpoint_id, minute) DO UPDATE SET attempts = excluded.attempts, faults = excluded.faults, latency = excluded.latency, throughput = excluded.throughput`,
+        [endpointId, bucket.minute, bucket.attempts, bucket.faults, encode(bucket.latency), encode(bucket.throughput)],
+      );
+    }
+    this.dirty.clear();
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    this.persist();
+  }
+
+  /**
+   * Adds one attempt to the windows. Failures are also logged one by one, with their message;
+   * successes only count in the minute figures, which are written every few seconds.
+   */
   record(attempt: AttemptRecord): void {
-    this.insert(attempt);
+    if (attempt.outcome !== 'ok') this.insert(attempt);
     this.observe(attempt);
   }
 
@@ -134,6 +167,7 @@ export class EndpointMetrics {
     if (attempt.outcome !== 'ok') this.cache.delete(attempt.endpointId);
     const minute = Math.floor(attempt.startedAt / MINUTE);
     const bucket = this.bucketFor(attempt.endpointId, minute);
+    this.dirty.set(`${attempt.endpointId}|${minute}`, { endpointId: attempt.endpointId, bucket });
     bucket.attempts += 1;
     if (PROVIDER_FAULTS.has(attempt.outcome)) {
       bucket.faults += 1;

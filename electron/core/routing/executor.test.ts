@@ -61,6 +61,7 @@ describe('executor fault matrix', () => {
     health = new HealthRegistry(systemClock);
   });
   afterEach(() => {
+    metrics.close();
     store.close();
     dir.cleanup();
   });
@@ -89,12 +90,12 @@ describe('executor fault matrix', () => {
     expect(result.value).toBe('Yes');
     expect(result.endpoint.provider.slug).toBe('healthy');
     expect(result.attempts.map((x) => x.outcome)).toEqual([outcome, 'ok']);
+    // The failure is logged with its reason; both count in the endpoints' figures.
     store.flush();
     const rows = store.all<{ endpoint_id: string; outcome: string; provider_fault: number }>('SELECT endpoint_id, outcome, provider_fault FROM attempts ORDER BY id');
-    expect(rows).toEqual([
-      { endpoint_id: a.id, outcome, provider_fault: 1 },
-      { endpoint_id: b.id, outcome: 'ok', provider_fault: 0 },
-    ]);
+    expect(rows).toEqual([{ endpoint_id: a.id, outcome, provider_fault: 1 }]);
+    expect(metrics.figures(a.id, { fresh: true })).toMatchObject({ attempts5m: 1, uptime5m: 0 });
+    expect(metrics.figures(b.id, { fresh: true })).toMatchObject({ attempts5m: 1, uptime5m: 100 });
   });
 
   it.each(FAULTS)('$name: with nothing left the caller gets $status and a message naming the provider', async ({ script, status, outcome }) => {

@@ -97,4 +97,15 @@ export const MIGRATIONS: readonly string[] = [
     created_at TEXT NOT NULL
   );
   `,
+  `
+  CREATE TABLE metric_minutes (
+    endpoint_id TEXT NOT NULL,
+    minute INTEGER NOT NULL,
+    attempts INTEGER NOT NULL,
+    faults INTEGER NOT NULL,
+    latency TEXT,
+    throughput TEXT,
+    PRIMARY KEY (endpoint_id, minute)
+  );
+  `,
 ];
