@@ -159,13 +159,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     return results;
   };
 
+  const apiKeys = new ApiKeys(store, clock);
+  // Metadata of API requests is kept for 30 days (their cost stays in the keys' spend).
+  apiKeys.archiveOlderThan(30);
   const partial = {
     options,
     clock,
     logger,
     store,
     catalog,
-    apiKeys: new ApiKeys(store, clock),
+    apiKeys,
     providerKeys,
     settings,
     metrics,

@@ -56,4 +56,20 @@ describe('API keys', () => {
     env.core.store.flush();
     expect(env.core.apiKeys.list()[0]!.last_used_at).toBe('2026-01-01T00:01:31.000Z');
   });
+
+  it('old API request records are removed, but what they cost still counts against the key', async () => {
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    env = await tempCore({ clock: { now: () => now } });
+    const { info } = env.core.apiKeys.create('job', 'standard', { credit_limit: 1, rate_limit_rpm: null });
+    const log = (at: number, cost: number) =>
+      env.core.store.run("INSERT INTO decisions (id, created_at, origin, key_id, model, status, latency_ms, question_count, cost) VALUES (?, ?, 'api', ?, 'a/b', 200, 1, 1, ?)", [`d${at}`, at, info.id, cost]);
+    log(now, 0.25);
+    now += 40 * 86_400_000;
+    log(now, 0.5);
+    expect(env.core.apiKeys.archiveOlderThan(30)).toBe(1);
+    expect(env.core.store.all('SELECT id FROM decisions')).toHaveLength(1);
+    expect(env.core.apiKeys.list()[0]!.spent).toBe(0.75);
+    env.core.apiKeys.addSpend(info.id, 0.3);
+    expect(() => env.core.apiKeys.admitCredit(info.id)).toThrow(/has spent \$1\.05 of its \$1 credit/);
+  });
 });

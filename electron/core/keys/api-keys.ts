@@ -81,10 +81,29 @@ export class ApiKeys {
   private spent(id: string): number {
     if (!this.spentByKey) {
       this.store.flush();
-      const rows = this.store.all<{ key_id: string; spent: number | null }>('SELECT key_id, SUM(cost) AS spent FROM decisions WHERE key_id IS NOT NULL GROUP BY key_id');
-      this.spentByKey = new Map(rows.map((r) => [r.key_id, r.spent ?? 0]));
+      const rows = this.store.all<{ id: string; spent: number }>(
+        'SELECT k.id, k.spent_archived + COALESCE((SELECT SUM(d.cost) FROM decisions d WHERE d.key_id = k.id), 0) AS spent FROM api_keys k',
+      );
+      this.spentByKey = new Map(rows.map((r) => [r.id, r.spent]));
     }
     return this.spentByKey.get(id) ?? 0;
+  }
+
+  /**
+   * The request log of API calls is kept for `days`; what older requests cost is first added to
+   * their key's archived spend, so credit limits keep counting it.
+   */
+  archiveOlderThan(days: number): number {
+    const cutoff = this.clock.now() - days * 24 * 3_600_000;
+    return this.store.transaction(() => {
+      this.store.run(
+        "UPDATE api_keys SET spent_archived = spent_archived + COALESCE((SELECT SUM(d.cost) FROM decisions d WHERE d.key_id = api_keys.id AND d.origin = 'api' AND d.created_at < ?), 0)",
+        [cutoff],
+      );
+      const removed = this.store.run("DELETE FROM decisions WHERE origin = 'api' AND created_at < ?", [cutoff]).changes;
+      this.spentByKey = null;
+      return removed;
+    });
   }
 
   /** Adds a request's cost to its key's spend (the request log persists it). */

@@ -108,4 +108,7 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (endpoint_id, minute)
   );
   `,
+  `
+  ALTER TABLE api_keys ADD COLUMN spent_archived REAL NOT NULL DEFAULT 0;
+  `,
 ];
