@@ -1,18 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
 import { appInfoQuery, settingsQuery } from '../features/settings/api';
 import { SettingsScreen } from '../features/settings/SettingsScreen';
 import { QuestionSetsScreen } from '../features/question-sets/QuestionSetsScreen';
 import { RunsScreen } from '../features/runs/RunsScreen';
 import { BoxesScreen } from '../features/boxes/BoxesScreen';
-import { EndpointsScreen } from '../features/endpoints/EndpointsScreen';
+// The charting library is large: it loads with the Endpoints screen, not at start.
+const EndpointsScreen = lazy(() => import('../features/endpoints/EndpointsScreen').then((m) => ({ default: m.EndpointsScreen })));
 import { ZdrScreen } from '../features/zdr/ZdrScreen';
 import { OperationError } from '../transport/transport';
 import { ErrorNotice, Loading } from '../ui/components';
 import { ErrorBoundary } from './ErrorBoundary';
 import { SCREENS, screenFromHash, type ScreenId } from './routes';
 
-const SCREEN_COMPONENTS: Record<ScreenId, () => ReactNode> = {
+const SCREEN_COMPONENTS: Record<ScreenId, ComponentType> = {
   'question-sets': QuestionSetsScreen,
   runs: RunsScreen,
   boxes: BoxesScreen,
@@ -115,7 +116,9 @@ export function App() {
           <ErrorNotice error={info.error} title="Verdict's core did not answer" />
         ) : null}
         <ErrorBoundary resetKey={screen}>
-          <Screen />
+          <Suspense fallback={<Loading what="the screen" />}>
+            <Screen />
+          </Suspense>
         </ErrorBoundary>
       </main>
     </div>

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { Box } from '../../../../shared/schemas/answer';
 import type { BoxItem } from '../../../../shared/schemas/inspector';
 import { call } from '../../transport/transport';
-import { SandboxNotice } from '../endpoints/EndpointsScreen';
+import { SandboxNotice } from '../../app/SandboxNotice';
 import { EmptyState, ErrorNotice, Panel, ScreenHeader } from '../../ui/components';
 import { download } from '../../lib/download';
 import { iou } from '../../../../shared/geometry/iou';

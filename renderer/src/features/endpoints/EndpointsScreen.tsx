@@ -2,26 +2,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { call } from '../../transport/transport';
 import { EmptyState, ErrorNotice, Loading, Panel, ScreenHeader } from '../../ui/components';
-import { appInfoQuery } from '../settings/api';
+import { SandboxNotice } from '../../app/SandboxNotice';
 import { detailsQuery, listingQuery, modelsQuery } from './api';
 import { EndpointCharts } from './EndpointCharts';
 import { EndpointTable } from './EndpointTable';
 import { RoutePreview } from './RoutePreview';
 import { UptimeChart } from './UptimeChart';
-
-export function SandboxNotice() {
-  const info = useQuery(appInfoQuery());
-  if (!info.data?.sandbox_active) return null;
-  return (
-    <div className="notice notice-sim" role="note">
-      <strong>Simulated providers are on.</strong>
-      <span>
-        No real provider is configured, so providers marked <span className="badge badge-sim">simulated</span> stand in: real loopback servers with scripted
-        latency, failures and prices, answering from a word-overlap baseline, not a model. Add a provider key in <a href="#/settings">Settings</a> to use real ones.
-      </span>
-    </div>
-  );
-}
 
 export function EndpointsScreen() {
   const queryClient = useQueryClient();

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { DecisionsRequestSchema } from '../../../../shared/schemas/decisions-request';
 import { summarizeIssues } from '../../../../shared/contract/result';
 import { call } from '../../transport/transport';
-import { SandboxNotice } from '../endpoints/EndpointsScreen';
+import { SandboxNotice } from '../../app/SandboxNotice';
 import { EmptyState, ErrorNotice, Panel, ScreenHeader } from '../../ui/components';
 import { download, fileName } from '../../lib/download';
 import { listingQuery, modelsQuery } from '../endpoints/api';

@@ -4,7 +4,7 @@ import type { Answer } from '../../../../shared/schemas/answer';
 import type { DecisionsResponse } from '../../../../shared/schemas/decisions-response';
 import type { Run } from '../../../../shared/schemas/inspector';
 import { call } from '../../transport/transport';
-import { SandboxNotice } from '../endpoints/EndpointsScreen';
+import { SandboxNotice } from '../../app/SandboxNotice';
 import { EmptyState, ErrorNotice, Loading, Panel, ScreenHeader } from '../../ui/components';
 import { UNKNOWN } from '../../ui/format';
 import { iou } from '../../../../shared/geometry/iou';

@@ -4,7 +4,7 @@ import type { Endpoint } from '../../../../shared/schemas/endpoint';
 import { EmptyState, ErrorNotice, Loading, Panel, ScreenHeader } from '../../ui/components';
 import { percent, perMillion, seconds, UNKNOWN } from '../../ui/format';
 import { listingQuery, modelsQuery } from '../endpoints/api';
-import { SandboxNotice } from '../endpoints/EndpointsScreen';
+import { SandboxNotice } from '../../app/SandboxNotice';
 
 const price = (e: Endpoint): number | null => (e.pricing.prompt === '-1' ? null : Number(e.pricing.prompt));
 const min = (values: (number | null | undefined)[]): number | null => {
