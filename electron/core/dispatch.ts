@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { isOperationName, type OperationName } from '../../shared/contract/names';
 import { OPERATIONS, type OperationOutput } from '../../shared/contract/operations';
-import { summarizeIssues, describeIssues, type Result } from '../../shared/contract/result';
+import type { Result } from '../../shared/contract/result';
+import { parseOrBadRequest } from './validation';
 import type { Core } from './create-core';
 import { GatewayError } from './errors';
 
@@ -14,18 +15,10 @@ export async function dispatch(core: Core, name: string, rawInput: unknown): Pro
   if (!isOperationName(name)) {
     return failure(new GatewayError('not_found', `Unknown operation "${name}"`));
   }
-  const operation = OPERATIONS[name];
-  const parsed = operation.input.safeParse(rawInput ?? {});
-  if (!parsed.success) {
-    return failure(
-      new GatewayError('bad_request', `Invalid input for ${name}: ${summarizeIssues(parsed.error)}`, {
-        metadata: { problems: describeIssues(parsed.error) },
-      }),
-    );
-  }
   try {
+    const input = parseOrBadRequest(OPERATIONS[name].input, rawInput ?? {}, `input for ${name}`);
     const handler = core.handlers[name] as (input: unknown) => Promise<OperationOutput<OperationName>>;
-    return { ok: true, data: await handler(parsed.data) };
+    return { ok: true, data: await handler(input) };
   } catch (error) {
     if (error instanceof GatewayError) return failure(error);
     const requestId = randomUUID();

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 import { GatewayError } from '../core/errors';
 
@@ -40,13 +40,11 @@ export async function readBodyText(c: Context, limit: number): Promise<string> {
 
 /** Fires when the caller goes away before the answer is sent, so upstream work can stop. */
 export function callerGone(c: Context): AbortSignal | undefined {
-  const incoming = (c.env as { incoming?: IncomingMessage; outgoing?: import('node:http').ServerResponse } | undefined);
-  const outgoing = incoming?.outgoing;
+  const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
   if (!outgoing) return undefined;
   const controller = new AbortController();
-  const onClose = () => {
+  outgoing.once('close', () => {
     if (!outgoing.writableFinished) controller.abort(new Error('the caller disconnected'));
-  };
-  outgoing.once('close', onClose);
+  });
   return controller.signal;
 }

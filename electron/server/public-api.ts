@@ -1,27 +1,15 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
 import { DecisionsRequestSchema, MAX_SESSION_ID_LENGTH, type DecisionsRequest } from '../../shared/schemas/decisions-request';
 import { ApiKeyCreateInputSchema } from '../../shared/schemas/inspector';
-import { describeIssues, summarizeIssues } from '../../shared/contract/result';
 import type { Core } from '../core/create-core';
 import { GatewayError } from '../core/errors';
+import { parseOrBadRequest } from '../core/validation';
 import { bearerAuth, requireManagement, type PublicEnv } from './auth';
 import { parseJsonText, rejectOtherMethods } from './http-errors';
 import { callerGone, readBodyText } from './body';
 
 export interface PublicApiOptions {
   bodyLimitBytes: number;
-}
-
-/** Validates a parsed body against a schema; a violation is a 400 naming each JSON path. */
-export function validateBody<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    throw new GatewayError('bad_request', `Invalid ${what}: ${summarizeIssues(parsed.error)}`, {
-      metadata: { problems: describeIssues(parsed.error) },
-    });
-  }
-  return parsed.data;
 }
 
 const spanOf = (request: DecisionsRequest, sessionId: string | null, startMs: number, endMs: number) => ({
@@ -45,7 +33,7 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
 
   api.post('/alpha/decisions', async (c) => {
     const body = await readJson(c, 'a DecisionsRequest');
-    const request = validateBody(DecisionsRequestSchema, body, 'DecisionsRequest');
+    const request = parseOrBadRequest(DecisionsRequestSchema, body, 'DecisionsRequest');
     // The body's session_id wins over the header; neither is ever sent to a provider.
     const sessionId = request.session_id ?? c.req.header('x-session-id') ?? null;
     if (sessionId !== null && sessionId.length > MAX_SESSION_ID_LENGTH) {
@@ -89,7 +77,7 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
   api.post('/v1/keys', async (c) => {
     requireManagement(c.get('apiKey'));
     const body = await readJson(c, 'a key to create');
-    const input = validateBody(ApiKeyCreateInputSchema, body, 'key');
+    const input = parseOrBadRequest(ApiKeyCreateInputSchema, body, 'key');
     const created = core.apiKeys.create(input.name, input.kind, input);
     return c.json({ data: created.info, key: created.key }, 201);
   });

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { CatalogFileSchema, type CatalogFile } from '../../../shared/schemas/catalog';
-import { describeIssues, summarizeIssues, type ValidationProblem } from '../../../shared/contract/result';
+import type { ValidationProblem } from '../../../shared/contract/result';
+import { parseOrBadRequest } from '../validation';
 import { GatewayError } from '../errors';
 import { writeFileAtomic } from '../store/atomic-file';
 import type { CatalogContribution } from './types';
@@ -10,11 +11,7 @@ import type { CatalogContribution } from './types';
  * exist (in the file or built in). Problems name the JSON path, e.g. `endpoints[2].provider`.
  */
 export function validateCatalogFile(json: unknown, knownProviders: ReadonlySet<string>, knownModels: ReadonlySet<string>): CatalogFile {
-  const parsed = CatalogFileSchema.safeParse(json);
-  if (!parsed.success) {
-    throw new GatewayError('bad_request', `Invalid catalog: ${summarizeIssues(parsed.error)}`, { metadata: { problems: describeIssues(parsed.error) } });
-  }
-  const file = parsed.data;
+  const file = parseOrBadRequest(CatalogFileSchema, json, 'catalog');
   const providers = new Set([...knownProviders, ...file.providers.map((p) => p.slug)]);
   const models = new Set([...knownModels, ...file.models.map((m) => m.id)]);
   const problems: ValidationProblem[] = [];

@@ -138,10 +138,6 @@ export class Catalog {
     return this.allEndpoints;
   }
 
-  endpoint(id: string): CatalogEndpoint | undefined {
-    return this.allEndpoints.find((e) => e.id === id);
-  }
-
   listModels(): ModelSummary[] {
     return [...this.modelsById.values()].map((m) => ({
       id: m.id,

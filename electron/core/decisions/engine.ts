@@ -17,6 +17,7 @@ import { labelDistribution } from './extract';
 import { labelSet, questionText, SYSTEM_PROMPT, type LabelSet } from './labels';
 import { estimateTokens, stateParts } from './state';
 import { countTokens } from './tokens';
+import { guidanceText } from '../validation';
 import { totalUsage, type LedgerEntry } from './usage';
 
 /** native: passed through; logprobs: label token probabilities; verbalized: stated probabilities; box: a located box. */
@@ -257,7 +258,7 @@ export class DecisionsEngine {
     const image = q.image!;
     const convention = endpoint.model.box_format ?? boxConventionFor(endpoint.model.id);
     const seen = seenSize(convention, image.width, image.height);
-    const text = `\n\nQuestion: locate ${guidance(q.question.instructions)} in the image.\n${boxInstruction(convention, seen)}`;
+    const text = `\n\nQuestion: locate ${guidanceText(q.question.instructions)} in the image.\n${boxInstruction(convention, seen)}`;
     const content: ContentPart[] = [...markCacheable(q.parts), { type: 'text', text }];
     const result = await this.gateway.adapter(endpoint).chat!(
       target,
@@ -273,7 +274,6 @@ export class DecisionsEngine {
 }
 
 const BOX_SYSTEM_PROMPT = 'You locate objects in images. Reply with the JSON the question asks for and nothing else.';
-const guidance = (g: unknown) => (typeof g === 'string' ? g : JSON.stringify(g));
 const roundBox = (b: { top: number; bottom: number; left: number; right: number }) => ({
   top: Number(b.top.toFixed(6)),
   bottom: Number(b.bottom.toFixed(6)),

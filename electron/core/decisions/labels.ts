@@ -1,5 +1,6 @@
 import type { ChoiceQuestion, NoulQuestion, Question, ScoreQuestion } from '../../../shared/schemas/question';
 import { GatewayError } from '../errors';
+import { guidanceText } from '../validation';
 
 /** Single-token, distinct labels the model answers with; each maps back to an option. */
 export interface LabelSet {
@@ -32,7 +33,6 @@ export function labelSet(name: string, question: Exclude<Question, { type: 'box'
   }
 }
 
-const guidanceText = (g: unknown): string => (typeof g === 'string' ? g : JSON.stringify(g));
 
 /** The question part of a prompt: it comes after the shared state, so every call shares one prefix. */
 export function questionText(question: NoulQuestion | ChoiceQuestion | ScoreQuestion, labels: LabelSet): string {

@@ -6,6 +6,7 @@ import { labelProbabilities, logNormal, seededRandom, splitPrompt } from './base
 import { SANDBOX_MODELS, SANDBOX_PROFILES, type SandboxProfile } from './profiles';
 import { sandboxDecide } from './native-decisions';
 import { foregroundBox, statedBox } from './image-baseline';
+import { estimateTokens } from '../decisions/state';
 
 export interface SandboxFleet {
   url: string;
@@ -24,7 +25,6 @@ export interface FleetOptions {
 }
 
 const sleep = (ms: number) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
-const approxTokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
 const CACHE_MIN_TOKENS = 1024;
 const CACHE_TTL_MS = 5 * 60_000;
 
@@ -95,7 +95,7 @@ export async function startSandboxFleet(options: FleetOptions = {}): Promise<San
   }
 
   function cachedTokens(prefix: string): number {
-    const tokens = approxTokens(prefix);
+    const tokens = estimateTokens(prefix);
     if (tokens < CACHE_MIN_TOKENS) return 0;
     const key = createHash('sha256').update(prefix).digest('hex');
     const now = Date.now();
@@ -113,7 +113,7 @@ export async function startSandboxFleet(options: FleetOptions = {}): Promise<San
     // The system prompt is instructions, not content: the baseline reads only the user's turns.
     const userText = messages.filter((m) => m.role !== 'system').map(messageText).join('\n');
     const { state: prefix, question } = splitPrompt(userText);
-    const promptTokens = messages.reduce((n, m) => n + approxTokens(messageText(m)), 0);
+    const promptTokens = messages.reduce((n, m) => n + estimateTokens(messageText(m)), 0);
     const cached = cachedTokens(prefix);
     const maxTokens = Number(body['max_tokens'] ?? 16);
     const topN = body['logprobs'] === true ? Math.min(20, Number(body['top_logprobs'] ?? 0)) : 0;

@@ -2,29 +2,29 @@ import { DecisionsRequestSchema } from '../../../shared/schemas/decisions-reques
 import type { Answer } from '../../../shared/schemas/answer';
 import { overlap, softmax, words } from './baseline';
 import type { SandboxProfile } from './profiles';
+import { guidanceText } from '../validation';
+import { estimateTokens } from '../decisions/state';
 
-const text = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value ?? ''));
-const approxTokens = (s: string) => Math.max(1, Math.ceil(s.length / 4));
 
 /** The native Decisions answer of a simulated provider, from the same overlap baseline. */
 export function sandboxDecide(body: unknown, profile: SandboxProfile): { status: number; body: unknown } {
   const parsed = DecisionsRequestSchema.safeParse(body);
   if (!parsed.success) return { status: 400, body: { error: { code: 400, message: 'invalid DecisionsRequest' } } };
   const request = parsed.data;
-  const stateText = text(request.state);
+  const stateText = guidanceText(request.state);
   const state = words(stateText);
   const answers: Record<string, Answer> = {};
   for (const [name, q] of Object.entries(request.questions)) {
     if (q.type === 'box') return { status: 400, body: { error: { code: 400, message: `question "${name}": this provider cannot locate objects` } } };
     if (q.type === 'noul') {
-      answers[name] = { type: 'noul', noul: 0.1 + 0.8 * overlap(state, text(q.instructions)) };
+      answers[name] = { type: 'noul', noul: 0.1 + 0.8 * overlap(state, guidanceText(q.instructions)) };
     } else if (q.type === 'choice') {
       const names = Object.keys(q.criteria);
-      const p = softmax(names.map((n) => overlap(state, `${n} ${text(q.criteria[n])}`)), 0.15);
+      const p = softmax(names.map((n) => overlap(state, `${n} ${guidanceText(q.criteria[n])}`)), 0.15);
       const best = p.indexOf(Math.max(...p));
       answers[name] = { type: 'choice', choice: names[best]!, confidence: p[best]!, probabilities: Object.fromEntries(names.map((n, i) => [n, p[i]!])) };
     } else {
-      const p = softmax(q.criteria.map((c) => overlap(state, text(c))), 0.15);
+      const p = softmax(q.criteria.map((c) => overlap(state, guidanceText(c))), 0.15);
       answers[name] = {
         type: 'score',
         score: p.reduce((s, pi, i) => s + i * pi, 0),
@@ -33,7 +33,7 @@ export function sandboxDecide(body: unknown, profile: SandboxProfile): { status:
       };
     }
   }
-  const input = approxTokens(stateText) + Object.keys(request.questions).length * 40;
+  const input = estimateTokens(stateText) + Object.keys(request.questions).length * 40;
   const output = Object.keys(request.questions).length;
   return {
     status: 200,
