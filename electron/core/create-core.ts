@@ -9,6 +9,7 @@ import { systemClock, type Clock } from './clock';
 import { Gateway } from './gateway';
 import { DecisionsEngine } from './decisions/engine';
 import { DecisionLog } from './decisions/log';
+import { RequestLog } from './decisions/request-log';
 import { OtlpExporter } from './trace/otlp';
 import { QuestionSets } from './inspector/question-sets';
 import { Runs } from './inspector/runs';
@@ -40,6 +41,11 @@ export interface CoreOptions {
   discovery?: boolean;
   /** Total time for one Decisions request and for each upstream attempt in it (ms). */
   timeouts?: { deadlineMs: number; attemptMs: number };
+  /**
+   * 'write' (default) for the process that serves requests; 'read' for key management next to a
+   * running server, which counts the request log's spend but never writes it.
+   */
+  requestLog?: 'write' | 'read';
 }
 
 /** The gateway core: one instance per host process, with every dependency passed in. */
@@ -57,7 +63,10 @@ export interface Core {
   readonly http: UpstreamHttp;
   readonly gateway: Gateway;
   readonly decisions: DecisionsEngine;
+  /** Runs from the inspector (content kept, in SQLite). */
   readonly decisionLog: DecisionLog;
+  /** Public API calls (metadata only, one JSON line each). */
+  readonly requestLog: RequestLog;
   readonly tracer: OtlpExporter;
   readonly questionSets: QuestionSets;
   readonly runs: Runs;
@@ -80,6 +89,7 @@ export interface Core {
 
 export const DATABASE_FILE = 'verdict.sqlite';
 export const CATALOG_FILE = 'catalog.json';
+export const REQUEST_LOG_DIR = 'requests';
 
 export async function createCore(options: CoreOptions): Promise<Core> {
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
@@ -159,7 +169,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     return results;
   };
 
-  const apiKeys = new ApiKeys(store, clock);
+  const requestLog = RequestLog.open({ dir: join(options.dataDir, REQUEST_LOG_DIR), store, clock, logger, mode: options.requestLog ?? 'write' });
+  const apiKeys = new ApiKeys(store, clock, () => requestLog.unfoldedSpend());
   // Metadata of API requests is kept for 30 days (their cost stays in the keys' spend).
   apiKeys.archiveOlderThan(30);
   const partial = {
@@ -179,6 +190,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     tracer,
     service: () => services.current(),
     decisionLog,
+    requestLog,
     questionSets: new QuestionSets(store, clock),
     boxItems: new BoxItems(store, clock),
     runs,
@@ -202,6 +214,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await services.close();
       await tracer.close();
       metrics.close();
+      await requestLog.close();
       store.close();
     },
   };

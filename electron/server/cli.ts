@@ -145,8 +145,9 @@ async function runKeys(
     secrets: new FileSecretStore(join(dataDir, 'secrets.json'), ownerOnlyFileCodec),
     host: 'browser',
     version: readVersion(),
-    // Key management needs no simulated providers.
+    // Key management needs no simulated providers, and only reads the request log (a server may be writing it).
     sandbox: {},
+    requestLog: 'read',
   });
   try {
     const [action, id] = args;

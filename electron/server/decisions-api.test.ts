@@ -1,5 +1,7 @@
 import { OpenRouter } from '@openrouter/sdk';
 import * as sdkErrors from '@openrouter/sdk/models/errors';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogFileSchema } from '../../shared/schemas/catalog';
 import { ScriptedUpstream } from '../test-support/scripted-upstream';
@@ -75,9 +77,15 @@ describe('POST /api/alpha/decisions end to end', () => {
     expect(result.answers['topic']).toMatchObject({ type: 'choice', choice: 'delivery' });
     expect(result.answers['severity']).toMatchObject({ type: 'score' });
     expect(result.usage.inputTokens).toBeGreaterThan(0);
-    server.core.store.flush();
-    const logged = server.core.store.get<{ session_id: string; request: string | null }>("SELECT session_id, request FROM decisions WHERE session_id = 'sdk-session'");
-    expect(logged).toEqual({ session_id: 'sdk-session', request: null });
+    await server.core.requestLog.flush();
+    const [logged] = server.core.requestLog.recent({ limit: 10, sessionId: 'sdk-session' });
+    expect(logged).toMatchObject({ session_id: 'sdk-session', model: 'sandbox/baseline-text', status: 200, question_count: 3 });
+    expect(logged!.cost).toBe(result.usage.cost);
+    // Metadata only: nothing of the state, the questions or the answers reaches the disk.
+    const onDisk = readdirSync(join(server.core.options.dataDir, 'requests')).map((f) => readFileSync(join(server.core.options.dataDir, 'requests', f), 'utf8')).join('');
+    expect(onDisk).toContain('sdk-session');
+    expect(onDisk).not.toMatch(/parcel|invoice|damaged|Topic/);
+    expect(server.core.store.get("SELECT COUNT(*) AS n FROM decisions")).toEqual({ n: 0 });
   });
 
   it('the body session_id wins over the x-session-id header', async () => {
@@ -85,9 +93,13 @@ describe('POST /api/alpha/decisions end to end', () => {
     expect((await ask({ ...judge, session_id: 'from-body' }, key, { 'x-session-id': 'from-header' })).status).toBe(200);
     upstream.script(WIRE.openai('Yes', { top: [{ token: 'Yes', logprob: -0.1 }, { token: 'No', logprob: -2.4 }] }));
     expect((await ask(judge, key, { 'x-session-id': 'only-header' })).status).toBe(200);
-    server.core.store.flush();
-    const sessions = server.core.store.all<{ session_id: string }>("SELECT session_id FROM decisions WHERE session_id IN ('from-body', 'from-header', 'only-header') ORDER BY created_at").map((r) => r.session_id);
-    expect(sessions).toEqual(['from-body', 'only-header']);
+    await server.core.requestLog.flush();
+    const sessions = server.core.requestLog
+      .recent({ limit: 100 })
+      .map((r) => r.session_id)
+      .filter((s) => s === 'from-body' || s === 'from-header' || s === 'only-header');
+    // Newest first.
+    expect(sessions).toEqual(['only-header', 'from-body']);
     expect(JSON.stringify(upstream.received.slice(-2).map((r) => r.body))).not.toMatch(/from-body|only-header|session/);
   });
 

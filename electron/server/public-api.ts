@@ -7,6 +7,8 @@ import { parseOrBadRequest } from '../core/validation';
 import { bearerAuth, requireManagement, type PublicEnv } from './auth';
 import { parseJsonText, rejectOtherMethods } from './http-errors';
 import { callerGone, readBodyText } from './body';
+import type { RequestLogEntry } from '../core/decisions/request-log';
+import type { Answered } from '../core/service';
 
 export interface PublicApiOptions {
   bodyLimitBytes: number;
@@ -39,15 +41,32 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
     if (sessionId !== null && sessionId.length > MAX_SESSION_ID_LENGTH) {
       throw new GatewayError('bad_request', `x-session-id: at most ${MAX_SESSION_ID_LENGTH} characters`);
     }
-    core.apiKeys.admitCredit(c.get('apiKey').id);
+    const keyId = c.get('apiKey').id;
+    core.apiKeys.admitCredit(keyId);
     const id = c.get('requestId');
     const started = core.clock.now();
-    const base = { id, createdAt: started, origin: 'api' as const, keyId: c.get('apiKey').id, sessionId, user: request.user ?? null, request };
+    const logged = (status: number, outcome: Answered | null): RequestLogEntry => ({
+      id,
+      created_at: new Date(started).toISOString(),
+      key_id: keyId,
+      session_id: sessionId,
+      user: request.user ?? null,
+      model: request.model,
+      provider: outcome?.response.provider ?? null,
+      endpoint_id: outcome?.endpointId ?? null,
+      status,
+      latency_ms: Math.round((core.clock.now() - started) * 1000) / 1000,
+      input_tokens: outcome?.response.usage.input_tokens ?? null,
+      output_tokens: outcome?.response.usage.output_tokens ?? null,
+      cost: outcome?.response.usage.cost ?? null,
+      methods: outcome?.methods ?? null,
+      question_count: Object.keys(request.questions).length,
+    });
     try {
       const signal = callerGone(c);
       const outcome = await core.service().decide(request, { requestId: id, ...(signal ? { signal } : {}) });
-      core.decisionLog.record({ ...base, latencyMs: core.clock.now() - started, outcome: { ok: true, ...outcome } });
-      core.apiKeys.addSpend(base.keyId, outcome.response.usage.cost ?? 0);
+      core.requestLog.append(logged(200, outcome));
+      core.apiKeys.addSpend(keyId, outcome.response.usage.cost ?? 0);
       if (core.tracer.enabled()) {
         const usage = outcome.response.usage;
         core.tracer.record({ ...spanOf(request, sessionId, started, core.clock.now()), provider: outcome.response.provider ?? null, inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, cost: usage.cost ?? null, error: null });
@@ -55,7 +74,7 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
       return c.json(outcome.response);
     } catch (error) {
       if (error instanceof GatewayError) {
-        core.decisionLog.record({ ...base, latencyMs: core.clock.now() - started, outcome: { ok: false, error: error.toBody() } });
+        core.requestLog.append(logged(error.status, null));
         core.tracer.record({ ...spanOf(request, sessionId, started, core.clock.now()), provider: null, inputTokens: null, outputTokens: null, cost: null, error: error.message });
       }
       throw error;

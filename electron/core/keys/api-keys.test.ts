@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempCore } from '../../test-support/temp-core';
 import { DATABASE_FILE } from '../create-core';
+import { ApiKeys } from './api-keys';
 
 describe('API keys', () => {
   let env: Awaited<ReturnType<typeof tempCore>>;
@@ -57,7 +58,7 @@ describe('API keys', () => {
     expect(env.core.apiKeys.list()[0]!.last_used_at).toBe('2026-01-01T00:01:31.000Z');
   });
 
-  it('old API request records are removed, but what they cost still counts against the key', async () => {
+  it('API requests logged in SQLite by an earlier version: old ones are removed, but what they cost still counts against the key', async () => {
     let now = Date.parse('2026-01-01T00:00:00Z');
     env = await tempCore({ clock: { now: () => now } });
     const { info } = env.core.apiKeys.create('job', 'standard', { credit_limit: 1, rate_limit_rpm: null });
@@ -66,10 +67,14 @@ describe('API keys', () => {
     log(now, 0.25);
     now += 40 * 86_400_000;
     log(now, 0.5);
-    expect(env.core.apiKeys.archiveOlderThan(30)).toBe(1);
+    // As at the next start: the keys are read from the file.
+    const keys = new ApiKeys(env.core.store, { now: () => now });
+    expect(keys.list()[0]!.spent).toBe(0.75);
+    expect(keys.archiveOlderThan(30)).toBe(1);
     expect(env.core.store.all('SELECT id FROM decisions')).toHaveLength(1);
-    expect(env.core.apiKeys.list()[0]!.spent).toBe(0.75);
-    env.core.apiKeys.addSpend(info.id, 0.3);
-    expect(() => env.core.apiKeys.admitCredit(info.id)).toThrow(/has spent \$1\.05 of its \$1 credit/);
+    expect(keys.list()[0]!.spent).toBe(0.75);
+    expect(new ApiKeys(env.core.store, { now: () => now }).list()[0]!.spent).toBe(0.75);
+    keys.addSpend(info.id, 0.3);
+    expect(() => keys.admitCredit(info.id)).toThrow(/has spent \$1\.05 of its \$1 credit/);
   });
 });

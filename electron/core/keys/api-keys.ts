@@ -62,7 +62,11 @@ export class ApiKeys {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
-  ) {}
+    /** Spend in the request log that SQLite does not hold yet (a process that only reads the log). */
+    private readonly unfoldedSpend: () => ReadonlyMap<string, number> = () => new Map(),
+  ) {
+    this.spentByKey = this.loadSpent();
+  }
 
   private rows(): Map<string, ApiKeyRow> {
     // The file is looked at most every half second: a key revoked by another process stops working within that.
@@ -79,19 +83,24 @@ export class ApiKeys {
   }
 
   private spent(id: string): number {
-    if (!this.spentByKey) {
-      this.store.flush();
-      const rows = this.store.all<{ id: string; spent: number }>(
-        'SELECT k.id, k.spent_archived + COALESCE((SELECT SUM(d.cost) FROM decisions d WHERE d.key_id = k.id), 0) AS spent FROM api_keys k',
-      );
-      this.spentByKey = new Map(rows.map((r) => [r.id, r.spent]));
-    }
+    // Read once, when nothing has been appended to the request log yet; from then on kept here.
+    this.spentByKey ??= this.loadSpent();
     return this.spentByKey.get(id) ?? 0;
   }
 
+  private loadSpent(): Map<string, number> {
+    this.store.flush();
+    // Archived spend, the request log's (up to its checkpoint), and rows of the log's earlier home in SQLite.
+    const rows = this.store.all<{ id: string; spent: number }>(
+      "SELECT k.id, k.spent_archived + k.spent_logged + COALESCE((SELECT SUM(d.cost) FROM decisions d WHERE d.key_id = k.id AND d.origin = 'api'), 0) AS spent FROM api_keys k",
+    );
+    const unfolded = this.unfoldedSpend();
+    return new Map(rows.map((r) => [r.id, r.spent + (unfolded.get(r.id) ?? 0)]));
+  }
+
   /**
-   * The request log of API calls is kept for `days`; what older requests cost is first added to
-   * their key's archived spend, so credit limits keep counting it.
+   * API requests logged in SQLite by earlier versions are kept for `days` like the request log;
+   * what older ones cost is first added to their key's archived spend, so credit limits keep counting it.
    */
   archiveOlderThan(days: number): number {
     const cutoff = this.clock.now() - days * 24 * 3_600_000;
@@ -100,16 +109,14 @@ export class ApiKeys {
         "UPDATE api_keys SET spent_archived = spent_archived + COALESCE((SELECT SUM(d.cost) FROM decisions d WHERE d.key_id = api_keys.id AND d.origin = 'api' AND d.created_at < ?), 0)",
         [cutoff],
       );
-      const removed = this.store.run("DELETE FROM decisions WHERE origin = 'api' AND created_at < ?", [cutoff]).changes;
-      this.spentByKey = null;
-      return removed;
+      // The total is unchanged (cost moves from the rows to the archive), so the figures kept here stand.
+      return this.store.run("DELETE FROM decisions WHERE origin = 'api' AND created_at < ?", [cutoff]).changes;
     });
   }
 
-  /** Adds a request's cost to its key's spend (the request log persists it). */
+  /** Adds a request's cost to its key's spend as counted here (the request log makes it durable). */
   addSpend(id: string, usd: number): void {
-    this.spent(id);
-    this.spentByKey!.set(id, (this.spentByKey!.get(id) ?? 0) + usd);
+    this.spentByKey!.set(id, this.spent(id) + usd);
   }
 
   /** Rate limit (requests per minute, sliding window): 429 with Retry-After when over. */

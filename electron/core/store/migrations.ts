@@ -111,4 +111,12 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE api_keys ADD COLUMN spent_archived REAL NOT NULL DEFAULT 0;
   `,
+  `
+  ALTER TABLE api_keys ADD COLUMN spent_logged REAL NOT NULL DEFAULT 0;
+  CREATE TABLE request_log_checkpoint (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    file TEXT NOT NULL,
+    byte_offset INTEGER NOT NULL
+  );
+  `,
 ];

@@ -1,0 +1,323 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Clock } from '../clock';
+import type { Logger } from '../logger';
+import type { Store } from '../store/database';
+
+/**
+ * One line of the API request log: metadata only. Callers may require zero data retention, so
+ * neither the state, the questions nor the answers are written.
+ */
+export interface RequestLogEntry {
+  id: string;
+  created_at: string;
+  key_id: string | null;
+  session_id: string | null;
+  user: string | null;
+  model: string;
+  provider: string | null;
+  endpoint_id: string | null;
+  /** 200, or the HTTP status of the error returned. */
+  status: number;
+  latency_ms: number;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cost: number | null;
+  methods: Record<string, string> | null;
+  question_count: number;
+}
+
+export interface LogPosition {
+  file: string;
+  offset: number;
+}
+
+const FILE_PATTERN = /^(\d{4}-\d{2}-\d{2})\.ndjson$/;
+const DAY_MS = 86_400_000;
+
+/**
+ * The log of public API calls: one JSON line per request, one file per UTC day under
+ * `<data dir>/requests/`, kept `retentionDays`. Lines are appended in the background (a tenth of a
+ * second late at most), so the hot path does a JSON.stringify and nothing else. Nothing is read
+ * back on the hot path either.
+ *
+ * The log is also the ledger of what each key spent. `api_keys.spent_logged` holds the spend of
+ * every line up to a checkpoint (file and byte offset, in `request_log_checkpoint`); the checkpoint
+ * moves, in one transaction with the spend, only over lines that are on disk (fdatasync first).
+ * At start the lines after the checkpoint are read again, so a crash loses no spend that reached
+ * the log.
+ */
+export class RequestLog {
+  static readonly FLUSH_DELAY_MS = 100;
+  static readonly FLUSH_BYTES = 1 << 20;
+  static readonly CHECKPOINT_MS = 10_000;
+
+  private pending: string[] = [];
+  private pendingBytes = 0;
+  private pendingSpend = new Map<string, number>();
+  private pendingFile: string | null = null;
+  private flushTimer: NodeJS.Timeout | null = null;
+  private checkpointTimer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
+  private handle: { file: string; fh: FileHandle; size: number } | null = null;
+  /** Spend of lines written since the last checkpoint, per key; moved into SQLite at the next one. */
+  private unfolded = new Map<string, number>();
+  /** Spend of the lines being written now. */
+  private readonly inFlight = new Set<Map<string, number>>();
+  private written: LogPosition | null = null;
+  private folded: LogPosition | null = null;
+  private closed = false;
+
+  private constructor(
+    readonly dir: string,
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    readonly mode: 'write' | 'read',
+    private readonly retentionDays: number,
+  ) {}
+
+  /**
+   * Opens the log. In `write` mode (the serving process) the lines after the checkpoint are folded
+   * into the keys' spend now; in `read` mode (key management from the command line, next to a
+   * running server) they are only counted, and nothing is written.
+   */
+  static open(options: { dir: string; store: Store; clock: Clock; logger: Logger; mode?: 'write' | 'read'; retentionDays?: number }): RequestLog {
+    const mode = options.mode ?? 'write';
+    if (mode === 'write') mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+    const log = new RequestLog(options.dir, options.store, options.clock, options.logger, mode, options.retentionDays ?? 30);
+    const replay = log.replay();
+    log.unfolded = replay.spend;
+    log.written = replay.end;
+    if (mode === 'write') {
+      log.terminateTornLine(replay.end);
+      if (replay.end) {
+        log.fold(replay.end, replay.spend);
+        log.unfolded = new Map();
+      }
+      log.removeExpired();
+      log.checkpointTimer = setInterval(() => void log.checkpoint().catch((error: unknown) => log.logger.warn({ err: error }, 'request log checkpoint failed')), RequestLog.CHECKPOINT_MS);
+      log.checkpointTimer.unref();
+    }
+    return log;
+  }
+
+  /** Spend in the log (or on its way there) that `api_keys.spent_logged` does not hold yet. */
+  unfoldedSpend(): ReadonlyMap<string, number> {
+    const total = new Map(this.unfolded);
+    for (const part of [...this.inFlight, this.pendingSpend]) for (const [key, usd] of part) total.set(key, (total.get(key) ?? 0) + usd);
+    return total;
+  }
+
+  append(entry: RequestLogEntry): void {
+    if (this.closed || this.mode === 'read') return;
+    const line = `${JSON.stringify(entry)}\n`;
+    const file = `${entry.created_at.slice(0, 10)}.ndjson`;
+    if (this.pendingFile !== null && file !== this.pendingFile) this.startWrite();
+    this.pendingFile = file;
+    this.pending.push(line);
+    this.pendingBytes += line.length;
+    if (entry.key_id !== null && entry.cost) this.pendingSpend.set(entry.key_id, (this.pendingSpend.get(entry.key_id) ?? 0) + entry.cost);
+    if (this.pendingBytes >= RequestLog.FLUSH_BYTES) this.startWrite();
+    else if (!this.flushTimer) {
+      this.flushTimer = setTimeout(() => this.startWrite(), RequestLog.FLUSH_DELAY_MS);
+      this.flushTimer.unref();
+    }
+  }
+
+  /** Resolves once every line appended so far is written to its file. */
+  flush(): Promise<void> {
+    this.startWrite();
+    return this.writing;
+  }
+
+  private startWrite(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    if (this.pending.length === 0 || this.pendingFile === null) return;
+    const text = this.pending.join('');
+    const file = this.pendingFile;
+    const spend = this.pendingSpend;
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.pendingSpend = new Map();
+    this.inFlight.add(spend);
+    this.writing = this.writing.then(async () => {
+      try {
+        const handle = await this.fileHandle(file);
+        const bytes = Buffer.from(text, 'utf8');
+        await handle.fh.write(bytes, 0, bytes.length, null);
+        handle.size += bytes.length;
+        this.written = { file, offset: handle.size };
+      } catch (error) {
+        // The spend still counts here (and is folded at the next checkpoint); the lines are lost.
+        this.logger.error({ err: error, file }, 'request log write failed');
+      } finally {
+        this.inFlight.delete(spend);
+        for (const [key, usd] of spend) this.unfolded.set(key, (this.unfolded.get(key) ?? 0) + usd);
+      }
+    });
+  }
+
+  private async fileHandle(file: string): Promise<{ file: string; fh: FileHandle; size: number }> {
+    if (this.handle?.file === file) return this.handle;
+    await this.handle?.fh.close();
+    this.handle = null;
+    const fh = await open(join(this.dir, file), 'a', 0o600);
+    this.handle = { file, fh, size: (await fh.stat()).size };
+    return this.handle;
+  }
+
+  /** Moves the checkpoint over every line written so far, with their spend. */
+  async checkpoint(): Promise<void> {
+    if (this.mode === 'read') return;
+    await this.flush();
+    // Taken together: the spend of exactly the lines before `position`.
+    const position = this.written;
+    const spend = this.unfolded;
+    if (!position) return;
+    this.unfolded = new Map();
+    try {
+      // The lines must be on disk before SQLite says their spend is counted.
+      if (spend.size > 0 && this.handle?.file === position.file) await this.handle.fh.datasync();
+      this.fold(position, spend);
+    } catch (error) {
+      for (const [key, usd] of spend) this.unfolded.set(key, (this.unfolded.get(key) ?? 0) + usd);
+      throw error;
+    }
+  }
+
+  private fold(position: LogPosition, spend: Map<string, number>): void {
+    if (spend.size === 0 && this.folded?.file === position.file && this.folded.offset === position.offset) return;
+    this.store.transaction(() => {
+      for (const [key, usd] of spend) this.store.run('UPDATE api_keys SET spent_logged = spent_logged + ? WHERE id = ?', [usd, key]);
+      this.store.run('INSERT INTO request_log_checkpoint (id, file, byte_offset) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET file = excluded.file, byte_offset = excluded.byte_offset', [
+        position.file,
+        position.offset,
+      ]);
+    });
+    this.folded = position;
+  }
+
+  private files(): string[] {
+    try {
+      return readdirSync(this.dir).filter((f) => FILE_PATTERN.test(f)).sort();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+  }
+
+  /** Reads the lines after the checkpoint: their spend per key, and where the log ends. */
+  private replay(): { spend: Map<string, number>; end: LogPosition | null } {
+    const checkpoint = this.store.get<LogPosition>('SELECT file, byte_offset AS offset FROM request_log_checkpoint WHERE id = 1') ?? null;
+    const spend = new Map<string, number>();
+    let end: LogPosition | null = checkpoint;
+    for (const file of this.files()) {
+      if (checkpoint && file < checkpoint.file) continue;
+      const from = checkpoint && file === checkpoint.file ? checkpoint.offset : 0;
+      const read = readLines(join(this.dir, file), from, (line, lineNumber) => {
+        let entry: Partial<RequestLogEntry>;
+        try {
+          entry = JSON.parse(line) as Partial<RequestLogEntry>;
+        } catch {
+          this.logger.warn({ file, line: lineNumber }, 'request log: a line that is not JSON was skipped (line counted from the checkpoint)');
+          return;
+        }
+        if (typeof entry.key_id === 'string' && typeof entry.cost === 'number' && Number.isFinite(entry.cost)) {
+          spend.set(entry.key_id, (spend.get(entry.key_id) ?? 0) + entry.cost);
+        }
+      });
+      end = { file, offset: read };
+    }
+    return { spend, end };
+  }
+
+  /** A last line cut short by a crash is ended, so the next line appended is not glued to it. */
+  private terminateTornLine(end: LogPosition | null): void {
+    if (!end) return;
+    const path = join(this.dir, end.file);
+    const size = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+    if (size <= end.offset) return;
+    this.logger.warn({ file: end.file, bytes: size - end.offset }, 'request log: an unfinished last line (from a crash) was closed off');
+    const fd = openSync(path, 'a');
+    try {
+      writeSync(fd, '\n');
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    end.offset = size + 1;
+  }
+
+  /** Day files older than the retention period, once their spend is folded in, are removed. */
+  private removeExpired(): void {
+    const cutoff = new Date(this.clock.now() - this.retentionDays * DAY_MS).toISOString().slice(0, 10);
+    const checkpoint = this.store.get<LogPosition>('SELECT file, byte_offset AS offset FROM request_log_checkpoint WHERE id = 1');
+    for (const file of this.files()) {
+      const day = FILE_PATTERN.exec(file)![1]!;
+      if (day < cutoff && checkpoint && file < checkpoint.file) rmSync(join(this.dir, file), { force: true });
+    }
+  }
+
+  /** The newest entries first, optionally only one session's (for the inspector and tests). */
+  recent(options: { limit: number; sessionId?: string }): RequestLogEntry[] {
+    const out: RequestLogEntry[] = [];
+    for (const file of this.files().reverse()) {
+      const entries: RequestLogEntry[] = [];
+      readLines(join(this.dir, file), 0, (line) => {
+        try {
+          const entry = JSON.parse(line) as RequestLogEntry;
+          if (options.sessionId === undefined || entry.session_id === options.sessionId) entries.push(entry);
+        } catch {
+          // Skipped, as at start (a torn last line after a crash).
+        }
+      });
+      out.push(...entries.reverse());
+      if (out.length >= options.limit) break;
+    }
+    return out.slice(0, options.limit);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    if (this.checkpointTimer) clearInterval(this.checkpointTimer);
+    if (this.mode === 'write') await this.checkpoint();
+    this.closed = true;
+    await this.handle?.fh.close();
+    this.handle = null;
+  }
+}
+
+/** Calls `onLine` for each complete line from `from`; returns the offset after the last complete line. */
+function readLines(path: string, from: number, onLine: (line: string, lineNumber: number) => void): number {
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch {
+    return from;
+  }
+  if (size <= from) return Math.min(from, size);
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(size - from);
+    let read = 0;
+    while (read < buffer.length) {
+      const n = readSync(fd, buffer, read, buffer.length - read, from + read);
+      if (n === 0) break;
+      read += n;
+    }
+    const lastNewline = buffer.lastIndexOf(0x0a, read - 1);
+    if (lastNewline < 0) return from;
+    const text = buffer.toString('utf8', 0, lastNewline);
+    let lineNumber = 0;
+    for (const line of text.split('\n')) {
+      lineNumber += 1;
+      if (line.trim() !== '') onLine(line, lineNumber);
+    }
+    return from + lastNewline + 1;
+  } finally {
+    closeSync(fd);
+  }
+}
