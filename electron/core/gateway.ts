@@ -14,6 +14,7 @@ import type { CallContext, ProviderAdapter, Target } from './providers/types';
 import { executePlan, type AttemptOutput, type ExecuteOptions, type ExecutionResult } from './routing/executor';
 import type { HealthRegistry } from './routing/health';
 import { planRoute, type AccountRouting, type Candidate, type Plan, type PlannedAttempt, type RequestNeeds } from './routing/plan';
+import type { CancelSignal } from './cancel';
 
 export interface GatewayDeps {
   catalog: Catalog;
@@ -96,14 +97,14 @@ export class Gateway {
     return ADAPTERS[endpoint.provider.wire_format];
   }
 
-  context(signal: AbortSignal): CallContext {
+  context(signal: CancelSignal): CallContext {
     return { http: this.deps.http, clock: this.deps.clock, signal };
   }
 
   /** Plans, then runs `call` on each planned endpoint until one succeeds. */
   route<T>(
     plan: Plan,
-    call: (attempt: PlannedAttempt, signal: AbortSignal) => Promise<AttemptOutput<T>>,
+    call: (attempt: PlannedAttempt, signal: CancelSignal) => Promise<AttemptOutput<T>>,
     options: Partial<ExecuteOptions> & { requestId: string },
   ): Promise<ExecutionResult<T>> {
     return executePlan(plan, call, this.deps, {

@@ -7,12 +7,13 @@ import type { Gateway } from './gateway';
 import { RemoteGateway } from './remote/remote-gateway';
 import type { SecretStore } from './keys/secret-store';
 import type { SettingsStore } from './settings/settings';
+import type { CancelSignal } from './cancel';
 
 export const REMOTE_KEY_SECRET = 'remote-gateway';
 
 export interface DecideOptions {
   requestId: string;
-  signal?: AbortSignal;
+  signal?: CancelSignal;
   /** Called as each question is answered (progress in the inspector). */
   onAnswer?: (name: string) => void;
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'hono';
+import { Cancellation, type CancelSignal } from '../core/cancel';
 import { GatewayError } from '../core/errors';
 
 const tooLarge = (limit: number) =>
@@ -39,12 +40,13 @@ export async function readBodyText(c: Context, limit: number): Promise<string> {
 }
 
 /** Fires when the caller goes away before the answer is sent, so upstream work can stop. */
-export function callerGone(c: Context): AbortSignal | undefined {
+export function callerGone(c: Context): CancelSignal | undefined {
   const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
   if (!outgoing) return undefined;
-  const controller = new AbortController();
-  outgoing.once('close', () => {
-    if (!outgoing.writableFinished) controller.abort(new Error('the caller disconnected'));
+  const gone = new Cancellation();
+  // 'close' fires once per response; the listener goes with it.
+  outgoing.on('close', () => {
+    if (!outgoing.writableFinished) gone.abort(new Error('the caller disconnected'));
   });
-  return controller.signal;
+  return gone;
 }

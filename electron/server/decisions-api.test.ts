@@ -103,6 +103,23 @@ describe('POST /api/alpha/decisions end to end', () => {
     expect(JSON.stringify(upstream.received.slice(-2).map((r) => r.body))).not.toMatch(/from-body|only-header|session/);
   });
 
+  it('a caller that hangs up cancels the upstream call at once, long before its timeout', async () => {
+    upstream.script({ kind: 'stall-before-headers' });
+    const before = upstream.received.length;
+    const caller = new AbortController();
+    const pending = fetch(`${server.url}/api/alpha/decisions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(judge), signal: caller.signal }).catch((e: Error) => e);
+    while (upstream.received.length === before) await new Promise((r) => setTimeout(r, 5));
+    const call = upstream.received.at(-1)!;
+    expect(call.closedAt).toBeNull();
+    const hungUpAt = Date.now();
+    caller.abort();
+    expect(await pending).toBeInstanceOf(Error);
+    while (call.closedAt === null && Date.now() - hungUpAt < 900) await new Promise((r) => setTimeout(r, 5));
+    // The attempt timeout is 1,000 ms: only the caller's hang-up can have closed it this soon.
+    expect(call.closedAt).not.toBeNull();
+    expect(call.closedAt! - hungUpAt).toBeLessThan(500);
+  });
+
   it.each([
     ['500 from the provider', { kind: 'respond', status: 500, chunks: [ERROR_BODY.openai('boom')] }, 502, /acme: HTTP 500: boom/],
     ['a malformed answer', { kind: 'respond', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: ['data: {oops\n\n'] }, 502, /malformed stream chunk/],

@@ -16,6 +16,8 @@ export interface Received {
   path: string;
   headers: IncomingMessage['headers'];
   body: unknown;
+  /** ms since the epoch when the exchange ended (answered, or the connection closed); null while open */
+  closedAt: number | null;
 }
 
 /**
@@ -64,7 +66,9 @@ export class ScriptedUpstream {
     } catch {
       // Keep the raw text.
     }
-    this.received.push({ at: Date.now(), method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+    const received: Received = { at: Date.now(), method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, closedAt: null };
+    this.received.push(received);
+    res.once('close', () => (received.closedAt = Date.now()));
     const script = this.scripts.shift() ?? this.fallback;
     if (!script) {
       res.writeHead(500).end('no script');

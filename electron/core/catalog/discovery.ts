@@ -3,6 +3,7 @@ import type { CatalogContribution, CatalogModel, CatalogProvider } from './types
 import type { Clock } from '../clock';
 import { readText, type UpstreamHttp } from '../providers/http';
 import { UpstreamError } from '../providers/upstream-error';
+import type { CancelSignal } from '../cancel';
 
 /** What one provider's own model listing said, or why it could not be read. */
 export interface DiscoveryResult {
@@ -37,7 +38,7 @@ const GeminiList = z.object({
 });
 
 /** Reads a provider's model listing in its own wire format. */
-async function list(provider: CatalogProvider, apiKey: string | undefined, http: UpstreamHttp, signal: AbortSignal): Promise<Listed[]> {
+async function list(provider: CatalogProvider, apiKey: string | undefined, http: UpstreamHttp, signal: CancelSignal): Promise<Listed[]> {
   const headers: Record<string, string> = {};
   if (provider.wire_format === 'anthropic') {
     headers['anthropic-version'] = '2023-06-01';

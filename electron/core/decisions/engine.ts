@@ -19,6 +19,7 @@ import { estimateTokens, stateParts } from './state';
 import { countTokens } from './tokens';
 import { guidanceText } from '../validation';
 import { totalUsage, type LedgerEntry } from './usage';
+import type { CancelSignal } from '../cancel';
 
 /** native: passed through; logprobs: label token probabilities; verbalized: stated probabilities; box: a located box. */
 export type AnsweringMethod = 'native' | 'logprobs' | 'verbalized' | 'box';
@@ -55,7 +56,7 @@ export class DecisionsEngine {
     private readonly timeouts?: { deadlineMs: number; attemptMs: number },
   ) {}
 
-  private routeOptions(requestId: string, signal: AbortSignal | undefined) {
+  private routeOptions(requestId: string, signal: CancelSignal | undefined) {
     return {
       requestId,
       ...(signal ? { signal } : {}),
@@ -63,7 +64,7 @@ export class DecisionsEngine {
     };
   }
 
-  async decide(request: DecisionsRequest, options: { requestId: string; signal?: AbortSignal; onAnswer?: (name: string) => void }): Promise<DecisionOutcome> {
+  async decide(request: DecisionsRequest, options: { requestId: string; signal?: CancelSignal; onAnswer?: (name: string) => void }): Promise<DecisionOutcome> {
     const model = this.gateway.model(request.model);
     const state = stateParts(request.state);
     const { images } = state;
@@ -186,7 +187,7 @@ export class DecisionsEngine {
   }
 
   /** A native Decisions provider answers the whole request; its answers pass through. */
-  private async native(endpoint: CatalogEndpoint, target: Target, request: DecisionsRequest, signal: AbortSignal, ledger: LedgerEntry[]) {
+  private async native(endpoint: CatalogEndpoint, target: Target, request: DecisionsRequest, signal: CancelSignal, ledger: LedgerEntry[]) {
     // Only the content and questions travel; routing preferences, session and user stay here.
     const forwarded: DecisionsRequest = { model: request.model, state: request.state, questions: request.questions };
     const result = await this.gateway.adapter(endpoint).decide!(target, forwarded, this.gateway.context(signal));
@@ -207,7 +208,7 @@ export class DecisionsEngine {
     endpoint: CatalogEndpoint,
     target: Target,
     q: { name: string; question: Question; labels: LabelSet | undefined; image: PreparedImage | null; parts: ContentPart[]; options: Record<string, unknown> | undefined },
-    signal: AbortSignal,
+    signal: CancelSignal,
     ledger: LedgerEntry[],
     onFirstToken?: () => void,
   ): Promise<Answered & { timings: Timings }> {

@@ -1,6 +1,7 @@
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import type { Clock } from '../clock';
 import { UpstreamError, kindForStatus, parseRetryAfter, upstreamMessage } from './upstream-error';
+import type { CancelSignal } from '../cancel';
 
 export interface UpstreamResponse {
   status: number;
@@ -29,18 +30,18 @@ export class UpstreamHttp {
   }
 
   /** POSTs JSON; any status other than 2xx becomes an UpstreamError with the provider's message. */
-  postJson(url: string, body: unknown, options: { headers: Record<string, string>; signal: AbortSignal }): Promise<UpstreamResponse> {
+  postJson(url: string, body: unknown, options: { headers: Record<string, string>; signal: CancelSignal }): Promise<UpstreamResponse> {
     return this.send('POST', url, JSON.stringify(body), options);
   }
 
   /** GETs a resource (model listings); non-2xx statuses become UpstreamErrors as for POST. */
-  get(url: string, options: { headers: Record<string, string>; signal: AbortSignal }): Promise<UpstreamResponse> {
+  get(url: string, options: { headers: Record<string, string>; signal: CancelSignal }): Promise<UpstreamResponse> {
     return this.send('GET', url, undefined, options);
   }
 
   private readonly parsed = new Map<string, URL>();
 
-  private async send(method: 'GET' | 'POST', url: string, body: string | undefined, options: { headers: Record<string, string>; signal: AbortSignal }): Promise<UpstreamResponse> {
+  private async send(method: 'GET' | 'POST', url: string, body: string | undefined, options: { headers: Record<string, string>; signal: CancelSignal }): Promise<UpstreamResponse> {
     let target = this.parsed.get(url);
     if (!target) {
       target = new URL(url);
@@ -79,7 +80,7 @@ export class UpstreamHttp {
   }
 }
 
-export async function readText(body: AsyncIterable<Buffer | string>, signal: AbortSignal): Promise<string> {
+export async function readText(body: AsyncIterable<Buffer | string>, signal: CancelSignal): Promise<string> {
   try {
     let text = '';
     for await (const chunk of body) text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
@@ -90,7 +91,7 @@ export async function readText(body: AsyncIterable<Buffer | string>, signal: Abo
 }
 
 /** Connection refused/reset, aborted by our deadline, or cut mid-body. */
-export function classifyTransportError(error: unknown, signal: AbortSignal): UpstreamError {
+export function classifyTransportError(error: unknown, signal: CancelSignal): UpstreamError {
   if (error instanceof UpstreamError) return error;
   if (signal.aborted) {
     const reason = signal.reason as { name?: string } | undefined;

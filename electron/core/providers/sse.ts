@@ -1,10 +1,11 @@
 import { classifyTransportError } from './http';
+import type { CancelSignal } from '../cancel';
 
 /**
  * Server-sent events from a response body: yields each event's `data` payload (multi-line
  * data joined). Comments and other fields are skipped.
  */
-export async function* sseData(body: AsyncIterable<Buffer | string>, signal: AbortSignal): AsyncGenerator<{ event: string | null; data: string }> {
+export async function* sseData(body: AsyncIterable<Buffer | string>, signal: CancelSignal): AsyncGenerator<{ event: string | null; data: string }> {
   let buffer = '';
   let data: string[] = [];
   let event: string | null = null;

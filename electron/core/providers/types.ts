@@ -3,6 +3,7 @@ import type { DecisionsResponse } from '../../../shared/schemas/decisions-respon
 import type { WireFormat } from '../../../shared/schemas/inspector';
 import type { Clock } from '../clock';
 import type { UpstreamHttp } from './http';
+import type { CancelSignal } from '../cancel';
 
 export type ContentPart = { type: 'text'; text: string; cache?: boolean } | { type: 'image'; mediaType: string; base64: string };
 
@@ -69,7 +70,7 @@ export interface Target {
 export interface CallContext {
   http: UpstreamHttp;
   clock: Clock;
-  signal: AbortSignal;
+  signal: CancelSignal;
   /** Called once, when the first output token arrives (the provider has read the whole prompt). */
   onFirstToken?: (() => void) | undefined;
 }

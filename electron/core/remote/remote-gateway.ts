@@ -9,6 +9,7 @@ import { GatewayError } from '../errors';
 import { readText } from '../providers/http';
 import { UpstreamError } from '../providers/upstream-error';
 import { Pool } from 'undici';
+import type { CancelSignal } from '../cancel';
 
 const KIND_BY_STATUS = new Map<number, ErrorKind>(Object.entries(ERROR_STATUS).map(([kind, status]) => [status, kind as ErrorKind]));
 
@@ -41,12 +42,12 @@ export class RemoteGateway {
     return this.call('GET', `${this.basePath}/endpoints/zdr`, undefined, z.object({ data: z.array(ZdrEndpointSchema) })).then((r) => r.data);
   }
 
-  decide(request: DecisionsRequest, signal?: AbortSignal): Promise<DecisionsResponse> {
+  decide(request: DecisionsRequest, signal?: CancelSignal): Promise<DecisionsResponse> {
     const hostPath = this.basePath.replace(/\/api\/v1$/, '');
     return this.call('POST', `${hostPath}/api/alpha/decisions`, request, DecisionsResponseSchema, signal);
   }
 
-  private async call<S extends z.ZodType>(method: 'GET' | 'POST', path: string, body: unknown, schema: S, signal?: AbortSignal): Promise<z.output<S>> {
+  private async call<S extends z.ZodType>(method: 'GET' | 'POST', path: string, body: unknown, schema: S, signal?: CancelSignal): Promise<z.output<S>> {
     const key = await this.key();
     if (!key) throw new GatewayError('unavailable', `No key is set for the remote gateway ${this.baseUrl}; add one in Settings`);
     const controller = signal ?? AbortSignal.timeout(120_000);

@@ -10,6 +10,7 @@ import type { Timings, UpstreamUsage } from '../providers/types';
 import { UpstreamError, type FailureKind } from '../providers/upstream-error';
 import type { HealthRegistry } from './health';
 import type { Plan, PlannedAttempt } from './plan';
+import { Cancellation, type CancelSignal } from '../cancel';
 
 export interface AttemptOutput<T> {
   value: T;
@@ -39,7 +40,7 @@ export interface ExecuteOptions {
   deadlineMs: number;
   /** Longest a single attempt may take (never beyond what is left of the deadline). */
   attemptTimeoutMs: number;
-  signal?: AbortSignal | undefined;
+  signal?: CancelSignal | undefined;
 }
 
 export interface ExecutorDeps {
@@ -76,7 +77,7 @@ const describe = (a: AttemptSummary) => `${endpointSlug(a.endpoint)}: ${a.messag
  */
 export async function executePlan<T>(
   plan: Plan,
-  run: (attempt: PlannedAttempt, signal: AbortSignal) => Promise<AttemptOutput<T>>,
+  run: (attempt: PlannedAttempt, signal: CancelSignal) => Promise<AttemptOutput<T>>,
   deps: ExecutorDeps,
   options: ExecuteOptions,
 ): Promise<ExecutionResult<T>> {
@@ -91,12 +92,11 @@ export async function executePlan<T>(
     if (left < MIN_ATTEMPT_MS) break;
     if (options.signal?.aborted) throw new GatewayError('unavailable', 'The request was cancelled');
     const timeoutMs = Math.min(options.attemptTimeoutMs, left);
-    // One controller and one timer per attempt (AbortSignal.timeout/any cost more on the hot path).
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new DOMException('attempt timed out', 'TimeoutError')), timeoutMs);
-    const onCallerAbort = () => controller.abort(options.signal?.reason);
+    // One cancellation and one timer per attempt (AbortSignal.timeout/any cost more on the hot path).
+    const signal = new Cancellation();
+    const timer = setTimeout(() => signal.abort(new DOMException('attempt timed out', 'TimeoutError')), timeoutMs);
+    const onCallerAbort = () => signal.abort(options.signal?.reason);
     options.signal?.addEventListener('abort', onCallerAbort, { once: true });
-    const signal = controller.signal;
     const timeout = { get aborted() { return signal.aborted && !options.signal?.aborted; } };
     const attemptStart = deps.clock.now();
     const id = planned.endpoint.id;
@@ -177,7 +177,7 @@ function retryAfterHeader(deps: ExecutorDeps, plan: Plan): string | undefined {
 }
 
 /** Our own per-attempt timeout wins over whatever the aborted transport reported. */
-function normalizeFailure(error: unknown, timeout: { aborted: boolean }, timeoutMs: number, callerSignal: AbortSignal | undefined): UpstreamError {
+function normalizeFailure(error: unknown, timeout: { aborted: boolean }, timeoutMs: number, callerSignal: CancelSignal | undefined): UpstreamError {
   if (timeout.aborted && !callerSignal?.aborted) return new UpstreamError('timeout', `timed out after ${timeoutMs} ms`);
   if (error instanceof UpstreamError) return error;
   return new UpstreamError('invalid_response', (error as Error).message || 'the adapter failed');
