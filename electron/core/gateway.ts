@@ -88,9 +88,11 @@ export class Gateway {
     });
   }
 
-  async target(endpoint: CatalogEndpoint): Promise<Target> {
-    const apiKey = endpoint.provider.local ? undefined : await this.deps.providerKeys.reveal(endpoint.provider.slug);
-    return { baseUrl: endpoint.provider.base_url, model: endpoint.upstreamModel, apiKey };
+  /** Where to send a call; a provider's key is read from the secret store only when it needs one. */
+  target(endpoint: CatalogEndpoint): Target | Promise<Target> {
+    const { base_url: baseUrl, local, slug } = endpoint.provider;
+    if (local) return { baseUrl, model: endpoint.upstreamModel, apiKey: undefined };
+    return this.deps.providerKeys.reveal(slug).then((apiKey) => ({ baseUrl, model: endpoint.upstreamModel, apiKey }));
   }
 
   adapter(endpoint: CatalogEndpoint): ProviderAdapter {

@@ -25,7 +25,8 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
 
 /** Parses a JSON request body; a malformed one is a 400 that says where it broke. */
 export function parseJsonText(text: string, what: string): unknown {
-  if (text.trim() === '') throw new GatewayError('bad_request', `The request body is empty; expected ${what} as JSON`);
+  // A scan to the first non-blank character, not a trimmed copy of what may be megabytes.
+  if (!/\S/.test(text)) throw new GatewayError('bad_request', `The request body is empty; expected ${what} as JSON`);
   try {
     return JSON.parse(text);
   } catch (error) {

@@ -15,7 +15,7 @@ import type { Plan } from '../routing/plan';
 import { answerFrom, type LabelQuestion } from './answers';
 import { labelDistribution } from './extract';
 import { labelSet, questionText, SYSTEM_PROMPT, type LabelSet } from './labels';
-import { estimateTokens, stateParts } from './state';
+import { estimateTokensOfLength, stateParts } from './state';
 import { countTokens } from './tokens';
 import { guidanceText } from '../validation';
 import { totalUsage, type LedgerEntry } from './usage';
@@ -88,7 +88,7 @@ export class DecisionsEngine {
     const promptChars = parts.reduce((n, p) => n + (p.type === 'text' ? p.text.length : 0), 0);
     const plan = this.gateway.plan(request.model, request.provider ?? undefined, {
       parameters: ['logprobs', 'top_logprobs', 'max_tokens'],
-      promptTokens: estimateTokens('x'.repeat(promptChars)) + 60,
+      promptTokens: estimateTokensOfLength(promptChars) + 60,
       completionTokens: 1,
       images,
     });

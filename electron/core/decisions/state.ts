@@ -40,4 +40,5 @@ export function stateParts(state: State): { parts: ContentPart[]; images: number
 }
 
 /** Approximate token count (4 characters a token) where a provider reported none. */
-export const estimateTokens = (text: string): number => Math.max(1, Math.ceil(text.length / 4));
+export const estimateTokens = (text: string): number => estimateTokensOfLength(text.length);
+export const estimateTokensOfLength = (characters: number): number => Math.max(1, Math.ceil(characters / 4));

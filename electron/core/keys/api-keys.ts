@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { statSync } from 'node:fs';
 import type { ApiKeyInfo, ApiKeyKind, ApiKeyLimits } from '../../../shared/schemas/inspector';
 import { isoTime, type Clock } from '../clock';
@@ -21,7 +21,8 @@ interface ApiKeyRow {
   rate_limit_rpm: number | null;
 }
 
-const digest = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
+// One-shot hashing: no Hash object per request.
+const digest = (key: string): Buffer => hash('sha256', key, 'buffer');
 const DUMMY_HASH = digest('vd-000000000000-not-a-key');
 
 const toInfo = (row: ApiKeyRow, spent: number): ApiKeyInfo => ({

@@ -101,10 +101,13 @@ export async function executePlan<T>(
     const attemptStart = deps.clock.now();
     const id = planned.endpoint.id;
     try {
-      const output = await run(planned, signal).finally(() => {
+      let output: AttemptOutput<T>;
+      try {
+        output = await run(planned, signal);
+      } finally {
         clearTimeout(timer);
         options.signal?.removeEventListener('abort', onCallerAbort);
-      });
+      }
       deps.health.onSuccess(id);
       deps.metrics.record({
         requestId: options.requestId,
