@@ -150,8 +150,11 @@ async function main(): Promise<void> {
     writeSection(join(root, 'docs', 'BENCHMARKS.md'), 'Gateway overhead', `${table}\n\n${detail}`);
     process.stdout.write('\nWritten to docs/BENCHMARKS.md\n');
   } finally {
+    // The gateway writes its last figures on the way out: its data directory goes after it has exited.
+    const exited = new Promise((resolve) => gateway.child.once('exit', resolve));
     gateway.child.kill('SIGTERM');
     upstream.child.kill('SIGTERM');
+    await exited;
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -34,35 +34,34 @@ export const UI_CONTENT_SECURITY_POLICY = {
   formAction: ["'self'"],
 };
 
+/** Refuses a request that names a host this server does not answer to (DNS rebinding). */
+export function checkHost(allowed: readonly string[], hostHeader: string): void {
+  const host = hostHeader.replace(/:\d+$/, '').toLowerCase();
+  if (!allowed.includes(host)) throw new GatewayError('forbidden', `Requests for host "${host}" are not served here`);
+}
+
+/** What the caller sees of any failure: a GatewayError as it is; anything else a logged 500 that leaks nothing. */
+export function asGatewayError(core: Core, error: unknown, requestId: string, path: string): GatewayError {
+  if (isGatewayError(error)) return error;
+  core.logger.error({ err: error, request_id: requestId, path }, 'request failed');
+  return new GatewayError('internal', `Internal server error (request ${requestId})`, { metadata: { request_id: requestId } });
+}
+
 /** The headless host: public API, inspector operations and the built UI, on one origin. */
 export function createServerApp(core: Core, options: ServerAppOptions): Hono<{ Variables: { requestId: string } }> {
   const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const allowed = options.allowedHostnames === undefined ? LOOPBACK_HOSTNAMES : options.allowedHostnames;
   const app = new Hono<{ Variables: { requestId: string } }>();
 
-  app.onError((error, c) => {
-    if (isGatewayError(error)) return sendError(c, error);
-    const requestId = c.res.headers.get('x-request-id') ?? randomUUID();
-    core.logger.error({ err: error, request_id: requestId, path: c.req.path }, 'request failed');
-    return sendError(
-      c,
-      new GatewayError('internal', `Internal server error (request ${requestId})`, { metadata: { request_id: requestId } }),
-    );
-  });
+  app.onError((error, c) => sendError(c, asGatewayError(core, error, c.res.headers.get('x-request-id') ?? randomUUID(), c.req.path)));
   app.notFound((c) => sendError(c, new GatewayError('not_found', `No route for ${c.req.method} ${c.req.path}`)));
 
   app.use('*', async (c, next) => {
     const requestId = randomUUID();
     c.set('requestId', requestId);
     c.header('x-request-id', requestId);
-    if (allowed) {
-      // The Host header names the server the browser thinks it talks to (in-process tests: the URL).
-      const header = c.req.header('host');
-      const host = (header ? header.replace(/:\d+$/, '') : new URL(c.req.url).hostname).toLowerCase();
-      if (!allowed.includes(host)) {
-        throw new GatewayError('forbidden', `Requests for host "${host}" are not served here`);
-      }
-    }
+    // The Host header names the server the browser thinks it talks to (in-process tests: the URL).
+    if (allowed) checkHost(allowed, c.req.header('host') ?? new URL(c.req.url).host);
     await next();
   });
   // Browser-facing headers for the UI only; API answers are JSON read by programs.

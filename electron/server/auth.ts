@@ -6,22 +6,25 @@ import type { VerifiedKey } from '../core/keys/api-keys';
 
 export type PublicEnv = { Variables: { apiKey: VerifiedKey; requestId: string } };
 
-/** Bearer-key admission for the public API (spec section 5). */
+/** Bearer-key admission for the public API (spec section 5): the key, after its rate limit. */
+export function authenticate(core: Core, header: string | undefined): VerifiedKey {
+  if (!header) {
+    throw new GatewayError('unauthorized', 'Missing Authorization header; send "Authorization: Bearer <API key>"');
+  }
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) {
+    throw new GatewayError('unauthorized', 'Malformed Authorization header; expected "Bearer <API key>"');
+  }
+  const verified = core.apiKeys.verify(match[1]!);
+  if (!verified) throw new GatewayError('unauthorized', 'Invalid or revoked API key');
+  core.apiKeys.touch(verified.id);
+  core.apiKeys.admitRate(verified.id);
+  return verified;
+}
+
 export function bearerAuth(core: Core): MiddlewareHandler<PublicEnv> {
   return async (c, next) => {
-    const header = c.req.header('authorization');
-    if (!header) {
-      throw new GatewayError('unauthorized', 'Missing Authorization header; send "Authorization: Bearer <API key>"');
-    }
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) {
-      throw new GatewayError('unauthorized', 'Malformed Authorization header; expected "Bearer <API key>"');
-    }
-    const verified = core.apiKeys.verify(match[1]!);
-    if (!verified) throw new GatewayError('unauthorized', 'Invalid or revoked API key');
-    core.apiKeys.touch(verified.id);
-    core.apiKeys.admitRate(verified.id);
-    c.set('apiKey', verified);
+    c.set('apiKey', authenticate(core, c.req.header('authorization')));
     await next();
   };
 }

@@ -11,14 +11,21 @@ const tooLarge = (limit: number) =>
  * Node request directly, which spares building a web Request and stream for every call.
  */
 export async function readBodyText(c: Context, limit: number): Promise<string> {
-  const declared = Number(c.req.header('content-length') ?? Number.NaN);
-  if (declared > limit) throw tooLarge(limit);
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   if (!incoming) {
+    const declared = Number(c.req.header('content-length') ?? Number.NaN);
+    if (declared > limit) throw tooLarge(limit);
     const text = await c.req.text();
     if (Buffer.byteLength(text) > limit) throw tooLarge(limit);
     return text;
   }
+  return readIncomingText(incoming, limit);
+}
+
+/** The body of a Node request as text, at most `limit` bytes (413 beyond, before reading when declared). */
+export function readIncomingText(incoming: IncomingMessage, limit: number): Promise<string> {
+  const declared = Number(incoming.headers['content-length'] ?? Number.NaN);
+  if (declared > limit) return Promise.reject(tooLarge(limit));
   // Plain events: an async iterator costs a promise per chunk on the hottest path.
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -42,7 +49,10 @@ export async function readBodyText(c: Context, limit: number): Promise<string> {
 /** Fires when the caller goes away before the answer is sent, so upstream work can stop. */
 export function callerGone(c: Context): CancelSignal | undefined {
   const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-  if (!outgoing) return undefined;
+  return outgoing ? responseClosed(outgoing) : undefined;
+}
+
+export function responseClosed(outgoing: ServerResponse): CancelSignal {
   const gone = new Cancellation();
   // 'close' fires once per response; the listener goes with it.
   outgoing.on('close', () => {

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { createAdaptorServer } from '@hono/node-server';
+import { createServer } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
 import { createCore, type Core } from '../core/create-core';
 import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
 import type { Logger } from '../core/logger';
 import type { FleetOptions } from '../core/sandbox/fleet';
-import { createServerApp, LOOPBACK_HOSTNAMES } from './app';
+import { createServerApp, DEFAULT_BODY_LIMIT_BYTES, LOOPBACK_HOSTNAMES } from './app';
+import { decisionsLane } from './decisions-lane';
 
 export interface StartServerOptions {
   port: number;
@@ -53,13 +55,18 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   });
   const initialManagementKey = core.apiKeys.count() === 0 ? core.apiKeys.create('Initial management key', 'management').key : undefined;
   const uiToken = randomBytes(24).toString('base64url');
+  const allowedHostnames = isLoopback(options.host) ? LOOPBACK_HOSTNAMES : null;
   const app = createServerApp(core, {
     uiToken,
     rendererDir: options.rendererDir,
     ...(options.bodyLimitBytes ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
-    allowedHostnames: isLoopback(options.host) ? LOOPBACK_HOSTNAMES : null,
+    allowedHostnames,
   });
-  const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: options.overrideGlobalObjects ?? true });
+  const routed = getRequestListener(app.fetch, { overrideGlobalObjects: options.overrideGlobalObjects ?? true });
+  const lane = decisionsLane(core, { allowedHostnames, bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES });
+  const server = createServer((req, res) => {
+    if (!lane(req, res)) void routed(req, res);
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

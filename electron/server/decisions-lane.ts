@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Core } from '../core/create-core';
+import type { GatewayError } from '../core/errors';
+import { asGatewayError, checkHost } from './app';
+import { authenticate } from './auth';
+import { readIncomingText, responseClosed } from './body';
+import { answerDecisions } from './decisions-route';
+
+export const DECISIONS_PATH = '/api/alpha/decisions';
+
+/**
+ * `POST /api/alpha/decisions` straight from Node's HTTP server, without the router's request and
+ * response objects and middleware chain: the gateway's hottest path. It runs the same steps in the
+ * same order as the routed version (host check, request id, key, rate limit, body limit, then
+ * `answerDecisions`) and answers with the same statuses, headers and envelopes; a test sends the
+ * same requests both ways and compares. Any other request is left to the router.
+ */
+export function decisionsLane(core: Core, options: { allowedHostnames: readonly string[] | null; bodyLimitBytes: number }) {
+  const json = (res: ServerResponse, status: number, body: string, requestId: string, extra?: Record<string, string>) => {
+    res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': requestId, 'content-length': Buffer.byteLength(body), ...extra });
+    res.end(body);
+  };
+  const fail = (res: ServerResponse, error: GatewayError, requestId: string) => {
+    if (res.headersSent || res.destroyed) return;
+    json(res, error.status, JSON.stringify({ error: error.toBody() }), requestId, error.headers);
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const requestId = randomUUID();
+    try {
+      if (options.allowedHostnames) checkHost(options.allowedHostnames, req.headers.host ?? '');
+      const key = authenticate(core, req.headers.authorization);
+      const body = await readIncomingText(req, options.bodyLimitBytes);
+      const sessionHeader = req.headers['x-session-id'];
+      const response = await answerDecisions(core, {
+        body,
+        sessionHeader: Array.isArray(sessionHeader) ? sessionHeader.join(', ') : sessionHeader,
+        key,
+        requestId,
+        signal: responseClosed(res),
+      });
+      json(res, 200, JSON.stringify(response), requestId);
+    } catch (error) {
+      fail(res, asGatewayError(core, error, requestId, DECISIONS_PATH), requestId);
+    }
+  }
+
+  /** Takes the request when it is this route's; false leaves it to the router. */
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (req.method !== 'POST') return false;
+    const url = req.url ?? '';
+    if (url !== DECISIONS_PATH && !(url.startsWith(DECISIONS_PATH) && url.charCodeAt(DECISIONS_PATH.length) === 63 /* ? */)) return false;
+    void handle(req, res);
+    return true;
+  };
+}

@@ -1,0 +1,80 @@
+import { DecisionsRequestSchema, MAX_SESSION_ID_LENGTH, type DecisionsRequest } from '../../shared/schemas/decisions-request';
+import type { DecisionsResponse } from '../../shared/schemas/decisions-response';
+import type { CancelSignal } from '../core/cancel';
+import type { Core } from '../core/create-core';
+import type { RequestLogEntry } from '../core/decisions/request-log';
+import { GatewayError } from '../core/errors';
+import type { VerifiedKey } from '../core/keys/api-keys';
+import type { Answered } from '../core/service';
+import { parseOrBadRequest } from '../core/validation';
+import { parseJsonText } from './http-errors';
+
+export interface DecisionsCall {
+  /** The request body as sent. */
+  body: string;
+  /** The `x-session-id` header, if any. */
+  sessionHeader: string | undefined;
+  key: VerifiedKey;
+  requestId: string;
+  /** Fires when the caller hangs up. */
+  signal: CancelSignal | undefined;
+}
+
+const spanOf = (request: DecisionsRequest, sessionId: string | null, startMs: number, endMs: number) => ({
+  trace: request.trace,
+  model: request.model,
+  sessionId,
+  user: request.user ?? null,
+  startMs,
+  endMs,
+});
+
+/**
+ * `POST /api/alpha/decisions` once the caller is admitted: validation, credit, the answer, and
+ * the request log, spend and trace. Both HTTP front ends (the router and the direct lane) call
+ * this, so they answer alike.
+ */
+export async function answerDecisions(core: Core, call: DecisionsCall): Promise<DecisionsResponse> {
+  const request = parseOrBadRequest(DecisionsRequestSchema, parseJsonText(call.body, 'a DecisionsRequest'), 'DecisionsRequest');
+  // The body's session_id wins over the header; neither is ever sent to a provider.
+  const sessionId = request.session_id ?? call.sessionHeader ?? null;
+  if (sessionId !== null && sessionId.length > MAX_SESSION_ID_LENGTH) {
+    throw new GatewayError('bad_request', `x-session-id: at most ${MAX_SESSION_ID_LENGTH} characters`);
+  }
+  const keyId = call.key.id;
+  core.apiKeys.admitCredit(keyId);
+  const started = core.clock.now();
+  const logged = (status: number, outcome: Answered | null): RequestLogEntry => ({
+    id: call.requestId,
+    created_at: new Date(started).toISOString(),
+    key_id: keyId,
+    session_id: sessionId,
+    user: request.user ?? null,
+    model: request.model,
+    provider: outcome?.response.provider ?? null,
+    endpoint_id: outcome?.endpointId ?? null,
+    status,
+    latency_ms: Math.round((core.clock.now() - started) * 1000) / 1000,
+    input_tokens: outcome?.response.usage.input_tokens ?? null,
+    output_tokens: outcome?.response.usage.output_tokens ?? null,
+    cost: outcome?.response.usage.cost ?? null,
+    methods: outcome?.methods ?? null,
+    question_count: Object.keys(request.questions).length,
+  });
+  try {
+    const outcome = await core.service().decide(request, { requestId: call.requestId, ...(call.signal ? { signal: call.signal } : {}) });
+    core.requestLog.append(logged(200, outcome));
+    core.apiKeys.addSpend(keyId, outcome.response.usage.cost ?? 0);
+    if (core.tracer.enabled()) {
+      const usage = outcome.response.usage;
+      core.tracer.record({ ...spanOf(request, sessionId, started, core.clock.now()), provider: outcome.response.provider ?? null, inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, cost: usage.cost ?? null, error: null });
+    }
+    return outcome.response;
+  } catch (error) {
+    if (error instanceof GatewayError) {
+      core.requestLog.append(logged(error.status, null));
+      core.tracer.record({ ...spanOf(request, sessionId, started, core.clock.now()), provider: null, inputTokens: null, outputTokens: null, cost: null, error: error.message });
+    }
+    throw error;
+  }
+}
