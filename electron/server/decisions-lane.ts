@@ -33,7 +33,7 @@ export function decisionsLane(core: Core, options: { allowedHostnames: readonly 
       const key = authenticate(core, req.headers.authorization);
       const body = await readIncomingText(req, options.bodyLimitBytes);
       const sessionHeader = req.headers['x-session-id'];
-      const response = await answerDecisions(core, {
+      const { response, settle } = await answerDecisions(core, {
         body,
         sessionHeader: Array.isArray(sessionHeader) ? sessionHeader.join(', ') : sessionHeader,
         key,
@@ -41,6 +41,7 @@ export function decisionsLane(core: Core, options: { allowedHostnames: readonly 
         signal: responseClosed(res),
       });
       json(res, 200, JSON.stringify(response), requestId);
+      settle();
     } catch (error) {
       fail(res, asGatewayError(core, error, requestId, DECISIONS_PATH), requestId);
     }

@@ -30,11 +30,12 @@ const spanOf = (request: DecisionsRequest, sessionId: string | null, startMs: nu
 });
 
 /**
- * `POST /api/alpha/decisions` once the caller is admitted: validation, credit, the answer, and
- * the request log, spend and trace. Both HTTP front ends (the router and the direct lane) call
- * this, so they answer alike.
+ * `POST /api/alpha/decisions` once the caller is admitted: validation, credit and the answer.
+ * Both HTTP front ends (the router and the direct lane) call this, so they answer alike. The
+ * bookkeeping (request log, spend, trace) is returned as `settle`, for the caller to run once the
+ * answer is on its way: none of it changes the answer, and done before it, it only delays it.
  */
-export async function answerDecisions(core: Core, call: DecisionsCall): Promise<DecisionsResponse> {
+export async function answerDecisions(core: Core, call: DecisionsCall): Promise<{ response: DecisionsResponse; settle: () => void }> {
   const request = parseOrBadRequest(DecisionsRequestSchema, parseJsonText(call.body, 'a DecisionsRequest'), 'DecisionsRequest');
   // The body's session_id wins over the header; neither is ever sent to a provider.
   const sessionId = request.session_id ?? call.sessionHeader ?? null;
@@ -44,7 +45,7 @@ export async function answerDecisions(core: Core, call: DecisionsCall): Promise<
   const keyId = call.key.id;
   core.apiKeys.admitCredit(keyId);
   const started = core.clock.now();
-  const logged = (status: number, outcome: Answered | null): RequestLogEntry => ({
+  const logged = (status: number, outcome: Answered | null, ended: number): RequestLogEntry => ({
     id: call.requestId,
     created_at: new Date(started).toISOString(),
     key_id: keyId,
@@ -54,27 +55,33 @@ export async function answerDecisions(core: Core, call: DecisionsCall): Promise<
     provider: outcome?.response.provider ?? null,
     endpoint_id: outcome?.endpointId ?? null,
     status,
-    latency_ms: Math.round((core.clock.now() - started) * 1000) / 1000,
+    latency_ms: Math.round((ended - started) * 1000) / 1000,
     input_tokens: outcome?.response.usage.input_tokens ?? null,
     output_tokens: outcome?.response.usage.output_tokens ?? null,
     cost: outcome?.response.usage.cost ?? null,
     methods: outcome?.methods ?? null,
     question_count: Object.keys(request.questions).length,
   });
+  let outcome: Answered;
   try {
-    const outcome = await core.service().decide(request, { requestId: call.requestId, ...(call.signal ? { signal: call.signal } : {}) });
-    core.requestLog.append(logged(200, outcome));
-    core.apiKeys.addSpend(keyId, outcome.response.usage.cost ?? 0);
-    if (core.tracer.enabled()) {
-      const usage = outcome.response.usage;
-      core.tracer.record({ ...spanOf(request, sessionId, started, core.clock.now()), provider: outcome.response.provider ?? null, inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, cost: usage.cost ?? null, error: null });
-    }
-    return outcome.response;
+    outcome = await core.service().decide(request, { requestId: call.requestId, ...(call.signal ? { signal: call.signal } : {}) });
   } catch (error) {
     if (error instanceof GatewayError) {
-      core.requestLog.append(logged(error.status, null));
-      core.tracer.record({ ...spanOf(request, sessionId, started, core.clock.now()), provider: null, inputTokens: null, outputTokens: null, cost: null, error: error.message });
+      const ended = core.clock.now();
+      core.requestLog.append(logged(error.status, null, ended));
+      core.tracer.record({ ...spanOf(request, sessionId, started, ended), provider: null, inputTokens: null, outputTokens: null, cost: null, error: error.message });
     }
     throw error;
   }
+  const ended = core.clock.now();
+  // Spend counts at once (the next request's credit check sees it); the rest can wait for the answer to leave.
+  core.apiKeys.addSpend(keyId, outcome.response.usage.cost ?? 0);
+  const settle = () => {
+    core.requestLog.append(logged(200, outcome, ended));
+    if (core.tracer.enabled()) {
+      const usage = outcome.response.usage;
+      core.tracer.record({ ...spanOf(request, sessionId, started, ended), provider: outcome.response.provider ?? null, inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, cost: usage.cost ?? null, error: null });
+    }
+  };
+  return { response: outcome.response, settle };
 }

@@ -23,7 +23,9 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
 
   api.post('/alpha/decisions', async (c) => {
     const body = await readBodyText(c, options.bodyLimitBytes);
-    return c.json(await answerDecisions(core, { body, sessionHeader: c.req.header('x-session-id'), key: c.get('apiKey'), requestId: c.get('requestId'), signal: callerGone(c) }));
+    const { response, settle } = await answerDecisions(core, { body, sessionHeader: c.req.header('x-session-id'), key: c.get('apiKey'), requestId: c.get('requestId'), signal: callerGone(c) });
+    settle();
+    return c.json(response);
   });
 
   api.get('/v1/models/:author/:slug/endpoints', async (c) => {

@@ -19,6 +19,24 @@ describe('API keys', () => {
     expect(env.core.apiKeys.verify('')).toBeUndefined();
   });
 
+  it('a key verified before stops working once it is revoked, here or by another process (within half a second)', async () => {
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    env = await tempCore({ clock: { now: () => now } });
+    const a = env.core.apiKeys.create('a', 'standard');
+    const b = env.core.apiKeys.create('b', 'standard');
+    // Verified (and remembered) first.
+    expect(env.core.apiKeys.verify(a.key)?.id).toBe(a.info.id);
+    expect(env.core.apiKeys.verify(b.key)?.id).toBe(b.info.id);
+    env.core.apiKeys.revoke(a.info.id);
+    expect(env.core.apiKeys.verify(a.key)).toBeUndefined();
+    // Another process (the command line) revokes b in the same file.
+    const other = new ApiKeys(env.core.store, { now: () => now });
+    now += 1;
+    other.revoke(b.info.id);
+    now += 600;
+    expect(env.core.apiKeys.verify(b.key)).toBeUndefined();
+  });
+
   it('stores only a hash: the key never appears in the database file', async () => {
     env = await tempCore();
     const { key } = env.core.apiKeys.create('ci', 'management');

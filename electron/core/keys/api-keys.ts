@@ -55,6 +55,9 @@ export class ApiKeys {
   private cacheStamp = '';
   private checkedAt = 0;
   private readonly touched = new Map<string, number>();
+  /** Keys that passed `verify` against the rows read last; saves hashing on every request. */
+  private readonly verified = new Map<string, VerifiedKey>();
+  private verifiedFor: Map<string, ApiKeyRow> | null = null;
   /** USD spent per key, from the request log at start, then kept up to date in memory. */
   private spentByKey: Map<string, number> | null = null;
   /** Start times of each key's requests in the last minute, oldest first. */
@@ -194,12 +197,24 @@ export class ApiKeys {
 
   /** The key's identity when it is known and not revoked; compared in constant time. */
   verify(presented: string): VerifiedKey | undefined {
+    const rows = this.rows();
+    if (rows !== this.verifiedFor) {
+      // Keys were (re)read: a revocation or a new key must be seen, so what was verified is verified again.
+      this.verified.clear();
+      this.verifiedFor = rows;
+    }
+    const known = this.verified.get(presented);
+    if (known) return known;
     const match = KEY_PATTERN.exec(presented);
-    const row = match ? this.rows().get(match[1]!) : undefined;
+    const row = match ? rows.get(match[1]!) : undefined;
     const expected = row ? Buffer.from(row.hash) : DUMMY_HASH;
     const equal = timingSafeEqual(digest(presented), expected);
     if (!row || !equal || row.revoked_at) return undefined;
-    return { id: row.id, kind: row.kind };
+    const key: VerifiedKey = { id: row.id, kind: row.kind };
+    // Only keys that passed are remembered (so unknown ones cannot fill this), and only a few.
+    if (this.verified.size >= 1_000) this.verified.clear();
+    this.verified.set(presented, key);
+    return key;
   }
 
   /** Usage stamp, written at most once a minute per key so the hot path does not write each call. */
