@@ -1,5 +1,6 @@
 import { DecisionsRequestSchema, MAX_SESSION_ID_LENGTH, type DecisionsRequest } from '../../shared/schemas/decisions-request';
 import type { DecisionsResponse } from '../../shared/schemas/decisions-response';
+import { isPlainDecisionsRequest } from '../../shared/schemas/fast-accept';
 import type { CancelSignal } from '../core/cancel';
 import type { Core } from '../core/create-core';
 import type { RequestLogEntry } from '../core/decisions/request-log';
@@ -36,7 +37,9 @@ const spanOf = (request: DecisionsRequest, sessionId: string | null, startMs: nu
  * answer is on its way: none of it changes the answer, and done before it, it only delays it.
  */
 export async function answerDecisions(core: Core, call: DecisionsCall): Promise<{ response: DecisionsResponse; settle: () => void }> {
-  const request = parseOrBadRequest(DecisionsRequestSchema, parseJsonText(call.body, 'a DecisionsRequest'), 'DecisionsRequest');
+  const body = parseJsonText(call.body, 'a DecisionsRequest');
+  // The common, plainly valid request passes a quick check; anything else gets the schema (and its error messages).
+  const request = isPlainDecisionsRequest(body) ? body : parseOrBadRequest(DecisionsRequestSchema, body, 'DecisionsRequest');
   // The body's session_id wins over the header; neither is ever sent to a provider.
   const sessionId = request.session_id ?? call.sessionHeader ?? null;
   if (sessionId !== null && sessionId.length > MAX_SESSION_ID_LENGTH) {

@@ -1,4 +1,5 @@
 import { DecisionsResponseSchema } from '../../../../shared/schemas/decisions-response';
+import { isPlainDecisionsResponse } from '../../../../shared/schemas/fast-accept';
 import { readText } from '../http';
 import type { DecideResult, ProviderAdapter } from '../types';
 import { UpstreamError } from '../upstream-error';
@@ -28,7 +29,8 @@ export const decisionsAdapter: ProviderAdapter = {
     } catch {
       throw new UpstreamError('invalid_response', 'response body is not JSON');
     }
-    const parsed = DecisionsResponseSchema.safeParse(json);
+    // A plainly valid response passes a quick check; anything else gets the schema (and its message).
+    const parsed = isPlainDecisionsResponse(json) ? { success: true as const, data: json } : DecisionsResponseSchema.safeParse(json);
     if (!parsed.success) throw new UpstreamError('invalid_response', `response is not a DecisionsResponse (${parsed.error.issues[0]?.path.join('.') ?? ''})`);
     const totalMs = ctx.clock.now() - started;
     return {
