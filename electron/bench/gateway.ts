@@ -17,6 +17,9 @@ import { fmt, writeSection } from './report';
  */
 const root = join(import.meta.dirname, '..', '..');
 const cli = join(root, 'dist', 'server', 'cli.mjs');
+const ROUNDS = 3;
+const PAIRS = 4000;
+const LOAD_SECONDS = 8;
 const BODY = JSON.stringify({ model: 'bench/echo', state: 'The parcel came late.', questions: { q: { type: 'noul', instructions: 'Was it late?' } } });
 
 function startChild(command: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; output: string }> {
@@ -31,19 +34,41 @@ function startChild(command: string[], env: Record<string, string> = {}): Promis
   });
 }
 
-async function sequentialLatency(url: string, headers: Record<string, string>, count: number): Promise<hdr.Histogram> {
-  const origin = new URL(url);
-  const pool = new Pool(origin.origin, { connections: 1 });
-  const histogram = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 10_000_000, numberOfSignificantValueDigits: 3 });
-  for (let i = 0; i < count; i += 1) {
+interface Pair {
+  direct: hdr.Histogram;
+  through: hdr.Histogram;
+}
+
+/**
+ * Concurrency 1, interleaved: a direct call, then the same call through the gateway, and again.
+ * Both see the machine in the same state, so the difference is the gateway's and not a change in
+ * the weather between two separate runs.
+ */
+async function interleavedLatency(directUrl: string, gatewayUrl: string, headers: Record<string, string>, pairs: number, warmup: number): Promise<Pair> {
+  const build = () => hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 10_000_000, numberOfSignificantValueDigits: 3 });
+  const result: Pair = { direct: build(), through: build() };
+  const open = (url: string) => {
+    const target = new URL(url);
+    return { target, pool: new Pool(target.origin, { connections: 1 }) };
+  };
+  const direct = open(directUrl);
+  const through = open(gatewayUrl);
+  const call = async (side: ReturnType<typeof open>, extra: Record<string, string>): Promise<number> => {
     const start = performance.now();
-    const response = await pool.request({ method: 'POST', path: origin.pathname, headers: { 'content-type': 'application/json', ...headers }, body: BODY });
+    const response = await side.pool.request({ method: 'POST', path: side.target.pathname, headers: { 'content-type': 'application/json', ...extra }, body: BODY });
     await response.body.text();
-    if (response.statusCode !== 200) throw new Error(`status ${response.statusCode} from ${url}`);
-    if (i >= count / 10) histogram.recordValue(Math.round((performance.now() - start) * 1000));
+    if (response.statusCode !== 200) throw new Error(`status ${response.statusCode} from ${side.target.href}`);
+    return performance.now() - start;
+  };
+  for (let i = 0; i < warmup + pairs; i += 1) {
+    const d = await call(direct, {});
+    const t = await call(through, headers);
+    if (i < warmup) continue;
+    result.direct.recordValue(Math.round(d * 1000));
+    result.through.recordValue(Math.round(t * 1000));
   }
-  await pool.close();
-  return histogram;
+  await Promise.all([direct.pool.close(), through.pool.close()]);
+  return result;
 }
 
 function load(url: string, headers: Record<string, string>, connections: number, seconds: number): Promise<autocannon.Result> {
@@ -115,36 +140,60 @@ async function main(): Promise<void> {
   const auth = { authorization: `Bearer ${key}` };
   const pid = gateway.child.pid!;
   try {
-    process.stdout.write('Concurrency 1 (sequential requests)…\n');
-    await sequentialLatency(gatewayUrl, auth, 500);
-    const direct1 = await sequentialLatency(upstreamUrl, {}, 4000);
-    const through1 = await sequentialLatency(gatewayUrl, auth, 4000);
-    process.stdout.write('Concurrency 50 (10 s each)…\n');
-    const direct50 = await load(upstreamUrl, {}, 50, 10);
-    const cpuBefore = cpuMicros(pid);
-    const through50 = await load(gatewayUrl, auth, 50, 10);
-    const cpuAfter = cpuMicros(pid);
+    const ms = (h: hdr.Histogram, p: number) => h.getValueAtPercentile(p) / 1000;
+    const rounds: { added50: number; added99: number; direct50: number; direct99: number; through50: number; through99: number; c50: { added50: number; added99: number; rps: number; directRps: number; errors: number; cpu: number } }[] = [];
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      process.stdout.write(`Round ${round} of ${ROUNDS}: concurrency 1 (${PAIRS} interleaved pairs)…\n`);
+      const pair = await interleavedLatency(upstreamUrl, gatewayUrl, auth, PAIRS, round === 1 ? 1000 : 200);
+      process.stdout.write(`Round ${round} of ${ROUNDS}: concurrency 50 (${LOAD_SECONDS} s each way)…\n`);
+      const direct50 = await load(upstreamUrl, {}, 50, LOAD_SECONDS);
+      const cpuBefore = cpuMicros(pid);
+      const through50 = await load(gatewayUrl, auth, 50, LOAD_SECONDS);
+      const cpuAfter = cpuMicros(pid);
+      rounds.push({
+        added50: ms(pair.through, 50) - ms(pair.direct, 50),
+        added99: ms(pair.through, 99) - ms(pair.direct, 99),
+        direct50: ms(pair.direct, 50),
+        direct99: ms(pair.direct, 99),
+        through50: ms(pair.through, 50),
+        through99: ms(pair.through, 99),
+        c50: {
+          added50: through50.latency.p50 - direct50.latency.p50,
+          added99: through50.latency.p99 - direct50.latency.p99,
+          rps: through50.requests.average,
+          directRps: direct50.requests.average,
+          errors: through50.errors + through50.non2xx + through50.timeouts,
+          cpu: (cpuAfter - cpuBefore) / through50.requests.total,
+        },
+      });
+    }
     const plan = planBench();
 
-    const us = (h: hdr.Histogram, p: number) => h.getValueAtPercentile(p) / 1000;
-    const errors = through50.errors + through50.non2xx + through50.timeouts;
-    const cpuPerRequest = (cpuAfter - cpuBefore) / through50.requests.total;
+    /** The median of the rounds, with the range beside it. */
+    const spread = (values: number[], digits: number, unit: string) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      const median = sorted[Math.floor(sorted.length / 2)]!;
+      return `${fmt(median, digits)}${unit} (${fmt(sorted[0]!, digits)}–${fmt(sorted.at(-1)!, digits)})`;
+    };
+    const pick = <T,>(f: (r: (typeof rounds)[number]) => T) => rounds.map(f);
+    const errors = pick((r) => r.c50.errors).reduce((a, b) => a + b, 0);
     const rows: [string, string, string][] = [
-      ['added latency p50, concurrency 1', `${fmt(us(through1, 50) - us(direct1, 50), 3)} ms`, '≤ 0.3 ms'],
-      ['added latency p99, concurrency 1', `${fmt(us(through1, 99) - us(direct1, 99), 3)} ms`, '≤ 2 ms'],
-      ['added latency p50, concurrency 50', `${fmt(through50.latency.p50 - direct50.latency.p50)} ms`, ''],
-      ['added latency p99, concurrency 50', `${fmt(through50.latency.p99 - direct50.latency.p99)} ms`, ''],
-      ['requests per second through the gateway, concurrency 50', `${fmt(through50.requests.average, 0)} (errors: ${errors})`, '≥ 5,000 with 0 errors'],
-      ['requests per second direct to the upstream, concurrency 50', fmt(direct50.requests.average, 0), ''],
-      ['gateway CPU time per request', `${fmt(cpuPerRequest, 0)} µs`, '≤ 150 µs'],
+      ['added latency p50, concurrency 1', spread(pick((r) => r.added50), 3, ' ms'), '≤ 0.3 ms'],
+      ['added latency p99, concurrency 1', spread(pick((r) => r.added99), 3, ' ms'), '≤ 2 ms'],
+      ['added latency p50, concurrency 50', spread(pick((r) => r.c50.added50), 1, ' ms'), ''],
+      ['added latency p99, concurrency 50', spread(pick((r) => r.c50.added99), 1, ' ms'), ''],
+      ['requests per second through the gateway, concurrency 50', `${spread(pick((r) => r.c50.rps), 0, '')}; errors: ${errors}`, '≥ 5,000 with 0 errors'],
+      ['requests per second direct to the upstream, concurrency 50', spread(pick((r) => r.c50.directRps), 0, ''), ''],
+      ['gateway CPU time per request, concurrency 50', spread(pick((r) => r.c50.cpu), 0, ' µs'), '≤ 150 µs'],
       ['gateway peak RSS', `${fmt(peakRssMiB(pid), 0)} MiB`, ''],
       ['plan for 10,000 endpoints, load balancing (median)', `${fmt(plan.loadBalance, 3)} ms`, '< 1 ms'],
       ['plan for 10,000 endpoints, sort + zdr + latency preference (median)', `${fmt(plan.sorted, 3)} ms`, '< 1 ms'],
     ];
-    const table = ['| measure | result | target |', '|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+    const table = ['| measure | result: median of the rounds (lowest–highest) | target |', '|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
     const detail = [
-      `Direct p50/p99 at concurrency 1: ${fmt(us(direct1, 50), 3)} / ${fmt(us(direct1, 99), 3)} ms; through the gateway: ${fmt(us(through1, 50), 3)} / ${fmt(us(through1, 99), 3)} ms (3,600 requests each after 400 warm-up).`,
-      `Load generator (autocannon), gateway and upstream share this machine's cores; the direct run has the same handicap.`,
+      `${ROUNDS} rounds, each: ${PAIRS} interleaved pairs at concurrency 1 (a direct call, then the same call through the gateway), then ${LOAD_SECONDS} s of load at concurrency 50 direct and ${LOAD_SECONDS} s through the gateway. Added latency is the gateway's percentile minus the direct one from the same round.`,
+      `Concurrency 1, per round (direct / through, ms): ${rounds.map((r) => `p50 ${fmt(r.direct50, 3)} / ${fmt(r.through50, 3)}, p99 ${fmt(r.direct99, 3)} / ${fmt(r.through99, 3)}`).join('; ')}.`,
+      `Load generator (autocannon), gateway and upstream share this machine's two cores; the direct runs have the same handicap. CPU time is the gateway process's user + system time over its load run, divided by the requests it answered.`,
     ].join('\n\n');
     process.stdout.write(`\n${table}\n\n${detail}\n`);
     writeSection(join(root, 'docs', 'BENCHMARKS.md'), 'Gateway overhead', `${table}\n\n${detail}`);
