@@ -87,7 +87,7 @@ export class DecisionsEngine {
     const sets = new Map(labelled.flatMap(([name, q]) => (q.type === 'box' ? [] : [[name, labelSet(name, q)] as const])));
     const promptChars = parts.reduce((n, p) => n + (p.type === 'text' ? p.text.length : 0), 0);
     const plan = this.gateway.plan(request.model, request.provider ?? undefined, {
-      parameters: ['logprobs', 'top_logprobs', 'max_tokens'],
+      parameters: LABEL_PARAMETERS,
       promptTokens: estimateTokensOfLength(promptChars) + 60,
       completionTokens: 1,
       images,
@@ -295,6 +295,9 @@ async function recordUsage(ledger: LedgerEntry[], endpoint: CatalogEndpoint, usa
   ledger.push({ endpoint, estimated, usage: { ...usage, inputTokens, outputTokens } });
 }
 
+
+/** What label answers need of an endpoint. */
+const LABEL_PARAMETERS: readonly string[] = ['logprobs', 'top_logprobs', 'max_tokens'];
 
 const ZERO = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, cost: 0 };
 

@@ -55,8 +55,8 @@ export class EndpointMetrics {
   private readonly cache = new Map<string, { at: number; figures: EndpointFigures }>();
   private readonly insert;
 
-  /** Buckets changed since they were last written, by `endpoint|minute`. */
-  private readonly dirty = new Map<string, { endpointId: string; bucket: Bucket }>();
+  /** Buckets changed since they were last written, with their endpoint (one bucket per endpoint and minute). */
+  private readonly dirty = new Map<Bucket, string>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -106,7 +106,7 @@ export class EndpointMetrics {
 
   /** Writes the minute buckets that changed (in the next write-behind batch). */
   persist(): void {
-    for (const { endpointId, bucket } of this.dirty.values()) {
+    for (const [bucket, endpointId] of this.dirty) {
       const encode = (h: hdr.Histogram | null) => (h && h.totalCount > 0 ? hdr.encodeIntoCompressedBase64(h) : null);
       this.store.later(
         `INSERT INTO metric_minutes (endpoint_id, minute, attempts, faults, latency, throughput) VALUES (?, ?, ?, ?, ?, ?)
@@ -167,7 +167,7 @@ export class EndpointMetrics {
     if (attempt.outcome !== 'ok') this.cache.delete(attempt.endpointId);
     const minute = Math.floor(attempt.startedAt / MINUTE);
     const bucket = this.bucketFor(attempt.endpointId, minute);
-    this.dirty.set(`${attempt.endpointId}|${minute}`, { endpointId: attempt.endpointId, bucket });
+    this.dirty.set(bucket, attempt.endpointId);
     bucket.attempts += 1;
     if (PROVIDER_FAULTS.has(attempt.outcome)) {
       bucket.faults += 1;

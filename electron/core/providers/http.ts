@@ -3,6 +3,8 @@ import type { Clock } from '../clock';
 import { UpstreamError, kindForStatus, parseRetryAfter, upstreamMessage } from './upstream-error';
 import type { CancelSignal } from '../cancel';
 
+const ACCEPT = 'application/json, text/event-stream';
+
 export interface UpstreamResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -53,7 +55,7 @@ export class UpstreamHttp {
       response = await this.pool(target.origin).request({
         method,
         path: `${target.pathname}${target.search}`,
-        headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), accept: 'application/json, text/event-stream', ...options.headers },
+        headers: body === undefined ? { accept: ACCEPT, ...options.headers } : { 'content-type': 'application/json', accept: ACCEPT, ...options.headers },
         ...(body === undefined ? {} : { body }),
         signal: options.signal,
         headersTimeout: 0,

@@ -94,10 +94,9 @@ export async function executePlan<T>(
     const timeoutMs = Math.min(options.attemptTimeoutMs, left);
     // One cancellation and one timer per attempt (AbortSignal.timeout/any cost more on the hot path).
     const signal = new Cancellation();
-    const timer = setTimeout(() => signal.abort(new DOMException('attempt timed out', 'TimeoutError')), timeoutMs);
+    const timer = setTimeout(abortForTimeout, timeoutMs, signal);
     const onCallerAbort = () => signal.abort(options.signal?.reason);
     options.signal?.addEventListener('abort', onCallerAbort, { once: true });
-    const timeout = { get aborted() { return signal.aborted && !options.signal?.aborted; } };
     const attemptStart = deps.clock.now();
     const id = planned.endpoint.id;
     try {
@@ -124,7 +123,8 @@ export async function executePlan<T>(
       attempts.push({ endpoint: planned.endpoint, startedAt: attemptStart, outcome: 'ok', message: null, usage: output.usage, totalMs: output.timings.totalMs });
       return { value: output.value, endpoint: planned.endpoint, attempts };
     } catch (error) {
-      const failure = normalizeFailure(error, timeout, timeoutMs, options.signal);
+      const timedOut = signal.aborted && signal.reason instanceof AttemptTimeout && !options.signal?.aborted;
+      const failure = normalizeFailure(error, timedOut, timeoutMs);
       const totalMs = deps.clock.now() - attemptStart;
       deps.metrics.record({
         requestId: options.requestId,
@@ -180,8 +180,19 @@ function retryAfterHeader(deps: ExecutorDeps, plan: Plan): string | undefined {
 }
 
 /** Our own per-attempt timeout wins over whatever the aborted transport reported. */
-function normalizeFailure(error: unknown, timeout: { aborted: boolean }, timeoutMs: number, callerSignal: CancelSignal | undefined): UpstreamError {
-  if (timeout.aborted && !callerSignal?.aborted) return new UpstreamError('timeout', `timed out after ${timeoutMs} ms`);
+function normalizeFailure(error: unknown, timedOut: boolean, timeoutMs: number): UpstreamError {
+  if (timedOut) return new UpstreamError('timeout', `timed out after ${timeoutMs} ms`);
   if (error instanceof UpstreamError) return error;
   return new UpstreamError('invalid_response', (error as Error).message || 'the adapter failed');
+}
+
+/** The reason an attempt's own timer gives (transports read it as a timeout). */
+class AttemptTimeout extends DOMException {
+  constructor() {
+    super('attempt timed out', 'TimeoutError');
+  }
+}
+
+function abortForTimeout(signal: Cancellation): void {
+  signal.abort(new AttemptTimeout());
 }

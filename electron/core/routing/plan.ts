@@ -95,6 +95,8 @@ export function expectedCost(endpoint: CatalogEndpoint, needs: RequestNeeds): nu
 
 type Filter = { name: string; test: (c: Candidate) => string | null };
 
+const TIER_NOTES = ['', '; no measurements for the preferred latency/throughput', '; misses preferred latency/throughput, deprioritised'] as const;
+
 /** The hard filters of ROUTING.md: an endpoint failing one is never tried. Returns why, or null. */
 function hardFilters(prefs: ProviderPreferences | undefined, account: AccountRouting, needs: RequestNeeds): Filter[] {
   const filters: Filter[] = [];
@@ -207,6 +209,8 @@ function sortKey(by: string, needs: RequestNeeds): (c: Candidate) => number {
 /** Weighted pick by 1 / price^2; free endpoints win outright, unknown prices weigh nothing unless all are unknown. */
 function weightedPick(pool: Candidate[], needs: RequestNeeds, random: () => number): number {
   const n = pool.length;
+  // One endpoint (the common case): nothing to weigh, and no randomness spent.
+  if (n === 1) return 0;
   const weights = new Float64Array(n);
   let free = 0;
   let total = 0;
@@ -248,21 +252,21 @@ export function planRoute(input: PlanInput): Plan {
 
   const filters = hardFilters(prefs, account, needs);
   const excluded: Plan['excluded'] = [];
-  const emptiedBy = new Map<string, number>();
+  const emptiedBy = filters.length === 0 ? null : new Map<string, number>();
   const eligible = filters.length === 0 ? candidates : candidates.filter((c) => {
     for (const f of filters) {
       const why = f.test(c);
       if (why) {
         // Enough to explain a plan; the counts below cover the rest.
         if (excluded.length < MAX_EXPLAINED_EXCLUSIONS) excluded.push({ endpoint: c.endpoint, reason: why });
-        emptiedBy.set(f.name, (emptiedBy.get(f.name) ?? 0) + 1);
+        emptiedBy!.set(f.name, (emptiedBy!.get(f.name) ?? 0) + 1);
         return false;
       }
     }
     return true;
   });
   if (eligible.length === 0) {
-    const reasons = [...emptiedBy.entries()].map(([name, n]) => `${name} excluded ${n}`).join(', ');
+    const reasons = [...(emptiedBy ?? new Map<string, number>()).entries()].map(([name, n]) => `${name} excluded ${n}`).join(', ');
     throw new GatewayError('not_found', `No endpoint of "${input.modelId}" satisfies the provider preferences (${reasons})`, {
       metadata: { excluded: excluded.map((e) => ({ endpoint: endpointSlug(e.endpoint), reason: e.reason })) },
     });
@@ -274,7 +278,6 @@ export function planRoute(input: PlanInput): Plan {
   resting.sort((a, b) => (a.lastFailureAt ?? 0) - (b.lastFailureAt ?? 0));
   const hasPreferences = cutoffs(prefs?.preferred_max_latency) !== null || cutoffs(prefs?.preferred_min_throughput) !== null;
   const tier = hasPreferences ? (c: Candidate) => preferenceTier(c, prefs) : () => 0;
-  const TIER_NOTES = ['', '; no measurements for the preferred latency/throughput', '; misses preferred latency/throughput, deprioritised'];
   const cost = (c: Candidate) => expectedCost(c.endpoint, needs);
   /** One number per candidate: model partition, then preference tier, then the sort key. */
   const combined = (base: (c: Candidate) => number, byModel: boolean) => (c: Candidate) =>

@@ -4,12 +4,24 @@ import { readText } from '../http';
 import type { DecideResult, ProviderAdapter } from '../types';
 import { UpstreamError } from '../upstream-error';
 
+/** Decisions URLs by base URL, worked out once each. */
+const urls = new Map<string, string>();
+
 /**
  * A provider that serves Decisions itself: another gateway's `/api/alpha/decisions` (base URL
  * ending in /api/v1, as the spec addresses it) or a `/v1/systemone` style endpoint. Answers pass
  * through unchanged; they are validated, never recomputed.
  */
 export function decisionsUrl(baseUrl: string): string {
+  let url = urls.get(baseUrl);
+  if (url === undefined) {
+    url = decisionsUrlOf(baseUrl);
+    if (urls.size < 1_000) urls.set(baseUrl, url);
+  }
+  return url;
+}
+
+function decisionsUrlOf(baseUrl: string): string {
   const trimmed = baseUrl.replace(/\/+$/, '');
   if (trimmed.endsWith('/api/v1')) return `${trimmed.slice(0, -'/api/v1'.length)}/api/alpha/decisions`;
   if (trimmed.endsWith('/systemone')) return trimmed;
