@@ -52,7 +52,8 @@ export function decisionsLane(core: Core, options: { allowedHostnames: readonly 
     if (req.method !== 'POST') return false;
     const url = req.url ?? '';
     if (url !== DECISIONS_PATH && !(url.startsWith(DECISIONS_PATH) && url.charCodeAt(DECISIONS_PATH.length) === 63 /* ? */)) return false;
-    void handle(req, res);
+    // handle() answers every failure itself; this only keeps a fault in that answer from going unseen.
+    handle(req, res).catch((error: unknown) => core.logger.error({ err: error, path: DECISIONS_PATH }, 'could not answer'));
     return true;
   };
 }

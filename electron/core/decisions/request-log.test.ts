@@ -1,4 +1,4 @@
-import { appendFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test-support/temp-core';
@@ -160,6 +160,24 @@ describe('request log', () => {
     run = start();
     expect(run.keys.list()[0]!.spent).toBe(0.5);
     expect(run.store.get('SELECT spent_logged FROM api_keys')).toEqual({ spent_logged: 0.5 });
+    await stop(run.log, run.store);
+  });
+
+  it('a write that fails is reported; its spend still counts, and the log carries on once the file can be written', async () => {
+    const errors: string[] = [];
+    const logger = { ...silentLogger, error: (_obj: unknown, message?: string) => errors.push(String(message)), warn: () => undefined } as unknown as Logger;
+    const run = start('write', logger);
+    const { info } = run.keys.create('job', 'standard');
+    // The day's file cannot be opened for appending: a directory stands in its place.
+    mkdirSync(join(logDir, '2026-03-01.ndjson'));
+    run.log.append(entry(info.id, 0.5, now));
+    await run.log.flush();
+    expect(errors).toEqual(['request log write failed']);
+    rmSync(join(logDir, '2026-03-01.ndjson'), { recursive: true });
+    run.log.append(entry(info.id, 0.25, now));
+    await run.log.checkpoint();
+    expect(readFileSync(join(logDir, '2026-03-01.ndjson'), 'utf8').trimEnd().split('\n')).toHaveLength(1);
+    expect(run.store.get('SELECT spent_logged FROM api_keys')).toEqual({ spent_logged: 0.75 });
     await stop(run.log, run.store);
   });
 

@@ -147,12 +147,16 @@ export class RequestLog {
       try {
         const handle = await this.fileHandle(file);
         const bytes = Buffer.from(text, 'utf8');
-        await handle.fh.write(bytes, 0, bytes.length, null);
+        for (let done = 0; done < bytes.length; ) done += (await handle.fh.write(bytes, done, bytes.length - done, null)).bytesWritten;
         handle.size += bytes.length;
         this.written = { file, offset: handle.size };
       } catch (error) {
         // The spend still counts here (and is folded at the next checkpoint); the lines are lost.
         this.logger.error({ err: error, file }, 'request log write failed');
+        // Part of them may have reached the file: the next write opens it again and reads its true size.
+        const broken = this.handle;
+        this.handle = null;
+        await broken?.fh.close().catch(() => undefined);
       } finally {
         this.inFlight.delete(spend);
         for (const [key, usd] of spend) this.unfolded.set(key, (this.unfolded.get(key) ?? 0) + usd);
