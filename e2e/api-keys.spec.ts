@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test, expect } from './fixtures/server';
+import { startBuiltServer, test, expect } from './fixtures/server';
 import { AppPage } from './pages/app-page';
 
 const CLI = join(import.meta.dirname, '..', 'dist', 'server', 'cli.mjs');
@@ -52,4 +54,38 @@ test('the management key printed at first start can manage keys over HTTP', asyn
   const forbidden = await request.get(`${server.url}/api/v1/keys`, { headers: { Authorization: `Bearer ${key}` } });
   expect(forbidden.status()).toBe(403);
   expect((await forbidden.json()).error.message).toBe('Only management keys can perform this operation');
+});
+
+test("what a key spends is seen by the command line beside the running server, and survives the server's crash", async ({ request }) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'verdict-e2e-spend-'));
+  const env = { VERDICT_SANDBOX_FAILURES: 'off' };
+  let { info, child } = await startBuiltServer(dataDir, env);
+  try {
+    const headers = { Authorization: `Bearer ${info.managementKey}` };
+    const created = await request.post(`${info.url}/api/v1/keys`, { headers, data: { name: 'metered', kind: 'standard', credit_limit: 5 } });
+    const { key, data } = (await created.json()) as { key: string; data: { id: string } };
+    const answered = await request.post(`${info.url}/api/alpha/decisions`, {
+      headers: { Authorization: `Bearer ${key}` },
+      data: { model: 'sandbox/baseline-text', state: 'The parcel came two days late.', questions: { late: { type: 'noul', instructions: 'Was it late?' } } },
+    });
+    expect(answered.status()).toBe(200);
+    const cost = ((await answered.json()) as { usage: { cost: number } }).usage.cost;
+    expect(cost).toBeGreaterThan(0);
+    const spent = Number(cost.toFixed(6));
+
+    // The command line reads the request log beside the running server, which writes it.
+    const list = () => execFileSync(process.execPath, [CLI, 'keys', 'list', '--data-dir', dataDir], { encoding: 'utf8' });
+    await expect.poll(() => list().split('\n').find((l) => l.startsWith(data.id)) ?? '', { timeout: 5_000 }).toContain(`$${spent} of $5`);
+
+    // A crash: no shutdown, so no checkpoint. The spend comes back from the log at the next start.
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    ({ info, child } = await startBuiltServer(dataDir, env));
+    const keys = await request.get(`${info.url}/api/v1/keys`, { headers });
+    expect(((await keys.json()) as { data: { id: string; spent: number }[] }).data.find((k) => k.id === data.id)?.spent).toBe(spent);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });
