@@ -19,17 +19,19 @@ export interface DecisionRecord {
   label?: string | null;
 }
 
-/** Every Decisions call, answered or not, with the method behind each answer; written behind, in batches. */
+/**
+ * Runs started from the inspector, answered or not, with the method behind each answer and their
+ * content (the user saved them); written before `record` returns. Public API calls go to the
+ * request log instead (request-log.ts), without content.
+ */
 export class DecisionLog {
   constructor(private readonly store: Store) {}
 
-  /** `durable`: written before this returns (saved work), not in the next batch. */
-  record(r: DecisionRecord, options: { durable?: boolean } = {}): void {
+  record(r: DecisionRecord): void {
     const ok = r.outcome.ok ? r.outcome : null;
-    // Callers of the API may require zero data retention: their prompts are not written down here.
+    // Callers of the API may require zero data retention: their prompts are never written down.
     const keepContent = r.origin === 'inspector';
-    const write = options.durable ? this.store.run.bind(this.store) : this.store.later.bind(this.store);
-    write(
+    this.store.run(
       `INSERT INTO decisions (id, created_at, origin, key_id, session_id, user, model, provider, endpoint_id, status, latency_ms, input_tokens, output_tokens, cost, methods, question_count, request, response, set_id, label)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [

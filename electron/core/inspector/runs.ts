@@ -83,7 +83,7 @@ export class Runs {
         run.methods = outcome.methods;
         run.answered = Object.keys(outcome.response.answers);
         run.latency_ms = this.deps.clock.now() - started;
-        this.deps.log.record({ ...base, latencyMs: run.latency_ms, outcome: { ok: true, ...outcome } }, { durable: true });
+        this.deps.log.record({ ...base, latencyMs: run.latency_ms, outcome: { ok: true, ...outcome } });
       })
       .catch((error: unknown) => {
         run.latency_ms = this.deps.clock.now() - started;
@@ -94,7 +94,7 @@ export class Runs {
           : error instanceof GatewayError
             ? { code: error.status, message: error.message }
             : { code: 500, message: 'Unexpected error; see the log' };
-        this.deps.log.record({ ...base, latencyMs: run.latency_ms, outcome: { ok: false, error: run.error } }, { durable: true });
+        this.deps.log.record({ ...base, latencyMs: run.latency_ms, outcome: { ok: false, error: run.error } });
       })
       .finally(() => {
         // Kept a little while so a poll right after it ends still finds the run here.
