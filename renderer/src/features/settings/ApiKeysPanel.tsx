@@ -4,6 +4,7 @@ import type { ApiKeyKind } from '../../../../shared/schemas/inspector';
 import { call } from '../../transport/transport';
 import { EmptyState, ErrorNotice, Loading, Panel } from '../../ui/components';
 import { apiKeysQuery, settingsKeys } from './api';
+import { formatUsd } from '../../lib/money';
 
 /** Keys callers use against this app's HTTP API. A new key's secret is shown once, right after creation. */
 export function ApiKeysPanel() {
@@ -90,8 +91,8 @@ export function ApiKeysPanel() {
                 <td>{k.kind}</td>
                 <td className="small">{new Date(k.created_at).toLocaleString()}</td>
                 <td className="small">
-                  ${k.spent.toFixed(4)}
-                  {k.credit_limit !== null ? ` of $${k.credit_limit}` : ''}
+                  {formatUsd(k.spent)}
+                  {k.credit_limit !== null ? ` of ${formatUsd(k.credit_limit)}` : ''}
                 </td>
                 <td className="small">{k.rate_limit_rpm !== null ? `${k.rate_limit_rpm}/min` : <span className="muted">none</span>}</td>
                 <td className="small">{k.last_used_at ? new Date(k.last_used_at).toLocaleString() : <span className="muted">never</span>}</td>
