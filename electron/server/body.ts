@@ -26,10 +26,6 @@ export async function readBodyText(c: Context, limit: number): Promise<string> {
 export function readIncomingText(incoming: IncomingMessage, limit: number): Promise<string> {
   const declared = Number(incoming.headers['content-length'] ?? Number.NaN);
   if (declared > limit) return Promise.reject(tooLarge(limit));
-  return readByEvents(incoming, limit);
-}
-
-function readByEvents(incoming: IncomingMessage, limit: number): Promise<string> {
   // Plain events: an async iterator costs a promise per chunk on the hottest path.
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

@@ -32,10 +32,10 @@ export function decisionsLane(core: Core, options: { allowedHostnames: readonly 
       if (options.allowedHostnames) checkHost(options.allowedHostnames, req.headers.host ?? '');
       const key = authenticate(core, req.headers.authorization);
       const body = await readIncomingText(req, options.bodyLimitBytes);
-      const sessionHeader = req.headers['x-session-id'];
       const { response, settle } = await answerDecisions(core, {
         body,
-        sessionHeader: Array.isArray(sessionHeader) ? sessionHeader.join(', ') : sessionHeader,
+        // Node joins a repeated header into one string, as the router does.
+        sessionHeader: req.headers['x-session-id'] as string | undefined,
         key,
         requestId,
         signal: responseClosed(res),

@@ -56,7 +56,6 @@ describe('request log', () => {
   /** A crash: what was written stays written, nothing else runs (no checkpoint, no close). */
   const crash = async (log: RequestLog, s: Store) => {
     await log.flush();
-    (log as unknown as { checkpointTimer: NodeJS.Timeout }).checkpointTimer.unref();
     clearInterval((log as unknown as { checkpointTimer: NodeJS.Timeout }).checkpointTimer);
     s.close();
   };

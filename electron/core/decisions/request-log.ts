@@ -63,10 +63,9 @@ export class RequestLog {
   private handle: { file: string; fh: FileHandle; size: number } | null = null;
   /** Spend of lines written since the last checkpoint, per key; moved into SQLite at the next one. */
   private unfolded = new Map<string, number>();
-  /** Spend of the lines being written now. */
-  private readonly inFlight = new Set<Map<string, number>>();
   private written: LogPosition | null = null;
   private folded: LogPosition | null = null;
+  private unfoldedAtOpen: ReadonlyMap<string, number> = new Map();
   private closed = false;
 
   private constructor(
@@ -90,6 +89,7 @@ export class RequestLog {
     const replay = log.replay();
     log.unfolded = replay.spend;
     log.written = replay.end;
+    if (mode === 'read') log.unfoldedAtOpen = replay.spend;
     if (mode === 'write') {
       log.terminateTornLine(replay.end);
       if (replay.end) {
@@ -103,11 +103,12 @@ export class RequestLog {
     return log;
   }
 
-  /** Spend in the log (or on its way there) that `api_keys.spent_logged` does not hold yet. */
+  /**
+   * Spend in the log that `api_keys.spent_logged` does not hold yet, as read at open: what a
+   * read-mode process adds to SQLite's figures (a writer has folded it already).
+   */
   unfoldedSpend(): ReadonlyMap<string, number> {
-    const total = new Map(this.unfolded);
-    for (const part of [...this.inFlight, this.pendingSpend]) for (const [key, usd] of part) total.set(key, (total.get(key) ?? 0) + usd);
-    return total;
+    return this.unfoldedAtOpen;
   }
 
   append(entry: RequestLogEntry): void {
@@ -142,7 +143,6 @@ export class RequestLog {
     this.pending = [];
     this.pendingBytes = 0;
     this.pendingSpend = new Map();
-    this.inFlight.add(spend);
     this.writing = this.writing.then(async () => {
       try {
         const handle = await this.fileHandle(file);
@@ -158,7 +158,6 @@ export class RequestLog {
         this.handle = null;
         await broken?.fh.close().catch(() => undefined);
       } finally {
-        this.inFlight.delete(spend);
         for (const [key, usd] of spend) this.unfolded.set(key, (this.unfolded.get(key) ?? 0) + usd);
       }
     });

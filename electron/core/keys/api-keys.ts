@@ -58,8 +58,8 @@ export class ApiKeys {
   /** Keys that passed `verify` against the rows read last; saves hashing on every request. */
   private readonly verified = new Map<string, VerifiedKey>();
   private verifiedFor: Map<string, ApiKeyRow> | null = null;
-  /** USD spent per key, from the request log at start, then kept up to date in memory. */
-  private spentByKey: Map<string, number> | null = null;
+  /** USD spent per key: read at start (before the request log has anything new), then kept here. */
+  private readonly spentByKey: Map<string, number>;
   /** Start times of each key's requests in the last minute, oldest first. */
   private readonly recent = new Map<string, number[]>();
 
@@ -87,8 +87,6 @@ export class ApiKeys {
   }
 
   private spent(id: string): number {
-    // Read once, when nothing has been appended to the request log yet; from then on kept here.
-    this.spentByKey ??= this.loadSpent();
     return this.spentByKey.get(id) ?? 0;
   }
 
@@ -120,7 +118,7 @@ export class ApiKeys {
 
   /** Adds a request's cost to its key's spend as counted here (the request log makes it durable). */
   addSpend(id: string, usd: number): void {
-    this.spentByKey!.set(id, this.spent(id) + usd);
+    this.spentByKey.set(id, this.spent(id) + usd);
   }
 
   /** Rate limit (requests per minute, sliding window): 429 with Retry-After when over. */

@@ -83,13 +83,10 @@ export class UpstreamHttp {
 }
 
 /** A whole body as text; transport failures classified like the call's. */
-export async function readText(body: Dispatcher.ResponseData['body'] | AsyncIterable<Buffer | string>, signal: CancelSignal): Promise<string> {
+export async function readText(body: Dispatcher.ResponseData['body'], signal: CancelSignal): Promise<string> {
   try {
     // undici's own reader: no async iterator and no promise per chunk.
-    if ('text' in body && typeof body.text === 'function') return await body.text();
-    let text = '';
-    for await (const chunk of body) text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-    return text;
+    return await body.text();
   } catch (error) {
     throw classifyTransportError(error, signal);
   }

@@ -252,21 +252,21 @@ export function planRoute(input: PlanInput): Plan {
 
   const filters = hardFilters(prefs, account, needs);
   const excluded: Plan['excluded'] = [];
-  const emptiedBy = filters.length === 0 ? null : new Map<string, number>();
+  const emptiedBy = new Map<string, number>();
   const eligible = filters.length === 0 ? candidates : candidates.filter((c) => {
     for (const f of filters) {
       const why = f.test(c);
       if (why) {
         // Enough to explain a plan; the counts below cover the rest.
         if (excluded.length < MAX_EXPLAINED_EXCLUSIONS) excluded.push({ endpoint: c.endpoint, reason: why });
-        emptiedBy!.set(f.name, (emptiedBy!.get(f.name) ?? 0) + 1);
+        emptiedBy.set(f.name, (emptiedBy.get(f.name) ?? 0) + 1);
         return false;
       }
     }
     return true;
   });
   if (eligible.length === 0) {
-    const reasons = [...(emptiedBy ?? new Map<string, number>()).entries()].map(([name, n]) => `${name} excluded ${n}`).join(', ');
+    const reasons = [...emptiedBy.entries()].map(([name, n]) => `${name} excluded ${n}`).join(', ');
     throw new GatewayError('not_found', `No endpoint of "${input.modelId}" satisfies the provider preferences (${reasons})`, {
       metadata: { excluded: excluded.map((e) => ({ endpoint: endpointSlug(e.endpoint), reason: e.reason })) },
     });
