@@ -98,7 +98,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const store = Store.open(join(options.dataDir, DATABASE_FILE));
   const catalog = new Catalog();
   const settings = new SettingsStore(store);
-  const providerKeys = new ProviderKeys(options.secrets, store, clock);
+  const providerKeys = new ProviderKeys(options.secrets, store, clock, (slug) => (catalog.hasProvider(slug) ? catalog.provider(slug).base_url : undefined));
   const metrics = new EndpointMetrics(store, clock);
   const health = new HealthRegistry(clock);
   const http = new UpstreamHttp(clock);
@@ -159,7 +159,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     const { contribution, results } = await discover(catalog.listProviders(), {
       http,
       clock,
-      keyFor: (slug) => providerKeys.reveal(slug),
+      keyFor: (provider) => providerKeys.keyFor(provider.slug, provider.base_url, provider.name),
       hints: providerHints,
     });
     if (closed) return results;

@@ -92,7 +92,11 @@ export class Gateway {
   target(endpoint: CatalogEndpoint): Target | Promise<Target> {
     const { base_url: baseUrl, local, slug } = endpoint.provider;
     if (local) return { baseUrl, model: endpoint.upstreamModel, apiKey: undefined };
-    return this.deps.providerKeys.reveal(slug).then((apiKey) => ({ baseUrl, model: endpoint.upstreamModel, apiKey }));
+    return this.deps.providerKeys.keyFor(slug, baseUrl, endpoint.provider.name).then((found) => {
+      // A key is only ever sent to the address it was entered for.
+      if (found && 'refused' in found) throw new UpstreamError('unconfigured', found.refused);
+      return { baseUrl, model: endpoint.upstreamModel, apiKey: found?.key };
+    });
   }
 
   adapter(endpoint: CatalogEndpoint): ProviderAdapter {

@@ -1,3 +1,5 @@
+import { GatewayError } from './errors';
+import { decodeBoundKey, keyRefusal } from './keys/bound-key';
 import type { DecisionsRequest } from '../../shared/schemas/decisions-request';
 import type { DecisionsResponse } from '../../shared/schemas/decisions-response';
 import type { ZdrEndpoint } from '../../shared/schemas/endpoint';
@@ -53,7 +55,16 @@ export function createServiceSelector(deps: { settings: SettingsStore; gateway: 
       if (mode.mode === 'built-in') return builtIn;
       if (!remote || remote.baseUrl !== mode.base_url) {
         void remote?.close();
-        remote = new RemoteGateway(mode.base_url, () => deps.secrets.get(REMOTE_KEY_SECRET));
+        const baseUrl = mode.base_url;
+        remote = new RemoteGateway(baseUrl, async () => {
+          const stored = await deps.secrets.get(REMOTE_KEY_SECRET);
+          if (stored === undefined) return undefined;
+          // The key goes only to the gateway it was entered for.
+          const bound = decodeBoundKey(stored);
+          const refusal = bound.origin === null ? null : keyRefusal('the remote gateway', bound.origin, baseUrl);
+          if (bound.origin === null || refusal) throw new GatewayError('unauthorized', refusal ?? 'the remote gateway key was stored before keys were bound to an address; enter it again in Settings');
+          return bound.key;
+        });
       }
       const target = remote;
       return {

@@ -156,7 +156,7 @@ describe('headless server (in process)', () => {
       const answers = await Promise.all(['app.info', 'settings.get', 'providers.list', 'apiKeys.list', 'models.list', 'endpoints.zdr'].map((name) => Promise.resolve(op(name, {}, session)).then((r) => r.text())));
       for (const text of answers) expect(text).not.toContain(secret);
       expect(answers[2]).toContain('"slug":"openai","name":"OpenAI"');
-      expect(await env.core.providerKeys.reveal('openai')).toBe(secret);
+      expect(await env.core.providerKeys.keyFor('openai', 'https://api.openai.com/v1', 'OpenAI')).toEqual({ key: secret });
     });
   });
 });

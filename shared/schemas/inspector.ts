@@ -21,6 +21,8 @@ export const ProviderSummarySchema = z.object({
   needs_key: z.boolean(),
   key_set: z.boolean(),
   key_updated_at: z.string().nullable(),
+  /** The address the stored key was entered for: it is sent nowhere else (null when no key is set). */
+  key_origin: z.string().nullable(),
   /** The last reading of the provider's own model listing, if it was asked. */
   discovery: z.object({ models: z.number().int(), error: z.string().nullable(), at: z.string() }).nullable(),
 });
@@ -39,6 +41,7 @@ export const ProviderKeyStateSchema = z.object({
   provider: ProviderSlugSchema,
   key_set: z.boolean(),
   key_updated_at: z.string().nullable(),
+  key_origin: z.string().nullable(),
 });
 
 export const ApiKeyKindSchema = z.enum(['standard', 'management']);
@@ -114,7 +117,7 @@ export const AppInfoSchema = z.object({
   /** Whether the simulated providers are part of the catalog right now. */
   sandbox_active: z.boolean(),
   /** Where the three operations are answered: here, or by a remote gateway. */
-  gateway: z.object({ mode: z.enum(['built-in', 'remote']), base_url: z.string().nullable(), key_set: z.boolean() }),
+  gateway: z.object({ mode: z.enum(['built-in', 'remote']), base_url: z.string().nullable(), key_set: z.boolean(), key_origin: z.string().nullable() }),
   /** A problem with the user's catalog file, which was then left untouched. */
   catalog_problem: z.string().nullable(),
 });

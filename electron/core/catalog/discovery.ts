@@ -1,3 +1,4 @@
+import type { KeyLookup } from '../keys/provider-keys';
 import { z } from 'zod';
 import type { CatalogContribution, CatalogModel, CatalogProvider } from './types';
 import type { Clock } from '../clock';
@@ -84,7 +85,7 @@ export function discoveredModelId(provider: CatalogProvider, upstreamId: string,
  */
 export async function discover(
   providers: readonly CatalogProvider[],
-  deps: { http: UpstreamHttp; clock: Clock; keyFor: (slug: string) => Promise<string | undefined>; hints: (slug: string) => { author?: string; logprobs: boolean } },
+  deps: { http: UpstreamHttp; clock: Clock; keyFor: (provider: CatalogProvider) => Promise<KeyLookup>; hints: (slug: string) => { author?: string; logprobs: boolean } },
 ): Promise<{ contribution: CatalogContribution; results: DiscoveryResult[] }> {
   const models = new Map<string, CatalogModel>();
   const endpoints: NonNullable<CatalogContribution['endpoints']>[number][] = [];
@@ -92,10 +93,13 @@ export async function discover(
     providers
       .filter((p) => !p.simulated && p.wire_format !== 'decisions')
       .map(async (provider): Promise<DiscoveryResult | null> => {
-        const apiKey = provider.local ? undefined : await deps.keyFor(provider.slug);
-        if (!provider.local && !apiKey) return null;
-        const signal = AbortSignal.timeout(provider.local ? 1_500 : 10_000);
+        const found = provider.local ? null : await deps.keyFor(provider);
+        if (!provider.local && !found) return null;
         const at = deps.clock.now();
+        // A key bound to another address is not sent: the listing is not asked, and the user is told why.
+        if (found && 'refused' in found) return { provider: provider.slug, models: 0, error: found.refused, at };
+        const apiKey = found?.key;
+        const signal = AbortSignal.timeout(provider.local ? 1_500 : 10_000);
         try {
           const listed = await list(provider, apiKey, deps.http, signal);
           const hints = deps.hints(provider.slug);

@@ -1,3 +1,4 @@
+import { decodeBoundKey } from '../keys/bound-key';
 import type { HandlerDeps, Handlers } from './index';
 import { REMOTE_KEY_SECRET } from '../service';
 
@@ -18,7 +19,11 @@ export function appHandlers(core: HandlerDeps): AppOps {
           const g = core.settings.get().gateway;
           return g.mode === 'remote' ? g.base_url : null;
         })(),
-        key_set: await core.options.secrets.has(REMOTE_KEY_SECRET),
+        ...(await (async () => {
+          const stored = await core.options.secrets.get(REMOTE_KEY_SECRET);
+          const origin = stored === undefined ? null : decodeBoundKey(stored).origin;
+          return { key_set: stored !== undefined, key_origin: origin };
+        })()),
       },
       catalog_problem: core.catalogProblem(),
     }),

@@ -1,3 +1,4 @@
+import { encodeBoundKey, originOf } from '../keys/bound-key';
 import { GatewayError } from '../errors';
 import { SecretStoreError } from '../keys/secret-store';
 import type { HandlerDeps, Handlers } from './index';
@@ -33,6 +34,7 @@ export function keyHandlers(core: HandlerDeps): KeyOps {
               needs_key: !p.local,
               key_set: state.key_set,
               key_updated_at: state.key_updated_at,
+              key_origin: state.key_origin,
             };
           }),
       ),
@@ -56,8 +58,10 @@ export function keyHandlers(core: HandlerDeps): KeyOps {
       return state;
     },
     'remoteKey.set': async ({ key }) => {
+      const gateway = core.settings.get().gateway;
+      if (gateway.mode !== 'remote') throw new GatewayError('bad_request', 'Connect to a remote gateway first: its key is bound to its address and sent nowhere else');
       try {
-        await core.options.secrets.set(REMOTE_KEY_SECRET, key);
+        await core.options.secrets.set(REMOTE_KEY_SECRET, encodeBoundKey(key, originOf(gateway.base_url)!));
       } catch (error) {
         if (error instanceof SecretStoreError) throw new GatewayError('unavailable', error.message);
         throw error;

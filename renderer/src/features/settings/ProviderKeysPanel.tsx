@@ -8,6 +8,15 @@ import { providersQuery, settingsKeys } from './api';
 function KeyStatus({ provider }: { provider: ProviderSummary }) {
   if (!provider.needs_key) return <span className="badge">local, no key needed</span>;
   if (!provider.key_set) return <span className="badge badge-muted">not set</span>;
+  const pointsAt = new URL(provider.base_url).origin;
+  if (provider.key_origin && provider.key_origin !== pointsAt) {
+    // The provider was pointed elsewhere (catalog file, import): its key stays with the address it was entered for.
+    return (
+      <span className="badge badge-warn" role="status" title={`The key was entered for ${provider.key_origin}; it is never sent to ${pointsAt}.`}>
+        key is for {provider.key_origin}: enter a key for {pointsAt}
+      </span>
+    );
+  }
   const when = provider.key_updated_at ? new Date(provider.key_updated_at).toLocaleString() : 'unknown time';
   return (
     <span className="badge badge-ok" title={`Stored ${when}`}>

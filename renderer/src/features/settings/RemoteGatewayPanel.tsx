@@ -58,14 +58,28 @@ export function RemoteGatewayPanel() {
         }}
       >
         <label htmlFor="remote-key">Remote gateway key</label>
-        <input id="remote-key" type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} placeholder={info.data?.gateway.key_set ? 'Replace key…' : 'Paste key…'} />
+        <input id="remote-key" disabled={current?.mode !== 'remote'} title={current?.mode !== 'remote' ? 'Connect to a remote gateway first: its key is bound to its address' : undefined} type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} placeholder={info.data?.gateway.key_set ? 'Replace key…' : 'Paste key…'} />
         <button type="submit" disabled={!key.trim() || saveKey.isPending}>
           Save
         </button>
-        <span className={`badge ${info.data?.gateway.key_set ? 'badge-ok' : 'badge-muted'}`}>{info.data?.gateway.key_set ? 'key set' : 'not set'}</span>
+        <RemoteKeyStatus gateway={info.data?.gateway} />
       </form>
       {mode.error ? <ErrorNotice error={mode.error} title="Gateway not changed" /> : null}
       {saveKey.error ? <ErrorNotice error={saveKey.error} title="Key not saved" /> : null}
     </Panel>
   );
+}
+
+/** Whether the remote key is set, and whether it is for the gateway now chosen (it is sent nowhere else). */
+function RemoteKeyStatus({ gateway }: { gateway: { base_url: string | null; key_set: boolean; key_origin: string | null } | undefined }) {
+  if (!gateway?.key_set) return <span className="badge badge-muted">not set</span>;
+  const current = gateway.base_url ? new URL(gateway.base_url).origin : null;
+  if (gateway.key_origin !== current) {
+    return (
+      <span className="badge badge-warn" role="status">
+        key is for {gateway.key_origin ?? 'an earlier gateway'}: enter this gateway&apos;s key
+      </span>
+    );
+  }
+  return <span className="badge badge-ok">key set</span>;
 }
