@@ -43,7 +43,7 @@ describe('remote gateway mode', () => {
     const zdr = (await (await get(local, '/api/v1/endpoints/zdr', localKey)).json()) as { data: { tag: string }[] };
     expect(zdr.data.map((e) => e.tag)).toContain('sandbox-swift');
     const info = await local.core.handlers['app.info']({});
-    expect(info.gateway).toEqual({ mode: 'remote', base_url: `${upstream.url}/api/v1`, key_set: true });
+    expect(info.gateway).toEqual({ mode: 'remote', base_url: `${upstream.url}/api/v1`, key_set: true, key_origin: upstream.url });
   });
 
   it('decisions are answered by the remote gateway; its errors come back with their status', async () => {
