@@ -5,6 +5,7 @@ import type { Result } from '../../shared/contract/result';
 import { parseOrBadRequest } from './validation';
 import type { Core } from './create-core';
 import { GatewayError } from './errors';
+import { MAX_JSON_DEPTH, valueTooDeepAt } from './json-depth';
 
 /**
  * Runs one inspector operation for a host (IPC or HTTP): validates the input at this trust
@@ -16,6 +17,8 @@ export async function dispatch(core: Core, name: string, rawInput: unknown): Pro
     return failure(new GatewayError('not_found', `Unknown operation "${name}"`));
   }
   try {
+    const tooDeep = valueTooDeepAt(rawInput);
+    if (tooDeep !== null) throw new GatewayError('bad_request', `input for ${name}: ${tooDeep} nests deeper than ${MAX_JSON_DEPTH} levels; flatten it`);
     const input = parseOrBadRequest(OPERATIONS[name].input, rawInput ?? {}, `input for ${name}`);
     const handler = core.handlers[name] as (input: unknown) => Promise<OperationOutput<OperationName>>;
     return { ok: true, data: await handler(input) };

@@ -42,7 +42,11 @@ export function checkHost(allowed: readonly string[], hostHeader: string): void 
 
 /** What the caller sees of any failure: a GatewayError as it is; anything else a logged 500 that leaks nothing. */
 export function asGatewayError(core: Core, error: unknown, requestId: string, path: string): GatewayError {
-  if (isGatewayError(error)) return error;
+  if (isGatewayError(error)) {
+    // A fault of ours caught deeper down (its cause is the bug) is logged like any other.
+    if (error.kind === 'internal' && error.cause !== undefined) core.logger.error({ err: error.cause, request_id: requestId, path }, 'request failed');
+    return error;
+  }
   core.logger.error({ err: error, request_id: requestId, path }, 'request failed');
   return new GatewayError('internal', `Internal server error (request ${requestId})`, { metadata: { request_id: requestId } });
 }

@@ -2,6 +2,7 @@ import type { Context, Env, Hono, MiddlewareHandler } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { GatewayError } from '../core/errors';
+import { jsonTextTooDeepAt, MAX_JSON_DEPTH } from '../core/json-depth';
 import type { ErrorEnvelope } from '../../shared/schemas/error-envelope';
 
 /** Sends a GatewayError in the spec's envelope, `error.code` equal to the HTTP status. */
@@ -27,6 +28,13 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
 export function parseJsonText(text: string, what: string): unknown {
   // A scan to the first non-blank character, not a trimmed copy of what may be megabytes.
   if (!/\S/.test(text)) throw new GatewayError('bad_request', `The request body is empty; expected ${what} as JSON`);
+  const tooDeep = jsonTextTooDeepAt(text);
+  if (tooDeep >= 0) {
+    const { line, column } = lineAndColumn(text, tooDeep);
+    throw new GatewayError('bad_request', `The request body nests deeper than ${MAX_JSON_DEPTH} levels at line ${line}, column ${column}; flatten it`, {
+      metadata: { line, column, offset: tooDeep, max_depth: MAX_JSON_DEPTH },
+    });
+  }
   try {
     return JSON.parse(text);
   } catch (error) {

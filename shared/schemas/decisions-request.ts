@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { namedRecord, withoutProtoKey } from './key';
 import { QuestionSchema } from './question';
 import { ProviderPreferencesSchema } from './provider-preferences';
 import { TraceConfigSchema } from './trace';
@@ -7,7 +8,7 @@ export const MAX_SESSION_ID_LENGTH = 256;
 export const MAX_USER_LENGTH = 256;
 
 /** The content to evaluate: a plain string, a JSON object or a JSON array. */
-export const StateSchema = z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], {
+export const StateSchema = z.union([z.string(), namedRecord(z.string(), z.unknown()), z.array(z.unknown())], {
   error: 'expected state: a string, a JSON object or a JSON array',
 });
 export type State = z.infer<typeof StateSchema>;
@@ -16,12 +17,11 @@ export type State = z.infer<typeof StateSchema>;
 export const DecisionsRequestSchema = z.object({
   model: z.string().min(1, 'model must not be empty'),
   state: StateSchema,
-  questions: z
-    .record(z.string().min(1, 'question names must not be empty'), QuestionSchema)
+  questions: namedRecord(z.string().min(1, 'question names must not be empty'), QuestionSchema)
     .refine((questions) => Object.keys(questions).length >= 1, 'at least 1 question is needed'),
   provider: ProviderPreferencesSchema.optional(),
   session_id: z.string().max(MAX_SESSION_ID_LENGTH, `session_id is at most ${MAX_SESSION_ID_LENGTH} characters`).optional(),
-  trace: TraceConfigSchema.optional(),
+  trace: withoutProtoKey(TraceConfigSchema).optional(),
   user: z.string().max(MAX_USER_LENGTH, `user is at most ${MAX_USER_LENGTH} characters`).optional(),
 });
 export type DecisionsRequest = z.infer<typeof DecisionsRequestSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { namedRecord } from './key';
 
 export const QUANTIZATIONS = [
   'int4', 'int8', 'fp4', 'mxfp4', 'nvfp4', 'fp6', 'fp8', 'mxfp8', 'fp16', 'bf16', 'fp32', 'unknown',
@@ -43,7 +44,7 @@ export const ProviderPreferencesSchema = z
         audio: DecimalStringSchema.optional(),
       })
       .optional(),
-    options: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+    options: namedRecord(z.string(), namedRecord(z.string(), z.unknown())).optional(),
     preferred_max_latency: z.union([z.number().nonnegative(), PercentileCutoffsSchema]).nullable().optional(),
     preferred_min_throughput: z.union([z.number().nonnegative(), PercentileCutoffsSchema]).nullable().optional(),
     quantizations: z.array(QuantizationSchema).nullable().optional(),

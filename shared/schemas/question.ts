@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { namedRecord } from './key';
 import { GuidanceSchema } from './guidance';
 
 /** Spec 2.2, noul: optional criteria with both `true` and `false`. */
@@ -12,8 +13,7 @@ export const NoulQuestionSchema = z.strictObject({
 export const ChoiceQuestionSchema = z.strictObject({
   type: z.literal('choice'),
   instructions: GuidanceSchema,
-  criteria: z
-    .record(z.string().min(1, 'option names must not be empty'), GuidanceSchema.nullable())
+  criteria: namedRecord(z.string().min(1, 'option names must not be empty'), GuidanceSchema.nullable())
     .refine((options) => Object.keys(options).length >= 1, 'a choice question needs at least 1 option'),
 });
 

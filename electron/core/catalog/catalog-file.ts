@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { CatalogFileSchema, type CatalogFile } from '../../../shared/schemas/catalog';
 import type { ValidationProblem } from '../../../shared/contract/result';
 import { parseOrBadRequest } from '../validation';
+import { jsonTextTooDeepAt, MAX_JSON_DEPTH } from '../json-depth';
 import { GatewayError } from '../errors';
 import { writeFileAtomic } from '../store/atomic-file';
 import type { CatalogContribution } from './types';
@@ -58,6 +59,7 @@ export async function loadCatalogFile(
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { file: EMPTY_CATALOG_FILE, problem: null };
     return { file: EMPTY_CATALOG_FILE, problem: `${path} could not be read: ${(error as Error).message}` };
   }
+  if (jsonTextTooDeepAt(text) >= 0) return { file: EMPTY_CATALOG_FILE, problem: `${path} was not loaded and was left untouched: it nests deeper than ${MAX_JSON_DEPTH} levels` };
   try {
     return { file: validateCatalogFile(JSON.parse(text), knownProviders, knownModels), problem: null };
   } catch (error) {

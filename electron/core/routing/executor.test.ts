@@ -147,6 +147,29 @@ describe('executor fault matrix', () => {
     expect(elapsed).toBeLessThan(1_500);
   });
 
+  it('a fault in our own code is ours: a 500, no fallback, no metric, the endpoint stays healthy', async () => {
+    healthy.always(WIRE.openai('Yes'));
+    const a = endpointAt('faulty', faulty.url);
+    const b = endpointAt('healthy', healthy.url);
+    const before = healthy.received.length;
+    for (let i = 0; i < 4; i += 1) {
+      const error = (await executePlan(
+        plan(a, b),
+        async () => {
+          // What a stack overflow or a bug in prompt building looks like from here.
+          throw new RangeError('Maximum call stack size exceeded');
+        },
+        { clock: systemClock, health, metrics },
+        options,
+      ).catch((e: unknown) => e)) as GatewayError;
+      expect(error).toBeInstanceOf(GatewayError);
+      expect(error.status).toBe(500);
+    }
+    expect(healthy.received.length).toBe(before);
+    expect(health.snapshot(a.id)).toMatchObject({ paused: false, lastFailureAt: null, consecutiveFailures: 0 });
+    expect(metrics.figures(a.id, { fresh: true }).attempts5m).toBe(0);
+  });
+
   it('three provider faults in a row pause the endpoint (circuit breaker)', async () => {
     const a = endpointAt('faulty', faulty.url);
     for (let i = 0; i < 3; i += 1) {

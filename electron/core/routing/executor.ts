@@ -2,7 +2,7 @@ import type { ErrorKind } from '../../../shared/contract/errors';
 import { endpointSlug } from '../catalog/catalog';
 import type { CatalogEndpoint } from '../catalog/types';
 import type { Clock } from '../clock';
-import { GatewayError } from '../errors';
+import { GatewayError, isGatewayError } from '../errors';
 import type { AttemptOutcome } from '../metrics/attempt';
 import type { EndpointMetrics } from '../metrics/endpoint-metrics';
 import { PROVIDER_FAULTS } from '../metrics/attempt';
@@ -124,6 +124,9 @@ export async function executePlan<T>(
       return { value: output.value, endpoint: planned.endpoint, attempts };
     } catch (error) {
       const timedOut = signal.aborted && signal.reason instanceof AttemptTimeout && !options.signal?.aborted;
+      // A fault of ours (a bug, or an answer we decided ourselves) is never counted against the
+      // provider: no metric, no health change, no fallback that would move traffic elsewhere.
+      if (!timedOut && !(error instanceof UpstreamError)) throw ownFault(error);
       const failure = normalizeFailure(error, timedOut, timeoutMs);
       const totalMs = deps.clock.now() - attemptStart;
       deps.metrics.record({
@@ -182,8 +185,13 @@ function retryAfterHeader(deps: ExecutorDeps, plan: Plan): string | undefined {
 /** Our own per-attempt timeout wins over whatever the aborted transport reported. */
 function normalizeFailure(error: unknown, timedOut: boolean, timeoutMs: number): UpstreamError {
   if (timedOut) return new UpstreamError('timeout', `timed out after ${timeoutMs} ms`);
-  if (error instanceof UpstreamError) return error;
-  return new UpstreamError('invalid_response', (error as Error).message || 'the adapter failed');
+  return error as UpstreamError;
+}
+
+/** A GatewayError raised on purpose travels as it is; anything else is a bug here, answered as a 500. */
+function ownFault(error: unknown): GatewayError {
+  if (isGatewayError(error)) return error;
+  return new GatewayError('internal', 'Internal error while preparing or reading a provider call', { cause: error });
 }
 
 /** The reason an attempt's own timer gives (transports read it as a timeout). */

@@ -1,0 +1,48 @@
+/**
+ * How deep JSON may nest. Requests, operation inputs and files deeper than this are refused before
+ * anything recursive (schemas, prompt building, serialisation) touches them, so a few kilobytes of
+ * brackets cannot overflow the stack. Real content rarely passes 20 levels.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * The character offset at which JSON text first nests deeper than `max`, or -1. One pass over the
+ * text; strings are skipped whole, so brackets inside them do not count.
+ */
+export function jsonTextTooDeepAt(text: string, max = MAX_JSON_DEPTH): number {
+  let depth = 0;
+  const length = text.length;
+  for (let i = 0; i < length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      // Jump to the closing quote, stepping over escaped characters.
+      for (i += 1; i < length; i += 1) {
+        const d = text.charCodeAt(i);
+        if (d === 92 /* \ */) i += 1;
+        else if (d === 34) break;
+      }
+    } else if (c === 123 /* { */ || c === 91 /* [ */) {
+      depth += 1;
+      if (depth > max) return i;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) {
+      depth -= 1;
+    }
+  }
+  return -1;
+}
+
+/** The path (e.g. `questions.q.instructions[0]`) at which a value nests deeper than `max`, or null. Iterative. */
+export function valueTooDeepAt(value: unknown, max = MAX_JSON_DEPTH): string | null {
+  const stack: { value: unknown; depth: number; path: string }[] = [{ value, depth: 0, path: '' }];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if (item.value === null || typeof item.value !== 'object') continue;
+    if (item.depth + 1 > max) return item.path || '(top level)';
+    if (Array.isArray(item.value)) {
+      item.value.forEach((v, i) => stack.push({ value: v, depth: item.depth + 1, path: `${item.path}[${i}]` }));
+    } else {
+      for (const [k, v] of Object.entries(item.value)) stack.push({ value: v, depth: item.depth + 1, path: item.path ? `${item.path}.${k}` : k });
+    }
+  }
+  return null;
+}
