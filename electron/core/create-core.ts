@@ -170,7 +170,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   };
 
   const requestLog = RequestLog.open({ dir: join(options.dataDir, REQUEST_LOG_DIR), store, clock, logger, mode: options.requestLog ?? 'write' });
-  const apiKeys = new ApiKeys(store, clock, () => requestLog.unfoldedSpend());
+  // After the request log: opening it adds spend an earlier version left in it.
+  const apiKeys = new ApiKeys(store, clock);
   // Metadata of API requests is kept for 30 days (their cost stays in the keys' spend).
   apiKeys.archiveOlderThan(30);
   const partial = {

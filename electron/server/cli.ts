@@ -145,8 +145,9 @@ async function runKeys(
     secrets: new FileSecretStore(join(dataDir, 'secrets.json'), ownerOnlyFileCodec),
     host: 'browser',
     version: readVersion(),
-    // Key management needs no simulated providers, and only reads the request log (a server may be writing it).
+    // Key management needs no simulated providers or discovery, and never writes the request log (a server may be writing it).
     sandbox: {},
+    discovery: false,
     requestLog: 'read',
   });
   try {
@@ -194,4 +195,8 @@ async function runKeys(
   }
 }
 
-await main(process.argv.slice(2));
+// Anything unexpected is one line on stderr and a non-zero exit, never a stack through the bundle.
+await main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`verdict: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

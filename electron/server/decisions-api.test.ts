@@ -151,13 +151,13 @@ describe('POST /api/alpha/decisions end to end', () => {
     expect((await status(await ask({ ...judge, model: 'acme/none' }))).status).toBe(404);
   });
 
-  it('402 once a key has spent its credit, 429 with Retry-After over its rate', async () => {
-    const limited = server.core.apiKeys.create('tight', 'standard', { credit_limit: 0.0000005, rate_limit_rpm: 2 }).key;
+  it('402 once what is left of a key credit cannot cover the most a request may cost, 429 with Retry-After over its rate', async () => {
+    const limited = server.core.apiKeys.create('tight', 'standard', { credit_limit: 0.002, rate_limit_rpm: 2 }).key;
     upstream.script(WIRE.openai('Yes', { top: [{ token: 'Yes', logprob: -0.1 }, { token: 'No', logprob: -2.4 }], usage: { prompt: 1000, completion: 1 } }));
     expect((await ask(judge, limited)).status).toBe(200);
     const payment = await status(await ask(judge, limited));
     expect(payment.status).toBe(402);
-    expect(payment.message).toMatch(/has spent \$0\.001001 of its \$5e-7 credit/);
+    expect(payment.message).toMatch(/has \$0\.000999 of its \$0\.002 credit free, and this request may cost up to \$0\.00\d+/);
     const rate = await status(await ask(judge, limited));
     expect(rate.status).toBe(429);
     expect(rate.message).toMatch(/limited to 2 requests per minute/);
@@ -206,7 +206,7 @@ describe('POST /api/alpha/decisions end to end', () => {
 
   it('the official client raises its typed errors for 402 and 429', async () => {
     const broke = server.core.apiKeys.create('broke', 'standard', { credit_limit: 0.0000001, rate_limit_rpm: null }).key;
-    server.core.apiKeys.addSpend(server.core.apiKeys.list().find((k) => k.name === 'broke')!.id, 1);
+    await server.core.apiKeys.charge(server.core.apiKeys.list().find((k) => k.name === 'broke')!.id, 1, null);
     const client = new OpenRouter({ apiKey: broke, retryConfig: { strategy: 'none' } });
     const error = await client.alpha.decisions.create({ decisionsRequest: judge as never }, { serverURL: server.url }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(sdkErrors.PaymentRequiredResponseError);

@@ -110,7 +110,7 @@ describe('the direct lane for POST /api/alpha/decisions answers exactly as the r
     // Each way gets keys of its own, so that limits one spends do not change what the other sees.
     const keys = () => {
       const spent = server.core.apiKeys.create('spent', 'standard', { credit_limit: 0.01, rate_limit_rpm: null });
-      server.core.apiKeys.addSpend(spent.info.id, 0.02);
+      void server.core.apiKeys.charge(spent.info.id, 0.02, null);
       const limited = server.core.apiKeys.create('limited', 'standard', { credit_limit: null, rate_limit_rpm: 1 });
       server.core.apiKeys.admitRate(limited.info.id);
       return { key: server.core.apiKeys.create('caller', 'standard').key, spent: spent.key, limited: limited.key };

@@ -5,7 +5,8 @@ import type { CancelSignal } from '../core/cancel';
 import type { Core } from '../core/create-core';
 import type { RequestLogEntry } from '../core/decisions/request-log';
 import { GatewayError } from '../core/errors';
-import type { VerifiedKey } from '../core/keys/api-keys';
+import type { Reservation, VerifiedKey } from '../core/keys/api-keys';
+import { usageOf } from '../core/decisions/usage';
 import type { Answered } from '../core/service';
 import { parseOrBadRequest } from '../core/validation';
 import { parseJsonText } from './http-errors';
@@ -32,9 +33,10 @@ const spanOf = (request: DecisionsRequest, sessionId: string | null, startMs: nu
 
 /**
  * `POST /api/alpha/decisions` once the caller is admitted: validation, credit and the answer.
- * Both HTTP front ends (the router and the direct lane) call this, so they answer alike. The
- * bookkeeping (request log, spend, trace) is returned as `settle`, for the caller to run once the
- * answer is on its way: none of it changes the answer, and done before it, it only delays it.
+ * Both HTTP front ends (the router and the direct lane) call this, so they answer alike. The charge
+ * is committed before this returns or throws (what a failed request's upstream calls cost too), so
+ * no answer leaves uncharged. The rest of the bookkeeping (request log, trace) is returned as
+ * `settle`, for the caller to run once the answer is on its way.
  */
 export async function answerDecisions(core: Core, call: DecisionsCall): Promise<{ response: DecisionsResponse; settle: () => void }> {
   const body = parseJsonText(call.body, 'a DecisionsRequest');
@@ -48,7 +50,7 @@ export async function answerDecisions(core: Core, call: DecisionsCall): Promise<
   const keyId = call.key.id;
   core.apiKeys.admitCredit(keyId);
   const started = core.clock.now();
-  const logged = (status: number, outcome: Answered | null, ended: number): RequestLogEntry => ({
+  const logged = (status: number, outcome: Answered | null, ended: number, cost: number | null): RequestLogEntry => ({
     id: call.requestId,
     created_at: new Date(started).toISOString(),
     key_id: keyId,
@@ -61,26 +63,34 @@ export async function answerDecisions(core: Core, call: DecisionsCall): Promise<
     latency_ms: Math.round((ended - started) * 1000) / 1000,
     input_tokens: outcome?.response.usage.input_tokens ?? null,
     output_tokens: outcome?.response.usage.output_tokens ?? null,
-    cost: outcome?.response.usage.cost ?? null,
+    cost,
     methods: outcome?.methods ?? null,
     question_count: Object.keys(request.questions).length,
   });
+  let reservation: Reservation | null = null;
+  const admit = (maxCost: number) => {
+    reservation = core.apiKeys.reserve(keyId, maxCost);
+  };
   let outcome: Answered;
   try {
-    outcome = await core.service().decide(request, { requestId: call.requestId, ...(call.signal ? { signal: call.signal } : {}) });
+    outcome = await core.service().decide(request, { requestId: call.requestId, admit, ...(call.signal ? { signal: call.signal } : {}) });
   } catch (error) {
+    // Upstream calls made before the failure were paid for: the key is charged what they cost.
+    const usage = usageOf(error);
+    const cost = usage?.cost ?? null;
+    await core.apiKeys.charge(keyId, cost ?? 0, reservation);
     if (error instanceof GatewayError) {
       const ended = core.clock.now();
-      core.requestLog.append(logged(error.status, null, ended));
-      core.tracer.record({ ...spanOf(request, sessionId, started, ended), provider: null, inputTokens: null, outputTokens: null, cost: null, error: error.message });
+      core.requestLog.append(logged(error.status, null, ended, cost));
+      core.tracer.record({ ...spanOf(request, sessionId, started, ended), provider: null, inputTokens: usage?.input_tokens ?? null, outputTokens: usage?.output_tokens ?? null, cost, error: error.message });
     }
     throw error;
   }
   const ended = core.clock.now();
-  // Spend counts at once (the next request's credit check sees it); the rest can wait for the answer to leave.
-  core.apiKeys.addSpend(keyId, outcome.response.usage.cost ?? 0);
+  const cost = outcome.response.usage.cost ?? null;
+  await core.apiKeys.charge(keyId, cost ?? 0, reservation);
   const settle = () => {
-    core.requestLog.append(logged(200, outcome, ended));
+    core.requestLog.append(logged(200, outcome, ended, cost));
     if (core.tracer.enabled()) {
       const usage = outcome.response.usage;
       core.tracer.record({ ...spanOf(request, sessionId, started, ended), provider: outcome.response.provider ?? null, inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, cost: usage.cost ?? null, error: null });

@@ -18,7 +18,7 @@ import { labelSet, questionText, SYSTEM_PROMPT, type LabelSet } from './labels';
 import { estimateTokensOfLength, stateParts } from './state';
 import { countTokens } from './tokens';
 import { guidanceText } from '../validation';
-import { totalUsage, type LedgerEntry } from './usage';
+import { attachUsage, maxCallCost, totalUsage, type LedgerEntry } from './usage';
 import type { CancelSignal } from '../cancel';
 
 /** native: passed through; logprobs: label token probabilities; verbalized: stated probabilities; box: a located box. */
@@ -64,7 +64,29 @@ export class DecisionsEngine {
     };
   }
 
-  async decide(request: DecisionsRequest, options: { requestId: string; signal?: CancelSignal; onAnswer?: (name: string) => void }): Promise<DecisionOutcome> {
+  /**
+   * Answers the request. `admit` is called once the plan is known and before any upstream call,
+   * with the most the request can cost (USD); it may refuse by throwing. An error raised after
+   * paid upstream calls carries their usage (see `usageOf`), so the caller can charge it.
+   */
+  async decide(
+    request: DecisionsRequest,
+    options: { requestId: string; signal?: CancelSignal; onAnswer?: (name: string) => void; admit?: (maxCost: number) => void },
+  ): Promise<DecisionOutcome> {
+    const ledger: LedgerEntry[] = [];
+    try {
+      return await this.decideWith(request, options, ledger);
+    } catch (error) {
+      if (ledger.length > 0) attachUsage(error, totalUsage(ledger));
+      throw error;
+    }
+  }
+
+  private async decideWith(
+    request: DecisionsRequest,
+    options: { requestId: string; signal?: CancelSignal; onAnswer?: (name: string) => void; admit?: (maxCost: number) => void },
+    ledger: LedgerEntry[],
+  ): Promise<DecisionOutcome> {
     const model = this.gateway.model(request.model);
     const state = stateParts(request.state);
     const { images } = state;
@@ -92,7 +114,7 @@ export class DecisionsEngine {
       completionTokens: 1,
       images,
     });
-    const ledger: LedgerEntry[] = [];
+    options.admit?.(this.maxCost(plan, request, labelled, sets, parts, images, image));
     const answers: Answered[] = [];
 
     const [firstName, firstQuestion] = labelled[0]!;
@@ -186,6 +208,43 @@ export class DecisionsEngine {
     };
   }
 
+  /**
+   * The most this request can cost on its plan: every question may try every planned endpoint, each
+   * with all the calls its method may make (two log-probability calls and the stated-probability
+   * call), prompts counted at one token per UTF-8 byte (a token is never shorter than a byte) plus
+   * IMAGE_TOKENS per image, replies at the longest we ask for. Endpoints with an unknown price count 0.
+   */
+  private maxCost(
+    plan: Plan,
+    request: DecisionsRequest,
+    labelled: [string, Question][],
+    sets: ReadonlyMap<string, LabelSet>,
+    parts: ContentPart[],
+    images: number,
+    image: PreparedImage | null,
+  ): number {
+    const stateTokens = parts.reduce((n, p) => n + (p.type === 'text' ? Buffer.byteLength(p.text) : 0), 0) + images * IMAGE_TOKENS + CALL_OVERHEAD_TOKENS;
+    const native = { promptTokens: stateTokens + Buffer.byteLength(JSON.stringify(request.questions)), outputTokens: NATIVE_OUTPUT_TOKENS * labelled.length };
+    let total = 0;
+    for (const { endpoint } of plan.attempts) {
+      const method = methodFor(endpoint, this.gateway);
+      const cost = (call: { promptTokens: number; outputTokens: number }) => maxCallCost(endpoint, call) ?? 0;
+      for (const [name, question] of labelled) {
+        if (method === 'native') total += cost(native);
+        else if (question.type === 'box') {
+          total += cost({ promptTokens: stateTokens + Buffer.byteLength(BOX_SYSTEM_PROMPT + boxPrompt(endpoint, question, image!)), outputTokens: BOX_MAX_TOKENS });
+        } else {
+          const labels = sets.get(name)!;
+          const asked = stateTokens + Buffer.byteLength(SYSTEM_PROMPT + questionText(question, labels));
+          const stated = statedRequest(labels);
+          if (method === 'logprobs') total += 2 * cost({ promptTokens: asked, outputTokens: 1 });
+          total += cost({ promptTokens: asked + Buffer.byteLength(stated.text + JSON.stringify(stated.schema)), outputTokens: stated.maxTokens });
+        }
+      }
+    }
+    return total;
+  }
+
   /** A native Decisions provider answers the whole request; its answers pass through. */
   private async native(endpoint: CatalogEndpoint, target: Target, request: DecisionsRequest, signal: CancelSignal, ledger: LedgerEntry[]) {
     // Only the content and questions travel; routing preferences, session and user stay here.
@@ -230,16 +289,10 @@ export class DecisionsEngine {
         }
       }
     }
-    const schema = {
-      type: 'object',
-      properties: { probabilities: { type: 'object', properties: Object.fromEntries(labels.labels.map((l) => [l, { type: 'number' }])), required: labels.labels, additionalProperties: false } },
-      required: ['probabilities'],
-      additionalProperties: false,
-    };
-    const stated = `\n\nDo not answer with a label. Instead give, as JSON {"probabilities": {label: probability}}, your probability for each label (${labels.labels.join(', ')}), summing to 1.`;
+    const stated = statedRequest(labels);
     const result = await adapter.chat!(
       target,
-      { ...base, maxTokens: 40 + 12 * labels.labels.length, messages: [{ role: 'user', content: [...content, { type: 'text', text: stated }] }], jsonSchema: { name: 'label_probabilities', schema } },
+      { ...base, maxTokens: stated.maxTokens, messages: [{ role: 'user', content: [...content, { type: 'text', text: stated.text }] }], jsonSchema: { name: 'label_probabilities', schema: stated.schema } },
       ctx,
     );
     await record(result.usage, result.text);
@@ -259,11 +312,10 @@ export class DecisionsEngine {
     const image = q.image!;
     const convention = endpoint.model.box_format ?? boxConventionFor(endpoint.model.id);
     const seen = seenSize(convention, image.width, image.height);
-    const text = `\n\nQuestion: locate ${guidanceText(q.question.instructions)} in the image.\n${boxInstruction(convention, seen)}`;
-    const content: ContentPart[] = [...markCacheable(q.parts), { type: 'text', text }];
+    const content: ContentPart[] = [...markCacheable(q.parts), { type: 'text', text: boxPrompt(endpoint, q.question, image) }];
     const result = await this.gateway.adapter(endpoint).chat!(
       target,
-      { system: BOX_SYSTEM_PROMPT, messages: [{ role: 'user', content }], maxTokens: 120, temperature: 0, options: q.options },
+      { system: BOX_SYSTEM_PROMPT, messages: [{ role: 'user', content }], maxTokens: BOX_MAX_TOKENS, temperature: 0, options: q.options },
       ctx,
     );
     await recordUsage(ledger, endpoint, result.usage, content, result.text);
@@ -275,6 +327,29 @@ export class DecisionsEngine {
 }
 
 const BOX_SYSTEM_PROMPT = 'You locate objects in images. Reply with the JSON the question asks for and nothing else.';
+const BOX_MAX_TOKENS = 120;
+/** Bounds for the reservation at admission (see maxCost): tokens an image may count as, message framing, a native answer per question. */
+export const IMAGE_TOKENS = 2_000;
+const CALL_OVERHEAD_TOKENS = 32;
+const NATIVE_OUTPUT_TOKENS = 64;
+
+/** The question part of a box prompt, in the convention of the endpoint's model family. */
+function boxPrompt(endpoint: CatalogEndpoint, question: BoxQuestion, image: PreparedImage): string {
+  const convention = endpoint.model.box_format ?? boxConventionFor(endpoint.model.id);
+  return `\n\nQuestion: locate ${guidanceText(question.instructions)} in the image.\n${boxInstruction(convention, seenSize(convention, image.width, image.height))}`;
+}
+
+/** The follow-up that asks for stated probabilities (structured output) when log-probabilities fail. */
+function statedRequest(labels: LabelSet) {
+  const schema = {
+    type: 'object',
+    properties: { probabilities: { type: 'object', properties: Object.fromEntries(labels.labels.map((l) => [l, { type: 'number' }])), required: labels.labels, additionalProperties: false } },
+    required: ['probabilities'],
+    additionalProperties: false,
+  };
+  const text = `\n\nDo not answer with a label. Instead give, as JSON {"probabilities": {label: probability}}, your probability for each label (${labels.labels.join(', ')}), summing to 1.`;
+  return { schema, text, maxTokens: 40 + 12 * labels.labels.length };
+}
 const roundBox = (b: { top: number; bottom: number; left: number; right: number }) => ({
   top: Number(b.top.toFixed(6)),
   bottom: Number(b.bottom.toFixed(6)),

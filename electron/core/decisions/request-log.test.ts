@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test-support/temp-core';
@@ -46,19 +46,24 @@ describe('request log', () => {
   const start = (mode: 'write' | 'read' = 'write', logger: Logger = silentLogger) => {
     store = Store.open(join(dir.path, 'verdict.sqlite'));
     const log = RequestLog.open({ dir: logDir, store, clock, logger, mode });
-    const keys = new ApiKeys(store, clock, () => log.unfoldedSpend());
+    const keys = new ApiKeys(store, clock);
     return { log, keys, store };
   };
   const stop = async (log: RequestLog, s: Store) => {
     await log.close();
     s.close();
   };
-  /** A crash: what was written stays written, nothing else runs (no checkpoint, no close). */
+  /** A crash: what was written stays written, nothing else runs. */
   const crash = async (log: RequestLog, s: Store) => {
     await log.flush();
-    clearInterval((log as unknown as { checkpointTimer: NodeJS.Timeout }).checkpointTimer);
     s.close();
   };
+  /** A data directory written by the previous version (node-sqlite3-wasm, spend in the log after its checkpoint). */
+  const legacyDirectory = () => {
+    cpSync(join(import.meta.dirname, '..', 'store', 'fixtures', 'wasm-v9'), dir.path, { recursive: true });
+  };
+  const LEGACY_KEY = 'aaaaaaaaaaaa';
+  const spentOf = (keys: ApiKeys, id: string) => keys.list().find((k) => k.id === id)!.spent;
 
   afterEach(() => {
     dir.cleanup();
@@ -82,117 +87,90 @@ describe('request log', () => {
     await stop(log, s);
   });
 
-  it("a crash loses none of a key's spend that reached the log, and a restart counts it once", async () => {
+  it("the spend an earlier version left in the log after its checkpoint is added once, and lines are no longer spend", async () => {
+    legacyDirectory();
+    // 0.25 archived + 0.5 folded up to the checkpoint + 0.125 + 0.0625 after it.
     let run = start();
-    const { info } = run.keys.create('job', 'standard', { credit_limit: 1, rate_limit_rpm: null });
-    run.log.append(entry(info.id, 0.25, now));
-    run.log.append(entry(info.id, 0.5, now));
+    expect(spentOf(run.keys, LEGACY_KEY)).toBe(0.9375);
+    run.log.append(entry(LEGACY_KEY, 5, now));
     await crash(run.log, run.store);
-
-    run = start();
-    expect(run.keys.list()[0]!.spent).toBe(0.75);
-    run.log.append(entry(info.id, 0.125, now));
-    await stop(run.log, run.store);
-
-    // Closed cleanly this time: the checkpoint covers every line, so nothing is counted twice.
     for (let i = 0; i < 2; i += 1) {
       run = start();
-      expect(run.keys.list()[0]!.spent).toBe(0.875);
+      expect(spentOf(run.keys, LEGACY_KEY)).toBe(0.9375);
       await stop(run.log, run.store);
     }
+  });
+
+  it('the keys command (read mode) on an earlier data directory adds that spend once too, and writes no line', async () => {
+    legacyDirectory();
+    const before = readFileSync(join(logDir, '2026-11-20.ndjson'), 'utf8');
+    let run = start('read');
+    expect(spentOf(run.keys, LEGACY_KEY)).toBe(0.9375);
+    run.log.append(entry(LEGACY_KEY, 9, now));
+    await stop(run.log, run.store);
+    expect(readFileSync(join(logDir, '2026-11-20.ndjson'), 'utf8')).toBe(before);
     run = start();
-    run.log.append(entry(info.id, 0.25, now));
-    run.keys.addSpend(info.id, 0.25);
-    expect(() => run.keys.admitCredit(info.id)).toThrow(/has spent \$1\.125 of its \$1 credit/);
+    expect(spentOf(run.keys, LEGACY_KEY)).toBe(0.9375);
     await stop(run.log, run.store);
   });
 
-  it('a line cut short by a crash is skipped with a warning, and lines after it still count', async () => {
+  it('a line of the earlier log that is not JSON is named in a warning and skipped; the others count', async () => {
+    legacyDirectory();
+    appendFileSync(join(logDir, '2026-11-20.ndjson'), `not json\n${JSON.stringify(entry(LEGACY_KEY, 0.5, now))}\n`);
+    const { logger, warnings } = recordingLogger();
+    const run = start('write', logger);
+    expect(warnings).toEqual([expect.stringMatching(/not JSON was skipped/)]);
+    expect(spentOf(run.keys, LEGACY_KEY)).toBe(1.4375);
+    await stop(run.log, run.store);
+  });
+
+  it('a line cut short by a crash is closed off with a warning, so the next line is whole', async () => {
     let run = start();
-    const { info } = run.keys.create('job', 'standard');
-    run.log.append(entry(info.id, 0.5, now));
+    run.log.append(entry('k1', 0.5, now));
     await crash(run.log, run.store);
     const file = join(logDir, '2026-03-01.ndjson');
     appendFileSync(file, '{"id":"torn","key_id":"');
     const { logger, warnings } = recordingLogger();
     run = start('write', logger);
     expect(warnings.some((w) => /unfinished last line/.test(w))).toBe(true);
-    run.log.append(entry(info.id, 0.25, now));
-    await crash(run.log, run.store);
-    // The torn fragment stays on its own line, so the next line is whole JSON.
+    run.log.append(entry('k1', 0.25, now));
+    await stop(run.log, run.store);
     const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(3);
     expect(() => JSON.parse(lines[2]!)).not.toThrow();
-
-    const second = recordingLogger();
-    run = start('write', second.logger);
-    expect(run.keys.list()[0]!.spent).toBe(0.75);
-    await stop(run.log, run.store);
-  });
-
-  it('a line that is not JSON is named in a warning and skipped; the others count', async () => {
-    let run = start();
-    const { info } = run.keys.create('job', 'standard');
-    await stop(run.log, run.store);
-    writeFileSync(join(logDir, '2026-03-02.ndjson'), `${JSON.stringify(entry(info.id, 0.5, now + DAY))}\nnot json\n${JSON.stringify(entry(info.id, 0.25, now + DAY))}\n`);
-    const { logger, warnings } = recordingLogger();
+    expect(recordingLogger().warnings).toEqual([]);
     run = start('write', logger);
-    expect(warnings).toEqual([expect.stringMatching(/not JSON was skipped/)]);
-    expect(run.keys.list()[0]!.spent).toBe(0.75);
+    expect(warnings.filter((w) => /unfinished last line/.test(w))).toHaveLength(1);
     await stop(run.log, run.store);
   });
 
-  it('read mode (key management beside a running server) counts the unfolded spend and writes nothing', async () => {
-    let run = start();
-    const { info } = run.keys.create('job', 'standard');
-    run.log.append(entry(info.id, 0.5, now));
-    await crash(run.log, run.store);
-    const before = readFileSync(join(logDir, '2026-03-01.ndjson'), 'utf8');
-
-    run = start('read');
-    expect(run.keys.list()[0]!.spent).toBe(0.5);
-    run.log.append(entry(info.id, 9, now));
-    await stop(run.log, run.store);
-    expect(readFileSync(join(logDir, '2026-03-01.ndjson'), 'utf8')).toBe(before);
-
-    // The writer then folds it exactly once.
-    run = start();
-    expect(run.keys.list()[0]!.spent).toBe(0.5);
-    expect(run.store.get('SELECT spent_logged FROM api_keys')).toEqual({ spent_logged: 0.5 });
-    await stop(run.log, run.store);
-  });
-
-  it('a write that fails is reported; its spend still counts, and the log carries on once the file can be written', async () => {
+  it('a write that fails is reported, and the log carries on once the file can be written', async () => {
     const errors: string[] = [];
     const logger = { ...silentLogger, error: (_obj: unknown, message?: string) => errors.push(String(message)), warn: () => undefined } as unknown as Logger;
     const run = start('write', logger);
-    const { info } = run.keys.create('job', 'standard');
     // The day's file cannot be opened for appending: a directory stands in its place.
     mkdirSync(join(logDir, '2026-03-01.ndjson'));
-    run.log.append(entry(info.id, 0.5, now));
+    run.log.append(entry('k1', 0.5, now));
     await run.log.flush();
     expect(errors).toEqual(['request log write failed']);
     rmSync(join(logDir, '2026-03-01.ndjson'), { recursive: true });
-    run.log.append(entry(info.id, 0.25, now));
-    await run.log.checkpoint();
+    run.log.append(entry('k1', 0.25, now));
+    await run.log.flush();
     expect(readFileSync(join(logDir, '2026-03-01.ndjson'), 'utf8').trimEnd().split('\n')).toHaveLength(1);
-    expect(run.store.get('SELECT spent_logged FROM api_keys')).toEqual({ spent_logged: 0.75 });
     await stop(run.log, run.store);
   });
 
-  it('day files past the retention period are removed once counted; their spend still counts', async () => {
+  it('day files past the retention period are removed', async () => {
     let run = start();
-    const { info } = run.keys.create('job', 'standard');
-    run.log.append(entry(info.id, 0.5, now));
+    run.log.append(entry('k1', 0.5, now));
     await stop(run.log, run.store);
     now += 40 * DAY;
     run = start();
-    run.log.append(entry(info.id, 0.25, now));
+    run.log.append(entry('k1', 0.25, now));
     await stop(run.log, run.store);
     now += DAY;
     run = start();
     expect(readdirSync(logDir)).toEqual(['2026-04-10.ndjson']);
-    expect(run.keys.list()[0]!.spent).toBe(0.75);
     await stop(run.log, run.store);
   });
 });

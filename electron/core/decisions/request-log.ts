@@ -42,30 +42,21 @@ const DAY_MS = 86_400_000;
  * second late at most), so the hot path does a JSON.stringify and nothing else. Nothing is read
  * back on the hot path either.
  *
- * The log is also the ledger of what each key spent. `api_keys.spent_logged` holds the spend of
- * every line up to a checkpoint (file and byte offset, in `request_log_checkpoint`); the checkpoint
- * moves, in one transaction with the spend, only over lines that are on disk (fdatasync first).
- * At start the lines after the checkpoint are read again, so a crash loses no spend that reached
- * the log.
+ * What keys spent is not kept here but in SQLite (`api_keys.spent`, written before each answer
+ * leaves). Earlier versions kept it here, folded into SQLite up to a checkpoint; the lines after
+ * that checkpoint are added to `api_keys.spent` once, by the first process of this version to open
+ * the data directory.
  */
 export class RequestLog {
   static readonly FLUSH_DELAY_MS = 100;
   static readonly FLUSH_BYTES = 1 << 20;
-  static readonly CHECKPOINT_MS = 10_000;
 
   private pending: string[] = [];
   private pendingBytes = 0;
-  private pendingSpend = new Map<string, number>();
   private pendingFile: string | null = null;
   private flushTimer: NodeJS.Timeout | null = null;
-  private checkpointTimer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private handle: { file: string; fh: FileHandle; size: number } | null = null;
-  /** Spend of lines written since the last checkpoint, per key; moved into SQLite at the next one. */
-  private unfolded = new Map<string, number>();
-  private written: LogPosition | null = null;
-  private folded: LogPosition | null = null;
-  private unfoldedAtOpen: ReadonlyMap<string, number> = new Map();
   private closed = false;
 
   private constructor(
@@ -78,37 +69,19 @@ export class RequestLog {
   ) {}
 
   /**
-   * Opens the log. In `write` mode (the serving process) the lines after the checkpoint are folded
-   * into the keys' spend now; in `read` mode (key management from the command line, next to a
-   * running server) they are only counted, and nothing is written.
+   * Opens the log. `write` mode is for the process that serves requests; `read` mode (key
+   * management from the command line, next to a running server) never writes the log.
    */
   static open(options: { dir: string; store: Store; clock: Clock; logger: Logger; mode?: 'write' | 'read'; retentionDays?: number }): RequestLog {
     const mode = options.mode ?? 'write';
     if (mode === 'write') mkdirSync(options.dir, { recursive: true, mode: 0o700 });
     const log = new RequestLog(options.dir, options.store, options.clock, options.logger, mode, options.retentionDays ?? 30);
-    const replay = log.replay();
-    log.unfolded = replay.spend;
-    log.written = replay.end;
-    if (mode === 'read') log.unfoldedAtOpen = replay.spend;
+    log.foldLegacySpend();
     if (mode === 'write') {
-      log.terminateTornLine(replay.end);
-      if (replay.end) {
-        log.fold(replay.end, replay.spend);
-        log.unfolded = new Map();
-      }
+      log.terminateTornLine();
       log.removeExpired();
-      log.checkpointTimer = setInterval(() => void log.checkpoint().catch((error: unknown) => log.logger.warn({ err: error }, 'request log checkpoint failed')), RequestLog.CHECKPOINT_MS);
-      log.checkpointTimer.unref();
     }
     return log;
-  }
-
-  /**
-   * Spend in the log that `api_keys.spent_logged` does not hold yet, as read at open: what a
-   * read-mode process adds to SQLite's figures (a writer has folded it already).
-   */
-  unfoldedSpend(): ReadonlyMap<string, number> {
-    return this.unfoldedAtOpen;
   }
 
   append(entry: RequestLogEntry): void {
@@ -119,7 +92,6 @@ export class RequestLog {
     this.pendingFile = file;
     this.pending.push(line);
     this.pendingBytes += line.length;
-    if (entry.key_id !== null && entry.cost) this.pendingSpend.set(entry.key_id, (this.pendingSpend.get(entry.key_id) ?? 0) + entry.cost);
     if (this.pendingBytes >= RequestLog.FLUSH_BYTES) this.startWrite();
     else if (!this.flushTimer) {
       this.flushTimer = setTimeout(() => this.startWrite(), RequestLog.FLUSH_DELAY_MS);
@@ -139,26 +111,21 @@ export class RequestLog {
     if (this.pending.length === 0 || this.pendingFile === null) return;
     const text = this.pending.join('');
     const file = this.pendingFile;
-    const spend = this.pendingSpend;
     this.pending = [];
     this.pendingBytes = 0;
-    this.pendingSpend = new Map();
     this.writing = this.writing.then(async () => {
       try {
         const handle = await this.fileHandle(file);
         const bytes = Buffer.from(text, 'utf8');
         for (let done = 0; done < bytes.length; ) done += (await handle.fh.write(bytes, done, bytes.length - done, null)).bytesWritten;
         handle.size += bytes.length;
-        this.written = { file, offset: handle.size };
       } catch (error) {
-        // The spend still counts here (and is folded at the next checkpoint); the lines are lost.
+        // The lines are lost (what they cost is in SQLite already).
         this.logger.error({ err: error, file }, 'request log write failed');
         // Part of them may have reached the file: the next write opens it again and reads its true size.
         const broken = this.handle;
         this.handle = null;
         await broken?.fh.close().catch(() => undefined);
-      } finally {
-        for (const [key, usd] of spend) this.unfolded.set(key, (this.unfolded.get(key) ?? 0) + usd);
       }
     });
   }
@@ -172,37 +139,6 @@ export class RequestLog {
     return this.handle;
   }
 
-  /** Moves the checkpoint over every line written so far, with their spend. */
-  async checkpoint(): Promise<void> {
-    if (this.mode === 'read') return;
-    await this.flush();
-    // Taken together: the spend of exactly the lines before `position`.
-    const position = this.written;
-    const spend = this.unfolded;
-    if (!position) return;
-    this.unfolded = new Map();
-    try {
-      // The lines must be on disk before SQLite says their spend is counted.
-      if (spend.size > 0 && this.handle?.file === position.file) await this.handle.fh.datasync();
-      this.fold(position, spend);
-    } catch (error) {
-      for (const [key, usd] of spend) this.unfolded.set(key, (this.unfolded.get(key) ?? 0) + usd);
-      throw error;
-    }
-  }
-
-  private fold(position: LogPosition, spend: Map<string, number>): void {
-    if (spend.size === 0 && this.folded?.file === position.file && this.folded.offset === position.offset) return;
-    this.store.transaction(() => {
-      for (const [key, usd] of spend) this.store.run('UPDATE api_keys SET spent_logged = spent_logged + ? WHERE id = ?', [usd, key]);
-      this.store.run('INSERT INTO request_log_checkpoint (id, file, byte_offset) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET file = excluded.file, byte_offset = excluded.byte_offset', [
-        position.file,
-        position.offset,
-      ]);
-    });
-    this.folded = position;
-  }
-
   private files(): string[] {
     try {
       return readdirSync(this.dir).filter((f) => FILE_PATTERN.test(f)).sort();
@@ -212,55 +148,64 @@ export class RequestLog {
     }
   }
 
-  /** Reads the lines after the checkpoint: their spend per key, and where the log ends. */
-  private replay(): { spend: Map<string, number>; end: LogPosition | null } {
-    const checkpoint = this.store.get<LogPosition>('SELECT file, byte_offset AS offset FROM request_log_checkpoint WHERE id = 1') ?? null;
-    const spend = new Map<string, number>();
-    let end: LogPosition | null = checkpoint;
-    for (const file of this.files()) {
-      if (checkpoint && file < checkpoint.file) continue;
-      const from = checkpoint && file === checkpoint.file ? checkpoint.offset : 0;
-      const read = readLines(join(this.dir, file), from, (line, lineNumber) => {
-        let entry: Partial<RequestLogEntry>;
-        try {
-          entry = JSON.parse(line) as Partial<RequestLogEntry>;
-        } catch {
-          this.logger.warn({ file, line: lineNumber }, 'request log: a line that is not JSON was skipped (line counted from the checkpoint)');
-          return;
-        }
-        if (typeof entry.key_id === 'string' && typeof entry.cost === 'number' && Number.isFinite(entry.cost)) {
-          spend.set(entry.key_id, (spend.get(entry.key_id) ?? 0) + entry.cost);
-        }
-      });
-      end = { file, offset: read };
-    }
-    return { spend, end };
+  /**
+   * Adds the spend of lines an earlier version wrote after its checkpoint to `api_keys.spent`, once
+   * (the flag and the spend change in one transaction, so a crash halfway changes nothing).
+   */
+  private foldLegacySpend(): void {
+    const pending = () => this.store.get<{ folded: number }>('SELECT folded FROM request_log_legacy WHERE id = 1')?.folded === 0;
+    if (!pending()) return;
+    this.store.transaction(() => {
+      if (!pending()) return;
+      const checkpoint = this.store.get<LogPosition>('SELECT file, byte_offset AS offset FROM request_log_checkpoint WHERE id = 1') ?? null;
+      const spend = new Map<string, number>();
+      for (const file of this.files()) {
+        if (checkpoint && file < checkpoint.file) continue;
+        const from = checkpoint && file === checkpoint.file ? checkpoint.offset : 0;
+        readLines(join(this.dir, file), from, (line, lineNumber) => {
+          let entry: Partial<RequestLogEntry>;
+          try {
+            entry = JSON.parse(line) as Partial<RequestLogEntry>;
+          } catch {
+            this.logger.warn({ file, line: lineNumber }, 'request log: a line that is not JSON was skipped (line counted from the checkpoint)');
+            return;
+          }
+          if (typeof entry.key_id === 'string' && typeof entry.cost === 'number' && Number.isFinite(entry.cost)) {
+            spend.set(entry.key_id, (spend.get(entry.key_id) ?? 0) + entry.cost);
+          }
+        });
+      }
+      for (const [key, usd] of spend) this.store.run('UPDATE api_keys SET spent = spent + ? WHERE id = ?', [usd, key]);
+      this.store.run('UPDATE request_log_legacy SET folded = 1 WHERE id = 1');
+    });
   }
 
   /** A last line cut short by a crash is ended, so the next line appended is not glued to it. */
-  private terminateTornLine(end: LogPosition | null): void {
-    if (!end) return;
-    const path = join(this.dir, end.file);
+  private terminateTornLine(): void {
+    const last = this.files().at(-1);
+    if (!last) return;
+    const path = join(this.dir, last);
     const size = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
-    if (size <= end.offset) return;
-    this.logger.warn({ file: end.file, bytes: size - end.offset }, 'request log: an unfinished last line (from a crash) was closed off');
-    const fd = openSync(path, 'a');
+    if (size === 0) return;
+    const fd = openSync(path, 'r+');
     try {
-      writeSync(fd, '\n');
+      const byte = Buffer.alloc(1);
+      readSync(fd, byte, 0, 1, size - 1);
+      if (byte[0] === 0x0a) return;
+      this.logger.warn({ file: last }, 'request log: an unfinished last line (from a crash) was closed off');
+      writeSync(fd, '\n', size);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
-    end.offset = size + 1;
   }
 
-  /** Day files older than the retention period, once their spend is folded in, are removed. */
+  /** Day files older than the retention period are removed. */
   private removeExpired(): void {
     const cutoff = new Date(this.clock.now() - this.retentionDays * DAY_MS).toISOString().slice(0, 10);
-    const checkpoint = this.store.get<LogPosition>('SELECT file, byte_offset AS offset FROM request_log_checkpoint WHERE id = 1');
     for (const file of this.files()) {
       const day = FILE_PATTERN.exec(file)![1]!;
-      if (day < cutoff && checkpoint && file < checkpoint.file) rmSync(join(this.dir, file), { force: true });
+      if (day < cutoff) rmSync(join(this.dir, file), { force: true });
     }
   }
 
@@ -274,7 +219,7 @@ export class RequestLog {
           const entry = JSON.parse(line) as RequestLogEntry;
           if (options.sessionId === undefined || entry.session_id === options.sessionId) entries.push(entry);
         } catch {
-          // Skipped, as at start (a torn last line after a crash).
+          // Skipped: a torn last line after a crash.
         }
       });
       out.push(...entries.reverse());
@@ -285,8 +230,7 @@ export class RequestLog {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    if (this.checkpointTimer) clearInterval(this.checkpointTimer);
-    if (this.mode === 'write') await this.checkpoint();
+    if (this.mode === 'write') await this.flush();
     this.closed = true;
     await this.handle?.fh.close();
     this.handle = null;

@@ -21,6 +21,17 @@ export function callCost(endpoint: CatalogEndpoint, usage: UpstreamUsage): numbe
   return uncached * p.prompt + cached * (p.cacheRead ?? p.prompt) + written * (p.cacheWrite ?? p.prompt) + usage.outputTokens * p.completion + (p.request ?? 0);
 }
 
+/**
+ * The most one call can cost on the endpoint with at most these tokens (input at its dearest
+ * class: uncached, cache read or cache write); null when a price is unknown.
+ */
+export function maxCallCost(endpoint: CatalogEndpoint, call: { promptTokens: number; outputTokens: number }): number | null {
+  const p = endpoint.prices;
+  if (p.prompt === null || p.completion === null) return null;
+  const input = Math.max(p.prompt, p.cacheRead ?? 0, p.cacheWrite ?? 0);
+  return call.promptTokens * input + call.outputTokens * p.completion + (p.request ?? 0);
+}
+
 /** The response's usage: every call summed (retries and fallbacks too); cost only when every part is known. */
 export function totalUsage(ledger: readonly LedgerEntry[]): Usage {
   let input = 0;
@@ -38,3 +49,13 @@ export function totalUsage(ledger: readonly LedgerEntry[]): Usage {
 /** Uncached input tokens billed over the ledger: what prefix caching saves. */
 export const uncachedInput = (ledger: readonly LedgerEntry[]): number =>
   ledger.reduce((n, e) => n + Math.max(0, (e.usage.inputTokens ?? 0) - e.usage.cachedInputTokens), 0);
+
+const failedUsage = new WeakMap<object, Usage>();
+
+/** Records on an error what the upstream calls made before it cost, so that a failed request is charged too. */
+export function attachUsage(error: unknown, usage: Usage): void {
+  if (typeof error === 'object' && error !== null) failedUsage.set(error, usage);
+}
+
+/** The usage of the upstream calls a failed request made (none when it made no paid call). */
+export const usageOf = (error: unknown): Usage | undefined => (typeof error === 'object' && error !== null ? failedUsage.get(error) : undefined);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempCore } from '../../test-support/temp-core';
 import { DATABASE_FILE } from '../create-core';
+import { Store } from '../store/database';
 import { ApiKeys } from './api-keys';
 
 describe('API keys', () => {
@@ -29,11 +30,15 @@ describe('API keys', () => {
     expect(env.core.apiKeys.verify(b.key)?.id).toBe(b.info.id);
     env.core.apiKeys.revoke(a.info.id);
     expect(env.core.apiKeys.verify(a.key)).toBeUndefined();
-    // Another process (the command line) revokes b in the same file.
-    const other = new ApiKeys(env.core.store, { now: () => now });
+    // Another process (the command line) revokes b in the same file, over a connection of its own.
+    const otherStore = Store.open(env.core.store.path);
+    const other = new ApiKeys(otherStore, { now: () => now });
     now += 1;
     other.revoke(b.info.id);
-    now += 600;
+    otherStore.close();
+    now += 100;
+    expect(env.core.apiKeys.verify(b.key)?.id).toBe(b.info.id);
+    now += 500;
     expect(env.core.apiKeys.verify(b.key)).toBeUndefined();
   });
 
@@ -76,23 +81,65 @@ describe('API keys', () => {
     expect(env.core.apiKeys.list()[0]!.last_used_at).toBe('2026-01-01T00:01:31.000Z');
   });
 
-  it('API requests logged in SQLite by an earlier version: old ones are removed, but what they cost still counts against the key', async () => {
+  it('API requests logged in SQLite by an earlier version: old ones are removed, what they cost still counts against the key', async () => {
     let now = Date.parse('2026-01-01T00:00:00Z');
     env = await tempCore({ clock: { now: () => now } });
     const { info } = env.core.apiKeys.create('job', 'standard', { credit_limit: 1, rate_limit_rpm: null });
+    // Their cost was carried into api_keys.spent when the schema moved spend there.
+    env.core.store.run('UPDATE api_keys SET spent = 0.75 WHERE id = ?', [info.id]);
     const log = (at: number, cost: number) =>
       env.core.store.run("INSERT INTO decisions (id, created_at, origin, key_id, model, status, latency_ms, question_count, cost) VALUES (?, ?, 'api', ?, 'a/b', 200, 1, 1, ?)", [`d${at}`, at, info.id, cost]);
     log(now, 0.25);
     now += 40 * 86_400_000;
     log(now, 0.5);
-    // As at the next start: the keys are read from the file.
     const keys = new ApiKeys(env.core.store, { now: () => now });
-    expect(keys.list()[0]!.spent).toBe(0.75);
     expect(keys.archiveOlderThan(30)).toBe(1);
     expect(env.core.store.all('SELECT id FROM decisions')).toHaveLength(1);
-    expect(keys.list()[0]!.spent).toBe(0.75);
     expect(new ApiKeys(env.core.store, { now: () => now }).list()[0]!.spent).toBe(0.75);
-    keys.addSpend(info.id, 0.3);
+    await keys.charge(info.id, 0.3, null);
     expect(() => keys.admitCredit(info.id)).toThrow(/has spent \$1\.05 of its \$1 credit/);
+  });
+
+  it('a charge is in the file once it resolves, and counts at once for the next admission', async () => {
+    env = await tempCore();
+    const { info } = env.core.apiKeys.create('job', 'standard', { credit_limit: 1, rate_limit_rpm: null });
+    const charged = env.core.apiKeys.charge(info.id, 0.4, null);
+    const reread = () => new ApiKeys(env.core.store, env.core.clock).list()[0]!.spent;
+    expect(reread()).toBe(0);
+    expect(() => env.core.apiKeys.reserve(info.id, 0.61)).toThrow(/\$0\.6 of its \$1 credit free/);
+    await charged;
+    expect(reread()).toBe(0.4);
+  });
+
+  it('reservations of requests in flight count against the limit until they are settled', async () => {
+    env = await tempCore();
+    const { info } = env.core.apiKeys.create('job', 'standard', { credit_limit: 1, rate_limit_rpm: null });
+    const first = env.core.apiKeys.reserve(info.id, 0.5)!;
+    const second = env.core.apiKeys.reserve(info.id, 0.5)!;
+    expect(() => env.core.apiKeys.reserve(info.id, 0.01)).toThrow(expect.objectContaining({ status: 402 }));
+    // Settled below what was held: the difference is free again.
+    await env.core.apiKeys.charge(info.id, 0.1, first);
+    expect(env.core.apiKeys.reserve(info.id, 0.4)).not.toBeNull();
+    await env.core.apiKeys.charge(info.id, 0, second);
+    expect(env.core.apiKeys.list()[0]!.spent).toBe(0.1);
+    // A key without a credit limit holds nothing.
+    const free = env.core.apiKeys.create('free', 'standard');
+    expect(env.core.apiKeys.reserve(free.info.id, 1e9)).toBeNull();
+  });
+
+  it('a restart keeps the rate-limit window: requests of the last minute still count', async () => {
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    env = await tempCore({ clock: { now: () => now } });
+    const { info } = env.core.apiKeys.create('job', 'standard', { credit_limit: null, rate_limit_rpm: 3 });
+    for (let i = 0; i < 3; i += 1) {
+      env.core.apiKeys.admitRate(info.id);
+      now += 1000;
+    }
+    // Committed with the next group commit (before any answer leaves).
+    await env.core.store.commit('SELECT 1');
+    const restarted = new ApiKeys(env.core.store, { now: () => now });
+    expect(() => restarted.admitRate(info.id)).toThrow(expect.objectContaining({ status: 429 }));
+    now += 58_000;
+    expect(() => new ApiKeys(env.core.store, { now: () => now }).admitRate(info.id)).not.toThrow();
   });
 });

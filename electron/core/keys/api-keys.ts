@@ -1,5 +1,4 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { statSync } from 'node:fs';
 import type { ApiKeyInfo, ApiKeyKind, ApiKeyLimits } from '../../../shared/schemas/inspector';
 import { isoTime, type Clock } from '../clock';
 import { GatewayError } from '../errors';
@@ -46,42 +45,60 @@ export interface VerifiedKey {
 const MINUTE = 60_000;
 const round = (usd: number) => Number(usd.toFixed(6));
 
+/** Credit held for a request in flight, from admission until its real cost is charged. */
+export interface Reservation {
+  readonly keyId: string;
+  readonly usd: number;
+}
+
 /**
  * API keys. Verification runs on every public request, so rows are kept in memory and reloaded
- * whenever the database file changes (another process, such as `keys revoke`, may write it).
+ * whenever another process (such as `keys revoke`) commits to the database.
+ *
+ * Spend: `api_keys.spent` is written before each answer leaves (a group commit shared by the
+ * requests answered in the same turn of the event loop), so a crash loses no acknowledged charge.
+ * Credit: each request reserves the most it can cost at admission and is refused (402) when spend,
+ * the reservations of requests in flight and its own would pass the limit; the reservation is
+ * replaced by the real cost when it ends. This process is the only one that serves requests on its
+ * data directory; the `keys` command beside it does not charge.
  */
 export class ApiKeys {
   private cache: Map<string, ApiKeyRow> | null = null;
-  private cacheStamp = '';
+  private dataVersion = -1;
   private checkedAt = 0;
   private readonly touched = new Map<string, number>();
   /** Keys that passed `verify` against the rows read last; saves hashing on every request. */
   private readonly verified = new Map<string, VerifiedKey>();
   private verifiedFor: Map<string, ApiKeyRow> | null = null;
-  /** USD spent per key: read at start (before the request log has anything new), then kept here. */
+  /** USD spent per key: read at start, then kept here (each charge is written through to SQLite). */
   private readonly spentByKey: Map<string, number>;
-  /** Start times of each key's requests in the last minute, oldest first. */
+  /** USD reserved per key by requests in flight. */
+  private readonly reservedByKey = new Map<string, number>();
+  /** Start times of each rate-limited key's requests in the last minute, oldest first (also in SQLite). */
   private readonly recent = new Map<string, number[]>();
+  private prunedAt = 0;
 
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
-    /** Spend in the request log that SQLite does not hold yet (a process that only reads the log). */
-    private readonly unfoldedSpend: () => ReadonlyMap<string, number> = () => new Map(),
   ) {
-    this.spentByKey = this.loadSpent();
+    this.spentByKey = new Map(this.store.all<{ id: string; spent: number }>('SELECT id, spent FROM api_keys').map((r) => [r.id, r.spent]));
+    for (const { key_id, at } of this.store.all<{ key_id: string; at: number }>('SELECT key_id, at FROM key_requests WHERE at > ? ORDER BY at', [this.clock.now() - MINUTE])) {
+      const times = this.recent.get(key_id) ?? [];
+      times.push(at);
+      this.recent.set(key_id, times);
+    }
   }
 
   private rows(): Map<string, ApiKeyRow> {
-    // The file is looked at most every half second: a key revoked by another process stops working within that.
+    // Looked at most every half second: a key revoked by another process stops working within that.
     const now = this.clock.now();
     if (this.cache && now - this.checkedAt < 500 && now >= this.checkedAt) return this.cache;
     this.checkedAt = now;
-    const stat = statSync(this.store.path, { throwIfNoEntry: false });
-    const stamp = stat ? `${stat.mtimeMs}:${stat.size}` : '';
-    if (!this.cache || stamp !== this.cacheStamp) {
+    const version = this.store.dataVersion();
+    if (!this.cache || version !== this.dataVersion) {
       this.cache = new Map(this.store.all<ApiKeyRow>('SELECT * FROM api_keys').map((r) => [r.id, r]));
-      this.cacheStamp = stamp;
+      this.dataVersion = version;
     }
     return this.cache;
   }
@@ -90,35 +107,28 @@ export class ApiKeys {
     return this.spentByKey.get(id) ?? 0;
   }
 
-  private loadSpent(): Map<string, number> {
-    this.store.flush();
-    // Archived spend, the request log's (up to its checkpoint), and rows of the log's earlier home in SQLite.
-    const rows = this.store.all<{ id: string; spent: number }>(
-      "SELECT k.id, k.spent_archived + k.spent_logged + COALESCE((SELECT SUM(d.cost) FROM decisions d WHERE d.key_id = k.id AND d.origin = 'api'), 0) AS spent FROM api_keys k",
-    );
-    const unfolded = this.unfoldedSpend();
-    return new Map(rows.map((r) => [r.id, r.spent + (unfolded.get(r.id) ?? 0)]));
+  /** API requests logged in SQLite by earlier versions are kept for `days` like the request log (their cost is in `spent`). */
+  archiveOlderThan(days: number): number {
+    const cutoff = this.clock.now() - days * 24 * 3_600_000;
+    return this.store.run("DELETE FROM decisions WHERE origin = 'api' AND created_at < ?", [cutoff]).changes;
   }
 
   /**
-   * API requests logged in SQLite by earlier versions are kept for `days` like the request log;
-   * what older ones cost is first added to their key's archived spend, so credit limits keep counting it.
+   * Charges a finished request its real cost in place of its reservation. Resolves once the charge
+   * is committed: the answer (or error) must not leave before.
    */
-  archiveOlderThan(days: number): number {
-    const cutoff = this.clock.now() - days * 24 * 3_600_000;
-    return this.store.transaction(() => {
-      this.store.run(
-        "UPDATE api_keys SET spent_archived = spent_archived + COALESCE((SELECT SUM(d.cost) FROM decisions d WHERE d.key_id = api_keys.id AND d.origin = 'api' AND d.created_at < ?), 0)",
-        [cutoff],
-      );
-      // The total is unchanged (cost moves from the rows to the archive), so the figures kept here stand.
-      return this.store.run("DELETE FROM decisions WHERE origin = 'api' AND created_at < ?", [cutoff]).changes;
-    });
+  charge(id: string, usd: number, reservation: Reservation | null): Promise<void> {
+    if (reservation) this.release(reservation);
+    if (!(usd > 0)) return Promise.resolve();
+    this.spentByKey.set(id, this.spent(id) + usd);
+    return this.store.commit('UPDATE api_keys SET spent = spent + ? WHERE id = ?', [usd, id]);
   }
 
-  /** Adds a request's cost to its key's spend as counted here (the request log makes it durable). */
-  addSpend(id: string, usd: number): void {
-    this.spentByKey.set(id, this.spent(id) + usd);
+  private release(reservation: Reservation): void {
+    const left = (this.reservedByKey.get(reservation.keyId) ?? 0) - reservation.usd;
+    // Sums of floating-point reservations drift a little; a key with nothing in flight holds nothing.
+    if (left > 1e-12) this.reservedByKey.set(reservation.keyId, left);
+    else this.reservedByKey.delete(reservation.keyId);
   }
 
   /** Rate limit (requests per minute, sliding window): 429 with Retry-After when over. */
@@ -137,9 +147,15 @@ export class ApiKeys {
     }
     times.push(now);
     this.recent.set(id, times);
+    // Committed with the next group commit, so before this request's answer leaves.
+    this.store.commitSoon('INSERT INTO key_requests (key_id, at) VALUES (?, ?)', [id, now]);
+    if (now - this.prunedAt >= MINUTE) {
+      this.prunedAt = now;
+      this.store.commitSoon('DELETE FROM key_requests WHERE at <= ?', [now - MINUTE]);
+    }
   }
 
-  /** Credit: 402 once the key has spent its limit. */
+  /** Credit, before anything is known of the request: 402 once the key has spent its limit. */
   admitCredit(id: string): void {
     const row = this.rows().get(id);
     if (row?.credit_limit === null || row?.credit_limit === undefined) return;
@@ -149,6 +165,26 @@ export class ApiKeys {
         metadata: { credit_limit: row.credit_limit, spent: round(spent) },
       });
     }
+  }
+
+  /**
+   * Credit at admission: holds `maxCost` (the most the request can cost) until it is charged; 402
+   * when the key's spend, what its requests in flight hold and `maxCost` would pass its limit.
+   */
+  reserve(id: string, maxCost: number): Reservation | null {
+    const row = this.rows().get(id);
+    if (row?.credit_limit === null || row?.credit_limit === undefined) return null;
+    const spent = this.spent(id);
+    const held = this.reservedByKey.get(id) ?? 0;
+    if (spent + held + maxCost > row.credit_limit) {
+      throw new GatewayError(
+        'payment_required',
+        `Key ${row.label} has $${round(Math.max(0, row.credit_limit - spent - held))} of its $${row.credit_limit} credit free, and this request may cost up to $${round(maxCost)}; raise its limit or use another key`,
+        { metadata: { credit_limit: row.credit_limit, spent: round(spent), reserved: round(held), request_max_cost: round(maxCost) } },
+      );
+    }
+    this.reservedByKey.set(id, held + maxCost);
+    return { keyId: id, usd: maxCost };
   }
 
   create(name: string, kind: ApiKeyKind, limits: ApiKeyLimits = { credit_limit: null, rate_limit_rpm: null }): { info: ApiKeyInfo; key: string } {

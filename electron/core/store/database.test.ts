@@ -1,3 +1,6 @@
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test-support/temp-core';
@@ -42,5 +45,67 @@ describe('Store', () => {
     expect(() => Store.open(path)).toThrow(/newer Verdict.*left untouched/);
     const again = Store.open.bind(Store);
     expect(() => again(path)).toThrow(/schema \d+/);
+  });
+
+  it('opens a data file written by the earlier store, removes the lock directory a kill left behind, and switches it to WAL', () => {
+    dir = tempDir();
+    cpSync(join(import.meta.dirname, 'fixtures', 'wasm-v9'), dir.path, { recursive: true });
+    const path = join(dir.path, 'verdict.sqlite');
+    mkdirSync(`${path}.lock`);
+    const store = Store.open(path);
+    expect(existsSync(`${path}.lock`)).toBe(false);
+    expect(store.get('PRAGMA journal_mode')).toEqual({ journal_mode: 'wal' });
+    expect(store.get<{ user_version: number }>('PRAGMA user_version')?.user_version).toBe(MIGRATIONS.length);
+    expect(store.all('SELECT id, name FROM api_keys ORDER BY id')).toEqual([
+      { id: 'aaaaaaaaaaaa', name: 'old job' },
+      { id: 'bbbbbbbbbbbb', name: 'admin' },
+    ]);
+    // Archived and checkpointed spend move to the one figure (the log's tail is added when the log opens).
+    expect(store.get('SELECT spent FROM api_keys WHERE id = ?', ['aaaaaaaaaaaa'])).toEqual({ spent: 0.75 });
+    expect(store.get('SELECT name FROM question_sets')).toEqual({ name: 'parcel checks' });
+    expect(Buffer.isBuffer(store.get<{ hash: unknown }>('SELECT hash FROM api_keys LIMIT 1')?.hash)).toBe(true);
+    expect(Buffer.isBuffer(store.all<{ hash: unknown }>('SELECT hash FROM api_keys LIMIT 1')[0]?.hash)).toBe(true);
+    store.close();
+  });
+
+  it('a write waits for another process holding the write lock, instead of failing', async () => {
+    dir = tempDir();
+    const path = join(dir.path, 'db.sqlite');
+    Store.open(path).close();
+    const libsql = createRequire(import.meta.url).resolve('libsql');
+    // Another process takes the write lock, says so, and holds it for 400 ms.
+    const holder = spawn(process.execPath, [
+      '-e',
+      `const D = require(${JSON.stringify(libsql)}); const db = new D(${JSON.stringify(path)}); db.exec('BEGIN IMMEDIATE'); db.exec("INSERT INTO settings (key, value) VALUES ('other', '1')"); console.log('locked'); setTimeout(() => { db.exec('COMMIT'); db.close(); }, 400);`,
+    ]);
+    await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
+    const store = Store.open(path);
+    const started = Date.now();
+    store.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['mine', '2']);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+    expect(store.all('SELECT key FROM settings ORDER BY key')).toEqual([{ key: 'mine' }, { key: 'other' }]);
+    store.close();
+    await new Promise((resolve) => holder.once('exit', resolve));
+  });
+
+  it('group commit: writes queued in one turn share a transaction, and each resolves once it is committed', async () => {
+    dir = tempDir();
+    const path = join(dir.path, 'db.sqlite');
+    const store = Store.open(path);
+    const reader = Store.open(path);
+    const count = () => reader.get<{ n: number }>('SELECT COUNT(*) AS n FROM settings')!.n;
+    const writes = Array.from({ length: 50 }, (_, i) => store.commit('INSERT INTO settings (key, value) VALUES (?, ?)', [`k${i}`, '1']));
+    expect(count()).toBe(0);
+    const seen: number[] = [];
+    await Promise.all(writes.map((w) => w.then(() => seen.push(count()))));
+    // Every write saw all fifty committed: one transaction.
+    expect(seen).toEqual(Array(50).fill(50));
+    // A failing write fails its whole group, and every waiter hears of it.
+    const failing = [store.commit('INSERT INTO settings (key, value) VALUES (?, ?)', ['x', '1']), store.commit('INSERT INTO nowhere VALUES (1)')];
+    const results = await Promise.allSettled(failing);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(count()).toBe(50);
+    reader.close();
+    store.close();
   });
 });

@@ -1,33 +1,48 @@
-import sqlite from 'node-sqlite3-wasm';
-
-// The package is CommonJS: Node's ESM loader only offers its default export.
-const { Database } = sqlite;
-type Database = InstanceType<typeof Database>;
+import { rmSync, statSync } from 'node:fs';
+import Database from 'libsql';
 import { MIGRATIONS } from './migrations';
 
 export type Row = Record<string, unknown>;
 export type Params = readonly (string | number | bigint | null | Uint8Array)[];
 
+type Connection = InstanceType<typeof Database>;
+type Statement = ReturnType<Connection['prepare']>;
+
+/** How long a write waits for another process's write (the `keys` command beside a server) before it fails. */
+export const BUSY_TIMEOUT_MS = 5_000;
+const STATEMENT_CACHE = 256;
+
 /**
- * The embedded SQLite file. Rollback journal with synchronous=FULL: a write that returned has
- * reached the disk, and a crash at any point leaves the last committed state.
+ * The embedded SQLite file (libSQL's build of SQLite, better-sqlite3's API). Write-ahead log with
+ * synchronous=NORMAL: a write that returned is in the log, so a killed process loses nothing it
+ * acknowledged and leaves nothing to clean up; readers never wait for writers, and another process
+ * can write beside this one (it waits up to BUSY_TIMEOUT_MS for the lock). A power cut may lose the
+ * last commits before the log was synced, never consistency.
  */
 export class Store {
-  private readonly db: Database;
+  private readonly db: Connection;
+  private readonly statements = new Map<string, Statement>();
   private pending: { sql: string; params: Params }[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
+  private grouped: { sql: string; params: Params }[] = [];
+  private groupWaiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
+  private groupScheduled = false;
   /** Write-behind batches flush this often at the latest. */
   static readonly FLUSH_DELAY_MS = 250;
   static readonly FLUSH_ROWS = 1000;
 
   private constructor(readonly path: string) {
-    this.db = new Database(path);
+    this.db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
   }
 
   static open(path: string): Store {
+    removeStaleLockDirectory(path);
     const store = new Store(path);
     try {
-      store.db.exec('PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;');
+      // WAL is recorded in the file: a file from the earlier store (rollback journal) switches here, once.
+      store.db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      store.db.exec('PRAGMA journal_mode = WAL');
+      store.db.exec('PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
       store.migrate();
     } catch (error) {
       store.close();
@@ -37,8 +52,7 @@ export class Store {
   }
 
   private migrate(): void {
-    const row = this.db.get('PRAGMA user_version') as { user_version: number };
-    const current = row.user_version;
+    const current = this.get<{ user_version: number }>('PRAGMA user_version')!.user_version;
     if (current > MIGRATIONS.length) {
       throw new Error(
         `The data file ${this.path} was written by a newer Verdict (schema ${current}, this build knows ${MIGRATIONS.length}); it was left untouched.`,
@@ -46,29 +60,48 @@ export class Store {
     }
     for (let version = current; version < MIGRATIONS.length; version += 1) {
       this.transaction(() => {
+        // Another process (a second start beside this one) may have migrated meanwhile.
+        if (this.get<{ user_version: number }>('PRAGMA user_version')!.user_version !== version) return;
         this.db.exec(MIGRATIONS[version]!);
         this.db.exec(`PRAGMA user_version = ${version + 1}`);
       });
     }
   }
 
+  private statement(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      if (this.statements.size >= STATEMENT_CACHE) this.statements.clear();
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   all<T = Row>(sql: string, params: Params = []): T[] {
-    return this.db.all(sql, params as unknown[] as never) as T[];
+    const rows = this.statement(sql).all(params as unknown[]) as Row[];
+    for (const row of rows) {
+      // Blobs come back as ArrayBuffer from all() (Buffer from get()); callers see Buffers either way.
+      for (const column in row) if (row[column] instanceof ArrayBuffer) row[column] = Buffer.from(row[column]);
+    }
+    return rows as T[];
   }
 
   get<T = Row>(sql: string, params: Params = []): T | undefined {
-    return (this.db.get(sql, params as unknown[] as never) ?? undefined) as T | undefined;
+    const row = this.statement(sql).get(params as unknown[]) as (Row & { _metadata?: unknown }) | undefined;
+    if (row) delete row._metadata;
+    return row as T | undefined;
   }
 
   run(sql: string, params: Params = []): { changes: number } {
-    const info = this.db.run(sql, params as unknown[] as never);
+    const info = this.statement(sql).run(params as unknown[]);
     return { changes: Number(info.changes) };
   }
 
   /**
    * Queues a write to run with others in one transaction within FLUSH_DELAY_MS. For high-volume
-   * records (attempts, the request log) where one fsync per row would cost more than the request:
-   * a crash can lose the last quarter second of them, never settings, keys or saved work.
+   * records (metrics, usage stamps) that nobody was promised: a crash can lose the last quarter
+   * second of them, never settings, keys, spend or saved work.
    */
   later(sql: string, params: Params = []): void {
     this.pending.push({ sql, params });
@@ -83,28 +116,58 @@ export class Store {
   flush(): void {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
-    if (this.pending.length === 0 || !this.db.isOpen) return;
+    if (this.pending.length === 0 || !this.db.open) return;
     const rows = this.pending;
     this.pending = [];
-    // One prepared statement per distinct SQL for the whole batch: parsing SQL per row costs more than the row.
-    const statements = new Map<string, ReturnType<Database['prepare']>>();
-    try {
-      this.transaction(() => {
-        for (const row of rows) {
-          let statement = statements.get(row.sql);
-          if (!statement) {
-            statement = this.db.prepare(row.sql);
-            statements.set(row.sql, statement);
-          }
-          statement.run(row.params as unknown[] as never);
-        }
-      });
-    } finally {
-      for (const statement of statements.values()) statement.finalize();
+    this.transaction(() => {
+      for (const row of rows) this.run(row.sql, row.params);
+    });
+  }
+
+  /**
+   * Group commit: queues a write for one transaction with every other write queued in this turn of
+   * the event loop, and resolves once that transaction is committed. Requests that must not answer
+   * before their write is durable (a charge) await it; many of them share one commit.
+   */
+  commit(sql: string, params: Params = []): Promise<void> {
+    this.grouped.push({ sql, params });
+    const done = new Promise<void>((resolve, reject) => this.groupWaiters.push({ resolve, reject }));
+    if (!this.groupScheduled) {
+      this.groupScheduled = true;
+      setImmediate(() => this.commitGroup());
+    }
+    return done;
+  }
+
+  /** Queues a write for the next group commit without waiting for it. */
+  commitSoon(sql: string, params: Params = []): void {
+    this.grouped.push({ sql, params });
+    if (!this.groupScheduled) {
+      this.groupScheduled = true;
+      setImmediate(() => this.commitGroup());
     }
   }
 
-  /** Runs `work` atomically; nested calls join the outer transaction. */
+  private commitGroup(): void {
+    this.groupScheduled = false;
+    const rows = this.grouped;
+    const waiters = this.groupWaiters;
+    this.grouped = [];
+    this.groupWaiters = [];
+    if (rows.length === 0) return;
+    try {
+      if (!this.db.open) throw new Error('the data file is closed');
+      this.transaction(() => {
+        for (const row of rows) this.run(row.sql, row.params);
+      });
+    } catch (error) {
+      for (const waiter of waiters) waiter.reject(error);
+      return;
+    }
+    for (const waiter of waiters) waiter.resolve();
+  }
+
+  /** Runs `work` atomically (BEGIN IMMEDIATE: the write lock is taken first); nested calls join the outer transaction. */
   transaction<T>(work: () => T): T {
     if (this.db.inTransaction) return work();
     this.db.exec('BEGIN IMMEDIATE');
@@ -113,14 +176,31 @@ export class Store {
       this.db.exec('COMMIT');
       return result;
     } catch (error) {
-      this.db.exec('ROLLBACK');
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
       throw error;
     }
   }
 
+  /** Changes whenever another connection (another process) commits to the file; cheap to ask. */
+  dataVersion(): number {
+    return this.get<{ data_version: number }>('PRAGMA data_version')!.data_version;
+  }
+
   close(): void {
-    if (!this.db.isOpen) return;
+    if (!this.db.open) return;
     this.flush();
+    this.commitGroup();
+    this.statements.clear();
     this.db.close();
   }
+}
+
+/**
+ * The earlier store (node-sqlite3-wasm) locked the file by creating `<file>.lock/`, which a killed
+ * process left behind and which then refused every start. SQLite's own locks die with the process;
+ * the directory is only that leftover, so it is removed.
+ */
+function removeStaleLockDirectory(path: string): void {
+  const lock = `${path}.lock`;
+  if (statSync(lock, { throwIfNoEntry: false })?.isDirectory()) rmSync(lock, { recursive: true, force: true });
 }

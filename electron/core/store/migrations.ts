@@ -119,4 +119,16 @@ export const MIGRATIONS: readonly string[] = [
     byte_offset INTEGER NOT NULL
   );
   `,
+  `
+  -- One figure per key, written before each answer leaves (group commit): what every request cost.
+  ALTER TABLE api_keys ADD COLUMN spent REAL NOT NULL DEFAULT 0;
+  UPDATE api_keys SET spent = spent_archived + spent_logged
+    + COALESCE((SELECT SUM(d.cost) FROM decisions d WHERE d.key_id = api_keys.id AND d.origin = 'api'), 0);
+  -- Lines of the request log after its checkpoint are still to be added to spent, once (0 until then).
+  CREATE TABLE request_log_legacy (id INTEGER PRIMARY KEY CHECK (id = 1), folded INTEGER NOT NULL);
+  INSERT INTO request_log_legacy (id, folded) VALUES (1, 0);
+  -- Start times of rate-limited keys' requests in the last minute, so a restart keeps the window.
+  CREATE TABLE key_requests (key_id TEXT NOT NULL, at INTEGER NOT NULL);
+  CREATE INDEX key_requests_by_time ON key_requests (at);
+  `,
 ];
