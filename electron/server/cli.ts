@@ -181,12 +181,9 @@ async function runKeys(
       }
     } else if (action === 'revoke') {
       if (!id) fail('keys revoke needs the key id (see keys list)');
-      try {
-        const info = core.apiKeys.revoke(id);
-        process.stdout.write(`Revoked ${info.id} "${info.name}".\n`);
-      } catch (error) {
-        fail((error as Error).message);
-      }
+      // An unknown id is reported in one line by the handler around main().
+      const info = core.apiKeys.revoke(id);
+      process.stdout.write(`Revoked ${info.id} "${info.name}".\n`);
     } else {
       fail(`Unknown keys command "${action ?? ''}"`);
     }

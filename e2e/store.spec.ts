@@ -1,0 +1,178 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { ChildProcess } from 'node:child_process';
+import { startBuiltServer, test, expect, type ServerInfo } from './fixtures/server';
+
+/**
+ * The store against a killed process and a second process: the real built server on 127.0.0.1,
+ * bounded load from this process (a few requests in flight at a time), SIGKILL at random moments.
+ */
+
+const CLI = join(import.meta.dirname, '..', 'dist', 'server', 'cli.mjs');
+const ENV = { VERDICT_SANDBOX_FAILURES: 'off' };
+const run = promisify(execFile);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const DECISION = { model: 'sandbox/baseline-text', state: 'The parcel came two days late.', questions: { late: { type: 'noul', instructions: 'Was it late?' } } };
+
+interface Acknowledged {
+  keys: Set<string>;
+  sets: Set<string>;
+  /** Summed `usage.cost` of every answered Decisions request. */
+  charged: number;
+  answered: number;
+  statuses: number[];
+}
+
+/** Loops of requests until `stopped()`: Decisions on the metered key, key creation, question-set saves. */
+function startLoad(info: ServerInfo, managementKey: string, meteredKey: string, acked: Acknowledged, stopped: () => boolean): Promise<void> {
+  const token = new URL(info.uiUrl).searchParams.get('token')!;
+  const call = async (path: string, init: RequestInit): Promise<Response | null> => {
+    try {
+      const response = await fetch(`${info.url}${path}`, init);
+      acked.statuses.push(response.status);
+      return response;
+    } catch {
+      return null; // The server was killed with this request in flight: not acknowledged.
+    }
+  };
+  const loop = async (step: (n: number) => Promise<void>) => {
+    for (let n = 0; !stopped(); n += 1) await step(n);
+  };
+  const decisions = () =>
+    loop(async () => {
+      const response = await call('/api/alpha/decisions', { method: 'POST', headers: { authorization: `Bearer ${meteredKey}`, 'content-type': 'application/json' }, body: JSON.stringify(DECISION) });
+      const body = response?.status === 200 ? ((await response.json().catch(() => null)) as { usage: { cost: number } } | null) : null;
+      if (body) {
+        acked.charged += body.usage.cost;
+        acked.answered += 1;
+      }
+    });
+  const keys = () =>
+    loop(async (n) => {
+      const response = await call('/api/v1/keys', { method: 'POST', headers: { authorization: `Bearer ${managementKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: `load ${n}`, kind: 'standard' }) });
+      const body = response?.status === 201 ? ((await response.json().catch(() => null)) as { data: { id: string } } | null) : null;
+      if (body) acked.keys.add(body.data.id);
+    });
+  const sets = () =>
+    loop(async (n) => {
+      const response = await call('/api/inspector/sets.save', {
+        method: 'POST',
+        headers: { cookie: `verdict_session=${token}`, 'x-verdict-client': 'renderer', 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `set ${n}`, request: DECISION }),
+      });
+      const body = response?.status === 200 ? ((await response.json().catch(() => null)) as { ok: boolean; data: { id: string } } | null) : null;
+      if (body?.ok) acked.sets.add(body.data.id);
+    });
+  return Promise.all([decisions(), decisions(), decisions(), keys(), sets()]).then(() => undefined);
+}
+
+async function state(info: ServerInfo, managementKey: string): Promise<{ keys: Map<string, number>; sets: Set<string> }> {
+  const keys = (await (await fetch(`${info.url}/api/v1/keys`, { headers: { authorization: `Bearer ${managementKey}` } })).json()) as { data: { id: string; spent: number }[] };
+  const token = new URL(info.uiUrl).searchParams.get('token')!;
+  const sets = (await (
+    await fetch(`${info.url}/api/inspector/sets.list`, { method: 'POST', headers: { cookie: `verdict_session=${token}`, 'x-verdict-client': 'renderer', 'content-type': 'application/json' }, body: '{}' })
+  ).json()) as { data: { id: string }[] };
+  return { keys: new Map(keys.data.map((k) => [k.id, k.spent])), sets: new Set(sets.data.map((s) => s.id)) };
+}
+
+const killed = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+
+test('killed at random moments under load: every acknowledged key, set and charge is there after each restart', async () => {
+  test.setTimeout(60_000);
+  const dataDir = mkdtempSync(join(tmpdir(), 'verdict-e2e-crash-'));
+  let { info, child } = await startBuiltServer(dataDir, ENV);
+  try {
+    const managementKey = info.managementKey;
+    const created = await fetch(`${info.url}/api/v1/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${managementKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'metered', kind: 'standard', credit_limit: 1000 }),
+    });
+    const metered = (await created.json()) as { key: string; data: { id: string } };
+    const acked: Acknowledged = { keys: new Set(), sets: new Set(), charged: 0, answered: 0, statuses: [] };
+    let lastSpent = 0;
+    for (let round = 0; round < 10; round += 1) {
+      let stop = false;
+      const load = startLoad(info, managementKey, metered.key, acked, () => stop);
+      await sleep(200 + Math.random() * 800);
+      await killed(child);
+      stop = true;
+      await load;
+
+      // The data directory opens again, with nothing to clean up by hand.
+      ({ info, child } = await startBuiltServer(dataDir, ENV));
+      const now = await state(info, managementKey);
+      for (const id of acked.keys) expect(now.keys.has(id), `key ${id} acknowledged in round ${round}`).toBe(true);
+      for (const id of acked.sets) expect(now.sets.has(id), `set ${id} acknowledged in round ${round}`).toBe(true);
+      const spent = now.keys.get(metered.data.id)!;
+      // Listed spend is rounded to 6 places; one lost charge here is about 0.00007.
+      expect(spent, `round ${round}: spend covers every answered request`).toBeGreaterThanOrEqual(acked.charged - 6e-7);
+      expect(spent, `round ${round}: spend never decreases`).toBeGreaterThanOrEqual(lastSpent);
+      lastSpent = spent;
+    }
+    // The load was real: many acknowledged writes of each kind.
+    expect(acked.answered).toBeGreaterThan(50);
+    expect(acked.keys.size).toBeGreaterThan(10);
+    expect(acked.sets.size).toBeGreaterThan(10);
+    expect(acked.statuses.filter((s) => s >= 500)).toEqual([]);
+  } finally {
+    await killed(child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('the keys command succeeds 20 times beside a server under load, which answers no 5xx meanwhile', async () => {
+  test.setTimeout(60_000);
+  const dataDir = mkdtempSync(join(tmpdir(), 'verdict-e2e-keys-'));
+  const { info, child } = await startBuiltServer(dataDir, ENV);
+  let stop = false;
+  const acked: Acknowledged = { keys: new Set(), sets: new Set(), charged: 0, answered: 0, statuses: [] };
+  try {
+    const created = await fetch(`${info.url}/api/v1/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${info.managementKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'metered', kind: 'standard', credit_limit: 1000 }),
+    });
+    const metered = (await created.json()) as { key: string };
+    const load = startLoad(info, info.managementKey, metered.key, acked, () => stop);
+    const keys = (...args: string[]) => run(process.execPath, [CLI, 'keys', ...args, '--data-dir', dataDir], { encoding: 'utf8' });
+    const made: string[] = [];
+    for (let i = 0; i < 20; i += 1) {
+      if (i % 3 === 0) {
+        const out = await keys('create', '--name', `cli ${i}`, '--credit-limit', '5');
+        made.push(/^Created standard key ([0-9a-f]{12})/m.exec(out.stdout)![1]!);
+      } else if (i % 3 === 1) {
+        expect((await keys('list')).stdout).toContain('metered');
+      } else {
+        const id = made.shift()!;
+        expect((await keys('revoke', id)).stdout).toContain(`Revoked ${id}`);
+      }
+    }
+    // An error is one line on stderr and a non-zero exit, not a stack through the bundle.
+    const failed = await keys('revoke', '000000000000').then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed?.stderr).toBe('verdict: No API key with id "000000000000"\n');
+    stop = true;
+    await load;
+    expect(acked.answered).toBeGreaterThan(20);
+    expect(acked.statuses.filter((s) => s >= 500)).toEqual([]);
+    // What the commands wrote is what the server sees.
+    const listed = await state(info, info.managementKey);
+    for (const id of made) expect(listed.keys.has(id)).toBe(true);
+  } finally {
+    stop = true;
+    await killed(child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
