@@ -7,6 +7,7 @@ import { sendError } from './http-errors';
 import { inspectorApi, sessionLogin } from './inspector-api';
 import { publicApi } from './public-api';
 import { staticUi } from './static-ui';
+import { LOOPBACK_HOSTNAMES } from './hosts';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 20 * 1024 * 1024;
 
@@ -18,7 +19,7 @@ export interface ServerAppOptions {
   allowedHostnames?: readonly string[] | null;
 }
 
-export const LOOPBACK_HOSTNAMES = ['127.0.0.1', 'localhost', '[::1]'] as const;
+export { LOOPBACK_HOSTNAMES } from './hosts';
 
 /** The Content-Security-Policy of the UI: our own scripts only, images may be data/blob URLs. */
 export const UI_CONTENT_SECURITY_POLICY = {
@@ -36,6 +37,9 @@ export const UI_CONTENT_SECURITY_POLICY = {
 
 /** Refuses a request that names a host this server does not answer to (DNS rebinding). */
 export function checkHost(allowed: readonly string[], hostHeader: string): void {
+  if (!/^(\[[0-9a-f:.]+\]|[a-z0-9._-]+)(:\d{1,5})?$/i.test(hostHeader)) {
+    throw new GatewayError('bad_request', hostHeader ? `The Host header "${hostHeader.slice(0, 100)}" is not a host name or address` : 'The Host header is missing; HTTP/1.1 requests name the host they are for');
+  }
   const host = hostHeader.replace(/:\d+$/, '').toLowerCase();
   if (!allowed.includes(host)) throw new GatewayError('forbidden', `Requests for host "${host}" are not served here`);
 }

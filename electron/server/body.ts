@@ -42,7 +42,8 @@ export function readIncomingText(incoming: IncomingMessage, limit: number): Prom
     };
     incoming.on('data', onData);
     incoming.once('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8')));
-    incoming.once('error', reject);
+    // A caller that hangs up mid-body is no fault of ours: it gets no answer and no error log line.
+    incoming.once('error', () => reject(new GatewayError('bad_request', 'The client closed the connection before the whole body arrived')));
   });
 }
 

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Core } from '../core/create-core';
-import type { GatewayError } from '../core/errors';
 import { asGatewayError, checkHost } from './app';
 import { authenticate } from './auth';
 import { readIncomingText, responseClosed } from './body';
 import { answerDecisions } from './decisions-route';
+import { writeError } from './http-errors';
 
 export const DECISIONS_PATH = '/api/alpha/decisions';
 
@@ -17,13 +17,9 @@ export const DECISIONS_PATH = '/api/alpha/decisions';
  * same requests both ways and compares. Any other request is left to the router.
  */
 export function decisionsLane(core: Core, options: { allowedHostnames: readonly string[] | null; bodyLimitBytes: number }) {
-  const json = (res: ServerResponse, status: number, body: string, requestId: string, extra?: Record<string, string>) => {
-    res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': requestId, 'content-length': Buffer.byteLength(body), ...extra });
+  const json = (res: ServerResponse, status: number, body: string, requestId: string) => {
+    res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': requestId, 'content-length': Buffer.byteLength(body) });
     res.end(body);
-  };
-  const fail = (res: ServerResponse, error: GatewayError, requestId: string) => {
-    if (res.headersSent || res.destroyed) return;
-    json(res, error.status, JSON.stringify({ error: error.toBody() }), requestId, error.headers);
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -43,7 +39,7 @@ export function decisionsLane(core: Core, options: { allowedHostnames: readonly 
       json(res, 200, JSON.stringify(response), requestId);
       settle();
     } catch (error) {
-      fail(res, asGatewayError(core, error, requestId, DECISIONS_PATH), requestId);
+      writeError(res, asGatewayError(core, error, requestId, DECISIONS_PATH), requestId);
     }
   }
 

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Context, Env, Hono, MiddlewareHandler } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -63,4 +64,12 @@ export function rejectOtherMethods<E extends Env>(app: Hono<E>): MiddlewareHandl
         }),
       ),
   });
+}
+
+/** Writes a GatewayError's envelope straight to a Node response (paths that bypass the router). */
+export function writeError(res: ServerResponse, error: GatewayError, requestId: string): void {
+  if (res.headersSent || res.destroyed) return;
+  const body = JSON.stringify({ error: error.toBody() });
+  res.writeHead(error.status, { 'content-type': 'application/json', 'x-request-id': requestId, 'content-length': Buffer.byteLength(body), ...error.headers });
+  res.end(body);
 }

@@ -1,13 +1,17 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createServer } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { createCore, type Core } from '../core/create-core';
 import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
 import type { Logger } from '../core/logger';
 import type { FleetOptions } from '../core/sandbox/fleet';
-import { createServerApp, DEFAULT_BODY_LIMIT_BYTES, LOOPBACK_HOSTNAMES } from './app';
+import { checkHost, createServerApp, DEFAULT_BODY_LIMIT_BYTES } from './app';
+import type { GatewayError } from '../core/errors';
+import { writeError } from './http-errors';
+import { allowedHostnames } from './hosts';
 import { decisionsLane } from './decisions-lane';
 
 export interface StartServerOptions {
@@ -20,6 +24,8 @@ export interface StartServerOptions {
   logger?: Logger;
   sandbox?: FleetOptions;
   timeouts?: { deadlineMs: number; attemptMs: number };
+  /** Host names to answer besides the bound address and the loopback names (a proxy's public name). */
+  allowedHosts?: readonly string[];
   /**
    * Let the HTTP adapter install its lighter global Request/Response (much faster responses).
    * Off when other code in the same process checks `instanceof Request` (tests that run a client here).
@@ -38,7 +44,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const isLoopback = (host: string): boolean => host === '127.0.0.1' || host === 'localhost' || host === '::1';
 const urlHost = (host: string): string => (host.includes(':') ? `[${host}]` : host);
 
 /** Starts the headless host: the core, then the HTTP server on host:port. */
@@ -55,18 +60,29 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   });
   const initialManagementKey = core.apiKeys.count() === 0 ? core.apiKeys.create('Initial management key', 'management').key : undefined;
   const uiToken = randomBytes(24).toString('base64url');
-  const allowedHostnames = isLoopback(options.host) ? LOOPBACK_HOSTNAMES : null;
+  const hosts = allowedHostnames(options.host, options.allowedHosts);
   const app = createServerApp(core, {
     uiToken,
     rendererDir: options.rendererDir,
     ...(options.bodyLimitBytes ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
-    allowedHostnames,
+    allowedHostnames: hosts,
   });
   const routed = getRequestListener(app.fetch, { overrideGlobalObjects: options.overrideGlobalObjects ?? true });
-  const lane = decisionsLane(core, { allowedHostnames, bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES });
-  const server = createServer((req, res) => {
+  const lane = decisionsLane(core, { allowedHostnames: hosts, bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES });
+  // The Host check below answers a missing Host in the envelope; Node's own check would send a bare 400.
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
+    // Checked before anything else reads the request, so a missing or foreign Host gets the envelope.
+    try {
+      checkHost(hosts, req.headers.host ?? '');
+    } catch (error) {
+      writeError(res, error as GatewayError, randomUUID());
+      return;
+    }
     if (!lane(req, res)) void routed(req, res);
   });
+  // What Node's parser refuses before any handler runs (a malformed Host, an unknown method, a
+  // broken request line) gets the same JSON envelope as every other error, not a bare 400.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket, core));
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -97,4 +113,20 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         if ('closeAllConnections' in server) server.closeAllConnections();
       }),
   };
+}
+
+/** A request Node could not parse: an envelope when the socket can still take one; hang-ups only at debug. */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, core: Core): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    core.logger.debug({ code: error.code }, 'client went away');
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const message =
+    status === 431
+      ? 'The request headers are larger than this server accepts'
+      : `The request could not be read as HTTP (${error.code ?? 'malformed'}): check the method, the request line and the headers`;
+  const body = JSON.stringify({ error: { code: status, message } });
+  socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 }
