@@ -1,3 +1,6 @@
+import { anthropicHeaders } from '../providers/anthropic/request';
+import { geminiHeaders } from '../providers/gemini/request';
+import { openaiHeaders } from '../providers/openai/request';
 import type { KeyLookup } from '../keys/provider-keys';
 import { z } from 'zod';
 import type { CatalogContribution, CatalogModel, CatalogProvider } from './types';
@@ -40,13 +43,7 @@ const GeminiList = z.object({
 
 /** Reads a provider's model listing in its own wire format. */
 async function list(provider: CatalogProvider, apiKey: string | undefined, http: UpstreamHttp, signal: CancelSignal): Promise<Listed[]> {
-  const headers: Record<string, string> = {};
-  if (provider.wire_format === 'anthropic') {
-    headers['anthropic-version'] = '2023-06-01';
-    if (apiKey) headers['x-api-key'] = apiKey;
-  } else if (provider.wire_format === 'gemini') {
-    if (apiKey) headers['x-goog-api-key'] = apiKey;
-  } else if (apiKey) headers['authorization'] = `Bearer ${apiKey}`;
+  const headers = provider.wire_format === 'anthropic' ? anthropicHeaders(apiKey) : provider.wire_format === 'gemini' ? geminiHeaders(apiKey) : openaiHeaders(apiKey);
   const response = await http.get(`${provider.base_url}/models`, { headers, signal });
   const text = await readText(response.body, signal);
   let json: unknown;

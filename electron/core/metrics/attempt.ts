@@ -13,6 +13,14 @@ export const ATTEMPT_OUTCOMES = [
   'cancelled',
   /** Not tried: the provider needs a key that is not set. */
   'unconfigured',
+  /** The endpoint does not support a parameter or feature the call used (a capability, learned). */
+  'unsupported',
+  /** The model declined: a refusal, a content filter, a blocked prompt. An answer, not an outage. */
+  'refused',
+  /** The output budget ran out before an answer (e.g. spent thinking). */
+  'incomplete',
+  /** The account behind our provider key is out of quota or billing: a key problem, not a passing limit. */
+  'quota',
 ] as const;
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 

@@ -51,8 +51,11 @@ export interface ExecutorDeps {
 
 const MIN_ATTEMPT_MS = 10;
 
-/** Caller faults: every provider would refuse the same request, so do not fall back. */
-const CALLER_FAULTS: ReadonlySet<FailureKind> = new Set(['bad_request']);
+/**
+ * Caller faults: every provider would refuse the same request, so do not fall back. A refusal is
+ * the model's answer to this content; the same model elsewhere would give it again.
+ */
+const CALLER_FAULTS: ReadonlySet<FailureKind> = new Set(['bad_request', 'refused']);
 
 const STATUS_FOR: Record<FailureKind, ErrorKind> = {
   timeout: 'upstream_timeout',
@@ -66,6 +69,10 @@ const STATUS_FOR: Record<FailureKind, ErrorKind> = {
   bad_request: 'bad_request',
   cancelled: 'unavailable',
   unconfigured: 'unavailable',
+  unsupported: 'bad_gateway',
+  refused: 'bad_request',
+  incomplete: 'bad_gateway',
+  quota: 'bad_gateway',
 };
 
 const describe = (a: AttemptSummary) => `${endpointSlug(a.endpoint)}: ${a.message ?? a.outcome}`;
@@ -143,11 +150,12 @@ export async function executePlan<T>(
       });
       attempts.push({ endpoint: planned.endpoint, startedAt: attemptStart, outcome: failure.kind, message: failure.message, usage: null, totalMs });
       if (failure.kind === 'cancelled') throw new GatewayError('unavailable', 'The request was cancelled');
-      if (PROVIDER_FAULTS.has(failure.kind) || failure.kind === 'auth' || failure.kind === 'not_found') deps.health.onFailure(id);
+      if (PROVIDER_FAULTS.has(failure.kind) || failure.kind === 'auth' || failure.kind === 'not_found' || failure.kind === 'quota') deps.health.onFailure(id);
       if (failure.details.retryAfterMs !== undefined) deps.health.onRetryAfter(id, failure.details.retryAfterMs);
       lastKind = failure.kind;
       if (CALLER_FAULTS.has(failure.kind)) {
-        throw new GatewayError('bad_request', `${endpointSlug(planned.endpoint)} refused the request: ${failure.message}`, {
+        const lead = failure.kind === 'refused' ? 'the model declined to answer' : 'refused the request';
+        throw new GatewayError('bad_request', `${endpointSlug(planned.endpoint)} ${lead}: ${failure.message}`, {
           metadata: { provider: planned.endpoint.provider.name, attempts: attempts.map(describe) },
         });
       }

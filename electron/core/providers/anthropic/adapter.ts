@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { sseData } from '../sse';
-import type { ChatResult, ContentPart, ProviderAdapter } from '../types';
+import type { ChatResult, ProviderAdapter } from '../types';
+import { anthropicBody, anthropicHeaders } from './request';
 import { UpstreamError } from '../upstream-error';
-
-const API_VERSION = '2023-06-01';
 
 const EventSchema = z.discriminatedUnion('type', [
   z.object({
@@ -27,28 +26,12 @@ const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('error'), error: z.object({ type: z.string(), message: z.string() }) }),
 ]);
 
-const block = (p: ContentPart) =>
-  p.type === 'text'
-    ? { type: 'text', text: p.text, ...(p.cache ? { cache_control: { type: 'ephemeral' } } : {}) }
-    : { type: 'image', source: { type: 'base64', media_type: p.mediaType, data: p.base64 } };
-
 /** Anthropic Messages API, streamed. It has no token log-probabilities. */
 export const anthropicAdapter: ProviderAdapter = {
   wireFormat: 'anthropic',
   async chat(target, request, ctx): Promise<ChatResult> {
     const started = ctx.clock.now();
-    const body: Record<string, unknown> = {
-      ...request.options,
-      model: target.model,
-      max_tokens: request.maxTokens,
-      messages: request.messages.map((m) => ({ role: m.role, content: m.content.map(block) })),
-      stream: true,
-    };
-    if (request.system) body['system'] = request.system;
-    if (request.temperature !== undefined) body['temperature'] = request.temperature;
-    const headers: Record<string, string> = { 'anthropic-version': API_VERSION };
-    if (target.apiKey) headers['x-api-key'] = target.apiKey;
-    const response = await ctx.http.postJson(`${target.baseUrl}/messages`, body, { headers, signal: ctx.signal });
+    const response = await ctx.http.postJson(`${target.baseUrl}/messages`, anthropicBody(target.model, request), { headers: anthropicHeaders(target.apiKey), signal: ctx.signal });
     let text = '';
     let firstTokenMs: number | null = null;
     let id: string | null = null;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { sseData } from '../sse';
-import type { ChatResult, ContentPart, ProviderAdapter, TokenAlternatives } from '../types';
+import type { ChatResult, ProviderAdapter, TokenAlternatives } from '../types';
+import { geminiBody, geminiHeaders } from './request';
 import { UpstreamError } from '../upstream-error';
 
 const Candidate = z.object({ token: z.string(), logProbability: z.number() });
@@ -26,32 +27,13 @@ const ChunkSchema = z.object({
   error: z.object({ message: z.string() }).optional(),
 });
 
-const part = (p: ContentPart) => (p.type === 'text' ? { text: p.text } : { inlineData: { mimeType: p.mediaType, data: p.base64 } });
-
 /** Google Gemini generateContent, streamed as server-sent events; log-probabilities when asked. */
 export const geminiAdapter: ProviderAdapter = {
   wireFormat: 'gemini',
   async chat(target, request, ctx): Promise<ChatResult> {
     const started = ctx.clock.now();
-    const generationConfig: Record<string, unknown> = { maxOutputTokens: request.maxTokens };
-    if (request.temperature !== undefined) generationConfig['temperature'] = request.temperature;
-    if (request.topLogprobs) {
-      generationConfig['responseLogprobs'] = true;
-      generationConfig['logprobs'] = request.topLogprobs;
-    }
-    if (request.jsonSchema) {
-      generationConfig['responseMimeType'] = 'application/json';
-      generationConfig['responseJsonSchema'] = request.jsonSchema.schema;
-    }
-    const body: Record<string, unknown> = {
-      ...request.options,
-      contents: request.messages.map((m) => ({ role: m.role === 'assistant' ? 'model' : 'user', parts: m.content.map(part) })),
-      generationConfig,
-    };
-    if (request.system) body['systemInstruction'] = { parts: [{ text: request.system }] };
-    const headers: Record<string, string> = target.apiKey ? { 'x-goog-api-key': target.apiKey } : {};
     const url = `${target.baseUrl}/models/${encodeURIComponent(target.model)}:streamGenerateContent?alt=sse`;
-    const response = await ctx.http.postJson(url, body, { headers, signal: ctx.signal });
+    const response = await ctx.http.postJson(url, geminiBody(request), { headers: geminiHeaders(target.apiKey), signal: ctx.signal });
     let text = '';
     let firstTokenMs: number | null = null;
     const tokens: TokenAlternatives[] = [];

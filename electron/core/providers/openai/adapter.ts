@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { sseData } from '../sse';
-import type { ChatRequest, ChatResult, ContentPart, ProviderAdapter, TokenAlternatives } from '../types';
+import type { ChatResult, ProviderAdapter, TokenAlternatives } from '../types';
+import { openaiBody, openaiHeaders } from './request';
 import { UpstreamError } from '../upstream-error';
 
 /** One streamed chunk of an OpenAI-compatible chat completion (only what we read). */
@@ -31,42 +32,12 @@ const ChunkSchema = z.object({
   error: z.object({ message: z.string().optional() }).optional(),
 });
 
-const part = (p: ContentPart) =>
-  p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image_url', image_url: { url: `data:${p.mediaType};base64,${p.base64}` } };
-
-export function openaiBody(model: string, request: ChatRequest): Record<string, unknown> {
-  const messages: unknown[] = [];
-  if (request.system) messages.push({ role: 'system', content: request.system });
-  for (const m of request.messages) {
-    const onlyText = m.content.every((c) => c.type === 'text');
-    messages.push({ role: m.role, content: onlyText ? m.content.map((c) => (c as { text: string }).text).join('') : m.content.map(part) });
-  }
-  const body: Record<string, unknown> = {
-    ...request.options,
-    model,
-    messages,
-    max_tokens: request.maxTokens,
-    stream: true,
-    stream_options: { include_usage: true },
-  };
-  if (request.temperature !== undefined) body['temperature'] = request.temperature;
-  if (request.topLogprobs) {
-    body['logprobs'] = true;
-    body['top_logprobs'] = request.topLogprobs;
-  }
-  if (request.jsonSchema) {
-    body['response_format'] = { type: 'json_schema', json_schema: { name: request.jsonSchema.name, strict: true, schema: request.jsonSchema.schema } };
-  }
-  return body;
-}
-
 /** OpenAI-compatible chat completions (OpenAI, Groq, Together, vLLM, llama.cpp, Ollama, LM Studio…). */
 export const openaiAdapter: ProviderAdapter = {
   wireFormat: 'openai',
   async chat(target, request, ctx): Promise<ChatResult> {
     const started = ctx.clock.now();
-    const headers: Record<string, string> = target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {};
-    const response = await ctx.http.postJson(`${target.baseUrl}/chat/completions`, openaiBody(target.model, request), { headers, signal: ctx.signal });
+    const response = await ctx.http.postJson(`${target.baseUrl}/chat/completions`, openaiBody(target.model, request), { headers: openaiHeaders(target.apiKey), signal: ctx.signal });
     let text = '';
     let firstTokenMs: number | null = null;
     const tokens: TokenAlternatives[] = [];
