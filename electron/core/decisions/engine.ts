@@ -235,7 +235,7 @@ export class DecisionsEngine {
           total += cost({ promptTokens: stateTokens + Buffer.byteLength(BOX_SYSTEM_PROMPT + boxPrompt(endpoint, question, image!)), outputTokens: BOX_MAX_TOKENS });
         } else {
           const labels = sets.get(name)!;
-          const asked = stateTokens + Buffer.byteLength(SYSTEM_PROMPT + questionText(question, labels));
+          const asked = stateTokens + Buffer.byteLength(SYSTEM_PROMPT + questionPart(question, labels));
           const stated = statedRequest(labels);
           if (method === 'logprobs') total += 2 * cost({ promptTokens: asked, outputTokens: 1 });
           total += cost({ promptTokens: asked + Buffer.byteLength(stated.text + JSON.stringify(stated.schema)), outputTokens: stated.maxTokens });
@@ -276,7 +276,7 @@ export class DecisionsEngine {
     if (q.question.type === 'box') return this.askBox(endpoint, target, { ...q, question: q.question }, ctx, ledger);
     const question: LabelQuestion = q.question;
     const labels = q.labels!;
-    const content: ContentPart[] = [...markCacheable(q.parts), { type: 'text', text: `\n\n${questionText(question, labels)}` }];
+    const content: ContentPart[] = [...markCacheable(q.parts), { type: 'text', text: questionPart(question, labels) }];
     const base: ChatRequest = { system: SYSTEM_PROMPT, messages: [{ role: 'user', content }], maxTokens: 1, temperature: 0, options: q.options };
     const record = (usage: UpstreamUsage, text: string) => recordUsage(ledger, endpoint, usage, content, text);
     if (methodFor(endpoint, this.gateway) === 'logprobs') {
@@ -332,6 +332,9 @@ const BOX_MAX_TOKENS = 120;
 export const IMAGE_TOKENS = 2_000;
 const CALL_OVERHEAD_TOKENS = 32;
 const NATIVE_OUTPUT_TOKENS = 64;
+
+/** The question part of a label prompt, after the shared state. */
+const questionPart = (question: LabelQuestion, labels: LabelSet): string => `\n\n${questionText(question, labels)}`;
 
 /** The question part of a box prompt, in the convention of the endpoint's model family. */
 function boxPrompt(endpoint: CatalogEndpoint, question: BoxQuestion, image: PreparedImage): string {

@@ -1,0 +1,129 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CatalogFileSchema } from '../../../shared/schemas/catalog';
+import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
+import { tempCore, type TempCore } from '../../test-support/temp-core';
+import { pngWithRect } from '../../test-support/images';
+import { usageOf } from './usage';
+
+/**
+ * The reservation at admission bounds what a request really costs, whatever the plan does:
+ * fallbacks after failures and 429s, repeated log-probability calls, stated probabilities, native
+ * answers, boxes. Simulated providers with their scripted failures on, so every path is taken.
+ */
+describe('the most a request can cost', () => {
+  let env: TempCore;
+  beforeAll(async () => {
+    env = await tempCore({ sandbox: { seed: 7, failures: true, timeScale: 0.01 }, timeouts: { deadlineMs: 5_000, attemptMs: 2_000 } });
+  });
+  afterAll(() => env.cleanup());
+
+  const requests: DecisionsRequest[] = [
+    { model: 'sandbox/baseline-text', state: 'The parcel came two days late.', questions: { late: { type: 'noul', instructions: 'Was it late?' } } },
+    {
+      model: 'sandbox/baseline-text',
+      state: 'Überweisung fehlgeschlagen — 残高不足 🙁. '.repeat(40),
+      questions: {
+        topic: { type: 'choice', instructions: 'What is it about?', criteria: { payments: 'money', travel: null, food: null } },
+        tone: { type: 'score', instructions: 'How upset?', criteria: ['calm', 'annoyed', 'angry'] },
+        urgent: { type: 'noul', instructions: 'Is it urgent?' },
+      },
+    },
+    { model: 'sandbox/baseline-text', state: 'x', questions: { a: { type: 'noul', instructions: 'y' } }, provider: { only: ['sandbox-oracle'] } },
+    { model: 'sandbox/baseline-text', state: 'A short note.', questions: { a: { type: 'noul', instructions: 'Short?' } }, provider: { sort: 'price' } },
+  ] as DecisionsRequest[];
+
+  it('never below the real cost, on success or failure, over many requests', async () => {
+    requests.push({
+      model: 'sandbox/baseline-vision',
+      state: [{ type: 'image_url', image_url: { url: pngWithRect(64, 48, { x: 10, y: 8, w: 30, h: 20 }) } }, { type: 'text', text: 'A card on a table.' }],
+      questions: { card: { type: 'box', instructions: 'the card' }, round: { type: 'noul', instructions: 'Is there a card?' } },
+    } as DecisionsRequest);
+    let checked = 0;
+    for (let i = 0; i < 60; i += 1) {
+      const request = requests[i % requests.length]!;
+      let reserved = -1;
+      const cost = await env.core.decisions
+        .decide(request, { requestId: `r${i}`, admit: (maxCost) => (reserved = maxCost) })
+        .then((outcome) => outcome.response.usage.cost, (error: unknown) => usageOf(error)?.cost ?? 0);
+      expect(reserved).toBeGreaterThan(0);
+      expect(cost).toBeDefined();
+      expect(cost!).toBeLessThanOrEqual(reserved);
+      checked += 1;
+    }
+    expect(checked).toBe(60);
+  });
+});
+
+/**
+ * A provider at the bound: it counts one prompt token per UTF-8 byte of everything it was sent
+ * (messages and schema) plus 32, replies at the full max_tokens, and never gives a usable answer,
+ * so every question tries every endpoint with every call. What it is paid is then exactly the
+ * reservation; any part the reservation leaves out makes the request cost more than it held.
+ */
+describe('the reservation against a provider that costs the most it can', () => {
+  let env: TempCore;
+  let server: Server;
+  let calls = 0;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      req.on('end', () => {
+        calls += 1;
+        const body = JSON.parse(text) as { messages: { content: string }[]; max_tokens: number; response_format?: { json_schema: { schema: unknown } } };
+        const sent = body.messages.map((m) => m.content).join('') + (body.response_format ? JSON.stringify(body.response_format.json_schema.schema) : '');
+        const usage = { prompt_tokens: Buffer.byteLength(sent) + 32, completion_tokens: body.max_tokens, total_tokens: 0 };
+        const chunk = { id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'The' }, logprobs: { content: [{ token: 'The', logprob: 0, bytes: null, top_logprobs: [{ token: 'The', logprob: 0 }] }] }, finish_reason: 'stop' }] };
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(`data: ${JSON.stringify(chunk)}\n\ndata: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [], usage })}\n\ndata: [DONE]\n\n`);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    env = await tempCore({ sandbox: { seed: 1, failures: false, timeScale: 0.01 }, timeouts: { deadlineMs: 5_000, attemptMs: 2_000 } });
+    const endpoint = (provider: string, prompt: string, completion: string, extra: Record<string, string> = {}) => ({
+      model_id: 'acme/judge',
+      provider,
+      upstream_model: 'judge-1',
+      pricing: { prompt, completion, ...extra },
+      supported_parameters: ['logprobs', 'top_logprobs', 'max_tokens'],
+    });
+    await env.core.replaceCatalogFile(
+      CatalogFileSchema.parse({
+        version: 1,
+        providers: [
+          { slug: 'acme', name: 'Acme', wire_format: 'openai', base_url: `${url}/v1`, local: true },
+          { slug: 'other', name: 'Other', wire_format: 'openai', base_url: `${url}/v1`, local: true },
+        ],
+        models: [{ id: 'acme/judge', name: 'Judge', created: 1, architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null } }],
+        endpoints: [endpoint('acme', '0.000001', '0.000002', { request: '0.0001' }), endpoint('other', '0.000003', '0.000001')],
+      }),
+    );
+  });
+  afterAll(async () => {
+    await env.cleanup();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('every question on every endpoint with all three calls costs exactly what was reserved', async () => {
+    const request = {
+      model: 'acme/judge',
+      state: 'Überweisung fehlgeschlagen — 残高不足 🙁. The parcel came two days late.',
+      questions: {
+        late: { type: 'noul', instructions: 'Was it late?' },
+        topic: { type: 'choice', instructions: 'What is it about?', criteria: { payments: 'money', travel: null, food: null } },
+      },
+    } as DecisionsRequest;
+    let reserved = -1;
+    const error = await env.core.decisions.decide(request, { requestId: 'worst', admit: (maxCost) => (reserved = maxCost) }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 502 });
+    // Two questions, two endpoints, three calls each.
+    expect(calls).toBe(12);
+    const cost = usageOf(error)!.cost!;
+    expect(cost).toBeLessThanOrEqual(reserved * (1 + 1e-9));
+    expect(cost).toBeGreaterThanOrEqual(reserved * (1 - 1e-9));
+  });
+});
