@@ -73,11 +73,11 @@ test("what a key spends is seen by the command line beside the running server, a
     expect(cost).toBeGreaterThan(0);
     const spent = Number(cost.toFixed(6));
 
-    // The command line reads the request log beside the running server, which writes it.
+    // The command line reads the keys' spend from SQLite beside the running server, which wrote it before answering.
     const list = () => execFileSync(process.execPath, [CLI, 'keys', 'list', '--data-dir', dataDir], { encoding: 'utf8' });
     await expect.poll(() => list().split('\n').find((l) => l.startsWith(data.id)) ?? '', { timeout: 5_000 }).toContain(`$${spent} of $5`);
 
-    // A crash: no shutdown, so no checkpoint. The spend comes back from the log at the next start.
+    // A crash: no shutdown. The charge was committed before the answer left, so it is there at the next start.
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
     ({ info, child } = await startBuiltServer(dataDir, env));
