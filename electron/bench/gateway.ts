@@ -1,3 +1,4 @@
+import { GENERIC } from '../core/providers/capabilities';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -95,6 +96,7 @@ function planBench(): { loadBalance: number; sorted: number } {
       provider: provider(i),
       tag: `p${i}`,
       upstreamModel: 'many',
+      capabilities: GENERIC,
       contextLength: 8192,
       maxCompletionTokens: null,
       maxPromptTokens: null,

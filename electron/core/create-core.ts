@@ -6,6 +6,7 @@ import { contributionOf, loadCatalogFile, saveCatalogFile } from './catalog/cata
 import { discover, type DiscoveryResult } from './catalog/discovery';
 import { providerHints } from './catalog/bundled-providers';
 import { systemClock, type Clock } from './clock';
+import { LearnedCapabilities } from './catalog/learned';
 import { Gateway } from './gateway';
 import { DecisionsEngine } from './decisions/engine';
 import { DecisionLog } from './decisions/log';
@@ -102,6 +103,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const metrics = new EndpointMetrics(store, clock);
   const health = new HealthRegistry(clock);
   const http = new UpstreamHttp(clock);
+  const learned = new LearnedCapabilities(store, clock);
   const gateway = new Gateway({
     catalog,
     metrics,
@@ -110,6 +112,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     providerKeys,
     clock,
     account: () => settings.get().routing,
+    learned,
     ...(options.random ? { random: options.random } : {}),
   });
   const catalogPath = join(options.dataDir, CATALOG_FILE);

@@ -15,6 +15,8 @@ import { executePlan, type AttemptOutput, type ExecuteOptions, type ExecutionRes
 import type { HealthRegistry } from './routing/health';
 import { planRoute, type AccountRouting, type Candidate, type Plan, type PlannedAttempt, type RequestNeeds } from './routing/plan';
 import type { CancelSignal } from './cancel';
+import { withoutLearned, type Capabilities } from './providers/capabilities';
+import type { LearnedCapabilities } from './catalog/learned';
 
 export interface GatewayDeps {
   catalog: Catalog;
@@ -24,6 +26,7 @@ export interface GatewayDeps {
   providerKeys: ProviderKeys;
   clock: Clock;
   account: () => AccountRouting;
+  learned: LearnedCapabilities;
   random?: () => number;
 }
 
@@ -91,12 +94,23 @@ export class Gateway {
   /** Where to send a call; a provider's key is read from the secret store only when it needs one. */
   target(endpoint: CatalogEndpoint): Target | Promise<Target> {
     const { base_url: baseUrl, local, slug } = endpoint.provider;
-    if (local) return { baseUrl, model: endpoint.upstreamModel, apiKey: undefined };
+    const capabilities = this.capabilities(endpoint);
+    if (local) return { baseUrl, model: endpoint.upstreamModel, apiKey: undefined, capabilities };
     return this.deps.providerKeys.keyFor(slug, baseUrl, endpoint.provider.name).then((found) => {
       // A key is only ever sent to the address it was entered for.
       if (found && 'refused' in found) throw new UpstreamError('unconfigured', found.refused);
-      return { baseUrl, model: endpoint.upstreamModel, apiKey: found?.key };
+      return { baseUrl, model: endpoint.upstreamModel, apiKey: found?.key, capabilities };
     });
+  }
+
+  /** What a request to the endpoint may carry now: its table row, less what it refused before. */
+  capabilities(endpoint: CatalogEndpoint): Capabilities {
+    return withoutLearned(endpoint.capabilities, this.deps.learned.refused(endpoint.id));
+  }
+
+  /** Remembers that the endpoint refused a parameter or feature, so later requests leave it out. */
+  learn(endpoint: CatalogEndpoint, parameter: string, message: string): void {
+    this.deps.learned.learn(endpoint.id, parameter, message);
   }
 
   adapter(endpoint: CatalogEndpoint): ProviderAdapter {

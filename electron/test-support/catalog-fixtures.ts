@@ -1,3 +1,5 @@
+import { GENERIC, type Capabilities } from '../core/providers/capabilities';
+import { endpointCapabilities } from '../core/providers/registry';
 import type { CatalogEndpoint, CatalogModel, CatalogProvider, Prices } from '../core/catalog/types';
 import type { Quantization } from '../../shared/schemas/provider-preferences';
 
@@ -58,7 +60,11 @@ export function testEndpoint(options: {
     prices,
     quantization: options.quantization ?? null,
     supportedParameters: options.supportedParameters ?? [],
+    capabilities: endpointCapabilities(options.provider.wire_format, options.provider.slug, model.id.split('/')[1]!, options.supportedParameters ?? [], true),
     supportsImplicitCaching: false,
     source: 'file',
   };
 }
+
+/** Capabilities that allow everything a test request asks for (log-probabilities, temperature, usage, JSON schema). */
+export const OPEN_CAPABILITIES: Capabilities = { ...GENERIC, topLogprobs: 20, structured: 'json_schema' };

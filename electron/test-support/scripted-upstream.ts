@@ -3,7 +3,17 @@ import type { AddressInfo } from 'node:net';
 
 /** What a scripted upstream does with one request. */
 export type Script =
-  | { kind: 'respond'; status: number; headers?: Record<string, string>; chunks: string[]; chunkDelayMs?: number; headerDelayMs?: number }
+  | {
+      kind: 'respond';
+      status: number;
+      headers?: Record<string, string>;
+      /** Written in order, each its own write (bytes as given: a UTF-8 character may be cut between two). */
+      chunks: (string | Uint8Array)[];
+      chunkDelayMs?: number;
+      headerDelayMs?: number;
+      /** Wait until each write has left and the event loop has turned before the next, so the reader sees separate reads. */
+      flushEachChunk?: boolean;
+    }
   | { kind: 'reset-before-headers' }
   | { kind: 'reset-mid-body'; status: number; headers?: Record<string, string>; chunks: string[] }
   | { kind: 'stall-before-headers' }
@@ -84,9 +94,14 @@ export class ScriptedUpstream {
       case 'respond':
         if (script.headerDelayMs) await sleep(script.headerDelayMs);
         res.writeHead(script.status, script.headers ?? { 'content-type': 'application/json' });
-        for (const chunk of script.chunks) {
+        for (const [i, chunk] of script.chunks.entries()) {
           if (script.chunkDelayMs) await sleep(script.chunkDelayMs);
-          res.write(chunk);
+          if (script.flushEachChunk && i > 0) {
+            // A few turns of the event loop: enough for a reader in this process to take the previous write alone.
+            for (let turn = 0; turn < 3; turn++) await new Promise((r) => setImmediate(r));
+          }
+          if (script.flushEachChunk) await new Promise<void>((r) => res.write(chunk, () => r()));
+          else res.write(chunk);
         }
         res.end();
         return;

@@ -1,3 +1,4 @@
+import { endpointCapabilities } from '../providers/registry';
 import type { ModelSummary } from '../../../shared/schemas/inspector';
 import { GatewayError } from '../errors';
 import { BUNDLED_PROVIDERS } from './bundled-providers';
@@ -86,6 +87,7 @@ export class Catalog {
           prices,
           quantization: e.quantization,
           supportedParameters: e.supported_parameters,
+          capabilities: endpointCapabilities(provider.wire_format, provider.slug, e.upstream_model, e.supported_parameters, name === 'file' || name === 'sandbox'),
           supportsImplicitCaching: e.supports_implicit_caching,
           source: name,
         });

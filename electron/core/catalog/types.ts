@@ -1,4 +1,5 @@
 import type { EndpointPricingConfig, ModelConfig, ProviderConfig } from '../../../shared/schemas/catalog';
+import type { Capabilities } from '../providers/capabilities';
 import type { Quantization } from '../../../shared/schemas/provider-preferences';
 
 export type CatalogSource = 'bundled' | 'sandbox' | 'file' | 'discovered';
@@ -37,6 +38,8 @@ export interface CatalogEndpoint {
   prices: Prices;
   quantization: Quantization | null;
   supportedParameters: readonly string[];
+  /** What requests to it may carry (its provider folder's table and the catalog file). */
+  capabilities: Capabilities;
   supportsImplicitCaching: boolean;
   source: CatalogSource;
 }

@@ -151,8 +151,23 @@ describe('Decisions engine against providers on loopback', () => {
       .catch((e: unknown) => e)) as GatewayError;
     expect(url.status).toBe(400);
     expect(url.message).toMatch(/state\[0\]\.image_url\.url: only data: URLs are accepted .*does not fetch URLs/);
-    const many = Object.fromEntries(Array.from({ length: 27 }, (_, i) => [`o${i}`, null]));
-    const tooMany = (await decide({ questions: { q: { type: 'choice', instructions: 'x', criteria: many } } }).catch((e: unknown) => e)) as GatewayError;
-    expect(tooMany.message).toMatch(/questions\.q: a choice question has at most 26 options/);
+  });
+
+  it('more than 26 options and more than 10 levels are answered, by stated probabilities over longer labels', async () => {
+    const many = Object.fromEntries(Array.from({ length: 28 }, (_, i) => [`o${i}`, null]));
+    // A (o0) … Z (o25), AA (o26), AB (o27): the model states its probabilities for each label.
+    lp.script(WIRE.openai('{"probabilities": {' + Array.from({ length: 28 }, (_, i) => `"${i < 26 ? String.fromCharCode(65 + i) : `A${String.fromCharCode(65 + i - 26)}`}": ${i === 27 ? 0.73 : 0.01}`).join(', ') + '}}', { usage: { prompt: 300, completion: 200 } }));
+    const choice = await decide({ provider: { order: ['lp'] }, questions: { q: { type: 'choice', instructions: 'x', criteria: many } } });
+    expect(choice.methods['q']).toBe('verbalized');
+    expect(choice.response.answers['q']).toMatchObject({ type: 'choice', choice: 'o27', confidence: 0.73 });
+    const sent = (lp.received.at(-1)!.body as { messages: { content: string }[] }).messages.at(-1)!.content;
+    expect(sent).toContain('AB) o27');
+    expect(sent).not.toMatch(/top_logprobs/);
+
+    const levels = Array.from({ length: 12 }, (_, i) => `level ${i}`);
+    lp.script(WIRE.openai('{"probabilities": {' + levels.map((_, i) => `"${i}": ${i === 11 ? 0.5 : i === 10 ? 0.5 : 0}`).join(', ') + '}}', { usage: { prompt: 300, completion: 120 } }));
+    const score = await decide({ provider: { order: ['lp'] }, questions: { s: { type: 'score', instructions: 'x', criteria: levels } } });
+    expect(score.methods['s']).toBe('verbalized');
+    expect(score.response.answers['s']).toMatchObject({ type: 'score', score: 10.5 });
   });
 });

@@ -5,7 +5,7 @@ import type { DecisionsResponse } from '../../../shared/schemas/decisions-respon
 import type { CatalogEndpoint } from '../catalog/types';
 import { GatewayError } from '../errors';
 import type { Gateway } from '../gateway';
-import type { CallContext, ChatRequest, ContentPart, Target, Timings, UpstreamUsage } from '../providers/types';
+import type { CallContext, ChatRequest, ChatResult, ContentPart, Target, Timings, UpstreamUsage } from '../providers/types';
 import type { BoxQuestion, Question } from '../../../shared/schemas/question';
 import { prepareImage, type PreparedImage } from './box/image';
 import { boxConventionFor, boxInstruction, parseBox, seenSize } from './box/conventions';
@@ -36,12 +36,17 @@ export interface DecisionOutcome {
 export const MIN_COVERAGE = 0.5;
 const TOP_LOGPROBS = 20;
 
-type Answered = { name: string; answer: Answer; method: AnsweringMethod };
+type Answered = { name: string; answer: Answer; method: AnsweringMethod; provider: string };
 
-export function methodFor(endpoint: CatalogEndpoint, gateway: Gateway): AnsweringMethod {
+/**
+ * How an endpoint answers: passed through (a native Decisions provider), from label
+ * log-probabilities where the model gives them and every label is one token, else stated.
+ */
+export function methodFor(endpoint: CatalogEndpoint, gateway: Gateway, labels?: LabelSet): AnsweringMethod {
   const adapter = gateway.adapter(endpoint);
   if (adapter.decide) return 'native';
-  return endpoint.supportedParameters.includes('logprobs') ? 'logprobs' : 'verbalized';
+  if (labels && !labels.singleToken) return 'verbalized';
+  return gateway.capabilities(endpoint).topLogprobs > 0 ? 'logprobs' : 'verbalized';
 }
 
 /**
@@ -109,7 +114,9 @@ export class DecisionsEngine {
     const sets = new Map(labelled.flatMap(([name, q]) => (q.type === 'box' ? [] : [[name, labelSet(name, q)] as const])));
     const promptChars = parts.reduce((n, p) => n + (p.type === 'text' ? p.text.length : 0), 0);
     const plan = this.gateway.plan(request.model, request.provider ?? undefined, {
-      parameters: LABEL_PARAMETERS,
+      // The gateway sets every model parameter itself, and only those each endpoint accepts.
+      parameters: [],
+      calls: labelled.length,
       promptTokens: estimateTokensOfLength(promptChars) + 60,
       completionTokens: 1,
       images,
@@ -137,7 +144,7 @@ export class DecisionsEngine {
           ledger,
           () => warmed(attempt.endpoint),
         );
-        return { value: [one], usage: ZERO, timings: one.timings };
+        return { value: [one], usage: one.usage, timings: one.timings };
       },
       this.routeOptions(options.requestId, options.signal),
     );
@@ -159,7 +166,7 @@ export class DecisionsEngine {
                   return { ...native, value: native.value.filter((a) => a.name === name) };
                 }
                 const one = await this.ask(attempt.endpoint, target, { name, question, labels: sets.get(name), image, parts, options: attempt.options }, signal, ledger);
-                return { value: [one], usage: ZERO, timings: one.timings };
+                return { value: [one], usage: one.usage, timings: one.timings };
               },
               this.routeOptions(options.requestId, options.signal),
             )
@@ -173,7 +180,7 @@ export class DecisionsEngine {
     const [firstSettled, ...restSettled] = await Promise.allSettled([firstRun, ...restRuns]);
     if (firstSettled!.status === 'rejected') throw firstSettled!.reason;
     const first = firstSettled!.value;
-    answers.push(...first.value.map(({ name, answer, method }) => ({ name, answer, method })));
+    answers.push(...first.value.map(({ name, answer, method, provider }) => ({ name, answer, method, provider })));
     for (const a of first.value) options.onAnswer?.(a.name);
     const attempts = [...first.attempts];
     {
@@ -197,7 +204,8 @@ export class DecisionsEngine {
       response: {
         id: `gen-${randomUUID()}`,
         model: request.model,
-        provider: first.endpoint.provider.name,
+        // Each provider that answered a question, in question order (usually one).
+        provider: [...new Set(ordered.map((a) => a.provider))].join(', '),
         answers: Object.fromEntries(ordered.map((a) => [a.name, a.answer])),
         usage: totalUsage(ledger),
       },
@@ -227,10 +235,13 @@ export class DecisionsEngine {
     const native = { promptTokens: stateTokens + Buffer.byteLength(JSON.stringify(request.questions)), outputTokens: NATIVE_OUTPUT_TOKENS * labelled.length };
     let total = 0;
     for (const { endpoint } of plan.attempts) {
-      const method = methodFor(endpoint, this.gateway);
-      const cost = (call: { promptTokens: number; outputTokens: number }) => maxCallCost(endpoint, call) ?? 0;
+      // Output includes the room left for thinking. A call `chat` makes again after a refusal costs
+      // no more: the refused one was not billed.
+      const room = this.gateway.capabilities(endpoint).thinkingRoom;
+      const cost = (call: { promptTokens: number; outputTokens: number }) => maxCallCost(endpoint, { ...call, outputTokens: call.outputTokens + room }) ?? 0;
       for (const [name, question] of labelled) {
-        if (method === 'native') total += cost(native);
+        const method = methodFor(endpoint, this.gateway, sets.get(name));
+        if (method === 'native') total += (maxCallCost(endpoint, native) ?? 0);
         else if (question.type === 'box') {
           total += cost({ promptTokens: stateTokens + Buffer.byteLength(BOX_SYSTEM_PROMPT + boxPrompt(endpoint, question, image!)), outputTokens: BOX_MAX_TOKENS });
         } else {
@@ -257,9 +268,9 @@ export class DecisionsEngine {
       if (!answer || answer.type !== question.type) {
         throw new UpstreamError('invalid_response', `the answer to "${name}" is missing or not of type ${question.type}`);
       }
-      value.push({ name, answer, method: 'native', timings: result.timings });
+      value.push({ name, answer, method: 'native', provider: endpoint.provider.name, timings: result.timings });
     }
-    return { value, usage: ZERO, timings: result.timings };
+    return { value, usage: result.usage, timings: result.timings };
   }
 
   /** One question on one endpoint: label log-probabilities, one retry, then stated probabilities; or a box. */
@@ -270,27 +281,27 @@ export class DecisionsEngine {
     signal: CancelSignal,
     ledger: LedgerEntry[],
     onFirstToken?: () => void,
-  ): Promise<Answered & { timings: Timings }> {
-    const adapter = this.gateway.adapter(endpoint);
+  ): Promise<Answered & { timings: Timings; usage: UpstreamUsage }> {
     const ctx = { ...this.gateway.context(signal), onFirstToken };
     if (q.question.type === 'box') return this.askBox(endpoint, target, { ...q, question: q.question }, ctx, ledger);
     const question: LabelQuestion = q.question;
     const labels = q.labels!;
     const content: ContentPart[] = [...markCacheable(q.parts), { type: 'text', text: questionPart(question, labels) }];
-    const base: ChatRequest = { system: SYSTEM_PROMPT, messages: [{ role: 'user', content }], maxTokens: 1, temperature: 0, options: q.options };
+    const base: ChatRequest = { system: SYSTEM_PROMPT, messages: [{ role: 'user', content }], maxTokens: 1, temperature: 0, minimalReasoning: true, options: q.options };
     const record = (usage: UpstreamUsage, text: string) => recordUsage(ledger, endpoint, usage, content, text);
-    if (methodFor(endpoint, this.gateway) === 'logprobs') {
-      for (let attempt = 0; attempt < 2; attempt += 1) {
-        const result = await adapter.chat!(target, { ...base, topLogprobs: TOP_LOGPROBS }, ctx);
-        await record(result.usage, result.text);
-        const distribution = labelDistribution(result.tokens, labels);
-        if (distribution && distribution.coverage >= MIN_COVERAGE) {
-          return { name: q.name, answer: answerFrom(question, distribution.probabilities), method: 'logprobs' as const, timings: result.timings };
-        }
+    const provider = endpoint.provider.name;
+    // Checked before each call: an endpoint that refuses log-probabilities goes straight to stated ones.
+    for (let attempt = 0; attempt < 2 && methodFor(endpoint, this.gateway, labels) === 'logprobs'; attempt += 1) {
+      const result = await this.chat(endpoint, target, { ...base, topLogprobs: TOP_LOGPROBS }, ctx);
+      await record(result.usage, result.text);
+      const distribution = labelDistribution(result.tokens, labels);
+      if (distribution && distribution.coverage >= MIN_COVERAGE) {
+        return { name: q.name, answer: answerFrom(question, distribution.probabilities), method: 'logprobs' as const, provider, timings: result.timings, usage: result.usage };
       }
     }
     const stated = statedRequest(labels);
-    const result = await adapter.chat!(
+    const result = await this.chat(
+      endpoint,
       target,
       { ...base, maxTokens: stated.maxTokens, messages: [{ role: 'user', content: [...content, { type: 'text', text: stated.text }] }], jsonSchema: { name: 'label_probabilities', schema: stated.schema } },
       ctx,
@@ -298,7 +309,31 @@ export class DecisionsEngine {
     await record(result.usage, result.text);
     const probabilities = statedProbabilities(result.text, labels);
     if (!probabilities) throw new UpstreamError('invalid_response', `no usable probabilities for "${q.name}" in the model's reply`);
-    return { name: q.name, answer: answerFrom(question, probabilities), method: 'verbalized' as const, timings: result.timings };
+    return { name: q.name, answer: answerFrom(question, probabilities), method: 'verbalized' as const, provider, timings: result.timings, usage: result.usage };
+  }
+
+  /**
+   * One chat call that learns instead of failing: when the endpoint says a parameter or feature
+   * is unsupported, that is remembered for the endpoint and the call is made once more without it.
+   * When nothing is left to change, the error stands, and the executor moves to the next endpoint.
+   */
+  private async chat(endpoint: CatalogEndpoint, target: Target, request: ChatRequest, ctx: CallContext): Promise<ChatResult> {
+    const adapter = this.gateway.adapter(endpoint);
+    try {
+      return await adapter.chat!(target, request, ctx);
+    } catch (error) {
+      if (!(error instanceof UpstreamError)) throw error;
+      // Out of budget before any answer: remembered, so the next request leaves more room; this one
+      // moves on (its tokens were billed, and the reservation held one such call).
+      if (error.kind === 'incomplete') this.gateway.learn(endpoint, OUTPUT_BUDGET, error.message);
+      const learned = error.kind === 'unsupported' ? error.details.parameter : undefined;
+      if (!learned) throw error;
+      const before = JSON.stringify(target.capabilities);
+      this.gateway.learn(endpoint, learned, (error as Error).message);
+      target.capabilities = this.gateway.capabilities(endpoint);
+      if (JSON.stringify(target.capabilities) === before) throw error;
+      return adapter.chat!(target, request, ctx);
+    }
   }
 
   /** A box question: the model states a box in its family's convention; it is converted to fractions. */
@@ -308,21 +343,22 @@ export class DecisionsEngine {
     q: { name: string; question: BoxQuestion; image: PreparedImage | null; parts: ContentPart[]; options: Record<string, unknown> | undefined },
     ctx: CallContext,
     ledger: LedgerEntry[],
-  ): Promise<Answered & { timings: Timings }> {
+  ): Promise<Answered & { timings: Timings; usage: UpstreamUsage }> {
     const image = q.image!;
     const convention = endpoint.model.box_format ?? boxConventionFor(endpoint.model.id);
     const seen = seenSize(convention, image.width, image.height);
     const content: ContentPart[] = [...markCacheable(q.parts), { type: 'text', text: boxPrompt(endpoint, q.question, image) }];
-    const result = await this.gateway.adapter(endpoint).chat!(
+    const result = await this.chat(
+      endpoint,
       target,
-      { system: BOX_SYSTEM_PROMPT, messages: [{ role: 'user', content }], maxTokens: BOX_MAX_TOKENS, temperature: 0, options: q.options },
+      { system: BOX_SYSTEM_PROMPT, messages: [{ role: 'user', content }], maxTokens: BOX_MAX_TOKENS, temperature: 0, minimalReasoning: true, options: q.options },
       ctx,
     );
     await recordUsage(ledger, endpoint, result.usage, content, result.text);
     const box = parseBox(result.text, convention, seen);
     if (!box) throw new UpstreamError('invalid_response', `no usable box for "${q.name}" in the model's reply`);
     // No confidence: coordinate token probabilities do not measure how well the box fits.
-    return { name: q.name, answer: { type: 'box', box: roundBox(box) }, method: 'box', timings: result.timings };
+    return { name: q.name, answer: { type: 'box', box: roundBox(box) }, method: 'box', provider: endpoint.provider.name, timings: result.timings, usage: result.usage };
   }
 }
 
@@ -374,10 +410,9 @@ async function recordUsage(ledger: LedgerEntry[], endpoint: CatalogEndpoint, usa
 }
 
 
-/** What label answers need of an endpoint. */
-const LABEL_PARAMETERS: readonly string[] = ['logprobs', 'top_logprobs', 'max_tokens'];
+/** What `chat` learns when a reply ran out of output budget before any answer. */
+const OUTPUT_BUDGET = 'output_budget';
 
-const ZERO = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, cost: 0 };
 
 /** The last text part of the state closes the shared prefix: providers that need a marker cache up to it. */
 function markCacheable(parts: ContentPart[]): ContentPart[] {

@@ -1,38 +1,47 @@
 import type { ChoiceQuestion, NoulQuestion, Question, ScoreQuestion } from '../../../shared/schemas/question';
-import { GatewayError } from '../errors';
 import { guidanceText } from '../validation';
 
-/** Single-token, distinct labels the model answers with; each maps back to an option. */
+/** Distinct labels the model answers with; each maps back to an option. */
 export interface LabelSet {
   labels: string[];
   /** Option name (choice), level index as a string (score), or 'true'/'false' (noul). */
   keys: string[];
+  /**
+   * Every label is one token (Yes/No, A–Z, 0–9), so label log-probabilities measure the answer.
+   * Longer lists (more than 26 options, more than 10 levels) get longer labels and stated probabilities.
+   */
+  singleToken: boolean;
 }
 
 export const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'.split('');
 export const MAX_SCORE_LEVELS = 10;
 
-export function labelSet(name: string, question: Exclude<Question, { type: 'box' }>): LabelSet {
+/** A, B, … Z, AA, AB, … as spreadsheet columns are named. */
+export function letterLabel(index: number): string {
+  let n = index + 1;
+  let label = '';
+  while (n > 0) {
+    const r = (n - 1) % 26;
+    label = LETTERS[r]! + label;
+    n = Math.floor((n - 1) / 26);
+  }
+  return label;
+}
+
+export function labelSet(_name: string, question: Exclude<Question, { type: 'box' }>): LabelSet {
   switch (question.type) {
     case 'noul':
-      return { labels: ['Yes', 'No'], keys: ['true', 'false'] };
+      return { labels: ['Yes', 'No'], keys: ['true', 'false'], singleToken: true };
     case 'choice': {
       const options = Object.keys(question.criteria);
-      if (options.length > LETTERS.length) {
-        throw new GatewayError('bad_request', `questions.${name}: a choice question has at most ${LETTERS.length} options, this one has ${options.length}`);
-      }
-      return { labels: LETTERS.slice(0, options.length), keys: options };
+      return { labels: options.map((_, i) => letterLabel(i)), keys: options, singleToken: options.length <= LETTERS.length };
     }
     case 'score': {
-      const levels = question.criteria.length;
-      if (levels > MAX_SCORE_LEVELS) {
-        throw new GatewayError('bad_request', `questions.${name}: a score question has at most ${MAX_SCORE_LEVELS} levels, this one has ${levels}`);
-      }
-      return { labels: question.criteria.map((_, i) => String(i)), keys: question.criteria.map((_, i) => String(i)) };
+      const levels = question.criteria.map((_, i) => String(i));
+      return { labels: levels, keys: levels, singleToken: levels.length <= MAX_SCORE_LEVELS };
     }
   }
 }
-
 
 /** The question part of a prompt: it comes after the shared state, so every call shares one prefix. */
 export function questionText(question: NoulQuestion | ChoiceQuestion | ScoreQuestion, labels: LabelSet): string {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../clock';
+import { OPEN_CAPABILITIES } from '../../test-support/catalog-fixtures';
 import { ScriptedUpstream } from '../../test-support/scripted-upstream';
 import { ERROR_BODY, WIRE } from '../../test-support/wire-fixtures';
 import { UpstreamHttp } from './http';
@@ -89,7 +90,7 @@ describe.each(CASES)('$name adapter (shared suite)', (wire) => {
   const http = new UpstreamHttp(systemClock);
   const base = () => (wire.adapter === geminiAdapter ? `${upstream.url}/v1beta` : `${upstream.url}/v1`);
   const call = (timeoutMs = 2_000) =>
-    wire.adapter.chat!({ baseUrl: base(), model: 'upstream-model', apiKey: 'sk-test-key' }, REQUEST, { http, clock: systemClock, signal: AbortSignal.timeout(timeoutMs) });
+    wire.adapter.chat!({ baseUrl: base(), model: 'upstream-model', apiKey: 'sk-test-key', capabilities: OPEN_CAPABILITIES }, REQUEST, { http, clock: systemClock, signal: AbortSignal.timeout(timeoutMs) });
   const failure = async (timeoutMs?: number) => {
     const error = await call(timeoutMs).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamError);
@@ -172,7 +173,7 @@ describe.each(CASES)('$name adapter (shared suite)', (wire) => {
   });
 
   it('a refused connection is a connection failure', async () => {
-    const refused = wire.adapter.chat!({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm', apiKey: 'k' }, REQUEST, { http, clock: systemClock, signal: AbortSignal.timeout(2000) });
+    const refused = wire.adapter.chat!({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm', apiKey: 'k', capabilities: OPEN_CAPABILITIES }, REQUEST, { http, clock: systemClock, signal: AbortSignal.timeout(2000) });
     const error = await refused.catch((e: unknown) => e);
     expect((error as UpstreamError).kind).toBe('connection');
   });
@@ -189,7 +190,7 @@ describe('native decisions adapter', () => {
     await upstream.close();
   });
   const request = { model: 'remote/model', state: 'x', questions: { q: { type: 'noul' as const, instructions: 'x' } } };
-  const decide = () => decisionsAdapter.decide!({ baseUrl: `${upstream.url}/api/v1`, model: 'upstream/m', apiKey: 'k' }, request, { http, clock: systemClock, signal: AbortSignal.timeout(2000) });
+  const decide = () => decisionsAdapter.decide!({ baseUrl: `${upstream.url}/api/v1`, model: 'upstream/m', apiKey: 'k', capabilities: OPEN_CAPABILITIES }, request, { http, clock: systemClock, signal: AbortSignal.timeout(2000) });
 
   it('passes answers through unchanged and posts to /api/alpha/decisions', async () => {
     const answer = { id: 'g1', model: 'upstream/m', provider: 'Remote', answers: { q: { type: 'noul', noul: 0.73 } }, usage: { input_tokens: 9, output_tokens: 1, cost: 0.00002 } };

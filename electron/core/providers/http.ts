@@ -1,9 +1,16 @@
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import type { Clock } from '../clock';
-import { UpstreamError, kindForStatus, parseRetryAfter, upstreamMessage } from './upstream-error';
+import { UpstreamError, kindForStatus, parseRetryAfter, upstreamMessage, type ErrorClassifier } from './upstream-error';
 import type { CancelSignal } from '../cancel';
 
 const ACCEPT = 'application/json, text/event-stream';
+
+export interface RequestOptions {
+  headers: Record<string, string>;
+  signal: CancelSignal;
+  /** Reads the provider's error body into a finer kind than the status gives (each provider folder's errors.ts). */
+  classify?: ErrorClassifier | undefined;
+}
 
 export interface UpstreamResponse {
   status: number;
@@ -32,18 +39,18 @@ export class UpstreamHttp {
   }
 
   /** POSTs JSON; any status other than 2xx becomes an UpstreamError with the provider's message. */
-  postJson(url: string, body: unknown, options: { headers: Record<string, string>; signal: CancelSignal }): Promise<UpstreamResponse> {
+  postJson(url: string, body: unknown, options: RequestOptions): Promise<UpstreamResponse> {
     return this.send('POST', url, JSON.stringify(body), options);
   }
 
   /** GETs a resource (model listings); non-2xx statuses become UpstreamErrors as for POST. */
-  get(url: string, options: { headers: Record<string, string>; signal: CancelSignal }): Promise<UpstreamResponse> {
+  get(url: string, options: RequestOptions): Promise<UpstreamResponse> {
     return this.send('GET', url, undefined, options);
   }
 
   private readonly parsed = new Map<string, URL>();
 
-  private async send(method: 'GET' | 'POST', url: string, body: string | undefined, options: { headers: Record<string, string>; signal: CancelSignal }): Promise<UpstreamResponse> {
+  private async send(method: 'GET' | 'POST', url: string, body: string | undefined, options: RequestOptions): Promise<UpstreamResponse> {
     let target = this.parsed.get(url);
     if (!target) {
       target = new URL(url);
@@ -68,10 +75,11 @@ export class UpstreamHttp {
     if (response.statusCode < 200 || response.statusCode >= 300) {
       const text = await readText(response.body, options.signal).catch(() => '');
       const retryAfterMs = parseRetryAfter(response.headers, this.clock.now());
-      throw new UpstreamError(kindForStatus(response.statusCode), `HTTP ${response.statusCode}: ${upstreamMessage(text)}`, {
+      const fallback = new UpstreamError(kindForStatus(response.statusCode), `HTTP ${response.statusCode}: ${upstreamMessage(text)}`, {
         status: response.statusCode,
         ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
       });
+      throw options.classify ? options.classify(response.statusCode, text, fallback) : fallback;
     }
     return { status: response.statusCode, headers: response.headers, body: response.body, ttfbMs };
   }

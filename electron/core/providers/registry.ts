@@ -4,6 +4,10 @@ import { decisionsAdapter } from './decisions/adapter';
 import { geminiAdapter } from './gemini/adapter';
 import { openaiAdapter } from './openai/adapter';
 import type { ProviderAdapter } from './types';
+import { GENERIC, type Capabilities } from './capabilities';
+import { anthropicCapabilities } from './anthropic/capabilities';
+import { geminiCapabilities } from './gemini/capabilities';
+import { openaiCapabilities } from './openai/capabilities';
 
 /** Adding a wire format: a folder beside this file and one line here. */
 export const ADAPTERS: Record<WireFormat, ProviderAdapter> = {
@@ -12,3 +16,27 @@ export const ADAPTERS: Record<WireFormat, ProviderAdapter> = {
   gemini: geminiAdapter,
   decisions: decisionsAdapter,
 };
+
+/** Each wire format's capability table: what a provider's model accepts. */
+export const CAPABILITIES: Record<WireFormat, (provider: string, model: string) => Capabilities> = {
+  openai: openaiCapabilities,
+  anthropic: anthropicCapabilities,
+  gemini: geminiCapabilities,
+  decisions: () => GENERIC,
+};
+
+/**
+ * An endpoint's capabilities: its provider folder's row for the model, then what a catalog file
+ * (the user's word) or the simulated fleet lists in `supported_parameters`.
+ */
+export function endpointCapabilities(wire: WireFormat, provider: string, upstreamModel: string, listed: readonly string[], userListed: boolean): Capabilities {
+  const caps = CAPABILITIES[wire](provider, upstreamModel);
+  if (!userListed || listed.length === 0) return caps;
+  const has = (p: string) => listed.includes(p);
+  return {
+    ...caps,
+    topLogprobs: has('logprobs') ? caps.topLogprobs || 20 : 0,
+    tokenLimit: has('max_completion_tokens') && !has('max_tokens') ? 'max_completion_tokens' : has('max_tokens') && !has('max_completion_tokens') ? 'max_tokens' : caps.tokenLimit,
+    source: `${caps.source}; supported_parameters in the catalog`,
+  };
+}

@@ -4,6 +4,7 @@ import type { WireFormat } from '../../../shared/schemas/inspector';
 import type { Clock } from '../clock';
 import type { UpstreamHttp } from './http';
 import type { CancelSignal } from '../cancel';
+import type { Capabilities } from './capabilities';
 
 export type ContentPart = { type: 'text'; text: string; cache?: boolean } | { type: 'image'; mediaType: string; base64: string };
 
@@ -16,8 +17,12 @@ export interface ChatMessage {
 export interface ChatRequest {
   system?: string;
   messages: ChatMessage[];
+  /** Tokens the answer itself needs; room for thinking a model cannot switch off is added per endpoint. */
   maxTokens: number;
+  /** Sent only where the endpoint accepts a temperature. */
   temperature?: number;
+  /** Ask for the least reasoning the model allows (label questions need none). */
+  minimalReasoning?: boolean;
   /** Ask for the top-N alternatives at each output position. */
   topLogprobs?: number;
   /** Ask for JSON matching this schema. */
@@ -53,6 +58,8 @@ export interface ChatResult {
   usage: UpstreamUsage;
   timings: Timings;
   upstreamId: string | null;
+  /** Why the model stopped, in the provider's words (`stop`, `length`, `end_turn`, `MAX_TOKENS`…), when it said. */
+  finishReason?: string | null;
 }
 
 export interface DecideResult {
@@ -65,6 +72,8 @@ export interface Target {
   baseUrl: string;
   model: string;
   apiKey: string | undefined;
+  /** What this endpoint accepts (its provider folder's table, the catalog file, what it refused before). */
+  capabilities: Capabilities;
 }
 
 export interface CallContext {

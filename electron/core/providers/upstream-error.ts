@@ -1,4 +1,5 @@
 import type { AttemptOutcome } from '../metrics/attempt';
+import type { UpstreamUsage } from './types';
 
 export type FailureKind = Exclude<AttemptOutcome, 'ok'>;
 
@@ -7,7 +8,14 @@ export class UpstreamError extends Error {
   constructor(
     readonly kind: FailureKind,
     message: string,
-    readonly details: { status?: number; retryAfterMs?: number } = {},
+    readonly details: {
+      status?: number;
+      retryAfterMs?: number;
+      /** For 'unsupported': the request-level name of what the endpoint refused (see `requestParameter`). */
+      parameter?: string;
+      /** What the call used before it failed (a refusal or an exhausted budget is still billed). */
+      usage?: UpstreamUsage;
+    } = {},
   ) {
     super(message);
     this.name = 'UpstreamError';
@@ -48,4 +56,67 @@ export function upstreamMessage(text: string): string {
     // Not JSON: use the text itself.
   }
   return text.slice(0, 300).trim() || '(empty body)';
+}
+
+/**
+ * Turns an HTTP failure into its UpstreamError, given the body and the error the status alone
+ * gives; each provider folder's errors.ts has one, passed to UpstreamHttp in the call's options.
+ */
+export type ErrorClassifier = (status: number, body: string, fallback: UpstreamError) => UpstreamError;
+
+/** Request-level names of what an endpoint can refuse, whatever a provider calls them. */
+export type RequestParameter = 'max_tokens' | 'temperature' | 'stream_options' | 'logprobs' | 'top_logprobs' | 'response_format' | 'reasoning_effort' | 'thinking';
+
+const PARAMETER_ALIASES: Record<string, RequestParameter> = {
+  max_tokens: 'max_tokens',
+  max_completion_tokens: 'max_tokens',
+  max_output_tokens: 'max_tokens',
+  maxoutputtokens: 'max_tokens',
+  temperature: 'temperature',
+  stream_options: 'stream_options',
+  logprobs: 'logprobs',
+  responselogprobs: 'logprobs',
+  response_logprobs: 'logprobs',
+  top_logprobs: 'top_logprobs',
+  response_format: 'response_format',
+  responseschema: 'response_format',
+  response_schema: 'response_format',
+  responsejsonschema: 'response_format',
+  response_json_schema: 'response_format',
+  responsemimetype: 'response_format',
+  response_mime_type: 'response_format',
+  output_format: 'response_format',
+  output_config: 'response_format',
+  json_schema: 'response_format',
+  reasoning_effort: 'reasoning_effort',
+  reasoning: 'reasoning_effort',
+  thinking: 'thinking',
+  thinkingconfig: 'thinking',
+  thinking_config: 'thinking',
+  thinkingbudget: 'thinking',
+  thinking_budget: 'thinking',
+  thinkinglevel: 'thinking',
+  thinking_level: 'thinking',
+};
+
+/**
+ * The request-level name for a provider's parameter name or path (`generation_config.response_logprobs`,
+ * `thinking.type.enabled`, `body.stream_options`): its first recognised segment, else the raw name.
+ */
+export function requestParameter(raw: string): string {
+  for (const segment of raw.split(/[.[\]]/)) {
+    const known = PARAMETER_ALIASES[segment.trim().toLowerCase()];
+    if (known) return known;
+  }
+  return raw;
+}
+
+/** A request-level parameter named in free text, e.g. "`temperature` is deprecated", "Logprobs is not enabled". */
+export function parameterInText(text: string): RequestParameter | undefined {
+  const words = text.toLowerCase().match(/[a-z_]+/g) ?? [];
+  for (const word of words) {
+    const known = PARAMETER_ALIASES[word];
+    if (known) return known;
+  }
+  return undefined;
 }

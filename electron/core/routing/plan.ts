@@ -26,6 +26,8 @@ export interface AccountRouting {
 
 export interface RequestNeeds {
   parameters: readonly string[];
+  /** Upstream calls the request makes at least (one per question): a per-request price is paid on each. */
+  calls?: number;
   promptTokens: number;
   completionTokens: number;
   images: number;
@@ -131,7 +133,7 @@ function hardFilters(prefs: ProviderPreferences | undefined, account: AccountRou
     const limits: [keyof CatalogEndpoint['prices'], string | undefined, number, string][] = [
       ['prompt', max.prompt, 1e6, 'prompt price per million tokens'],
       ['completion', max.completion, 1e6, 'completion price per million tokens'],
-      ['request', max.request, 1, 'price per request'],
+      ['request', max.request, needs.calls ?? 1, 'price per request'],
       ['image', max.image, 1, 'price per image'],
     ];
     filters.push({

@@ -131,4 +131,14 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TABLE key_requests (key_id TEXT NOT NULL, at INTEGER NOT NULL);
   CREATE INDEX key_requests_by_time ON key_requests (at);
   `,
+  `
+  -- Parameters or features an endpoint refused at run time (a 400/422 saying so), so later requests leave them out.
+  CREATE TABLE endpoint_refusals (
+    endpoint_id TEXT NOT NULL,
+    parameter TEXT NOT NULL,
+    message TEXT NOT NULL,
+    learned_at TEXT NOT NULL,
+    PRIMARY KEY (endpoint_id, parameter)
+  );
+  `,
 ];
