@@ -103,6 +103,21 @@ describe('POST /api/alpha/decisions end to end', () => {
     expect(JSON.stringify(upstream.received.slice(-2).map((r) => r.body))).not.toMatch(/from-body|only-header|session/);
   });
 
+  it('session_id and user are counted in characters, and a too-long one is named where it came from', async () => {
+    // 256 emoji are 512 UTF-16 units but 256 characters: allowed, in the body or the header.
+    const emoji = '🙂'.repeat(256);
+    upstream.script(WIRE.openai('Yes', { top: [{ token: 'Yes', logprob: -0.1 }, { token: 'No', logprob: -2.4 }] }));
+    expect((await ask({ ...judge, session_id: emoji, user: emoji })).status).toBe(200);
+    upstream.script(WIRE.openai('Yes', { top: [{ token: 'Yes', logprob: -0.1 }, { token: 'No', logprob: -2.4 }] }));
+    expect((await ask(judge, key, { 'x-session-id': encodeURIComponent('é').repeat(1) })).status).toBe(200);
+    const body = await status(await ask({ ...judge, session_id: `${emoji}x` }, key, { 'x-session-id': 'short' }));
+    expect(body).toMatchObject({ status: 400 });
+    expect(body.message).toContain('session_id is at most 256 characters');
+    expect(body.message).not.toContain('x-session-id');
+    const header = await status(await ask(judge, key, { 'x-session-id': 'h'.repeat(257) }));
+    expect(header.message).toBe('x-session-id: at most 256 characters');
+  });
+
   it('a caller that hangs up cancels the upstream call at once, long before its timeout', async () => {
     upstream.script({ kind: 'stall-before-headers' });
     const before = upstream.received.length;

@@ -1,4 +1,4 @@
-import { DecisionsRequestSchema, MAX_SESSION_ID_LENGTH, type DecisionsRequest } from '../../shared/schemas/decisions-request';
+import { characterCount, DecisionsRequestSchema, MAX_SESSION_ID_LENGTH, type DecisionsRequest } from '../../shared/schemas/decisions-request';
 import type { DecisionsResponse } from '../../shared/schemas/decisions-response';
 import { isPlainDecisionsRequest } from '../../shared/schemas/fast-accept';
 import type { CancelSignal } from '../core/cancel';
@@ -44,7 +44,8 @@ export async function answerDecisions(core: Core, call: DecisionsCall): Promise<
   const request = isPlainDecisionsRequest(body) ? body : parseOrBadRequest(DecisionsRequestSchema, body, 'DecisionsRequest');
   // The body's session_id wins over the header; neither is ever sent to a provider.
   const sessionId = request.session_id ?? call.sessionHeader ?? null;
-  if (sessionId !== null && sessionId.length > MAX_SESSION_ID_LENGTH) {
+  // The body's value was checked by the schema; a header's is checked here, under its own name.
+  if (request.session_id === undefined && sessionId !== null && characterCount(sessionId) > MAX_SESSION_ID_LENGTH) {
     throw new GatewayError('bad_request', `x-session-id: at most ${MAX_SESSION_ID_LENGTH} characters`);
   }
   const keyId = call.key.id;

@@ -7,6 +7,15 @@ import { TraceConfigSchema } from './trace';
 export const MAX_SESSION_ID_LENGTH = 256;
 export const MAX_USER_LENGTH = 256;
 
+/** Characters as people count them (Unicode code points), not UTF-16 units: an emoji is one. */
+export const characterCount = (text: string): number => {
+  let n = 0;
+  for (const _ of text) n += 1;
+  return n;
+};
+const atMostCharacters = (max: number, field: string) =>
+  z.string().refine((text) => text.length <= max || characterCount(text) <= max, `${field} is at most ${max} characters`);
+
 /** The content to evaluate: a plain string, a JSON object or a JSON array. */
 export const StateSchema = z.union([z.string(), namedRecord(z.string(), z.unknown()), z.array(z.unknown())], {
   error: 'expected state: a string, a JSON object or a JSON array',
@@ -20,8 +29,8 @@ export const DecisionsRequestSchema = z.object({
   questions: namedRecord(z.string().min(1, 'question names must not be empty'), QuestionSchema)
     .refine((questions) => Object.keys(questions).length >= 1, 'at least 1 question is needed'),
   provider: ProviderPreferencesSchema.optional(),
-  session_id: z.string().max(MAX_SESSION_ID_LENGTH, `session_id is at most ${MAX_SESSION_ID_LENGTH} characters`).optional(),
+  session_id: atMostCharacters(MAX_SESSION_ID_LENGTH, 'session_id').optional(),
   trace: withoutProtoKey(TraceConfigSchema).optional(),
-  user: z.string().max(MAX_USER_LENGTH, `user is at most ${MAX_USER_LENGTH} characters`).optional(),
+  user: atMostCharacters(MAX_USER_LENGTH, 'user').optional(),
 });
 export type DecisionsRequest = z.infer<typeof DecisionsRequestSchema>;

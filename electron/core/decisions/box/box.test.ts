@@ -13,6 +13,13 @@ describe('box conventions', () => {
   };
 
   it('Gemini: box_2d [ymin, xmin, ymax, xmax] on 0..1000', () => close(parseBox('{"box_2d": [100, 200, 500, 800]}', 'gemini-1000', { width: 1, height: 1 })));
+  it('Gemini: a bare [ymin, xmin, ymax, xmax] list, fenced or not, and box_2d inside a list of objects', () => {
+    close(parseBox('[100, 200, 500, 800]', 'gemini-1000', { width: 1, height: 1 }));
+    close(parseBox('```json\n[100, 200, 500, 800]\n```', 'gemini-1000', { width: 1, height: 1 }));
+    close(parseBox('[{"box_2d": [100, 200, 500, 800], "label": "cat"}]', 'gemini-1000', { width: 1, height: 1 }));
+    // A bare list is not fractions: no convention says which number is which edge there.
+    expect(parseBox('[0.1, 0.2, 0.5, 0.8]', 'fractions', { width: 1, height: 1 })).toBeNull();
+  });
   it('Qwen2-VL / Qwen3-VL: bbox_2d [x1, y1, x2, y2] on 0..1000', () => close(parseBox('```json\n{"bbox_2d": [200, 100, 800, 500]}\n```', 'qwen-1000', { width: 1, height: 1 })));
   it('Qwen2.5-VL: pixels of the image as resized to multiples of 28', () => {
     const seen = seenSize('qwen25-pixels', 1000, 500);

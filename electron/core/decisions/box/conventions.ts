@@ -66,6 +66,17 @@ const clamp = (v: number) => Math.min(1, Math.max(0, v));
 const numbers = (value: unknown): number[] | null =>
   Array.isArray(value) && value.length === 4 && value.every((v) => typeof v === 'number' && Number.isFinite(v)) ? (value as number[]) : null;
 
+/** A reply that is only a list of four numbers (in a code fence or not). */
+function bareList(text: string): number[] | null {
+  const match = /^\s*(?:```(?:json)?\s*)?(\[[^\[\]]*\])\s*(?:```)?\s*$/.exec(text);
+  if (!match) return null;
+  try {
+    return numbers(JSON.parse(match[1]!));
+  } catch {
+    return null;
+  }
+}
+
 /** The first JSON object in a reply. */
 function json(text: string): Record<string, unknown> | null {
   const match = /\{[\s\S]*\}/.exec(text);
@@ -83,7 +94,9 @@ function json(text: string): Record<string, unknown> | null {
  * Null when the reply holds no usable box (never a made-up one).
  */
 export function parseBox(text: string, convention: BoxConvention, seen: { width: number; height: number }): Box | null {
-  const reply = json(text);
+  // Models of the list conventions sometimes answer with the bare list, [ymin, xmin, ymax, xmax] or [x1, y1, x2, y2].
+  const bare = convention === 'fractions' ? null : bareList(text);
+  const reply = json(text) ?? (bare ? { box_2d: bare, bbox_2d: bare } : null);
   if (!reply) return null;
   let top: number;
   let left: number;
