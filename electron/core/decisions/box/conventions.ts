@@ -68,7 +68,7 @@ const numbers = (value: unknown): number[] | null =>
 
 /** A reply that is only a list of four numbers (in a code fence or not). */
 function bareList(text: string): number[] | null {
-  const match = /^\s*(?:```(?:json)?\s*)?(\[[^\[\]]*\])\s*(?:```)?\s*$/.exec(text);
+  const match = /^\s*(?:```(?:json)?\s*)?(\[[^[\]]*\])\s*(?:```)?\s*$/.exec(text);
   if (!match) return null;
   try {
     return numbers(JSON.parse(match[1]!));
