@@ -1,13 +1,11 @@
-import { anthropicHeaders } from '../providers/anthropic/request';
-import { geminiHeaders } from '../providers/gemini/request';
-import { openaiHeaders } from '../providers/openai/request';
+import { listAnthropicModels } from '../providers/anthropic/listing';
+import { listGeminiModels } from '../providers/gemini/listing';
+import { listOpenAiModels } from '../providers/openai/listing';
+import type { ModelLister } from '../providers/listing';
 import type { KeyLookup } from '../keys/provider-keys';
-import { z } from 'zod';
 import type { CatalogContribution, CatalogModel, CatalogProvider } from './types';
 import type { Clock } from '../clock';
-import { readText, type UpstreamHttp } from '../providers/http';
-import { UpstreamError } from '../providers/upstream-error';
-import type { CancelSignal } from '../cancel';
+import type { UpstreamHttp } from '../providers/http';
 
 /** What one provider's own model listing said, or why it could not be read. */
 export interface DiscoveryResult {
@@ -17,57 +15,12 @@ export interface DiscoveryResult {
   at: number;
 }
 
-interface Listed {
-  id: string;
-  name?: string | undefined;
-  created?: number | undefined;
-  contextLength?: number | undefined;
-  maxOutput?: number | undefined;
-}
-
-const OpenAiList = z.object({
-  data: z.array(z.looseObject({ id: z.string(), created: z.number().int().optional(), context_length: z.number().int().positive().optional(), max_model_len: z.number().int().positive().optional() })),
-});
-const AnthropicList = z.object({ data: z.array(z.looseObject({ id: z.string(), display_name: z.string().optional(), created_at: z.string().optional() })) });
-const GeminiList = z.object({
-  models: z.array(
-    z.looseObject({
-      name: z.string(),
-      displayName: z.string().optional(),
-      inputTokenLimit: z.number().int().positive().optional(),
-      outputTokenLimit: z.number().int().positive().optional(),
-      supportedGenerationMethods: z.array(z.string()).optional(),
-    }),
-  ),
-});
-
-/** Reads a provider's model listing in its own wire format. */
-async function list(provider: CatalogProvider, apiKey: string | undefined, http: UpstreamHttp, signal: CancelSignal): Promise<Listed[]> {
-  const headers = provider.wire_format === 'anthropic' ? anthropicHeaders(apiKey) : provider.wire_format === 'gemini' ? geminiHeaders(apiKey) : openaiHeaders(apiKey);
-  const response = await http.get(`${provider.base_url}/models`, { headers, signal });
-  const text = await readText(response.body, signal);
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new UpstreamError('invalid_response', 'the model listing is not JSON');
-  }
-  const parse = <T>(schema: z.ZodType<T>): T => {
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) throw new UpstreamError('invalid_response', `unexpected model listing (${parsed.error.issues[0]?.path.join('.') ?? ''})`);
-    return parsed.data;
-  };
-  switch (provider.wire_format) {
-    case 'anthropic':
-      return parse(AnthropicList).data.map((m) => ({ id: m.id, name: m.display_name, created: m.created_at ? Math.floor(Date.parse(m.created_at) / 1000) : undefined }));
-    case 'gemini':
-      return parse(GeminiList)
-        .models.filter((m) => (m.supportedGenerationMethods ?? ['generateContent']).includes('generateContent'))
-        .map((m) => ({ id: m.name.replace(/^models\//, ''), name: m.displayName, contextLength: m.inputTokenLimit, maxOutput: m.outputTokenLimit }));
-    default:
-      return parse(OpenAiList).data.map((m) => ({ id: m.id, created: m.created, contextLength: m.context_length ?? m.max_model_len }));
-  }
-}
+/** Each wire format's model listing, read by its provider folder (pagination included). */
+const LISTERS: Record<Exclude<CatalogProvider['wire_format'], 'decisions'>, ModelLister> = {
+  openai: listOpenAiModels,
+  anthropic: listAnthropicModels,
+  gemini: listGeminiModels,
+};
 
 /** Catalog model id for a provider's model name: names with an author keep it, others get the provider's. */
 export function discoveredModelId(provider: CatalogProvider, upstreamId: string, author: string | undefined): string {
@@ -98,7 +51,7 @@ export async function discover(
         const apiKey = found?.key;
         const signal = AbortSignal.timeout(provider.local ? 1_500 : 10_000);
         try {
-          const listed = await list(provider, apiKey, deps.http, signal);
+          const listed = await LISTERS[provider.wire_format as keyof typeof LISTERS](provider.base_url, apiKey, deps.http, signal);
           const hints = deps.hints(provider.slug);
           for (const m of listed) {
             const id = discoveredModelId(provider, m.id, hints.author);
