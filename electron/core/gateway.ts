@@ -16,7 +16,7 @@ import type { HealthRegistry } from './routing/health';
 import { planRoute, type AccountRouting, type Candidate, type Plan, type PlannedAttempt, type RequestNeeds } from './routing/plan';
 import type { CancelSignal } from './cancel';
 import { withoutLearned, type Capabilities } from './providers/capabilities';
-import type { LearnedCapabilities } from './catalog/learned';
+import type { LearnedCapabilities, Refusal } from './catalog/learned';
 
 export interface GatewayDeps {
   catalog: Catalog;
@@ -106,6 +106,11 @@ export class Gateway {
   /** What a request to the endpoint may carry now: its table row, less what it refused before. */
   capabilities(endpoint: CatalogEndpoint): Capabilities {
     return withoutLearned(endpoint.capabilities, this.deps.learned.refused(endpoint.id));
+  }
+
+  /** What the endpoint refused at run time, for Endpoints. */
+  refusals(endpoint: CatalogEndpoint): Refusal[] {
+    return this.deps.learned.list(endpoint.id);
   }
 
   /** Remembers that the endpoint refused a parameter or feature, so later requests leave it out. */

@@ -157,6 +157,18 @@ export const EndpointDetailSchema = z.object({
   context_length: z.number().int().nullable(),
   attempts_30m: z.number().int(),
   attempts_1d: z.number().int(),
+  /** How requests to it are built, and the document that says so. */
+  capabilities: z.object({
+    method: z.enum(['native', 'logprobs', 'verbalized']),
+    token_limit: z.string(),
+    temperature: z.boolean(),
+    top_logprobs: z.number().int(),
+    structured_output: z.string(),
+    reasoning: z.string(),
+    source: z.string(),
+  }),
+  /** Parameters or features it refused at run time; later requests leave them out. */
+  refused: z.array(z.object({ parameter: z.string(), message: z.string(), learned_at: z.string() })),
 });
 export type EndpointDetail = z.infer<typeof EndpointDetailSchema>;
 

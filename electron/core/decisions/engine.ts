@@ -293,6 +293,7 @@ export class DecisionsEngine {
     // Checked before each call: an endpoint that refuses log-probabilities goes straight to stated ones.
     for (let attempt = 0; attempt < 2 && methodFor(endpoint, this.gateway, labels) === 'logprobs'; attempt += 1) {
       const result = await this.chat(endpoint, target, { ...base, topLogprobs: TOP_LOGPROBS }, ctx);
+      if (!result) break;
       await record(result.usage, result.text);
       const distribution = labelDistribution(result.tokens, labels);
       if (distribution && distribution.coverage >= MIN_COVERAGE) {
@@ -300,12 +301,13 @@ export class DecisionsEngine {
       }
     }
     const stated = statedRequest(labels);
-    const result = await this.chat(
+    // Null only for calls that ask for log-probabilities; this one does not.
+    const result = (await this.chat(
       endpoint,
       target,
       { ...base, maxTokens: stated.maxTokens, messages: [{ role: 'user', content: [...content, { type: 'text', text: stated.text }] }], jsonSchema: { name: 'label_probabilities', schema: stated.schema } },
       ctx,
-    );
+    ))!;
     await record(result.usage, result.text);
     const probabilities = statedProbabilities(result.text, labels);
     if (!probabilities) throw new UpstreamError('invalid_response', `no usable probabilities for "${q.name}" in the model's reply`);
@@ -314,25 +316,29 @@ export class DecisionsEngine {
 
   /**
    * One chat call that learns instead of failing: when the endpoint says a parameter or feature
-   * is unsupported, that is remembered for the endpoint and the call is made once more without it.
-   * When nothing is left to change, the error stands, and the executor moves to the next endpoint.
+   * is unsupported, that is remembered for the endpoint and the call is made again without it
+   * (refused calls are not billed). When nothing is left to change the error stands, and the
+   * executor moves to the next endpoint. Null when the call asked for log-probabilities and the
+   * endpoint refused them: the question is then asked for stated probabilities instead.
    */
-  private async chat(endpoint: CatalogEndpoint, target: Target, request: ChatRequest, ctx: CallContext): Promise<ChatResult> {
+  private async chat(endpoint: CatalogEndpoint, target: Target, request: ChatRequest, ctx: CallContext): Promise<ChatResult | null> {
     const adapter = this.gateway.adapter(endpoint);
-    try {
-      return await adapter.chat!(target, request, ctx);
-    } catch (error) {
-      if (!(error instanceof UpstreamError)) throw error;
-      // Out of budget before any answer: remembered, so the next request leaves more room; this one
-      // moves on (its tokens were billed, and the reservation held one such call).
-      if (error.kind === 'incomplete') this.gateway.learn(endpoint, OUTPUT_BUDGET, error.message);
-      const learned = error.kind === 'unsupported' ? error.details.parameter : undefined;
-      if (!learned) throw error;
-      const before = JSON.stringify(target.capabilities);
-      this.gateway.learn(endpoint, learned, (error as Error).message);
-      target.capabilities = this.gateway.capabilities(endpoint);
-      if (JSON.stringify(target.capabilities) === before) throw error;
-      return adapter.chat!(target, request, ctx);
+    for (let refusals = 0; ; refusals += 1) {
+      try {
+        return await adapter.chat!(target, request, ctx);
+      } catch (error) {
+        if (!(error instanceof UpstreamError)) throw error;
+        // Out of budget before any answer: remembered, so the next request leaves more room; this one
+        // moves on (its tokens were billed, and the reservation held one such call).
+        if (error.kind === 'incomplete') this.gateway.learn(endpoint, OUTPUT_BUDGET, error.message);
+        const learned = error.kind === 'unsupported' ? error.details.parameter : undefined;
+        if (!learned || refusals >= MAX_REFUSALS) throw error;
+        const before = JSON.stringify(target.capabilities);
+        this.gateway.learn(endpoint, learned, error.message);
+        target.capabilities = this.gateway.capabilities(endpoint);
+        if (JSON.stringify(target.capabilities) === before) throw error;
+        if (request.topLogprobs && target.capabilities.topLogprobs === 0) return null;
+      }
     }
   }
 
@@ -348,12 +354,13 @@ export class DecisionsEngine {
     const convention = endpoint.model.box_format ?? boxConventionFor(endpoint.model.id);
     const seen = seenSize(convention, image.width, image.height);
     const content: ContentPart[] = [...markCacheable(q.parts), { type: 'text', text: boxPrompt(endpoint, q.question, image) }];
-    const result = await this.chat(
+    // Null only for calls that ask for log-probabilities; this one does not.
+    const result = (await this.chat(
       endpoint,
       target,
       { system: BOX_SYSTEM_PROMPT, messages: [{ role: 'user', content }], maxTokens: BOX_MAX_TOKENS, temperature: 0, minimalReasoning: true, options: q.options },
       ctx,
-    );
+    ))!;
     await recordUsage(ledger, endpoint, result.usage, content, result.text);
     const box = parseBox(result.text, convention, seen);
     if (!box) throw new UpstreamError('invalid_response', `no usable box for "${q.name}" in the model's reply`);
@@ -410,6 +417,8 @@ async function recordUsage(ledger: LedgerEntry[], endpoint: CatalogEndpoint, usa
 }
 
 
+/** Parameters one call may find refused, one after another, before it gives up on the endpoint. */
+const MAX_REFUSALS = 4;
 /** What `chat` learns when a reply ran out of output budget before any answer. */
 const OUTPUT_BUDGET = 'output_budget';
 

@@ -3,6 +3,7 @@ import { endpointSlug } from '../catalog/catalog';
 import { EMPTY_CATALOG_FILE, validateCatalogFile } from '../catalog/catalog-file';
 import type { CatalogEndpoint } from '../catalog/types';
 import { singleEndpointPlan } from '../routing/plan';
+import { methodFor } from '../decisions/engine';
 import type { HandlerDeps, Handlers } from './index';
 import type { CatalogFile } from '../../../shared/schemas/catalog';
 
@@ -62,6 +63,8 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
           context_length: e.contextLength,
           attempts_30m: figures.attempts30m,
           attempts_1d: figures.attempts1d,
+          capabilities: capabilityView(e, core.gateway),
+          refused: core.gateway.refusals(e),
         };
       });
     },
@@ -126,4 +129,19 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
       return { providers: file.providers.length, models: file.models.length, endpoints: file.endpoints.length };
     },
   };
+}
+
+/** How requests to an endpoint are built now, in the words of its row and what it refused. */
+function capabilityView(endpoint: CatalogEndpoint, gateway: HandlerDeps['gateway']) {
+  const caps = gateway.capabilities(endpoint);
+  const method = methodFor(endpoint, gateway);
+  return {
+    method: method === 'box' ? 'verbalized' : method,
+    token_limit: endpoint.provider.wire_format === 'gemini' ? 'maxOutputTokens' : endpoint.provider.wire_format === 'openai' ? caps.tokenLimit : 'max_tokens',
+    temperature: caps.temperature,
+    top_logprobs: caps.topLogprobs,
+    structured_output: caps.structured,
+    reasoning: caps.reasoning === 'none' ? 'none' : `${caps.reasoning}${caps.minimalEffort ? ` (least: ${caps.minimalEffort})` : caps.minThinkingBudget !== undefined ? ` (least: ${caps.minThinkingBudget} tokens)` : ''}`,
+    source: caps.source,
+  } as const;
 }
