@@ -11,7 +11,7 @@ export type Script =
       chunks: (string | Uint8Array)[];
       chunkDelayMs?: number;
       headerDelayMs?: number;
-      /** Wait until each write has left and the event loop has turned before the next, so the reader sees separate reads. */
+      /** Let the event loop turn between writes, so a reader in this process sees each write as a read of its own. */
       flushEachChunk?: boolean;
     }
   | { kind: 'reset-before-headers' }
@@ -97,11 +97,10 @@ export class ScriptedUpstream {
         for (const [i, chunk] of script.chunks.entries()) {
           if (script.chunkDelayMs) await sleep(script.chunkDelayMs);
           if (script.flushEachChunk && i > 0) {
-            // A few turns of the event loop: enough for a reader in this process to take the previous write alone.
-            for (let turn = 0; turn < 3; turn++) await new Promise((r) => setImmediate(r));
+            // Two turns of the event loop: enough for a reader in this process to take the previous write alone.
+            for (let turn = 0; turn < 2; turn++) await new Promise((r) => setImmediate(r));
           }
-          if (script.flushEachChunk) await new Promise<void>((r) => res.write(chunk, () => r()));
-          else res.write(chunk);
+          res.write(chunk);
         }
         res.end();
         return;

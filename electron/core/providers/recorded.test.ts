@@ -189,25 +189,37 @@ async function replay(wire: keyof typeof READERS, chunks: Uint8Array[], lane = 0
 /** How many reads each replay's body arrived in. */
 const reads: number[] = [];
 
-function check(outcome: ChatResult | UpstreamError, expected: Expected | Failure, where: string): void {
+/** What the test asserts about an outcome, in the shape of the expectation (so one comparison checks all of it). */
+function observed(outcome: ChatResult | UpstreamError, expected: Expected | Failure): unknown {
   if ('kind' in expected) {
-    if (!(outcome instanceof UpstreamError) || outcome.kind !== expected.kind || !expected.message.test(outcome.message)) {
-      expect.fail(`${where}: expected ${expected.kind} ${String(expected.message)}, got ${outcome instanceof UpstreamError ? `${outcome.kind}: ${outcome.message}` : JSON.stringify(outcome.text)}`);
-    }
-    return;
+    if (!(outcome instanceof UpstreamError)) return { text: outcome.text, finishReason: outcome.finishReason };
+    return { kind: outcome.kind, message: expected.message.test(outcome.message) ? expected.message : outcome.message };
   }
-  if (outcome instanceof UpstreamError) expect.fail(`${where}: ${outcome.kind}: ${outcome.message}`);
-  const result = outcome;
-  if (result.text !== expected.text) expect.fail(`${where}: text ${JSON.stringify(result.text)}`);
-  expect(result.usage, where).toMatchObject(expected.usage);
-  expect(result.finishReason, where).toBe(expected.finishReason);
-  if (expected.upstreamId !== undefined) expect(result.upstreamId, where).toBe(expected.upstreamId);
-  if (expected.tokens === null) expect(result.tokens, where).toBeNull();
-  else if (expected.tokens !== undefined) {
-    expect(result.tokens?.length, where).toBe(expected.tokens.count);
-    expect(result.tokens?.[0], where).toEqual(expected.tokens.first);
-    expect(result.tokens?.at(-1), where).toMatchObject(expected.tokens.last);
-  }
+  if (outcome instanceof UpstreamError) return { kind: outcome.kind, message: outcome.message };
+  const usage: Record<string, unknown> = {};
+  for (const key of Object.keys(expected.usage)) usage[key] = outcome.usage[key as keyof typeof outcome.usage];
+  return {
+    text: outcome.text,
+    usage,
+    finishReason: outcome.finishReason,
+    ...(expected.upstreamId !== undefined ? { upstreamId: outcome.upstreamId } : {}),
+    ...(expected.tokens === undefined
+      ? {}
+      : {
+          tokens:
+            outcome.tokens === null
+              ? null
+              : { count: outcome.tokens.length, first: outcome.tokens[0], last: outcome.tokens.length > 0 ? { token: outcome.tokens.at(-1)!.token, logprob: outcome.tokens.at(-1)!.logprob } : undefined },
+        }),
+  };
+}
+
+const comparable = (value: unknown) => JSON.stringify(value, (_k, v: unknown) => (v instanceof RegExp ? String(v) : v));
+
+/** A cheap comparison for the thousands of cut runs; the full assertion (with its diff) only on a mismatch. */
+function check(outcome: ChatResult | UpstreamError, expected: Expected | Failure, where: string): void {
+  const seen = observed(outcome, expected);
+  if (comparable(seen) !== comparable(expected)) expect(seen, where).toEqual(expected);
 }
 
 describe.each(CASES)('recorded $name', (c) => {
@@ -226,6 +238,6 @@ describe.each(CASES)('recorded $name', (c) => {
     reads.length = 0;
     await Promise.all(Array.from({ length: LANES }, (_, n) => lane(n)));
     // The two pieces reached the reader as two reads (the cut lay between reads), nearly always.
-    expect(reads.filter((n) => n >= 2).length).toBeGreaterThan(0.9 * reads.length);
+    expect(reads.filter((n) => n >= 2).length).toBeGreaterThanOrEqual(0.99 * reads.length);
   }, 60_000);
 });
