@@ -18,8 +18,8 @@ export interface DecideOptions {
   signal?: CancelSignal;
   /** Called as each question is answered (progress in the inspector). */
   onAnswer?: (name: string) => void;
-  /** Called before any upstream call with the most the request can cost (USD); may refuse by throwing. */
-  admit?: (maxCost: number) => void;
+  /** Called before any upstream call with what gives the most the request can cost (USD); may refuse by throwing. */
+  admit?: (maxCost: () => number) => void;
 }
 
 export interface Answered {

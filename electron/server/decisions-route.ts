@@ -69,7 +69,7 @@ export async function answerDecisions(core: Core, call: DecisionsCall): Promise<
     question_count: Object.keys(request.questions).length,
   });
   let reservation: Reservation | null = null;
-  const admit = (maxCost: number) => {
+  const admit = (maxCost: () => number) => {
     reservation = core.apiKeys.reserve(keyId, maxCost);
   };
   let outcome: Answered;

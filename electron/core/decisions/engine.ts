@@ -71,12 +71,13 @@ export class DecisionsEngine {
 
   /**
    * Answers the request. `admit` is called once the plan is known and before any upstream call,
-   * with the most the request can cost (USD); it may refuse by throwing. An error raised after
+   * with a function that gives the most the request can cost (USD, worked out only if asked); it
+   * may refuse by throwing. An error raised after
    * paid upstream calls carries their usage (see `usageOf`), so the caller can charge it.
    */
   async decide(
     request: DecisionsRequest,
-    options: { requestId: string; signal?: CancelSignal; onAnswer?: (name: string) => void; admit?: (maxCost: number) => void },
+    options: { requestId: string; signal?: CancelSignal; onAnswer?: (name: string) => void; admit?: (maxCost: () => number) => void },
   ): Promise<DecisionOutcome> {
     const ledger: LedgerEntry[] = [];
     try {
@@ -89,7 +90,7 @@ export class DecisionsEngine {
 
   private async decideWith(
     request: DecisionsRequest,
-    options: { requestId: string; signal?: CancelSignal; onAnswer?: (name: string) => void; admit?: (maxCost: number) => void },
+    options: { requestId: string; signal?: CancelSignal; onAnswer?: (name: string) => void; admit?: (maxCost: () => number) => void },
     ledger: LedgerEntry[],
   ): Promise<DecisionOutcome> {
     const model = this.gateway.model(request.model);
@@ -121,7 +122,7 @@ export class DecisionsEngine {
       completionTokens: 1,
       images,
     });
-    options.admit?.(this.maxCost(plan, request, labelled, sets, parts, images, image));
+    options.admit?.(() => this.maxCost(plan, request, labelled, sets, parts, images, image));
     const answers: Answered[] = [];
 
     const [firstName, firstQuestion] = labelled[0]!;
@@ -232,24 +233,31 @@ export class DecisionsEngine {
     image: PreparedImage | null,
   ): number {
     const stateTokens = parts.reduce((n, p) => n + (p.type === 'text' ? Buffer.byteLength(p.text) : 0), 0) + images * IMAGE_TOKENS + CALL_OVERHEAD_TOKENS;
-    const native = { promptTokens: stateTokens + Buffer.byteLength(JSON.stringify(request.questions)), outputTokens: NATIVE_OUTPUT_TOKENS * labelled.length };
+    // What each label question's calls send, counted once: only box prompts depend on the endpoint.
+    const asks = labelled.map(([name, question]) => {
+      if (question.type === 'box') return { question, labels: undefined, asked: 0, stated: 0, statedOut: 0 };
+      const labels = sets.get(name)!;
+      const asked = stateTokens + Buffer.byteLength(SYSTEM_PROMPT) + Buffer.byteLength(questionPart(question, labels));
+      const stated = statedRequest(labels);
+      return { question, labels, asked, stated: asked + Buffer.byteLength(stated.text) + Buffer.byteLength(JSON.stringify(stated.schema)), statedOut: stated.maxTokens };
+    });
+    let native: { promptTokens: number; outputTokens: number } | undefined;
     let total = 0;
     for (const { endpoint } of plan.attempts) {
       // Output includes the room left for thinking. A call `chat` makes again after a refusal costs
       // no more: the refused one was not billed.
       const room = this.gateway.capabilities(endpoint).thinkingRoom;
-      const cost = (call: { promptTokens: number; outputTokens: number }) => maxCallCost(endpoint, { ...call, outputTokens: call.outputTokens + room }) ?? 0;
-      for (const [name, question] of labelled) {
-        const method = methodFor(endpoint, this.gateway, sets.get(name));
-        if (method === 'native') total += (maxCallCost(endpoint, native) ?? 0);
-        else if (question.type === 'box') {
-          total += cost({ promptTokens: stateTokens + Buffer.byteLength(BOX_SYSTEM_PROMPT + boxPrompt(endpoint, question, image!)), outputTokens: BOX_MAX_TOKENS });
+      const cost = (promptTokens: number, outputTokens: number) => maxCallCost(endpoint, { promptTokens, outputTokens: outputTokens + room }) ?? 0;
+      for (const ask of asks) {
+        const method = methodFor(endpoint, this.gateway, ask.labels);
+        if (method === 'native') {
+          native ??= { promptTokens: stateTokens + Buffer.byteLength(JSON.stringify(request.questions)), outputTokens: NATIVE_OUTPUT_TOKENS * labelled.length };
+          total += maxCallCost(endpoint, native) ?? 0;
+        } else if (ask.question.type === 'box') {
+          total += cost(stateTokens + Buffer.byteLength(BOX_SYSTEM_PROMPT + boxPrompt(endpoint, ask.question, image!)), BOX_MAX_TOKENS);
         } else {
-          const labels = sets.get(name)!;
-          const asked = stateTokens + Buffer.byteLength(SYSTEM_PROMPT + questionPart(question, labels));
-          const stated = statedRequest(labels);
-          if (method === 'logprobs') total += 2 * cost({ promptTokens: asked, outputTokens: 1 });
-          total += cost({ promptTokens: asked + Buffer.byteLength(stated.text + JSON.stringify(stated.schema)), outputTokens: stated.maxTokens });
+          if (method === 'logprobs') total += 2 * cost(ask.asked, 1);
+          total += cost(ask.stated, ask.statedOut);
         }
       }
     }

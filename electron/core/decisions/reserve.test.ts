@@ -45,7 +45,7 @@ describe('the most a request can cost', () => {
       const request = requests[i % requests.length]!;
       let reserved = -1;
       const cost = await env.core.decisions
-        .decide(request, { requestId: `r${i}`, admit: (maxCost) => (reserved = maxCost) })
+        .decide(request, { requestId: `r${i}`, admit: (maxCost) => (reserved = maxCost()) })
         .then((outcome) => outcome.response.usage.cost, (error: unknown) => usageOf(error)?.cost ?? 0);
       expect(reserved).toBeGreaterThan(0);
       expect(cost).toBeDefined();
@@ -118,7 +118,7 @@ describe('the reservation against a provider that costs the most it can', () => 
       },
     } as DecisionsRequest;
     let reserved = -1;
-    const error = await env.core.decisions.decide(request, { requestId: 'worst', admit: (maxCost) => (reserved = maxCost) }).catch((e: unknown) => e);
+    const error = await env.core.decisions.decide(request, { requestId: 'worst', admit: (maxCost) => (reserved = maxCost()) }).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 502 });
     // Two questions, two endpoints, three calls each.
     expect(calls).toBe(12);

@@ -168,12 +168,14 @@ export class ApiKeys {
   }
 
   /**
-   * Credit at admission: holds `maxCost` (the most the request can cost) until it is charged; 402
-   * when the key's spend, what its requests in flight hold and `maxCost` would pass its limit.
+   * Credit at admission: holds the most the request can cost (worked out only for a key with a
+   * limit) until it is charged; 402 when the key's spend, what its requests in flight hold and this
+   * would pass its limit.
    */
-  reserve(id: string, maxCost: number): Reservation | null {
+  reserve(id: string, mostItCosts: () => number): Reservation | null {
     const row = this.rows().get(id);
     if (row?.credit_limit === null || row?.credit_limit === undefined) return null;
+    const maxCost = mostItCosts();
     const spent = this.spent(id);
     const held = this.reservedByKey.get(id) ?? 0;
     if (spent + held + maxCost > row.credit_limit) {
