@@ -97,6 +97,7 @@ function planBench(): { loadBalance: number; sorted: number } {
       tag: `p${i}`,
       upstreamModel: 'many',
       capabilities: GENERIC,
+      sources: { pricing: 'catalog file', context_length: 'catalog file', max_completion_tokens: null, modalities: null },
       contextLength: 8192,
       maxCompletionTokens: null,
       maxPromptTokens: null,

@@ -62,6 +62,7 @@ export function testEndpoint(options: {
     supportedParameters: options.supportedParameters ?? [],
     capabilities: endpointCapabilities(options.provider.wire_format, options.provider.slug, model.id.split('/')[1]!, options.supportedParameters ?? [], true),
     supportsImplicitCaching: false,
+    sources: { pricing: 'catalog file', context_length: 'catalog file', max_completion_tokens: null, modalities: null },
     source: 'file',
   };
 }

@@ -167,6 +167,8 @@ export const EndpointDetailSchema = z.object({
     reasoning: z.string(),
     source: z.string(),
   }),
+  /** Where each value came from: 'catalog file', 'provider listing', models.dev with its version…; null: unknown. */
+  sources: z.object({ pricing: z.string().nullable(), context_length: z.string().nullable(), max_completion_tokens: z.string().nullable(), modalities: z.string().nullable() }),
   /** Parameters or features it refused at run time; later requests leave them out. */
   refused: z.array(z.object({ parameter: z.string(), message: z.string(), learned_at: z.string() })),
 });

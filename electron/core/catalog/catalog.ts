@@ -2,9 +2,39 @@ import { endpointCapabilities } from '../providers/registry';
 import type { ModelSummary } from '../../../shared/schemas/inspector';
 import { GatewayError } from '../errors';
 import { BUNDLED_PROVIDERS } from './bundled-providers';
-import type { CatalogContribution, CatalogEndpoint, CatalogModel, CatalogProvider, CatalogSource, Prices } from './types';
+import type { CatalogContribution, CatalogEndpoint, CatalogModel, CatalogProvider, CatalogSource, EndpointSources, Prices, SourcedField } from './types';
 
 const toPrice = (value: string | undefined): number | null => (value === undefined ? null : Number(value));
+
+type EndpointEntry = NonNullable<CatalogContribution['endpoints']>[number];
+
+const SOURCE_LABEL: Record<CatalogSource, string> = { bundled: 'bundled', sandbox: 'simulated provider', discovered: 'provider listing', file: 'catalog file' };
+
+/**
+ * An endpoint entry over what earlier sources said of the same endpoint: each value it gives wins,
+ * with `label` (or the entry's own per-value source) as its origin; what it leaves unknown stays.
+ */
+function layered(earlier: CatalogEndpoint | undefined, entry: EndpointEntry, label: string): EndpointEntry & { sources: EndpointSources } {
+  const own = (field: SourcedField) => entry.sources?.[field] ?? label;
+  const pricingGiven = Object.keys(entry.pricing).length > 0;
+  const sources: EndpointSources = {
+    pricing: pricingGiven ? own('pricing') : (earlier?.sources.pricing ?? null),
+    context_length: entry.context_length !== null ? own('context_length') : (earlier?.sources.context_length ?? null),
+    max_completion_tokens: entry.max_completion_tokens !== null ? own('max_completion_tokens') : (earlier?.sources.max_completion_tokens ?? null),
+    modalities: entry.sources?.modalities ?? earlier?.sources.modalities ?? null,
+  };
+  if (!earlier) return { ...entry, sources };
+  return {
+    ...entry,
+    pricing: pricingGiven ? entry.pricing : earlier.pricing,
+    context_length: entry.context_length ?? earlier.contextLength,
+    max_completion_tokens: entry.max_completion_tokens ?? earlier.maxCompletionTokens,
+    max_prompt_tokens: entry.max_prompt_tokens ?? earlier.maxPromptTokens,
+    quantization: entry.quantization ?? earlier.quantization,
+    supported_parameters: entry.supported_parameters.length > 0 ? entry.supported_parameters : earlier.supportedParameters,
+    sources,
+  };
+}
 
 /** Where an endpoint is reached: `provider`, or `provider/tag` when the tag differs. */
 export const endpointSlug = (endpoint: Pick<CatalogEndpoint, 'provider' | 'tag'>): string =>
@@ -60,11 +90,14 @@ export class Catalog {
     }
     const endpoints = new Map<string, CatalogEndpoint>();
     for (const name of order) {
-      for (const e of this.sources.get(name)?.endpoints ?? []) {
-        const provider = providers.get(e.provider);
-        const model = models.get(e.model_id);
+      for (const entry of this.sources.get(name)?.endpoints ?? []) {
+        const provider = providers.get(entry.provider);
+        const model = models.get(entry.model_id);
         if (!provider || !model) continue;
-        const tag = e.tag ?? provider.slug;
+        const tag = entry.tag ?? provider.slug;
+        const id = `${provider.slug}:${tag}:${model.id}`;
+        // A later source wins value by value: what it leaves unknown keeps the earlier value and its source.
+        const e = layered(endpoints.get(id), entry, SOURCE_LABEL[name]);
         const prices: Prices = {
           prompt: toPrice(e.pricing.prompt),
           completion: toPrice(e.pricing.completion),
@@ -73,7 +106,6 @@ export class Catalog {
           cacheRead: toPrice(e.pricing.input_cache_read),
           cacheWrite: toPrice(e.pricing.input_cache_write),
         };
-        const id = `${provider.slug}:${tag}:${model.id}`;
         endpoints.set(id, {
           id,
           model,
@@ -89,6 +121,7 @@ export class Catalog {
           supportedParameters: e.supported_parameters,
           capabilities: endpointCapabilities(provider.wire_format, provider.slug, e.upstream_model, e.supported_parameters, name === 'file' || name === 'sandbox'),
           supportsImplicitCaching: e.supports_implicit_caching,
+          sources: e.sources,
           source: name,
         });
       }

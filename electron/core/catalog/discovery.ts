@@ -3,6 +3,9 @@ import { listGeminiModels } from '../providers/gemini/listing';
 import { listOpenAiModels } from '../providers/openai/listing';
 import type { ModelLister } from '../providers/listing';
 import type { KeyLookup } from '../keys/provider-keys';
+import { supportedParameters } from '../providers/capabilities';
+import { endpointCapabilities } from '../providers/registry';
+import { MODELS_DEV_SOURCE, modelsDevEntry, modelsDevPricing } from './models-dev';
 import type { CatalogContribution, CatalogModel, CatalogProvider } from './types';
 import type { Clock } from '../clock';
 import type { UpstreamHttp } from '../providers/http';
@@ -30,8 +33,9 @@ export function discoveredModelId(provider: CatalogProvider, upstreamId: string,
 
 /**
  * Discovery: each enabled provider (a key is set, or a local server answers) is asked for its
- * models. Only what the listing says is recorded: prices stay unknown for cloud providers, and
- * are zero for servers on this machine.
+ * models. What the listing says is recorded, and what it leaves out (prices, limits, modalities)
+ * is taken from models.dev where it knows the model, each value labelled with its source; the rest
+ * stays unknown. Servers on this machine cost nothing.
  */
 export async function discover(
   providers: readonly CatalogProvider[],
@@ -55,6 +59,9 @@ export async function discover(
           const hints = deps.hints(provider.slug);
           for (const m of listed) {
             const id = discoveredModelId(provider, m.id, hints.author);
+            // What the listing does not say (prices, limits, modalities) from models.dev, labelled so.
+            const known = provider.local ? null : modelsDevEntry(provider.slug, m.id);
+            const inputs = known?.modalities?.input ? [...known.modalities.input] : ['text'];
             if (!models.has(id)) {
               models.set(id, {
                 id,
@@ -62,7 +69,7 @@ export async function discover(
                 // 0: the listing gave no creation time.
                 created: m.created ?? 0,
                 description: '',
-                architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null },
+                architecture: { input_modalities: inputs, output_modalities: ['text'], modality: `${inputs.join('+')}->text`, instruct_type: null, tokenizer: null },
                 distillable: null,
                 // Whether it can locate objects is not in any listing; the user says so in the catalog.
                 locates_objects: false,
@@ -70,17 +77,28 @@ export async function discover(
                 source: 'discovered',
               });
             }
+            const pricing = provider.local ? { prompt: '0', completion: '0' } : known ? modelsDevPricing(known) : {};
+            const fromListing = (value: number | undefined, fallback: number | undefined) =>
+              value !== undefined ? { value, source: 'provider listing' } : fallback !== undefined ? { value: fallback, source: MODELS_DEV_SOURCE } : { value: null, source: null };
+            const context = fromListing(m.contextLength, known?.limit?.context);
+            const output = fromListing(m.maxOutput, known?.limit?.output);
             endpoints.push({
               model_id: id,
               provider: provider.slug,
               upstream_model: m.id,
-              context_length: m.contextLength ?? null,
-              max_completion_tokens: m.maxOutput ?? null,
+              context_length: context.value,
+              max_completion_tokens: output.value,
               max_prompt_tokens: null,
-              pricing: provider.local ? { prompt: '0', completion: '0' } : {},
+              pricing,
               quantization: null,
-              supported_parameters: ['max_tokens', 'temperature', ...(hints.logprobs ? ['logprobs', 'top_logprobs'] : [])],
+              supported_parameters: supportedParameters(endpointCapabilities(provider.wire_format, provider.slug, m.id, [], false), provider.wire_format),
               supports_implicit_caching: false,
+              sources: {
+                pricing: provider.local ? 'local server (no charge)' : Object.keys(pricing).length > 0 ? MODELS_DEV_SOURCE : null,
+                context_length: context.source,
+                max_completion_tokens: output.source,
+                modalities: known?.modalities ? MODELS_DEV_SOURCE : null,
+              },
             });
           }
           return { provider: provider.slug, models: listed.length, error: null, at };

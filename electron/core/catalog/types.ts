@@ -40,6 +40,7 @@ export interface CatalogEndpoint {
   supportedParameters: readonly string[];
   /** What requests to it may carry (its provider folder's table and the catalog file). */
   capabilities: Capabilities;
+  sources: EndpointSources;
   supportsImplicitCaching: boolean;
   source: CatalogSource;
 }
@@ -59,5 +60,13 @@ export interface CatalogContribution {
     quantization: Quantization | null;
     supported_parameters: readonly string[];
     supports_implicit_caching: boolean;
+    /** Where values came from when not from this contribution's own source (e.g. models.dev under a listing). */
+    sources?: Partial<EndpointSources>;
   }[];
 }
+
+/** Values of an endpoint whose origin is shown beside them. */
+export const SOURCED_FIELDS = ['pricing', 'context_length', 'max_completion_tokens', 'modalities'] as const;
+export type SourcedField = (typeof SOURCED_FIELDS)[number];
+/** Where each value came from: 'catalog file', 'provider listing', models.dev with its version, …; null: unknown. */
+export type EndpointSources = Record<SourcedField, string | null>;

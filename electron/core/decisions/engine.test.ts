@@ -2,7 +2,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { CatalogFileInput } from '../../../shared/schemas/catalog';
 import { CatalogFileSchema } from '../../../shared/schemas/catalog';
 import { GatewayError } from '../errors';
-import { ScriptedUpstream } from '../../test-support/scripted-upstream';
+import { ScriptedUpstream, sse } from '../../test-support/scripted-upstream';
+import { usageOf } from './usage';
 import { tempCore, type TempCore } from '../../test-support/temp-core';
 import { WIRE } from '../../test-support/wire-fixtures';
 
@@ -151,6 +152,28 @@ describe('Decisions engine against providers on loopback', () => {
       .catch((e: unknown) => e)) as GatewayError;
     expect(url.status).toBe(400);
     expect(url.message).toMatch(/state\[0\]\.image_url\.url: only data: URLs are accepted .*does not fetch URLs/);
+  });
+
+  it('a refusal is an answer error naming it, tries no other provider, and is charged what it produced', async () => {
+    // The shape of OpenAI's recorded refusal stream (fixtures/recorded/openai/chat-stream-refusal.sse), with usage.
+    lp.script({
+      kind: 'respond',
+      status: 200,
+      headers: { 'content-type': 'text/event-stream' },
+      chunks: sse([
+        { id: 'c', choices: [{ index: 0, delta: { role: 'assistant', content: null, refusal: '' }, finish_reason: null }] },
+        { id: 'c', choices: [{ index: 0, delta: { refusal: "I'm sorry, I can't help with that." }, finish_reason: null }] },
+        { id: 'c', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
+        { id: 'c', choices: [], usage: { prompt_tokens: 120, completion_tokens: 9 } },
+      ]),
+    });
+    const error = (await decide({ provider: { order: ['lp', 'talk'] }, questions: { late: { type: 'noul', instructions: 'Was it late?' } } }).catch((e: unknown) => e)) as GatewayError;
+    expect(error).toBeInstanceOf(GatewayError);
+    expect(error.status).toBe(400);
+    expect(error.message).toMatch(/declined to answer.*can't help with that/);
+    expect(talk.received).toHaveLength(0);
+    // 120 prompt tokens at $1/M and 9 output tokens at $2/M.
+    expect(usageOf(error)).toEqual({ input_tokens: 120, output_tokens: 9, cost: 120e-6 + 18e-6 });
   });
 
   it('more than 26 options and more than 10 levels are answered, by stated probabilities over longer labels', async () => {

@@ -300,7 +300,7 @@ export class DecisionsEngine {
     const provider = endpoint.provider.name;
     // Checked before each call: an endpoint that refuses log-probabilities goes straight to stated ones.
     for (let attempt = 0; attempt < 2 && methodFor(endpoint, this.gateway, labels) === 'logprobs'; attempt += 1) {
-      const result = await this.chat(endpoint, target, { ...base, topLogprobs: TOP_LOGPROBS }, ctx);
+      const result = await this.chat(endpoint, target, { ...base, topLogprobs: TOP_LOGPROBS }, ctx, ledger);
       if (!result) break;
       await record(result.usage, result.text);
       const distribution = labelDistribution(result.tokens, labels);
@@ -315,6 +315,7 @@ export class DecisionsEngine {
       target,
       { ...base, maxTokens: stated.maxTokens, messages: [{ role: 'user', content: [...content, { type: 'text', text: stated.text }] }], jsonSchema: { name: 'label_probabilities', schema: stated.schema } },
       ctx,
+      ledger,
     ))!;
     await record(result.usage, result.text);
     const probabilities = statedProbabilities(result.text, labels);
@@ -329,13 +330,15 @@ export class DecisionsEngine {
    * executor moves to the next endpoint. Null when the call asked for log-probabilities and the
    * endpoint refused them: the question is then asked for stated probabilities instead.
    */
-  private async chat(endpoint: CatalogEndpoint, target: Target, request: ChatRequest, ctx: CallContext): Promise<ChatResult | null> {
+  private async chat(endpoint: CatalogEndpoint, target: Target, request: ChatRequest, ctx: CallContext, ledger: LedgerEntry[]): Promise<ChatResult | null> {
     const adapter = this.gateway.adapter(endpoint);
     for (let refusals = 0; ; refusals += 1) {
       try {
         return await adapter.chat!(target, request, ctx);
       } catch (error) {
         if (!(error instanceof UpstreamError)) throw error;
+        // A model that declined, or ran out of budget, was still paid for what it produced.
+        if (error.details.usage) ledger.push({ endpoint, usage: error.details.usage, estimated: false });
         // Out of budget before any answer: remembered, so the next request leaves more room; this one
         // moves on (its tokens were billed, and the reservation held one such call).
         if (error.kind === 'incomplete') this.gateway.learn(endpoint, OUTPUT_BUDGET, error.message);
@@ -368,6 +371,7 @@ export class DecisionsEngine {
       target,
       { system: BOX_SYSTEM_PROMPT, messages: [{ role: 'user', content }], maxTokens: BOX_MAX_TOKENS, temperature: 0, minimalReasoning: true, options: q.options },
       ctx,
+      ledger,
     ))!;
     await recordUsage(ledger, endpoint, result.usage, content, result.text);
     const box = parseBox(result.text, convention, seen);

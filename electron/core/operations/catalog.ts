@@ -64,6 +64,7 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
           attempts_30m: figures.attempts30m,
           attempts_1d: figures.attempts1d,
           capabilities: capabilityView(e, core.gateway),
+          sources: e.sources,
           refused: core.gateway.refusals(e),
         };
       });

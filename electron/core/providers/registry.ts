@@ -5,6 +5,7 @@ import { geminiAdapter } from './gemini/adapter';
 import { openaiAdapter } from './openai/adapter';
 import type { ProviderAdapter } from './types';
 import { GENERIC, type Capabilities } from './capabilities';
+import { MODELS_DEV_SOURCE, modelsDevEntry } from '../catalog/models-dev';
 import { anthropicCapabilities } from './anthropic/capabilities';
 import { geminiCapabilities } from './gemini/capabilities';
 import { openaiCapabilities } from './openai/capabilities';
@@ -30,7 +31,7 @@ export const CAPABILITIES: Record<WireFormat, (provider: string, model: string) 
  * (the user's word) or the simulated fleet lists in `supported_parameters`.
  */
 export function endpointCapabilities(wire: WireFormat, provider: string, upstreamModel: string, listed: readonly string[], userListed: boolean): Capabilities {
-  const caps = CAPABILITIES[wire](provider, upstreamModel);
+  const caps = withModelsDev(CAPABILITIES[wire](provider, upstreamModel), provider, upstreamModel);
   if (!userListed || listed.length === 0) return caps;
   const has = (p: string) => listed.includes(p);
   return {
@@ -39,4 +40,15 @@ export function endpointCapabilities(wire: WireFormat, provider: string, upstrea
     tokenLimit: has('max_completion_tokens') && !has('max_tokens') ? 'max_completion_tokens' : has('max_tokens') && !has('max_completion_tokens') ? 'max_tokens' : caps.tokenLimit,
     source: `${caps.source}; supported_parameters in the catalog`,
   };
+}
+
+/** models.dev's flags under the table: a model it says refuses a temperature gets none; one that reasons gets room. */
+function withModelsDev(caps: Capabilities, provider: string, upstreamModel: string): Capabilities {
+  const known = modelsDevEntry(provider, upstreamModel);
+  if (!known) return caps;
+  const next = { ...caps };
+  if (known.temperature === false) next.temperature = false;
+  if (known.reasoning === true && caps.reasoning === 'none') next.thinkingRoom = Math.max(caps.thinkingRoom, 1024);
+  if (next.temperature === caps.temperature && next.thinkingRoom === caps.thinkingRoom) return caps;
+  return { ...next, source: `${caps.source}; ${MODELS_DEV_SOURCE}` };
 }
