@@ -141,4 +141,62 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (endpoint_id, parameter)
   );
   `,
+  `
+  -- Evaluations: labelled datasets, runs over them, one result per item and model, saved calibrations.
+  CREATE TABLE datasets (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('importing', 'ready')),
+    item_count INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE dataset_items (
+    dataset_id TEXT NOT NULL REFERENCES datasets (id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    expected TEXT NOT NULL DEFAULT '{}',
+    PRIMARY KEY (dataset_id, position)
+  );
+  CREATE UNIQUE INDEX dataset_items_by_id ON dataset_items (dataset_id, id);
+  CREATE TABLE eval_runs (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    dataset_id TEXT NOT NULL REFERENCES datasets (id) ON DELETE CASCADE,
+    set_key TEXT NOT NULL,
+    request TEXT NOT NULL,
+    variants TEXT NOT NULL,
+    concurrency INTEGER NOT NULL,
+    budget_usd REAL,
+    status TEXT NOT NULL,
+    message TEXT,
+    created_at TEXT NOT NULL,
+    finished_at TEXT
+  );
+  CREATE TABLE eval_results (
+    run_id TEXT NOT NULL REFERENCES eval_runs (id) ON DELETE CASCADE,
+    variant INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    ok INTEGER NOT NULL,
+    answers TEXT NOT NULL DEFAULT '{}',
+    raw_answers TEXT,
+    methods TEXT,
+    attempts TEXT,
+    provider TEXT,
+    input_tokens INTEGER NOT NULL DEFAULT 0,
+    output_tokens INTEGER NOT NULL DEFAULT 0,
+    cost REAL,
+    latency_ms REAL NOT NULL,
+    error TEXT,
+    PRIMARY KEY (run_id, variant, position)
+  );
+  CREATE TABLE calibrations (
+    set_key TEXT NOT NULL,
+    model TEXT NOT NULL,
+    question TEXT NOT NULL,
+    temperature REAL NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (set_key, model, question)
+  );
+  `,
 ];

@@ -1,0 +1,124 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Question } from '../../../shared/schemas/question';
+import { systemClock } from '../clock';
+import { Store } from '../store/database';
+import { tempDir } from '../../test-support/temp-core';
+import { Datasets } from './datasets';
+import { imageFolderRows, readLabels, readRows, type DatasetFormat } from './dataset-sources';
+
+const QUESTIONS: Record<string, Question> = {
+  late: { type: 'noul', instructions: 'Was it late?' },
+  mood: { type: 'choice', instructions: 'Mood', criteria: { happy: null, sad: null } },
+  stars: { type: 'score', instructions: 'Stars', criteria: ['one', 'two', 'three'] },
+  where: { type: 'box', instructions: 'The parcel' },
+};
+
+let dir: ReturnType<typeof tempDir>;
+let store: Store;
+let datasets: Datasets;
+
+beforeEach(() => {
+  dir = tempDir();
+  store = Store.open(join(dir.path, 'verdict.sqlite'));
+  datasets = new Datasets(store, systemClock);
+});
+afterEach(() => {
+  store.close();
+  dir.cleanup();
+});
+
+const load = (text: string, file: string, format: DatasetFormat, validOnly = false) =>
+  datasets.import({ name: file, rows: readRows(Readable.from([text]), file, format), questions: QUESTIONS, validOnly });
+const count = () => store.get<{ n: number }>('SELECT COUNT(*) AS n FROM dataset_items')!.n;
+
+describe('dataset import', () => {
+  it('imports a labelled CSV with every question type', async () => {
+    const csv = 'id,state,expected.late,expected.mood,expected.stars,expected.where\n' + 'a,"Late, and sad",true,sad,0,"{""top"":0.1,""bottom"":0.5,""left"":0.2,""right"":0.6}"\n' + 'b,On time,false,happy,2,\n';
+    const report = await load(csv, 'data.csv', 'csv');
+    expect(report.problems).toEqual([]);
+    expect(report.dataset!.items).toBe(2);
+    expect(report.dataset!.labelled).toEqual({ late: 2, mood: 2, stars: 2, where: 1 });
+    const page = datasets.items(report.dataset!.id, { offset: 0, limit: 10 });
+    expect(page.items[0]).toEqual({ position: 0, id: 'a', state: 'Late, and sad', expected: { late: true, mood: 'sad', stars: 0, where: { top: 0.1, bottom: 0.5, left: 0.2, right: 0.6 } } });
+  });
+
+  it('imports JSONL and a JSON array streamed in small pieces', async () => {
+    const items = Array.from({ length: 50 }, (_, i) => ({ id: `i${i}`, state: { text: `a "quoted" [${i}] {x}` }, expected: { late: i % 2 === 0 } }));
+    const jsonl = await load(items.map((x) => JSON.stringify(x)).join('\n'), 'd.jsonl', 'jsonl');
+    expect(jsonl.imported).toBe(50);
+    const text = JSON.stringify(items, null, 2);
+    const pieces = text.match(/[\s\S]{1,7}/g)!;
+    const array = await datasets.import({ name: 'arr', rows: readRows(Readable.from(pieces), 'd.json', 'json'), questions: QUESTIONS });
+    expect(array.problems).toEqual([]);
+    expect(datasets.items(array.dataset!.id, { offset: 49, limit: 1 }).items[0]!.state).toEqual(items[49]!.state);
+  });
+
+  const bad: [string, string, string, DatasetFormat, { row: number; field: string; message: RegExp }][] = [
+    ['a CSV with a missing column', 'id,expected.late\na,true\n', 'd.csv', 'csv', { row: 1, field: 'state', message: /missing column "state"/ }],
+    ['a JSONL line that is not JSON', '{"id":"a","state":"x"}\n{"id":"b",\n', 'd.jsonl', 'jsonl', { row: 2, field: '(line)', message: /not valid JSON/ }],
+    ['an option the question does not have', 'id,state,expected.mood\na,x,happy\nb,y,angry\n', 'd.csv', 'csv', { row: 3, field: 'expected.mood', message: /"angry" is not an option/ }],
+    ['a score level out of range', '{"id":"a","state":"x","expected":{"stars":3}}\n', 'd.jsonl', 'jsonl', { row: 1, field: 'expected.stars', message: /out of range.*0 to 2/ }],
+    ['a box with top > bottom', '[{"id":"a","state":"x","expected":{"where":{"top":0.8,"bottom":0.2,"left":0,"right":1}}}]', 'd.json', 'json', { row: 1, field: 'expected.where', message: /top \(0.8\) must be less than bottom/ }],
+    ['an unknown question name', '{"id":"a","state":"x","expected":{"lateness":true}}\n', 'd.jsonl', 'jsonl', { row: 1, field: 'expected.lateness', message: /unknown question "lateness"/ }],
+  ];
+  for (const [what, text, file, format, problem] of bad) {
+    it(`refuses ${what}, naming file, row and field, and imports nothing`, async () => {
+      const report = await load(text, file, format);
+      expect(report.dataset).toBeNull();
+      expect(report.problems[0]).toMatchObject({ file, row: problem.row, field: problem.field });
+      expect(report.problems[0]!.message).toMatch(problem.message);
+      expect(count()).toBe(0);
+      expect(datasets.list()).toEqual([]);
+    });
+  }
+
+  it('keeps only the valid rows when asked, with a report', async () => {
+    const report = await load('id,state,expected.mood\na,x,happy\nb,y,angry\nc,z,sad\n', 'd.csv', 'csv', true);
+    expect(report.imported).toBe(2);
+    expect(report.skipped).toBe(1);
+    expect(report.problems).toHaveLength(1);
+    expect(datasets.items(report.dataset!.id, { offset: 0, limit: 10 }).items.map((i) => i.id)).toEqual(['a', 'c']);
+  });
+
+  it('refuses duplicate ids', async () => {
+    const report = await load('id,state\na,x\na,y\n', 'd.csv', 'csv');
+    expect(report.problems[0]).toMatchObject({ row: 3, field: 'id' });
+  });
+
+  it('edits expected answers with the same checks, deletes, and exports CSV and JSONL', async () => {
+    const report = await load('id,state,expected.late\na,"x, y",true\nb,y,\n', 'd.csv', 'csv');
+    const id = report.dataset!.id;
+    expect(() => datasets.updateExpected(id, 1, { stars: 9 }, QUESTIONS)).toThrow(/expected.stars: score level 9/);
+    datasets.updateExpected(id, 1, { late: false, stars: 1 }, QUESTIONS);
+    let csv = '';
+    await datasets.export(id, 'csv', { write: (t: string) => (csv += t) });
+    expect(csv).toBe('id,state,expected.late,expected.stars\na,"x, y",true,\nb,y,false,1\n');
+    let jsonl = '';
+    await datasets.export(id, 'jsonl', { write: (t: string) => (jsonl += t) });
+    expect(jsonl.trim().split('\n').map((l) => JSON.parse(l))[1]).toEqual({ id: 'b', state: 'y', expected: { late: false, stars: 1 } });
+    const again = await load(csv, 'again.csv', 'csv');
+    expect(again.imported).toBe(2);
+    datasets.delete(id);
+    expect(datasets.list().map((d) => d.id)).toEqual([again.dataset!.id]);
+  });
+
+  it('reads a folder of images with a labels CSV beside it', async () => {
+    const images = join(dir.path, 'images');
+    mkdirSync(images);
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    writeFileSync(join(images, 'b.png'), png);
+    writeFileSync(join(images, 'a.png'), png);
+    writeFileSync(join(dir.path, 'labels.csv'), 'id,expected.late\na.png,true\n');
+    const { labels } = await readLabels(join(dir.path, 'labels.csv'));
+    const report = await datasets.import({ name: 'images', rows: imageFolderRows(images, labels), questions: QUESTIONS });
+    const items = datasets.items(report.dataset!.id, { offset: 0, limit: 10 }).items;
+    expect(items.map((i) => [i.id, i.expected])).toEqual([
+      ['a.png', { late: true }],
+      ['b.png', {}],
+    ]);
+    expect(JSON.stringify(items[0]!.state)).toContain('data:image/png;base64,');
+  });
+});

@@ -1,0 +1,124 @@
+/** The evaluation report (issue 12's shape) from stored results: pure. */
+import type { Question } from '../../../shared/schemas/question';
+import type { EvalReport, Expected, ModelReport, QuestionMetrics } from '../../../shared/schemas/evaluation';
+import { calibrate, type CalibrationPoint } from './calibration';
+import {
+  boxMetrics,
+  choiceMetrics,
+  choiceProbabilities,
+  iou,
+  noulMetrics,
+  percentile,
+  scoreLevel,
+  scoreMetrics,
+  DEFAULT_IOU_THRESHOLD,
+  type FractionBox,
+} from './metrics';
+
+export interface ItemLabels {
+  position: number;
+  expected: Expected;
+}
+
+export interface StoredResult {
+  position: number;
+  ok: boolean;
+  answers: Record<string, unknown>;
+  cost: number | null;
+  input_tokens: number;
+  output_tokens: number;
+  latency_ms: number;
+}
+
+type AnyAnswer = { type?: string; noul?: number; choice?: string; probabilities?: Record<string, number>; score?: number; box?: FractionBox };
+
+/** Whether one answer matches its expected value, and the confidence shown for it; null when not comparable. */
+export function judge(question: Question, answer: unknown, expected: Expected[string] | undefined): { correct: boolean | null; confidence: number | null } {
+  const a = answer as AnyAnswer | undefined;
+  if (!a || a.type !== question.type) return { correct: null, confidence: null };
+  switch (question.type) {
+    case 'noul': {
+      const p = a.noul ?? 0;
+      return { correct: typeof expected === 'boolean' ? p >= 0.5 === expected : null, confidence: Math.max(p, 1 - p) };
+    }
+    case 'choice': {
+      const probs = choiceProbabilities({ choice: a.choice ?? '', probabilities: a.probabilities });
+      return { correct: typeof expected === 'string' ? a.choice === expected : null, confidence: probs[a.choice ?? ''] ?? 0 };
+    }
+    case 'score': {
+      const level = scoreLevel({ score: a.score ?? 0, probabilities: a.probabilities });
+      return { correct: typeof expected === 'number' ? level === expected : null, confidence: a.probabilities?.[String(level)] ?? null };
+    }
+    case 'box':
+      return { correct: expected && typeof expected === 'object' && a.box ? iou(a.box, expected) >= DEFAULT_IOU_THRESHOLD : null, confidence: null };
+  }
+}
+
+/** The answer as a distribution over labels for calibration (noul: {true, false}); null for boxes. */
+export function calibrationPoint(question: Question, answer: AnyAnswer, expected: Expected[string], position: number): CalibrationPoint | null {
+  if (question.type === 'noul') {
+    const p = answer.noul ?? 0;
+    return { position, probabilities: { true: p, false: 1 - p }, predicted: p >= 0.5 ? 'true' : 'false', expected: String(expected) };
+  }
+  if (question.type === 'choice') {
+    return { position, probabilities: choiceProbabilities({ choice: answer.choice ?? '', probabilities: answer.probabilities }), predicted: answer.choice ?? '', expected: String(expected) };
+  }
+  if (question.type === 'score') {
+    const probabilities = answer.probabilities ?? { [String(Math.round(answer.score ?? 0))]: 1 };
+    return { position, probabilities, predicted: String(scoreLevel({ score: answer.score ?? 0, probabilities })), expected: String(expected) };
+  }
+  return null;
+}
+
+export function questionMetrics(name: string, question: Question, items: readonly ItemLabels[], results: ReadonlyMap<number, StoredResult>): QuestionMetrics {
+  const pairs: { position: number; answer: AnyAnswer; expected: Expected[string] }[] = [];
+  for (const item of items) {
+    const expected = item.expected[name];
+    const result = results.get(item.position);
+    const answer = result?.ok ? (result.answers[name] as AnyAnswer | undefined) : undefined;
+    if (expected === undefined || !answer || answer.type !== question.type) continue;
+    pairs.push({ position: item.position, answer, expected });
+  }
+  const points = pairs.map((x) => calibrationPoint(question, x.answer, x.expected, x.position)).filter((x) => x !== null);
+  const calibration = question.type === 'box' ? null : calibrate(points);
+  switch (question.type) {
+    case 'noul':
+      return { ...noulMetrics(pairs.map((x) => ({ p: x.answer.noul ?? 0, expected: x.expected === true }))), calibration };
+    case 'choice':
+      return {
+        ...choiceMetrics(
+          pairs.map((x) => ({ predicted: x.answer.choice ?? '', probabilities: choiceProbabilities({ choice: x.answer.choice ?? '', probabilities: x.answer.probabilities }), expected: String(x.expected) })),
+          Object.keys(question.criteria),
+        ),
+        calibration,
+      };
+    case 'score':
+      return { ...scoreMetrics(pairs.map((x) => ({ score: x.answer.score ?? 0, probabilities: x.answer.probabilities, expected: Number(x.expected) })), question.criteria.length), calibration };
+    case 'box':
+      return { ...boxMetrics(pairs.map((x) => ({ box: x.answer.box!, expected: x.expected as FractionBox }))), calibration: null };
+  }
+}
+
+export function modelReport(options: { model: string; questions: Record<string, Question>; items: readonly ItemLabels[]; results: readonly StoredResult[] }): ModelReport {
+  const byPosition = new Map(options.results.map((r) => [r.position, r]));
+  const ok = options.results.filter((r) => r.ok);
+  const latencies = ok.map((r) => r.latency_ms);
+  return {
+    model: options.model,
+    items: options.results.length,
+    failed: options.results.length - ok.length,
+    cost_usd: options.results.reduce((s, r) => s + (r.cost ?? 0), 0),
+    cost_unknown: options.results.filter((r) => r.cost === null).length,
+    input_tokens: options.results.reduce((s, r) => s + r.input_tokens, 0),
+    output_tokens: options.results.reduce((s, r) => s + r.output_tokens, 0),
+    latency_ms: { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95) },
+    questions: Object.fromEntries(Object.entries(options.questions).map(([name, q]) => [name, questionMetrics(name, q, options.items, byPosition)])),
+  };
+}
+
+export function evalReport(options: { questions: Record<string, Question>; items: readonly ItemLabels[]; variants: readonly { key: string; results: readonly StoredResult[] }[] }): EvalReport {
+  return {
+    dataset: { items: options.items.length },
+    models: options.variants.map((v) => modelReport({ model: v.key, questions: options.questions, items: options.items, results: v.results })),
+  };
+}

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { ProviderPreferencesSchema } from './provider-preferences';
+
+/** An expected box: fractions of the image, origin top-left. */
+export const ExpectedBoxSchema = z.strictObject({ top: z.number(), bottom: z.number(), left: z.number(), right: z.number() });
+/** Expected answers by question name: noul boolean, choice option name, score level index, box. */
+export const ExpectedSchema = z.record(z.string(), z.union([z.boolean(), z.string(), z.number(), ExpectedBoxSchema]));
+export type Expected = z.infer<typeof ExpectedSchema>;
+
+export const DatasetSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  items: z.number().int(),
+  labelled: z.record(z.string(), z.number().int()),
+  created_at: z.string(),
+});
+export type DatasetSummary = z.infer<typeof DatasetSummarySchema>;
+
+export const DatasetItemSchema = z.object({
+  position: z.number().int(),
+  id: z.string(),
+  state: z.unknown(),
+  expected: ExpectedSchema,
+});
+export type DatasetItem = z.infer<typeof DatasetItemSchema>;
+
+export const ImportProblemSchema = z.object({ file: z.string(), row: z.number().int(), field: z.string(), message: z.string() });
+export type ImportProblem = z.infer<typeof ImportProblemSchema>;
+
+export const ImportReportSchema = z.object({
+  dataset: DatasetSummarySchema.nullable(),
+  imported: z.number().int(),
+  skipped: z.number().int(),
+  problems: z.array(ImportProblemSchema),
+});
+export type ImportReport = z.infer<typeof ImportReportSchema>;
+
+/** One model, or one model under one set of provider preferences. */
+export const EvalVariantSchema = z.strictObject({
+  model: z.string().min(1),
+  label: z.string().max(200).optional(),
+  provider: ProviderPreferencesSchema.optional(),
+});
+export type EvalVariant = z.infer<typeof EvalVariantSchema>;
+
+export const EvalEstimateSchema = z.object({
+  calls: z.number().int(),
+  items: z.number().int(),
+  estimated: z.literal(true),
+  per_variant: z.array(
+    z.object({ variant: z.string(), input_tokens: z.number().int(), output_tokens: z.number().int(), cost_usd: z.number().nullable() }),
+  ),
+  input_tokens: z.number().int(),
+  output_tokens: z.number().int(),
+  /** null when a price is unknown */
+  cost_usd: z.number().nullable(),
+});
+export type EvalEstimate = z.infer<typeof EvalEstimateSchema>;
+
+export const EvalRunStatusSchema = z.enum(['running', 'paused', 'done', 'cancelled', 'budget', 'failed']);
+export type EvalRunStatus = z.infer<typeof EvalRunStatusSchema>;
+
+export const EvalRunSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  dataset_id: z.string(),
+  set_key: z.string(),
+  variants: z.array(z.object({ key: z.string(), model: z.string(), label: z.string().nullable() })),
+  status: EvalRunStatusSchema,
+  concurrency: z.number().int(),
+  budget_usd: z.number().nullable(),
+  total: z.number().int(),
+  done: z.number().int(),
+  failed: z.number().int(),
+  spent_usd: z.number(),
+  eta_ms: z.number().nullable(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+  message: z.string().nullable(),
+});
+export type EvalRun = z.infer<typeof EvalRunSchema>;
+
+export const ReliabilityBinSchema = z.object({ lower: z.number(), upper: z.number(), count: z.number().int(), confidence: z.number(), accuracy: z.number() });
+export type ReliabilityBin = z.infer<typeof ReliabilityBinSchema>;
+
+export const CalibrationSummarySchema = z.object({
+  temperature: z.number(),
+  ece_before: z.number().nullable(),
+  ece_after: z.number().nullable(),
+  log_loss_before: z.number().nullable(),
+  log_loss_after: z.number().nullable(),
+});
+export type CalibrationSummary = z.infer<typeof CalibrationSummarySchema>;
+
+/** Per question: `type`, `n`, the metrics of its type, and `calibration`. */
+export const QuestionMetricsSchema = z.looseObject({ type: z.string(), n: z.number().int(), calibration: CalibrationSummarySchema.nullable() });
+export type QuestionMetrics = z.infer<typeof QuestionMetricsSchema>;
+
+export const ModelReportSchema = z.object({
+  model: z.string(),
+  items: z.number().int(),
+  failed: z.number().int(),
+  cost_usd: z.number(),
+  cost_unknown: z.number().int(),
+  input_tokens: z.number().int(),
+  output_tokens: z.number().int(),
+  latency_ms: z.object({ p50: z.number().nullable(), p95: z.number().nullable() }),
+  questions: z.record(z.string(), QuestionMetricsSchema),
+});
+export type ModelReport = z.infer<typeof ModelReportSchema>;
+
+export const EvalReportSchema = z.object({ dataset: z.object({ items: z.number().int() }), models: z.array(ModelReportSchema) });
+export type EvalReport = z.infer<typeof EvalReportSchema>;
+
+/** One row of the results matrix: an item with each variant's answers. */
+export const EvalResultRowSchema = z.object({
+  position: z.number().int(),
+  id: z.string(),
+  expected: ExpectedSchema,
+  cells: z.array(
+    z.object({
+      variant: z.string(),
+      ok: z.boolean(),
+      answers: z.record(z.string(), z.unknown()),
+      correct: z.record(z.string(), z.boolean().nullable()),
+      confidence: z.record(z.string(), z.number().nullable()),
+      error: z.string().nullable(),
+    }),
+  ),
+});
+export type EvalResultRow = z.infer<typeof EvalResultRowSchema>;
+
+export const SavedCalibrationSchema = z.object({ set_key: z.string(), model: z.string(), question: z.string(), temperature: z.number(), created_at: z.string() });
+export type SavedCalibration = z.infer<typeof SavedCalibrationSchema>;
