@@ -6,6 +6,7 @@ import { bearerAuth, requireManagement, type PublicEnv } from './auth';
 import { parseJsonText, rejectOtherMethods } from './http-errors';
 import { callerGone, readBodyText } from './body';
 import { answerDecisions } from './decisions-route';
+import { openApiDocument } from './openapi';
 
 export interface PublicApiOptions {
   bodyLimitBytes: number;
@@ -17,8 +18,10 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
   const readJson = async (c: Parameters<typeof readBodyText>[0], what: string) => parseJsonText(await readBodyText(c, options.bodyLimitBytes), what);
 
   api.use('*', rejectOtherMethods(api));
+  // The API's own description holds no secret: it is served without a key.
+  api.get('/v1/openapi.json', (c) => c.json(openApiDocument(core.options.version || '0.0.0')));
   const auth = bearerAuth(core);
-  api.use('/v1/*', auth);
+  api.use('/v1/*', async (c, next) => (c.req.path.endsWith('/v1/openapi.json') ? next() : auth(c, next)));
   api.use('/alpha/*', auth);
 
   api.post('/alpha/decisions', async (c) => {

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { DecisionsRequestSchema } from '../../shared/schemas/decisions-request';
+import { DecisionsResponseSchema } from '../../shared/schemas/decisions-response';
+import { ZdrEndpointSchema } from '../../shared/schemas/endpoint';
+import { ErrorEnvelopeSchema } from '../../shared/schemas/error-envelope';
+import { ApiKeyCreateInputSchema, ApiKeyInfoSchema } from '../../shared/schemas/inspector';
+import { ModelWithEndpointsSchema } from '../../shared/schemas/model';
+
+type JsonSchema = Record<string, unknown>;
+
+/** A zod schema as JSON Schema 2020-12 (OpenAPI 3.1's dialect): requests as accepted, responses as sent. */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
+  delete out['$schema'];
+  return out;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: JsonSchema, description: string) => ({ description, content: { 'application/json': { schema } } });
+
+const ERRORS: Record<string, string> = {
+  '400': 'Invalid request parameters or malformed input (the message names the field; JSON deeper than 64 levels is refused)',
+  '401': 'Authentication required or invalid credentials',
+  '402': 'The key has no credit left for the most this request may cost',
+  '403': 'The key lacks permission (only management keys may perform this operation), or a foreign Host',
+  '404': 'The model, route or resource does not exist',
+  '413': 'The request body is larger than the server accepts',
+  '429': 'Rate limit exceeded (Retry-After says when to try again)',
+  '500': 'Unexpected server error (metadata.request_id matches the server log)',
+  '502': 'Provider or upstream API failure, after every allowed endpoint was tried',
+  '503': 'No provider available',
+  '524': 'Provider timeout, or the request deadline passed',
+  '529': 'Provider overloaded',
+};
+const errors = (...codes: string[]) => Object.fromEntries(codes.map((code) => [code, json(ref('ErrorEnvelope'), ERRORS[code]!)]));
+
+let built: JsonSchema | null = null;
+
+/**
+ * The public API as an OpenAPI 3.1 document, generated from the same zod schemas that validate
+ * requests and responses, so it cannot drift from what the server accepts and sends.
+ */
+export function openApiDocument(version: string): JsonSchema {
+  built ??= {
+    openapi: '3.1.0',
+    info: {
+      title: 'Verdict gateway API',
+      version,
+      description: 'Decisions (typed answers to named questions), model endpoint listings and the ZDR preview. See docs/API.md for what each number means.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ bearer: [] }],
+    paths: {
+      '/api/alpha/decisions': {
+        post: {
+          operationId: 'createDecisions',
+          summary: 'Answer named questions about some content',
+          parameters: [{ name: 'x-session-id', in: 'header', required: false, schema: { type: 'string' }, description: 'Groups requests; the body session_id wins' }],
+          requestBody: { required: true, content: { 'application/json': { schema: ref('DecisionsRequest') } } },
+          responses: { '200': json(ref('DecisionsResponse'), 'One typed answer per question'), ...errors('400', '401', '402', '403', '404', '413', '429', '500', '502', '503', '524', '529') },
+        },
+      },
+      '/api/v1/models/{author}/{slug}/endpoints': {
+        get: {
+          operationId: 'listEndpoints',
+          summary: 'Every endpoint serving a model, with prices, limits and measured figures',
+          parameters: ['author', 'slug'].map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+          responses: { '200': json({ type: 'object', properties: { data: ref('ModelWithEndpoints') }, required: ['data'] }, 'The model and its endpoints'), ...errors('401', '403', '404', '500') },
+        },
+      },
+      '/api/v1/endpoints/zdr': {
+        get: {
+          operationId: 'listZdrEndpoints',
+          summary: 'Endpoints that retain no prompts',
+          responses: { '200': json({ type: 'object', properties: { data: { type: 'array', items: ref('ZdrEndpoint') } }, required: ['data'] }, 'Zero-data-retention endpoints'), ...errors('401', '403', '500') },
+        },
+      },
+      '/api/v1/keys': {
+        get: {
+          operationId: 'listKeys',
+          summary: 'API keys (management keys only)',
+          responses: { '200': json({ type: 'object', properties: { data: { type: 'array', items: ref('ApiKey') } }, required: ['data'] }, 'Every key, without secrets'), ...errors('401', '403', '500') },
+        },
+        post: {
+          operationId: 'createKey',
+          summary: 'Create an API key (management keys only); the key is shown once',
+          requestBody: { required: true, content: { 'application/json': { schema: ref('ApiKeyCreate') } } },
+          responses: { '201': json({ type: 'object', properties: { data: ref('ApiKey'), key: { type: 'string' } }, required: ['data', 'key'] }, 'The new key'), ...errors('400', '401', '403', '500') },
+        },
+      },
+      '/api/v1/keys/{id}': {
+        delete: {
+          operationId: 'revokeKey',
+          summary: 'Revoke an API key (management keys only)',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': json({ type: 'object', properties: { data: ref('ApiKey') }, required: ['data'] }, 'The revoked key'), ...errors('401', '403', '404', '500') },
+        },
+      },
+      '/api/v1/openapi.json': {
+        get: { operationId: 'openApi', summary: 'This document', security: [], responses: { '200': json({ type: 'object' }, 'The OpenAPI document') } },
+      },
+    },
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' } },
+      schemas: {
+        DecisionsRequest: jsonSchema(DecisionsRequestSchema, 'input'),
+        DecisionsResponse: jsonSchema(DecisionsResponseSchema, 'output'),
+        ModelWithEndpoints: jsonSchema(ModelWithEndpointsSchema, 'output'),
+        ZdrEndpoint: jsonSchema(ZdrEndpointSchema, 'output'),
+        ApiKey: jsonSchema(ApiKeyInfoSchema, 'output'),
+        ApiKeyCreate: jsonSchema(ApiKeyCreateInputSchema, 'input'),
+        ErrorEnvelope: jsonSchema(ErrorEnvelopeSchema, 'output'),
+      },
+    },
+  };
+  return built;
+}
