@@ -8,10 +8,11 @@ import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
 import { createLogger } from '../core/logger';
 import { defaultDataDir } from './data-dir';
 import { startServer } from './start-server';
+import { serverBanner } from './banner';
 import { join } from 'node:path';
 
 const USAGE = `Usage:
-  npm run serve -- [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--body-limit BYTES]
+  npm run serve -- [--port 8787] [--host 127.0.0.1] [--allowed-host NAME ...] [--data-dir DIR] [--body-limit BYTES]
   npm run serve -- keys create --name NAME [--kind standard|management] [--credit-limit USD] [--rate-limit PER_MINUTE]
   npm run serve -- keys list
   npm run serve -- keys revoke ID
@@ -67,6 +68,7 @@ async function main(argv: string[]): Promise<void> {
         options: {
           port: { type: 'string' },
           host: { type: 'string' },
+          'allowed-host': { type: 'string', multiple: true },
           'data-dir': { type: 'string' },
           'body-limit': { type: 'string' },
           name: { type: 'string' },
@@ -97,10 +99,13 @@ async function main(argv: string[]): Promise<void> {
     fail(`--body-limit must be a whole number of bytes, at least 1024, not "${bodyLimit}"`);
   }
   const host = values.host ?? process.env['VERDICT_HOST'] ?? '127.0.0.1';
+  // Names a reverse proxy or DNS gives this server; comma-separated in VERDICT_ALLOWED_HOSTS.
+  const allowedHosts = values['allowed-host'] ?? (process.env['VERDICT_ALLOWED_HOSTS'] ?? '').split(',').map((h) => h.trim()).filter(Boolean);
   const port = parsePort(values.port ?? process.env['VERDICT_PORT'] ?? '8787');
   const running = await startServer({
     port,
     host,
+    allowedHosts,
     dataDir,
     rendererDir: join(bundleDir, '..', 'renderer'),
     version: readVersion(),
@@ -109,23 +114,7 @@ async function main(argv: string[]): Promise<void> {
     ...sandboxOptions(),
   }).catch((error: Error) => fail(error.message));
 
-  const lines = [
-    `Verdict is serving at ${running.url}`,
-    `  Open the inspector: ${running.uiUrl}`,
-    `  Public API:         ${running.url}/api/v1 and ${running.url}/api/alpha/decisions`,
-    `  Data directory:     ${dataDir}`,
-  ];
-  if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1') {
-    lines.push(`  Warning: listening on ${host}, reachable beyond this machine. Every API call still needs a key.`);
-  }
-  if (running.initialManagementKey) {
-    lines.push(
-      '',
-      'First start: created a management API key. It is shown only this once and only its hash is stored:',
-      `  ${running.initialManagementKey}`,
-      'Manage keys with: npm run serve -- keys create|list|revoke',
-    );
-  }
+  const lines = serverBanner({ url: running.url, uiUrl: running.uiUrl, dataDir, host, allowedHosts, initialKey: running.initialManagementKey });
   process.stdout.write(`${lines.join('\n')}\n`);
 
   const shutdown = () => {

@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../test-support/temp-core';
+import { serverBanner } from './banner';
 import { allowedHostnames, isLoopbackAddress } from './hosts';
 import { startServer } from './start-server';
 
@@ -47,5 +48,13 @@ describe('which Host names a server answers to', () => {
       await server.close();
       for (const d of dirs) d.cleanup();
     }
+  });
+
+  it('the banner warns only for addresses beyond this machine, and names the hosts answered', () => {
+    const banner = (host: string) => serverBanner({ url: 'http://x', uiUrl: 'http://x/?token=t', dataDir: '/d', host, allowedHosts: ['verdict.example'], initialKey: undefined }).join('\n');
+    expect(banner('127.0.0.2')).not.toMatch(/reachable beyond this machine/);
+    expect(banner('::1')).not.toMatch(/Warning/);
+    expect(banner('0.0.0.0')).toMatch(/Warning: listening on 0\.0\.0\.0, reachable beyond this machine/);
+    expect(banner('0.0.0.0')).toMatch(/answered only for these host names: .*verdict\.example/);
   });
 });

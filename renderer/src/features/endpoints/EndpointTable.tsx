@@ -8,12 +8,14 @@ export interface Row {
   detail: EndpointDetail | undefined;
 }
 
-type Column = { id: string; label: string; title?: string; value: (r: Row) => number | string | null; render: (r: Row) => string; numeric?: boolean };
+type Column = { id: string; label: string; title?: string; value: (r: Row) => number | string | null; render: (r: Row) => string; numeric?: boolean; cellTitle?: (r: Row) => string | undefined };
+
+const priceSource = (r: Row) => (r.detail ? `Price from: ${r.detail.sources.pricing ?? 'no source (unknown)'}` : undefined);
 
 const COLUMNS: Column[] = [
   { id: 'provider', label: 'Provider', value: (r) => r.record.provider_name, render: (r) => r.record.provider_name },
-  { id: 'prompt', label: 'In $/M', title: 'USD per million prompt tokens', numeric: true, value: (r) => r.detail?.prompt_price ?? null, render: (r) => perMillion(r.detail?.prompt_price ?? null) },
-  { id: 'completion', label: 'Out $/M', title: 'USD per million completion tokens', numeric: true, value: (r) => r.detail?.completion_price ?? null, render: (r) => perMillion(r.detail?.completion_price ?? null) },
+  { id: 'prompt', label: 'In $/M', title: 'USD per million prompt tokens', numeric: true, value: (r) => r.detail?.prompt_price ?? null, render: (r) => perMillion(r.detail?.prompt_price ?? null), cellTitle: priceSource },
+  { id: 'completion', label: 'Out $/M', title: 'USD per million completion tokens', numeric: true, value: (r) => r.detail?.completion_price ?? null, render: (r) => perMillion(r.detail?.completion_price ?? null), cellTitle: priceSource },
   { id: 'status', label: 'Status', value: (r) => -r.record.status, render: (r) => STATUS_LABEL[r.record.status] ?? String(r.record.status) },
   {
     id: 'uptime',
@@ -85,7 +87,7 @@ export function EndpointTable({ rows }: { rows: Row[] }) {
                       </div>
                     </th>
                   ) : (
-                    <td key={c.id} className={`${c.numeric ? 'num' : ''} ${c.id === 'status' ? `status-${r.record.status}` : ''}`}>
+                    <td key={c.id} className={`${c.numeric ? 'num' : ''} ${c.id === 'status' ? `status-${r.record.status}` : ''}`} title={c.cellTitle?.(r)}>
                       {c.render(r)}
                     </td>
                   ),

@@ -6,6 +6,7 @@ import { SandboxNotice } from '../../app/SandboxNotice';
 import { detailsQuery, listingQuery, modelsQuery } from './api';
 import { EndpointCharts } from './EndpointCharts';
 import { EndpointTable } from './EndpointTable';
+import { RequestShape } from './RequestShape';
 import { RoutePreview } from './RoutePreview';
 import { UptimeChart } from './UptimeChart';
 
@@ -79,6 +80,10 @@ export function EndpointsScreen() {
               <Panel title={`${listing.data.name} — ${listing.data.endpoints.length} endpoints`}>
                 <p className="muted small">{listing.data.description}</p>
                 <EndpointTable rows={rows} />
+              </Panel>
+              <Panel title="How requests are built">
+                <p className="muted small">Each endpoint gets only the parameters it takes. What an endpoint refused once is left out from then on.</p>
+                <RequestShape details={details.data ?? []} />
               </Panel>
               <Panel title="Compare providers">
                 <EndpointCharts endpoints={listing.data.endpoints} />
