@@ -154,6 +154,25 @@ describe('Decisions engine against providers on loopback', () => {
     expect(url.message).toMatch(/state\[0\]\.image_url\.url: only data: URLs are accepted .*does not fetch URLs/);
   });
 
+  it('throughput is measured from Decisions traffic', async () => {
+    // A stated-probability reply of 12 output tokens, streamed in pieces 30 ms apart.
+    talk.script({ ...WIRE.anthropic('{"probabilities": {"Yes": 0.9, "No": 0.1}}', { input: 50, cacheRead: 0, cacheWrite: 0, output: 12 }), chunkDelayMs: 30 });
+    await decide({ provider: { order: ['talk'], allow_fallbacks: false }, questions: { late: { type: 'noul', instructions: 'Late?' } } });
+    const endpoint = env.core.catalog.endpointsOf(MODEL).find((e) => e.provider.slug === 'talk')!;
+    const throughput = env.core.metrics.figures(endpoint.id, { fresh: true }).throughput;
+    expect(throughput).not.toBeNull();
+    // 11 tokens after the first over at least 30 ms: at most about 370 tokens a second.
+    expect(throughput!.p50).toBeGreaterThan(0);
+    expect(throughput!.p50).toBeLessThan(400);
+  });
+
+  it('the response names each provider that answered, when a fallback answered some questions', async () => {
+    lp.script(WIRE.openai('Yes', { top: [{ token: 'Yes', logprob: Math.log(0.8) }, { token: 'No', logprob: Math.log(0.2) }] }), { kind: 'respond', status: 500, chunks: ['{"error":{"message":"boom"}}'] });
+    talk.script(WIRE.anthropic('{"probabilities": {"A": 1, "B": 1}}'));
+    const outcome = await decide({ provider: { order: ['lp', 'talk'] }, questions: { late: { type: 'noul', instructions: 'Late?' }, pick: { type: 'choice', instructions: 'Pick', criteria: { x: null, y: null } } } });
+    expect(outcome.response.provider).toBe('LogProbs Co, Talk Co');
+  });
+
   it('a refusal is an answer error naming it, tries no other provider, and is charged what it produced', async () => {
     // The shape of OpenAI's recorded refusal stream (fixtures/recorded/openai/chat-stream-refusal.sse), with usage.
     lp.script({

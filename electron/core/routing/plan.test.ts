@@ -240,6 +240,15 @@ describe('planRoute examples', () => {
     }
   });
 
+  it('max_price.request compares the fee paid on every upstream call of the request', () => {
+    const fee = testEndpoint({ provider: testProvider('fee'), model, prices: { prompt: 1e-7, completion: 2e-7, request: 0.001 } });
+    const prefs = { max_price: { request: '0.0025' } };
+    // One call pays 0.001, within 0.0025; three questions make three calls, 0.003 in fees: over.
+    expect(planRoute({ ...input([candidate(fee)], prefs), needs: { ...NEEDS, calls: 1 } }).attempts).toHaveLength(1);
+    expect(planRoute({ ...input([candidate(fee)], prefs), needs: { ...NEEDS, calls: 2 } }).attempts).toHaveLength(1);
+    expect(() => planRoute({ ...input([candidate(fee)], prefs), needs: { ...NEEDS, calls: 3 } })).toThrow(/max_price/);
+  });
+
   it('contradictory preferences are a 400', () => {
     expect(() => planRoute(input([candidate(cheap)], { only: ['cheap'], ignore: ['cheap'] }))).toThrow(/Contradictory/);
   });
