@@ -7,6 +7,7 @@ const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: tr
 
 await Promise.all([
   build({ ...common, entryPoints: ['electron/server/cli.ts'], outfile: 'dist/server/cli.mjs', format: 'esm', packages: 'external' }),
+  build({ ...common, entryPoints: ['electron/server/eval-cli.ts'], outfile: 'dist/server/eval.mjs', format: 'esm', packages: 'external' }),
   build({ ...common, entryPoints: ['electron/main/main.ts'], outfile: 'dist/electron/main.cjs', format: 'cjs', packages: 'external' }),
   build({ ...common, entryPoints: ['electron/preload/preload.ts'], outfile: 'dist/electron/preload.cjs', format: 'cjs', external: ['electron'] }),
 ]);

@@ -15,6 +15,8 @@ import { OtlpExporter } from './trace/otlp';
 import { QuestionSets } from './inspector/question-sets';
 import { Runs } from './inspector/runs';
 import { BoxItems } from './inspector/box-items';
+import { Datasets } from './evals/datasets';
+import { EvalRuns } from './evals/eval-runs';
 import { createServiceSelector, type GatewayService } from './service';
 import { ApiKeys } from './keys/api-keys';
 import { ProviderKeys } from './keys/provider-keys';
@@ -47,6 +49,8 @@ export interface CoreOptions {
    * running server, which counts the request log's spend but never writes it.
    */
   requestLog?: 'write' | 'read';
+  /** Go on with evaluation runs a stopped process left running (default true; the eval command runs only its own). */
+  resumeEvaluations?: boolean;
 }
 
 /** The gateway core: one instance per host process, with every dependency passed in. */
@@ -72,6 +76,9 @@ export interface Core {
   readonly questionSets: QuestionSets;
   readonly runs: Runs;
   readonly boxItems: BoxItems;
+  /** Labelled datasets and evaluation runs over them. */
+  readonly datasets: Datasets;
+  readonly evalRuns: EvalRuns;
   /** The three public operations, here or at a remote gateway as the settings say. */
   service(): GatewayService;
   readonly handlers: Handlers;
@@ -157,6 +164,21 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const services = createServiceSelector({ settings, gateway, decisions, secrets: options.secrets });
   const decisionLog = new DecisionLog(store);
   const runs = new Runs({ store, clock, log: decisionLog, service: () => services.current() });
+  const datasets = new Datasets(store, clock);
+  const evalRuns = new EvalRuns({
+    store,
+    clock,
+    logger,
+    datasets,
+    // Built in, the engine's attempts are kept with each result; a remote gateway reports none.
+    decide: async (request, decideOptions) => {
+      const service = services.current();
+      if (service.mode === 'remote') return { ...(await service.decide(request, decideOptions)), attempts: null };
+      const outcome = await decisions.decide(request, decideOptions);
+      const attempts = outcome.attempts.map((a) => ({ endpoint: a.endpoint.id, outcome: a.outcome, message: a.message, total_ms: a.totalMs }));
+      return { response: outcome.response, methods: outcome.methods, attempts };
+    },
+  });
   const discoveries = new Map<string, DiscoveryResult>();
   const refreshDiscovery = async () => {
     const { contribution, results } = await discover(catalog.listProviders(), {
@@ -198,6 +220,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     questionSets: new QuestionSets(store, clock),
     boxItems: new BoxItems(store, clock),
     runs,
+    datasets,
+    evalRuns,
     sandbox: () => fleet,
     catalogProblem: () => loaded.problem,
     refreshSandbox,
@@ -211,6 +235,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     },
     close: async () => {
       closed = true;
+      evalRuns.close();
       await fleetChange;
       await fleet?.close();
       fleet = null;
@@ -224,9 +249,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   };
   const core: Core = { ...partial, handlers: createHandlers(partial) };
   await refreshSandbox();
+  const resumeEvaluations = () => {
+    if (options.resumeEvaluations !== false && !closed) evalRuns.resumeInterrupted();
+  };
+  // Evaluation runs that were running when the process stopped go on with the items not yet
+  // stored, once the models discovery finds are known.
   if (options.discovery !== false) {
     // In the background: a provider that is slow to list its models must not delay the start.
-    refreshDiscovery().catch((error: unknown) => logger.warn({ err: error }, 'discovery failed'));
-  }
+    refreshDiscovery()
+      .catch((error: unknown) => logger.warn({ err: error }, 'discovery failed'))
+      .finally(() => resumeEvaluations());
+  } else resumeEvaluations();
   return core;
 }

@@ -1,0 +1,213 @@
+/**
+ * One evaluation run's background work: items × variants sent with bounded concurrency, each
+ * result committed to SQLite as it arrives (so a killed process resumes with only the items
+ * that have none), 429s waited out as Retry-After says, a budget that stops the run before a
+ * call could pass it.
+ */
+import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
+import type { DecisionsResponse } from '../../../shared/schemas/decisions-response';
+import type { EvalVariant } from '../../../shared/schemas/evaluation';
+import type { Question } from '../../../shared/schemas/question';
+import type { Clock } from '../clock';
+import { GatewayError } from '../errors';
+import { usageOf } from '../decisions/usage';
+import type { Store } from '../store/database';
+import type { Datasets } from './datasets';
+import { calibratedAnswer } from './apply-calibration';
+
+export interface EvalDecide {
+  (request: DecisionsRequest, options: { requestId: string; signal: AbortSignal; admit: (maxCost: () => number) => void }): Promise<{
+    response: DecisionsResponse;
+    methods: Record<string, string>;
+    attempts: unknown[] | null;
+  }>;
+}
+
+export interface RunnerSpec {
+  id: string;
+  datasetId: string;
+  request: DecisionsRequest;
+  variants: EvalVariant[];
+  concurrency: number;
+  budgetUsd: number | null;
+  /** temperatures by variant index, then question name */
+  calibrations: Map<number, Map<string, number>>;
+}
+
+export type RunnerEnd = 'done' | 'paused' | 'cancelled' | 'budget' | 'failed';
+
+/** Tries of one item against 429s before it is stored as failed. */
+const MAX_RATE_LIMIT_TRIES = 6;
+const MAX_BACKOFF_MS = 60_000;
+
+class BudgetReached extends Error {}
+
+export class EvalRunner {
+  done = 0;
+  failed = 0;
+  spent = 0;
+  private reserved = 0;
+  private stopping: RunnerEnd | null = null;
+  private readonly controller = new AbortController();
+  private notBefore = 0;
+  private readonly startedAt: number;
+  private doneAtStart = 0;
+  readonly total: number;
+  readonly finished: Promise<RunnerEnd>;
+
+  constructor(
+    private readonly spec: RunnerSpec,
+    private readonly deps: { store: Store; clock: Clock; datasets: Datasets; decide: EvalDecide; sleep: (ms: number, signal: AbortSignal) => Promise<void> },
+  ) {
+    this.startedAt = deps.clock.now();
+    const counts = deps.store.get<{ done: number; failed: number; spent: number }>(
+      'SELECT COUNT(*) AS done, COALESCE(SUM(1 - ok), 0) AS failed, COALESCE(SUM(cost), 0) AS spent FROM eval_results WHERE run_id = ?',
+      [spec.id],
+    )!;
+    this.done = counts.done;
+    this.failed = counts.failed;
+    this.spent = counts.spent;
+    this.doneAtStart = counts.done;
+    this.total = deps.datasets.get(spec.datasetId).items * spec.variants.length;
+    this.finished = this.run();
+  }
+
+  /** ms left at the rate since this runner started; null until something was done. */
+  eta(): number | null {
+    const sinceStart = this.done - this.doneAtStart;
+    if (sinceStart <= 0) return null;
+    return ((this.deps.clock.now() - this.startedAt) / sinceStart) * (this.total - this.done);
+  }
+
+  stop(why: 'paused' | 'cancelled'): void {
+    this.stopping ??= why;
+    if (why === 'cancelled') this.controller.abort();
+  }
+
+  private *tasks(): Generator<{ position: number; variant: number; state: unknown }> {
+    const stored = new Set(this.deps.store.all<{ k: number }>('SELECT position * 1024 + variant AS k FROM eval_results WHERE run_id = ?', [this.spec.id]).map((r) => r.k));
+    for (const item of this.deps.datasets.iterate(this.spec.datasetId)) {
+      for (let variant = 0; variant < this.spec.variants.length; variant += 1) {
+        if (!stored.has(item.position * 1024 + variant)) yield { position: item.position, variant, state: item.state };
+      }
+    }
+  }
+
+  private async run(): Promise<RunnerEnd> {
+    const tasks = this.tasks();
+    const worker = async () => {
+      for (;;) {
+        if (this.stopping) return;
+        const next = tasks.next();
+        if (next.done) return;
+        await this.item(next.value);
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.max(1, this.spec.concurrency) }, worker));
+    } catch (error) {
+      if (!(error instanceof BudgetReached)) throw error;
+    }
+    return this.stopping ?? 'done';
+  }
+
+  private async item(task: { position: number; variant: number; state: unknown }): Promise<void> {
+    const variant = this.spec.variants[task.variant]!;
+    const { provider: basePreferences, ...base } = this.spec.request;
+    const provider = variant.provider ?? basePreferences;
+    const request = { ...base, model: variant.model, state: task.state, ...(provider ? { provider } : {}) } as DecisionsRequest;
+    for (let attempt = 1; ; attempt += 1) {
+      const wait = this.notBefore - this.deps.clock.now();
+      if (wait > 0) await this.deps.sleep(wait, this.controller.signal).catch(() => undefined);
+      if (this.stopping) return;
+      let reservation = 0;
+      const started = this.deps.clock.now();
+      try {
+        const outcome = await this.deps.decide(request, {
+          requestId: `${this.spec.id}-${task.variant}-${task.position}`,
+          signal: this.controller.signal,
+          admit: (maxCost) => {
+            if (this.spec.budgetUsd === null) return;
+            const most = maxCost();
+            reservation = Number.isFinite(most) ? most : 0;
+            if (this.spent + this.reserved + reservation > this.spec.budgetUsd) {
+              this.stopping ??= 'budget';
+              throw new BudgetReached('the budget would be exceeded');
+            }
+            this.reserved += reservation;
+          },
+        });
+        this.reserved -= reservation;
+        this.store(task, { ok: true, outcome, latency: this.deps.clock.now() - started });
+        return;
+      } catch (error) {
+        this.reserved -= reservation;
+        if (error instanceof BudgetReached || this.controller.signal.aborted) return;
+        if (error instanceof GatewayError && error.status === 429 && attempt < MAX_RATE_LIMIT_TRIES) {
+          const retryAfter = Number(error.headers?.['Retry-After'] ?? error.headers?.['retry-after']);
+          const delay = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : Math.min(MAX_BACKOFF_MS, 500 * 2 ** attempt);
+          this.notBefore = Math.max(this.notBefore, this.deps.clock.now() + delay);
+          continue;
+        }
+        this.store(task, { ok: false, error, latency: this.deps.clock.now() - started });
+        return;
+      }
+    }
+  }
+
+  /** Committed before the next item is taken: what is stored is never sent again. */
+  private store(
+    task: { position: number; variant: number },
+    result: { ok: true; outcome: Awaited<ReturnType<EvalDecide>>; latency: number } | { ok: false; error: unknown; latency: number },
+  ): void {
+    const questions = this.spec.request.questions as Record<string, Question>;
+    if (result.ok) {
+      const { response, methods, attempts } = result.outcome;
+      const temperatures = this.spec.calibrations.get(task.variant);
+      let answers = response.answers;
+      let finalMethods = methods;
+      if (temperatures && temperatures.size > 0) {
+        answers = { ...answers };
+        finalMethods = { ...methods };
+        for (const [name, t] of temperatures) {
+          const q = questions[name];
+          const a = answers[name];
+          if (!q || !a) continue;
+          const adjusted = calibratedAnswer(q, a, t);
+          if (!adjusted) continue;
+          answers[name] = adjusted;
+          finalMethods[name] = `${methods[name] ?? 'unknown'}+temperature(T=${Number(t.toPrecision(4))})`;
+        }
+      }
+      const cost = response.usage.cost ?? null;
+      this.deps.store.run(
+        'INSERT OR IGNORE INTO eval_results (run_id, variant, position, ok, answers, raw_answers, methods, attempts, provider, input_tokens, output_tokens, cost, latency_ms) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        [
+          this.spec.id,
+          task.variant,
+          task.position,
+          JSON.stringify(answers),
+          answers === response.answers ? null : JSON.stringify(response.answers),
+          JSON.stringify(finalMethods),
+          attempts ? JSON.stringify(attempts) : null,
+          response.provider ?? null,
+          response.usage.input_tokens,
+          response.usage.output_tokens,
+          cost,
+          result.latency,
+        ],
+      );
+      this.spent += cost ?? 0;
+    } else {
+      const usage = usageOf(result.error);
+      const message = result.error instanceof GatewayError ? `${result.error.status}: ${result.error.message}` : result.error instanceof Error ? result.error.message : String(result.error);
+      this.deps.store.run(
+        'INSERT OR IGNORE INTO eval_results (run_id, variant, position, ok, input_tokens, output_tokens, cost, latency_ms, error) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?)',
+        [this.spec.id, task.variant, task.position, usage?.input_tokens ?? 0, usage?.output_tokens ?? 0, usage?.cost ?? null, result.latency, message],
+      );
+      this.spent += usage?.cost ?? 0;
+      this.failed += 1;
+    }
+    this.done += 1;
+  }
+}

@@ -1,0 +1,336 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
+import type { CalibrationSummary, EvalReport, EvalResultRow, EvalRun, EvalRunStatus, EvalVariant, SavedCalibration } from '../../../shared/schemas/evaluation';
+import type { Question } from '../../../shared/schemas/question';
+import { isoTime, type Clock } from '../clock';
+import { GatewayError } from '../errors';
+import type { Logger } from '../logger';
+import type { Store } from '../store/database';
+import type { Datasets } from './datasets';
+import { EvalRunner, type EvalDecide, type RunnerEnd } from './eval-runner';
+import { calibrate } from './calibration';
+import { calibrationPoint, evalReport, judge, type StoredResult } from './report';
+
+interface RunRow {
+  id: string;
+  name: string;
+  dataset_id: string;
+  set_key: string;
+  request: string;
+  variants: string;
+  concurrency: number;
+  budget_usd: number | null;
+  status: EvalRunStatus;
+  message: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface ResultRow {
+  variant: number;
+  position: number;
+  ok: number;
+  answers: string;
+  raw_answers: string | null;
+  methods: string | null;
+  attempts: string | null;
+  provider: string | null;
+  input_tokens: number;
+  output_tokens: number;
+  cost: number | null;
+  latency_ms: number;
+  error: string | null;
+}
+
+/** A question set's identity for saved calibrations: its questions, whatever it is called. */
+export function setKey(questions: DecisionsRequest['questions']): string {
+  return `q-${createHash('sha256').update(JSON.stringify(questions)).digest('hex').slice(0, 16)}`;
+}
+
+export function variantKeys(variants: readonly EvalVariant[]): string[] {
+  const keys = variants.map((v) => (v.label ? `${v.model} (${v.label})` : v.model));
+  return keys.map((k, i) => (keys.indexOf(k) === i ? k : `${k} #${i + 1}`));
+}
+
+export const toStored = (r: ResultRow): StoredResult => ({ position: r.position, ok: r.ok === 1, answers: JSON.parse(r.answers) as Record<string, unknown>, cost: r.cost, input_tokens: r.input_tokens, output_tokens: r.output_tokens, latency_ms: r.latency_ms });
+
+/** Evaluation runs: started, paused, resumed after a restart, reported. */
+export class EvalRuns {
+  private readonly active = new Map<string, EvalRunner>();
+  private closing = false;
+
+  constructor(
+    private readonly deps: { store: Store; clock: Clock; logger: Logger; datasets: Datasets; decide: EvalDecide; sleep?: (ms: number, signal: AbortSignal) => Promise<void> },
+  ) {}
+
+  private row(id: string): RunRow {
+    const row = this.deps.store.get<RunRow>('SELECT * FROM eval_runs WHERE id = ?', [id]);
+    if (!row) throw new GatewayError('not_found', `No evaluation run with id "${id}"`);
+    return row;
+  }
+
+  private view(row: RunRow): EvalRun {
+    const variants = JSON.parse(row.variants) as EvalVariant[];
+    const keys = variantKeys(variants);
+    const live = this.active.get(row.id);
+    const counts = live
+      ? { done: live.done, failed: live.failed, spent: live.spent }
+      : this.deps.store.get<{ done: number; failed: number; spent: number }>('SELECT COUNT(*) AS done, COALESCE(SUM(1 - ok), 0) AS failed, COALESCE(SUM(cost), 0) AS spent FROM eval_results WHERE run_id = ?', [row.id])!;
+    const items = this.deps.store.get<{ n: number }>('SELECT item_count AS n FROM datasets WHERE id = ?', [row.dataset_id])?.n ?? 0;
+    return {
+      id: row.id,
+      name: row.name,
+      dataset_id: row.dataset_id,
+      set_key: row.set_key,
+      variants: variants.map((v, i) => ({ key: keys[i]!, model: v.model, label: v.label ?? null })),
+      status: row.status,
+      concurrency: row.concurrency,
+      budget_usd: row.budget_usd,
+      total: items * variants.length,
+      done: counts.done,
+      failed: counts.failed,
+      spent_usd: counts.spent,
+      eta_ms: live?.eta() ?? null,
+      created_at: row.created_at,
+      finished_at: row.finished_at,
+      message: row.message,
+    };
+  }
+
+  start(input: { name?: string | undefined; request: DecisionsRequest; dataset_id: string; variants: EvalVariant[]; concurrency: number; budget_usd?: number | null | undefined }): EvalRun {
+    const dataset = this.deps.datasets.get(input.dataset_id);
+    if (input.variants.length === 0) throw new GatewayError('bad_request', 'variants: name at least one model');
+    const id = `eval-${randomUUID()}`;
+    const name = input.name ?? `${dataset.name} × ${variantKeys(input.variants).join(', ')}`;
+    this.deps.store.run(
+      "INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, budget_usd, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)",
+      [id, name, dataset.id, setKey(input.request.questions), JSON.stringify(input.request), JSON.stringify(input.variants), input.concurrency, input.budget_usd ?? null, isoTime(this.deps.clock)],
+    );
+    this.launch(this.row(id));
+    return this.get(id);
+  }
+
+  private launch(row: RunRow): void {
+    if (this.active.has(row.id) || this.closing) return;
+    const variants = JSON.parse(row.variants) as EvalVariant[];
+    const calibrations = new Map<number, Map<string, number>>();
+    variants.forEach((v, i) => {
+      const saved = this.deps.store.all<{ question: string; temperature: number }>('SELECT question, temperature FROM calibrations WHERE set_key = ? AND model = ?', [row.set_key, v.model]);
+      calibrations.set(i, new Map(saved.map((s) => [s.question, s.temperature])));
+    });
+    const runner = new EvalRunner(
+      { id: row.id, datasetId: row.dataset_id, request: JSON.parse(row.request) as DecisionsRequest, variants, concurrency: row.concurrency, budgetUsd: row.budget_usd, calibrations },
+      { store: this.deps.store, clock: this.deps.clock, datasets: this.deps.datasets, decide: this.deps.decide, sleep: this.deps.sleep ?? abortableSleep },
+    );
+    this.active.set(row.id, runner);
+    this.deps.store.run("UPDATE eval_runs SET status = 'running', message = NULL, finished_at = NULL WHERE id = ?", [row.id]);
+    void runner.finished
+      .then((end: RunnerEnd) => this.finish(row.id, end, end === 'budget' ? `Stopped before the budget of $${row.budget_usd} would be exceeded` : null))
+      .catch((error: unknown) => {
+        this.deps.logger.error({ err: error, run: row.id }, 'evaluation run failed');
+        this.finish(row.id, 'failed', error instanceof Error ? error.message : String(error));
+      });
+  }
+
+  private finish(id: string, end: RunnerEnd, message: string | null): void {
+    this.active.delete(id);
+    // Closing the core leaves the run 'running', so the next start resumes it.
+    if (this.closing) return;
+    this.deps.store.run('UPDATE eval_runs SET status = ?, message = ?, finished_at = ? WHERE id = ?', [end, message, end === 'paused' ? null : isoTime(this.deps.clock), id]);
+  }
+
+  /** Restarts runs that were running when the process stopped; they send only items with no stored result. */
+  resumeInterrupted(): number {
+    const rows = this.deps.store.all<RunRow>("SELECT * FROM eval_runs WHERE status = 'running'");
+    for (const row of rows) this.launch(row);
+    return rows.length;
+  }
+
+  get(id: string): EvalRun {
+    return this.view(this.row(id));
+  }
+
+  list(): EvalRun[] {
+    return this.deps.store.all<RunRow>('SELECT * FROM eval_runs ORDER BY created_at DESC LIMIT 200').map((r) => this.view(r));
+  }
+
+  pause(id: string): EvalRun {
+    const runner = this.active.get(id);
+    if (runner) {
+      runner.stop('paused');
+      this.deps.store.run("UPDATE eval_runs SET status = 'paused' WHERE id = ?", [id]);
+    }
+    return this.get(id);
+  }
+
+  resume(id: string, budget?: number | null): EvalRun {
+    const row = this.row(id);
+    if (row.status === 'done' || row.status === 'cancelled') throw new GatewayError('bad_request', `The run is ${row.status}; start a new one`);
+    if (budget !== undefined) this.deps.store.run('UPDATE eval_runs SET budget_usd = ? WHERE id = ?', [budget, id]);
+    if (!this.active.has(id)) this.launch(this.row(id));
+    return this.get(id);
+  }
+
+  cancel(id: string): EvalRun {
+    const row = this.row(id);
+    const runner = this.active.get(id);
+    if (runner) runner.stop('cancelled');
+    else if (row.status !== 'done') this.finish(id, 'cancelled', null);
+    return this.get(id);
+  }
+
+  delete(id: string): { id: string } {
+    this.cancel(id);
+    this.deps.store.run('DELETE FROM eval_runs WHERE id = ?', [id]);
+    return { id };
+  }
+
+  /** Resolves with the final status once the run stops (at once when it is not running here). */
+  async wait(id: string): Promise<EvalRun> {
+    await this.active.get(id)?.finished.catch(() => undefined);
+    return this.get(id);
+  }
+
+  private results(id: string): ResultRow[] {
+    return this.deps.store.all<ResultRow>('SELECT * FROM eval_results WHERE run_id = ? ORDER BY position, variant', [id]);
+  }
+
+  report(id: string): EvalReport {
+    const row = this.row(id);
+    const request = JSON.parse(row.request) as DecisionsRequest;
+    const variants = JSON.parse(row.variants) as EvalVariant[];
+    const items = this.deps.store.all<{ position: number; expected: string }>('SELECT position, expected FROM dataset_items WHERE dataset_id = ? ORDER BY position', [row.dataset_id]).map((i) => ({ position: i.position, expected: JSON.parse(i.expected) as Record<string, never> }));
+    const byVariant = variants.map(() => [] as StoredResult[]);
+    for (const r of this.results(id)) byVariant[r.variant]?.push(toStored(r));
+    const keys = variantKeys(variants);
+    return evalReport({ questions: request.questions as Record<string, Question>, items, variants: keys.map((key, i) => ({ key, results: byVariant[i]! })) });
+  }
+
+  /** Items × variants with right/wrong marks, filtered, one page at a time. */
+  matrix(id: string, options: { offset: number; limit: number; filter: 'all' | 'wrong' | 'disagree' | 'low'; question?: string | undefined; below?: number }): { total: number; rows: EvalResultRow[] } {
+    const row = this.row(id);
+    const request = JSON.parse(row.request) as DecisionsRequest;
+    const keys = variantKeys(JSON.parse(row.variants) as EvalVariant[]);
+    const questions = Object.entries(request.questions as Record<string, Question>).filter(([n]) => !options.question || n === options.question);
+    const results = this.results(id);
+    const rows: EvalResultRow[] = [];
+    let r = 0;
+    for (const item of this.deps.datasets.iterate(row.dataset_id)) {
+      const cells: EvalResultRow['cells'] = [];
+      while (r < results.length && results[r]!.position === item.position) {
+        const res = results[r++]!;
+        const answers = JSON.parse(res.answers) as Record<string, unknown>;
+        const correct: Record<string, boolean | null> = {};
+        const confidence: Record<string, number | null> = {};
+        for (const [name, q] of questions) {
+          const j = res.ok ? judge(q, answers[name], item.expected[name]) : { correct: null, confidence: null };
+          correct[name] = j.correct;
+          confidence[name] = j.confidence;
+        }
+        cells.push({ variant: keys[res.variant] ?? String(res.variant), ok: res.ok === 1, answers, correct, confidence, error: res.error });
+      }
+      const marks = cells.flatMap((c) => Object.values(c.correct));
+      const keep =
+        options.filter === 'all' ||
+        (options.filter === 'wrong' && (marks.includes(false) || cells.some((c) => !c.ok))) ||
+        (options.filter === 'disagree' && questions.some(([name]) => new Set(cells.map((c) => JSON.stringify(summaryOf(c.answers[name])))).size > 1)) ||
+        (options.filter === 'low' && cells.some((c) => Object.values(c.confidence).some((v) => v !== null && v < (options.below ?? 0.7))));
+      if (keep) rows.push({ position: item.position, id: item.id, expected: item.expected, cells });
+    }
+    return { total: rows.length, rows: rows.slice(options.offset, options.offset + options.limit) };
+  }
+
+  /** One item with its state and every variant's full stored result. */
+  item(id: string, position: number) {
+    const row = this.row(id);
+    const keys = variantKeys(JSON.parse(row.variants) as EvalVariant[]);
+    const item = this.deps.datasets.item(row.dataset_id, position);
+    const results = this.deps.store.all<ResultRow>('SELECT * FROM eval_results WHERE run_id = ? AND position = ? ORDER BY variant', [id, position]);
+    return { item, results: results.map((r) => resultView(r, keys)) };
+  }
+
+  /** Fits a temperature for one variant and question (even positions), reported on odd positions. */
+  fitCalibration(id: string, variant: number, question: string): CalibrationSummary | null {
+    const row = this.row(id);
+    const q = (JSON.parse(row.request) as DecisionsRequest).questions[question] as Question | undefined;
+    if (!q) throw new GatewayError('bad_request', `question: the run has no question "${question}"`);
+    const expected = new Map(this.deps.store.all<{ position: number; expected: string }>('SELECT position, expected FROM dataset_items WHERE dataset_id = ?', [row.dataset_id]).map((i) => [i.position, (JSON.parse(i.expected) as Record<string, unknown>)[question]]));
+    const points = this.results(id)
+      .filter((r) => r.variant === variant && r.ok === 1)
+      .flatMap((r) => {
+        // Fitted on raw answers: a calibration already applied is not fitted again on top of itself.
+        const answer = (JSON.parse(r.raw_answers ?? r.answers) as Record<string, { type?: string }>)[question];
+        const e = expected.get(r.position);
+        const p = answer && e !== undefined && answer.type === q.type ? calibrationPoint(q, answer, e as never, r.position) : null;
+        return p ? [p] : [];
+      });
+    return calibrate(points);
+  }
+
+  saveCalibration(input: { run_id: string; variant: number; question: string; temperature: number }): SavedCalibration {
+    const row = this.row(input.run_id);
+    const model = (JSON.parse(row.variants) as EvalVariant[])[input.variant]?.model;
+    if (!model) throw new GatewayError('bad_request', `variant: the run has no variant ${input.variant}`);
+    const saved = { set_key: row.set_key, model, question: input.question, temperature: input.temperature, created_at: isoTime(this.deps.clock) };
+    this.deps.store.run('INSERT OR REPLACE INTO calibrations (set_key, model, question, temperature, created_at) VALUES (?, ?, ?, ?, ?)', [saved.set_key, saved.model, saved.question, saved.temperature, saved.created_at]);
+    return saved;
+  }
+
+  calibrations(): SavedCalibration[] {
+    return this.deps.store.all<SavedCalibration>('SELECT * FROM calibrations ORDER BY created_at DESC');
+  }
+
+  deleteCalibration(input: { set_key: string; model: string; question: string }): { deleted: number } {
+    return { deleted: this.deps.store.run('DELETE FROM calibrations WHERE set_key = ? AND model = ? AND question = ?', [input.set_key, input.model, input.question]).changes };
+  }
+
+  /** Every stored result with its item, one at a time (exports). */
+  *rows(id: string): Generator<{ item: { id: string; position: number; expected: Record<string, unknown> }; result: ReturnType<typeof resultView> }> {
+    const row = this.row(id);
+    const keys = variantKeys(JSON.parse(row.variants) as EvalVariant[]);
+    const results = this.results(id);
+    let r = 0;
+    for (const item of this.deps.datasets.iterate(row.dataset_id)) {
+      while (r < results.length && results[r]!.position === item.position) yield { item: { id: item.id, position: item.position, expected: item.expected }, result: resultView(results[r++]!, keys) };
+    }
+  }
+
+  /** Stops work without changing any status: running runs resume at the next start. */
+  close(): void {
+    this.closing = true;
+    for (const runner of this.active.values()) runner.stop('cancelled');
+  }
+}
+
+function summaryOf(answer: unknown): unknown {
+  const a = answer as { type?: string; noul?: number; choice?: string; score?: number; probabilities?: Record<string, number>; box?: unknown } | undefined;
+  if (!a) return null;
+  if (a.type === 'noul') return (a.noul ?? 0) >= 0.5;
+  if (a.type === 'choice') return a.choice;
+  if (a.type === 'score') return Math.round(a.score ?? 0);
+  return a.box ?? null;
+}
+
+export function resultView(r: ResultRow, keys: readonly string[]) {
+  return {
+    model: keys[r.variant] ?? String(r.variant),
+    variant: r.variant,
+    ok: r.ok === 1,
+    answers: JSON.parse(r.answers) as Record<string, unknown>,
+    raw_answers: r.raw_answers ? (JSON.parse(r.raw_answers) as Record<string, unknown>) : null,
+    methods: r.methods ? (JSON.parse(r.methods) as Record<string, string>) : null,
+    attempts: r.attempts ? (JSON.parse(r.attempts) as unknown[]) : null,
+    provider: r.provider,
+    usage: { input_tokens: r.input_tokens, output_tokens: r.output_tokens, cost: r.cost },
+    latency_ms: r.latency_ms,
+    error: r.error,
+  };
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new Error('aborted'));
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), reject(new Error('aborted'))), { once: true });
+  });
+}

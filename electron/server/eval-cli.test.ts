@@ -1,0 +1,210 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LogprobProvider, logprobCatalog } from '../test-support/logprob-provider';
+import { tempDir } from '../test-support/temp-core';
+
+const CLI = join(process.cwd(), 'node_modules', '.cache', 'verdict-test', 'eval.mjs');
+
+const SET = {
+  model: 'lp/alpha',
+  state: 'ignored',
+  questions: {
+    late: { type: 'noul', instructions: 'Did the parcel come late?' },
+    mood: { type: 'choice', instructions: 'Which mood is it?', criteria: { happy: null, sad: null, meh: null } },
+    stars: { type: 'score', instructions: 'How many stars?', criteria: ['none', 'some', 'many'] },
+  },
+};
+const N = 12;
+const EXPECTED = Array.from({ length: N }, (_, i) => ({ late: i % 3 !== 0, mood: ['happy', 'sad', 'meh'][i % 3]!, stars: i % 3 }));
+
+/** The probabilities the provider gives, per model and item: chosen here, so the report can be computed from them alone. */
+const NOUL: Record<string, number[]> = {
+  alpha: [0.9, 0.8, 0.3, 0.65, 0.15, 0.55, 0.95, 0.4, 0.7, 0.2, 0.85, 0.6],
+  beta: [0.5, 0.99, 0.97, 0.1, 0.95, 0.02, 0.6, 0.9, 0.45, 0.8, 0.3, 0.99],
+};
+const CHOICE = (model: string, i: number): [number, number, number] => {
+  const sure = model === 'alpha' ? [0.7, 0.2, 0.1] : [0.4, 0.35, 0.25];
+  const right = (i + (i % 4 === 3 ? 1 : 0)) % 3;
+  const out: [number, number, number] = [0, 0, 0];
+  out[right] = sure[0]!;
+  out[(right + 1) % 3] = sure[1]!;
+  out[(right + 2) % 3] = sure[2]!;
+  return out;
+};
+const SCORE = (model: string, i: number): [number, number, number] => (model === 'alpha' ? ([[0.8, 0.15, 0.05], [0.1, 0.7, 0.2], [0.05, 0.25, 0.7]][i % 3] as [number, number, number]) : [0.2, 0.5, 0.3]);
+
+function labelsFor(model: string, text: string): Record<string, number> {
+  const i = Number(/item-(\d+)/.exec(text)![1]);
+  if (text.includes('Did the parcel come late?')) return { Yes: NOUL[model]![i]!, No: Number((1 - NOUL[model]![i]!).toFixed(6)) };
+  if (text.includes('Which mood is it?')) {
+    const [a, b, c] = CHOICE(model, i);
+    return { A: a, B: b, C: c };
+  }
+  const [z, o, t] = SCORE(model, i);
+  return { '0': z, '1': o, '2': t };
+}
+
+// ---- The expected report, computed here from the chosen probabilities alone ----
+const clip = (p: number) => Math.min(1 - 1e-15, Math.max(1e-15, p));
+const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+function ece(points: { c: number; ok: boolean }[]) {
+  const bins = new Map<number, { c: number; ok: number; n: number }>();
+  for (const p of points) {
+    const b = Math.min(9, Math.floor(p.c * 10));
+    const bin = bins.get(b) ?? { c: 0, ok: 0, n: 0 };
+    bin.c += p.c;
+    bin.ok += Number(p.ok);
+    bin.n += 1;
+    bins.set(b, bin);
+  }
+  const reliability = [...bins.entries()].sort((a, b) => a[0] - b[0]).map(([b, v]) => ({ lower: b / 10, upper: (b + 1) / 10, count: v.n, confidence: v.c / v.n, accuracy: v.ok / v.n }));
+  return { ece: reliability.reduce((s, r) => s + (r.count / points.length) * Math.abs(r.accuracy - r.confidence), 0), reliability };
+}
+function expectedNoul(model: string) {
+  const p = NOUL[model]!;
+  const y = EXPECTED.map((e) => e.late);
+  let pairs = 0;
+  let wins = 0;
+  for (let i = 0; i < N; i += 1) {
+    for (let j = 0; j < N; j += 1) {
+      if (!y[i] || y[j]) continue;
+      pairs += 1;
+      wins += p[i]! > p[j]! ? 1 : p[i] === p[j] ? 0.5 : 0;
+    }
+  }
+  return {
+    type: 'noul',
+    n: N,
+    accuracy: avg(p.map((v, i) => Number(v >= 0.5 === y[i]))),
+    brier: avg(p.map((v, i) => (v - Number(y[i])) ** 2)),
+    log_loss: -avg(p.map((v, i) => (y[i] ? Math.log(clip(v)) : Math.log(1 - clip(v))))),
+    auroc: wins / pairs,
+    ...ece(p.map((v, i) => ({ c: Math.max(v, 1 - v), ok: v >= 0.5 === y[i] }))),
+  };
+}
+function expectedChoice(model: string) {
+  const options = ['happy', 'sad', 'meh'];
+  const rows = EXPECTED.map((e, i) => {
+    const probs = CHOICE(model, i);
+    const predicted = options[probs.indexOf(Math.max(...probs))]!;
+    return { probs, predicted, expected: e.mood };
+  });
+  const confusion: Record<string, Record<string, number>> = {};
+  for (const r of rows) ((confusion[r.expected] ??= {})[r.predicted] = (confusion[r.expected]?.[r.predicted] ?? 0) + 1);
+  const f1 = options.map((o) => {
+    const tp = rows.filter((r) => r.expected === o && r.predicted === o).length;
+    const fp = rows.filter((r) => r.expected !== o && r.predicted === o).length;
+    const fn = rows.filter((r) => r.expected === o && r.predicted !== o).length;
+    return (2 * tp) / (2 * tp + fp + fn);
+  });
+  return {
+    type: 'choice',
+    n: N,
+    accuracy: avg(rows.map((r) => Number(r.predicted === r.expected))),
+    macro_f1: avg(f1),
+    brier: avg(rows.map((r) => options.reduce((s, o, k) => s + (r.probs[k]! - Number(o === r.expected)) ** 2, 0))),
+    log_loss: -avg(rows.map((r) => Math.log(r.probs[options.indexOf(r.expected)]!))),
+    ...ece(rows.map((r) => ({ c: Math.max(...r.probs), ok: r.predicted === r.expected }))),
+    confusion,
+  };
+}
+function expectedScore(model: string) {
+  const rows = EXPECTED.map((e, i) => {
+    const probs = SCORE(model, i);
+    return { s: probs[1]! + 2 * probs[2]!, level: probs.indexOf(Math.max(...probs)), e: e.stars };
+  });
+  // QWK over 3 levels: weights (i − j)² / 4, expected counts from the two histograms.
+  const O = [0, 1, 2].map((a) => [0, 1, 2].map((b) => rows.filter((r) => r.e === a && r.level === b).length));
+  const he = [0, 1, 2].map((a) => rows.filter((r) => r.e === a).length);
+  const hl = [0, 1, 2].map((b) => rows.filter((r) => r.level === b).length);
+  let num = 0;
+  let den = 0;
+  for (let a = 0; a < 3; a += 1) {
+    for (let b = 0; b < 3; b += 1) {
+      num += ((a - b) ** 2 / 4) * O[a]![b]!;
+      den += ((a - b) ** 2 / 4) * ((he[a]! * hl[b]!) / N);
+    }
+  }
+  return { type: 'score', n: N, mae: avg(rows.map((r) => Math.abs(r.s - r.e))), exact: avg(rows.map((r) => Number(r.level === r.e))), qwk: den === 0 ? null : 1 - num / den };
+}
+
+describe('npm run eval', () => {
+  const dir = tempDir();
+  let provider: LogprobProvider;
+
+  beforeAll(async () => {
+    await build({ entryPoints: ['electron/server/eval-cli.ts'], outfile: CLI, bundle: true, platform: 'node', target: 'node20', format: 'esm', packages: 'external', logLevel: 'warning' });
+    provider = await new LogprobProvider(({ model, text }) => ({ labels: labelsFor(model, text) })).start();
+    mkdirSync(join(dir.path, 'data'));
+    writeFileSync(join(dir.path, 'data', 'catalog.json'), JSON.stringify(logprobCatalog(provider.url, ['alpha', 'beta'])));
+    writeFileSync(join(dir.path, 'set.json'), JSON.stringify(SET));
+    writeFileSync(join(dir.path, 'data.jsonl'), EXPECTED.map((e, i) => JSON.stringify({ id: `i${i}`, state: `Review item-${i}: the parcel.`, expected: e })).join('\n'));
+  }, 60_000);
+  afterAll(async () => {
+    await provider.close();
+    dir.cleanup();
+  });
+
+  const run = (args: string[]) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [CLI, '--data-dir', join(dir.path, 'data'), ...args], { env: { ...process.env, VERDICT_LOG_LEVEL: 'error' } });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    });
+
+  it('reports what the chosen logprobs imply, for two models', async () => {
+    const out = await run(['--set', join(dir.path, 'set.json'), '--dataset', join(dir.path, 'data.jsonl'), '--model', 'lp/alpha,lp/beta', '--report', join(dir.path, 'report.json'), '--results', join(dir.path, 'results.jsonl'), '--concurrency', '3']);
+    expect(out.stderr).toMatch(/24 requests \(12 items × 2 models\); estimate: .*about \$/);
+    expect(out.code, out.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(join(dir.path, 'report.json'), 'utf8')) as { dataset: { items: number }; models: Record<string, unknown>[] };
+    expect(report.dataset).toEqual({ items: N });
+    expect(report.models.map((m) => m['model'])).toEqual(['lp/alpha', 'lp/beta']);
+    for (const [index, model] of ['alpha', 'beta'].entries()) {
+      const m = report.models[index] as { questions: Record<string, Record<string, unknown>>; [k: string]: unknown };
+      // 3 calls an item of 100 prompt and 1 completion tokens at $1e-6 and $2e-6 a token.
+      expect(m).toMatchObject({ items: N, failed: 0, cost_unknown: 0, input_tokens: 300 * N, output_tokens: 3 * N });
+      expect(m['cost_usd']).toBeCloseTo(3 * N * (100e-6 + 2e-6), 12);
+      const latency = m['latency_ms'] as { p50: number; p95: number };
+      expect(latency.p50).toBeLessThanOrEqual(latency.p95);
+      const { calibration: noulCal, ...noul } = m.questions['late']!;
+      const { calibration: choiceCal, ...choice } = m.questions['mood']!;
+      const { calibration: scoreCal, ...score } = m.questions['stars']!;
+      expectClose(noul, expectedNoul(model));
+      expectClose(choice, expectedChoice(model));
+      expectClose(score, expectedScore(model));
+      for (const c of [noulCal, choiceCal, scoreCal]) expect(c).toMatchObject({ temperature: expect.any(Number), ece_before: expect.any(Number), ece_after: expect.any(Number) });
+    }
+    expect(out.stdout).toMatch(/lp\/alpha\s+late\s+12\s+acc/);
+    const lines = readFileSync(join(dir.path, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; model: string; usage: { cost: number } });
+    expect(lines).toHaveLength(2 * N);
+    expect(new Set(lines.map((l) => `${l.id} ${l.model}`)).size).toBe(2 * N);
+    // Every item was sent once per model and question.
+    expect(provider.received).toHaveLength(2 * N * 3);
+  }, 60_000);
+
+  it('exits 2 naming file, row and field on a bad dataset, and 2 on an unknown model', async () => {
+    writeFileSync(join(dir.path, 'bad.csv'), 'id,state,expected.mood\na,x,happy\nb,y,angry\n');
+    const bad = await run(['--set', join(dir.path, 'set.json'), '--dataset', join(dir.path, 'bad.csv'), '--model', 'lp/alpha']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/bad\.csv: row 3, expected\.mood: "angry" is not an option/);
+    const unknown = await run(['--set', join(dir.path, 'set.json'), '--dataset', join(dir.path, 'data.jsonl'), '--model', 'lp/gamma']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/--model lp\/gamma: no such model/);
+  }, 60_000);
+});
+
+function expectClose(actual: Record<string, unknown>, expected: Record<string, unknown>) {
+  expect(Object.keys(actual).sort()).toEqual(Object.keys(expected).sort());
+  const walk = (a: unknown, e: unknown, path: string): void => {
+    if (typeof e === 'number') expect(a, path).toBeCloseTo(e, 9);
+    else if (e && typeof e === 'object') for (const k of Object.keys(e)) walk((a as Record<string, unknown>)[k], (e as Record<string, unknown>)[k], `${path}.${k}`);
+    else expect(a, path).toEqual(e);
+  };
+  walk(actual, expected, 'metrics');
+}

@@ -1,0 +1,185 @@
+/**
+ * `npm run eval`: a question set over a labelled dataset on one or more models, without the UI.
+ * Exit 0 when the run completed, 2 on bad input (file, row and field named), 1 when it could not complete.
+ */
+import { createWriteStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { summarizeIssues } from '../../shared/contract/result';
+import { DecisionsRequestSchema, type DecisionsRequest } from '../../shared/schemas/decisions-request';
+import type { EvalReport, EvalRun } from '../../shared/schemas/evaluation';
+import { createCore, type Core } from '../core/create-core';
+import { fileRows, formatOf } from '../core/evals/dataset-sources';
+import { estimateRun } from '../core/evals/estimate';
+import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
+import { createLogger } from '../core/logger';
+import { defaultDataDir } from './data-dir';
+import { formatTable, resultLine } from './eval-output';
+
+const USAGE = `Usage:
+  npm run eval -- --set SET.json --dataset DATA.jsonl|DATA.csv|DATA.json --model A[,B...]
+                  [--data-dir DIR] [--report report.json] [--results results.jsonl]
+                  [--concurrency N] [--budget USD] [--valid-only]
+Exit 0 when the run completed, 2 on bad input, 1 when it could not complete.`;
+
+class BadInput extends Error {}
+
+function bad(message: string): never {
+  throw new BadInput(message);
+}
+
+function readSet(path: string): DecisionsRequest {
+  if (!existsSync(path)) bad(`--set ${path}: no such file`);
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    bad(`${basename(path)}: not valid JSON: ${(error as Error).message}`);
+  }
+  // The set's own state is ignored: each item brings its own.
+  const withState = json && typeof json === 'object' && !Array.isArray(json) ? { ...(json as object), state: '' } : json;
+  const parsed = DecisionsRequestSchema.safeParse(withState);
+  if (!parsed.success) bad(`${basename(path)}: not a question set: ${summarizeIssues(parsed.error)}`);
+  return parsed.data;
+}
+
+function positiveNumber(flag: string, value: string | undefined, integer: boolean): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) bad(`${flag} must be a ${integer ? 'whole number' : 'number'} above 0, not "${value}"`);
+  return n;
+}
+
+async function main(argv: string[]): Promise<number> {
+  let values;
+  try {
+    values = parseArgs({
+      args: argv,
+      options: {
+        set: { type: 'string' },
+        dataset: { type: 'string' },
+        model: { type: 'string' },
+        'data-dir': { type: 'string' },
+        report: { type: 'string' },
+        results: { type: 'string' },
+        concurrency: { type: 'string' },
+        budget: { type: 'string' },
+        'valid-only': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (error) {
+    bad((error as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (!values.set || !values.dataset || !values.model) bad('--set, --dataset and --model are required');
+  const request = readSet(values.set);
+  if (!existsSync(values.dataset)) bad(`--dataset ${values.dataset}: no such file`);
+  if (!formatOf(values.dataset)) bad(`--dataset ${values.dataset}: expected a .csv, .jsonl or .json file`);
+  const models = values.model.split(',').map((m) => m.trim()).filter(Boolean);
+  if (models.length === 0) bad('--model names no model');
+  const concurrency = positiveNumber('--concurrency', values.concurrency, true) ?? 4;
+  const budget = positiveNumber('--budget', values.budget, false) ?? null;
+
+  const dataDir = values['data-dir'] ?? process.env['VERDICT_DATA_DIR'] ?? defaultDataDir();
+  const core = await createCore({
+    dataDir,
+    secrets: new FileSecretStore(join(dataDir, 'secrets.json'), ownerOnlyFileCodec),
+    host: 'browser',
+    version: '0.0.0',
+    logger: createLogger({ level: process.env['VERDICT_LOG_LEVEL'] ?? 'warn' }),
+    ...sandboxOptions(),
+    discovery: false,
+    requestLog: 'read',
+    resumeEvaluations: false,
+  });
+  try {
+    await core.refreshDiscovery().catch(() => undefined);
+    for (const m of models) if (!core.catalog.hasModel(m)) bad(`--model ${m}: no such model in the catalog of ${dataDir}`);
+    return await evaluate(core, { request, models, dataset: values.dataset, concurrency, budget, validOnly: values['valid-only'] ?? false, report: values.report, results: values.results });
+  } finally {
+    await core.close();
+  }
+}
+
+async function evaluate(
+  core: Core,
+  o: { request: DecisionsRequest; models: string[]; dataset: string; concurrency: number; budget: number | null; validOnly: boolean; report?: string | undefined; results?: string | undefined },
+): Promise<number> {
+  const imported = await core.datasets.import({ name: `eval: ${basename(o.dataset)}`, rows: fileRows(o.dataset), questions: o.request.questions, validOnly: o.validOnly });
+  for (const p of imported.problems) process.stderr.write(`${p.file}: row ${p.row}, ${p.field}: ${p.message}\n`);
+  if (!imported.dataset) bad(`${basename(o.dataset)}: ${imported.skipped} row(s) with problems; nothing was run (--valid-only runs the valid rows)`);
+  if (imported.skipped > 0) process.stderr.write(`Skipped ${imported.skipped} row(s) with problems.\n`);
+  const variants = o.models.map((model) => ({ model }));
+  const estimate = await estimateRun({ datasets: core.datasets, catalog: core.catalog }, { request: o.request, dataset_id: imported.dataset.id, variants });
+  process.stderr.write(
+    `${estimate.calls} requests (${imported.dataset.items} items × ${o.models.length} models); estimate: ${estimate.input_tokens} input and ${estimate.output_tokens} output tokens, ` +
+      `${estimate.cost_usd === null ? 'cost unknown (a price is unknown)' : `about $${estimate.cost_usd.toFixed(4)}`}${o.budget !== null ? `; budget $${o.budget}` : ''}\n`,
+  );
+  let run = core.evalRuns.start({ request: o.request, dataset_id: imported.dataset.id, variants, concurrency: o.concurrency, budget_usd: o.budget });
+  const tty = process.stderr.isTTY === true;
+  let lastLine = 0;
+  const progress = setInterval(() => {
+    const now = core.evalRuns.get(run.id);
+    if (tty) process.stderr.write(`\r${progressBar(now)}`);
+    else if (Date.now() - lastLine >= 2000) {
+      lastLine = Date.now();
+      process.stderr.write(`${progressBar(now)}\n`);
+    }
+  }, 250);
+  const interrupt = () => core.evalRuns.cancel(run.id);
+  process.once('SIGINT', interrupt);
+  try {
+    run = await core.evalRuns.wait(run.id);
+  } finally {
+    clearInterval(progress);
+    process.off('SIGINT', interrupt);
+  }
+  process.stderr.write(`${tty ? '\r' : ''}${progressBar(run)}\n`);
+  const report: EvalReport = core.evalRuns.report(run.id);
+  if (o.report) writeFileSync(o.report, `${JSON.stringify(report, null, 2)}\n`);
+  if (o.results) {
+    const out = createWriteStream(o.results);
+    for (const { item, result } of core.evalRuns.rows(run.id)) {
+      if (!out.write(resultLine(item, result))) await new Promise<void>((r) => out.once('drain', () => r()));
+    }
+    await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  }
+  process.stdout.write(formatTable(report));
+  if (run.status !== 'done') {
+    process.stderr.write(`The run did not complete: ${run.status}${run.message ? ` (${run.message})` : ''}\n`);
+    return 1;
+  }
+  return 0;
+}
+
+function progressBar(run: EvalRun): string {
+  const width = 30;
+  const filled = run.total ? Math.round((run.done / run.total) * width) : 0;
+  const eta = run.eta_ms === null ? '' : `, ETA ${Math.ceil(run.eta_ms / 1000)} s`;
+  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${run.done}/${run.total} done, ${run.failed} failed, $${run.spent_usd.toFixed(4)} spent${eta}`;
+}
+
+function sandboxOptions(): { sandbox?: { timeScale?: number; failures?: boolean } } {
+  const scale = process.env['VERDICT_SANDBOX_TIME_SCALE'];
+  const failures = process.env['VERDICT_SANDBOX_FAILURES'];
+  const sandbox: { timeScale?: number; failures?: boolean } = {};
+  if (scale !== undefined && Number.isFinite(Number(scale)) && Number(scale) >= 0) sandbox.timeScale = Number(scale);
+  if (failures === 'on' || failures === 'off') sandbox.failures = failures === 'on';
+  return Object.keys(sandbox).length ? { sandbox } : {};
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof BadInput) {
+      process.stderr.write(`${error.message}\n\n${USAGE}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);
