@@ -3,19 +3,22 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ApiKeyCreateInputSchema, ApiKeyKindSchema } from '../../shared/schemas/inspector';
 import { summarizeIssues } from '../../shared/contract/result';
-import { createCore } from '../core/create-core';
+import { createCore, DATABASE_FILE } from '../core/create-core';
 import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
 import { createLogger } from '../core/logger';
 import { defaultDataDir } from './data-dir';
 import { startServer } from './start-server';
 import { serverBanner } from './banner';
 import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { formatKeyTable } from './keys-table';
 
 const USAGE = `Usage:
   npm run serve -- [--port 8787] [--host 127.0.0.1] [--allowed-host NAME ...] [--data-dir DIR] [--body-limit BYTES]
-  npm run serve -- keys create --name NAME [--kind standard|management] [--credit-limit USD] [--rate-limit PER_MINUTE]
-  npm run serve -- keys list
-  npm run serve -- keys revoke ID
+  npm run serve -- keys create --name NAME [--kind standard|management] [--credit-limit USD] [--rate-limit PER_MINUTE] [--data-dir DIR]
+  npm run serve -- keys list [--data-dir DIR]
+  npm run serve -- keys revoke ID [--data-dir DIR]
+The keys commands work on an existing data directory (the server's; the default unless --data-dir says otherwise).
 Options may also be set with VERDICT_PORT, VERDICT_HOST and VERDICT_DATA_DIR.`;
 
 const bundleDir = fileURLToPath(new URL('.', import.meta.url));
@@ -129,6 +132,10 @@ async function runKeys(
   dataDir: string,
   values: { name?: string | undefined; kind?: string | undefined; 'credit-limit'?: string | undefined; 'rate-limit'?: string | undefined },
 ): Promise<void> {
+  // A mistyped --data-dir must not quietly become a new, empty data directory.
+  if (!existsSync(join(dataDir, DATABASE_FILE))) {
+    fail(`No Verdict data in ${dataDir} (it has no ${DATABASE_FILE}). Check --data-dir, or start the server once with it: npm run serve -- --data-dir ${dataDir}`);
+  }
   const core = await createCore({
     dataDir,
     secrets: new FileSecretStore(join(dataDir, 'secrets.json'), ownerOnlyFileCodec),
@@ -162,14 +169,14 @@ async function runKeys(
       );
     } else if (action === 'list') {
       const keys = core.apiKeys.list();
-      if (keys.length === 0) process.stdout.write('No keys yet.\n');
-      for (const key of keys) {
-        const state = key.revoked_at ? `revoked ${key.revoked_at}` : 'active';
-        const spend = `$${key.spent}${key.credit_limit !== null ? ` of $${key.credit_limit}` : ''}`;
-        process.stdout.write(`${key.id}  ${key.kind.padEnd(10)}  ${state.padEnd(32)}  ${spend.padEnd(18)}  ${key.name}\n`);
-      }
+      process.stdout.write(keys.length === 0 ? 'No keys yet.\n' : formatKeyTable(keys));
     } else if (action === 'revoke') {
       if (!id) fail('keys revoke needs the key id (see keys list)');
+      const before = core.apiKeys.list().find((k) => k.id === id);
+      if (before?.revoked_at) {
+        process.stdout.write(`Key ${before.id} "${before.name}" was already revoked (${before.revoked_at}); nothing changed.\n`);
+        return;
+      }
       // An unknown id is reported in one line by the handler around main().
       const info = core.apiKeys.revoke(id);
       process.stdout.write(`Revoked ${info.id} "${info.name}".\n`);

@@ -1,0 +1,72 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempCore, type TempCore } from '../test-support/temp-core';
+
+const CLI = join(process.cwd(), 'node_modules', '.cache', 'verdict-test', 'keys-cli.mjs');
+
+function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, VERDICT_LOG_LEVEL: 'error' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('npm run serve -- keys', () => {
+  let data: TempCore;
+  let revokedId = '';
+  beforeAll(async () => {
+    await build({ entryPoints: ['electron/server/cli.ts'], outfile: CLI, bundle: true, platform: 'node', target: 'node20', format: 'esm', packages: 'external', logLevel: 'warning' });
+    data = await tempCore({ sandbox: {} });
+    data.core.apiKeys.create('nightly job with a long name', 'standard', { credit_limit: 5, rate_limit_rpm: 60 });
+    revokedId = data.core.apiKeys.create('old', 'management', { credit_limit: null, rate_limit_rpm: null }).info.id;
+    data.core.apiKeys.revoke(revokedId);
+    await data.core.close();
+  }, 60_000);
+  afterAll(async () => data.cleanup().catch(() => undefined));
+
+  it('refuses a data directory that holds no Verdict data instead of creating one', async () => {
+    const typo = join(data.dataDir, 'no-such-dir');
+    const result = await run(['keys', 'list', '--data-dir', typo]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`No Verdict data in ${typo}`);
+    expect(existsSync(typo)).toBe(false);
+  });
+
+  it('names --data-dir in the keys usage', async () => {
+    const result = await run(['--help']);
+    expect(result.stdout).toMatch(/keys list \[--data-dir DIR\]/);
+    expect(result.stdout).toMatch(/keys revoke ID \[--data-dir DIR\]/);
+  });
+
+  it('lists keys under a header, in aligned columns', async () => {
+    const result = await run(['keys', 'list', '--data-dir', data.dataDir]);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+KIND\s+STATE\s+SPENT\s+RATE LIMIT\s+NAME$/);
+    expect(lines).toHaveLength(3);
+    for (const header of ['KIND', 'STATE', 'SPENT', 'RATE LIMIT', 'NAME']) {
+      const at = lines[0]!.indexOf(header);
+      // Every row's cell starts where its header does.
+      for (const line of lines.slice(1)) {
+        expect(line[at - 1]).toBe(' ');
+        expect(line[at]).not.toBe(' ');
+      }
+    }
+    expect(result.stdout).toContain('$0 of $5');
+    expect(result.stdout).toContain('60/min');
+  });
+
+  it('says a revoked key was already revoked rather than revoking it again', async () => {
+    const result = await run(['keys', 'revoke', revokedId, '--data-dir', data.dataDir]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('was already revoked');
+    expect(result.stdout).not.toMatch(/^Revoked/);
+  });
+});
