@@ -1,15 +1,21 @@
 // `npm run bench:<name>`: bundles electron/bench/<name>.ts (and the upstream it starts) and runs it.
+// `npm run bench` runs both; `-- --write-docs` also updates docs/BENCHMARKS.md (otherwise only the
+// untracked bench-results.md is written).
 import { spawn } from 'node:child_process';
 import { build } from 'esbuild';
 
-const name = process.argv[2];
-if (!name) {
-  process.stderr.write('usage: node scripts/run-bench.mjs <gateway|decisions>\n');
+const names = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
+const unknown = flags.filter((f) => f !== '--write-docs');
+if (names.length === 0 || unknown.length > 0 || names.some((n) => n !== 'gateway' && n !== 'decisions')) {
+  process.stderr.write(`usage: node scripts/run-bench.mjs <gateway|decisions>... [--write-docs]${unknown.length ? ` (unknown: ${unknown.join(' ')})` : ''}\n`);
   process.exit(2);
 }
 const common = { bundle: true, platform: 'node', target: 'node20', format: 'esm', packages: 'external', logLevel: 'warning' };
-await build({ ...common, entryPoints: [`electron/bench/${name}.ts`], outfile: `dist/bench/${name}.mjs` });
 await build({ ...common, entryPoints: ['electron/bench/upstream.ts'], outfile: 'dist/bench/upstream.mjs' });
 await build({ ...common, entryPoints: ['electron/bench/fleet.ts'], outfile: 'dist/bench/fleet.mjs' });
-const child = spawn(process.execPath, [`dist/bench/${name}.mjs`], { stdio: 'inherit' });
-child.on('exit', (code) => process.exit(code ?? 1));
+for (const name of names) {
+  await build({ ...common, entryPoints: [`electron/bench/${name}.ts`], outfile: `dist/bench/${name}.mjs` });
+  const code = await new Promise((resolve) => spawn(process.execPath, [`dist/bench/${name}.mjs`, ...flags], { stdio: 'inherit' }).on('exit', (c) => resolve(c ?? 1)));
+  if (code !== 0) process.exit(code);
+}

@@ -10,7 +10,7 @@ import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
 import { estimateTokens } from '../core/decisions/state';
 import { uncachedInput } from '../core/decisions/usage';
 import { openaiAdapter } from '../core/providers/openai/adapter';
-import { fmt, writeSection } from './report';
+import { atMost, fmt, publish, row } from './report';
 
 /**
  * Cost and latency of a 6-question set over a 5,000-token state, answered through the
@@ -97,7 +97,6 @@ async function main(): Promise<void> {
     const totals: number[] = [];
     const directs: number[] = [];
     const endpoint = core.catalog.endpointsOf(model).find((e) => e.provider.slug === 'sim-swift')!;
-    const target = await core.gateway.target(endpoint);
     for (let run = 0; run < runs; run += 1) {
       const state = stateOf(5_000, run + 1);
       const questionTokens = estimateTokens(Object.values(QUESTIONS).map((q) => JSON.stringify(q)).join(' '));
@@ -115,26 +114,23 @@ async function main(): Promise<void> {
       overheads.push(total - inFlight(outcome.attempts.map((a) => [a.startedAt, a.startedAt + a.totalMs] as const)));
       totals.push(total);
       const d0 = performance.now();
-      await openaiAdapter.chat!(target, { messages: [{ role: 'user', content: [{ type: 'text', text: `${state}\n\nQuestion: Did the parcel arrive late?\nAnswer Yes or No.` }] }], maxTokens: 1, topLogprobs: 20 }, core.gateway.context(AbortSignal.timeout(10_000)));
+      await core.gateway.call(endpoint, { messages: [{ role: 'user', content: [{ type: 'text', text: `${state}\n\nQuestion: Did the parcel arrive late?\nAnswer Yes or No.` }] }], maxTokens: 1, topLogprobs: 20 }, AbortSignal.timeout(10_000));
       directs.push(performance.now() - d0);
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    const rows: [string, string, string][] = [
-      ['billed uncached input / one copy of state + questions (our plan)', fmt(median(ratios), 3), '≤ 1.3'],
-      ['billed uncached input / one copy (naive: one uncached call per question)', fmt(median(naiveRatios), 3), ''],
-      ['gateway time with no upstream call in flight (median)', `${fmt(median(overheads), 3)} ms`, '≤ 1 ms'],
-      ['whole request, 6 questions (median)', `${fmt(median(totals), 3)} ms`, ''],
-      ['one direct upstream call, same state (median)', `${fmt(median(directs), 3)} ms`, ''],
+    const rows = [
+      row('billed uncached input / one copy of state + questions (our plan)', fmt(median(ratios), 3), atMost(1.3, '', median(ratios))),
+      row('billed uncached input / one copy (naive: one uncached call per question)', fmt(median(naiveRatios), 3)),
+      row('gateway time with no upstream call in flight (median)', `${fmt(median(overheads), 3)} ms`, atMost(1, ' ms', median(overheads))),
+      row('whole request, 6 questions (median)', `${fmt(median(totals), 3)} ms`),
+      row('one direct upstream call, same state (median)', `${fmt(median(directs), 3)} ms`),
     ];
-    const table = ['| measure | result | target |', '|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
     const detail = [
       `${runs - warmUp} requests after ${warmUp} to warm up, each a fresh 5,000-token state so no cache carries over between them; the simulated provider answers at once (time scale 0).`,
       'Requests go first-question-first, then the other five side by side on the warm prefix, so the critical path is two upstream calls.',
       'The simulated provider runs in a process of its own. "No upstream call in flight" is the request time outside the union of the attempts\' intervals: routing, answer extraction and accounting before, between and after the calls (building and parsing each call\'s body falls inside its interval).',
     ].join(' ');
-    process.stdout.write(`${table}\n\n${detail}\n`);
-    writeSection(join(root, 'docs', 'BENCHMARKS.md'), 'Decisions cost and latency', `${table}\n\n${detail}`);
-    process.stdout.write('\nWritten to docs/BENCHMARKS.md\n');
+    publish({ root, argv: process.argv.slice(2), title: 'Decisions cost and latency', resultHeader: 'result', rows, detail });
   } finally {
     fleet.child.kill('SIGTERM');
     await core.close();

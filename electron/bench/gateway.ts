@@ -10,7 +10,7 @@ import { Pool } from 'undici';
 import { planRoute, type Candidate } from '../core/routing/plan';
 import type { CatalogEndpoint } from '../core/catalog/types';
 import { cpuMicros, peakRssMiB } from './proc';
-import { fmt, writeSection } from './report';
+import { atMost, below, fmt, publish, row } from './report';
 
 /**
  * Gateway overhead: the same Decisions call made directly to a loopback upstream that answers at
@@ -180,27 +180,26 @@ async function main(): Promise<void> {
     };
     const pick = <T,>(f: (r: (typeof rounds)[number]) => T) => rounds.map(f);
     const errors = pick((r) => r.c50.errors).reduce((a, b) => a + b, 0);
-    const rows: [string, string, string][] = [
-      ['added latency p50, concurrency 1', spread(pick((r) => r.added50), 3, ' ms'), '≤ 0.3 ms'],
-      ['added latency p99, concurrency 1', spread(pick((r) => r.added99), 3, ' ms'), '≤ 2 ms'],
-      ['added latency p50, concurrency 50', spread(pick((r) => r.c50.added50), 1, ' ms'), ''],
-      ['added latency p99, concurrency 50', spread(pick((r) => r.c50.added99), 1, ' ms'), ''],
-      ['requests per second through the gateway, concurrency 50', `${spread(pick((r) => r.c50.rps), 0, '')}; errors: ${errors}`, '≥ 5,000 with 0 errors'],
-      ['requests per second direct to the upstream, concurrency 50', spread(pick((r) => r.c50.directRps), 0, ''), ''],
-      ['gateway CPU time per request, concurrency 50', spread(pick((r) => r.c50.cpu), 0, ' µs'), '≤ 150 µs'],
-      ['gateway peak RSS', `${fmt(peakRssMiB(pid), 0)} MiB`, ''],
-      ['plan for 10,000 endpoints, load balancing (median)', `${fmt(plan.loadBalance, 3)} ms`, '< 1 ms'],
-      ['plan for 10,000 endpoints, sort + zdr + latency preference (median)', `${fmt(plan.sorted, 3)} ms`, '< 1 ms'],
+    const mid = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const rps = pick((r) => r.c50.rps);
+    const rows = [
+      row('added latency p50, concurrency 1', spread(pick((r) => r.added50), 3, ' ms'), atMost(0.3, ' ms', mid(pick((r) => r.added50)))),
+      row('added latency p99, concurrency 1', spread(pick((r) => r.added99), 3, ' ms'), atMost(2, ' ms', mid(pick((r) => r.added99)))),
+      row('added latency p50, concurrency 50', spread(pick((r) => r.c50.added50), 1, ' ms')),
+      row('added latency p99, concurrency 50', spread(pick((r) => r.c50.added99), 1, ' ms')),
+      row('requests per second through the gateway, concurrency 50', `${spread(rps, 0, '')}; errors: ${errors}`, { text: '≥ 5,000 with 0 errors', met: mid(rps) >= 5000 && errors === 0 }),
+      row('requests per second direct to the upstream, concurrency 50', spread(pick((r) => r.c50.directRps), 0, '')),
+      row('gateway CPU time per request, concurrency 50', spread(pick((r) => r.c50.cpu), 0, ' µs'), atMost(150, ' µs', mid(pick((r) => r.c50.cpu)))),
+      row('gateway peak RSS', `${fmt(peakRssMiB(pid), 0)} MiB`),
+      row('plan for 10,000 endpoints, load balancing (median)', `${fmt(plan.loadBalance, 3)} ms`, below(1, ' ms', plan.loadBalance)),
+      row('plan for 10,000 endpoints, sort + zdr + latency preference (median)', `${fmt(plan.sorted, 3)} ms`, below(1, ' ms', plan.sorted)),
     ];
-    const table = ['| measure | result: median of the rounds (lowest–highest) | target |', '|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
     const detail = [
       `${ROUNDS} rounds, each: ${PAIRS} interleaved pairs at concurrency 1 (a direct call, then the same call through the gateway), then ${LOAD_SECONDS} s of load at concurrency 50 direct and ${LOAD_SECONDS} s through the gateway. Added latency is the gateway's percentile minus the direct one from the same round.`,
       `Concurrency 1, per round (direct / through, ms): ${rounds.map((r) => `p50 ${fmt(r.direct50, 3)} / ${fmt(r.through50, 3)}, p99 ${fmt(r.direct99, 3)} / ${fmt(r.through99, 3)}`).join('; ')}.`,
       `Load generator (autocannon), gateway and upstream share this machine's two cores; the direct runs have the same handicap. CPU time is the gateway process's user + system time over its load run, divided by the requests it answered.`,
     ].join('\n\n');
-    process.stdout.write(`\n${table}\n\n${detail}\n`);
-    writeSection(join(root, 'docs', 'BENCHMARKS.md'), 'Gateway overhead', `${table}\n\n${detail}`);
-    process.stdout.write('\nWritten to docs/BENCHMARKS.md\n');
+    publish({ root, argv: process.argv.slice(2), title: 'Gateway overhead', resultHeader: 'result: median of the rounds (lowest–highest)', rows, detail });
   } finally {
     // The gateway writes its last figures on the way out: its data directory goes after it has exited.
     const exited = new Promise((resolve) => gateway.child.once('exit', resolve));
