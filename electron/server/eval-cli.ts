@@ -14,7 +14,7 @@ import { estimateRun } from '../core/evals/estimate';
 import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
 import { createLogger } from '../core/logger';
 import { defaultDataDir } from './data-dir';
-import { formatTable, resultLine } from './eval-output';
+import { formatTable, resultLine } from '../core/evals/results-export';
 
 const USAGE = `Usage:
   npm run eval -- --set SET.json --dataset DATA.jsonl|DATA.csv|DATA.json --model A[,B...]

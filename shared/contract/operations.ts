@@ -27,6 +27,7 @@ import { ZdrListingSchema } from '../schemas/endpoint';
 import { CatalogFileSchema } from '../schemas/catalog';
 import { DecisionsRequestSchema } from '../schemas/decisions-request';
 import { ProviderPreferencesSchema } from '../schemas/provider-preferences';
+import { EVAL_OPERATIONS } from './eval-operations';
 
 export type OperationKind = 'query' | 'mutation';
 
@@ -147,6 +148,7 @@ export const OPERATIONS = {
     z.object({ catalog: z.unknown() }).strict(),
     z.object({ providers: z.number().int(), models: z.number().int(), endpoints: z.number().int() }),
   ),
+  ...EVAL_OPERATIONS,
 } satisfies Record<OperationName, Operation>;
 
 export type Operations = typeof OPERATIONS;

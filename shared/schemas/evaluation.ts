@@ -65,7 +65,7 @@ export const EvalRunSchema = z.object({
   name: z.string(),
   dataset_id: z.string(),
   set_key: z.string(),
-  variants: z.array(z.object({ key: z.string(), model: z.string(), label: z.string().nullable() })),
+  variants: z.array(z.object({ name: z.string(), model: z.string(), label: z.string().nullable() })),
   status: EvalRunStatusSchema,
   concurrency: z.number().int(),
   budget_usd: z.number().nullable(),

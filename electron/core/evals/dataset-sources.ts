@@ -16,8 +16,8 @@ export function formatOf(path: string): DatasetFormat | null {
   return ext === '.csv' ? 'csv' : ext === '.jsonl' || ext === '.ndjson' ? 'jsonl' : ext === '.json' ? 'json' : null;
 }
 
-export function readRows(input: Readable, file: string, format: DatasetFormat): AsyncGenerator<RawRow> {
-  return format === 'csv' ? csvRows(input, file) : format === 'jsonl' ? jsonlRows(input, file) : jsonArrayRows(input, file);
+export function readRows(input: Readable, file: string, format: DatasetFormat, options: { needsState?: boolean } = {}): AsyncGenerator<RawRow> {
+  return format === 'csv' ? csvRows(input, file, options.needsState ?? true) : format === 'jsonl' ? jsonlRows(input, file) : jsonArrayRows(input, file);
 }
 
 export function fileRows(path: string): AsyncGenerator<RawRow> {
@@ -172,6 +172,17 @@ export async function* imageFolderRows(dir: string, labels?: Map<string, RawRow>
     const state = [{ type: 'image_url', image_url: { url: `data:${IMAGE_TYPES[extname(f).toLowerCase()]};base64,${data}` } }];
     const label = labels?.get(f) ?? labels?.get(basename(f, extname(f)));
     yield { file: f, row, id: f, state, ...(label?.expectedColumns ? { expectedColumns: label.expectedColumns } : { expected: label?.expected }) };
+  }
+}
+
+/** Images sent by the UI (name and data: URL), one item each, with labels by file name. */
+export async function* imageFolderRowsFrom(images: readonly { name: string; data_url: string }[], labels: Map<string, RawRow>): AsyncGenerator<RawRow> {
+  let row = 0;
+  for (const image of images) {
+    row += 1;
+    const label = labels.get(image.name) ?? labels.get(basename(image.name, extname(image.name)));
+    const state = [{ type: 'image_url', image_url: { url: image.data_url } }];
+    yield { file: image.name, row, id: image.name, state, ...(label?.expectedColumns ? { expectedColumns: label.expectedColumns } : { expected: label?.expected }) };
   }
 }
 

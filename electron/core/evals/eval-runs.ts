@@ -82,7 +82,7 @@ export class EvalRuns {
       name: row.name,
       dataset_id: row.dataset_id,
       set_key: row.set_key,
-      variants: variants.map((v, i) => ({ key: keys[i]!, model: v.model, label: v.label ?? null })),
+      variants: variants.map((v, i) => ({ name: keys[i]!, model: v.model, label: v.label ?? null })),
       status: row.status,
       concurrency: row.concurrency,
       budget_usd: row.budget_usd,
@@ -189,6 +189,10 @@ export class EvalRuns {
   async wait(id: string): Promise<EvalRun> {
     await this.active.get(id)?.finished.catch(() => undefined);
     return this.get(id);
+  }
+
+  questionNames(id: string): string[] {
+    return Object.keys((JSON.parse(this.row(id).request) as DecisionsRequest).questions);
   }
 
   private results(id: string): ResultRow[] {

@@ -1,6 +1,6 @@
-import type { EvalReport } from '../../shared/schemas/evaluation';
-import { csvCell } from '../core/evals/datasets';
-import type { resultView } from '../core/evals/eval-runs';
+import type { EvalReport } from '../../../shared/schemas/evaluation';
+import { csvCell } from './datasets';
+import type { resultView } from './eval-runs';
 
 type ResultView = ReturnType<typeof resultView>;
 type ItemView = { id: string; position: number; expected: Record<string, unknown> };

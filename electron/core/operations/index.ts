@@ -5,6 +5,7 @@ import { appHandlers } from './app';
 import { catalogHandlers } from './catalog';
 import { keyHandlers } from './keys';
 import { inspectorHandlers } from './inspector';
+import { evalHandlers } from './evals';
 
 export type Handlers = {
   [N in OperationName]: (input: ParsedOperationInput<N>) => Promise<OperationOutput<N>>;
@@ -15,5 +16,5 @@ export type HandlerDeps = Omit<Core, 'handlers'>;
 
 /** The implementation of every inspector operation, one module per domain. */
 export function createHandlers(core: HandlerDeps): Handlers {
-  return { ...appHandlers(core), ...keyHandlers(core), ...catalogHandlers(core), ...inspectorHandlers(core) };
+  return { ...appHandlers(core), ...keyHandlers(core), ...catalogHandlers(core), ...inspectorHandlers(core), ...evalHandlers(core) };
 }

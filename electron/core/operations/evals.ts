@@ -1,0 +1,102 @@
+import { Readable } from 'node:stream';
+import type { Expected } from '../../../shared/schemas/evaluation';
+import type { Question } from '../../../shared/schemas/question';
+import type { State } from '../../../shared/schemas/decisions-request';
+import type { HandlerDeps, Handlers } from './index';
+import { checkExpected, type RawRow, type ValidRow } from '../evals/dataset-rows';
+import { imageFolderRowsFrom, readRows } from '../evals/dataset-sources';
+import { estimateRun } from '../evals/estimate';
+import { scoreLevel } from '../evals/metrics';
+import { resultsCsvHeader, resultsCsvRow, resultLine } from '../evals/results-export';
+import type { EVAL_OPERATIONS } from '../../../shared/contract/eval-operations';
+
+type EvalOps = Pick<Handlers, keyof typeof EVAL_OPERATIONS>;
+
+const collect = () => {
+  let content = '';
+  return { out: { write: (text: string) => ((content += text), true) }, text: () => content };
+};
+
+/** Expected answers read off a run's answers (noul at 0.5, choice, score level, box), each checked. */
+function expectedFromAnswers(questions: Record<string, Question>, answers: Record<string, unknown>): Expected {
+  const expected: Expected = {};
+  for (const [name, q] of Object.entries(questions)) {
+    const a = answers[name] as { type?: string; noul?: number; choice?: string; score?: number; probabilities?: Record<string, number>; box?: unknown } | undefined;
+    if (!a || a.type !== q.type) continue;
+    const value = a.type === 'noul' ? (a.noul ?? 0) >= 0.5 : a.type === 'choice' ? a.choice : a.type === 'score' ? scoreLevel({ score: a.score ?? 0, probabilities: a.probabilities }) : a.box;
+    const checked = checkExpected(q, value);
+    if ('value' in checked) expected[name] = checked.value;
+  }
+  return expected;
+}
+
+/** Datasets and evaluation runs. */
+export function evalHandlers(core: HandlerDeps): EvalOps {
+  return {
+    'datasets.list': async () => core.datasets.list(),
+    'datasets.import': async ({ name, format, content, questions, valid_only }) =>
+      core.datasets.import({ name, rows: readRows(Readable.from([content]), name, format), questions: questions as Record<string, Question>, validOnly: valid_only }),
+    'datasets.importImages': async ({ name, images, labels, questions, valid_only }) => {
+      const labelRows = new Map<string, RawRow>();
+      const problems: RawRow[] = [];
+      if (labels) {
+        for await (const r of readRows(Readable.from([labels.content]), `labels.${labels.format}`, labels.format, { needsState: false })) {
+          if (r.problem) problems.push(r);
+          else labelRows.set(String(r.id), r);
+        }
+      }
+      if (problems.length > 0) return { dataset: null, imported: 0, skipped: problems.length, problems: problems.map((p) => ({ file: p.file, row: p.row, field: p.problem!.field, message: p.problem!.message })) };
+      return core.datasets.import({ name, rows: imageFolderRowsFrom(images, labelRows), questions: questions as Record<string, Question>, validOnly: valid_only });
+    },
+    'datasets.items': async ({ dataset_id, offset, limit, search }) => core.datasets.items(dataset_id, { offset, limit, search }),
+    'datasets.updateExpected': async ({ dataset_id, position, expected, questions }) => core.datasets.updateExpected(dataset_id, position, expected, questions as Record<string, Question>),
+    'datasets.delete': async ({ id }) => core.datasets.delete(id),
+    'datasets.export': async ({ id, format }) => {
+      const sink = collect();
+      await core.datasets.export(id, format, sink.out);
+      return { content: sink.text() };
+    },
+    'datasets.fromRuns': async ({ name, run_ids }) => {
+      const items: ValidRow[] = [];
+      for (const id of run_ids) {
+        const run = core.runs.get(id);
+        const request = run.request as { state: State; questions: Record<string, Question> } | null;
+        const response = run.response as { answers: Record<string, unknown> } | null;
+        if (!request || !response) continue;
+        items.push({ id: run.id, state: request.state, expected: expectedFromAnswers(request.questions, response.answers) });
+      }
+      return core.datasets.create(name, items);
+    },
+    'datasets.fromBoxes': async ({ name, question }) => {
+      const seen = new Set<string>();
+      const items = core.boxItems.list().map((b): ValidRow => {
+        let id = b.name;
+        for (let n = 2; seen.has(id); n += 1) id = `${b.name} (${n})`;
+        seen.add(id);
+        const truth = b.truth[0];
+        return { id, state: [{ type: 'image_url', image_url: { url: b.data_url } }], expected: truth ? { [question]: { top: truth.top, bottom: truth.bottom, left: truth.left, right: truth.right } } : {} };
+      });
+      return core.datasets.create(name, items);
+    },
+    'evals.estimate': async (input) => estimateRun({ datasets: core.datasets, catalog: core.catalog }, input),
+    'evals.start': async (input) => core.evalRuns.start(input),
+    'evals.list': async () => core.evalRuns.list(),
+    'evals.get': async ({ id }) => core.evalRuns.get(id),
+    'evals.pause': async ({ id }) => core.evalRuns.pause(id),
+    'evals.resume': async ({ id, budget_usd }) => core.evalRuns.resume(id, budget_usd),
+    'evals.cancel': async ({ id }) => core.evalRuns.cancel(id),
+    'evals.delete': async ({ id }) => core.evalRuns.delete(id),
+    'evals.report': async ({ id }) => core.evalRuns.report(id),
+    'evals.results': async ({ id, offset, limit, filter, question, below }) => core.evalRuns.matrix(id, { offset, limit, filter, question, below }),
+    'evals.item': async ({ id, position }) => core.evalRuns.item(id, position),
+    'evals.export': async ({ id, format }) => {
+      const questions = core.evalRuns.questionNames(id);
+      let content = format === 'csv' ? resultsCsvHeader(questions) : '';
+      for (const { item, result } of core.evalRuns.rows(id)) content += format === 'csv' ? resultsCsvRow(questions, item, result) : resultLine(item, result);
+      return { content };
+    },
+    'evals.fitCalibration': async ({ id, variant, question }) => ({ calibration: core.evalRuns.fitCalibration(id, variant, question) }),
+    'evals.saveCalibration': async ({ id, variant, question, temperature }) => core.evalRuns.saveCalibration({ run_id: id, variant, question, temperature }),
+    'evals.calibrations': async () => core.evalRuns.calibrations(),
+  };
+}

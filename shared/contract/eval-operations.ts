@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { DecisionsRequestSchema } from '../schemas/decisions-request';
+import { ImageDataUrlSchema } from '../schemas/inspector';
+import {
+  CalibrationSummarySchema,
+  DatasetItemSchema,
+  DatasetSummarySchema,
+  EvalEstimateSchema,
+  EvalReportSchema,
+  EvalResultRowSchema,
+  EvalRunSchema,
+  EvalVariantSchema,
+  ExpectedSchema,
+  ImportReportSchema,
+  SavedCalibrationSchema,
+} from '../schemas/evaluation';
+
+type Kind = 'query' | 'mutation';
+const op = <I extends z.ZodType, O extends z.ZodType>(kind: Kind, summary: string, input: I, output: O) => ({ kind, summary, input, output });
+
+const byId = z.object({ id: z.string() }).strict();
+const questions = DecisionsRequestSchema.shape.questions;
+const format = z.enum(['csv', 'jsonl', 'json']);
+const runInput = z
+  .object({
+    request: DecisionsRequestSchema,
+    dataset_id: z.string(),
+    variants: z.array(EvalVariantSchema).min(1, 'name at least one model').max(16),
+  })
+  .strict();
+const resultView = z.object({
+  model: z.string(),
+  variant: z.number().int(),
+  ok: z.boolean(),
+  answers: z.record(z.string(), z.unknown()),
+  raw_answers: z.record(z.string(), z.unknown()).nullable(),
+  methods: z.record(z.string(), z.string()).nullable(),
+  attempts: z.array(z.unknown()).nullable(),
+  provider: z.string().nullable(),
+  usage: z.object({ input_tokens: z.number(), output_tokens: z.number(), cost: z.number().nullable() }),
+  latency_ms: z.number(),
+  error: z.string().nullable(),
+});
+
+/** Datasets and evaluation runs (issue 12); spread into the operation table. */
+export const EVAL_OPERATIONS = {
+  'datasets.list': op('query', 'Labelled datasets', z.object({}).strict(), z.array(DatasetSummarySchema)),
+  'datasets.import': op(
+    'mutation',
+    'Import a dataset file checked against a question set: nothing is kept when a row is wrong, unless valid_only',
+    z.object({ name: z.string().trim().min(1).max(200), format, content: z.string(), questions, valid_only: z.boolean().default(false) }).strict(),
+    ImportReportSchema,
+  ),
+  'datasets.importImages': op(
+    'mutation',
+    'Import images as items, with expected answers from an optional labels file (CSV or JSONL by file name)',
+    z
+      .object({
+        name: z.string().trim().min(1).max(200),
+        images: z.array(z.object({ name: z.string().min(1).max(300), data_url: ImageDataUrlSchema }).strict()).min(1),
+        labels: z.object({ format: z.enum(['csv', 'jsonl']), content: z.string() }).strict().optional(),
+        questions,
+        valid_only: z.boolean().default(false),
+      })
+      .strict(),
+    ImportReportSchema,
+  ),
+  'datasets.items': op(
+    'query',
+    'One page of a dataset in order',
+    z.object({ dataset_id: z.string(), offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(1000).default(100), search: z.string().max(200).optional() }).strict(),
+    z.object({ total: z.number().int(), items: z.array(DatasetItemSchema) }),
+  ),
+  'datasets.updateExpected': op(
+    'mutation',
+    "Replace one item's expected answers (checked against the questions)",
+    z.object({ dataset_id: z.string(), position: z.number().int().min(0), expected: ExpectedSchema, questions }).strict(),
+    DatasetItemSchema,
+  ),
+  'datasets.delete': op('mutation', 'Delete a dataset and its evaluation runs', byId, byId),
+  'datasets.export': op('query', 'A dataset as CSV or JSONL text', z.object({ id: z.string(), format: z.enum(['csv', 'jsonl']) }).strict(), z.object({ content: z.string() })),
+  'datasets.fromRuns': op(
+    'mutation',
+    "Save runs as a dataset: each run's state, its answers as the expected answers",
+    z.object({ name: z.string().trim().min(1).max(200), run_ids: z.array(z.string()).min(1).max(10_000) }).strict(),
+    DatasetSummarySchema,
+  ),
+  'datasets.fromBoxes': op(
+    'mutation',
+    'Save the images under box review as a dataset: the first ground-truth box as the expected answer',
+    z.object({ name: z.string().trim().min(1).max(200), question: z.string().min(1).max(200) }).strict(),
+    DatasetSummarySchema,
+  ),
+  'evals.estimate': op('query', 'Calls, tokens and cost of a run before it starts (an estimate)', runInput, EvalEstimateSchema),
+  'evals.start': op(
+    'mutation',
+    'Start an evaluation run in the background',
+    runInput.extend({ name: z.string().max(200).optional(), concurrency: z.number().int().min(1).max(64).default(4), budget_usd: z.number().positive().nullable().optional() }),
+    EvalRunSchema,
+  ),
+  'evals.list': op('query', 'Evaluation runs, newest first', z.object({}).strict(), z.array(EvalRunSchema)),
+  'evals.get': op('query', 'One evaluation run with its progress', byId, EvalRunSchema),
+  'evals.pause': op('mutation', 'Pause a run (items in flight finish and are stored)', byId, EvalRunSchema),
+  'evals.resume': op('mutation', 'Resume a paused run, or one stopped by its budget (optionally with a new budget)', z.object({ id: z.string(), budget_usd: z.number().positive().nullable().optional() }).strict(), EvalRunSchema),
+  'evals.cancel': op('mutation', 'Stop a run for good', byId, EvalRunSchema),
+  'evals.delete': op('mutation', 'Delete a run and its results', byId, byId),
+  'evals.report': op('query', 'Metrics per model and question (the report)', byId, EvalReportSchema),
+  'evals.results': op(
+    'query',
+    'A page of the results matrix: items × models, filtered',
+    z
+      .object({
+        id: z.string(),
+        offset: z.number().int().min(0).default(0),
+        limit: z.number().int().min(1).max(1000).default(200),
+        filter: z.enum(['all', 'wrong', 'disagree', 'low']).default('all'),
+        question: z.string().optional(),
+        below: z.number().min(0).max(1).default(0.7),
+      })
+      .strict(),
+    z.object({ total: z.number().int(), rows: z.array(EvalResultRowSchema) }),
+  ),
+  'evals.item': op('query', 'One item: its state, expected answers and every full result', z.object({ id: z.string(), position: z.number().int().min(0) }).strict(), z.object({ item: DatasetItemSchema, results: z.array(resultView) })),
+  'evals.export': op('query', 'Results as CSV or JSONL text, one row per item × model', z.object({ id: z.string(), format: z.enum(['csv', 'jsonl']) }).strict(), z.object({ content: z.string() })),
+  'evals.fitCalibration': op(
+    'mutation',
+    'Fit a temperature on even positions and report before and after on odd positions',
+    z.object({ id: z.string(), variant: z.number().int().min(0), question: z.string() }).strict(),
+    z.object({ calibration: CalibrationSummarySchema.nullable() }),
+  ),
+  'evals.saveCalibration': op(
+    'mutation',
+    'Apply a temperature to later runs of this set on this model',
+    z.object({ id: z.string(), variant: z.number().int().min(0), question: z.string(), temperature: z.number().min(0.01).max(100) }).strict(),
+    SavedCalibrationSchema,
+  ),
+  'evals.calibrations': op('query', 'Saved calibrations', z.object({}).strict(), z.array(SavedCalibrationSchema)),
+} as const;
