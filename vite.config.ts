@@ -18,7 +18,7 @@ export default defineConfig({
   },
   test: {
     root: here('.'),
-    include: ['shared/**/*.test.ts', 'electron/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
+    include: ['shared/**/*.test.ts', 'electron/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', 'scripts/**/*.test.mjs'],
     environment: 'node',
     testTimeout: 20_000,
     pool: 'forks',
