@@ -9,7 +9,6 @@ import { createCore } from '../core/create-core';
 import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
 import { estimateTokens } from '../core/decisions/state';
 import { uncachedInput } from '../core/decisions/usage';
-import { openaiAdapter } from '../core/providers/openai/adapter';
 import { atMost, fmt, publish, row } from './report';
 
 /**

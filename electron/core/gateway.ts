@@ -10,7 +10,8 @@ import type { ProviderKeys } from './keys/provider-keys';
 import type { EndpointMetrics } from './metrics/endpoint-metrics';
 import type { UpstreamHttp } from './providers/http';
 import { ADAPTERS } from './providers/registry';
-import type { CallContext, ProviderAdapter, Target } from './providers/types';
+import type { CallContext, ChatRequest, ChatResult, DecideResult, ProviderAdapter, Target, UpstreamUsage } from './providers/types';
+import type { DecisionsRequest } from '../../shared/schemas/decisions-request';
 import { executePlan, type AttemptOutput, type ExecuteOptions, type ExecutionResult } from './routing/executor';
 import type { HealthRegistry } from './routing/health';
 import { planRoute, type AccountRouting, type Candidate, type Plan, type PlannedAttempt, type RequestNeeds } from './routing/plan';
@@ -29,6 +30,18 @@ export interface GatewayDeps {
   learned: LearnedCapabilities;
   random?: () => number;
 }
+
+export interface CallHooks {
+  /** The provider has read the whole prompt (its first output token arrived). */
+  onFirstToken?: (() => void) | undefined;
+  /** A failed call that was still billed (a refusal, an exhausted budget). */
+  onBilled?: (usage: UpstreamUsage) => void;
+}
+
+/** Parameters one call may find refused, one after another, before it gives up on the endpoint. */
+const MAX_REFUSALS = 4;
+/** What `call` learns when a reply ran out of output budget before any answer. */
+const OUTPUT_BUDGET = 'output_budget';
 
 export const DEFAULT_DEADLINE_MS = 60_000;
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 30_000;
@@ -91,8 +104,48 @@ export class Gateway {
     });
   }
 
+  /**
+   * The one way to call an endpoint's chat API: where it is, its key (only to the origin it was
+   * entered for), its wire format and what it accepts are looked up here. When the endpoint says a
+   * parameter or feature is unsupported, that is remembered for it and the call made again without
+   * it (refused calls are not billed); when nothing is left to change, the error stands and the
+   * executor moves on. Null when the call asked for log-probabilities and the endpoint refused them:
+   * the caller then asks another way. `onBilled` hears of what failed calls still cost.
+   */
+  async call(endpoint: CatalogEndpoint, request: ChatRequest, signal: CancelSignal, hooks: CallHooks = {}): Promise<ChatResult | null> {
+    const target = await this.target(endpoint);
+    this.assertKey(endpoint, target);
+    const adapter = this.adapter(endpoint);
+    const ctx: CallContext = { http: this.deps.http, clock: this.deps.clock, signal, onFirstToken: hooks.onFirstToken };
+    for (let refusals = 0; ; refusals += 1) {
+      try {
+        return await adapter.chat!(target, request, ctx);
+      } catch (error) {
+        if (!(error instanceof UpstreamError)) throw error;
+        // A model that declined, or ran out of budget, was still paid for what it produced.
+        if (error.details.usage) hooks.onBilled?.(error.details.usage);
+        // Out of budget before any answer: remembered, so the next request leaves more room; this one moves on.
+        if (error.kind === 'incomplete') this.learn(endpoint, OUTPUT_BUDGET, error.message);
+        const refused = error.kind === 'unsupported' ? error.details.parameter : undefined;
+        if (!refused || refusals >= MAX_REFUSALS) throw error;
+        const before = JSON.stringify(target.capabilities);
+        this.learn(endpoint, refused, error.message);
+        target.capabilities = this.capabilities(endpoint);
+        if (JSON.stringify(target.capabilities) === before) throw error;
+        if (request.topLogprobs && target.capabilities.topLogprobs === 0) return null;
+      }
+    }
+  }
+
+  /** A native Decisions provider answers a whole request. */
+  async decide(endpoint: CatalogEndpoint, request: DecisionsRequest, signal: CancelSignal): Promise<DecideResult> {
+    const target = await this.target(endpoint);
+    this.assertKey(endpoint, target);
+    return this.adapter(endpoint).decide!(target, request, { http: this.deps.http, clock: this.deps.clock, signal });
+  }
+
   /** Where to send a call; a provider's key is read from the secret store only when it needs one. */
-  target(endpoint: CatalogEndpoint): Target | Promise<Target> {
+  private target(endpoint: CatalogEndpoint): Target | Promise<Target> {
     const { base_url: baseUrl, local, slug } = endpoint.provider;
     const capabilities = this.capabilities(endpoint);
     if (local) return { baseUrl, model: endpoint.upstreamModel, apiKey: undefined, capabilities };
@@ -114,16 +167,12 @@ export class Gateway {
   }
 
   /** Remembers that the endpoint refused a parameter or feature, so later requests leave it out. */
-  learn(endpoint: CatalogEndpoint, parameter: string, message: string): void {
+  private learn(endpoint: CatalogEndpoint, parameter: string, message: string): void {
     this.deps.learned.learn(endpoint.id, parameter, message);
   }
 
   adapter(endpoint: CatalogEndpoint): ProviderAdapter {
     return ADAPTERS[endpoint.provider.wire_format];
-  }
-
-  context(signal: CancelSignal): CallContext {
-    return { http: this.deps.http, clock: this.deps.clock, signal };
   }
 
   /** Plans, then runs `call` on each planned endpoint until one succeeds. */
@@ -141,7 +190,7 @@ export class Gateway {
   }
 
   /** A provider that needs a key we do not have: an auth failure, said plainly, never sent upstream. */
-  assertKey(endpoint: CatalogEndpoint, target: Target): void {
+  private assertKey(endpoint: CatalogEndpoint, target: Target): void {
     if (!endpoint.provider.local && !target.apiKey) {
       throw new UpstreamError('unconfigured', `no API key is set for ${endpoint.provider.name} (add one in Settings)`);
     }

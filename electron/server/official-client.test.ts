@@ -62,7 +62,7 @@ describe('official client @openrouter/sdk against the headless server', () => {
       await core.gateway.route(
         singleEndpointPlan(endpoint, 'test'),
         async (_a, signal) => {
-          const result = await core.gateway.adapter(endpoint).chat!(await core.gateway.target(endpoint), { messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }], maxTokens: 8 }, core.gateway.context(signal));
+          const result = (await core.gateway.call(endpoint, { messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }], maxTokens: 8 }, signal))!;
           return { value: result.text, usage: result.usage, timings: result.timings };
         },
         { requestId: `t${i}` },

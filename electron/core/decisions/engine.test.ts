@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { CatalogFileInput } from '../../../shared/schemas/catalog';
 import { CatalogFileSchema } from '../../../shared/schemas/catalog';
 import { GatewayError } from '../errors';
-import { ScriptedUpstream, sse } from '../../test-support/scripted-upstream';
+import { ScriptedUpstream, sse, type Script } from '../../test-support/scripted-upstream';
 import { usageOf } from './usage';
 import { tempCore, type TempCore } from '../../test-support/temp-core';
 import { WIRE } from '../../test-support/wire-fixtures';
@@ -156,7 +156,8 @@ describe('Decisions engine against providers on loopback', () => {
 
   it('throughput is measured from Decisions traffic', async () => {
     // A stated-probability reply of 12 output tokens, streamed in pieces 30 ms apart.
-    talk.script({ ...WIRE.anthropic('{"probabilities": {"Yes": 0.9, "No": 0.1}}', { input: 50, cacheRead: 0, cacheWrite: 0, output: 12 }), chunkDelayMs: 30 });
+    const reply = WIRE.anthropic('{"probabilities": {"Yes": 0.9, "No": 0.1}}', { input: 50, cacheRead: 0, cacheWrite: 0, output: 12 }) as Extract<Script, { kind: 'respond' }>;
+    talk.script({ ...reply, chunkDelayMs: 30 });
     await decide({ provider: { order: ['talk'], allow_fallbacks: false }, questions: { late: { type: 'noul', instructions: 'Late?' } } });
     const endpoint = env.core.catalog.endpointsOf(MODEL).find((e) => e.provider.slug === 'talk')!;
     const throughput = env.core.metrics.figures(endpoint.id, { fresh: true }).throughput;

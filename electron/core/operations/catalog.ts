@@ -3,7 +3,7 @@ import { endpointSlug } from '../catalog/catalog';
 import { EMPTY_CATALOG_FILE, validateCatalogFile } from '../catalog/catalog-file';
 import type { CatalogEndpoint } from '../catalog/types';
 import { singleEndpointPlan } from '../routing/plan';
-import { methodFor } from '../decisions/engine';
+import { methodFor } from '../decisions/ask';
 import type { HandlerDeps, Handlers } from './index';
 import type { CatalogFile } from '../../../shared/schemas/catalog';
 
@@ -75,8 +75,7 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
       let failures = 0;
       // Endpoints are measured side by side; each one's calls go one after another.
       await Promise.all(core.catalog.endpointsOf(model).map(async (endpoint) => {
-        const adapter = core.gateway.adapter(endpoint);
-        if (!adapter.chat) return;
+        if (!core.gateway.adapter(endpoint).chat) return;
         for (let i = 0; i < calls; i += 1) {
           const plan = singleEndpointPlan(endpoint, 'probe');
           attempts += 1;
@@ -84,9 +83,8 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
             await core.gateway.route(
               plan,
               async (_a, signal) => {
-                const target = await core.gateway.target(endpoint);
-                core.gateway.assertKey(endpoint, target);
-                const result = await adapter.chat!(target, { messages: [{ role: 'user', content: [{ type: 'text', text: 'Write a short sentence.' }] }], maxTokens: PROBE_NEEDS.completionTokens }, core.gateway.context(signal));
+                // Null only for calls that ask for log-probabilities; this one does not.
+                const result = (await core.gateway.call(endpoint, { messages: [{ role: 'user', content: [{ type: 'text', text: 'Write a short sentence.' }] }], maxTokens: PROBE_NEEDS.completionTokens }, signal))!;
                 return { value: null, usage: result.usage, timings: result.timings };
               },
               { requestId: `probe-${randomUUID()}`, deadlineMs: 30_000, attemptTimeoutMs: 30_000 },

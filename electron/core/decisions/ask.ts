@@ -1,0 +1,191 @@
+import type { Answer } from '../../../shared/schemas/answer';
+import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
+import type { BoxQuestion, Question } from '../../../shared/schemas/question';
+import type { CatalogEndpoint } from '../catalog/types';
+import type { CancelSignal } from '../cancel';
+import type { Gateway } from '../gateway';
+import type { ChatRequest, ContentPart, Timings, UpstreamUsage } from '../providers/types';
+import { UpstreamError } from '../providers/upstream-error';
+import { guidanceText } from '../validation';
+import { answerFrom, type LabelQuestion } from './answers';
+import { boxConventionFor, boxInstruction, parseBox, seenSize } from './box/conventions';
+import type { PreparedImage } from './box/image';
+import { labelDistribution } from './extract';
+import { questionText, SYSTEM_PROMPT, type LabelSet } from './labels';
+import { countTokens } from './tokens';
+import type { LedgerEntry } from './usage';
+
+/**
+ * Asking one endpoint about one question, in the way that endpoint answers best, and the prompts
+ * each way sends. The engine decides which endpoint; these decide how to ask it.
+ */
+
+/** native: passed through; logprobs: label token probabilities; verbalized: stated probabilities; box: a located box. */
+export type AnsweringMethod = 'native' | 'logprobs' | 'verbalized' | 'box';
+
+export type Answered = { name: string; answer: Answer; method: AnsweringMethod; provider: string };
+export type AnsweredCall = Answered & { timings: Timings; usage: UpstreamUsage };
+
+/** Mass on valid labels below which the measurement failed (DECISIONS.md). */
+export const MIN_COVERAGE = 0.5;
+const TOP_LOGPROBS = 20;
+export const BOX_SYSTEM_PROMPT = 'You locate objects in images. Reply with the JSON the question asks for and nothing else.';
+export const BOX_MAX_TOKENS = 120;
+
+/**
+ * How an endpoint answers: passed through (a native Decisions provider), from label
+ * log-probabilities where the model gives them and every label is one token, else stated.
+ */
+export function methodFor(endpoint: CatalogEndpoint, gateway: Gateway, labels?: LabelSet): AnsweringMethod {
+  if (gateway.adapter(endpoint).decide) return 'native';
+  if (labels && !labels.singleToken) return 'verbalized';
+  return gateway.capabilities(endpoint).topLogprobs > 0 ? 'logprobs' : 'verbalized';
+}
+
+/** What one question needs to be asked: its name, the shared state and what the plan forwards. */
+export interface Asking {
+  name: string;
+  question: Question;
+  labels: LabelSet | undefined;
+  image: PreparedImage | null;
+  parts: ContentPart[];
+  options: Record<string, unknown> | undefined;
+}
+
+/** One question on one endpoint: label log-probabilities (measured again once if thin), else stated probabilities; or a box. */
+export async function ask(gateway: Gateway, endpoint: CatalogEndpoint, q: Asking, signal: CancelSignal, ledger: LedgerEntry[], onFirstToken?: () => void): Promise<AnsweredCall> {
+  const hooks = { onFirstToken, onBilled: (usage: UpstreamUsage) => ledger.push({ endpoint, usage, estimated: false }) };
+  if (q.question.type === 'box') return askBox(gateway, endpoint, { ...q, question: q.question }, signal, ledger, hooks);
+  const question: LabelQuestion = q.question;
+  const labels = q.labels!;
+  const content: ContentPart[] = [...markCacheable(q.parts), { type: 'text', text: questionPart(question, labels) }];
+  const base: ChatRequest = { system: SYSTEM_PROMPT, messages: [{ role: 'user', content }], maxTokens: 1, temperature: 0, minimalReasoning: true, options: q.options };
+  const provider = endpoint.provider.name;
+  // Checked before each call: an endpoint that refuses log-probabilities goes straight to stated ones.
+  for (let attempt = 0; attempt < 2 && methodFor(endpoint, gateway, labels) === 'logprobs'; attempt += 1) {
+    const result = await gateway.call(endpoint, { ...base, topLogprobs: TOP_LOGPROBS }, signal, hooks);
+    if (!result) break;
+    await recordUsage(ledger, endpoint, result.usage, content, result.text);
+    const distribution = labelDistribution(result.tokens, labels);
+    if (distribution && distribution.coverage >= MIN_COVERAGE) {
+      return { name: q.name, answer: answerFrom(question, distribution.probabilities), method: 'logprobs', provider, timings: result.timings, usage: result.usage };
+    }
+  }
+  const stated = statedRequest(labels);
+  const asked: ChatRequest = { ...base, maxTokens: stated.maxTokens, messages: [{ role: 'user', content: [...content, { type: 'text', text: stated.text }] }], jsonSchema: { name: 'label_probabilities', schema: stated.schema } };
+  // Null only for calls that ask for log-probabilities; this one does not.
+  const result = (await gateway.call(endpoint, asked, signal, hooks))!;
+  await recordUsage(ledger, endpoint, result.usage, content, result.text);
+  const probabilities = statedProbabilities(result.text, labels);
+  if (!probabilities) throw new UpstreamError('invalid_response', `no usable probabilities for "${q.name}" in the model's reply`);
+  return { name: q.name, answer: answerFrom(question, probabilities), method: 'verbalized', provider, timings: result.timings, usage: result.usage };
+}
+
+/** A box question: the model states a box in its family's convention; it is converted to fractions. */
+async function askBox(
+  gateway: Gateway,
+  endpoint: CatalogEndpoint,
+  q: Asking & { question: BoxQuestion },
+  signal: CancelSignal,
+  ledger: LedgerEntry[],
+  hooks: Parameters<Gateway['call']>[3],
+): Promise<AnsweredCall> {
+  const image = q.image!;
+  const convention = endpoint.model.box_format ?? boxConventionFor(endpoint.model.id);
+  const seen = seenSize(convention, image.width, image.height);
+  const content: ContentPart[] = [...markCacheable(q.parts), { type: 'text', text: boxPrompt(endpoint, q.question, image) }];
+  const request: ChatRequest = { system: BOX_SYSTEM_PROMPT, messages: [{ role: 'user', content }], maxTokens: BOX_MAX_TOKENS, temperature: 0, minimalReasoning: true, options: q.options };
+  // Null only for calls that ask for log-probabilities; this one does not.
+  const result = (await gateway.call(endpoint, request, signal, hooks))!;
+  await recordUsage(ledger, endpoint, result.usage, content, result.text);
+  const box = parseBox(result.text, convention, seen);
+  if (!box) throw new UpstreamError('invalid_response', `no usable box for "${q.name}" in the model's reply`);
+  // No confidence: coordinate token probabilities do not measure how well the box fits.
+  return { name: q.name, answer: { type: 'box', box: roundBox(box) }, method: 'box', provider: endpoint.provider.name, timings: result.timings, usage: result.usage };
+}
+
+/** A native Decisions provider answers the whole request; its answers pass through. */
+export async function askNative(gateway: Gateway, endpoint: CatalogEndpoint, request: DecisionsRequest, signal: CancelSignal, ledger: LedgerEntry[]) {
+  // Only the content and questions travel; routing preferences, session and user stay here.
+  const forwarded: DecisionsRequest = { model: request.model, state: request.state, questions: request.questions };
+  const result = await gateway.decide(endpoint, forwarded, signal);
+  ledger.push({ endpoint, usage: result.usage, estimated: false });
+  const value: (Answered & { timings: Timings })[] = [];
+  for (const [name, question] of Object.entries(request.questions)) {
+    const answer = result.response.answers[name];
+    if (!answer || answer.type !== question.type) {
+      throw new UpstreamError('invalid_response', `the answer to "${name}" is missing or not of type ${question.type}`);
+    }
+    value.push({ name, answer, method: 'native', provider: endpoint.provider.name, timings: result.timings });
+  }
+  return { value, usage: result.usage, timings: result.timings };
+}
+
+/** The question part of a label prompt, after the shared state. */
+export const questionPart = (question: LabelQuestion, labels: LabelSet): string => `\n\n${questionText(question, labels)}`;
+
+/** The question part of a box prompt, in the convention of the endpoint's model family. */
+export function boxPrompt(endpoint: CatalogEndpoint, question: BoxQuestion, image: PreparedImage): string {
+  const convention = endpoint.model.box_format ?? boxConventionFor(endpoint.model.id);
+  return `\n\nQuestion: locate ${guidanceText(question.instructions)} in the image.\n${boxInstruction(convention, seenSize(convention, image.width, image.height))}`;
+}
+
+/** The follow-up that asks for stated probabilities (structured output) when log-probabilities fail. */
+export function statedRequest(labels: LabelSet) {
+  const schema = {
+    type: 'object',
+    properties: { probabilities: { type: 'object', properties: Object.fromEntries(labels.labels.map((l) => [l, { type: 'number' }])), required: labels.labels, additionalProperties: false } },
+    required: ['probabilities'],
+    additionalProperties: false,
+  };
+  const text = `\n\nDo not answer with a label. Instead give, as JSON {"probabilities": {label: probability}}, your probability for each label (${labels.labels.join(', ')}), summing to 1.`;
+  return { schema, text, maxTokens: 40 + 12 * labels.labels.length };
+}
+
+const roundBox = (b: { top: number; bottom: number; left: number; right: number }) => ({
+  top: Number(b.top.toFixed(6)),
+  bottom: Number(b.bottom.toFixed(6)),
+  left: Number(b.left.toFixed(6)),
+  right: Number(b.right.toFixed(6)),
+});
+
+/** Adds one call's usage to the ledger; counts the provider did not report are counted here with a tokenizer, never 0. */
+async function recordUsage(ledger: LedgerEntry[], endpoint: CatalogEndpoint, usage: UpstreamUsage, content: ContentPart[], reply: string): Promise<void> {
+  const estimated = usage.inputTokens === null || usage.outputTokens === null;
+  if (!estimated) {
+    ledger.push({ endpoint, estimated, usage });
+    return;
+  }
+  const promptText = SYSTEM_PROMPT + content.map((p) => (p.type === 'text' ? p.text : '')).join('');
+  const inputTokens = usage.inputTokens ?? (await countTokens(promptText));
+  const outputTokens = usage.outputTokens ?? (await countTokens(reply));
+  ledger.push({ endpoint, estimated, usage: { ...usage, inputTokens, outputTokens } });
+}
+
+/** The last text part of the state closes the shared prefix: providers that need a marker cache up to it. */
+function markCacheable(parts: ContentPart[]): ContentPart[] {
+  const lastText = parts.map((p) => p.type).lastIndexOf('text');
+  return parts.map((p, i) => (i === lastText && p.type === 'text' ? { ...p, cache: true } : p));
+}
+
+/** Reads `{"probabilities": {...}}` from a reply, normalised over the labels; null when unusable. */
+export function statedProbabilities(text: string, labels: LabelSet): Record<string, number> | null {
+  const json = /\{[\s\S]*\}/.exec(text)?.[0];
+  if (!json) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    return null;
+  }
+  const table = (parsed as { probabilities?: Record<string, unknown> }).probabilities;
+  if (!table || typeof table !== 'object') return null;
+  const values = labels.labels.map((l) => {
+    const v = table[l] ?? table[l.toLowerCase()];
+    return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null;
+  });
+  if (values.some((v) => v === null)) return null;
+  const total = (values as number[]).reduce((a, b) => a + b, 0);
+  if (total <= 0) return null;
+  return Object.fromEntries(labels.keys.map((k, i) => [k, values[i]! / total]));
+}

@@ -1,0 +1,52 @@
+import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
+import type { Gateway } from '../gateway';
+import type { Plan } from '../routing/plan';
+import { BOX_MAX_TOKENS, BOX_SYSTEM_PROMPT, boxPrompt, methodFor, questionPart, statedRequest } from './ask';
+import { SYSTEM_PROMPT } from './labels';
+import type { Prepared } from './prepare';
+import { maxCallCost } from './usage';
+
+/** Bounds for the reservation at admission: tokens an image may count as, message framing, a native answer per question. */
+export const IMAGE_TOKENS = 2_000;
+const CALL_OVERHEAD_TOKENS = 32;
+const NATIVE_OUTPUT_TOKENS = 64;
+
+/**
+ * The most a request can cost on its plan, reserved against a key's credit before any upstream
+ * call: every question may try every planned endpoint, each with all the calls its method may make
+ * (two log-probability calls and the stated-probability call), prompts counted at one token per
+ * UTF-8 byte (a token is never shorter than a byte) plus IMAGE_TOKENS per image, replies at the
+ * longest we ask for plus the room left for thinking. A call made again after a refusal costs no
+ * more (the refused one was not billed). Endpoints with an unknown price count 0.
+ */
+export function maxCost(gateway: Gateway, plan: Plan, request: DecisionsRequest, prepared: Prepared): number {
+  const { labelled, sets, parts, images, image } = prepared;
+  const stateTokens = parts.reduce((n, p) => n + (p.type === 'text' ? Buffer.byteLength(p.text) : 0), 0) + images * IMAGE_TOKENS + CALL_OVERHEAD_TOKENS;
+  // What each label question's calls send, counted once: only box prompts depend on the endpoint.
+  const asks = labelled.map(([name, question]) => {
+    if (question.type === 'box') return { question, labels: undefined, asked: 0, stated: 0, statedOut: 0 };
+    const labels = sets.get(name)!;
+    const asked = stateTokens + Buffer.byteLength(SYSTEM_PROMPT) + Buffer.byteLength(questionPart(question, labels));
+    const stated = statedRequest(labels);
+    return { question, labels, asked, stated: asked + Buffer.byteLength(stated.text) + Buffer.byteLength(JSON.stringify(stated.schema)), statedOut: stated.maxTokens };
+  });
+  let native: { promptTokens: number; outputTokens: number } | undefined;
+  let total = 0;
+  for (const { endpoint } of plan.attempts) {
+    const room = gateway.capabilities(endpoint).thinkingRoom;
+    const cost = (promptTokens: number, outputTokens: number) => maxCallCost(endpoint, { promptTokens, outputTokens: outputTokens + room }) ?? 0;
+    for (const ask of asks) {
+      const method = methodFor(endpoint, gateway, ask.labels);
+      if (method === 'native') {
+        native ??= { promptTokens: stateTokens + Buffer.byteLength(JSON.stringify(request.questions)), outputTokens: NATIVE_OUTPUT_TOKENS * labelled.length };
+        total += maxCallCost(endpoint, native) ?? 0;
+      } else if (ask.question.type === 'box') {
+        total += cost(stateTokens + Buffer.byteLength(BOX_SYSTEM_PROMPT + boxPrompt(endpoint, ask.question, image!)), BOX_MAX_TOKENS);
+      } else {
+        if (method === 'logprobs') total += 2 * cost(ask.asked, 1);
+        total += cost(ask.stated, ask.statedOut);
+      }
+    }
+  }
+  return total;
+}
