@@ -1,11 +1,11 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Question } from '../../../shared/schemas/question';
 import { systemClock } from '../clock';
 import { Store } from '../store/database';
-import { tempDir } from '../../test-support/temp-core';
 import { Datasets } from './datasets';
 import { imageFolderRows, readLabels, readRows, type DatasetFormat } from './dataset-sources';
 
@@ -16,12 +16,13 @@ const QUESTIONS: Record<string, Question> = {
   where: { type: 'box', instructions: 'The parcel' },
 };
 
-let dir: ReturnType<typeof tempDir>;
+let dir: { path: string; cleanup(): void };
 let store: Store;
 let datasets: Datasets;
 
 beforeEach(() => {
-  dir = tempDir();
+  const path = mkdtempSync(join(tmpdir(), 'verdict-evals-'));
+  dir = { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
   store = Store.open(join(dir.path, 'verdict.sqlite'));
   datasets = new Datasets(store, systemClock);
 });

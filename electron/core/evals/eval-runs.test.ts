@@ -1,0 +1,143 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
+import { systemClock } from '../clock';
+import { GatewayError } from '../errors';
+import { silentLogger } from '../logger';
+import { Store } from '../store/database';
+import { Datasets } from './datasets';
+import { readRows } from './dataset-sources';
+import { EvalRuns } from './eval-runs';
+import type { EvalDecide } from './eval-runner';
+
+const QUESTIONS = { late: { type: 'noul' as const, instructions: 'Late?' } };
+const REQUEST: DecisionsRequest = { model: 'm/a', state: '', questions: QUESTIONS };
+const ITEMS = 20;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let dir: { path: string; cleanup(): void };
+let store: Store;
+let datasets: Datasets;
+let calls: { model: string; state: unknown }[];
+let behaviour: (request: DecisionsRequest, n: number) => Promise<Awaited<ReturnType<EvalDecide>>>;
+let runs: EvalRuns;
+let datasetId: string;
+
+const answer = (p: number, cost = 0.01): Awaited<ReturnType<EvalDecide>> => ({
+  response: { answers: { late: { type: 'noul', noul: p } }, model: 'm/a', provider: 'P', usage: { input_tokens: 10, output_tokens: 1, cost } },
+  methods: { late: 'logprobs' },
+  attempts: [],
+});
+
+beforeEach(async () => {
+  const path = mkdtempSync(join(tmpdir(), 'verdict-evals-'));
+  dir = { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
+  store = Store.open(join(dir.path, 'verdict.sqlite'));
+  datasets = new Datasets(store, systemClock);
+  calls = [];
+  behaviour = async () => answer(0.9);
+  const decide: EvalDecide = async (request, options) => {
+    // The engine admits a request before any upstream call: only admitted ones count as sent.
+    options.admit(() => 0.01);
+    calls.push({ model: request.model, state: request.state });
+    return behaviour(request, calls.length);
+  };
+  runs = new EvalRuns({ store, clock: systemClock, logger: silentLogger, datasets, decide, sleep: (ms) => sleep(ms) });
+  const content = Array.from({ length: ITEMS }, (_, i) => JSON.stringify({ id: `i${i}`, state: `item ${i}`, expected: { late: i % 8 !== 0 } })).join('\n');
+  datasetId = (await datasets.import({ name: 'd', rows: readRows(Readable.from([content]), 'd.jsonl', 'jsonl'), questions: QUESTIONS })).dataset!.id;
+});
+afterEach(() => {
+  runs.close();
+  store.close();
+  dir.cleanup();
+});
+
+describe('evaluation runs', () => {
+  it('runs every item on every model and stores each result with its cost', async () => {
+    const run = runs.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'm/a' }, { model: 'm/b' }], concurrency: 4 });
+    const done = await runs.wait(run.id);
+    expect(done).toMatchObject({ status: 'done', done: 2 * ITEMS, failed: 0, total: 2 * ITEMS });
+    expect(done.spent_usd).toBeCloseTo(0.4, 10);
+    expect(calls.filter((c) => c.model === 'm/b')).toHaveLength(ITEMS);
+    expect(runs.report(run.id).models.map((m) => [m.model, m.items, m.questions['late']!['accuracy']])).toEqual([
+      ['m/a', ITEMS, 0.85],
+      ['m/b', ITEMS, 0.85],
+    ]);
+  });
+
+  it('stops before the budget would be exceeded, and resumes with a new budget', async () => {
+    // Each call may cost 0.01 at most: a budget of 0.055 allows five.
+    const run = runs.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'm/a' }], concurrency: 1, budget_usd: 0.055 });
+    const stopped = await runs.wait(run.id);
+    expect(stopped.status).toBe('budget');
+    expect(stopped.done).toBe(5);
+    expect(stopped.spent_usd).toBeLessThanOrEqual(0.055);
+    runs.resume(run.id, null);
+    expect(await runs.wait(run.id)).toMatchObject({ status: 'done', done: ITEMS });
+    expect(calls).toHaveLength(ITEMS);
+  });
+
+  it('waits out a 429 as Retry-After says, then stores the answer (not a failure)', async () => {
+    behaviour = async (_r, n) => {
+      if (n === 1) throw new GatewayError('rate_limited', 'slow down', { headers: { 'Retry-After': '0.2' } });
+      return answer(0.9);
+    };
+    const started = Date.now();
+    const run = runs.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'm/a' }], concurrency: 1 });
+    const done = await runs.wait(run.id);
+    expect(done).toMatchObject({ status: 'done', done: ITEMS, failed: 0 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    expect(calls).toHaveLength(ITEMS + 1);
+  });
+
+  it('counts failed requests apart, with their error, and leaves them out of the metrics', async () => {
+    behaviour = async (_r, n) => {
+      if (n % 5 === 0) throw new GatewayError('bad_gateway', 'upstream broke');
+      return answer(0.9);
+    };
+    const run = runs.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'm/a' }], concurrency: 1 });
+    await runs.wait(run.id);
+    const m = runs.report(run.id).models[0]!;
+    expect(m).toMatchObject({ items: ITEMS, failed: 4 });
+    expect(m.questions['late']!.n).toBe(ITEMS - 4);
+    expect(runs.matrix(run.id, { offset: 0, limit: 100, filter: 'wrong' }).rows.some((r) => r.cells[0]!.error === '502: upstream broke')).toBe(true);
+  });
+
+  it('pauses and resumes without sending anything twice', async () => {
+    behaviour = async () => (await sleep(5), answer(0.9));
+    const run = runs.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'm/a' }], concurrency: 2 });
+    await sleep(20);
+    runs.pause(run.id);
+    const paused = await runs.wait(run.id);
+    expect(paused.status).toBe('paused');
+    expect(paused.done).toBeLessThan(ITEMS);
+    runs.resume(run.id);
+    expect(await runs.wait(run.id)).toMatchObject({ status: 'done', done: ITEMS });
+    expect(new Set(calls.map((c) => c.state)).size).toBe(ITEMS);
+    expect(calls).toHaveLength(ITEMS);
+  });
+
+  it('a saved calibration adjusts later runs of the set on that model, says so in the method and keeps the raw answer', async () => {
+    const first = runs.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'm/a' }], concurrency: 4 });
+    await runs.wait(first.id);
+    const fitted = runs.fitCalibration(first.id, 0, 'late')!;
+    // Every answer says 0.9; of the 10 even positions 7 are right (0, 8 and 16 are not): the fit
+    // softens 0.9 to 0.7: σ(ln 9 / T) = 0.7 ⇔ T = ln 9 / ln(7/3) = 2.593.
+    expect(fitted.temperature).toBeCloseTo(Math.log(9) / Math.log(7 / 3), 3);
+    runs.saveCalibration({ run_id: first.id, variant: 0, question: 'late', temperature: 2 });
+    const second = runs.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'm/a' }, { model: 'm/b' }], concurrency: 4 });
+    await runs.wait(second.id);
+    const item = runs.item(second.id, 1);
+    const [a, b] = item.results;
+    expect(a!.answers['late']).toEqual({ type: 'noul', noul: 0.75 });
+    expect(a!.raw_answers!['late']).toEqual({ type: 'noul', noul: 0.9 });
+    expect(a!.methods!['late']).toBe('logprobs+temperature(T=2)');
+    expect(b!.answers['late']).toEqual({ type: 'noul', noul: 0.9 });
+    expect(b!.raw_answers).toBeNull();
+    // All now say 0.75 and 17 of 20 are right: ECE |0.85 − 0.75| = 0.1.
+    expect(runs.report(second.id).models[0]!.questions['late']!['ece']).toBeCloseTo(0.1, 9);
+  });
+});
