@@ -7,6 +7,8 @@ import { RunsScreen } from '../features/runs/RunsScreen';
 import { BoxesScreen } from '../features/boxes/BoxesScreen';
 // The charting library is large: it loads with the Endpoints screen, not at start.
 const EndpointsScreen = lazy(() => import('../features/endpoints/EndpointsScreen').then((m) => ({ default: m.EndpointsScreen })));
+// Evaluations draws charts too, so it loads the same way.
+const EvaluationsScreen = lazy(() => import('../features/evaluations/EvaluationsScreen').then((m) => ({ default: m.EvaluationsScreen })));
 import { ZdrScreen } from '../features/zdr/ZdrScreen';
 import { OperationError } from '../transport/transport';
 import { ErrorNotice, Loading } from '../ui/components';
@@ -20,6 +22,7 @@ const SCREEN_COMPONENTS: Record<ScreenId, ComponentType> = {
   endpoints: EndpointsScreen,
   zdr: ZdrScreen,
   settings: SettingsScreen,
+  evaluations: EvaluationsScreen,
 };
 
 function useScreen(): ScreenId {

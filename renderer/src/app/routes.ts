@@ -5,6 +5,7 @@ export const SCREENS = [
   { id: 'endpoints', label: 'Endpoints', key: '4' },
   { id: 'zdr', label: 'ZDR', key: '5' },
   { id: 'settings', label: 'Settings', key: '6' },
+  { id: 'evaluations', label: 'Evaluations', key: '7' },
 ] as const;
 
 export type ScreenId = (typeof SCREENS)[number]['id'];

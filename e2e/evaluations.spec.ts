@@ -1,0 +1,92 @@
+import { test, expect } from './fixtures/server';
+import { AppPage } from './pages/app-page';
+import { EvaluationsPage } from './pages/evaluations-page';
+
+test.use({ sandboxFailures: false });
+
+const SET = {
+  model: 'sandbox/baseline-text',
+  state: '',
+  questions: {
+    late: { type: 'noul', instructions: 'Did the parcel come late?' },
+    mood: { type: 'choice', instructions: 'What is the mood?', criteria: { happy: null, angry: null } },
+  },
+};
+const ROWS = [
+  ['a1', 'The parcel came two days late and I am angry.', 'true', 'angry'],
+  ['a2', 'Arrived early, lovely and happy.', 'false', 'happy'],
+  ['a3', 'Late again, the parcel was late.', 'true', 'angry'],
+  ['a4', 'On time and happy with it.', 'false', 'happy'],
+  ['a5', 'It came late but I am happy.', 'true', 'happy'],
+  ['a6', 'Not late at all, angry about the colour.', 'false', 'angry'],
+  ['a7', 'Two weeks late.', 'true', 'angry'],
+  ['a8', 'Early delivery, happy customer.', 'false', 'happy'],
+];
+const CSV = `id,state,expected.late,expected.mood\n${ROWS.map((r) => r.map((c) => (c.includes(',') ? `"${c}"` : c)).join(',')).join('\n')}\n`;
+
+test('an analyst imports a labelled CSV, runs two models, reads metrics and reliability, opens a wrong item, saves a calibration and exports', async ({ page, server }) => {
+  test.setTimeout(90_000);
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(e.message));
+  const app = new AppPage(page);
+  const evals = new EvaluationsPage(page);
+  await app.open(server.uiUrl);
+  const saved = await page.request.post(`${server.url}/api/inspector/sets.save`, { headers: { 'x-verdict-client': 'renderer' }, data: { name: 'Parcels', request: SET } });
+  expect(saved.ok()).toBe(true);
+
+  await app.goTo('Evaluations');
+  await evals.datasetFile.setInputFiles({ name: 'parcels.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
+  await evals.importButton.click();
+  await expect(page.getByText(`Imported ${ROWS.length} items`)).toBeVisible();
+
+  await evals.model('sandbox/baseline-text').check();
+  await evals.model('sandbox/baseline-vision').check();
+  await evals.estimateButton.click();
+  await expect(evals.estimate).toContainText(`${2 * ROWS.length} requests (${ROWS.length} items × 2 models)`);
+  await expect(evals.estimate).toContainText('estimate');
+  await evals.startButton.click();
+  await expect(evals.runPanel('done')).toBeVisible({ timeout: 60_000 });
+
+  // Metrics side by side, and a reliability diagram per label question.
+  await expect(evals.metric('sandbox/baseline-text', 'late', 'accuracy')).toHaveText(/^\d\.\d{3}$/);
+  await expect(evals.metric('sandbox/baseline-vision', 'mood', 'ece')).toHaveText(/^\d\.\d{3}$/);
+  await expect(evals.reliability('late')).toBeVisible();
+  await expect(evals.reliability('late').locator('svg')).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Confusion matrix of sandbox/baseline-text' })).toBeVisible();
+  await app.screenshot('evaluations-light');
+
+  // A wrong item, opened.
+  await evals.filter('Wrong').click();
+  const firstWrong = evals.results.getByRole('button').first();
+  await expect(firstWrong).toBeVisible();
+  const wrongId = await firstWrong.textContent();
+  await firstWrong.click();
+  await expect(page.getByRole('heading', { name: `Item ${wrongId}` })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Answers of each model' })).toContainText('sandbox/baseline-text');
+
+  // Fit and save a calibration.
+  await evals.fitButton.click();
+  await expect(evals.fitted).toContainText('Temperature');
+  await evals.saveCalibration.click();
+  await expect(page.getByRole('button', { name: 'Saved: applies to later runs' })).toBeVisible();
+
+  // Export the results.
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export results CSV' }).click();
+  const file = await downloading;
+  expect(file.suggestedFilename()).toMatch(/results\.csv$/);
+  const text = await (await file.createReadStream()).toArray();
+  const csv = Buffer.concat(text as Buffer[]).toString('utf8');
+  expect(csv.split('\n')[0]).toContain('answer.late,expected.late');
+  expect(csv.trim().split('\n')).toHaveLength(1 + 2 * ROWS.length);
+
+  // The same screen in the dark theme.
+  await page.request.post(`${server.url}/api/inspector/settings.update`, { headers: { 'x-verdict-client': 'renderer' }, data: { theme: 'dark' } });
+  await page.reload();
+  await expect(evals.reliability('late')).toBeVisible();
+  await app.screenshot('evaluations-dark');
+  expect(problems).toEqual([]);
+});

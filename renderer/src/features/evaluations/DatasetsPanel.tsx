@@ -1,0 +1,177 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { DatasetSummary, ImportReport } from '../../../../shared/schemas/evaluation';
+import { call } from '../../transport/transport';
+import { download, fileName } from '../../lib/download';
+import { EmptyState, ErrorNotice, Panel } from '../../ui/components';
+import { datasetsQuery, evalKeys, setsQuery } from './api';
+import { DatasetBrowser } from './DatasetBrowser';
+
+const readDataUrl = (file: File) =>
+  new Promise<string>((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error(`could not read ${file.name}`));
+    reader.readAsDataURL(file);
+  });
+
+const formatOf = (name: string): 'csv' | 'jsonl' | 'json' | null => (/\.csv$/i.test(name) ? 'csv' : /\.(jsonl|ndjson)$/i.test(name) ? 'jsonl' : /\.json$/i.test(name) ? 'json' : null);
+
+function ImportForm({ onImported }: { onImported: (d: DatasetSummary) => void }) {
+  const queryClient = useQueryClient();
+  const sets = useQuery(setsQuery());
+  const [setId, setSetId] = useState('');
+  const [name, setName] = useState('');
+  const [files, setFiles] = useState<File[]>([]);
+  const [labels, setLabels] = useState<File | null>(null);
+  const [validOnly, setValidOnly] = useState(false);
+  const [report, setReport] = useState<ImportReport | null>(null);
+  const images = files.length > 0 && files.every((f) => f.type.startsWith('image/'));
+  const importing = useMutation({
+    mutationFn: async () => {
+      const set = await call('sets.get', { id: setId || sets.data![0]!.id });
+      const questions = set.request.questions;
+      const datasetName = name.trim() || files[0]!.name;
+      if (images) {
+        const list = await Promise.all(files.map(async (f) => ({ name: f.name, data_url: await readDataUrl(f) })));
+        const labelFormat = labels ? formatOf(labels.name) : null;
+        return call('datasets.importImages', { name: datasetName, images: list, questions, valid_only: validOnly, ...(labels && (labelFormat === 'csv' || labelFormat === 'jsonl') ? { labels: { format: labelFormat, content: await labels.text() } } : {}) });
+      }
+      const format = formatOf(files[0]!.name);
+      if (!format) throw new Error(`${files[0]!.name}: choose a .csv, .jsonl or .json file`);
+      return call('datasets.import', { name: datasetName, format, content: await files[0]!.text(), questions, valid_only: validOnly });
+    },
+    onSuccess: (r) => {
+      setReport(r);
+      void queryClient.invalidateQueries({ queryKey: evalKeys.datasets });
+      if (r.dataset) onImported(r.dataset);
+    },
+  });
+  if (sets.data && sets.data.length === 0) return <EmptyState title="No question set yet">A dataset is checked against a question set: save one in Question sets first.</EmptyState>;
+  return (
+    <form
+      className="eval-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setReport(null);
+        importing.mutate();
+      }}
+    >
+      <label>
+        Question set
+        <select value={setId} onChange={(e) => setSetId(e.target.value)} aria-label="Question set for the dataset">
+          {(sets.data ?? []).map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Name
+        <input value={name} onChange={(e) => setName(e.target.value)} placeholder="the file's name" />
+      </label>
+      <label>
+        File (CSV, JSONL, JSON array) or images
+        <input type="file" multiple accept=".csv,.jsonl,.ndjson,.json,image/*" aria-label="Dataset file" onChange={(e) => setFiles([...(e.target.files ?? [])])} />
+      </label>
+      {images ? (
+        <label>
+          Labels (CSV or JSONL by file name, optional)
+          <input type="file" accept=".csv,.jsonl" aria-label="Labels file" onChange={(e) => setLabels(e.target.files?.[0] ?? null)} />
+        </label>
+      ) : null}
+      <label className="inline-check">
+        <input type="checkbox" checked={validOnly} onChange={(e) => setValidOnly(e.target.checked)} /> Import only the valid rows
+      </label>
+      <button type="submit" disabled={files.length === 0 || importing.isPending || !sets.data}>
+        {importing.isPending ? 'Importing…' : 'Import dataset'}
+      </button>
+      {importing.error ? <ErrorNotice error={importing.error} title="Import failed" /> : null}
+      {report ? <ImportResult report={report} /> : null}
+    </form>
+  );
+}
+
+function ImportResult({ report }: { report: ImportReport }) {
+  return (
+    <div className={`notice ${report.dataset ? (report.problems.length ? 'notice-warn' : 'notice-ok') : 'notice-error'}`} role="status">
+      <strong>{report.dataset ? `Imported ${report.imported} items${report.skipped ? `, skipped ${report.skipped} rows` : ''}` : `Nothing imported: ${report.skipped} row(s) with problems`}</strong>
+      {report.problems.length ? (
+        <table className="table small" aria-label="Import problems">
+          <thead>
+            <tr>
+              <th>File</th>
+              <th>Row</th>
+              <th>Field</th>
+              <th>Problem</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.problems.map((p, i) => (
+              <tr key={i}>
+                <td>{p.file}</td>
+                <td>{p.row}</td>
+                <td className="mono">{p.field}</td>
+                <td>{p.message}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </div>
+  );
+}
+
+export function DatasetsPanel({ selected, onSelect }: { selected: string | null; onSelect: (id: string | null) => void }) {
+  const queryClient = useQueryClient();
+  const datasets = useQuery(datasetsQuery());
+  const remove = useMutation({
+    mutationFn: (id: string) => call('datasets.delete', { id }),
+    onSuccess: () => {
+      onSelect(null);
+      void queryClient.invalidateQueries({ queryKey: evalKeys.all });
+    },
+  });
+  const exportAs = async (d: DatasetSummary, format: 'csv' | 'jsonl') => download(fileName(d.name, format), (await call('datasets.export', { id: d.id, format })).content, format === 'csv' ? 'text/csv' : 'application/x-ndjson');
+  const current = datasets.data?.find((d) => d.id === selected) ?? null;
+  return (
+    <Panel title="Datasets">
+      <div className="two-cols">
+        <div>
+          <ImportForm onImported={(d) => onSelect(d.id)} />
+        </div>
+        <div>
+          {datasets.error ? <ErrorNotice error={datasets.error} /> : null}
+          {datasets.data?.length === 0 ? <EmptyState title="No dataset yet">Import a labelled CSV, JSONL or JSON file, or a folder of images.</EmptyState> : null}
+          <ul className="plain-list dataset-list" aria-label="Datasets">
+            {(datasets.data ?? []).map((d) => (
+              <li key={d.id}>
+                <button type="button" className="link-button" aria-pressed={d.id === selected} onClick={() => onSelect(d.id)}>
+                  {d.name}
+                </button>{' '}
+                <span className="muted small">
+                  {d.items.toLocaleString('en-US')} items · labelled: {Object.entries(d.labelled).map(([q, n]) => `${q} ${n}`).join(', ') || 'none'}
+                </span>
+              </li>
+            ))}
+          </ul>
+          {current ? (
+            <div className="toolbar">
+              <button type="button" className="secondary" onClick={() => void exportAs(current, 'csv')}>
+                Export CSV
+              </button>
+              <button type="button" className="secondary" onClick={() => void exportAs(current, 'jsonl')}>
+                Export JSONL
+              </button>
+              <button type="button" className="secondary" onClick={() => remove.mutate(current.id)}>
+                Delete dataset
+              </button>
+            </div>
+          ) : null}
+        </div>
+      </div>
+      {current ? <DatasetBrowser dataset={current} /> : null}
+    </Panel>
+  );
+}

@@ -1,0 +1,97 @@
+import { useMemo } from 'react';
+import type { EvalReport, ReliabilityBin } from '../../../../shared/schemas/evaluation';
+import { Chart } from '../../ui/Chart';
+
+/** Tooltips as rich text: no inline-styled HTML, so the app's Content-Security-Policy holds. */
+const TOOLTIP = { trigger: 'axis', renderMode: 'richText' } as const;
+
+/** Observed accuracy per confidence bin beside the bin's mean confidence; the diagonal is perfect calibration. */
+export function ReliabilityChart({ title, series }: { title: string; series: { model: string; bins: ReliabilityBin[] }[] }) {
+  const option = useMemo(
+    () => ({
+      tooltip: TOOLTIP,
+      legend: { top: 0 },
+      grid: { left: 56, right: 16, top: 40, bottom: 40 },
+      xAxis: { type: 'value', min: 0, max: 1, name: 'stated confidence', nameLocation: 'middle', nameGap: 26 },
+      yAxis: { type: 'value', min: 0, max: 1, name: 'observed accuracy', nameLocation: 'middle', nameGap: 36 },
+      series: [
+        { name: 'perfect calibration', type: 'line', data: [[0, 0], [1, 1]], symbol: 'none', lineStyle: { type: 'dashed', width: 1 } },
+        ...series.map((s) => ({
+          name: s.model,
+          type: 'line',
+          data: s.bins.map((b) => [Number(b.confidence.toFixed(4)), Number(b.accuracy.toFixed(4)), b.count]),
+          symbolSize: (value: number[]) => Math.min(18, 4 + Math.sqrt(value[2] ?? 1) * 2),
+          label: { show: true, position: 'top', fontSize: 10, formatter: (p: { value: number[] }) => `n=${p.value[2]}` },
+        })),
+      ],
+    }),
+    [series],
+  );
+  return <Chart option={option} height={260} label={`Reliability diagram: ${title}`} />;
+}
+
+/** Cost per 1,000 items per model, and latency p50/p95 per model: two charts, one axis each. */
+export function CostLatencyChart({ report }: { report: EvalReport }) {
+  const [cost, latency] = useMemo(() => {
+    const models = report.models.map((m) => m.model);
+    const base = { tooltip: TOOLTIP, grid: { left: 64, right: 16, top: 32, bottom: 32 }, xAxis: { type: 'category', data: models } };
+    return [
+      {
+        ...base,
+        yAxis: { type: 'value', name: 'USD per 1,000 items' },
+        series: [{ name: 'cost per 1,000 items', type: 'bar', data: report.models.map((m) => (m.items - m.cost_unknown > 0 ? Number(((m.cost_usd / (m.items - m.cost_unknown)) * 1000).toFixed(4)) : null)) }],
+      },
+      {
+        ...base,
+        legend: { top: 0 },
+        yAxis: { type: 'value', name: 'ms' },
+        series: [
+          { name: 'latency p50', type: 'bar', data: report.models.map((m) => (m.latency_ms.p50 === null ? null : Math.round(m.latency_ms.p50))) },
+          { name: 'latency p95', type: 'bar', data: report.models.map((m) => (m.latency_ms.p95 === null ? null : Math.round(m.latency_ms.p95))) },
+        ],
+      },
+    ];
+  }, [report]);
+  return (
+    <>
+      <Chart option={cost} height={200} label="Cost per 1,000 items per model" />
+      <Chart option={latency} height={200} label="Latency p50 and p95 per model" />
+    </>
+  );
+}
+
+/** A confusion matrix as a table: rows expected, columns predicted, shaded by count. */
+export function ConfusionMatrix({ model, confusion }: { model: string; confusion: Record<string, Record<string, number>> }) {
+  const labels = [...new Set([...Object.keys(confusion), ...Object.values(confusion).flatMap((r) => Object.keys(r))])].sort();
+  const max = Math.max(1, ...Object.values(confusion).flatMap((r) => Object.values(r)));
+  return (
+    <table className="table small confusion" aria-label={`Confusion matrix of ${model}`}>
+      <caption className="muted small">{model}: rows expected, columns predicted</caption>
+      <thead>
+        <tr>
+          <th />
+          {labels.map((l) => (
+            <th key={l} scope="col">
+              {l}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {labels.map((e) => (
+          <tr key={e}>
+            <th scope="row">{e}</th>
+            {labels.map((p) => {
+              const n = confusion[e]?.[p] ?? 0;
+              return (
+                <td key={p} className={e === p ? 'diagonal' : undefined} style={{ opacity: 0.35 + (0.65 * n) / max }}>
+                  {n}
+                </td>
+              );
+            })}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,101 @@
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import type { EvalResultRow } from '../../../../shared/schemas/evaluation';
+import { RESULTS_PAGE, resultsPageQuery, type ResultFilter } from './api';
+import { VirtualRows } from './VirtualRows';
+
+const ROW = 34;
+const FILTERS: { id: ResultFilter; label: string }[] = [
+  { id: 'all', label: 'All' },
+  { id: 'wrong', label: 'Wrong' },
+  { id: 'disagree', label: 'Models disagree' },
+  { id: 'low', label: 'Low confidence' },
+];
+
+export function answerText(answer: unknown): string {
+  const a = answer as { type?: string; noul?: number; choice?: string; score?: number; box?: { top: number; left: number; bottom: number; right: number } } | undefined;
+  if (!a) return '—';
+  if (a.type === 'noul') return (a.noul ?? 0).toFixed(2);
+  if (a.type === 'choice') return a.choice ?? '—';
+  if (a.type === 'score') return (a.score ?? 0).toFixed(2);
+  if (a.type === 'box' && a.box) return `[${[a.box.top, a.box.left, a.box.bottom, a.box.right].map((v) => v.toFixed(2)).join(' ')}]`;
+  return '—';
+}
+
+const mark = (v: boolean | null | undefined) => (v === true ? '✓' : v === false ? '✗' : '');
+
+/** Items × (model, question): answer, right/wrong mark; filtered on the server, virtualised here. */
+export function ResultsMatrix({ runId, done, questions, models, onOpen }: { runId: string; done: number; questions: string[]; models: string[]; onOpen: (position: number) => void }) {
+  const [filter, setFilter] = useState<ResultFilter>('all');
+  const [range, setRange] = useState({ first: 0, last: 40 });
+  const onRange = useCallback((first: number, last: number) => setRange({ first, last }), []);
+  const first = useQuery(resultsPageQuery(runId, filter, 0, done));
+  const pageIndexes = [...new Set([Math.floor(range.first / RESULTS_PAGE), Math.floor(Math.max(range.first, range.last - 1) / RESULTS_PAGE)])];
+  const pages = useQueries({ queries: pageIndexes.map((p) => resultsPageQuery(runId, filter, p, done)) });
+  const total = first.data?.total ?? 0;
+  const at = (i: number): EvalResultRow | undefined => {
+    const p = Math.floor(i / RESULTS_PAGE);
+    const data = p === 0 ? first.data : pages[pageIndexes.indexOf(p)]?.data;
+    return data?.rows[i - p * RESULTS_PAGE];
+  };
+  const columns = `3rem minmax(6rem, 1fr) ${models.map(() => questions.map(() => 'minmax(5.5rem, 1fr)').join(' ')).join(' ')}`;
+  return (
+    <div className="results-matrix">
+      <div className="segmented" role="group" aria-label="Show items">
+        {FILTERS.map((f) => (
+          <button key={f.id} type="button" aria-pressed={filter === f.id} onClick={() => setFilter(f.id)}>
+            {f.label}
+          </button>
+        ))}
+        <span className="muted small">{total.toLocaleString('en-US')} items</span>
+      </div>
+      <div className="matrix-head" role="row" style={{ gridTemplateColumns: columns }}>
+        <span>#</span>
+        <span>item</span>
+        {models.flatMap((m) =>
+          questions.map((q) => (
+            <span key={`${m}-${q}`} className="truncate" title={`${m} · ${q}`}>
+              {models.length > 1 ? `${m.split('/').pop()} · ` : ''}
+              {q}
+            </span>
+          )),
+        )}
+      </div>
+      <VirtualRows
+        label="Results"
+        count={total}
+        rowHeight={ROW}
+        height={Math.min(420, Math.max(ROW * 3, total * ROW))}
+        onRange={onRange}
+        renderRow={(i) => {
+          const row = at(i);
+          return (
+            <div key={i} className="matrix-row" role="row" style={{ gridTemplateColumns: columns }}>
+              <span className="muted">{row ? row.position + 1 : ''}</span>
+              <span>
+                {row ? (
+                  <button type="button" className="link-button mono" onClick={() => onOpen(row.position)}>
+                    {row.id}
+                  </button>
+                ) : (
+                  '…'
+                )}
+              </span>
+              {models.flatMap((m) =>
+                questions.map((q) => {
+                  const cell = row?.cells.find((c) => c.variant === m);
+                  const correct = cell?.correct[q];
+                  return (
+                    <span key={`${m}-${q}`} className={correct === false ? 'cell-wrong' : correct === true ? 'cell-right' : undefined} title={row ? `expected ${JSON.stringify(row.expected[q] ?? null)}` : undefined}>
+                      {cell ? (cell.ok ? `${answerText(cell.answers[q])} ${mark(correct)}` : 'failed') : ''}
+                    </span>
+                  );
+                }),
+              )}
+            </div>
+          );
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,101 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { EvalEstimate } from '../../../../shared/schemas/evaluation';
+import { call } from '../../transport/transport';
+import { formatUsd } from '../../lib/money';
+import { ErrorNotice, Panel } from '../../ui/components';
+import { datasetsQuery, evalKeys, modelsQuery, setsQuery } from './api';
+
+/** Set × dataset × models, with the estimate shown before anything is sent. */
+export function RunForm({ datasetId, onStarted }: { datasetId: string | null; onStarted: (id: string) => void }) {
+  const queryClient = useQueryClient();
+  const sets = useQuery(setsQuery());
+  const datasets = useQuery(datasetsQuery());
+  const models = useQuery(modelsQuery());
+  const [setId, setSetId] = useState('');
+  const [dataset, setDataset] = useState('');
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [concurrency, setConcurrency] = useState(4);
+  const [budget, setBudget] = useState('');
+  const [estimate, setEstimate] = useState<EvalEstimate | null>(null);
+  const effectiveDataset = dataset || datasetId || datasets.data?.[0]?.id || '';
+  const input = async () => {
+    const set = await call('sets.get', { id: setId || sets.data![0]!.id });
+    return { request: set.request, dataset_id: effectiveDataset, variants: chosen.map((model) => ({ model })) };
+  };
+  const estimating = useMutation({ mutationFn: async () => call('evals.estimate', await input()), onSuccess: setEstimate });
+  const starting = useMutation({
+    mutationFn: async () => call('evals.start', { ...(await input()), concurrency, ...(budget ? { budget_usd: Number(budget) } : {}) }),
+    onSuccess: (run) => {
+      void queryClient.invalidateQueries({ queryKey: evalKeys.runs });
+      onStarted(run.id);
+    },
+  });
+  const ready = chosen.length > 0 && effectiveDataset !== '' && (sets.data?.length ?? 0) > 0;
+  return (
+    <Panel title="New evaluation run">
+      <form
+        className="eval-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          starting.mutate();
+        }}
+        onChange={() => setEstimate(null)}
+      >
+        <label>
+          Question set
+          <select value={setId} onChange={(e) => setSetId(e.target.value)} aria-label="Question set to evaluate">
+            {(sets.data ?? []).map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Dataset
+          <select value={effectiveDataset} onChange={(e) => setDataset(e.target.value)} aria-label="Dataset to evaluate on">
+            {(datasets.data ?? []).map((d) => (
+              <option key={d.id} value={d.id}>
+                {d.name} ({d.items})
+              </option>
+            ))}
+          </select>
+        </label>
+        <fieldset className="model-choice">
+          <legend>Models</legend>
+          {(models.data ?? []).map((m) => (
+            <label key={m.id} className="inline-check">
+              <input type="checkbox" checked={chosen.includes(m.id)} onChange={(e) => setChosen(e.target.checked ? [...chosen, m.id] : chosen.filter((c) => c !== m.id))} />
+              <span className="mono small">{m.id}</span>
+            </label>
+          ))}
+        </fieldset>
+        <label>
+          Concurrency
+          <input type="number" min={1} max={64} value={concurrency} onChange={(e) => setConcurrency(Number(e.target.value) || 1)} />
+        </label>
+        <label>
+          Budget in USD (optional)
+          <input type="number" min={0} step="any" value={budget} onChange={(e) => setBudget(e.target.value)} placeholder="no cap" aria-label="Budget in USD" />
+        </label>
+        <div className="toolbar">
+          <button type="button" className="secondary" disabled={!ready || estimating.isPending} onClick={() => estimating.mutate()}>
+            Estimate
+          </button>
+          <button type="submit" disabled={!ready || starting.isPending}>
+            Start run
+          </button>
+        </div>
+        {estimate ? (
+          <p className="notice" role="status" aria-label="Estimate">
+            {estimate.calls.toLocaleString('en-US')} requests ({estimate.items} items × {chosen.length} models) · estimate: {estimate.input_tokens.toLocaleString('en-US')} input and{' '}
+            {estimate.output_tokens.toLocaleString('en-US')} output tokens · {estimate.cost_usd === null ? 'cost unknown (a price is unknown)' : `about ${formatUsd(estimate.cost_usd)}`}
+          </p>
+        ) : null}
+        {estimating.error ? <ErrorNotice error={estimating.error} title="No estimate" /> : null}
+        {starting.error ? <ErrorNotice error={starting.error} title="Not started" /> : null}
+      </form>
+    </Panel>
+  );
+}

@@ -1,0 +1,132 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { EvalReport, EvalRun, ReliabilityBin } from '../../../../shared/schemas/evaluation';
+import { call } from '../../transport/transport';
+import { download, fileName } from '../../lib/download';
+import { formatUsd } from '../../lib/money';
+import { ErrorNotice, Loading, Panel } from '../../ui/components';
+import { evalKeys, evalRunQuery, reportQuery } from './api';
+import { CalibrationPanel } from './CalibrationPanel';
+import { ConfusionMatrix, CostLatencyChart, ReliabilityChart } from './EvalCharts';
+import { ItemDetail } from './ItemDetail';
+import { MetricsTable } from './MetricsTable';
+import { ResultsMatrix } from './ResultsMatrix';
+
+function Progress({ run }: { run: EvalRun }) {
+  const eta = run.eta_ms === null ? '' : ` · about ${Math.ceil(run.eta_ms / 1000)} s left`;
+  return (
+    <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={run.total} aria-valuenow={run.done} aria-label="Items done">
+      <span className="progress-fill" style={{ width: `${(100 * run.done) / Math.max(1, run.total)}%` }} />
+      <span className="progress-text">
+        {run.done.toLocaleString('en-US')} of {run.total.toLocaleString('en-US')} done · {run.failed} failed · {formatUsd(run.spent_usd)} spent{run.status === 'running' ? eta : ''}
+      </span>
+    </div>
+  );
+}
+
+function Controls({ run }: { run: EvalRun }) {
+  const queryClient = useQueryClient();
+  const act = useMutation({
+    mutationFn: (action: 'evals.pause' | 'evals.resume' | 'evals.cancel') => call(action, { id: run.id }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: evalKeys.all }),
+  });
+  return (
+    <div className="toolbar">
+      {run.status === 'running' ? (
+        <button type="button" className="secondary" onClick={() => act.mutate('evals.pause')}>
+          Pause
+        </button>
+      ) : null}
+      {run.status === 'paused' || run.status === 'budget' || run.status === 'failed' ? (
+        <button type="button" className="secondary" onClick={() => act.mutate('evals.resume')}>
+          Resume
+        </button>
+      ) : null}
+      {run.status === 'running' || run.status === 'paused' ? (
+        <button type="button" className="secondary" onClick={() => act.mutate('evals.cancel')}>
+          Cancel
+        </button>
+      ) : null}
+      {act.error ? <ErrorNotice error={act.error} /> : null}
+    </div>
+  );
+}
+
+function Exports({ run, report }: { run: EvalRun; report: EvalReport }) {
+  const results = async (format: 'csv' | 'jsonl') => download(fileName(`${run.name}-results`, format), (await call('evals.export', { id: run.id, format })).content, format === 'csv' ? 'text/csv' : 'application/x-ndjson');
+  return (
+    <div className="toolbar">
+      <button type="button" className="secondary" onClick={() => void results('csv')}>
+        Export results CSV
+      </button>
+      <button type="button" className="secondary" onClick={() => void results('jsonl')}>
+        Export results JSONL
+      </button>
+      <button type="button" className="secondary" onClick={() => download(fileName(`${run.name}-report`, 'json'), `${JSON.stringify(report, null, 2)}\n`)}>
+        Export report JSON
+      </button>
+    </div>
+  );
+}
+
+function Charts({ report }: { report: EvalReport }) {
+  const questions = Object.entries(report.models[0]?.questions ?? {});
+  return (
+    <div className="chart-grid">
+      {questions
+        .filter(([, q]) => q.type === 'noul' || q.type === 'choice')
+        .map(([name]) => (
+          <figure key={name} className="chart-box">
+            <figcaption>Reliability: {name}</figcaption>
+            <ReliabilityChart title={name} series={report.models.map((m) => ({ model: m.model, bins: (m.questions[name]?.['reliability'] as ReliabilityBin[] | undefined) ?? [] }))} />
+          </figure>
+        ))}
+      {questions
+        .filter(([, q]) => q.type === 'choice')
+        .map(([name]) => (
+          <figure key={`${name}-confusion`} className="chart-box">
+            <figcaption>Confusion: {name}</figcaption>
+            {report.models.map((m) => (
+              <ConfusionMatrix key={m.model} model={m.model} confusion={(m.questions[name]?.['confusion'] as Record<string, Record<string, number>> | undefined) ?? {}} />
+            ))}
+          </figure>
+        ))}
+      <figure className="chart-box">
+        <figcaption>Cost and latency</figcaption>
+        <CostLatencyChart report={report} />
+      </figure>
+    </div>
+  );
+}
+
+/** One evaluation run: progress and controls, metrics side by side, charts, the results matrix, calibration, exports. */
+export function RunView({ id }: { id: string }) {
+  const run = useQuery(evalRunQuery(id));
+  const done = run.data?.done ?? 0;
+  const report = useQuery({ ...reportQuery(id, done), enabled: run.data !== undefined });
+  const [open, setOpen] = useState<number | null>(null);
+  if (run.isPending) return <Loading what="the run" />;
+  if (run.error) return <ErrorNotice error={run.error} title="Run not found" />;
+  const r = run.data;
+  const questions = Object.keys(report.data?.models[0]?.questions ?? {});
+  return (
+    <>
+      <Panel title={`${r.name} · ${r.status}`} aside={<Controls run={r} />}>
+        <Progress run={r} />
+        {r.message ? <p className="notice notice-warn">{r.message}</p> : null}
+        {report.data ? <Exports run={r} report={report.data} /> : null}
+      </Panel>
+      {report.data ? (
+        <Panel title="Metrics">
+          <MetricsTable report={report.data} />
+          <Charts report={report.data} />
+        </Panel>
+      ) : null}
+      <Panel title="Results">
+        <ResultsMatrix runId={id} done={done} questions={questions} models={r.variants.map((v) => v.name)} onOpen={setOpen} />
+      </Panel>
+      {open !== null ? <ItemDetail runId={id} position={open} onClose={() => setOpen(null)} /> : null}
+      {questions.length ? <CalibrationPanel run={r} questions={questions.filter((q) => report.data?.models[0]?.questions[q]?.type !== 'box')} /> : null}
+    </>
+  );
+}

@@ -1,0 +1,49 @@
+import { queryOptions } from '@tanstack/react-query';
+import { call } from '../../transport/transport';
+
+export const evalKeys = {
+  all: ['evaluations'] as const,
+  datasets: ['evaluations', 'datasets'] as const,
+  items: (id: string, offset: number, search: string) => ['evaluations', 'datasets', id, 'items', offset, search] as const,
+  runs: ['evaluations', 'runs'] as const,
+  run: (id: string) => ['evaluations', 'runs', id] as const,
+  report: (id: string, done: number) => ['evaluations', 'runs', id, 'report', done] as const,
+  results: (id: string, filter: string, page: number, done: number) => ['evaluations', 'runs', id, 'results', filter, page, done] as const,
+  item: (id: string, position: number) => ['evaluations', 'runs', id, 'item', position] as const,
+  sets: ['evaluations', 'sets'] as const,
+  models: ['evaluations', 'models'] as const,
+};
+
+export const datasetsQuery = () => queryOptions({ queryKey: evalKeys.datasets, queryFn: () => call('datasets.list', {}) });
+export const setsQuery = () => queryOptions({ queryKey: evalKeys.sets, queryFn: () => call('sets.list', {}) });
+export const modelsQuery = () => queryOptions({ queryKey: evalKeys.models, queryFn: () => call('models.list', {}) });
+export const evalRunsQuery = () =>
+  queryOptions({ queryKey: evalKeys.runs, queryFn: () => call('evals.list', {}), refetchInterval: (q) => (q.state.data?.some((r) => r.status === 'running') ? 1_000 : false) });
+
+export const datasetItemsQuery = (id: string, offset: number, search: string) =>
+  queryOptions({ queryKey: evalKeys.items(id, offset, search), queryFn: () => call('datasets.items', { dataset_id: id, offset, limit: 100, ...(search ? { search } : {}) }) });
+
+const LIVE = new Set(['running']);
+
+export const evalRunQuery = (id: string) =>
+  queryOptions({
+    queryKey: evalKeys.run(id),
+    queryFn: () => call('evals.get', { id }),
+    // Poll while it runs, for progress.
+    refetchInterval: (q) => (q.state.data && LIVE.has(q.state.data.status) ? 500 : false),
+  });
+
+/** Keyed by the number of results, so it is fetched again as results arrive (at most every poll). */
+export const reportQuery = (id: string, done: number) => queryOptions({ queryKey: evalKeys.report(id, done), queryFn: () => call('evals.report', { id }), placeholderData: (previous) => previous });
+
+export const RESULTS_PAGE = 200;
+export type ResultFilter = 'all' | 'wrong' | 'disagree' | 'low';
+
+export const resultsPageQuery = (id: string, filter: ResultFilter, page: number, done: number) =>
+  queryOptions({
+    queryKey: evalKeys.results(id, filter, page, done),
+    queryFn: () => call('evals.results', { id, filter, offset: page * RESULTS_PAGE, limit: RESULTS_PAGE }),
+    placeholderData: (previous) => previous,
+  });
+
+export const evalItemQuery = (id: string, position: number) => queryOptions({ queryKey: evalKeys.item(id, position), queryFn: () => call('evals.item', { id, position }) });
