@@ -45,7 +45,7 @@ beforeEach(async () => {
     calls.push({ model: request.model, state: request.state });
     return behaviour(request, calls.length);
   };
-  runs = new EvalRuns({ store, clock: systemClock, logger: silentLogger, datasets, decide, sleep: (ms) => sleep(ms) });
+  runs = new EvalRuns({ store, clock: systemClock, logger: silentLogger, datasets, decide, sleep: async (ms) => void (await sleep(ms)) });
   const content = Array.from({ length: ITEMS }, (_, i) => JSON.stringify({ id: `i${i}`, state: `item ${i}`, expected: { late: i % 8 !== 0 } })).join('\n');
   datasetId = (await datasets.import({ name: 'd', rows: readRows(Readable.from([content]), 'd.jsonl', 'jsonl'), questions: QUESTIONS })).dataset!.id;
 });
