@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempCore, type TempCore } from '../../test-support/temp-core';
+
+const QUESTIONS = {
+  late: { type: 'noul' as const, instructions: 'Did the parcel arrive late?' },
+  topic: { type: 'choice' as const, instructions: 'Topic?', criteria: { delivery: 'late parcel', billing: 'invoice' } },
+};
+const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+const until = async <T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> => {
+  for (let i = 0; i < 400; i += 1) {
+    const v = await read();
+    if (done(v)) return v;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('timed out waiting');
+};
+
+/** Dataset and evaluation operations through the handlers, on the simulated providers. */
+describe('evaluation operations', () => {
+  let env: TempCore;
+  beforeAll(async () => {
+    env = await tempCore({ sandbox: { seed: 3, failures: false, timeScale: 0 } });
+  });
+  afterAll(() => env.cleanup());
+
+  it('saves inspector runs as a dataset, their answers as expected answers', async () => {
+    const h = env.core.handlers;
+    const run = await h['runs.start']({ request: { model: 'sandbox/baseline-text', state: 'The parcel arrived two days late.', questions: QUESTIONS } });
+    const done = await until(() => h['runs.get']({ id: run.id }), (r) => r.status !== 'running');
+    const answers = (done.response as { answers: { late: { noul: number }; topic: { choice: string } } }).answers;
+    const dataset = await h['datasets.fromRuns']({ name: 'from runs', run_ids: [run.id] });
+    expect(dataset).toMatchObject({ name: 'from runs', items: 1 });
+    const { items } = await h['datasets.items']({ dataset_id: dataset.id, offset: 0, limit: 10 });
+    expect(items[0]).toMatchObject({ id: run.id, state: 'The parcel arrived two days late.', expected: { late: answers.late.noul >= 0.5, topic: answers.topic.choice } });
+  });
+
+  it('saves box reviews as a dataset of images with their first ground-truth box', async () => {
+    const h = env.core.handlers;
+    const a = await h['boxes.add']({ name: 'a.png', data_url: PNG });
+    await h['boxes.update']({ id: a.id, truth: [{ top: 0.1, left: 0.2, bottom: 0.5, right: 0.6 }] });
+    await h['boxes.add']({ name: 'a.png', data_url: PNG });
+    const dataset = await h['datasets.fromBoxes']({ name: 'boxes', question: 'parcel' });
+    const { items } = await h['datasets.items']({ dataset_id: dataset.id, offset: 0, limit: 10 });
+    expect(items.map((i) => [i.id, i.expected])).toEqual([
+      ['a.png', { parcel: { top: 0.1, bottom: 0.5, left: 0.2, right: 0.6 } }],
+      ['a.png (2)', {}],
+    ]);
+    expect(JSON.stringify(items[0]!.state)).toContain('image_url');
+  });
+
+  it('imports a CSV, estimates, runs two models, reports, exports and filters the matrix', async () => {
+    const h = env.core.handlers;
+    const csv = 'id,state,expected.late,expected.topic\n' + Array.from({ length: 10 }, (_, i) => `i${i},"Parcel ${i} ${i % 2 ? 'arrived late' : 'invoice question'}",${i % 2 === 1},${i % 2 ? 'delivery' : 'billing'}`).join('\n');
+    const imported = await h['datasets.import']({ name: 'tickets.csv', format: 'csv', content: csv, questions: QUESTIONS, valid_only: false });
+    expect(imported.imported).toBe(10);
+    const input = { request: { model: 'sandbox/baseline-text', state: '', questions: QUESTIONS }, dataset_id: imported.dataset!.id, variants: [{ model: 'sandbox/baseline-text' }, { model: 'sandbox/baseline-text', label: 'bargain only', provider: { only: ['sandbox-bargain'] } }] };
+    const estimate = await h['evals.estimate'](input);
+    expect(estimate).toMatchObject({ calls: 20, items: 10, estimated: true });
+    expect(estimate.cost_usd).toBeGreaterThan(0);
+    const run = await h['evals.start']({ ...input, concurrency: 4 });
+    const done = await until(() => h['evals.get']({ id: run.id }), (r) => r.status !== 'running');
+    expect(done).toMatchObject({ status: 'done', done: 20, total: 20 });
+    expect(done.variants.map((v) => v.name)).toEqual(['sandbox/baseline-text', 'sandbox/baseline-text (bargain only)']);
+    const report = await h['evals.report']({ id: run.id });
+    expect(report.models.map((m) => [m.model, m.items])).toEqual([
+      ['sandbox/baseline-text', 10],
+      ['sandbox/baseline-text (bargain only)', 10],
+    ]);
+    expect(report.models[0]!.questions['late']).toMatchObject({ type: 'noul', n: 10 });
+    const bargain = await h['evals.item']({ id: run.id, position: 0 });
+    expect(bargain.results[1]!.provider).toMatch(/Bargain/);
+    const csvOut = (await h['evals.export']({ id: run.id, format: 'csv' })).content.trim().split('\n');
+    expect(csvOut).toHaveLength(21);
+    expect(csvOut[0]).toBe('id,position,model,ok,provider,input_tokens,output_tokens,cost_usd,latency_ms,error,answer.late,expected.late,method.late,answer.topic,expected.topic,method.topic');
+    const all = await h['evals.results']({ id: run.id, filter: 'all', offset: 0, limit: 5, below: 0.7 });
+    expect(all.total).toBe(10);
+    expect(all.rows).toHaveLength(5);
+    const wrong = await h['evals.results']({ id: run.id, filter: 'wrong', offset: 0, limit: 100, below: 0.7 });
+    for (const row of wrong.rows) expect(row.cells.some((c) => Object.values(c.correct).includes(false) || !c.ok)).toBe(true);
+  });
+});
