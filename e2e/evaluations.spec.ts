@@ -10,19 +10,20 @@ const SET = {
   questions: {
     late: { type: 'noul', instructions: 'Did the parcel come late?' },
     mood: { type: 'choice', instructions: 'What is the mood?', criteria: { happy: null, angry: null } },
+    stars: { type: 'score', instructions: 'How pleased is the customer?', criteria: ['not at all', 'somewhat', 'very'] },
   },
 };
 const ROWS = [
-  ['a1', 'The parcel came two days late and I am angry.', 'true', 'angry'],
-  ['a2', 'Arrived early, lovely and happy.', 'false', 'happy'],
-  ['a3', 'Late again, the parcel was late.', 'true', 'angry'],
-  ['a4', 'On time and happy with it.', 'false', 'happy'],
-  ['a5', 'It came late but I am happy.', 'true', 'happy'],
-  ['a6', 'Not late at all, angry about the colour.', 'false', 'angry'],
-  ['a7', 'Two weeks late.', 'true', 'angry'],
-  ['a8', 'Early delivery, happy customer.', 'false', 'happy'],
+  ['a1', 'The parcel came two days late and I am angry.', 'true', 'angry', '0'],
+  ['a2', 'Arrived early, lovely and happy.', 'false', 'happy', '2'],
+  ['a3', 'Late again, the parcel was late.', 'true', 'angry', '0'],
+  ['a4', 'On time and happy with it.', 'false', 'happy', '2'],
+  ['a5', 'It came late but I am happy.', 'true', 'happy', '1'],
+  ['a6', 'Not late at all, angry about the colour.', 'false', 'angry', '0'],
+  ['a7', 'Two weeks late.', 'true', 'angry', '0'],
+  ['a8', 'Early delivery, happy customer.', 'false', 'happy', '2'],
 ];
-const CSV = `id,state,expected.late,expected.mood\n${ROWS.map((r) => r.map((c) => (c.includes(',') ? `"${c}"` : c)).join(',')).join('\n')}\n`;
+const CSV = `id,state,expected.late,expected.mood,expected.stars\n${ROWS.map((r) => r.map((c) => (c.includes(',') ? `"${c}"` : c)).join(',')).join('\n')}\n`;
 
 test('an analyst imports a labelled CSV, runs two models, reads metrics and reliability, opens a wrong item, saves a calibration and exports', async ({ page, server }) => {
   test.setTimeout(90_000);
@@ -56,6 +57,8 @@ test('an analyst imports a labelled CSV, runs two models, reads metrics and reli
   await expect(evals.reliability('late')).toBeVisible();
   await expect(evals.reliability('late').locator('svg')).toBeVisible();
   await expect(page.getByRole('table', { name: 'Confusion matrix of sandbox/baseline-text' })).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Error distribution: stars' }).locator('svg')).toBeVisible();
+  await expect(evals.metric('sandbox/baseline-text', 'stars', 'qwk')).toHaveText(/^-?\d\.\d{3}$|^—$/);
   await app.screenshot('evaluations-light');
 
   // A wrong item, opened.

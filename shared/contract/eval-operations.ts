@@ -120,6 +120,12 @@ export const EVAL_OPERATIONS = {
       .strict(),
     z.object({ total: z.number().int(), rows: z.array(EvalResultRowSchema) }),
   ),
+  'evals.distributions': op(
+    'query',
+    'Score errors and box IoUs in buckets, per question and model (for charts)',
+    byId,
+    z.array(z.object({ question: z.string(), type: z.enum(['score', 'box']), model: z.string(), buckets: z.array(z.object({ at: z.number(), count: z.number().int() })) })),
+  ),
   'evals.item': op('query', 'One item: its state, expected answers and every full result', z.object({ id: z.string(), position: z.number().int().min(0) }).strict(), z.object({ item: DatasetItemSchema, results: z.array(resultView) })),
   'evals.export': op('query', 'Results as CSV or JSONL text, one row per item × model', z.object({ id: z.string(), format: z.enum(['csv', 'jsonl']) }).strict(), z.object({ content: z.string() })),
   'evals.fitCalibration': op(

@@ -58,6 +58,7 @@ export const OPERATION_NAMES = [
   'evals.delete',
   'evals.report',
   'evals.results',
+  'evals.distributions',
   'evals.item',
   'evals.export',
   'evals.fitCalibration',

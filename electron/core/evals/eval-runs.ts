@@ -10,6 +10,7 @@ import type { Datasets } from './datasets';
 import { EvalRunner, type EvalDecide, type RunnerEnd } from './eval-runner';
 import { calibrate } from './calibration';
 import { calibrationPoint, evalReport, judge, type StoredResult } from './report';
+import { iou, type FractionBox } from './metrics';
 
 interface RunRow {
   id: string;
@@ -242,6 +243,38 @@ export class EvalRuns {
       if (keep) rows.push({ position: item.position, id: item.id, expected: item.expected, cells });
     }
     return { total: rows.length, rows: rows.slice(options.offset, options.offset + options.limit) };
+  }
+
+  /**
+   * What the charts draw beyond the report: per score question and model, how often each signed
+   * error (score − expected, to the nearest 0.5) occurs; per box question and model, IoU in ten bins.
+   */
+  distributions(id: string): { question: string; type: 'score' | 'box'; model: string; buckets: { at: number; count: number }[] }[] {
+    const row = this.row(id);
+    const questions = Object.entries((JSON.parse(row.request) as DecisionsRequest).questions as Record<string, Question>).filter(([, q]) => q.type === 'score' || q.type === 'box');
+    if (questions.length === 0) return [];
+    const keys = variantKeys(JSON.parse(row.variants) as EvalVariant[]);
+    const expected = new Map(this.deps.store.all<{ position: number; expected: string }>('SELECT position, expected FROM dataset_items WHERE dataset_id = ?', [row.dataset_id]).map((i) => [i.position, JSON.parse(i.expected) as Record<string, unknown>]));
+    const counts = new Map<string, Map<number, number>>();
+    for (const r of this.results(id)) {
+      if (r.ok !== 1) continue;
+      const answers = JSON.parse(r.answers) as Record<string, { score?: number; box?: FractionBox }>;
+      for (const [name, q] of questions) {
+        const e = expected.get(r.position)?.[name];
+        const a = answers[name];
+        if (e === undefined || !a) continue;
+        const at = q.type === 'score' ? Math.round(((a.score ?? 0) - (e as number)) * 2) / 2 : Math.min(9, Math.floor(iou(a.box!, e as FractionBox) * 10)) / 10;
+        const key = `${name}\u0000${r.variant}`;
+        const bucket = counts.get(key) ?? new Map<number, number>();
+        bucket.set(at, (bucket.get(at) ?? 0) + 1);
+        counts.set(key, bucket);
+      }
+    }
+    return [...counts.entries()].map(([key, bucket]) => {
+      const [question, variant] = key.split('\u0000') as [string, string];
+      const type = questions.find(([n]) => n === question)![1].type as 'score' | 'box';
+      return { question, type, model: keys[Number(variant)]!, buckets: [...bucket.entries()].sort((a, b) => a[0] - b[0]).map(([at, count]) => ({ at, count })) };
+    });
   }
 
   /** One item with its state and every variant's full stored result. */

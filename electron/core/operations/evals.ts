@@ -88,6 +88,7 @@ export function evalHandlers(core: HandlerDeps): EvalOps {
     'evals.delete': async ({ id }) => core.evalRuns.delete(id),
     'evals.report': async ({ id }) => core.evalRuns.report(id),
     'evals.results': async ({ id, offset, limit, filter, question, below }) => core.evalRuns.matrix(id, { offset, limit, filter, question, below }),
+    'evals.distributions': async ({ id }) => core.evalRuns.distributions(id),
     'evals.item': async ({ id, position }) => core.evalRuns.item(id, position),
     'evals.export': async ({ id, format }) => {
       const questions = core.evalRuns.questionNames(id);

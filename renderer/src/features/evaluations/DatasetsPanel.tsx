@@ -6,6 +6,7 @@ import { download, fileName } from '../../lib/download';
 import { EmptyState, ErrorNotice, Panel } from '../../ui/components';
 import { datasetsQuery, evalKeys, setsQuery } from './api';
 import { DatasetBrowser } from './DatasetBrowser';
+import { SaveAsDataset } from './SaveAsDataset';
 
 const readDataUrl = (file: File) =>
   new Promise<string>((resolve, reject) => {
@@ -140,6 +141,7 @@ export function DatasetsPanel({ selected, onSelect }: { selected: string | null;
       <div className="two-cols">
         <div>
           <ImportForm onImported={(d) => onSelect(d.id)} />
+          <SaveAsDataset onSaved={onSelect} />
         </div>
         <div>
           {datasets.error ? <ErrorNotice error={datasets.error} /> : null}

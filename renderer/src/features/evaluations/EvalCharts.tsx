@@ -95,3 +95,20 @@ export function ConfusionMatrix({ model, confusion }: { model: string; confusion
     </table>
   );
 }
+
+/** Score errors (score − expected) or box IoUs in buckets, one bar series per model. */
+export function DistributionChart({ question, type, series }: { question: string; type: 'score' | 'box'; series: { model: string; buckets: { at: number; count: number }[] }[] }) {
+  const option = useMemo(() => {
+    const ats = [...new Set(series.flatMap((s) => s.buckets.map((b) => b.at)))].sort((a, b) => a - b);
+    const label = (at: number) => (type === 'box' ? `${at.toFixed(1)}–${(at + 0.1).toFixed(1)}` : at > 0 ? `+${at}` : String(at));
+    return {
+      tooltip: TOOLTIP,
+      legend: { top: 0 },
+      grid: { left: 48, right: 16, top: 40, bottom: 40 },
+      xAxis: { type: 'category', data: ats.map(label), name: type === 'box' ? 'IoU' : 'score − expected', nameLocation: 'middle', nameGap: 26 },
+      yAxis: { type: 'value', name: 'items', minInterval: 1 },
+      series: series.map((s) => ({ name: s.model, type: 'bar', data: ats.map((at) => s.buckets.find((b) => b.at === at)?.count ?? 0) })),
+    };
+  }, [series, type]);
+  return <Chart option={option} height={240} label={`${type === 'box' ? 'IoU histogram' : 'Error distribution'}: ${question}`} />;
+}

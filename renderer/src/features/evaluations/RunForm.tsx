@@ -6,6 +6,24 @@ import { formatUsd } from '../../lib/money';
 import { ErrorNotice, Panel } from '../../ui/components';
 import { datasetsQuery, evalKeys, modelsQuery, setsQuery } from './api';
 
+type Variant = { model: string; label?: string; provider?: Record<string, unknown> };
+
+/** Several models, or one model under each line's provider preferences. */
+function variantsOf(models: string[], preferences: string): Variant[] {
+  const lines = preferences.split('\n').map((l) => l.trim()).filter(Boolean);
+  if (lines.length === 0) return models.map((model) => ({ model }));
+  if (models.length !== 1) throw new Error('Provider preferences per line compare one model: choose exactly one');
+  return lines.map((line, i) => {
+    let parsed: { label?: string; provider?: Record<string, unknown> };
+    try {
+      parsed = JSON.parse(line) as typeof parsed;
+    } catch {
+      throw new Error(`Provider preferences, line ${i + 1}: not valid JSON`);
+    }
+    return { model: models[0]!, label: parsed.label ?? `preferences ${i + 1}`, provider: parsed.provider ?? (parsed as Record<string, unknown>) };
+  });
+}
+
 /** Set × dataset × models, with the estimate shown before anything is sent. */
 export function RunForm({ datasetId, onStarted }: { datasetId: string | null; onStarted: (id: string) => void }) {
   const queryClient = useQueryClient();
@@ -18,10 +36,11 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
   const [concurrency, setConcurrency] = useState(4);
   const [budget, setBudget] = useState('');
   const [estimate, setEstimate] = useState<EvalEstimate | null>(null);
+  const [preferences, setPreferences] = useState('');
   const effectiveDataset = dataset || datasetId || datasets.data?.[0]?.id || '';
   const input = async () => {
     const set = await call('sets.get', { id: setId || sets.data![0]!.id });
-    return { request: set.request, dataset_id: effectiveDataset, variants: chosen.map((model) => ({ model })) };
+    return { request: set.request, dataset_id: effectiveDataset, variants: variantsOf(chosen, preferences) };
   };
   const estimating = useMutation({ mutationFn: async () => call('evals.estimate', await input()), onSuccess: setEstimate });
   const starting = useMutation({
@@ -72,6 +91,17 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
           ))}
         </fieldset>
         <label>
+          Provider preferences (optional: with one model, one JSON object per line, each a variant)
+          <textarea
+            className="mono small"
+            rows={2}
+            value={preferences}
+            onChange={(e) => setPreferences(e.target.value)}
+            placeholder={'{"label": "cheapest", "provider": {"sort": "price"}}\n{"label": "zdr", "provider": {"zdr": true}}'}
+            aria-label="Provider preferences per variant"
+          />
+        </label>
+        <label>
           Concurrency
           <input type="number" min={1} max={64} value={concurrency} onChange={(e) => setConcurrency(Number(e.target.value) || 1)} />
         </label>
@@ -89,7 +119,7 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
         </div>
         {estimate ? (
           <p className="notice" role="status" aria-label="Estimate">
-            {estimate.calls.toLocaleString('en-US')} requests ({estimate.items} items × {chosen.length} models) · estimate: {estimate.input_tokens.toLocaleString('en-US')} input and{' '}
+            {estimate.calls.toLocaleString('en-US')} requests ({estimate.items} items × {estimate.per_variant.length} {preferences.trim() ? 'preference sets' : estimate.per_variant.length === 1 ? 'model' : 'models'}) · estimate: {estimate.input_tokens.toLocaleString('en-US')} input and{' '}
             {estimate.output_tokens.toLocaleString('en-US')} output tokens · {estimate.cost_usd === null ? 'cost unknown (a price is unknown)' : `about ${formatUsd(estimate.cost_usd)}`}
           </p>
         ) : null}

@@ -7,7 +7,7 @@ import { formatUsd } from '../../lib/money';
 import { ErrorNotice, Loading, Panel } from '../../ui/components';
 import { evalKeys, evalRunQuery, reportQuery } from './api';
 import { CalibrationPanel } from './CalibrationPanel';
-import { ConfusionMatrix, CostLatencyChart, ReliabilityChart } from './EvalCharts';
+import { ConfusionMatrix, CostLatencyChart, DistributionChart, ReliabilityChart } from './EvalCharts';
 import { ItemDetail } from './ItemDetail';
 import { MetricsTable } from './MetricsTable';
 import { ResultsMatrix } from './ResultsMatrix';
@@ -69,8 +69,10 @@ function Exports({ run, report }: { run: EvalRun; report: EvalReport }) {
   );
 }
 
-function Charts({ report }: { report: EvalReport }) {
+function Charts({ report, runId, done }: { report: EvalReport; runId: string; done: number }) {
   const questions = Object.entries(report.models[0]?.questions ?? {});
+  const hasDistributions = questions.some(([, q]) => q.type === 'score' || q.type === 'box');
+  const distributions = useQuery({ queryKey: [...evalKeys.run(runId), 'distributions', done], queryFn: () => call('evals.distributions', { id: runId }), enabled: hasDistributions, placeholderData: (previous) => previous });
   return (
     <div className="chart-grid">
       {questions
@@ -89,6 +91,16 @@ function Charts({ report }: { report: EvalReport }) {
             {report.models.map((m) => (
               <ConfusionMatrix key={m.model} model={m.model} confusion={(m.questions[name]?.['confusion'] as Record<string, Record<string, number>> | undefined) ?? {}} />
             ))}
+          </figure>
+        ))}
+      {questions
+        .filter(([, q]) => q.type === 'score' || q.type === 'box')
+        .map(([name, q]) => (
+          <figure key={`${name}-distribution`} className="chart-box">
+            <figcaption>
+              {q.type === 'box' ? 'IoU' : 'Errors'}: {name}
+            </figcaption>
+            <DistributionChart question={name} type={q.type as 'score' | 'box'} series={(distributions.data ?? []).filter((d) => d.question === name)} />
           </figure>
         ))}
       <figure className="chart-box">
@@ -119,7 +131,7 @@ export function RunView({ id }: { id: string }) {
       {report.data ? (
         <Panel title="Metrics">
           <MetricsTable report={report.data} />
-          <Charts report={report.data} />
+          <Charts report={report.data} runId={id} done={done} />
         </Panel>
       ) : null}
       <Panel title="Results">

@@ -43,7 +43,8 @@ export const resultsPageQuery = (id: string, filter: ResultFilter, page: number,
   queryOptions({
     queryKey: evalKeys.results(id, filter, page, done),
     queryFn: () => call('evals.results', { id, filter, offset: page * RESULTS_PAGE, limit: RESULTS_PAGE }),
-    placeholderData: (previous) => previous,
+    // Keep showing the rows while new results arrive, not when the filter changes: other rows would be clicked.
+    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[4] === filter && previousQuery.queryKey[5] === page ? previous : undefined),
   });
 
 export const evalItemQuery = (id: string, position: number) => queryOptions({ queryKey: evalKeys.item(id, position), queryFn: () => call('evals.item', { id, position }) });

@@ -1,0 +1,53 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { call } from '../../transport/transport';
+import { ErrorNotice } from '../../ui/components';
+import { evalKeys, setsQuery } from './api';
+
+/** "Save as dataset" from work already done: a set's past runs (answers become expected answers, to review) or the box reviews. */
+export function SaveAsDataset({ onSaved }: { onSaved: (id: string) => void }) {
+  const queryClient = useQueryClient();
+  const sets = useQuery(setsQuery());
+  const [setId, setSetId] = useState('');
+  const [question, setQuestion] = useState('box');
+  const done = (d: { id: string }) => {
+    void queryClient.invalidateQueries({ queryKey: evalKeys.datasets });
+    onSaved(d.id);
+  };
+  const fromRuns = useMutation({
+    mutationFn: async () => {
+      const set = sets.data?.find((s) => s.id === setId) ?? sets.data?.[0];
+      if (!set) throw new Error('No question set to take runs from');
+      const runs = await call('runs.list', { set_id: set.id, status: 'done', limit: 500 });
+      if (runs.length === 0) throw new Error(`No finished runs of “${set.name}” yet`);
+      return call('datasets.fromRuns', { name: `${set.name}: runs`, run_ids: runs.map((r) => r.id) });
+    },
+    onSuccess: done,
+  });
+  const fromBoxes = useMutation({ mutationFn: () => call('datasets.fromBoxes', { name: 'Box reviews', question }), onSuccess: done });
+  return (
+    <details className="save-as-dataset">
+      <summary>Save existing work as a dataset</summary>
+      <div className="toolbar">
+        <select value={setId} onChange={(e) => setSetId(e.target.value)} aria-label="Question set whose runs to save">
+          {(sets.data ?? []).map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.name}
+            </option>
+          ))}
+        </select>
+        <button type="button" className="secondary" onClick={() => fromRuns.mutate()} disabled={fromRuns.isPending}>
+          Save its runs as a dataset
+        </button>
+      </div>
+      <div className="toolbar">
+        <input value={question} onChange={(e) => setQuestion(e.target.value)} aria-label="Box question name" />
+        <button type="button" className="secondary" onClick={() => fromBoxes.mutate()} disabled={fromBoxes.isPending || question.trim() === ''}>
+          Save box reviews as a dataset
+        </button>
+      </div>
+      {fromRuns.error ? <ErrorNotice error={fromRuns.error} title="Not saved" /> : null}
+      {fromBoxes.error ? <ErrorNotice error={fromBoxes.error} title="Not saved" /> : null}
+    </details>
+  );
+}
