@@ -5,6 +5,7 @@ import { ZdrEndpointSchema } from '../../shared/schemas/endpoint';
 import { ErrorEnvelopeSchema } from '../../shared/schemas/error-envelope';
 import { ApiKeyCreateInputSchema, ApiKeyInfoSchema } from '../../shared/schemas/inspector';
 import { ModelWithEndpointsSchema } from '../../shared/schemas/model';
+import { ModelsListSchema } from '../../shared/schemas/models-list';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -60,6 +61,13 @@ export function openApiDocument(version: string): JsonSchema {
           responses: { '200': json(ref('DecisionsResponse'), 'One typed answer per question'), ...errors('400', '401', '402', '403', '404', '413', '429', '500', '502', '503', '524', '529') },
         },
       },
+      '/api/v1/models': {
+        get: {
+          operationId: 'listModels',
+          summary: 'Every model this gateway serves, in the shape of OpenRouter\'s models list',
+          responses: { '200': json(ref('ModelsList'), 'The models, by id'), ...errors('401', '403', '500') },
+        },
+      },
       '/api/v1/models/{author}/{slug}/endpoints': {
         get: {
           operationId: 'listEndpoints',
@@ -106,6 +114,7 @@ export function openApiDocument(version: string): JsonSchema {
         DecisionsRequest: jsonSchema(DecisionsRequestSchema, 'input'),
         DecisionsResponse: jsonSchema(DecisionsResponseSchema, 'output'),
         ModelWithEndpoints: jsonSchema(ModelWithEndpointsSchema, 'output'),
+        ModelsList: jsonSchema(ModelsListSchema, 'output'),
         ZdrEndpoint: jsonSchema(ZdrEndpointSchema, 'output'),
         ApiKey: jsonSchema(ApiKeyInfoSchema, 'output'),
         ApiKeyCreate: jsonSchema(ApiKeyCreateInputSchema, 'input'),

@@ -159,7 +159,8 @@ export class Catalog {
   model(modelId: string): CatalogModel {
     const found = this.modelsById.get(modelId);
     if (!found) {
-      const known = this.modelsById.size === 0 ? 'the catalog has no models yet' : `${this.modelsById.size} models are known`;
+      const ids = [...this.modelsById.keys()].sort();
+      const known = ids.length === 0 ? 'the catalog has no models yet' : `known models include ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ` and ${ids.length - 5} more` : ''}; GET /api/v1/models lists them`;
       throw new GatewayError('not_found', `Model "${modelId}" was not found (${known})`);
     }
     return found;
