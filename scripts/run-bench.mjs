@@ -7,8 +7,8 @@ import { build } from 'esbuild';
 const names = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
 const unknown = flags.filter((f) => f !== '--write-docs');
-if (names.length === 0 || unknown.length > 0 || names.some((n) => n !== 'gateway' && n !== 'decisions')) {
-  process.stderr.write(`usage: node scripts/run-bench.mjs <gateway|decisions>... [--write-docs]${unknown.length ? ` (unknown: ${unknown.join(' ')})` : ''}\n`);
+if (names.length === 0 || unknown.length > 0 || names.some((n) => n !== 'gateway' && n !== 'decisions' && n !== 'evaluations')) {
+  process.stderr.write(`usage: node scripts/run-bench.mjs <gateway|decisions|evaluations>... [--write-docs]${unknown.length ? ` (unknown: ${unknown.join(' ')})` : ''}\n`);
   process.exit(2);
 }
 const common = { bundle: true, platform: 'node', target: 'node20', format: 'esm', packages: 'external', logLevel: 'warning' };

@@ -5,6 +5,7 @@ import type { Question } from '../../../shared/schemas/question';
 import { isoTime, type Clock } from '../clock';
 import { GatewayError } from '../errors';
 import type { Logger } from '../logger';
+import type { CancelSignal } from '../cancel';
 import type { Store } from '../store/database';
 import type { Datasets } from './datasets';
 import { EvalRunner, type EvalDecide, type RunnerEnd } from './eval-runner';
@@ -61,7 +62,7 @@ export class EvalRuns {
   private closing = false;
 
   constructor(
-    private readonly deps: { store: Store; clock: Clock; logger: Logger; datasets: Datasets; decide: EvalDecide; sleep?: (ms: number, signal: AbortSignal) => Promise<void> },
+    private readonly deps: { store: Store; clock: Clock; logger: Logger; datasets: Datasets; decide: EvalDecide; sleep?: (ms: number, signal: CancelSignal) => Promise<void> },
   ) {}
 
   private row(id: string): RunRow {
@@ -364,10 +365,17 @@ export function resultView(r: ResultRow, keys: readonly string[]) {
   };
 }
 
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+function abortableSleep(ms: number, signal: CancelSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(new Error('aborted'));
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), reject(new Error('aborted'))), { once: true });
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new Error('aborted'));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
   });
 }

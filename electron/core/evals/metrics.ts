@@ -98,27 +98,40 @@ export function choiceProbabilities(answer: { choice: string; probabilities?: Re
 export function choiceMetrics(points: readonly ChoicePoint[], options: readonly string[]) {
   const n = points.length;
   const confusion: Record<string, Record<string, number>> = {};
+  const tally = new Map<string, { tp: number; fp: number; fn: number }>();
+  const count = (o: string) => tally.get(o) ?? (tally.set(o, { tp: 0, fp: 0, fn: 0 }), tally.get(o)!);
+  let right = 0;
+  let brier = 0;
+  let logLoss = 0;
+  const optionSet = new Set(options);
   for (const x of points) {
     const row = (confusion[x.expected] ??= {});
     row[x.predicted] = (row[x.predicted] ?? 0) + 1;
+    if (x.predicted === x.expected) {
+      right += 1;
+      count(x.expected).tp += 1;
+    } else {
+      count(x.predicted).fp += 1;
+      count(x.expected).fn += 1;
+    }
+    // Σ over the question's options and any other label given a probability.
+    for (const o of options) brier += ((x.probabilities[o] ?? 0) - (o === x.expected ? 1 : 0)) ** 2;
+    for (const k in x.probabilities) if (!optionSet.has(k)) brier += (x.probabilities[k]! - (k === x.expected ? 1 : 0)) ** 2;
+    logLoss -= Math.log(clip(x.probabilities[x.expected] ?? 0));
   }
-  const occurring = options.filter((o) => points.some((x) => x.expected === o || x.predicted === o));
-  const f1s = occurring.map((o) => {
-    const tp = points.filter((x) => x.expected === o && x.predicted === o).length;
-    const fp = points.filter((x) => x.expected !== o && x.predicted === o).length;
-    const fn = points.filter((x) => x.expected === o && x.predicted !== o).length;
-    return (2 * tp) / (2 * tp + fp + fn);
+  // Macro-F1 over the question's options that occur as expected or predicted.
+  const f1s = options.filter((o) => tally.has(o)).map((o) => {
+    const t = tally.get(o)!;
+    return (2 * t.tp) / (2 * t.tp + t.fp + t.fn);
   });
-  const keys = (x: ChoicePoint) => new Set([...options, ...Object.keys(x.probabilities)]);
-  const correct = points.map((x) => x.predicted === x.expected);
   return {
     type: 'choice' as const,
     n,
-    accuracy: n ? mean(correct.map(Number)) : null,
+    accuracy: n ? right / n : null,
     macro_f1: f1s.length ? mean(f1s) : null,
-    brier: n ? mean(points.map((x) => [...keys(x)].reduce((s, k) => s + ((x.probabilities[k] ?? 0) - (k === x.expected ? 1 : 0)) ** 2, 0))) : null,
-    log_loss: n ? -mean(points.map((x) => Math.log(clip(x.probabilities[x.expected] ?? 0)))) : null,
-    ...calibrationError(points.map((x, i) => ({ confidence: x.probabilities[x.predicted] ?? 0, correct: correct[i]! }))),
+    brier: n ? brier / n : null,
+    log_loss: n ? logLoss / n : null,
+    ...calibrationError(points.map((x) => ({ confidence: x.probabilities[x.predicted] ?? 0, correct: x.predicted === x.expected }))),
     confusion,
   };
 }
@@ -131,16 +144,17 @@ export interface ScorePoint {
 
 /** The argmax level of the probabilities (lowest index on a tie), else round(score). */
 export function scoreLevel(x: { score: number; probabilities?: Record<string, number> | undefined }): number {
-  if (!x.probabilities || Object.keys(x.probabilities).length === 0) return Math.round(x.score);
   let best = -1;
   let bestP = -Infinity;
-  for (const [k, p] of Object.entries(x.probabilities).sort((a, b) => Number(a[0]) - Number(b[0]))) {
-    if (p > bestP) {
+  for (const key in x.probabilities) {
+    const p = x.probabilities[key]!;
+    const level = Number(key);
+    if (p > bestP || (p === bestP && level < best)) {
       bestP = p;
-      best = Number(k);
+      best = level;
     }
   }
-  return best;
+  return best < 0 ? Math.round(x.score) : best;
 }
 
 /** Quadratic weighted kappa of two ratings over levels 0..levels−1; null when undefined. */

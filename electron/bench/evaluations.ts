@@ -1,0 +1,234 @@
+import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { spawn } from 'node:child_process';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import type { CatalogContribution } from '../core/catalog/types';
+import { CatalogFileSchema } from '../../shared/schemas/catalog';
+import type { Question } from '../../shared/schemas/question';
+import { createCore } from '../core/create-core';
+import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
+import { fileRows } from '../core/evals/dataset-sources';
+import { evalReport, type StoredResult } from '../core/evals/report';
+import { EvalRuns } from '../core/evals/eval-runs';
+import { noulMetrics, choiceMetrics, scoreMetrics } from '../core/evals/metrics';
+import { atMost, fmt, publish, row, type BenchRow } from './report';
+
+/**
+ * Issue 12's targets: metrics for 10,000 items, an import of 100,000 JSONL items, and a run of
+ * 10,000 items × 3 questions × 2 models on the simulated providers (in a process of their own,
+ * answering at once) with the run's own CPU time, peak RSS and memory growth per stored item.
+ */
+const root = join(import.meta.dirname, '..', '..');
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+const MiB = 1024 * 1024;
+
+const QUESTIONS: Record<string, Question> = {
+  late: { type: 'noul', instructions: 'Did the parcel arrive late?' },
+  topic: { type: 'choice', instructions: 'What is the message about?', criteria: { delivery: 'late or lost parcels', billing: 'invoices and refunds', account: 'logins and addresses' } },
+  severity: { type: 'score', instructions: 'How severe is the problem?', criteria: ['none', 'minor', 'major', 'critical'] },
+};
+const WORDS = 'parcel delivery refund damaged customer invoice late courier warehouse support order tracking address weekend package'.split(' ');
+const text = (i: number, words: number) => Array.from({ length: words }, (_, k) => WORDS[(i * 7 + k * 3) % WORDS.length]).join(' ');
+const expectedOf = (i: number) => ({ late: i % 3 !== 0, topic: ['delivery', 'billing', 'account'][i % 3]!, severity: i % 4 });
+
+const rng = (seed: number) => () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+
+function metricsBench(): BenchRow[] {
+  const n = 10_000;
+  const r = rng(7);
+  const items = Array.from({ length: n }, (_, position) => ({ position, expected: expectedOf(position) }));
+  const results: StoredResult[] = items.map(({ position }) => {
+    const p = r();
+    const probs = [r(), r(), r()];
+    const sum = probs[0]! + probs[1]! + probs[2]!;
+    const levels = [r(), r(), r(), r()];
+    const lsum = levels.reduce((a, b) => a + b, 0);
+    return {
+      position,
+      ok: true,
+      cost: 0.0001,
+      input_tokens: 100,
+      output_tokens: 3,
+      latency_ms: 100 + r() * 300,
+      answers: {
+        late: { type: 'noul', noul: p },
+        topic: { type: 'choice', choice: ['delivery', 'billing', 'account'][probs.indexOf(Math.max(...probs))], probabilities: { delivery: probs[0]! / sum, billing: probs[1]! / sum, account: probs[2]! / sum } },
+        severity: { type: 'score', score: levels.reduce((s, v, k) => s + (k * v) / lsum, 0), probabilities: Object.fromEntries(levels.map((v, k) => [String(k), v / lsum])) },
+      },
+    };
+  });
+  const time = (work: () => void) => {
+    work();
+    const samples: number[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const t0 = performance.now();
+      work();
+      samples.push(performance.now() - t0);
+    }
+    return samples.sort((a, b) => a - b)[2]!;
+  };
+  const metricsOnly = time(() => {
+    noulMetrics(results.map((x, i) => ({ p: (x.answers['late'] as { noul: number }).noul, expected: items[i]!.expected.late })));
+    choiceMetrics(results.map((x, i) => { const a = x.answers['topic'] as { choice: string; probabilities: Record<string, number> }; return { predicted: a.choice, probabilities: a.probabilities, expected: items[i]!.expected.topic }; }), ['delivery', 'billing', 'account']);
+    scoreMetrics(results.map((x, i) => { const a = x.answers['severity'] as { score: number; probabilities: Record<string, number> }; return { score: a.score, probabilities: a.probabilities, expected: items[i]!.expected.severity }; }), 4);
+  });
+  const whole = time(() => evalReport({ questions: QUESTIONS, items, variants: [{ key: 'm', results }] }));
+  return [
+    row('metrics and reliability, 10,000 items × 3 questions (median of 5)', `${fmt(metricsOnly, 1)} ms`, atMost(50, ' ms', metricsOnly)),
+    row('the whole report with temperature fits, same data (median of 5)', `${fmt(whole, 1)} ms`),
+  ];
+}
+
+async function importBench(dir: string, core: Awaited<ReturnType<typeof createCore>>): Promise<BenchRow[]> {
+  const n = Number(process.env['BENCH_IMPORT_ITEMS'] ?? 100_000);
+  const path = join(dir, 'items.jsonl');
+  const out = createWriteStream(path);
+  for (let i = 0; i < n; i += 1) {
+    if (!out.write(`${JSON.stringify({ id: `item-${i}`, state: text(i, 160), expected: expectedOf(i) })}\n`)) await new Promise<void>((r) => out.once('drain', () => r()));
+  }
+  await new Promise<void>((r) => out.end(() => r()));
+  const size = statSync(path).size;
+  gc();
+  const rssBefore = process.memoryUsage().rss;
+  let peak = rssBefore;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  const t0 = performance.now();
+  const report = await core.datasets.import({ name: 'bench', rows: fileRows(path), questions: QUESTIONS });
+  const seconds = (performance.now() - t0) / 1000;
+  clearInterval(sampler);
+  if (report.imported !== n) throw new Error(`imported ${report.imported} of ${n}: ${JSON.stringify(report.problems.slice(0, 3))}`);
+  return [
+    row(`import of ${n.toLocaleString('en-US')} JSONL items (${fmt(size / MiB, 0)} MiB)`, `${fmt(seconds, 1)} s`, atMost(20, ' s', seconds)),
+    row('RSS above the start during that import (peak)', `${fmt((peak - rssBefore) / MiB, 0)} MiB`, atMost(100, ' MiB', (peak - rssBefore) / MiB)),
+  ];
+}
+
+async function runBench(core: Awaited<ReturnType<typeof createCore>>, dir: string): Promise<{ rows: BenchRow[]; detail: string }> {
+  const n = Number(process.env['BENCH_EVAL_ITEMS'] ?? 10_000);
+  const path = join(dir, 'run.jsonl');
+  const out = createWriteStream(path);
+  for (let i = 0; i < n; i += 1) out.write(`${JSON.stringify({ id: `r-${i}`, state: text(i, 40), expected: expectedOf(i) })}\n`);
+  await new Promise<void>((r) => out.end(() => r()));
+  const dataset = (await core.datasets.import({ name: 'run', rows: fileRows(path), questions: QUESTIONS })).dataset!;
+  const runnerOnly = await runnerAlone(core, dataset.id, n);
+  const variants = [
+    { model: 'sandbox/baseline-text', label: 'swift', provider: { order: ['sim-swift'], allow_fallbacks: false } },
+    { model: 'sandbox/baseline-text', label: 'bargain', provider: { order: ['sim-bargain'], allow_fallbacks: false } },
+  ];
+  gc();
+  const rssStart = process.memoryUsage().rss;
+  let peak = rssStart;
+  const heapAt: { done: number; heap: number }[] = [];
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const run = core.evalRuns.start({ request: { model: 'sandbox/baseline-text', state: '', questions: QUESTIONS as never }, dataset_id: dataset.id, variants, concurrency: 16 });
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+    const view = core.evalRuns.get(run.id);
+    if (heapAt.length < 4 && view.done >= ((heapAt.length + 1) * view.total) / 5) {
+      gc();
+      heapAt.push({ done: view.done, heap: process.memoryUsage().heapUsed });
+    }
+  }, 100);
+  const done = await core.evalRuns.wait(run.id);
+  clearInterval(sampler);
+  const wall = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const requests = done.done;
+  const cpuPerItem = (cpu.user + cpu.system) / 1000 / n;
+  const first = heapAt[0];
+  const last = heapAt.at(-1);
+  const growth = first && last && last.done > first.done ? (last.heap - first.heap) / (last.done - first.done) : 0;
+  return {
+    rows: [
+      ...runnerOnly,
+      row(`the same run on the simulated providers: this process's CPU per item (both models, gateway included)`, `${fmt(cpuPerItem, 2)} ms`),
+      row('the same per request (one item on one model, 3 upstream calls)', `${fmt(cpuPerItem / 2, 2)} ms`),
+      row('peak RSS during the run', `${fmt(peak / MiB, 0)} MiB`, atMost(400, ' MiB', peak / MiB)),
+      row('heap growth per stored result, between 20% and 80% done (after GC)', `${fmt(growth, 0)} bytes`, atMost(200, ' bytes', growth)),
+      row('wall time of the run', `${fmt(wall, 1)} s (${fmt(requests / wall, 0)} requests/s, ${done.failed} failed)`),
+    ],
+    detail: `"The run's own work" is measured with a decide function that answers at once without any upstream call, so it is the runner alone: reading items from SQLite, building each request, applying calibrations, committing each result and counting progress. The simulated providers run in a process of their own and answer at once (time scale 0), so this process's CPU time is everything outside the upstream calls: routing, request building, stream parsing, answer extraction, the runner and its SQLite commit of each result. Concurrency 16.`,
+  };
+}
+
+/** Heap after GC at 20%, 40%, 60% and 80% of a run, as bytes per stored result from the first sample to the last. */
+function heapGrowth(view: () => { done: number; total: number }): { stop(): number } {
+  const samples: { done: number; heap: number }[] = [];
+  const timer = setInterval(() => {
+    const v = view();
+    if (samples.length < 4 && v.done >= ((samples.length + 1) * v.total) / 5) {
+      gc();
+      samples.push({ done: v.done, heap: process.memoryUsage().heapUsed });
+    }
+  }, 20);
+  return {
+    stop() {
+      clearInterval(timer);
+      const first = samples[0];
+      const last = samples.at(-1);
+      return first && last && last.done > first.done ? (last.heap - first.heap) / (last.done - first.done) : 0;
+    },
+  };
+}
+
+/** The runner with answers that cost nothing to make: what an evaluation adds around each request. */
+async function runnerAlone(core: Awaited<ReturnType<typeof createCore>>, datasetId: string, n: number): Promise<BenchRow[]> {
+  const answer = {
+    response: { answers: { late: { type: 'noul' as const, noul: 0.8 }, topic: { type: 'choice' as const, choice: 'delivery', confidence: 0.7, probabilities: { delivery: 0.7, billing: 0.2, account: 0.1 } }, severity: { type: 'score' as const, score: 1.2, probabilities: { '0': 0.2, '1': 0.5, '2': 0.2, '3': 0.1 } } }, model: 'm', provider: 'P', usage: { input_tokens: 300, output_tokens: 3, cost: 0.0003 } },
+    methods: { late: 'logprobs', topic: 'logprobs', severity: 'logprobs' },
+    attempts: [{ endpoint: 'p/m', outcome: 'ok', message: null, total_ms: 1 }],
+  };
+  const runs = new EvalRuns({ store: core.store, clock: core.clock, logger: core.logger, datasets: core.datasets, decide: async (_request, options) => (options.admit(() => 0.001), answer) });
+  gc();
+  const cpu0 = process.cpuUsage();
+  const run = runs.start({ request: { model: 'm', state: '', questions: QUESTIONS as never }, dataset_id: datasetId, variants: [{ model: 'a' }, { model: 'b' }], concurrency: 16 });
+  const growth = heapGrowth(() => runs.get(run.id));
+  await runs.wait(run.id);
+  const cpu = process.cpuUsage(cpu0);
+  const perItem = (cpu.user + cpu.system) / 1000 / n;
+  const perResult = growth.stop();
+  runs.close();
+  return [
+    row(`run of ${n.toLocaleString('en-US')} items × 3 questions × 2 models: the run's own work per item (both models)`, `${fmt(perItem, 3)} ms`, atMost(2, ' ms', perItem)),
+    row("the runner's heap growth per stored result, between 20% and 80% done (after GC)", `${fmt(perResult, 0)} bytes`, atMost(100, ' bytes', perResult)),
+  ];
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'verdict-bench-'));
+  const child = spawn(process.execPath, [join(root, 'dist', 'bench', 'fleet.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('\n')) resolve(out.split('\n')[0]!);
+    });
+    child.once('exit', (code) => reject(new Error(`the fleet exited with ${code}`)));
+  });
+  const contribution = JSON.parse(line) as CatalogContribution;
+  const core = await createCore({ dataDir, secrets: new FileSecretStore(join(dataDir, 'secrets.json'), ownerOnlyFileCodec), host: 'browser', version: 'bench', discovery: false });
+  try {
+    await core.replaceCatalogFile(
+      CatalogFileSchema.parse({
+        version: 1,
+        providers: (contribution.providers ?? []).map(({ source: _s, simulated: _sim, ...p }) => ({ ...p, slug: p.slug.replace('sandbox-', 'sim-') })),
+        models: (contribution.models ?? []).map(({ source: _s, ...m }) => m),
+        endpoints: (contribution.endpoints ?? []).map((e) => ({ ...e, provider: e.provider.replace('sandbox-', 'sim-'), supported_parameters: [...e.supported_parameters] })),
+      }),
+    );
+    const rows = [...metricsBench(), ...(await importBench(dataDir, core))];
+    const run = await runBench(core, dataDir);
+    publish({ root, argv: process.argv.slice(2), title: 'Evaluations', resultHeader: 'result', rows: [...rows, ...run.rows], detail: run.detail });
+  } finally {
+    child.kill('SIGTERM');
+    await core.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
