@@ -27,7 +27,7 @@ const NOUL: Record<string, number[]> = {
 };
 const CHOICE = (model: string, i: number): [number, number, number] => {
   const sure = model === 'alpha' ? [0.7, 0.2, 0.1] : [0.4, 0.35, 0.25];
-  const right = (i + (i % 4 === 3 ? 1 : 0)) % 3;
+  const right = (i + (i % 4 === 2 ? 1 : 0)) % 3;
   const out: [number, number, number] = [0, 0, 0];
   out[right] = sure[0]!;
   out[(right + 1) % 3] = sure[1]!;
@@ -131,6 +131,37 @@ function expectedScore(model: string) {
   return { type: 'score', n: N, mae: avg(rows.map((r) => Math.abs(r.s - r.e))), exact: avg(rows.map((r) => Number(r.level === r.e))), qwk: den === 0 ? null : 1 - num / den };
 }
 
+/** Each item's answer as label probabilities, the predicted label and the expected one, per question. */
+function calibrationPoints(model: string, question: 'late' | 'mood' | 'stars') {
+  return EXPECTED.map((e, i) => {
+    if (question === 'late') {
+      const p = NOUL[model]![i]!;
+      return { probs: [p, 1 - p], predicted: p >= 0.5 ? 0 : 1, expected: e.late ? 0 : 1 };
+    }
+    const probs = question === 'mood' ? CHOICE(model, i) : SCORE(model, i);
+    const predicted = probs.indexOf(Math.max(...probs));
+    return { probs: [...probs], predicted, expected: question === 'mood' ? ['happy', 'sad', 'meh'].indexOf(e.mood) : e.stars };
+  });
+}
+/** Temperature scaling written out: p'_k = p_k^(1/T) / Σ_j p_j^(1/T). */
+const scaled = (probs: number[], t: number) => {
+  const w = probs.map((p) => (p > 0 ? p ** (1 / t) : 0));
+  const total = w.reduce((a, b) => a + b, 0);
+  return w.map((x) => x / total);
+};
+const lossAt = (pts: ReturnType<typeof calibrationPoints>, t: number) => -avg(pts.map((x) => Math.log(clip(scaled(x.probs, t)[x.expected]!))));
+const eceAt = (pts: ReturnType<typeof calibrationPoints>, t: number) => ece(pts.map((x) => ({ c: scaled(x.probs, t)[x.predicted]!, ok: x.predicted === x.expected }))).ece;
+/** The fit by brute force: 20,001 temperatures evenly spaced in ln T over [0.05, 20]. */
+function gridTemperature(pts: ReturnType<typeof calibrationPoints>): number {
+  let best = { t: 1, loss: Infinity };
+  for (let k = 0; k <= 20_000; k += 1) {
+    const t = Math.exp(Math.log(0.05) + (k / 20_000) * Math.log(400));
+    const loss = lossAt(pts, t);
+    if (loss < best.loss) best = { t, loss };
+  }
+  return best.t;
+}
+
 describe('npm run eval', () => {
   const dir = tempDir();
   let provider: LogprobProvider;
@@ -178,7 +209,18 @@ describe('npm run eval', () => {
       expectClose(noul, expectedNoul(model));
       expectClose(choice, expectedChoice(model));
       expectClose(score, expectedScore(model));
-      for (const c of [noulCal, choiceCal, scoreCal]) expect(c).toMatchObject({ temperature: expect.any(Number), ece_before: expect.any(Number), ece_after: expect.any(Number) });
+      for (const [question, c] of [['late', noulCal], ['mood', choiceCal], ['stars', scoreCal]] as const) {
+        // Fitted on items at even positions, judged on the odd ones.
+        const points = calibrationPoints(model, question);
+        const fit = points.filter((_, i) => i % 2 === 0);
+        const held = points.filter((_, i) => i % 2 === 1);
+        const reported = c as { temperature: number; ece_before: number; ece_after: number; log_loss_before: number; log_loss_after: number };
+        expect(Math.abs(Math.log(reported.temperature / gridTemperature(fit))), `${model} ${question} temperature`).toBeLessThan(2e-3);
+        expect(reported.ece_before).toBeCloseTo(eceAt(held, 1), 9);
+        expect(reported.log_loss_before).toBeCloseTo(lossAt(held, 1), 9);
+        expect(reported.ece_after).toBeCloseTo(eceAt(held, reported.temperature), 9);
+        expect(reported.log_loss_after).toBeCloseTo(lossAt(held, reported.temperature), 9);
+      }
     }
     expect(out.stdout).toMatch(/lp\/alpha\s+late\s+12\s+acc/);
     const lines = readFileSync(join(dir.path, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; model: string; usage: { cost: number } });
