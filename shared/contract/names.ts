@@ -34,6 +34,7 @@ export const OPERATION_NAMES = [
   'runs.start',
   'runs.get',
   'runs.cancel',
+  'runs.delete',
   'runs.list',
   'boxes.list',
   'boxes.add',

@@ -103,6 +103,7 @@ export const OPERATIONS = {
   ),
   'runs.get': op('query', 'A run and its answers so far', z.object({ id: z.string() }).strict(), RunSchema),
   'runs.cancel': op('mutation', 'Stop a run', z.object({ id: z.string() }).strict(), RunSchema),
+  'runs.delete': op('mutation', 'Delete a finished run from the history', z.object({ id: z.string() }).strict(), z.object({ id: z.string() })),
   'runs.list': op(
     'query',
     'Past runs from the inspector, newest first',

@@ -15,6 +15,7 @@ type InspectorOps = Pick<
   | 'runs.start'
   | 'runs.get'
   | 'runs.cancel'
+  | 'runs.delete'
   | 'runs.list'
   | 'boxes.list'
   | 'boxes.add'
@@ -35,6 +36,11 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
     'runs.start': async ({ request, set_id, label }) => core.runs.start(request, set_id ?? null, label ?? null),
     'runs.get': async ({ id }) => core.runs.get(id),
     'runs.cancel': async ({ id }) => core.runs.cancel(id),
+    'runs.delete': async ({ id }) => {
+      if (core.runs.get(id).status === 'running') throw new GatewayError('bad_request', 'The run is still running; cancel it first');
+      core.store.run("DELETE FROM decisions WHERE id = ? AND origin = 'inspector'", [id]);
+      return { id };
+    },
     'runs.list': async (filters) => core.runs.list(filters),
     'boxes.list': async () => core.boxItems.list(),
     'boxes.add': async ({ name, data_url }) => core.boxItems.add(name, data_url),
