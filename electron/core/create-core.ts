@@ -9,8 +9,8 @@ import { systemClock, type Clock } from './clock';
 import { LearnedCapabilities } from './catalog/learned';
 import { Gateway } from './gateway';
 import { DecisionsEngine } from './decisions/engine';
-import { DecisionLog } from './decisions/log';
-import { RequestLog } from './decisions/request-log';
+import { RunStore } from './inspector/run-store';
+import { RequestLog } from './api/request-log';
 import { OtlpExporter } from './trace/otlp';
 import { QuestionSets } from './inspector/question-sets';
 import { Runs } from './inspector/runs';
@@ -69,7 +69,7 @@ export interface Core {
   readonly gateway: Gateway;
   readonly decisions: DecisionsEngine;
   /** Runs from the inspector (content kept, in SQLite). */
-  readonly decisionLog: DecisionLog;
+  readonly runStore: RunStore;
   /** Public API calls (metadata only, one JSON line each). */
   readonly requestLog: RequestLog;
   readonly tracer: OtlpExporter;
@@ -162,8 +162,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const decisions = new DecisionsEngine(gateway, options.timeouts);
   const tracer = new OtlpExporter(() => settings.get().trace_destinations, logger, options.version);
   const services = createServiceSelector({ settings, gateway, decisions, secrets: options.secrets });
-  const decisionLog = new DecisionLog(store);
-  const runs = new Runs({ store, clock, log: decisionLog, service: () => services.current() });
+  const runStore = new RunStore(store);
+  const runs = new Runs({ store, clock, log: runStore, service: () => services.current() });
   const datasets = new Datasets(store, clock);
   const evalRuns = new EvalRuns({
     store,
@@ -215,7 +215,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     decisions,
     tracer,
     service: () => services.current(),
-    decisionLog,
+    runStore,
     requestLog,
     questionSets: new QuestionSets(store, clock),
     boxItems: new BoxItems(store, clock),

@@ -2,7 +2,7 @@ import type { DecisionsRequest } from '../../../shared/schemas/decisions-request
 import type { DecisionsResponse } from '../../../shared/schemas/decisions-response';
 import type { ErrorBody } from '../../../shared/schemas/error-envelope';
 import type { Store } from '../store/database';
-import type { AnsweringMethod } from './engine';
+import type { AnsweringMethod } from '../decisions/ask';
 
 export interface DecisionRecord {
   id: string;
@@ -20,11 +20,11 @@ export interface DecisionRecord {
 }
 
 /**
- * Runs started from the inspector, answered or not, with the method behind each answer and their
+ * The inspector's run records: runs started from the inspector, answered or not, with the method behind each answer and their
  * content (the user saved them); written before `record` returns. Public API calls go to the
  * request log instead (request-log.ts), without content.
  */
-export class DecisionLog {
+export class RunStore {
   constructor(private readonly store: Store) {}
 
   record(r: DecisionRecord): void {

@@ -3,7 +3,7 @@ import type { DecisionsRequest } from '../../../shared/schemas/decisions-request
 import type { Run } from '../../../shared/schemas/inspector';
 import type { Clock } from '../clock';
 import { GatewayError } from '../errors';
-import type { DecisionLog } from '../decisions/log';
+import type { RunStore } from './run-store';
 import type { GatewayService } from '../service';
 import type { Store } from '../store/database';
 
@@ -50,7 +50,7 @@ export class Runs {
   private readonly active = new Map<string, { run: Run; controller: AbortController }>();
 
   constructor(
-    private readonly deps: { store: Store; clock: Clock; log: DecisionLog; service: () => GatewayService },
+    private readonly deps: { store: Store; clock: Clock; log: RunStore; service: () => GatewayService },
   ) {}
 
   start(request: DecisionsRequest, setId: string | null, label: string | null): Run {

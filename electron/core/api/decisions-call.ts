@@ -1,0 +1,94 @@
+import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
+import type { DecisionsResponse } from '../../../shared/schemas/decisions-response';
+import type { CancelSignal } from '../cancel';
+import type { Core } from '../create-core';
+import { usageOf } from '../decisions/usage';
+import { GatewayError } from '../errors';
+import type { Reservation } from '../keys/api-keys';
+import type { Answered } from '../service';
+import type { RequestLogEntry } from './request-log';
+
+export interface ApiCall {
+  request: DecisionsRequest;
+  /** The body's session_id, else the x-session-id header; never sent to a provider. */
+  sessionId: string | null;
+  keyId: string;
+  requestId: string;
+  /** Fires when the caller hangs up. */
+  signal: CancelSignal | undefined;
+}
+
+export interface ApiCallAnswer {
+  response: DecisionsResponse;
+  /** The bookkeeping that does not change the answer (request log, trace), for once it is on its way. */
+  settle: () => void;
+}
+
+const spanOf = (request: DecisionsRequest, sessionId: string | null, startMs: number, endMs: number) => ({
+  trace: request.trace,
+  model: request.model,
+  sessionId,
+  user: request.user ?? null,
+  startMs,
+  endMs,
+});
+
+/**
+ * A public API Decisions call, as the key that made it sees it: credit checked and the most it can
+ * cost reserved before any upstream call, the real cost charged and committed before this returns
+ * or throws (what a failed request's upstream calls cost too), so no answer leaves uncharged; its
+ * metadata in the request log and its span traced once the answer has left.
+ */
+export async function answerApiCall(core: Core, call: ApiCall): Promise<ApiCallAnswer> {
+  const { request, sessionId } = call;
+  const keyId = call.keyId;
+  core.apiKeys.admitCredit(keyId);
+  const started = core.clock.now();
+  const logged = (status: number, outcome: Answered | null, ended: number, cost: number | null): RequestLogEntry => ({
+    id: call.requestId,
+    created_at: new Date(started).toISOString(),
+    key_id: keyId,
+    session_id: sessionId,
+    user: request.user ?? null,
+    model: request.model,
+    provider: outcome?.response.provider ?? null,
+    endpoint_id: outcome?.endpointId ?? null,
+    status,
+    latency_ms: Math.round((ended - started) * 1000) / 1000,
+    input_tokens: outcome?.response.usage.input_tokens ?? null,
+    output_tokens: outcome?.response.usage.output_tokens ?? null,
+    cost,
+    methods: outcome?.methods ?? null,
+    question_count: Object.keys(request.questions).length,
+  });
+  let reservation: Reservation | null = null;
+  const admit = (maxCost: () => number) => {
+    reservation = core.apiKeys.reserve(keyId, maxCost);
+  };
+  let outcome: Answered;
+  try {
+    outcome = await core.service().decide(request, { requestId: call.requestId, admit, ...(call.signal ? { signal: call.signal } : {}) });
+  } catch (error) {
+    // Upstream calls made before the failure were paid for: the key is charged what they cost.
+    const usage = usageOf(error);
+    const cost = usage?.cost ?? null;
+    await core.apiKeys.charge(keyId, cost ?? 0, reservation);
+    if (error instanceof GatewayError) {
+      const ended = core.clock.now();
+      core.requestLog.append(logged(error.status, null, ended, cost));
+      core.tracer.record({ ...spanOf(request, sessionId, started, ended), provider: null, inputTokens: usage?.input_tokens ?? null, outputTokens: usage?.output_tokens ?? null, cost, error: error.message });
+    }
+    throw error;
+  }
+  const ended = core.clock.now();
+  const cost = outcome.response.usage.cost ?? null;
+  await core.apiKeys.charge(keyId, cost ?? 0, reservation);
+  const settle = () => {
+    core.requestLog.append(logged(200, outcome, ended, cost));
+    if (core.tracer.enabled()) {
+      const usage = outcome.response.usage;
+      core.tracer.record({ ...spanOf(request, sessionId, started, ended), provider: outcome.response.provider ?? null, inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, cost: usage.cost ?? null, error: null });
+    }
+  };
+  return { response: outcome.response, settle };
+}
