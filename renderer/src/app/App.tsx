@@ -80,12 +80,13 @@ export function App() {
   const screen = useScreen();
   const info = useQuery(appInfoQuery());
   useTheme();
+  const noSession = info.error instanceof OperationError && info.error.code === 401;
   useEffect(() => {
-    const label = SCREENS.find((s) => s.id === screen)?.label ?? '';
+    const label = noSession ? 'Open Verdict from its link' : (SCREENS.find((s) => s.id === screen)?.label ?? '');
     document.title = `${label} · Verdict`;
-  }, [screen]);
+  }, [screen, noSession]);
 
-  if (info.error instanceof OperationError && info.error.code === 401) return <NoSession />;
+  if (noSession) return <NoSession />;
   const Screen = SCREEN_COMPONENTS[screen];
   return (
     <div className="shell">
