@@ -1,15 +1,19 @@
 import type { ValidationProblem } from '../../../../shared/contract/result';
 import { newKey, problemsAt, type QuestionDraft } from './draft';
+import { showProblem } from './problem-text';
 
 function FieldProblems({ problems }: { problems: ValidationProblem[] }) {
   if (problems.length === 0) return null;
   return (
     <ul className="field-problems" role="alert">
-      {problems.map((p) => (
-        <li key={`${p.path}:${p.message}`}>
-          <code>{p.path}</code> {p.message}
-        </li>
-      ))}
+      {problems.map((p) => {
+        const shown = showProblem(p);
+        return (
+          <li key={`${p.path}:${p.message}`} title={`${p.path}: ${p.message}`}>
+            <strong>{shown.field}:</strong> {shown.fix}
+          </li>
+        );
+      })}
     </ul>
   );
 }

@@ -10,6 +10,7 @@ import { listingQuery, modelsQuery } from '../endpoints/api';
 import { setQuery, setsKeys, setsQuery } from './api';
 import { buildRequest, draftFrom, emptyDraft, newQuestion, problemsAt, type SetDraft } from './draft';
 import { FieldProblems, QuestionEditor } from './QuestionEditor';
+import { dropDraft, fingerprint, keepDraft, keepSelected, readDraft, readSelected } from './draft-store';
 import { StateEditor } from './StateEditor';
 import { PreferencesForm } from './PreferencesForm';
 
@@ -87,14 +88,36 @@ function ModelEndpoints({ model, known }: { model: string; known: boolean }) {
 export function QuestionSetsScreen() {
   const queryClient = useQueryClient();
   const models = useQuery(modelsQuery());
-  const [selected, setSelected] = useState<string | undefined>(undefined);
-  const [draft, setDraft] = useState<SetDraft>(() => emptyDraft());
+  const [selected, setSelectedState] = useState<string | undefined>(readSelected);
+  const [draft, setDraft] = useState<SetDraft>(() => readDraft(readSelected()) ?? emptyDraft());
+  // The saved version's fingerprint, for the set it belongs to: edits that differ from it are a draft.
+  const [saved, setSaved] = useState<{ id: string; print: string } | null>(null);
   const [importError, setImportError] = useState<string | null>(null);
   const [compareWith, setCompareWith] = useState<string[]>([]);
   const loaded = useQuery({ ...setQuery(selected ?? ''), enabled: selected !== undefined });
   useEffect(() => {
-    if (loaded.data) setDraft(draftFrom(loaded.data.id, loaded.data.name, loaded.data.request));
+    if (!loaded.data) return;
+    const fromServer = draftFrom(loaded.data.id, loaded.data.name, loaded.data.request);
+    setSaved({ id: loaded.data.id, print: fingerprint(fromServer) });
+    setDraft((current) => (current.id === loaded.data.id ? current : (readDraft(loaded.data.id) ?? fromServer)));
   }, [loaded.data]);
+  const savedPrint = draft.id === undefined ? fingerprint(emptyDraft(draft.model)) : saved?.id === draft.id ? saved.print : null;
+  const dirty = savedPrint === null || fingerprint(draft) !== savedPrint;
+  useEffect(() => keepDraft(draft, savedPrint), [draft, savedPrint]);
+  const setSelected = (id: string | undefined) => {
+    keepSelected(id);
+    setSelectedState(id);
+    // A kept draft shows at once; otherwise the saved version does when it has loaded.
+    const kept = id !== undefined && id !== draft.id ? readDraft(id) : undefined;
+    if (kept) setDraft(kept);
+  };
+  /** A new set's edits have nowhere else to live: replacing them asks first. */
+  const mayReplaceNew = () => draft.id !== undefined || !dirty || window.confirm(`Discard the unsaved new set “${draft.name}”?`);
+  const discard = () => {
+    if (!window.confirm(`Discard the unsaved changes to “${draft.name}”?`)) return;
+    dropDraft(draft.id);
+    setDraft(loaded.data && draft.id ? draftFrom(loaded.data.id, loaded.data.name, loaded.data.request) : emptyDraft(models.data?.[0]?.id ?? ''));
+  };
   useEffect(() => {
     if (!draft.model && models.data?.[0]) setDraft((d) => ({ ...d, model: models.data![0]!.id }));
   }, [models.data, draft.model]);
@@ -103,8 +126,10 @@ export function QuestionSetsScreen() {
   const save = useMutation({
     mutationFn: () => call('sets.save', { ...(draft.id ? { id: draft.id } : {}), name: draft.name, request: built.valid! }),
     onSuccess: (s) => {
+      if (draft.id === undefined) dropDraft(undefined);
       setDraft((d) => ({ ...d, id: s.id }));
-      setSelected(s.id);
+      keepSelected(s.id);
+      setSelectedState(s.id);
       return queryClient.invalidateQueries({ queryKey: setsKeys.all });
     },
   });
@@ -123,7 +148,9 @@ export function QuestionSetsScreen() {
     try {
       const parsed = DecisionsRequestSchema.safeParse(JSON.parse(await file.text()));
       if (!parsed.success) return setImportError(`${file.name} is not a valid DecisionsRequest: ${summarizeIssues(parsed.error)}`);
-      setSelected(undefined);
+      if (!mayReplaceNew()) return;
+      keepSelected(undefined);
+      setSelectedState(undefined);
       setDraft(draftFrom(undefined, file.name.replace(/\.json$/i, ''), parsed.data));
     } catch (error) {
       setImportError(`${file.name} is not JSON: ${(error as Error).message}`);
@@ -150,7 +177,12 @@ export function QuestionSetsScreen() {
       <SandboxNotice />
       {importError ? <ErrorNotice error={new Error(importError)} title="Import failed" /> : null}
       <div className="split">
-        <SetList selected={selected} onSelect={setSelected} onNew={() => { setSelected(undefined); setDraft(emptyDraft(models.data?.[0]?.id ?? '')); }} />
+        <SetList selected={selected} onSelect={setSelected} onNew={() => {
+            if (!mayReplaceNew()) return;
+            keepSelected(undefined);
+            setSelectedState(undefined);
+            setDraft(emptyDraft(models.data?.[0]?.id ?? ''));
+          }} />
         <div>
           <Panel title="Set">
             <div className="two-cols">
@@ -197,6 +229,14 @@ export function QuestionSetsScreen() {
             <FieldProblems problems={problemsAt(built.problems, 'provider')} />
           </Panel>
           <div className="action-bar">
+            {dirty ? (
+              <span className="draft-state" role="note">
+                <span className="badge badge-sim">unsaved changes</span> kept as a draft
+                <button type="button" className="secondary" onClick={discard}>
+                  Discard changes
+                </button>
+              </span>
+            ) : null}
             <span className={built.valid ? 'badge badge-ok' : 'badge'} role="status">
               {built.valid ? 'valid request' : `${built.problems.length} problem${built.problems.length === 1 ? '' : 's'}`}
             </span>

@@ -101,8 +101,11 @@ export function buildRequest(draft: SetDraft): Built {
     const text = draft.stateMode === 'json' ? [{ type: 'text', text: JSON.stringify(state) }] : draft.stateText ? [{ type: 'text', text: draft.stateText }] : [];
     state = [...text, ...draft.images.map((i) => ({ type: 'image_url', image_url: { url: i.dataUrl } }))];
   }
+  // Blank content or a blank instruction is still a valid wire request, but it asks nothing: not run, not billed.
+  if (!draft.stateText.trim() && draft.images.length === 0) problems.push({ path: 'state', message: 'the state is blank' });
   const questions: Record<string, unknown> = {};
   for (const q of draft.questions) {
+    if (!q.instructions.trim()) problems.push({ path: `questions.${q.name}.instructions`, message: 'the instructions are blank' });
     if (q.name in questions) problems.push({ path: `questions.${q.name}`, message: 'two questions have this name' });
     const base = { type: q.type, instructions: guidance(q.instructions) };
     if (q.type === 'noul') questions[q.name] = q.trueWhen || q.falseWhen ? { ...base, criteria: { true: guidance(q.trueWhen), false: guidance(q.falseWhen) } } : base;
