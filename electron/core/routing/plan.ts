@@ -243,15 +243,53 @@ function weightedPick(pool: Candidate[], needs: RequestNeeds, random: () => numb
  * (including `random`) gives the same plan. Throws a GatewayError when nothing can serve.
  */
 export function planRoute(input: PlanInput): Plan {
+  const { eligible, excluded } = eligibleCandidates(input);
+  const ready: Candidate[] = [];
+  const resting: Candidate[] = [];
+  for (const c of eligible) (!c.paused && (c.cooldownUntil === null || c.cooldownUntil <= input.now) ? ready : resting).push(c);
+  resting.sort((a, b) => (a.lastFailureAt ?? 0) - (b.lastFailureAt ?? 0));
+  const ranking = rankingFor(input);
+  const prefs = input.preferences;
+  const planned = (prefs?.order ?? []).length > 0 ? byOrder(ready, ranking, input) : prefs?.sort ? bySort(ready, ranking, input) : byLoadBalancing(ready, ranking, input);
+  return withResting(planned, resting, excluded, input);
+}
+
+/** Ranked endpoints of one strategy, before resting ones are added. */
+interface Ordered {
+  strategy: Plan['strategy'];
+  ordered: { c: Candidate; reason: string }[];
+  /** Eligible endpoints beyond the ranked head: not planned. */
+  unplanned: number;
+}
+
+/** How candidates compare: the preference tier, the expected cost, and both with the sort key in one number. */
+interface Ranking {
+  tier: (c: Candidate) => number;
+  cost: (c: Candidate) => number;
+  /** One number per candidate: model partition, then preference tier, then the sort key. */
+  combined: (base: (c: Candidate) => number, byModel: boolean) => (c: Candidate) => number;
+}
+
+function rankingFor(input: PlanInput): Ranking {
+  const prefs = input.preferences;
+  const hasPreferences = cutoffs(prefs?.preferred_max_latency) !== null || cutoffs(prefs?.preferred_min_throughput) !== null;
+  const tier = hasPreferences ? (c: Candidate) => preferenceTier(c, prefs) : () => 0;
+  return {
+    tier,
+    cost: (c) => expectedCost(c.endpoint, input.needs),
+    combined: (base, byModel) => (c) => (byModel && c.endpoint.model.id !== input.modelId ? 1e12 : 0) + tier(c) * 1e9 + clampKey(base(c)),
+  };
+}
+
+/** The candidates every hard filter lets through, and why the others were left out; a 404 naming the filters when none is left. */
+function eligibleCandidates(input: PlanInput): { eligible: readonly Candidate[]; excluded: Plan['excluded'] } {
   const { candidates, preferences: prefs, account, needs } = input;
   if (candidates.length === 0) throw new GatewayError('not_found', `No provider endpoint serves model "${input.modelId}"`);
-
   const only = prefs?.only ?? [];
   const ignore = prefs?.ignore ?? [];
   if (only.length > 0 && only.every((o) => ignore.some((i) => lower(i) === lower(o)))) {
     throw new GatewayError('bad_request', 'Contradictory provider preferences: every provider in provider.only is also in provider.ignore');
   }
-
   const filters = hardFilters(prefs, account, needs);
   const excluded: Plan['excluded'] = [];
   const emptiedBy = new Map<string, number>();
@@ -273,81 +311,87 @@ export function planRoute(input: PlanInput): Plan {
       metadata: { excluded: excluded.map((e) => ({ endpoint: endpointSlug(e.endpoint), reason: e.reason })) },
     });
   }
+  return { eligible, excluded };
+}
 
-  const ready: Candidate[] = [];
-  const resting: Candidate[] = [];
-  for (const c of eligible) (!c.paused && (c.cooldownUntil === null || c.cooldownUntil <= input.now) ? ready : resting).push(c);
-  resting.sort((a, b) => (a.lastFailureAt ?? 0) - (b.lastFailureAt ?? 0));
-  const hasPreferences = cutoffs(prefs?.preferred_max_latency) !== null || cutoffs(prefs?.preferred_min_throughput) !== null;
-  const tier = hasPreferences ? (c: Candidate) => preferenceTier(c, prefs) : () => 0;
-  const cost = (c: Candidate) => expectedCost(c.endpoint, needs);
-  /** One number per candidate: model partition, then preference tier, then the sort key. */
-  const combined = (base: (c: Candidate) => number, byModel: boolean) => (c: Candidate) =>
-    (byModel && c.endpoint.model.id !== input.modelId ? 1e12 : 0) + tier(c) * 1e9 + clampKey(base(c));
-
-  let strategy: Plan['strategy'];
-  let ordered: { c: Candidate; reason: string }[];
-  /** Eligible endpoints beyond MAX_ATTEMPTS: not planned. */
+/** `provider.order`: the named providers in that order (each by price), then the rest by price unless fallbacks are off. */
+function byOrder(ready: Candidate[], { tier, cost, combined }: Ranking, input: PlanInput): Ordered {
+  const prefs = input.preferences;
   let unplanned = 0;
-  const order = prefs?.order ?? [];
-  const sort = prefs?.sort ?? null;
-  if (order.length > 0) {
-    strategy = 'order';
-    const named: Candidate[] = [];
-    const taken = new Set<Candidate>();
-    for (const name of order) {
-      const matching = rankHead(ready.filter((c) => !taken.has(c) && matchesProvider(c.endpoint, name)), cost, RANKED_ATTEMPTS);
-      unplanned += matching.unranked;
-      for (const c of matching.ranked) {
-        taken.add(c);
-        named.push(c);
-      }
+  const named: Candidate[] = [];
+  const taken = new Set<Candidate>();
+  for (const name of prefs?.order ?? []) {
+    const matching = rankHead(ready.filter((c) => !taken.has(c) && matchesProvider(c.endpoint, name)), cost, RANKED_ATTEMPTS);
+    unplanned += matching.unranked;
+    for (const c of matching.ranked) {
+      taken.add(c);
+      named.push(c);
     }
-    const rest = rankHead(ready.filter((c) => !taken.has(c)), combined(cost, false), RANKED_ATTEMPTS);
-    ordered = [
+  }
+  const rest = rankHead(ready.filter((c) => !taken.has(c)), combined(cost, false), RANKED_ATTEMPTS);
+  const fallbacks = prefs?.allow_fallbacks !== false;
+  return {
+    strategy: 'order',
+    ordered: [
       ...named.map((c, i) => ({ c, reason: `provider.order position ${i + 1}` })),
-      ...(prefs?.allow_fallbacks === false ? [] : rest.ranked.map((c) => ({ c, reason: `fallback after provider.order, by price${TIER_NOTES[tier(c)]}` }))),
-    ];
-    if (prefs?.allow_fallbacks !== false) unplanned += rest.unranked;
-  } else if (sort) {
-    strategy = 'sort';
-    const by = typeof sort === 'string' ? sort : (sort.by ?? 'price');
-    const partition = typeof sort === 'string' ? 'model' : (sort.partition ?? 'model');
-    const across = partition === 'none' ? ' across models' : '';
-    const { ranked, unranked } = rankHead(ready, combined(sortKey(by, needs), partition === 'model'), RANKED_ATTEMPTS);
-    ordered = ranked.map((c) => ({ c, reason: `sorted by ${by}${across}${TIER_NOTES[tier(c)]}` }));
-    unplanned = unranked;
-  } else {
-    strategy = 'load-balance';
-    const recentlyFailed = (c: Candidate) => c.recentFaultAt !== null && input.now - c.recentFaultAt <= OUTAGE_WINDOW_MS;
-    let bestTier = 3;
-    if (hasPreferences) for (const c of ready) bestTier = Math.min(bestTier, tier(c));
-    else bestTier = 0;
-    const best = hasPreferences ? ready.filter((c) => tier(c) === bestTier) : ready;
-    const stable = best.filter((c) => !recentlyFailed(c));
-    const pool = stable.length > 0 ? stable : best;
-    const picked = pool.length > 0 ? pool[weightedPick(pool, needs, input.random)] : undefined;
-    const { ranked, unranked } = rankHead(ready, combined(cost, false), RANKED_ATTEMPTS);
-    const rankedOthers = ranked.filter((c) => c !== picked).slice(0, RANKED_ATTEMPTS - 1);
-    ordered = [
+      ...(fallbacks ? rest.ranked.map((c) => ({ c, reason: `fallback after provider.order, by price${TIER_NOTES[tier(c)]}` })) : []),
+    ],
+    unplanned: unplanned + (fallbacks ? rest.unranked : 0),
+  };
+}
+
+/** `provider.sort`: every ready endpoint by the key (price, latency, throughput, exacto), grouped by model unless `partition: none`. */
+function bySort(ready: Candidate[], { tier, combined }: Ranking, input: PlanInput): Ordered {
+  const sort = input.preferences!.sort!;
+  const by = typeof sort === 'string' ? sort : (sort.by ?? 'price');
+  const partition = typeof sort === 'string' ? 'model' : (sort.partition ?? 'model');
+  const across = partition === 'none' ? ' across models' : '';
+  const { ranked, unranked } = rankHead(ready, combined(sortKey(by, input.needs), partition === 'model'), RANKED_ATTEMPTS);
+  return { strategy: 'sort', ordered: ranked.map((c) => ({ c, reason: `sorted by ${by}${across}${TIER_NOTES[tier(c)]}` })), unplanned: unranked };
+}
+
+/**
+ * Neither order nor sort: one endpoint drawn at random weighted by 1/price² among those in the
+ * best preference tier that did not fail in the last 30 s, then the rest by price as fallbacks.
+ */
+function byLoadBalancing(ready: Candidate[], { tier, cost, combined }: Ranking, input: PlanInput): Ordered {
+  const prefs = input.preferences;
+  const hasPreferences = cutoffs(prefs?.preferred_max_latency) !== null || cutoffs(prefs?.preferred_min_throughput) !== null;
+  const recentlyFailed = (c: Candidate) => c.recentFaultAt !== null && input.now - c.recentFaultAt <= OUTAGE_WINDOW_MS;
+  let bestTier = 3;
+  if (hasPreferences) for (const c of ready) bestTier = Math.min(bestTier, tier(c));
+  const best = hasPreferences ? ready.filter((c) => tier(c) === bestTier) : ready;
+  const stable = best.filter((c) => !recentlyFailed(c));
+  const pool = stable.length > 0 ? stable : best;
+  const picked = pool.length > 0 ? pool[weightedPick(pool, input.needs, input.random)] : undefined;
+  const { ranked, unranked } = rankHead(ready, combined(cost, false), RANKED_ATTEMPTS);
+  const rankedOthers = ranked.filter((c) => c !== picked).slice(0, RANKED_ATTEMPTS - 1);
+  return {
+    strategy: 'load-balance',
+    ordered: [
       ...(picked ? [{ c: picked, reason: 'chosen by price-weighted load balancing (1/price²)' }] : []),
       ...rankedOthers.map((c) => ({ c, reason: recentlyFailed(c) ? 'fallback; failed in the last 30 s' : `fallback, by price${TIER_NOTES[tier(c)]}` })),
-    ];
-    unplanned = unranked;
-  }
+    ],
+    unplanned: unranked,
+  };
+}
 
+/**
+ * Paused and cooling-down endpoints go last (none without fallbacks); without fallbacks only the
+ * ordered providers, or the first endpoint, are kept; when everything allowed is paused the least
+ * recently failed is tried rather than refusing. At most MAX_ATTEMPTS in all.
+ */
+function withResting({ strategy, ordered, unplanned }: Ordered, resting: Candidate[], excluded: Plan['excluded'], input: PlanInput): Plan {
+  const prefs = input.preferences;
+  const order = prefs?.order ?? [];
   const noFallbacks = prefs?.allow_fallbacks === false;
-  // Without fallbacks only the ordered providers (or, with no order, the first endpoint) may be tried.
   const allowedResting = noFallbacks && order.length > 0 ? resting.filter((c) => anyMatch(c.endpoint, order)) : resting;
   if (noFallbacks) {
     if (order.length === 0) ordered = ordered.slice(0, 1);
     unplanned = 0;
   }
-  const last = noFallbacks
-    ? []
-    : resting.map((c) => ({ c, reason: c.paused ? 'paused by the circuit breaker; tried last' : 'cooling down after Retry-After; tried last' }));
+  const last = noFallbacks ? [] : resting.map((c) => ({ c, reason: c.paused ? 'paused by the circuit breaker; tried last' : 'cooling down after Retry-After; tried last' }));
   if (ordered.length === 0 && last.length === 0 && allowedResting.length > 0) {
-    // Every allowed candidate is paused: try the least recently failed rather than refusing outright.
     ordered = [{ c: allowedResting[0]!, reason: 'all allowed endpoints paused; least recently failed' }];
   }
   if (ordered.length === 0 && last.length === 0) {
@@ -355,7 +399,6 @@ export function planRoute(input: PlanInput): Plan {
   }
   const options = prefs?.options;
   const attempt = (c: Candidate, reason: string): PlannedAttempt => ({ endpoint: c.endpoint, reason, options: options?.[c.endpoint.provider.slug] });
-  // The ranked endpoints, then anything resting, up to MAX_ATTEMPTS in all.
   const attempts = [...ordered, ...last].slice(0, MAX_ATTEMPTS).map(({ c, reason }) => attempt(c, reason));
   return { strategy, excluded, attempts, unplanned: unplanned + Math.max(0, ordered.length + last.length - MAX_ATTEMPTS) };
 }
