@@ -71,13 +71,19 @@ export const OPERATIONS = {
     'mutation',
     'Measure every endpoint of a model with a few small calls',
     z.object({ model: ModelIdSchema, calls: z.number().int().min(1).max(20).default(3) }).strict(),
-    z.object({ attempts: z.number().int(), failures: z.number().int() }),
+    z.object({ attempts: z.number().int(), failures: z.number().int(), failed: z.array(z.object({ tag: z.string(), provider_name: z.string(), reason: z.string() })) }),
   ),
   'endpoints.uptime': op(
     'query',
     "Each endpoint's attempts and provider faults over time (uptime history)",
     z.object({ model: ModelIdSchema, hours: z.number().int().min(1).max(24).default(1) }).strict(),
-    z.array(z.object({ tag: z.string(), provider_name: z.string(), points: z.array(z.object({ at: z.string(), attempts: z.number().int(), uptime: z.number().nullable() })) })),
+    z.array(
+      z.object({
+        tag: z.string(),
+        provider_name: z.string(),
+        points: z.array(z.object({ at: z.string(), attempts: z.number().int(), uptime: z.number().nullable(), ttft_p50: z.number().nullable(), throughput_p50: z.number().nullable() })),
+      }),
+    ),
   ),
   'routing.plan': op(
     'query',

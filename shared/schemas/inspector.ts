@@ -157,6 +157,8 @@ export const EndpointDetailSchema = z.object({
   context_length: z.number().int().nullable(),
   attempts_30m: z.number().int(),
   attempts_1d: z.number().int(),
+  /** When its oldest kept figure was measured (at most a day ago): windows longer than that are partial. */
+  measured_since: z.string().nullable(),
   /** How requests to it are built, and the document that says so. */
   capabilities: z.object({
     method: z.enum(['native', 'logprobs', 'verbalized']),

@@ -199,19 +199,32 @@ export class EndpointMetrics {
     return figures;
   }
 
-  /** Attempts and provider faults per `stepMinutes` over the last `minutes`, oldest first (for charts). */
-  history(endpointId: string, minutes: number, stepMinutes: number): { at: number; attempts: number; faults: number }[] {
+  /**
+   * Attempts and provider faults per `stepMinutes` over the last `minutes`, oldest first (for charts),
+   * with the median time to first token (s) and throughput (tokens/s) where the slot's successful
+   * attempts were measured (the last 30 minutes keep histograms).
+   */
+  history(endpointId: string, minutes: number, stepMinutes: number): { at: number; attempts: number; faults: number; latencyP50: number | null; throughputP50: number | null }[] {
     const nowMinute = Math.floor(this.clock.now() / MINUTE);
     const first = nowMinute - minutes + 1;
-    const slots = Array.from({ length: Math.ceil(minutes / stepMinutes) }, (_, i) => ({ at: (first + i * stepMinutes) * MINUTE, attempts: 0, faults: 0 }));
+    const slots = Array.from({ length: Math.ceil(minutes / stepMinutes) }, (_, i) => ({ at: (first + i * stepMinutes) * MINUTE, attempts: 0, faults: 0, buckets: [] as Bucket[] }));
     for (const b of this.buckets.get(endpointId) ?? []) {
       if (b.minute < first) continue;
       const slot = slots[Math.floor((b.minute - first) / stepMinutes)];
       if (!slot) continue;
       slot.attempts += b.attempts;
       slot.faults += b.faults;
+      slot.buckets.push(b);
     }
-    return slots;
+    return slots.map(({ buckets, ...slot }) => ({ ...slot, latencyP50: latencyPercentiles(buckets)?.p50 ?? null, throughputP50: throughputPercentiles(buckets)?.p50 ?? null }));
+  }
+
+  /** When the oldest figure kept for the endpoint (at most a day old) was measured; null without any. */
+  measuredSince(endpointId: string): number | null {
+    const list = this.buckets.get(endpointId) ?? [];
+    const nowMinute = Math.floor(this.clock.now() / MINUTE);
+    const first = list.find((b) => b.minute > nowMinute - DAY_MINUTES && b.attempts > 0);
+    return first ? first.minute * MINUTE : null;
   }
 
   private compute(endpointId: string): EndpointFigures {

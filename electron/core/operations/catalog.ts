@@ -63,6 +63,7 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
           context_length: e.contextLength,
           attempts_30m: figures.attempts30m,
           attempts_1d: figures.attempts1d,
+          measured_since: ((since) => (since === null ? null : new Date(since).toISOString()))(core.metrics.measuredSince(e.id)),
           capabilities: capabilityView(e, core.gateway),
           sources: e.sources,
           refused: core.gateway.refusals(e),
@@ -73,6 +74,8 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
     'endpoints.probe': async ({ model, calls }) => {
       let attempts = 0;
       let failures = 0;
+      // The last reason each endpoint could not be measured, to show beside it.
+      const failed = new Map<string, { tag: string; provider_name: string; reason: string }>();
       // Endpoints are measured side by side; each one's calls go one after another.
       await Promise.all(core.catalog.endpointsOf(model).map(async (endpoint) => {
         if (!core.gateway.adapter(endpoint).chat) return;
@@ -89,12 +92,13 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
               },
               { requestId: `probe-${randomUUID()}`, deadlineMs: 30_000, attemptTimeoutMs: 30_000 },
             );
-          } catch {
+          } catch (error) {
             failures += 1;
+            failed.set(endpoint.id, { tag: endpointSlug(endpoint), provider_name: endpoint.provider.name, reason: error instanceof Error ? error.message : String(error) });
           }
         }
       }));
-      return { attempts, failures };
+      return { attempts, failures, failed: [...failed.values()] };
     },
     'endpoints.uptime': async ({ model, hours }) => {
       core.catalog.model(model);
@@ -107,6 +111,8 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
           attempts: p.attempts,
           // No attempts in a slot: no figure, not 100%.
           uptime: p.attempts === 0 ? null : Math.round((10_000 * (p.attempts - p.faults)) / p.attempts) / 100,
+          ttft_p50: p.latencyP50,
+          throughput_p50: p.throughputP50,
         })),
       }));
     },
