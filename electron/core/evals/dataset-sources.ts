@@ -157,6 +157,12 @@ async function* jsonArrayRows(input: Readable, file: string): AsyncGenerator<Raw
   if (!ended) yield { file, row: row + 1, problem: { field: '(file)', message: started ? 'the JSON array is not closed' : 'the file is empty' } };
 }
 
+/** An image's expected answers come from its labels row, so a problem with them names that file and row. */
+function labelled(image: string, row: number, label: RawRow | undefined): Pick<RawRow, 'file' | 'row' | 'expected' | 'expectedColumns'> {
+  if (!label) return { file: image, row };
+  return { file: label.file, row: label.row, ...(label.expectedColumns ? { expectedColumns: label.expectedColumns } : { expected: label.expected }) };
+}
+
 const IMAGE_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp' };
 
 /**
@@ -171,7 +177,7 @@ export async function* imageFolderRows(dir: string, labels?: Map<string, RawRow>
     const data = readFileSync(join(dir, f)).toString('base64');
     const state = [{ type: 'image_url', image_url: { url: `data:${IMAGE_TYPES[extname(f).toLowerCase()]};base64,${data}` } }];
     const label = labels?.get(f) ?? labels?.get(basename(f, extname(f)));
-    yield { file: f, row, id: f, state, ...(label?.expectedColumns ? { expectedColumns: label.expectedColumns } : { expected: label?.expected }) };
+    yield { ...labelled(f, row, label), id: f, state };
   }
 }
 
@@ -182,7 +188,7 @@ export async function* imageFolderRowsFrom(images: readonly { name: string; data
     row += 1;
     const label = labels.get(image.name) ?? labels.get(basename(image.name, extname(image.name)));
     const state = [{ type: 'image_url', image_url: { url: image.data_url } }];
-    yield { file: image.name, row, id: image.name, state, ...(label?.expectedColumns ? { expectedColumns: label.expectedColumns } : { expected: label?.expected }) };
+    yield { ...labelled(image.name, row, label), id: image.name, state };
   }
 }
 

@@ -80,3 +80,29 @@ describe('evaluation operations', () => {
     for (const row of wrong.rows) expect(row.cells.some((c) => Object.values(c.correct).includes(false) || !c.ok)).toBe(true);
   });
 });
+
+describe('images as a dataset', () => {
+  it('imports images with a labels CSV by file name, refusing a bad label with its row and field', async () => {
+    const env = await tempCore();
+    try {
+      const h = env.core.handlers;
+      const questions = { parcel: { type: 'box' as const, instructions: 'Where is the parcel?' }, visible: { type: 'noul' as const, instructions: 'Is a parcel visible?' } };
+      const images = [
+        { name: 'b.png', data_url: PNG },
+        { name: 'a.png', data_url: PNG },
+      ];
+      const good = await h['datasets.importImages']({ name: 'photos', images, questions, valid_only: false, labels: { format: 'csv', content: 'id,expected.visible,expected.parcel\na.png,true,"{""top"":0.1,""bottom"":0.4,""left"":0.2,""right"":0.5}"\nb,false,\n' } });
+      const { items } = await h['datasets.items']({ dataset_id: good.dataset!.id, offset: 0, limit: 10 });
+      expect(items.map((i) => [i.id, i.expected])).toEqual([
+        ['b.png', { visible: false }],
+        ['a.png', { visible: true, parcel: { top: 0.1, bottom: 0.4, left: 0.2, right: 0.5 } }],
+      ]);
+      const bad = await h['datasets.importImages']({ name: 'photos', images, questions, valid_only: false, labels: { format: 'csv', content: 'id,expected.parcel\na.png,"{""top"":0.6,""bottom"":0.4,""left"":0.2,""right"":0.5}"\n' } });
+      expect(bad.dataset).toBeNull();
+      // The problem is in the labels file: named there, with its row.
+      expect(bad.problems[0]).toMatchObject({ file: 'labels.csv', row: 2, field: 'expected.parcel' });
+    } finally {
+      await env.cleanup();
+    }
+  });
+});

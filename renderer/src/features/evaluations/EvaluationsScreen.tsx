@@ -12,7 +12,8 @@ export function EvaluationsScreen() {
   const [dataset, setDataset] = useState<string | null>(null);
   const [runId, setRunId] = useState<string | null>(null);
   const runs = useQuery(evalRunsQuery());
-  const current = runId ?? runs.data?.[0]?.id ?? null;
+  // The chosen run while it exists (a deleted one falls back to the newest).
+  const current = runId && (!runs.data || runs.data.some((r) => r.id === runId)) ? runId : (runs.data?.[0]?.id ?? null);
   return (
     <div className="screen">
       <ScreenHeader title="Evaluations" description="Run a question set over a labelled dataset on several models: how often each is right, what it costs, how fast it is, and whether its probabilities can be trusted." />

@@ -27,7 +27,7 @@ function Progress({ run }: { run: EvalRun }) {
 function Controls({ run }: { run: EvalRun }) {
   const queryClient = useQueryClient();
   const act = useMutation({
-    mutationFn: (action: 'evals.pause' | 'evals.resume' | 'evals.cancel') => call(action, { id: run.id }),
+    mutationFn: (action: 'evals.pause' | 'evals.resume' | 'evals.cancel' | 'evals.delete') => call(action, { id: run.id }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: evalKeys.all }),
   });
   return (
@@ -46,7 +46,11 @@ function Controls({ run }: { run: EvalRun }) {
         <button type="button" className="secondary" onClick={() => act.mutate('evals.cancel')}>
           Cancel
         </button>
-      ) : null}
+      ) : (
+        <button type="button" className="secondary" onClick={() => act.mutate('evals.delete')}>
+          Delete run
+        </button>
+      )}
       {act.error ? <ErrorNotice error={act.error} /> : null}
     </div>
   );
@@ -114,7 +118,10 @@ function Charts({ report, runId, done }: { report: EvalReport; runId: string; do
 /** One evaluation run: progress and controls, metrics side by side, charts, the results matrix, calibration, exports. */
 export function RunView({ id }: { id: string }) {
   const run = useQuery(evalRunQuery(id));
-  const done = run.data?.done ?? 0;
+  // While it runs, the report and the matrix are fetched again about twenty times in all, not at
+  // every poll: a report over 10,000 items fits temperatures, which takes the core a while.
+  const step = Math.max(1, Math.ceil((run.data?.total ?? 1) / 20));
+  const done = run.data ? (run.data.status === 'running' ? Math.floor(run.data.done / step) * step : run.data.done) : 0;
   const report = useQuery({ ...reportQuery(id, done), enabled: run.data !== undefined });
   const [open, setOpen] = useState<number | null>(null);
   if (run.isPending) return <Loading what="the run" />;
