@@ -14,6 +14,7 @@ import { OperationError } from '../transport/transport';
 import { ErrorNotice, Loading } from '../ui/components';
 import { ErrorBoundary } from './ErrorBoundary';
 import { SCREENS, screenFromHash, type ScreenId } from './routes';
+import { useSidebar } from './sidebar';
 
 const SCREEN_COMPONENTS: Record<ScreenId, ComponentType> = {
   'question-sets': QuestionSetsScreen,
@@ -79,6 +80,7 @@ function NoSession() {
 export function App() {
   const screen = useScreen();
   const info = useQuery(appInfoQuery());
+  const [collapsed, toggleSidebar] = useSidebar();
   useTheme();
   const noSession = info.error instanceof OperationError && info.error.code === 401;
   useEffect(() => {
@@ -89,7 +91,7 @@ export function App() {
   if (noSession) return <NoSession />;
   const Screen = SCREEN_COMPONENTS[screen];
   return (
-    <div className="shell">
+    <div className="shell" data-sidebar={collapsed ? 'collapsed' : 'open'}>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -98,14 +100,17 @@ export function App() {
           <span className="brand-mark" aria-hidden="true">
             V
           </span>
-          Verdict
+          <span className="brand-name">Verdict</span>
+          <button type="button" className="sidebar-toggle secondary" aria-expanded={!collapsed} aria-label={collapsed ? 'Expand the sidebar' : 'Collapse the sidebar'} onClick={toggleSidebar}>
+            {collapsed ? '»' : '«'}
+          </button>
         </div>
         <ul>
           {SCREENS.map((s) => (
             <li key={s.id}>
               <a href={`#/${s.id}`} aria-current={s.id === screen ? 'page' : undefined} title={`Alt+${s.key}`}>
-                <span>{s.label}</span>
-                <kbd aria-hidden="true">Alt {s.key}</kbd>
+                <span className="nav-label">{s.label}</span>
+                <kbd aria-hidden="true">{collapsed ? s.key : `Alt ${s.key}`}</kbd>
               </a>
             </li>
           ))}

@@ -11,7 +11,7 @@ function percentileOption(endpoints: Endpoint[], pick: (e: Endpoint) => Percenti
     measured,
     option: {
       animation: false,
-      tooltip: { trigger: 'axis', valueFormatter: (v: number) => `${v} ${unit}` },
+      tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => (typeof v === 'number' ? `${Number(v.toFixed(3))} ${unit}` : 'not measured') },
       legend: { top: 0, textStyle: { color: 'inherit' } },
       grid: { left: 160, right: 24, top: 32, bottom: 28 },
       xAxis: { type: 'value', name: unit, nameLocation: 'end' },

@@ -13,7 +13,8 @@ import { UptimeChart } from './UptimeChart';
 export function EndpointsScreen() {
   const queryClient = useQueryClient();
   const models = useQuery(modelsQuery());
-  const [model, setModel] = useState<string>('');
+  // A link such as #/endpoints?model=author/slug (from ZDR) opens that model.
+  const [model, setModel] = useState<string>(() => new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('model') ?? '');
   const [live, setLive] = useState(true);
   useEffect(() => {
     if (!model && models.data && models.data.length > 0) setModel(models.data.find((m) => m.endpoint_count > 0)?.id ?? models.data[0]!.id);
@@ -50,6 +51,7 @@ export function EndpointsScreen() {
       {probe.data ? (
         <div className="notice notice-ok" role="status">
           Sent {probe.data.attempts} measuring requests; {probe.data.failures} failed.
+          {probe.data.failed.length > 0 ? ` Not measured: ${probe.data.failed.map((f) => f.provider_name).join(', ')} (the reason is beside each in the table).` : ''}
         </div>
       ) : null}
       {probe.error ? <ErrorNotice error={probe.error} title="Measuring failed" /> : null}
@@ -79,7 +81,7 @@ export function EndpointsScreen() {
             <>
               <Panel title={`${listing.data.name} — ${listing.data.endpoints.length} endpoints`}>
                 <p className="muted small">{listing.data.description}</p>
-                <EndpointTable rows={rows} />
+                <EndpointTable rows={rows} unmeasured={probe.data?.failed ?? []} />
               </Panel>
               <Panel title="How requests are built">
                 <p className="muted small">Each endpoint gets only the parameters it takes. What an endpoint refused once is left out from then on.</p>

@@ -3,29 +3,44 @@ import { useMemo } from 'react';
 import { call } from '../../transport/transport';
 import { Chart } from '../../ui/Chart';
 
-/** Uptime per provider over the last hour, minute by minute; minutes without traffic are gaps, not 100%. */
+type Series = { tag: string; provider_name: string; points: { at: string; uptime: number | null; ttft_p50: number | null; throughput_p50: number | null }[] };
+type Pick = 'uptime' | 'ttft_p50' | 'throughput_p50';
+
+const CHARTS: { pick: Pick; title: string; label: string; unit: string; max?: number }[] = [
+  { pick: 'uptime', title: 'Uptime, last hour (per minute)', label: 'Uptime over time by provider', unit: '%', max: 100 },
+  { pick: 'ttft_p50', title: 'Time to first token (median), last 30 min', label: 'Latency over time by provider', unit: 's' },
+  { pick: 'throughput_p50', title: 'Throughput (median), last 30 min', label: 'Throughput over time by provider', unit: 'tok/s' },
+];
+
+function lineOption(series: Series[], pick: Pick, unit: string, max: number | undefined) {
+  const shown = series.filter((e) => e.points.some((p) => p[pick] !== null));
+  return {
+    measured: shown.length,
+    option: {
+      animation: false,
+      tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => (typeof v === 'number' ? `${Number(v.toFixed(3))} ${unit}` : 'no traffic') },
+      legend: { top: 0 },
+      grid: { left: 48, right: 24, top: 36, bottom: 28 },
+      xAxis: { type: 'time' },
+      yAxis: { type: 'value', min: 0, ...(max !== undefined ? { max } : {}), name: unit },
+      series: shown.map((e) => ({ name: e.provider_name, type: 'line', connectNulls: false, showSymbol: true, symbolSize: 4, data: e.points.map((p) => [p.at, p[pick]]) })),
+    },
+  };
+}
+
+/** Uptime, latency and throughput per provider over the last hour, minute by minute; minutes without traffic are gaps, not 100%. */
 export function UptimeChart({ model, live }: { model: string; live: boolean }) {
   const history = useQuery({ queryKey: ['endpoints', 'uptime', model], queryFn: () => call('endpoints.uptime', { model, hours: 1 }), refetchInterval: live ? 5_000 : false });
-  const option = useMemo(() => {
-    const series = (history.data ?? []).filter((e) => e.points.some((p) => p.uptime !== null));
-    return {
-      measured: series.length,
-      option: {
-        animation: false,
-        tooltip: { trigger: 'axis', valueFormatter: (v: number | null) => (v === null || v === undefined ? 'no traffic' : `${v}%`) },
-        legend: { top: 0 },
-        grid: { left: 48, right: 24, top: 36, bottom: 28 },
-        xAxis: { type: 'time' },
-        yAxis: { type: 'value', min: 0, max: 100, name: '%' },
-        series: series.map((e) => ({ name: e.provider_name, type: 'line', connectNulls: false, showSymbol: true, symbolSize: 4, data: e.points.map((p) => [p.at, p.uptime]) })),
-      },
-    };
-  }, [history.data]);
+  const charts = useMemo(() => CHARTS.map((c) => ({ ...c, ...lineOption(history.data ?? [], c.pick, c.unit, c.max) })), [history.data]);
   if (!history.data) return null;
   return (
-    <figure className="chart-box">
-      <figcaption>Uptime, last hour (per minute)</figcaption>
-      {option.measured > 0 ? <Chart option={option.option} height={220} label="Uptime over time by provider" /> : <p className="muted">No traffic in the last hour.</p>}
-    </figure>
+    <div className="chart-grid">
+      {charts.map((c) => (
+        <figure key={c.pick} className="chart-box">
+          <figcaption>{c.title}</figcaption>
+          {c.measured > 0 ? <Chart option={c.option} height={220} label={c.label} /> : <p className="muted">No traffic in this window.</p>}
+        </figure>
+      ))}
+    </div>
   );
 }

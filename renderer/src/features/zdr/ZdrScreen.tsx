@@ -1,15 +1,16 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import { call } from '../../transport/transport';
 import type { Endpoint } from '../../../../shared/schemas/endpoint';
 import { EmptyState, ErrorNotice, Loading, Panel, ScreenHeader } from '../../ui/components';
-import { percent, perMillion, seconds, UNKNOWN } from '../../ui/format';
-import { listingQuery, modelsQuery } from '../endpoints/api';
+import { percent, perMillion, seconds, tokensPerSecond, UNKNOWN } from '../../ui/format';
+import { detailsQuery, listingQuery, modelsQuery } from '../endpoints/api';
 import { SandboxNotice } from '../../app/SandboxNotice';
 
-const price = (e: Endpoint): number | null => (e.pricing.prompt === '-1' ? null : Number(e.pricing.prompt));
-const min = (values: (number | null | undefined)[]): number | null => {
+const priceOf = (value: string): number | null => (value === '-1' ? null : Number(value));
+const best = (values: (number | null | undefined)[], pick: (...v: number[]) => number): number | null => {
   const known = values.filter((v): v is number => typeof v === 'number');
-  return known.length === 0 ? null : Math.min(...known);
+  return known.length === 0 ? null : pick(...known);
 };
 
 function change(before: number | null, after: number | null, format: (v: number | null) => string): string {
@@ -19,25 +20,82 @@ function change(before: number | null, after: number | null, format: (v: number 
   return `${format(before)} → ${format(after)} (${delta >= 0 ? '+' : ''}${delta.toFixed(0)}%)`;
 }
 
+interface ZdrRow {
+  id: string;
+  name: string;
+  all: number;
+  kept: Endpoint[];
+  unknown: number;
+  coverage: number | null;
+  input: readonly [number | null, number | null];
+  output: readonly [number | null, number | null];
+  latency: readonly [number | null, number | null];
+  throughput: readonly [number | null, number | null];
+}
+
+type SortKey = 'model' | 'kept' | 'unknown' | 'coverage' | 'input' | 'output' | 'latency' | 'throughput';
+const SORTS: Record<SortKey, (r: ZdrRow) => number | string | null> = {
+  model: (r) => r.name,
+  kept: (r) => r.kept.length,
+  unknown: (r) => r.unknown,
+  coverage: (r) => r.coverage,
+  input: (r) => r.input[1],
+  output: (r) => r.output[1],
+  latency: (r) => r.latency[1],
+  throughput: (r) => r.throughput[1],
+};
+
+/** The all-endpoints → ZDR-only impact of one figure, or what is left when no endpoint is ZDR. */
+const impact = (r: ZdrRow, pair: readonly [number | null, number | null], format: (v: number | null) => string) => (r.kept.length === 0 ? `${format(pair[0])} → none` : change(pair[0], pair[1], format));
+
 export function ZdrScreen() {
   const zdr = useQuery({ queryKey: ['zdr', 'endpoints'], queryFn: () => call('endpoints.zdr', {}) });
   const models = useQuery(modelsQuery());
   const listings = useQueries({ queries: (models.data ?? []).map((m) => listingQuery(m.id, false)) });
+  const details = useQueries({ queries: (models.data ?? []).map((m) => detailsQuery(m.id, false)) });
+  const [sort, setSort] = useState<{ key: SortKey; dir: 1 | -1 }>({ key: 'model', dir: 1 });
   const zdrTags = new Set((zdr.data?.data ?? []).map((e) => `${e.model_id}|${e.tag}`));
-  const rows = listings.flatMap((q) => (q.data ? [q.data] : [])).map((model) => {
-    const all = model.endpoints;
-    const kept = all.filter((e) => zdrTags.has(`${e.model_id}|${e.tag}`));
-    return {
-      id: model.id,
-      name: model.name,
-      all: all.length,
-      kept,
-      coverage: all.length === 0 ? null : (100 * kept.length) / all.length,
-      price: [min(all.map(price)), min(kept.map(price))] as const,
-      latency: [min(all.map((e) => e.latency_last_30m?.p50)), min(kept.map((e) => e.latency_last_30m?.p50))] as const,
-    };
-  });
+  const rows: ZdrRow[] = listings
+    .flatMap((q, i) => (q.data ? [{ model: q.data, details: details[i]?.data ?? [] }] : []))
+    .map(({ model, details: detail }) => {
+      const all = model.endpoints;
+      const kept = all.filter((e) => zdrTags.has(`${e.model_id}|${e.tag}`));
+      const pair = (pick: (e: Endpoint) => number | null | undefined, better: (...v: number[]) => number) => [best(all.map(pick), better), best(kept.map(pick), better)] as const;
+      return {
+        id: model.id,
+        name: model.name,
+        all: all.length,
+        kept,
+        unknown: all.filter((e) => detail.find((d) => d.tag === e.tag)?.zdr === null).length,
+        coverage: all.length === 0 ? null : (100 * kept.length) / all.length,
+        input: pair((e) => priceOf(e.pricing.prompt), Math.min),
+        output: pair((e) => priceOf(e.pricing.completion), Math.min),
+        latency: pair((e) => e.latency_last_30m?.p50, Math.min),
+        throughput: pair((e) => e.throughput_last_30m?.p50, Math.max),
+      };
+    });
+  const sorted = useMemo(
+    () =>
+      [...rows].sort((a, b) => {
+        const va = SORTS[sort.key](a);
+        const vb = SORTS[sort.key](b);
+        if (va === null && vb === null) return 0;
+        if (va === null) return 1;
+        if (vb === null) return -1;
+        return (va < vb ? -1 : va > vb ? 1 : 0) * sort.dir;
+      }),
+    [rows, sort],
+  );
   const lost = rows.filter((r) => r.all > 0 && r.kept.length === 0);
+  const unknownTotal = rows.reduce((n, r) => n + r.unknown, 0);
+  const header = (key: SortKey, label: string, title?: string) => (
+    <th scope="col" title={title} aria-sort={sort.key === key ? (sort.dir === 1 ? 'ascending' : 'descending') : 'none'}>
+      <button type="button" className="sort-button" onClick={() => setSort((s) => ({ key, dir: s.key === key ? (s.dir === 1 ? -1 : 1) : 1 }))}>
+        {label}
+        <span aria-hidden="true">{sort.key === key ? (sort.dir === 1 ? ' ▲' : ' ▼') : ''}</span>
+      </button>
+    </th>
+  );
   return (
     <>
       <ScreenHeader title="ZDR" description="Endpoints that retain no prompts (zero data retention), and what requiring them would change." />
@@ -63,40 +121,55 @@ export function ZdrScreen() {
           ) : (
             <p className="muted">Every model keeps at least one endpoint with zdr: true.</p>
           )}
-          <table className="table dense" aria-label="ZDR coverage by model">
-            <thead>
-              <tr>
-                <th scope="col">Model</th>
-                <th scope="col">ZDR endpoints</th>
-                <th scope="col">Coverage</th>
-                <th scope="col" title="Cheapest input price, all endpoints → ZDR only, USD per million tokens">Cheapest input $/M</th>
-                <th scope="col" title="Best median time to first token, last 30 minutes">Best TTFT p50</th>
-                <th scope="col">ZDR providers</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.id} data-model={r.id}>
-                  <th scope="row">
-                    {r.name}
-                    <div className="muted mono small">{r.id}</div>
-                  </th>
-                  <td className="num">
-                    {r.kept.length} of {r.all}
-                  </td>
-                  <td>
-                    <div className="meter" role="meter" aria-valuemin={0} aria-valuemax={100} aria-valuenow={r.coverage ?? 0} aria-label={`ZDR coverage of ${r.name}`}>
-                      <div className="meter-fill" style={{ width: `${r.coverage ?? 0}%` }} />
-                    </div>
-                    <span className="small">{percent(r.coverage)}</span>
-                  </td>
-                  <td>{r.kept.length === 0 ? `${perMillion(r.price[0])} → none` : change(r.price[0], r.price[1], perMillion)}</td>
-                  <td>{r.kept.length === 0 ? `${seconds(r.latency[0])} → none` : change(r.latency[0], r.latency[1], seconds)}</td>
-                  <td className="wrap">{r.kept.map((e) => e.provider_name).join(', ') || UNKNOWN}</td>
+          {unknownTotal > 0 ? (
+            <p className="muted small" role="note">
+              {unknownTotal} endpoint{unknownTotal === 1 ? '' : 's'} of unknown ZDR status {unknownTotal === 1 ? 'is' : 'are'} left out by zdr: true, like those that retain prompts.
+            </p>
+          ) : null}
+          <div className="table-scroll">
+            <table className="table dense" aria-label="ZDR coverage by model">
+              <thead>
+                <tr>
+                  {header('model', 'Model')}
+                  {header('kept', 'ZDR endpoints')}
+                  {header('unknown', 'Unknown', 'Endpoints whose data policy is not known')}
+                  {header('coverage', 'Coverage')}
+                  {header('input', 'Cheapest in $/M', 'Cheapest input price, all endpoints → ZDR only, USD per million tokens')}
+                  {header('output', 'Cheapest out $/M', 'Cheapest output price, all endpoints → ZDR only, USD per million tokens')}
+                  {header('latency', 'Best TTFT p50', 'Best median time to first token, last 30 minutes, all endpoints → ZDR only')}
+                  {header('throughput', 'Best tok/s p50', 'Best median output tokens per second, last 30 minutes, all endpoints → ZDR only')}
+                  <th scope="col">ZDR providers</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {sorted.map((r) => (
+                  <tr key={r.id} data-model={r.id}>
+                    <th scope="row">
+                      <a href={`#/endpoints?model=${encodeURIComponent(r.id)}`} title={`Endpoints of ${r.id}`}>
+                        {r.name}
+                      </a>
+                      <div className="muted mono small">{r.id}</div>
+                    </th>
+                    <td className="num">
+                      {r.kept.length} of {r.all}
+                    </td>
+                    <td className="num">{r.unknown}</td>
+                    <td>
+                      <div className="meter" role="meter" aria-valuemin={0} aria-valuemax={100} aria-valuenow={r.coverage ?? 0} aria-label={`ZDR coverage of ${r.name}`}>
+                        <div className="meter-fill" style={{ width: `${r.coverage ?? 0}%` }} />
+                      </div>
+                      <span className="small">{percent(r.coverage)}</span>
+                    </td>
+                    <td>{impact(r, r.input, perMillion)}</td>
+                    <td>{impact(r, r.output, perMillion)}</td>
+                    <td>{impact(r, r.latency, seconds)}</td>
+                    <td>{impact(r, r.throughput, tokensPerSecond)}</td>
+                    <td className="wrap">{r.kept.map((e) => e.provider_name).join(', ') || UNKNOWN}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </Panel>
       ) : null}
     </>
