@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startBuiltServer, test, expect } from './fixtures/server';
+import { AppPage } from './pages/app-page';
+import { EvaluationsPage } from './pages/evaluations-page';
+
+/**
+ * The results matrix with 10,000 rows: how long a filter change takes to render, and frame times
+ * while scrolling. A measurement, not a gate (figures are printed for docs/BENCHMARKS.md); it runs
+ * when VERDICT_UI_BENCH is set, since it sends 10,000 requests to the simulated providers first.
+ */
+test.skip(!process.env['VERDICT_UI_BENCH'], 'set VERDICT_UI_BENCH=1 to measure the results matrix at 10,000 rows');
+
+const ITEMS = 10_000;
+const QUESTIONS = { late: { type: 'noul', instructions: 'Did the parcel arrive late?' } };
+
+test('the results matrix renders 10,000 rows and scrolls', async ({ page }) => {
+  test.setTimeout(300_000);
+  const dataDir = mkdtempSync(join(tmpdir(), 'verdict-e2e-'));
+  const { info, child } = await startBuiltServer(dataDir, { VERDICT_SANDBOX_TIME_SCALE: '0', VERDICT_SANDBOX_FAILURES: 'off' });
+  try {
+    const app = new AppPage(page);
+    const evals = new EvaluationsPage(page);
+    await app.open(info.uiUrl);
+    const call = async <T>(op: string, input: unknown): Promise<T> => {
+      const response = await page.request.post(`${info.url}/api/inspector/${op}`, { headers: { 'x-verdict-client': 'renderer' }, data: input, timeout: 120_000 });
+      const body = (await response.json()) as { ok: boolean; data: T; error?: unknown };
+      if (!body.ok) throw new Error(`${op}: ${JSON.stringify(body.error)}`);
+      return body.data;
+    };
+    const content = Array.from({ length: ITEMS }, (_, i) => JSON.stringify({ id: `item-${i}`, state: `Parcel ${i} ${i % 2 ? 'arrived two days late' : 'came on time'}.`, expected: { late: i % 2 === 1 } })).join('\n');
+    const imported = await call<{ dataset: { id: string } }>('datasets.import', { name: 'ten thousand', format: 'jsonl', content, questions: QUESTIONS });
+    const run = await call<{ id: string }>('evals.start', { request: { model: 'sandbox/baseline-text', state: '', questions: QUESTIONS }, dataset_id: imported.dataset.id, variants: [{ model: 'sandbox/baseline-text' }], concurrency: 16 });
+    for (let status = 'running'; status === 'running'; ) {
+      await page.waitForTimeout(1000);
+      status = (await call<{ status: string }>('evals.get', { id: run.id })).status;
+    }
+
+    await app.goTo('Evaluations');
+    await expect(evals.results.getByRole('row').first()).toBeVisible({ timeout: 60_000 });
+    await evals.filter('Wrong').click();
+    await expect(evals.filter('Wrong')).toHaveAttribute('aria-pressed', 'true');
+    await page.waitForTimeout(1000);
+    // Back to every row, already fetched: the time to render and paint the 10,000-row list.
+    const renderMs = await page.evaluate(async () => {
+      const all = [...document.querySelectorAll<HTMLButtonElement>('[aria-label="Show items"] button')].find((b) => b.textContent === 'All')!;
+      const t0 = performance.now();
+      all.click();
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      return performance.now() - t0;
+    });
+    const frames = await page.evaluate(async () => {
+      const list = document.querySelector<HTMLElement>('[aria-label="Results"]')!;
+      const times: number[] = [];
+      let last = performance.now();
+      for (let i = 0; i < 180; i += 1) {
+        list.scrollTop += 400;
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        const now = performance.now();
+        times.push(now - last);
+        last = now;
+      }
+      return times.sort((a, b) => a - b);
+    });
+    const p95 = frames[Math.floor(frames.length * 0.95)]!;
+    const longest = frames.at(-1)!;
+    process.stdout.write(`results matrix, ${ITEMS} rows: render after a filter change ${renderMs.toFixed(1)} ms; scrolling 180 frames: p50 ${frames[90]!.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, longest ${longest.toFixed(1)} ms\n`);
+    expect(await evals.results.getByRole('row').count()).toBeLessThan(100);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
