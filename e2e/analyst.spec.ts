@@ -28,7 +28,7 @@ test('an analyst builds a set, sees problems live, saves, runs, compares and exp
   // Empty levels are allowed guidance, but a score with no levels is not: remove both and see the problem named.
   await severity.getByRole('button', { name: 'Remove level 1' }).click();
   await severity.getByRole('button', { name: 'Remove level 0' }).click();
-  await expect(severity.getByRole('alert')).toContainText('questions.severity.criteria');
+  await expect(severity.getByRole('alert')).toContainText('Question “severity”, levels or options');
   await expect(sets.validity).toHaveText(/problem/);
   await severity.getByRole('button', { name: 'Add level' }).click();
   await severity.getByRole('button', { name: 'Add level' }).click();
@@ -44,7 +44,7 @@ test('an analyst builds a set, sees problems live, saves, runs, compares and exp
   await page.getByLabel('Zero data retention').selectOption('true');
   await expect(page.getByLabel('Provider preferences JSON')).toHaveValue(/"zdr": true/);
   await page.getByLabel('Provider preferences JSON').fill('{"sortt": "price"}');
-  await expect(page.getByText('provider.sortt')).toBeVisible();
+  await expect(page.getByText('Provider preferences, “sortt”')).toBeVisible();
   await page.getByLabel('Provider preferences JSON').fill('{"sort": "price"}');
   await expect(page.getByLabel('Sort by')).toHaveValue('price');
   await expect(sets.validity).toHaveText('valid request');

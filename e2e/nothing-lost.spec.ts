@@ -1,0 +1,84 @@
+import { test, expect } from './fixtures/server';
+import { AppPage } from './pages/app-page';
+import { QuestionSetsPage } from './pages/question-sets-page';
+
+test.use({ sandboxFailures: false });
+
+test('edits to a set survive leaving the screen, and a new set is not thrown away without asking', async ({ page, server }) => {
+  const app = new AppPage(page);
+  const sets = new QuestionSetsPage(page);
+  await app.open(server.uiUrl);
+  await app.goTo('Question sets');
+  await sets.name.fill('Kept set');
+  await sets.model.fill('sandbox/baseline-text');
+  await sets.state.fill('The parcel came late.');
+  await sets.fillQuestion('q1', { name: 'late', instructions: 'Was it late?' });
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByRole('button', { name: /^Kept set sandbox/ })).toBeVisible();
+
+  // Unsaved edits, then away with Alt+2 and back with the sidebar: the draft is restored.
+  await sets.state.fill('The parcel came three days late.');
+  await expect(page.getByRole('note').filter({ hasText: 'unsaved changes' })).toBeVisible();
+  await page.keyboard.press('Alt+2');
+  await expect(app.heading).toHaveText('Runs');
+  await app.goTo('Question sets');
+  await expect(sets.state).toHaveValue('The parcel came three days late.');
+  await expect(sets.name).toHaveValue('Kept set');
+  // A reload keeps it too.
+  await page.reload();
+  await expect(sets.state).toHaveValue('The parcel came three days late.');
+
+  // "New set", then edits; "New set" again asks first, and dismissing keeps them.
+  await page.getByRole('button', { name: 'New set' }).click();
+  await sets.name.fill('Unsaved idea');
+  await sets.state.fill('Something to judge');
+  let asked = '';
+  page.once('dialog', (dialog) => {
+    asked = dialog.message();
+    void dialog.dismiss();
+  });
+  await page.getByRole('button', { name: 'New set' }).click();
+  expect(asked).toContain('Discard the unsaved new set “Unsaved idea”');
+  await expect(sets.name).toHaveValue('Unsaved idea');
+
+  // The saved set's draft is still there when it is opened again.
+  await page.getByRole('button', { name: /^Kept set sandbox/ }).click();
+  await expect(sets.state).toHaveValue('The parcel came three days late.');
+  await app.screenshot('question-set-draft');
+});
+
+test('a blank state or instruction is a problem beside its field, and Run is disabled', async ({ page, server }) => {
+  const app = new AppPage(page);
+  const sets = new QuestionSetsPage(page);
+  await app.open(server.uiUrl);
+  await app.goTo('Question sets');
+  await sets.model.fill('sandbox/baseline-text');
+  await expect(sets.validity).toHaveText(/problem/);
+  await expect(page.getByText('State: Write the content to judge in State, or add an image.')).toBeVisible();
+  await expect(sets.question('q1').getByRole('alert')).toContainText('Question “q1”, instructions: Write what the question asks');
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeDisabled();
+  await sets.state.fill('   ');
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeDisabled();
+  await sets.state.fill('The parcel came late.');
+  await sets.fillQuestion('q1', { instructions: 'Was it late?' });
+  await expect(sets.validity).toHaveText('valid request');
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
+});
+
+test('problems are named in the form\'s words and say how to fix them', async ({ page, server }) => {
+  const app = new AppPage(page);
+  const sets = new QuestionSetsPage(page);
+  await app.open(server.uiUrl);
+  await app.goTo('Question sets');
+  await sets.model.fill('sandbox/baseline-text');
+  await sets.state.fill('The parcel came late.');
+  await sets.fillQuestion('q1', { instructions: 'Was it late?' });
+  await sets.addQuestion();
+  const q2 = await sets.fillQuestion('q2', { type: 'choice', instructions: 'Which topic?' });
+  await q2.getByLabel('Option 1 name').fill('refund');
+  // Option 2 has no name.
+  await expect(q2.getByRole('alert')).toContainText('Question “q2”, options: Give every option a name, or remove the empty option.');
+  await expect(page.locator('.field-problems')).not.toContainText('Invalid key');
+  await expect(page.locator('.field-problems')).not.toContainText('criteria[');
+  await app.screenshot('question-set-problems');
+});
