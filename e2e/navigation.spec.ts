@@ -23,6 +23,20 @@ test.describe('a first-time user opens the app', () => {
     await expect(page.getByRole('note').filter({ hasText: 'Simulated providers are on.' })).toBeVisible();
     await app.goTo('ZDR');
     await expect(page.getByRole('note').filter({ hasText: 'Simulated providers are on.' })).toBeVisible();
+    // Charts with their tooltips: hovering draws the tooltip inside the chart, with no inline style the CSP would refuse.
+    await app.goTo('Endpoints');
+    await page.getByRole('button', { name: 'Measure now' }).click();
+    await expect(page.getByRole('img', { name: 'Latency percentiles by provider' })).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByRole('img', { name: 'Latency over time by provider' })).toBeVisible({ timeout: 20_000 });
+    for (const name of ['Latency percentiles by provider', 'Throughput percentiles by provider', 'Uptime over time by provider', 'Latency over time by provider']) {
+      const chart = page.getByRole('img', { name });
+      await chart.scrollIntoViewIfNeeded();
+      const box = (await chart.boundingBox())!;
+      for (let i = 1; i <= 12; i += 1) await page.mouse.move(box.x + (box.width * i) / 13, box.y + box.height * (0.3 + (i % 3) * 0.2), { steps: 3 });
+      // Figures over time sit at the right-hand end (the last minutes); bars fill the chart.
+      await page.mouse.move(box.x + box.width * (name.includes('over time') ? 0.96 : 0.6), box.y + box.height * 0.55, { steps: 3 });
+      await expect.poll(async () => (await chart.locator('svg text').allTextContents()).some((t) => /\d (s|tok\/s|%)/.test(t)), { message: `${name} shows a tooltip with units` }).toBe(true);
+    }
     // No script error and nothing blocked by the Content-Security-Policy on any screen.
     expect(problems).toEqual([]);
   });
@@ -55,6 +69,7 @@ test.describe('a first-time user opens the app', () => {
     await page.goto(server.url);
     await expect(page.getByRole('heading', { name: 'Open Verdict from its link' })).toBeVisible();
     await expect(page.getByText(`${server.url}/?token=`)).toBeVisible();
+    await expect(page).toHaveTitle('Open Verdict from its link · Verdict');
     await new AppPage(page).screenshot('no-session');
   });
 });
