@@ -42,6 +42,16 @@ test('an analyst imports a labelled CSV, runs two models, reads metrics and reli
   await evals.datasetFile.setInputFiles({ name: 'parcels.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
   await evals.importButton.click();
   await expect(page.getByText(`Imported ${ROWS.length} items`)).toBeVisible();
+  // An expected answer corrected in place, checked against the set.
+  const items = page.getByRole('rowgroup', { name: 'Items of parcels.csv' });
+  await items.getByRole('row').filter({ hasText: 'a5' }).getByRole('button', { name: 'edit' }).click();
+  const editor = page.getByLabel('Expected answers of a5');
+  await editor.fill('{"late":true,"mood":"sad","stars":1}');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByRole('alert')).toContainText('expected.mood: "sad" is not an option');
+  await editor.fill('{"late":true,"mood":"angry","stars":1}');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(items.getByRole('row').filter({ hasText: 'a5' })).toContainText('"mood":"angry"');
 
   await evals.model('sandbox/baseline-text').check();
   await evals.model('sandbox/baseline-vision').check();
@@ -91,5 +101,6 @@ test('an analyst imports a labelled CSV, runs two models, reads metrics and reli
   await page.reload();
   await expect(evals.reliability('late')).toBeVisible();
   await app.screenshot('evaluations-dark');
-  expect(problems).toEqual([]);
+  // The one refused edit above is the only failed request; nothing else went wrong.
+  expect(problems).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
 });

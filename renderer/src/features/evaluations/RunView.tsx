@@ -27,7 +27,8 @@ function Progress({ run }: { run: EvalRun }) {
 function Controls({ run }: { run: EvalRun }) {
   const queryClient = useQueryClient();
   const act = useMutation({
-    mutationFn: (action: 'evals.pause' | 'evals.resume' | 'evals.cancel' | 'evals.delete') => call(action, { id: run.id }),
+    mutationFn: (action: 'evals.pause' | 'evals.resume' | 'evals.cancel' | 'evals.delete' | 'uncapped') =>
+      action === 'uncapped' ? call('evals.resume', { id: run.id, budget_usd: null }) : call(action, { id: run.id }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: evalKeys.all }),
   });
   return (
@@ -37,7 +38,12 @@ function Controls({ run }: { run: EvalRun }) {
           Pause
         </button>
       ) : null}
-      {run.status === 'paused' || run.status === 'budget' || run.status === 'failed' ? (
+      {run.status === 'budget' ? (
+        <button type="button" className="secondary" onClick={() => act.mutate('uncapped')}>
+          Resume without a budget
+        </button>
+      ) : null}
+      {run.status === 'paused' || run.status === 'failed' ? (
         <button type="button" className="secondary" onClick={() => act.mutate('evals.resume')}>
           Resume
         </button>
