@@ -85,6 +85,7 @@ test('an analyst imports a labelled CSV, runs two models, reads metrics and reli
   await expect(evals.fitted).toContainText('Temperature');
   await evals.saveCalibration.click();
   await expect(page.getByRole('button', { name: 'Saved: applies to later runs' })).toBeVisible();
+  await app.screenshot('evaluations-item-and-calibration');
 
   // Export the results.
   const downloading = page.waitForEvent('download');
