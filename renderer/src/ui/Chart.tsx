@@ -13,7 +13,7 @@ function themed(option: EChartsCoreOption): EChartsCoreOption {
   const text = css.getPropertyValue('--text').trim() || '#1b1f24';
   const muted = css.getPropertyValue('--muted').trim() || '#5b6573';
   const border = css.getPropertyValue('--border').trim() || '#dde1e7';
-  const axis = (a: unknown) => (a && typeof a === 'object' ? { ...a, axisLabel: { color: muted }, nameTextStyle: { color: muted }, axisLine: { lineStyle: { color: border } }, splitLine: { lineStyle: { color: border } } } : a);
+  const axis = (a: unknown) => (a && typeof a === 'object' ? { ...a, axisLabel: { hideOverlap: true, ...((a as { axisLabel?: object }).axisLabel ?? {}), color: muted }, nameTextStyle: { color: muted }, axisLine: { lineStyle: { color: border } }, splitLine: { lineStyle: { color: border } } } : a);
   const surface = css.getPropertyValue('--surface').trim() || '#ffffff';
   const o = option as Record<string, unknown>;
   return {
@@ -22,7 +22,7 @@ function themed(option: EChartsCoreOption): EChartsCoreOption {
     // Rich-text tooltips are drawn by the chart itself: the HTML tooltip sets inline style attributes,
     // which the Content-Security-Policy (style-src without 'unsafe-inline') refuses, one report per move.
     ...(o['tooltip'] ? { tooltip: { ...(o['tooltip'] as object), renderMode: 'richText', backgroundColor: surface, borderColor: border, textStyle: { color: text } } } : {}),
-    ...(o['legend'] ? { legend: { ...(o['legend'] as object), textStyle: { color: text } } } : {}),
+    ...(o['legend'] ? { legend: { type: 'scroll', ...(o['legend'] as object), textStyle: { color: text }, pageTextStyle: { color: muted }, pageIconColor: text, pageIconInactiveColor: border } } : {}),
     ...(o['xAxis'] ? { xAxis: axis(o['xAxis']) } : {}),
     ...(o['yAxis'] ? { yAxis: axis(o['yAxis']) } : {}),
   };

@@ -98,7 +98,7 @@ export function EndpointTable({ rows, unmeasured = [] }: { rows: Row[]; unmeasur
         </span>
       </div>
       <div className="table-scroll">
-        <table className="table dense" aria-label="Endpoints">
+        <table className="table dense sticky-first" aria-label="Endpoints">
           <thead>
             <tr>
               {COLUMNS.map((c) => (

@@ -21,7 +21,7 @@ function lineOption(series: Series[], pick: Pick, unit: string, max: number | un
       tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => (typeof v === 'number' ? `${Number(v.toFixed(3))} ${unit}` : 'no traffic') },
       legend: { top: 0 },
       grid: { left: 48, right: 24, top: 36, bottom: 28 },
-      xAxis: { type: 'time' },
+      xAxis: { type: 'time', splitNumber: 4 },
       yAxis: { type: 'value', min: 0, ...(max !== undefined ? { max } : {}), name: unit },
       series: shown.map((e) => ({ name: e.provider_name, type: 'line', connectNulls: false, showSymbol: true, symbolSize: 4, data: e.points.map((p) => [p.at, p[pick]]) })),
     },

@@ -112,7 +112,7 @@ export function RunHistory() {
                   </td>
                   <td className="num small">{costText(r).replace(/ \(.*\)$/, '')}</td>
                   <td className="num small">{latencyText(r)}</td>
-                  <td className="small">{new Date(r.started_at).toLocaleString()}</td>
+                  <td className="small">{new Date(r.started_at).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' })}</td>
                   <td className="row-actions">
                     <button type="button" className="secondary" disabled={r.request === null || rerun.isPending} onClick={() => rerun.mutate(r)} aria-label={`Run ${r.label ?? r.id} again`}>
                       Re-run

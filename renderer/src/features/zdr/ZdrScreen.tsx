@@ -127,7 +127,7 @@ export function ZdrScreen() {
             </p>
           ) : null}
           <div className="table-scroll">
-            <table className="table dense" aria-label="ZDR coverage by model">
+            <table className="table dense sticky-first" aria-label="ZDR coverage by model">
               <thead>
                 <tr>
                   {header('model', 'Model')}
