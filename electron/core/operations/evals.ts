@@ -50,7 +50,11 @@ export function evalHandlers(core: HandlerDeps): EvalOps {
     },
     'datasets.items': async ({ dataset_id, offset, limit, search }) => core.datasets.items(dataset_id, { offset, limit, search }),
     'datasets.updateExpected': async ({ dataset_id, position, expected, questions }) => core.datasets.updateExpected(dataset_id, position, expected, questions as Record<string, Question>),
-    'datasets.delete': async ({ id }) => core.datasets.delete(id),
+    'datasets.delete': async ({ id }) => {
+      // Its runs go with it (the store cascades); stop any still sending first.
+      for (const run of core.evalRuns.list()) if (run.dataset_id === id) core.evalRuns.cancel(run.id);
+      return core.datasets.delete(id);
+    },
     'datasets.export': async ({ id, format }) => {
       const sink = collect();
       await core.datasets.export(id, format, sink.out);
