@@ -48,7 +48,7 @@ export const EVAL_OPERATIONS = {
   'datasets.import': op(
     'mutation',
     'Import a dataset file checked against a question set: nothing is kept when a row is wrong, unless valid_only',
-    z.object({ name: z.string().trim().min(1).max(200), format, content: z.string(), questions, valid_only: z.boolean().default(false) }).strict(),
+    z.object({ name: z.string().trim().min(1).max(200), file: z.string().max(300).optional(), format, content: z.string(), questions, valid_only: z.boolean().default(false) }).strict(),
     ImportReportSchema,
   ),
   'datasets.importImages': op(

@@ -34,8 +34,9 @@ function expectedFromAnswers(questions: Record<string, Question>, answers: Recor
 export function evalHandlers(core: HandlerDeps): EvalOps {
   return {
     'datasets.list': async () => core.datasets.list(),
-    'datasets.import': async ({ name, format, content, questions, valid_only }) =>
-      core.datasets.import({ name, rows: readRows(Readable.from([content]), name, format), questions: questions as Record<string, Question>, validOnly: valid_only }),
+    // Problems name the file the rows came from (`file`), which may differ from the dataset's name.
+    'datasets.import': async ({ name, file, format, content, questions, valid_only }) =>
+      core.datasets.import({ name, rows: readRows(Readable.from([content]), file ?? name, format), questions: questions as Record<string, Question>, validOnly: valid_only }),
     'datasets.importImages': async ({ name, images, labels, questions, valid_only }) => {
       const labelRows = new Map<string, RawRow>();
       const problems: RawRow[] = [];

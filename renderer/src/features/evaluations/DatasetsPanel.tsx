@@ -40,7 +40,7 @@ function ImportForm({ onImported }: { onImported: (d: DatasetSummary) => void })
       }
       const format = formatOf(files[0]!.name);
       if (!format) throw new Error(`${files[0]!.name}: choose a .csv, .jsonl or .json file`);
-      return call('datasets.import', { name: datasetName, format, content: await files[0]!.text(), questions, valid_only: validOnly });
+      return call('datasets.import', { name: datasetName, file: files[0]!.name, format, content: await files[0]!.text(), questions, valid_only: validOnly });
     },
     onSuccess: (r) => {
       setReport(r);
