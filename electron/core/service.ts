@@ -10,6 +10,8 @@ import { RemoteGateway } from './remote/remote-gateway';
 import type { SecretStore } from './keys/secret-store';
 import type { SettingsStore } from './settings/settings';
 import type { CancelSignal } from './cancel';
+import type { RunRouting } from '../../shared/schemas/inspector';
+import { routingOf } from './inspector/run-routing';
 
 export const REMOTE_KEY_SECRET = 'remote-gateway';
 
@@ -27,6 +29,8 @@ export interface Answered {
   /** How each answer was produced; 'remote' when another gateway answered. */
   methods: Record<string, AnsweringMethod | 'remote'>;
   endpointId: string | null;
+  /** How it was routed here; null when a remote gateway answered. */
+  routing: RunRouting | null;
 }
 
 /** The three public operations, answered here or by a remote gateway, as the settings say. */
@@ -47,7 +51,7 @@ export function createServiceSelector(deps: { settings: SettingsStore; gateway: 
     zdr: async () => deps.gateway.zdrListing(),
     decide: async (request, options) => {
       const outcome = await deps.decisions.decide(request, options);
-      return { response: outcome.response, methods: outcome.methods, endpointId: outcome.endpoint.id };
+      return { response: outcome.response, methods: outcome.methods, endpointId: outcome.endpoint.id, routing: routingOf(request, outcome) };
     },
   };
   let remote: RemoteGateway | null = null;
@@ -75,7 +79,7 @@ export function createServiceSelector(deps: { settings: SettingsStore; gateway: 
         zdr: () => target.zdr(),
         decide: async (request, options) => {
           const response = await target.decide(request, options.signal);
-          return { response, methods: Object.fromEntries(Object.keys(response.answers).map((k) => [k, 'remote' as const])), endpointId: null };
+          return { response, methods: Object.fromEntries(Object.keys(response.answers).map((k) => [k, 'remote' as const])), endpointId: null, routing: null };
         },
       };
     },

@@ -189,6 +189,17 @@ export type QuestionSetSummary = z.infer<typeof QuestionSetSummarySchema>;
 export const RunStatusSchema = z.enum(['running', 'done', 'failed', 'cancelled']);
 
 /** One run of a question set (or of any request) from the inspector. */
+/** How a run was routed: the preferences it used, the endpoints tried in order and why, and those left out. */
+export const RunRoutingSchema = z.object({
+  preferences: z.unknown(),
+  strategy: z.enum(['order', 'sort', 'load-balance']).nullable(),
+  attempts: z.array(
+    z.object({ provider_name: z.string(), tag: z.string(), outcome: z.string(), message: z.string().nullable(), ms: z.number().nullable(), reason: z.string().nullable() }),
+  ),
+  excluded: z.array(z.object({ provider_name: z.string(), tag: z.string(), reason: z.string() })),
+});
+export type RunRouting = z.infer<typeof RunRoutingSchema>;
+
 export const RunSchema = z.object({
   id: z.string(),
   set_id: z.string().nullable(),
@@ -204,6 +215,8 @@ export const RunSchema = z.object({
   response: z.unknown().nullable(),
   methods: z.record(z.string(), z.string()).nullable(),
   error: z.object({ code: z.number().int(), message: z.string() }).nullable(),
+  /** null for runs from before routing was recorded, and for runs answered by a remote gateway. */
+  routing: RunRoutingSchema.nullable(),
 });
 export type Run = z.infer<typeof RunSchema>;
 

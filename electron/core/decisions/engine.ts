@@ -24,6 +24,8 @@ export interface DecisionOutcome {
   endpoint: CatalogEndpoint;
   attempts: AttemptSummary[];
   ledger: LedgerEntry[];
+  /** The plan the request was routed by: each endpoint's place and why, and those left out. */
+  plan: Plan;
 }
 
 export interface DecideOptions {
@@ -57,7 +59,7 @@ export class DecisionsEngine {
       const plan = this.plan(request, prepared);
       options.admit?.(() => maxCost(this.gateway, plan, request, prepared));
       const runs = await this.answer(request, prepared, plan, options, ledger);
-      return assemble(request, prepared, runs, ledger);
+      return { ...assemble(request, prepared, runs, ledger), plan };
     } catch (error) {
       if (ledger.length > 0) attachUsage(error, totalUsage(ledger));
       throw error;
@@ -134,7 +136,7 @@ export class DecisionsEngine {
 }
 
 /** One answer per question, in the request's order; usage summed over every call; each answering provider named. */
-function assemble(request: DecisionsRequest, prepared: Prepared, runs: Run[], ledger: LedgerEntry[]): DecisionOutcome {
+function assemble(request: DecisionsRequest, prepared: Prepared, runs: Run[], ledger: LedgerEntry[]): Omit<DecisionOutcome, 'plan'> {
   const byName = new Map(runs.flatMap((r) => r.value).map((a) => [a.name, a]));
   const ordered = prepared.labelled.map(([name]) => {
     const found = byName.get(name);

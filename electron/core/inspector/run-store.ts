@@ -2,6 +2,7 @@ import type { DecisionsRequest } from '../../../shared/schemas/decisions-request
 import type { DecisionsResponse } from '../../../shared/schemas/decisions-response';
 import type { ErrorBody } from '../../../shared/schemas/error-envelope';
 import type { Store } from '../store/database';
+import type { RunRouting } from '../../../shared/schemas/inspector';
 import type { AnsweringMethod } from '../decisions/ask';
 
 export interface DecisionRecord {
@@ -17,6 +18,7 @@ export interface DecisionRecord {
   latencyMs: number;
   setId?: string | null;
   label?: string | null;
+  routing?: RunRouting | null;
 }
 
 /**
@@ -32,8 +34,8 @@ export class RunStore {
     // Callers of the API may require zero data retention: their prompts are never written down.
     const keepContent = r.origin === 'inspector';
     this.store.run(
-      `INSERT INTO decisions (id, created_at, origin, key_id, session_id, user, model, provider, endpoint_id, status, latency_ms, input_tokens, output_tokens, cost, methods, question_count, request, response, set_id, label)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO decisions (id, created_at, origin, key_id, session_id, user, model, provider, endpoint_id, status, latency_ms, input_tokens, output_tokens, cost, methods, question_count, request, response, set_id, label, routing)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         r.id,
         r.createdAt,
@@ -55,6 +57,7 @@ export class RunStore {
         keepContent ? JSON.stringify(r.outcome.ok ? r.outcome.response : { error: r.outcome.error }) : null,
         r.setId ?? null,
         r.label ?? null,
+        r.routing ? JSON.stringify(r.routing) : null,
       ],
     );
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
-import type { Run } from '../../../shared/schemas/inspector';
+import type { Run, RunRouting } from '../../../shared/schemas/inspector';
+import { routingOfFailure } from './run-routing';
 import type { Clock } from '../clock';
 import { GatewayError } from '../errors';
 import type { RunStore } from './run-store';
@@ -19,6 +20,7 @@ interface DecisionRow {
   question_count: number;
   request: string | null;
   response: string | null;
+  routing: string | null;
 }
 
 /** 499: the person running it stopped it (no answer was sent). */
@@ -42,6 +44,7 @@ function fromRow(row: DecisionRow): Run {
     response: error ? null : response,
     methods: row.methods ? (JSON.parse(row.methods) as Record<string, string>) : null,
     error,
+    routing: row.routing ? (JSON.parse(row.routing) as RunRouting) : null,
   };
 }
 
@@ -71,6 +74,7 @@ export class Runs {
       response: null,
       methods: null,
       error: null,
+      routing: null,
     };
     this.active.set(id, { run, controller });
     const base = { id, createdAt: started, origin: 'inspector' as const, keyId: null, sessionId: request.session_id ?? null, user: request.user ?? null, request, setId, label };
@@ -83,7 +87,8 @@ export class Runs {
         run.methods = outcome.methods;
         run.answered = Object.keys(outcome.response.answers);
         run.latency_ms = this.deps.clock.now() - started;
-        this.deps.log.record({ ...base, latencyMs: run.latency_ms, outcome: { ok: true, ...outcome } });
+        run.routing = outcome.routing;
+        this.deps.log.record({ ...base, latencyMs: run.latency_ms, routing: run.routing, outcome: { ok: true, ...outcome } });
       })
       .catch((error: unknown) => {
         run.latency_ms = this.deps.clock.now() - started;
@@ -94,7 +99,8 @@ export class Runs {
           : error instanceof GatewayError
             ? { code: error.status, message: error.message }
             : { code: 500, message: 'Unexpected error; see the log' };
-        this.deps.log.record({ ...base, latencyMs: run.latency_ms, outcome: { ok: false, error: run.error } });
+        run.routing = cancelled ? null : routingOfFailure(request, error);
+        this.deps.log.record({ ...base, latencyMs: run.latency_ms, routing: run.routing, outcome: { ok: false, error: run.error } });
       })
       .finally(() => {
         // Kept a little while so a poll right after it ends still finds the run here.

@@ -199,4 +199,8 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (set_key, model, question)
   );
   `,
+  `
+  -- How each inspector run was routed: attempts in order with their reasons, and endpoints left out.
+  ALTER TABLE decisions ADD COLUMN routing TEXT;
+  `,
 ];

@@ -10,6 +10,7 @@ import { AnswerView } from './AnswerView';
 import { runQuery } from './api';
 import { CompareRuns } from './CompareRuns';
 import { RunHistory } from './RunHistory';
+import { RunRouting } from './RunRouting';
 import { costText } from './run-format';
 
 function firstImage(run: Run): string | undefined {
@@ -57,6 +58,7 @@ function RunDetail({ id }: { id: string }) {
       ) : null}
       {r.error ? <ErrorNotice error={new Error(r.error.message)} title={r.status === 'cancelled' ? 'Cancelled' : `Failed (${r.error.code})`} /> : null}
       <RunFacts run={r} />
+      {r.status !== 'running' ? <RunRouting routing={r.routing} /> : null}
       {response ? (
         <div className="answers">
           {Object.entries(response.answers).map(([name, answer]) => (
