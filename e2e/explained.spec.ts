@@ -159,3 +159,27 @@ test('ZDR shows output price, throughput, unknown status, sorts, and links to th
   await expect(app.heading).toHaveText('Endpoints');
   await expect(page.locator('#model-picker')).toHaveValue('sandbox/baseline-vision');
 });
+
+test('a run says how it was routed: preferences, attempts in order with their reasons, and what was left out', async ({ page, server }) => {
+  const app = new AppPage(page);
+  await app.open(server.uiUrl);
+  await app.goTo('Question sets');
+  await composeSet(page, 'Routed', '{"sort": "price", "zdr": true}');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByText(/Run “Routed” · done/)).toBeVisible({ timeout: 15_000 });
+  const routing = page.getByRole('region', { name: 'How this run was routed' });
+  await expect(routing).toContainText('Preferences: {"sort":"price","zdr":true}');
+  await expect(routing).toContainText('strategy: sort');
+  const attempts = routing.getByRole('list', { name: 'Attempts' }).locator('li');
+  await expect(attempts.first()).toContainText('Steady (simulated)');
+  await expect(attempts.first()).toContainText(/answered in \d+\.\d\d s/);
+  await expect(attempts.first()).toContainText('Why here:');
+  await expect(attempts.first()).toContainText('price');
+  const left = routing.getByRole('list', { name: 'Endpoints left out' });
+  await expect(left).toContainText('Bargain (simulated) — retains prompts (not ZDR)');
+  await app.screenshot('run-routing');
+  // The record outlives the live run: reloading reads it back from the store.
+  await page.waitForTimeout(5_500);
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'How this run was routed' }).getByRole('list', { name: 'Attempts' })).toContainText('Steady (simulated)');
+});
