@@ -230,6 +230,15 @@ describe('npm run eval', () => {
     expect(provider.received).toHaveLength(2 * N * 3);
   }, 60_000);
 
+  it('exits 1 when the budget stops the run, with the report of what was done', async () => {
+    const before = provider.received.length;
+    const out = await run(['--set', join(dir.path, 'set.json'), '--dataset', join(dir.path, 'data.jsonl'), '--model', 'lp/alpha', '--budget', '0.000001', '--report', join(dir.path, 'budget.json')]);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toMatch(/did not complete: budget \(Stopped before the budget of \$0\.000001 would be exceeded\)/);
+    expect(provider.received.length).toBe(before);
+    expect(JSON.parse(readFileSync(join(dir.path, 'budget.json'), 'utf8'))).toMatchObject({ dataset: { items: N }, models: [{ model: 'lp/alpha', items: 0 }] });
+  }, 60_000);
+
   it('exits 2 naming file, row and field on a bad dataset, and 2 on an unknown model', async () => {
     writeFileSync(join(dir.path, 'bad.csv'), 'id,state,expected.mood\na,x,happy\nb,y,angry\n');
     const bad = await run(['--set', join(dir.path, 'set.json'), '--dataset', join(dir.path, 'bad.csv'), '--model', 'lp/alpha']);
