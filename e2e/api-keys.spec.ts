@@ -39,7 +39,7 @@ test('keys are managed from the command line too', async ({ server, request }) =
   const key = /^(vd-[0-9a-f]{12}-[\w-]{43})$/m.exec(created)?.[1];
   expect(key).toBeDefined();
   const id = key!.split('-')[1]!;
-  expect(run("keys", "list")).toMatch(new RegExp(`${id}\\s+standard\\s+active\\s+\\$0\\s+cli job`));
+  expect(run("keys", "list")).toMatch(new RegExp(`${id}\\s+standard\\s+active\\s+\\$0\\s+none\\s+cli job`));
   expect((await request.get(`${server.url}/api/v1/endpoints/zdr`, { headers: { Authorization: `Bearer ${key}` } })).status()).toBe(200);
   expect(run('keys', 'revoke', id)).toContain(`Revoked ${id}`);
   expect((await request.get(`${server.url}/api/v1/endpoints/zdr`, { headers: { Authorization: `Bearer ${key}` } })).status()).toBe(401);

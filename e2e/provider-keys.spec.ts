@@ -130,6 +130,8 @@ test('the catalog is edited in Settings; a mistake is named and nothing changes'
   await app.goTo('Endpoints');
   await page.getByLabel('Model').selectOption('lab/tiny');
   // Nothing gave this endpoint a price or limits: they show as unknown, not as numbers.
-  await expect(page.getByRole('table', { name: 'Endpoints' })).toContainText('context unknown');
-  await expect(page.getByRole('table', { name: 'Endpoints' }).locator('tr[data-tag="ollama"]')).toContainText('—');
+  const row = page.getByRole('table', { name: 'Endpoints' }).locator('tr[data-tag="ollama"]');
+  // Prompt price, completion price and context length: the first three cells.
+  for (const i of [0, 1, 2]) await expect(row.locator('td').nth(i)).toHaveText('—');
+  await expect(row).toContainText('max output unknown');
 });
