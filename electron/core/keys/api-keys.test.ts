@@ -42,6 +42,18 @@ describe('API keys', () => {
     expect(env.core.apiKeys.verify(b.key)).toBeUndefined();
   });
 
+  it('a key another process has just created works at once, without waiting for the next look', async () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    env = await tempCore({ clock: { now: () => now } });
+    const first = env.core.apiKeys.create('first', 'standard');
+    expect(env.core.apiKeys.verify(first.key)?.id).toBe(first.info.id);
+    // The command line creates a key in the same file; the clock has not moved on.
+    const otherStore = Store.open(env.core.store.path);
+    const created = new ApiKeys(otherStore, { now: () => now }).create('from the command line', 'standard');
+    otherStore.close();
+    expect(env.core.apiKeys.verify(created.key)?.id).toBe(created.info.id);
+  });
+
   it('stores only a hash: the key never appears in the database file', async () => {
     env = await tempCore();
     const { key } = env.core.apiKeys.create('ci', 'management');

@@ -90,10 +90,10 @@ export class ApiKeys {
     }
   }
 
-  private rows(): Map<string, ApiKeyRow> {
+  private rows(fresh = false): Map<string, ApiKeyRow> {
     // Looked at most every half second: a key revoked by another process stops working within that.
     const now = this.clock.now();
-    if (this.cache && now - this.checkedAt < 500 && now >= this.checkedAt) return this.cache;
+    if (!fresh && this.cache && now - this.checkedAt < 500 && now >= this.checkedAt) return this.cache;
     this.checkedAt = now;
     const version = this.store.dataVersion();
     if (!this.cache || version !== this.dataVersion) {
@@ -233,7 +233,10 @@ export class ApiKeys {
 
   /** The key's identity when it is known and not revoked; compared in constant time. */
   verify(presented: string): VerifiedKey | undefined {
-    const rows = this.rows();
+    let rows = this.rows();
+    // A key id not seen yet may have just been created by another process (`keys create`): look again now.
+    const id = KEY_PATTERN.exec(presented)?.[1];
+    if (id !== undefined && !rows.has(id)) rows = this.rows(true);
     if (rows !== this.verifiedFor) {
       // Keys were (re)read: a revocation or a new key must be seen, so what was verified is verified again.
       this.verified.clear();
