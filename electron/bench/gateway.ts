@@ -1,5 +1,5 @@
 import { GENERIC } from '../core/providers/capabilities';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -187,8 +187,9 @@ async function main(): Promise<void> {
       ],
     }),
   );
-  const key = /^(vd-\S+)$/m.exec(execFileSync(process.execPath, [cli, 'keys', 'create', '--name', 'bench', '--data-dir', dataDir], { encoding: 'utf8' }))![1]!;
   const gateway = await startChild([cli, '--port', '0', '--data-dir', dataDir], { VERDICT_LOG_LEVEL: 'error' });
+  // A fresh data directory: the server prints its first management key once.
+  const key = /^\s+(vd-\S+)$/m.exec(gateway.output)![1]!;
   const gatewayUrl = `${/Verdict is serving at (\S+)/.exec(gateway.output)![1]}/api/alpha/decisions`;
   const auth = { authorization: `Bearer ${key}` };
   const pid = gateway.child.pid!;
