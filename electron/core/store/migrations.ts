@@ -203,4 +203,12 @@ export const MIGRATIONS: readonly string[] = [
   -- How each inspector run was routed: attempts in order with their reasons, and endpoints left out.
   ALTER TABLE decisions ADD COLUMN routing TEXT;
   `,
+  `
+  -- Box review: answers by box question, the run a verdict was given on (a later run makes it stale),
+  -- and the image's size in pixels for exports.
+  ALTER TABLE box_items ADD COLUMN answers TEXT NOT NULL DEFAULT '{}';
+  ALTER TABLE box_items ADD COLUMN verdict_run_id TEXT;
+  ALTER TABLE box_items ADD COLUMN width INTEGER;
+  ALTER TABLE box_items ADD COLUMN height INTEGER;
+  `,
 ];
