@@ -21,7 +21,8 @@ export class LogprobProvider {
 
   constructor(
     private readonly answer: (request: LabelRequest) => { labels: Record<string, number>; usage?: { prompt: number; completion: number } },
-    private readonly options: { delayMs?: number } = {},
+    /** `fail` answers a request with that HTTP status instead (still recorded as received). */
+    private readonly options: { delayMs?: number; fail?: (request: LabelRequest) => number | null } = {},
   ) {}
 
   async start(port = 0): Promise<this> {
@@ -36,6 +37,11 @@ export class LogprobProvider {
         }
         const body = JSON.parse(text) as { model: string };
         this.received.push({ at: Date.now(), model: body.model, text });
+        const status = this.options.fail?.({ model: body.model, text }) ?? null;
+        if (status !== null) {
+          res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `failed on purpose with ${status}` } }));
+          return;
+        }
         const { labels, usage } = this.answer({ model: body.model, text });
         const top = Object.entries(labels)
           .filter(([, p]) => p > 0)

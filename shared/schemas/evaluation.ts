@@ -72,6 +72,8 @@ export const EvalRunSchema = z.object({
   total: z.number().int(),
   done: z.number().int(),
   failed: z.number().int(),
+  /** failed items that resuming would send again (see MAX_ITEM_TRIES) */
+  retryable: z.number().int(),
   spent_usd: z.number(),
   eta_ms: z.number().nullable(),
   created_at: z.string(),

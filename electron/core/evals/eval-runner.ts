@@ -40,8 +40,40 @@ export type RunnerEnd = 'done' | 'paused' | 'cancelled' | 'budget' | 'failed';
 /** Tries of one item against 429s before it is stored as failed. */
 const MAX_RATE_LIMIT_TRIES = 6;
 const MAX_BACKOFF_MS = 60_000;
+/**
+ * Times an item is sent in all before its failure stays: the first try, then one more at each of
+ * up to two resumes. Only failures are tried again; an item whose answer was stored never is.
+ */
+export const MAX_ITEM_TRIES = 3;
+
+/**
+ * Whether a failed request is worth sending again on resume. The request itself was refused
+ * (400 bad request, 404 no such model, 405, 413 too large): it would be refused again. Anything
+ * else may pass later: rate limits, provider faults and timeouts, and keys or credits (401, 402,
+ * 403) that the user can fix before resuming.
+ */
+export function retryableFailure(error: unknown): boolean {
+  return !(error instanceof GatewayError && [400, 404, 405, 413].includes(error.status));
+}
+
+interface Task {
+  position: number;
+  variant: number;
+  state: unknown;
+  /** a stored failure sent again */
+  retry: boolean;
+}
 
 class BudgetReached extends Error {}
+
+/**
+ * A stored failure sent again is updated in place (never a stored answer: `WHERE ok = 0`): the
+ * item's tokens and cost add up over its tries, so the run's spend counts each one once.
+ */
+const AFTER_FAILURE = `ON CONFLICT (run_id, variant, position) DO UPDATE SET ok = excluded.ok, tries = eval_results.tries + 1, retryable = excluded.retryable,
+  input_tokens = eval_results.input_tokens + excluded.input_tokens, output_tokens = eval_results.output_tokens + excluded.output_tokens,
+  cost = CASE WHEN eval_results.cost IS NULL THEN excluded.cost WHEN excluded.cost IS NULL THEN eval_results.cost ELSE eval_results.cost + excluded.cost END,
+  latency_ms = excluded.latency_ms,`;
 
 export class EvalRunner {
   done = 0;
@@ -53,7 +85,11 @@ export class EvalRunner {
   private readonly controller = new Cancellation();
   private notBefore = 0;
   private readonly startedAt: number;
-  private doneAtStart = 0;
+  /** Tasks this runner was started with (items with no result, and failures to retry), and those finished since. */
+  private pendingAtStart = 0;
+  private handled = 0;
+  /** Stored results by `position * 1024 + variant`: true for failures to send again. */
+  private readonly stored: Map<number, boolean>;
   readonly total: number;
   readonly finished: Promise<RunnerEnd>;
 
@@ -69,16 +105,22 @@ export class EvalRunner {
     this.done = counts.done;
     this.failed = counts.failed;
     this.spent = counts.spent;
-    this.doneAtStart = counts.done;
     this.total = deps.datasets.get(spec.datasetId).items * spec.variants.length;
+    this.stored = new Map(
+      deps.store
+        .all<{ k: number; retry: number }>('SELECT position * 1024 + variant AS k, (ok = 0 AND retryable = 1 AND tries < ?) AS retry FROM eval_results WHERE run_id = ?', [MAX_ITEM_TRIES, spec.id])
+        .map((r) => [r.k, r.retry === 1]),
+    );
+    let retries = 0;
+    for (const retry of this.stored.values()) if (retry) retries += 1;
+    this.pendingAtStart = this.total - counts.done + retries;
     this.finished = this.run();
   }
 
   /** ms left at the rate since this runner started; null until something was done. */
   eta(): number | null {
-    const sinceStart = this.done - this.doneAtStart;
-    if (sinceStart <= 0) return null;
-    return ((this.deps.clock.now() - this.startedAt) / sinceStart) * (this.total - this.done);
+    if (this.handled <= 0) return null;
+    return ((this.deps.clock.now() - this.startedAt) / this.handled) * Math.max(0, this.pendingAtStart - this.handled);
   }
 
   stop(why: 'paused' | 'cancelled'): void {
@@ -86,13 +128,15 @@ export class EvalRunner {
     if (why === 'cancelled') this.controller.abort();
   }
 
-  private *tasks(): Generator<{ position: number; variant: number; state: unknown }> {
-    const stored = new Set(this.deps.store.all<{ k: number }>('SELECT position * 1024 + variant AS k FROM eval_results WHERE run_id = ?', [this.spec.id]).map((r) => r.k));
+  /** Items with no stored result, and stored failures that may be sent again; never a stored answer. */
+  private *tasks(): Generator<Task> {
     for (const item of this.deps.datasets.iterate(this.spec.datasetId)) {
       for (let variant = 0; variant < this.spec.variants.length; variant += 1) {
-        if (!stored.has(item.position * 1024 + variant)) yield { position: item.position, variant, state: item.state };
+        const retry = this.stored.get(item.position * 1024 + variant);
+        if (retry !== false) yield { position: item.position, variant, state: item.state, retry: retry === true };
       }
     }
+    this.stored.clear();
   }
 
   private async run(): Promise<RunnerEnd> {
@@ -113,7 +157,7 @@ export class EvalRunner {
     return this.stopping ?? 'done';
   }
 
-  private async item(task: { position: number; variant: number; state: unknown }): Promise<void> {
+  private async item(task: Task): Promise<void> {
     const variant = this.spec.variants[task.variant]!;
     const { provider: basePreferences, ...base } = this.spec.request;
     const provider = variant.provider ?? basePreferences;
@@ -159,7 +203,7 @@ export class EvalRunner {
 
   /** Committed before the next item is taken: what is stored is never sent again. */
   private store(
-    task: { position: number; variant: number },
+    task: Task,
     result: { ok: true; outcome: Awaited<ReturnType<EvalDecide>>; latency: number } | { ok: false; error: unknown; latency: number },
   ): void {
     const questions = this.spec.request.questions as Record<string, Question>;
@@ -183,7 +227,8 @@ export class EvalRunner {
       }
       const cost = response.usage.cost ?? null;
       this.deps.store.run(
-        'INSERT OR IGNORE INTO eval_results (run_id, variant, position, ok, answers, raw_answers, methods, attempts, provider, input_tokens, output_tokens, cost, latency_ms) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        `INSERT INTO eval_results (run_id, variant, position, ok, answers, raw_answers, methods, attempts, provider, input_tokens, output_tokens, cost, latency_ms) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ${AFTER_FAILURE} answers = excluded.answers, raw_answers = excluded.raw_answers, methods = excluded.methods, attempts = excluded.attempts, provider = excluded.provider, error = NULL WHERE eval_results.ok = 0`,
         [
           this.spec.id,
           task.variant,
@@ -200,16 +245,19 @@ export class EvalRunner {
         ],
       );
       this.spent += cost ?? 0;
+      if (task.retry) this.failed -= 1;
     } else {
       const usage = usageOf(result.error);
       const message = result.error instanceof GatewayError ? `${result.error.status}: ${result.error.message}` : result.error instanceof Error ? result.error.message : String(result.error);
       this.deps.store.run(
-        'INSERT OR IGNORE INTO eval_results (run_id, variant, position, ok, input_tokens, output_tokens, cost, latency_ms, error) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?)',
-        [this.spec.id, task.variant, task.position, usage?.input_tokens ?? 0, usage?.output_tokens ?? 0, usage?.cost ?? null, result.latency, message],
+        `INSERT INTO eval_results (run_id, variant, position, ok, input_tokens, output_tokens, cost, latency_ms, error, retryable) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?)
+         ${AFTER_FAILURE} error = excluded.error WHERE eval_results.ok = 0`,
+        [this.spec.id, task.variant, task.position, usage?.input_tokens ?? 0, usage?.output_tokens ?? 0, usage?.cost ?? null, result.latency, message, retryableFailure(result.error) ? 1 : 0],
       );
       this.spent += usage?.cost ?? 0;
-      this.failed += 1;
+      if (!task.retry) this.failed += 1;
     }
-    this.done += 1;
+    if (!task.retry) this.done += 1;
+    this.handled += 1;
   }
 }

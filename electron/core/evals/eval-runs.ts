@@ -8,7 +8,7 @@ import type { Logger } from '../logger';
 import type { CancelSignal } from '../cancel';
 import type { Store } from '../store/database';
 import type { Datasets } from './datasets';
-import { EvalRunner, type EvalDecide, type RunnerEnd } from './eval-runner';
+import { EvalRunner, MAX_ITEM_TRIES, type EvalDecide, type RunnerEnd } from './eval-runner';
 import { calibrate } from './calibration';
 import { calibrationPoint, evalReport, judge, type StoredResult } from './report';
 import { iou, type FractionBox } from './metrics';
@@ -91,6 +91,7 @@ export class EvalRuns {
       total: items * variants.length,
       done: counts.done,
       failed: counts.failed,
+      retryable: this.retryable(row.id),
       spent_usd: counts.spent,
       eta_ms: live?.eta() ?? null,
       created_at: row.created_at,
@@ -165,9 +166,16 @@ export class EvalRuns {
     return this.get(id);
   }
 
+  /** Failed items a resume would send again: not refused as malformed, and sent fewer than MAX_ITEM_TRIES times. */
+  private retryable(id: string): number {
+    return this.deps.store.get<{ n: number }>('SELECT COUNT(*) AS n FROM eval_results WHERE run_id = ? AND ok = 0 AND retryable = 1 AND tries < ?', [id, MAX_ITEM_TRIES])!.n;
+  }
+
+  /** Goes on with the items that have no result, and sends failed items again (a finished run too, when it has some). */
   resume(id: string, budget?: number | null): EvalRun {
     const row = this.row(id);
-    if (row.status === 'done' || row.status === 'cancelled') throw new GatewayError('bad_request', `The run is ${row.status}; start a new one`);
+    if (row.status === 'cancelled') throw new GatewayError('bad_request', 'The run is cancelled; start a new one');
+    if (row.status === 'done' && this.retryable(id) === 0) throw new GatewayError('bad_request', 'The run is done and has no failed item to try again; start a new one');
     if (budget !== undefined) this.deps.store.run('UPDATE eval_runs SET budget_usd = ? WHERE id = ?', [budget, id]);
     if (!this.active.has(id)) this.launch(this.row(id));
     return this.get(id);

@@ -211,4 +211,9 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE box_items ADD COLUMN width INTEGER;
   ALTER TABLE box_items ADD COLUMN height INTEGER;
   `,
+  `
+  -- Evaluation results: how many times the item was sent, and whether a failure may be retried on resume.
+  ALTER TABLE eval_results ADD COLUMN tries INTEGER NOT NULL DEFAULT 1;
+  ALTER TABLE eval_results ADD COLUMN retryable INTEGER NOT NULL DEFAULT 1;
+  `,
 ];

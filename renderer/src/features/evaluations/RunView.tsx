@@ -48,6 +48,11 @@ function Controls({ run }: { run: EvalRun }) {
           Resume
         </button>
       ) : null}
+      {run.status === 'done' && run.retryable > 0 ? (
+        <button type="button" className="secondary" onClick={() => act.mutate('evals.resume')} title="Send the failed items again; answers already stored are not sent again">
+          Retry {run.retryable.toLocaleString('en-US')} failed
+        </button>
+      ) : null}
       {run.status === 'running' || run.status === 'paused' ? (
         <button type="button" className="secondary" onClick={() => act.mutate('evals.cancel')}>
           Cancel
