@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { fromCoco, toCoco } from './coco';
 import { BOX_CSV_HEADER, toBoxCsv } from './csv';
 import { fromLabelStudio, toLabelStudio } from './label-studio';
-import { BoxFormatError, type BoxImage, type LabelledBox } from './types';
+import { BoxFormatError, type AnswerBox, type BoxImage, type LabelledBox } from './types';
 import { fromYolo, fromYoloLabels, toYolo, yoloClasses } from './yolo';
 
 const fixture = (path: string) => readFileSync(join(import.meta.dirname, 'fixtures', path), 'utf8');
@@ -27,14 +27,15 @@ const labelArb = fc.constantFrom('cat', 'dog, left', 'the "red" car', 'number');
 const boxArb = fc
   .record({ label: labelArb, x: fc.double({ min: 0, max: 0.9, noNaN: true }), y: fc.double({ min: 0, max: 0.9, noNaN: true }), w: fc.double({ min: 0.01, max: 1, noNaN: true }), h: fc.double({ min: 0.01, max: 1, noNaN: true }) })
   .map(({ label, x, y, w, h }) => ({ label, left: x, top: y, right: Math.min(1, x + w), bottom: Math.min(1, y + h) }));
-const imageArb = fc.record({
+type SizedImage = BoxImage & { width: number; height: number };
+const imageArb: fc.Arbitrary<SizedImage> = fc.record({
   file: fc.constantFrom('a.png', 'photos/b.jpg', 'c d.jpeg'),
   width: fc.integer({ min: 16, max: 8000 }),
   height: fc.integer({ min: 16, max: 8000 }),
   truth: fc.array(boxArb, { maxLength: 5 }),
-  answers: fc.constant([]),
+  answers: fc.constant<AnswerBox[]>([]),
 });
-const uniqueFiles = (images: BoxImage[]) => images.map((im, i) => ({ ...im, file: `${i}-${im.file.replace(/^.*\//, '')}` }));
+const uniqueFiles = (images: SizedImage[]): SizedImage[] => images.map((im, i) => ({ ...im, file: `${i}-${im.file.replace(/^.*\//, '')}` }));
 
 describe('COCO', () => {
   it('imports a real COCO instances file (datumaro, the library CVAT exports COCO with) with the right boxes', () => {

@@ -14,6 +14,7 @@ import {
   BoxItemSchema,
   BackupSchema,
   FractionBoxSchema,
+  TruthBoxSchema,
   ImageDataUrlSchema,
   ProviderKeyInputSchema,
   ProviderKeyStateSchema,
@@ -124,8 +125,9 @@ export const OPERATIONS = {
     z
       .object({
         id: z.string(),
-        truth: z.array(FractionBoxSchema).max(50).optional(),
+        truth: z.array(TruthBoxSchema).max(50).optional(),
         answer: FractionBoxSchema.nullable().optional(),
+        answers: z.record(z.string(), FractionBoxSchema).optional(),
         model: z.string().nullable().optional(),
         run_id: z.string().nullable().optional(),
         verdict: z.enum(['accepted', 'rejected']).nullable().optional(),

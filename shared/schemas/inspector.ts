@@ -225,17 +225,31 @@ export const FractionBoxSchema = z
   .object({ top: z.number().min(0).max(1), left: z.number().min(0).max(1), bottom: z.number().min(0).max(1), right: z.number().min(0).max(1) })
   .refine((b) => b.top < b.bottom && b.left < b.right, 'a box needs top < bottom and left < right');
 
-/** An image under review: ground-truth boxes drawn by people, the model's box, and the verdict. */
+/** A ground-truth box; its label is the name of the box question it answers (none on older items). */
+export const TruthBoxSchema = z
+  .object({ top: z.number().min(0).max(1), left: z.number().min(0).max(1), bottom: z.number().min(0).max(1), right: z.number().min(0).max(1), label: z.string().min(1).max(100).optional() })
+  .refine((b) => b.top < b.bottom && b.left < b.right, 'a box needs top < bottom and left < right');
+export type TruthBox = z.infer<typeof TruthBoxSchema>;
+
+/** An image under review: ground-truth boxes drawn by people, the model's boxes, and the verdict. */
 export const BoxItemSchema = z.object({
   id: z.string(),
   name: z.string(),
   data_url: z.string(),
-  truth: z.array(FractionBoxSchema),
+  truth: z.array(TruthBoxSchema),
+  /** The model's box for the question "box" (items from before box questions were named), or the first answer. */
   answer: FractionBoxSchema.nullable(),
+  /** The model's box by box question name, from the latest run. */
+  answers: z.record(z.string(), FractionBoxSchema).default({}),
   model: z.string().nullable(),
   run_id: z.string().nullable(),
   verdict: z.enum(['accepted', 'rejected']).nullable(),
+  /** True when the item was run again after the verdict: the verdict was given on other answers. */
+  stale: z.boolean().default(false),
   note: z.string(),
+  /** The image's size in pixels, when it could be read. */
+  width: z.number().int().positive().nullable().default(null),
+  height: z.number().int().positive().nullable().default(null),
   created_at: z.string(),
 });
 export type BoxItem = z.infer<typeof BoxItemSchema>;

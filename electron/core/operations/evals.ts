@@ -78,8 +78,10 @@ export function evalHandlers(core: HandlerDeps): EvalOps {
         let id = b.name;
         for (let n = 2; seen.has(id); n += 1) id = `${b.name} (${n})`;
         seen.add(id);
-        const truth = b.truth[0];
-        return { id, state: [{ type: 'image_url', image_url: { url: b.data_url } }], expected: truth ? { [question]: { top: truth.top, bottom: truth.bottom, left: truth.left, right: truth.right } } : {} };
+        // A labelled truth box is the expected answer of the box question it names; an unlabelled one, of `question`.
+        const expected: Record<string, { top: number; bottom: number; left: number; right: number }> = {};
+        for (const t of b.truth) expected[t.label ?? question] ??= { top: t.top, bottom: t.bottom, left: t.left, right: t.right };
+        return { id, state: [{ type: 'image_url', image_url: { url: b.data_url } }], expected };
       });
       return core.datasets.create(name, items);
     },

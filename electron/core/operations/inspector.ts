@@ -69,7 +69,11 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
       for (const s of sets) core.questionSets.save(s);
       for (const item of backup.box_items) {
         const added = core.boxItems.add(item.name, item.data_url);
-        core.boxItems.update(added.id, { truth: item.truth, answer: item.answer, model: item.model, run_id: item.run_id, verdict: item.verdict, note: item.note });
+        // A stale verdict stays stale: it is given before the run it predates is restored.
+        const ran = { answer: item.answer, answers: item.answers, model: item.model, run_id: item.run_id };
+        const reviewed = { truth: item.truth, verdict: item.verdict, note: item.note };
+        if (item.stale) core.boxItems.update(core.boxItems.update(added.id, reviewed).id, ran);
+        else core.boxItems.update(core.boxItems.update(added.id, ran).id, reviewed);
       }
       return { question_sets: sets.length, box_items: backup.box_items.length, catalog_endpoints: catalog.endpoints.length };
     },
