@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../clock';
@@ -7,7 +8,7 @@ import { UpstreamHttp } from './http';
 import { readAnthropicStream } from './anthropic/stream';
 import { readGeminiStream } from './gemini/stream';
 import { readOpenAiStream } from './openai/stream';
-import { sseData } from './sse';
+import { readSse } from './sse';
 import type { CallContext } from './types';
 import { UpstreamError } from './upstream-error';
 
@@ -83,14 +84,14 @@ describe.each(ADAPTERS)('$name adapter: line endings and chunk boundaries', (ada
   }, 30_000);
 });
 
-describe('sseData', () => {
+describe('readSse', () => {
   async function events(text: string | Uint8Array[]): Promise<{ event: string | null; data: string }[]> {
     async function* body() {
       if (typeof text === 'string') yield Buffer.from(text);
       else for (const piece of text) yield piece;
     }
     const out: { event: string | null; data: string }[] = [];
-    for await (const e of sseData(body(), new AbortController().signal)) out.push(e);
+    await readSse(Readable.from(body()), new AbortController().signal, (data, event) => out.push({ event, data }));
     return out;
   }
 

@@ -172,13 +172,8 @@ async function replay(wire: keyof typeof READERS, chunks: Uint8Array[], lane = 0
   const response = await http.postJson(`${upstream.url}/v1/stream`, {}, { headers: {}, signal: ctx.signal });
   const body = response.body;
   let count = 0;
-  async function* counted() {
-    for await (const read of body) {
-      count++;
-      yield read as Buffer;
-    }
-  }
-  const outcome = await READERS[wire]({ ...response, body: counted() as unknown as typeof body }, ctx, started, upstream.url).catch((error: unknown) => {
+  body.on('data', () => count++);
+  const outcome = await READERS[wire](response, ctx, started, upstream.url).catch((error: unknown) => {
     if (error instanceof UpstreamError) return error;
     throw error;
   });

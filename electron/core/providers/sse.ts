@@ -6,53 +6,99 @@ import type { CancelSignal } from '../cancel';
 
 /** The most one event (or one unterminated line) may buffer, in UTF-16 units, before the stream is refused. */
 export const MAX_EVENT_CHARS = 16 * 1024 * 1024;
+/** How long a body may stay open after its reader has what it needs (OpenAI's [DONE]) before it is cut. */
+export const DRAIN_MS = 5_000;
+/** What `onEvent` returns when the stream has said all it will ("[DONE]"): the rest is read and ignored. */
+export const FINISHED = true;
+
+/** What `readSse` reads: a response body as Node and undici give it (`data`, `end`, `error`, `destroy`). */
+export interface SseBody {
+  on(event: 'data', listener: (chunk: Buffer | Uint8Array | string) => void): unknown;
+  once(event: 'end', listener: () => void): unknown;
+  once(event: 'error', listener: (error: unknown) => void): unknown;
+  off(event: 'data' | 'end', listener: (...args: never[]) => void): unknown;
+  destroy(error?: Error): unknown;
+}
 
 /**
- * Server-sent events from a response body: yields each event's `data` payload (multi-line data
- * joined with "\n") and its `event` name. Lines may end in LF, CRLF or CR alone; bytes are decoded
- * as a stream, so a UTF-8 character split across network reads stays whole. Comments, `id` and
- * `retry` are skipped. An event still open when the body ends is delivered, as providers end
- * streams without the final blank line.
+ * Server-sent events from a response body, handed to `onEvent` in order as they complete: each
+ * event's `data` (multi-line data joined with "\n") and its `event` name. Lines may end in LF, CRLF
+ * or CR alone; bytes are decoded as a stream, so a UTF-8 character split across network reads
+ * stays whole. Comments, `id` and `retry` are skipped. An event still open when the body ends is
+ * delivered, as providers end streams without the final blank line.
+ *
+ * Resolves when the body has ended, or as soon as `onEvent` returns FINISHED; the rest of the body
+ * is then read and dropped (cut after DRAIN_MS), so the connection goes back to its pool whole.
+ * `onEvent` throwing stops the read: the body is destroyed and the promise rejects with what it threw.
+ * The body is read with `data` events rather than an async iterator: no promise per chunk, and no
+ * error (with its stack) made when a reader stops before the end.
  */
-export async function* sseData(body: AsyncIterable<Buffer | Uint8Array | string>, signal: CancelSignal): AsyncGenerator<{ event: string | null; data: string }> {
-  const ready: { event: string | null; data: string }[] = [];
-  let overflow = false;
-  const parser = createParser({
-    onEvent: (message: EventSourceMessage) => {
-      ready.push({ event: message.event ?? null, data: message.data });
-    },
-    onError: (error) => {
-      if (error.type === 'max-buffer-size-exceeded') overflow = true;
-    },
-    maxBufferSize: MAX_EVENT_CHARS,
-  });
-  // Made on the first read that ends inside a character; until then a read ending in an ASCII
-  // byte (nearly all: events end in a newline) is decoded whole, which is several times cheaper.
-  let decoder = null as TextDecoder | null;
-  const decode = (bytes: Uint8Array): string => {
-    if (decoder === null) {
-      if (bytes.length === 0 || bytes[bytes.length - 1]! < 0x80) return Buffer.prototype.toString.call(bytes, 'utf8');
-      decoder = new TextDecoder('utf-8');
-    }
-    return decoder.decode(bytes, { stream: true });
-  };
-  const feed = (text: string) => {
-    if (text !== '') parser.feed(text);
-    if (overflow) throw new UpstreamError('invalid_response', `stream event longer than ${MAX_EVENT_CHARS} characters`);
-  };
-  try {
-    for await (const chunk of body) {
-      feed(typeof chunk === 'string' ? chunk : decode(chunk));
-      if (ready.length > 0) {
-        // Events are handed over in order; a consumer that stops early leaves the rest unread.
-        for (let i = 0; i < ready.length; i++) yield ready[i]!;
-        ready.length = 0;
+export function readSse(body: SseBody, signal: CancelSignal, onEvent: (data: string, event: string | null) => boolean | void): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    // Set once the promise has settled: an error, or the reader finished before the body did.
+    let failed = false;
+    let finished = false;
+    const parser = createParser({
+      onEvent: (message: EventSourceMessage) => {
+        if (failed || finished) return;
+        if (onEvent(message.data, message.event ?? null) === FINISHED) finish();
+      },
+      onError: (error) => {
+        if (error.type === 'max-buffer-size-exceeded') throw new UpstreamError('invalid_response', `stream event longer than ${MAX_EVENT_CHARS} characters`);
+      },
+      maxBufferSize: MAX_EVENT_CHARS,
+    });
+    // Made on the first read that ends inside a character; until then a read ending in an ASCII
+    // byte (nearly all: events end in a newline) is decoded whole, which is several times cheaper.
+    let decoder = null as TextDecoder | null;
+    const decode = (chunk: Buffer | Uint8Array | string): string => {
+      if (typeof chunk === 'string') return chunk;
+      if (decoder === null) {
+        if (chunk.length === 0 || chunk[chunk.length - 1]! < 0x80) return Buffer.prototype.toString.call(chunk, 'utf8');
+        decoder = new TextDecoder('utf-8');
       }
-    }
-  } catch (error) {
-    throw classifyTransportError(error, signal);
-  }
-  // Bytes of an unfinished character become U+FFFD; an open line and event are closed.
-  feed(`${decoder?.decode() ?? ''}\n\n`);
-  for (const event of ready) yield event;
+      return decoder.decode(chunk, { stream: true });
+    };
+    const fail = (error: unknown) => {
+      if (failed) return;
+      failed = true;
+      body.off('data', onData);
+      body.off('end', onEnd);
+      // The error listener stays, so the error destroying the body makes is not unhandled.
+      body.destroy();
+      reject(error);
+    };
+    const finish = () => {
+      finished = true;
+      const cut = setTimeout(() => body.destroy(), DRAIN_MS);
+      cut.unref();
+      body.once('end', () => clearTimeout(cut));
+      resolve();
+    };
+    const onData = (chunk: Buffer | Uint8Array | string) => {
+      if (failed || finished) return;
+      try {
+        const text = decode(chunk);
+        if (text !== '') parser.feed(text);
+      } catch (error) {
+        fail(error);
+      }
+    };
+    const onEnd = () => {
+      if (failed || finished) return;
+      try {
+        // Bytes of an unfinished character become U+FFFD; an open line and event are closed.
+        parser.feed(`${decoder?.decode() ?? ''}\n\n`);
+      } catch (error) {
+        fail(error);
+        return;
+      }
+      resolve();
+    };
+    body.on('data', onData);
+    body.once('end', onEnd);
+    body.on('error', (error) => {
+      if (!finished) fail(classifyTransportError(error, signal));
+    });
+  });
 }

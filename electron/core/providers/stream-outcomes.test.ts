@@ -63,6 +63,16 @@ describe('OpenAI-compatible stream endings', () => {
     expect(some.finishReason).toBe('length');
   });
 
+  it('answers at [DONE] even when the provider keeps the response open after it', async () => {
+    // The whole stream, [DONE] included, then the connection stalls: the answer must not wait for it.
+    upstream.script({ kind: 'stall-after-first-chunk', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: [sse([openaiChunk({ role: 'assistant', content: 'Yes' }, 'stop'), openaiUsage]).join('')] });
+    const ctx: CallContext = { http, clock: systemClock, signal: AbortSignal.timeout(2_000) };
+    const response = await http.postJson(`${upstream.url}/v1/x`, {}, { headers: {}, signal: ctx.signal });
+    const result = succeeded(await readOpenAiStream(response, ctx, systemClock.now(), upstream.url).catch((e: unknown) => e as UpstreamError));
+    expect(result.text).toBe('Yes');
+    expect(ctx.signal.aborted).toBe(false);
+  });
+
   it("Together's top_logprobs map becomes the position's alternatives, most likely first", async () => {
     const chunks = sse([
       { id: 't1', object: 'chat.completion.chunk', choices: [{ index: 0, text: 'Yes', logprobs: -0.1, top_logprobs: { No: -2.4, Yes: -0.1, Maybe: -4 }, delta: { token_id: 9642, role: 'assistant', content: 'Yes' }, finish_reason: null }], usage: null },

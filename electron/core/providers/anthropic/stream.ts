@@ -1,4 +1,4 @@
-import { sseData } from '../sse';
+import { readSse } from '../sse';
 import type { UpstreamResponse } from '../http';
 import { StreamState, field, isObj, jsonEvent, num, providerLabel, str, type Obj } from '../stream-util';
 import type { CallContext, ChatResult, UpstreamUsage } from '../types';
@@ -26,7 +26,7 @@ export async function readAnthropicStream(response: UpstreamResponse, ctx: CallC
     cacheWrite = field(usage['cache_creation_input_tokens'], num, 'usage.cache_creation_input_tokens') ?? cacheWrite;
     output = field(usage['output_tokens'], num, 'usage.output_tokens') ?? output;
   };
-  for await (const { data } of sseData(response.body, ctx.signal)) {
+  await readSse(response.body, ctx.signal, (data) => {
     const event = jsonEvent(data, 'stream event');
     switch (event['type']) {
       case 'message_start': {
@@ -62,7 +62,7 @@ export async function readAnthropicStream(response: UpstreamResponse, ctx: CallC
       default:
         break;
     }
-  }
+  });
   if (!stopped) throw new UpstreamError('invalid_response', 'stream ended before message_stop');
   // Anthropic counts cached tokens apart from input_tokens; ours include them.
   const input = fresh === null ? null : fresh + cacheRead + cacheWrite;

@@ -1,4 +1,4 @@
-import { sseData } from '../sse';
+import { readSse } from '../sse';
 import type { UpstreamResponse } from '../http';
 import { StreamState, field, isObj, jsonEvent, num, providerLabel, str, type Obj } from '../stream-util';
 import type { CallContext, ChatResult, UpstreamUsage } from '../types';
@@ -27,7 +27,7 @@ export async function readGeminiStream(response: UpstreamResponse, ctx: CallCont
   const state = new StreamState(ctx, started);
   let usage: Obj | undefined;
   let blockReason: string | null = null;
-  for await (const { data } of sseData(response.body, ctx.signal)) {
+  await readSse(response.body, ctx.signal, (data) => {
     const chunk = jsonEvent(data, 'stream chunk');
     const error = chunk['error'];
     if (error !== undefined && error !== null) throw new UpstreamError('server_error', `stream error: ${(isObj(error) && str(error['message'])) || 'unknown'}`);
@@ -58,7 +58,7 @@ export async function readGeminiStream(response: UpstreamResponse, ctx: CallCont
       if (finish) state.finishReason = finish;
     }
     usage = field(chunk['usageMetadata'], asObj, 'usageMetadata') ?? usage;
-  }
+  });
   const candidates = usage && field(usage['candidatesTokenCount'], num, 'usageMetadata.candidatesTokenCount');
   const thoughts = usage && field(usage['thoughtsTokenCount'], num, 'usageMetadata.thoughtsTokenCount');
   const result: UpstreamUsage = {

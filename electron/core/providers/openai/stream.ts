@@ -1,4 +1,4 @@
-import { sseData } from '../sse';
+import { FINISHED, readSse } from '../sse';
 import type { UpstreamResponse } from '../http';
 import { StreamState, field, isObj, jsonEvent, num, providerLabel, str, type Obj } from '../stream-util';
 import type { CallContext, ChatResult, TokenAlternatives, UpstreamUsage } from '../types';
@@ -78,10 +78,10 @@ export async function readOpenAiStream(response: UpstreamResponse, ctx: CallCont
   let refusal = '';
   let usage: Obj | null = null;
   let done = false;
-  for await (const { data } of sseData(response.body, ctx.signal)) {
+  await readSse(response.body, ctx.signal, (data) => {
     if (data === '[DONE]') {
       done = true;
-      break;
+      return FINISHED;
     }
     const chunk = jsonEvent(data, 'stream chunk');
     const error = chunk['error'];
@@ -103,7 +103,7 @@ export async function readOpenAiStream(response: UpstreamResponse, ctx: CallCont
       if (finish !== undefined) state.finishReason = finish;
     }
     usage = readUsage(chunk['usage']) ?? usage;
-  }
+  });
   if (!done && !usage) throw new UpstreamError('invalid_response', 'stream ended before the completion finished');
   const details = (usage ? asObj(usage['prompt_tokens_details']) : undefined) ?? {};
   const result: UpstreamUsage = {
