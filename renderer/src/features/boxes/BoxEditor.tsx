@@ -1,147 +1,266 @@
-import { useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type WheelEvent } from 'react';
 import type { Box } from '../../../../shared/schemas/answer';
+import type { TruthBox } from '../../../../shared/schemas/inspector';
+import { BoxOverlay, type Show } from './BoxOverlay';
+import { actualSize, fit, fromCorners, move, normalise, pan, resize, toImage, wheelFactor, zoomAt, MIN_SIDE, type Handle, type Point, type Size, type View } from './geometry';
+import { push, redo, start, undo, type History } from './history';
+import { colourOf } from './palette';
 
-type Corner = 'tl' | 'tr' | 'bl' | 'br';
-type Drag = { mode: 'create'; x0: number; y0: number } | { mode: 'move'; index: number; dx: number; dy: number } | { mode: 'resize'; index: number; corner: Corner };
+type Drag =
+  | { mode: 'create'; from: Point }
+  | { mode: 'move'; index: number; from: Point; box: TruthBox }
+  | { mode: 'resize'; index: number; handle: Handle }
+  | { mode: 'pan'; last: Point };
 
-const clamp = (v: number) => Math.min(1, Math.max(0, v));
-const MIN = 0.01;
+/** Screen pixels within which a drawn edge snaps to the image's edge. */
+const SNAP_PX = 6;
+const ZOOM_STEP = 1.25;
 
-function normalise(b: Box): Box {
-  return { top: clamp(Math.min(b.top, b.bottom)), bottom: clamp(Math.max(b.top, b.bottom)), left: clamp(Math.min(b.left, b.right)), right: clamp(Math.max(b.left, b.right)) };
+interface Props {
+  image: string;
+  name: string;
+  /** The image's size in pixels when known; otherwise read from the image once it loads. */
+  size: Size | null;
+  truth: TruthBox[];
+  answers: Record<string, Box>;
+  /** The box questions, in legend order. */
+  labels: readonly string[];
+  onChange: (truth: TruthBox[]) => void;
 }
 
 /**
- * Ground-truth boxes over an image: drag on the image to draw, drag a box to move it, drag a
- * corner to resize. Keyboard: N new box, arrows move (Shift: more), Alt+arrows resize,
- * Delete removes, Tab-free: the selected box is the one last touched.
+ * A zoomable workbench for ground-truth boxes. Mouse: drag to draw, drag a box to move it, drag a
+ * handle to resize, wheel to zoom, space+drag or the middle button to pan. Keyboard: N new box,
+ * arrows move it (Shift: more), Alt+arrows resize, Delete removes, Escape deselects, arrows pan when
+ * nothing is selected, + and − zoom, 0 fits, 1 shows 100 %, Ctrl+Z undoes, Ctrl+Shift+Z or Ctrl+Y redoes.
  */
-export function BoxEditor({
-  image,
-  name,
-  truth,
-  answer,
-  onChange,
-}: {
-  image: string;
-  name: string;
-  truth: Box[];
-  answer: Box | null;
-  onChange: (truth: Box[]) => void;
-}) {
-  const svg = useRef<SVGSVGElement>(null);
-  const [draft, setDraft] = useState<Box[] | null>(null);
+export function BoxEditor({ image, name, size, truth, answers, labels, onChange }: Props) {
+  const viewport = useRef<HTMLDivElement>(null);
+  const [natural, setNatural] = useState<Size | null>(size);
+  const [box, setBox] = useState<Size>({ width: 0, height: 0 });
+  const [view, setView] = useState<View | null>(null);
+  const [history, setHistory] = useState<History<TruthBox[]>>(() => start(truth));
+  const [draft, setDraft] = useState<TruthBox[] | null>(null);
   const [selected, setSelected] = useState<number | null>(truth.length > 0 ? 0 : null);
   const [drag, setDrag] = useState<Drag | null>(null);
-  const boxes = draft ?? truth;
+  const [cursor, setCursor] = useState<Point | null>(null);
+  const [space, setSpace] = useState(false);
+  const [show, setShow] = useState<Show>('both');
+  const [label, setLabel] = useState<string | undefined>(labels[0]);
+  const boxes = draft ?? history.present;
+  const dims = natural ?? { width: 1, height: 1 };
 
-  const point = (e: PointerEvent) => {
-    const r = svg.current!.getBoundingClientRect();
-    return { x: clamp((e.clientX - r.left) / r.width), y: clamp((e.clientY - r.top) / r.height) };
-  };
-  const commit = (next: Box[]) => {
-    setDraft(null);
-    onChange(next.map(normalise).filter((b) => b.right - b.left >= MIN && b.bottom - b.top >= MIN));
+  useLayoutEffect(() => {
+    const el = viewport.current!;
+    const measure = () => setBox({ width: el.clientWidth || 640, height: el.clientHeight || 480 });
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  useEffect(() => {
+    if (natural && box.width > 0 && !view) setView(fit(natural, box));
+  }, [natural, box, view]);
+
+  const commit = useCallback(
+    (next: TruthBox[]) => {
+      setDraft(null);
+      setHistory((h) => push(h, next));
+      onChange(next);
+    },
+    [onChange],
+  );
+  const travel = (step: typeof undo) => {
+    const next = step(history);
+    if (next === history) return;
+    setHistory(next);
+    setSelected(next.present.length > 0 ? Math.min(selected ?? 0, next.present.length - 1) : null);
+    onChange(next.present);
   };
 
-  const onPointerDown = (e: PointerEvent<SVGSVGElement>) => {
+  const v = view ?? { scale: 1, x: 0, y: 0 };
+  const screenPoint = (e: { clientX: number; clientY: number }): Point => {
+    const r = viewport.current!.getBoundingClientRect();
+    return { x: e.clientX - r.left, y: e.clientY - r.top };
+  };
+  /** The pointer in fractions of the image, not clamped. */
+  const fraction = (s: Point): Point => {
+    const p = toImage(v, s);
+    return { x: p.x / dims.width, y: p.y / dims.height };
+  };
+  const snap = SNAP_PX / (v.scale * Math.min(dims.width, dims.height));
+
+  const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
+    viewport.current!.focus();
+    viewport.current!.setPointerCapture?.(e.pointerId);
+    const s = screenPoint(e);
+    if (e.button === 1 || space) {
+      e.preventDefault();
+      setDrag({ mode: 'pan', last: s });
+      return;
+    }
+    if (e.button !== 0) return;
     const target = e.target as SVGElement;
-    const p = point(e);
-    svg.current!.setPointerCapture(e.pointerId);
-    const index = target.dataset['index'] !== undefined ? Number(target.dataset['index']) : null;
-    if (index !== null && target.dataset['corner']) {
+    const index = target.dataset['index'] !== undefined && show !== 'answer' ? Number(target.dataset['index']) : null;
+    const p = fraction(s);
+    if (index !== null && target.dataset['handle']) {
       setSelected(index);
-      setDrag({ mode: 'resize', index, corner: target.dataset['corner'] as Corner });
+      setDrag({ mode: 'resize', index, handle: target.dataset['handle'] as Handle });
     } else if (index !== null) {
       setSelected(index);
-      setDrag({ mode: 'move', index, dx: p.x - boxes[index]!.left, dy: p.y - boxes[index]!.top });
+      setDrag({ mode: 'move', index, from: p, box: boxes[index]! });
     } else {
-      setDrag({ mode: 'create', x0: p.x, y0: p.y });
-      setDraft([...truth, { top: p.y, bottom: p.y, left: p.x, right: p.x }]);
-      setSelected(truth.length);
+      setDrag({ mode: 'create', from: p });
+      setDraft([...boxes, { ...fromCorners(p, p, snap), ...(label ? { label } : {}) }]);
+      setSelected(boxes.length);
     }
   };
-  const onPointerMove = (e: PointerEvent<SVGSVGElement>) => {
+  const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
+    const s = screenPoint(e);
+    setCursor(s);
     if (!drag) return;
-    const p = point(e);
+    if (drag.mode === 'pan') {
+      setView(pan(v, s.x - drag.last.x, s.y - drag.last.y));
+      setDrag({ mode: 'pan', last: s });
+      return;
+    }
+    const p = fraction(s);
     const next = [...boxes];
-    if (drag.mode === 'create') next[next.length - 1] = { top: Math.min(drag.y0, p.y), bottom: Math.max(drag.y0, p.y), left: Math.min(drag.x0, p.x), right: Math.max(drag.x0, p.x) };
-    if (drag.mode === 'move') {
-      const b = boxes[drag.index]!;
-      const w = b.right - b.left;
-      const h = b.bottom - b.top;
-      const left = Math.min(1 - w, Math.max(0, p.x - drag.dx));
-      const top = Math.min(1 - h, Math.max(0, p.y - drag.dy));
-      next[drag.index] = { left, top, right: left + w, bottom: top + h };
-    }
-    if (drag.mode === 'resize') {
-      const b = { ...boxes[drag.index]! };
-      if (drag.corner.includes('t')) b.top = p.y;
-      if (drag.corner.includes('b')) b.bottom = p.y;
-      if (drag.corner.includes('l')) b.left = p.x;
-      if (drag.corner.includes('r')) b.right = p.x;
-      next[drag.index] = b;
-    }
+    if (drag.mode === 'create') next[next.length - 1] = { ...next[next.length - 1]!, ...fromCorners(drag.from, p, snap) };
+    if (drag.mode === 'move') next[drag.index] = { ...drag.box, ...move(drag.box, p.x - drag.from.x, p.y - drag.from.y) };
+    if (drag.mode === 'resize') next[drag.index] = { ...boxes[drag.index]!, ...resize(boxes[drag.index]!, drag.handle, p, snap) };
     setDraft(next);
   };
   const onPointerUp = () => {
-    if (drag && draft) commit(draft);
+    if (drag && drag.mode !== 'pan' && draft) {
+      const drawn = draft[draft.length - 1]!;
+      const tooSmall = drag.mode === 'create' && (drawn.right - drawn.left < MIN_SIDE || drawn.bottom - drawn.top < MIN_SIDE);
+      if (tooSmall) {
+        setDraft(null);
+        setSelected(history.present.length > 0 ? 0 : null);
+      } else commit(draft.map((b) => ({ ...b, ...normalise(b) })));
+    }
     setDrag(null);
   };
 
+  const zoomBy = (factor: number) => setView(zoomAt(v, factor, { x: box.width / 2, y: box.height / 2 }));
+  const onWheel = (e: WheelEvent<HTMLDivElement>) => setView(zoomAt(v, wheelFactor(e.deltaY), screenPoint(e)));
+
   const onKeyDown = (e: KeyboardEvent) => {
+    const mod = e.ctrlKey || e.metaKey;
+    const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    const current = history.present;
+    const chosen = selected !== null ? current[selected] : undefined;
     const step = e.shiftKey ? 0.05 : 0.01;
-    const arrows: Record<string, [number, number]> = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
-    if (e.key === 'n' || e.key === 'N') {
-      e.preventDefault();
-      commit([...truth, { top: 0.35, bottom: 0.65, left: 0.35, right: 0.65 }]);
-      setSelected(truth.length);
-    } else if ((e.key === 'Delete' || e.key === 'Backspace') && selected !== null && truth[selected]) {
-      e.preventDefault();
-      commit(truth.filter((_, i) => i !== selected));
-      setSelected(truth.length > 1 ? 0 : null);
-    } else if (arrows[e.key] && selected !== null && truth[selected]) {
-      e.preventDefault();
-      const [dx, dy] = arrows[e.key]!;
-      const b = truth[selected]!;
-      const moved = e.altKey
-        ? { ...b, right: Math.max(b.left + MIN, clamp(b.right + dx)), bottom: Math.max(b.top + MIN, clamp(b.bottom + dy)) }
-        : (() => {
-            const left = Math.min(1 - (b.right - b.left), Math.max(0, b.left + dx));
-            const top = Math.min(1 - (b.bottom - b.top), Math.max(0, b.top + dy));
-            return { left, top, right: left + (b.right - b.left), bottom: top + (b.bottom - b.top) };
-          })();
-      commit(truth.map((x, i) => (i === selected ? moved : x)));
-    }
+    const arrows: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    let handled = true;
+    if (mod && (key === 'y' || (key === 'z' && e.shiftKey))) travel(redo);
+    else if (mod && key === 'z') travel(undo);
+    else if (mod) handled = false;
+    else if (key === ' ') setSpace(true);
+    else if (key === 'n') {
+      commit([...current, { top: 0.35, bottom: 0.65, left: 0.35, right: 0.65, ...(label ? { label } : {}) }]);
+      setSelected(current.length);
+    } else if ((key === 'Delete' || key === 'Backspace') && chosen) {
+      commit(current.filter((_, i) => i !== selected));
+      setSelected(current.length > 1 ? 0 : null);
+    } else if (key === 'Escape') setSelected(null);
+    else if (arrows[key] && chosen) {
+      const [dx, dy] = arrows[key]!;
+      const moved = e.altKey ? normalise({ ...chosen, right: chosen.right + dx * step, bottom: chosen.bottom + dy * step }) : move(chosen, dx * step, dy * step);
+      commit(current.map((b, i) => (i === selected ? { ...b, ...moved } : b)));
+    } else if (arrows[key]) setView(pan(v, -arrows[key]![0] * 40 * (e.shiftKey ? 4 : 1), -arrows[key]![1] * 40 * (e.shiftKey ? 4 : 1)));
+    else if (key === '+' || key === '=') zoomBy(ZOOM_STEP);
+    else if (key === '-' || key === '_') zoomBy(1 / ZOOM_STEP);
+    else if (key === '0') setView(fit(dims, box));
+    else if (key === '1') setView(actualSize(v, { x: box.width / 2, y: box.height / 2 }));
+    else handled = false;
+    if (handled) e.preventDefault();
   };
 
-  // Drawn in a 1000 x 1000 space stretched over the image: fractions times 1000.
-  const u = (v: number) => v * 1000;
+  const readout = cursor && natural ? toImage(v, cursor) : null;
+  const inside = readout && readout.x >= 0 && readout.y >= 0 && readout.x <= dims.width && readout.y <= dims.height;
+  const shownLabels = [...labels, ...boxes.map((b) => b.label).filter((l): l is string => !!l && !labels.includes(l))];
   return (
-    <div
-      className="box-editor"
-      tabIndex={0}
-      role="application"
-      aria-label={`Ground truth for ${name}: drag to draw; N adds a box, arrows move it, Alt+arrows resize, Delete removes`}
-      onKeyDown={onKeyDown}
-    >
-      <div className="box-stage">
-        <img src={image} alt={name} draggable={false} />
-        <svg ref={svg} className="box-editor-svg" viewBox="0 0 1000 1000" preserveAspectRatio="none" onPointerDown={onPointerDown} onPointerMove={onPointerMove} onPointerUp={onPointerUp} data-testid="box-canvas">
-          {answer ? <rect className="answer-box" vectorEffect="non-scaling-stroke" x={u(answer.left)} y={u(answer.top)} width={u(answer.right - answer.left)} height={u(answer.bottom - answer.top)} /> : null}
-          {boxes.map((b, i) => (
-            <g key={i} className={i === selected ? 'truth selected' : 'truth'}>
-              <rect className="truth-box" vectorEffect="non-scaling-stroke" data-index={i} x={u(b.left)} y={u(b.top)} width={u(b.right - b.left)} height={u(b.bottom - b.top)} />
-              {(['tl', 'tr', 'bl', 'br'] as const).map((c) => (
-                <rect key={c} className="handle" data-index={i} data-corner={c} x={u(c.includes('l') ? b.left : b.right) - 8} y={u(c.includes('t') ? b.top : b.bottom) - 8} width="16" height="16" />
-              ))}
-            </g>
+    <div className="box-workbench">
+      <div className="toolbar box-tools">
+        <div role="group" aria-label="Zoom" className="button-group">
+          <button type="button" className="secondary" onClick={() => zoomBy(1 / ZOOM_STEP)} aria-label="Zoom out">−</button>
+          <span className="zoom-level" data-testid="zoom-level">{Math.round(v.scale * 100)}%</span>
+          <button type="button" className="secondary" onClick={() => zoomBy(ZOOM_STEP)} aria-label="Zoom in">+</button>
+          <button type="button" className="secondary" onClick={() => setView(fit(dims, box))}>Fit</button>
+          <button type="button" className="secondary" onClick={() => setView(actualSize(v, { x: box.width / 2, y: box.height / 2 }))}>100%</button>
+        </div>
+        <div role="group" aria-label="Edit history" className="button-group">
+          <button type="button" className="secondary" disabled={history.past.length === 0} onClick={() => travel(undo)} title="Ctrl+Z">Undo</button>
+          <button type="button" className="secondary" disabled={history.future.length === 0} onClick={() => travel(redo)} title="Ctrl+Shift+Z or Ctrl+Y">Redo</button>
+        </div>
+        <div role="radiogroup" aria-label="Show" className="button-group">
+          {(['both', 'truth', 'answer'] as const).map((s) => (
+            <button key={s} type="button" role="radio" aria-checked={show === s} className={show === s ? '' : 'secondary'} onClick={() => setShow(s)}>
+              {s === 'both' ? 'Both' : s === 'truth' ? 'Truth' : 'Answers'}
+            </button>
           ))}
-        </svg>
+        </div>
+        <label htmlFor="box-label">{selected !== null && boxes[selected] ? 'Label of the selected box' : 'Label of new boxes'}</label>
+        <select
+          id="box-label"
+          value={(selected !== null ? boxes[selected]?.label : label) ?? ''}
+          onChange={(e) => {
+            const next = e.target.value || undefined;
+            setLabel(next);
+            const chosen = selected !== null ? history.present[selected] : undefined;
+            if (chosen) commit(history.present.map((b, i) => (i === selected ? { ...normalise(b), ...(next ? { label: next } : {}) } : b)));
+          }}
+        >
+          <option value="">(none)</option>
+          {shownLabels.map((l) => (
+            <option key={l} value={l}>
+              {l}
+            </option>
+          ))}
+        </select>
+        <span className="muted small mono" data-testid="cursor-readout">{inside ? `x ${Math.floor(readout.x)}, y ${Math.floor(readout.y)} px` : natural ? `${natural.width} × ${natural.height} px` : ''}</span>
       </div>
-      <p className="muted small">
-        {truth.length} ground-truth box{truth.length === 1 ? '' : 'es'} · <span className="legend-truth">dashed green</span>: ground truth ·{' '}
-        <span className="legend-answer">orange</span>: the model's answer
+      <div
+        ref={viewport}
+        className={`box-viewport${space || drag?.mode === 'pan' ? ' panning' : ''}`}
+        tabIndex={0}
+        role="application"
+        aria-label={`Ground truth for ${name}: drag to draw; N adds a box, arrows move it, Alt+arrows resize, Delete removes, Ctrl+Z undoes; + and − zoom, 0 fits`}
+        data-testid="box-canvas"
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerUp}
+        onPointerLeave={() => setCursor(null)}
+        onWheel={onWheel}
+        onKeyDown={onKeyDown}
+        onKeyUp={(e) => e.key === ' ' && setSpace(false)}
+        onBlur={() => setSpace(false)}
+      >
+        <img
+          src={image}
+          alt={name}
+          draggable={false}
+          data-testid="box-image"
+          className="box-image"
+          style={{ width: dims.width, height: dims.height, transform: `translate(${v.x}px, ${v.y}px) scale(${v.scale})`, visibility: view ? 'visible' : 'hidden' }}
+          onLoad={(e) => natural ?? setNatural({ width: e.currentTarget.naturalWidth, height: e.currentTarget.naturalHeight })}
+        />
+        {view ? <BoxOverlay view={v} image={dims} truth={boxes} answers={answers} labels={shownLabels} selected={selected} show={show} cursor={cursor} /> : null}
+      </div>
+      <p className="muted small box-legend">
+        <span>
+          {boxes.length} ground-truth box{boxes.length === 1 ? '' : 'es'}
+        </span>
+        {shownLabels.map((l) => (
+          <span key={l} className="legend-item">
+            <span className="swatch" style={{ background: colourOf(l, shownLabels) }} />
+            {l}
+          </span>
+        ))}
+        <span>dashed: ground truth · solid: the model's answer</span>
       </p>
     </div>
   );

@@ -1,103 +1,132 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import type { Box } from '../../../../shared/schemas/answer';
 import type { BoxItem } from '../../../../shared/schemas/inspector';
+import { baseName, stem } from '../../../../shared/box-formats/types';
 import { call } from '../../transport/transport';
 import { SandboxNotice } from '../../app/SandboxNotice';
 import { EmptyState, ErrorNotice, Panel, ScreenHeader } from '../../ui/components';
-import { download } from '../../lib/download';
-import { iou } from '../../../../shared/geometry/iou';
 import { modelsQuery } from '../endpoints/api';
 import { imagesFrom } from '../question-sets/StateEditor';
+import { boxItemsQuery, BOXES_KEY, runItem } from './api';
 import { BoxEditor } from './BoxEditor';
+import { BoxQuestions, questionProblems } from './BoxQuestions';
+import { QueuePanel } from './QueuePanel';
+import { ReviewBar } from './ReviewBar';
+import { answersOf, matches, neighbour, NO_FILTER, questionsFor, toBoxImages, worstIou, DEFAULT_QUESTION, type BoxQuestion, type QueueFilter } from './review';
+import { exportFiles, save, truthFromFiles, type ExportFormat } from './transfer';
+import { useStored } from './use-stored';
+import './boxes.css';
 
-const KEY = ['boxes', 'items'] as const;
+const FORMATS: { format: ExportFormat; label: string }[] = [
+  { format: 'coco', label: 'COCO' },
+  { format: 'label-studio', label: 'Label Studio' },
+  { format: 'yolo', label: 'YOLO' },
+  { format: 'csv', label: 'CSV' },
+];
 
-/** Best IoU of the answer against any ground-truth box; null until both exist. */
-export const bestIou = (item: Pick<BoxItem, 'answer' | 'truth'>): number | null =>
-  item.answer && item.truth.length > 0 ? Math.max(...item.truth.map((t) => iou(item.answer!, t))) : null;
-
-type Filter = 'all' | 'review' | 'pass' | 'fail' | 'unlabelled';
-
-function toCsv(items: BoxItem[], threshold: number): string {
-  const rows = [['image', 'model', 'iou', 'pass', 'verdict', 'note', 'answer_top', 'answer_left', 'answer_bottom', 'answer_right', 'truth_boxes']];
-  for (const i of items) {
-    const score = bestIou(i);
-    rows.push([i.name, i.model ?? '', score === null ? '' : score.toFixed(4), score === null ? '' : String(score >= threshold), i.verdict ?? '', i.note, ...(i.answer ? [i.answer.top, i.answer.left, i.answer.bottom, i.answer.right].map((v) => v.toFixed(4)) : ['', '', '', '']), JSON.stringify(i.truth)]);
-  }
-  return rows.map((r) => r.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',')).join('\n');
-}
+const typing = (t: EventTarget | null) => t instanceof HTMLElement && (t.matches('input, textarea, select, [contenteditable="true"]') || t.isContentEditable);
 
 export function BoxesScreen() {
   const queryClient = useQueryClient();
-  const items = useQuery({ queryKey: KEY, queryFn: () => call('boxes.list', {}) });
+  const items = useQuery(boxItemsQuery());
   const models = useQuery(modelsQuery());
   const [selected, setSelected] = useState<string | null>(null);
   const [model, setModel] = useState('');
-  const [instructions, setInstructions] = useState('the main object');
+  const [chosen, setChosen] = useStored<BoxQuestion[]>('verdict.boxes.questions', [{ name: DEFAULT_QUESTION, instructions: 'the main object' }]);
+  const [autoAdvance, setAutoAdvance] = useStored('verdict.boxes.autoAdvance', true);
   const [threshold, setThreshold] = useState(0.5);
-  const [filter, setFilter] = useState<Filter>('all');
+  const [filter, setFilter] = useState<QueueFilter>(NO_FILTER);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const [imported, setImported] = useState<{ version: number; message: string } | null>(null);
+  const [exportError, setExportError] = useState<unknown>(null);
   useEffect(() => {
     if (!model && models.data) setModel(models.data.find((m) => m.id === 'sandbox/baseline-vision')?.id ?? models.data[0]?.id ?? '');
   }, [models.data, model]);
+  const list = useMemo(() => items.data ?? [], [items.data]);
+  const questions = useMemo(() => questionsFor(chosen, list), [chosen, list]);
+  const names = questions.map((q) => q.name);
+  const shown = useMemo(() => list.filter((i) => matches(i, filter)), [list, filter]);
   useEffect(() => {
-    if (!selected && items.data?.[0]) setSelected(items.data[0].id);
-  }, [items.data, selected]);
-  const replace = (item: BoxItem) => queryClient.setQueryData<BoxItem[]>(KEY, (list) => list?.map((i) => (i.id === item.id ? item : i)));
+    if (!selected && shown[0]) setSelected(shown[0].id);
+  }, [shown, selected]);
+  const current = list.find((i) => i.id === selected) ?? null;
+
+  const replace = (item: BoxItem) => queryClient.setQueryData<BoxItem[]>(BOXES_KEY, (old) => old?.map((i) => (i.id === item.id ? item : i)));
   const add = useMutation({
     mutationFn: async (files: FileList) => {
       const images = await imagesFrom(files);
       return Promise.all(images.map((img) => call('boxes.add', { name: img.name, data_url: img.dataUrl })));
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: KEY }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: BOXES_KEY }),
   });
-  const update = useMutation({ mutationFn: (patch: { id: string } & Partial<Pick<BoxItem, 'truth' | 'verdict' | 'note'>>) => call('boxes.update', patch), onSuccess: replace });
-  const remove = useMutation({ mutationFn: (id: string) => call('boxes.remove', { id }), onSuccess: () => queryClient.invalidateQueries({ queryKey: KEY }) });
+  const update = useMutation({ mutationFn: (patch: Parameters<typeof call<'boxes.update'>>[1]) => call('boxes.update', patch), onSuccess: replace });
+  const remove = useMutation({ mutationFn: (id: string) => call('boxes.remove', { id }), onSuccess: () => queryClient.invalidateQueries({ queryKey: BOXES_KEY }) });
+  const step = (by: 1 | -1) => {
+    const next = neighbour(shown.map((i) => i.id), selected, by);
+    if (next) setSelected(next);
+  };
+  const verdict = (v: BoxItem['verdict']) => {
+    if (!current) return;
+    update.mutate({ id: current.id, verdict: v });
+    if (v !== null && autoAdvance) step(1);
+  };
+  const runnable = questionProblems(chosen).length === 0;
   const run = useMutation({
     mutationFn: async (targets: BoxItem[]) => {
       setProgress({ done: 0, total: targets.length });
       const failures: string[] = [];
       for (const item of targets) {
-        const started = await call('runs.start', {
-          request: { model, state: [{ type: 'image_url', image_url: { url: item.data_url } }], questions: { box: { type: 'box', instructions } } },
-          label: `box: ${item.name}`,
-        });
-        let current = started;
-        while (current.status === 'running') {
-          await new Promise((r) => setTimeout(r, 250));
-          current = await call('runs.get', { id: started.id });
-        }
-        const answer = (current.response as { answers?: { box?: { type: string; box: Box } } } | null)?.answers?.box;
-        if (answer?.type === 'box') replace(await call('boxes.update', { id: item.id, answer: answer.box, model, run_id: current.id }));
-        else failures.push(`${item.name}: ${current.error?.message ?? 'no box'}`);
+        const result = await runItem(item, model, questions);
+        if (result.item) replace(result.item);
+        if (result.failure) failures.push(result.failure);
         setProgress((p) => (p ? { ...p, done: p.done + 1 } : p));
       }
       if (failures.length > 0) throw new Error(failures.join('; '));
     },
     onSettled: () => setProgress(null),
   });
-  const list = items.data ?? [];
-  const shown = useMemo(
-    () =>
-      list.filter((i) => {
-        const score = bestIou(i);
-        if (filter === 'review') return i.answer !== null && i.verdict === null;
-        if (filter === 'pass') return score !== null && score >= threshold;
-        if (filter === 'fail') return score !== null && score < threshold;
-        if (filter === 'unlabelled') return i.truth.length === 0;
-        return true;
-      }),
-    [list, filter, threshold],
-  );
-  const current = list.find((i) => i.id === selected) ?? null;
-  const scored = list.map(bestIou).filter((s): s is number => s !== null);
-  const exportName = `boxes-${new Date().toISOString().slice(0, 10)}`;
+  const importTruth = useMutation({
+    mutationFn: async (files: FileList) => {
+      const read = await Promise.all([...files].map(async (f) => ({ name: f.webkitRelativePath || f.name, text: await f.text() })));
+      const byStem = truthFromFiles(read);
+      const targets = list.filter((i) => byStem.has(stem(baseName(i.name))));
+      for (const item of targets) replace(await call('boxes.update', { id: item.id, truth: byStem.get(stem(baseName(item.name)))!.slice(0, 50) }));
+      const unmatched = byStem.size - new Set(targets.map((i) => stem(baseName(i.name)))).size;
+      const labels = new Set([...byStem.values()].flat().map((b) => b.label));
+      setChosen([...chosen, ...[...labels].filter((l) => !chosen.some((q) => q.name === l)).map((l) => ({ name: l, instructions: l }))]);
+      setImported({ version: (imported?.version ?? 0) + 1, message: `Truth for ${targets.length} image${targets.length === 1 ? '' : 's'} imported${unmatched > 0 ? `; ${unmatched} image${unmatched === 1 ? '' : 's'} in the files are not loaded here` : ''}.` });
+    },
+  });
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target) || !current) return;
+      const key = e.key.toLowerCase();
+      if (key === 'a') verdict('accepted');
+      else if (key === 'r') verdict('rejected');
+      else if (key === 'j' || key === ']') step(1);
+      else if (key === 'k' || key === '[') step(-1);
+      else return;
+      e.preventDefault();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  });
+
+  const scored = list.map((i) => worstIou(i)).filter((s): s is number => s !== null);
+  const exportAs = (format: ExportFormat) => {
+    setExportError(null);
+    try {
+      exportFiles(format, toBoxImages(list), `boxes-${new Date().toISOString().slice(0, 10)}`, threshold).forEach(save);
+    } catch (e) {
+      setExportError(e);
+    }
+  };
   return (
     <>
       <ScreenHeader
         title="Boxes"
-        description="Draw ground-truth boxes over images, run box questions and review the answers by IoU."
+        description="Draw labelled ground-truth boxes over images, run a box question per object and review the answers by IoU."
         actions={
           <>
             <label className="file-button secondary">
@@ -108,17 +137,21 @@ export function BoxesScreen() {
               Add a folder…
               <input type="file" multiple {...({ webkitdirectory: '' } as object)} onChange={(e) => e.target.files && add.mutate(e.target.files)} />
             </label>
-            <button type="button" className="secondary" disabled={list.length === 0} onClick={() => download(`${exportName}.json`, JSON.stringify(list.map(({ data_url: _d, ...rest }) => ({ ...rest, iou: bestIou(rest), pass: bestIou(rest) === null ? null : bestIou(rest)! >= threshold })), null, 2))}>
-              Export JSON
-            </button>
-            <button type="button" className="secondary" disabled={list.length === 0} onClick={() => download(`${exportName}.csv`, toCsv(list, threshold), 'text/csv')}>
-              Export CSV
-            </button>
+            <label className={`file-button secondary${list.length === 0 ? ' disabled' : ''}`} title="COCO or Label Studio JSON, or YOLO classes.txt with label files">
+              Import truth…
+              <input type="file" accept=".json,.txt,.names" multiple disabled={list.length === 0} onChange={(e) => e.target.files && importTruth.mutate(e.target.files)} />
+            </label>
+            {FORMATS.map(({ format, label }) => (
+              <button key={format} type="button" className="secondary" disabled={list.length === 0} onClick={() => exportAs(format)}>
+                Export {label}
+              </button>
+            ))}
           </>
         }
       />
       <SandboxNotice />
-      <Panel title="Run a box question">
+      <Panel title="Box questions">
+        <BoxQuestions questions={chosen} onChange={setChosen} />
         <div className="toolbar">
           <label htmlFor="box-model">Model</label>
           <input id="box-model" list="box-models" value={model} onChange={(e) => setModel(e.target.value)} size={28} />
@@ -127,12 +160,10 @@ export function BoxesScreen() {
               <option key={m.id} value={m.id} />
             ))}
           </datalist>
-          <label htmlFor="box-instructions">Locate</label>
-          <input id="box-instructions" value={instructions} onChange={(e) => setInstructions(e.target.value)} size={24} />
-          <button type="button" disabled={list.length === 0 || !model || run.isPending} onClick={() => run.mutate(list)}>
+          <button type="button" disabled={list.length === 0 || !model || !runnable || run.isPending} onClick={() => run.mutate(list)}>
             Run on all {list.length}
           </button>
-          <button type="button" className="secondary" disabled={!current || !model || run.isPending} onClick={() => current && run.mutate([current])}>
+          <button type="button" className="secondary" disabled={!current || !model || !runnable || run.isPending} onClick={() => current && run.mutate([current])}>
             Run on this image
           </button>
           {progress ? (
@@ -144,62 +175,45 @@ export function BoxesScreen() {
         <div className="toolbar">
           <label htmlFor="iou-threshold">Pass at IoU ≥ {threshold.toFixed(2)}</label>
           <input id="iou-threshold" type="range" min={0.1} max={0.95} step={0.05} value={threshold} onChange={(e) => setThreshold(Number(e.target.value))} />
-          <span className="muted small">
-            {scored.length > 0 ? `${scored.filter((s) => s >= threshold).length} of ${scored.length} scored images pass · mean IoU ${(scored.reduce((a, b) => a + b, 0) / scored.length).toFixed(3)}` : 'No image has both a ground truth and an answer yet.'}
-          </span>
+          <span className="muted small">{scored.length > 0 ? `${scored.filter((s) => s >= threshold).length} of ${scored.length} scored images pass on every question · mean of the lowest IoU ${(scored.reduce((a, b) => a + b, 0) / scored.length).toFixed(3)}` : 'No image has both a ground truth and an answer yet.'}</span>
         </div>
+        {imported ? (
+          <p role="status" className="small">
+            {imported.message}
+          </p>
+        ) : null}
         {run.error ? <ErrorNotice error={run.error} title="Some images got no box" /> : null}
         {add.error ? <ErrorNotice error={add.error} title="Images not added" /> : null}
+        {importTruth.error ? <ErrorNotice error={importTruth.error} title="Truth not imported; nothing was changed" /> : null}
+        {exportError ? <ErrorNotice error={exportError} title="Not exported" /> : null}
       </Panel>
       {list.length === 0 ? (
         <Panel title="Images">
-          <EmptyState title="No images loaded">Add images or a folder above, draw the true boxes, then run a box question on them.</EmptyState>
+          <EmptyState title="No images loaded">Add images or a folder above, draw the true box of each object, then run a box question per object on them.</EmptyState>
         </Panel>
       ) : (
         <div className="split">
-          <Panel title="Review queue">
-            <label htmlFor="queue-filter" className="visually-hidden">
-              Show
-            </label>
-            <select id="queue-filter" value={filter} onChange={(e) => setFilter(e.target.value as Filter)}>
-              <option value="all">all ({list.length})</option>
-              <option value="review">needs review</option>
-              <option value="fail">below threshold</option>
-              <option value="pass">passing</option>
-              <option value="unlabelled">no ground truth</option>
-            </select>
-            <ul className="set-list" aria-label="Images">
-              {shown.map((i) => {
-                const score = bestIou(i);
-                return (
-                  <li key={i.id} aria-current={i.id === selected ? 'true' : undefined}>
-                    <button type="button" className="link-button" onClick={() => setSelected(i.id)}>
-                      <strong>{i.name}</strong>
-                      <span className="small">
-                        {score === null ? <span className="muted">{i.truth.length === 0 ? 'no ground truth' : 'not run'}</span> : <span className={score >= threshold ? 'text-ok' : 'text-error'}>IoU {score.toFixed(2)}</span>}
-                        {i.verdict ? ` · ${i.verdict}` : ''}
-                      </span>
-                    </button>
-                  </li>
-                );
-              })}
-            </ul>
-          </Panel>
+          <QueuePanel items={list} shown={shown} total={list.length} selected={selected} onSelect={setSelected} filter={filter} onFilter={setFilter} questions={names} threshold={threshold} />
           {current ? (
-            <Panel title={current.name} aside={<button type="button" className="secondary" onClick={() => { remove.mutate(current.id); setSelected(null); }}>Remove image</button>}>
-              <BoxEditor key={current.id} image={current.data_url} name={current.name} truth={current.truth} answer={current.answer} onChange={(truth) => update.mutate({ id: current.id, truth })} />
-              <div className="toolbar">
-                <strong data-testid="iou">{bestIou(current) === null ? 'IoU: not available yet' : `IoU ${bestIou(current)!.toFixed(3)} · ${bestIou(current)! >= threshold ? 'pass' : 'fail'}`}</strong>
-                {current.model ? <span className="muted small">answered by {current.model}</span> : null}
-                <button type="button" className={current.verdict === 'accepted' ? '' : 'secondary'} onClick={() => update.mutate({ id: current.id, verdict: current.verdict === 'accepted' ? null : 'accepted' })} aria-pressed={current.verdict === 'accepted'}>
-                  Accept
+            <Panel
+              title={current.name}
+              aside={
+                <button type="button" className="secondary" onClick={() => { remove.mutate(current.id); setSelected(null); }}>
+                  Remove image
                 </button>
-                <button type="button" className={current.verdict === 'rejected' ? '' : 'secondary'} onClick={() => update.mutate({ id: current.id, verdict: current.verdict === 'rejected' ? null : 'rejected' })} aria-pressed={current.verdict === 'rejected'}>
-                  Reject
-                </button>
-              </div>
-              <label htmlFor="box-note">Note</label>
-              <textarea id="box-note" rows={2} defaultValue={current.note} key={`${current.id}-note`} onBlur={(e) => e.target.value !== current.note && update.mutate({ id: current.id, note: e.target.value })} />
+              }
+            >
+              <BoxEditor
+                key={`${current.id}-${imported?.version ?? 0}`}
+                image={current.data_url}
+                name={current.name}
+                size={current.width && current.height ? { width: current.width, height: current.height } : null}
+                truth={current.truth}
+                answers={answersOf(current)}
+                labels={names}
+                onChange={(truth) => update.mutate({ id: current.id, truth })}
+              />
+              <ReviewBar item={current} threshold={threshold} autoAdvance={autoAdvance} onAutoAdvance={setAutoAdvance} onVerdict={verdict} onNote={(note) => update.mutate({ id: current.id, note })} onStep={step} />
             </Panel>
           ) : null}
         </div>

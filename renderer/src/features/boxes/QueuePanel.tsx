@@ -1,0 +1,85 @@
+import type { BoxItem } from '../../../../shared/schemas/inspector';
+import { Panel } from '../../ui/components';
+import { NO_FILTER, worstIou, type QueueFilter, type VerdictFilter } from './review';
+
+interface Props {
+  items: BoxItem[];
+  shown: BoxItem[];
+  total: number;
+  selected: string | null;
+  onSelect: (id: string) => void;
+  filter: QueueFilter;
+  onFilter: (f: QueueFilter) => void;
+  questions: readonly string[];
+  threshold: number;
+}
+
+const numberOrNull = (v: string) => (v.trim() === '' ? null : Math.min(1, Math.max(0, Number(v))));
+
+/** The images to review, filtered by verdict, question and IoU range, with a thumbnail each. */
+export function QueuePanel({ shown, total, selected, onSelect, filter, onFilter, questions, threshold }: Props) {
+  return (
+    <Panel title="Review queue">
+      <div className="queue-filters">
+        <label htmlFor="queue-verdict">Verdict</label>
+        <select id="queue-verdict" value={filter.verdict} onChange={(e) => onFilter({ ...filter, verdict: e.target.value as VerdictFilter })}>
+          <option value="any">any</option>
+          <option value="unreviewed">not reviewed</option>
+          <option value="accepted">accepted</option>
+          <option value="rejected">rejected</option>
+          <option value="stale">stale (run again since)</option>
+        </select>
+        <label htmlFor="queue-question">Question</label>
+        <select id="queue-question" value={filter.question ?? ''} onChange={(e) => onFilter({ ...filter, question: e.target.value || undefined })}>
+          <option value="">all</option>
+          {questions.map((q) => (
+            <option key={q} value={q}>
+              {q}
+            </option>
+          ))}
+        </select>
+        <span>IoU</span>
+        <span className="toolbar">
+          <label className="visually-hidden" htmlFor="queue-min-iou">IoU at least</label>
+          <input id="queue-min-iou" type="number" min={0} max={1} step={0.05} placeholder="0" value={filter.minIou ?? ''} onChange={(e) => onFilter({ ...filter, minIou: numberOrNull(e.target.value) })} />
+          to
+          <label className="visually-hidden" htmlFor="queue-max-iou">IoU at most</label>
+          <input id="queue-max-iou" type="number" min={0} max={1} step={0.05} placeholder="1" value={filter.maxIou ?? ''} onChange={(e) => onFilter({ ...filter, maxIou: numberOrNull(e.target.value) })} />
+        </span>
+      </div>
+      <p className="muted small" role="status">
+        {shown.length} of {total} images
+      </p>
+      {shown.length === 0 ? (
+        <div className="empty-filter">
+          <p>No image matches these filters.</p>
+          <button type="button" className="secondary" onClick={() => onFilter(NO_FILTER)}>
+            Clear filters
+          </button>
+        </div>
+      ) : (
+        <ul className="set-list box-queue" aria-label="Images">
+          {shown.map((i) => {
+            const score = worstIou(i, filter.question);
+            return (
+              <li key={i.id} aria-current={i.id === selected ? 'true' : undefined}>
+                <button type="button" className="link-button queue-item" onClick={() => onSelect(i.id)}>
+                  <img className="box-thumb" src={i.data_url} alt="" loading="lazy" decoding="async" />
+                  <span>
+                    <strong>{i.name}</strong>
+                    <br />
+                    <span className="small">
+                      {score === null ? <span className="muted">{i.truth.length === 0 ? 'no ground truth' : 'not run'}</span> : <span className={score >= threshold ? 'text-ok' : 'text-error'}>IoU {score.toFixed(2)}</span>}
+                      {i.verdict ? ` · ${i.verdict}` : ''}
+                      {i.stale ? <span className="text-stale"> (stale)</span> : null}
+                    </span>
+                  </span>
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </Panel>
+  );
+}

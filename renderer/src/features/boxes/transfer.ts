@@ -1,0 +1,58 @@
+import { strToU8, zipSync } from 'fflate';
+import { fromCoco, toCoco } from '../../../../shared/box-formats/coco';
+import { toBoxCsv } from '../../../../shared/box-formats/csv';
+import { fromLabelStudio, toLabelStudio } from '../../../../shared/box-formats/label-studio';
+import { baseName, stem, type BoxImage, type LabelledBox } from '../../../../shared/box-formats/types';
+import { fromYolo, toYolo } from '../../../../shared/box-formats/yolo';
+
+export type ExportFormat = 'coco' | 'label-studio' | 'yolo' | 'csv';
+
+export interface ExportFile {
+  name: string;
+  type: string;
+  data: string | Uint8Array;
+}
+
+/** The files one export gives: COCO and its answers set, Label Studio tasks, a YOLO zip, or CSV. */
+export function exportFiles(format: ExportFormat, images: readonly BoxImage[], base: string, threshold: number): ExportFile[] {
+  if (format === 'coco') {
+    const { dataset, answers } = toCoco(images);
+    return [
+      { name: `${base}.coco.json`, type: 'application/json', data: JSON.stringify(dataset, null, 1) },
+      { name: `${base}.coco-answers.json`, type: 'application/json', data: JSON.stringify(answers, null, 1) },
+    ];
+  }
+  if (format === 'label-studio') return [{ name: `${base}.label-studio.json`, type: 'application/json', data: JSON.stringify(toLabelStudio(images), null, 1) }];
+  if (format === 'csv') return [{ name: `${base}.csv`, type: 'text/csv', data: toBoxCsv(images, threshold) }];
+  const { classes, labels } = toYolo(images);
+  const entries: Record<string, Uint8Array> = { 'classes.txt': strToU8(classes) };
+  for (const l of labels) entries[`labels/${l.file}`] = strToU8(l.text);
+  return [{ name: `${base}.yolo.zip`, type: 'application/zip', data: zipSync(entries) }];
+}
+
+/** Offers a file for download (binary or text). */
+export function save(file: ExportFile): void {
+  const url = URL.createObjectURL(new Blob([file.data as BlobPart], { type: file.type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = file.name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1_000);
+}
+
+/**
+ * Truth by image stem from files a person picked: a COCO or Label Studio JSON, or YOLO's
+ * classes.txt with label files. Throws a BoxFormatError that names the file and place.
+ */
+export function truthFromFiles(files: readonly { name: string; text: string }[]): Map<string, LabelledBox[]> {
+  const byStem = new Map<string, LabelledBox[]>();
+  const add = (images: BoxImage[]) => images.forEach((im) => byStem.set(stem(baseName(im.file)), [...(byStem.get(stem(baseName(im.file))) ?? []), ...im.truth]));
+  const json = files.filter((f) => f.name.endsWith('.json'));
+  for (const f of json) {
+    const looksLikeTasks = f.text.trimStart().startsWith('[');
+    add(looksLikeTasks ? fromLabelStudio(f.text, f.name) : fromCoco(f.text, f.name));
+  }
+  const txt = files.filter((f) => f.name.endsWith('.txt') || f.name.endsWith('.names'));
+  if (txt.length > 0) for (const [s, boxes] of fromYolo(txt)) byStem.set(s, boxes);
+  return byStem;
+}
