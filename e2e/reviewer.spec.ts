@@ -21,9 +21,9 @@ test('a reviewer draws ground truth, runs a box question, checks IoU, reviews an
   await expect(queue.getByRole('listitem')).toHaveCount(2);
   await queue.getByRole('button', { name: /card\.png/ }).click();
 
-  // Draw the true box by dragging across the card (image 400 x 300 shown at its natural size or scaled).
-  const canvas = page.getByTestId('box-canvas');
-  const area = (await canvas.boundingBox())!;
+  // Draw the true box by dragging across the card (image 400 x 300, fitted into the editor's view).
+  await page.getByTestId('box-canvas').scrollIntoViewIfNeeded();
+  const area = (await page.getByTestId('box-image').boundingBox())!;
   const at = (fx: number, fy: number) => [area.x + fx * area.width, area.y + fy * area.height] as const;
   await page.mouse.move(...at(120 / 400, 40 / 300));
   await page.mouse.down();
@@ -45,21 +45,27 @@ test('a reviewer draws ground truth, runs a box question, checks IoU, reviews an
   await expect(page.getByTestId('iou')).toHaveText(/IoU (0\.(9\d|8[5-9])\d|1\.000) · pass/, { timeout: 15_000 });
   await app.screenshot('boxes-review');
 
+  // Stay on this image after the verdict, to write a note on it.
+  await page.getByLabel('Next image after a verdict').uncheck();
   await page.getByRole('button', { name: 'Accept', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Accept', exact: true })).toHaveAttribute('aria-pressed', 'true');
   await page.getByLabel('Note').fill('tight fit');
   await page.getByLabel('Note').blur();
 
-  await page.getByLabel('Show').selectOption('unlabelled');
+  await page.getByLabel('Verdict', { exact: true }).selectOption('unreviewed');
   await expect(queue.getByRole('listitem')).toHaveCount(1);
   await expect(queue).toContainText('badge.png');
 
   const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Export CSV' }).click();
+  await page.getByLabel('Export format').selectOption('csv');
+  await page.getByRole('button', { name: 'Export', exact: true }).click();
   const csv = readFileSync(await (await download).path(), 'utf8').split('\n');
-  expect(csv[0]).toBe('image,model,iou,pass,verdict,note,answer_top,answer_left,answer_bottom,answer_right,truth_boxes');
-  const card = csv.find((line) => line.startsWith('card.png'))!;
-  expect(card).toMatch(/^card\.png,sandbox\/baseline-vision,(0\.(9|8[5-9])\d*|1(\.0+)?),true,accepted,tight fit,/);
+  expect(csv[0]).toBe('image,width,height,question,truth_x,truth_y,truth_width,truth_height,answer_x,answer_y,answer_width,answer_height,iou,pass,model,verdict,stale,note');
+  const card = csv.find((line) => line.startsWith('card.png'))!.split(',');
+  // The drawn box is the card (120, 40, 200 x 90 px) to within the pointer's rounding.
+  expect(card.slice(0, 4)).toEqual(['card.png', '400', '300', 'box']);
+  card.slice(4, 8).forEach((v, i) => expect(Math.abs(Number(v) - [120, 40, 200, 90][i]!)).toBeLessThanOrEqual(2));
+  expect(card.slice(12)).toEqual([expect.stringMatching(/^(0\.(9|8[5-9])\d*|1\.0+)$/), 'true', 'sandbox/baseline-vision', 'accepted', 'false', 'tight fit']);
 
   // Everything above was saved: it is still there after a reload.
   await page.reload();

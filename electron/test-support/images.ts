@@ -39,3 +39,14 @@ export function jpegWithOrientation(width: number, height: number, rect: Rect, o
   const withExif = Buffer.concat([encoded.subarray(0, 2), app1, encoded.subarray(2)]);
   return `data:image/jpeg;base64,${withExif.toString('base64')}`;
 }
+
+/** A PNG with several dark rectangles on the light background (one object each). */
+export function pngWithRects(width: number, height: number, rects: readonly Rect[]): string {
+  const png = new PNG({ width, height });
+  const layers = rects.map((r) => pixels(width, height, r));
+  for (let i = 0; i < width * height * 4; i += 4) {
+    const dark = layers.find((l) => l[i] === 30) ?? layers[0]!;
+    dark.copy(png.data, i, i, i + 4);
+  }
+  return `data:image/png;base64,${PNG.sync.write(png).toString('base64')}`;
+}

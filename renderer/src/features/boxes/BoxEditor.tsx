@@ -92,7 +92,7 @@ export function BoxEditor({ image, name, size, truth, answers, labels, onChange 
   const snap = SNAP_PX / (v.scale * Math.min(dims.width, dims.height));
 
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
-    viewport.current!.focus();
+    viewport.current!.focus({ preventScroll: true });
     viewport.current!.setPointerCapture?.(e.pointerId);
     const s = screenPoint(e);
     if (e.button === 1 || space) {

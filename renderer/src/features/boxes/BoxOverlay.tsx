@@ -35,7 +35,7 @@ export function BoxOverlay({ view, image, truth, answers, labels, selected, show
   return (
     <svg className="box-overlay" aria-hidden="true">
       {showAnswer
-        ? Object.entries(answers).map(([label, b]) => {
+        ? Object.entries(answers).map(([label, b], k) => {
             const r = rect(view, image, b);
             const t = truth.find((x) => (x.label ?? 'box') === label);
             const score = t ? iou(t, b) : null;
@@ -43,7 +43,8 @@ export function BoxOverlay({ view, image, truth, answers, labels, selected, show
             return (
               <g key={`a-${label}`} className="answer" data-label={label}>
                 <rect className="answer-rect" {...r} stroke={colour} />
-                <text className="box-tag" x={r.x + 4} y={r.y + r.height - 6} fill={colour}>
+                {/* Tags stack upwards from the box's bottom edge, so answers that coincide stay readable. */}
+                <text className="box-tag" x={r.x + 4} y={r.y + r.height - 6 - 16 * k} fill={colour}>
                   {label}
                   {score === null ? ' · no truth' : ` · IoU ${score.toFixed(2)}`}
                 </text>

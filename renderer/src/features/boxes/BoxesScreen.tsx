@@ -18,10 +18,10 @@ import { useStored } from './use-stored';
 import './boxes.css';
 
 const FORMATS: { format: ExportFormat; label: string }[] = [
-  { format: 'coco', label: 'COCO' },
-  { format: 'label-studio', label: 'Label Studio' },
-  { format: 'yolo', label: 'YOLO' },
-  { format: 'csv', label: 'CSV' },
+  { format: 'coco', label: 'COCO JSON (truth and answers)' },
+  { format: 'label-studio', label: 'Label Studio JSON' },
+  { format: 'yolo', label: 'YOLO (zip)' },
+  { format: 'csv', label: 'CSV (pixels)' },
 ];
 
 const typing = (t: EventTarget | null) => t instanceof HTMLElement && (t.matches('input, textarea, select, [contenteditable="true"]') || t.isContentEditable);
@@ -39,10 +39,12 @@ export function BoxesScreen() {
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [imported, setImported] = useState<{ version: number; message: string } | null>(null);
   const [exportError, setExportError] = useState<unknown>(null);
+  const [exportFormat, setExportFormat] = useStored<ExportFormat>('verdict.boxes.exportFormat', 'coco');
   useEffect(() => {
     if (!model && models.data) setModel(models.data.find((m) => m.id === 'sandbox/baseline-vision')?.id ?? models.data[0]?.id ?? '');
   }, [models.data, model]);
-  const list = useMemo(() => items.data ?? [], [items.data]);
+  // File-name order, numbers by value (img-2 before img-10), as a folder shows them.
+  const list = useMemo(() => [...(items.data ?? [])].sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true })), [items.data]);
   const questions = useMemo(() => questionsFor(chosen, list), [chosen, list]);
   const names = questions.map((q) => q.name);
   const shown = useMemo(() => list.filter((i) => matches(i, filter)), [list, filter]);
@@ -141,11 +143,21 @@ export function BoxesScreen() {
               Import truth…
               <input type="file" accept=".json,.txt,.names" multiple disabled={list.length === 0} onChange={(e) => e.target.files && importTruth.mutate(e.target.files)} />
             </label>
-            {FORMATS.map(({ format, label }) => (
-              <button key={format} type="button" className="secondary" disabled={list.length === 0} onClick={() => exportAs(format)}>
-                Export {label}
+            <span className="button-group">
+              <label htmlFor="box-export-format" className="visually-hidden">
+                Export format
+              </label>
+              <select id="box-export-format" value={exportFormat} onChange={(e) => setExportFormat(e.target.value as ExportFormat)}>
+                {FORMATS.map(({ format, label }) => (
+                  <option key={format} value={format}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+              <button type="button" className="secondary" disabled={list.length === 0} onClick={() => exportAs(exportFormat)}>
+                Export
               </button>
-            ))}
+            </span>
           </>
         }
       />

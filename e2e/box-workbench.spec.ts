@@ -1,0 +1,179 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, expect } from './fixtures/server';
+import { AppPage } from './pages/app-page';
+import { BoxesPage } from './pages/boxes-page';
+import { pngWithRects, type Rect } from '../electron/test-support/images';
+
+test.use({ sandboxFailures: false });
+
+const SIZE = { width: 400, height: 300 };
+/** Three shelves, each with a card and a badge at known pixels. */
+const SCENES: Record<string, { card: Rect; badge: Rect }> = {
+  'shelf-1.png': { card: { x: 40, y: 40, w: 160, h: 90 }, badge: { x: 260, y: 170, w: 90, h: 90 } },
+  'shelf-2.png': { card: { x: 200, y: 30, w: 150, h: 100 }, badge: { x: 30, y: 160, w: 100, h: 100 } },
+  'shelf-3.png': { card: { x: 100, y: 150, w: 200, h: 100 }, badge: { x: 320, y: 20, w: 60, h: 60 } },
+};
+const png = (name: string) => Buffer.from(pngWithRects(SIZE.width, SIZE.height, [SCENES[name]!.card, SCENES[name]!.badge]).split(',')[1]!, 'base64');
+
+/**
+ * The sandbox's vision baseline boxes every foreground pixel, so each question's answer is the box
+ * around both objects: its IoU with one object is that object's area over the enclosing box's area.
+ */
+function expectedIou(name: string, object: 'card' | 'badge'): number {
+  const { card, badge } = SCENES[name]!;
+  const w = Math.max(card.x + card.w, badge.x + badge.w) - Math.min(card.x, badge.x);
+  const h = Math.max(card.y + card.h, badge.y + badge.h) - Math.min(card.y, badge.y);
+  const r = SCENES[name]![object];
+  return (r.w * r.h) / (w * h);
+}
+
+/** Truth for shelves 2 and 3 as a COCO file another tool would give (pixel [x, y, width, height]). */
+function cocoTruth(): string {
+  const names = ['shelf-2.png', 'shelf-3.png'];
+  const box = (r: Rect) => [r.x, r.y, r.w, r.h];
+  return JSON.stringify({
+    images: names.map((file_name, i) => ({ id: i + 10, file_name, ...SIZE })),
+    categories: [
+      { id: 3, name: 'card' },
+      { id: 4, name: 'badge' },
+    ],
+    annotations: names.flatMap((n, i) => [
+      { id: 2 * i + 1, image_id: i + 10, category_id: 3, bbox: box(SCENES[n]!.card), iscrowd: 0 },
+      { id: 2 * i + 2, image_id: i + 10, category_id: 4, bbox: box(SCENES[n]!.badge), iscrowd: 0 },
+    ]),
+  });
+}
+
+test('a reviewer labels truth per object, zooms, undoes, runs a box question per object, reviews by keyboard and exports COCO', async ({ page, server }) => {
+  test.setTimeout(90_000);
+  const problems: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+  const app = new AppPage(page);
+  const boxes = new BoxesPage(page);
+  await app.open(server.uiUrl);
+  await app.goTo('Boxes');
+  const folder = mkdtempSync(join(tmpdir(), 'verdict-shelves-'));
+  for (const name of Object.keys(SCENES)) writeFileSync(join(folder, name), png(name));
+  await boxes.addFolder(folder);
+  rmSync(folder, { recursive: true, force: true });
+  await expect(boxes.queue.getByRole('listitem')).toHaveCount(3);
+
+  // One box question per object: its name labels the truth boxes.
+  await boxes.question(1, 'card', 'the blue card');
+  await page.getByRole('button', { name: 'Add a box question' }).click();
+  await boxes.question(2, 'badge', 'the small badge');
+
+  // Labelled truth on shelf 1, drawn with the mouse.
+  await boxes.item('shelf-1.png').getByRole('button').click();
+  await expect(boxes.readout).toHaveText('400 × 300 px');
+  await page.getByLabel('Label of new boxes').selectOption('card');
+  const { card, badge } = SCENES['shelf-1.png']!;
+  await boxes.draw(SIZE, [card.x, card.y], [card.x + card.w, card.y + card.h]);
+  await page.keyboard.press('Escape');
+  await page.getByLabel('Label of new boxes').selectOption('badge');
+  await boxes.draw(SIZE, [badge.x, badge.y], [badge.x + badge.w, badge.y + badge.h]);
+  await expect(boxes.legend).toContainText('2 ground-truth boxes');
+  await expect(boxes.canvas.locator('text', { hasText: 'badge' })).toHaveCount(1);
+
+  // Zoom in with the keyboard; the crosshair still reads image pixels; pan with arrows; fit again.
+  await boxes.canvas.focus();
+  await page.keyboard.press('Escape');
+  const fitted = await boxes.zoomPercent();
+  for (let i = 0; i < 3; i += 1) await page.keyboard.press('+');
+  expect(await boxes.zoomPercent()).toBeCloseTo(fitted * 1.25 ** 3, -1);
+  await page.keyboard.press('ArrowLeft');
+  const shown = (await boxes.image.boundingBox())!;
+  await page.mouse.move(shown.x + (250 / SIZE.width) * shown.width, shown.y + (100 / SIZE.height) * shown.height);
+  await expect(boxes.readout).toHaveText(/^x (249|250), y (99|100) px$/);
+  await page.keyboard.press('0');
+  expect(await boxes.zoomPercent()).toBe(fitted);
+
+  // A stray box, undone and redone and undone again.
+  await page.keyboard.press('n');
+  await expect(boxes.legend).toContainText('3 ground-truth boxes');
+  await page.keyboard.press('Control+z');
+  await expect(boxes.legend).toContainText('2 ground-truth boxes');
+  await page.keyboard.press('Control+Shift+z');
+  await expect(boxes.legend).toContainText('3 ground-truth boxes');
+  await page.keyboard.press('Control+y');
+  await page.keyboard.press('Control+z');
+  await expect(boxes.legend).toContainText('2 ground-truth boxes');
+
+  // Truth for the other shelves from another tool's COCO file.
+  await boxes.importTruth([{ name: 'instances.json', text: cocoTruth() }]);
+  await expect(page.getByText('Truth for 2 images imported.')).toBeVisible();
+
+  // Both questions over the folder.
+  await page.getByLabel('Model').fill('sandbox/baseline-vision');
+  await page.getByRole('button', { name: 'Run on all 3' }).click();
+  await expect(boxes.queue.getByText(/IoU \d/)).toHaveCount(3, { timeout: 30_000 });
+  await boxes.item('shelf-1.png').getByRole('button').click();
+  for (const object of ['card', 'badge'] as const) {
+    const text = (await page.getByTestId(`iou-${object}`).textContent())!;
+    expect(Number(text.split(' ')[1])).toBeCloseTo(expectedIou('shelf-1.png', object), 1);
+  }
+  await expect(boxes.canvas).toContainText('card · IoU');
+  await app.screenshot('boxes-workbench');
+
+  // Review by keyboard only: reject, accept, back, forward, reject; each verdict moves on.
+  await boxes.canvas.focus();
+  await page.keyboard.press('r');
+  await expect(page.getByRole('heading', { name: 'shelf-2.png' })).toBeVisible();
+  await page.keyboard.press('a');
+  await expect(page.getByRole('heading', { name: 'shelf-3.png' })).toBeVisible();
+  await page.keyboard.press('k');
+  await expect(page.getByRole('heading', { name: 'shelf-2.png' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Accept', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('j');
+  await page.keyboard.press('r');
+  await expect(boxes.item('shelf-1.png')).toContainText('rejected');
+  await expect(boxes.item('shelf-2.png')).toContainText('accepted');
+  await expect(boxes.item('shelf-3.png')).toContainText('rejected');
+
+  // The queue by verdict, question and IoU, and a filter that matches nothing says so.
+  await page.getByLabel('Verdict', { exact: true }).selectOption('rejected');
+  await expect(boxes.queue.getByRole('listitem')).toHaveCount(2);
+  await page.getByLabel('Verdict', { exact: true }).selectOption('any');
+  await page.getByLabel('Question', { exact: true }).selectOption('badge');
+  await page.getByLabel('IoU at least').fill('0.9');
+  await expect(page.getByText('No image matches these filters.')).toBeVisible();
+  await page.getByRole('button', { name: 'Clear filters' }).click();
+  await expect(boxes.queue.getByRole('listitem')).toHaveCount(3);
+
+  // Running an accepted image again marks its verdict stale instead of keeping it silently.
+  await boxes.item('shelf-2.png').getByRole('button').click();
+  await page.getByRole('button', { name: 'Run on this image' }).click();
+  await expect(page.getByText('Accepted on an earlier run')).toBeVisible({ timeout: 15_000 });
+  await expect(boxes.item('shelf-2.png')).toContainText('(stale)');
+
+  // COCO: truth with image sizes and one category per question, answers with their IoU beside it.
+  await page.getByLabel('Export format').selectOption('coco');
+  const downloads: Promise<import('@playwright/test').Download>[] = [];
+  page.on('download', (d) => downloads.push(Promise.resolve(d)));
+  await page.getByRole('button', { name: 'Export', exact: true }).click();
+  await expect.poll(() => downloads.length).toBe(2);
+  const files = await Promise.all(downloads.map(async (d) => ({ name: (await d).suggestedFilename(), text: readFileSync((await (await d).path())!, 'utf8') })));
+  const dataset = JSON.parse(files.find((f) => f.name.endsWith('.coco.json'))!.text) as { images: { id: number; file_name: string; width: number; height: number }[]; categories: { id: number; name: string }[]; annotations: { image_id: number; category_id: number; bbox: number[] }[] };
+  const answers = JSON.parse(files.find((f) => f.name.endsWith('.coco-answers.json'))!.text) as { image_id: number; category_id: number; iou: number }[];
+  expect(dataset.categories.map((c) => c.name).sort()).toEqual(['badge', 'card']);
+  expect(dataset.images.map((i) => [i.file_name, i.width, i.height]).sort()).toEqual(Object.keys(SCENES).map((n) => [n, 400, 300]));
+  const idOf = (file: string) => dataset.images.find((i) => i.file_name === file)!.id;
+  const cat = (name: string) => dataset.categories.find((c) => c.name === name)!.id;
+  const shelf2Card = dataset.annotations.find((a) => a.image_id === idOf('shelf-2.png') && a.category_id === cat('card'))!;
+  const { x, y, w, h } = SCENES['shelf-2.png']!.card;
+  shelf2Card.bbox.forEach((v, i) => expect(Math.abs(v - [x, y, w, h][i]!)).toBeLessThanOrEqual(1));
+  const shelf3Badge = answers.find((a) => a.image_id === idOf('shelf-3.png') && a.category_id === cat('badge'))!;
+  expect(shelf3Badge.iou).toBeCloseTo(expectedIou('shelf-3.png', 'badge'), 2);
+  expect(answers).toHaveLength(6);
+
+  // The same screen in the dark theme.
+  await page.request.post(`${server.url}/api/inspector/settings.update`, { headers: { 'x-verdict-client': 'renderer' }, data: { theme: 'dark' } });
+  await page.reload();
+  await app.goTo('Boxes');
+  await boxes.item('shelf-1.png').getByRole('button').click();
+  await expect(boxes.canvas).toContainText('card · IoU');
+  await app.screenshot('boxes-workbench-dark');
+  expect(problems).toEqual([]);
+});
