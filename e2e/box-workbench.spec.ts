@@ -168,6 +168,13 @@ test('a reviewer labels truth per object, zooms, undoes, runs a box question per
   expect(shelf3Badge.iou).toBeCloseTo(expectedIou('shelf-3.png', 'badge'), 2);
   expect(answers).toHaveLength(6);
 
+  // The images become dataset items, each labelled box the expected answer of its question, for an evaluation.
+  await page.getByRole('button', { name: 'Save as a dataset' }).click();
+  await expect(page.getByText(/Saved “Box review .*” \(3 images/)).toBeVisible();
+  const listed = await page.request.post(`${server.url}/api/inspector/datasets.list`, { headers: { 'x-verdict-client': 'renderer' }, data: {} });
+  const saved = ((await listed.json()) as { data: { id: string; labelled: Record<string, number> }[] }).data.at(-1)!;
+  expect(saved.labelled).toEqual({ card: 3, badge: 3 });
+
   // The same screen in the dark theme.
   await page.request.post(`${server.url}/api/inspector/settings.update`, { headers: { 'x-verdict-client': 'renderer' }, data: { theme: 'dark' } });
   await page.reload();

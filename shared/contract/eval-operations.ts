@@ -87,7 +87,7 @@ export const EVAL_OPERATIONS = {
   ),
   'datasets.fromBoxes': op(
     'mutation',
-    'Save the images under box review as a dataset: the first ground-truth box as the expected answer',
+    'Save the images under box review as a dataset: each labelled truth box as the expected answer of its box question, the first unlabelled one as that of `question`',
     z.object({ name: z.string().trim().min(1).max(200), question: z.string().min(1).max(200) }).strict(),
     DatasetSummarySchema,
   ),

@@ -24,6 +24,9 @@ const FORMATS: { format: ExportFormat; label: string }[] = [
   { format: 'csv', label: 'CSV (pixels)' },
 ];
 
+/** Images read and sent together when adding a folder. */
+const ADD_CHUNK = 24;
+
 const typing = (t: EventTarget | null) => t instanceof HTMLElement && (t.matches('input, textarea, select, [contenteditable="true"]') || t.isContentEditable);
 
 export function BoxesScreen() {
@@ -54,12 +57,24 @@ export function BoxesScreen() {
   const current = list.find((i) => i.id === selected) ?? null;
 
   const replace = (item: BoxItem) => queryClient.setQueryData<BoxItem[]>(BOXES_KEY, (old) => old?.map((i) => (i.id === item.id ? item : i)));
+  const [adding, setAdding] = useState<{ done: number; total: number } | null>(null);
   const add = useMutation({
-    mutationFn: async (files: FileList) => {
-      const images = await imagesFrom(files);
-      return Promise.all(images.map((img) => call('boxes.add', { name: img.name, data_url: img.dataUrl })));
+    // A few images at a time, read and sent together, so a big folder neither holds every file in
+    // memory at once nor floods the server; the queue shows the first ones while the rest arrive.
+    mutationFn: async (picked: FileList) => {
+      const files = [...picked];
+      setAdding({ done: 0, total: files.length });
+      for (let i = 0; i < files.length; i += ADD_CHUNK) {
+        const images = await imagesFrom(files.slice(i, i + ADD_CHUNK));
+        await Promise.all(images.map((img) => call('boxes.add', { name: img.name, data_url: img.dataUrl })));
+        setAdding({ done: Math.min(files.length, i + ADD_CHUNK), total: files.length });
+        if (i === 0) await queryClient.invalidateQueries({ queryKey: BOXES_KEY });
+      }
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: BOXES_KEY }),
+    onSettled: () => {
+      setAdding(null);
+      return queryClient.invalidateQueries({ queryKey: BOXES_KEY });
+    },
   });
   const update = useMutation({ mutationFn: (patch: Parameters<typeof call<'boxes.update'>>[1]) => call('boxes.update', patch), onSuccess: replace });
   const remove = useMutation({ mutationFn: (id: string) => call('boxes.remove', { id }), onSuccess: () => queryClient.invalidateQueries({ queryKey: BOXES_KEY }) });
@@ -98,6 +113,10 @@ export function BoxesScreen() {
       setChosen([...chosen, ...[...labels].filter((l) => !chosen.some((q) => q.name === l)).map((l) => ({ name: l, instructions: l }))]);
       setImported({ version: (imported?.version ?? 0) + 1, message: `Truth for ${targets.length} image${targets.length === 1 ? '' : 's'} imported${unmatched > 0 ? `; ${unmatched} image${unmatched === 1 ? '' : 's'} in the files are not loaded here` : ''}.` });
     },
+  });
+
+  const saveDataset = useMutation({
+    mutationFn: () => call('datasets.fromBoxes', { name: `Box review ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`, question: DEFAULT_QUESTION }),
   });
 
   useEffect(() => {
@@ -178,6 +197,11 @@ export function BoxesScreen() {
           <button type="button" className="secondary" disabled={!current || !model || !runnable || run.isPending} onClick={() => current && run.mutate([current])}>
             Run on this image
           </button>
+          {adding ? (
+            <span role="status" className="muted small">
+              Adding images: {adding.done} of {adding.total}
+            </span>
+          ) : null}
           {progress ? (
             <span role="status" className="muted small">
               {progress.done} of {progress.total} done
@@ -194,6 +218,19 @@ export function BoxesScreen() {
             {imported.message}
           </p>
         ) : null}
+        <div className="toolbar">
+          <button type="button" className="secondary" disabled={list.length === 0 || saveDataset.isPending} onClick={() => saveDataset.mutate()}>
+            Save as a dataset
+          </button>
+          {saveDataset.data ? (
+            <span role="status" className="small">
+              Saved “{saveDataset.data.name}” ({saveDataset.data.items} images, each labelled box the expected answer of its question). Evaluate it on several models, with mean IoU, pass rate and the IoU histogram, in <a href="#/evaluations">Evaluations</a>.
+            </span>
+          ) : (
+            <span className="muted small">For a large folder or several models, save the images and their truth as a dataset and run an evaluation over it.</span>
+          )}
+        </div>
+        {saveDataset.error ? <ErrorNotice error={saveDataset.error} title="Not saved as a dataset" /> : null}
         {run.error ? <ErrorNotice error={run.error} title="Some images got no box" /> : null}
         {add.error ? <ErrorNotice error={add.error} title="Images not added" /> : null}
         {importTruth.error ? <ErrorNotice error={importTruth.error} title="Truth not imported; nothing was changed" /> : null}

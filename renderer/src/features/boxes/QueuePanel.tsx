@@ -1,5 +1,7 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { BoxItem } from '../../../../shared/schemas/inspector';
 import { Panel } from '../../ui/components';
+import { useThumbnail } from './thumbnails';
 import { NO_FILTER, worstIou, type QueueFilter, type VerdictFilter } from './review';
 
 interface Props {
@@ -58,28 +60,65 @@ export function QueuePanel({ shown, total, selected, onSelect, filter, onFilter,
           </button>
         </div>
       ) : (
-        <ul className="set-list box-queue" aria-label="Images">
-          {shown.map((i) => {
-            const score = worstIou(i, filter.question);
-            return (
-              <li key={i.id} aria-current={i.id === selected ? 'true' : undefined}>
-                <button type="button" className="link-button queue-item" onClick={() => onSelect(i.id)}>
-                  <img className="box-thumb" src={i.data_url} alt="" loading="lazy" decoding="async" />
-                  <span>
-                    <strong>{i.name}</strong>
-                    <br />
-                    <span className="small">
-                      {score === null ? <span className="muted">{i.truth.length === 0 ? 'no ground truth' : 'not run'}</span> : <span className={score >= threshold ? 'text-ok' : 'text-error'}>IoU {score.toFixed(2)}</span>}
-                      {i.verdict ? ` · ${i.verdict}` : ''}
-                      {i.stale ? <span className="text-stale"> (stale)</span> : null}
+        <WindowedList count={shown.length} selectedIndex={shown.findIndex((i) => i.id === selected)}>
+          {(first, last) =>
+            shown.slice(first, last).map((i, k) => {
+              const score = worstIou(i, filter.question);
+              return (
+                <li key={i.id} aria-current={i.id === selected ? 'true' : undefined} aria-posinset={first + k + 1} aria-setsize={shown.length} style={{ top: (first + k) * ROW }}>
+                  <button type="button" className="link-button queue-item" onClick={() => onSelect(i.id)}>
+                    <Thumbnail id={i.id} dataUrl={i.data_url} />
+                    <span>
+                      <strong>{i.name}</strong>
+                      <br />
+                      <span className="small">
+                        {score === null ? <span className="muted">{i.truth.length === 0 ? 'no ground truth' : 'not run'}</span> : <span className={score >= threshold ? 'text-ok' : 'text-error'}>IoU {score.toFixed(2)}</span>}
+                        {i.verdict ? ` · ${i.verdict}` : ''}
+                        {i.stale ? <span className="text-stale"> (stale)</span> : null}
+                      </span>
                     </span>
-                  </span>
-                </button>
-              </li>
-            );
-          })}
-        </ul>
+                  </button>
+                </li>
+              );
+            })
+          }
+        </WindowedList>
       )}
     </Panel>
   );
+}
+
+/** Height of one queue row in CSS pixels (thumbnail, name, IoU line). */
+const ROW = 64;
+const VIEW = 520;
+const OVERSCAN = 6;
+
+/**
+ * The queue renders only the rows in view (plus a few), so a folder of thousands of images keeps
+ * a few dozen thumbnails in the page; the selected row is scrolled into view when it changes.
+ */
+function WindowedList({ count, selectedIndex, children }: { count: number; selectedIndex: number; children: (first: number, last: number) => ReactNode }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const [top, setTop] = useState(0);
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || selectedIndex < 0) return;
+    const y = selectedIndex * ROW;
+    if (y < el.scrollTop) el.scrollTop = y;
+    else if (y + ROW > el.scrollTop + el.clientHeight) el.scrollTop = y + ROW - el.clientHeight;
+  }, [selectedIndex]);
+  const first = Math.max(0, Math.floor(top / ROW) - OVERSCAN);
+  const last = Math.min(count, Math.ceil((top + VIEW) / ROW) + OVERSCAN);
+  return (
+    <div ref={scroller} className="queue-scroll" style={{ maxHeight: VIEW }} onScroll={(e) => setTop(e.currentTarget.scrollTop)}>
+      <ul className="set-list box-queue" aria-label="Images" style={{ height: count * ROW }}>
+        {children(first, last)}
+      </ul>
+    </div>
+  );
+}
+
+function Thumbnail({ id, dataUrl }: { id: string; dataUrl: string }) {
+  const url = useThumbnail(id, dataUrl);
+  return url ? <img className="box-thumb" src={url} alt="" data-testid="box-thumb" /> : <span className="box-thumb" aria-hidden="true" />;
 }

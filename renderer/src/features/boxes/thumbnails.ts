@@ -1,0 +1,42 @@
+import { useEffect, useState } from 'react';
+
+const WIDTH = 96;
+const HEIGHT = 72;
+const cache = new Map<string, Promise<string>>();
+
+/**
+ * A small copy of an image as a blob: URL: decoded with `img.decode()` and scaled by
+ * `createImageBitmap`, both off the page's main thread, then kept per item, so the queue never
+ * paints (or keeps decoded) full-size images, however large they are.
+ */
+async function make(dataUrl: string): Promise<string> {
+  const img = new Image();
+  img.src = dataUrl;
+  await img.decode();
+  const scale = Math.min(1, WIDTH / img.naturalWidth, HEIGHT / img.naturalHeight);
+  const bitmap = await createImageBitmap(img, { resizeWidth: Math.max(1, Math.round(img.naturalWidth * scale)), resizeHeight: Math.max(1, Math.round(img.naturalHeight * scale)), resizeQuality: 'medium' });
+  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+  canvas.getContext('2d')!.drawImage(bitmap, 0, 0);
+  bitmap.close();
+  return URL.createObjectURL(await canvas.convertToBlob({ type: 'image/png' }));
+}
+
+/** The thumbnail of item `id`, or null while it is made (or when this browser cannot make one). */
+export function useThumbnail(id: string, dataUrl: string): string | null {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (typeof OffscreenCanvas === 'undefined' || typeof createImageBitmap === 'undefined') return;
+    let live = true;
+    let made = cache.get(id);
+    if (!made) {
+      made = make(dataUrl);
+      cache.set(id, made);
+      made.catch(() => cache.delete(id));
+    }
+    made.then((u) => live && setUrl(u)).catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [id, dataUrl]);
+  return url;
+}
