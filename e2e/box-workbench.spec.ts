@@ -56,8 +56,8 @@ test('a reviewer labels truth per object, zooms, undoes, runs a box question per
   await app.goTo('Boxes');
   const folder = mkdtempSync(join(tmpdir(), 'verdict-shelves-'));
   for (const name of Object.keys(SCENES)) writeFileSync(join(folder, name), png(name));
+  // The files are read a few at a time as they are added: the folder stays until the end.
   await boxes.addFolder(folder);
-  rmSync(folder, { recursive: true, force: true });
   await expect(boxes.queue.getByRole('listitem')).toHaveCount(3);
 
   // One box question per object: its name labels the truth boxes.
@@ -183,4 +183,46 @@ test('a reviewer labels truth per object, zooms, undoes, runs a box question per
   await expect(boxes.canvas).toContainText('card · IoU');
   await app.screenshot('boxes-workbench-dark');
   expect(problems).toEqual([]);
+  rmSync(folder, { recursive: true, force: true });
+});
+
+test("a reviewer checks an evaluation's box answers over a dataset of images, item by item", async ({ page, server }) => {
+  test.setTimeout(90_000);
+  const app = new AppPage(page);
+  const boxes = new BoxesPage(page);
+  await app.open(server.uiUrl);
+  const call = async <T>(op: string, input: unknown): Promise<T> => {
+    const response = await page.request.post(`${server.url}/api/inspector/${op}`, { headers: { 'x-verdict-client': 'renderer' }, data: input });
+    const body = (await response.json()) as { ok: boolean; data: T; error?: unknown };
+    if (!body.ok) throw new Error(`${op}: ${JSON.stringify(body.error)}`);
+    return body.data;
+  };
+  // A folder of images with a labels file becomes a dataset; a box question per object is evaluated over it.
+  const questions = { card: { type: 'box', instructions: 'the blue card' }, badge: { type: 'box', instructions: 'the small badge' } };
+  const fraction = (r: Rect) => ({ top: r.y / SIZE.height, left: r.x / SIZE.width, bottom: (r.y + r.h) / SIZE.height, right: (r.x + r.w) / SIZE.width });
+  const labels = Object.entries(SCENES).map(([id, s]) => JSON.stringify({ id, expected: { card: fraction(s.card), badge: fraction(s.badge) } })).join('\n');
+  const images = Object.keys(SCENES).map((name) => ({ name, data_url: `data:image/png;base64,${png(name).toString('base64')}` }));
+  const imported = await call<{ dataset: { id: string } }>('datasets.importImages', { name: 'shelves', images, labels: { format: 'jsonl', content: labels }, questions });
+  const run = await call<{ id: string }>('evals.start', { request: { model: 'sandbox/baseline-vision', state: '', questions }, dataset_id: imported.dataset.id, variants: [{ model: 'sandbox/baseline-vision' }], concurrency: 2 });
+  await expect.poll(async () => (await call<{ status: string }>('evals.get', { id: run.id })).status, { timeout: 30_000 }).toBe('done');
+
+  await app.goTo('Boxes');
+  await page.getByRole('button', { name: 'Load for review' }).click();
+  await expect(page.getByText('3 items loaded for review.')).toBeVisible({ timeout: 30_000 });
+  await expect(boxes.queue.getByRole('listitem')).toHaveCount(3);
+  await boxes.item('shelf-3.png').getByRole('button').click();
+  await expect(page.getByText('answered by sandbox/baseline-vision')).toBeVisible();
+  for (const object of ['card', 'badge'] as const) {
+    const text = (await page.getByTestId(`iou-${object}`).textContent())!;
+    expect(Number(text.split(' ')[1])).toBeCloseTo(expectedIou('shelf-3.png', object), 2);
+  }
+  await expect(boxes.legend).toContainText('2 ground-truth boxes');
+  await boxes.canvas.focus();
+  await page.keyboard.press('r');
+  await expect(boxes.item('shelf-3.png')).toContainText('rejected');
+  // Loading again updates the same items rather than adding them twice, and keeps the verdict.
+  await page.getByRole('button', { name: 'Load for review' }).click();
+  await expect(page.getByText('3 items loaded for review.')).toBeVisible({ timeout: 30_000 });
+  await expect(boxes.queue.getByRole('listitem')).toHaveCount(3);
+  await expect(boxes.item('shelf-3.png')).toContainText('rejected');
 });

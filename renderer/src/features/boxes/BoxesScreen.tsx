@@ -10,6 +10,7 @@ import { imagesFrom } from '../question-sets/StateEditor';
 import { boxItemsQuery, BOXES_KEY, runItem } from './api';
 import { BoxEditor } from './BoxEditor';
 import { BoxQuestions, questionProblems } from './BoxQuestions';
+import { EvaluationReview } from './EvaluationReview';
 import { QueuePanel } from './QueuePanel';
 import { ReviewBar } from './ReviewBar';
 import { answersOf, matches, neighbour, NO_FILTER, questionsFor, toBoxImages, worstIou, DEFAULT_QUESTION, type BoxQuestion, type QueueFilter } from './review';
@@ -230,6 +231,7 @@ export function BoxesScreen() {
             <span className="muted small">For a large folder or several models, save the images and their truth as a dataset and run an evaluation over it.</span>
           )}
         </div>
+        <EvaluationReview items={list} />
         {saveDataset.error ? <ErrorNotice error={saveDataset.error} title="Not saved as a dataset" /> : null}
         {run.error ? <ErrorNotice error={run.error} title="Some images got no box" /> : null}
         {add.error ? <ErrorNotice error={add.error} title="Images not added" /> : null}
