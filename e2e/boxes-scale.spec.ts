@@ -26,13 +26,23 @@ test('a 5,000-image folder opens to its first screen of thumbnails', async ({ pa
     const boxes = new BoxesPage(page);
     await app.open(server.uiUrl);
     await app.goTo('Boxes');
+    // Timed in the page from the input's change event (when a person's folder dialog closes), so the
+    // test's own transfer of 5,000 files into the browser is not counted.
+    await page.locator('label.file-button', { hasText: 'Add a folder' }).locator('input').evaluate((input) => input.addEventListener('change', () => ((window as unknown as { picked: number }).picked = performance.now()), { capture: true }));
     const started = Date.now();
     await boxes.addFolder(folder);
-    await expect(page.getByTestId('box-thumb').nth(7)).toBeVisible({ timeout: 120_000 });
-    const firstScreen = Date.now() - started;
+    const firstScreen = await page.waitForFunction(
+      () => {
+        const thumbs = [...document.querySelectorAll<HTMLImageElement>('[data-testid="box-thumb"]')].filter((t) => t.complete && t.naturalWidth > 0);
+        return thumbs.length >= 8 ? performance.now() - (window as unknown as { picked: number }).picked : null;
+      },
+      undefined,
+      { timeout: 120_000, polling: 'raf' },
+    );
+    const transfer = Date.now() - started;
     await expect(page.getByText('Adding images')).toHaveCount(0, { timeout: 600_000 });
     const all = Date.now() - started;
-    const figures = `first screen of thumbnails ${firstScreen} ms (target ≤ 2000 ms); all 5,000 added ${all} ms`;
+    const figures = `first screen of thumbnails ${Math.round(await firstScreen.jsonValue())} ms after the folder was picked (target ≤ 2000 ms; ${transfer} ms including the test handing 5,000 files to the browser); all 5,000 added ${all} ms`;
     test.info().annotations.push({ type: 'measure', description: figures });
     process.stdout.write(`boxes bench: ${figures}\n`);
   } finally {

@@ -27,6 +27,7 @@ const FORMATS: { format: ExportFormat; label: string }[] = [
 
 /** Images read and sent together when adding a folder. */
 const ADD_CHUNK = 24;
+const FIRST_CHUNK = 10;
 
 const typing = (t: EventTarget | null) => t instanceof HTMLElement && (t.matches('input, textarea, select, [contenteditable="true"]') || t.isContentEditable);
 
@@ -65,10 +66,11 @@ export function BoxesScreen() {
     mutationFn: async (picked: FileList) => {
       const files = [...picked];
       setAdding({ done: 0, total: files.length });
-      for (let i = 0; i < files.length; i += ADD_CHUNK) {
-        const images = await imagesFrom(files.slice(i, i + ADD_CHUNK));
+      // The first chunk is one screen of the queue, so it appears as soon as those few are stored.
+      for (let i = 0, size = FIRST_CHUNK; i < files.length; i += size, size = ADD_CHUNK) {
+        const images = await imagesFrom(files.slice(i, i + size));
         await Promise.all(images.map((img) => call('boxes.add', { name: img.name, data_url: img.dataUrl })));
-        setAdding({ done: Math.min(files.length, i + ADD_CHUNK), total: files.length });
+        setAdding({ done: Math.min(files.length, i + size), total: files.length });
         if (i === 0) await queryClient.invalidateQueries({ queryKey: BOXES_KEY });
       }
     },
