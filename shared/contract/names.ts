@@ -37,6 +37,7 @@ export const OPERATION_NAMES = [
   'runs.delete',
   'runs.list',
   'boxes.list',
+  'boxes.image',
   'boxes.add',
   'boxes.update',
   'boxes.remove',

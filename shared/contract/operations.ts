@@ -117,7 +117,13 @@ export const OPERATIONS = {
     z.object({ set_id: z.string().optional(), model: z.string().optional(), status: RunStatusSchema.optional(), limit: z.number().int().min(1).max(500).default(100) }).strict(),
     z.array(RunSchema),
   ),
-  'boxes.list': op('query', 'Images under box review', none, z.array(BoxItemSchema)),
+  'boxes.list': op(
+    'query',
+    'Images under box review; with images: false each data_url is empty (fetch one with boxes.image), so the list stays small however many images there are',
+    z.object({ images: z.boolean().optional() }).strict(),
+    z.array(BoxItemSchema),
+  ),
+  'boxes.image': op('query', 'The image of one item under box review', z.object({ id: z.string() }).strict(), z.object({ id: z.string(), data_url: z.string() })),
   'boxes.add': op('mutation', 'Add an image to review', z.object({ name: z.string().min(1).max(300), data_url: ImageDataUrlSchema }).strict(), BoxItemSchema),
   'boxes.update': op(
     'mutation',

@@ -19,6 +19,17 @@ describe('box review items', () => {
     expect([unreadable.width, unreadable.height]).toEqual([null, null]);
   });
 
+  it('lists without images, each fetched on its own, so the list stays small', async () => {
+    const h = env.core.handlers;
+    const url = pngWithRect(64, 48, { x: 1, y: 1, w: 5, h: 5 });
+    const item = await h['boxes.add']({ name: 'light.png', data_url: url });
+    const light = (await h['boxes.list']({ images: false })).find((i) => i.id === item.id)!;
+    expect(light).toMatchObject({ name: 'light.png', data_url: '', width: 64, height: 48 });
+    expect((await h['boxes.list']({})).find((i) => i.id === item.id)!.data_url).toBe(url);
+    expect(await h['boxes.image']({ id: item.id })).toEqual({ id: item.id, data_url: url });
+    await expect(h['boxes.image']({ id: 'img-none' })).rejects.toThrow('No image with id "img-none"');
+  });
+
   it('keeps labelled truth and answers by box question', async () => {
     const h = env.core.handlers;
     const item = await h['boxes.add']({ name: 'two.png', data_url: pngWithRect(100, 100, { x: 1, y: 1, w: 5, h: 5 }) });

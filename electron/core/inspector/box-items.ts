@@ -22,6 +22,8 @@ interface Row {
   created_at: string;
 }
 
+const COLUMNS: readonly (keyof Row)[] = ['id', 'name', 'data_url', 'truth', 'answer', 'answers', 'model', 'run_id', 'verdict', 'verdict_run_id', 'note', 'width', 'height', 'created_at'];
+
 const toItem = ({ verdict_run_id, ...r }: Row): BoxItem => ({
   ...r,
   truth: JSON.parse(r.truth) as BoxItem['truth'],
@@ -52,8 +54,16 @@ export class BoxItems {
     private readonly clock: Clock,
   ) {}
 
-  list(): BoxItem[] {
-    return this.store.all<Row>('SELECT * FROM box_items ORDER BY created_at, id').map(toItem);
+  /** Every item; without images, data_url is '' and the rows stay small however large the images are. */
+  list({ images = true }: { images?: boolean } = {}): BoxItem[] {
+    const columns = images ? '*' : `${COLUMNS.filter((c) => c !== 'data_url').join(', ')}, '' AS data_url`;
+    return this.store.all<Row>(`SELECT ${columns} FROM box_items ORDER BY created_at, id`).map(toItem);
+  }
+
+  image(id: string): { id: string; data_url: string } {
+    const row = this.store.get<{ data_url: string }>('SELECT data_url FROM box_items WHERE id = ?', [id]);
+    if (!row) throw new GatewayError('not_found', `No image with id "${id}"`);
+    return { id, data_url: row.data_url };
   }
 
   add(name: string, dataUrl: string): BoxItem {

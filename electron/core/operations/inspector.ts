@@ -18,6 +18,7 @@ type InspectorOps = Pick<
   | 'runs.delete'
   | 'runs.list'
   | 'boxes.list'
+  | 'boxes.image'
   | 'boxes.add'
   | 'boxes.update'
   | 'boxes.remove'
@@ -42,7 +43,8 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
       return { id };
     },
     'runs.list': async (filters) => core.runs.list(filters),
-    'boxes.list': async () => core.boxItems.list(),
+    'boxes.list': async ({ images }) => core.boxItems.list({ images: images ?? true }),
+    'boxes.image': async ({ id }) => core.boxItems.image(id),
     'boxes.add': async ({ name, data_url }) => core.boxItems.add(name, data_url),
     'boxes.update': async ({ id, ...patch }) => core.boxItems.update(id, patch),
     'boxes.remove': async ({ id }) => core.boxItems.remove(id),

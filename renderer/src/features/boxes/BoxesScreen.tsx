@@ -7,7 +7,7 @@ import { SandboxNotice } from '../../app/SandboxNotice';
 import { EmptyState, ErrorNotice, Panel, ScreenHeader } from '../../ui/components';
 import { modelsQuery } from '../endpoints/api';
 import { imagesFrom } from '../question-sets/StateEditor';
-import { boxItemsQuery, BOXES_KEY, runItem } from './api';
+import { boxImageQuery, boxItemsQuery, BOXES_KEY, runItem, withoutImage } from './api';
 import { BoxEditor } from './BoxEditor';
 import { BoxQuestions, questionProblems } from './BoxQuestions';
 import { EvaluationReview } from './EvaluationReview';
@@ -58,7 +58,8 @@ export function BoxesScreen() {
   }, [shown, selected]);
   const current = list.find((i) => i.id === selected) ?? null;
 
-  const replace = (item: BoxItem) => queryClient.setQueryData<BoxItem[]>(BOXES_KEY, (old) => old?.map((i) => (i.id === item.id ? item : i)));
+  const replace = (item: BoxItem) => queryClient.setQueryData<BoxItem[]>(BOXES_KEY, (old) => old?.map((i) => (i.id === item.id ? withoutImage(item) : i)));
+  const image = useQuery({ ...boxImageQuery(current?.id ?? ''), enabled: current !== null });
   const [adding, setAdding] = useState<{ done: number; total: number } | null>(null);
   const add = useMutation({
     // A few images at a time, read and sent together, so a big folder neither holds every file in
@@ -256,16 +257,22 @@ export function BoxesScreen() {
                 </button>
               }
             >
-              <BoxEditor
-                key={`${current.id}-${imported?.version ?? 0}`}
-                image={current.data_url}
-                name={current.name}
-                size={current.width && current.height ? { width: current.width, height: current.height } : null}
-                truth={current.truth}
-                answers={answersOf(current)}
-                labels={names}
-                onChange={(truth) => update.mutate({ id: current.id, truth })}
-              />
+              {image.data ? (
+                <BoxEditor
+                  key={`${current.id}-${imported?.version ?? 0}`}
+                  image={image.data}
+                  name={current.name}
+                  size={current.width && current.height ? { width: current.width, height: current.height } : null}
+                  truth={current.truth}
+                  answers={answersOf(current)}
+                  labels={names}
+                  onChange={(truth) => update.mutate({ id: current.id, truth })}
+                />
+              ) : image.error ? (
+                <ErrorNotice error={image.error} title="The image could not be loaded" />
+              ) : (
+                <div className="box-viewport" aria-busy="true" />
+              )}
               <ReviewBar item={current} threshold={threshold} autoAdvance={autoAdvance} onAutoAdvance={setAutoAdvance} onVerdict={verdict} onNote={(note) => update.mutate({ id: current.id, note })} onStep={step} />
             </Panel>
           ) : null}

@@ -67,7 +67,7 @@ export function QueuePanel({ shown, total, selected, onSelect, filter, onFilter,
               return (
                 <li key={i.id} aria-current={i.id === selected ? 'true' : undefined} aria-posinset={first + k + 1} aria-setsize={shown.length} style={{ top: (first + k) * ROW }}>
                   <button type="button" className="link-button queue-item" onClick={() => onSelect(i.id)}>
-                    <Thumbnail id={i.id} dataUrl={i.data_url} />
+                    <Thumbnail id={i.id} />
                     <span>
                       <strong>{i.name}</strong>
                       <br />
@@ -118,7 +118,7 @@ function WindowedList({ count, selectedIndex, children }: { count: number; selec
   );
 }
 
-function Thumbnail({ id, dataUrl }: { id: string; dataUrl: string }) {
-  const url = useThumbnail(id, dataUrl);
+function Thumbnail({ id }: { id: string }) {
+  const url = useThumbnail(id);
   return url ? <img className="box-thumb" src={url} alt="" data-testid="box-thumb" /> : <span className="box-thumb" aria-hidden="true" />;
 }

@@ -6,15 +6,23 @@ import type { BoxQuestion } from './review';
 
 export const BOXES_KEY = ['boxes', 'items'] as const;
 
-export const boxItemsQuery = () => queryOptions({ queryKey: BOXES_KEY, queryFn: () => call('boxes.list', {}) });
+/** The review list without images: each item's data_url is '' (see boxImageQuery), so it stays small. */
+export const boxItemsQuery = () => queryOptions({ queryKey: BOXES_KEY, queryFn: () => call('boxes.list', { images: false }) });
+
+/** One item's image, kept a short while after it leaves the screen. */
+export const boxImageQuery = (id: string) => queryOptions({ queryKey: ['boxes', 'image', id], queryFn: async () => (await call('boxes.image', { id })).data_url, staleTime: Infinity, gcTime: 30_000 });
+
+/** An item as the list keeps it: without its image. */
+export const withoutImage = (item: BoxItem): BoxItem => ({ ...item, data_url: '' });
 
 /**
  * Asks the model every box question about one image in one request, waits for the run, and stores
  * the answers by question (a verdict given before turns stale). Returns the failure, if any.
  */
 export async function runItem(item: BoxItem, model: string, questions: readonly BoxQuestion[]): Promise<{ item: BoxItem | null; failure: string | null }> {
+  const { data_url } = await call('boxes.image', { id: item.id });
   const started = await call('runs.start', {
-    request: { model, state: [{ type: 'image_url', image_url: { url: item.data_url } }], questions: Object.fromEntries(questions.map((q) => [q.name, { type: 'box' as const, instructions: q.instructions }])) },
+    request: { model, state: [{ type: 'image_url', image_url: { url: data_url } }], questions: Object.fromEntries(questions.map((q) => [q.name, { type: 'box' as const, instructions: q.instructions }])) },
     label: `box: ${item.name}`,
   });
   let current = started;
@@ -32,5 +40,5 @@ export async function runItem(item: BoxItem, model: string, questions: readonly 
   const first = answers[questions[0]!.name] ?? Object.values(answers)[0]!;
   const updated = await call('boxes.update', { id: item.id, answers, answer: first, model, run_id: current.id });
   const missing = questions.filter((q) => !(q.name in answers)).map((q) => q.name);
-  return { item: updated, failure: missing.length > 0 ? `${item.name}: no box for ${missing.join(', ')}` : null };
+  return { item: withoutImage(updated), failure: missing.length > 0 ? `${item.name}: no box for ${missing.join(', ')}` : null };
 }

@@ -1,17 +1,18 @@
 import { useEffect, useState } from 'react';
+import { call } from '../../transport/transport';
 
 const WIDTH = 96;
 const HEIGHT = 72;
 const cache = new Map<string, Promise<string>>();
 
 /**
- * A small copy of an image as a blob: URL: decoded with `img.decode()` and scaled by
- * `createImageBitmap`, both off the page's main thread, then kept per item, so the queue never
- * paints (or keeps decoded) full-size images, however large they are.
+ * A small copy of an item's image as a blob: URL: fetched on its own, decoded with `img.decode()` and
+ * scaled by `createImageBitmap`, both off the page's main thread, then kept per item while the
+ * full image is let go, so the queue never holds or paints full-size images, however many.
  */
-async function make(dataUrl: string): Promise<string> {
+async function make(id: string): Promise<string> {
   const img = new Image();
-  img.src = dataUrl;
+  img.src = (await call('boxes.image', { id })).data_url;
   await img.decode();
   const scale = Math.min(1, WIDTH / img.naturalWidth, HEIGHT / img.naturalHeight);
   const bitmap = await createImageBitmap(img, { resizeWidth: Math.max(1, Math.round(img.naturalWidth * scale)), resizeHeight: Math.max(1, Math.round(img.naturalHeight * scale)), resizeQuality: 'medium' });
@@ -22,14 +23,14 @@ async function make(dataUrl: string): Promise<string> {
 }
 
 /** The thumbnail of item `id`, or null while it is made (or when this browser cannot make one). */
-export function useThumbnail(id: string, dataUrl: string): string | null {
+export function useThumbnail(id: string): string | null {
   const [url, setUrl] = useState<string | null>(null);
   useEffect(() => {
     if (typeof OffscreenCanvas === 'undefined' || typeof createImageBitmap === 'undefined') return;
     let live = true;
     let made = cache.get(id);
     if (!made) {
-      made = make(dataUrl);
+      made = make(id);
       cache.set(id, made);
       made.catch(() => cache.delete(id));
     }
@@ -37,6 +38,6 @@ export function useThumbnail(id: string, dataUrl: string): string | null {
     return () => {
       live = false;
     };
-  }, [id, dataUrl]);
+  }, [id]);
   return url;
 }
