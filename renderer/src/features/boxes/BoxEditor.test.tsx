@@ -122,6 +122,25 @@ describe('BoxEditor', () => {
     expect(last(onChange)[0]).toMatchObject({ left: 0.1, top: 0.35, right: 0.9, bottom: 0.9 });
   });
 
+  it('pans by dragging with the space bar held or with the middle button, without drawing', () => {
+    const { onChange, canvas } = setup([]);
+    const image = screen.getByTestId('box-image');
+    fireEvent.keyDown(canvas, { key: ' ' });
+    drag(canvas, canvas, [100, 100], [130, 90]);
+    fireEvent.keyUp(canvas, { key: ' ' });
+    expect(image.style.transform).toBe('translate(30px, -10px) scale(1)');
+    drag(canvas, canvas, [100, 100], [90, 120], { button: 1 });
+    expect(image.style.transform).toBe('translate(20px, 10px) scale(1)');
+    expect(onChange).not.toHaveBeenCalled();
+  });
+
+  it('deletes the selected box with the mouse too', () => {
+    const { onChange } = setup([{ left: 0.1, top: 0.1, right: 0.3, bottom: 0.2 }]);
+    act(() => screen.getByRole('button', { name: 'Delete box' }).click());
+    expect(last(onChange)).toEqual([]);
+    expect((screen.getByRole('button', { name: 'Delete box' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
   it('undoes and redoes every edit with Ctrl+Z, Ctrl+Shift+Z and Ctrl+Y', () => {
     const first = { left: 0.1, top: 0.1, right: 0.3, bottom: 0.2 };
     const { onChange, canvas } = setup([first]);

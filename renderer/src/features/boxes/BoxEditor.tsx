@@ -196,6 +196,9 @@ export function BoxEditor({ image, name, size, truth, answers, labels, onChange 
           <button type="button" className="secondary" disabled={history.past.length === 0} onClick={() => travel(undo)} title="Ctrl+Z">Undo</button>
           <button type="button" className="secondary" disabled={history.future.length === 0} onClick={() => travel(redo)} title="Ctrl+Shift+Z or Ctrl+Y">Redo</button>
         </div>
+        <button type="button" className="secondary" disabled={selected === null || !history.present[selected]} onClick={() => selected !== null && (commit(history.present.filter((_, i) => i !== selected)), setSelected(null))} title="Delete">
+          Delete box
+        </button>
         <div role="radiogroup" aria-label="Show" className="button-group">
           {(['both', 'truth', 'answer'] as const).map((s) => (
             <button key={s} type="button" role="radio" aria-checked={show === s} className={show === s ? '' : 'secondary'} onClick={() => setShow(s)}>
