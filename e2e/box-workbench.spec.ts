@@ -89,6 +89,12 @@ test('a reviewer labels truth per object, zooms, undoes, runs a box question per
   await expect(boxes.readout).toHaveText(/^x (249|250), y (99|100) px$/);
   await page.keyboard.press('0');
   expect(await boxes.zoomPercent()).toBe(fitted);
+  // The wheel zooms the image about the pointer, and the page itself does not scroll.
+  const scrolled = await page.evaluate(() => window.scrollY);
+  await page.mouse.wheel(0, -300);
+  await expect.poll(() => boxes.zoomPercent()).toBeGreaterThan(fitted);
+  expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+  await page.keyboard.press('0');
 
   // A stray box, undone and redone and undone again.
   await page.keyboard.press('n');

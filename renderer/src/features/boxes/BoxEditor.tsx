@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type WheelEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import type { Box } from '../../../../shared/schemas/answer';
 import type { TruthBox } from '../../../../shared/schemas/inspector';
 import { BoxOverlay, type Show } from './BoxOverlay';
@@ -62,6 +62,18 @@ export function BoxEditor({ image, name, size, truth, answers, labels, onChange 
   useEffect(() => {
     if (natural && box.width > 0 && !view) setView(fit(natural, box));
   }, [natural, box, view]);
+  // The wheel zooms about the pointer. React's wheel listeners are passive, which would let the page
+  // scroll at the same time; this one is not, so the page stays where it is.
+  useEffect(() => {
+    const el = viewport.current!;
+    const onWheel = (e: WheelEvent) => {
+      e.preventDefault();
+      const r = el.getBoundingClientRect();
+      setView((current) => (current ? zoomAt(current, wheelFactor(e.deltaY), { x: e.clientX - r.left, y: e.clientY - r.top }) : current));
+    };
+    el.addEventListener('wheel', onWheel, { passive: false });
+    return () => el.removeEventListener('wheel', onWheel);
+  }, []);
 
   const commit = useCallback(
     (next: TruthBox[]) => {
@@ -145,7 +157,6 @@ export function BoxEditor({ image, name, size, truth, answers, labels, onChange 
   };
 
   const zoomBy = (factor: number) => setView(zoomAt(v, factor, { x: box.width / 2, y: box.height / 2 }));
-  const onWheel = (e: WheelEvent<HTMLDivElement>) => setView(zoomAt(v, wheelFactor(e.deltaY), screenPoint(e)));
 
   const onKeyDown = (e: KeyboardEvent) => {
     const mod = e.ctrlKey || e.metaKey;
@@ -237,7 +248,6 @@ export function BoxEditor({ image, name, size, truth, answers, labels, onChange 
         onPointerMove={onPointerMove}
         onPointerUp={onPointerUp}
         onPointerLeave={() => setCursor(null)}
-        onWheel={onWheel}
         onKeyDown={onKeyDown}
         onKeyUp={(e) => e.key === ' ' && setSpace(false)}
         onBlur={() => setSpace(false)}
