@@ -134,6 +134,23 @@ describe('BoxEditor', () => {
     expect(onChange).not.toHaveBeenCalled();
   });
 
+  it('selects the next and previous box with B and Shift+B, so every box can be reached by keyboard', () => {
+    const { onChange, canvas } = setup([
+      { left: 0.1, top: 0.1, right: 0.2, bottom: 0.2, label: 'card' },
+      { left: 0.5, top: 0.5, right: 0.6, bottom: 0.6, label: 'badge' },
+    ]);
+    const label = () => (screen.getByLabelText('Label of the selected box') as HTMLSelectElement).value;
+    expect(label()).toBe('card');
+    fireEvent.keyDown(canvas, { key: 'b' });
+    expect(label()).toBe('badge');
+    fireEvent.keyDown(canvas, { key: 'b' });
+    expect(label()).toBe('card');
+    fireEvent.keyDown(canvas, { key: 'B', shiftKey: true });
+    expect(label()).toBe('badge');
+    fireEvent.keyDown(canvas, { key: 'Delete' });
+    expect(last(onChange).map((b) => b.label)).toEqual(['card']);
+  });
+
   it('deletes the selected box with the mouse too', () => {
     const { onChange } = setup([{ left: 0.1, top: 0.1, right: 0.3, bottom: 0.2 }]);
     act(() => screen.getByRole('button', { name: 'Delete box' }).click());

@@ -31,7 +31,8 @@ interface Props {
 /**
  * A zoomable workbench for ground-truth boxes. Mouse: drag to draw, drag a box to move it, drag a
  * handle to resize, wheel to zoom, space+drag or the middle button to pan. Keyboard: N new box,
- * arrows move it (Shift: more), Alt+arrows resize, Delete removes, Escape deselects, arrows pan when
+ * arrows move it (Shift: more), Alt+arrows resize, Delete removes, B selects the next box (Shift+B
+ * the previous), Escape deselects, arrows pan when
  * nothing is selected, + and − zoom, 0 fits, 1 shows 100 %, Ctrl+Z undoes, Ctrl+Shift+Z or Ctrl+Y redoes.
  */
 export function BoxEditor({ image, name, size, truth, answers, labels, onChange }: Props) {
@@ -177,6 +178,7 @@ export function BoxEditor({ image, name, size, truth, answers, labels, onChange 
       commit(current.filter((_, i) => i !== selected));
       setSelected(current.length > 1 ? 0 : null);
     } else if (key === 'Escape') setSelected(null);
+    else if (key === 'b' && current.length > 0) setSelected(((selected ?? (e.shiftKey ? 0 : -1)) + (e.shiftKey ? current.length - 1 : 1)) % current.length);
     else if (arrows[key] && chosen) {
       const [dx, dy] = arrows[key]!;
       const moved = e.altKey ? normalise({ ...chosen, right: chosen.right + dx * step, bottom: chosen.bottom + dy * step }) : move(chosen, dx * step, dy * step);
@@ -242,7 +244,7 @@ export function BoxEditor({ image, name, size, truth, answers, labels, onChange 
         className={`box-viewport${space || drag?.mode === 'pan' ? ' panning' : ''}`}
         tabIndex={0}
         role="application"
-        aria-label={`Ground truth for ${name}: drag to draw; N adds a box, arrows move it, Alt+arrows resize, Delete removes, Ctrl+Z undoes; + and − zoom, 0 fits`}
+        aria-label={`Ground truth for ${name}: drag to draw; N adds a box, B selects the next one, arrows move it, Alt+arrows resize, Delete removes, Ctrl+Z undoes; + and − zoom, 0 fits`}
         data-testid="box-canvas"
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}
