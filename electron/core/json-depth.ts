@@ -15,11 +15,15 @@ export function jsonTextTooDeepAt(text: string, max = MAX_JSON_DEPTH): number {
   for (let i = 0; i < length; i += 1) {
     const c = text.charCodeAt(i);
     if (c === 34 /* " */) {
-      // Jump to the closing quote, stepping over escaped characters.
-      for (i += 1; i < length; i += 1) {
-        const d = text.charCodeAt(i);
-        if (d === 92 /* \ */) i += 1;
-        else if (d === 34) break;
+      // Jump to the closing quote: the next quote not escaped (preceded by an even number of
+      // backslashes). indexOf runs natively, so a long string (an image's base64) costs little.
+      for (;;) {
+        const quote = text.indexOf('"', i + 1);
+        if (quote === -1) return -1;
+        let backslashes = 0;
+        while (text.charCodeAt(quote - 1 - backslashes) === 92 /* \ */) backslashes += 1;
+        i = quote;
+        if (backslashes % 2 === 0) break;
       }
     } else if (c === 123 /* { */ || c === 91 /* [ */) {
       depth += 1;

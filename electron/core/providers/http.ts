@@ -1,5 +1,6 @@
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import type { Clock } from '../clock';
+import { stringifyBody } from './verbatim-json';
 import { UpstreamError, kindForStatus, parseRetryAfter, upstreamMessage, type ErrorClassifier } from './upstream-error';
 import type { CancelSignal } from '../cancel';
 
@@ -40,7 +41,7 @@ export class UpstreamHttp {
 
   /** POSTs JSON; any status other than 2xx becomes an UpstreamError with the provider's message. */
   postJson(url: string, body: unknown, options: RequestOptions): Promise<UpstreamResponse> {
-    return this.send('POST', url, JSON.stringify(body), options);
+    return this.send('POST', url, stringifyBody(body), options);
   }
 
   /** GETs a resource (model listings); non-2xx statuses become UpstreamErrors as for POST. */

@@ -1,3 +1,4 @@
+import { verbatim } from '../verbatim-json';
 import type { Capabilities } from '../capabilities';
 import type { ChatRequest, ContentPart, Target } from '../types';
 
@@ -17,7 +18,7 @@ export function anthropicHeaders(apiKey: string | undefined, betas: readonly str
 const block = (p: ContentPart) =>
   p.type === 'text'
     ? { type: 'text', text: p.text, ...(p.cache ? { cache_control: { type: 'ephemeral' } } : {}) }
-    : { type: 'image', source: { type: 'base64', media_type: p.mediaType, data: p.base64 } };
+    : { type: 'image', source: { type: 'base64', media_type: p.mediaType, data: verbatim(p.base64) } };
 
 /**
  * A Messages API request body for one chat call, streamed, built for the model it goes to: no

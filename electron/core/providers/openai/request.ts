@@ -1,3 +1,4 @@
+import { verbatim } from '../verbatim-json';
 import type { Capabilities } from '../capabilities';
 import type { ChatRequest, ContentPart, Target } from '../types';
 
@@ -7,7 +8,7 @@ export function openaiHeaders(apiKey: string | undefined): Record<string, string
 }
 
 const part = (p: ContentPart) =>
-  p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image_url', image_url: { url: `data:${p.mediaType};base64,${p.base64}` } };
+  p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image_url', image_url: { url: verbatim(`data:${p.mediaType};base64,${p.base64}`) } };
 
 /**
  * A chat completions request built for the endpoint it goes to: only parameters it accepts
