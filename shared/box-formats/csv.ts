@@ -1,4 +1,5 @@
-import { labelsOf, sizeOf, type BoxImage, type LabelledBox } from './types';
+import { parse } from 'csv-parse/browser/esm/sync';
+import { BoxFormatError, edgesFrom, labelsOf, sizeOf, type BoxImage, type LabelledBox } from './types';
 
 export const BOX_CSV_HEADER = ['image', 'width', 'height', 'question', 'truth_x', 'truth_y', 'truth_width', 'truth_height', 'answer_x', 'answer_y', 'answer_width', 'answer_height', 'iou', 'pass', 'model', 'verdict', 'stale', 'note'] as const;
 
@@ -29,4 +30,38 @@ export function toBoxCsv(images: readonly BoxImage[], threshold: number): string
     }
   }
   return rows.map((r) => r.map(cell).join(',')).join('\n') + '\n';
+}
+
+const REQUIRED = ['image', 'width', 'height', 'question', 'truth_x', 'truth_y', 'truth_width', 'truth_height'] as const;
+
+/**
+ * Truth boxes by image from a CSV with this format's columns (others are ignored): a row without a
+ * truth box (an answer alone) gives none. `file` names the file in problems, with the row and column.
+ */
+export function fromBoxCsv(text: string, file: string): BoxImage[] {
+  let rows: Record<string, string>[];
+  try {
+    rows = parse(text, { columns: true, skip_empty_lines: true, bom: true }) as Record<string, string>[];
+  } catch (e) {
+    throw new BoxFormatError(file, `not valid CSV (${(e as Error).message})`);
+  }
+  const missing = REQUIRED.filter((c) => rows.length > 0 && !(c in rows[0]!));
+  if (missing.length > 0) throw new BoxFormatError(file, `missing column ${missing.map((c) => `"${c}"`).join(', ')} (needs ${REQUIRED.join(', ')})`);
+  const images = new Map<string, BoxImage>();
+  rows.forEach((row, i) => {
+    if ((row['truth_x'] ?? '') === '') return;
+    const at = (column: string) => `${file}: row ${i + 2}, ${column}`;
+    const n = (column: (typeof REQUIRED)[number]) => {
+      const v = Number(row[column]);
+      if (row[column] === '' || !Number.isFinite(v)) throw new BoxFormatError(at(column), `expected a number, got "${row[column]}"`);
+      return v;
+    };
+    const [width, height] = [n('width'), n('height')];
+    if (!(width > 0 && height > 0)) throw new BoxFormatError(at('width'), 'the image size should be positive');
+    const name = row['image']!;
+    const image = images.get(name) ?? { file: name, width, height, truth: [], answers: [] };
+    images.set(name, image);
+    image.truth.push({ label: row['question']!, ...edgesFrom(n('truth_x') / width, n('truth_y') / height, n('truth_width') / width, n('truth_height') / height, at('truth_width')) });
+  });
+  return [...images.values()];
 }

@@ -4,7 +4,7 @@ import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fromCoco, toCoco } from './coco';
-import { BOX_CSV_HEADER, toBoxCsv } from './csv';
+import { BOX_CSV_HEADER, fromBoxCsv, toBoxCsv } from './csv';
 import { fromLabelStudio, toLabelStudio } from './label-studio';
 import { BoxFormatError, type AnswerBox, type BoxImage, type LabelledBox } from './types';
 import { fromYolo, fromYoloLabels, toYolo, yoloClasses } from './yolo';
@@ -159,17 +159,27 @@ describe('CSV', () => {
     fc.assert(
       fc.property(fc.array(imageArb, { minLength: 1, maxLength: 4 }), (raw) => {
         const images = uniqueFiles(raw).map((im) => ({ ...im, truth: im.truth.filter((b, i, all) => all.findIndex((o) => o.label === b.label) === i) }));
-        const rows = parse(toBoxCsv(images, 0.5), { columns: true }) as Record<string, string>[];
+        const csv = toBoxCsv(images, 0.5);
+        // Read with a CSV library, not our reader: one row per truth box, with the image's size.
+        const rows = parse(csv, { columns: true }) as Record<string, string>[];
         expect(rows).toHaveLength(images.reduce((n, im) => n + im.truth.length, 0));
-        for (const im of images) {
-          const mine = rows.filter((r) => r['image'] === im.file);
-          const back = mine.map((r) => ({ label: r['question']!, left: Number(r['truth_x']) / im.width, top: Number(r['truth_y']) / im.height, right: (Number(r['truth_x']) + Number(r['truth_width'])) / im.width, bottom: (Number(r['truth_y']) + Number(r['truth_height'])) / im.height }));
-          const expected = [...im.truth].sort((a, b) => back.findIndex((x) => x.label === a.label) - back.findIndex((x) => x.label === b.label));
-          expectWithinAPixel(back, expected, im.width, im.height);
-          for (const r of mine) expect([r['width'], r['height']]).toEqual([String(im.width), String(im.height)]);
+        for (const r of rows) expect([r['width'], r['height']]).toEqual([String(images.find((im) => im.file === r['image'])!.width), String(images.find((im) => im.file === r['image'])!.height)]);
+        // Our reader gives the same boxes back (in question order) within a pixel.
+        const back = fromBoxCsv(csv, 'boxes.csv');
+        for (const im of images.filter((x) => x.truth.length > 0)) {
+          const read = back.find((b) => b.file === im.file)!;
+          const expected = [...im.truth].sort((a, b) => read.truth.findIndex((x) => x.label === a.label) - read.truth.findIndex((x) => x.label === b.label));
+          expectWithinAPixel(read.truth, expected, im.width, im.height);
         }
       }),
     );
+  });
+
+  it('names the file, row and column of a problem when reading truth back', () => {
+    const header = BOX_CSV_HEADER.join(',');
+    expect(() => fromBoxCsv(`${header}\nx.png,200,100,cup,20,20,80,40,,,,,,,,,false,\nx.png,200,100,plate,20,abc,80,40,,,,,,,,,false,\n`, 'mine.csv')).toThrow('mine.csv: row 3, truth_y: expected a number, got "abc"');
+    expect(() => fromBoxCsv('image,width\nx.png,3\n', 'mine.csv')).toThrow('mine.csv: missing column "height", "question"');
+    expect(fromBoxCsv(`${header}\nx.png,200,100,cup,,,,,20,20,80,30,,,m,,false,\n`, 'mine.csv')).toEqual([]);
   });
 
   it('puts the answer, IoU, pass and review beside the truth', () => {

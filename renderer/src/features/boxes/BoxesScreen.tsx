@@ -162,9 +162,9 @@ export function BoxesScreen() {
               Add a folder…
               <input type="file" multiple {...({ webkitdirectory: '' } as object)} onChange={(e) => e.target.files && add.mutate(e.target.files)} />
             </label>
-            <label className={`file-button secondary${list.length === 0 ? ' disabled' : ''}`} title="COCO or Label Studio JSON, or YOLO classes.txt with label files">
+            <label className={`file-button secondary${list.length === 0 ? ' disabled' : ''}`} title="COCO or Label Studio JSON, CSV as exported here, or YOLO classes.txt with label files">
               Import truth…
-              <input type="file" accept=".json,.txt,.names" multiple disabled={list.length === 0} onChange={(e) => e.target.files && importTruth.mutate(e.target.files)} />
+              <input type="file" accept=".json,.csv,.txt,.names" multiple disabled={list.length === 0} onChange={(e) => e.target.files && importTruth.mutate(e.target.files)} />
             </label>
             <span className="button-group">
               <label htmlFor="box-export-format" className="visually-hidden">

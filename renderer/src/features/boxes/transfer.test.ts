@@ -8,7 +8,7 @@ const text = (data: string | Uint8Array) => (typeof data === 'string' ? data : s
 
 describe('export and import of truth from picked files', () => {
   it('each format exported is read back to the same labelled boxes by image', () => {
-    for (const format of ['coco', 'label-studio'] as const) {
+    for (const format of ['coco', 'label-studio', 'csv'] as const) {
       const [file] = exportFiles(format, images, 'review', 0.5);
       const back = truthFromFiles([{ name: file!.name, text: text(file!.data) }]).get('shelf')!;
       expect(back.map((b) => b.label)).toEqual(['cup', 'plate']);

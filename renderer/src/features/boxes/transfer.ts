@@ -1,6 +1,6 @@
 import { strToU8, zipSync } from 'fflate';
 import { fromCoco, toCoco } from '../../../../shared/box-formats/coco';
-import { toBoxCsv } from '../../../../shared/box-formats/csv';
+import { fromBoxCsv, toBoxCsv } from '../../../../shared/box-formats/csv';
 import { fromLabelStudio, toLabelStudio } from '../../../../shared/box-formats/label-studio';
 import { baseName, stem, type BoxImage, type LabelledBox } from '../../../../shared/box-formats/types';
 import { fromYolo, toYolo } from '../../../../shared/box-formats/yolo';
@@ -41,8 +41,8 @@ export function save(file: ExportFile): void {
 }
 
 /**
- * Truth by image stem from files a person picked: a COCO or Label Studio JSON, or YOLO's
- * classes.txt with label files. Throws a BoxFormatError that names the file and place.
+ * Truth by image stem from files a person picked: a COCO or Label Studio JSON, this app's CSV, or
+ * YOLO's classes.txt with label files. Throws a BoxFormatError that names the file and place.
  */
 export function truthFromFiles(files: readonly { name: string; text: string }[]): Map<string, LabelledBox[]> {
   const byStem = new Map<string, LabelledBox[]>();
@@ -52,6 +52,7 @@ export function truthFromFiles(files: readonly { name: string; text: string }[])
     const looksLikeTasks = f.text.trimStart().startsWith('[');
     add(looksLikeTasks ? fromLabelStudio(f.text, f.name) : fromCoco(f.text, f.name));
   }
+  for (const f of files.filter((x) => x.name.endsWith('.csv'))) add(fromBoxCsv(f.text, f.name));
   const txt = files.filter((f) => f.name.endsWith('.txt') || f.name.endsWith('.names'));
   if (txt.length > 0) for (const [s, boxes] of fromYolo(txt)) byStem.set(s, boxes);
   return byStem;
