@@ -1,4 +1,3 @@
-import { parse } from 'csv-parse/browser/esm/sync';
 import { BoxFormatError, edgesFrom, labelsOf, sizeOf, type BoxImage, type LabelledBox } from './types';
 
 export const BOX_CSV_HEADER = ['image', 'width', 'height', 'question', 'truth_x', 'truth_y', 'truth_width', 'truth_height', 'answer_x', 'answer_y', 'answer_width', 'answer_height', 'iou', 'pass', 'model', 'verdict', 'stale', 'note'] as const;
@@ -35,16 +34,11 @@ export function toBoxCsv(images: readonly BoxImage[], threshold: number): string
 const REQUIRED = ['image', 'width', 'height', 'question', 'truth_x', 'truth_y', 'truth_width', 'truth_height'] as const;
 
 /**
- * Truth boxes by image from a CSV with this format's columns (others are ignored): a row without a
- * truth box (an answer alone) gives none. `file` names the file in problems, with the row and column.
+ * Truth boxes by image from the rows of a CSV with this format's columns (others are ignored), as a
+ * CSV reader gives them with the header as keys: a row without a truth box (an answer alone) gives
+ * none. `file` names the file in problems, with the row (the header is row 1) and column.
  */
-export function fromBoxCsv(text: string, file: string): BoxImage[] {
-  let rows: Record<string, string>[];
-  try {
-    rows = parse(text, { columns: true, skip_empty_lines: true, bom: true }) as Record<string, string>[];
-  } catch (e) {
-    throw new BoxFormatError(file, `not valid CSV (${(e as Error).message})`);
-  }
+export function fromBoxCsvRows(rows: readonly Record<string, string>[], file: string): BoxImage[] {
   const missing = REQUIRED.filter((c) => rows.length > 0 && !(c in rows[0]!));
   if (missing.length > 0) throw new BoxFormatError(file, `missing column ${missing.map((c) => `"${c}"`).join(', ')} (needs ${REQUIRED.join(', ')})`);
   const images = new Map<string, BoxImage>();

@@ -4,11 +4,12 @@ import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fromCoco, toCoco } from './coco';
-import { BOX_CSV_HEADER, fromBoxCsv, toBoxCsv } from './csv';
+import { BOX_CSV_HEADER, fromBoxCsvRows, toBoxCsv } from './csv';
 import { fromLabelStudio, toLabelStudio } from './label-studio';
 import { BoxFormatError, type AnswerBox, type BoxImage, type LabelledBox } from './types';
 import { fromYolo, fromYoloLabels, toYolo, yoloClasses } from './yolo';
 
+const fromBoxCsv = (text: string, file: string) => fromBoxCsvRows(parse(text, { columns: true, skip_empty_lines: true }) as Record<string, string>[], file);
 const fixture = (path: string) => readFileSync(join(import.meta.dirname, 'fixtures', path), 'utf8');
 
 /** Pixel edges of a box on an image, to compare formats in the unit people check them in. */
@@ -164,7 +165,7 @@ describe('CSV', () => {
         const rows = parse(csv, { columns: true }) as Record<string, string>[];
         expect(rows).toHaveLength(images.reduce((n, im) => n + im.truth.length, 0));
         for (const r of rows) expect([r['width'], r['height']]).toEqual([String(images.find((im) => im.file === r['image'])!.width), String(images.find((im) => im.file === r['image'])!.height)]);
-        // Our reader gives the same boxes back (in question order) within a pixel.
+        // Our rows reader gives the same boxes back (in question order) within a pixel.
         const back = fromBoxCsv(csv, 'boxes.csv');
         for (const im of images.filter((x) => x.truth.length > 0)) {
           const read = back.find((b) => b.file === im.file)!;

@@ -21,4 +21,8 @@ describe('export and import of truth from picked files', () => {
     expect(back.map((b) => b.label)).toEqual(['cup', 'plate']);
     expect(back[0]!.top).toBeCloseTo(0.2, 5);
   });
+
+  it('names the file of a CSV that cannot be read, and reads nothing from it', () => {
+    expect(() => truthFromFiles([{ name: 'bad.csv', text: 'image,width\n"x.png,3\n' }])).toThrow(/^bad\.csv: not valid CSV/);
+  });
 });

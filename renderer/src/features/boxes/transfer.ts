@@ -1,8 +1,9 @@
 import { strToU8, zipSync } from 'fflate';
 import { fromCoco, toCoco } from '../../../../shared/box-formats/coco';
-import { fromBoxCsv, toBoxCsv } from '../../../../shared/box-formats/csv';
+import { parse } from 'csv-parse/browser/esm/sync';
+import { fromBoxCsvRows, toBoxCsv } from '../../../../shared/box-formats/csv';
 import { fromLabelStudio, toLabelStudio } from '../../../../shared/box-formats/label-studio';
-import { baseName, stem, type BoxImage, type LabelledBox } from '../../../../shared/box-formats/types';
+import { BoxFormatError, baseName, stem, type BoxImage, type LabelledBox } from '../../../../shared/box-formats/types';
 import { fromYolo, toYolo } from '../../../../shared/box-formats/yolo';
 
 export type ExportFormat = 'coco' | 'label-studio' | 'yolo' | 'csv';
@@ -52,8 +53,16 @@ export function truthFromFiles(files: readonly { name: string; text: string }[])
     const looksLikeTasks = f.text.trimStart().startsWith('[');
     add(looksLikeTasks ? fromLabelStudio(f.text, f.name) : fromCoco(f.text, f.name));
   }
-  for (const f of files.filter((x) => x.name.endsWith('.csv'))) add(fromBoxCsv(f.text, f.name));
+  for (const f of files.filter((x) => x.name.endsWith('.csv'))) add(fromBoxCsvRows(csvRows(f.text, f.name), f.name));
   const txt = files.filter((f) => f.name.endsWith('.txt') || f.name.endsWith('.names'));
   if (txt.length > 0) for (const [s, boxes] of fromYolo(txt)) byStem.set(s, boxes);
   return byStem;
+}
+
+function csvRows(text: string, file: string): Record<string, string>[] {
+  try {
+    return parse(text, { columns: true, skip_empty_lines: true, bom: true }) as Record<string, string>[];
+  } catch (e) {
+    throw new BoxFormatError(file, `not valid CSV (${(e as Error).message})`);
+  }
 }
