@@ -28,6 +28,8 @@ const FORMATS: { format: ExportFormat; label: string }[] = [
 /** Images read and sent together when adding a folder. */
 const ADD_CHUNK = 24;
 const FIRST_CHUNK = 10;
+/** Images run at once by "Run on all" (a dataset evaluation has its own concurrency setting). */
+const RUN_PARALLEL = 3;
 
 const typing = (t: EventTarget | null) => t instanceof HTMLElement && (t.matches('input, textarea, select, [contenteditable="true"]') || t.isContentEditable);
 
@@ -96,12 +98,16 @@ export function BoxesScreen() {
     mutationFn: async (targets: BoxItem[]) => {
       setProgress({ done: 0, total: targets.length });
       const failures: string[] = [];
-      for (const item of targets) {
-        const result = await runItem(item, model, questions);
-        if (result.item) replace(result.item);
-        if (result.failure) failures.push(result.failure);
-        setProgress((p) => (p ? { ...p, done: p.done + 1 } : p));
-      }
+      const queue = [...targets];
+      const worker = async () => {
+        for (let item = queue.shift(); item; item = queue.shift()) {
+          const result = await runItem(item, model, questions);
+          if (result.item) replace(result.item);
+          if (result.failure) failures.push(result.failure);
+          setProgress((p) => (p ? { ...p, done: p.done + 1 } : p));
+        }
+      };
+      await Promise.all(Array.from({ length: RUN_PARALLEL }, worker));
       if (failures.length > 0) throw new Error(failures.join('; '));
     },
     onSettled: () => setProgress(null),
