@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stringifyBody, verbatim } from './verbatim-json';
+import { joinedText, stringifyBody, verbatim } from './verbatim-json';
 
 describe('stringifyBody', () => {
   it('writes the same JSON as JSON.stringify, with verbatim strings in their places', () => {
@@ -24,5 +24,23 @@ describe('stringifyBody', () => {
 
   it('plain JSON.stringify of a body with verbatim strings still writes them', () => {
     expect(JSON.stringify({ url: verbatim('data:image/gif;base64,R0lG') })).toBe('{"url":"data:image/gif;base64,R0lG"}');
+  });
+});
+
+describe('joinedText', () => {
+  it('writes what JSON.stringify writes for the joined text, long or short, escapes and lone surrogates included', () => {
+    const text = fc.string({ unit: 'binary', maxLength: 40 });
+    const long = fc.tuple(text, fc.integer({ min: 1, max: 60 })).map(([t, n]) => (t || '"\\\n').repeat(n * 40));
+    fc.assert(
+      fc.property(fc.array(fc.oneof(text, long), { minLength: 1, maxLength: 4 }), (texts) => {
+        const body = { messages: [{ role: 'user', content: joinedText(texts) }] };
+        const expected = JSON.stringify({ messages: [{ role: 'user', content: texts.join('') }] });
+        // Twice: the second time the long texts' escaped forms come from memory.
+        expect(stringifyBody(body)).toBe(expected);
+        expect(stringifyBody({ messages: [{ role: 'user', content: joinedText(texts) }] })).toBe(expected);
+        expect(JSON.stringify(body)).toBe(expected);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

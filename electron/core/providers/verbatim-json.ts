@@ -1,20 +1,26 @@
 import { randomBytes } from 'node:crypto';
 
 /**
- * Request bodies as JSON text, with long strings known to need no escaping (an image's base64)
- * written in as they are. JSON.stringify reads every character of every string to escape it: about
- * 7 ms for a megapixel image's 2 MB of base64 on our machines, on every call that carries one.
- * A Verbatim value stands in for such a string; `stringifyBody` writes a placeholder for it and
- * splices the text in after, which costs a few string joins.
+ * Request bodies as JSON text, with long strings written in without being read again for escapes.
+ * JSON.stringify reads every character of every string to escape it: about 7 ms for a megapixel
+ * image's 2 MB of base64 on our machines, on every call that carries one; and a long state asked
+ * six questions was escaped six times. A Verbatim value stands in for such a string: its JSON
+ * (the string's contents, escaped) is known, and `stringifyBody` writes a placeholder for it and
+ * splices that JSON in after, which costs a few string joins.
  */
 
-/** A string that JSON needs no escapes for: only characters from 0x20 to 0x7e, none of them `"` or `\`. */
+/** A string whose JSON form (its contents between the quotes, escaped) is known. */
 export class Verbatim {
-  constructor(readonly text: string) {}
+  /** `json`: the escaped contents; `plain`: the string itself, when it differs (made on demand). */
+  constructor(
+    readonly json: string,
+    private readonly plain: string | (() => string) = json,
+  ) {}
 
   /** What plain JSON.stringify writes (tests and logs still see the value). */
   toJSON(): string {
-    return pending === null ? this.text : placeholder(pending.push(this.text) - 1);
+    if (pending !== null) return placeholder(pending.push(this.json) - 1);
+    return typeof this.plain === 'string' ? this.plain : this.plain();
   }
 }
 
@@ -24,6 +30,39 @@ export class Verbatim {
  * from a fixed list.
  */
 export const verbatim = (text: string): Verbatim => new Verbatim(text);
+
+/** Texts shorter than this are escaped by JSON.stringify as usual: remembering them costs more than it saves. */
+const LONG = 1024;
+/** Escaped long texts, keyed by the text (V8 keeps a string's hash, so a text seen before is found at once). */
+const escaped = new Map<string, string>();
+let escapedChars = 0;
+/** The most characters of escaped text kept; beyond it the memory starts again. */
+const MAX_ESCAPED_CHARS = 8_000_000;
+
+function escapeOnce(text: string): string {
+  if (text.length < LONG) return JSON.stringify(text).slice(1, -1);
+  let json = escaped.get(text);
+  if (json === undefined) {
+    json = JSON.stringify(text).slice(1, -1);
+    if (escapedChars + text.length + json.length > MAX_ESCAPED_CHARS) {
+      escaped.clear();
+      escapedChars = 0;
+    }
+    escaped.set(text, json);
+    escapedChars += text.length + json.length;
+  }
+  return json;
+}
+
+/**
+ * Texts joined into one JSON string value. When any is long (the shared state), their escaped
+ * forms are remembered and joined, so a state asked several questions is escaped once; short
+ * texts are simply joined.
+ */
+export function joinedText(texts: readonly string[]): string | Verbatim {
+  if (!texts.some((t) => t.length >= LONG)) return texts.join('');
+  return new Verbatim(texts.map(escapeOnce).join(''), () => texts.join(''));
+}
 
 // A per-process marker that no caller can know, so no text a caller sends can be taken for a placeholder.
 const MARK = `\u0000verbatim-${randomBytes(8).toString('hex')}-`;

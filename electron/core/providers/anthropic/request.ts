@@ -1,4 +1,4 @@
-import { verbatim } from '../verbatim-json';
+import { joinedText, verbatim } from '../verbatim-json';
 import type { Capabilities } from '../capabilities';
 import type { ChatRequest, ContentPart, Target } from '../types';
 
@@ -17,7 +17,7 @@ export function anthropicHeaders(apiKey: string | undefined, betas: readonly str
 
 const block = (p: ContentPart) =>
   p.type === 'text'
-    ? { type: 'text', text: p.text, ...(p.cache ? { cache_control: { type: 'ephemeral' } } : {}) }
+    ? { type: 'text', text: joinedText([p.text]), ...(p.cache ? { cache_control: { type: 'ephemeral' } } : {}) }
     : { type: 'image', source: { type: 'base64', media_type: p.mediaType, data: verbatim(p.base64) } };
 
 /**

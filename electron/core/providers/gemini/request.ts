@@ -1,4 +1,4 @@
-import { verbatim } from '../verbatim-json';
+import { joinedText, verbatim } from '../verbatim-json';
 import type { Capabilities } from '../capabilities';
 import type { ChatRequest, ContentPart, Target } from '../types';
 
@@ -7,7 +7,7 @@ export function geminiHeaders(apiKey: string | undefined): Record<string, string
   return apiKey ? { 'x-goog-api-key': apiKey } : {};
 }
 
-const part = (p: ContentPart) => (p.type === 'text' ? { text: p.text } : { inlineData: { mimeType: p.mediaType, data: verbatim(p.base64) } });
+const part = (p: ContentPart) => (p.type === 'text' ? { text: joinedText([p.text]) } : { inlineData: { mimeType: p.mediaType, data: verbatim(p.base64) } });
 
 /** A JSON schema as Gemini's `responseSchema` spells it (an OpenAPI subset: upper-case types, no additionalProperties). */
 export function geminiSchema(schema: Record<string, unknown>): Record<string, unknown> {

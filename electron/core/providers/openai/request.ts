@@ -1,4 +1,4 @@
-import { verbatim } from '../verbatim-json';
+import { joinedText, verbatim } from '../verbatim-json';
 import type { Capabilities } from '../capabilities';
 import type { ChatRequest, ContentPart, Target } from '../types';
 
@@ -8,7 +8,7 @@ export function openaiHeaders(apiKey: string | undefined): Record<string, string
 }
 
 const part = (p: ContentPart) =>
-  p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image_url', image_url: { url: verbatim(`data:${p.mediaType};base64,${p.base64}`) } };
+  p.type === 'text' ? { type: 'text', text: joinedText([p.text]) } : { type: 'image_url', image_url: { url: verbatim(`data:${p.mediaType};base64,${p.base64}`) } };
 
 /**
  * A chat completions request built for the endpoint it goes to: only parameters it accepts
@@ -21,7 +21,7 @@ export function openaiBody(model: string, request: ChatRequest, caps: Capabiliti
     // A model that takes no system prompt reads it first in the user's turn.
     const content: ContentPart[] = request.system && !caps.systemPrompt && i === 0 ? [{ type: 'text', text: `${request.system}\n\n` }, ...m.content] : m.content;
     const onlyText = content.every((c) => c.type === 'text');
-    messages.push({ role: m.role, content: onlyText ? content.map((c) => (c as { text: string }).text).join('') : content.map(part) });
+    messages.push({ role: m.role, content: onlyText ? joinedText(content.map((c) => (c as { text: string }).text)) : content.map(part) });
   });
   const body: Record<string, unknown> = { ...request.options, model, messages, stream: true };
   body[caps.tokenLimit] = request.maxTokens + caps.thinkingRoom;
