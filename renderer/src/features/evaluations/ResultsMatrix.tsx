@@ -1,5 +1,5 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import type { EvalResultRow } from '../../../../shared/schemas/evaluation';
 import { RESULTS_PAGE, resultsPageQuery, type ResultFilter } from './api';
 import { VirtualRows } from './VirtualRows';
@@ -24,13 +24,46 @@ export function answerText(answer: unknown): string {
 
 const mark = (v: boolean | null | undefined) => (v === true ? '✓' : v === false ? '✗' : '');
 
+/** One row of the matrix; memoised, so rows that stay in view are not rendered again while scrolling. */
+const MatrixRow = memo(function MatrixRow({ row, columns, models, questions, onOpen }: { row: EvalResultRow | undefined; columns: string; models: readonly string[]; questions: readonly string[]; onOpen: (position: number) => void }) {
+  return (
+    <div className="matrix-row" role="row" style={{ gridTemplateColumns: columns }}>
+      <span className="muted">{row ? row.position + 1 : ''}</span>
+      <span>
+        {row ? (
+          <button type="button" className="link-button mono" onClick={() => onOpen(row.position)}>
+            {row.id}
+          </button>
+        ) : (
+          '…'
+        )}
+      </span>
+      {models.flatMap((m) => {
+        const cell = row?.cells.find((c) => c.variant === m);
+        return questions.map((q) => {
+          const correct = cell?.correct[q];
+          return (
+            <span key={`${m}-${q}`} className={correct === false ? 'cell-wrong' : correct === true ? 'cell-right' : undefined} title={row ? `expected ${JSON.stringify(row.expected[q] ?? null)}` : undefined}>
+              {cell ? (cell.ok ? `${answerText(cell.answers[q])} ${mark(correct)}` : 'failed') : ''}
+            </span>
+          );
+        });
+      })}
+    </div>
+  );
+});
+
+/** The pages holding rows `first` to `last`, and the next one, fetched before it is scrolled to. */
+const pagesFor = (first: number, last: number): number[] => [...new Set([Math.floor(first / RESULTS_PAGE), Math.floor(Math.max(first, last - 1) / RESULTS_PAGE), Math.floor((last + RESULTS_PAGE / 2) / RESULTS_PAGE)])];
+
 /** Items × (model, question): answer, right/wrong mark; filtered on the server, virtualised here. */
 export function ResultsMatrix({ runId, done, questions, models, onOpen }: { runId: string; done: number; questions: string[]; models: string[]; onOpen: (position: number) => void }) {
   const [filter, setFilter] = useState<ResultFilter>('all');
-  const [range, setRange] = useState({ first: 0, last: 40 });
-  const onRange = useCallback((first: number, last: number) => setRange({ first, last }), []);
+  // Only the pages in view are state: scrolling within them renders nothing here.
+  const [pageList, setPageList] = useState('0');
+  const onRange = useCallback((first: number, last: number) => setPageList(pagesFor(first, last).join(',')), []);
   const first = useQuery(resultsPageQuery(runId, filter, 0, done));
-  const pageIndexes = [...new Set([Math.floor(range.first / RESULTS_PAGE), Math.floor(Math.max(range.first, range.last - 1) / RESULTS_PAGE)])];
+  const pageIndexes = useMemo(() => pageList.split(',').map(Number), [pageList]);
   const pages = useQueries({ queries: pageIndexes.map((p) => resultsPageQuery(runId, filter, p, done)) });
   const total = first.data?.total ?? 0;
   const at = (i: number): EvalResultRow | undefined => {
@@ -38,6 +71,14 @@ export function ResultsMatrix({ runId, done, questions, models, onOpen }: { runI
     const data = p === 0 ? first.data : pages[pageIndexes.indexOf(p)]?.data;
     return data?.rows[i - p * RESULTS_PAGE];
   };
+  const modelKey = models.join('\n');
+  const questionKey = questions.join('\n');
+  // The same names in a new array are the same columns: rows keep their memo.
+  const stableModels = useMemo(() => models, [modelKey]);
+  const stableQuestions = useMemo(() => questions, [questionKey]);
+  const openRef = useRef(onOpen);
+  openRef.current = onOpen;
+  const open = useCallback((position: number) => openRef.current(position), []);
   const columns = `3rem minmax(6rem, 1fr) ${models.map(() => questions.map(() => 'minmax(5.5rem, 1fr)').join(' ')).join(' ')}`;
   return (
     <div className="results-matrix">
@@ -67,34 +108,7 @@ export function ResultsMatrix({ runId, done, questions, models, onOpen }: { runI
         rowHeight={ROW}
         height={Math.min(420, Math.max(ROW * 3, total * ROW))}
         onRange={onRange}
-        renderRow={(i) => {
-          const row = at(i);
-          return (
-            <div key={i} className="matrix-row" role="row" style={{ gridTemplateColumns: columns }}>
-              <span className="muted">{row ? row.position + 1 : ''}</span>
-              <span>
-                {row ? (
-                  <button type="button" className="link-button mono" onClick={() => onOpen(row.position)}>
-                    {row.id}
-                  </button>
-                ) : (
-                  '…'
-                )}
-              </span>
-              {models.flatMap((m) =>
-                questions.map((q) => {
-                  const cell = row?.cells.find((c) => c.variant === m);
-                  const correct = cell?.correct[q];
-                  return (
-                    <span key={`${m}-${q}`} className={correct === false ? 'cell-wrong' : correct === true ? 'cell-right' : undefined} title={row ? `expected ${JSON.stringify(row.expected[q] ?? null)}` : undefined}>
-                      {cell ? (cell.ok ? `${answerText(cell.answers[q])} ${mark(correct)}` : 'failed') : ''}
-                    </span>
-                  );
-                }),
-              )}
-            </div>
-          );
-        }}
+        renderRow={(i) => <MatrixRow key={i} row={at(i)} columns={columns} models={stableModels} questions={stableQuestions} onOpen={open} />}
       />
     </div>
   );
