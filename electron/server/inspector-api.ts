@@ -7,6 +7,7 @@ import type { Core } from '../core/create-core';
 import { dispatch } from '../core/dispatch';
 import { GatewayError } from '../core/errors';
 import { parseJsonText } from './http-errors';
+import { datasetUpload } from './dataset-upload-route';
 
 export const SESSION_COOKIE = 'verdict_session';
 /** Browsers cannot add this header to a cross-site request without a CORS preflight we never grant. */
@@ -49,6 +50,8 @@ export function sessionLogin(uiToken: string): MiddlewareHandler {
 export function inspectorApi(core: Core, options: { uiToken: string; bodyLimitBytes: number }): Hono {
   const api = new Hono();
   api.use('*', sessionGate(options.uiToken));
+  // A dataset file as a stream, past the body limit; before the route that reads whole bodies.
+  api.post('/datasets.upload', (c) => datasetUpload(core, c));
   api.post(
     '/:operation',
     bodyLimit({

@@ -2,13 +2,20 @@ import { httpOperationPath, type OperationName } from '../../../shared/contract/
 import { OPERATIONS, type OperationInput, type OperationOutput } from '../../../shared/contract/operations';
 import type { ErrorBody } from '../../../shared/schemas/error-envelope';
 import { FailureSchema } from '../../../shared/contract/result';
+import { DATASET_UPLOAD_PATH } from '../../../shared/contract/dataset-upload-names';
+import type { DatasetUpload } from '../../../shared/contract/dataset-upload';
 
 /** The object the Electron preload exposes; absent in browser mode. */
 export type Bridge = Record<OperationName, (input: unknown) => Promise<unknown>>;
+/** The desktop's dataset import by file path (see shared/contract/dataset-upload.ts). */
+export interface FilesBridge {
+  importDataset(description: DatasetUpload, file: File): Promise<unknown>;
+}
 
 declare global {
   interface Window {
     verdict?: Bridge;
+    verdictFiles?: FilesBridge;
   }
 }
 
@@ -53,6 +60,37 @@ export const transportKind = (): 'ipc' | 'http' => (typeof window !== 'undefined
  */
 export async function call<N extends OperationName>(name: N, input: OperationInput<N>): Promise<OperationOutput<N>> {
   const raw = window.verdict ? await window.verdict[name](input) : await overHttp(name, input);
+  return resultOf(name, raw);
+}
+
+/**
+ * Imports a dataset file as a stream: over HTTP its bytes follow a line describing the import in
+ * one request body (the browser reads the file as it sends); on the desktop the main process reads
+ * it from its path. The page never holds the file's text. Answers like `datasets.import`.
+ */
+export async function uploadDataset(description: DatasetUpload, file: File): Promise<OperationOutput<'datasets.import'>> {
+  if (window.verdictFiles) return resultOf('datasets.import', await window.verdictFiles.importDataset(description, file));
+  let response: Response;
+  try {
+    response = await fetch(DATASET_UPLOAD_PATH, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/octet-stream', [CLIENT_HEADER]: 'renderer' },
+      body: new Blob([`${JSON.stringify(description)}\n`, file]),
+    });
+  } catch {
+    throw new OperationError({ code: 503, message: 'Cannot reach the Verdict server. Is it still running?' });
+  }
+  let raw: unknown;
+  try {
+    raw = await response.json();
+  } catch {
+    throw new OperationError({ code: response.status, message: `The server answered ${response.status} without a readable body` });
+  }
+  return resultOf('datasets.import', raw);
+}
+
+function resultOf<N extends OperationName>(name: N, raw: unknown): OperationOutput<N> {
   const failure = FailureSchema.safeParse(raw);
   if (failure.success) throw new OperationError(failure.data.error);
   const ok = raw as { ok?: unknown; data?: unknown };

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { DatasetSummary, ImportReport } from '../../../../shared/schemas/evaluation';
-import { call } from '../../transport/transport';
+import { call, uploadDataset } from '../../transport/transport';
 import { download, fileName } from '../../lib/download';
 import { EmptyState, ErrorNotice, Panel } from '../../ui/components';
 import { datasetsQuery, evalKeys, setsQuery } from './api';
@@ -40,7 +40,8 @@ function ImportForm({ onImported }: { onImported: (d: DatasetSummary) => void })
       }
       const format = formatOf(files[0]!.name);
       if (!format) throw new Error(`${files[0]!.name}: choose a .csv, .jsonl or .json file`);
-      return call('datasets.import', { name: datasetName, file: files[0]!.name, format, content: await files[0]!.text(), questions, valid_only: validOnly });
+      // Streamed: a file of any size, never read into the page.
+      return uploadDataset({ name: datasetName, file: files[0]!.name, format, questions, valid_only: validOnly }, files[0]!);
     },
     onSuccess: (r) => {
       setReport(r);
