@@ -91,7 +91,9 @@ describe('readSse', () => {
       else for (const piece of text) yield piece;
     }
     const out: { event: string | null; data: string }[] = [];
-    await readSse(Readable.from(body()), new AbortController().signal, (data, event) => out.push({ event, data }));
+    await readSse(Readable.from(body()), new AbortController().signal, (data, event) => {
+      out.push({ event, data });
+    });
     return out;
   }
 

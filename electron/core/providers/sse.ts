@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { TextDecoder } from 'node:util';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { classifyTransportError } from './http';
@@ -11,14 +12,8 @@ export const DRAIN_MS = 5_000;
 /** What `onEvent` returns when the stream has said all it will ("[DONE]"): the rest is read and ignored. */
 export const FINISHED = true;
 
-/** What `readSse` reads: a response body as Node and undici give it (`data`, `end`, `error`, `destroy`). */
-export interface SseBody {
-  on(event: 'data', listener: (chunk: Buffer | Uint8Array | string) => void): unknown;
-  once(event: 'end', listener: () => void): unknown;
-  once(event: 'error', listener: (error: unknown) => void): unknown;
-  off(event: 'data' | 'end', listener: (...args: never[]) => void): unknown;
-  destroy(error?: Error): unknown;
-}
+/** What `readSse` reads: a response body as Node and undici give it. */
+export type SseBody = Pick<Readable, 'on' | 'once' | 'off' | 'destroy'>;
 
 /**
  * Server-sent events from a response body, handed to `onEvent` in order as they complete: each
@@ -97,7 +92,7 @@ export function readSse(body: SseBody, signal: CancelSignal, onEvent: (data: str
     };
     body.on('data', onData);
     body.once('end', onEnd);
-    body.on('error', (error) => {
+    body.on('error', (error: unknown) => {
       if (!finished) fail(classifyTransportError(error, signal));
     });
   });
