@@ -60,8 +60,8 @@ interface Task {
   position: number;
   variant: number;
   state: unknown;
-  /** a stored failure sent again */
-  retry: boolean;
+  /** times it was sent before: more than 0 for a stored failure sent again */
+  tries: number;
 }
 
 class BudgetReached extends Error {}
@@ -88,8 +88,10 @@ export class EvalRunner {
   /** Tasks this runner was started with (items with no result, and failures to retry), and those finished since. */
   private pendingAtStart = 0;
   private handled = 0;
-  /** Stored results by `position * 1024 + variant`: true for failures to send again. */
-  private readonly stored: Map<number, boolean>;
+  /** Stored results by `position * 1024 + variant`: the tries so far of a failure to send again, 0 for anything else. */
+  private readonly stored: Map<number, number>;
+  /** Stored failures that a resume would send again (kept here while running, so progress needs no query). */
+  retryable = 0;
   readonly total: number;
   readonly finished: Promise<RunnerEnd>;
 
@@ -108,12 +110,11 @@ export class EvalRunner {
     this.total = deps.datasets.get(spec.datasetId).items * spec.variants.length;
     this.stored = new Map(
       deps.store
-        .all<{ k: number; retry: number }>('SELECT position * 1024 + variant AS k, (ok = 0 AND retryable = 1 AND tries < ?) AS retry FROM eval_results WHERE run_id = ?', [MAX_ITEM_TRIES, spec.id])
-        .map((r) => [r.k, r.retry === 1]),
+        .all<{ k: number; tries: number }>('SELECT position * 1024 + variant AS k, CASE WHEN ok = 0 AND retryable = 1 AND tries < ? THEN tries ELSE 0 END AS tries FROM eval_results WHERE run_id = ?', [MAX_ITEM_TRIES, spec.id])
+        .map((r) => [r.k, r.tries]),
     );
-    let retries = 0;
-    for (const retry of this.stored.values()) if (retry) retries += 1;
-    this.pendingAtStart = this.total - counts.done + retries;
+    for (const tries of this.stored.values()) if (tries > 0) this.retryable += 1;
+    this.pendingAtStart = this.total - counts.done + this.retryable;
     this.finished = this.run();
   }
 
@@ -132,8 +133,8 @@ export class EvalRunner {
   private *tasks(): Generator<Task> {
     for (const item of this.deps.datasets.iterate(this.spec.datasetId)) {
       for (let variant = 0; variant < this.spec.variants.length; variant += 1) {
-        const retry = this.stored.get(item.position * 1024 + variant);
-        if (retry !== false) yield { position: item.position, variant, state: item.state, retry: retry === true };
+        const tries = this.stored.get(item.position * 1024 + variant);
+        if (tries === undefined || tries > 0) yield { position: item.position, variant, state: item.state, tries: tries ?? 0 };
       }
     }
     this.stored.clear();
@@ -245,7 +246,10 @@ export class EvalRunner {
         ],
       );
       this.spent += cost ?? 0;
-      if (task.retry) this.failed -= 1;
+      if (task.tries > 0) {
+        this.failed -= 1;
+        this.retryable -= 1;
+      }
     } else {
       const usage = usageOf(result.error);
       const message = result.error instanceof GatewayError ? `${result.error.status}: ${result.error.message}` : result.error instanceof Error ? result.error.message : String(result.error);
@@ -255,9 +259,11 @@ export class EvalRunner {
         [this.spec.id, task.variant, task.position, usage?.input_tokens ?? 0, usage?.output_tokens ?? 0, usage?.cost ?? null, result.latency, message, retryableFailure(result.error) ? 1 : 0],
       );
       this.spent += usage?.cost ?? 0;
-      if (!task.retry) this.failed += 1;
+      if (task.tries === 0) this.failed += 1;
+      const again = retryableFailure(result.error) && task.tries + 1 < MAX_ITEM_TRIES;
+      this.retryable += (again ? 1 : 0) - (task.tries > 0 ? 1 : 0);
     }
-    if (!task.retry) this.done += 1;
+    if (task.tries === 0) this.done += 1;
     this.handled += 1;
   }
 }

@@ -91,7 +91,7 @@ export class EvalRuns {
       total: items * variants.length,
       done: counts.done,
       failed: counts.failed,
-      retryable: this.retryable(row.id),
+      retryable: live ? live.retryable : this.retryable(row.id),
       spent_usd: counts.spent,
       eta_ms: live?.eta() ?? null,
       created_at: row.created_at,

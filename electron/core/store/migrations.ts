@@ -216,4 +216,8 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE eval_results ADD COLUMN tries INTEGER NOT NULL DEFAULT 1;
   ALTER TABLE eval_results ADD COLUMN retryable INTEGER NOT NULL DEFAULT 1;
   `,
+  `
+  -- Failed evaluation results apart, so counting those to retry reads only them.
+  CREATE INDEX eval_results_failed ON eval_results (run_id) WHERE ok = 0;
+  `,
 ];
