@@ -62,6 +62,14 @@ describe('rounding', () => {
     );
   });
 
+  it('near-equal probabilities keep their order after rounding (a case the property once found)', () => {
+    // k2 exceeds k1 by one unit in the last place; at 5 digits all three floor to 33333 and one unit is left.
+    // It must go to k2, the largest: the remainders of k1 and k2 differ only by rounding error.
+    const p = { k0: 0.3333332535197107, k1: 0.3333333732401446, k2: 0.33333337324014467 };
+    expect(argmax(p)).toBe('k2');
+    expect(roundDistribution(p, 5)).toEqual({ k0: 0.33333, k1: 0.33333, k2: 0.33334 });
+  });
+
   it('breaks ties by the caller order', () => {
     expect(argmax({ b: 0.4, a: 0.4, c: 0.2 })).toBe('b');
   });

@@ -44,9 +44,11 @@ export function labelDistribution(tokens: readonly TokenAlternatives[] | null, l
 export function roundDistribution(probabilities: Record<string, number>, digits = 6): Record<string, number> {
   const scale = 10 ** digits;
   const entries = Object.entries(probabilities);
-  const floors = entries.map(([k, p]) => ({ k, units: Math.floor(p * scale), rest: p * scale - Math.floor(p * scale) }));
+  const floors = entries.map(([k, p]) => ({ k, p, units: Math.floor(p * scale), rest: p * scale - Math.floor(p * scale) }));
   let missing = scale - floors.reduce((n, f) => n + f.units, 0);
-  const byRest = [...floors].sort((a, b) => b.rest - a.rest);
+  // Remainders that differ only by the error of p * scale are ordered by p itself, so of two
+  // near-equal probabilities the larger gets the unit (else it could round below the smaller).
+  const byRest = [...floors].sort((a, b) => (Math.abs(b.rest - a.rest) > 1e-9 ? b.rest - a.rest : b.p - a.p));
   for (const f of byRest) {
     if (missing <= 0) break;
     f.units += 1;
