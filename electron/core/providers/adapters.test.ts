@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scriptedUpstreamSuite } from '../../test-support/upstream-suite';
+import { describe, expect, it } from 'vitest';
 import { systemClock } from '../clock';
 import { OPEN_CAPABILITIES } from '../../test-support/catalog-fixtures';
-import { ScriptedUpstream } from '../../test-support/scripted-upstream';
 import { ERROR_BODY, WIRE } from '../../test-support/wire-fixtures';
-import { UpstreamHttp } from './http';
 import { anthropicAdapter } from './anthropic/adapter';
 import { decisionsAdapter } from './decisions/adapter';
 import { geminiAdapter } from './gemini/adapter';
@@ -86,9 +85,9 @@ const CASES: WireCase[] = [
 ];
 
 describe.each(CASES)('$name adapter (shared suite)', (wire) => {
-  let upstream: ScriptedUpstream;
-  const http = new UpstreamHttp(systemClock);
-  const base = () => (wire.adapter === geminiAdapter ? `${upstream.url}/v1beta` : `${upstream.url}/v1`);
+  const suite = scriptedUpstreamSuite();
+  const http = suite.http;
+  const base = () => (wire.adapter === geminiAdapter ? `${suite.upstream.url}/v1beta` : `${suite.upstream.url}/v1`);
   const call = (timeoutMs = 2_000) =>
     wire.adapter.chat!({ baseUrl: base(), model: 'upstream-model', apiKey: 'sk-test-key', capabilities: OPEN_CAPABILITIES }, REQUEST, { http, clock: systemClock, signal: AbortSignal.timeout(timeoutMs) });
   const failure = async (timeoutMs?: number) => {
@@ -97,18 +96,10 @@ describe.each(CASES)('$name adapter (shared suite)', (wire) => {
     return error as UpstreamError;
   };
 
-  beforeAll(async () => {
-    upstream = await new ScriptedUpstream().start();
-  });
-  afterAll(async () => {
-    await http.close();
-    await upstream.close();
-  });
-
   it('sends the provider its own request shape and key header', async () => {
-    upstream.script(wire.ok);
+    suite.upstream.script(wire.ok);
     await call();
-    const received = upstream.received.at(-1)!;
+    const received = suite.upstream.received.at(-1)!;
     expect(received.method).toBe('POST');
     expect(received.path).toMatch(wire.path);
     expect(received.headers[wire.authHeader[0]]).toBe(wire.authHeader[1]);
@@ -116,7 +107,7 @@ describe.each(CASES)('$name adapter (shared suite)', (wire) => {
   });
 
   it('reads text, usage with cached tokens, log-probabilities and timings', async () => {
-    upstream.script(wire.ok);
+    suite.upstream.script(wire.ok);
     const result = await call();
     expect(result.text).toBe(wire.expectText);
     expect(result.usage).toMatchObject(wire.expectUsage);
@@ -134,41 +125,41 @@ describe.each(CASES)('$name adapter (shared suite)', (wire) => {
     [503, 'overloaded'],
     [529, 'overloaded'],
   ] as const)('HTTP %i is a %s failure carrying the provider message', async (status, kind) => {
-    upstream.script({ kind: 'respond', status, chunks: [wire.errorBody(`scripted ${status}`)] });
+    suite.upstream.script({ kind: 'respond', status, chunks: [wire.errorBody(`scripted ${status}`)] });
     const error = await failure();
     expect(error.kind).toBe(kind);
     expect(error.message).toBe(`HTTP ${status}: scripted ${status}`);
   });
 
   it('429 carries Retry-After in ms', async () => {
-    upstream.script({ kind: 'respond', status: 429, headers: { 'content-type': 'application/json', 'retry-after': '7' }, chunks: [wire.errorBody('slow down')] });
+    suite.upstream.script({ kind: 'respond', status: 429, headers: { 'content-type': 'application/json', 'retry-after': '7' }, chunks: [wire.errorBody('slow down')] });
     const error = await failure();
     expect(error.kind).toBe('rate_limited');
     expect(error.details.retryAfterMs).toBe(7000);
   });
 
   it('a malformed stream chunk is an invalid response', async () => {
-    upstream.script({ kind: 'respond', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: ['data: {"not json\n\n'] });
+    suite.upstream.script({ kind: 'respond', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: ['data: {"not json\n\n'] });
     expect((await failure()).kind).toBe('invalid_response');
   });
 
   it('a stream that stops early is an invalid response', async () => {
-    upstream.script({ kind: 'respond', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: wire.truncated });
+    suite.upstream.script({ kind: 'respond', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: wire.truncated });
     expect((await failure()).kind).toBe('invalid_response');
   });
 
   it('a connection reset mid-body is a connection failure', async () => {
-    upstream.script({ kind: 'reset-mid-body', status: 200, chunks: wire.truncated });
+    suite.upstream.script({ kind: 'reset-mid-body', status: 200, chunks: wire.truncated });
     expect((await failure()).kind).toBe('connection');
   });
 
   it('a connection reset before headers is a connection failure', async () => {
-    upstream.script({ kind: 'reset-before-headers' });
+    suite.upstream.script({ kind: 'reset-before-headers' });
     expect((await failure()).kind).toBe('connection');
   });
 
   it('no answer within the time allowed is a timeout', async () => {
-    upstream.script({ kind: 'stall-before-headers' });
+    suite.upstream.script({ kind: 'stall-before-headers' });
     expect((await failure(150)).kind).toBe('timeout');
   });
 
@@ -180,32 +171,25 @@ describe.each(CASES)('$name adapter (shared suite)', (wire) => {
 });
 
 describe('native decisions adapter', () => {
-  let upstream: ScriptedUpstream;
-  const http = new UpstreamHttp(systemClock);
-  beforeAll(async () => {
-    upstream = await new ScriptedUpstream().start();
-  });
-  afterAll(async () => {
-    await http.close();
-    await upstream.close();
-  });
+  const suite = scriptedUpstreamSuite();
+  const http = suite.http;
   const request = { model: 'remote/model', state: 'x', questions: { q: { type: 'noul' as const, instructions: 'x' } } };
-  const decide = () => decisionsAdapter.decide!({ baseUrl: `${upstream.url}/api/v1`, model: 'upstream/m', apiKey: 'k', capabilities: OPEN_CAPABILITIES }, request, { http, clock: systemClock, signal: AbortSignal.timeout(2000) });
+  const decide = () => decisionsAdapter.decide!({ baseUrl: `${suite.upstream.url}/api/v1`, model: 'upstream/m', apiKey: 'k', capabilities: OPEN_CAPABILITIES }, request, { http, clock: systemClock, signal: AbortSignal.timeout(2000) });
 
   it('passes answers through unchanged and posts to /api/alpha/decisions', async () => {
     const answer = { id: 'g1', model: 'upstream/m', provider: 'Remote', answers: { q: { type: 'noul', noul: 0.73 } }, usage: { input_tokens: 9, output_tokens: 1, cost: 0.00002 } };
-    upstream.script({ kind: 'respond', status: 200, chunks: [JSON.stringify(answer)] });
+    suite.upstream.script({ kind: 'respond', status: 200, chunks: [JSON.stringify(answer)] });
     const result = await decide();
     expect(result.response).toEqual(answer);
     expect(result.usage.cost).toBe(0.00002);
-    expect(upstream.received.at(-1)!.path).toBe('/api/alpha/decisions');
-    expect((upstream.received.at(-1)!.body as { model: string }).model).toBe('upstream/m');
+    expect(suite.upstream.received.at(-1)!.path).toBe('/api/alpha/decisions');
+    expect((suite.upstream.received.at(-1)!.body as { model: string }).model).toBe('upstream/m');
   });
 
   it('a body that is not a DecisionsResponse is an invalid response', async () => {
-    upstream.script({ kind: 'respond', status: 200, chunks: [JSON.stringify({ answers: {} })] });
+    suite.upstream.script({ kind: 'respond', status: 200, chunks: [JSON.stringify({ answers: {} })] });
     expect(((await decide().catch((e: unknown) => e)) as UpstreamError).kind).toBe('invalid_response');
-    upstream.script({ kind: 'respond', status: 200, chunks: ['{"answers":'] });
+    suite.upstream.script({ kind: 'respond', status: 200, chunks: ['{"answers":'] });
     expect(((await decide().catch((e: unknown) => e)) as UpstreamError).kind).toBe('invalid_response');
   });
 });

@@ -1,9 +1,8 @@
+import { scriptedUpstreamSuite } from '../../test-support/upstream-suite';
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { systemClock } from '../clock';
 import { OPEN_CAPABILITIES } from '../../test-support/catalog-fixtures';
-import { ScriptedUpstream } from '../../test-support/scripted-upstream';
-import { UpstreamHttp } from './http';
 import { anthropicAdapter } from './anthropic/adapter';
 import { classifyAnthropicError } from './anthropic/errors';
 import { geminiAdapter } from './gemini/adapter';
@@ -21,19 +20,12 @@ import { UpstreamError, requestParameter, type ErrorClassifier } from './upstrea
 
 const fixture = (path: string): string => readFileSync(new URL(`../../test-support/fixtures/recorded/${path}`, import.meta.url), 'utf8');
 
-let upstream: ScriptedUpstream;
-const http = new UpstreamHttp(systemClock);
-beforeAll(async () => {
-  upstream = await new ScriptedUpstream().start();
-});
-afterAll(async () => {
-  await http.close();
-  await upstream.close();
-});
+const suite = scriptedUpstreamSuite();
+const http = suite.http;
 
 async function failure(status: number, body: string, classify: ErrorClassifier, headers: Record<string, string> = {}): Promise<UpstreamError> {
-  upstream.script({ kind: 'respond', status, headers: { 'content-type': 'application/json', ...headers }, chunks: [body] });
-  const error = await http.postJson(`${upstream.url}/v1/x`, {}, { headers: {}, signal: AbortSignal.timeout(2_000), classify }).catch((e: unknown) => e);
+  suite.upstream.script({ kind: 'respond', status, headers: { 'content-type': 'application/json', ...headers }, chunks: [body] });
+  const error = await http.postJson(`${suite.upstream.url}/v1/x`, {}, { headers: {}, signal: AbortSignal.timeout(2_000), classify }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(UpstreamError);
   return error as UpstreamError;
 }
@@ -141,9 +133,9 @@ describe('each adapter passes its classifier to the call', () => {
     ['gemini', geminiAdapter, '/v1beta', fixture('google/error-400-logprobs-not-enabled.json'), 'logprobs'],
   ];
   it.each(cases)('%s', async (_name, adapter, base, body, parameter) => {
-    upstream.script({ kind: 'respond', status: 400, chunks: [body] });
+    suite.upstream.script({ kind: 'respond', status: 400, chunks: [body] });
     const error = await adapter
-      .chat!({ baseUrl: `${upstream.url}${base}`, model: 'm', apiKey: 'k', capabilities: OPEN_CAPABILITIES }, request, { http, clock: systemClock, signal: AbortSignal.timeout(2_000) })
+      .chat!({ baseUrl: `${suite.upstream.url}${base}`, model: 'm', apiKey: 'k', capabilities: OPEN_CAPABILITIES }, request, { http, clock: systemClock, signal: AbortSignal.timeout(2_000) })
       .catch((e: unknown) => e);
     expect((error as UpstreamError).kind).toBe('unsupported');
     expect((error as UpstreamError).details.parameter).toBe(parameter);

@@ -1,10 +1,9 @@
+import { scriptedUpstreamSuite } from '../../test-support/upstream-suite';
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { systemClock } from '../clock';
-import { ScriptedUpstream } from '../../test-support/scripted-upstream';
-import { UpstreamHttp } from './http';
 import { readAnthropicStream } from './anthropic/stream';
 import { readGeminiStream } from './gemini/stream';
 import { readOpenAiStream } from './openai/stream';
@@ -28,23 +27,16 @@ const ADAPTERS = [
 
 const ENDINGS = { LF: '\n', CR: '\r', CRLF: '\r\n' } as const;
 
-let upstream: ScriptedUpstream;
-const http = new UpstreamHttp(systemClock);
-beforeAll(async () => {
-  upstream = await new ScriptedUpstream().start();
-});
-afterAll(async () => {
-  await http.close();
-  await upstream.close();
-});
+const suite = scriptedUpstreamSuite();
+const http = suite.http;
 
 /** What a read gave, without its timings: the result, or the failure's kind and message. */
 async function outcome(read: (typeof ADAPTERS)[number]['read'], chunks: Uint8Array[]): Promise<unknown> {
-  upstream.script({ kind: 'respond', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks, flushEachChunk: chunks.length > 1 });
+  suite.upstream.script({ kind: 'respond', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks, flushEachChunk: chunks.length > 1 });
   const ctx: CallContext = { http, clock: systemClock, signal: AbortSignal.timeout(5_000) };
-  const response = await http.postJson(`${upstream.url}/v1/stream`, {}, { headers: {}, signal: ctx.signal });
+  const response = await http.postJson(`${suite.upstream.url}/v1/stream`, {}, { headers: {}, signal: ctx.signal });
   try {
-    const { timings: _timings, ...rest } = await read(response, ctx, systemClock.now(), upstream.url);
+    const { timings: _timings, ...rest } = await read(response, ctx, systemClock.now(), suite.upstream.url);
     return rest;
   } catch (error) {
     if (error instanceof UpstreamError) return { kind: error.kind, message: error.message };

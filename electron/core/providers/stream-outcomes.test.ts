@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scriptedUpstreamSuite } from '../../test-support/upstream-suite';
+import { describe, expect, it } from 'vitest';
 import { systemClock } from '../clock';
-import { ScriptedUpstream, sse } from '../../test-support/scripted-upstream';
-import { UpstreamHttp } from './http';
+import { sse } from '../../test-support/scripted-upstream';
 import { readAnthropicStream } from './anthropic/stream';
 import { readGeminiStream } from './gemini/stream';
 import { readOpenAiStream } from './openai/stream';
@@ -14,21 +14,14 @@ import { UpstreamError } from './upstream-error';
  * Chunks follow the providers' documented shapes.
  */
 
-let upstream: ScriptedUpstream;
-const http = new UpstreamHttp(systemClock);
-beforeAll(async () => {
-  upstream = await new ScriptedUpstream().start();
-});
-afterAll(async () => {
-  await http.close();
-  await upstream.close();
-});
+const suite = scriptedUpstreamSuite();
+const http = suite.http;
 
 async function read(reader: typeof readOpenAiStream, chunks: string[], baseUrl?: string): Promise<ChatResult | UpstreamError> {
-  upstream.script({ kind: 'respond', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks });
+  suite.upstream.script({ kind: 'respond', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks });
   const ctx: CallContext = { http, clock: systemClock, signal: AbortSignal.timeout(2_000) };
-  const response = await http.postJson(`${upstream.url}/v1/x`, {}, { headers: {}, signal: ctx.signal });
-  return reader(response, ctx, systemClock.now(), baseUrl ?? upstream.url).catch((e: unknown) => {
+  const response = await http.postJson(`${suite.upstream.url}/v1/x`, {}, { headers: {}, signal: ctx.signal });
+  return reader(response, ctx, systemClock.now(), baseUrl ?? suite.upstream.url).catch((e: unknown) => {
     if (e instanceof UpstreamError) return e;
     throw e;
   });
@@ -65,10 +58,10 @@ describe('OpenAI-compatible stream endings', () => {
 
   it('answers at [DONE] even when the provider keeps the response open after it', async () => {
     // The whole stream, [DONE] included, then the connection stalls: the answer must not wait for it.
-    upstream.script({ kind: 'stall-after-first-chunk', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: [sse([openaiChunk({ role: 'assistant', content: 'Yes' }, 'stop'), openaiUsage]).join('')] });
+    suite.upstream.script({ kind: 'stall-after-first-chunk', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: [sse([openaiChunk({ role: 'assistant', content: 'Yes' }, 'stop'), openaiUsage]).join('')] });
     const ctx: CallContext = { http, clock: systemClock, signal: AbortSignal.timeout(2_000) };
-    const response = await http.postJson(`${upstream.url}/v1/x`, {}, { headers: {}, signal: ctx.signal });
-    const result = succeeded(await readOpenAiStream(response, ctx, systemClock.now(), upstream.url).catch((e: unknown) => e as UpstreamError));
+    const response = await http.postJson(`${suite.upstream.url}/v1/x`, {}, { headers: {}, signal: ctx.signal });
+    const result = succeeded(await readOpenAiStream(response, ctx, systemClock.now(), suite.upstream.url).catch((e: unknown) => e as UpstreamError));
     expect(result.text).toBe('Yes');
     expect(ctx.signal.aborted).toBe(false);
   });
