@@ -16,6 +16,7 @@ import { EvalRuns } from '../core/evals/eval-runs';
 import { noulMetrics, choiceMetrics, scoreMetrics } from '../core/evals/metrics';
 import { atMost, fmt, publish, row, type BenchRow } from './report';
 import { resultsMatrixBench } from './results-matrix';
+import { uploadBench } from './upload';
 
 /**
  * Issue 12's targets: metrics for 10,000 items, an import of 100,000 JSONL items, and a run of
@@ -222,7 +223,7 @@ async function runnerAlone(core: Awaited<ReturnType<typeof createCore>>, dataset
 }
 
 const MATRIX_DETAIL =
-  'The results matrix is measured in the built app (`npm run build`) in Debian Chromium, headless without GPU, after a run of 10,000 items on the simulated providers: rows are virtualised (those in view and 10 on each side are in the DOM) and fetched 200 at a time, the next page before it is reached. Frame intervals are wall-clock times between animation frames, so they include whatever else the machine runs at the time; the CPU per frame is the page\'s own main-thread work in the same scroll, from a Chromium trace.';
+  'The results matrix is measured in the built app (`npm run build`) in Debian Chromium, headless without GPU, after a run of 10,000 items on the simulated providers: rows are virtualised (those in view and 10 on each side are in the DOM) and fetched 200 at a time, the next page before it is reached. The streamed upload is one request to the built server in a process of its own, as the Evaluations screen sends a file, with that process\'s memory read from /proc. Frame intervals are wall-clock times between animation frames, so they include whatever else the machine runs at the time; the CPU per frame is the page\'s own main-thread work in the same scroll, from a Chromium trace.';
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'verdict-bench-'));
@@ -258,7 +259,7 @@ async function main(): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
   }
   // The browser measures last, with nothing else of this bench running beside it.
-  rows.push(...(await resultsMatrixBench(root)));
+  rows.push(...(await uploadBench(root)), ...(await resultsMatrixBench(root)));
   publish({ root, argv: process.argv.slice(2), title: 'Evaluations', resultHeader: 'result', rows, detail: `${detail} ${MATRIX_DETAIL}` });
 }
 

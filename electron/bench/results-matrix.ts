@@ -15,7 +15,8 @@ const ITEMS = Number(process.env['BENCH_MATRIX_ITEMS'] ?? 10_000);
 const QUESTIONS = { late: { type: 'noul', instructions: 'Did the parcel arrive late?' } };
 const REFRESH_MS = 1000 / 60;
 
-function startServer(root: string, dataDir: string): Promise<{ url: string; uiUrl: string; stop(): Promise<void> }> {
+/** The built server in a process of its own, on simulated providers answering at once. */
+export function startServer(root: string, dataDir: string): Promise<{ url: string; uiUrl: string; pid: number; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [join(root, 'dist', 'server', 'cli.mjs'), '--port', '0', '--data-dir', dataDir], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, VERDICT_LOG_LEVEL: 'warn', VERDICT_SANDBOX_TIME_SCALE: '0', VERDICT_SANDBOX_FAILURES: 'off' },
@@ -27,7 +28,7 @@ function startServer(root: string, dataDir: string): Promise<{ url: string; uiUr
       out += chunk.toString();
       const url = /Verdict is serving at (\S+)/.exec(out)?.[1];
       const uiUrl = /Open the inspector: (\S+)/.exec(out)?.[1];
-      if (url && uiUrl && /Data directory:.*\n/.test(out)) resolve({ url, uiUrl, stop });
+      if (url && uiUrl && /Data directory:.*\n/.test(out)) resolve({ url, uiUrl, pid: child.pid!, stop });
     });
     child.once('exit', (code) => reject(new Error(`the server exited with ${code} before it was ready`)));
   });
