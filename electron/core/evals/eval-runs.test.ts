@@ -106,6 +106,17 @@ describe('evaluation runs', () => {
     expect(runs.matrix(run.id, { offset: 0, limit: 100, filter: 'wrong' }).rows.some((r) => r.cells[0]!.error === '502: upstream broke')).toBe(true);
   });
 
+  it('pages of the results matrix follow a corrected expected answer at once', async () => {
+    const run = runs.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'm/a' }], concurrency: 4 });
+    await runs.wait(run.id);
+    // Every answer says 0.9 (late): items 0, 8 and 16 expect "not late" and are wrong.
+    expect(runs.matrix(run.id, { offset: 0, limit: 2, filter: 'wrong' })).toMatchObject({ total: 3, rows: [{ position: 0 }, { position: 8 }] });
+    expect(runs.matrix(run.id, { offset: 2, limit: 2, filter: 'wrong' }).rows.map((r) => r.position)).toEqual([16]);
+    datasets.updateExpected(datasetId, 8, { late: true }, QUESTIONS);
+    expect(runs.matrix(run.id, { offset: 0, limit: 5, filter: 'wrong' }).rows.map((r) => r.position)).toEqual([0, 16]);
+    expect(runs.matrix(run.id, { offset: 0, limit: 1, filter: 'all' }).total).toBe(ITEMS);
+  });
+
   it('pauses and resumes without sending anything twice', async () => {
     behaviour = async () => (await sleep(5), answer(0.9));
     const run = runs.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'm/a' }], concurrency: 2 });

@@ -220,8 +220,26 @@ export class EvalRuns {
     return evalReport({ questions: request.questions as Record<string, Question>, items, variants: keys.map((key, i) => ({ key, results: byVariant[i]! })) });
   }
 
-  /** Items × variants with right/wrong marks, filtered, one page at a time. */
+  /**
+   * Items × variants with right/wrong marks, filtered, one page at a time. The filtered rows are
+   * kept for the next page while nothing in the file changed (no write here, none by another
+   * process), so scrolling through them does not judge every result again for each page.
+   */
   matrix(id: string, options: { offset: number; limit: number; filter: 'all' | 'wrong' | 'disagree' | 'low'; question?: string | undefined; below?: number }): { total: number; rows: EvalResultRow[] } {
+    const version = this.deps.store.get<{ changes: number }>('SELECT total_changes() AS changes')!.changes;
+    const key = JSON.stringify([id, options.filter, options.question ?? null, options.below ?? null, version, this.deps.store.dataVersion()]);
+    if (this.matrixCache?.key !== key) this.matrixCache = { key, rows: this.matrixRows(id, options) };
+    const rows = this.matrixCache.rows;
+    // Let go of them when nobody has scrolled for a while: a large run's rows are sizeable.
+    clearTimeout(this.matrixRelease);
+    this.matrixRelease = setTimeout(() => (this.matrixCache = null), 30_000).unref();
+    return { total: rows.length, rows: rows.slice(options.offset, options.offset + options.limit) };
+  }
+
+  private matrixCache: { key: string; rows: EvalResultRow[] } | null = null;
+  private matrixRelease: ReturnType<typeof setTimeout> | undefined;
+
+  private matrixRows(id: string, options: { filter: 'all' | 'wrong' | 'disagree' | 'low'; question?: string | undefined; below?: number }): EvalResultRow[] {
     const row = this.row(id);
     const request = JSON.parse(row.request) as DecisionsRequest;
     const keys = variantKeys(JSON.parse(row.variants) as EvalVariant[]);
@@ -251,7 +269,7 @@ export class EvalRuns {
         (options.filter === 'low' && cells.some((c) => Object.values(c.confidence).some((v) => v !== null && v < (options.below ?? 0.7))));
       if (keep) rows.push({ position: item.position, id: item.id, expected: item.expected, cells });
     }
-    return { total: rows.length, rows: rows.slice(options.offset, options.offset + options.limit) };
+    return rows;
   }
 
   /**
@@ -344,6 +362,8 @@ export class EvalRuns {
   /** Stops work without changing any status: running runs resume at the next start. */
   close(): void {
     this.closing = true;
+    clearTimeout(this.matrixRelease);
+    this.matrixCache = null;
     for (const runner of this.active.values()) runner.stop('cancelled');
   }
 }
