@@ -8,7 +8,7 @@ import { startBuiltServer, test, expect, type ServerInfo } from './fixtures/serv
 /**
  * An evaluation run against the real built server, killed with SIGKILL mid-run and started again:
  * it resumes by itself, every item is answered once, the provider is never sent an item again once
- * its result was stored, and the spend is counted once.
+ * its result was stored, and the spend is counted once; failed items are sent again on that resume.
  */
 
 const ITEMS = 60;
@@ -95,6 +95,59 @@ test('an evaluation run killed with SIGKILL resumes where it stopped and sends n
     const sendsPerItem = new Map<number, number>();
     for (const r of provider.received) sendsPerItem.set(itemOf(r.text), (sendsPerItem.get(itemOf(r.text)) ?? 0) + 1);
     expect(Math.max(...sendsPerItem.values())).toBeLessThanOrEqual(2);
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  } finally {
+    await provider.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('after a SIGKILL, the resumed run sends failed items again, never a stored answer, and not one refused as malformed', async () => {
+  test.setTimeout(90_000);
+  const itemOf = (text: string) => Number(/item-(\d+)/.exec(text)![1]);
+  // Items 2 and 5 meet a provider fault until the restart; item 9 is refused as malformed every time.
+  let healthy = false;
+  const provider = await new LogprobProvider(() => ({ labels: { Yes: 0.9, No: 0.1 } }), {
+    delayMs: 60,
+    fail: ({ text }) => (itemOf(text) === 9 ? 400 : !healthy && [2, 5].includes(itemOf(text)) ? 503 : null),
+  }).start();
+  const dataDir = mkdtempSync(join(tmpdir(), 'verdict-e2e-'));
+  writeFileSync(join(dataDir, 'catalog.json'), JSON.stringify(logprobCatalog(provider.url, ['alpha'])));
+  const env = { VERDICT_SANDBOX_FAILURES: 'off' };
+  try {
+    let { info, child } = await startBuiltServer(dataDir, env);
+    let call = inspector(info);
+    const content = Array.from({ length: ITEMS }, (_, i) => JSON.stringify({ id: `i${i}`, state: `Review item-${i}.`, expected: { late: true } })).join('\n');
+    const imported = await call<{ dataset: { id: string } }>('datasets.import', { name: 'parcels.jsonl', format: 'jsonl', content, questions: QUESTIONS });
+    const run = await call<{ id: string }>('evals.start', { request: { model: 'lp/alpha', state: '', questions: QUESTIONS }, dataset_id: imported.dataset.id, variants: [{ model: 'lp/alpha' }], concurrency: 3 });
+    for (let view = await call<RunView>('evals.get', { id: run.id }); view.done < 20; view = await call<RunView>('evals.get', { id: run.id })) await sleep(20);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    const sentBeforeKill = provider.received.length;
+    const db = new Database(join(dataDir, 'verdict.sqlite'));
+    const stored = db.prepare('SELECT position, ok FROM eval_results WHERE run_id = ?').all([run.id]) as { position: number; ok: number }[];
+    db.close();
+    const answeredAtKill = new Set(stored.filter((r) => r.ok === 1).map((r) => r.position));
+    expect(stored.filter((r) => r.ok === 0).map((r) => r.position).sort((a, b) => a - b)).toEqual([2, 5, 9]);
+
+    healthy = true;
+    ({ info, child } = await startBuiltServer(dataDir, env));
+    call = inspector(info);
+    let view = await call<RunView>('evals.get', { id: run.id });
+    for (let waited = 0; view.status === 'running' && waited < 60_000; waited += 50) {
+      await sleep(50);
+      view = await call<RunView>('evals.get', { id: run.id });
+    }
+    // Items 2 and 5 were answered at their second try; item 9 stays failed, and is not offered again.
+    expect(view).toMatchObject({ status: 'done', done: ITEMS, failed: 1, total: ITEMS });
+    expect((view as RunView & { retryable: number }).retryable).toBe(0);
+    const afterRestart = provider.received.slice(sentBeforeKill).map((r) => itemOf(r.text));
+    expect(afterRestart.filter((i) => answeredAtKill.has(i))).toEqual([]);
+    expect(afterRestart.filter((i) => i === 2 || i === 5).sort()).toEqual([2, 5]);
+    expect(afterRestart).not.toContain(9);
+    const item5 = await call<{ results: { ok: boolean; error: string | null }[] }>('evals.item', { id: run.id, position: 5 });
+    expect(item5.results[0]).toMatchObject({ ok: true, error: null });
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
   } finally {
