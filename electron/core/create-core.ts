@@ -15,6 +15,7 @@ import { OtlpExporter } from './trace/otlp';
 import { QuestionSets } from './inspector/question-sets';
 import { Runs } from './inspector/runs';
 import { BoxItems } from './inspector/box-items';
+import { BoxReview } from './inspector/box-review';
 import { Datasets } from './evals/datasets';
 import { EvalRuns } from './evals/eval-runs';
 import { createServiceSelector, type GatewayService } from './service';
@@ -76,6 +77,8 @@ export interface Core {
   readonly questionSets: QuestionSets;
   readonly runs: Runs;
   readonly boxItems: BoxItems;
+  /** Box review over datasets of images. */
+  readonly boxReview: BoxReview;
   /** Labelled datasets and evaluation runs over them. */
   readonly datasets: Datasets;
   readonly evalRuns: EvalRuns;
@@ -219,6 +222,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     requestLog,
     questionSets: new QuestionSets(store, clock),
     boxItems: new BoxItems(store, clock),
+    boxReview: new BoxReview(store, clock, datasets),
     runs,
     datasets,
     evalRuns,

@@ -29,6 +29,7 @@ import { CatalogFileSchema } from '../schemas/catalog';
 import { DecisionsRequestSchema } from '../schemas/decisions-request';
 import { ProviderPreferencesSchema } from '../schemas/provider-preferences';
 import { EVAL_OPERATIONS } from './eval-operations';
+import { BOX_REVIEW_OPERATIONS } from './box-review-operations';
 
 export type OperationKind = 'query' | 'mutation';
 
@@ -164,6 +165,7 @@ export const OPERATIONS = {
     z.object({ providers: z.number().int(), models: z.number().int(), endpoints: z.number().int() }),
   ),
   ...EVAL_OPERATIONS,
+  ...BOX_REVIEW_OPERATIONS,
 } satisfies Record<OperationName, Operation>;
 
 export type Operations = typeof OPERATIONS;

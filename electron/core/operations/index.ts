@@ -6,6 +6,7 @@ import { catalogHandlers } from './catalog';
 import { keyHandlers } from './keys';
 import { inspectorHandlers } from './inspector';
 import { evalHandlers } from './evals';
+import { boxReviewHandlers } from './box-review';
 
 export type Handlers = {
   [N in OperationName]: (input: ParsedOperationInput<N>) => Promise<OperationOutput<N>>;
@@ -16,5 +17,5 @@ export type HandlerDeps = Omit<Core, 'handlers'>;
 
 /** The implementation of every inspector operation, one module per domain. */
 export function createHandlers(core: HandlerDeps): Handlers {
-  return { ...appHandlers(core), ...keyHandlers(core), ...catalogHandlers(core), ...inspectorHandlers(core), ...evalHandlers(core) };
+  return { ...appHandlers(core), ...keyHandlers(core), ...catalogHandlers(core), ...inspectorHandlers(core), ...evalHandlers(core), ...boxReviewHandlers(core) };
 }

@@ -220,4 +220,19 @@ export const MIGRATIONS: readonly string[] = [
   -- Failed evaluation results apart, so counting those to retry reads only them.
   CREATE INDEX eval_results_failed ON eval_results (run_id) WHERE ok = 0;
   `,
+  `
+  -- Box review of dataset items: one verdict and note per item, with the answers it judged (the run,
+  -- the model's place in it and its boxes), so a verdict on answers that changed since shows as stale.
+  CREATE TABLE box_verdicts (
+    dataset_id TEXT NOT NULL REFERENCES datasets (id) ON DELETE CASCADE,
+    item_id TEXT NOT NULL,
+    verdict TEXT CHECK (verdict IN ('accepted', 'rejected')),
+    note TEXT NOT NULL DEFAULT '',
+    run_id TEXT,
+    variant INTEGER NOT NULL DEFAULT 0,
+    answers TEXT NOT NULL DEFAULT '{}',
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (dataset_id, item_id)
+  );
+  `,
 ];

@@ -1,0 +1,163 @@
+import type { DatasetSummary, Expected } from '../../../shared/schemas/evaluation';
+import type { BoxItem, TruthBox } from '../../../shared/schemas/inspector';
+import { isoTime, type Clock } from '../clock';
+import type { Datasets } from '../evals/datasets';
+import { GatewayError } from '../errors';
+import type { Store } from '../store/database';
+import { boxAnswersOf, expectedWithTruth, imageUrlOf, sizeFromHead, truthFromExpected, type Edges } from './box-review-rows';
+
+/** Characters of a state read to find its image's size (the start of its base64). */
+const HEAD = 1600;
+
+interface ItemRow {
+  position: number;
+  id: string;
+  head: string;
+  expected: string;
+}
+
+interface VerdictRow {
+  item_id: string;
+  verdict: BoxItem['verdict'];
+  note: string;
+  answers: string;
+}
+
+/** Which answers are under review: one variant (model) of one evaluation run, or none. */
+export interface Answers {
+  run_id: string | null;
+  variant: number;
+}
+
+/**
+ * Box review over a dataset: its items are the images, their expected box answers the truth, an
+ * evaluation run's results the answers. Verdicts and notes are kept per item with the boxes they
+ * judged, so a verdict whose answers changed since (another run, a retried item) shows as stale.
+ */
+export class BoxReview {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly datasets: Datasets,
+  ) {}
+
+  /** Ready datasets whose first item has an image. */
+  imageDatasets(): DatasetSummary[] {
+    const ids = new Set(
+      this.store
+        .all<{ id: string }>("SELECT d.id AS id FROM datasets d JOIN dataset_items i ON i.dataset_id = d.id AND i.position = 0 WHERE d.status = 'ready' AND instr(substr(i.state, 1, 200), 'data:image/') > 0")
+        .map((r) => r.id),
+    );
+    return this.datasets.list().filter((d) => ids.has(d.id));
+  }
+
+  items(datasetId: string, answers: Answers): BoxItem[] {
+    const dataset = this.datasets.get(datasetId);
+    const rows = this.store.all<ItemRow>(`SELECT position, id, substr(state, 1, ${HEAD}) AS head, expected FROM dataset_items WHERE dataset_id = ? ORDER BY position`, [datasetId]);
+    const results = this.answerMap(answers);
+    const verdicts = new Map(this.store.all<VerdictRow>('SELECT item_id, verdict, note, answers FROM box_verdicts WHERE dataset_id = ?', [datasetId]).map((v) => [v.item_id, v]));
+    const model = this.modelOf(datasetId, answers);
+    return rows.map((r) => this.toItem({ row: r, answers: results.get(r.position) ?? {}, verdict: verdicts.get(r.id), model, runId: answers.run_id, createdAt: dataset.created_at }));
+  }
+
+  image(datasetId: string, position: number): { id: string; data_url: string } {
+    const url = imageUrlOf(JSON.parse(this.stateRow(datasetId, position).state) as unknown);
+    if (!url) throw new GatewayError('not_found', `Item ${position} of dataset "${datasetId}" has no image`);
+    return { id: String(position), data_url: url };
+  }
+
+  /** Writes truth as the item's expected box answers, or a verdict and note on the answers under review. */
+  update(input: { dataset_id: string; position: number; truth?: TruthBox[] | undefined; verdict?: BoxItem['verdict'] | undefined; note?: string | undefined } & Answers): BoxItem {
+    const row = this.stateRow(input.dataset_id, input.position);
+    const now = isoTime(this.clock);
+    if (input.truth !== undefined) {
+      const expected = expectedWithTruth(JSON.parse(row.expected) as Expected, input.truth);
+      this.store.run('UPDATE dataset_items SET expected = ? WHERE dataset_id = ? AND position = ?', [JSON.stringify(expected), input.dataset_id, input.position]);
+    }
+    if (input.verdict !== undefined || input.note !== undefined) {
+      const judged = JSON.stringify(this.answerMap(input, input.position).get(input.position) ?? {});
+      this.store.run("INSERT INTO box_verdicts (dataset_id, item_id, note, updated_at, run_id, variant, answers) VALUES (?, ?, '', ?, ?, ?, ?) ON CONFLICT DO NOTHING", [input.dataset_id, row.id, now, input.run_id, input.variant, judged]);
+      if (input.note !== undefined) this.store.run('UPDATE box_verdicts SET note = ?, updated_at = ? WHERE dataset_id = ? AND item_id = ?', [input.note, now, input.dataset_id, row.id]);
+      // A verdict given now is on the answers as they stand now.
+      if (input.verdict !== undefined) this.store.run('UPDATE box_verdicts SET verdict = ?, run_id = ?, variant = ?, answers = ?, updated_at = ? WHERE dataset_id = ? AND item_id = ?', [input.verdict, input.run_id, input.variant, judged, now, input.dataset_id, row.id]);
+    }
+    return this.one(input.dataset_id, input.position, input);
+  }
+
+  /** Adds images as items after the dataset's last one (a new dataset when none is named); ids are file names, made unique. */
+  addImages(input: { dataset_id?: string | undefined; name: string; images: readonly { name: string; data_url: string }[] }): DatasetSummary {
+    const id = input.dataset_id ?? this.datasets.create(input.name, []).id;
+    this.store.transaction(() => {
+      let position = this.datasets.get(id).items;
+      for (const image of input.images) {
+        let itemId = image.name;
+        for (let n = 2; this.store.get('SELECT 1 FROM dataset_items WHERE dataset_id = ? AND id = ?', [id, itemId]); n += 1) itemId = `${image.name} (${n})`;
+        const state = [{ type: 'image_url', image_url: { url: image.data_url } }];
+        this.store.run("INSERT INTO dataset_items (dataset_id, position, id, state, expected) VALUES (?, ?, ?, ?, '{}')", [id, position++, itemId, JSON.stringify(state)]);
+      }
+      this.store.run('UPDATE datasets SET item_count = ? WHERE id = ?', [position, id]);
+    });
+    return this.datasets.get(id);
+  }
+
+  /** Carries verdicts and notes over to a dataset made from the old review table, with the boxes they judged. */
+  keepVerdicts(datasetId: string, reviews: readonly { item_id: string; verdict: BoxItem['verdict']; note: string; answers: Record<string, Edges> }[]): void {
+    const now = isoTime(this.clock);
+    this.store.transaction(() => {
+      for (const r of reviews) {
+        if (r.verdict === null && r.note === '') continue;
+        const sorted = Object.fromEntries(Object.keys(r.answers).sort().map((k) => [k, r.answers[k]]));
+        this.store.run('INSERT OR REPLACE INTO box_verdicts (dataset_id, item_id, verdict, note, run_id, variant, answers, updated_at) VALUES (?, ?, ?, ?, NULL, 0, ?, ?)', [datasetId, r.item_id, r.verdict, r.note, JSON.stringify(sorted), now]);
+      }
+    });
+  }
+
+  private one(datasetId: string, position: number, answers: Answers): BoxItem {
+    const dataset = this.datasets.get(datasetId);
+    const row = this.store.get<ItemRow>(`SELECT position, id, substr(state, 1, ${HEAD}) AS head, expected FROM dataset_items WHERE dataset_id = ? AND position = ?`, [datasetId, position])!;
+    const verdict = this.store.get<VerdictRow>('SELECT item_id, verdict, note, answers FROM box_verdicts WHERE dataset_id = ? AND item_id = ?', [datasetId, row.id]);
+    return this.toItem({ row, answers: this.answerMap(answers, position).get(position) ?? {}, verdict, model: this.modelOf(datasetId, answers), runId: answers.run_id, createdAt: dataset.created_at });
+  }
+
+  private toItem(o: { row: ItemRow; answers: Record<string, Edges>; verdict: VerdictRow | undefined; model: string | null; runId: string | null; createdAt: string }): BoxItem {
+    const first = Object.values(o.answers)[0] ?? null;
+    const verdict = o.verdict?.verdict ?? null;
+    return {
+      id: String(o.row.position),
+      name: o.row.id,
+      data_url: '',
+      truth: truthFromExpected(JSON.parse(o.row.expected) as Expected),
+      answer: first,
+      answers: o.answers,
+      model: Object.keys(o.answers).length > 0 ? o.model : null,
+      run_id: o.runId,
+      verdict,
+      stale: verdict !== null && o.verdict!.answers !== JSON.stringify(o.answers),
+      note: o.verdict?.note ?? '',
+      ...sizeFromHead(o.row.head),
+      created_at: o.createdAt,
+    };
+  }
+
+  /** Box answers by item position for one run variant (one position only when given). */
+  private answerMap(answers: Answers, position?: number): Map<number, Record<string, Edges>> {
+    if (answers.run_id === null) return new Map();
+    const where = position === undefined ? '' : ' AND position = ?';
+    const rows = this.store.all<{ position: number; answers: string }>(`SELECT position, answers FROM eval_results WHERE run_id = ? AND variant = ? AND ok = 1${where}`, [answers.run_id, answers.variant, ...(position === undefined ? [] : [position])]);
+    return new Map(rows.map((r) => [r.position, boxAnswersOf(r.answers)]));
+  }
+
+  private modelOf(datasetId: string, answers: Answers): string | null {
+    if (answers.run_id === null) return null;
+    const row = this.store.get<{ variants: string; dataset_id: string }>('SELECT variants, dataset_id FROM eval_runs WHERE id = ?', [answers.run_id]);
+    if (!row) throw new GatewayError('not_found', `No evaluation run with id "${answers.run_id}"`);
+    if (row.dataset_id !== datasetId) throw new GatewayError('bad_request', `run_id: the evaluation run "${answers.run_id}" is over another dataset`);
+    return (JSON.parse(row.variants) as { model?: string }[])[answers.variant]?.model ?? null;
+  }
+
+  private stateRow(datasetId: string, position: number): { id: string; state: string; expected: string } {
+    const row = this.store.get<{ id: string; state: string; expected: string }>('SELECT id, state, expected FROM dataset_items WHERE dataset_id = ? AND position = ?', [datasetId, position]);
+    if (!row) throw new GatewayError('not_found', `No item at position ${position} of dataset "${datasetId}"`);
+    return row;
+  }
+}

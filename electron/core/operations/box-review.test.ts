@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pngWithRect } from '../../test-support/images';
+import { tempCore, type TempCore } from '../../test-support/temp-core';
+
+const until = async <T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> => {
+  for (let i = 0; i < 500; i += 1) {
+    const v = await read();
+    if (done(v)) return v;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('timed out waiting');
+};
+
+const CARD = { top: 40 / 300, left: 120 / 400, bottom: 130 / 300, right: 320 / 400 };
+const image = (name: string) => ({ name, data_url: pngWithRect(400, 300, { x: 120, y: 40, w: 200, h: 90 }) });
+const BOX_SET = { model: 'sandbox/baseline-vision', state: '', questions: { card: { type: 'box' as const, instructions: 'the card' } } };
+
+/** Box review over datasets, through the handlers, with real evaluation runs on the simulated providers. */
+describe('box review of a dataset', () => {
+  let env: TempCore;
+  beforeAll(async () => {
+    env = await tempCore({ sandbox: { seed: 5, failures: false, timeScale: 0 } });
+  });
+  afterAll(() => env.cleanup());
+
+  it('makes a dataset of images added a few at a time, listed for review with their sizes and no image data', async () => {
+    const h = env.core.handlers;
+    const first = await h['boxReview.addImages']({ name: 'shelves', images: [image('a.png'), image('b.png')] });
+    const second = await h['boxReview.addImages']({ dataset_id: first.id, name: 'shelves', images: [image('a.png')] });
+    expect(second).toMatchObject({ id: first.id, items: 3 });
+    await h['datasets.import']({ name: 'texts', format: 'jsonl', content: '{"id":"t","state":"hello","expected":{}}\n', questions: { ok: { type: 'noul', instructions: 'ok?' } }, valid_only: false });
+    expect((await h['boxReview.datasets']({})).map((d) => d.name)).toEqual(['shelves']);
+    const items = await h['boxReview.items']({ dataset_id: first.id, run_id: null, variant: 0 });
+    expect(items.map((i) => [i.id, i.name, i.width, i.height, i.data_url])).toEqual([['0', 'a.png', 400, 300, ''], ['1', 'b.png', 400, 300, ''], ['2', 'a.png (2)', 400, 300, '']]);
+    expect((await h['boxReview.image']({ dataset_id: first.id, position: 1 })).data_url).toBe(image('b.png').data_url);
+    await expect(h['boxReview.image']({ dataset_id: first.id, position: 9 })).rejects.toThrow(/No item at position 9/);
+  });
+
+  it('writes drawn truth as expected answers, runs an evaluation over the dataset and reviews its answers', async () => {
+    const h = env.core.handlers;
+    const ds = await h['boxReview.addImages']({ name: 'cards', images: [image('one.png'), image('two.png')] });
+    await h['datasets.updateExpected']({ dataset_id: ds.id, position: 0, expected: { seen: true }, questions: { seen: { type: 'noul', instructions: 'seen?' } } });
+    const drawn = await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: null, variant: 0, truth: [{ label: 'card', ...CARD }, { label: 'card', top: 0, left: 0, bottom: 0.1, right: 0.1 }] });
+    expect(drawn.truth).toEqual([{ label: 'card', ...CARD }]);
+    await h['boxReview.update']({ dataset_id: ds.id, position: 1, run_id: null, variant: 0, truth: [{ label: 'card', ...CARD }] });
+    // The truth is the dataset's own expected answer; answers to other questions stay.
+    const { items } = await h['datasets.items']({ dataset_id: ds.id, offset: 0, limit: 10 });
+    expect(items[0]!.expected).toEqual({ seen: true, card: CARD });
+
+    const run = await h['evals.start']({ request: BOX_SET, dataset_id: ds.id, variants: [{ model: 'sandbox/baseline-vision' }], concurrency: 2 });
+    const done = await until(() => h['evals.get']({ id: run.id }), (r) => r.status !== 'running');
+    expect(done).toMatchObject({ status: 'done', done: 2, failed: 0 });
+    const reviewed = await h['boxReview.items']({ dataset_id: ds.id, run_id: run.id, variant: 0 });
+    expect(reviewed[0]).toMatchObject({ model: 'sandbox/baseline-vision', run_id: run.id, verdict: null, stale: false });
+    expect(Object.keys(reviewed[0]!.answers)).toEqual(['card']);
+    // The run's report scores the same truth: the evaluation and the review agree.
+    const report = await h['evals.report']({ id: run.id });
+    expect(JSON.stringify(report)).toMatch(/"mean_iou":0\.[89]/);
+
+    const judged = await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: run.id, variant: 0, verdict: 'accepted', note: 'tight' });
+    expect(judged).toMatchObject({ verdict: 'accepted', note: 'tight', stale: false });
+    await expect(h['boxReview.items']({ dataset_id: 'nope', run_id: null, variant: 0 })).rejects.toThrow(/No dataset/);
+  });
+
+  it('marks a verdict stale when the answers it judged change, and not when another run gives the same boxes', async () => {
+    const h = env.core.handlers;
+    const ds = await h['boxReview.addImages']({ name: 'stale', images: [image('x.png')] });
+    await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: null, variant: 0, truth: [{ label: 'card', ...CARD }] });
+    const start = async () => {
+      const run = await h['evals.start']({ request: BOX_SET, dataset_id: ds.id, variants: [{ model: 'sandbox/baseline-vision' }], concurrency: 1 });
+      return until(() => h['evals.get']({ id: run.id }), (r) => r.status !== 'running');
+    };
+    const first = await start();
+    await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: first.id, variant: 0, verdict: 'rejected' });
+    const again = await start();
+    expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: again.id, variant: 0 }))[0]).toMatchObject({ verdict: 'rejected', stale: false });
+    // The stored answer of the first run changes (as a retried item's would): the verdict no longer holds.
+    env.core.store.run("UPDATE eval_results SET answers = json_set(answers, '$.card.box.top', 0.01) WHERE run_id = ?", [first.id]);
+    expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: first.id, variant: 0 }))[0]).toMatchObject({ verdict: 'rejected', stale: true });
+    // Judging again makes it current.
+    expect(await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: first.id, variant: 0, verdict: 'accepted' })).toMatchObject({ verdict: 'accepted', stale: false });
+    const other = await h['boxReview.addImages']({ name: 'other', images: [image('y.png')] });
+    await expect(h['boxReview.items']({ dataset_id: other.id, run_id: first.id, variant: 0 })).rejects.toThrow(/over another dataset/);
+  });
+
+  it('copies the images added before datasets into one, with truth, verdicts and notes', async () => {
+    const h = env.core.handlers;
+    const old = await h['boxes.add']({ name: 'old.png', data_url: image('old.png').data_url });
+    await h['boxes.update']({ id: old.id, truth: [{ ...CARD }], answer: CARD, verdict: 'accepted', note: 'kept' });
+    const ds = await h['boxReview.fromLegacy']({ name: 'earlier reviews' });
+    const { items } = await h['datasets.items']({ dataset_id: ds.id, offset: 0, limit: 10 });
+    expect(items[0]).toMatchObject({ id: 'old.png', expected: { box: CARD } });
+    // No run of this dataset has answered yet, so the verdict on the old answer shows as stale.
+    expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: null, variant: 0 }))[0]).toMatchObject({ name: 'old.png', verdict: 'accepted', note: 'kept', stale: true, truth: [{ label: 'box', ...CARD }] });
+    expect(await h['boxes.list']({})).toHaveLength(1);
+  });
+});

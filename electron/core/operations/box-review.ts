@@ -1,0 +1,31 @@
+import type { BOX_REVIEW_OPERATIONS } from '../../../shared/contract/box-review-operations';
+import type { ValidRow } from '../evals/dataset-rows';
+import { expectedWithTruth } from '../inspector/box-review-rows';
+import type { HandlerDeps, Handlers } from './index';
+
+type BoxReviewOps = Pick<Handlers, keyof typeof BOX_REVIEW_OPERATIONS>;
+
+/** Box review over datasets (see BoxReview). */
+export function boxReviewHandlers(core: HandlerDeps): BoxReviewOps {
+  return {
+    'boxReview.datasets': async () => core.boxReview.imageDatasets(),
+    'boxReview.items': async ({ dataset_id, run_id, variant }) => core.boxReview.items(dataset_id, { run_id, variant }),
+    'boxReview.image': async ({ dataset_id, position }) => core.boxReview.image(dataset_id, position),
+    'boxReview.update': async (input) => core.boxReview.update(input),
+    'boxReview.addImages': async (input) => core.boxReview.addImages(input),
+    'boxReview.fromLegacy': async ({ name }) => {
+      const seen = new Set<string>();
+      const legacy = core.boxItems.list();
+      const named = legacy.map((b) => {
+        let id = b.name;
+        for (let n = 2; seen.has(id); n += 1) id = `${b.name} (${n})`;
+        seen.add(id);
+        return { id, item: b };
+      });
+      const rows = named.map(({ id, item }): ValidRow => ({ id, state: [{ type: 'image_url', image_url: { url: item.data_url } }], expected: expectedWithTruth({}, item.truth) }));
+      const dataset = core.datasets.create(name, rows);
+      core.boxReview.keepVerdicts(dataset.id, named.map(({ id, item }) => ({ item_id: id, verdict: item.verdict, note: item.note, answers: Object.keys(item.answers).length > 0 ? item.answers : item.answer ? { box: item.answer } : {} })));
+      return dataset;
+    },
+  };
+}
