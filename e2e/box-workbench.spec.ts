@@ -111,10 +111,15 @@ test('a reviewer labels truth per object, zooms, undoes, runs a box question per
   await boxes.importTruth([{ name: 'instances.json', text: cocoTruth() }]);
   await expect(page.getByText('Truth for 2 images imported.')).toBeVisible();
 
-  // Both questions over the folder.
+  // Both questions over the folder, as an evaluation run over its dataset: an estimate first, then the run.
+  await expect(page.getByLabel('Dataset')).toContainText(/verdict-shelves-.* \(3 images\)/);
   await page.getByLabel('Model').fill('sandbox/baseline-vision');
-  await page.getByRole('button', { name: 'Run on all 3' }).click();
+  await page.getByRole('button', { name: 'Estimate' }).click();
+  await expect(page.getByTestId('box-estimate')).toContainText('3 calls');
+  await page.getByRole('button', { name: 'Run over the dataset' }).click();
   await expect(boxes.queue.getByText(/IoU \d/)).toHaveCount(3, { timeout: 30_000 });
+  await expect(page.getByTestId('box-run-progress')).toContainText('done: 3 of 3 done', { timeout: 30_000 });
+  await expect(page.getByTestId('box-run-metrics')).toContainText(/card: mean IoU 0\.\d{3}, pass rate \d+ %/);
   await boxes.item('shelf-1.png').getByRole('button').click();
   for (const object of ['card', 'badge'] as const) {
     const text = (await page.getByTestId(`iou-${object}`).textContent())!;
@@ -148,11 +153,12 @@ test('a reviewer labels truth per object, zooms, undoes, runs a box question per
   await page.getByRole('button', { name: 'Clear filters' }).click();
   await expect(boxes.queue.getByRole('listitem')).toHaveCount(3);
 
-  // Running an accepted image again marks its verdict stale instead of keeping it silently.
-  await boxes.item('shelf-2.png').getByRole('button').click();
-  await page.getByRole('button', { name: 'Run on this image' }).click();
-  await expect(page.getByText('Accepted on an earlier run')).toBeVisible({ timeout: 15_000 });
-  await expect(boxes.item('shelf-2.png')).toContainText('(stale)');
+  // Another run over the dataset gives the same boxes: the verdicts on them still hold.
+  await page.getByRole('button', { name: 'Run over the dataset' }).click();
+  await expect(page.getByLabel('Answers of').locator('option')).toHaveCount(3);
+  await expect(page.getByTestId('box-run-progress')).toContainText('done: 3 of 3 done', { timeout: 30_000 });
+  await expect(boxes.item('shelf-2.png')).toContainText('accepted');
+  await expect(boxes.queue.getByText('(stale)')).toHaveCount(0);
 
   // COCO: truth with image sizes and one category per question, answers with their IoU beside it.
   await page.getByLabel('Export format').selectOption('coco');
@@ -174,12 +180,10 @@ test('a reviewer labels truth per object, zooms, undoes, runs a box question per
   expect(shelf3Badge.iou).toBeCloseTo(expectedIou('shelf-3.png', 'badge'), 2);
   expect(answers).toHaveLength(6);
 
-  // The images become dataset items, each labelled box the expected answer of its question, for an evaluation.
-  await page.getByRole('button', { name: 'Save as a dataset' }).click();
-  await expect(page.getByText(/Saved “Box review .*” \(3 images/)).toBeVisible();
+  // The images are dataset items, each labelled box the expected answer of its question.
   const listed = await page.request.post(`${server.url}/api/inspector/datasets.list`, { headers: { 'x-verdict-client': 'renderer' }, data: {} });
-  const saved = ((await listed.json()) as { data: { id: string; labelled: Record<string, number> }[] }).data.at(-1)!;
-  expect(saved.labelled).toEqual({ card: 3, badge: 3 });
+  const saved = ((await listed.json()) as { data: { name: string; labelled: Record<string, number> }[] }).data;
+  expect(saved).toEqual([expect.objectContaining({ name: expect.stringMatching(/^verdict-shelves-/), labelled: { card: 3, badge: 3 } })]);
 
   // The same screen in the dark theme.
   await page.request.post(`${server.url}/api/inspector/settings.update`, { headers: { 'x-verdict-client': 'renderer' }, data: { theme: 'dark' } });
@@ -212,9 +216,9 @@ test("a reviewer checks an evaluation's box answers over a dataset of images, it
   const run = await call<{ id: string }>('evals.start', { request: { model: 'sandbox/baseline-vision', state: '', questions }, dataset_id: imported.dataset.id, variants: [{ model: 'sandbox/baseline-vision' }], concurrency: 2 });
   await expect.poll(async () => (await call<{ status: string }>('evals.get', { id: run.id })).status, { timeout: 30_000 }).toBe('done');
 
+  // Boxes opens that dataset (the newest with images) on the newest run's answers.
   await app.goTo('Boxes');
-  await page.getByRole('button', { name: 'Load for review' }).click();
-  await expect(page.getByText('3 items loaded for review.')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByLabel('Dataset')).toContainText('shelves (3 images)');
   await expect(boxes.queue.getByRole('listitem')).toHaveCount(3);
   await boxes.item('shelf-3.png').getByRole('button').click();
   await expect(page.getByText('answered by sandbox/baseline-vision')).toBeVisible();
@@ -226,9 +230,32 @@ test("a reviewer checks an evaluation's box answers over a dataset of images, it
   await boxes.canvas.focus();
   await page.keyboard.press('r');
   await expect(boxes.item('shelf-3.png')).toContainText('rejected');
-  // Loading again updates the same items rather than adding them twice, and keeps the verdict.
-  await page.getByRole('button', { name: 'Load for review' }).click();
-  await expect(page.getByText('3 items loaded for review.')).toBeVisible({ timeout: 30_000 });
-  await expect(boxes.queue.getByRole('listitem')).toHaveCount(3);
+  // The verdict is kept with the dataset item, and the run's metrics are the Evaluations screen's.
+  await page.reload();
+  await app.goTo('Boxes');
   await expect(boxes.item('shelf-3.png')).toContainText('rejected');
+  await expect(page.getByTestId('box-run-metrics')).toContainText('badge: mean IoU');
+  const report = await call<{ models: { questions: Record<string, { mean_iou: number }> }[] }>('evals.report', { id: run.id });
+  await expect(page.getByTestId('box-run-metrics')).toContainText(`card: mean IoU ${report.models[0]!.questions['card']!.mean_iou.toFixed(3)}`);
+});
+
+test('images added to Boxes before it kept datasets are still there, and copy into a dataset with their verdicts', async ({ page, server }) => {
+  const app = new AppPage(page);
+  const boxes = new BoxesPage(page);
+  await app.open(server.uiUrl);
+  const call = async <T>(op: string, input: unknown): Promise<T> => {
+    const response = await page.request.post(`${server.url}/api/inspector/${op}`, { headers: { 'x-verdict-client': 'renderer' }, data: input });
+    return ((await response.json()) as { data: T }).data;
+  };
+  const { card } = SCENES['shelf-1.png']!;
+  const old = await call<{ id: string }>('boxes.add', { name: 'shelf-1.png', data_url: `data:image/png;base64,${png('shelf-1.png').toString('base64')}` });
+  await call('boxes.update', { id: old.id, truth: [{ label: 'card', top: card.y / 300, left: card.x / 400, bottom: (card.y + card.h) / 300, right: (card.x + card.w) / 400 }], verdict: 'accepted', note: 'checked by hand' });
+  await app.goTo('Boxes');
+  await expect(page.getByLabel('Dataset')).toContainText('Images added before datasets (1)');
+  await expect(boxes.item('shelf-1.png')).toContainText('accepted');
+  await page.getByRole('button', { name: 'Copy into a dataset' }).click();
+  await expect(page.getByLabel('Dataset')).toContainText(/Box review .* \(1 image\)/);
+  await expect(boxes.legend).toContainText('1 ground-truth box');
+  await expect(page.getByLabel('Note')).toHaveValue('checked by hand');
+  await expect(page.getByRole('button', { name: 'Accept', exact: true })).toHaveAttribute('aria-pressed', 'true');
 });

@@ -7,7 +7,7 @@ test.use({ sandboxFailures: false });
 
 const png = (rect: { x: number; y: number; w: number; h: number }) => Buffer.from(pngWithRect(400, 300, rect).split(',')[1]!, 'base64');
 
-test('a reviewer draws ground truth, runs a box question, checks IoU, reviews and exports', async ({ page, server }) => {
+test('a reviewer draws ground truth on images that become a dataset, runs a box question over it, checks IoU, reviews and exports', async ({ page, server }) => {
   const app = new AppPage(page);
   await app.open(server.uiUrl);
   await app.goTo('Boxes');
@@ -41,7 +41,7 @@ test('a reviewer draws ground truth, runs a box question, checks IoU, reviews an
 
   await page.getByLabel('Model').fill('sandbox/baseline-vision');
   await page.getByLabel('Locate').fill('the blue card');
-  await page.getByRole('button', { name: 'Run on this image' }).click();
+  await page.getByRole('button', { name: 'Run over the dataset' }).click();
   await expect(page.getByTestId('iou')).toHaveText(/IoU (0\.(9\d|8[5-9])\d|1\.000) · pass/, { timeout: 15_000 });
   await app.screenshot('boxes-review');
 

@@ -1,57 +1,63 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { BoxItem } from '../../../../shared/schemas/inspector';
 import { baseName, stem } from '../../../../shared/box-formats/types';
 import { call } from '../../transport/transport';
 import { SandboxNotice } from '../../app/SandboxNotice';
 import { EmptyState, ErrorNotice, Panel, ScreenHeader } from '../../ui/components';
 import { modelsQuery } from '../endpoints/api';
-import { imagesFrom } from '../question-sets/StateEditor';
-import { boxImageQuery, boxItemsQuery, BOXES_KEY, runItem, withoutImage } from './api';
+import { evalRunsQuery } from '../evaluations/api';
+import { boxImageQuery, boxItemsQuery, imageOf, itemsKey, LEGACY, updateItem, type BoxSource, type ItemPatch } from './api';
 import { BoxEditor } from './BoxEditor';
 import { BoxQuestions, questionProblems } from './BoxQuestions';
-import { EvaluationReview } from './EvaluationReview';
+import { DatasetPicker, LEGACY_ID, LegacyNotice } from './DatasetPicker';
+import { DatasetRun } from './DatasetRun';
 import { QueuePanel } from './QueuePanel';
 import { ReviewBar } from './ReviewBar';
-import { answersOf, matches, neighbour, NO_FILTER, questionsFor, toBoxImages, worstIou, DEFAULT_QUESTION, type BoxQuestion, type QueueFilter } from './review';
-import { exportFiles, save, truthFromFiles, type ExportFormat } from './transfer';
+import { answersOf, matches, neighbour, NO_FILTER, questionsFor, worstIou, DEFAULT_QUESTION, type BoxQuestion, type QueueFilter } from './review';
+import { BoxExport } from './BoxExport';
+import { truthFromFiles } from './transfer';
+import { useAddImages } from './use-add-images';
 import { useStored } from './use-stored';
 import './boxes.css';
 
-const FORMATS: { format: ExportFormat; label: string }[] = [
-  { format: 'coco', label: 'COCO JSON (truth and answers)' },
-  { format: 'label-studio', label: 'Label Studio JSON' },
-  { format: 'yolo', label: 'YOLO (zip)' },
-  { format: 'csv', label: 'CSV (pixels)' },
-];
-
-/** Images read and sent together when adding a folder. */
-const ADD_CHUNK = 24;
-const FIRST_CHUNK = 10;
-/** Images run at once by "Run on all" (a dataset evaluation has its own concurrency setting). */
-const RUN_PARALLEL = 3;
-
 const typing = (t: EventTarget | null) => t instanceof HTMLElement && (t.matches('input, textarea, select, [contenteditable="true"]') || t.isContentEditable);
+const today = () => new Date().toISOString().slice(0, 16).replace('T', ' ');
 
 export function BoxesScreen() {
   const queryClient = useQueryClient();
-  const items = useQuery(boxItemsQuery());
   const models = useQuery(modelsQuery());
+  const [datasetId, setDatasetId] = useStored<string | null>('verdict.boxes.dataset', null);
+  const [answers, setAnswers] = useState<{ run_id: string | null; variant: number }>({ run_id: null, variant: 0 });
+  const source: BoxSource | null = datasetId === LEGACY_ID ? LEGACY : datasetId ? { kind: 'dataset', dataset_id: datasetId, ...answers } : null;
+  const runs = useQuery(evalRunsQuery());
+  const items = useQuery({ ...boxItemsQuery(source ?? LEGACY), enabled: source !== null });
+  // The run's progress is polled while it runs; the queue follows each step of it, and its end.
+  const run = source?.kind === 'dataset' ? runs.data?.find((r) => r.id === source.run_id) : undefined;
+  const progressed = run ? `${run.id}:${run.done}:${run.failed}:${run.status}` : '';
+  useEffect(() => {
+    if (progressed && source) void queryClient.invalidateQueries({ queryKey: itemsKey(source) });
+    // Only a change in the run's progress calls for the list again.
+  }, [progressed]);
   const [selected, setSelected] = useState<string | null>(null);
   const [model, setModel] = useState('');
   const [chosen, setChosen] = useStored<BoxQuestion[]>('verdict.boxes.questions', [{ name: DEFAULT_QUESTION, instructions: 'the main object' }]);
   const [autoAdvance, setAutoAdvance] = useStored('verdict.boxes.autoAdvance', true);
   const [threshold, setThreshold] = useState(0.5);
   const [filter, setFilter] = useState<QueueFilter>(NO_FILTER);
-  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [imported, setImported] = useState<{ version: number; message: string } | null>(null);
-  const [exportError, setExportError] = useState<unknown>(null);
-  const [exportFormat, setExportFormat] = useStored<ExportFormat>('verdict.boxes.exportFormat', 'coco');
   useEffect(() => {
     if (!model && models.data) setModel(models.data.find((m) => m.id === 'sandbox/baseline-vision')?.id ?? models.data[0]?.id ?? '');
   }, [models.data, model]);
+  const open = useCallback((id: string | null) => {
+    setDatasetId(id);
+    setSelected(null);
+    setAnswers({ run_id: null, variant: 0 });
+    // The first render's setDatasetId does as well as any later one: it writes the same key.
+  }, []);
+  const onAnswers = useCallback((run_id: string | null, variant: number) => setAnswers({ run_id, variant }), []);
   // File-name order, numbers by value (img-2 before img-10), as a folder shows them.
-  const list = useMemo(() => [...(items.data ?? [])].sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true })), [items.data]);
+  const list = useMemo(() => (source ? [...(items.data ?? [])].sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true })) : []), [items.data, source]);
   const questions = useMemo(() => questionsFor(chosen, list), [chosen, list]);
   const names = questions.map((q) => q.name);
   const shown = useMemo(() => list.filter((i) => matches(i, filter)), [list, filter]);
@@ -60,30 +66,17 @@ export function BoxesScreen() {
   }, [shown, selected]);
   const current = list.find((i) => i.id === selected) ?? null;
 
-  const replace = (item: BoxItem) => queryClient.setQueryData<BoxItem[]>(BOXES_KEY, (old) => old?.map((i) => (i.id === item.id ? withoutImage(item) : i)));
-  const image = useQuery({ ...boxImageQuery(current?.id ?? ''), enabled: current !== null });
-  const [adding, setAdding] = useState<{ done: number; total: number } | null>(null);
-  const add = useMutation({
-    // A few images at a time, read and sent together, so a big folder neither holds every file in
-    // memory at once nor floods the server; the queue shows the first ones while the rest arrive.
-    mutationFn: async (picked: FileList) => {
-      const files = [...picked];
-      setAdding({ done: 0, total: files.length });
-      // The first chunk is one screen of the queue, so it appears as soon as those few are stored.
-      for (let i = 0, size = FIRST_CHUNK; i < files.length; i += size, size = ADD_CHUNK) {
-        const images = await imagesFrom(files.slice(i, i + size));
-        await Promise.all(images.map((img) => call('boxes.add', { name: img.name, data_url: img.dataUrl })));
-        setAdding({ done: Math.min(files.length, i + size), total: files.length });
-        if (i === 0) await queryClient.invalidateQueries({ queryKey: BOXES_KEY });
-      }
-    },
-    onSettled: () => {
-      setAdding(null);
-      return queryClient.invalidateQueries({ queryKey: BOXES_KEY });
-    },
-  });
-  const update = useMutation({ mutationFn: (patch: Parameters<typeof call<'boxes.update'>>[1]) => call('boxes.update', patch), onSuccess: replace });
-  const remove = useMutation({ mutationFn: (id: string) => call('boxes.remove', { id }), onSuccess: () => queryClient.invalidateQueries({ queryKey: BOXES_KEY }) });
+  const replace = (item: BoxItem) => source && queryClient.setQueryData<BoxItem[]>(itemsKey(source), (old) => old?.map((i) => (i.id === item.id ? item : i)));
+  const image = useQuery({ ...boxImageQuery(source ?? LEGACY, current?.id ?? ''), enabled: current !== null && source !== null });
+  const { add, adding } = useAddImages(open);
+  const addFiles = (picked: FileList, folder: boolean) => {
+    const files = [...picked];
+    const dir = files[0]?.webkitRelativePath.split('/')[0];
+    const into = !folder && source?.kind === 'dataset' ? source.dataset_id : null;
+    add.mutate({ files, datasetId: into, name: folder && dir ? dir : `Images ${today()}` });
+  };
+  const update = useMutation({ mutationFn: (patch: ItemPatch) => updateItem(source!, patch), onSuccess: replace });
+  const remove = useMutation({ mutationFn: (id: string) => call('boxes.remove', { id }), onSuccess: () => queryClient.invalidateQueries({ queryKey: itemsKey(LEGACY) }) });
   const step = (by: 1 | -1) => {
     const next = neighbour(shown.map((i) => i.id), selected, by);
     if (next) setSelected(next);
@@ -94,39 +87,17 @@ export function BoxesScreen() {
     if (v !== null && autoAdvance) step(1);
   };
   const runnable = questionProblems(chosen).length === 0;
-  const run = useMutation({
-    mutationFn: async (targets: BoxItem[]) => {
-      setProgress({ done: 0, total: targets.length });
-      const failures: string[] = [];
-      const queue = [...targets];
-      const worker = async () => {
-        for (let item = queue.shift(); item; item = queue.shift()) {
-          const result = await runItem(item, model, questions);
-          if (result.item) replace(result.item);
-          if (result.failure) failures.push(result.failure);
-          setProgress((p) => (p ? { ...p, done: p.done + 1 } : p));
-        }
-      };
-      await Promise.all(Array.from({ length: RUN_PARALLEL }, worker));
-      if (failures.length > 0) throw new Error(failures.join('; '));
-    },
-    onSettled: () => setProgress(null),
-  });
   const importTruth = useMutation({
     mutationFn: async (files: FileList) => {
       const read = await Promise.all([...files].map(async (f) => ({ name: f.webkitRelativePath || f.name, text: await f.text() })));
       const byStem = truthFromFiles(read);
       const targets = list.filter((i) => byStem.has(stem(baseName(i.name))));
-      for (const item of targets) replace(await call('boxes.update', { id: item.id, truth: byStem.get(stem(baseName(item.name)))!.slice(0, 50) }));
+      for (const item of targets) replace(await updateItem(source!, { id: item.id, truth: byStem.get(stem(baseName(item.name)))!.slice(0, 50) }));
       const unmatched = byStem.size - new Set(targets.map((i) => stem(baseName(i.name)))).size;
       const labels = new Set([...byStem.values()].flat().map((b) => b.label));
       setChosen([...chosen, ...[...labels].filter((l) => !chosen.some((q) => q.name === l)).map((l) => ({ name: l, instructions: l }))]);
       setImported({ version: (imported?.version ?? 0) + 1, message: `Truth for ${targets.length} image${targets.length === 1 ? '' : 's'} imported${unmatched > 0 ? `; ${unmatched} image${unmatched === 1 ? '' : 's'} in the files are not loaded here` : ''}.` });
     },
-  });
-
-  const saveDataset = useMutation({
-    mutationFn: () => call('datasets.fromBoxes', { name: `Box review ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`, question: DEFAULT_QUESTION }),
   });
 
   useEffect(() => {
@@ -145,48 +116,27 @@ export function BoxesScreen() {
   });
 
   const scored = list.map((i) => worstIou(i)).filter((s): s is number => s !== null);
-  const exportAs = (format: ExportFormat) => {
-    setExportError(null);
-    try {
-      exportFiles(format, toBoxImages(list), `boxes-${new Date().toISOString().slice(0, 10)}`, threshold).forEach(save);
-    } catch (e) {
-      setExportError(e);
-    }
-  };
   return (
     <>
       <ScreenHeader
         title="Boxes"
-        description="Draw labelled ground-truth boxes over images, run a box question per object and review the answers by IoU."
+        description="Images are dataset items: draw labelled ground-truth boxes (each the expected answer of its box question), run an evaluation over the dataset and review its answers by IoU."
         actions={
           <>
-            <label className="file-button secondary">
+            <DatasetPicker value={datasetId} onChange={open} />
+            <label className="file-button secondary" title={source?.kind === 'dataset' ? 'Add images to this dataset' : 'Make a dataset of images'}>
               Add images…
-              <input type="file" accept="image/png,image/jpeg,image/gif,image/webp" multiple onChange={(e) => e.target.files && add.mutate(e.target.files)} />
+              <input type="file" accept="image/png,image/jpeg,image/gif,image/webp" multiple onChange={(e) => e.target.files && addFiles(e.target.files, false)} />
             </label>
-            <label className="file-button secondary">
+            <label className="file-button secondary" title="Make a dataset of a folder's images, named after the folder">
               Add a folder…
-              <input type="file" multiple {...({ webkitdirectory: '' } as object)} onChange={(e) => e.target.files && add.mutate(e.target.files)} />
+              <input type="file" multiple {...({ webkitdirectory: '' } as object)} onChange={(e) => e.target.files && addFiles(e.target.files, true)} />
             </label>
             <label className={`file-button secondary${list.length === 0 ? ' disabled' : ''}`} title="COCO or Label Studio JSON, CSV as exported here, or YOLO classes.txt with label files">
               Import truth…
               <input type="file" accept=".json,.csv,.txt,.names" multiple disabled={list.length === 0} onChange={(e) => e.target.files && importTruth.mutate(e.target.files)} />
             </label>
-            <span className="button-group">
-              <label htmlFor="box-export-format" className="visually-hidden">
-                Export format
-              </label>
-              <select id="box-export-format" value={exportFormat} onChange={(e) => setExportFormat(e.target.value as ExportFormat)}>
-                {FORMATS.map(({ format, label }) => (
-                  <option key={format} value={format}>
-                    {label}
-                  </option>
-                ))}
-              </select>
-              <button type="button" className="secondary" disabled={list.length === 0} onClick={() => exportAs(exportFormat)}>
-                Export
-              </button>
-            </span>
+            <BoxExport items={list} threshold={threshold} />
           </>
         }
       />
@@ -201,23 +151,14 @@ export function BoxesScreen() {
               <option key={m.id} value={m.id} />
             ))}
           </datalist>
-          <button type="button" disabled={list.length === 0 || !model || !runnable || run.isPending} onClick={() => run.mutate(list)}>
-            Run on all {list.length}
-          </button>
-          <button type="button" className="secondary" disabled={!current || !model || !runnable || run.isPending} onClick={() => current && run.mutate([current])}>
-            Run on this image
-          </button>
           {adding ? (
             <span role="status" className="muted small">
               Adding images: {adding.done} of {adding.total}
             </span>
           ) : null}
-          {progress ? (
-            <span role="status" className="muted small">
-              {progress.done} of {progress.total} done
-            </span>
-          ) : null}
         </div>
+        {source?.kind === 'dataset' ? <DatasetRun key={source.dataset_id} datasetId={source.dataset_id} model={model} questions={questions} runnable={runnable} runId={source.run_id} variant={source.variant} onAnswers={onAnswers} /> : null}
+        {source?.kind === 'legacy' ? <LegacyNotice onCopied={open} /> : null}
         <div className="toolbar">
           <label htmlFor="iou-threshold">Pass at IoU ≥ {threshold.toFixed(2)}</label>
           <input id="iou-threshold" type="range" min={0.1} max={0.95} step={0.05} value={threshold} onChange={(e) => setThreshold(Number(e.target.value))} />
@@ -228,44 +169,32 @@ export function BoxesScreen() {
             {imported.message}
           </p>
         ) : null}
-        <div className="toolbar">
-          <button type="button" className="secondary" disabled={list.length === 0 || saveDataset.isPending} onClick={() => saveDataset.mutate()}>
-            Save as a dataset
-          </button>
-          {saveDataset.data ? (
-            <span role="status" className="small">
-              Saved “{saveDataset.data.name}” ({saveDataset.data.items} images, each labelled box the expected answer of its question). Evaluate it on several models, with mean IoU, pass rate and the IoU histogram, in <a href="#/evaluations">Evaluations</a>.
-            </span>
-          ) : (
-            <span className="muted small">For a large folder or several models, save the images and their truth as a dataset and run an evaluation over it.</span>
-          )}
-        </div>
-        <EvaluationReview items={list} />
-        {saveDataset.error ? <ErrorNotice error={saveDataset.error} title="Not saved as a dataset" /> : null}
-        {run.error ? <ErrorNotice error={run.error} title="Some images got no box" /> : null}
         {add.error ? <ErrorNotice error={add.error} title="Images not added" /> : null}
+        {items.error ? <ErrorNotice error={items.error} title="The images could not be listed" /> : null}
         {importTruth.error ? <ErrorNotice error={importTruth.error} title="Truth not imported; nothing was changed" /> : null}
-        {exportError ? <ErrorNotice error={exportError} title="Not exported" /> : null}
+        {update.error ? <ErrorNotice error={update.error} title="Not saved" /> : null}
       </Panel>
       {list.length === 0 ? (
         <Panel title="Images">
-          <EmptyState title="No images loaded">Add images or a folder above, draw the true box of each object, then run a box question per object on them.</EmptyState>
+          <EmptyState title="No images loaded">Add images or a folder above (they become a dataset, or open one made in Evaluations), draw the true box of each object, then run a box question per object over the dataset.</EmptyState>
         </Panel>
       ) : (
         <div className="split">
-          <QueuePanel items={list} shown={shown} total={list.length} selected={selected} onSelect={setSelected} filter={filter} onFilter={setFilter} questions={names} threshold={threshold} />
+          <QueuePanel items={list} shown={shown} total={list.length} selected={selected} onSelect={setSelected} filter={filter} onFilter={setFilter} questions={names} threshold={threshold} source={source?.kind === 'dataset' ? source.dataset_id : 'legacy'} loadImage={(id) => imageOf(source!, id)} />
           {current ? (
             <Panel
               title={current.name}
               aside={
-                <button type="button" className="secondary" onClick={() => { remove.mutate(current.id); setSelected(null); }}>
-                  Remove image
-                </button>
+                source?.kind === 'legacy' ? (
+                  <button type="button" className="secondary" onClick={() => { remove.mutate(current.id); setSelected(null); }}>
+                    Remove image
+                  </button>
+                ) : null
               }
             >
               {image.data ? (
                 <BoxEditor
-                  key={`${current.id}-${imported?.version ?? 0}`}
+                  key={`${datasetId}-${current.id}-${imported?.version ?? 0}`}
                   image={image.data}
                   name={current.name}
                   size={current.width && current.height ? { width: current.width, height: current.height } : null}

@@ -14,12 +14,15 @@ interface Props {
   onFilter: (f: QueueFilter) => void;
   questions: readonly string[];
   threshold: number;
+  /** Names the source in the thumbnail cache's keys. */
+  source: string;
+  loadImage: (id: string) => Promise<string>;
 }
 
 const numberOrNull = (v: string) => (v.trim() === '' ? null : Math.min(1, Math.max(0, Number(v))));
 
 /** The images to review, filtered by verdict, question and IoU range, with a thumbnail each. */
-export function QueuePanel({ shown, total, selected, onSelect, filter, onFilter, questions, threshold }: Props) {
+export function QueuePanel({ shown, total, selected, onSelect, filter, onFilter, questions, threshold, source, loadImage }: Props) {
   return (
     <Panel title="Review queue">
       <div className="queue-filters">
@@ -29,7 +32,7 @@ export function QueuePanel({ shown, total, selected, onSelect, filter, onFilter,
           <option value="unreviewed">not reviewed</option>
           <option value="accepted">accepted</option>
           <option value="rejected">rejected</option>
-          <option value="stale">stale (run again since)</option>
+          <option value="stale">stale (answers changed since)</option>
         </select>
         <label htmlFor="queue-question">Question</label>
         <select id="queue-question" value={filter.question ?? ''} onChange={(e) => onFilter({ ...filter, question: e.target.value || undefined })}>
@@ -67,7 +70,7 @@ export function QueuePanel({ shown, total, selected, onSelect, filter, onFilter,
               return (
                 <li key={i.id} aria-current={i.id === selected ? 'true' : undefined} aria-posinset={first + k + 1} aria-setsize={shown.length} style={{ top: (first + k) * ROW }}>
                   <button type="button" className="link-button queue-item" onClick={() => onSelect(i.id)}>
-                    <Thumbnail id={i.id} />
+                    <Thumbnail key={`${source}:${i.id}`} cacheKey={`${source}:${i.id}`} load={() => loadImage(i.id)} />
                     <span>
                       <strong>{i.name}</strong>
                       <br />
@@ -118,7 +121,7 @@ function WindowedList({ count, selectedIndex, children }: { count: number; selec
   );
 }
 
-function Thumbnail({ id }: { id: string }) {
-  const url = useThumbnail(id);
+function Thumbnail({ cacheKey, load }: { cacheKey: string; load: () => Promise<string> }) {
+  const url = useThumbnail(cacheKey, load);
   return url ? <img className="box-thumb" src={url} alt="" data-testid="box-thumb" /> : <span className="box-thumb" aria-hidden="true" />;
 }

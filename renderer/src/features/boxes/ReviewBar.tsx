@@ -11,7 +11,7 @@ interface Props {
   onStep: (step: 1 | -1) => void;
 }
 
-/** IoU per question, the verdict (marked stale after a later run), the note, and moving on. */
+/** IoU per question, the verdict (marked stale when the answers it judged have changed), the note, and moving on. */
 export function ReviewBar({ item, threshold, autoAdvance, onAutoAdvance, onVerdict, onNote, onStep }: Props) {
   const scores = Object.entries(iousOf(item));
   const worst = scores.length > 0 ? Math.min(...scores.map(([, s]) => s)) : null;
@@ -47,7 +47,7 @@ export function ReviewBar({ item, threshold, autoAdvance, onAutoAdvance, onVerdi
       </div>
       {item.stale ? (
         <p className="text-stale small" role="status">
-          {item.verdict === 'accepted' ? 'Accepted' : 'Rejected'} on an earlier run: the answers have changed since. Check them and give the verdict again.
+          {item.verdict === 'accepted' ? 'Accepted' : 'Rejected'} on other answers: the boxes under review have changed since (another run, or an item sent again). Check them and give the verdict again.
         </p>
       ) : null}
       <label htmlFor="box-note">Note</label>

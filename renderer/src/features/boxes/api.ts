@@ -1,44 +1,50 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { Box } from '../../../../shared/schemas/answer';
-import type { BoxItem } from '../../../../shared/schemas/inspector';
+import type { BoxItem, TruthBox } from '../../../../shared/schemas/inspector';
 import { call } from '../../transport/transport';
-import type { BoxQuestion } from './review';
 
-export const BOXES_KEY = ['boxes', 'items'] as const;
+/**
+ * What the Boxes screen reviews: a dataset of images (its expected box answers are the truth, one
+ * evaluation run's answers are under review), or the images added to Boxes before it kept datasets.
+ */
+export type BoxSource = { kind: 'dataset'; dataset_id: string; run_id: string | null; variant: number } | { kind: 'legacy' };
+
+export const LEGACY: BoxSource = { kind: 'legacy' };
+
+/** Query key of a source's review list. */
+export const itemsKey = (source: BoxSource) => (source.kind === 'legacy' ? (['boxes', 'items', 'legacy'] as const) : (['boxes', 'items', source.dataset_id, source.run_id, source.variant] as const));
 
 /** The review list without images: each item's data_url is '' (see boxImageQuery), so it stays small. */
-export const boxItemsQuery = () => queryOptions({ queryKey: BOXES_KEY, queryFn: () => call('boxes.list', { images: false }) });
+export const boxItemsQuery = (source: BoxSource) =>
+  queryOptions({
+    queryKey: itemsKey(source),
+    queryFn: () => (source.kind === 'legacy' ? call('boxes.list', { images: false }) : call('boxReview.items', { dataset_id: source.dataset_id, run_id: source.run_id, variant: source.variant })),
+  });
+
+/** Datasets whose items are images, newest first. */
+export const imageDatasetsQuery = () => queryOptions({ queryKey: ['boxes', 'datasets'], queryFn: () => call('boxReview.datasets', {}) });
+
+/** Fetches one item's image (a data: URL). */
+export async function imageOf(source: BoxSource, id: string): Promise<string> {
+  return source.kind === 'legacy' ? (await call('boxes.image', { id })).data_url : (await call('boxReview.image', { dataset_id: source.dataset_id, position: Number(id) })).data_url;
+}
 
 /** One item's image, kept a short while after it leaves the screen. */
-export const boxImageQuery = (id: string) => queryOptions({ queryKey: ['boxes', 'image', id], queryFn: async () => (await call('boxes.image', { id })).data_url, staleTime: Infinity, gcTime: 30_000 });
+export const boxImageQuery = (source: BoxSource, id: string) =>
+  queryOptions({ queryKey: ['boxes', 'image', source.kind === 'legacy' ? 'legacy' : source.dataset_id, id], queryFn: () => imageOf(source, id), staleTime: Infinity, gcTime: 30_000 });
+
+export interface ItemPatch {
+  id: string;
+  truth?: TruthBox[];
+  verdict?: BoxItem['verdict'];
+  note?: string;
+}
+
+/** Writes truth (a dataset item's expected boxes), or a verdict and note on the answers under review. */
+export async function updateItem(source: BoxSource, patch: ItemPatch): Promise<BoxItem> {
+  const { id, ...rest } = patch;
+  const item = source.kind === 'legacy' ? await call('boxes.update', patch) : await call('boxReview.update', { dataset_id: source.dataset_id, position: Number(id), run_id: source.run_id, variant: source.variant, ...rest });
+  return withoutImage(item);
+}
 
 /** An item as the list keeps it: without its image. */
 export const withoutImage = (item: BoxItem): BoxItem => ({ ...item, data_url: '' });
-
-/**
- * Asks the model every box question about one image in one request, waits for the run, and stores
- * the answers by question (a verdict given before turns stale). Returns the failure, if any.
- */
-export async function runItem(item: BoxItem, model: string, questions: readonly BoxQuestion[]): Promise<{ item: BoxItem | null; failure: string | null }> {
-  const { data_url } = await call('boxes.image', { id: item.id });
-  const started = await call('runs.start', {
-    request: { model, state: [{ type: 'image_url', image_url: { url: data_url } }], questions: Object.fromEntries(questions.map((q) => [q.name, { type: 'box' as const, instructions: q.instructions }])) },
-    label: `box: ${item.name}`,
-  });
-  let current = started;
-  while (current.status === 'running') {
-    await new Promise((r) => setTimeout(r, 250));
-    current = await call('runs.get', { id: started.id });
-  }
-  const got = (current.response as { answers?: Record<string, { type: string; box?: Box }> } | null)?.answers ?? {};
-  const answers: Record<string, Box> = {};
-  for (const q of questions) {
-    const a = got[q.name];
-    if (a?.type === 'box' && a.box) answers[q.name] = a.box;
-  }
-  if (Object.keys(answers).length === 0) return { item: null, failure: `${item.name}: ${current.error?.message ?? 'no box'}` };
-  const first = answers[questions[0]!.name] ?? Object.values(answers)[0]!;
-  const updated = await call('boxes.update', { id: item.id, answers, answer: first, model, run_id: current.id });
-  const missing = questions.filter((q) => !(q.name in answers)).map((q) => q.name);
-  return { item: withoutImage(updated), failure: missing.length > 0 ? `${item.name}: no box for ${missing.join(', ')}` : null };
-}

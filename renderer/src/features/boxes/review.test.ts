@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BoxItem } from '../../../../shared/schemas/inspector';
-import { iousOf, matches, neighbour, NO_FILTER, questionsFor, reviewFromEvaluation, toBoxImages, worstIou } from './review';
+import { iousOf, matches, neighbour, NO_FILTER, questionsFor, toBoxImages, worstIou } from './review';
 
 const item = (over: Partial<BoxItem>): BoxItem => ({ id: 'i', name: 'a.png', data_url: '', truth: [], answer: null, answers: {}, model: null, run_id: null, verdict: null, stale: false, note: '', width: 100, height: 50, created_at: '', ...over });
 const card = { top: 0, left: 0, bottom: 0.5, right: 0.5 };
@@ -48,14 +48,5 @@ describe('review queue', () => {
       ['badge', 1],
     ]);
     expect(image).toMatchObject({ width: 100, height: 50, review: { verdict: null, stale: false } });
-  });
-});
-
-describe('reviewing an evaluation', () => {
-  it("takes the item's image, its expected boxes as labelled truth and the model's box answers", () => {
-    const item = { id: 'shelf-1.png', state: ['Find them.', { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }], expected: { card, badge, count: 2 } };
-    const answers = { card: { type: 'box', box: half, probability: 0.9 }, badge: { type: 'box', box: badge }, count: { type: 'score', score: 2 } };
-    expect(reviewFromEvaluation(item, answers)).toEqual({ name: 'shelf-1.png', data_url: 'data:image/png;base64,AAAA', truth: [{ label: 'card', ...card }, { label: 'badge', ...badge }], answers: { card: half, badge } });
-    expect(reviewFromEvaluation({ ...item, state: 'text only' }, answers)).toBeNull();
   });
 });

@@ -89,25 +89,3 @@ export function toBoxImages(items: readonly BoxItem[]): BoxImage[] {
     };
   });
 }
-
-type Edges4 = { top: number; left: number; bottom: number; right: number };
-const isEdges = (v: unknown): v is Edges4 => typeof v === 'object' && v !== null && ['top', 'left', 'bottom', 'right'].every((k) => typeof (v as Record<string, unknown>)[k] === 'number');
-
-/**
- * One evaluation item as a box review: its first image, the expected box of each box question as
- * labelled truth, and one model's box answers. Null when the item has no image.
- */
-export function reviewFromEvaluation(item: { id: string; state: unknown; expected: Record<string, unknown> }, answers: Record<string, unknown>): { name: string; data_url: string; truth: BoxItem['truth']; answers: BoxItem['answers'] } | null {
-  const parts = Array.isArray(item.state) ? (item.state as unknown[]) : [item.state];
-  const image = parts.map((p) => (p as { type?: string; image_url?: { url?: unknown } } | null)?.image_url?.url).find((u): u is string => typeof u === 'string' && u.startsWith('data:image/'));
-  if (!image) return null;
-  const truth = Object.entries(item.expected)
-    .filter((e): e is [string, Edges4] => isEdges(e[1]))
-    .map(([label, b]) => ({ label, top: b.top, left: b.left, bottom: b.bottom, right: b.right }));
-  const boxes: BoxItem['answers'] = {};
-  for (const [q, a] of Object.entries(answers)) {
-    const box = (a as { type?: string; box?: unknown } | null)?.box;
-    if ((a as { type?: string } | null)?.type === 'box' && isEdges(box)) boxes[q] = { top: box.top, left: box.left, bottom: box.bottom, right: box.right };
-  }
-  return { name: item.id, data_url: image, truth, answers: boxes };
-}

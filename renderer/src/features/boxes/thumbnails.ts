@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import { call } from '../../transport/transport';
 
 const WIDTH = 96;
 const HEIGHT = 72;
@@ -10,9 +9,9 @@ const cache = new Map<string, Promise<string>>();
  * scaled by `createImageBitmap`, both off the page's main thread, then kept per item while the
  * full image is let go, so the queue never holds or paints full-size images, however many.
  */
-async function make(id: string): Promise<string> {
+async function make(load: () => Promise<string>): Promise<string> {
   const img = new Image();
-  img.src = (await call('boxes.image', { id })).data_url;
+  img.src = await load();
   await img.decode();
   const scale = Math.min(1, WIDTH / img.naturalWidth, HEIGHT / img.naturalHeight);
   const bitmap = await createImageBitmap(img, { resizeWidth: Math.max(1, Math.round(img.naturalWidth * scale)), resizeHeight: Math.max(1, Math.round(img.naturalHeight * scale)), resizeQuality: 'medium' });
@@ -22,22 +21,23 @@ async function make(id: string): Promise<string> {
   return URL.createObjectURL(await canvas.convertToBlob({ type: 'image/png' }));
 }
 
-/** The thumbnail of item `id`, or null while it is made (or when this browser cannot make one). */
-export function useThumbnail(id: string): string | null {
+/** The thumbnail of the image `key` names (loaded with `load`), or null while it is made (or when this browser cannot make one). */
+export function useThumbnail(key: string, load: () => Promise<string>): string | null {
   const [url, setUrl] = useState<string | null>(null);
   useEffect(() => {
     if (typeof OffscreenCanvas === 'undefined' || typeof createImageBitmap === 'undefined') return;
     let live = true;
-    let made = cache.get(id);
+    let made = cache.get(key);
     if (!made) {
-      made = make(id);
-      cache.set(id, made);
-      made.catch(() => cache.delete(id));
+      made = make(load);
+      cache.set(key, made);
+      made.catch(() => cache.delete(key));
     }
     made.then((u) => live && setUrl(u)).catch(() => undefined);
     return () => {
       live = false;
     };
-  }, [id]);
+    // `load` follows from `key`, so the key alone says when to load again.
+  }, [key]);
   return url;
 }

@@ -1,0 +1,45 @@
+import { useState } from 'react';
+import type { BoxItem } from '../../../../shared/schemas/inspector';
+import { ErrorNotice } from '../../ui/components';
+import { toBoxImages } from './review';
+import { exportFiles, save, type ExportFormat } from './transfer';
+import { useStored } from './use-stored';
+
+const FORMATS: { format: ExportFormat; label: string }[] = [
+  { format: 'coco', label: 'COCO JSON (truth and answers)' },
+  { format: 'label-studio', label: 'Label Studio JSON' },
+  { format: 'yolo', label: 'YOLO (zip)' },
+  { format: 'csv', label: 'CSV (pixels)' },
+];
+
+/** The export format and its button: the truth, the answers with their IoU and the review, as files. */
+export function BoxExport({ items, threshold }: { items: readonly BoxItem[]; threshold: number }) {
+  const [format, setFormat] = useStored<ExportFormat>('verdict.boxes.exportFormat', 'coco');
+  const [error, setError] = useState<unknown>(null);
+  const exportAs = () => {
+    setError(null);
+    try {
+      exportFiles(format, toBoxImages(items), `boxes-${new Date().toISOString().slice(0, 10)}`, threshold).forEach(save);
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <span className="button-group">
+      <label htmlFor="box-export-format" className="visually-hidden">
+        Export format
+      </label>
+      <select id="box-export-format" value={format} onChange={(e) => setFormat(e.target.value as ExportFormat)}>
+        {FORMATS.map((f) => (
+          <option key={f.format} value={f.format}>
+            {f.label}
+          </option>
+        ))}
+      </select>
+      <button type="button" className="secondary" disabled={items.length === 0} onClick={exportAs}>
+        Export
+      </button>
+      {error ? <ErrorNotice error={error} title="Not exported" /> : null}
+    </span>
+  );
+}

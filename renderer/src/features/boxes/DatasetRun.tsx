@@ -1,0 +1,117 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import type { EvalEstimate } from '../../../../shared/schemas/evaluation';
+import { call } from '../../transport/transport';
+import { ErrorNotice } from '../../ui/components';
+import { evalKeys, evalRunsQuery } from '../evaluations/api';
+import type { BoxQuestion } from './review';
+
+interface Props {
+  datasetId: string;
+  model: string;
+  questions: readonly BoxQuestion[];
+  runnable: boolean;
+  runId: string | null;
+  variant: number;
+  onAnswers: (runId: string | null, variant: number) => void;
+}
+
+const money = (usd: number | null) => (usd === null ? 'cost unknown' : `$${usd < 0.01 ? usd.toFixed(4) : usd.toFixed(2)}`);
+const fixed = (v: unknown) => (typeof v === 'number' ? v.toFixed(3) : '–');
+
+/**
+ * "Run over the dataset" starts an evaluation run (the same runs as the Evaluations screen: an
+ * estimate first if wanted, a budget, concurrency, progress, pause and resume after a restart);
+ * the answers under review are one model's answers of one of the dataset's runs.
+ */
+export function DatasetRun({ datasetId, model, questions, runnable, runId, variant, onAnswers }: Props) {
+  const queryClient = useQueryClient();
+  const runs = useQuery(evalRunsQuery());
+  const [concurrency, setConcurrency] = useState(4);
+  const [budget, setBudget] = useState('');
+  const [estimate, setEstimate] = useState<EvalEstimate | null>(null);
+  const [picked, setPicked] = useState(false);
+  const mine = (runs.data ?? []).filter((r) => r.dataset_id === datasetId);
+  const run = mine.find((r) => r.id === runId) ?? null;
+  useEffect(() => {
+    // The newest run's answers until the reviewer picks, and again when the picked run is deleted.
+    if (!runs.data || run || (picked && runId === null)) return;
+    if ((mine[0]?.id ?? null) !== runId) onAnswers(mine[0]?.id ?? null, 0);
+  }, [runs.data, run, mine, runId, picked, onAnswers]);
+  const input = () => ({
+    request: { model, state: '', questions: Object.fromEntries(questions.map((q) => [q.name, { type: 'box' as const, instructions: q.instructions }])) },
+    dataset_id: datasetId,
+    variants: [{ model }],
+  });
+  const estimating = useMutation({ mutationFn: () => call('evals.estimate', input()), onSuccess: setEstimate });
+  const starting = useMutation({
+    mutationFn: () => call('evals.start', { ...input(), name: `Boxes: ${model}`, concurrency, ...(budget ? { budget_usd: Number(budget) } : {}) }),
+    onSuccess: (started) => {
+      onAnswers(started.id, 0);
+      return queryClient.invalidateQueries({ queryKey: evalKeys.runs });
+    },
+  });
+  const control = useMutation({
+    mutationFn: (action: 'evals.pause' | 'evals.resume') => call(action, { id: run!.id }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: evalKeys.runs }),
+  });
+  const report = useQuery({ queryKey: evalKeys.report(run?.id ?? '', run?.done ?? 0), queryFn: () => call('evals.report', { id: run!.id }), enabled: run !== null && run.done > 0 });
+  const metrics = Object.entries(report.data?.models[variant]?.questions ?? {}).filter(([, m]) => m.type === 'box');
+  return (
+    <>
+      <div className="toolbar">
+        <label htmlFor="box-concurrency">At once</label>
+        <input id="box-concurrency" type="number" min={1} max={64} value={concurrency} onChange={(e) => setConcurrency(Math.max(1, Math.min(64, Number(e.target.value) || 1)))} style={{ width: '4.5em' }} />
+        <label htmlFor="box-budget">Budget (USD)</label>
+        <input id="box-budget" type="number" min={0} step="0.01" placeholder="none" value={budget} onChange={(e) => setBudget(e.target.value)} style={{ width: '6em' }} />
+        <button type="button" className="secondary" disabled={!model || !runnable || estimating.isPending} onClick={() => estimating.mutate()}>
+          Estimate
+        </button>
+        <button type="button" disabled={!model || !runnable || starting.isPending} onClick={() => starting.mutate()}>
+          Run over the dataset
+        </button>
+        {estimate ? (
+          <span className="muted small" data-testid="box-estimate">
+            {estimate.calls} calls · about {estimate.per_variant.map((v) => `${(v.input_tokens + v.output_tokens).toLocaleString()} tokens, ${money(v.cost_usd)}`).join('; ')}
+          </span>
+        ) : null}
+      </div>
+      <div className="toolbar">
+        <label htmlFor="box-answers">Answers of</label>
+        <select id="box-answers" value={run ? `${run.id}#${variant}` : ''} onChange={(e) => (setPicked(true), e.target.value ? onAnswers(e.target.value.split('#')[0]!, Number(e.target.value.split('#')[1])) : onAnswers(null, 0))}>
+          <option value="">no run (truth only)</option>
+          {mine.flatMap((r) =>
+            r.variants.map((v, i) => (
+              <option key={`${r.id}#${i}`} value={`${r.id}#${i}`}>
+                {r.name} · {v.label ?? v.model} ({r.status}, {r.done} of {r.total})
+              </option>
+            )),
+          )}
+        </select>
+        {run ? (
+          <span role="status" className="small" data-testid="box-run-progress">
+            {run.status === 'running' ? `Running: ${run.done} of ${run.total} done` : `${run.status}: ${run.done} of ${run.total} done`}
+            {run.failed > 0 ? ` · ${run.failed} failed` : ''} · {money(run.spent_usd)} spent
+          </span>
+        ) : null}
+        {run?.status === 'running' ? (
+          <button type="button" className="secondary" onClick={() => control.mutate('evals.pause')}>
+            Pause
+          </button>
+        ) : run && (run.status === 'paused' || run.status === 'budget' || run.status === 'failed' || (run.status === 'done' && run.retryable > 0)) ? (
+          <button type="button" className="secondary" onClick={() => control.mutate('evals.resume')}>
+            {run.status === 'done' ? 'Retry failed' : 'Resume'}
+          </button>
+        ) : null}
+        {metrics.length > 0 ? (
+          <span className="small" data-testid="box-run-metrics">
+            {metrics.map(([q, m]) => `${q}: mean IoU ${fixed(m['mean_iou'])}, pass rate ${typeof m['pass_rate'] === 'number' ? `${Math.round(m['pass_rate'] * 100)} %` : '–'}`).join(' · ')} · <a href="#/evaluations">IoU histogram and exports in Evaluations</a>
+          </span>
+        ) : null}
+      </div>
+      {starting.error ? <ErrorNotice error={starting.error} title="The run did not start" /> : null}
+      {estimating.error ? <ErrorNotice error={estimating.error} title="No estimate" /> : null}
+      {control.error ? <ErrorNotice error={control.error} title="The run did not change" /> : null}
+    </>
+  );
+}
