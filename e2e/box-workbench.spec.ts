@@ -112,7 +112,7 @@ test('a reviewer labels truth per object, zooms, undoes, runs a box question per
   await expect(page.getByText('Truth for 2 images imported.')).toBeVisible();
 
   // Both questions over the folder, as an evaluation run over its dataset: an estimate first, then the run.
-  await expect(page.getByLabel('Dataset')).toContainText(/verdict-shelves-.* \(3 images\)/);
+  await expect(boxes.dataset).toContainText(/verdict-shelves-.* \(3 images\)/);
   await page.getByLabel('Model').fill('sandbox/baseline-vision');
   await page.getByRole('button', { name: 'Estimate' }).click();
   await expect(page.getByTestId('box-estimate')).toContainText('3 calls');
@@ -218,7 +218,7 @@ test("a reviewer checks an evaluation's box answers over a dataset of images, it
 
   // Boxes opens that dataset (the newest with images) on the newest run's answers.
   await app.goTo('Boxes');
-  await expect(page.getByLabel('Dataset')).toContainText('shelves (3 images)');
+  await expect(boxes.dataset).toContainText('shelves (3 images)');
   await expect(boxes.queue.getByRole('listitem')).toHaveCount(3);
   await boxes.item('shelf-3.png').getByRole('button').click();
   await expect(page.getByText('answered by sandbox/baseline-vision')).toBeVisible();
@@ -251,10 +251,10 @@ test('images added to Boxes before it kept datasets are still there, and copy in
   const old = await call<{ id: string }>('boxes.add', { name: 'shelf-1.png', data_url: `data:image/png;base64,${png('shelf-1.png').toString('base64')}` });
   await call('boxes.update', { id: old.id, truth: [{ label: 'card', top: card.y / 300, left: card.x / 400, bottom: (card.y + card.h) / 300, right: (card.x + card.w) / 400 }], verdict: 'accepted', note: 'checked by hand' });
   await app.goTo('Boxes');
-  await expect(page.getByLabel('Dataset')).toContainText('Images added before datasets (1)');
+  await expect(boxes.dataset).toContainText('Images added before datasets (1)');
   await expect(boxes.item('shelf-1.png')).toContainText('accepted');
   await page.getByRole('button', { name: 'Copy into a dataset' }).click();
-  await expect(page.getByLabel('Dataset')).toContainText(/Box review .* \(1 image\)/);
+  await expect(boxes.dataset).toContainText(/Box review .* \(1 image\)/);
   await expect(boxes.legend).toContainText('1 ground-truth box');
   await expect(page.getByLabel('Note')).toHaveValue('checked by hand');
   await expect(page.getByRole('button', { name: 'Accept', exact: true })).toHaveAttribute('aria-pressed', 'true');

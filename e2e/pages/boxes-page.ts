@@ -8,6 +8,8 @@ export class BoxesPage {
   readonly zoom: Locator;
   readonly readout: Locator;
   readonly legend: Locator;
+  /** The dataset under review. */
+  readonly dataset: Locator;
 
   constructor(readonly page: Page) {
     this.queue = page.getByRole('list', { name: 'Images' });
@@ -16,6 +18,7 @@ export class BoxesPage {
     this.zoom = page.getByTestId('zoom-level');
     this.readout = page.getByTestId('cursor-readout');
     this.legend = page.locator('.box-legend');
+    this.dataset = page.getByRole('combobox', { name: 'Dataset', exact: true });
   }
 
   item(name: string): Locator {

@@ -120,18 +120,9 @@ export function BoxesScreen() {
     <>
       <ScreenHeader
         title="Boxes"
-        description="Images are dataset items: draw labelled ground-truth boxes (each the expected answer of its box question), run an evaluation over the dataset and review its answers by IoU."
+        description="Draw labelled ground-truth boxes over a dataset of images, run a box question per object over it and review the answers by IoU."
         actions={
           <>
-            <DatasetPicker value={datasetId} onChange={open} />
-            <label className="file-button secondary" title={source?.kind === 'dataset' ? 'Add images to this dataset' : 'Make a dataset of images'}>
-              Add images…
-              <input type="file" accept="image/png,image/jpeg,image/gif,image/webp" multiple onChange={(e) => e.target.files && addFiles(e.target.files, false)} />
-            </label>
-            <label className="file-button secondary" title="Make a dataset of a folder's images, named after the folder">
-              Add a folder…
-              <input type="file" multiple {...({ webkitdirectory: '' } as object)} onChange={(e) => e.target.files && addFiles(e.target.files, true)} />
-            </label>
             <label className={`file-button secondary${list.length === 0 ? ' disabled' : ''}`} title="COCO or Label Studio JSON, CSV as exported here, or YOLO classes.txt with label files">
               Import truth…
               <input type="file" accept=".json,.csv,.txt,.names" multiple disabled={list.length === 0} onChange={(e) => e.target.files && importTruth.mutate(e.target.files)} />
@@ -141,6 +132,28 @@ export function BoxesScreen() {
         }
       />
       <SandboxNotice />
+      <Panel title="Dataset">
+        <div className="toolbar">
+          <DatasetPicker value={datasetId} onChange={open} />
+          <label className="file-button secondary" title={source?.kind === 'dataset' ? 'Add images to this dataset' : 'Make a dataset of images'}>
+            Add images…
+            <input type="file" accept="image/png,image/jpeg,image/gif,image/webp" multiple onChange={(e) => e.target.files && addFiles(e.target.files, false)} />
+          </label>
+          <label className="file-button secondary" title="Make a dataset of a folder's images, named after the folder">
+            Add a folder…
+            <input type="file" multiple {...({ webkitdirectory: '' } as object)} onChange={(e) => e.target.files && addFiles(e.target.files, true)} />
+          </label>
+          {adding ? (
+            <span role="status" className="muted small">
+              Adding images: {adding.done} of {adding.total}
+            </span>
+          ) : (
+            <span className="muted small">{source?.kind === 'dataset' ? 'Images added go into this dataset; a folder makes a new one.' : 'Images added make a dataset.'} Datasets of images imported in Evaluations open here too.</span>
+          )}
+        </div>
+        {source?.kind === 'legacy' ? <LegacyNotice onCopied={open} /> : null}
+        {add.error ? <ErrorNotice error={add.error} title="Images not added" /> : null}
+      </Panel>
       <Panel title="Box questions">
         <BoxQuestions questions={chosen} onChange={setChosen} />
         <div className="toolbar">
@@ -151,14 +164,8 @@ export function BoxesScreen() {
               <option key={m.id} value={m.id} />
             ))}
           </datalist>
-          {adding ? (
-            <span role="status" className="muted small">
-              Adding images: {adding.done} of {adding.total}
-            </span>
-          ) : null}
         </div>
         {source?.kind === 'dataset' ? <DatasetRun key={source.dataset_id} datasetId={source.dataset_id} model={model} questions={questions} runnable={runnable} runId={source.run_id} variant={source.variant} onAnswers={onAnswers} /> : null}
-        {source?.kind === 'legacy' ? <LegacyNotice onCopied={open} /> : null}
         <div className="toolbar">
           <label htmlFor="iou-threshold">Pass at IoU ≥ {threshold.toFixed(2)}</label>
           <input id="iou-threshold" type="range" min={0.1} max={0.95} step={0.05} value={threshold} onChange={(e) => setThreshold(Number(e.target.value))} />
@@ -169,7 +176,6 @@ export function BoxesScreen() {
             {imported.message}
           </p>
         ) : null}
-        {add.error ? <ErrorNotice error={add.error} title="Images not added" /> : null}
         {items.error ? <ErrorNotice error={items.error} title="The images could not be listed" /> : null}
         {importTruth.error ? <ErrorNotice error={importTruth.error} title="Truth not imported; nothing was changed" /> : null}
         {update.error ? <ErrorNotice error={update.error} title="Not saved" /> : null}

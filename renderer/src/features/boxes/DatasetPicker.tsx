@@ -24,10 +24,8 @@ export function DatasetPicker({ value, onChange }: { value: string | null; onCha
     if (next !== value) onChange(next);
   }, [datasets.data, legacy.data, known, count, value, onChange]);
   return (
-    <span className="button-group">
-      <label htmlFor="box-dataset" className="visually-hidden">
-        Dataset
-      </label>
+    <>
+      <label htmlFor="box-dataset">Dataset</label>
       <select id="box-dataset" value={value ?? ''} onChange={(e) => onChange(e.target.value || null)}>
         {value === null ? <option value="">No dataset</option> : null}
         {(datasets.data ?? []).map((d) => (
@@ -37,7 +35,7 @@ export function DatasetPicker({ value, onChange }: { value: string | null; onCha
         ))}
         {count > 0 ? <option value={LEGACY_ID}>Images added before datasets ({count})</option> : null}
       </select>
-    </span>
+    </>
   );
 }
 

@@ -83,7 +83,7 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
           {mine.flatMap((r) =>
             r.variants.map((v, i) => (
               <option key={`${r.id}#${i}`} value={`${r.id}#${i}`}>
-                {r.name} · {v.label ?? v.model} ({r.status}, {r.done} of {r.total})
+                {r.name}{r.variants.length > 1 ? ` · ${v.label ?? v.model}` : ''} · {r.created_at.slice(0, 16).replace('T', ' ')} ({r.status}, {r.done} of {r.total})
               </option>
             )),
           )}
