@@ -198,6 +198,8 @@ test('a reviewer labels truth per object, zooms, undoes, runs a box question per
 
 test("a reviewer checks an evaluation's box answers over a dataset of images, item by item", async ({ page, server }) => {
   test.setTimeout(90_000);
+  const workers: string[] = [];
+  page.on('worker', (w) => workers.push(w.url()));
   const app = new AppPage(page);
   const boxes = new BoxesPage(page);
   await app.open(server.uiUrl);
@@ -230,10 +232,27 @@ test("a reviewer checks an evaluation's box answers over a dataset of images, it
   await boxes.canvas.focus();
   await page.keyboard.press('r');
   await expect(boxes.item('shelf-3.png')).toContainText('rejected');
+  // Thumbnails are made in a worker and kept in IndexedDB across sessions.
+  await expect(boxes.queue.getByTestId('box-thumb')).toHaveCount(3);
+  expect(workers.some((url) => url.includes('thumbnail-worker'))).toBe(true);
+  const kept = () => page.evaluate(() => new Promise<number>((resolve) => {
+    const open = indexedDB.open('verdict-thumbnails');
+    open.onsuccess = () => {
+      const count = open.result.transaction('thumbnails').objectStore('thumbnails').count();
+      count.onsuccess = () => resolve(count.result);
+    };
+  }));
+  await expect.poll(kept).toBe(3);
+
   // The verdict is kept with the dataset item, and the run's metrics are the Evaluations screen's.
+  const fetched: string[] = [];
+  page.on('request', (r) => r.url().endsWith('/boxReview.image') && fetched.push(r.postData() ?? ''));
   await page.reload();
   await app.goTo('Boxes');
   await expect(boxes.item('shelf-3.png')).toContainText('rejected');
+  // After the reload the queue's thumbnails come from the cache: only the editor's image is fetched.
+  await expect(boxes.queue.getByTestId('box-thumb')).toHaveCount(3);
+  expect(fetched).toHaveLength(1);
   await expect(page.getByTestId('box-run-metrics')).toContainText('badge: mean IoU');
   const report = await call<{ models: { questions: Record<string, { mean_iou: number }> }[] }>('evals.report', { id: run.id });
   await expect(page.getByTestId('box-run-metrics')).toContainText(`card: mean IoU ${report.models[0]!.questions['card']!.mean_iou.toFixed(3)}`);
