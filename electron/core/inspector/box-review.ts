@@ -12,9 +12,15 @@ const HEAD = 1600;
 interface ItemRow {
   position: number;
   id: string;
-  head: string;
   expected: string;
+  width: number | null;
+  height: number | null;
+  /** 1 when the size was read before (it may still be unknown) */
+  sized: number;
 }
+
+const ITEM_COLUMNS = 'i.position AS position, i.id AS id, i.expected AS expected, s.width AS width, s.height AS height, s.item_id IS NOT NULL AS sized';
+const ITEM_FROM = 'dataset_items i LEFT JOIN box_image_sizes s ON s.dataset_id = i.dataset_id AND s.item_id = i.id';
 
 interface VerdictRow {
   item_id: string;
@@ -53,7 +59,7 @@ export class BoxReview {
 
   items(datasetId: string, answers: Answers): BoxItem[] {
     const dataset = this.datasets.get(datasetId);
-    const rows = this.store.all<ItemRow>(`SELECT position, id, substr(state, 1, ${HEAD}) AS head, expected FROM dataset_items WHERE dataset_id = ? ORDER BY position`, [datasetId]);
+    const rows = this.measure(datasetId, this.store.all<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM ${ITEM_FROM} WHERE i.dataset_id = ? ORDER BY i.position`, [datasetId]));
     const results = this.answerMap(answers);
     const verdicts = new Map(this.store.all<VerdictRow>('SELECT item_id, verdict, note, answers FROM box_verdicts WHERE dataset_id = ?', [datasetId]).map((v) => [v.item_id, v]));
     const model = this.modelOf(datasetId, answers);
@@ -86,18 +92,20 @@ export class BoxReview {
 
   /** Adds images as items after the dataset's last one (a new dataset when none is named); ids are file names, made unique. */
   addImages(input: { dataset_id?: string | undefined; name: string; images: readonly { name: string; data_url: string }[] }): DatasetSummary {
-    const id = input.dataset_id ?? this.datasets.create(input.name, []).id;
-    this.store.transaction(() => {
+    // A new dataset and its first images are stored together, or neither is.
+    return this.store.transaction(() => {
+      const id = input.dataset_id ?? this.datasets.create(input.name, []).id;
       let position = this.datasets.get(id).items;
       for (const image of input.images) {
         let itemId = image.name;
         for (let n = 2; this.store.get('SELECT 1 FROM dataset_items WHERE dataset_id = ? AND id = ?', [id, itemId]); n += 1) itemId = `${image.name} (${n})`;
         const state = [{ type: 'image_url', image_url: { url: image.data_url } }];
         this.store.run("INSERT INTO dataset_items (dataset_id, position, id, state, expected) VALUES (?, ?, ?, ?, '{}')", [id, position++, itemId, JSON.stringify(state)]);
+        this.keepSize(id, itemId, sizeFromHead(image.data_url));
       }
       this.store.run('UPDATE datasets SET item_count = ? WHERE id = ?', [position, id]);
+      return this.datasets.get(id);
     });
-    return this.datasets.get(id);
   }
 
   /** Carries verdicts and notes over to a dataset made from the old review table, with the boxes they judged. */
@@ -114,7 +122,7 @@ export class BoxReview {
 
   private one(datasetId: string, position: number, answers: Answers): BoxItem {
     const dataset = this.datasets.get(datasetId);
-    const row = this.store.get<ItemRow>(`SELECT position, id, substr(state, 1, ${HEAD}) AS head, expected FROM dataset_items WHERE dataset_id = ? AND position = ?`, [datasetId, position])!;
+    const row = this.measure(datasetId, [this.store.get<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM ${ITEM_FROM} WHERE i.dataset_id = ? AND i.position = ?`, [datasetId, position])!])[0]!;
     const verdict = this.store.get<VerdictRow>('SELECT item_id, verdict, note, answers FROM box_verdicts WHERE dataset_id = ? AND item_id = ?', [datasetId, row.id]);
     return this.toItem({ row, answers: this.answerMap(answers, position).get(position) ?? {}, verdict, model: this.modelOf(datasetId, answers), runId: answers.run_id, createdAt: dataset.created_at });
   }
@@ -134,7 +142,8 @@ export class BoxReview {
       verdict,
       stale: verdict !== null && o.verdict!.answers !== JSON.stringify(o.answers),
       note: o.verdict?.note ?? '',
-      ...sizeFromHead(o.row.head),
+      width: o.row.width,
+      height: o.row.height,
       created_at: o.createdAt,
     };
   }
@@ -153,6 +162,29 @@ export class BoxReview {
     if (!row) throw new GatewayError('not_found', `No evaluation run with id "${answers.run_id}"`);
     if (row.dataset_id !== datasetId) throw new GatewayError('bad_request', `run_id: the evaluation run "${answers.run_id}" is over another dataset`);
     return (JSON.parse(row.variants) as { model?: string }[])[answers.variant]?.model ?? null;
+  }
+
+  /**
+   * Reads the size of each image not measured before, from the start of its state (a dataset made
+   * elsewhere is read once, on its first listing), and keeps it.
+   */
+  private measure(datasetId: string, rows: ItemRow[]): ItemRow[] {
+    const missing = rows.filter((r) => !r.sized);
+    if (missing.length === 0) return rows;
+    const sizes = new Map<string, { width: number | null; height: number | null }>();
+    this.store.transaction(() => {
+      for (const r of missing) {
+        const head = this.store.get<{ head: string }>(`SELECT substr(state, 1, ${HEAD}) AS head FROM dataset_items WHERE dataset_id = ? AND position = ?`, [datasetId, r.position])?.head ?? '';
+        const size = sizeFromHead(head);
+        this.keepSize(datasetId, r.id, size);
+        sizes.set(r.id, size);
+      }
+    });
+    return rows.map((r) => (r.sized ? r : { ...r, ...sizes.get(r.id)!, sized: 1 }));
+  }
+
+  private keepSize(datasetId: string, itemId: string, size: { width: number | null; height: number | null }): void {
+    this.store.run('INSERT OR REPLACE INTO box_image_sizes (dataset_id, item_id, width, height) VALUES (?, ?, ?, ?)', [datasetId, itemId, size.width, size.height]);
   }
 
   private stateRow(datasetId: string, position: number): { id: string; state: string; expected: string } {

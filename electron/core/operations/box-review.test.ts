@@ -34,6 +34,27 @@ describe('box review of a dataset', () => {
     expect(items.map((i) => [i.id, i.name, i.width, i.height, i.data_url])).toEqual([['0', 'a.png', 400, 300, ''], ['1', 'b.png', 400, 300, ''], ['2', 'a.png (2)', 400, 300, '']]);
     expect((await h['boxReview.image']({ dataset_id: first.id, position: 1 })).data_url).toBe(image('b.png').data_url);
     await expect(h['boxReview.image']({ dataset_id: first.id, position: 9 })).rejects.toThrow(/No item at position 9/);
+    // Bad input loses nothing and adds nothing.
+    const before = (await h['datasets.list']({})).length;
+    await expect(h['boxReview.addImages']({ dataset_id: 'ds-gone', name: 'x', images: [image('c.png')] })).rejects.toThrow(/No dataset with id "ds-gone"/);
+    expect((await h['datasets.list']({})).length).toBe(before);
+  });
+
+  it('opens a dataset of images imported in Evaluations, measuring each image once', async () => {
+    const h = env.core.handlers;
+    const questions = { card: { type: 'box' as const, instructions: 'the card' } };
+    const labels = { format: 'jsonl' as const, content: `${JSON.stringify({ id: 'p.png', expected: { card: CARD } })}\n` };
+    const imported = await h['datasets.importImages']({ name: 'from evaluations', images: [image('p.png'), image('q.png')], labels, questions, valid_only: false });
+    const id = imported.dataset!.id;
+    expect((await h['boxReview.datasets']({})).map((d) => d.name)).toContain('from evaluations');
+    const count = () => env.core.store.get<{ n: number }>('SELECT COUNT(*) AS n FROM box_image_sizes WHERE dataset_id = ?', [id])!.n;
+    expect(count()).toBe(0);
+    const items = await h['boxReview.items']({ dataset_id: id, run_id: null, variant: 0 });
+    expect(items.map((i) => [i.name, i.width, i.height, i.truth])).toEqual([['p.png', 400, 300, [{ label: 'card', ...CARD }]], ['q.png', 400, 300, []]]);
+    expect(count()).toBe(2);
+    // Later listings read the sizes kept, not the images.
+    env.core.store.run('UPDATE box_image_sizes SET width = 401 WHERE dataset_id = ?', [id]);
+    expect((await h['boxReview.items']({ dataset_id: id, run_id: null, variant: 0 }))[0]!.width).toBe(401);
   });
 
   it('writes drawn truth as expected answers, runs an evaluation over the dataset and reviews its answers', async () => {

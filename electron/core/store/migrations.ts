@@ -235,4 +235,15 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (dataset_id, item_id)
   );
   `,
+  `
+  -- The pixel size of each dataset image under box review, read once (nulls: its header could not be
+  -- read), so listing a dataset never reads its images again.
+  CREATE TABLE box_image_sizes (
+    dataset_id TEXT NOT NULL REFERENCES datasets (id) ON DELETE CASCADE,
+    item_id TEXT NOT NULL,
+    width INTEGER,
+    height INTEGER,
+    PRIMARY KEY (dataset_id, item_id)
+  );
+  `,
 ];
