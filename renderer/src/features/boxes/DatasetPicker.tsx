@@ -19,10 +19,11 @@ export function DatasetPicker({ value, onChange }: { value: string | null; onCha
   const known = value === LEGACY_ID ? count > 0 : datasets.data?.some((d) => d.id === value);
   useEffect(() => {
     // A dataset deleted since (or none chosen yet): open the newest one, else the earlier images.
-    if (!datasets.data || !legacy.data || known) return;
+    // Not while the list is being fetched again: a dataset just made is not in the old list yet.
+    if (!datasets.data || !legacy.data || known || datasets.isFetching || legacy.isFetching) return;
     const next = datasets.data[0]?.id ?? (count > 0 ? LEGACY_ID : null);
     if (next !== value) onChange(next);
-  }, [datasets.data, legacy.data, known, count, value, onChange]);
+  }, [datasets.data, legacy.data, datasets.isFetching, legacy.isFetching, known, count, value, onChange]);
   return (
     <>
       <label htmlFor="box-dataset">Dataset</label>
