@@ -10,23 +10,27 @@ const FIRST_CHUNK = 10;
 
 const IMAGE_TYPE = /^image\/(png|jpeg|gif|webp)$/;
 
-/** Files in order, cut into chunks by count and size; the first is one screen of the queue. */
-export function chunksOf<T extends { size: number }>(files: readonly T[], first = FIRST_CHUNK): T[][] {
-  const out: T[][] = [];
+/**
+ * Image files in order, cut into chunks by count and size as they are reached (the first is one
+ * screen of the queue). Lazily: a file's type and size are read only when its chunk is next, since
+ * reading them for a whole folder of thousands of files up front takes the browser most of a second.
+ */
+export function* chunksOf<T extends { size: number; type: string }>(files: readonly T[], first = FIRST_CHUNK): Generator<T[]> {
   let chunk: T[] = [];
   let bytes = 0;
+  let limit = first;
   for (const f of files) {
-    const limit = out.length === 0 ? first : CHUNK_FILES;
+    if (!IMAGE_TYPE.test(f.type)) continue;
     if (chunk.length > 0 && (chunk.length >= limit || bytes + f.size > CHUNK_BYTES)) {
-      out.push(chunk);
+      yield chunk;
       chunk = [];
       bytes = 0;
+      limit = CHUNK_FILES;
     }
     chunk.push(f);
     bytes += f.size;
   }
-  if (chunk.length > 0) out.push(chunk);
-  return out;
+  if (chunk.length > 0) yield chunk;
 }
 
 /**
@@ -40,22 +44,22 @@ export function useAddImages(onDataset: (id: string) => void) {
   const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: ['boxes', 'items'] }), queryClient.invalidateQueries({ queryKey: ['boxes', 'datasets'] })]);
   const add = useMutation({
     mutationFn: async ({ files, datasetId, name }: { files: File[]; datasetId: string | null; name: string }) => {
-      const images = files.filter((f) => IMAGE_TYPE.test(f.type));
-      if (images.length === 0) throw new Error('No PNG, JPEG, GIF or WebP image among the files picked.');
-      setAdding({ done: 0, total: images.length });
+      setAdding({ done: 0, total: files.length });
       let id = datasetId;
       let done = 0;
-      for (const chunk of chunksOf(images)) {
+      for (const chunk of chunksOf(files)) {
         const read = await imagesFrom(chunk);
         const dataset = await call('boxReview.addImages', { ...(id ? { dataset_id: id } : {}), name, images: read.map((img) => ({ name: img.name, data_url: img.dataUrl })) });
+        const first = done === 0;
         done += chunk.length;
-        setAdding({ done, total: images.length });
+        setAdding({ done, total: files.length });
         if (id !== dataset.id) {
           id = dataset.id;
           onDataset(id);
           await refresh();
-        } else if (done === chunk.length) await queryClient.invalidateQueries({ queryKey: ['boxes', 'items'] });
+        } else if (first) await refresh();
       }
+      if (done === 0) throw new Error('No PNG, JPEG, GIF or WebP image among the files picked.');
     },
     onSettled: () => {
       setAdding(null);
