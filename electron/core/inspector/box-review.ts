@@ -75,6 +75,8 @@ export class BoxReview {
   /** Writes truth as the item's expected box answers, or a verdict and note on the answers under review. */
   update(input: { dataset_id: string; position: number; truth?: TruthBox[] | undefined; verdict?: BoxItem['verdict'] | undefined; note?: string | undefined } & Answers): BoxItem {
     const row = this.stateRow(input.dataset_id, input.position);
+    // A run over another dataset is refused before anything is written.
+    this.modelOf(input.dataset_id, input);
     const now = isoTime(this.clock);
     if (input.truth !== undefined) {
       const expected = expectedWithTruth(JSON.parse(row.expected) as Expected, input.truth);

@@ -102,6 +102,8 @@ describe('box review of a dataset', () => {
     expect(await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: first.id, variant: 0, verdict: 'accepted' })).toMatchObject({ verdict: 'accepted', stale: false });
     const other = await h['boxReview.addImages']({ name: 'other', images: [image('y.png')] });
     await expect(h['boxReview.items']({ dataset_id: other.id, run_id: first.id, variant: 0 })).rejects.toThrow(/over another dataset/);
+    await expect(h['boxReview.update']({ dataset_id: other.id, position: 0, run_id: first.id, variant: 0, truth: [{ label: 'card', ...CARD }] })).rejects.toThrow(/over another dataset/);
+    expect((await h['datasets.items']({ dataset_id: other.id, offset: 0, limit: 1 })).items[0]!.expected).toEqual({});
   });
 
   it('copies the images added before datasets into one, with truth, verdicts and notes', async () => {
