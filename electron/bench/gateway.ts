@@ -10,7 +10,7 @@ import { PNG } from 'pngjs';
 import { Pool } from 'undici';
 import { planRoute, type Candidate } from '../core/routing/plan';
 import type { CatalogEndpoint } from '../core/catalog/types';
-import { cpuMicros, peakRssMiB, resetPeakRss } from './proc';
+import { cpuMicros, peakRssMiB } from './proc';
 import { atMost, below, fmt, publish, row } from './report';
 
 /**
@@ -234,8 +234,28 @@ function planBench(): { loadBalance: number; sorted: number } {
   return { loadBalance: time(undefined), sorted: time({ sort: 'latency', zdr: true, preferred_max_latency: 0.3 }) };
 }
 
-async function main(): Promise<void> {
+/** A gateway of its own for one scenario (fresh data directory and process), so each scenario's CPU and memory are its own. */
+async function startGateway(catalog: string): Promise<{ gatewayUrl: string; auth: Record<string, string>; pid: number; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'verdict-bench-'));
+  writeFileSync(join(dataDir, 'catalog.json'), catalog);
+  const gateway = await startChild([cli, '--port', '0', '--data-dir', dataDir], { VERDICT_LOG_LEVEL: 'error' });
+  // A fresh data directory: the server prints its first management key once.
+  const key = /^\s+(vd-\S+)$/m.exec(gateway.output)![1]!;
+  return {
+    gatewayUrl: `${/Verdict is serving at (\S+)/.exec(gateway.output)![1]}/api/alpha/decisions`,
+    auth: { authorization: `Bearer ${key}` },
+    pid: gateway.child.pid!,
+    stop: async () => {
+      // The gateway writes its last figures on the way out: its data directory goes after it has exited.
+      const exited = new Promise((resolve) => gateway.child.once('exit', resolve));
+      gateway.child.kill('SIGTERM');
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function main(): Promise<void> {
   const upstream = await startChild([join(root, 'dist', 'bench', 'upstream.mjs')]);
   const upstreamOrigin = `http://127.0.0.1:${upstream.output.trim()}`;
   const model = (id: string, vision = false) => ({
@@ -246,38 +266,29 @@ async function main(): Promise<void> {
     ...(vision ? { locates_objects: true } : {}),
   });
   const price = { prompt: '0.000001', completion: '0.000002' };
-  writeFileSync(
-    join(dataDir, 'catalog.json'),
-    JSON.stringify({
-      version: 1,
-      providers: [
-        { slug: 'bench', name: 'Bench', wire_format: 'decisions', base_url: `${upstreamOrigin}/api/v1`, local: true },
-        { slug: 'mock', name: 'Mock chat', wire_format: 'openai', base_url: `${upstreamOrigin}/v1`, local: true },
-        { slug: 'mockbox', name: 'Mock vision', wire_format: 'openai', base_url: `${upstreamOrigin}/box/v1`, local: true },
-        { slug: 'mockanthropic', name: 'Mock Anthropic', wire_format: 'anthropic', base_url: `${upstreamOrigin}/anthropic/v1`, local: true },
-      ],
-      models: [model('bench/echo'), model('bench/chat'), model('bench/claude'), model('bench/vision', true)],
-      endpoints: [
-        { model_id: 'bench/echo', provider: 'bench', upstream_model: 'bench-echo', pricing: { prompt: '0.000001', completion: '0.000001' } },
-        { model_id: 'bench/chat', provider: 'mock', upstream_model: 'bench-chat', pricing: price, supported_parameters: ['max_tokens', 'temperature', 'logprobs', 'top_logprobs'] },
-        { model_id: 'bench/claude', provider: 'mockanthropic', upstream_model: 'claude-sonnet-4-5', pricing: { prompt: '0.000003', completion: '0.000015' } },
-        { model_id: 'bench/vision', provider: 'mockbox', upstream_model: 'bench-vision', pricing: price, supported_parameters: ['max_tokens', 'temperature'] },
-      ],
-    }),
-  );
-  const gateway = await startChild([cli, '--port', '0', '--data-dir', dataDir], { VERDICT_LOG_LEVEL: 'error' });
-  // A fresh data directory: the server prints its first management key once.
-  const key = /^\s+(vd-\S+)$/m.exec(gateway.output)![1]!;
-  const gatewayUrl = `${/Verdict is serving at (\S+)/.exec(gateway.output)![1]}/api/alpha/decisions`;
-  const auth = { authorization: `Bearer ${key}` };
-  const pid = gateway.child.pid!;
+  const catalog = JSON.stringify({
+    version: 1,
+    providers: [
+      { slug: 'bench', name: 'Bench', wire_format: 'decisions', base_url: `${upstreamOrigin}/api/v1`, local: true },
+      { slug: 'mock', name: 'Mock chat', wire_format: 'openai', base_url: `${upstreamOrigin}/v1`, local: true },
+      { slug: 'mockbox', name: 'Mock vision', wire_format: 'openai', base_url: `${upstreamOrigin}/box/v1`, local: true },
+      { slug: 'mockanthropic', name: 'Mock Anthropic', wire_format: 'anthropic', base_url: `${upstreamOrigin}/anthropic/v1`, local: true },
+    ],
+    models: [model('bench/echo'), model('bench/chat'), model('bench/claude'), model('bench/vision', true)],
+    endpoints: [
+      { model_id: 'bench/echo', provider: 'bench', upstream_model: 'bench-echo', pricing: { prompt: '0.000001', completion: '0.000001' } },
+      { model_id: 'bench/chat', provider: 'mock', upstream_model: 'bench-chat', pricing: price, supported_parameters: ['max_tokens', 'temperature', 'logprobs', 'top_logprobs'] },
+      { model_id: 'bench/claude', provider: 'mockanthropic', upstream_model: 'claude-sonnet-4-5', pricing: { prompt: '0.000003', completion: '0.000015' } },
+      { model_id: 'bench/vision', provider: 'mockbox', upstream_model: 'bench-vision', pricing: price, supported_parameters: ['max_tokens', 'temperature'] },
+    ],
+  });
   try {
     const ms = (h: hdr.Histogram, p: number) => h.getValueAtPercentile(p) / 1000;
     const rows: ReturnType<typeof row>[] = [];
     const details: string[] = [];
     for (const scenario of scenarios()) {
+      const { gatewayUrl, auth, pid, stop } = await startGateway(catalog);
       const calls = await recordCalls(upstreamOrigin, gatewayUrl, auth, scenario.gatewayBody);
-      resetPeakRss(pid);
       const single = calls.length === 1 ? calls[0]! : null;
       const rounds: { added50: number; added99: number; direct50: number; direct99: number; through50: number; through99: number; c50: { added50: number | null; rps: number; directRps: number | null; errors: number; cpu: number } }[] = [];
       for (let round = 1; round <= ROUNDS; round += 1) {
@@ -330,7 +341,8 @@ async function main(): Promise<void> {
       );
       if (calls.length > 1) rows.push(row(`${tag} gateway CPU time per upstream call, concurrency 50`, spread(pick((r) => r.c50.cpu / calls.length), 0, ' µs')));
       const rss = peakRssMiB(pid);
-      rows.push(row(`${tag} gateway peak RSS, this scenario's rounds`, `${fmt(rss, 0)} MiB`, goal(() => atMost(150, ' MiB', rss))));
+      await stop();
+      rows.push(row(`${tag} gateway peak RSS (a gateway process per scenario)`, `${fmt(rss, 0)} MiB`, goal(() => atMost(150, ' MiB', rss))));
       details.push(`${scenario.name}: ${calls.length} upstream call${calls.length === 1 ? '' : 's'} of ${calls.map((c) => `${fmt(c.body.length / 1024, 1)} KiB`).join(', ')} per request. Concurrency 1 per round (direct / through, ms): ${rounds.map((r) => `p50 ${fmt(r.direct50, 3)} / ${fmt(r.through50, 3)}, p99 ${fmt(r.direct99, 3)} / ${fmt(r.through99, 3)}`).join('; ')}.`);
     }
     const plan = planBench();
@@ -341,16 +353,11 @@ async function main(): Promise<void> {
     const detail = [
       `${ROUNDS} rounds per scenario, each: ${PAIRS} interleaved pairs at concurrency 1 (fewer for the heavy scenarios: (b) a quarter, (c) half, (d) a tenth) (the work done directly, then the same request through the gateway), then ${LOAD_SECONDS} s of load at concurrency 50 direct (where one request is one upstream call) and ${LOAD_SECONDS} s through the gateway. Added latency is the gateway's percentile minus the direct one from the same round. The direct work is what the gateway sent the upstream for the same request, recorded by the upstream: the same bodies, the first call and then the rest at once. Targets are the issue's and are checked on (a) and (e); (b)–(d) are reported as measured.`,
       ...details,
-      `Load generator (autocannon), gateway and upstream share this machine's two cores; the direct runs have the same handicap. CPU time is the gateway process's user + system time over its load run, divided by the requests it answered.`,
+      `Load generator (autocannon), gateway and upstream share this machine's two cores; the direct runs have the same handicap. CPU time is the gateway process's user + system time over its load run, divided by the requests it answered. Each scenario has a gateway process (and data directory) of its own, so its peak RSS and CPU are its own.`,
     ].join('\n\n');
     publish({ root, argv: process.argv.slice(2), title: 'Gateway overhead', resultHeader: 'result: median of the rounds (lowest–highest)', rows, detail });
   } finally {
-    // The gateway writes its last figures on the way out: its data directory goes after it has exited.
-    const exited = new Promise((resolve) => gateway.child.once('exit', resolve));
-    gateway.child.kill('SIGTERM');
     upstream.child.kill('SIGTERM');
-    await exited;
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

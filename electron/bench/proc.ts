@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 
 const TICKS_PER_SECOND = 100;
 
@@ -13,9 +13,4 @@ export function cpuMicros(pid: number): number {
 export function peakRssMiB(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));
   return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) / 1024;
-}
-
-/** Starts a new peak: the kernel resets VmHWM to the current RSS (Linux 4.0 and later; "5" to clear_refs). */
-export function resetPeakRss(pid: number): void {
-  writeFileSync(`/proc/${pid}/clear_refs`, '5');
 }
