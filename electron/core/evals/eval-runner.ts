@@ -185,7 +185,7 @@ export class EvalRunner {
           },
         });
         this.reserved -= reservation;
-        this.store(task, { ok: true, outcome, latency: this.deps.clock.now() - started });
+        await this.store(task, { ok: true, outcome, latency: this.deps.clock.now() - started });
         return;
       } catch (error) {
         this.reserved -= reservation;
@@ -196,17 +196,22 @@ export class EvalRunner {
           this.notBefore = Math.max(this.notBefore, this.deps.clock.now() + delay);
           continue;
         }
-        this.store(task, { ok: false, error, latency: this.deps.clock.now() - started });
+        await this.store(task, { ok: false, error, latency: this.deps.clock.now() - started });
         return;
       }
     }
   }
 
-  /** Committed before the next item is taken: what is stored is never sent again. */
-  private store(
+  /**
+   * Committed before the next item is taken: what is stored is never sent again. Results that
+   * finish in the same turn of the event loop share one transaction (the store's group commit);
+   * an item counts as done only once its commit has returned. What it cost counts at once, so the
+   * budget never sees its money as neither reserved nor spent.
+   */
+  private async store(
     task: Task,
     result: { ok: true; outcome: Awaited<ReturnType<EvalDecide>>; latency: number } | { ok: false; error: unknown; latency: number },
-  ): void {
+  ): Promise<void> {
     const questions = this.spec.request.questions as Record<string, Question>;
     if (result.ok) {
       const { response, methods, attempts } = result.outcome;
@@ -227,7 +232,7 @@ export class EvalRunner {
         }
       }
       const cost = response.usage.cost ?? null;
-      this.deps.store.run(
+      const committed = this.deps.store.commit(
         `INSERT INTO eval_results (run_id, variant, position, ok, answers, raw_answers, methods, attempts, provider, input_tokens, output_tokens, cost, latency_ms) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ${AFTER_FAILURE} answers = excluded.answers, raw_answers = excluded.raw_answers, methods = excluded.methods, attempts = excluded.attempts, provider = excluded.provider, error = NULL WHERE eval_results.ok = 0`,
         [
@@ -246,6 +251,7 @@ export class EvalRunner {
         ],
       );
       this.spent += cost ?? 0;
+      await committed;
       if (task.tries > 0) {
         this.failed -= 1;
         this.retryable -= 1;
@@ -253,12 +259,13 @@ export class EvalRunner {
     } else {
       const usage = usageOf(result.error);
       const message = result.error instanceof GatewayError ? `${result.error.status}: ${result.error.message}` : result.error instanceof Error ? result.error.message : String(result.error);
-      this.deps.store.run(
+      const committed = this.deps.store.commit(
         `INSERT INTO eval_results (run_id, variant, position, ok, input_tokens, output_tokens, cost, latency_ms, error, retryable) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?)
          ${AFTER_FAILURE} error = excluded.error WHERE eval_results.ok = 0`,
         [this.spec.id, task.variant, task.position, usage?.input_tokens ?? 0, usage?.output_tokens ?? 0, usage?.cost ?? null, result.latency, message, retryableFailure(result.error) ? 1 : 0],
       );
       this.spent += usage?.cost ?? 0;
+      await committed;
       if (task.tries === 0) this.failed += 1;
       const again = retryableFailure(result.error) && task.tries + 1 < MAX_ITEM_TRIES;
       this.retryable += (again ? 1 : 0) - (task.tries > 0 ? 1 : 0);
