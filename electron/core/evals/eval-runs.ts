@@ -11,7 +11,8 @@ import type { Datasets } from './datasets';
 import { EvalRunner, MAX_ITEM_TRIES, type EvalDecide, type RunnerEnd } from './eval-runner';
 import { calibrate } from './calibration';
 import { calibrationPoint, evalReport, judge, type StoredResult } from './report';
-import { iou, type FractionBox } from './metrics';
+import { iou } from '../../../shared/geometry/iou';
+import type { FractionBox } from './metrics';
 
 interface RunRow {
   id: string;

@@ -2,6 +2,7 @@
  * Evaluation metrics and calibration, as issue 12 defines them. Pure functions over answers and
  * expected values; nothing here reads the store or the clock.
  */
+import { iou, type Edges } from '../../../shared/geometry/iou';
 import type { Question } from '../../../shared/schemas/question';
 import type { ReliabilityBin } from '../../../shared/schemas/evaluation';
 
@@ -9,12 +10,8 @@ export const CLIP = 1e-15;
 export const BINS = 10;
 export const DEFAULT_IOU_THRESHOLD = 0.5;
 
-export interface FractionBox {
-  top: number;
-  bottom: number;
-  left: number;
-  right: number;
-}
+/** A box in fractions of the image: the geometry's own type. */
+export type FractionBox = Edges;
 
 const clip = (p: number) => Math.min(1 - CLIP, Math.max(CLIP, p));
 const mean = (values: readonly number[]) => (values.length === 0 ? NaN : values.reduce((a, b) => a + b, 0) / values.length);
@@ -194,14 +191,6 @@ export function scoreMetrics(points: readonly ScorePoint[], levels: number) {
     exact: n ? mean(points.map((x, i) => Number(level[i] === x.expected))) : null,
     qwk: quadraticWeightedKappa(level, points.map((x) => x.expected), levels),
   };
-}
-
-export function iou(a: FractionBox, b: FractionBox): number {
-  const w = Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left));
-  const h = Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
-  const inter = w * h;
-  const union = (a.right - a.left) * (a.bottom - a.top) + (b.right - b.left) * (b.bottom - b.top) - inter;
-  return union <= 0 ? 0 : inter / union;
 }
 
 export function boxMetrics(points: readonly { box: FractionBox; expected: FractionBox }[], threshold = DEFAULT_IOU_THRESHOLD) {

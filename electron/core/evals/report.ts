@@ -1,4 +1,5 @@
 /** The evaluation report (issue 12's shape) from stored results: pure. */
+import { iou } from '../../../shared/geometry/iou';
 import type { Question } from '../../../shared/schemas/question';
 import type { EvalReport, Expected, ModelReport, QuestionMetrics } from '../../../shared/schemas/evaluation';
 import { calibrate, type CalibrationPoint } from './calibration';
@@ -6,7 +7,6 @@ import {
   boxMetrics,
   choiceMetrics,
   choiceProbabilities,
-  iou,
   noulMetrics,
   percentile,
   scoreLevel,
