@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { prepareRun } from '../electron/bench/results-matrix';
 import { startBuiltServer, test, expect } from './fixtures/server';
 import { AppPage } from './pages/app-page';
 import { EvaluationsPage } from './pages/evaluations-page';
@@ -15,7 +16,6 @@ import { EvaluationsPage } from './pages/evaluations-page';
 test.skip(!process.env['VERDICT_UI_BENCH'], 'a measurement run on demand: set VERDICT_UI_BENCH=1 (npm run bench:evaluations prints the same figures with their targets)');
 
 const ITEMS = 10_000;
-const QUESTIONS = { late: { type: 'noul', instructions: 'Did the parcel arrive late?' } };
 
 test('the results matrix renders 10,000 rows and scrolls', async ({ page }) => {
   test.setTimeout(300_000);
@@ -25,19 +25,7 @@ test('the results matrix renders 10,000 rows and scrolls', async ({ page }) => {
     const app = new AppPage(page);
     const evals = new EvaluationsPage(page);
     await app.open(info.uiUrl);
-    const call = async <T>(op: string, input: unknown): Promise<T> => {
-      const response = await page.request.post(`${info.url}/api/inspector/${op}`, { headers: { 'x-verdict-client': 'renderer' }, data: input, timeout: 120_000 });
-      const body = (await response.json()) as { ok: boolean; data: T; error?: unknown };
-      if (!body.ok) throw new Error(`${op}: ${JSON.stringify(body.error)}`);
-      return body.data;
-    };
-    const content = Array.from({ length: ITEMS }, (_, i) => JSON.stringify({ id: `item-${i}`, state: `Parcel ${i} ${i % 2 ? 'arrived two days late' : 'came on time'}.`, expected: { late: i % 2 === 1 } })).join('\n');
-    const imported = await call<{ dataset: { id: string } }>('datasets.import', { name: 'ten thousand', format: 'jsonl', content, questions: QUESTIONS });
-    const run = await call<{ id: string }>('evals.start', { request: { model: 'sandbox/baseline-text', state: '', questions: QUESTIONS }, dataset_id: imported.dataset.id, variants: [{ model: 'sandbox/baseline-text' }], concurrency: 16 });
-    for (let status = 'running'; status === 'running'; ) {
-      await page.waitForTimeout(1000);
-      status = (await call<{ status: string }>('evals.get', { id: run.id })).status;
-    }
+    await prepareRun(page, info.url);
 
     await app.goTo('Evaluations');
     await expect(evals.results.getByRole('row').first()).toBeVisible({ timeout: 60_000 });

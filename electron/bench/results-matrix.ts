@@ -34,7 +34,8 @@ export function startServer(root: string, dataDir: string): Promise<{ url: strin
   });
 }
 
-async function prepareRun(page: Page, url: string): Promise<void> {
+/** A dataset of ITEMS items answered by the simulated providers, through the server's inspector API (also the scale journey's set-up). */
+export async function prepareRun(page: Page, url: string): Promise<void> {
   const call = async <T>(op: string, input: unknown): Promise<T> => {
     const response = await page.request.post(`${url}/api/inspector/${op}`, { headers: { 'x-verdict-client': 'renderer' }, data: input, timeout: 120_000 });
     const body = (await response.json()) as { ok: boolean; data: T; error?: unknown };

@@ -6,6 +6,7 @@ import { download, fileName } from '../../lib/download';
 import { EmptyState, ErrorNotice, Panel } from '../../ui/components';
 import { datasetsQuery, evalKeys, setsQuery } from './api';
 import { DatasetBrowser } from './DatasetBrowser';
+import { QuestionSetSelect } from './QuestionSetSelect';
 import { SaveAsDataset } from './SaveAsDataset';
 
 const readDataUrl = (file: File) =>
@@ -59,16 +60,7 @@ function ImportForm({ onImported }: { onImported: (d: DatasetSummary) => void })
         importing.mutate();
       }}
     >
-      <label>
-        Question set
-        <select value={setId} onChange={(e) => setSetId(e.target.value)} aria-label="Question set for the dataset">
-          {(sets.data ?? []).map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <QuestionSetSelect value={setId} onChange={setSetId} label="Question set for the dataset" />
       <label>
         Name
         <input value={name} onChange={(e) => setName(e.target.value)} placeholder="the file's name" />

@@ -5,6 +5,7 @@ import { call } from '../../transport/transport';
 import { formatUsd } from '../../lib/money';
 import { ErrorNotice, Panel } from '../../ui/components';
 import { datasetsQuery, evalKeys, modelsQuery, setsQuery } from './api';
+import { QuestionSetSelect } from './QuestionSetSelect';
 
 type Variant = { model: string; label?: string; provider?: Record<string, unknown> };
 
@@ -61,16 +62,7 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
         }}
         onChange={() => setEstimate(null)}
       >
-        <label>
-          Question set
-          <select value={setId} onChange={(e) => setSetId(e.target.value)} aria-label="Question set to evaluate">
-            {(sets.data ?? []).map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <QuestionSetSelect value={setId} onChange={setSetId} label="Question set to evaluate" />
         <label>
           Dataset
           <select value={effectiveDataset} onChange={(e) => setDataset(e.target.value)} aria-label="Dataset to evaluate on">

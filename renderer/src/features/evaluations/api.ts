@@ -10,13 +10,12 @@ export const evalKeys = {
   report: (id: string, done: number) => ['evaluations', 'runs', id, 'report', done] as const,
   results: (id: string, filter: string, page: number, done: number) => ['evaluations', 'runs', id, 'results', filter, page, done] as const,
   item: (id: string, position: number) => ['evaluations', 'runs', id, 'item', position] as const,
-  sets: ['evaluations', 'sets'] as const,
-  models: ['evaluations', 'models'] as const,
 };
 
 export const datasetsQuery = () => queryOptions({ queryKey: evalKeys.datasets, queryFn: () => call('datasets.list', {}) });
-export const setsQuery = () => queryOptions({ queryKey: evalKeys.sets, queryFn: () => call('sets.list', {}) });
-export const modelsQuery = () => queryOptions({ queryKey: evalKeys.models, queryFn: () => call('models.list', {}) });
+// The same lists (and caches) as Question sets and Endpoints: a set saved there shows here at once.
+export { setsQuery } from '../question-sets/api';
+export { modelsQuery } from '../endpoints/api';
 export const evalRunsQuery = () =>
   queryOptions({ queryKey: evalKeys.runs, queryFn: () => call('evals.list', {}), refetchInterval: (q) => (q.state.data?.some((r) => r.status === 'running') ? 1_000 : false) });
 
