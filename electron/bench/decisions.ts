@@ -2,13 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { CatalogFileSchema, type CatalogFile } from '../../shared/schemas/catalog';
-import type { CatalogContribution } from '../core/catalog/types';
 import { createCore } from '../core/create-core';
 import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
 import { estimateTokens } from '../core/decisions/state';
 import { uncachedInput } from '../core/decisions/usage';
+import { fleetProcess } from './fleet-process';
 import { atMost, fmt, publish, row } from './report';
 
 /**
@@ -53,30 +51,9 @@ const QUESTIONS = {
   urgency: { type: 'score', instructions: 'How urgent is a reply?', criteria: ['whenever', 'this week', 'today'] },
 } as const;
 
-/** Starts the simulated fleet in its own process and returns its catalog as a catalog file. */
-async function fleetProcess(): Promise<{ child: ChildProcess; catalog: CatalogFile }> {
-  const child = spawn(process.execPath, [join(root, 'dist', 'bench', 'fleet.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('\n')) resolve(out.split('\n')[0]!);
-    });
-    child.once('exit', (code) => reject(new Error(`the fleet exited with ${code}`)));
-  });
-  const contribution = JSON.parse(line) as CatalogContribution;
-  const catalog = CatalogFileSchema.parse({
-    version: 1,
-    providers: (contribution.providers ?? []).map(({ source: _s, simulated: _sim, ...p }) => ({ ...p, slug: p.slug.replace('sandbox-', 'sim-') })),
-    models: (contribution.models ?? []).map(({ source: _s, ...m }) => m),
-    endpoints: (contribution.endpoints ?? []).map((e) => ({ ...e, provider: e.provider.replace('sandbox-', 'sim-'), supported_parameters: [...e.supported_parameters] })),
-  });
-  return { child, catalog };
-}
-
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'verdict-bench-'));
-  const fleet = await fleetProcess();
+  const fleet = await fleetProcess(root);
   const core = await createCore({
     dataDir,
     secrets: new FileSecretStore(join(dataDir, 'secrets.json'), ownerOnlyFileCodec),

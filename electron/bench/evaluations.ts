@@ -2,11 +2,8 @@ import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { spawn } from 'node:child_process';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { CatalogContribution } from '../core/catalog/types';
-import { CatalogFileSchema } from '../../shared/schemas/catalog';
 import type { Question } from '../../shared/schemas/question';
 import { createCore } from '../core/create-core';
 import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
@@ -14,6 +11,7 @@ import { fileRows } from '../core/evals/dataset-sources';
 import { evalReport, type StoredResult } from '../core/evals/report';
 import { EvalRuns } from '../core/evals/eval-runs';
 import { noulMetrics, choiceMetrics, scoreMetrics } from '../core/evals/metrics';
+import { fleetProcess } from './fleet-process';
 import { atMost, fmt, publish, row, type BenchRow } from './report';
 import { resultsMatrixBench } from './results-matrix';
 import { uploadBench } from './upload';
@@ -227,28 +225,12 @@ const MATRIX_DETAIL =
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'verdict-bench-'));
-  const child = spawn(process.execPath, [join(root, 'dist', 'bench', 'fleet.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('\n')) resolve(out.split('\n')[0]!);
-    });
-    child.once('exit', (code) => reject(new Error(`the fleet exited with ${code}`)));
-  });
-  const contribution = JSON.parse(line) as CatalogContribution;
+  const { child, catalog } = await fleetProcess(root);
   const rows: BenchRow[] = [];
   let detail = '';
   const core = await createCore({ dataDir, secrets: new FileSecretStore(join(dataDir, 'secrets.json'), ownerOnlyFileCodec), host: 'browser', version: 'bench', discovery: false });
   try {
-    await core.replaceCatalogFile(
-      CatalogFileSchema.parse({
-        version: 1,
-        providers: (contribution.providers ?? []).map(({ source: _s, simulated: _sim, ...p }) => ({ ...p, slug: p.slug.replace('sandbox-', 'sim-') })),
-        models: (contribution.models ?? []).map(({ source: _s, ...m }) => m),
-        endpoints: (contribution.endpoints ?? []).map((e) => ({ ...e, provider: e.provider.replace('sandbox-', 'sim-'), supported_parameters: [...e.supported_parameters] })),
-      }),
-    );
+    await core.replaceCatalogFile(catalog);
     rows.push(...metricsBench(), ...(await importBench(dataDir, core)));
     const run = await runBench(core, dataDir, child.pid!);
     rows.push(...run.rows);
