@@ -38,6 +38,16 @@ interface RunView {
   total: number;
 }
 
+/** The run's view once it has stopped running (or after a minute, whatever it says then). */
+async function settled(call: ReturnType<typeof inspector>, id: string): Promise<RunView> {
+  let view = await call<RunView>('evals.get', { id });
+  for (let waited = 0; view.status === 'running' && waited < 60_000; waited += 50) {
+    await sleep(50);
+    view = await call<RunView>('evals.get', { id });
+  }
+  return view;
+}
+
 test('an evaluation run killed with SIGKILL resumes where it stopped and sends no stored item again', async () => {
   test.setTimeout(90_000);
   const provider = await new LogprobProvider(({ text }) => {
@@ -73,11 +83,7 @@ test('an evaluation run killed with SIGKILL resumes where it stopped and sends n
 
     ({ info, child } = await startBuiltServer(dataDir, env));
     call = inspector(info);
-    let view = await call<RunView>('evals.get', { id: run.id });
-    for (let waited = 0; view.status === 'running' && waited < 60_000; waited += 50) {
-      await sleep(50);
-      view = await call<RunView>('evals.get', { id: run.id });
-    }
+    const view = await settled(call, run.id);
     expect(view).toMatchObject({ status: 'done', done: ITEMS, failed: 0, total: ITEMS });
 
     const itemOf = (text: string) => Number(/item-(\d+)/.exec(text)![1]);
@@ -134,11 +140,7 @@ test('after a SIGKILL, the resumed run sends failed items again, never a stored 
     healthy = true;
     ({ info, child } = await startBuiltServer(dataDir, env));
     call = inspector(info);
-    let view = await call<RunView>('evals.get', { id: run.id });
-    for (let waited = 0; view.status === 'running' && waited < 60_000; waited += 50) {
-      await sleep(50);
-      view = await call<RunView>('evals.get', { id: run.id });
-    }
+    const view = await settled(call, run.id);
     // Items 2 and 5 were answered at their second try; item 9 stays failed, and is not offered again.
     expect(view).toMatchObject({ status: 'done', done: ITEMS, failed: 1, total: ITEMS });
     expect((view as RunView & { retryable: number }).retryable).toBe(0);
