@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DatasetSummarySchema } from '../schemas/evaluation';
+import { DatasetSummarySchema, EvalRunSchema } from '../schemas/evaluation';
 import { BoxItemSchema, ImageDataUrlSchema, TruthBoxSchema } from '../schemas/inspector';
 
 type Kind = 'query' | 'mutation';
@@ -48,6 +48,12 @@ export const BOX_REVIEW_OPERATIONS = {
       })
       .strict(),
     DatasetSummarySchema,
+  ),
+  'boxReview.runImage': op(
+    'mutation',
+    "Send one item again to models of a stopped evaluation run over its dataset (all of the run's models unless `variants` names some): each new answer replaces the stored one, so verdicts on the old ones show as stale",
+    z.object({ dataset_id: z.string(), position, run_id: z.string(), variants: z.array(z.number().int().min(0)).min(1).max(16).optional() }).strict(),
+    EvalRunSchema,
   ),
   'boxReview.fromLegacy': op(
     'mutation',

@@ -46,6 +46,7 @@ export const OPERATION_NAMES = [
   'boxReview.image',
   'boxReview.update',
   'boxReview.addImages',
+  'boxReview.runImage',
   'boxReview.fromLegacy',
   'datasets.list',
   'datasets.import',

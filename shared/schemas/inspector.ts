@@ -246,6 +246,13 @@ export const BoxItemSchema = z.object({
   verdict: z.enum(['accepted', 'rejected']).nullable(),
   /** True when the item was run again after the verdict: the verdict was given on other answers. */
   stale: z.boolean().default(false),
+  /**
+   * Why the verdict is stale: the item was run again for this model since (the new answer has the
+   * same boxes, or other ones), the truth was edited since, or the answers shown are not those judged.
+   */
+  stale_reason: z.enum(['rerun_unchanged', 'rerun_changed', 'truth_changed', 'answers_differ']).nullable().default(null),
+  /** The model whose answer the verdict judged; null with a verdict when that is not known (given before verdicts were per model). */
+  verdict_model: z.string().nullable().default(null),
   note: z.string(),
   /** The image's size in pixels, when it could be read. */
   width: z.number().int().positive().nullable().default(null),

@@ -8,7 +8,7 @@ import type { DecisionsRequest } from '../../../shared/schemas/decisions-request
 import type { DecisionsResponse } from '../../../shared/schemas/decisions-response';
 import type { EvalVariant } from '../../../shared/schemas/evaluation';
 import type { Question } from '../../../shared/schemas/question';
-import type { Clock } from '../clock';
+import { isoTime, type Clock } from '../clock';
 import { GatewayError } from '../errors';
 import { usageOf } from '../decisions/usage';
 import { Cancellation, type CancelSignal } from '../cancel';
@@ -33,6 +33,11 @@ export interface RunnerSpec {
   budgetUsd: number | null;
   /** temperatures by variant index, then question name */
   calibrations: Map<number, Map<string, number>>;
+  /**
+   * Only these items (by position) and models (by place) are sent when given, answered or not, e.g.
+   * one image run again from Boxes: a new answer replaces the stored one, a failure leaves it.
+   */
+  only?: { positions: readonly number[]; variants: readonly number[] } | undefined;
 }
 
 export type RunnerEnd = 'done' | 'paused' | 'cancelled' | 'budget' | 'failed';
@@ -114,7 +119,11 @@ export class EvalRunner {
         .map((r) => [r.k, r.tries]),
     );
     for (const tries of this.stored.values()) if (tries > 0) this.retryable += 1;
-    this.pendingAtStart = this.total - counts.done + this.retryable;
+    if (spec.only) {
+      // Items sent again count as done when their new result is stored, not before.
+      for (const p of spec.only.positions) for (const v of spec.only.variants) if (this.stored.has(p * 1024 + v)) this.done -= 1;
+    }
+    this.pendingAtStart = spec.only ? spec.only.positions.length * spec.only.variants.length : this.total - counts.done + this.retryable;
     this.finished = this.run();
   }
 
@@ -131,8 +140,14 @@ export class EvalRunner {
 
   /** Items with no stored result, and stored failures that may be sent again; never a stored answer. */
   private *tasks(): Generator<Task> {
-    for (const item of this.deps.datasets.iterate(this.spec.datasetId)) {
+    const only = this.spec.only;
+    const items = only ? only.positions.map((p) => this.deps.datasets.item(this.spec.datasetId, p)) : this.deps.datasets.iterate(this.spec.datasetId);
+    for (const item of items) {
       for (let variant = 0; variant < this.spec.variants.length; variant += 1) {
+        if (only) {
+          if (only.variants.includes(variant)) yield { position: item.position, variant, state: item.state, tries: 0 };
+          continue;
+        }
         const tries = this.stored.get(item.position * 1024 + variant);
         if (tries === undefined || tries > 0) yield { position: item.position, variant, state: item.state, tries: tries ?? 0 };
       }
@@ -233,8 +248,8 @@ export class EvalRunner {
       }
       const cost = response.usage.cost ?? null;
       const committed = this.deps.store.commit(
-        `INSERT INTO eval_results (run_id, variant, position, ok, answers, raw_answers, methods, attempts, provider, input_tokens, output_tokens, cost, latency_ms) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ${AFTER_FAILURE} answers = excluded.answers, raw_answers = excluded.raw_answers, methods = excluded.methods, attempts = excluded.attempts, provider = excluded.provider, error = NULL WHERE eval_results.ok = 0`,
+        `INSERT INTO eval_results (run_id, variant, position, ok, answers, raw_answers, methods, attempts, provider, input_tokens, output_tokens, cost, latency_ms, answered_at) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ${AFTER_FAILURE} answers = excluded.answers, raw_answers = excluded.raw_answers, methods = excluded.methods, attempts = excluded.attempts, provider = excluded.provider, error = NULL, answered_at = excluded.answered_at${this.spec.only ? '' : ' WHERE eval_results.ok = 0'}`,
         [
           this.spec.id,
           task.variant,
@@ -248,6 +263,7 @@ export class EvalRunner {
           response.usage.output_tokens,
           cost,
           result.latency,
+          isoTime(this.deps.clock),
         ],
       );
       this.spent += cost ?? 0;

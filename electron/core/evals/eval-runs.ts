@@ -114,7 +114,24 @@ export class EvalRuns {
     return this.get(id);
   }
 
-  private launch(row: RunRow): void {
+  /**
+   * Sends some items of a stopped run again (their stored results, answers or failures, are replaced
+   * as they come back): one image run again from Boxes goes through the run's own questions, models,
+   * calibrations and budget, and its answer lands where the run's results are read.
+   */
+  rerun(id: string, positions: readonly number[], variants?: readonly number[]): EvalRun {
+    const row = this.row(id);
+    if (this.active.has(id) || row.status === 'running') throw new GatewayError('bad_request', 'The run is still sending; pause it or wait until it ends');
+    if (row.status === 'cancelled') throw new GatewayError('bad_request', 'The run is cancelled; start a new one');
+    const count = (JSON.parse(row.variants) as EvalVariant[]).length;
+    const which = variants ?? Array.from({ length: count }, (_, i) => i);
+    for (const v of which) if (v >= count) throw new GatewayError('bad_request', `variants: the run has no model at place ${v}`);
+    for (const p of positions) this.deps.datasets.item(row.dataset_id, p);
+    this.launch(row, { positions, variants: which });
+    return this.get(id);
+  }
+
+  private launch(row: RunRow, only?: { positions: readonly number[]; variants: readonly number[] }): void {
     if (this.active.has(row.id) || this.closing) return;
     const variants = JSON.parse(row.variants) as EvalVariant[];
     const calibrations = new Map<number, Map<string, number>>();
@@ -123,7 +140,7 @@ export class EvalRuns {
       calibrations.set(i, new Map(saved.map((s) => [s.question, s.temperature])));
     });
     const runner = new EvalRunner(
-      { id: row.id, datasetId: row.dataset_id, request: JSON.parse(row.request) as DecisionsRequest, variants, concurrency: row.concurrency, budgetUsd: row.budget_usd, calibrations },
+      { id: row.id, datasetId: row.dataset_id, request: JSON.parse(row.request) as DecisionsRequest, variants, concurrency: row.concurrency, budgetUsd: row.budget_usd, calibrations, only },
       { store: this.deps.store, clock: this.deps.clock, datasets: this.deps.datasets, decide: this.deps.decide, sleep: this.deps.sleep ?? abortableSleep },
     );
     this.active.set(row.id, runner);

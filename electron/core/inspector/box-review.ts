@@ -24,9 +24,49 @@ const ITEM_FROM = 'dataset_items i LEFT JOIN box_image_sizes s ON s.dataset_id =
 
 interface VerdictRow {
   item_id: string;
+  /** '' when the model is not known (a verdict given before verdicts were per model) */
+  model: string;
   verdict: BoxItem['verdict'];
   note: string;
+  /** the boxes judged, by question, as JSON */
   answers: string;
+  /** the truth judged against, as JSON (null before it was kept) */
+  truth: string | null;
+  run_id: string | null;
+  variant: number;
+  /** when the answer judged was given (null: not known) */
+  judged_at: string | null;
+}
+
+/** The newest answer of one model to an item, over every run of the dataset. */
+interface NewestRow {
+  position: number;
+  run_id: string;
+  variant: number;
+  at: string;
+  answers: string;
+}
+
+/** Item-level verdicts (every box question of the item) are kept under question ''. */
+const ALL_QUESTIONS = '';
+const VERDICT_COLUMNS = 'v.item_id AS item_id, v.model AS model, v.verdict AS verdict, v.note AS note, v.answers AS answers, v.truth AS truth, v.run_id AS run_id, v.variant AS variant, COALESCE(v.answered_at, r.created_at) AS judged_at';
+const VERDICT_FROM = 'box_verdicts v LEFT JOIN eval_runs r ON r.id = v.run_id';
+/** When a result was answered: its own time, or its run's start for results stored before that was kept. */
+const ANSWERED_AT = 'COALESCE(res.answered_at, r.created_at)';
+/** A run's model as the run names it: "model (label)" when it has a label (see variantKeys). */
+const MODEL_OF_RESULT = "COALESCE(json_extract(r.variants, '$[' || res.variant || '].model') || ' (' || json_extract(r.variants, '$[' || res.variant || '].label') || ')', json_extract(r.variants, '$[' || res.variant || '].model'))";
+
+/**
+ * Why a verdict no longer holds, or null: a newer answer of the same model to the item (with the
+ * boxes judged, or other ones), truth edited since, or answers shown that are not those judged.
+ */
+export function staleReason(v: Pick<VerdictRow, 'answers' | 'truth' | 'run_id' | 'variant' | 'judged_at'>, now: { answers: string; truth: string; newest: Pick<NewestRow, 'run_id' | 'variant' | 'at' | 'answers'> | undefined }): BoxItem['stale_reason'] {
+  const n = now.newest;
+  const judgedIt = n !== undefined && n.run_id === v.run_id && n.variant === v.variant && n.at === v.judged_at;
+  if (n !== undefined && !judgedIt && (v.judged_at === null || n.at >= v.judged_at)) return JSON.stringify(boxAnswersOf(n.answers)) === v.answers ? 'rerun_unchanged' : 'rerun_changed';
+  if (v.truth !== null && v.truth !== now.truth) return 'truth_changed';
+  if (v.answers !== now.answers) return 'answers_differ';
+  return null;
 }
 
 /** Which answers are under review: one variant (model) of one evaluation run, or none. */
@@ -61,9 +101,10 @@ export class BoxReview {
     const dataset = this.datasets.get(datasetId);
     const rows = this.measure(datasetId, this.store.all<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM ${ITEM_FROM} WHERE i.dataset_id = ? ORDER BY i.position`, [datasetId]));
     const results = this.answerMap(answers);
-    const verdicts = new Map(this.store.all<VerdictRow>('SELECT item_id, verdict, note, answers FROM box_verdicts WHERE dataset_id = ?', [datasetId]).map((v) => [v.item_id, v]));
     const model = this.modelOf(datasetId, answers);
-    return rows.map((r) => this.toItem({ row: r, answers: results.get(r.position) ?? {}, verdict: verdicts.get(r.id), model, runId: answers.run_id, createdAt: dataset.created_at }));
+    const verdicts = this.verdicts(datasetId, model);
+    const newest = this.newest(datasetId, model);
+    return rows.map((r) => this.toItem({ row: r, answers: results.get(r.position) ?? {}, verdict: verdicts.get(r.id), newest: newest.get(r.position), model, runId: answers.run_id, createdAt: dataset.created_at }));
   }
 
   image(datasetId: string, position: number): { id: string; data_url: string } {
@@ -83,13 +124,26 @@ export class BoxReview {
       this.store.run('UPDATE dataset_items SET expected = ? WHERE dataset_id = ? AND position = ?', [JSON.stringify(expected), input.dataset_id, input.position]);
     }
     if (input.verdict !== undefined || input.note !== undefined) {
+      // A verdict is on one model's answer: the model of the answers under review ('' with none).
+      const model = this.modelOf(input.dataset_id, input) ?? '';
       const judged = JSON.stringify(this.answerMap(input, input.position).get(input.position) ?? {});
-      this.store.run("INSERT INTO box_verdicts (dataset_id, item_id, note, updated_at, run_id, variant, answers) VALUES (?, ?, '', ?, ?, ?, ?) ON CONFLICT DO NOTHING", [input.dataset_id, row.id, now, input.run_id, input.variant, judged]);
-      if (input.note !== undefined) this.store.run('UPDATE box_verdicts SET note = ?, updated_at = ? WHERE dataset_id = ? AND item_id = ?', [input.note, now, input.dataset_id, row.id]);
-      // A verdict given now is on the answers as they stand now.
-      if (input.verdict !== undefined) this.store.run('UPDATE box_verdicts SET verdict = ?, run_id = ?, variant = ?, answers = ?, updated_at = ? WHERE dataset_id = ? AND item_id = ?', [input.verdict, input.run_id, input.variant, judged, now, input.dataset_id, row.id]);
+      const at = this.answeredAt(input, input.position);
+      const truth = this.truthJson(input.dataset_id, input.position);
+      const key = [input.dataset_id, row.id, ALL_QUESTIONS, model];
+      // A first verdict on this model carries the note of one whose model is not known.
+      const carried = this.store.get<{ note: string }>("SELECT note FROM box_verdicts WHERE dataset_id = ? AND item_id = ? AND question = ? AND model = ''", [input.dataset_id, row.id, ALL_QUESTIONS])?.note ?? '';
+      this.store.run('INSERT INTO box_verdicts (dataset_id, item_id, question, model, note, updated_at, run_id, variant, answered_at, answers, truth) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING', [...key, carried, now, input.run_id, input.variant, at, judged, truth]);
+      if (input.note !== undefined) this.store.run('UPDATE box_verdicts SET note = ?, updated_at = ? WHERE dataset_id = ? AND item_id = ? AND question = ? AND model = ?', [input.note, now, ...key]);
+      // A verdict given now is on the answer as it stands now, against the truth as it stands now.
+      if (input.verdict !== undefined) this.store.run('UPDATE box_verdicts SET verdict = ?, run_id = ?, variant = ?, answered_at = ?, answers = ?, truth = ?, updated_at = ? WHERE dataset_id = ? AND item_id = ? AND question = ? AND model = ?', [input.verdict, input.run_id, input.variant, at, judged, truth, now, ...key]);
     }
     return this.one(input.dataset_id, input.position, input);
+  }
+
+  /** Refuses a run that is not over this dataset, or an item it does not have, before anything is sent. */
+  checkRun(datasetId: string, runId: string, position: number): void {
+    this.modelOf(datasetId, { run_id: runId, variant: 0 });
+    this.stateRow(datasetId, position);
   }
 
   /** Adds images as items after the dataset's last one (a new dataset when none is named); ids are file names, made unique. */
@@ -111,13 +165,13 @@ export class BoxReview {
   }
 
   /** Carries verdicts and notes over to a dataset made from the old review table, with the boxes they judged. */
-  keepVerdicts(datasetId: string, reviews: readonly { item_id: string; verdict: BoxItem['verdict']; note: string; answers: Record<string, Edges> }[]): void {
+  keepVerdicts(datasetId: string, reviews: readonly { item_id: string; verdict: BoxItem['verdict']; note: string; answers: Record<string, Edges>; model: string | null }[]): void {
     const now = isoTime(this.clock);
     this.store.transaction(() => {
       for (const r of reviews) {
         if (r.verdict === null && r.note === '') continue;
         const sorted = Object.fromEntries(Object.keys(r.answers).sort().map((k) => [k, r.answers[k]]));
-        this.store.run('INSERT OR REPLACE INTO box_verdicts (dataset_id, item_id, verdict, note, run_id, variant, answers, updated_at) VALUES (?, ?, ?, ?, NULL, 0, ?, ?)', [datasetId, r.item_id, r.verdict, r.note, JSON.stringify(sorted), now]);
+        this.store.run('INSERT OR REPLACE INTO box_verdicts (dataset_id, item_id, question, model, verdict, note, run_id, variant, answers, updated_at) VALUES (?, ?, ?, ?, ?, ?, NULL, 0, ?, ?)', [datasetId, r.item_id, ALL_QUESTIONS, r.model ?? '', r.verdict, r.note, JSON.stringify(sorted), now]);
       }
     });
   }
@@ -125,24 +179,62 @@ export class BoxReview {
   private one(datasetId: string, position: number, answers: Answers): BoxItem {
     const dataset = this.datasets.get(datasetId);
     const row = this.measure(datasetId, [this.store.get<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM ${ITEM_FROM} WHERE i.dataset_id = ? AND i.position = ?`, [datasetId, position])!])[0]!;
-    const verdict = this.store.get<VerdictRow>('SELECT item_id, verdict, note, answers FROM box_verdicts WHERE dataset_id = ? AND item_id = ?', [datasetId, row.id]);
-    return this.toItem({ row, answers: this.answerMap(answers, position).get(position) ?? {}, verdict, model: this.modelOf(datasetId, answers), runId: answers.run_id, createdAt: dataset.created_at });
+    const model = this.modelOf(datasetId, answers);
+    const verdict = this.verdicts(datasetId, model, row.id).get(row.id);
+    return this.toItem({ row, answers: this.answerMap(answers, position).get(position) ?? {}, verdict, newest: this.newest(datasetId, model, position).get(position), model, runId: answers.run_id, createdAt: dataset.created_at });
   }
 
-  private toItem(o: { row: ItemRow; answers: Record<string, Edges>; verdict: VerdictRow | undefined; model: string | null; runId: string | null; createdAt: string }): BoxItem {
+  /** Verdicts by item on the answers of `model`, else on an unknown model's (one item only when given). */
+  private verdicts(datasetId: string, model: string | null, itemId?: string): Map<string, VerdictRow> {
+    const rows = this.store.all<VerdictRow>(
+      `SELECT ${VERDICT_COLUMNS} FROM ${VERDICT_FROM} WHERE v.dataset_id = ? AND v.question = ? AND v.model IN (?, '')${itemId === undefined ? '' : ' AND v.item_id = ?'} ORDER BY v.model = '' DESC`,
+      [datasetId, ALL_QUESTIONS, model ?? '', ...(itemId === undefined ? [] : [itemId])],
+    );
+    // Rows of the model come last, so they win over those whose model is not known.
+    return new Map(rows.map((v) => [v.item_id, v]));
+  }
+
+  /** The newest answer of `model` to each item over every run of the dataset (one item only when given). */
+  private newest(datasetId: string, model: string | null, position?: number): Map<number, NewestRow> {
+    if (model === null) return new Map();
+    const rows = this.store.all<NewestRow>(
+      `SELECT res.position AS position, res.run_id AS run_id, res.variant AS variant, MAX(${ANSWERED_AT}) AS at, res.answers AS answers
+       FROM eval_results res JOIN eval_runs r ON r.id = res.run_id
+       WHERE r.dataset_id = ? AND res.ok = 1 AND ${MODEL_OF_RESULT} = ?${position === undefined ? '' : ' AND res.position = ?'}
+       GROUP BY res.position`,
+      [datasetId, model, ...(position === undefined ? [] : [position])],
+    );
+    return new Map(rows.map((r) => [r.position, r]));
+  }
+
+  /** When the answer under review at `position` was given, or null with none. */
+  private answeredAt(answers: Answers, position: number): string | null {
+    if (answers.run_id === null) return null;
+    return this.store.get<{ at: string }>(`SELECT ${ANSWERED_AT} AS at FROM eval_results res JOIN eval_runs r ON r.id = res.run_id WHERE res.run_id = ? AND res.variant = ? AND res.position = ? AND res.ok = 1`, [answers.run_id, answers.variant, position])?.at ?? null;
+  }
+
+  private truthJson(datasetId: string, position: number): string {
+    return JSON.stringify(truthFromExpected(JSON.parse(this.stateRow(datasetId, position).expected) as Expected));
+  }
+
+  private toItem(o: { row: ItemRow; answers: Record<string, Edges>; verdict: VerdictRow | undefined; newest: NewestRow | undefined; model: string | null; runId: string | null; createdAt: string }): BoxItem {
     const first = Object.values(o.answers)[0] ?? null;
     const verdict = o.verdict?.verdict ?? null;
+    const truth = truthFromExpected(JSON.parse(o.row.expected) as Expected);
+    const reason = verdict === null ? null : staleReason(o.verdict!, { answers: JSON.stringify(o.answers), truth: JSON.stringify(truth), newest: o.newest });
     return {
       id: String(o.row.position),
       name: o.row.id,
       data_url: '',
-      truth: truthFromExpected(JSON.parse(o.row.expected) as Expected),
+      truth,
       answer: first,
       answers: o.answers,
       model: Object.keys(o.answers).length > 0 ? o.model : null,
       run_id: o.runId,
       verdict,
-      stale: verdict !== null && o.verdict!.answers !== JSON.stringify(o.answers),
+      stale: reason !== null,
+      stale_reason: reason,
+      verdict_model: o.verdict && o.verdict.model !== '' ? o.verdict.model : null,
       note: o.verdict?.note ?? '',
       width: o.row.width,
       height: o.row.height,
@@ -163,7 +255,8 @@ export class BoxReview {
     const row = this.store.get<{ variants: string; dataset_id: string }>('SELECT variants, dataset_id FROM eval_runs WHERE id = ?', [answers.run_id]);
     if (!row) throw new GatewayError('not_found', `No evaluation run with id "${answers.run_id}"`);
     if (row.dataset_id !== datasetId) throw new GatewayError('bad_request', `run_id: the evaluation run "${answers.run_id}" is over another dataset`);
-    return (JSON.parse(row.variants) as { model?: string }[])[answers.variant]?.model ?? null;
+    const v = (JSON.parse(row.variants) as { model?: string; label?: string }[])[answers.variant];
+    return v?.model ? (v.label ? `${v.model} (${v.label})` : v.model) : null;
   }
 
   /**

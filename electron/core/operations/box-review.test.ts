@@ -83,7 +83,7 @@ describe('box review of a dataset', () => {
     await expect(h['boxReview.items']({ dataset_id: 'nope', run_id: null, variant: 0 })).rejects.toThrow(/No dataset/);
   });
 
-  it('marks a verdict stale when the answers it judged change, and not when another run gives the same boxes', async () => {
+  it('marks a verdict stale when the item is run again, saying whether the answer changed', async () => {
     const h = env.core.handlers;
     const ds = await h['boxReview.addImages']({ name: 'stale', images: [image('x.png')] });
     await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: null, variant: 0, truth: [{ label: 'card', ...CARD }] });
@@ -94,12 +94,13 @@ describe('box review of a dataset', () => {
     const first = await start();
     await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: first.id, variant: 0, verdict: 'rejected' });
     const again = await start();
-    expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: again.id, variant: 0 }))[0]).toMatchObject({ verdict: 'rejected', stale: false });
-    // The stored answer of the first run changes (as a retried item's would): the verdict no longer holds.
-    env.core.store.run("UPDATE eval_results SET answers = json_set(answers, '$.card.box.top', 0.01) WHERE run_id = ?", [first.id]);
-    expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: first.id, variant: 0 }))[0]).toMatchObject({ verdict: 'rejected', stale: true });
-    // Judging again makes it current.
-    expect(await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: first.id, variant: 0, verdict: 'accepted' })).toMatchObject({ verdict: 'accepted', stale: false });
+    // The same boxes again: still a re-run since the verdict, to confirm.
+    expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: again.id, variant: 0 }))[0]).toMatchObject({ verdict: 'rejected', stale: true, stale_reason: 'rerun_unchanged' });
+    // The newer answer moves: the verdict was on other boxes.
+    env.core.store.run("UPDATE eval_results SET answers = json_set(answers, '$.card.box.top', 0.01) WHERE run_id = ?", [again.id]);
+    expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: again.id, variant: 0 }))[0]).toMatchObject({ verdict: 'rejected', stale: true, stale_reason: 'rerun_changed' });
+    // Judging the newest answer makes it current.
+    expect(await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: again.id, variant: 0, verdict: 'accepted' })).toMatchObject({ verdict: 'accepted', stale: false });
     const other = await h['boxReview.addImages']({ name: 'other', images: [image('y.png')] });
     await expect(h['boxReview.items']({ dataset_id: other.id, run_id: first.id, variant: 0 })).rejects.toThrow(/over another dataset/);
     await expect(h['boxReview.update']({ dataset_id: other.id, position: 0, run_id: first.id, variant: 0, truth: [{ label: 'card', ...CARD }] })).rejects.toThrow(/over another dataset/);

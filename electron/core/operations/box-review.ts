@@ -13,6 +13,10 @@ export function boxReviewHandlers(core: HandlerDeps): BoxReviewOps {
     'boxReview.image': async ({ dataset_id, position }) => core.boxReview.image(dataset_id, position),
     'boxReview.update': async (input) => core.boxReview.update(input),
     'boxReview.addImages': async (input) => core.boxReview.addImages(input),
+    'boxReview.runImage': async ({ dataset_id, position, run_id, variants }) => {
+      core.boxReview.checkRun(dataset_id, run_id, position);
+      return core.evalRuns.rerun(run_id, [position], variants);
+    },
     'boxReview.fromLegacy': async ({ name }) => {
       const seen = new Set<string>();
       const legacy = core.boxItems.list();
@@ -24,7 +28,7 @@ export function boxReviewHandlers(core: HandlerDeps): BoxReviewOps {
       });
       const rows = named.map(({ id, item }): ValidRow => ({ id, state: [{ type: 'image_url', image_url: { url: item.data_url } }], expected: expectedWithTruth({}, item.truth) }));
       const dataset = core.datasets.create(name, rows);
-      core.boxReview.keepVerdicts(dataset.id, named.map(({ id, item }) => ({ item_id: id, verdict: item.verdict, note: item.note, answers: Object.keys(item.answers).length > 0 ? item.answers : item.answer ? { box: item.answer } : {} })));
+      core.boxReview.keepVerdicts(dataset.id, named.map(({ id, item }) => ({ item_id: id, verdict: item.verdict, note: item.note, model: item.verdict_model, answers: Object.keys(item.answers).length > 0 ? item.answers : item.answer ? { box: item.answer } : {} })));
       return dataset;
     },
   };

@@ -246,4 +246,35 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (dataset_id, item_id)
   );
   `,
+  `
+  -- Box verdicts per model: a verdict judges one model's answer to an item's box questions (question
+  -- '' is every box question of the item) and remembers that answer (its run, the model's place in
+  -- it, when it was answered, its boxes) and the truth it was given against, so a newer answer for
+  -- the same item and model, or truth edited since, marks it stale. Rows from before are attached to
+  -- the model of the run they were given on when it is known, else to model '' (model unknown). A
+  -- model is named as a run names it: with its label when it has one ("model (label)"), so one model
+  -- under two provider preferences is two models here as in Evaluations.
+  -- Evaluation results say when they were answered (null before: the run's start stands for it).
+  ALTER TABLE eval_results ADD COLUMN answered_at TEXT;
+  CREATE TABLE box_verdicts_by_model (
+    dataset_id TEXT NOT NULL REFERENCES datasets (id) ON DELETE CASCADE,
+    item_id TEXT NOT NULL,
+    question TEXT NOT NULL DEFAULT '',
+    model TEXT NOT NULL DEFAULT '',
+    verdict TEXT CHECK (verdict IN ('accepted', 'rejected')),
+    note TEXT NOT NULL DEFAULT '',
+    run_id TEXT,
+    variant INTEGER NOT NULL DEFAULT 0,
+    answered_at TEXT,
+    answers TEXT NOT NULL DEFAULT '{}',
+    truth TEXT,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (dataset_id, item_id, question, model)
+  );
+  INSERT INTO box_verdicts_by_model (dataset_id, item_id, question, model, verdict, note, run_id, variant, answered_at, answers, truth, updated_at)
+    SELECT v.dataset_id, v.item_id, '', COALESCE(json_extract(r.variants, '$[' || v.variant || '].model') || ' (' || json_extract(r.variants, '$[' || v.variant || '].label') || ')', json_extract(r.variants, '$[' || v.variant || '].model'), ''), v.verdict, v.note, v.run_id, v.variant, NULL, v.answers, NULL, v.updated_at
+    FROM box_verdicts v LEFT JOIN eval_runs r ON r.id = v.run_id;
+  DROP TABLE box_verdicts;
+  ALTER TABLE box_verdicts_by_model RENAME TO box_verdicts;
+  `,
 ];

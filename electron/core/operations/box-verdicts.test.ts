@@ -1,0 +1,185 @@
+import Database from 'libsql';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Store } from '../store/database';
+import { MIGRATIONS } from '../store/migrations';
+import { staleReason } from '../inspector/box-review';
+import { pngWithRect } from '../../test-support/images';
+import { tempCore, tempDir, type TempCore } from '../../test-support/temp-core';
+
+const until = async <T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> => {
+  for (let i = 0; i < 500; i += 1) {
+    const v = await read();
+    if (done(v)) return v;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('timed out waiting');
+};
+
+const CARD = { top: 40 / 300, left: 120 / 400, bottom: 130 / 300, right: 320 / 400 };
+const OTHER = { top: 0.5, left: 0.5, bottom: 0.9, right: 0.9 };
+const image = (name: string) => ({ name, data_url: pngWithRect(400, 300, { x: 120, y: 40, w: 200, h: 90 }) });
+const boxAnswer = (b: typeof CARD) => JSON.stringify({ card: { type: 'box', box: b } });
+
+/** Verdicts per model, and stale when the answer they judged was replaced by a newer one. */
+describe('box verdicts per model', () => {
+  let env: TempCore;
+  beforeAll(async () => {
+    env = await tempCore({ sandbox: { seed: 5, failures: false, timeScale: 0 } });
+  });
+  afterAll(() => env.cleanup());
+
+  /** A finished run of two models over the dataset, stored as the runner stores results. */
+  const twoModelRun = (datasetId: string, id: string, createdAt: string, boxes: [typeof CARD, typeof CARD]) => {
+    const s = env.core.store;
+    s.run("INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, status, created_at) VALUES (?, ?, ?, 'k', ?, ?, 1, 'done', ?)", [
+      id,
+      id,
+      datasetId,
+      JSON.stringify({ model: 'acme/one', state: '', questions: { card: { type: 'box', instructions: 'the card' } } }),
+      JSON.stringify([{ model: 'acme/one' }, { model: 'acme/one', label: 'eu' }]),
+      createdAt,
+    ]);
+    boxes.forEach((b, variant) => s.run('INSERT INTO eval_results (run_id, variant, position, ok, answers, latency_ms) VALUES (?, ?, 0, 1, ?, 1)', [id, variant, boxAnswer(b)]));
+  };
+
+  it("keeps one verdict per model: judging one model's answer leaves the other's unreviewed", async () => {
+    const h = env.core.handlers;
+    const ds = await h['boxReview.addImages']({ name: 'two models', images: [image('a.png')] });
+    twoModelRun(ds.id, 'run-two', '2026-01-01T00:00:00.000Z', [CARD, OTHER]);
+    const judged = await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'run-two', variant: 1, verdict: 'rejected', note: 'misses the card' });
+    expect(judged).toMatchObject({ model: 'acme/one (eu)', verdict: 'rejected', verdict_model: 'acme/one (eu)', note: 'misses the card', stale: false });
+    const first = (await h['boxReview.items']({ dataset_id: ds.id, run_id: 'run-two', variant: 0 }))[0]!;
+    expect(first).toMatchObject({ model: 'acme/one', verdict: null, note: '', stale: false });
+    await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'run-two', variant: 0, verdict: 'accepted' });
+    const rows = env.core.store.all<{ model: string; verdict: string }>('SELECT model, verdict FROM box_verdicts WHERE dataset_id = ? ORDER BY model', [ds.id]);
+    expect(rows.map((r) => [r.model, r.verdict])).toEqual([['acme/one', 'accepted'], ['acme/one (eu)', 'rejected']]);
+    expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: 'run-two', variant: 1 }))[0]).toMatchObject({ verdict: 'rejected', stale: false });
+  });
+
+  it('marks a verdict stale when a newer answer of the same model replaced the one judged, saying whether its boxes changed', async () => {
+    const h = env.core.handlers;
+    const ds = await h['boxReview.addImages']({ name: 're-run', images: [image('b.png')] });
+    twoModelRun(ds.id, 'run-old', '2026-01-01T00:00:00.000Z', [CARD, CARD]);
+    await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'run-old', variant: 0, verdict: 'accepted' });
+    await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'run-old', variant: 1, verdict: 'accepted' });
+    // A later run answers the first model with the same box, the second with another.
+    twoModelRun(ds.id, 'run-new', '2026-02-01T00:00:00.000Z', [CARD, OTHER]);
+    const same = (await h['boxReview.items']({ dataset_id: ds.id, run_id: 'run-new', variant: 0 }))[0]!;
+    expect(same).toMatchObject({ verdict: 'accepted', stale: true, stale_reason: 'rerun_unchanged' });
+    const moved = (await h['boxReview.items']({ dataset_id: ds.id, run_id: 'run-new', variant: 1 }))[0]!;
+    expect(moved).toMatchObject({ verdict: 'accepted', stale: true, stale_reason: 'rerun_changed' });
+    // Looking back at the old run still says it was run again since.
+    expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: 'run-old', variant: 0 }))[0]).toMatchObject({ stale: true, stale_reason: 'rerun_unchanged' });
+    // Confirming on the newest answer makes it current; the old run's boxes then differ from it only for the moved one.
+    await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'run-new', variant: 0, verdict: 'accepted' });
+    await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'run-new', variant: 1, verdict: 'rejected' });
+    expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: 'run-new', variant: 0 }))[0]).toMatchObject({ stale: false, stale_reason: null });
+    expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: 'run-old', variant: 0 }))[0]).toMatchObject({ stale: false });
+    expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: 'run-old', variant: 1 }))[0]).toMatchObject({ verdict: 'rejected', stale: true, stale_reason: 'answers_differ' });
+  });
+
+  it('marks a verdict stale when the truth it was given against is edited', async () => {
+    const h = env.core.handlers;
+    const ds = await h['boxReview.addImages']({ name: 'truth', images: [image('c.png')] });
+    await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: null, variant: 0, truth: [{ label: 'card', ...CARD }] });
+    twoModelRun(ds.id, 'run-truth', '2026-01-01T00:00:00.000Z', [CARD, CARD]);
+    await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'run-truth', variant: 0, verdict: 'accepted' });
+    const edited = await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'run-truth', variant: 0, truth: [{ label: 'card', ...OTHER }] });
+    expect(edited).toMatchObject({ verdict: 'accepted', stale: true, stale_reason: 'truth_changed' });
+  });
+
+  it('runs one image again through the run: only that item and model are sent, and the verdict on it turns stale', async () => {
+    const h = env.core.handlers;
+    const ds = await h['boxReview.addImages']({ name: 'run on image', images: [image('x.png'), image('y.png')] });
+    const request = { model: 'sandbox/baseline-vision', state: '', questions: { card: { type: 'box' as const, instructions: 'the card' } } };
+    const run = await h['evals.start']({ request, dataset_id: ds.id, variants: [{ model: 'sandbox/baseline-vision' }], concurrency: 2 });
+    await until(() => h['evals.get']({ id: run.id }), (r) => r.status !== 'running');
+    await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: run.id, variant: 0, verdict: 'accepted' });
+    await h['boxReview.update']({ dataset_id: ds.id, position: 1, run_id: run.id, variant: 0, verdict: 'accepted' });
+    const before = env.core.store.all<{ position: number; answered_at: string }>('SELECT position, answered_at FROM eval_results WHERE run_id = ? ORDER BY position', [run.id]);
+    await new Promise((r) => setTimeout(r, 5));
+    const again = await h['boxReview.runImage']({ dataset_id: ds.id, position: 1, run_id: run.id });
+    expect(again.status).toBe('running');
+    // Refused while it sends, and for another dataset's run, before anything is sent.
+    await expect(h['boxReview.runImage']({ dataset_id: ds.id, position: 1, run_id: run.id })).rejects.toThrow(/still sending/);
+    const finished = await until(() => h['evals.get']({ id: run.id }), (r) => r.status !== 'running');
+    expect(finished).toMatchObject({ status: 'done', done: 2, total: 2, failed: 0 });
+    const after = env.core.store.all<{ position: number; answered_at: string }>('SELECT position, answered_at FROM eval_results WHERE run_id = ? ORDER BY position', [run.id]);
+    expect(after[0]!.answered_at).toBe(before[0]!.answered_at);
+    expect(after[1]!.answered_at > before[1]!.answered_at).toBe(true);
+    const items = await h['boxReview.items']({ dataset_id: ds.id, run_id: run.id, variant: 0 });
+    // The simulated model gives the same box for the same image: re-run, answer unchanged.
+    expect(items.map((i) => [i.name, i.stale, i.stale_reason])).toEqual([['x.png', false, null], ['y.png', true, 'rerun_unchanged']]);
+    const other = await h['boxReview.addImages']({ name: 'elsewhere', images: [image('z.png')] });
+    await expect(h['boxReview.runImage']({ dataset_id: other.id, position: 0, run_id: run.id })).rejects.toThrow(/over another dataset/);
+    await expect(h['boxReview.runImage']({ dataset_id: ds.id, position: 0, run_id: run.id, variants: [3] })).rejects.toThrow(/no model at place 3/);
+  });
+});
+
+describe('stale reasons', () => {
+  const judged = { answers: '{"card":1}', truth: '[]', run_id: 'r1', variant: 0, judged_at: '2026-01-01T00:00:00.000Z' };
+  it('prefer a newer answer over edited truth, and need neither when nothing changed', () => {
+    expect(staleReason(judged, { answers: '{"card":1}', truth: '[]', newest: { run_id: 'r1', variant: 0, at: judged.judged_at, answers: '{}' } })).toBeNull();
+    expect(staleReason(judged, { answers: '{"card":1}', truth: '[1]', newest: undefined })).toBe('truth_changed');
+    expect(staleReason(judged, { answers: '{"card":2}', truth: '[]', newest: undefined })).toBe('answers_differ');
+    expect(staleReason(judged, { answers: '{"card":1}', truth: '[1]', newest: { run_id: 'r2', variant: 0, at: '2026-01-02T00:00:00.000Z', answers: '{}' } })).toBe('rerun_changed');
+    // An older answer of another run is not a re-run.
+    expect(staleReason(judged, { answers: '{"card":1}', truth: '[]', newest: { run_id: 'r0', variant: 0, at: '2025-12-31T00:00:00.000Z', answers: '{}' } })).toBeNull();
+    // A verdict whose answer's time is not known is stale once any run has answered.
+    expect(staleReason({ ...judged, run_id: null, judged_at: null, truth: null }, { answers: '{"card":1}', truth: '[9]', newest: { run_id: 'r0', variant: 0, at: '2025-12-31T00:00:00.000Z', answers: '{}' } })).toBe('rerun_changed');
+  });
+});
+
+describe('verdicts kept before they were per model', () => {
+  it('are attached to the model of the run they judged, or to no model, and keep working', () => {
+    const dir = tempDir();
+    try {
+      const path = join(dir.path, 'verdict.sqlite');
+      const before = MIGRATIONS.length - 1;
+      const raw = new Database(path);
+      for (const m of MIGRATIONS.slice(0, before)) raw.exec(m);
+      raw.exec(`PRAGMA user_version = ${before}`);
+      raw.exec("INSERT INTO datasets (id, name, status, item_count, created_at) VALUES ('ds', 'old', 'ready', 2, '2026-01-01T00:00:00.000Z')");
+      raw.exec("INSERT INTO dataset_items (dataset_id, position, id, state, expected) VALUES ('ds', 0, 'a.png', '[]', '{}'), ('ds', 1, 'b.png', '[]', '{}')");
+      raw.exec(`INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, status, created_at) VALUES ('r', 'r', 'ds', 'k', '{}', '[{"model":"acme/one"},{"model":"acme/two","label":"eu"}]', 1, 'done', '2026-01-02T00:00:00.000Z')`);
+      raw.exec(`INSERT INTO box_verdicts (dataset_id, item_id, verdict, note, run_id, variant, answers, updated_at) VALUES
+        ('ds', 'a.png', 'accepted', 'fine', 'r', 1, '{"card":{"top":0.1,"left":0.1,"bottom":0.5,"right":0.5}}', '2026-01-03T00:00:00.000Z'),
+        ('ds', 'b.png', 'rejected', 'off', NULL, 0, '{}', '2026-01-03T00:00:00.000Z')`);
+      raw.close();
+
+      const store = Store.open(path);
+      try {
+        const rows = store.all<{ item_id: string; question: string; model: string; verdict: string; note: string; run_id: string | null; variant: number }>('SELECT item_id, question, model, verdict, note, run_id, variant FROM box_verdicts ORDER BY item_id');
+        expect(rows).toEqual([
+          { item_id: 'a.png', question: '', model: 'acme/two (eu)', verdict: 'accepted', note: 'fine', run_id: 'r', variant: 1 },
+          { item_id: 'b.png', question: '', model: '', verdict: 'rejected', note: 'off', run_id: null, variant: 0 },
+        ]);
+        // Results stored before say nothing of when they were answered.
+        expect(store.get<{ n: number }>("SELECT COUNT(*) AS n FROM pragma_table_info('eval_results') WHERE name = 'answered_at'")!.n).toBe(1);
+      } finally {
+        store.close();
+      }
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it('show as "model unknown" under any model until that model is judged', async () => {
+    const env = await tempCore({ sandbox: { seed: 5, failures: false, timeScale: 0 } });
+    try {
+      const h = env.core.handlers;
+      const ds = await h['boxReview.addImages']({ name: 'unknown', images: [image('u.png')] });
+      env.core.store.run("INSERT INTO box_verdicts (dataset_id, item_id, question, model, verdict, note, answers, updated_at) VALUES (?, 'u.png', '', '', 'accepted', 'from before', '{}', '2026-01-01T00:00:00.000Z')", [ds.id]);
+      expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: null, variant: 0 }))[0]).toMatchObject({ verdict: 'accepted', verdict_model: null, note: 'from before', stale: false });
+      env.core.store.run("INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, status, created_at) VALUES ('ru', 'ru', ?, 'k', '{}', '[{\"model\":\"acme/one\"}]', 1, 'done', '2026-02-01T00:00:00.000Z')", [ds.id]);
+      env.core.store.run('INSERT INTO eval_results (run_id, variant, position, ok, answers, latency_ms) VALUES (?, 0, 0, 1, ?, 1)', ['ru', boxAnswer(CARD)]);
+      expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: 'ru', variant: 0 }))[0]).toMatchObject({ verdict: 'accepted', verdict_model: null, stale: true, stale_reason: 'rerun_changed' });
+      // Judging the model's answer gives it a verdict of its own, with the note carried over.
+      expect(await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'ru', variant: 0, verdict: 'rejected' })).toMatchObject({ verdict: 'rejected', verdict_model: 'acme/one', note: 'from before', stale: false });
+      expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: null, variant: 0 }))[0]).toMatchObject({ verdict: 'accepted', verdict_model: null });
+    } finally {
+      await env.cleanup();
+    }
+  });
+});
