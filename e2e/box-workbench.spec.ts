@@ -223,7 +223,7 @@ test("a reviewer checks an evaluation's box answers over a dataset of images, it
   await expect(boxes.dataset).toContainText('shelves (3 images)');
   await expect(boxes.queue.getByRole('listitem')).toHaveCount(3);
   await boxes.item('shelf-3.png').getByRole('button').click();
-  await expect(page.getByText('answered by sandbox/baseline-vision')).toBeVisible();
+  await expect(page.getByTestId('judged-model')).toHaveText('Judging the answer of sandbox/baseline-vision');
   for (const object of ['card', 'badge'] as const) {
     const text = (await page.getByTestId(`iou-${object}`).textContent())!;
     expect(Number(text.split(' ')[1])).toBeCloseTo(expectedIou('shelf-3.png', object), 2);
@@ -277,4 +277,85 @@ test('images added to Boxes before it kept datasets are still there, and copy in
   await expect(boxes.legend).toContainText('1 ground-truth box');
   await expect(page.getByLabel('Note')).toHaveValue('checked by hand');
   await expect(page.getByRole('button', { name: 'Accept', exact: true })).toHaveAttribute('aria-pressed', 'true');
+});
+
+test('a reviewer judges each model of a run apart, runs one image again and sees the verdict marked stale', async ({ page, server }) => {
+  test.setTimeout(90_000);
+  const problems: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+  const app = new AppPage(page);
+  const boxes = new BoxesPage(page);
+  await app.open(server.uiUrl);
+  const call = async <T>(op: string, input: unknown): Promise<T> => {
+    const response = await page.request.post(`${server.url}/api/inspector/${op}`, { headers: { 'x-verdict-client': 'renderer' }, data: input });
+    const body = (await response.json()) as { ok: boolean; data: T; error?: unknown };
+    if (!body.ok) throw new Error(`${op}: ${JSON.stringify(body.error)}`);
+    return body.data;
+  };
+  const questions = { card: { type: 'box', instructions: 'the blue card' }, badge: { type: 'box', instructions: 'the small badge' } };
+  const fraction = (r: Rect) => ({ top: r.y / SIZE.height, left: r.x / SIZE.width, bottom: (r.y + r.h) / SIZE.height, right: (r.x + r.w) / SIZE.width });
+  const labels = Object.entries(SCENES).map(([id, s]) => JSON.stringify({ id, expected: { card: fraction(s.card), badge: fraction(s.badge) } })).join('\n');
+  const images = Object.keys(SCENES).map((name) => ({ name, data_url: `data:image/png;base64,${png(name).toString('base64')}` }));
+  const imported = await call<{ dataset: { id: string } }>('datasets.importImages', { name: 'two models', images, labels: { format: 'jsonl', content: labels }, questions });
+  // One run, two models: the vision baseline anywhere, and the same model held to one provider.
+  const variants = [{ model: 'sandbox/baseline-vision' }, { model: 'sandbox/baseline-vision', label: 'steady only', provider: { only: ['sandbox-steady'] } }];
+  const run = await call<{ id: string }>('evals.start', { name: 'Two models', request: { model: 'sandbox/baseline-vision', state: '', questions }, dataset_id: imported.dataset.id, variants, concurrency: 2 });
+  await expect.poll(async () => (await call<{ status: string }>('evals.get', { id: run.id })).status, { timeout: 30_000 }).toBe('done');
+
+  await app.goTo('Boxes');
+  await expect(boxes.dataset).toContainText('two models (3 images)');
+  const queueModel = page.getByRole('combobox', { name: 'Judged model' });
+  const reviewModel = page.getByRole('combobox', { name: 'Judging the answer of' });
+  await expect(queueModel).toHaveValue('0');
+  await expect(queueModel.getByRole('option')).toHaveText(['sandbox/baseline-vision', 'sandbox/baseline-vision (steady only)']);
+  await page.getByLabel('Next image after a verdict').uncheck();
+  await boxes.item('shelf-2.png').getByRole('button').click();
+  const accept = page.getByRole('button', { name: 'Accept', exact: true });
+  // Keyboard only: accept the first model's answer.
+  await boxes.canvas.focus();
+  await page.keyboard.press('a');
+  await expect(accept).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('verdict-owner')).toHaveText('Accepted · on the answer of sandbox/baseline-vision');
+  await expect(boxes.item('shelf-2.png')).toContainText('accepted');
+  // The other model's answer to the same image is not judged yet; switching back shows the verdict again.
+  await reviewModel.selectOption({ label: 'sandbox/baseline-vision (steady only)' });
+  await expect(queueModel).toHaveValue('1');
+  await expect(accept).toHaveAttribute('aria-pressed', 'false');
+  await expect(boxes.item('shelf-2.png')).not.toContainText('accepted');
+  await queueModel.selectOption({ label: 'sandbox/baseline-vision' });
+  await expect(reviewModel).toHaveValue('0');
+  await expect(accept).toHaveAttribute('aria-pressed', 'true');
+
+  // Run on this image (G): only this item is sent again, to the model under review.
+  const sent: string[] = [];
+  page.on('request', (r) => r.url().endsWith('/boxReview.runImage') && sent.push(r.postData() ?? ''));
+  await boxes.canvas.focus();
+  await page.keyboard.press('g');
+  await expect(boxes.item('shelf-2.png').getByTestId('queue-stale')).toHaveText('re-run: answer unchanged', { timeout: 20_000 });
+  await expect(boxes.item('shelf-2.png').getByTestId('queue-stale')).toHaveAttribute('title', 'Stale verdict: re-run since verdict (answer unchanged)');
+  await expect(boxes.item('shelf-2.png')).toContainText('accepted');
+  await expect(page.getByTestId('stale-verdict')).toContainText('Re-run since verdict (answer unchanged)');
+  await expect(page.getByTestId('stale-pill')).toHaveText('Verdict stale: re-run since verdict (answer unchanged)');
+  expect(sent).toHaveLength(1);
+  expect(JSON.parse(sent[0]!)).toMatchObject({ position: 1, run_id: run.id, variants: [0] });
+  // Only that item's answer of that model was replaced; the others and the other model keep theirs.
+  const results = await call<{ total: number; rows: unknown[] }>('evals.results', { id: run.id, offset: 0, limit: 10 });
+  expect(results.total).toBe(3);
+  await expect(boxes.queue.getByTestId('queue-stale')).toHaveCount(1);
+  await app.screenshot('boxes-rerun-stale-light');
+  await page.request.post(`${server.url}/api/inspector/settings.update`, { headers: { 'x-verdict-client': 'renderer' }, data: { theme: 'dark' } });
+  await page.reload();
+  await app.goTo('Boxes');
+  await boxes.item('shelf-2.png').getByRole('button').click();
+  await expect(page.getByTestId('stale-verdict')).toContainText('Re-run since verdict (answer unchanged)');
+  await app.screenshot('boxes-rerun-stale-dark');
+  // Confirming (A) on the new answer makes the verdict current.
+  await page.getByLabel('Next image after a verdict').uncheck();
+  await boxes.canvas.focus();
+  await page.keyboard.press('a');
+  await expect(page.getByTestId('stale-verdict')).toHaveCount(0);
+  await expect(page.getByTestId('stale-pill')).toHaveCount(0);
+  await expect(boxes.item('shelf-2.png')).toContainText('accepted');
+  await expect(boxes.item('shelf-2.png')).not.toContainText('re-run');
+  expect(problems).toEqual([]);
 });

@@ -6,14 +6,15 @@ import { call } from '../../transport/transport';
 import { SandboxNotice } from '../../app/SandboxNotice';
 import { EmptyState, ErrorNotice, Panel, ScreenHeader } from '../../ui/components';
 import { modelsQuery } from '../endpoints/api';
-import { evalRunsQuery } from '../evaluations/api';
+import { evalKeys, evalRunsQuery } from '../evaluations/api';
 import { boxImageQuery, boxItemsQuery, imageOf, itemsKey, LEGACY, updateItem, type BoxSource, type ItemPatch } from './api';
 import { BoxEditor } from './BoxEditor';
 import { BoxQuestions, questionProblems } from './BoxQuestions';
 import { DatasetPicker, LEGACY_ID, LegacyNotice } from './DatasetPicker';
 import { DatasetRun } from './DatasetRun';
 import { QueuePanel } from './QueuePanel';
-import { ReviewBar } from './ReviewBar';
+import { ReviewBar, type RunImage, type RunModels } from './ReviewBar';
+import { staleLabel } from './stale';
 import { answersOf, matches, neighbour, NO_FILTER, questionsFor, worstIou, DEFAULT_QUESTION, type BoxQuestion, type QueueFilter } from './review';
 import { BoxExport } from './BoxExport';
 import { truthFromFiles } from './transfer';
@@ -87,6 +88,21 @@ export function BoxesScreen() {
     if (v !== null && autoAdvance) step(1);
   };
   const runnable = questionProblems(chosen).length === 0;
+  // The models of the run under review: verdicts are kept per model, so switching shows that model's.
+  const runModels: RunModels | null = run && source?.kind === 'dataset' ? { names: run.variants.map((v) => v.name), variant: source.variant, onVariant: (v) => setAnswers({ run_id: run.id, variant: v }) } : null;
+  const runOnImage = useMutation({
+    mutationFn: (every: boolean) => call('boxReview.runImage', { dataset_id: datasetId!, position: Number(current!.id), run_id: run!.id, ...(every ? {} : { variants: [answers.variant] }) }),
+    onSuccess: (started) => {
+      // The run is running again: its progress is polled, and the queue follows it to its end.
+      queryClient.setQueryData<typeof runs.data>(evalKeys.runs, (old) => old?.map((r) => (r.id === started.id ? started : r)));
+      return queryClient.invalidateQueries({ queryKey: evalKeys.runs });
+    },
+  });
+  const runImage: RunImage = {
+    blocked: source?.kind !== 'dataset' ? 'Copy these images into a dataset first' : !run ? 'Run over the dataset first: the image is sent again through that run' : run.status === 'running' ? 'The run is still sending; wait until it ends or pause it' : run.status === 'cancelled' ? 'The run is cancelled; start a new one' : null,
+    pending: runOnImage.isPending || (runOnImage.isSuccess && run?.status === 'running'),
+    onRun: (every) => runOnImage.mutate(every),
+  };
   const importTruth = useMutation({
     mutationFn: async (files: FileList) => {
       const read = await Promise.all([...files].map(async (f) => ({ name: f.webkitRelativePath || f.name, text: await f.text() })));
@@ -108,6 +124,9 @@ export function BoxesScreen() {
       else if (key === 'r') verdict('rejected');
       else if (key === 'j' || key === ']') step(1);
       else if (key === 'k' || key === '[') step(-1);
+      else if (key === 'g') {
+        if (runImage.blocked === null && !runImage.pending) runImage.onRun(e.shiftKey);
+      }
       else return;
       e.preventDefault();
     };
@@ -186,16 +205,23 @@ export function BoxesScreen() {
         </Panel>
       ) : (
         <div className="split">
-          <QueuePanel items={list} shown={shown} total={list.length} selected={selected} onSelect={setSelected} filter={filter} onFilter={setFilter} questions={names} threshold={threshold} source={source?.kind === 'dataset' ? source.dataset_id : 'legacy'} loadImage={(id) => imageOf(source!, id)} />
+          <QueuePanel items={list} shown={shown} total={list.length} selected={selected} onSelect={setSelected} filter={filter} onFilter={setFilter} questions={names} threshold={threshold} source={source?.kind === 'dataset' ? source.dataset_id : 'legacy'} loadImage={(id) => imageOf(source!, id)} models={runModels} />
           {current ? (
             <Panel
               title={current.name}
               aside={
-                source?.kind === 'legacy' ? (
-                  <button type="button" className="secondary" onClick={() => { remove.mutate(current.id); setSelected(null); }}>
-                    Remove image
-                  </button>
-                ) : null
+                <>
+                  {current.stale ? (
+                    <span className="stale-pill" data-testid="stale-pill">
+                      Verdict stale: {staleLabel(current.stale_reason)}
+                    </span>
+                  ) : null}
+                  {source?.kind === 'legacy' ? (
+                    <button type="button" className="secondary" onClick={() => { remove.mutate(current.id); setSelected(null); }}>
+                      Remove image
+                    </button>
+                  ) : null}
+                </>
               }
             >
               {image.data ? (
@@ -214,7 +240,8 @@ export function BoxesScreen() {
               ) : (
                 <div className="box-viewport" aria-busy="true" />
               )}
-              <ReviewBar item={current} threshold={threshold} autoAdvance={autoAdvance} onAutoAdvance={setAutoAdvance} onVerdict={verdict} onNote={(note) => update.mutate({ id: current.id, note })} onStep={step} />
+              <ReviewBar item={current} threshold={threshold} autoAdvance={autoAdvance} onAutoAdvance={setAutoAdvance} onVerdict={verdict} onNote={(note) => update.mutate({ id: current.id, note })} onStep={step} models={runModels} runImage={runImage} />
+              {runOnImage.error ? <ErrorNotice error={runOnImage.error} title="Not run on this image" /> : null}
             </Panel>
           ) : null}
         </div>

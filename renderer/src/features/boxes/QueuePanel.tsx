@@ -3,6 +3,8 @@ import type { BoxItem } from '../../../../shared/schemas/inspector';
 import { Panel } from '../../ui/components';
 import { useThumbnail } from './thumbnails';
 import { NO_FILTER, worstIou, type QueueFilter, type VerdictFilter } from './review';
+import type { RunModels } from './ReviewBar';
+import { staleLabel, staleShort } from './stale';
 
 interface Props {
   items: BoxItem[];
@@ -17,22 +19,36 @@ interface Props {
   /** Names the source in the thumbnail cache's keys. */
   source: string;
   loadImage: (id: string) => Promise<string>;
+  /** The models of the run under review (switching one shows its answers and verdicts), or null. */
+  models: RunModels | null;
 }
 
 const numberOrNull = (v: string) => (v.trim() === '' ? null : Math.min(1, Math.max(0, Number(v))));
 
 /** The images to review, filtered by verdict, question and IoU range, with a thumbnail each. */
-export function QueuePanel({ shown, total, selected, onSelect, filter, onFilter, questions, threshold, source, loadImage }: Props) {
+export function QueuePanel({ shown, total, selected, onSelect, filter, onFilter, questions, threshold, source, loadImage, models }: Props) {
   return (
     <Panel title="Review queue">
       <div className="queue-filters">
+        {models ? (
+          <>
+            <label htmlFor="queue-model">Judged model</label>
+            <select id="queue-model" value={models.variant} title={models.names[models.variant]} onChange={(e) => models.onVariant(Number(e.target.value))} disabled={models.names.length < 2}>
+              {models.names.map((name, i) => (
+                <option key={`${i}-${name}`} value={i}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          </>
+        ) : null}
         <label htmlFor="queue-verdict">Verdict</label>
         <select id="queue-verdict" value={filter.verdict} onChange={(e) => onFilter({ ...filter, verdict: e.target.value as VerdictFilter })}>
           <option value="any">any</option>
           <option value="unreviewed">not reviewed</option>
           <option value="accepted">accepted</option>
           <option value="rejected">rejected</option>
-          <option value="stale">stale (answers changed since)</option>
+          <option value="stale">stale (re-run or truth edited since)</option>
         </select>
         <label htmlFor="queue-question">Question</label>
         <select id="queue-question" value={filter.question ?? ''} onChange={(e) => onFilter({ ...filter, question: e.target.value || undefined })}>
@@ -71,14 +87,17 @@ export function QueuePanel({ shown, total, selected, onSelect, filter, onFilter,
                 <li key={i.id} aria-current={i.id === selected ? 'true' : undefined} aria-posinset={first + k + 1} aria-setsize={shown.length} style={{ top: (first + k) * ROW }}>
                   <button type="button" className="link-button queue-item" onClick={() => onSelect(i.id)}>
                     <Thumbnail key={`${source}:${i.id}`} cacheKey={`${source}:${i.id}`} load={() => loadImage(i.id)} />
-                    <span>
+                    <span className="queue-text">
                       <strong>{i.name}</strong>
-                      <br />
                       <span className="small">
                         {score === null ? <span className="muted">{i.truth.length === 0 ? 'no ground truth' : 'not run'}</span> : <span className={score >= threshold ? 'text-ok' : 'text-error'}>IoU {score.toFixed(2)}</span>}
                         {i.verdict ? ` · ${i.verdict}` : ''}
-                        {i.stale ? <span className="text-stale"> (stale)</span> : null}
                       </span>
+                      {i.stale ? (
+                        <span className="small text-stale" data-testid="queue-stale" title={`Stale verdict: ${staleLabel(i.stale_reason)}`}>
+                          {staleShort(i.stale_reason)}
+                        </span>
+                      ) : null}
                     </span>
                   </button>
                 </li>

@@ -1,0 +1,51 @@
+import type { BoxItem } from '../../../../shared/schemas/inspector';
+
+/** Short words for a stale verdict, as the queue shows them. */
+export function staleLabel(reason: BoxItem['stale_reason']): string {
+  switch (reason) {
+    case 'rerun_unchanged':
+      return 're-run since verdict (answer unchanged)';
+    case 'rerun_changed':
+      return 're-run since verdict (answer changed)';
+    case 'truth_changed':
+      return 'truth edited since verdict';
+    case 'answers_differ':
+      return 'verdict on other answers';
+    default:
+      return 'stale';
+  }
+}
+
+/** The same, short enough for a queue row, the difference first. */
+export function staleShort(reason: BoxItem['stale_reason']): string {
+  switch (reason) {
+    case 'rerun_unchanged':
+      return 're-run: answer unchanged';
+    case 'rerun_changed':
+      return 're-run: answer changed';
+    case 'truth_changed':
+      return 'truth edited since';
+    case 'answers_differ':
+      return 'verdict on other answers';
+    default:
+      return 'stale';
+  }
+}
+
+/** What a stale verdict means and what to do, as the review bar says it. */
+export function staleAdvice(item: Pick<BoxItem, 'verdict' | 'stale_reason'>): string {
+  const given = item.verdict === 'accepted' ? 'Accepted' : 'Rejected';
+  switch (item.stale_reason) {
+    case 'rerun_unchanged':
+      return `Re-run since verdict (answer unchanged): ${given.toLowerCase()} before the item was run again, and the new answer has the same boxes. Press ${item.verdict === 'accepted' ? 'A' : 'R'} to confirm it.`;
+    case 'rerun_changed':
+      return `Re-run since verdict (answer changed): ${given.toLowerCase()} before the item was run again, and the new answer has other boxes. Check them and give the verdict again.`;
+    case 'truth_changed':
+      return `Truth edited since verdict: ${given.toLowerCase()} against other truth boxes. Check the IoU and give the verdict again.`;
+    default:
+      return `${given} on other answers: the boxes shown are not those judged (another run). Check them and give the verdict again.`;
+  }
+}
+
+/** Who gave the answer a verdict is on: its model, or "model unknown" for verdicts given before they were per model. */
+export const verdictOwner = (item: Pick<BoxItem, 'verdict' | 'verdict_model'>): string | null => (item.verdict === null ? null : (item.verdict_model ?? 'model unknown'));
