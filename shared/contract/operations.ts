@@ -147,9 +147,9 @@ export const OPERATIONS = {
   'backup.export': op('query', 'Everything but secrets, as one JSON document', none, BackupSchema),
   'backup.import': op(
     'mutation',
-    'Restore a backup: settings and catalog replaced, question sets and images added (validated first; nothing changes when it is invalid)',
+    'Restore a backup: settings and catalog replaced, question sets, datasets (with their box verdicts) and images added (validated first; nothing changes when it is invalid)',
     z.object({ backup: BackupSchema }).strict(),
-    z.object({ question_sets: z.number().int(), box_items: z.number().int(), catalog_endpoints: z.number().int() }),
+    z.object({ question_sets: z.number().int(), box_items: z.number().int(), catalog_endpoints: z.number().int(), datasets: z.number().int() }),
   ),
   'catalog.discover': op(
     'mutation',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BackupDatasetSchema } from './backup-datasets';
 
 /**
  * Shapes of the inspector's own operations (not part of the public gateway API).
@@ -262,7 +263,7 @@ export const BoxItemSchema = z.object({
 export type BoxItem = z.infer<typeof BoxItemSchema>;
 export const ImageDataUrlSchema = z.string().regex(/^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/, 'expected a base64 PNG, JPEG, GIF or WebP data: URL');
 
-/** Everything but secrets: settings, the catalog file, question sets and box reviews. */
+/** Everything but secrets: settings, the catalog file, question sets, datasets (with their box verdicts) and box reviews. */
 export const BackupSchema = z.strictObject({
   verdict_backup: z.literal(1),
   exported_at: z.string(),
@@ -270,5 +271,7 @@ export const BackupSchema = z.strictObject({
   catalog: z.unknown(),
   question_sets: z.array(z.strictObject({ name: z.string().min(1), request: z.unknown() })),
   box_items: z.array(BoxItemSchema.omit({ id: true, created_at: true })),
+  /** Absent from backups made before datasets were kept in them. */
+  datasets: z.array(BackupDatasetSchema).default([]),
 });
 export type Backup = z.infer<typeof BackupSchema>;

@@ -79,7 +79,7 @@ describe('backup', () => {
       const backup = await from.core.handlers['backup.export']({});
       expect(JSON.stringify(backup)).not.toContain('sk-never-in-a-backup');
 
-      expect(await to.core.handlers['backup.import']({ backup })).toEqual({ question_sets: 1, box_items: 1, catalog_endpoints: 0 });
+      expect(await to.core.handlers['backup.import']({ backup })).toEqual({ question_sets: 1, box_items: 1, catalog_endpoints: 0, datasets: 0 });
       expect((await to.core.handlers['settings.get']({})).theme).toBe('dark');
       expect((await to.core.handlers['sets.list']({})).map((s) => s.name)).toEqual(['Triage']);
       expect((await to.core.handlers['boxes.list']({}))[0]).toMatchObject({ name: 'a.png', verdict: 'accepted', note: 'ok', truth: [{ top: 0.1 }] });

@@ -4,6 +4,7 @@ import { summarizeIssues } from '../../../shared/contract/result';
 import { GatewayError } from '../errors';
 import { validateCatalogFile } from '../catalog/catalog-file';
 import { exportCatalogFile } from './catalog';
+import { checkDatasets, exportDatasets, importDatasets } from '../inspector/dataset-backup';
 
 type InspectorOps = Pick<
   Handlers,
@@ -55,6 +56,7 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
       catalog: exportCatalogFile(core),
       question_sets: core.questionSets.list().map((s) => ({ name: s.name, request: core.questionSets.get(s.id).request })),
       box_items: core.boxItems.list().map(({ id: _id, created_at: _c, ...item }) => item),
+      datasets: [...exportDatasets(core.store, core.datasets)],
     }),
     'backup.import': async ({ backup }) => {
       // Check every part before changing anything, so a bad backup leaves everything as it was.
@@ -65,6 +67,7 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
       });
       const builtIn = core.catalog.listProviders().filter((p) => p.source !== 'file');
       const catalog = validateCatalogFile(backup.catalog, new Set(builtIn.map((p) => p.slug)), new Set(core.catalog.listModels().filter((m) => core.catalog.model(m.id).source !== 'file').map((m) => m.id)));
+      checkDatasets(backup.datasets);
       await core.replaceCatalogFile(catalog);
       core.settings.update(backup.settings);
       await core.refreshSandbox();
@@ -77,7 +80,8 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
         if (item.stale) core.boxItems.update(core.boxItems.update(added.id, reviewed).id, ran);
         else core.boxItems.update(core.boxItems.update(added.id, ran).id, reviewed);
       }
-      return { question_sets: sets.length, box_items: backup.box_items.length, catalog_endpoints: catalog.endpoints.length };
+      const datasets = importDatasets(core.store, core.clock, core.datasets, backup.datasets);
+      return { question_sets: sets.length, box_items: backup.box_items.length, catalog_endpoints: catalog.endpoints.length, datasets };
     },
   };
 }

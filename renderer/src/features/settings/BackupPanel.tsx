@@ -6,7 +6,7 @@ import { call } from '../../transport/transport';
 import { download } from '../../lib/download';
 import { ErrorNotice, Panel } from '../../ui/components';
 
-/** Export and import everything but secrets: settings, catalog, question sets, box reviews. */
+/** Export and import everything but secrets: settings, catalog, question sets, datasets with their box verdicts, box reviews. */
 export function BackupPanel() {
   const queryClient = useQueryClient();
   const [problem, setProblem] = useState<string | null>(null);
@@ -32,7 +32,7 @@ export function BackupPanel() {
   });
   return (
     <Panel title="Export and import">
-      <p className="muted">Settings, your catalog, question sets and box reviews in one JSON file. Keys are never in it: add them again after importing.</p>
+      <p className="muted">Settings, your catalog, question sets, datasets (with their images' sizes and box verdicts) and box reviews in one JSON file. Evaluation runs and keys are not in it: add keys again after importing.</p>
       <div className="inline-form">
         <button type="button" className="secondary" onClick={() => exportAll.mutate()} disabled={exportAll.isPending}>
           Export everything
@@ -43,7 +43,7 @@ export function BackupPanel() {
         </label>
         {importAll.data ? (
           <span role="status" className="small">
-            Imported {importAll.data.question_sets} question sets, {importAll.data.box_items} images and {importAll.data.catalog_endpoints} catalog endpoints.
+            Imported {importAll.data.question_sets} question sets, {importAll.data.datasets} datasets, {importAll.data.box_items} images and {importAll.data.catalog_endpoints} catalog endpoints.
           </span>
         ) : null}
       </div>
