@@ -25,19 +25,14 @@ export function answerText(answer: unknown): string {
 const mark = (v: boolean | null | undefined) => (v === true ? '✓' : v === false ? '✗' : '');
 
 /** One row of the matrix; memoised, so rows that stay in view are not rendered again while scrolling. */
-const MatrixRow = memo(function MatrixRow({ row, columns, models, questions, onOpen }: { row: EvalResultRow | undefined; columns: string; models: readonly string[]; questions: readonly string[]; onOpen: (position: number) => void }) {
+const MatrixRow = memo(function MatrixRow({ row, top, models, questions, onOpen }: { row: EvalResultRow | undefined; top: number; models: readonly string[]; questions: readonly string[]; onOpen: (position: number) => void }) {
   return (
-    <div className="matrix-row" role="row" style={{ gridTemplateColumns: columns }}>
+    <div className="matrix-row" role="row" style={{ top }}>
       <span className="muted">{row ? row.position + 1 : ''}</span>
-      <span>
-        {row ? (
-          <button type="button" className="link-button mono" onClick={() => onOpen(row.position)}>
-            {row.id}
-          </button>
-        ) : (
-          '…'
-        )}
-      </span>
+      {/* Always a button (disabled until its page arrives): a recycled row keeps its elements. */}
+      <button type="button" className="link-button mono" disabled={!row} onClick={() => row && onOpen(row.position)}>
+        {row ? row.id : '…'}
+      </button>
       {models.flatMap((m) => {
         const cell = row?.cells.find((c) => c.variant === m);
         return questions.map((q) => {
@@ -79,7 +74,6 @@ export function ResultsMatrix({ runId, done, questions, models, onOpen }: { runI
   const openRef = useRef(onOpen);
   openRef.current = onOpen;
   const open = useCallback((position: number) => openRef.current(position), []);
-  const columns = `3rem minmax(6rem, 1fr) ${models.map(() => questions.map(() => 'minmax(5.5rem, 1fr)').join(' ')).join(' ')}`;
   return (
     <div className="results-matrix">
       <div className="segmented" role="group" aria-label="Show items">
@@ -90,7 +84,7 @@ export function ResultsMatrix({ runId, done, questions, models, onOpen }: { runI
         ))}
         <span className="muted small">{total.toLocaleString('en-US')} items</span>
       </div>
-      <div className="matrix-head" role="row" style={{ gridTemplateColumns: columns }}>
+      <div className="matrix-head" role="row">
         <span>#</span>
         <span>item</span>
         {models.flatMap((m) =>
@@ -108,7 +102,8 @@ export function ResultsMatrix({ runId, done, questions, models, onOpen }: { runI
         rowHeight={ROW}
         height={Math.min(420, Math.max(ROW * 3, total * ROW))}
         onRange={onRange}
-        renderRow={(i) => <MatrixRow key={i} row={at(i)} columns={columns} models={stableModels} questions={stableQuestions} onOpen={open} />}
+        layout="placed"
+        renderRow={(i, top, slot) => <MatrixRow key={slot} row={at(i)} top={top} models={stableModels} questions={stableQuestions} onOpen={open} />}
       />
     </div>
   );
