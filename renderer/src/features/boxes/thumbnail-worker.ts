@@ -1,32 +1,21 @@
 /**
  * Makes thumbnails away from the page: decodes an image's bytes, scales it with createImageBitmap
  * and encodes a small PNG on an OffscreenCanvas, so neither decoding nor scaling a large image
- * takes the page's main thread.
+ * takes the page's main thread. The steps are in thumbnail-job.ts; this file only wires them to the worker.
  */
-import { decodeDataUrl, thumbnailSize } from './thumbnail-math';
+import { answer, type ImageApi, type ThumbnailRequest } from './thumbnail-job';
 
-interface Request {
-  id: number;
-  dataUrl: string;
-}
+const scope = self as unknown as { onmessage: ((e: MessageEvent<ThumbnailRequest>) => void) | null; postMessage: (message: unknown) => void };
 
-const scope = self as unknown as { onmessage: ((e: MessageEvent<Request>) => void) | null; postMessage: (message: unknown) => void };
-
-async function make(dataUrl: string): Promise<Blob> {
-  const { type, bytes } = decodeDataUrl(dataUrl);
-  const full = await createImageBitmap(new Blob([bytes], { type }));
-  const size = thumbnailSize(full.width, full.height);
-  const bitmap = await createImageBitmap(full, { resizeWidth: size.width, resizeHeight: size.height, resizeQuality: 'medium' });
-  full.close();
-  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-  canvas.getContext('2d')!.drawImage(bitmap, 0, 0);
-  bitmap.close();
-  return canvas.convertToBlob({ type: 'image/png' });
-}
+const api: ImageApi<ImageBitmap> = {
+  createImageBitmap: (source, options) => (options ? createImageBitmap(source, options) : createImageBitmap(source)),
+  canvas: (width, height) => {
+    const canvas = new OffscreenCanvas(width, height);
+    const context = canvas.getContext('2d')!;
+    return { drawImage: (bitmap) => context.drawImage(bitmap, 0, 0), convertToBlob: (options) => canvas.convertToBlob(options) };
+  },
+};
 
 scope.onmessage = (e) => {
-  make(e.data.dataUrl).then(
-    (blob) => scope.postMessage({ id: e.data.id, blob }),
-    (error: unknown) => scope.postMessage({ id: e.data.id, error: String(error) }),
-  );
+  void answer(e.data, api).then((reply) => scope.postMessage(reply));
 };
