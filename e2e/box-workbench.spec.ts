@@ -277,6 +277,17 @@ test('images added to Boxes before it kept datasets are still there, and copy in
   await expect(boxes.legend).toContainText('1 ground-truth box');
   await expect(page.getByLabel('Note')).toHaveValue('checked by hand');
   await expect(page.getByRole('button', { name: 'Accept', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('verdict-owner')).toHaveText('Accepted · on the answer of model unknown');
+
+  // Evaluations' "Save box reviews as a dataset" makes the same copy, verdicts and notes included.
+  await app.goTo('Evaluations');
+  await page.getByText('Save existing work as a dataset').click();
+  await page.getByRole('button', { name: 'Save box reviews as a dataset' }).click();
+  await app.goTo('Boxes');
+  await boxes.dataset.selectOption({ label: 'Box reviews (1 image)' });
+  await expect(boxes.legend).toContainText('1 ground-truth box');
+  await expect(page.getByLabel('Note')).toHaveValue('checked by hand');
+  await expect(page.getByRole('button', { name: 'Accept', exact: true })).toHaveAttribute('aria-pressed', 'true');
 });
 
 test('a reviewer judges each model of a run apart, runs one image again and sees the verdict marked stale', async ({ page, server }) => {

@@ -57,8 +57,8 @@ export const BOX_REVIEW_OPERATIONS = {
   ),
   'boxReview.fromLegacy': op(
     'mutation',
-    'Copy the images added to Boxes before it opened datasets into a new dataset: truth as expected answers, verdicts and notes kept with the boxes they judged',
-    z.object({ name: z.string().trim().min(1).max(200) }).strict(),
+    'Copy the images added to Boxes before it opened datasets into a new dataset: each labelled truth box as the expected answer of the box question it names (an unlabelled one and a lone answer as that of `question`), verdicts and notes kept with the boxes they judged',
+    z.object({ name: z.string().trim().min(1).max(200), question: z.string().trim().min(1).max(200).default('box') }).strict(),
     DatasetSummarySchema,
   ),
 } as const;

@@ -85,12 +85,6 @@ export const EVAL_OPERATIONS = {
     z.object({ name: z.string().trim().min(1).max(200), run_ids: z.array(z.string()).min(1).max(10_000) }).strict(),
     DatasetSummarySchema,
   ),
-  'datasets.fromBoxes': op(
-    'mutation',
-    'Save the images under box review as a dataset: each labelled truth box as the expected answer of its box question, the first unlabelled one as that of `question`',
-    z.object({ name: z.string().trim().min(1).max(200), question: z.string().min(1).max(200) }).strict(),
-    DatasetSummarySchema,
-  ),
   'evals.estimate': op('query', 'Calls, tokens and cost of a run before it starts (an estimate)', runInput, EvalEstimateSchema),
   'evals.start': op(
     'mutation',

@@ -56,7 +56,6 @@ export const OPERATION_NAMES = [
   'datasets.delete',
   'datasets.export',
   'datasets.fromRuns',
-  'datasets.fromBoxes',
   'evals.estimate',
   'evals.start',
   'evals.list',

@@ -24,11 +24,11 @@ export function truthFromExpected(expected: Expected): TruthBox[] {
 
 /**
  * The expected answers with the box ones replaced by the truth drawn: the first box of each label
- * (an unlabelled one counts as question "box"); answers to other kinds of question are kept.
+ * (an unlabelled one counts as question `unlabelled`, "box" unless named); answers to other kinds of question are kept.
  */
-export function expectedWithTruth(expected: Expected, truth: readonly TruthBox[]): Expected {
+export function expectedWithTruth(expected: Expected, truth: readonly TruthBox[], unlabelled = UNLABELLED_QUESTION): Expected {
   const out: Expected = Object.fromEntries(Object.entries(expected).filter(([, v]) => !isEdges(v)));
-  for (const t of truth) out[t.label ?? UNLABELLED_QUESTION] ??= edges(t);
+  for (const t of truth) out[t.label ?? unlabelled] ??= edges(t);
   return out;
 }
 

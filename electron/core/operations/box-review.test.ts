@@ -111,11 +111,39 @@ describe('box review of a dataset', () => {
     const h = env.core.handlers;
     const old = await h['boxes.add']({ name: 'old.png', data_url: image('old.png').data_url });
     await h['boxes.update']({ id: old.id, truth: [{ ...CARD }], answer: CARD, verdict: 'accepted', note: 'kept' });
-    const ds = await h['boxReview.fromLegacy']({ name: 'earlier reviews' });
+    const ds = await h['boxReview.fromLegacy']({ name: 'earlier reviews', question: 'box' });
     const { items } = await h['datasets.items']({ dataset_id: ds.id, offset: 0, limit: 10 });
     expect(items[0]).toMatchObject({ id: 'old.png', expected: { box: CARD } });
     // No run of this dataset has answered yet, so the verdict on the old answer shows as stale.
     expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: null, variant: 0 }))[0]).toMatchObject({ name: 'old.png', verdict: 'accepted', note: 'kept', stale: true, truth: [{ label: 'box', ...CARD }] });
     expect(await h['boxes.list']({})).toHaveLength(1);
+  });
+});
+
+/** "Save box reviews as a dataset" (Evaluations) and "Copy into a dataset" (Boxes) are one copy. */
+describe('images added before datasets, copied into one', () => {
+  let env: TempCore;
+  beforeAll(async () => {
+    env = await tempCore();
+  });
+  afterAll(() => env.cleanup());
+
+  it('name unlabelled truth and a lone answer after the question given, labelled truth after its own, and keep verdicts per model', async () => {
+    const h = env.core.handlers;
+    const a = await h['boxes.add']({ name: 'a.png', data_url: image('a.png').data_url });
+    await h['boxes.update']({ id: a.id, truth: [{ top: 0.1, left: 0.2, bottom: 0.5, right: 0.6 }], answer: CARD, model: 'acme/one', run_id: 'old-run', verdict: 'rejected', note: 'too wide' });
+    const b = await h['boxes.add']({ name: 'a.png', data_url: image('a.png').data_url });
+    await h['boxes.update']({ id: b.id, truth: [{ ...CARD, label: 'card' }, { top: 0.6, left: 0.5, bottom: 0.9, right: 0.9, label: 'badge' }] });
+    const dataset = await h['boxReview.fromLegacy']({ name: 'parcels', question: 'parcel' });
+    const { items } = await h['datasets.items']({ dataset_id: dataset.id, offset: 0, limit: 10 });
+    // Two images of one name keep distinct ids (which is which follows the review list's order).
+    expect(items.map((i) => i.id).sort()).toEqual(['a.png', 'a.png (2)']);
+    expect(items.map((i) => i.expected).sort((x, y) => Object.keys(x).length - Object.keys(y).length)).toEqual([
+      { parcel: { top: 0.1, left: 0.2, bottom: 0.5, right: 0.6 } },
+      { card: CARD, badge: { top: 0.6, left: 0.5, bottom: 0.9, right: 0.9 } },
+    ]);
+    const verdicts = env.core.store.all<{ model: string; verdict: string; note: string; answers: string }>('SELECT model, verdict, note, answers FROM box_verdicts WHERE dataset_id = ?', [dataset.id]);
+    expect(verdicts).toEqual([{ model: 'acme/one', verdict: 'rejected', note: 'too wide', answers: JSON.stringify({ parcel: CARD }) }]);
+    expect(h).not.toHaveProperty('datasets.fromBoxes');
   });
 });

@@ -35,28 +35,6 @@ describe('evaluation operations', () => {
     expect(items[0]).toMatchObject({ id: run.id, state: 'The parcel arrived two days late.', expected: { late: answers.late.noul >= 0.5, topic: answers.topic.choice } });
   });
 
-  it('saves box reviews as a dataset of images with their first ground-truth box', async () => {
-    const h = env.core.handlers;
-    const a = await h['boxes.add']({ name: 'a.png', data_url: PNG });
-    await h['boxes.update']({ id: a.id, truth: [{ top: 0.1, left: 0.2, bottom: 0.5, right: 0.6 }] });
-    await h['boxes.add']({ name: 'a.png', data_url: PNG });
-    const dataset = await h['datasets.fromBoxes']({ name: 'boxes', question: 'parcel' });
-    const { items } = await h['datasets.items']({ dataset_id: dataset.id, offset: 0, limit: 10 });
-    // Two images of one name keep distinct ids (which is which follows the review list's order).
-    expect(items.map((i) => i.id).sort()).toEqual(['a.png', 'a.png (2)']);
-    expect(items.map((i) => i.expected).filter((e) => 'parcel' in e)).toEqual([{ parcel: { top: 0.1, bottom: 0.5, left: 0.2, right: 0.6 } }]);
-    expect(JSON.stringify(items[0]!.state)).toContain('image_url');
-  });
-
-  it('saves labelled truth as the expected answer of the box question each box names', async () => {
-    const h = env.core.handlers;
-    const image = await h['boxes.add']({ name: 'two objects.png', data_url: PNG });
-    await h['boxes.update']({ id: image.id, truth: [{ top: 0.1, left: 0.1, bottom: 0.4, right: 0.4, label: 'card' }, { top: 0.6, left: 0.5, bottom: 0.9, right: 0.9, label: 'badge' }] });
-    const dataset = await h['datasets.fromBoxes']({ name: 'labelled', question: 'box' });
-    const { items } = await h['datasets.items']({ dataset_id: dataset.id, offset: 0, limit: 10 });
-    expect(items.find((i) => i.id === 'two objects.png')?.expected).toEqual({ card: { top: 0.1, bottom: 0.4, left: 0.1, right: 0.4 }, badge: { top: 0.6, bottom: 0.9, left: 0.5, right: 0.9 } });
-  });
-
   it('imports a CSV, estimates, runs two models, reports, exports and filters the matrix', async () => {
     const h = env.core.handlers;
     const csv = 'id,state,expected.late,expected.topic\n' + Array.from({ length: 10 }, (_, i) => `i${i},"Parcel ${i} ${i % 2 ? 'arrived late' : 'invoice question'}",${i % 2 === 1},${i % 2 ? 'delivery' : 'billing'}`).join('\n');

@@ -72,19 +72,6 @@ export function evalHandlers(core: HandlerDeps): EvalOps {
       }
       return core.datasets.create(name, items);
     },
-    'datasets.fromBoxes': async ({ name, question }) => {
-      const seen = new Set<string>();
-      const items = core.boxItems.list().map((b): ValidRow => {
-        let id = b.name;
-        for (let n = 2; seen.has(id); n += 1) id = `${b.name} (${n})`;
-        seen.add(id);
-        // A labelled truth box is the expected answer of the box question it names; an unlabelled one, of `question`.
-        const expected: Record<string, { top: number; bottom: number; left: number; right: number }> = {};
-        for (const t of b.truth) expected[t.label ?? question] ??= { top: t.top, bottom: t.bottom, left: t.left, right: t.right };
-        return { id, state: [{ type: 'image_url', image_url: { url: b.data_url } }], expected };
-      });
-      return core.datasets.create(name, items);
-    },
     'evals.estimate': async (input) => estimateRun({ datasets: core.datasets, catalog: core.catalog }, input),
     'evals.start': async (input) => core.evalRuns.start(input),
     'evals.list': async () => core.evalRuns.list(),

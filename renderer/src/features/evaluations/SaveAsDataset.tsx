@@ -24,7 +24,8 @@ export function SaveAsDataset({ onSaved }: { onSaved: (id: string) => void }) {
     },
     onSuccess: done,
   });
-  const fromBoxes = useMutation({ mutationFn: () => call('datasets.fromBoxes', { name: 'Box reviews', question }), onSuccess: done });
+  // The same copy as Boxes' "Copy into a dataset": truth by question, verdicts and notes kept.
+  const fromBoxes = useMutation({ mutationFn: () => call('boxReview.fromLegacy', { name: 'Box reviews', question }), onSuccess: done });
   return (
     <details className="save-as-dataset">
       <summary>Save existing work as a dataset</summary>
