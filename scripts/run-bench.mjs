@@ -14,6 +14,7 @@ if (names.length === 0 || unknown.length > 0 || names.some((n) => n !== 'gateway
 const common = { bundle: true, platform: 'node', target: 'node20', format: 'esm', packages: 'external', logLevel: 'warning' };
 await build({ ...common, entryPoints: ['electron/bench/upstream.ts'], outfile: 'dist/bench/upstream.mjs' });
 await build({ ...common, entryPoints: ['electron/bench/fleet.ts'], outfile: 'dist/bench/fleet.mjs' });
+await build({ ...common, entryPoints: ['electron/bench/node-floor.ts'], outfile: 'dist/bench/node-floor.mjs' });
 for (const name of names) {
   await build({ ...common, entryPoints: [`electron/bench/${name}.ts`], outfile: `dist/bench/${name}.mjs` });
   const code = await new Promise((resolve) => spawn(process.execPath, [`dist/bench/${name}.mjs`, ...flags], { stdio: 'inherit' }).on('exit', (c) => resolve(c ?? 1)));

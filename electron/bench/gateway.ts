@@ -67,6 +67,8 @@ interface Scenario {
   targets: boolean;
   /** Share of the interleaved pairs to run: the heavy scenarios take fewer (their percentiles settle sooner). */
   pairShare: number;
+  /** Whether to measure a bare Node proxy doing the same HTTP and SSE work beside it (path (a)). */
+  floor?: boolean;
 }
 
 function scenarios(): Scenario[] {
@@ -76,6 +78,7 @@ function scenarios(): Scenario[] {
       name: '(a) OpenAI-format streaming with logprobs, 1 KB state, one noul question',
       gatewayBody: JSON.stringify({ model: 'bench/chat', state: STATE_1KB, questions: { late: { type: 'noul', instructions: QUESTION } } }),
       targets: true,
+      floor: true,
       pairShare: 1,
     },
     {
@@ -103,6 +106,30 @@ function scenarios(): Scenario[] {
       pairShare: 1,
     },
   ];
+}
+
+/**
+ * CPU per request of a bare Node proxy (node-floor.ts) sending the recorded upstream call for each
+ * request, under the same load as the gateway: the floor under the gateway on this machine.
+ */
+async function floorCpuPerRequest(upstreamOrigin: string, call: UpstreamCall, clientBody: string): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'verdict-floor-'));
+  const bodyFile = join(dir, 'body.json');
+  writeFileSync(bodyFile, call.body);
+  const floor = await startChild([join(root, 'dist', 'bench', 'node-floor.mjs'), `${upstreamOrigin}${call.path}`, bodyFile]);
+  try {
+    const url = `http://127.0.0.1:${floor.output.trim()}/`;
+    await load(url, {}, clientBody, 50, 1);
+    const before = cpuMicros(floor.child.pid!);
+    const result = await load(url, {}, clientBody, 50, LOAD_SECONDS);
+    if (result.non2xx > 0 || result.errors > 0) throw new Error(`the bare proxy failed ${result.non2xx + result.errors} requests`);
+    return (cpuMicros(floor.child.pid!) - before) / result.requests.total;
+  } finally {
+    const exited = new Promise((resolve) => floor.child.once('exit', resolve));
+    floor.child.kill('SIGTERM');
+    await exited;
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** One upstream call as the gateway made it. */
@@ -292,7 +319,7 @@ async function main(): Promise<void> {
       const { gatewayUrl, auth, pid, stop } = await startGateway(catalog);
       const calls = await recordCalls(upstreamOrigin, gatewayUrl, auth, scenario.gatewayBody);
       const single = calls.length === 1 ? calls[0]! : null;
-      const rounds: { added50: number; added99: number; direct50: number; direct99: number; through50: number; through99: number; c50: { added50: number | null; rps: number; directRps: number | null; errors: number; cpu: number; upstreamCpu: number | null } }[] = [];
+      const rounds: { added50: number; added99: number; direct50: number; direct99: number; through50: number; through99: number; c50: { added50: number | null; rps: number; directRps: number | null; errors: number; cpu: number; upstreamCpu: number | null; floorCpu: number | null } }[] = [];
       for (let round = 1; round <= ROUNDS; round += 1) {
         process.stdout.write(`${scenario.name}: round ${round} of ${ROUNDS}, concurrency 1 (${Math.round(PAIRS * scenario.pairShare)} interleaved pairs)…\n`);
         const pairs = Math.round(PAIRS * scenario.pairShare);
@@ -305,6 +332,7 @@ async function main(): Promise<void> {
         const cpuBefore = cpuMicros(pid);
         const through50 = await load(gatewayUrl, auth, scenario.gatewayBody, 50, LOAD_SECONDS);
         const cpuAfter = cpuMicros(pid);
+        const floorCpu = scenario.floor && single ? await floorCpuPerRequest(upstreamOrigin, single, scenario.gatewayBody) : null;
         rounds.push({
           added50: ms(pair.through, 50) - ms(pair.direct, 50),
           added99: ms(pair.through, 99) - ms(pair.direct, 99),
@@ -319,6 +347,7 @@ async function main(): Promise<void> {
             errors: through50.errors + through50.non2xx + through50.timeouts,
             cpu: (cpuAfter - cpuBefore) / through50.requests.total,
             upstreamCpu,
+            floorCpu,
           },
         });
       }
@@ -350,6 +379,13 @@ async function main(): Promise<void> {
         rows.push(
           row(`${tag} upstream mock CPU time per request, direct, concurrency 50`, spread(upstreamCpu, 0, ' µs')),
           row(`${tag} gateway CPU per request ÷ the mock's (the issue's machine: 150 ÷ 83 = 1.8 is the target, 428 ÷ 83 = 5.2 was its start)`, spread(rounds.filter((r) => r.c50.upstreamCpu).map((r) => r.c50.cpu / r.c50.upstreamCpu!), 1, '×')),
+        );
+      }
+      const floorCpu = pick((r) => r.c50.floorCpu).filter((v): v is number => v !== null);
+      if (floorCpu.length > 0) {
+        rows.push(
+          row(`${tag} a bare Node proxy doing only the HTTP and SSE work of this path (electron/bench/node-floor.ts): CPU per request, concurrency 50`, spread(floorCpu, 0, ' µs')),
+          row(`${tag} the gateway's own work above that floor, per request`, spread(rounds.filter((r) => r.c50.floorCpu !== null).map((r) => r.c50.cpu - r.c50.floorCpu!), 0, ' µs')),
         );
       }
       if (calls.length > 1) rows.push(row(`${tag} gateway CPU time per upstream call, concurrency 50`, spread(pick((r) => r.c50.cpu / calls.length), 0, ' µs')));
