@@ -33,9 +33,10 @@ export function BoxesScreen() {
   const source: BoxSource | null = datasetId === LEGACY_ID ? LEGACY : datasetId ? { kind: 'dataset', dataset_id: datasetId, ...answers } : null;
   const runs = useQuery(evalRunsQuery());
   const items = useQuery({ ...boxItemsQuery(source ?? LEGACY), enabled: source !== null });
-  // The run's progress is polled while it runs; the queue follows each step of it, and its end.
+  // The run's progress is polled while it runs; the queue follows each step of it, and its end. Any
+  // run over the dataset counts: a newer answer in another run makes a verdict here stale.
   const run = source?.kind === 'dataset' ? runs.data?.find((r) => r.id === source.run_id) : undefined;
-  const progressed = run ? `${run.id}:${run.done}:${run.failed}:${run.status}` : '';
+  const progressed = source?.kind === 'dataset' ? (runs.data ?? []).filter((r) => r.dataset_id === source.dataset_id).map((r) => `${r.id}:${r.done}:${r.failed}:${r.status}`).join(' ') : '';
   useEffect(() => {
     if (progressed && source) void queryClient.invalidateQueries({ queryKey: itemsKey(source) });
     // Only a change in the run's progress calls for the list again.

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { EvalEstimate } from '../../../../shared/schemas/evaluation';
+import type { EvalEstimate, EvalRun } from '../../../../shared/schemas/evaluation';
 import { call } from '../../transport/transport';
 import { ErrorNotice } from '../../ui/components';
 import { evalKeys, evalRunsQuery } from '../evaluations/api';
@@ -47,6 +47,8 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
   const starting = useMutation({
     mutationFn: () => call('evals.start', { ...input(), name: `Boxes: ${model}`, concurrency, ...(budget ? { budget_usd: Number(budget) } : {}) }),
     onSuccess: (started) => {
+      // In the list before it is fetched again, so the answers under review stay on the new run.
+      queryClient.setQueryData<EvalRun[]>(evalKeys.runs, (old) => [started, ...(old ?? []).filter((r) => r.id !== started.id)]);
       onAnswers(started.id, 0);
       return queryClient.invalidateQueries({ queryKey: evalKeys.runs });
     },
