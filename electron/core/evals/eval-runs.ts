@@ -146,7 +146,11 @@ export class EvalRuns {
     this.active.set(row.id, runner);
     this.deps.store.run("UPDATE eval_runs SET status = 'running', message = NULL, finished_at = NULL WHERE id = ?", [row.id]);
     void runner.finished
-      .then((end: RunnerEnd) => this.finish(row.id, end, end === 'budget' ? `Stopped before the budget of $${row.budget_usd} would be exceeded` : null))
+      .then((end: RunnerEnd) => {
+        // Items sent again leave a paused or stopped run as it was (it still has items to resume), not done.
+        if (only && end === 'done' && row.status !== 'done' && row.status !== 'running') this.finish(row.id, row.status as RunnerEnd, row.message);
+        else this.finish(row.id, end, end === 'budget' ? `Stopped before the budget of $${row.budget_usd} would be exceeded` : null);
+      })
       .catch((error: unknown) => {
         this.deps.logger.error({ err: error, run: row.id }, 'evaluation run failed');
         this.finish(row.id, 'failed', error instanceof Error ? error.message : String(error));

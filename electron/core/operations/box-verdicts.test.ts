@@ -117,6 +117,26 @@ describe('box verdicts per model', () => {
   });
 });
 
+describe('one image sent again', () => {
+  it('leaves a paused run paused, with only that item answered, and resumable', async () => {
+    const env = await tempCore({ sandbox: { seed: 5, failures: false, timeScale: 0 } });
+    try {
+      const h = env.core.handlers;
+      const ds = await h['boxReview.addImages']({ name: 'paused', images: [image('p.png'), image('q.png'), image('r.png')] });
+      const request = { model: 'sandbox/baseline-vision', state: '', questions: { card: { type: 'box', instructions: 'the card' } } };
+      env.core.store.run("INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, status, created_at) VALUES ('held', 'held', ?, 'k', ?, ?, 1, 'paused', '2026-01-01T00:00:00.000Z')", [ds.id, JSON.stringify(request), JSON.stringify([{ model: 'sandbox/baseline-vision' }])]);
+      await h['boxReview.runImage']({ dataset_id: ds.id, position: 2, run_id: 'held' });
+      const after = await until(() => h['evals.get']({ id: 'held' }), (r) => r.status !== 'running');
+      expect(after).toMatchObject({ status: 'paused', done: 1, total: 3 });
+      expect(env.core.store.all<{ position: number }>("SELECT position FROM eval_results WHERE run_id = 'held'")).toEqual([{ position: 2 }]);
+      await h['evals.resume']({ id: 'held' });
+      expect(await until(() => h['evals.get']({ id: 'held' }), (r) => r.status !== 'running')).toMatchObject({ status: 'done', done: 3 });
+    } finally {
+      await env.cleanup();
+    }
+  });
+});
+
 describe('stale reasons', () => {
   const judged = { answers: '{"card":1}', truth: '[]', run_id: 'r1', variant: 0, judged_at: '2026-01-01T00:00:00.000Z' };
   it('prefer a newer answer over edited truth, and need neither when nothing changed', () => {
