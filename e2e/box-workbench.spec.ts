@@ -279,6 +279,7 @@ test('images added to Boxes before it kept datasets are still there, and copy in
   await expect(page.getByLabel('Note')).toHaveValue('checked by hand');
   await expect(page.getByRole('button', { name: 'Accept', exact: true })).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByTestId('verdict-owner')).toHaveText('Accepted · on the answer of model unknown');
+  await expect(boxes.item('shelf-1.png')).toContainText('accepted (model unknown)');
 
   // Evaluations' "Save box reviews as a dataset" makes the same copy, verdicts and notes included.
   await app.goTo('Evaluations');

@@ -91,7 +91,7 @@ export function QueuePanel({ shown, total, selected, onSelect, filter, onFilter,
                       <strong>{i.name}</strong>
                       <span className="small">
                         {score === null ? <span className="muted">{i.truth.length === 0 ? 'no ground truth' : 'not run'}</span> : <span className={score >= threshold ? 'text-ok' : 'text-error'}>IoU {score.toFixed(2)}</span>}
-                        {i.verdict ? ` · ${i.verdict}` : ''}
+                        {i.verdict ? ` · ${i.verdict}${i.verdict_model === null ? ' (model unknown)' : ''}` : ''}
                       </span>
                       {i.stale ? (
                         <span className="small text-stale" data-testid="queue-stale" title={`Stale verdict: ${staleLabel(i.stale_reason)}`}>
