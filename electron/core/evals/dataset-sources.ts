@@ -52,7 +52,7 @@ async function* jsonlRows(input: Readable, file: string): AsyncGenerator<RawRow>
 }
 
 async function* csvRows(input: Readable, file: string, needsState = true): AsyncGenerator<RawRow> {
-  const parser = input.pipe(parse({ bom: true, relax_quotes: false, skip_empty_lines: true }));
+  const parser = input.pipe(parse({ bom: true, relax_quotes: false, skip_empty_lines: true, relax_column_count: true }));
   let header: string[] | null = null;
   let row = 0;
   try {
@@ -71,6 +71,14 @@ async function* csvRows(input: Readable, file: string, needsState = true): Async
           yield { file, row: 1, problem: { field: odd, message: `unknown column "${odd}" (expected id, state and expected.<question name>)` } };
           return;
         }
+        continue;
+      }
+      // A short or long row is that row's problem; the rows after it are still read and checked.
+      if (record.length !== header.length) {
+        const missing = header.slice(record.length);
+        const field = missing[0] ?? '(row)';
+        const message = missing.length ? `has ${record.length} cells, the header has ${header.length}: no value for ${missing.map((m) => `"${m}"`).join(', ')}` : `has ${record.length} cells, the header has ${header.length} (${header.join(', ')}); a cell with a comma needs quotes`;
+        yield { file, row, problem: { field, message } };
         continue;
       }
       const cells = Object.fromEntries(header.map((h, i) => [h, record[i] ?? '']));

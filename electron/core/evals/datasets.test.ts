@@ -84,9 +84,31 @@ describe('dataset import', () => {
     expect(datasets.items(report.dataset!.id, { offset: 0, limit: 10 }).items.map((i) => i.id)).toEqual(['a', 'c']);
   });
 
-  it('refuses duplicate ids', async () => {
+  it('refuses duplicate ids, naming the row of the first', async () => {
     const report = await load('id,state\na,x\na,y\n', 'd.csv', 'csv');
-    expect(report.problems[0]).toMatchObject({ row: 3, field: 'id' });
+    expect(report.problems[0]).toMatchObject({ row: 3, field: 'id', message: 'id "a" appears twice (first at row 2)' });
+  });
+
+  it('reports a CSV row with a missing cell as that row\'s problem and goes on checking the rows after it', async () => {
+    const csv = 'id,state,expected.late,expected.mood\na,x,true,happy\nb,y,false\nc,z,maybe,happy\nd,w,true,happy\na,v,true,sad\n';
+    const report = await load(csv, 'd.csv', 'csv');
+    expect(report.dataset).toBeNull();
+    expect(report.problems.map((p) => [p.row, p.field])).toEqual([
+      [3, 'expected.mood'],
+      [4, 'expected.late'],
+      [6, 'id'],
+    ]);
+    expect(report.problems[0]!.message).toBe('has 3 cells, the header has 4: no value for "expected.mood"');
+    // Only the valid rows, when asked: the rows before and after the short one are kept.
+    const kept = await load(csv, 'd.csv', 'csv', true);
+    expect(kept.imported).toBe(2);
+    expect(datasets.items(kept.dataset!.id, { offset: 0, limit: 10 }).items.map((i) => i.id)).toEqual(['a', 'd']);
+  });
+
+  it('makes no empty dataset when only the valid rows were asked for and none is valid', async () => {
+    const report = await load('id,state,expected.mood\na,x,angry\n', 'd.csv', 'csv', true);
+    expect(report).toMatchObject({ dataset: null, imported: 0, skipped: 1 });
+    expect(datasets.list()).toEqual([]);
   });
 
   it('edits expected answers with the same checks, deletes, and exports CSV and JSONL', async () => {

@@ -66,7 +66,7 @@ export class Datasets {
     let problemRows = 0;
     let position = 0;
     let batch: ValidRow[] = [];
-    const seen = new Set<string>();
+    const seen = new Map<string, number>();
     const flush = () => {
       const rows = batch;
       batch = [];
@@ -77,19 +77,21 @@ export class Datasets {
     try {
       for await (const raw of options.rows) {
         let checked = validateRow(raw, options.questions);
-        if ('row' in checked && seen.has(checked.row.id)) checked = { problems: [{ file: raw.file, row: raw.row, field: 'id', message: `id "${checked.row.id}" appears twice` }] };
+        const first = 'row' in checked ? seen.get(checked.row.id) : undefined;
+        if ('row' in checked && first !== undefined) checked = { problems: [{ file: raw.file, row: raw.row, field: 'id', message: `id "${checked.row.id}" appears twice (first at row ${first})` }] };
         if ('problems' in checked) {
           problemRows += 1;
           for (const p of checked.problems) if (problems.length < MAX_LISTED_PROBLEMS) problems.push(p);
           continue;
         }
-        seen.add(checked.row.id);
+        seen.set(checked.row.id, raw.row);
         // All-or-nothing: once anything is wrong, keep checking but stop writing.
         if (problemRows > 0 && !options.validOnly) continue;
         batch.push(checked.row);
         if (batch.length >= BATCH) flush();
       }
-      if (problemRows > 0 && !options.validOnly) {
+      // Nothing valid to keep makes no dataset, even when only the valid rows were asked for.
+      if (problemRows > 0 && (!options.validOnly || position + batch.length === 0)) {
         this.store.run('DELETE FROM datasets WHERE id = ?', [id]);
         return { dataset: null, imported: 0, skipped: problemRows, problems };
       }
