@@ -71,6 +71,27 @@ interface Task {
 
 class BudgetReached extends Error {}
 
+export interface BudgetStop {
+  /** USD spent by the run when the request was refused */
+  spent: number;
+  /** USD held for requests in flight then */
+  held: number;
+  /** the most the refused request could have cost (every endpoint of its plan, replies at their longest) */
+  worstCase: number;
+}
+
+/** Three significant digits, never in exponent form: $0.002, $0.0123, $0.000001, $12.5. */
+const usd = (v: number) => (v <= 0 ? '$0' : `$${v.toFixed(Math.min(12, Math.max(2, 2 - Math.floor(Math.log10(v))))).replace(/\.?0+$/, '')}`);
+
+/** The run's message when its budget stopped it: what was spent, and why the next request was not sent. */
+export function budgetMessage(budget: number, stop: BudgetStop | null): string {
+  const head = `Stopped before the budget of ${usd(budget)} would be exceeded`;
+  if (!stop) return head;
+  const left = Math.max(0, budget - stop.spent - stop.held);
+  const held = stop.held > 0 ? ` (${usd(stop.held)} more held for requests in flight)` : '';
+  return `${head}: ${usd(stop.spent)} spent${held}; the next request could cost up to ${usd(stop.worstCase)} if every endpoint of its route were tried with the longest replies, more than the ${usd(left)} left`;
+}
+
 /**
  * A stored failure sent again is updated in place (never a stored answer: `WHERE ok = 0`): the
  * item's tokens and cost add up over its tries, so the run's spend counts each one once.
@@ -85,6 +106,8 @@ export class EvalRunner {
   failed = 0;
   spent = 0;
   private reserved = 0;
+  /** Why the budget stopped the run: what was spent and held when a request's worst case was refused. */
+  budgetStop: BudgetStop | null = null;
   private stopping: RunnerEnd | null = null;
   /** One for the run: cancelling stops every request in flight (cheaper than an AbortController per item). */
   private readonly controller = new Cancellation();
@@ -193,6 +216,7 @@ export class EvalRunner {
             const most = maxCost();
             reservation = Number.isFinite(most) ? most : 0;
             if (this.spent + this.reserved + reservation > this.spec.budgetUsd) {
+              this.budgetStop ??= { spent: this.spent, held: this.reserved, worstCase: reservation };
               this.stopping ??= 'budget';
               throw new BudgetReached('the budget would be exceeded');
             }

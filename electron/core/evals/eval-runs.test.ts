@@ -75,6 +75,10 @@ describe('evaluation runs', () => {
     expect(stopped.status).toBe('budget');
     expect(stopped.done).toBe(5);
     expect(stopped.spent_usd).toBeLessThanOrEqual(0.055);
+    // The message says what was spent and why the sixth request was not sent (its worst case, 0.01, against 0.005 left).
+    expect(stopped.message).toBe(
+      'Stopped before the budget of $0.055 would be exceeded: $0.05 spent; the next request could cost up to $0.01 if every endpoint of its route were tried with the longest replies, more than the $0.005 left',
+    );
     runs.resume(run.id, null);
     expect(await runs.wait(run.id)).toMatchObject({ status: 'done', done: ITEMS });
     expect(calls).toHaveLength(ITEMS);

@@ -8,7 +8,7 @@ import type { Logger } from '../logger';
 import type { CancelSignal } from '../cancel';
 import type { Store } from '../store/database';
 import type { Datasets } from './datasets';
-import { EvalRunner, MAX_ITEM_TRIES, type EvalDecide, type RunnerEnd } from './eval-runner';
+import { budgetMessage, EvalRunner, MAX_ITEM_TRIES, type EvalDecide, type RunnerEnd } from './eval-runner';
 import { calibrate } from './calibration';
 import { calibrationPoint, evalReport, judge, type StoredResult } from './report';
 import { iou } from '../../../shared/geometry/iou';
@@ -149,7 +149,7 @@ export class EvalRuns {
       .then((end: RunnerEnd) => {
         // Items sent again leave a paused or stopped run as it was (it still has items to resume), not done.
         if (only && end === 'done' && row.status !== 'done' && row.status !== 'running') this.finish(row.id, row.status as RunnerEnd, row.message);
-        else this.finish(row.id, end, end === 'budget' ? `Stopped before the budget of $${row.budget_usd} would be exceeded` : null);
+        else this.finish(row.id, end, end === 'budget' ? budgetMessage(row.budget_usd ?? 0, runner.budgetStop) : null);
       })
       .catch((error: unknown) => {
         this.deps.logger.error({ err: error, run: row.id }, 'evaluation run failed');
