@@ -39,6 +39,15 @@ test('an analyst imports a labelled CSV, runs two models, reads metrics and reli
   expect(saved.ok()).toBe(true);
 
   await app.goTo('Evaluations');
+  // A file with a short row, a bad value and a repeated id: every problem is listed, not only the first.
+  const broken = 'id,state,expected.late,expected.mood\nb1,Late.,true,angry\nb2,Early.,false\nb3,Late.,maybe,angry\nb1,Again.,true,happy\n';
+  await evals.datasetFile.setInputFiles({ name: 'broken.csv', mimeType: 'text/csv', buffer: Buffer.from(broken) });
+  await evals.importButton.click();
+  await expect(page.getByText('Nothing imported: 3 rows with problems')).toBeVisible();
+  const importProblems = page.getByRole('table', { name: 'Import problems' });
+  await expect(importProblems.getByRole('row')).toHaveCount(4);
+  await expect(importProblems).toContainText('has 3 cells, the header has 4: no value for "expected.mood"');
+  await expect(importProblems).toContainText('id "b1" appears twice (first at row 2)');
   await evals.datasetFile.setInputFiles({ name: 'parcels.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
   await evals.importButton.click();
   await expect(page.getByText(`Imported ${ROWS.length} items`)).toBeVisible();
@@ -52,12 +61,21 @@ test('an analyst imports a labelled CSV, runs two models, reads metrics and reli
   await editor.fill('{"late":true,"mood":"angry","stars":1}');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(items.getByRole('row').filter({ hasText: 'a5' })).toContainText('"mood":"angry"');
+  // Every row keeps the header's columns, whatever its content's length.
+  const columnX = async (row: import('@playwright/test').Locator) => (await row.locator(':scope > *').nth(3).boundingBox())!.x;
+  const headerX = await columnX(page.locator('.dataset-browser .matrix-head'));
+  for (const row of await items.getByRole('row').all()) expect(Math.abs((await columnX(row)) - headerX)).toBeLessThan(1);
 
   await evals.model('sandbox/baseline-text').check();
   await evals.model('sandbox/baseline-vision').check();
   await evals.estimateButton.click();
   await expect(evals.estimate).toContainText(`${2 * ROWS.length} requests (${ROWS.length} items × 2 models)`);
   await expect(evals.estimate).toContainText('estimate');
+  // A budget below the estimate is said to stop the run early, before anything is sent.
+  await page.getByLabel('Budget in USD').fill('0.0000001');
+  await evals.estimateButton.click();
+  await expect(page.getByRole('note', { name: 'Budget and estimate' })).toContainText('is below this estimate: the run will stop before it ends');
+  await page.getByLabel('Budget in USD').fill('');
   await evals.startButton.click();
   await expect(evals.runPanel('done')).toBeVisible({ timeout: 60_000 });
 
@@ -71,6 +89,14 @@ test('an analyst imports a labelled CSV, runs two models, reads metrics and reli
   await expect(evals.metric('sandbox/baseline-text', 'stars', 'qwk')).toHaveText(/^-?\d\.\d{3}$|^—$/);
   await app.screenshot('evaluations-light');
 
+  // Each column names its question in full under its model; the low-confidence filter says its threshold.
+  for (const q of ['late', 'mood', 'stars']) {
+    const name = page.locator('.results-matrix .matrix-head').getByTitle(`sandbox/baseline-vision · ${q}`).locator('.matrix-col-question');
+    await expect(name).toHaveText(q);
+    expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  }
+  await expect(evals.filter('Low confidence')).toHaveText('Low confidence (< 0.7)');
+
   // A wrong item, opened.
   await evals.filter('Wrong').click();
   const firstWrong = evals.results.getByRole('button').first();
@@ -79,6 +105,10 @@ test('an analyst imports a labelled CSV, runs two models, reads metrics and reli
   await firstWrong.click();
   await expect(page.getByRole('heading', { name: `Item ${wrongId}` })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Answers of each model' })).toContainText('sandbox/baseline-text');
+  // Each method is named with its question, each answer beside its expected one.
+  const firstModel = page.getByRole('table', { name: 'Answers of each model' }).getByRole('row').nth(1);
+  await expect(firstModel.getByRole('cell').nth(2)).toContainText(/late: \S+/);
+  await expect(firstModel.getByRole('cell').nth(1)).toContainText('expected');
 
   // Fit and save a calibration.
   await evals.fitButton.click();

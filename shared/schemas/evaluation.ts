@@ -85,6 +85,9 @@ export type EvalRun = z.infer<typeof EvalRunSchema>;
 export const ReliabilityBinSchema = z.object({ lower: z.number(), upper: z.number(), count: z.number().int(), confidence: z.number(), accuracy: z.number() });
 export type ReliabilityBin = z.infer<typeof ReliabilityBinSchema>;
 
+/** The largest temperature a fit tries: a fit that ends there found the probabilities carry next to nothing. */
+export const MAX_TEMPERATURE = 20;
+
 export const CalibrationSummarySchema = z.object({
   temperature: z.number(),
   ece_before: z.number().nullable(),

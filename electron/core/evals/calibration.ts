@@ -2,11 +2,10 @@
  * Temperature scaling (issue 12): noul p' = σ(logit(p)/T); choice and score p'_k = softmax(ln p_k / T).
  * For noul the two are the same map over {p, 1 − p}, so one function serves all three.
  */
-import type { CalibrationSummary } from '../../../shared/schemas/evaluation';
+import { MAX_TEMPERATURE, type CalibrationSummary } from '../../../shared/schemas/evaluation';
 import { calibrationError, CLIP } from './metrics';
 
 export const MIN_TEMPERATURE = 0.05;
-export const MAX_TEMPERATURE = 20;
 
 /** One labelled answer as a distribution over labels, the label it predicted and the expected one. */
 export interface CalibrationPoint {

@@ -4,6 +4,7 @@ import type { CalibrationSummary, EvalRun } from '../../../../shared/schemas/eva
 import { call } from '../../transport/transport';
 import { ErrorNotice, Panel } from '../../ui/components';
 import { evalKeys } from './api';
+import { calibrationWarning, temperatureText } from './calibration-text';
 
 const n = (v: number | null) => (v === null ? '—' : v.toFixed(4));
 
@@ -55,7 +56,7 @@ export function CalibrationPanel({ run, questions }: { run: EvalRun; questions: 
         <div role="status" aria-label="Fitted calibration">
           <dl className="facts">
             <dt>Temperature</dt>
-            <dd className="mono">{fitted.temperature.toFixed(3)}</dd>
+            <dd className="mono">{temperatureText(fitted.temperature, 3).slice(2)}</dd>
             <dt>ECE (odd items)</dt>
             <dd className="mono">
               {n(fitted.ece_before)} → {n(fitted.ece_after)}
@@ -65,6 +66,7 @@ export function CalibrationPanel({ run, questions }: { run: EvalRun; questions: 
               {n(fitted.log_loss_before)} → {n(fitted.log_loss_after)}
             </dd>
           </dl>
+          {calibrationWarning(fitted) ? <p className="notice notice-warn">{calibrationWarning(fitted)}</p> : null}
           <button type="button" onClick={() => save.mutate()} disabled={save.isPending || save.isSuccess}>
             {save.isSuccess ? 'Saved: applies to later runs' : 'Save calibration'}
           </button>

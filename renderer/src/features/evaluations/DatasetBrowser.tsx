@@ -91,12 +91,13 @@ export function DatasetBrowser({ dataset }: { dataset: DatasetSummary }) {
             <div key={index} className="matrix-row" role="row">
               <span className="muted">{index + 1}</span>
               <span className="mono">{item?.id ?? '…'}</span>
-              <span className="truncate">{item ? stateText(item.state) : ''}</span>
+              {/* While edited, the editor takes the state's place too: the row grows, its cells stay in their tracks. */}
+              {item && editing === item.position ? null : <span className="truncate">{item ? stateText(item.state) : ''}</span>}
               {item && editing === item.position ? (
                 <ExpectedEditor dataset={dataset} item={item} onDone={() => setEditing(null)} />
               ) : (
-                <span>
-                  <span className="mono small">{item ? JSON.stringify(item.expected) : ''}</span>{' '}
+                <span className="expected-cell">
+                  <span className="mono small truncate" title={item ? JSON.stringify(item.expected) : undefined}>{item ? JSON.stringify(item.expected) : ''}</span>
                   {item ? (
                     <button type="button" className="link-button small" onClick={() => setEditing(item.position)}>
                       edit

@@ -6,6 +6,7 @@ import { download, fileName } from '../../lib/download';
 import { EmptyState, ErrorNotice, Panel } from '../../ui/components';
 import { datasetsQuery, evalKeys, setsQuery } from './api';
 import { DatasetBrowser } from './DatasetBrowser';
+import { importHeadline } from './import-headline';
 import { QuestionSetSelect } from './QuestionSetSelect';
 import { SaveAsDataset } from './SaveAsDataset';
 
@@ -90,7 +91,7 @@ function ImportForm({ onImported }: { onImported: (d: DatasetSummary) => void })
 function ImportResult({ report }: { report: ImportReport }) {
   return (
     <div className={`notice ${report.dataset ? (report.problems.length ? 'notice-warn' : 'notice-ok') : 'notice-error'}`} role="status">
-      <strong>{report.dataset ? `Imported ${report.imported} items${report.skipped ? `, skipped ${report.skipped} rows` : ''}` : `Nothing imported: ${report.skipped} row(s) with problems`}</strong>
+      <strong>{importHeadline(report)}</strong>
       {report.problems.length ? (
         <table className="table small" aria-label="Import problems">
           <thead>

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, type CSSProperties } from 'react';
 import type { EvalReport, ReliabilityBin } from '../../../../shared/schemas/evaluation';
 import { Chart } from '../../ui/Chart';
 
@@ -84,7 +84,8 @@ export function ConfusionMatrix({ model, confusion }: { model: string; confusion
             {labels.map((p) => {
               const n = confusion[e]?.[p] ?? 0;
               return (
-                <td key={p} className={e === p ? 'diagonal' : undefined} style={{ opacity: 0.35 + (0.65 * n) / max }}>
+                // The fill is shaded by count, the number is not: it stays readable on a light or an empty cell.
+                <td key={p} className={`${e === p ? 'diagonal' : ''}${n / max > 0.5 ? ' strong' : ''}`.trim() || undefined} style={{ '--share': `${Math.round((100 * n) / max)}%` } as CSSProperties}>
                   {n}
                 </td>
               );

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ErrorNotice, Loading, Panel } from '../../ui/components';
 import { evalItemQuery } from './api';
 import { answerText } from './ResultsMatrix';
+import { choiceConfidence, scoredLevel } from './answer-detail';
 
 function StateView({ state }: { state: unknown }) {
   if (typeof state === 'string') return <p className="item-state">{state}</p>;
@@ -51,12 +52,22 @@ export function ItemDetail({ runId, position, onClose }: { runId: string; positi
                       ? Object.entries(r.answers).map(([q, a]) => (
                           <div key={q}>
                             {q}: <strong>{answerText(a)}</strong>
-                            {r.raw_answers?.[q] ? <span className="muted small"> (raw {answerText(r.raw_answers[q])})</span> : null}
+                            {choiceConfidence(a) ? <span className="small"> {choiceConfidence(a)}</span> : null}
+                            {scoredLevel(a) ? <span className="small"> = {scoredLevel(a)}</span> : null}
+                            {/* The raw value only where a calibration changed the answer (its method says so). */}
+                            {r.raw_answers?.[q] && r.methods?.[q]?.includes('+temperature') ? (
+                              <span className="muted small">
+                                {' '}
+                                (raw {answerText(r.raw_answers[q])}
+                                {choiceConfidence(r.raw_answers[q]) ? ` ${choiceConfidence(r.raw_answers[q])}` : ''})
+                              </span>
+                            ) : null}
+                            <span className="muted small"> · expected {q in detail.data.item.expected ? JSON.stringify(detail.data.item.expected[q]) : 'none'}</span>
                           </div>
                         ))
                       : <span className="text-error">{r.error}</span>}
                   </td>
-                  <td className="mono small">{r.methods ? Object.values(r.methods).join(', ') : '—'}</td>
+                  <td className="mono small">{r.methods ? Object.entries(r.methods).map(([q, m]) => <div key={q}>{`${q}: ${m}`}</div>) : '—'}</td>
                   <td>{r.provider ?? '—'}</td>
                   <td className="mono">
                     {r.usage.input_tokens} / {r.usage.output_tokens}

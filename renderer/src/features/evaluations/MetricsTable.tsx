@@ -1,6 +1,7 @@
 import type { EvalReport, QuestionMetrics } from '../../../../shared/schemas/evaluation';
 import { formatUsd } from '../../lib/money';
 import { UNKNOWN } from '../../ui/format';
+import { temperatureText } from './calibration-text';
 
 const METRICS: Record<string, string[]> = {
   noul: ['accuracy', 'brier', 'log_loss', 'auroc', 'ece'],
@@ -36,7 +37,7 @@ export function MetricsTable({ report }: { report: EvalReport }) {
                 <td>{metric}</td>
                 {report.models.map((m) => {
                   const qm = m.questions[name] as QuestionMetrics | undefined;
-                  const value = metric === 'calibrated ece' ? (qm?.calibration ? `${num(qm.calibration.ece_before)} → ${num(qm.calibration.ece_after)} (T=${qm.calibration.temperature.toFixed(2)})` : UNKNOWN) : metric === 'n' ? String(qm?.n ?? 0) : num(qm?.[metric]);
+                  const value = metric === 'calibrated ece' ? (qm?.calibration ? `${num(qm.calibration.ece_before)} → ${num(qm.calibration.ece_after)} (${temperatureText(qm.calibration.temperature)})` : UNKNOWN) : metric === 'n' ? String(qm?.n ?? 0) : num(qm?.[metric]);
                   return (
                     <td key={m.model} className="mono" data-metric={`${m.model} ${name} ${metric}`}>
                       {value}

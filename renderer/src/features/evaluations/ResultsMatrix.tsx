@@ -1,15 +1,15 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import type { EvalResultRow } from '../../../../shared/schemas/evaluation';
-import { RESULTS_PAGE, resultsPageQuery, type ResultFilter } from './api';
+import { LOW_CONFIDENCE, RESULTS_PAGE, resultsPageQuery, type ResultFilter } from './api';
 import { VirtualRows } from './VirtualRows';
 
 const ROW = 34;
-const FILTERS: { id: ResultFilter; label: string }[] = [
+const FILTERS: { id: ResultFilter; label: string; title?: string }[] = [
   { id: 'all', label: 'All' },
-  { id: 'wrong', label: 'Wrong' },
-  { id: 'disagree', label: 'Models disagree' },
-  { id: 'low', label: 'Low confidence' },
+  { id: 'wrong', label: 'Wrong', title: 'Items where any model got any question wrong' },
+  { id: 'disagree', label: 'Models disagree', title: 'Items where the models gave different answers to a question' },
+  { id: 'low', label: `Low confidence (< ${LOW_CONFIDENCE})`, title: `Items where any model answered any question with a confidence below ${LOW_CONFIDENCE}` },
 ];
 
 export function answerText(answer: unknown): string {
@@ -78,7 +78,7 @@ export function ResultsMatrix({ runId, done, questions, models, onOpen }: { runI
     <div className="results-matrix">
       <div className="segmented" role="group" aria-label="Show items">
         {FILTERS.map((f) => (
-          <button key={f.id} type="button" aria-pressed={filter === f.id} onClick={() => setFilter(f.id)}>
+          <button key={f.id} type="button" aria-pressed={filter === f.id} onClick={() => setFilter(f.id)} title={f.title}>
             {f.label}
           </button>
         ))}
@@ -89,9 +89,10 @@ export function ResultsMatrix({ runId, done, questions, models, onOpen }: { runI
         <span>item</span>
         {models.flatMap((m) =>
           questions.map((q) => (
-            <span key={`${m}-${q}`} className="truncate" title={`${m} · ${q}`}>
-              {models.length > 1 ? `${m.split('/').pop()} · ` : ''}
-              {q}
+            // Model above question, each on its own line: the question's name is never cut off by the model's.
+            <span key={`${m}-${q}`} className="matrix-col" title={`${m} · ${q}`}>
+              {models.length > 1 ? <span className="matrix-col-model">{m.split('/').pop()}</span> : null}
+              <span className="matrix-col-question">{q}</span>
             </span>
           )),
         )}

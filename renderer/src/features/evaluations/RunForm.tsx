@@ -115,6 +115,13 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
             {estimate.output_tokens.toLocaleString('en-US')} output tokens · {estimate.cost_usd === null ? 'cost unknown (a price is unknown)' : `about ${formatUsd(estimate.cost_usd)}`}
           </p>
         ) : null}
+        {estimate && budget ? (
+          <p className="notice notice-warn" role="note" aria-label="Budget and estimate">
+            {estimate.cost_usd !== null && Number(budget) < estimate.cost_usd ? `The budget (${formatUsd(Number(budget))}) is below this estimate: the run will stop before it ends. ` : ''}
+            Each request in flight holds its worst case against the budget (every endpoint of its route tried, the longest replies), so a run stops before its budget is spent, and a budget
+            smaller than one request&apos;s worst case sends nothing.
+          </p>
+        ) : null}
         {estimating.error ? <ErrorNotice error={estimating.error} title="No estimate" /> : null}
         {starting.error ? <ErrorNotice error={starting.error} title="Not started" /> : null}
       </form>

@@ -37,11 +37,13 @@ export const reportQuery = (id: string, done: number) => queryOptions({ queryKey
 
 export const RESULTS_PAGE = 200;
 export type ResultFilter = 'all' | 'wrong' | 'disagree' | 'low';
+/** "Low confidence" is below this, sent with the filter so the button's label says what is asked. */
+export const LOW_CONFIDENCE = 0.7;
 
 export const resultsPageQuery = (id: string, filter: ResultFilter, page: number, done: number) =>
   queryOptions({
     queryKey: evalKeys.results(id, filter, page, done),
-    queryFn: () => call('evals.results', { id, filter, offset: page * RESULTS_PAGE, limit: RESULTS_PAGE }),
+    queryFn: () => call('evals.results', { id, filter, offset: page * RESULTS_PAGE, limit: RESULTS_PAGE, ...(filter === 'low' ? { below: LOW_CONFIDENCE } : {}) }),
     // Keep showing the rows while new results arrive, not when the filter changes: other rows would be clicked.
     placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[4] === filter && previousQuery.queryKey[5] === page ? previous : undefined),
   });

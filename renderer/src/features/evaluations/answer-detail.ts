@@ -1,0 +1,27 @@
+/**
+ * The level a score answer is scored as, with its name: the most probable level (the lowest on a
+ * tie), else the score rounded, as the metrics count it. A score of 0.99 may well be level 0.
+ */
+export function scoredLevel(answer: unknown): string | null {
+  const a = answer as { type?: string; score?: number; probabilities?: Record<string, number>; legend?: Record<string, string> } | undefined;
+  if (a?.type !== 'score') return null;
+  let best: number | null = null;
+  let bestP = -Infinity;
+  for (const [key, p] of Object.entries(a.probabilities ?? {})) {
+    const level = Number(key);
+    if (p > bestP || (p === bestP && best !== null && level < best)) {
+      bestP = p;
+      best = level;
+    }
+  }
+  if (best === null && typeof a.score === 'number') best = Math.round(a.score);
+  if (best === null) return null;
+  const name = a.legend?.[String(best)];
+  return `level ${best}${name ? ` (${name})` : ''}`;
+}
+
+/** A choice answer's confidence as a number beside the option, so a calibrated answer shows what changed. */
+export function choiceConfidence(answer: unknown): string | null {
+  const a = answer as { type?: string; confidence?: number } | undefined;
+  return a?.type === 'choice' && typeof a.confidence === 'number' ? `p=${a.confidence.toFixed(2)}` : null;
+}
