@@ -124,7 +124,7 @@ test('an analyst imports a labelled CSV, runs two models, reads metrics and reli
   expect(file.suggestedFilename()).toMatch(/results\.csv$/);
   const text = await (await file.createReadStream()).toArray();
   const csv = Buffer.concat(text as Buffer[]).toString('utf8');
-  expect(csv.split('\n')[0]).toContain('answer.late,expected.late');
+  expect(csv.split('\n')[0]).toContain('answer.late,expected.late,method.late,correct.late,confidence.late');
   expect(csv.trim().split('\n')).toHaveLength(1 + 2 * ROWS.length);
 
   // The same screen in the dark theme.

@@ -224,7 +224,11 @@ export class EvalRuns {
   }
 
   questionNames(id: string): string[] {
-    return Object.keys((JSON.parse(this.row(id).request) as DecisionsRequest).questions);
+    return Object.keys(this.questions(id));
+  }
+
+  questions(id: string): Record<string, Question> {
+    return (JSON.parse(this.row(id).request) as DecisionsRequest).questions as Record<string, Question>;
   }
 
   private results(id: string): ResultRow[] {

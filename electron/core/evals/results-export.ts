@@ -1,6 +1,8 @@
-import type { EvalReport } from '../../../shared/schemas/evaluation';
+import type { EvalReport, Expected } from '../../../shared/schemas/evaluation';
+import type { Question } from '../../../shared/schemas/question';
 import { csvCell } from './datasets';
 import type { resultView } from './eval-runs';
+import { judge } from './report';
 
 type ResultView = ReturnType<typeof resultView>;
 type ItemView = { id: string; position: number; expected: Record<string, unknown> };
@@ -16,12 +18,17 @@ const answerValue = (a: unknown): string => {
   return x.type === 'noul' ? String(x.noul) : x.type === 'choice' ? (x.choice ?? '') : x.type === 'score' ? String(x.score) : JSON.stringify(x.box ?? null);
 };
 
-/** CSV of results, one row per item × model; `questions` fixes the columns. */
+/**
+ * CSV of results, one row per item × model; `questions` fixes the columns. Beside each answer, its
+ * expected value, method, whether it is right (as the metrics judge it: empty when there is nothing
+ * to compare) and the confidence the metrics use, so a spreadsheet filters wrong answers without
+ * judging them again.
+ */
 export function resultsCsvHeader(questions: readonly string[]): string {
-  return `${['id', 'position', 'model', 'ok', 'provider', 'input_tokens', 'output_tokens', 'cost_usd', 'latency_ms', 'error', ...questions.flatMap((q) => [`answer.${q}`, `expected.${q}`, `method.${q}`])].map(csvCell).join(',')}\n`;
+  return `${['id', 'position', 'model', 'ok', 'provider', 'input_tokens', 'output_tokens', 'cost_usd', 'latency_ms', 'error', ...questions.flatMap((q) => [`answer.${q}`, `expected.${q}`, `method.${q}`, `correct.${q}`, `confidence.${q}`])].map(csvCell).join(',')}\n`;
 }
 
-export function resultsCsvRow(questions: readonly string[], item: ItemView, r: ResultView): string {
+export function resultsCsvRow(questions: Readonly<Record<string, Question>>, item: ItemView, r: ResultView): string {
   const cells = [
     item.id,
     String(item.position),
@@ -33,9 +40,16 @@ export function resultsCsvRow(questions: readonly string[], item: ItemView, r: R
     r.usage.cost === null ? '' : String(r.usage.cost),
     String(Math.round(r.latency_ms)),
     r.error ?? '',
-    ...questions.flatMap((q) => {
+    ...Object.entries(questions).flatMap(([q, question]) => {
       const e = item.expected[q];
-      return [answerValue(r.answers[q]), e === undefined ? '' : typeof e === 'object' ? JSON.stringify(e) : String(e), r.methods?.[q] ?? ''];
+      const judged = r.ok ? judge(question, r.answers[q], e as Expected[string] | undefined) : { correct: null, confidence: null };
+      return [
+        answerValue(r.answers[q]),
+        e === undefined ? '' : typeof e === 'object' ? JSON.stringify(e) : String(e),
+        r.methods?.[q] ?? '',
+        judged.correct === null ? '' : String(judged.correct),
+        judged.confidence === null ? '' : String(judged.confidence),
+      ];
     }),
   ];
   return `${cells.map(csvCell).join(',')}\n`;

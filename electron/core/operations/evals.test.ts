@@ -1,3 +1,4 @@
+import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempCore, type TempCore } from '../../test-support/temp-core';
 
@@ -58,7 +59,20 @@ describe('evaluation operations', () => {
     expect(bargain.results[1]!.provider).toMatch(/Bargain/);
     const csvOut = (await h['evals.export']({ id: run.id, format: 'csv' })).content.trim().split('\n');
     expect(csvOut).toHaveLength(21);
-    expect(csvOut[0]).toBe('id,position,model,ok,provider,input_tokens,output_tokens,cost_usd,latency_ms,error,answer.late,expected.late,method.late,answer.topic,expected.topic,method.topic');
+    expect(csvOut[0]).toBe(
+      'id,position,model,ok,provider,input_tokens,output_tokens,cost_usd,latency_ms,error,answer.late,expected.late,method.late,correct.late,confidence.late,answer.topic,expected.topic,method.topic,correct.topic,confidence.topic',
+    );
+    // Right or wrong as the metrics judge it, and the confidence they use: a spreadsheet agrees with the report.
+    const header = csvOut[0]!.split(',');
+    const cellsOf = (line: string) => (parseCsv(line) as string[][])[0]!;
+    const rightLate = csvOut.slice(1).filter((l) => cellsOf(l)[header.indexOf('model')] === 'sandbox/baseline-text' && cellsOf(l)[header.indexOf('correct.late')] === 'true').length;
+    const textReport = (await h['evals.report']({ id: run.id })).models[0]!.questions['late']!;
+    expect(rightLate / 10).toBeCloseTo(textReport['accuracy'] as number, 10);
+    for (const line of csvOut.slice(1)) {
+      const c = cellsOf(line);
+      const p = Number(c[header.indexOf('answer.late')]);
+      expect(Number(c[header.indexOf('confidence.late')])).toBeCloseTo(Math.max(p, 1 - p), 10);
+    }
     const all = await h['evals.results']({ id: run.id, filter: 'all', offset: 0, limit: 5, below: 0.7 });
     expect(all.total).toBe(10);
     expect(all.rows).toHaveLength(5);

@@ -85,8 +85,8 @@ export function evalHandlers(core: HandlerDeps): EvalOps {
     'evals.distributions': async ({ id }) => core.evalRuns.distributions(id),
     'evals.item': async ({ id, position }) => core.evalRuns.item(id, position),
     'evals.export': async ({ id, format }) => {
-      const questions = core.evalRuns.questionNames(id);
-      let content = format === 'csv' ? resultsCsvHeader(questions) : '';
+      const questions = core.evalRuns.questions(id);
+      let content = format === 'csv' ? resultsCsvHeader(Object.keys(questions)) : '';
       for (const { item, result } of core.evalRuns.rows(id)) content += format === 'csv' ? resultsCsvRow(questions, item, result) : resultLine(item, result);
       return { content };
     },
