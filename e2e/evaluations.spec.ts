@@ -76,8 +76,11 @@ test('an analyst imports a labelled CSV, runs two models, reads metrics and reli
   await evals.estimateButton.click();
   await expect(page.getByRole('note', { name: 'Budget and estimate' })).toContainText('is below this estimate: the run will stop before it ends');
   await page.getByLabel('Budget in USD').fill('');
+  // Named, so two runs over the same dataset and models are told apart in the list.
+  await page.getByLabel('Run name (optional)').fill('Parcels, first try');
   await evals.startButton.click();
   await expect(evals.runPanel('done')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole('heading', { level: 2, name: 'Parcels, first try · done' })).toBeVisible();
 
   // Metrics side by side, and a reliability diagram per label question.
   await expect(evals.metric('sandbox/baseline-text', 'late', 'accuracy')).toHaveText(/^\d\.\d{3}$/);

@@ -38,6 +38,7 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
   const [budget, setBudget] = useState('');
   const [estimate, setEstimate] = useState<EvalEstimate | null>(null);
   const [preferences, setPreferences] = useState('');
+  const [runName, setRunName] = useState('');
   const effectiveDataset = dataset || datasetId || datasets.data?.[0]?.id || '';
   const input = async () => {
     const set = await call('sets.get', { id: setId || sets.data![0]!.id });
@@ -45,7 +46,7 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
   };
   const estimating = useMutation({ mutationFn: async () => call('evals.estimate', await input()), onSuccess: setEstimate });
   const starting = useMutation({
-    mutationFn: async () => call('evals.start', { ...(await input()), concurrency, ...(budget ? { budget_usd: Number(budget) } : {}) }),
+    mutationFn: async () => call('evals.start', { ...(await input()), concurrency, ...(budget ? { budget_usd: Number(budget) } : {}), ...(runName.trim() ? { name: runName.trim() } : {}) }),
     onSuccess: (run) => {
       void queryClient.invalidateQueries({ queryKey: evalKeys.runs });
       onStarted(run.id);
@@ -92,6 +93,10 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
             placeholder={'{"label": "cheapest", "provider": {"sort": "price"}}\n{"label": "zdr", "provider": {"zdr": true}}'}
             aria-label="Provider preferences per variant"
           />
+        </label>
+        <label>
+          Run name (optional)
+          <input value={runName} onChange={(e) => setRunName(e.target.value)} maxLength={200} placeholder="the dataset and the models" />
         </label>
         <label>
           Concurrency
