@@ -234,6 +234,7 @@ describe('npm run eval', () => {
     const before = provider.received.length;
     const out = await run(['--set', join(dir.path, 'set.json'), '--dataset', join(dir.path, 'data.jsonl'), '--model', 'lp/alpha', '--budget', '0.000001', '--report', join(dir.path, 'budget.json')]);
     expect(out.code).toBe(1);
+    expect(out.stderr).toContain(`(${N} items × 1 model)`);
     expect(out.stderr).toMatch(/did not complete: budget \(Stopped before the budget of \$0\.000001 would be exceeded: \$0 spent; the next request could cost up to \$0\.\d+ if every endpoint of its route were tried with the longest replies, more than the \$0\.000001 left\)/);
     expect(provider.received.length).toBe(before);
     expect(JSON.parse(readFileSync(join(dir.path, 'budget.json'), 'utf8'))).toMatchObject({ dataset: { items: N }, models: [{ model: 'lp/alpha', items: 0 }] });

@@ -116,7 +116,7 @@ async function evaluate(
   const variants = o.models.map((model) => ({ model }));
   const estimate = await estimateRun({ datasets: core.datasets, catalog: core.catalog }, { request: o.request, dataset_id: imported.dataset.id, variants });
   process.stderr.write(
-    `${estimate.calls} requests (${imported.dataset.items} items × ${o.models.length} models); estimate: ${estimate.input_tokens} input and ${estimate.output_tokens} output tokens, ` +
+    `${estimate.calls} requests (${imported.dataset.items} items × ${o.models.length} ${o.models.length === 1 ? 'model' : 'models'}); estimate: ${estimate.input_tokens} input and ${estimate.output_tokens} output tokens, ` +
       `${estimate.cost_usd === null ? 'cost unknown (a price is unknown)' : `about $${estimate.cost_usd.toFixed(4)}`}${o.budget !== null ? `; budget $${o.budget}` : ''}\n`,
   );
   let run = core.evalRuns.start({ request: o.request, dataset_id: imported.dataset.id, variants, concurrency: o.concurrency, budget_usd: o.budget });

@@ -57,14 +57,19 @@ export function resultsCsvRow(questions: Readonly<Record<string, Question>>, ite
 
 const fmt = (v: unknown, digits = 3): string => (typeof v === 'number' ? v.toFixed(digits) : '–');
 
-/** The short table printed after a run: per model and question, the headline figures. */
+/**
+ * The short table printed after a run: per model and question, the headline figures. What belongs
+ * to the model (failed items, cost, latency) is printed on its first row only, so adding up the
+ * cost column gives the run's cost.
+ */
 export function formatTable(report: EvalReport): string {
   const rows: string[][] = [['model', 'question', 'n', 'score', 'ece', 'brier', 'failed', 'cost $', 'p50 ms']];
   for (const m of report.models) {
-    for (const [name, q] of Object.entries(m.questions)) {
+    for (const [i, [name, q]] of Object.entries(m.questions).entries()) {
       const metrics = q as Record<string, unknown>;
       const headline = q.type === 'score' ? `exact ${fmt(metrics['exact'])}` : q.type === 'box' ? `iou ${fmt(metrics['mean_iou'])}` : `acc ${fmt(metrics['accuracy'])}`;
-      rows.push([m.model, name, String(q.n), headline, fmt(metrics['ece']), fmt(metrics['brier']), String(m.failed), m.cost_usd.toFixed(4) + (m.cost_unknown ? '+?' : ''), fmt(m.latency_ms.p50, 0)]);
+      const perModel = i === 0 ? [String(m.failed), m.cost_usd.toFixed(4) + (m.cost_unknown ? '+?' : ''), fmt(m.latency_ms.p50, 0)] : ['', '', ''];
+      rows.push([m.model, name, String(q.n), headline, fmt(metrics['ece']), fmt(metrics['brier']), ...perModel]);
     }
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
