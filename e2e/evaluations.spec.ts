@@ -48,6 +48,11 @@ test('an analyst imports a labelled CSV, runs two models, reads metrics and reli
   await expect(importProblems.getByRole('row')).toHaveCount(4);
   await expect(importProblems).toContainText('has 3 cells, the header has 4: no value for "expected.mood"');
   await expect(importProblems).toContainText('id "b1" appears twice (first at row 2)');
+  // Saving earlier work as a dataset says what each choice makes, with its field named on screen.
+  await page.getByText('Save existing work as a dataset').click();
+  await expect(page.getByText('its answers as the expected answers')).toBeVisible();
+  await expect(page.getByText('Box question name', { exact: true })).toBeVisible();
+  await expect(page.getByLabel('Box question name')).toHaveValue('box');
   await evals.datasetFile.setInputFiles({ name: 'parcels.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
   await evals.importButton.click();
   await expect(page.getByText(`Imported ${ROWS.length} items`)).toBeVisible();

@@ -29,6 +29,9 @@ export function SaveAsDataset({ onSaved }: { onSaved: (id: string) => void }) {
   return (
     <details className="save-as-dataset">
       <summary>Save existing work as a dataset</summary>
+      <p className="muted small">
+        A question set&apos;s finished runs: one item per run, its answers as the expected answers (review them before testing against them).
+      </p>
       <div className="toolbar">
         <select value={setId} onChange={(e) => setSetId(e.target.value)} aria-label="Question set whose runs to save">
           {(sets.data ?? []).map((s) => (
@@ -41,8 +44,12 @@ export function SaveAsDataset({ onSaved }: { onSaved: (id: string) => void }) {
           Save its runs as a dataset
         </button>
       </div>
+      <p className="muted small">Box reviews made before datasets: one item per image, its truth box as the expected answer of this box question.</p>
       <div className="toolbar">
-        <input value={question} onChange={(e) => setQuestion(e.target.value)} aria-label="Box question name" />
+        <label className="inline-check">
+          Box question name
+          <input value={question} onChange={(e) => setQuestion(e.target.value)} />
+        </label>
         <button type="button" className="secondary" onClick={() => fromBoxes.mutate()} disabled={fromBoxes.isPending || question.trim() === ''}>
           Save box reviews as a dataset
         </button>
