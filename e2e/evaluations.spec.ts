@@ -95,6 +95,9 @@ test('an analyst imports a labelled CSV, runs two models, reads metrics and reli
   await expect(page.getByRole('table', { name: 'Confusion matrix of sandbox/baseline-text' })).toBeVisible();
   await expect(page.getByRole('img', { name: 'Error distribution: stars' }).locator('svg')).toBeVisible();
   await expect(evals.metric('sandbox/baseline-text', 'stars', 'qwk')).toHaveText(/^-?\d\.\d{3}$|^—$/);
+  // Metric names read as people write them, each with what it measures.
+  await expect(evals.metrics.getByRole('cell', { name: 'QWK', exact: true }).first()).toHaveAttribute('title', /^Quadratic weighted kappa/);
+  await expect(evals.metrics.getByRole('cell', { name: 'Brier score', exact: true }).first()).toHaveAttribute('title', /lower is better/);
   await app.screenshot('evaluations-light');
 
   // Each column names its question in full under its model; the low-confidence filter says its threshold.
