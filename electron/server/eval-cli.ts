@@ -160,7 +160,8 @@ function progressBar(run: EvalRun): string {
   const width = 30;
   const filled = run.total ? Math.round((run.done / run.total) * width) : 0;
   const eta = run.eta_ms === null ? '' : `, ETA ${Math.ceil(run.eta_ms / 1000)} s`;
-  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${run.done}/${run.total} done, ${run.failed} failed, $${run.spent_usd.toFixed(4)} spent${eta}`;
+  const waiting = run.waiting_ms === null ? '' : `, waiting ${Math.ceil(run.waiting_ms / 1000)} s (a provider answered 429 with Retry-After)`;
+  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${run.done}/${run.total} done, ${run.failed} failed, $${run.spent_usd.toFixed(4)} spent${eta}${waiting}`;
 }
 
 function sandboxOptions(): { sandbox?: { timeScale?: number; failures?: boolean } } {

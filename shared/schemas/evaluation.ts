@@ -76,6 +76,8 @@ export const EvalRunSchema = z.object({
   retryable: z.number().int(),
   spent_usd: z.number(),
   eta_ms: z.number().nullable(),
+  /** ms left before requests are sent again, after a provider answered 429 with Retry-After; null when not waiting */
+  waiting_ms: z.number().nullable(),
   created_at: z.string(),
   finished_at: z.string().nullable(),
   message: z.string().nullable(),

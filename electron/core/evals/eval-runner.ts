@@ -156,6 +156,12 @@ export class EvalRunner {
     return ((this.deps.clock.now() - this.startedAt) / this.handled) * Math.max(0, this.pendingAtStart - this.handled);
   }
 
+  /** ms left of a wait a 429's Retry-After asked for (every request of the run waits it out); null when none. */
+  waiting(): number | null {
+    const left = this.notBefore - this.deps.clock.now();
+    return left > 0 ? left : null;
+  }
+
   stop(why: 'paused' | 'cancelled'): void {
     this.stopping ??= why;
     if (why === 'cancelled') this.controller.abort();

@@ -91,8 +91,16 @@ describe('evaluation runs', () => {
     };
     const started = Date.now();
     const run = runs.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'm/a' }], concurrency: 1 });
+    // While it waits, the run says so and for how long (progress would otherwise stand still unexplained).
+    let waiting: number | null = null;
+    for (let i = 0; i < 20 && waiting === null; i += 1) {
+      await sleep(5);
+      waiting = runs.get(run.id).waiting_ms;
+    }
+    expect(waiting).toBeGreaterThan(0);
+    expect(waiting).toBeLessThanOrEqual(200);
     const done = await runs.wait(run.id);
-    expect(done).toMatchObject({ status: 'done', done: ITEMS, failed: 0 });
+    expect(done).toMatchObject({ status: 'done', done: ITEMS, failed: 0, waiting_ms: null });
     expect(Date.now() - started).toBeGreaterThanOrEqual(190);
     expect(calls).toHaveLength(ITEMS + 1);
   });

@@ -95,6 +95,7 @@ export class EvalRuns {
       retryable: live ? live.retryable : this.retryable(row.id),
       spent_usd: counts.spent,
       eta_ms: live?.eta() ?? null,
+      waiting_ms: live?.waiting() ?? null,
       created_at: row.created_at,
       finished_at: row.finished_at,
       message: row.message,

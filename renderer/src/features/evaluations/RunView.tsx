@@ -14,11 +14,12 @@ import { ResultsMatrix } from './ResultsMatrix';
 
 function Progress({ run }: { run: EvalRun }) {
   const eta = run.eta_ms === null ? '' : ` · about ${Math.ceil(run.eta_ms / 1000)} s left`;
+  const waiting = run.waiting_ms === null ? '' : ` · waiting ${Math.ceil(run.waiting_ms / 1000)} s: a provider asked to slow down (429, Retry-After)`;
   return (
     <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={run.total} aria-valuenow={run.done} aria-label="Items done">
       <span className="progress-fill" style={{ width: `${(100 * run.done) / Math.max(1, run.total)}%` }} />
       <span className="progress-text">
-        {run.done.toLocaleString('en-US')} of {run.total.toLocaleString('en-US')} done · {run.failed} failed · {formatUsd(run.spent_usd)} spent{run.status === 'running' ? eta : ''}
+        {run.done.toLocaleString('en-US')} of {run.total.toLocaleString('en-US')} done · {run.failed} failed · {formatUsd(run.spent_usd)} spent{run.status === 'running' ? `${eta}${waiting}` : ''}
       </span>
     </div>
   );
