@@ -115,6 +115,8 @@ test('an analyst imports a labelled CSV, runs two models, reads metrics and reli
   const wrongId = await firstWrong.textContent();
   await firstWrong.click();
   await expect(page.getByRole('heading', { name: `Item ${wrongId}` })).toBeVisible();
+  // Brought into view when opened: it is drawn below the matrix.
+  await expect(page.getByRole('table', { name: 'Answers of each model' })).toBeInViewport();
   await expect(page.getByRole('table', { name: 'Answers of each model' })).toContainText('sandbox/baseline-text');
   // Each method is named with its question, each answer beside its expected one.
   const firstModel = page.getByRole('table', { name: 'Answers of each model' }).getByRole('row').nth(1);
