@@ -84,6 +84,8 @@ test('an analyst imports a labelled CSV, runs two models, reads metrics and reli
   // Named, so two runs over the same dataset and models are told apart in the list.
   await page.getByLabel('Run name (optional)').fill('Parcels, first try');
   await evals.startButton.click();
+  // The run just started is brought into view: it is drawn below the form.
+  await expect(page.getByRole('heading', { level: 2, name: /^Parcels, first try · / })).toBeInViewport();
   await expect(evals.runPanel('done')).toBeVisible({ timeout: 60_000 });
   await expect(page.getByRole('heading', { level: 2, name: 'Parcels, first try · done' })).toBeVisible();
 

@@ -11,6 +11,8 @@ import { RunView } from './RunView';
 export function EvaluationsScreen() {
   const [dataset, setDataset] = useState<string | null>(null);
   const [runId, setRunId] = useState<string | null>(null);
+  // A run just started is brought into view (it is drawn below the form); one chosen from the list is not moved to.
+  const [started, setStarted] = useState<string | null>(null);
   const runs = useQuery(evalRunsQuery());
   // The chosen run while it exists (a deleted one falls back to the newest).
   const current = runId && (!runs.data || runs.data.some((r) => r.id === runId)) ? runId : (runs.data?.[0]?.id ?? null);
@@ -18,7 +20,13 @@ export function EvaluationsScreen() {
     <div className="screen">
       <ScreenHeader title="Evaluations" description="Run a question set over a labelled dataset on several models: how often each is right, what it costs, how fast it is, and whether its probabilities can be trusted." />
       <DatasetsPanel selected={dataset} onSelect={setDataset} />
-      <RunForm datasetId={dataset} onStarted={setRunId} />
+      <RunForm
+        datasetId={dataset}
+        onStarted={(id) => {
+          setRunId(id);
+          setStarted(id);
+        }}
+      />
       {runs.data && runs.data.length > 0 ? (
         <Panel title="Evaluation runs">
           <ul className="plain-list" aria-label="Evaluation runs">
@@ -35,7 +43,7 @@ export function EvaluationsScreen() {
           </ul>
         </Panel>
       ) : null}
-      {current ? <RunView key={current} id={current} /> : null}
+      {current ? <RunView key={current} id={current} reveal={current === started} /> : null}
     </div>
   );
 }

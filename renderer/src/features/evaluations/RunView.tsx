@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { EvalReport, EvalRun, ReliabilityBin } from '../../../../shared/schemas/evaluation';
 import { call } from '../../transport/transport';
 import { download, fileName } from '../../lib/download';
@@ -128,8 +128,13 @@ function Charts({ report, runId, done }: { report: EvalReport; runId: string; do
 }
 
 /** One evaluation run: progress and controls, metrics side by side, charts, the results matrix, calibration, exports. */
-export function RunView({ id }: { id: string }) {
+export function RunView({ id, reveal = false }: { id: string; reveal?: boolean }) {
   const run = useQuery(evalRunQuery(id));
+  const top = useRef<HTMLDivElement>(null);
+  const loaded = run.data !== undefined;
+  useEffect(() => {
+    if (reveal && loaded) top.current?.scrollIntoView({ block: 'start' });
+  }, [reveal, loaded]);
   // While it runs, the report and the matrix are fetched again about twenty times in all, not at
   // every poll: a report over 10,000 items fits temperatures, which takes the core a while.
   const step = Math.max(1, Math.ceil((run.data?.total ?? 1) / 20));
@@ -142,6 +147,7 @@ export function RunView({ id }: { id: string }) {
   const questions = Object.keys(report.data?.models[0]?.questions ?? {});
   return (
     <>
+      <div ref={top} />
       <Panel title={`${r.name} · ${r.status}`} aside={<Controls run={r} />}>
         <Progress run={r} />
         {r.message ? <p className="notice notice-warn">{r.message}</p> : null}
