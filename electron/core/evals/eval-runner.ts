@@ -111,6 +111,8 @@ export class EvalRunner {
   private stopping: RunnerEnd | null = null;
   /** One for the run: cancelling stops every request in flight (cheaper than an AbortController per item). */
   private readonly controller = new Cancellation();
+  /** Wakes waits on a Retry-After at any stop: a pause does not wait out a long Retry-After first. */
+  private readonly wake = new Cancellation();
   private notBefore = 0;
   private readonly startedAt: number;
   /** Tasks this runner was started with (items with no result, and failures to retry), and those finished since. */
@@ -162,9 +164,16 @@ export class EvalRunner {
     return left > 0 ? left : null;
   }
 
+  /** Requests in flight finish on a pause (their answers are stored and paid for); a cancel stops them. */
   stop(why: 'paused' | 'cancelled'): void {
     this.stopping ??= why;
+    this.wake.abort();
     if (why === 'cancelled') this.controller.abort();
+  }
+
+  /** Why this runner is stopping (a pause, a cancel, the budget), null while it runs. */
+  get stoppingFor(): RunnerEnd | null {
+    return this.stopping;
   }
 
   /** Items with no stored result, and stored failures that may be sent again; never a stored answer. */
@@ -209,7 +218,7 @@ export class EvalRunner {
     const request = { ...base, model: variant.model, state: task.state, ...(provider ? { provider } : {}) } as DecisionsRequest;
     for (let attempt = 1; ; attempt += 1) {
       const wait = this.notBefore - this.deps.clock.now();
-      if (wait > 0) await this.deps.sleep(wait, this.controller).catch(() => undefined);
+      if (wait > 0) await this.deps.sleep(wait, this.wake).catch(() => undefined);
       if (this.stopping) return;
       let reservation = 0;
       const started = this.deps.clock.now();

@@ -24,6 +24,7 @@ let datasets: Datasets;
 let calls: { model: string; state: unknown }[];
 let behaviour: (request: DecisionsRequest, n: number) => Promise<Awaited<ReturnType<EvalDecide>>>;
 let runs: EvalRuns;
+let decide: EvalDecide;
 let datasetId: string;
 
 const answer = (p: number, cost = 0.01): Awaited<ReturnType<EvalDecide>> => ({
@@ -39,7 +40,7 @@ beforeEach(async () => {
   datasets = new Datasets(store, systemClock);
   calls = [];
   behaviour = async () => answer(0.9);
-  const decide: EvalDecide = async (request, options) => {
+  decide = async (request, options) => {
     // The engine admits a request before any upstream call: only admitted ones count as sent.
     options.admit(() => 0.01);
     calls.push({ model: request.model, state: request.state });
@@ -141,6 +142,37 @@ describe('evaluation runs', () => {
     expect(await runs.wait(run.id)).toMatchObject({ status: 'done', done: ITEMS });
     expect(new Set(calls.map((c) => c.state)).size).toBe(ITEMS);
     expect(calls).toHaveLength(ITEMS);
+  });
+
+  it('a resume sent while a pause lets requests in flight return is not lost', async () => {
+    behaviour = async () => (await sleep(60), answer(0.9));
+    const run = runs.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'm/a' }], concurrency: 2 });
+    await sleep(20);
+    runs.pause(run.id);
+    // Two requests are still in flight: the paused runner has not finished yet.
+    expect(runs.resume(run.id).status).toBe('running');
+    let settled = await runs.wait(run.id);
+    while (settled.status === 'running') settled = await runs.wait(run.id);
+    expect(settled).toMatchObject({ status: 'done', done: ITEMS });
+    expect(calls).toHaveLength(ITEMS);
+  });
+
+  it('a pause does not wait out a Retry-After first, and a resume then goes on', async () => {
+    runs.close();
+    // The runs' own sleep, which a stop wakes (the other tests use one that ignores it).
+    runs = new EvalRuns({ store, clock: systemClock, logger: silentLogger, datasets, decide });
+    behaviour = async (_r, n) => {
+      if (n === 1) throw new GatewayError('rate_limited', 'slow down', { headers: { 'Retry-After': '30' } });
+      return answer(0.9);
+    };
+    const run = runs.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'm/a' }], concurrency: 1 });
+    while (runs.get(run.id).waiting_ms === null) await sleep(5);
+    const pausedAt = Date.now();
+    runs.pause(run.id);
+    expect(await runs.wait(run.id)).toMatchObject({ status: 'paused', done: 0 });
+    expect(Date.now() - pausedAt).toBeLessThan(5_000);
+    runs.resume(run.id);
+    expect(await runs.wait(run.id)).toMatchObject({ status: 'done', done: ITEMS, failed: 0 });
   });
 
   it('a saved calibration adjusts later runs of the set on that model, says so in the method and keeps the raw answer', async () => {

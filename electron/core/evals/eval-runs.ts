@@ -60,6 +60,8 @@ export const toStored = (r: ResultRow): StoredResult => ({ position: r.position,
 /** Evaluation runs: started, paused, resumed after a restart, reported. */
 export class EvalRuns {
   private readonly active = new Map<string, EvalRunner>();
+  /** Runs resumed while their pause was still letting requests in flight return: launched again as soon as they have. */
+  private readonly resumeWhenStopped = new Set<string>();
   private closing = false;
 
   constructor(
@@ -148,6 +150,12 @@ export class EvalRuns {
     this.deps.store.run("UPDATE eval_runs SET status = 'running', message = NULL, finished_at = NULL WHERE id = ?", [row.id]);
     void runner.finished
       .then((end: RunnerEnd) => {
+        // Resumed while a pause (or its budget) let requests in flight finish: go on at once.
+        if ((end === 'paused' || end === 'budget') && this.resumeWhenStopped.delete(row.id) && !this.closing) {
+          this.active.delete(row.id);
+          this.launch(this.row(row.id));
+          return;
+        }
         // Items sent again leave a paused or stopped run as it was (it still has items to resume), not done.
         if (only && end === 'done' && row.status !== 'done' && row.status !== 'running') this.finish(row.id, row.status as RunnerEnd, row.message);
         else this.finish(row.id, end, end === 'budget' ? budgetMessage(row.budget_usd ?? 0, runner.budgetStop) : null);
@@ -182,6 +190,7 @@ export class EvalRuns {
 
   pause(id: string): EvalRun {
     const runner = this.active.get(id);
+    this.resumeWhenStopped.delete(id);
     if (runner) {
       runner.stop('paused');
       this.deps.store.run("UPDATE eval_runs SET status = 'paused' WHERE id = ?", [id]);
@@ -200,12 +209,19 @@ export class EvalRuns {
     if (row.status === 'cancelled') throw new GatewayError('bad_request', 'The run is cancelled; start a new one');
     if (row.status === 'done' && this.retryable(id) === 0) throw new GatewayError('bad_request', 'The run is done and has no failed item to try again; start a new one');
     if (budget !== undefined) this.deps.store.run('UPDATE eval_runs SET budget_usd = ? WHERE id = ?', [budget, id]);
-    if (!this.active.has(id)) this.launch(this.row(id));
+    const runner = this.active.get(id);
+    if (!runner) this.launch(this.row(id));
+    else if (runner.stoppingFor === 'paused' || runner.stoppingFor === 'budget') {
+      // Stopping, with requests still in flight: a resume now is not dropped; the run goes on once they return.
+      this.resumeWhenStopped.add(id);
+      this.deps.store.run("UPDATE eval_runs SET status = 'running', message = NULL WHERE id = ?", [id]);
+    }
     return this.get(id);
   }
 
   cancel(id: string): EvalRun {
     const row = this.row(id);
+    this.resumeWhenStopped.delete(id);
     const runner = this.active.get(id);
     if (runner) runner.stop('cancelled');
     else if (row.status !== 'done') this.finish(id, 'cancelled', null);
