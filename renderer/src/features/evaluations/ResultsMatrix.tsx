@@ -1,6 +1,7 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import type { EvalResultRow } from '../../../../shared/schemas/evaluation';
+import { scoredLevelIndex } from './answer-detail';
 import { LOW_CONFIDENCE, RESULTS_PAGE, resultsPageQuery, type ResultFilter } from './api';
 import { VirtualRows } from './VirtualRows';
 
@@ -17,12 +18,25 @@ export function answerText(answer: unknown): string {
   if (!a) return '—';
   if (a.type === 'noul') return (a.noul ?? 0).toFixed(2);
   if (a.type === 'choice') return a.choice ?? '—';
-  if (a.type === 'score') return (a.score ?? 0).toFixed(2);
+  // The level it is scored as (what the mark judges), with the score beside it: 0.99 may well be level 0.
+  if (a.type === 'score') return `L${scoredLevelIndex(a) ?? '?'} (${(a.score ?? 0).toFixed(2)})`;
   if (a.type === 'box' && a.box) return `[${[a.box.top, a.box.left, a.box.bottom, a.box.right].map((v) => v.toFixed(2)).join(' ')}]`;
   return '—';
 }
 
 const mark = (v: boolean | null | undefined) => (v === true ? '✓' : v === false ? '✗' : '');
+
+/**
+ * What a cell says: the answer and its mark (no mark when the item has no expected answer for the
+ * question), "failed", or "not sent" for an item the run never sent to that model (cancelled or
+ * stopped by its budget), which is not the same as an unlabelled one. Empty until its page arrives.
+ */
+export function cellText(row: EvalResultRow | undefined, cell: EvalResultRow['cells'][number] | undefined, question: string, correct: boolean | null | undefined): string {
+  if (!row) return '';
+  if (!cell) return 'not sent';
+  if (!cell.ok) return 'failed';
+  return `${answerText(cell.answers[question])} ${mark(correct)}`.trimEnd();
+}
 
 /** One row of the matrix; memoised, so rows that stay in view are not rendered again while scrolling. */
 const MatrixRow = memo(function MatrixRow({ row, top, models, questions, onOpen }: { row: EvalResultRow | undefined; top: number; models: readonly string[]; questions: readonly string[]; onOpen: (position: number) => void }) {
@@ -38,8 +52,8 @@ const MatrixRow = memo(function MatrixRow({ row, top, models, questions, onOpen 
         return questions.map((q) => {
           const correct = cell?.correct[q];
           return (
-            <span key={`${m}-${q}`} className={correct === false ? 'cell-wrong' : correct === true ? 'cell-right' : undefined} title={row ? `expected ${JSON.stringify(row.expected[q] ?? null)}` : undefined}>
-              {cell ? (cell.ok ? `${answerText(cell.answers[q])} ${mark(correct)}` : 'failed') : ''}
+            <span key={`${m}-${q}`} className={correct === false ? 'cell-wrong' : correct === true ? 'cell-right' : row && !cell ? 'muted' : undefined} title={row ? (cell && !cell.ok && cell.error ? cell.error : `expected ${JSON.stringify(row.expected[q] ?? null)}`) : undefined}>
+              {cellText(row, cell, q, correct)}
             </span>
           );
         });

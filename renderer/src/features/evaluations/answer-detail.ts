@@ -3,7 +3,15 @@
  * tie), else the score rounded, as the metrics count it. A score of 0.99 may well be level 0.
  */
 export function scoredLevel(answer: unknown): string | null {
-  const a = answer as { type?: string; score?: number; probabilities?: Record<string, number>; legend?: Record<string, string> } | undefined;
+  const best = scoredLevelIndex(answer);
+  if (best === null) return null;
+  const name = (answer as { legend?: Record<string, string> }).legend?.[String(best)];
+  return `level ${best}${name ? ` (${name})` : ''}`;
+}
+
+/** The index of the level a score answer is scored as (see `scoredLevel`); null for any other answer. */
+export function scoredLevelIndex(answer: unknown): number | null {
+  const a = answer as { type?: string; score?: number; probabilities?: Record<string, number> } | undefined;
   if (a?.type !== 'score') return null;
   let best: number | null = null;
   let bestP = -Infinity;
@@ -15,9 +23,7 @@ export function scoredLevel(answer: unknown): string | null {
     }
   }
   if (best === null && typeof a.score === 'number') best = Math.round(a.score);
-  if (best === null) return null;
-  const name = a.legend?.[String(best)];
-  return `level ${best}${name ? ` (${name})` : ''}`;
+  return best;
 }
 
 /** A choice answer's confidence as a number beside the option, so a calibrated answer shows what changed. */
