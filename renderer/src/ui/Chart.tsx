@@ -7,6 +7,13 @@ import type { EChartsCoreOption } from 'echarts/core';
 
 echarts.use([BarChart, LineChart, CustomChart, GridComponent, LegendComponent, TooltipComponent, DatasetComponent, SVGRenderer]);
 
+/**
+ * Series colours that read on the light and the dark theme alike and stay apart for colour-blind
+ * readers: the Okabe–Ito palette (Okabe & Ito, "Color Universal Design", 2008). ECharts' own
+ * default has a dark slate third colour that vanished on the dark theme.
+ */
+export const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442'];
+
 /** Text and axis colours from the app's theme (light or dark), which ECharts does not read itself. */
 function themed(option: EChartsCoreOption): EChartsCoreOption {
   const css = getComputedStyle(document.documentElement);
@@ -16,8 +23,12 @@ function themed(option: EChartsCoreOption): EChartsCoreOption {
   const axis = (a: unknown) => (a && typeof a === 'object' ? { ...a, axisLabel: { hideOverlap: true, ...((a as { axisLabel?: object }).axisLabel ?? {}), color: muted }, nameTextStyle: { color: muted }, axisLine: { lineStyle: { color: border } }, splitLine: { lineStyle: { color: border } } } : a);
   const surface = css.getPropertyValue('--surface').trim() || '#ffffff';
   const o = option as Record<string, unknown>;
+  // Point labels in the theme's text colour without ECharts' halo, which smudged them on the dark theme.
+  const series = Array.isArray(o['series']) ? (o['series'] as Record<string, unknown>[]).map((one) => (one['label'] ? { ...one, label: { color: text, textBorderWidth: 0, ...(one['label'] as object) } } : one)) : o['series'];
   return {
+    color: PALETTE,
     ...o,
+    ...(series ? { series } : {}),
     textStyle: { color: text },
     // Rich-text tooltips are drawn by the chart itself: the HTML tooltip sets inline style attributes,
     // which the Content-Security-Policy (style-src without 'unsafe-inline') refuses, one report per move.
