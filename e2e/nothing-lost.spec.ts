@@ -47,20 +47,27 @@ test('edits to a set survive leaving the screen, and a new set is not thrown awa
   await app.screenshot('question-set-draft');
 });
 
-test('a blank state or instruction is a problem beside its field, and Run is disabled', async ({ page, server }) => {
+test('a blank state or instruction is a problem beside its field, and Run is disabled; a set without content can still be saved', async ({ page, server }) => {
   const app = new AppPage(page);
   const sets = new QuestionSetsPage(page);
   await app.open(server.uiUrl);
   await app.goTo('Question sets');
   await sets.model.fill('sandbox/baseline-text');
   await expect(sets.validity).toHaveText(/problem/);
-  await expect(page.getByText('State: Write the content to judge in State, or add an image.')).toBeVisible();
+  await expect(page.getByText('State: Write the content to judge in State, or add an image, to run the set here')).toBeVisible();
   await expect(sets.question('q1').getByRole('alert')).toContainText('Question “q1”, instructions: Write what the question asks');
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeDisabled();
   await sets.state.fill('   ');
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeDisabled();
-  await sets.state.fill('The parcel came late.');
+  // Questions without content: a set for Evaluations (content comes from each item) saves, but does not run.
   await sets.fillQuestion('q1', { instructions: 'Was it late?' });
+  await expect(sets.validity).toHaveText('no content: can be saved, not run');
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeEnabled();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Saved.', { exact: true })).toBeVisible();
+  await sets.state.fill('The parcel came late.');
   await expect(sets.validity).toHaveText('valid request');
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
 });

@@ -124,7 +124,7 @@ export function QuestionSetsScreen() {
   const built = useMemo(() => buildRequest(draft), [draft]);
   const update = (patch: Partial<SetDraft>) => setDraft((d) => ({ ...d, ...patch }));
   const save = useMutation({
-    mutationFn: () => call('sets.save', { ...(draft.id ? { id: draft.id } : {}), name: draft.name, request: built.valid! }),
+    mutationFn: () => call('sets.save', { ...(draft.id ? { id: draft.id } : {}), name: draft.name, request: built.savable! }),
     onSuccess: (s) => {
       if (draft.id === undefined) dropDraft(undefined);
       setDraft((d) => ({ ...d, id: s.id }));
@@ -168,7 +168,7 @@ export function QuestionSetsScreen() {
               Import JSON…
               <input type="file" accept="application/json,.json" onChange={(e) => e.target.files?.[0] && void onImport(e.target.files[0])} />
             </label>
-            <button type="button" className="secondary" disabled={!built.valid} onClick={() => download(fileName(draft.name, 'json'), JSON.stringify(built.valid, null, 2))}>
+            <button type="button" className="secondary" disabled={!built.savable} onClick={() => download(fileName(draft.name, 'json'), JSON.stringify(built.savable, null, 2))}>
               Export JSON
             </button>
           </>
@@ -237,8 +237,8 @@ export function QuestionSetsScreen() {
                 </button>
               </span>
             ) : null}
-            <span className={built.valid ? 'badge badge-ok' : 'badge'} role="status">
-              {built.valid ? 'valid request' : `${built.problems.length} problem${built.problems.length === 1 ? '' : 's'}`}
+            <span className={built.valid ? 'badge badge-ok' : 'badge'} role="status" title={!built.valid && built.savable ? 'Content is needed to run the set here; a set used over a dataset in Evaluations takes it from each item' : undefined}>
+              {built.valid ? 'valid request' : built.savable ? 'no content: can be saved, not run' : `${built.problems.length} problem${built.problems.length === 1 ? '' : 's'}`}
             </span>
             <label htmlFor="compare-models">Also run on</label>
             <select id="compare-models" multiple size={2} value={compareWith} onChange={(e) => setCompareWith([...e.target.selectedOptions].map((o) => o.value))}>
@@ -248,7 +248,7 @@ export function QuestionSetsScreen() {
                 </option>
               ))}
             </select>
-            <button type="button" className="secondary" disabled={!built.valid || save.isPending} onClick={() => save.mutate()}>
+            <button type="button" className="secondary" disabled={!built.savable || save.isPending} onClick={() => save.mutate()}>
               {save.isPending ? 'Saving…' : 'Save'}
             </button>
             <button type="button" disabled={!built.valid || run.isPending} onClick={() => run.mutate()}>

@@ -19,6 +19,17 @@ describe('question set drafts', () => {
     expect(built.valid).toEqual(request);
   });
 
+  it('a set without content can be saved (Evaluations gives each item its own) but not run', () => {
+    const draft = draftFrom(undefined, 'For datasets', { model: 'acme/judge', state: '', questions: { late: { type: 'noul', instructions: 'Late?' } } });
+    const built = buildRequest(draft);
+    expect(built.problems.map((p) => p.path)).toEqual(['state']);
+    expect(built.valid).toBeNull();
+    expect(built.savable).toEqual({ model: 'acme/judge', state: '', questions: { late: { type: 'noul', instructions: 'Late?' } } });
+    // Any other problem keeps it from being saved too.
+    draft.questions = [{ ...newQuestion('noul', 'late'), instructions: '' }];
+    expect(buildRequest(draft).savable).toBeNull();
+  });
+
   it('names each problem by its JSON path', () => {
     const draft = emptyDraft('');
     draft.questions = [{ ...newQuestion('score', 'q1'), levels: [] }, newQuestion('noul', 'q1')];

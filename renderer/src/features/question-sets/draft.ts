@@ -82,8 +82,16 @@ const asText = (g: unknown): string => (typeof g === 'string' ? g : JSON.stringi
 export interface Built {
   request: unknown;
   problems: ValidationProblem[];
+  /** The request, when it can be run: no problem at all. */
   valid: DecisionsRequest | null;
+  /**
+   * The request, when it can be saved and exported: blank content is the only problem allowed, since
+   * a set used over a dataset (Evaluations, `npm run eval`) takes its content from each item.
+   */
+  savable: DecisionsRequest | null;
 }
+
+export const BLANK_STATE = 'the state is blank';
 
 /** The request the draft describes, and every problem with it, by JSON path. */
 export function buildRequest(draft: SetDraft): Built {
@@ -102,7 +110,8 @@ export function buildRequest(draft: SetDraft): Built {
     state = [...text, ...draft.images.map((i) => ({ type: 'image_url', image_url: { url: i.dataUrl } }))];
   }
   // Blank content or a blank instruction is still a valid wire request, but it asks nothing: not run, not billed.
-  if (!draft.stateText.trim() && draft.images.length === 0) problems.push({ path: 'state', message: 'the state is blank' });
+  const blank = !draft.stateText.trim() && draft.images.length === 0;
+  if (blank) problems.push({ path: 'state', message: BLANK_STATE });
   const questions: Record<string, unknown> = {};
   for (const q of draft.questions) {
     if (!q.instructions.trim()) problems.push({ path: `questions.${q.name}.instructions`, message: 'the instructions are blank' });
@@ -124,7 +133,8 @@ export function buildRequest(draft: SetDraft): Built {
   const request = { model: draft.model, state, questions, ...(provider !== undefined ? { provider } : {}) };
   const parsed = DecisionsRequestSchema.safeParse(request);
   if (!parsed.success) problems.push(...describeIssues(parsed.error));
-  return { request, problems, valid: parsed.success && problems.length === 0 ? parsed.data : null };
+  const otherProblems = problems.filter((p) => !(p.path === 'state' && p.message === BLANK_STATE));
+  return { request, problems, valid: parsed.success && problems.length === 0 ? parsed.data : null, savable: parsed.success && otherProblems.length === 0 ? parsed.data : null };
 }
 
 /** The editor's view of a saved request. */

@@ -52,7 +52,7 @@ function questionProblem(name: string, rest: string[], problem: ValidationProble
 export function showProblem(problem: ValidationProblem): ShownProblem {
   const [head, ...rest] = segments(problem.path);
   if (head === 'state') {
-    if (/blank|empty/.test(problem.message)) return { field: 'State', fix: 'Write the content to judge in State, or add an image.' };
+    if (/blank|empty/.test(problem.message)) return { field: 'State', fix: 'Write the content to judge in State, or add an image, to run the set here (it can be saved without: Evaluations takes content from each item).' };
     return { field: 'State', fix: problem.message.startsWith('not valid JSON') ? `The JSON is not valid (${problem.message.replace('not valid JSON: ', '')}); fix it or switch State to text.` : `${problem.message}.` };
   }
   if (head === 'model') return { field: 'Model', fix: 'Pick a model from the list, or type an id of the form author/slug.' };
