@@ -192,6 +192,7 @@ describe('npm run eval', () => {
   it('reports what the chosen logprobs imply, for two models', async () => {
     const out = await run(['--set', join(dir.path, 'set.json'), '--dataset', join(dir.path, 'data.jsonl'), '--model', 'lp/alpha,lp/beta', '--report', join(dir.path, 'report.json'), '--results', join(dir.path, 'results.jsonl'), '--concurrency', '3']);
     expect(out.stderr).toMatch(/24 requests \(12 items × 2 models\); estimate: .*about \$/);
+    expect(out.stderr).toMatch(/lp\/beta: one request can cost up to \$0\.\d+ \(on item i1\d, the largest sampled\)/);
     expect(out.code, out.stderr).toBe(0);
     const report = JSON.parse(readFileSync(join(dir.path, 'report.json'), 'utf8')) as { dataset: { items: number }; models: Record<string, unknown>[] };
     expect(report.dataset).toEqual({ items: N });
@@ -230,14 +231,26 @@ describe('npm run eval', () => {
     expect(provider.received).toHaveLength(2 * N * 3);
   }, 60_000);
 
-  it('exits 1 when the budget stops the run, with the report of what was done', async () => {
+  it('refuses a budget below one request\'s worst case (exit 2, nothing sent), and exits 1 when the budget stops the run, with the report of what was done', async () => {
     const before = provider.received.length;
-    const out = await run(['--set', join(dir.path, 'set.json'), '--dataset', join(dir.path, 'data.jsonl'), '--model', 'lp/alpha', '--budget', '0.000001', '--report', join(dir.path, 'budget.json')]);
+    const args = ['--set', join(dir.path, 'set.json'), '--dataset', join(dir.path, 'data.jsonl'), '--model', 'lp/alpha', '--report', join(dir.path, 'budget.json')];
+    const refused = await run([...args, '--budget', '0.000001']);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toMatch(/lp\/alpha: one request can cost up to \$0\.\d+ \(on item i1\d, the largest sampled\)/);
+    const smallest = /Nothing was run; use --budget \$(0\.\d+) or more, or no --budget\./.exec(refused.stderr)?.[1];
+    expect(refused.stderr).toMatch(/--budget \$0\.000001 is below what one request of lp\/alpha can cost at worst \(\$0\.\d+\), which a budget holds before sending it/);
+    expect(smallest, refused.stderr).toBeDefined();
+    expect(refused.stderr).toContain(`Smallest budget that lets every model send a request: $${smallest}`);
+    expect(provider.received.length).toBe(before);
+
+    // At the smallest budget the first request is admitted; the next one's worst case no longer fits beside it.
+    const out = await run([...args, '--budget', smallest!]);
     expect(out.code).toBe(1);
     expect(out.stderr).toContain(`(${N} items × 1 model)`);
-    expect(out.stderr).toMatch(/did not complete: budget \(Stopped before the budget of \$0\.000001 would be exceeded: \$0 spent; the next request could cost up to \$0\.\d+ if every endpoint of its route were tried with the longest replies, more than the \$0\.000001 left\)/);
-    expect(provider.received.length).toBe(before);
-    expect(JSON.parse(readFileSync(join(dir.path, 'budget.json'), 'utf8'))).toMatchObject({ dataset: { items: N }, models: [{ model: 'lp/alpha', items: 0 }] });
+    expect(out.stderr).toMatch(/did not complete: budget \(Stopped before the budget of \$0\.\d+ would be exceeded: \$[\d.]+ spent( \(\$0\.\d+ more held for requests in flight\))?; the next request could cost up to \$0\.\d+ if every endpoint of its route were tried with the longest replies, more than the \$0\.\d+ left\)/);
+    // One item, three questions.
+    expect(provider.received.length).toBe(before + 3);
+    expect(JSON.parse(readFileSync(join(dir.path, 'budget.json'), 'utf8'))).toMatchObject({ dataset: { items: N }, models: [{ model: 'lp/alpha', items: 1 }] });
   }, 60_000);
 
   it('exits 2 naming file, row and field on a bad dataset, and 2 on an unknown model', async () => {

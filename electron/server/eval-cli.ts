@@ -7,10 +7,11 @@ import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { summarizeIssues } from '../../shared/contract/result';
 import { DecisionsRequestSchema, type DecisionsRequest } from '../../shared/schemas/decisions-request';
-import type { EvalReport, EvalRun } from '../../shared/schemas/evaluation';
+import type { EvalEstimate, EvalReport, EvalRun } from '../../shared/schemas/evaluation';
 import { createCore, type Core } from '../core/create-core';
 import { fileRows, formatOf } from '../core/evals/dataset-sources';
 import { estimateRun } from '../core/evals/estimate';
+import { usdText } from '../core/evals/eval-runner';
 import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
 import { createLogger } from '../core/logger';
 import { defaultDataDir } from './data-dir';
@@ -22,10 +23,17 @@ const USAGE = `Usage:
                   [--concurrency N] [--budget USD] [--valid-only]
 Exit 0 when the run completed, 2 on bad input, 1 when it could not complete.`;
 
-class BadInput extends Error {}
+class BadInput extends Error {
+  constructor(
+    message: string,
+    readonly showUsage = true,
+  ) {
+    super(message);
+  }
+}
 
-function bad(message: string): never {
-  throw new BadInput(message);
+function bad(message: string, showUsage = true): never {
+  throw new BadInput(message, showUsage);
 }
 
 function readSet(path: string): DecisionsRequest {
@@ -114,11 +122,12 @@ async function evaluate(
   if (!imported.dataset) bad(`${basename(o.dataset)}: ${imported.skipped} row(s) with problems; nothing was run (--valid-only runs the valid rows)`);
   if (imported.skipped > 0) process.stderr.write(`Skipped ${imported.skipped} row(s) with problems.\n`);
   const variants = o.models.map((model) => ({ model }));
-  const estimate = await estimateRun({ datasets: core.datasets, catalog: core.catalog }, { request: o.request, dataset_id: imported.dataset.id, variants });
+  const estimate = await estimateRun(core, { request: o.request, dataset_id: imported.dataset.id, variants });
   process.stderr.write(
     `${estimate.calls} requests (${imported.dataset.items} items × ${o.models.length} ${o.models.length === 1 ? 'model' : 'models'}); estimate: ${estimate.input_tokens} input and ${estimate.output_tokens} output tokens, ` +
       `${estimate.cost_usd === null ? 'cost unknown (a price is unknown)' : `about $${estimate.cost_usd.toFixed(4)}`}${o.budget !== null ? `; budget $${o.budget}` : ''}\n`,
   );
+  checkBudget(estimate, o.budget);
   let run = core.evalRuns.start({ request: o.request, dataset_id: imported.dataset.id, variants, concurrency: o.concurrency, budget_usd: o.budget });
   const tty = process.stderr.isTTY === true;
   let lastLine = 0;
@@ -156,6 +165,35 @@ async function evaluate(
   return 0;
 }
 
+/**
+ * Says what one request can cost at worst per model (what a budget holds for it before sending
+ * it), and refuses a budget below the largest of them: such a run stops at its first request of
+ * that model, before sending it, so a pipeline would pay for an import and a run that cannot
+ * complete. A budget below the estimate only warns: the run may still finish under it.
+ */
+function checkBudget(estimate: EvalEstimate, budget: number | null): void {
+  const on = estimate.worst_request_item === null ? '' : ` (on item ${estimate.worst_request_item}, the largest sampled)`;
+  for (const v of estimate.per_variant) {
+    process.stderr.write(
+      `${v.variant}: one request can cost up to ${v.worst_request_usd === null ? `an unknown amount (${v.worst_request_note ?? 'unknown'})` : usdText(v.worst_request_usd)}${on}, every endpoint of its route tried with the longest replies; a budget holds that much for it before sending it\n`,
+    );
+  }
+  if (estimate.min_budget_usd !== null) process.stderr.write(`Smallest budget that lets every model send a request: ${usdText(estimate.min_budget_usd)}\n`);
+  if (budget === null) return;
+  if (estimate.min_budget_usd === null) {
+    process.stderr.write(`Warning: the smallest budget that lets the run send anything is unknown; the run stops at a request whose worst case is above what is left of --budget ${usdText(budget)}\n`);
+    return;
+  }
+  if (budget < estimate.min_budget_usd) {
+    const worst = estimate.per_variant.reduce((a, b) => ((b.worst_request_usd ?? 0) > (a.worst_request_usd ?? 0) ? b : a));
+    bad(
+      `--budget ${usdText(budget)} is below what one request of ${worst.variant} can cost at worst (${usdText(worst.worst_request_usd!)}), which a budget holds before sending it: the run would stop at that request without sending it. Nothing was run; use --budget ${usdText(estimate.min_budget_usd)} or more, or no --budget.`,
+      false,
+    );
+  }
+  if (estimate.cost_usd !== null && budget < estimate.cost_usd) process.stderr.write(`Warning: --budget ${usdText(budget)} is below the estimate (about ${usdText(estimate.cost_usd)}): the run will likely stop before it ends\n`);
+}
+
 function progressBar(run: EvalRun): string {
   const width = 30;
   const filled = run.total ? Math.round((run.done / run.total) * width) : 0;
@@ -177,7 +215,7 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     if (error instanceof BadInput) {
-      process.stderr.write(`${error.message}\n\n${USAGE}\n`);
+      process.stderr.write(error.showUsage ? `${error.message}\n\n${USAGE}\n` : `${error.message}\n`);
       process.exit(2);
     }
     process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -48,12 +48,31 @@ export const EvalEstimateSchema = z.object({
   items: z.number().int(),
   estimated: z.literal(true),
   per_variant: z.array(
-    z.object({ variant: z.string(), input_tokens: z.number().int(), output_tokens: z.number().int(), cost_usd: z.number().nullable() }),
+    z.object({
+      variant: z.string(),
+      input_tokens: z.number().int(),
+      output_tokens: z.number().int(),
+      cost_usd: z.number().nullable(),
+      /**
+       * The worst case of one request (USD) on `worst_request_item`: what a budget holds for it before
+       * sending it (every endpoint of its route tried, the longest replies). null when not known, and why in `worst_request_note`.
+       */
+      worst_request_usd: z.number().nullable(),
+      worst_request_note: z.string().nullable(),
+    }),
   ),
   input_tokens: z.number().int(),
   output_tokens: z.number().int(),
   /** null when a price is unknown */
   cost_usd: z.number().nullable(),
+  /** id of the sampled item with the largest state, which the worst cases are worked out on; null for an empty dataset */
+  worst_request_item: z.string().nullable(),
+  /**
+   * The smallest budget with which every variant's request can be admitted: the largest worst case
+   * of one request, rounded up to three significant digits. A budget below it stops the run at such
+   * a request, before sending it (and sends nothing when that request comes first). null when a worst case is unknown.
+   */
+  min_budget_usd: z.number().nullable(),
 });
 export type EvalEstimate = z.infer<typeof EvalEstimateSchema>;
 

@@ -10,7 +10,7 @@ import type { AttemptOutput, AttemptSummary, ExecutionResult } from '../routing/
 import type { Plan, PlannedAttempt } from '../routing/plan';
 import { ask, askNative, methodFor, type Answered, type AnsweringMethod } from './ask';
 import { prepare, type Prepared } from './prepare';
-import { maxCost } from './reserve';
+import { maxCost, reservation } from './reserve';
 import { estimateTokensOfLength } from './state';
 import { attachUsage, totalUsage, type LedgerEntry } from './usage';
 
@@ -64,6 +64,19 @@ export class DecisionsEngine {
       if (ledger.length > 0) attachUsage(error, totalUsage(ledger));
       throw error;
     }
+  }
+
+  /**
+   * What `decide` would reserve at admission for this request (the `maxCost` its `admit` is given),
+   * worked out by the same prepare and plan steps without sending anything: the most the request
+   * can cost, every planned endpoint tried with the longest replies. Null when an endpoint of its
+   * plan has an unknown price (the reservation counts such calls 0, so it bounds nothing then).
+   * Throws as `decide` would when the request cannot be prepared or planned.
+   */
+  admissionCost(request: DecisionsRequest): number | null {
+    const prepared = prepare(request, this.gateway.model(request.model));
+    const held = reservation(this.gateway, this.plan(request, prepared), request, prepared);
+    return held.unpriced ? null : held.usd;
   }
 
   private plan(request: DecisionsRequest, prepared: Prepared): Plan {

@@ -20,6 +20,11 @@ const NATIVE_OUTPUT_TOKENS = 64;
  * more (the refused one was not billed). Endpoints with an unknown price count 0.
  */
 export function maxCost(gateway: Gateway, plan: Plan, request: DecisionsRequest, prepared: Prepared): number {
+  return reservation(gateway, plan, request, prepared).usd;
+}
+
+/** `maxCost`, and whether a call it counted was on an endpoint whose price is unknown (counted 0, so the sum is then no bound). */
+export function reservation(gateway: Gateway, plan: Plan, request: DecisionsRequest, prepared: Prepared): { usd: number; unpriced: boolean } {
   const { labelled, sets, parts, images, image } = prepared;
   const stateTokens = parts.reduce((n, p) => n + (p.type === 'text' ? Buffer.byteLength(p.text) : 0), 0) + images * IMAGE_TOKENS + CALL_OVERHEAD_TOKENS;
   // What each label question's calls send, counted once: only box prompts depend on the endpoint.
@@ -32,14 +37,19 @@ export function maxCost(gateway: Gateway, plan: Plan, request: DecisionsRequest,
   });
   let native: { promptTokens: number; outputTokens: number } | undefined;
   let total = 0;
+  let unpriced = false;
+  const priced = (usd: number | null) => {
+    if (usd === null) unpriced = true;
+    return usd ?? 0;
+  };
   for (const { endpoint } of plan.attempts) {
     const room = gateway.capabilities(endpoint).thinkingRoom;
-    const cost = (promptTokens: number, outputTokens: number) => maxCallCost(endpoint, { promptTokens, outputTokens: outputTokens + room }) ?? 0;
+    const cost = (promptTokens: number, outputTokens: number) => priced(maxCallCost(endpoint, { promptTokens, outputTokens: outputTokens + room }));
     for (const ask of asks) {
       const method = methodFor(endpoint, gateway, ask.labels);
       if (method === 'native') {
         native ??= { promptTokens: stateTokens + Buffer.byteLength(JSON.stringify(request.questions)), outputTokens: NATIVE_OUTPUT_TOKENS * labelled.length };
-        total += maxCallCost(endpoint, native) ?? 0;
+        total += priced(maxCallCost(endpoint, native));
       } else if (ask.question.type === 'box') {
         total += cost(stateTokens + Buffer.byteLength(BOX_SYSTEM_PROMPT + boxPrompt(endpoint, ask.question, image!)), BOX_MAX_TOKENS);
       } else {
@@ -48,5 +58,5 @@ export function maxCost(gateway: Gateway, plan: Plan, request: DecisionsRequest,
       }
     }
   }
-  return total;
+  return { usd: total, unpriced };
 }

@@ -1,15 +1,19 @@
 /**
  * What a run will cost before it starts: calls, tokens counted on a sample of the items, prices
  * of each model's first endpoint. Always an estimate; the cost is null when a price is unknown.
+ * Beside it, what a budget must hold: the worst case of one request per model (what the engine
+ * reserves at admission), on the largest item sampled.
  */
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import type { EvalEstimate, EvalVariant } from '../../../shared/schemas/evaluation';
 import type { Question } from '../../../shared/schemas/question';
 import type { Catalog } from '../catalog/catalog';
+import type { DecisionsEngine } from '../decisions/engine';
 import { countTokens } from '../decisions/tokens';
 import { guidanceText } from '../validation';
 import type { Datasets } from './datasets';
 import { variantKeys } from './eval-runs';
+import { variantRequest } from './eval-runner';
 
 /** Items whose tokens are counted; the rest are assumed alike. */
 const SAMPLE = 200;
@@ -18,18 +22,31 @@ const FRAME_TOKENS = 60;
 const IMAGE_TOKENS = 2_000;
 const OUTPUT_TOKENS: Record<Question['type'], number> = { noul: 1, choice: 2, score: 1, box: 60 };
 
-export async function estimateRun(deps: { datasets: Datasets; catalog: Catalog }, input: { request: DecisionsRequest; dataset_id: string; variants: EvalVariant[] }): Promise<EvalEstimate> {
+export interface EstimateDeps {
+  datasets: Datasets;
+  catalog: Catalog;
+  decisions: Pick<DecisionsEngine, 'admissionCost'>;
+  /** Where requests are answered: a remote gateway reserves nothing here before a request. */
+  service(): { mode: 'built-in' | 'remote' };
+}
+
+export async function estimateRun(deps: EstimateDeps, input: { request: DecisionsRequest; dataset_id: string; variants: EvalVariant[] }): Promise<EvalEstimate> {
   const dataset = deps.datasets.get(input.dataset_id);
   const questions = Object.values(input.request.questions as Record<string, Question>);
   const questionTokens = await Promise.all(questions.map((q) => countTokens(guidanceText(q.instructions) + JSON.stringify('criteria' in q ? q.criteria : ''))));
   let sampled = 0;
   let stateTokens = 0;
+  // The item the reservation is largest for: most bytes of text (a token per byte) and images.
+  let largest: { id: string; state: unknown; size: number } | null = null;
   for (const item of deps.datasets.iterate(input.dataset_id, SAMPLE)) {
     if (sampled >= SAMPLE) break;
     sampled += 1;
     const text = typeof item.state === 'string' ? item.state : JSON.stringify(item.state);
     const images = (text.match(/data:image\//g) ?? []).length;
-    stateTokens += images > 0 ? images * IMAGE_TOKENS + (await countTokens(text.replace(/data:image\/[^"]+/g, ''))) : await countTokens(text);
+    const plain = images > 0 ? text.replace(/data:image\/[^"]+/g, '') : text;
+    stateTokens += images * IMAGE_TOKENS + (await countTokens(plain));
+    const size = Buffer.byteLength(plain) + images * IMAGE_TOKENS;
+    if (!largest || size > largest.size) largest = { id: item.id, state: item.state, size };
   }
   const perItemState = sampled ? stateTokens / sampled : 0;
   const perItemInput = Math.round(questions.reduce((s, _, i) => s + perItemState + questionTokens[i]! + FRAME_TOKENS, 0));
@@ -41,8 +58,9 @@ export async function estimateRun(deps: { datasets: Datasets; catalog: Catalog }
     const endpoint = deps.catalog.endpointsOf(v.model)[0];
     const p = endpoint?.prices;
     const cost_usd = p && p.prompt !== null && p.completion !== null ? input_tokens * p.prompt + output_tokens * p.completion + (p.request ?? 0) * dataset.items * questions.length : null;
-    return { variant: keys[i]!, input_tokens, output_tokens, cost_usd };
+    return { variant: keys[i]!, input_tokens, output_tokens, cost_usd, ...worstRequest(deps, input.request, v, largest?.state) };
   });
+  const worst = perVariant.map((v) => v.worst_request_usd);
   return {
     calls: dataset.items * input.variants.length,
     items: dataset.items,
@@ -51,5 +69,27 @@ export async function estimateRun(deps: { datasets: Datasets; catalog: Catalog }
     input_tokens: perVariant.reduce((s, v) => s + v.input_tokens, 0),
     output_tokens: perVariant.reduce((s, v) => s + v.output_tokens, 0),
     cost_usd: perVariant.some((v) => v.cost_usd === null) ? null : perVariant.reduce((s, v) => s + v.cost_usd!, 0),
+    worst_request_item: largest?.id ?? null,
+    // Below the largest worst case, a request of that model is never admitted: the run stops at it.
+    min_budget_usd: worst.length === 0 || worst.some((w) => w === null) ? null : roundedUp(Math.max(...(worst as number[]))),
   };
+}
+
+/** Three significant digits, rounded up: a budget typed as shown is enough. */
+function roundedUp(usd: number): number {
+  if (usd <= 0) return 0;
+  const step = 10 ** (Math.floor(Math.log10(usd)) - 2);
+  return Number((Math.ceil(usd / step) * step).toPrecision(3));
+}
+
+/** One request's worst case for a variant, as the engine reserves it at admission; null with the reason when it is not known. */
+function worstRequest(deps: EstimateDeps, request: DecisionsRequest, variant: EvalVariant, state: unknown): { worst_request_usd: number | null; worst_request_note: string | null } {
+  if (state === undefined) return { worst_request_usd: null, worst_request_note: 'the dataset has no items' };
+  if (deps.service().mode === 'remote') return { worst_request_usd: null, worst_request_note: 'a remote gateway answers: nothing is held against the budget before a request' };
+  try {
+    const usd = deps.decisions.admissionCost(variantRequest(request, variant, state));
+    return usd === null ? { worst_request_usd: null, worst_request_note: 'a price on its route is unknown' } : { worst_request_usd: usd, worst_request_note: null };
+  } catch (error) {
+    return { worst_request_usd: null, worst_request_note: `its requests would fail: ${(error as Error).message}` };
+  }
 }

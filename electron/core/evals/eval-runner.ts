@@ -81,15 +81,22 @@ export interface BudgetStop {
 }
 
 /** Three significant digits, never in exponent form: $0.002, $0.0123, $0.000001, $12.5. */
-const usd = (v: number) => (v <= 0 ? '$0' : `$${v.toFixed(Math.min(12, Math.max(2, 2 - Math.floor(Math.log10(v))))).replace(/\.?0+$/, '')}`);
+export const usdText = (v: number) => (v <= 0 ? '$0' : `$${v.toFixed(Math.min(12, Math.max(2, 2 - Math.floor(Math.log10(v))))).replace(/\.?0+$/, '')}`);
+
+/** What one item sends for one variant: the set's questions on the item's state, the variant's model, its provider preferences or else the set's. */
+export function variantRequest(request: DecisionsRequest, variant: EvalVariant, state: unknown): DecisionsRequest {
+  const { provider: basePreferences, ...base } = request;
+  const provider = variant.provider ?? basePreferences;
+  return { ...base, model: variant.model, state, ...(provider ? { provider } : {}) } as DecisionsRequest;
+}
 
 /** The run's message when its budget stopped it: what was spent, and why the next request was not sent. */
 export function budgetMessage(budget: number, stop: BudgetStop | null): string {
-  const head = `Stopped before the budget of ${usd(budget)} would be exceeded`;
+  const head = `Stopped before the budget of ${usdText(budget)} would be exceeded`;
   if (!stop) return head;
   const left = Math.max(0, budget - stop.spent - stop.held);
-  const held = stop.held > 0 ? ` (${usd(stop.held)} more held for requests in flight)` : '';
-  return `${head}: ${usd(stop.spent)} spent${held}; the next request could cost up to ${usd(stop.worstCase)} if every endpoint of its route were tried with the longest replies, more than the ${usd(left)} left`;
+  const held = stop.held > 0 ? ` (${usdText(stop.held)} more held for requests in flight)` : '';
+  return `${head}: ${usdText(stop.spent)} spent${held}; the next request could cost up to ${usdText(stop.worstCase)} if every endpoint of its route were tried with the longest replies, more than the ${usdText(left)} left`;
 }
 
 /**
@@ -212,10 +219,7 @@ export class EvalRunner {
   }
 
   private async item(task: Task): Promise<void> {
-    const variant = this.spec.variants[task.variant]!;
-    const { provider: basePreferences, ...base } = this.spec.request;
-    const provider = variant.provider ?? basePreferences;
-    const request = { ...base, model: variant.model, state: task.state, ...(provider ? { provider } : {}) } as DecisionsRequest;
+    const request = variantRequest(this.spec.request, this.spec.variants[task.variant]!, task.state);
     for (let attempt = 1; ; attempt += 1) {
       const wait = this.notBefore - this.deps.clock.now();
       if (wait > 0) await this.deps.sleep(wait, this.wake).catch(() => undefined);

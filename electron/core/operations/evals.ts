@@ -72,7 +72,7 @@ export function evalHandlers(core: HandlerDeps): EvalOps {
       }
       return core.datasets.create(name, items);
     },
-    'evals.estimate': async (input) => estimateRun({ datasets: core.datasets, catalog: core.catalog }, input),
+    'evals.estimate': async (input) => estimateRun(core, input),
     'evals.start': async (input) => core.evalRuns.start(input),
     'evals.list': async () => core.evalRuns.list(),
     'evals.get': async ({ id }) => core.evalRuns.get(id),

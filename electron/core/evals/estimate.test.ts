@@ -1,0 +1,138 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CatalogFileSchema } from '../../../shared/schemas/catalog';
+import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
+import { tempCore, type TempCore } from '../../test-support/temp-core';
+import { readRows } from './dataset-sources';
+import { estimateRun } from './estimate';
+
+/** Catalog prices in USD per token (and per request), by provider. */
+const PRICES = {
+  acme: { prompt: 0.000001, completion: 0.000002, request: 0.0001 },
+  other: { prompt: 0.000003, completion: 0.000001, request: 0 },
+};
+const QUESTIONS = {
+  late: { type: 'noul', instructions: 'Was it late?' },
+  topic: { type: 'choice', instructions: 'What is it about?', criteria: { payments: 'money', travel: null, food: null } },
+} as DecisionsRequest['questions'];
+const SET = { model: 'acme/judge', state: '', questions: QUESTIONS } as DecisionsRequest;
+const STATES = ['Short.', 'Überweisung fehlgeschlagen — 残高不足 🙁. The parcel came two days late, and nobody called.', 'Medium length note.'];
+
+/**
+ * The estimate's worst case of one request is what the budget holds for it at admission. It is
+ * checked here against a provider at the bound: it counts one prompt token per UTF-8 byte of what
+ * it was sent plus 32, replies at the full max_tokens and never gives a usable answer, so a request
+ * tries every endpoint with every call. What that request is billed, worked out in this test from
+ * the provider's own token counts and the catalog prices, is then exactly the most it can cost.
+ */
+describe('the worst case of one request in the estimate', () => {
+  let env: TempCore;
+  let server: Server;
+  /** Each call's provider (from its path) and the usage the provider reported. */
+  const billed: { provider: keyof typeof PRICES; prompt: number; completion: number }[] = [];
+  let datasetId = '';
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      req.on('end', () => {
+        const body = JSON.parse(text) as { messages: { content: string }[]; max_tokens: number; response_format?: { json_schema: { schema: unknown } } };
+        const sent = body.messages.map((m) => m.content).join('') + (body.response_format ? JSON.stringify(body.response_format.json_schema.schema) : '');
+        const usage = { prompt_tokens: Buffer.byteLength(sent) + 32, completion_tokens: body.max_tokens, total_tokens: 0 };
+        billed.push({ provider: req.url!.startsWith('/acme/') ? 'acme' : 'other', prompt: usage.prompt_tokens, completion: usage.completion_tokens });
+        const chunk = { id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'The' }, logprobs: { content: [{ token: 'The', logprob: 0, bytes: null, top_logprobs: [{ token: 'The', logprob: 0 }] }] }, finish_reason: 'stop' }] };
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(`data: ${JSON.stringify(chunk)}\n\ndata: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [], usage })}\n\ndata: [DONE]\n\n`);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    env = await tempCore({ sandbox: { seed: 1, failures: false, timeScale: 0.01 }, timeouts: { deadlineMs: 5_000, attemptMs: 2_000 } });
+    const endpoint = (model: string, provider: string, pricing: Record<string, string>) => ({
+      model_id: model,
+      provider,
+      upstream_model: 'judge-1',
+      pricing,
+      supported_parameters: ['logprobs', 'top_logprobs', 'max_tokens'],
+    });
+    const model = (id: string) => ({ id, name: id, created: 1, architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null } });
+    await env.core.replaceCatalogFile(
+      CatalogFileSchema.parse({
+        version: 1,
+        providers: [
+          { slug: 'acme', name: 'Acme', wire_format: 'openai', base_url: `${url}/acme/v1`, local: true },
+          { slug: 'other', name: 'Other', wire_format: 'openai', base_url: `${url}/other/v1`, local: true },
+        ],
+        models: [model('acme/judge'), model('acme/unpriced')],
+        endpoints: [
+          endpoint('acme/judge', 'acme', { prompt: '0.000001', completion: '0.000002', request: '0.0001' }),
+          endpoint('acme/judge', 'other', { prompt: '0.000003', completion: '0.000001' }),
+          endpoint('acme/unpriced', 'acme', {}),
+        ],
+      }),
+    );
+    const content = STATES.map((state, i) => JSON.stringify({ id: `i${i}`, state, expected: { late: true } })).join('\n');
+    datasetId = (await env.core.datasets.import({ name: 'd', rows: readRows(Readable.from([content]), 'd.jsonl', 'jsonl'), questions: QUESTIONS })).dataset!.id;
+  });
+  afterAll(async () => {
+    await env.cleanup();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  /** What the calls made since `from` were billed, from the provider's counts and the catalog prices. */
+  const billedSince = (from: number) =>
+    billed.slice(from).reduce((usd, c) => usd + c.prompt * PRICES[c.provider].prompt + c.completion * PRICES[c.provider].completion + PRICES[c.provider].request, 0);
+
+  it('is, per model and preferences, what the largest item costs when every endpoint is tried with the longest replies', async () => {
+    const variants = [{ model: 'acme/judge' }, { model: 'acme/judge', label: 'acme only', provider: { only: ['acme'] } }];
+    const estimate = await estimateRun(env.core, { request: SET, dataset_id: datasetId, variants });
+    expect(estimate.worst_request_item).toBe('i1');
+    const [both, acmeOnly] = estimate.per_variant;
+
+    for (const [variant, figure] of [
+      [variants[0]!, both!],
+      [variants[1]!, acmeOnly!],
+    ] as const) {
+      const from = billed.length;
+      const request = { ...SET, state: STATES[1]!, ...(variant.provider ? { provider: variant.provider } : {}) } as DecisionsRequest;
+      // No usable answer comes back, so the request fails after trying everything, and is billed for it all.
+      await expect(env.core.decisions.decide(request, { requestId: `worst-${from}` })).rejects.toMatchObject({ status: 502 });
+      // Two questions, three calls each, on each endpoint the preferences leave.
+      expect(billed.length - from).toBe(variant.provider ? 6 : 12);
+      expect(figure.worst_request_note).toBeNull();
+      expect(figure.worst_request_usd).toBeCloseTo(billedSince(from), 12);
+    }
+    // Provider preferences narrow the route, and with it what one request can cost.
+    expect(acmeOnly!.worst_request_usd!).toBeLessThan(both!.worst_request_usd!);
+    // The smallest budget is the largest worst case, rounded up to three significant digits.
+    expect(estimate.min_budget_usd!).toBeGreaterThanOrEqual(both!.worst_request_usd!);
+    expect(estimate.min_budget_usd!).toBeLessThan(both!.worst_request_usd! * 1.01);
+    expect(Number(estimate.min_budget_usd!.toPrecision(3))).toBe(estimate.min_budget_usd);
+    // One request's worst case is above its share of the estimate: every endpoint, every call, the longest replies.
+    expect(both!.worst_request_usd!).toBeGreaterThan(both!.cost_usd! / estimate.items);
+  });
+
+  it('is what `decide` holds at admission', async () => {
+    let held = -1;
+    const request = { ...SET, state: STATES[1]! } as DecisionsRequest;
+    await env.core.decisions.decide(request, { requestId: 'admit', admit: (maxCost) => (held = maxCost()) }).catch(() => undefined);
+    expect(env.core.decisions.admissionCost(request)).toBe(held);
+  });
+
+  it('is unknown, never a number, when a price on the route is unknown, and so is the smallest budget', async () => {
+    const estimate = await estimateRun(env.core, { request: SET, dataset_id: datasetId, variants: [{ model: 'acme/judge' }, { model: 'acme/unpriced' }] });
+    expect(estimate.per_variant[0]!.worst_request_usd).toBeGreaterThan(0);
+    expect(estimate.per_variant[1]).toMatchObject({ worst_request_usd: null, worst_request_note: 'a price on its route is unknown' });
+    expect(estimate.min_budget_usd).toBeNull();
+  });
+
+  it('says why when the requests cannot be routed', async () => {
+    const estimate = await estimateRun(env.core, { request: SET, dataset_id: datasetId, variants: [{ model: 'acme/judge', provider: { only: ['nobody'] } }] });
+    expect(estimate.per_variant[0]!.worst_request_usd).toBeNull();
+    expect(estimate.per_variant[0]!.worst_request_note).toMatch(/^its requests would fail: /);
+    expect(estimate.min_budget_usd).toBeNull();
+  });
+});
