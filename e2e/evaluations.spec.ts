@@ -80,6 +80,28 @@ test('an analyst imports a labelled CSV, runs two models, reads metrics and reli
   await page.getByLabel('Budget in USD').fill('0.0000001');
   await evals.estimateButton.click();
   await expect(page.getByRole('note', { name: 'Budget and estimate' })).toContainText('is below this estimate: the run will stop before it ends');
+  // The estimate says what one request can cost at worst per model (what the budget holds for it) and the smallest budget that sends anything.
+  await expect(evals.estimate).toContainText(/Worst case of one request \(item a\d+, the largest sampled\), what a budget holds for it before sending it: sandbox\/baseline-text \$0\.\d+ · sandbox\/baseline-vision \$0\.\d+/);
+  const smallest = /smallest budget that lets every model send a request: \$(0\.\d+)/.exec((await evals.estimate.textContent()) ?? '')?.[1];
+  expect(smallest).toBeDefined();
+  // A budget below it would send nothing: said before Start, which then asks to be pressed as "Start anyway".
+  const shortfall = page.getByRole('alert', { name: "Budget below one request's worst case" });
+  await expect(shortfall).toContainText(`can cost at worst`);
+  await expect(shortfall).toContainText(`Enter at least $${smallest}, or no budget.`);
+  await expect(page.getByRole('button', { name: 'Start anyway' })).toBeVisible();
+  // With no estimate yet, Start with such a budget estimates first, warns and starts nothing.
+  await evals.model('sandbox/baseline-vision').uncheck();
+  await evals.model('sandbox/baseline-vision').check();
+  await expect(evals.estimate).toBeHidden();
+  await evals.startButton.click();
+  await expect(shortfall).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Evaluation runs' })).toHaveCount(0);
+  await shortfall.scrollIntoViewIfNeeded();
+  await app.screenshot('evaluations-budget-below-worst-case');
+  // At the smallest budget the warning goes.
+  await page.getByLabel('Budget in USD').fill(smallest!);
+  await expect(shortfall).toBeHidden();
+  await expect(evals.startButton).toBeVisible();
   await page.getByLabel('Budget in USD').fill('');
   // Named, so two runs over the same dataset and models are told apart in the list.
   await page.getByLabel('Run name (optional)').fill('Parcels, first try');
@@ -88,6 +110,8 @@ test('an analyst imports a labelled CSV, runs two models, reads metrics and reli
   await expect(page.getByRole('heading', { level: 2, name: /^Parcels, first try · / })).toBeInViewport();
   await expect(evals.runPanel('done')).toBeVisible({ timeout: 60_000 });
   await expect(page.getByRole('heading', { level: 2, name: 'Parcels, first try · done' })).toBeVisible();
+  // The run refused for its budget above was never started: this is the only one.
+  await expect(page.getByRole('list', { name: 'Evaluation runs' }).getByRole('listitem')).toHaveCount(1);
 
   // Metrics side by side, and a reliability diagram per label question.
   await expect(evals.metric('sandbox/baseline-text', 'late', 'accuracy')).toHaveText(/^\d\.\d{3}$/);

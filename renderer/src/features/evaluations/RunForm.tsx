@@ -25,6 +25,12 @@ function variantsOf(models: string[], preferences: string): Variant[] {
   });
 }
 
+/** The variant whose one request costs the most at worst, when the budget is below that (the smallest budget that lets every variant send). */
+function budgetShortfall(estimate: EvalEstimate | null, budget: number | null): EvalEstimate['per_variant'][number] | null {
+  if (!estimate || budget === null || estimate.min_budget_usd === null || budget >= estimate.min_budget_usd) return null;
+  return estimate.per_variant.reduce((a, b) => ((b.worst_request_usd ?? 0) > (a.worst_request_usd ?? 0) ? b : a));
+}
+
 /** Set × dataset × models, with the estimate shown before anything is sent. */
 export function RunForm({ datasetId, onStarted }: { datasetId: string | null; onStarted: (id: string) => void }) {
   const queryClient = useQueryClient();
@@ -40,6 +46,8 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
   const [preferences, setPreferences] = useState('');
   const [runName, setRunName] = useState('');
   const effectiveDataset = dataset || datasetId || datasets.data?.[0]?.id || '';
+  const budgetUsd = budget.trim() === '' || !Number.isFinite(Number(budget)) ? null : Number(budget);
+  const shortfall = budgetShortfall(estimate, budgetUsd);
   const input = async () => {
     const set = await call('sets.get', { id: setId || sets.data![0]!.id });
     return { request: set.request, dataset_id: effectiveDataset, variants: variantsOf(chosen, preferences) };
@@ -52,6 +60,17 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
       onStarted(run.id);
     },
   });
+  /**
+   * With a budget and no estimate yet, the estimate comes first: a budget below one request's worst
+   * case stops the run before it sends anything, so that is said and the run waits for a second Start.
+   */
+  const submit = async () => {
+    if (budgetUsd !== null && estimate === null) {
+      const fresh = await estimating.mutateAsync().catch(() => null);
+      if (budgetShortfall(fresh, budgetUsd)) return;
+    }
+    starting.mutate();
+  };
   const ready = chosen.length > 0 && effectiveDataset !== '' && (sets.data?.length ?? 0) > 0;
   return (
     <Panel title="New evaluation run">
@@ -59,14 +78,28 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
         className="eval-form"
         onSubmit={(e) => {
           e.preventDefault();
-          starting.mutate();
+          void submit();
         }}
-        onChange={() => setEstimate(null)}
       >
-        <QuestionSetSelect value={setId} onChange={setSetId} label="Question set to evaluate" />
+        {/* The estimate stays while only the budget, concurrency or name change: it does not depend on them. */}
+        <QuestionSetSelect
+          value={setId}
+          onChange={(id) => {
+            setSetId(id);
+            setEstimate(null);
+          }}
+          label="Question set to evaluate"
+        />
         <label>
           Dataset
-          <select value={effectiveDataset} onChange={(e) => setDataset(e.target.value)} aria-label="Dataset to evaluate on">
+          <select
+            value={effectiveDataset}
+            onChange={(e) => {
+              setDataset(e.target.value);
+              setEstimate(null);
+            }}
+            aria-label="Dataset to evaluate on"
+          >
             {(datasets.data ?? []).map((d) => (
               <option key={d.id} value={d.id}>
                 {d.name} ({d.items})
@@ -78,7 +111,11 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
           <legend>Models</legend>
           {(models.data ?? []).map((m) => (
             <label key={m.id} className="inline-check">
-              <input type="checkbox" checked={chosen.includes(m.id)} onChange={(e) => setChosen(e.target.checked ? [...chosen, m.id] : chosen.filter((c) => c !== m.id))} />
+              <input type="checkbox" checked={chosen.includes(m.id)} onChange={(e) => {
+                  setChosen(e.target.checked ? [...chosen, m.id] : chosen.filter((c) => c !== m.id));
+                  setEstimate(null);
+                }}
+              />
               <span className="mono small">{m.id}</span>
             </label>
           ))}
@@ -89,7 +126,10 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
             className="mono small"
             rows={2}
             value={preferences}
-            onChange={(e) => setPreferences(e.target.value)}
+            onChange={(e) => {
+              setPreferences(e.target.value);
+              setEstimate(null);
+            }}
             placeholder={'{"label": "cheapest", "provider": {"sort": "price"}}\n{"label": "zdr", "provider": {"zdr": true}}'}
             aria-label="Provider preferences per variant"
           />
@@ -110,19 +150,33 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
           <button type="button" className="secondary" disabled={!ready || estimating.isPending} onClick={() => estimating.mutate()}>
             Estimate
           </button>
-          <button type="submit" disabled={!ready || starting.isPending}>
-            Start run
+          <button type="submit" disabled={!ready || starting.isPending || estimating.isPending}>
+            {shortfall ? 'Start anyway' : 'Start run'}
           </button>
         </div>
         {estimate ? (
           <p className="notice" role="status" aria-label="Estimate">
-            {estimate.calls.toLocaleString('en-US')} requests ({estimate.items} items × {estimate.per_variant.length} {preferences.trim() ? 'preference sets' : estimate.per_variant.length === 1 ? 'model' : 'models'}) · estimate: {estimate.input_tokens.toLocaleString('en-US')} input and{' '}
+            <span>
+              {estimate.calls.toLocaleString('en-US')} requests ({estimate.items} items × {estimate.per_variant.length} {preferences.trim() ? 'preference sets' : estimate.per_variant.length === 1 ? 'model' : 'models'}) · estimate: {estimate.input_tokens.toLocaleString('en-US')} input and{' '}
             {estimate.output_tokens.toLocaleString('en-US')} output tokens · {estimate.cost_usd === null ? 'cost unknown (a price is unknown)' : `about ${formatUsd(estimate.cost_usd)}`}
+            </span>
+            <span>
+              Worst case of one request{estimate.worst_request_item === null ? '' : ` (item ${estimate.worst_request_item}, the largest sampled)`}, what a budget holds for it before sending it:{' '}
+              {estimate.per_variant.map((v) => `${v.variant} ${v.worst_request_usd === null ? `unknown (${v.worst_request_note ?? 'not known'})` : formatUsd(v.worst_request_usd)}`).join(' · ')} · smallest
+              budget that lets every {preferences.trim() ? 'preference set' : 'model'} send a request: {estimate.min_budget_usd === null ? 'unknown' : formatUsd(estimate.min_budget_usd)}
+            </span>
+          </p>
+        ) : null}
+        {shortfall ? (
+          <p className="notice notice-warn" role="alert" aria-label="Budget below one request's worst case">
+            {`The budget (${formatUsd(budgetUsd!)}) is below what one request of ${shortfall.variant} can cost at worst (${formatUsd(shortfall.worst_request_usd!)}), which the budget holds before sending it: `}
+            {`the run would stop at that request without sending it, and send nothing if it comes first. Enter at least ${formatUsd(estimate!.min_budget_usd!)}, or no budget.`}
           </p>
         ) : null}
         {estimate && budget ? (
           <p className="notice notice-warn" role="note" aria-label="Budget and estimate">
             {estimate.cost_usd !== null && Number(budget) < estimate.cost_usd ? `The budget (${formatUsd(Number(budget))}) is below this estimate: the run will stop before it ends. ` : ''}
+            {estimate.min_budget_usd === null ? 'The smallest budget that lets every request be sent is unknown (see the worst cases above). ' : ''}
             Each request in flight holds its worst case against the budget (every endpoint of its route tried, the longest replies), so a run stops before its budget is spent, and a budget
             smaller than one request&apos;s worst case sends nothing.
           </p>
