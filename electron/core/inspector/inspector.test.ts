@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempCore, type TempCore } from '../../test-support/temp-core';
+import { until } from '../../test-support/until';
 
 const request = {
   model: 'sandbox/baseline-text',
@@ -13,15 +14,6 @@ describe('question sets and runs', () => {
     env = await tempCore({ sandbox: { seed: 2, failures: false, timeScale: 0.05 } });
   });
   afterAll(() => env.cleanup());
-
-  const until = async <T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> => {
-    for (let i = 0; i < 200; i += 1) {
-      const v = await read();
-      if (done(v)) return v;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    throw new Error('timed out waiting');
-  };
 
   it('saves, lists, deletes with undo', async () => {
     const h = env.core.handlers;

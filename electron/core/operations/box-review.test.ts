@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pngWithRect } from '../../test-support/images';
 import { tempCore, type TempCore } from '../../test-support/temp-core';
-
-const until = async <T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> => {
-  for (let i = 0; i < 500; i += 1) {
-    const v = await read();
-    if (done(v)) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('timed out waiting');
-};
+import { until } from '../../test-support/until';
 
 const CARD = { top: 40 / 300, left: 120 / 400, bottom: 130 / 300, right: 320 / 400 };
 const image = (name: string) => ({ name, data_url: pngWithRect(400, 300, { x: 120, y: 40, w: 200, h: 90 }) });

@@ -6,15 +6,7 @@ import { MIGRATIONS } from '../store/migrations';
 import { staleReason } from '../inspector/box-review';
 import { pngWithRect } from '../../test-support/images';
 import { tempCore, tempDir, type TempCore } from '../../test-support/temp-core';
-
-const until = async <T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> => {
-  for (let i = 0; i < 500; i += 1) {
-    const v = await read();
-    if (done(v)) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('timed out waiting');
-};
+import { until } from '../../test-support/until';
 
 const CARD = { top: 40 / 300, left: 120 / 400, bottom: 130 / 300, right: 320 / 400 };
 const OTHER = { top: 0.5, left: 0.5, bottom: 0.9, right: 0.9 };

@@ -1,21 +1,13 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempCore, type TempCore } from '../../test-support/temp-core';
+import { until } from '../../test-support/until';
 
 const QUESTIONS = {
   late: { type: 'noul' as const, instructions: 'Did the parcel arrive late?' },
   topic: { type: 'choice' as const, instructions: 'Topic?', criteria: { delivery: 'late parcel', billing: 'invoice' } },
 };
 const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
-
-const until = async <T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> => {
-  for (let i = 0; i < 400; i += 1) {
-    const v = await read();
-    if (done(v)) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('timed out waiting');
-};
 
 /** Dataset and evaluation operations through the handlers, on the simulated providers. */
 describe('evaluation operations', () => {
