@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures/server';
 import { AppPage } from './pages/app-page';
 import { BoxesPage } from './pages/boxes-page';
@@ -16,6 +17,28 @@ const SCENES: Record<string, { card: Rect; badge: Rect }> = {
   'shelf-3.png': { card: { x: 100, y: 150, w: 200, h: 100 }, badge: { x: 320, y: 20, w: 60, h: 60 } },
 };
 const png = (name: string) => Buffer.from(pngWithRects(SIZE.width, SIZE.height, [SCENES[name]!.card, SCENES[name]!.badge]).split(',')[1]!, 'base64');
+
+/** The inspector's operations over HTTP, as the renderer calls them. */
+function inspector(page: Page, url: string) {
+  return async <T>(op: string, input: unknown): Promise<T> => {
+    const response = await page.request.post(`${url}/api/inspector/${op}`, { headers: { 'x-verdict-client': 'renderer' }, data: input });
+    const body = (await response.json()) as { ok: boolean; data: T; error?: unknown };
+    if (!body.ok) throw new Error(`${op}: ${JSON.stringify(body.error)}`);
+    return body.data;
+  };
+}
+
+/** A box question per object of the scenes. */
+const BOX_QUESTIONS = { card: { type: 'box', instructions: 'the blue card' }, badge: { type: 'box', instructions: 'the small badge' } };
+
+/** The scenes as a dataset of images with a labels file: a truth box per object, as fractions of the image. */
+function importScenes(call: ReturnType<typeof inspector>, name: string): Promise<{ dataset: { id: string } }> {
+  const fraction = (r: Rect) => ({ top: r.y / SIZE.height, left: r.x / SIZE.width, bottom: (r.y + r.h) / SIZE.height, right: (r.x + r.w) / SIZE.width });
+  const labels = Object.entries(SCENES).map(([id, s]) => JSON.stringify({ id, expected: { card: fraction(s.card), badge: fraction(s.badge) } })).join('\n');
+  const images = Object.keys(SCENES).map((scene) => ({ name: scene, data_url: `data:image/png;base64,${png(scene).toString('base64')}` }));
+  return call<{ dataset: { id: string } }>('datasets.importImages', { name, images, labels: { format: 'jsonl', content: labels }, questions: BOX_QUESTIONS });
+}
+
 
 /**
  * The sandbox's vision baseline boxes every foreground pixel, so each question's answer is the box
@@ -204,18 +227,10 @@ test("a reviewer checks an evaluation's box answers over a dataset of images, it
   const app = new AppPage(page);
   const boxes = new BoxesPage(page);
   await app.open(server.uiUrl);
-  const call = async <T>(op: string, input: unknown): Promise<T> => {
-    const response = await page.request.post(`${server.url}/api/inspector/${op}`, { headers: { 'x-verdict-client': 'renderer' }, data: input });
-    const body = (await response.json()) as { ok: boolean; data: T; error?: unknown };
-    if (!body.ok) throw new Error(`${op}: ${JSON.stringify(body.error)}`);
-    return body.data;
-  };
+  const call = inspector(page, server.url);
   // A folder of images with a labels file becomes a dataset; a box question per object is evaluated over it.
-  const questions = { card: { type: 'box', instructions: 'the blue card' }, badge: { type: 'box', instructions: 'the small badge' } };
-  const fraction = (r: Rect) => ({ top: r.y / SIZE.height, left: r.x / SIZE.width, bottom: (r.y + r.h) / SIZE.height, right: (r.x + r.w) / SIZE.width });
-  const labels = Object.entries(SCENES).map(([id, s]) => JSON.stringify({ id, expected: { card: fraction(s.card), badge: fraction(s.badge) } })).join('\n');
-  const images = Object.keys(SCENES).map((name) => ({ name, data_url: `data:image/png;base64,${png(name).toString('base64')}` }));
-  const imported = await call<{ dataset: { id: string } }>('datasets.importImages', { name: 'shelves', images, labels: { format: 'jsonl', content: labels }, questions });
+  const questions = BOX_QUESTIONS;
+  const imported = await importScenes(call, 'shelves');
   const run = await call<{ id: string }>('evals.start', { request: { model: 'sandbox/baseline-vision', state: '', questions }, dataset_id: imported.dataset.id, variants: [{ model: 'sandbox/baseline-vision' }], concurrency: 2 });
   await expect.poll(async () => (await call<{ status: string }>('evals.get', { id: run.id })).status, { timeout: 30_000 }).toBe('done');
 
@@ -263,10 +278,7 @@ test('images added to Boxes before it kept datasets are still there, and copy in
   const app = new AppPage(page);
   const boxes = new BoxesPage(page);
   await app.open(server.uiUrl);
-  const call = async <T>(op: string, input: unknown): Promise<T> => {
-    const response = await page.request.post(`${server.url}/api/inspector/${op}`, { headers: { 'x-verdict-client': 'renderer' }, data: input });
-    return ((await response.json()) as { data: T }).data;
-  };
+  const call = inspector(page, server.url);
   const { card } = SCENES['shelf-1.png']!;
   const old = await call<{ id: string }>('boxes.add', { name: 'shelf-1.png', data_url: `data:image/png;base64,${png('shelf-1.png').toString('base64')}` });
   await call('boxes.update', { id: old.id, truth: [{ label: 'card', top: card.y / 300, left: card.x / 400, bottom: (card.y + card.h) / 300, right: (card.x + card.w) / 400 }], verdict: 'accepted', note: 'checked by hand' });
@@ -299,17 +311,9 @@ test('a reviewer judges each model of a run apart, runs one image again and sees
   const app = new AppPage(page);
   const boxes = new BoxesPage(page);
   await app.open(server.uiUrl);
-  const call = async <T>(op: string, input: unknown): Promise<T> => {
-    const response = await page.request.post(`${server.url}/api/inspector/${op}`, { headers: { 'x-verdict-client': 'renderer' }, data: input });
-    const body = (await response.json()) as { ok: boolean; data: T; error?: unknown };
-    if (!body.ok) throw new Error(`${op}: ${JSON.stringify(body.error)}`);
-    return body.data;
-  };
-  const questions = { card: { type: 'box', instructions: 'the blue card' }, badge: { type: 'box', instructions: 'the small badge' } };
-  const fraction = (r: Rect) => ({ top: r.y / SIZE.height, left: r.x / SIZE.width, bottom: (r.y + r.h) / SIZE.height, right: (r.x + r.w) / SIZE.width });
-  const labels = Object.entries(SCENES).map(([id, s]) => JSON.stringify({ id, expected: { card: fraction(s.card), badge: fraction(s.badge) } })).join('\n');
-  const images = Object.keys(SCENES).map((name) => ({ name, data_url: `data:image/png;base64,${png(name).toString('base64')}` }));
-  const imported = await call<{ dataset: { id: string } }>('datasets.importImages', { name: 'two models', images, labels: { format: 'jsonl', content: labels }, questions });
+  const call = inspector(page, server.url);
+  const questions = BOX_QUESTIONS;
+  const imported = await importScenes(call, 'two models');
   // One run, two models: the vision baseline anywhere, and the same model held to one provider.
   const variants = [{ model: 'sandbox/baseline-vision' }, { model: 'sandbox/baseline-vision', label: 'steady only', provider: { only: ['sandbox-steady'] } }];
   const run = await call<{ id: string }>('evals.start', { name: 'Two models', request: { model: 'sandbox/baseline-vision', state: '', questions }, dataset_id: imported.dataset.id, variants, concurrency: 2 });
