@@ -15,7 +15,7 @@ import { DatasetRun } from './DatasetRun';
 import { QueuePanel } from './QueuePanel';
 import { ReviewBar, type RunImage, type RunModels } from './ReviewBar';
 import { staleLabel } from './stale';
-import { answersOf, matches, neighbour, NO_FILTER, questionsFor, worstIou, DEFAULT_QUESTION, type BoxQuestion, type QueueFilter } from './review';
+import { answersOf, matches, neighbour, NO_FILTER, questionsFor, worstIou, DEFAULT_QUESTIONS, type BoxQuestion, type QueueFilter } from './review';
 import { BoxExport } from './BoxExport';
 import { truthFromFiles } from './transfer';
 import { useAddImages } from './use-add-images';
@@ -43,7 +43,7 @@ export function BoxesScreen() {
   }, [progressed]);
   const [selected, setSelected] = useState<string | null>(null);
   const [model, setModel] = useState('');
-  const [chosen, setChosen] = useStored<BoxQuestion[]>('verdict.boxes.questions', [{ name: DEFAULT_QUESTION, instructions: 'the main object' }]);
+  const [chosen, setChosen] = useStored<BoxQuestion[]>('verdict.boxes.questions', [...DEFAULT_QUESTIONS]);
   const [autoAdvance, setAutoAdvance] = useStored('verdict.boxes.autoAdvance', true);
   const [threshold, setThreshold] = useState(0.5);
   const [filter, setFilter] = useState<QueueFilter>(NO_FILTER);
@@ -175,7 +175,8 @@ export function BoxesScreen() {
         {add.error ? <ErrorNotice error={add.error} title="Images not added" /> : null}
       </Panel>
       <Panel title="Box questions">
-        <BoxQuestions questions={chosen} onChange={setChosen} />
+        {/* What will be run: the questions chosen, and the labels the truth names (editing one keeps it). */}
+        <BoxQuestions questions={questions} onChange={setChosen} />
         <div className="toolbar">
           <label htmlFor="box-model">Model</label>
           <input id="box-model" list="box-models" value={model} onChange={(e) => setModel(e.target.value)} size={28} />

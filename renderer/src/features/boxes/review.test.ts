@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BoxItem } from '../../../../shared/schemas/inspector';
-import { iousOf, matches, neighbour, NO_FILTER, questionsFor, toBoxImages, worstIou } from './review';
+import { DEFAULT_QUESTIONS, iousOf, matches, neighbour, NO_FILTER, questionsFor, toBoxImages, worstIou } from './review';
 
 const item = (over: Partial<BoxItem>): BoxItem => ({ id: 'i', name: 'a.png', data_url: '', truth: [], answer: null, answers: {}, model: null, run_id: null, verdict: null, stale: false, stale_reason: null, verdict_model: null, note: '', width: 100, height: 50, created_at: '', ...over });
 const card = { top: 0, left: 0, bottom: 0.5, right: 0.5 };
@@ -42,6 +42,13 @@ describe('review queue', () => {
 
   it('adds labels found on truth to the questions, and exports IoU per answer', () => {
     expect(questionsFor([{ name: 'card', instructions: 'the card' }], [two]).map((q) => q.name)).toEqual(['card', 'badge']);
+    // The untouched starting question is left out when the truth names every object…
+    expect(questionsFor(DEFAULT_QUESTIONS, [two]).map((q) => q.name)).toEqual(['card', 'badge']);
+    // …kept when some truth box is unlabelled (it answers "box"), or when the user chose it.
+    const unlabelled = { ...two, truth: [...two.truth, { top: 0, left: 0, bottom: 0.5, right: 0.5 }] };
+    expect(questionsFor(DEFAULT_QUESTIONS, [unlabelled]).map((q) => q.name)).toEqual(['box', 'card', 'badge']);
+    expect(questionsFor([{ name: 'box', instructions: 'the parcel' }], [two]).map((q) => q.name)).toEqual(['box', 'card', 'badge']);
+    expect(questionsFor(DEFAULT_QUESTIONS, []).map((q) => q.name)).toEqual(['box']);
     const [image] = toBoxImages([two]);
     expect(image!.answers.map((a) => [a.label, a.iou])).toEqual([
       ['card', 0.5],

@@ -11,6 +11,9 @@ export interface BoxQuestion {
 /** The question an unlabelled truth box (from before labels) and a lone answer belong to. */
 export const DEFAULT_QUESTION = 'box';
 
+/** The questions a new workbench starts with: one box around the main object. */
+export const DEFAULT_QUESTIONS: readonly BoxQuestion[] = [{ name: DEFAULT_QUESTION, instructions: 'the main object' }];
+
 const labelOf = (b: { label?: string | undefined }) => b.label ?? DEFAULT_QUESTION;
 
 /** The model's answers by question, counting an older item's single answer as question "box". */
@@ -68,10 +71,17 @@ export function neighbour(ids: readonly string[], id: string | null, step: 1 | -
   return ids[at + step] ?? null;
 }
 
-/** Questions to run and draw: those chosen, then any label found on truth boxes. */
+/**
+ * Questions to run and draw: those chosen, then any label found on truth boxes. The starting
+ * question ("box", untouched) is left out when every truth box is labelled: a dataset whose truth
+ * names its objects would otherwise be run with an extra question no truth answers.
+ */
 export function questionsFor(chosen: readonly BoxQuestion[], items: readonly BoxItem[]): BoxQuestion[] {
-  const out = [...chosen];
-  for (const item of items) for (const t of item.truth) if (t.label && !out.some((q) => q.name === t.label)) out.push({ name: t.label, instructions: t.label });
+  const untouched = chosen.length === 1 && chosen[0]!.name === DEFAULT_QUESTIONS[0]!.name && chosen[0]!.instructions === DEFAULT_QUESTIONS[0]!.instructions;
+  const truths = items.flatMap((item) => item.truth);
+  const allLabelled = truths.length > 0 && truths.every((t) => t.label && t.label !== DEFAULT_QUESTION);
+  const out = untouched && allLabelled ? [] : [...chosen];
+  for (const t of truths) if (t.label && !out.some((q) => q.name === t.label)) out.push({ name: t.label, instructions: t.label });
   return out;
 }
 
