@@ -1,8 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogFileSchema } from '../../../shared/schemas/catalog';
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
+import { maxBillingProvider } from '../../test-support/max-billing-provider';
 import { tempCore, type TempCore } from '../../test-support/temp-core';
 import { pngWithRect } from '../../test-support/images';
 import { usageOf } from './usage';
@@ -57,32 +56,16 @@ describe('the most a request can cost', () => {
 });
 
 /**
- * A provider at the bound: it counts one prompt token per UTF-8 byte of everything it was sent
- * (messages and schema) plus 32, replies at the full max_tokens, and never gives a usable answer,
- * so every question tries every endpoint with every call. What it is paid is then exactly the
- * reservation; any part the reservation leaves out makes the request cost more than it held.
+ * A provider at the bound (maxBillingProvider): what it is paid is exactly the reservation; any
+ * part the reservation leaves out makes the request cost more than it held.
  */
 describe('the reservation against a provider that costs the most it can', () => {
   let env: TempCore;
-  let server: Server;
-  let calls = 0;
+  let provider: Awaited<ReturnType<typeof maxBillingProvider>>;
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      let text = '';
-      req.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      req.on('end', () => {
-        calls += 1;
-        const body = JSON.parse(text) as { messages: { content: string }[]; max_tokens: number; response_format?: { json_schema: { schema: unknown } } };
-        const sent = body.messages.map((m) => m.content).join('') + (body.response_format ? JSON.stringify(body.response_format.json_schema.schema) : '');
-        const usage = { prompt_tokens: Buffer.byteLength(sent) + 32, completion_tokens: body.max_tokens, total_tokens: 0 };
-        const chunk = { id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'The' }, logprobs: { content: [{ token: 'The', logprob: 0, bytes: null, top_logprobs: [{ token: 'The', logprob: 0 }] }] }, finish_reason: 'stop' }] };
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.end(`data: ${JSON.stringify(chunk)}\n\ndata: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [], usage })}\n\ndata: [DONE]\n\n`);
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    provider = await maxBillingProvider();
+    const url = provider.url;
     env = await tempCore({ sandbox: { seed: 1, failures: false, timeScale: 0.01 }, timeouts: { deadlineMs: 5_000, attemptMs: 2_000 } });
     const endpoint = (provider: string, prompt: string, completion: string, extra: Record<string, string> = {}) => ({
       model_id: 'acme/judge',
@@ -105,7 +88,7 @@ describe('the reservation against a provider that costs the most it can', () => 
   });
   afterAll(async () => {
     await env.cleanup();
-    await new Promise((resolve) => server.close(resolve));
+    await provider.close();
   });
 
   it('every question on every endpoint with all three calls costs exactly what was reserved', async () => {
@@ -121,7 +104,7 @@ describe('the reservation against a provider that costs the most it can', () => 
     const error = await env.core.decisions.decide(request, { requestId: 'worst', admit: (maxCost) => (reserved = maxCost()) }).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 502 });
     // Two questions, two endpoints, three calls each.
-    expect(calls).toBe(12);
+    expect(provider.billed).toHaveLength(12);
     const cost = usageOf(error)!.cost!;
     expect(cost).toBeLessThanOrEqual(reserved * (1 + 1e-9));
     expect(cost).toBeGreaterThanOrEqual(reserved * (1 - 1e-9));

@@ -1,9 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogFileSchema } from '../../../shared/schemas/catalog';
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
+import { maxBillingProvider } from '../../test-support/max-billing-provider';
 import { tempCore, type TempCore } from '../../test-support/temp-core';
 import { readRows } from './dataset-sources';
 import { estimateRun } from './estimate';
@@ -29,27 +28,12 @@ const STATES = ['Short.', 'Überweisung fehlgeschlagen — 残高不足 🙁. Th
  */
 describe('the worst case of one request in the estimate', () => {
   let env: TempCore;
-  let server: Server;
-  /** Each call's provider (from its path) and the usage the provider reported. */
-  const billed: { provider: keyof typeof PRICES; prompt: number; completion: number }[] = [];
+  let provider: Awaited<ReturnType<typeof maxBillingProvider>>;
   let datasetId = '';
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      let text = '';
-      req.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      req.on('end', () => {
-        const body = JSON.parse(text) as { messages: { content: string }[]; max_tokens: number; response_format?: { json_schema: { schema: unknown } } };
-        const sent = body.messages.map((m) => m.content).join('') + (body.response_format ? JSON.stringify(body.response_format.json_schema.schema) : '');
-        const usage = { prompt_tokens: Buffer.byteLength(sent) + 32, completion_tokens: body.max_tokens, total_tokens: 0 };
-        billed.push({ provider: req.url!.startsWith('/acme/') ? 'acme' : 'other', prompt: usage.prompt_tokens, completion: usage.completion_tokens });
-        const chunk = { id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'The' }, logprobs: { content: [{ token: 'The', logprob: 0, bytes: null, top_logprobs: [{ token: 'The', logprob: 0 }] }] }, finish_reason: 'stop' }] };
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.end(`data: ${JSON.stringify(chunk)}\n\ndata: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [], usage })}\n\ndata: [DONE]\n\n`);
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    provider = await maxBillingProvider();
+    const url = provider.url;
     env = await tempCore({ sandbox: { seed: 1, failures: false, timeScale: 0.01 }, timeouts: { deadlineMs: 5_000, attemptMs: 2_000 } });
     const endpoint = (model: string, provider: string, pricing: Record<string, string>) => ({
       model_id: model,
@@ -79,12 +63,16 @@ describe('the worst case of one request in the estimate', () => {
   });
   afterAll(async () => {
     await env.cleanup();
-    await new Promise((resolve) => server.close(resolve));
+    await provider.close();
   });
 
   /** What the calls made since `from` were billed, from the provider's counts and the catalog prices. */
   const billedSince = (from: number) =>
-    billed.slice(from).reduce((usd, c) => usd + c.prompt * PRICES[c.provider].prompt + c.completion * PRICES[c.provider].completion + PRICES[c.provider].request, 0);
+    provider.billed.slice(from).reduce((usd, c) => {
+      // Each call's provider, from the path of its base URL.
+      const price = PRICES[c.path.startsWith('/acme/') ? 'acme' : 'other'];
+      return usd + c.prompt * price.prompt + c.completion * price.completion + price.request;
+    }, 0);
 
   it('is, per model and preferences, what the largest item costs when every endpoint is tried with the longest replies', async () => {
     const variants = [{ model: 'acme/judge' }, { model: 'acme/judge', label: 'acme only', provider: { only: ['acme'] } }];
@@ -96,12 +84,12 @@ describe('the worst case of one request in the estimate', () => {
       [variants[0]!, both!],
       [variants[1]!, acmeOnly!],
     ] as const) {
-      const from = billed.length;
+      const from = provider.billed.length;
       const request = { ...SET, state: STATES[1]!, ...(variant.provider ? { provider: variant.provider } : {}) } as DecisionsRequest;
       // No usable answer comes back, so the request fails after trying everything, and is billed for it all.
       await expect(env.core.decisions.decide(request, { requestId: `worst-${from}` })).rejects.toMatchObject({ status: 502 });
       // Two questions, three calls each, on each endpoint the preferences leave.
-      expect(billed.length - from).toBe(variant.provider ? 6 : 12);
+      expect(provider.billed.length - from).toBe(variant.provider ? 6 : 12);
       expect(figure.worst_request_note).toBeNull();
       expect(figure.worst_request_usd).toBeCloseTo(billedSince(from), 12);
     }
