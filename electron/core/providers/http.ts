@@ -3,6 +3,7 @@ import type { Clock } from '../clock';
 import { stringifyBody } from './verbatim-json';
 import { UpstreamError, kindForStatus, parseRetryAfter, upstreamMessage, type ErrorClassifier } from './upstream-error';
 import type { CancelSignal } from '../cancel';
+import { UpstreamBody } from './upstream-body';
 
 const ACCEPT = 'application/json, text/event-stream';
 
@@ -16,7 +17,7 @@ export interface RequestOptions {
 export interface UpstreamResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: Dispatcher.ResponseData['body'];
+  body: UpstreamBody;
   /** ms from the start of the call to the response headers */
   ttfbMs: number;
 }
@@ -51,38 +52,24 @@ export class UpstreamHttp {
 
   private readonly parsed = new Map<string, URL>();
 
-  private async send(method: 'GET' | 'POST', url: string, body: string | undefined, options: RequestOptions): Promise<UpstreamResponse> {
+  private send(method: 'GET' | 'POST', url: string, body: string | undefined, options: RequestOptions): Promise<UpstreamResponse> {
     let target = this.parsed.get(url);
     if (!target) {
       target = new URL(url);
       if (this.parsed.size < 1_000) this.parsed.set(url, target);
     }
-    const started = this.clock.now();
-    let response: Dispatcher.ResponseData;
-    try {
-      response = await this.pool(target.origin).request({
-        method,
-        path: `${target.pathname}${target.search}`,
-        headers: body === undefined ? { accept: ACCEPT, ...options.headers } : { 'content-type': 'application/json', accept: ACCEPT, ...options.headers },
-        ...(body === undefined ? {} : { body }),
-        signal: options.signal,
-        headersTimeout: 0,
-        bodyTimeout: 0,
-      });
-    } catch (error) {
-      throw classifyTransportError(error, options.signal);
-    }
-    const ttfbMs = this.clock.now() - started;
-    if (response.statusCode < 200 || response.statusCode >= 300) {
-      const text = await readText(response.body, options.signal).catch(() => '');
-      const retryAfterMs = parseRetryAfter(response.headers, this.clock.now());
-      const fallback = new UpstreamError(kindForStatus(response.statusCode), `HTTP ${response.statusCode}: ${upstreamMessage(text)}`, {
-        status: response.statusCode,
-        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-      });
-      throw options.classify ? options.classify(response.statusCode, text, fallback) : fallback;
-    }
-    return { status: response.statusCode, headers: response.headers, body: response.body, ttfbMs };
+    const headers = body === undefined ? { accept: ACCEPT, ...options.headers } : { 'content-type': 'application/json', accept: ACCEPT, ...options.headers };
+    return new Promise<UpstreamResponse>((resolve, reject) => {
+      const call = new Call(this.clock, options, resolve, reject);
+      try {
+        this.pool(target.origin).dispatch(
+          { method, path: `${target.pathname}${target.search}`, headers, ...(body === undefined ? {} : { body }), headersTimeout: 0, bodyTimeout: 0 },
+          call,
+        );
+      } catch (error) {
+        call.onResponseError(null, error as Error);
+      }
+    });
   }
 
   async close(): Promise<void> {
@@ -91,10 +78,92 @@ export class UpstreamHttp {
   }
 }
 
+/**
+ * One call's dispatch handler: undici's lowest-level interface, with no Node stream or promise
+ * made per call beyond the one the caller awaits. The response starts the call's `UpstreamBody`;
+ * the caller's signal aborts the call at any point.
+ */
+class Call implements Dispatcher.DispatchHandler {
+  private readonly started: number;
+  private controller: Dispatcher.DispatchController | null = null;
+  private body: UpstreamBody | null = null;
+  private settled = false;
+  private readonly onAbort = () => {
+    this.controller?.abort(abortReason(this.options.signal));
+  };
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly options: RequestOptions,
+    private readonly resolve: (response: UpstreamResponse) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {
+    this.started = clock.now();
+    options.signal.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.options.signal.aborted) controller.abort(abortReason(this.options.signal));
+  }
+
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    if (statusCode < 200) return;
+    const body = new UpstreamBody();
+    body.attach(controller);
+    this.body = body;
+    this.settled = true;
+    const ttfbMs = this.clock.now() - this.started;
+    if (statusCode < 300) {
+      this.resolve({ status: statusCode, headers, body, ttfbMs });
+      return;
+    }
+    const { classify, signal } = this.options;
+    void readText(body, signal)
+      .catch(() => '')
+      .then((text) => {
+        const retryAfterMs = parseRetryAfter(headers, this.clock.now());
+        const fallback = new UpstreamError(kindForStatus(statusCode), `HTTP ${statusCode}: ${upstreamMessage(text)}`, {
+          status: statusCode,
+          ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+        });
+        this.reject(classify ? classify(statusCode, text, fallback) : fallback);
+      });
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.body?.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.options.signal.removeEventListener('abort', this.onAbort);
+    this.body?.end();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | null, error: Error): void {
+    this.options.signal.removeEventListener('abort', this.onAbort);
+    if (this.body) {
+      this.body.fail(error);
+      return;
+    }
+    if (this.settled) return;
+    this.settled = true;
+    this.reject(classifyTransportError(error, this.options.signal));
+  }
+}
+
+function abortReason(signal: CancelSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error('cancelled by the caller');
+}
+
+/** What `readText` reads: undici's response body or an `UpstreamBody`. */
+export interface TextBody {
+  text(): Promise<string>;
+}
+
 /** A whole body as text; transport failures classified like the call's. */
-export async function readText(body: Dispatcher.ResponseData['body'], signal: CancelSignal): Promise<string> {
+export async function readText(body: TextBody, signal: CancelSignal): Promise<string> {
   try {
-    // undici's own reader: no async iterator and no promise per chunk.
     return await body.text();
   } catch (error) {
     throw classifyTransportError(error, signal);

@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import { TextDecoder } from 'node:util';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { classifyTransportError } from './http';
@@ -12,8 +11,15 @@ export const DRAIN_MS = 5_000;
 /** What `onEvent` returns when the stream has said all it will ("[DONE]"): the rest is read and ignored. */
 export const FINISHED = true;
 
-/** What `readSse` reads: a response body as Node and undici give it. */
-export type SseBody = Pick<Readable, 'on' | 'once' | 'off' | 'destroy'>;
+/** What `readSse` reads: a response body with Node's `data`/`end`/`error` events (an `UpstreamBody`, or any Readable). */
+export interface SseBody {
+  on(event: 'data', listener: (chunk: Buffer | Uint8Array | string) => void): unknown;
+  on(event: 'error', listener: (error: unknown) => void): unknown;
+  once(event: 'end', listener: () => void): unknown;
+  off(event: 'data', listener: (chunk: Buffer | Uint8Array | string) => void): unknown;
+  off(event: 'end', listener: () => void): unknown;
+  destroy(): unknown;
+}
 
 /**
  * Server-sent events from a response body, handed to `onEvent` in order as they complete: each
