@@ -34,6 +34,8 @@ const PAIRS = QUICK ? 500 : 4000;
 const LOAD_SECONDS = QUICK ? 3 : 8;
 // VERDICT_BENCH_ONLY=a,e measures only those scenarios (letters as in their names), to try a change.
 const ONLY = process.env['VERDICT_BENCH_ONLY']?.split(',').map((l) => `(${l.trim()})`);
+// VERDICT_BENCH_PROFILE=DIR writes a V8 CPU profile of each gateway process there (node --cpu-prof), to see where its time goes.
+const PROFILE_DIR = process.env['VERDICT_BENCH_PROFILE'];
 /** About 1 KB of state, as a short customer message with context. */
 const STATE_1KB = ('Order 1042 was promised for Monday. The customer wrote on Wednesday: the parcel came two days late, the box was dented and one of the three mugs inside was cracked. ').repeat(6).slice(0, 1024);
 /** About 5,000 tokens of state (a support thread), at about four characters a token. */
@@ -267,7 +269,8 @@ function planBench(): { loadBalance: number; sorted: number } {
 async function startGateway(catalog: string): Promise<{ gatewayUrl: string; auth: Record<string, string>; pid: number; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'verdict-bench-'));
   writeFileSync(join(dataDir, 'catalog.json'), catalog);
-  const gateway = await startChild([cli, '--port', '0', '--data-dir', dataDir], { VERDICT_LOG_LEVEL: 'error' });
+  const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const gateway = await startChild([...profile, cli, '--port', '0', '--data-dir', dataDir], { VERDICT_LOG_LEVEL: 'error' });
   // A fresh data directory: the server prints its first management key once.
   const key = /^\s+(vd-\S+)$/m.exec(gateway.output)![1]!;
   return {
