@@ -223,6 +223,11 @@ async function runnerAlone(core: Awaited<ReturnType<typeof createCore>>, dataset
 const MATRIX_DETAIL =
   'The results matrix is measured in the built app (`npm run build`) in Debian Chromium, headless without GPU, after a run of 10,000 items on the simulated providers: rows are virtualised (those in view and 10 on each side are in the DOM) and fetched 200 at a time, the next page before it is reached. The streamed upload is one request to the built server in a process of its own, as the Evaluations screen sends a file, with that process\'s memory read from /proc. Frame intervals are wall-clock times between animation frames, so they include whatever else the machine runs at the time; the CPU per frame is the page\'s own main-thread work in the same scroll, from a Chromium trace.';
 
+// VERDICT_BENCH_ONLY=run,matrix measures only those parts (metrics, import, run, upload, matrix), to try a change;
+// the figures worth quoting come from the whole bench.
+const ONLY = process.env['VERDICT_BENCH_ONLY']?.split(',').map((part) => part.trim());
+const measures = (part: 'metrics' | 'import' | 'run' | 'upload' | 'matrix') => !ONLY || ONLY.includes(part);
+
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'verdict-bench-'));
   const { child, catalog } = await fleetProcess(root);
@@ -231,17 +236,21 @@ async function main(): Promise<void> {
   const core = await createCore({ dataDir, secrets: new FileSecretStore(join(dataDir, 'secrets.json'), ownerOnlyFileCodec), host: 'browser', version: 'bench', discovery: false });
   try {
     await core.replaceCatalogFile(catalog);
-    rows.push(...metricsBench(), ...(await importBench(dataDir, core)));
-    const run = await runBench(core, dataDir, child.pid!);
-    rows.push(...run.rows);
-    detail = run.detail;
+    if (measures('metrics')) rows.push(...metricsBench());
+    if (measures('import')) rows.push(...(await importBench(dataDir, core)));
+    if (measures('run')) {
+      const run = await runBench(core, dataDir, child.pid!);
+      rows.push(...run.rows);
+      detail = run.detail;
+    }
   } finally {
     child.kill('SIGTERM');
     await core.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
   // The browser measures last, with nothing else of this bench running beside it.
-  rows.push(...(await uploadBench(root)), ...(await resultsMatrixBench(root)));
+  if (measures('upload')) rows.push(...(await uploadBench(root)));
+  if (measures('matrix')) rows.push(...(await resultsMatrixBench(root)));
   publish({ root, argv: process.argv.slice(2), title: 'Evaluations', resultHeader: 'result', rows, detail: `${detail} ${MATRIX_DETAIL}` });
 }
 

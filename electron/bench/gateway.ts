@@ -110,22 +110,41 @@ function scenarios(): Scenario[] {
   ];
 }
 
+/** What the bare proxy measured in one round: the floor under the gateway on this machine. */
+interface Floor {
+  /** CPU per request at concurrency 50, µs. */
+  cpu: number;
+  rps: number;
+  /** Added latency at concurrency 1 (its p50 and p99 minus the direct ones of the same pairs), ms. */
+  added50: number;
+  added99: number;
+  rssMiB: number;
+}
+
 /**
- * CPU per request of a bare Node proxy (node-floor.ts) sending the recorded upstream call for each
- * request, under the same load as the gateway: the floor under the gateway on this machine.
+ * A bare Node proxy (node-floor.ts) sending the recorded upstream call for each request, measured
+ * as the gateway is: interleaved pairs at concurrency 1, then load at concurrency 50.
  */
-async function floorCpuPerRequest(upstreamOrigin: string, call: UpstreamCall, clientBody: string): Promise<number> {
+async function measureFloor(upstreamOrigin: string, call: UpstreamCall, clientBody: string, pairs: number): Promise<Floor> {
   const dir = mkdtempSync(join(tmpdir(), 'verdict-floor-'));
   const bodyFile = join(dir, 'body.json');
   writeFileSync(bodyFile, call.body);
   const floor = await startChild([join(root, 'dist', 'bench', 'node-floor.mjs'), `${upstreamOrigin}${call.path}`, bodyFile]);
   try {
     const url = `http://127.0.0.1:${floor.output.trim()}/`;
+    const pair = await interleavedLatency(upstreamOrigin, [call], url, {}, clientBody, pairs, 200);
+    const ms = (h: hdr.Histogram, p: number) => h.getValueAtPercentile(p) / 1000;
     await load(url, {}, clientBody, 50, 1);
     const before = cpuMicros(floor.child.pid!);
     const result = await load(url, {}, clientBody, 50, LOAD_SECONDS);
     if (result.non2xx > 0 || result.errors > 0) throw new Error(`the bare proxy failed ${result.non2xx + result.errors} requests`);
-    return (cpuMicros(floor.child.pid!) - before) / result.requests.total;
+    return {
+      cpu: (cpuMicros(floor.child.pid!) - before) / result.requests.total,
+      rps: result.requests.average,
+      added50: ms(pair.through, 50) - ms(pair.direct, 50),
+      added99: ms(pair.through, 99) - ms(pair.direct, 99),
+      rssMiB: peakRssMiB(floor.child.pid!),
+    };
   } finally {
     const exited = new Promise((resolve) => floor.child.once('exit', resolve));
     floor.child.kill('SIGTERM');
@@ -322,7 +341,7 @@ async function main(): Promise<void> {
       const { gatewayUrl, auth, pid, stop } = await startGateway(catalog);
       const calls = await recordCalls(upstreamOrigin, gatewayUrl, auth, scenario.gatewayBody);
       const single = calls.length === 1 ? calls[0]! : null;
-      const rounds: { added50: number; added99: number; direct50: number; direct99: number; through50: number; through99: number; c50: { added50: number | null; rps: number; directRps: number | null; errors: number; cpu: number; upstreamCpu: number | null; floorCpu: number | null } }[] = [];
+      const rounds: { added50: number; added99: number; direct50: number; direct99: number; through50: number; through99: number; c50: { added50: number | null; rps: number; directRps: number | null; errors: number; cpu: number; upstreamCpu: number | null; floor: Floor | null } }[] = [];
       for (let round = 1; round <= ROUNDS; round += 1) {
         process.stdout.write(`${scenario.name}: round ${round} of ${ROUNDS}, concurrency 1 (${Math.round(PAIRS * scenario.pairShare)} interleaved pairs)…\n`);
         const pairs = Math.round(PAIRS * scenario.pairShare);
@@ -335,7 +354,7 @@ async function main(): Promise<void> {
         const cpuBefore = cpuMicros(pid);
         const through50 = await load(gatewayUrl, auth, scenario.gatewayBody, 50, LOAD_SECONDS);
         const cpuAfter = cpuMicros(pid);
-        const floorCpu = scenario.floor && single ? await floorCpuPerRequest(upstreamOrigin, single, scenario.gatewayBody) : null;
+        const floor = scenario.floor && single ? await measureFloor(upstreamOrigin, single, scenario.gatewayBody, pairs) : null;
         rounds.push({
           added50: ms(pair.through, 50) - ms(pair.direct, 50),
           added99: ms(pair.through, 99) - ms(pair.direct, 99),
@@ -350,7 +369,7 @@ async function main(): Promise<void> {
             errors: through50.errors + through50.non2xx + through50.timeouts,
             cpu: (cpuAfter - cpuBefore) / through50.requests.total,
             upstreamCpu,
-            floorCpu,
+            floor,
           },
         });
       }
@@ -384,11 +403,17 @@ async function main(): Promise<void> {
           row(`${tag} gateway CPU per request ÷ the mock's (the issue's machine: 150 ÷ 83 = 1.8 is the target, 428 ÷ 83 = 5.2 was its start)`, spread(rounds.filter((r) => r.c50.upstreamCpu).map((r) => r.c50.cpu / r.c50.upstreamCpu!), 1, '×')),
         );
       }
-      const floorCpu = pick((r) => r.c50.floorCpu).filter((v): v is number => v !== null);
-      if (floorCpu.length > 0) {
+      const floors = pick((r) => r.c50.floor).filter((v): v is Floor => v !== null);
+      if (floors.length > 0) {
+        // The floor, measured as the gateway is and beside each target: what Node and undici alone cost here.
+        const bare = `${tag} a bare Node proxy doing only the HTTP and SSE work of this path (electron/bench/node-floor.ts)`;
         rows.push(
-          row(`${tag} a bare Node proxy doing only the HTTP and SSE work of this path (electron/bench/node-floor.ts): CPU per request, concurrency 50`, spread(floorCpu, 0, ' µs')),
-          row(`${tag} the gateway's own work above that floor, per request`, spread(rounds.filter((r) => r.c50.floorCpu !== null).map((r) => r.c50.cpu - r.c50.floorCpu!), 0, ' µs')),
+          row(`${bare}: added latency p50, concurrency 1`, spread(floors.map((f) => f.added50), 3, ' ms')),
+          row(`${bare}: added latency p99, concurrency 1`, spread(floors.map((f) => f.added99), 3, ' ms')),
+          row(`${bare}: requests per second, concurrency 50`, spread(floors.map((f) => f.rps), 0, '')),
+          row(`${bare}: CPU per request, concurrency 50`, spread(floors.map((f) => f.cpu), 0, ' µs')),
+          row(`${bare}: peak RSS`, `${fmt(Math.max(...floors.map((f) => f.rssMiB)), 0)} MiB`),
+          row(`${tag} the gateway's own work above that floor, per request`, spread(rounds.filter((r) => r.c50.floor !== null).map((r) => r.c50.cpu - r.c50.floor!.cpu), 0, ' µs')),
         );
       }
       if (calls.length > 1) rows.push(row(`${tag} gateway CPU time per upstream call, concurrency 50`, spread(pick((r) => r.c50.cpu / calls.length), 0, ' µs')));

@@ -102,6 +102,7 @@ class Call implements Dispatcher.DispatchHandler {
     options.signal.addEventListener('abort', this.onAbort, { once: true });
   }
 
+  // undici takes a handler with onRequestStart for one of its current interface; without it, the old one.
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
     if (this.options.signal.aborted) controller.abort(abortReason(this.options.signal));
