@@ -81,7 +81,7 @@ test('an analyst imports a labelled CSV, runs two models, reads metrics and reli
   await evals.estimateButton.click();
   await expect(page.getByRole('note', { name: 'Budget and estimate' })).toContainText('is below this estimate: the run will stop before it ends');
   // The estimate says what one request can cost at worst per model (what the budget holds for it) and the smallest budget that sends anything.
-  await expect(evals.estimate).toContainText(/Worst case of one request \(item a\d+, the largest sampled\), what a budget holds for it before sending it: sandbox\/baseline-text \$0\.\d+ · sandbox\/baseline-vision \$0\.\d+/);
+  await expect(evals.estimate).toContainText(/Worst case of one request \(item a\d+, the largest in the dataset\), what a budget holds for it before sending it: sandbox\/baseline-text \$0\.\d+ · sandbox\/baseline-vision \$0\.\d+/);
   const smallest = /smallest budget that lets every model send a request: \$(0\.\d+)/.exec((await evals.estimate.textContent()) ?? '')?.[1];
   expect(smallest).toBeDefined();
   // A budget below it would send nothing: said before Start, which then asks to be pressed as "Start anyway".

@@ -192,7 +192,7 @@ describe('npm run eval', () => {
   it('reports what the chosen logprobs imply, for two models', async () => {
     const out = await run(['--set', join(dir.path, 'set.json'), '--dataset', join(dir.path, 'data.jsonl'), '--model', 'lp/alpha,lp/beta', '--report', join(dir.path, 'report.json'), '--results', join(dir.path, 'results.jsonl'), '--concurrency', '3']);
     expect(out.stderr).toMatch(/24 requests \(12 items × 2 models\); estimate: .*about \$/);
-    expect(out.stderr).toMatch(/lp\/beta: one request can cost up to \$0\.\d+ \(on item i1\d, the largest sampled\)/);
+    expect(out.stderr).toMatch(/lp\/beta: one request can cost up to \$0\.\d+ \(on item i1\d, the largest in the dataset\)/);
     expect(out.code, out.stderr).toBe(0);
     const report = JSON.parse(readFileSync(join(dir.path, 'report.json'), 'utf8')) as { dataset: { items: number }; models: Record<string, unknown>[] };
     expect(report.dataset).toEqual({ items: N });
@@ -236,7 +236,7 @@ describe('npm run eval', () => {
     const args = ['--set', join(dir.path, 'set.json'), '--dataset', join(dir.path, 'data.jsonl'), '--model', 'lp/alpha', '--report', join(dir.path, 'budget.json')];
     const refused = await run([...args, '--budget', '0.000001']);
     expect(refused.code, refused.stderr).toBe(2);
-    expect(refused.stderr).toMatch(/lp\/alpha: one request can cost up to \$0\.\d+ \(on item i1\d, the largest sampled\)/);
+    expect(refused.stderr).toMatch(/lp\/alpha: one request can cost up to \$0\.\d+ \(on item i1\d, the largest in the dataset\)/);
     const smallest = /Nothing was run; use --budget \$(0\.\d+) or more, or no --budget\./.exec(refused.stderr)?.[1];
     expect(refused.stderr).toMatch(/--budget \$0\.000001 is below what one request of lp\/alpha can cost at worst \(\$0\.\d+\), which a budget holds before sending it/);
     expect(smallest, refused.stderr).toBeDefined();

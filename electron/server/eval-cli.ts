@@ -172,7 +172,7 @@ async function evaluate(
  * complete. A budget below the estimate only warns: the run may still finish under it.
  */
 function checkBudget(estimate: EvalEstimate, budget: number | null): void {
-  const on = estimate.worst_request_item === null ? '' : ` (on item ${estimate.worst_request_item}, the largest sampled)`;
+  const on = estimate.worst_request_item === null ? '' : ` (on item ${estimate.worst_request_item}, the largest in the dataset)`;
   for (const v of estimate.per_variant) {
     process.stderr.write(
       `${v.variant}: one request can cost up to ${v.worst_request_usd === null ? `an unknown amount (${v.worst_request_note ?? 'unknown'})` : usdText(v.worst_request_usd)}${on}, every endpoint of its route tried with the longest replies; a budget holds that much for it before sending it\n`,

@@ -65,7 +65,7 @@ export const EvalEstimateSchema = z.object({
   output_tokens: z.number().int(),
   /** null when a price is unknown */
   cost_usd: z.number().nullable(),
-  /** id of the sampled item with the largest state, which the worst cases are worked out on; null for an empty dataset */
+  /** id of the item the highest worst case is for (of the dataset's longest states and the sample's largest); null for an empty dataset */
   worst_request_item: z.string().nullable(),
   /**
    * The smallest budget with which every variant's request can be admitted: the largest worst case

@@ -132,6 +132,24 @@ export class Datasets {
     }
   }
 
+  private readonly largestCache = new Map<string, { key: string; positions: number[] }>();
+
+  /**
+   * The `n` items with the longest stored state in the whole dataset (text and image data alike),
+   * longest first: where one request costs the most. A scan of the dataset, kept until its item
+   * count changes.
+   */
+  largest(datasetId: string, n = 3): DatasetItem[] {
+    const key = `${this.get(datasetId).items}:${n}`;
+    let cached = this.largestCache.get(datasetId);
+    if (!cached || cached.key !== key) {
+      const rows = this.store.all<{ position: number }>('SELECT position FROM dataset_items WHERE dataset_id = ? ORDER BY length(state) DESC, position LIMIT ?', [datasetId, n]);
+      cached = { key, positions: rows.map((r) => r.position) };
+      this.largestCache.set(datasetId, cached);
+    }
+    return cached.positions.map((position) => this.item(datasetId, position));
+  }
+
   item(datasetId: string, position: number): DatasetItem {
     const row = this.store.get<ItemRow>('SELECT position, id, state, expected FROM dataset_items WHERE dataset_id = ? AND position = ?', [datasetId, position]);
     if (!row) throw new GatewayError('not_found', `No item at position ${position} of dataset "${datasetId}"`);

@@ -123,4 +123,17 @@ describe('the worst case of one request in the estimate', () => {
     expect(estimate.per_variant[0]!.worst_request_note).toMatch(/^its requests would fail: /);
     expect(estimate.min_budget_usd).toBeNull();
   });
+
+  it('is worked out on the largest item of the whole dataset, not only of the items it samples for tokens', async () => {
+    // 250 short items, then the longest one past the first 200 (the token-count sample).
+    const short = Array.from({ length: 250 }, (_, i) => JSON.stringify({ id: `s${i}`, state: `Note ${i}.`, expected: { late: false } }));
+    const long = 'The parcel came two days late and the driver left it in the rain. '.repeat(40);
+    const content = [...short, JSON.stringify({ id: 'the-long-one', state: long, expected: { late: true } })].join('\n');
+    const id = (await env.core.datasets.import({ name: 'tail', rows: readRows(Readable.from([content]), 'tail.jsonl', 'jsonl'), questions: QUESTIONS })).dataset!.id;
+    const estimate = await estimateRun(env.core, { request: SET, dataset_id: id, variants: [{ model: 'acme/judge' }] });
+    expect(estimate.worst_request_item).toBe('the-long-one');
+    const from = provider.billed.length;
+    await expect(env.core.decisions.decide({ ...SET, state: long } as DecisionsRequest, { requestId: 'tail-worst' })).rejects.toMatchObject({ status: 502 });
+    expect(estimate.per_variant[0]!.worst_request_usd).toBeCloseTo(billedSince(from), 12);
+  });
 });

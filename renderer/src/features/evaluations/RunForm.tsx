@@ -161,7 +161,7 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
             {estimate.output_tokens.toLocaleString('en-US')} output tokens · {estimate.cost_usd === null ? 'cost unknown (a price is unknown)' : `about ${formatUsd(estimate.cost_usd)}`}
             </span>
             <span>
-              Worst case of one request{estimate.worst_request_item === null ? '' : ` (item ${estimate.worst_request_item}, the largest sampled)`}, what a budget holds for it before sending it:{' '}
+              Worst case of one request{estimate.worst_request_item === null ? '' : ` (item ${estimate.worst_request_item}, the largest in the dataset)`}, what a budget holds for it before sending it:{' '}
               {estimate.per_variant.map((v) => `${v.variant} ${v.worst_request_usd === null ? `unknown (${v.worst_request_note ?? 'not known'})` : formatUsd(v.worst_request_usd)}`).join(' · ')} · smallest
               budget that lets every {preferences.trim() ? 'preference set' : 'model'} send a request: {estimate.min_budget_usd === null ? 'unknown' : formatUsd(estimate.min_budget_usd)}
             </span>
