@@ -49,9 +49,18 @@ export class Datasets {
   }
 
   get(id: string): DatasetSummary {
+    return this.summary(this.row(id));
+  }
+
+  /** How many items a dataset has, without counting its labels (which reads every item). */
+  itemCount(id: string): number {
+    return this.row(id).item_count;
+  }
+
+  private row(id: string): DatasetRow {
     const row = this.store.get<DatasetRow>("SELECT * FROM datasets WHERE id = ? AND status = 'ready'", [id]);
     if (!row) throw new GatewayError('not_found', `No dataset with id "${id}"`);
-    return this.summary(row);
+    return row;
   }
 
   /**
@@ -140,7 +149,7 @@ export class Datasets {
    * count changes.
    */
   largest(datasetId: string, n = 3): DatasetItem[] {
-    const key = `${this.get(datasetId).items}:${n}`;
+    const key = `${this.itemCount(datasetId)}:${n}`;
     let cached = this.largestCache.get(datasetId);
     if (!cached || cached.key !== key) {
       const rows = this.store.all<{ position: number }>('SELECT position FROM dataset_items WHERE dataset_id = ? ORDER BY length(state) DESC, position LIMIT ?', [datasetId, n]);
