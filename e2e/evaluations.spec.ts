@@ -166,6 +166,14 @@ test('an analyst imports a labelled CSV, runs two models, reads metrics and reli
   expect(csv.split('\n')[0]).toContain('answer.late,expected.late,method.late,correct.late,confidence.late');
   expect(csv.trim().split('\n')).toHaveLength(1 + 2 * ROWS.length);
 
+  // A later run of the set on that model applies the calibration, and says which.
+  await page.getByLabel('Run name (optional)').fill('Parcels, calibrated');
+  await evals.startButton.click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Parcels, calibrated · done' })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('applied-calibrations')).toContainText(/^Calibrations applied .*: sandbox\/baseline-(text|vision): \w+ T = \d/);
+  await page.getByTestId('applied-calibrations').scrollIntoViewIfNeeded();
+  await app.screenshot('evaluations-calibrated-run');
+
   // The same screen in the dark theme.
   await page.request.post(`${server.url}/api/inspector/settings.update`, { headers: { 'x-verdict-client': 'renderer' }, data: { theme: 'dark' } });
   await page.reload();

@@ -119,8 +119,9 @@ async function evaluate(
 ): Promise<number> {
   const imported = await core.datasets.import({ name: `eval: ${basename(o.dataset)}`, rows: fileRows(o.dataset), questions: o.request.questions, validOnly: o.validOnly });
   for (const p of imported.problems) process.stderr.write(`${p.file}: row ${p.row}, ${p.field}: ${p.message}\n`);
-  if (!imported.dataset) bad(`${basename(o.dataset)}: ${imported.skipped} row(s) with problems; nothing was run (--valid-only runs the valid rows)`);
-  if (imported.skipped > 0) process.stderr.write(`Skipped ${imported.skipped} row(s) with problems.\n`);
+  const rows = (n: number) => `${n} ${n === 1 ? 'row' : 'rows'}`;
+  if (!imported.dataset) bad(`${basename(o.dataset)}: ${rows(imported.skipped)} with problems; nothing was run (--valid-only runs the valid rows)`);
+  if (imported.skipped > 0) process.stderr.write(`Skipped ${rows(imported.skipped)} with problems.\n`);
   const variants = o.models.map((model) => ({ model }));
   const estimate = await estimateRun(core, { request: o.request, dataset_id: imported.dataset.id, variants });
   process.stderr.write(
@@ -129,6 +130,8 @@ async function evaluate(
   );
   checkBudget(estimate, o.budget);
   let run = core.evalRuns.start({ request: o.request, dataset_id: imported.dataset.id, variants, concurrency: o.concurrency, budget_usd: o.budget });
+  // Saved calibrations of this question set apply to its runs: said, so a report is not read as raw.
+  for (const c of run.calibrations ?? []) process.stderr.write(`Applying the saved calibration of ${o.models[c.variant]} on "${c.question}": T = ${Number(c.temperature.toPrecision(4))} (the raw answers are kept beside the calibrated ones in --results JSONL)\n`);
   const tty = process.stderr.isTTY === true;
   let lastLine = 0;
   const progress = setInterval(() => {

@@ -100,6 +100,12 @@ export const EvalRunSchema = z.object({
   created_at: z.string(),
   finished_at: z.string().nullable(),
   message: z.string().nullable(),
+  /**
+   * The saved calibrations this run applies (fixed when it started): per model, by its place in
+   * `variants`, and question, the temperature its answers are divided by. null for runs started
+   * before runs recorded them.
+   */
+  calibrations: z.array(z.object({ variant: z.number().int(), question: z.string(), temperature: z.number() })).nullable(),
 });
 export type EvalRun = z.infer<typeof EvalRunSchema>;
 

@@ -194,5 +194,25 @@ describe('evaluation runs', () => {
     expect(b!.raw_answers).toBeNull();
     // All now say 0.75 and 17 of 20 are right: ECE |0.85 − 0.75| = 0.1.
     expect(runs.report(second.id).models[0]!.questions['late']!['ece']).toBeCloseTo(0.1, 9);
+    // The run says what it applied: m/a's late at T = 2, nothing for m/b; the first run applied none.
+    expect(runs.get(second.id).calibrations).toEqual([{ variant: 0, question: 'late', temperature: 2 }]);
+    expect(runs.get(first.id).calibrations).toEqual([]);
+  });
+
+  it('a run keeps the calibrations it started with when one is saved or deleted while it is under way', async () => {
+    const fitOn = runs.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'm/a' }], concurrency: 4 });
+    await runs.wait(fitOn.id);
+    const saved = runs.saveCalibration({ run_id: fitOn.id, variant: 0, question: 'late', temperature: 3 });
+    const run = runs.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'm/a' }], concurrency: 1 });
+    runs.pause(run.id);
+    await runs.wait(run.id);
+    // While it is paused the calibration is replaced, then deleted: the run goes on at T = 3.
+    runs.saveCalibration({ run_id: fitOn.id, variant: 0, question: 'late', temperature: 1.5 });
+    runs.deleteCalibration({ set_key: saved.set_key, model: 'm/a', question: 'late' });
+    runs.resume(run.id);
+    const done = await runs.wait(run.id);
+    expect(done).toMatchObject({ status: 'done', done: ITEMS, calibrations: [{ variant: 0, question: 'late', temperature: 3 }] });
+    const methods = new Set(Array.from({ length: ITEMS }, (_, p) => runs.item(run.id, p).results[0]!.methods!['late']));
+    expect([...methods]).toEqual(['logprobs+temperature(T=3)']);
   });
 });

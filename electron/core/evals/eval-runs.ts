@@ -27,7 +27,11 @@ interface RunRow {
   message: string | null;
   created_at: string;
   finished_at: string | null;
+  /** JSON [{variant, question, temperature}]; null for runs from before runs recorded them */
+  calibrations: string | null;
 }
+
+type AppliedCalibration = { variant: number; question: string; temperature: number };
 
 export interface ResultRow {
   variant: number;
@@ -101,7 +105,17 @@ export class EvalRuns {
       created_at: row.created_at,
       finished_at: row.finished_at,
       message: row.message,
+      calibrations: row.calibrations === null ? null : (JSON.parse(row.calibrations) as AppliedCalibration[]),
     };
+  }
+
+  /** The saved calibrations of a question set for each model of a run, as they stand now. */
+  private savedCalibrations(set: string, variants: readonly EvalVariant[]): AppliedCalibration[] {
+    return variants.flatMap((v, variant) =>
+      this.deps.store
+        .all<{ question: string; temperature: number }>('SELECT question, temperature FROM calibrations WHERE set_key = ? AND model = ? ORDER BY question', [set, v.model])
+        .map((c) => ({ variant, question: c.question, temperature: c.temperature })),
+    );
   }
 
   start(input: { name?: string | undefined; request: DecisionsRequest; dataset_id: string; variants: EvalVariant[]; concurrency: number; budget_usd?: number | null | undefined }): EvalRun {
@@ -109,9 +123,21 @@ export class EvalRuns {
     if (input.variants.length === 0) throw new GatewayError('bad_request', 'variants: name at least one model');
     const id = `eval-${randomUUID()}`;
     const name = input.name ?? `${dataset.name} × ${variantKeys(input.variants).join(', ')}`;
+    const set = setKey(input.request.questions);
     this.deps.store.run(
-      "INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, budget_usd, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)",
-      [id, name, dataset.id, setKey(input.request.questions), JSON.stringify(input.request), JSON.stringify(input.variants), input.concurrency, input.budget_usd ?? null, isoTime(this.deps.clock)],
+      "INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, budget_usd, status, created_at, calibrations) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)",
+      [
+        id,
+        name,
+        dataset.id,
+        set,
+        JSON.stringify(input.request),
+        JSON.stringify(input.variants),
+        input.concurrency,
+        input.budget_usd ?? null,
+        isoTime(this.deps.clock),
+        JSON.stringify(this.savedCalibrations(set, input.variants)),
+      ],
     );
     this.launch(this.row(id));
     return this.get(id);
@@ -137,11 +163,10 @@ export class EvalRuns {
   private launch(row: RunRow, only?: { positions: readonly number[]; variants: readonly number[] }): void {
     if (this.active.has(row.id) || this.closing) return;
     const variants = JSON.parse(row.variants) as EvalVariant[];
-    const calibrations = new Map<number, Map<string, number>>();
-    variants.forEach((v, i) => {
-      const saved = this.deps.store.all<{ question: string; temperature: number }>('SELECT question, temperature FROM calibrations WHERE set_key = ? AND model = ?', [row.set_key, v.model]);
-      calibrations.set(i, new Map(saved.map((s) => [s.question, s.temperature])));
-    });
+    // Those fixed when the run started; a run from before they were recorded reads the saved ones.
+    const applied = row.calibrations === null ? this.savedCalibrations(row.set_key, variants) : (JSON.parse(row.calibrations) as AppliedCalibration[]);
+    const calibrations = new Map<number, Map<string, number>>(variants.map((_, i) => [i, new Map()]));
+    for (const c of applied) calibrations.get(c.variant)?.set(c.question, c.temperature);
     const runner = new EvalRunner(
       { id: row.id, datasetId: row.dataset_id, request: JSON.parse(row.request) as DecisionsRequest, variants, concurrency: row.concurrency, budgetUsd: row.budget_usd, calibrations, only },
       { store: this.deps.store, clock: this.deps.clock, datasets: this.deps.datasets, decide: this.deps.decide, sleep: this.deps.sleep ?? abortableSleep },

@@ -277,4 +277,10 @@ export const MIGRATIONS: readonly string[] = [
   DROP TABLE box_verdicts;
   ALTER TABLE box_verdicts_by_model RENAME TO box_verdicts;
   `,
+  `
+  -- The calibrations a run applies, fixed when it starts: [{variant, question, temperature}] (null for
+  -- runs from before, which read the saved ones at each launch). A calibration saved or deleted later
+  -- does not change the answers of a run already under way, and the run says which it applied.
+  ALTER TABLE eval_runs ADD COLUMN calibrations TEXT;
+  `,
 ];

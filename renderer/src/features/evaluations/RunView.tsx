@@ -25,6 +25,20 @@ function Progress({ run }: { run: EvalRun }) {
   );
 }
 
+/** Which saved calibrations the run's answers went through (fixed when it started). */
+function Applied({ run }: { run: EvalRun }) {
+  if (run.calibrations === null || run.calibrations.length === 0) return null;
+  const byModel = run.variants
+    .map((v, i) => ({ name: v.name, items: run.calibrations!.filter((c) => c.variant === i) }))
+    .filter((m) => m.items.length > 0)
+    .map((m) => `${m.name}: ${m.items.map((c) => `${c.question} T = ${Number(c.temperature.toPrecision(4))}`).join(', ')}`);
+  return (
+    <p className="muted" data-testid="applied-calibrations">
+      Calibrations applied (saved ones, as they were when the run started; raw answers kept): {byModel.join(' · ')}
+    </p>
+  );
+}
+
 function Controls({ run }: { run: EvalRun }) {
   const queryClient = useQueryClient();
   const act = useMutation({
@@ -150,6 +164,7 @@ export function RunView({ id, reveal = false }: { id: string; reveal?: boolean }
       <div ref={top} />
       <Panel title={`${r.name} · ${r.status}`} aside={<Controls run={r} />}>
         <Progress run={r} />
+        <Applied run={r} />
         {r.message ? <p className="notice notice-warn">{r.message}</p> : null}
         {report.data ? <Exports run={r} report={report.data} /> : null}
       </Panel>
