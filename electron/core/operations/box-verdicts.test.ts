@@ -148,7 +148,9 @@ describe('verdicts kept before they were per model', () => {
     const dir = tempDir();
     try {
       const path = join(dir.path, 'verdict.sqlite');
-      const before = MIGRATIONS.length - 1;
+      // The data file as it stood just before verdicts became per model.
+      const before = MIGRATIONS.findIndex((m) => m.includes('CREATE TABLE box_verdicts_by_model'));
+      expect(before).toBeGreaterThan(0);
       const raw = new Database(path);
       for (const m of MIGRATIONS.slice(0, before)) raw.exec(m);
       raw.exec(`PRAGMA user_version = ${before}`);
