@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
+import { cpuMicros } from './proc';
 import { atMost, fmt, row, type BenchRow } from './report';
 
 /**
@@ -134,7 +135,9 @@ export async function resultsMatrixBench(root: string): Promise<BenchRow[]> {
     await page.keyboard.press('Alt+7');
     await page.getByRole('rowgroup', { name: 'Results' }).getByRole('row').first().waitFor({ timeout: 60_000 });
     const renderMs = await renderAfterFilter(page);
+    const serverBefore = cpuMicros(server.pid);
     const frames = await scroll(page);
+    const serverMs = (cpuMicros(server.pid) - serverBefore) / 1000;
     const tracePath = process.env['BENCH_MATRIX_TRACE'] ?? join(dataDir, 'trace.json');
     await browser.startTracing(page, { path: tracePath, categories: ['toplevel', 'devtools.timeline'] });
     await scroll(page);
@@ -145,6 +148,7 @@ export async function resultsMatrixBench(root: string): Promise<BenchRow[]> {
       row(`results matrix with ${ITEMS.toLocaleString('en-US')} rows: render and paint after a filter change (data already fetched)`, `${fmt(renderMs, 1)} ms`, atMost(200, ' ms', renderMs)),
       row('scrolling it 400 px a frame for 180 frames: frame interval p50 / p95 / longest', `${fmt(at(frames, 0.5), 1)} / ${fmt(at(frames, 0.95), 1)} / ${fmt(frames.at(-1)!, 1)} ms`),
       row('frames dropped while scrolling (an interval over 1.5 refreshes, 25 ms)', String(dropped), atMost(0, '', dropped)),
+      row("the server's CPU during that scroll (its page fetches and whatever else it was doing), on the same two cores", `${fmt(serverMs, 0)} ms`),
       row("the page's main-thread CPU per frame while scrolling (traced): p50 / p95 / longest", `${fmt(at(cpu, 0.5), 1)} / ${fmt(at(cpu, 0.95), 1)} / ${fmt(cpu.at(-1) ?? Number.NaN, 1)} ms`, atMost(16.7, ' ms (one refresh)', cpu.at(-1) ?? Number.POSITIVE_INFINITY)),
     ];
   } finally {

@@ -130,6 +130,21 @@ describe('evaluation runs', () => {
     expect(runs.matrix(run.id, { offset: 0, limit: 1, filter: 'all' }).total).toBe(ITEMS);
   });
 
+  it('pages of the results matrix are not judged again when only metrics or usage stamps were written meanwhile', async () => {
+    const run = runs.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'm/a' }], concurrency: 4 });
+    await runs.wait(run.id);
+    const first = runs.matrix(run.id, { offset: 0, limit: 2, filter: 'all' }).rows[0];
+    // A write-behind batch, as the endpoint metrics and key usage stamps make while someone scrolls.
+    store.later('INSERT INTO settings (key, value) VALUES (?, ?)', ['metrics-like', '1']);
+    store.flush();
+    expect(runs.matrix(run.id, { offset: 0, limit: 2, filter: 'all' }).rows[0]).toBe(first);
+    // Saved work written: the rows are made again, with the change.
+    datasets.updateExpected(datasetId, 0, { late: true }, QUESTIONS);
+    const again = runs.matrix(run.id, { offset: 0, limit: 2, filter: 'all' }).rows[0]!;
+    expect(again).not.toBe(first);
+    expect(again.cells[0]!.correct['late']).toBe(true);
+  });
+
   it('pauses and resumes without sending anything twice', async () => {
     behaviour = async () => (await sleep(5), answer(0.9));
     const run = runs.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'm/a' }], concurrency: 2 });
