@@ -130,19 +130,29 @@ describe('evaluation runs', () => {
     expect(runs.matrix(run.id, { offset: 0, limit: 1, filter: 'all' }).total).toBe(ITEMS);
   });
 
-  it('pages of the results matrix are not judged again when only metrics or usage stamps were written meanwhile', async () => {
+  it('pages of the results matrix are not judged again when only other things were written meanwhile', async () => {
     const run = runs.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'm/a' }], concurrency: 4 });
     await runs.wait(run.id);
     const first = runs.matrix(run.id, { offset: 0, limit: 2, filter: 'all' }).rows[0];
-    // A write-behind batch, as the endpoint metrics and key usage stamps make while someone scrolls.
+    // A write-behind batch, as the endpoint metrics and key usage stamps make while someone scrolls,
+    // and a committed write such as an API call's spend.
     store.later('INSERT INTO settings (key, value) VALUES (?, ?)', ['metrics-like', '1']);
     store.flush();
+    await store.commit('INSERT INTO settings (key, value) VALUES (?, ?)', ['spend-like', '1']);
     expect(runs.matrix(run.id, { offset: 0, limit: 2, filter: 'all' }).rows[0]).toBe(first);
     // Saved work written: the rows are made again, with the change.
     datasets.updateExpected(datasetId, 0, { late: true }, QUESTIONS);
     const again = runs.matrix(run.id, { offset: 0, limit: 2, filter: 'all' }).rows[0]!;
     expect(again).not.toBe(first);
     expect(again.cells[0]!.correct['late']).toBe(true);
+    // So is a result written by another process (here a second connection to the same file).
+    const other = Store.open(join(dir.path, 'verdict.sqlite'));
+    try {
+      other.run("UPDATE eval_results SET answers = ? WHERE run_id = ? AND position = 0", [JSON.stringify({ late: { type: 'noul', noul: 0.1 } }), run.id]);
+    } finally {
+      other.close();
+    }
+    expect(runs.matrix(run.id, { offset: 0, limit: 2, filter: 'all' }).rows[0]!.cells[0]!.correct['late']).toBe(false);
   });
 
   it('pauses and resumes without sending anything twice', async () => {

@@ -290,15 +290,16 @@ export class EvalRuns {
 
   /**
    * Items × variants with right/wrong marks, filtered, one page at a time. The filtered rows are
-   * kept for the next page while nothing in the file changed (no write here but metrics and usage
-   * stamps, none by another process), so scrolling through them does not judge every result again
-   * for each page: a metrics flush during a scroll made the next page rebuild all 10,000 rows
-   * (about 200 ms of the server's CPU, on the cores the page scrolls on).
+   * kept for the next page while no result or dataset item was written (the `results` revision,
+   * moved by triggers on both tables, whoever writes), so scrolling through them does not judge
+   * every result again for each page. Keyed on every change to the file instead, a metrics flush or
+   * an API call's spend during a scroll made the next page rebuild all 10,000 rows (about 200 ms of
+   * the server's CPU, on the cores the page scrolls on).
    */
   matrix(id: string, options: { offset: number; limit: number; filter: 'all' | 'wrong' | 'disagree' | 'low'; question?: string | undefined; below?: number }): { total: number; rows: EvalResultRow[] } {
-    // Metrics and usage stamps written meanwhile do not change the rows: they do not count here.
-    const version = this.deps.store.savedWorkChanges();
-    const key = JSON.stringify([id, options.filter, options.question ?? null, options.below ?? null, version, this.deps.store.dataVersion()]);
+    // Moved by every write to results or dataset items (triggers), by any process; nothing else.
+    const version = this.deps.store.get<{ n: number }>("SELECT n FROM revisions WHERE name = 'results'")!.n;
+    const key = JSON.stringify([id, options.filter, options.question ?? null, options.below ?? null, version]);
     if (this.matrixCache?.key !== key) this.matrixCache = { key, rows: this.matrixRows(id, options) };
     const rows = this.matrixCache.rows;
     // Let go of them when nobody has scrolled for a while: a large run's rows are sizeable.

@@ -119,27 +119,9 @@ export class Store {
     if (this.pending.length === 0 || !this.db.open) return;
     const rows = this.pending;
     this.pending = [];
-    const before = this.totalChanges();
     this.transaction(() => {
       for (const row of rows) this.run(row.sql, row.params);
     });
-    this.writeBehindChanges += this.totalChanges() - before;
-  }
-
-  /** Rows changed by the write-behind batches of `later` (usage stamps, metrics) since the file was opened. */
-  private writeBehindChanges = 0;
-
-  private totalChanges(): number {
-    return this.get<{ changes: number }>('SELECT total_changes() AS changes')!.changes;
-  }
-
-  /**
-   * Counts every change this process has made to the file except the write-behind records of
-   * `later` (metrics, usage stamps), which no saved work reads: a cache of saved work keyed on it
-   * (with `dataVersion` for other processes) stays valid while only those are written.
-   */
-  savedWorkChanges(): number {
-    return this.totalChanges() - this.writeBehindChanges;
   }
 
   /**

@@ -283,4 +283,17 @@ export const MIGRATIONS: readonly string[] = [
   -- does not change the answers of a run already under way, and the run says which it applied.
   ALTER TABLE eval_runs ADD COLUMN calibrations TEXT;
   `,
+  `
+  -- A revision number that every write to evaluation results or dataset items moves, whoever makes
+  -- it (any process, any code path): what the results matrix keeps its judged rows against, so
+  -- writes elsewhere (metrics, spend, settings) leave them be.
+  CREATE TABLE revisions (name TEXT PRIMARY KEY, n INTEGER NOT NULL DEFAULT 0);
+  INSERT INTO revisions (name, n) VALUES ('results', 0);
+  CREATE TRIGGER eval_results_insert_revision AFTER INSERT ON eval_results BEGIN UPDATE revisions SET n = n + 1 WHERE name = 'results'; END;
+  CREATE TRIGGER eval_results_update_revision AFTER UPDATE ON eval_results BEGIN UPDATE revisions SET n = n + 1 WHERE name = 'results'; END;
+  CREATE TRIGGER eval_results_delete_revision AFTER DELETE ON eval_results BEGIN UPDATE revisions SET n = n + 1 WHERE name = 'results'; END;
+  CREATE TRIGGER dataset_items_insert_revision AFTER INSERT ON dataset_items BEGIN UPDATE revisions SET n = n + 1 WHERE name = 'results'; END;
+  CREATE TRIGGER dataset_items_update_revision AFTER UPDATE ON dataset_items BEGIN UPDATE revisions SET n = n + 1 WHERE name = 'results'; END;
+  CREATE TRIGGER dataset_items_delete_revision AFTER DELETE ON dataset_items BEGIN UPDATE revisions SET n = n + 1 WHERE name = 'results'; END;
+  `,
 ];
