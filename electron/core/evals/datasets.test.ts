@@ -46,6 +46,23 @@ describe('dataset import', () => {
     expect(page.items[0]).toEqual({ position: 0, id: 'a', state: 'Late, and sad', expected: { late: true, mood: 'sad', stars: 0, where: { top: 0.1, bottom: 0.5, left: 0.2, right: 0.6 } } });
   });
 
+  it('counts labelled items again after an edit, whoever makes it', async () => {
+    const csv = 'id,state,expected.late\n' + 'a,x,true\nb,y,false\nc,z,\n';
+    const report = await load(csv, 'data.csv', 'csv');
+    const id = report.dataset!.id;
+    expect(datasets.get(id).labelled).toEqual({ late: 2 });
+    datasets.updateExpected(id, 2, { late: true }, QUESTIONS);
+    expect(datasets.list().find((d) => d.id === id)!.labelled).toEqual({ late: 3 });
+    // Another process clears an answer (here a second connection to the same file).
+    const other = Store.open(join(dir.path, 'verdict.sqlite'));
+    try {
+      other.run("UPDATE dataset_items SET expected = '{}' WHERE dataset_id = ? AND position = 0", [id]);
+    } finally {
+      other.close();
+    }
+    expect(datasets.get(id).labelled).toEqual({ late: 2 });
+  });
+
   it('imports JSONL and a JSON array streamed in small pieces', async () => {
     const items = Array.from({ length: 50 }, (_, i) => ({ id: `i${i}`, state: { text: `a "quoted" [${i}] {x}` }, expected: { late: i % 2 === 0 } }));
     const jsonl = await load(items.map((x) => JSON.stringify(x)).join('\n'), 'd.jsonl', 'jsonl');

@@ -39,9 +39,18 @@ export class Datasets {
     this.store.run("DELETE FROM datasets WHERE status = 'importing'");
   }
 
+  /** Labelled items per question of each dataset, counted once per revision of the items (moved by triggers, whoever writes). */
+  private readonly labelledCache = new Map<string, { revision: number; labelled: Record<string, number> }>();
+
   private summary(row: DatasetRow): DatasetSummary {
-    const counts = this.store.all<{ key: string; n: number }>('SELECT j.key AS key, COUNT(*) AS n FROM dataset_items d, json_each(d.expected) j WHERE d.dataset_id = ? GROUP BY j.key', [row.id]);
-    return { id: row.id, name: row.name, items: row.item_count, labelled: Object.fromEntries(counts.map((c) => [c.key, c.n])), created_at: row.created_at };
+    const revision = this.store.get<{ n: number }>("SELECT n FROM revisions WHERE name = 'items'")!.n;
+    let cached = this.labelledCache.get(row.id);
+    if (!cached || cached.revision !== revision) {
+      const counts = this.store.all<{ key: string; n: number }>('SELECT j.key AS key, COUNT(*) AS n FROM dataset_items d, json_each(d.expected) j WHERE d.dataset_id = ? GROUP BY j.key', [row.id]);
+      cached = { revision, labelled: Object.fromEntries(counts.map((c) => [c.key, c.n])) };
+      this.labelledCache.set(row.id, cached);
+    }
+    return { id: row.id, name: row.name, items: row.item_count, labelled: { ...cached.labelled }, created_at: row.created_at };
   }
 
   list(): DatasetSummary[] {
@@ -183,6 +192,8 @@ export class Datasets {
   delete(id: string): { id: string } {
     this.get(id);
     this.store.run('DELETE FROM datasets WHERE id = ?', [id]);
+    this.labelledCache.delete(id);
+    this.largestCache.delete(id);
     return { id };
   }
 

@@ -296,4 +296,12 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER dataset_items_update_revision AFTER UPDATE ON dataset_items BEGIN UPDATE revisions SET n = n + 1 WHERE name = 'results'; END;
   CREATE TRIGGER dataset_items_delete_revision AFTER DELETE ON dataset_items BEGIN UPDATE revisions SET n = n + 1 WHERE name = 'results'; END;
   `,
+  `
+  -- The same for dataset items alone: what a dataset's counts of labelled items are kept against,
+  -- so listing datasets does not read every item's expected answers each time.
+  INSERT INTO revisions (name, n) VALUES ('items', 0);
+  CREATE TRIGGER dataset_items_insert_items_revision AFTER INSERT ON dataset_items BEGIN UPDATE revisions SET n = n + 1 WHERE name = 'items'; END;
+  CREATE TRIGGER dataset_items_update_items_revision AFTER UPDATE ON dataset_items BEGIN UPDATE revisions SET n = n + 1 WHERE name = 'items'; END;
+  CREATE TRIGGER dataset_items_delete_items_revision AFTER DELETE ON dataset_items BEGIN UPDATE revisions SET n = n + 1 WHERE name = 'items'; END;
+  `,
 ];
