@@ -128,8 +128,10 @@ class Call implements Dispatcher.DispatchHandler {
           status: statusCode,
           ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
         });
-        this.reject(classify ? classify(statusCode, text, fallback) : fallback);
-      });
+        return classify ? classify(statusCode, text, fallback) : fallback;
+      })
+      // A classifier that throws fails the call with what it threw, never an unhandled rejection.
+      .then(this.reject, this.reject);
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {

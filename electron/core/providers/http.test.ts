@@ -1,0 +1,62 @@
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../clock';
+import { Cancellation } from '../cancel';
+import { UpstreamHttp } from './http';
+import { readSse } from './sse';
+import { UpstreamError } from './upstream-error';
+
+let server: Server;
+let url = '';
+const http = new UpstreamHttp(systemClock);
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    req.resume();
+    if (req.url === '/overloaded') {
+      res.writeHead(529, { 'content-type': 'application/json', 'retry-after': '7' });
+      res.end(JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }));
+      return;
+    }
+    // A stream that sends one event and then stays open.
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write('data: {"n":1}\n\n');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+});
+
+afterAll(async () => {
+  await http.close();
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe('UpstreamHttp', () => {
+  it("an error status becomes an UpstreamError with the provider's message and Retry-After", async () => {
+    const error = (await http.postJson(`${url}/overloaded`, {}, { headers: {}, signal: new Cancellation() }).catch((e: unknown) => e)) as UpstreamError;
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect(error.message).toBe('HTTP 529: Overloaded');
+    expect(error.details).toMatchObject({ status: 529, retryAfterMs: 7_000 });
+  });
+
+  it('a classifier that throws fails the call with what it threw', async () => {
+    const classify = () => {
+      throw new Error('classifier broke');
+    };
+    await expect(http.postJson(`${url}/overloaded`, {}, { headers: {}, signal: new Cancellation(), classify })).rejects.toThrow('classifier broke');
+  });
+
+  it('cancelling while the body is read stops the read as cancelled', async () => {
+    const signal = new Cancellation();
+    const response = await http.postJson(`${url}/stream`, {}, { headers: {}, signal });
+    const events: string[] = [];
+    const reading = readSse(response.body, signal, (data) => void events.push(data));
+    await expect.poll(() => events).toEqual(['{"n":1}']);
+    signal.abort();
+    const error = (await reading.catch((e: unknown) => e)) as UpstreamError;
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect(error.kind).toBe('cancelled');
+  });
+});
