@@ -110,6 +110,9 @@ function scenarios(): Scenario[] {
   ];
 }
 
+/** A percentile of a histogram recorded in µs, in ms. */
+const ms = (h: hdr.Histogram, p: number) => h.getValueAtPercentile(p) / 1000;
+
 /** What the bare proxy measured in one round: the floor under the gateway on this machine. */
 interface Floor {
   /** CPU per request at concurrency 50, µs. */
@@ -133,7 +136,6 @@ async function measureFloor(upstreamOrigin: string, call: UpstreamCall, clientBo
   try {
     const url = `http://127.0.0.1:${floor.output.trim()}/`;
     const pair = await interleavedLatency(upstreamOrigin, [call], url, {}, clientBody, pairs, 200);
-    const ms = (h: hdr.Histogram, p: number) => h.getValueAtPercentile(p) / 1000;
     await load(url, {}, clientBody, 50, 1);
     const before = cpuMicros(floor.child.pid!);
     const result = await load(url, {}, clientBody, 50, LOAD_SECONDS);
@@ -337,7 +339,6 @@ async function main(): Promise<void> {
     ],
   });
   try {
-    const ms = (h: hdr.Histogram, p: number) => h.getValueAtPercentile(p) / 1000;
     const rows: ReturnType<typeof row>[] = [];
     const details: string[] = [];
     for (const scenario of scenarios().filter((s) => !ONLY || ONLY.some((tag) => s.name.startsWith(tag)))) {

@@ -43,7 +43,7 @@ export class Datasets {
   private readonly labelledCache = new Map<string, { revision: number; labelled: Record<string, number> }>();
 
   private summary(row: DatasetRow): DatasetSummary {
-    const revision = this.store.get<{ n: number }>("SELECT n FROM revisions WHERE name = 'items'")!.n;
+    const revision = this.store.revision('items');
     let cached = this.labelledCache.get(row.id);
     if (!cached || cached.revision !== revision) {
       const counts = this.store.all<{ key: string; n: number }>('SELECT j.key AS key, COUNT(*) AS n FROM dataset_items d, json_each(d.expected) j WHERE d.dataset_id = ? GROUP BY j.key', [row.id]);
@@ -150,19 +150,20 @@ export class Datasets {
     }
   }
 
-  private readonly largestCache = new Map<string, { key: string; positions: number[] }>();
+  private readonly largestCache = new Map<string, { revision: number; n: number; positions: number[] }>();
 
   /**
    * The `n` items with the longest stored state in the whole dataset (text and image data alike),
-   * longest first: where one request costs the most. A scan of the dataset, kept until its item
-   * count changes.
+   * longest first: where one request costs the most. A scan of the dataset, kept until dataset
+   * items change.
    */
   largest(datasetId: string, n = 3): DatasetItem[] {
-    const key = `${this.itemCount(datasetId)}:${n}`;
+    this.row(datasetId); // not found, named, before anything is read
+    const revision = this.store.revision('items');
     let cached = this.largestCache.get(datasetId);
-    if (!cached || cached.key !== key) {
+    if (!cached || cached.revision !== revision || cached.n !== n) {
       const rows = this.store.all<{ position: number }>('SELECT position FROM dataset_items WHERE dataset_id = ? ORDER BY length(state) DESC, position LIMIT ?', [datasetId, n]);
-      cached = { key, positions: rows.map((r) => r.position) };
+      cached = { revision, n, positions: rows.map((r) => r.position) };
       this.largestCache.set(datasetId, cached);
     }
     return cached.positions.map((position) => this.item(datasetId, position));

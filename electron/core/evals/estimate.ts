@@ -32,7 +32,7 @@ export interface EstimateDeps {
 }
 
 export async function estimateRun(deps: EstimateDeps, input: { request: DecisionsRequest; dataset_id: string; variants: EvalVariant[] }): Promise<EvalEstimate> {
-  const dataset = { items: deps.datasets.itemCount(input.dataset_id) };
+  const items = deps.datasets.itemCount(input.dataset_id);
   const questions = Object.values(input.request.questions as Record<string, Question>);
   const questionTokens = await Promise.all(questions.map((q) => countTokens(guidanceText(q.instructions) + JSON.stringify('criteria' in q ? q.criteria : ''))));
   let sampled = 0;
@@ -58,19 +58,19 @@ export async function estimateRun(deps: EstimateDeps, input: { request: Decision
   const keys = variantKeys(input.variants);
   const worstItems: { usd: number | null; item: string | null }[] = [];
   const perVariant = input.variants.map((v, i) => {
-    const input_tokens = perItemInput * dataset.items;
-    const output_tokens = perItemOutput * dataset.items;
+    const input_tokens = perItemInput * items;
+    const output_tokens = perItemOutput * items;
     const endpoint = deps.catalog.endpointsOf(v.model)[0];
     const p = endpoint?.prices;
-    const cost_usd = p && p.prompt !== null && p.completion !== null ? input_tokens * p.prompt + output_tokens * p.completion + (p.request ?? 0) * dataset.items * questions.length : null;
+    const cost_usd = p && p.prompt !== null && p.completion !== null ? input_tokens * p.prompt + output_tokens * p.completion + (p.request ?? 0) * items * questions.length : null;
     const { worst_request_usd, worst_request_note, worst_request_item } = worstRequest(deps, input.request, v, candidates);
     worstItems.push({ usd: worst_request_usd, item: worst_request_item });
     return { variant: keys[i]!, input_tokens, output_tokens, cost_usd, worst_request_usd, worst_request_note };
   });
   const worst = perVariant.map((v) => v.worst_request_usd);
   return {
-    calls: dataset.items * input.variants.length,
-    items: dataset.items,
+    calls: items * input.variants.length,
+    items,
     estimated: true,
     per_variant: perVariant,
     input_tokens: perVariant.reduce((s, v) => s + v.input_tokens, 0),

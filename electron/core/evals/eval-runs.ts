@@ -298,7 +298,7 @@ export class EvalRuns {
    */
   matrix(id: string, options: { offset: number; limit: number; filter: 'all' | 'wrong' | 'disagree' | 'low'; question?: string | undefined; below?: number }): { total: number; rows: EvalResultRow[] } {
     // Moved by every write to results or dataset items (triggers), by any process; nothing else.
-    const version = this.deps.store.get<{ n: number }>("SELECT n FROM revisions WHERE name = 'results'")!.n;
+    const version = this.deps.store.revision('results');
     const key = JSON.stringify([id, options.filter, options.question ?? null, options.below ?? null, version]);
     if (this.matrixCache?.key !== key) this.matrixCache = { key, rows: this.matrixRows(id, options) };
     const rows = this.matrixCache.rows;

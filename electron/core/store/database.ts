@@ -181,6 +181,15 @@ export class Store {
     }
   }
 
+  /**
+   * A counter that triggers move on every write to a group of tables, by any connection (migration
+   * of the `revisions` table): 'results' for evaluation results and dataset items, 'items' for
+   * dataset items alone. Caches of what is read from them are kept against it.
+   */
+  revision(name: 'results' | 'items'): number {
+    return this.get<{ n: number }>('SELECT n FROM revisions WHERE name = ?', [name])!.n;
+  }
+
   /** Changes whenever another connection (another process) commits to the file; cheap to ask. */
   dataVersion(): number {
     return this.get<{ data_version: number }>('PRAGMA data_version')!.data_version;
