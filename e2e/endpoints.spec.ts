@@ -1,6 +1,7 @@
 import { test, expect } from './fixtures/server';
 import { AppPage } from './pages/app-page';
 import { EndpointsPage } from './pages/endpoints-page';
+import { SettingsPage } from './pages/settings-page';
 
 // Scripted failures and 429 cool-downs would reorder the route this journey checks.
 test.use({ sandboxFailures: false });
@@ -58,7 +59,7 @@ test('the Endpoints screen in the dark theme', async ({ page, server }) => {
   const app = new AppPage(page);
   await app.open(server.uiUrl);
   await app.goTo('Settings');
-  await page.getByRole('radio', { name: 'dark' }).check();
+  await new SettingsPage(page).chooseTheme('dark');
   await app.goTo('Endpoints');
   await page.getByRole('button', { name: 'Measure now' }).click();
   await expect(page.getByRole('img', { name: 'Latency percentiles by provider' })).toBeVisible({ timeout: 20_000 });

@@ -89,8 +89,22 @@ test('an analyst imports a labelled CSV, runs two models, reads metrics and reli
   await expect(shortfall).toContainText(`can cost at worst`);
   await expect(shortfall).toContainText(`Enter at least $${smallest}, or no budget.`);
   await expect(page.getByRole('button', { name: 'Start anyway' })).toBeVisible();
-  // With no estimate yet, Start with such a budget estimates first, warns and starts nothing.
+  // An estimate asked for before the models changed is not shown after they did, even when it arrives later.
+  let releaseEstimate = () => {};
+  await page.route('**/api/inspector/evals.estimate', async (route) => {
+    await new Promise<void>((resolve) => (releaseEstimate = resolve));
+    await route.continue();
+  });
+  const lateEstimate = page.waitForResponse('**/api/inspector/evals.estimate');
+  await evals.estimateButton.click();
   await evals.model('sandbox/baseline-vision').uncheck();
+  await expect(evals.estimate).toBeHidden();
+  releaseEstimate();
+  await lateEstimate;
+  await page.unroute('**/api/inspector/evals.estimate');
+  await expect(evals.estimateButton).toBeEnabled(); // the late answer has been handled
+  await expect(evals.estimate).toBeHidden();
+  // With no estimate yet, Start with such a budget estimates first, warns and starts nothing.
   await evals.model('sandbox/baseline-vision').check();
   await expect(evals.estimate).toBeHidden();
   await evals.startButton.click();

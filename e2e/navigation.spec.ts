@@ -55,7 +55,7 @@ test.describe('a first-time user opens the app', () => {
     const settings = new SettingsPage(page);
     await app.open(server.uiUrl);
     await app.goTo('Settings');
-    await settings.theme('dark').check();
+    await settings.chooseTheme('dark');
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(background).toBe('rgb(20, 23, 28)');

@@ -1,4 +1,4 @@
-import type { Locator, Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /** Settings: provider keys, API server keys, appearance. */
 export class SettingsPage {
@@ -27,5 +27,14 @@ export class SettingsPage {
 
   theme(value: 'system' | 'light' | 'dark'): Locator {
     return this.page.getByRole('radio', { name: value });
+  }
+
+  /**
+   * Picks a theme once every panel above Appearance has loaded: a table that replaces its
+   * "Loading…" line moves the radios down, and a click that lands as that happens misses them.
+   */
+  async chooseTheme(value: 'system' | 'light' | 'dark'): Promise<void> {
+    await expect(this.page.getByRole('status').filter({ hasText: /^Loading / })).toHaveCount(0);
+    await this.theme(value).check();
   }
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { EvalEstimate } from '../../../../shared/schemas/evaluation';
 import { call } from '../../transport/transport';
 import { formatUsd } from '../../lib/money';
@@ -43,6 +43,12 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
   const [concurrency, setConcurrency] = useState(4);
   const [budget, setBudget] = useState('');
   const [estimate, setEstimate] = useState<EvalEstimate | null>(null);
+  // Moved by every change the estimate depends on: an answer asked for before the change is not shown after it.
+  const inputsSeen = useRef(0);
+  const inputsChanged = () => {
+    inputsSeen.current += 1;
+    setEstimate(null);
+  };
   const [preferences, setPreferences] = useState('');
   const [runName, setRunName] = useState('');
   const effectiveDataset = dataset || datasetId || datasets.data?.[0]?.id || '';
@@ -52,7 +58,16 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
     const set = await call('sets.get', { id: setId || sets.data![0]!.id });
     return { request: set.request, dataset_id: effectiveDataset, variants: variantsOf(chosen, preferences) };
   };
-  const estimating = useMutation({ mutationFn: async () => call('evals.estimate', await input()), onSuccess: setEstimate });
+  const estimating = useMutation({
+    mutationFn: async () => {
+      const asked = inputsSeen.current;
+      const fresh = await call('evals.estimate', await input());
+      return asked === inputsSeen.current ? fresh : null;
+    },
+    onSuccess: (fresh) => {
+      if (fresh) setEstimate(fresh);
+    },
+  });
   const starting = useMutation({
     mutationFn: async () => call('evals.start', { ...(await input()), concurrency, ...(budget ? { budget_usd: Number(budget) } : {}), ...(runName.trim() ? { name: runName.trim() } : {}) }),
     onSuccess: (run) => {
@@ -86,7 +101,7 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
           value={setId}
           onChange={(id) => {
             setSetId(id);
-            setEstimate(null);
+            inputsChanged();
           }}
           label="Question set to evaluate"
         />
@@ -96,7 +111,7 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
             value={effectiveDataset}
             onChange={(e) => {
               setDataset(e.target.value);
-              setEstimate(null);
+              inputsChanged();
             }}
             aria-label="Dataset to evaluate on"
           >
@@ -113,7 +128,7 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
             <label key={m.id} className="inline-check">
               <input type="checkbox" checked={chosen.includes(m.id)} onChange={(e) => {
                   setChosen(e.target.checked ? [...chosen, m.id] : chosen.filter((c) => c !== m.id));
-                  setEstimate(null);
+                  inputsChanged();
                 }}
               />
               <span className="mono small">{m.id}</span>
@@ -128,7 +143,7 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
             value={preferences}
             onChange={(e) => {
               setPreferences(e.target.value);
-              setEstimate(null);
+              inputsChanged();
             }}
             placeholder={'{"label": "cheapest", "provider": {"sort": "price"}}\n{"label": "zdr", "provider": {"zdr": true}}'}
             aria-label="Provider preferences per variant"
