@@ -139,6 +139,11 @@ test('a reviewer labels truth per object, zooms, undoes, runs a box question per
   await page.getByLabel('Model').fill('sandbox/baseline-vision');
   await page.getByRole('button', { name: 'Estimate' }).click();
   await expect(page.getByTestId('box-estimate')).toContainText('3 calls');
+  // An estimate is for the model it was made for: naming another hides it, naming it again shows it.
+  await page.getByLabel('Model').fill('sandbox/baseline-text');
+  await expect(page.getByTestId('box-estimate')).toBeHidden();
+  await page.getByLabel('Model').fill('sandbox/baseline-vision');
+  await expect(page.getByTestId('box-estimate')).toContainText('3 calls');
   await page.getByRole('button', { name: 'Run over the dataset' }).click();
   await expect(boxes.queue.getByText(/IoU \d/)).toHaveCount(3, { timeout: 30_000 });
   await expect(page.getByTestId('box-run-progress')).toContainText('done: 3 of 3 done', { timeout: 30_000 });

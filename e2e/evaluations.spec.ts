@@ -169,6 +169,28 @@ test('an analyst imports a labelled CSV, runs two models, reads metrics and reli
   await evals.saveCalibration.click();
   await expect(page.getByRole('button', { name: 'Saved: applies to later runs' })).toBeVisible();
   await app.screenshot('evaluations-item-and-calibration');
+  // A fit belongs to its model: another model shows none, nor the first one's "Saved"...
+  const calibrated = page.getByLabel('Model to calibrate');
+  await calibrated.selectOption({ index: 1 });
+  await expect(evals.fitted).toBeHidden();
+  // ...and a fit answered after the model changed is not shown for the model now chosen.
+  let releaseFit = () => {};
+  await page.route('**/api/inspector/evals.fitCalibration', async (route) => {
+    await new Promise<void>((resolve) => (releaseFit = resolve));
+    await route.continue();
+  });
+  const lateFit = page.waitForResponse('**/api/inspector/evals.fitCalibration');
+  await evals.fitButton.click();
+  await calibrated.selectOption({ index: 0 });
+  releaseFit();
+  await lateFit;
+  await page.unroute('**/api/inspector/evals.fitCalibration');
+  await expect(evals.fitButton).toBeEnabled(); // the late answer has been handled
+  await expect(evals.fitted).toBeHidden();
+  // Back on the model it was made for, it shows, not yet saved.
+  await calibrated.selectOption({ index: 1 });
+  await expect(evals.fitted).toContainText('Temperature');
+  await expect(evals.saveCalibration).toBeEnabled();
 
   // Export the results.
   const downloading = page.waitForEvent('download');

@@ -29,7 +29,7 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
   const runs = useQuery(evalRunsQuery());
   const [concurrency, setConcurrency] = useState(4);
   const [budget, setBudget] = useState('');
-  const [estimate, setEstimate] = useState<EvalEstimate | null>(null);
+  const [estimated, setEstimated] = useState<{ of: string; estimate: EvalEstimate } | null>(null);
   const [picked, setPicked] = useState(false);
   const mine = (runs.data ?? []).filter((r) => r.dataset_id === datasetId);
   const run = mine.find((r) => r.id === runId) ?? null;
@@ -43,7 +43,13 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
     dataset_id: datasetId,
     variants: [{ model }],
   });
-  const estimating = useMutation({ mutationFn: () => call('evals.estimate', input()), onSuccess: setEstimate });
+  // An estimate is shown only for the model, questions and dataset it was made for: they change under it as the reviewer works.
+  const inputKey = JSON.stringify(input());
+  const estimating = useMutation({
+    mutationFn: async () => ({ of: inputKey, estimate: await call('evals.estimate', input()) }),
+    onSuccess: setEstimated,
+  });
+  const estimate = estimated?.of === inputKey ? estimated.estimate : null;
   const starting = useMutation({
     mutationFn: () => call('evals.start', { ...input(), name: `Boxes: ${model}`, concurrency, ...(budget ? { budget_usd: Number(budget) } : {}) }),
     onSuccess: (started) => {

@@ -6,6 +6,8 @@ import { ErrorNotice, Panel } from '../../ui/components';
 import { evalKeys } from './api';
 import { calibrationWarning, temperatureText } from './calibration-text';
 
+type Fit = { run: string; variant: number; question: string; calibration: CalibrationSummary | null };
+
 const n = (v: number | null) => (v === null ? '—' : v.toFixed(4));
 
 /** Fit a temperature for one model and question (even items), see before/after on odd items, save it for later runs. */
@@ -13,12 +15,21 @@ export function CalibrationPanel({ run, questions }: { run: EvalRun; questions: 
   const queryClient = useQueryClient();
   const [variant, setVariant] = useState(0);
   const [question, setQuestion] = useState(questions[0] ?? '');
-  const [fitted, setFitted] = useState<CalibrationSummary | null | undefined>(undefined);
-  const fit = useMutation({ mutationFn: () => call('evals.fitCalibration', { id: run.id, variant, question }), onSuccess: (r) => setFitted(r.calibration) });
+  // A fit belongs to the run, model and question it was asked for: shown and saved only for them, even when it is answered after the choice changed.
   const save = useMutation({
-    mutationFn: () => call('evals.saveCalibration', { id: run.id, variant, question, temperature: fitted!.temperature }),
+    mutationFn: (made: Fit) => call('evals.saveCalibration', { id: made.run, variant: made.variant, question: made.question, temperature: made.calibration!.temperature }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: evalKeys.all }),
   });
+  const [made, setMade] = useState<Fit | undefined>(undefined);
+  const fit = useMutation({
+    mutationFn: async (target: { variant: number; question: string }): Promise<Fit> => ({ run: run.id, ...target, calibration: (await call('evals.fitCalibration', { id: run.id, ...target })).calibration }),
+    onSuccess: (next) => {
+      save.reset();
+      setMade(next);
+    },
+  });
+  const fitted = made && made.run === run.id && made.variant === variant && made.question === question ? made.calibration : undefined;
+  const saved = save.isSuccess && save.variables === made;
   return (
     <Panel title="Calibration">
       <p className="muted small">
@@ -28,7 +39,6 @@ export function CalibrationPanel({ run, questions }: { run: EvalRun; questions: 
       <div className="toolbar">
         <select value={variant} onChange={(e) => {
             setVariant(Number(e.target.value));
-            setFitted(undefined);
           }} aria-label="Model to calibrate">
           {run.variants.map((v, i) => (
             <option key={v.name} value={i}>
@@ -38,7 +48,6 @@ export function CalibrationPanel({ run, questions }: { run: EvalRun; questions: 
         </select>
         <select value={question} onChange={(e) => {
             setQuestion(e.target.value);
-            setFitted(undefined);
           }} aria-label="Question to calibrate">
           {questions.map((q) => (
             <option key={q} value={q}>
@@ -46,7 +55,7 @@ export function CalibrationPanel({ run, questions }: { run: EvalRun; questions: 
             </option>
           ))}
         </select>
-        <button type="button" onClick={() => fit.mutate()} disabled={fit.isPending}>
+        <button type="button" onClick={() => fit.mutate({ variant, question })} disabled={fit.isPending}>
           Fit calibration
         </button>
       </div>
@@ -67,8 +76,8 @@ export function CalibrationPanel({ run, questions }: { run: EvalRun; questions: 
             </dd>
           </dl>
           {calibrationWarning(fitted) ? <p className="notice notice-warn">{calibrationWarning(fitted)}</p> : null}
-          <button type="button" onClick={() => save.mutate()} disabled={save.isPending || save.isSuccess}>
-            {save.isSuccess ? 'Saved: applies to later runs' : 'Save calibration'}
+          <button type="button" onClick={() => save.mutate(made!)} disabled={save.isPending || saved}>
+            {saved ? 'Saved: applies to later runs' : 'Save calibration'}
           </button>
           {save.error ? <ErrorNotice error={save.error} title="Not saved" /> : null}
         </div>
