@@ -89,3 +89,54 @@ test('problems are named in the form\'s words and say how to fix them', async ({
   await expect(page.locator('.field-problems')).not.toContainText('criteria[');
   await app.screenshot('question-set-problems');
 });
+
+test('a set whose save is answered after another set was opened keeps its own content, and so does the other', async ({ page, server }) => {
+  const app = new AppPage(page);
+  const sets = new QuestionSetsPage(page);
+  await app.open(server.uiUrl);
+  await app.goTo('Question sets');
+  const create = async (name: string, state: string) => {
+    await page.getByRole('button', { name: 'New set' }).click();
+    await sets.name.fill(name);
+    await sets.model.fill('sandbox/baseline-text');
+    await sets.state.fill(state);
+    await sets.fillQuestion('q1', { name: 'late', instructions: 'Was it late?' });
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByRole('button', { name: new RegExp(`^${name} sandbox`) })).toBeVisible();
+  };
+  await create('Parcels', 'The parcel came late.');
+  await create('Letters', 'The letter came on time.');
+
+  // Parcels is edited and saved; its answer is held back while the analyst opens Letters.
+  await page.getByRole('button', { name: /^Parcels sandbox/ }).click();
+  await expect(sets.state).toHaveValue('The parcel came late.');
+  await sets.state.fill('The parcel came two days late.');
+  let release = () => {};
+  await page.route('**/api/inspector/sets.save', async (route) => {
+    await new Promise<void>((resolve) => (release = resolve));
+    await route.continue();
+  });
+  const answered = page.waitForResponse('**/api/inspector/sets.save');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByRole('button', { name: /^Letters sandbox/ }).click();
+  await expect(sets.name).toHaveValue('Letters');
+  release();
+  await answered;
+  await page.unroute('**/api/inspector/sets.save');
+  // Still Letters on screen, and saving it saves Letters.
+  await expect(sets.name).toHaveValue('Letters');
+  await sets.state.fill('The letter came a day early.');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Saved.', { exact: true })).toBeVisible();
+
+  const api = async (op: string, data: object) => {
+    const body = (await (await page.request.post(`${server.url}/api/inspector/${op}`, { headers: { 'x-verdict-client': 'renderer' }, data })).json()) as { ok: boolean; data: unknown };
+    expect(body.ok).toBe(true);
+    return body.data;
+  };
+  const list = (await api('sets.list', {})) as { id: string; name: string }[];
+  expect(list.map((s) => s.name).sort()).toEqual(['Letters', 'Parcels']);
+  const stateOf = async (name: string) => ((await api('sets.get', { id: list.find((s) => s.name === name)!.id })) as { request: { state: string } }).request.state;
+  expect(await stateOf('Parcels')).toBe('The parcel came two days late.');
+  expect(await stateOf('Letters')).toBe('The letter came a day early.');
+});

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { DecisionsRequestSchema } from '../../../../shared/schemas/decisions-request';
 import { summarizeIssues } from '../../../../shared/contract/result';
 import { call } from '../../transport/transport';
@@ -123,13 +123,19 @@ export function QuestionSetsScreen() {
   }, [models.data, draft.model]);
   const built = useMemo(() => buildRequest(draft), [draft]);
   const update = (patch: Partial<SetDraft>) => setDraft((d) => ({ ...d, ...patch }));
+  // The set on screen now, for a save answered after the analyst opened another one.
+  const showing = useRef(draft.id);
+  showing.current = draft.id;
   const save = useMutation({
-    mutationFn: () => call('sets.save', { ...(draft.id ? { id: draft.id } : {}), name: draft.name, request: built.savable! }),
-    onSuccess: (s) => {
-      if (draft.id === undefined) dropDraft(undefined);
-      setDraft((d) => ({ ...d, id: s.id }));
-      keepSelected(s.id);
-      setSelectedState(s.id);
+    mutationFn: async () => ({ from: draft.id, saved: await call('sets.save', { ...(draft.id ? { id: draft.id } : {}), name: draft.name, request: built.savable! }) }),
+    onSuccess: ({ from, saved: s }) => {
+      if (from === undefined) dropDraft(undefined);
+      // Only the draft that was saved takes the saved id: given to another set's draft, its next save would overwrite this set.
+      if (showing.current === from) {
+        setDraft((d) => (d.id === from ? { ...d, id: s.id } : d));
+        keepSelected(s.id);
+        setSelectedState(s.id);
+      }
       return queryClient.invalidateQueries({ queryKey: setsKeys.all });
     },
   });
@@ -256,7 +262,7 @@ export function QuestionSetsScreen() {
             </button>
           </div>
           {save.error ? <ErrorNotice error={save.error} title="Not saved" /> : null}
-          {save.isSuccess ? <p className="muted small" role="status">Saved.</p> : null}
+          {save.isSuccess && save.data.saved.id === draft.id ? <p className="muted small" role="status">Saved.</p> : null}
           {run.error ? <ErrorNotice error={run.error} title="Not started" /> : null}
         </div>
       </div>
