@@ -1,4 +1,5 @@
 import { test, expect } from './fixtures/server';
+import { holdAnswer } from './fixtures/held-answer';
 import { AppPage } from './pages/app-page';
 import { EvaluationsPage } from './pages/evaluations-page';
 
@@ -90,18 +91,11 @@ test('an analyst imports a labelled CSV, runs two models, reads metrics and reli
   await expect(shortfall).toContainText(`Enter at least $${smallest}, or no budget.`);
   await expect(page.getByRole('button', { name: 'Start anyway' })).toBeVisible();
   // An estimate asked for before the models changed is not shown after they did, even when it arrives later.
-  let releaseEstimate = () => {};
-  await page.route('**/api/inspector/evals.estimate', async (route) => {
-    await new Promise<void>((resolve) => (releaseEstimate = resolve));
-    await route.continue();
-  });
-  const lateEstimate = page.waitForResponse('**/api/inspector/evals.estimate');
+  const lateEstimate = await holdAnswer(page, 'evals.estimate');
   await evals.estimateButton.click();
   await evals.model('sandbox/baseline-vision').uncheck();
   await expect(evals.estimate).toBeHidden();
-  releaseEstimate();
-  await lateEstimate;
-  await page.unroute('**/api/inspector/evals.estimate');
+  await lateEstimate.release();
   await expect(evals.estimateButton).toBeEnabled(); // the late answer has been handled
   await expect(evals.estimate).toBeHidden();
   // With no estimate yet, Start with such a budget estimates first, warns and starts nothing.
@@ -174,17 +168,10 @@ test('an analyst imports a labelled CSV, runs two models, reads metrics and reli
   await calibrated.selectOption({ index: 1 });
   await expect(evals.fitted).toBeHidden();
   // ...and a fit answered after the model changed is not shown for the model now chosen.
-  let releaseFit = () => {};
-  await page.route('**/api/inspector/evals.fitCalibration', async (route) => {
-    await new Promise<void>((resolve) => (releaseFit = resolve));
-    await route.continue();
-  });
-  const lateFit = page.waitForResponse('**/api/inspector/evals.fitCalibration');
+  const lateFit = await holdAnswer(page, 'evals.fitCalibration');
   await evals.fitButton.click();
   await calibrated.selectOption({ index: 0 });
-  releaseFit();
-  await lateFit;
-  await page.unroute('**/api/inspector/evals.fitCalibration');
+  await lateFit.release();
   await expect(evals.fitButton).toBeEnabled(); // the late answer has been handled
   await expect(evals.fitted).toBeHidden();
   // Back on the model it was made for, it shows, not yet saved.

@@ -1,4 +1,5 @@
 import { test, expect } from './fixtures/server';
+import { holdAnswer } from './fixtures/held-answer';
 import { AppPage } from './pages/app-page';
 import { QuestionSetsPage } from './pages/question-sets-page';
 
@@ -111,18 +112,11 @@ test('a set whose save is answered after another set was opened keeps its own co
   await page.getByRole('button', { name: /^Parcels sandbox/ }).click();
   await expect(sets.state).toHaveValue('The parcel came late.');
   await sets.state.fill('The parcel came two days late.');
-  let release = () => {};
-  await page.route('**/api/inspector/sets.save', async (route) => {
-    await new Promise<void>((resolve) => (release = resolve));
-    await route.continue();
-  });
-  const answered = page.waitForResponse('**/api/inspector/sets.save');
+  const lateSave = await holdAnswer(page, 'sets.save');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByRole('button', { name: /^Letters sandbox/ }).click();
   await expect(sets.name).toHaveValue('Letters');
-  release();
-  await answered;
-  await page.unroute('**/api/inspector/sets.save');
+  await lateSave.release();
   // Still Letters on screen, and saving it saves Letters.
   await expect(sets.name).toHaveValue('Letters');
   await sets.state.fill('The letter came a day early.');
