@@ -70,12 +70,12 @@ interface Task {
 }
 
 class BudgetReached extends Error {}
+/** Refused for now: what requests in flight hold would leave too little, but they may cost less. */
+class WaitForRoom extends Error {}
 
 export interface BudgetStop {
-  /** USD spent by the run when the request was refused */
+  /** USD the run spent, every request in flight at the stop included */
   spent: number;
-  /** USD held for requests in flight then */
-  held: number;
   /** the most the refused request could have cost (every endpoint of its plan, replies at their longest) */
   worstCase: number;
 }
@@ -94,9 +94,8 @@ export function variantRequest(request: DecisionsRequest, variant: EvalVariant, 
 export function budgetMessage(budget: number, stop: BudgetStop | null): string {
   const head = `Stopped before the budget of ${usdText(budget)} would be exceeded`;
   if (!stop) return head;
-  const left = Math.max(0, budget - stop.spent - stop.held);
-  const held = stop.held > 0 ? ` (${usdText(stop.held)} more held for requests in flight)` : '';
-  return `${head}: ${usdText(stop.spent)} spent${held}; the next request could cost up to ${usdText(stop.worstCase)} if every endpoint of its route were tried with the longest replies, more than the ${usdText(left)} left`;
+  const left = Math.max(0, budget - stop.spent);
+  return `${head}: ${usdText(stop.spent)} spent; the next request could cost up to ${usdText(stop.worstCase)} if every endpoint of its route were tried with the longest replies, more than the ${usdText(left)} left`;
 }
 
 /**
@@ -113,6 +112,8 @@ export class EvalRunner {
   failed = 0;
   spent = 0;
   private reserved = 0;
+  /** Requests waiting for what those in flight hold to be given back. */
+  private waitingForRoom: (() => void)[] = [];
   /** Why the budget stopped the run: what was spent and held when a request's worst case was refused. */
   budgetStop: BudgetStop | null = null;
   private stopping: RunnerEnd | null = null;
@@ -175,6 +176,7 @@ export class EvalRunner {
   stop(why: 'paused' | 'cancelled'): void {
     this.stopping ??= why;
     this.wake.abort();
+    this.roomMade();
     if (why === 'cancelled') this.controller.abort();
   }
 
@@ -215,7 +217,22 @@ export class EvalRunner {
     } catch (error) {
       if (!(error instanceof BudgetReached)) throw error;
     }
+    // Said with what the run spent in the end: requests in flight at the stop were paid for after it.
+    if (this.budgetStop) this.budgetStop = { ...this.budgetStop, spent: this.spent };
     return this.stopping ?? 'done';
+  }
+
+  /** Gives back what a request held, and lets requests waiting for room try again. */
+  private unreserve(amount: number): void {
+    if (amount === 0) return;
+    this.reserved -= amount;
+    this.roomMade();
+  }
+
+  private roomMade(): void {
+    const waiting = this.waitingForRoom;
+    this.waitingForRoom = [];
+    for (const wake of waiting) wake();
   }
 
   private async item(task: Task): Promise<void> {
@@ -233,20 +250,31 @@ export class EvalRunner {
           admit: (maxCost) => {
             if (this.spec.budgetUsd === null) return;
             const most = maxCost();
-            reservation = Number.isFinite(most) ? most : 0;
-            if (this.spent + this.reserved + reservation > this.spec.budgetUsd) {
-              this.budgetStop ??= { spent: this.spent, held: this.reserved, worstCase: reservation };
+            const worstCase = Number.isFinite(most) ? most : 0;
+            // Past the budget even if nothing else were spent: the run stops here.
+            if (this.spent + worstCase > this.spec.budgetUsd) {
+              this.budgetStop ??= { spent: this.spent, worstCase };
               this.stopping ??= 'budget';
+              this.roomMade();
               throw new BudgetReached('the budget would be exceeded');
             }
+            // Past it only with what requests in flight hold: they usually cost less, so wait for them.
+            if (this.spent + this.reserved + worstCase > this.spec.budgetUsd) throw new WaitForRoom('waiting for requests in flight');
+            reservation = worstCase;
             this.reserved += reservation;
           },
         });
-        this.reserved -= reservation;
+        this.unreserve(reservation);
         await this.store(task, { ok: true, outcome, latency: this.deps.clock.now() - started });
         return;
       } catch (error) {
-        this.reserved -= reservation;
+        this.unreserve(reservation);
+        if (error instanceof WaitForRoom) {
+          // Nothing was sent (admission comes before any upstream call); not a try of its own.
+          await new Promise<void>((resolve) => this.waitingForRoom.push(resolve));
+          attempt -= 1;
+          continue;
+        }
         if (error instanceof BudgetReached || this.controller.aborted) return;
         if (error instanceof GatewayError && error.status === 429 && attempt < MAX_RATE_LIMIT_TRIES) {
           const retryAfter = Number(error.headers?.['Retry-After'] ?? error.headers?.['retry-after']);

@@ -85,6 +85,42 @@ describe('evaluation runs', () => {
     expect(calls).toHaveLength(ITEMS);
   });
 
+  it('with requests in flight holding too much of the budget, waits for them instead of stopping', async () => {
+    // Worst case 0.01 a request, each costs 0.004, budget 0.02, four at once. Holding 0.01 for each
+    // request in flight, a second may start beside the first only while spent + 0.01 + 0.01 <= 0.02,
+    // so they go one at a time: after 0, 1 and 2 answers spent is 0, 0.004, 0.008, each time room
+    // for one (<= 0.01 left). After 3 (0.012 spent) the next worst case, 0.01, is more than the
+    // 0.008 left with nothing in flight: the run stops there, with 3 done.
+    behaviour = async () => {
+      await sleep(5);
+      return answer(0.9, 0.004);
+    };
+    const run = runs.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'm/a' }], concurrency: 4, budget_usd: 0.02 });
+    const stopped = await runs.wait(run.id);
+    expect(stopped).toMatchObject({ status: 'budget', done: 3, failed: 0 });
+    expect(stopped.spent_usd).toBeCloseTo(0.012, 10);
+    expect(calls).toHaveLength(3);
+    expect(stopped.message).toBe(
+      'Stopped before the budget of $0.02 would be exceeded: $0.012 spent; the next request could cost up to $0.01 if every endpoint of its route were tried with the longest replies, more than the $0.008 left',
+    );
+  });
+
+  it('a pause or cancel ends requests waiting for room in the budget', async () => {
+    let release = () => {};
+    behaviour = async () => {
+      await new Promise<void>((resolve) => (release = resolve));
+      return answer(0.9, 0.004);
+    };
+    const run = runs.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'm/a' }], concurrency: 4, budget_usd: 0.015 });
+    // One request in flight holds 0.01; the other three wait for room.
+    for (let i = 0; i < 50 && calls.length === 0; i += 1) await sleep(2);
+    runs.pause(run.id);
+    release();
+    const paused = await runs.wait(run.id);
+    expect(paused).toMatchObject({ status: 'paused', done: 1 });
+    expect(calls).toHaveLength(1);
+  });
+
   it('waits out a 429 as Retry-After says, then stores the answer (not a failure)', async () => {
     behaviour = async (_r, n) => {
       if (n === 1) throw new GatewayError('rate_limited', 'slow down', { headers: { 'Retry-After': '0.2' } });
