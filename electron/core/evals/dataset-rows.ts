@@ -59,6 +59,28 @@ export function checkExpected(question: Question, value: unknown): { value: Expe
 }
 
 /** A CSV cell as the question's type reads it: true/false, an option name, an integer, or box JSON. */
+/** Expected answers of a dataset with one value, and how many items give it. */
+export interface ExpectedGroup {
+  /** the question's name */
+  name: string;
+  value: unknown;
+  items: number;
+  /** the id of one item that gives it */
+  example: string;
+}
+
+/** What a question set cannot take of a dataset's expected answers, one line per question and value; questions it does not ask are left out. */
+export function expectedMisfits(groups: ExpectedGroup[], questions: Record<string, Question>): string[] {
+  const misfits: string[] = [];
+  for (const group of groups) {
+    const question = Object.hasOwn(questions, group.name) ? questions[group.name] : undefined;
+    if (!question) continue;
+    const checked = checkExpected(question, group.value);
+    if ('message' in checked) misfits.push(`expected.${group.name}: ${checked.message} (${group.items === 1 ? '1 item' : `${group.items} items`}, e.g. "${group.example}")`);
+  }
+  return misfits;
+}
+
 export function parseCsvExpected(question: Question, text: string): unknown {
   const t = text.trim();
   if (question.type === 'noul') return t === 'true' ? true : t === 'false' ? false : t;

@@ -5,7 +5,7 @@ import type { Question } from '../../../shared/schemas/question';
 import { isoTime, type Clock } from '../clock';
 import { GatewayError } from '../errors';
 import type { Store } from '../store/database';
-import { checkExpected, validateRow, type RawRow, type ValidRow } from './dataset-rows';
+import { checkExpected, expectedMisfits, validateRow, type ExpectedGroup, type RawRow, type ValidRow } from './dataset-rows';
 
 interface DatasetRow {
   id: string;
@@ -39,18 +39,50 @@ export class Datasets {
     this.store.run("DELETE FROM datasets WHERE status = 'importing'");
   }
 
-  /** Labelled items per question of each dataset, counted once per revision of the items (moved by triggers, whoever writes). */
-  private readonly labelledCache = new Map<string, { revision: number; labelled: Record<string, number> }>();
+  /** Each dataset's expected answers grouped by question and value, made once per revision of the items (moved by triggers, whoever writes). */
+  private readonly expectedCache = new Map<string, { revision: number; groups: ExpectedGroup[] }>();
+
+  /**
+   * The dataset's expected answers by question and value, with how many items give each and one of
+   * them: a few rows however many items (boxes are grouped by question alone, one of them shown).
+   */
+  expectedGroups(datasetId: string): ExpectedGroup[] {
+    const revision = this.store.revision('items');
+    let cached = this.expectedCache.get(datasetId);
+    if (!cached || cached.revision !== revision) {
+      const rows = this.store.all<{ name: string; type: string; value: string | number | null; sample: string; items: number; example: string }>(
+        `SELECT j.key AS name, j.type AS type, CASE WHEN j.type IN ('object', 'array') THEN NULL ELSE j.value END AS value,
+           MIN(CASE WHEN j.type IN ('object', 'array') THEN j.value END) AS sample, COUNT(*) AS items, MIN(d.id) AS example
+         FROM dataset_items d, json_each(d.expected) j WHERE d.dataset_id = ? GROUP BY 1, 2, 3`,
+        [datasetId],
+      );
+      const valueOf = (r: (typeof rows)[number]): unknown =>
+        r.type === 'true' ? true : r.type === 'false' ? false : r.type === 'null' ? null : r.type === 'object' || r.type === 'array' ? JSON.parse(r.sample) : r.value;
+      cached = { revision, groups: rows.map((r) => ({ name: r.name, value: valueOf(r), items: r.items, example: r.example })) };
+      this.expectedCache.set(datasetId, cached);
+    }
+    return cached.groups;
+  }
+
+  /**
+   * Refuses a question set that cannot take the dataset's expected answers (a question of the same
+   * name of another kind, an option it lacks, a level out of its range): its metrics would be
+   * meaningless. Answers to questions the set does not ask are left alone.
+   */
+  assertFits(datasetId: string, questions: Record<string, Question>): void {
+    const misfits = expectedMisfits(this.expectedGroups(datasetId), questions);
+    if (misfits.length === 0) return;
+    const shown = misfits.slice(0, 5).join('; ') + (misfits.length > 5 ? `; and ${misfits.length - 5} more` : '');
+    throw new GatewayError(
+      'bad_request',
+      `dataset "${this.get(datasetId).name}" has expected answers this question set cannot take: ${shown}. Choose the question set the dataset was made for, or correct those answers`,
+    );
+  }
 
   private summary(row: DatasetRow): DatasetSummary {
-    const revision = this.store.revision('items');
-    let cached = this.labelledCache.get(row.id);
-    if (!cached || cached.revision !== revision) {
-      const counts = this.store.all<{ key: string; n: number }>('SELECT j.key AS key, COUNT(*) AS n FROM dataset_items d, json_each(d.expected) j WHERE d.dataset_id = ? GROUP BY j.key', [row.id]);
-      cached = { revision, labelled: Object.fromEntries(counts.map((c) => [c.key, c.n])) };
-      this.labelledCache.set(row.id, cached);
-    }
-    return { id: row.id, name: row.name, items: row.item_count, labelled: { ...cached.labelled }, created_at: row.created_at };
+    const labelled: Record<string, number> = {};
+    for (const g of this.expectedGroups(row.id)) labelled[g.name] = (labelled[g.name] ?? 0) + g.items;
+    return { id: row.id, name: row.name, items: row.item_count, labelled, created_at: row.created_at };
   }
 
   list(): DatasetSummary[] {
@@ -193,7 +225,7 @@ export class Datasets {
   delete(id: string): { id: string } {
     this.get(id);
     this.store.run('DELETE FROM datasets WHERE id = ?', [id]);
-    this.labelledCache.delete(id);
+    this.expectedCache.delete(id);
     this.largestCache.delete(id);
     return { id };
   }

@@ -33,6 +33,7 @@ export interface EstimateDeps {
 
 export async function estimateRun(deps: EstimateDeps, input: { request: DecisionsRequest; dataset_id: string; variants: EvalVariant[] }): Promise<EvalEstimate> {
   const items = deps.datasets.itemCount(input.dataset_id);
+  deps.datasets.assertFits(input.dataset_id, input.request.questions as Record<string, Question>);
   const questions = Object.values(input.request.questions as Record<string, Question>);
   const questionTokens = await Promise.all(questions.map((q) => countTokens(guidanceText(q.instructions) + JSON.stringify('criteria' in q ? q.criteria : ''))));
   let sampled = 0;

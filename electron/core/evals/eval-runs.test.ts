@@ -121,6 +121,31 @@ describe('evaluation runs', () => {
     expect(calls).toHaveLength(1);
   });
 
+  it('refuses a question set that cannot take the dataset\'s expected answers, before anything is stored or sent', async () => {
+    // The dataset answers "late" true (17 items, the first by id "i1") or false (3: i0, i8, i16).
+    const other: DecisionsRequest = { model: 'm/a', state: '', questions: { late: { type: 'choice', instructions: 'When?', criteria: { early: 'e', ontime: 'o', late: 'l' } } } };
+    const refused = (() => {
+      try {
+        runs.start({ request: other, dataset_id: datasetId, variants: [{ model: 'm/a' }], concurrency: 1 });
+      } catch (error) {
+        return error as GatewayError;
+      }
+      return null;
+    })();
+    expect(refused).toBeInstanceOf(GatewayError);
+    expect(refused!.status).toBe(400);
+    expect(refused!.message).toContain('dataset "d" has expected answers this question set cannot take');
+    expect(refused!.message).toContain('expected.late: true is not an option of this question (options: "early", "ontime", "late") (17 items, e.g. "i1")');
+    expect(refused!.message).toContain('expected.late: false is not an option of this question (options: "early", "ontime", "late") (3 items, e.g. "i0")');
+    expect(runs.list()).toHaveLength(0);
+    expect(calls).toHaveLength(0);
+    // A set that asks other questions too, or not "late" at all, takes it: unasked answers are left alone.
+    const wider: DecisionsRequest = { ...REQUEST, questions: { ...QUESTIONS, mood: { type: 'choice', instructions: 'Mood?', criteria: { happy: 'h', sad: 's' } } } };
+    expect(runs.start({ request: wider, dataset_id: datasetId, variants: [{ model: 'm/a' }], concurrency: 4 }).status).toBe('running');
+    const unasked: DecisionsRequest = { ...REQUEST, questions: { mood: { type: 'noul', instructions: 'Happy?' } } };
+    expect(runs.start({ request: unasked, dataset_id: datasetId, variants: [{ model: 'm/a' }], concurrency: 4 }).status).toBe('running');
+  });
+
   it('waits out a 429 as Retry-After says, then stores the answer (not a failure)', async () => {
     behaviour = async (_r, n) => {
       if (n === 1) throw new GatewayError('rate_limited', 'slow down', { headers: { 'Retry-After': '0.2' } });

@@ -121,6 +121,7 @@ export class EvalRuns {
   start(input: { name?: string | undefined; request: DecisionsRequest; dataset_id: string; variants: EvalVariant[]; concurrency: number; budget_usd?: number | null | undefined }): EvalRun {
     const dataset = this.deps.datasets.get(input.dataset_id);
     if (input.variants.length === 0) throw new GatewayError('bad_request', 'variants: name at least one model');
+    this.deps.datasets.assertFits(dataset.id, input.request.questions as Record<string, Question>);
     const id = `eval-${randomUUID()}`;
     const name = input.name ?? `${dataset.name} × ${variantKeys(input.variants).join(', ')}`;
     const set = setKey(input.request.questions);
