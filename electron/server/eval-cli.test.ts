@@ -261,6 +261,11 @@ describe('npm run eval', () => {
     const unknown = await run(['--set', join(dir.path, 'set.json'), '--dataset', join(dir.path, 'data.jsonl'), '--model', 'lp/gamma']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/--model lp\/gamma: no such model/);
+    // A file with no items is bad input too, not a run over nothing that succeeds.
+    writeFileSync(join(dir.path, 'header-only.csv'), 'id,state,expected.mood\n');
+    const headerOnly = await run(['--set', join(dir.path, 'set.json'), '--dataset', join(dir.path, 'header-only.csv'), '--model', 'lp/alpha']);
+    expect(headerOnly.code).toBe(2);
+    expect(headerOnly.stderr).toMatch(/header-only\.csv: row 1, \(file\): no items: it is empty or has only its header/);
   }, 60_000);
 });
 

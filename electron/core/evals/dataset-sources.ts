@@ -17,7 +17,19 @@ export function formatOf(path: string): DatasetFormat | null {
 }
 
 export function readRows(input: Readable, file: string, format: DatasetFormat, options: { needsState?: boolean } = {}): AsyncGenerator<RawRow> {
-  return format === 'csv' ? csvRows(input, file, options.needsState ?? true) : format === 'jsonl' ? jsonlRows(input, file) : jsonArrayRows(input, file);
+  const rows = format === 'csv' ? csvRows(input, file, options.needsState ?? true) : format === 'jsonl' ? jsonlRows(input, file) : jsonArrayRows(input, file);
+  return atLeastOne(rows, file, format);
+}
+
+/** A file with no items is a mistake (the wrong file, a cut-off export), not a dataset of none. */
+async function* atLeastOne(rows: AsyncGenerator<RawRow>, file: string, format: DatasetFormat): AsyncGenerator<RawRow> {
+  let any = false;
+  for await (const row of rows) {
+    any = true;
+    yield row;
+  }
+  const what = format === 'csv' ? 'it is empty or has only its header' : format === 'jsonl' ? 'it is empty or has only blank lines' : 'its array is empty';
+  if (!any) yield { file, row: 1, problem: { field: '(file)', message: `no items: ${what}` } };
 }
 
 export function fileRows(path: string): AsyncGenerator<RawRow> {

@@ -122,6 +122,22 @@ describe('dataset import', () => {
     expect(datasets.items(kept.dataset!.id, { offset: 0, limit: 10 }).items.map((i) => i.id)).toEqual(['a', 'd']);
   });
 
+  it('makes no dataset of a file with no items, in any format, and says so', async () => {
+    for (const [text, file, format, message] of [
+      ['', 'empty.csv', 'csv', 'no items: it is empty or has only its header'],
+      ['id,state,expected.mood\n', 'header.csv', 'csv', 'no items: it is empty or has only its header'],
+      ['\n\n', 'blank.jsonl', 'jsonl', 'no items: it is empty or has only blank lines'],
+      ['[ ]', 'none.json', 'json', 'no items: its array is empty'],
+      ['', 'empty.json', 'json', 'the file is empty'],
+    ] as const) {
+      for (const validOnly of [false, true]) {
+        const report = await load(text, file, format, validOnly);
+        expect(report, file).toMatchObject({ dataset: null, imported: 0, problems: [{ file, row: 1, field: '(file)', message }] });
+      }
+    }
+    expect(datasets.list()).toEqual([]);
+  });
+
   it('makes no empty dataset when only the valid rows were asked for and none is valid', async () => {
     const report = await load('id,state,expected.mood\na,x,angry\n', 'd.csv', 'csv', true);
     expect(report).toMatchObject({ dataset: null, imported: 0, skipped: 1 });
