@@ -36,6 +36,17 @@ export function describeIssues(error: z.ZodError): ValidationProblem[] {
       }));
     }
     if (issue.code === 'invalid_union' && 'errors' in issue && issue.errors.length > 0 && issue.message === 'Invalid input') {
+      // The shapes the value is not even of the kind of (a string given where an object may go) say
+      // nothing useful: the problems of the one shape it comes closest to do (an option not allowed).
+      const wrongKind = (branch: z.core.$ZodIssue[]) => branch.every((i) => i.code === 'invalid_type' && i.path.length === 0);
+      let closer = issue.errors.filter((branch) => !wrongKind(branch));
+      // Of those, the shape the value got into (a field of an object) over one refused at its root.
+      if (closer.length > 1) closer = closer.filter((branch) => branch.some((i) => i.path.length > 0));
+      if (closer.length === 1) return describeIssues(new z.ZodError(closer[0]!.map((i) => ({ ...i, path: [...issue.path, ...i.path] }))));
+      if (closer.length === 0) {
+        const kinds = [...new Set(issue.errors.flatMap((branch) => branch.map((i) => (i.code === 'invalid_type' ? i.expected : null)).filter((k) => k !== null)))];
+        return [{ path: formatIssuePath(issue.path), message: `expected ${kinds.join(' or ')}` }];
+      }
       return [{ path: formatIssuePath(issue.path), message: 'does not match any allowed shape' }];
     }
     return [{ path: formatIssuePath(issue.path), message: issue.message }];
