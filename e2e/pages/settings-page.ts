@@ -32,9 +32,13 @@ export class SettingsPage {
   /**
    * Picks a theme once every panel above Appearance has loaded: a table that replaces its
    * "Loading…" line moves the radios down, and a click that lands as that happens misses them.
+   * The radio shows the stored choice, so it is checked a few ticks after the click (the screen's
+   * optimistic update first cancels a read in flight), later than `check()` looks: it is clicked,
+   * then awaited.
    */
   async chooseTheme(value: 'system' | 'light' | 'dark'): Promise<void> {
     await expect(this.page.getByRole('status').filter({ hasText: /^Loading / })).toHaveCount(0);
-    await this.theme(value).check();
+    await this.theme(value).click();
+    await expect(this.theme(value)).toBeChecked();
   }
 }
