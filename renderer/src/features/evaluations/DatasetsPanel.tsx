@@ -1,14 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { DatasetSummary, ImportReport } from '../../../../shared/schemas/evaluation';
 import { call, uploadDataset } from '../../transport/transport';
 import { download, fileName } from '../../lib/download';
 import { EmptyState, ErrorNotice, Panel } from '../../ui/components';
-import { datasetsQuery, evalKeys, setsQuery } from './api';
+import { datasetsQuery, evalKeys, forgetRuns, setsQuery } from './api';
 import { DatasetBrowser } from './DatasetBrowser';
 import { importHeadline } from './import-headline';
 import { QuestionSetSelect } from './QuestionSetSelect';
 import { SaveAsDataset } from './SaveAsDataset';
+import { once } from './send-once';
 
 const readDataUrl = (file: File) =>
   new Promise<string>((resolve, reject) => {
@@ -17,6 +18,18 @@ const readDataUrl = (file: File) =>
     reader.onerror = () => reject(reader.error ?? new Error(`could not read ${file.name}`));
     reader.readAsDataURL(file);
   });
+
+/** The core's limit on a dataset's name. */
+const NAME_LIMIT = 200;
+
+/** What a dataset's delete takes with it, for the question asked before it: its runs, by name. */
+function deleteQuestion(d: DatasetSummary, runs: readonly { name: string }[]): string {
+  const what = `Delete the dataset “${d.name}” (${d.items.toLocaleString('en-US')} items)?`;
+  if (runs.length === 0) return `${what} No evaluation run used it.`;
+  const shown = runs.slice(0, 10).map((r) => `“${r.name}”`);
+  const more = runs.length > shown.length ? ` and ${(runs.length - shown.length).toLocaleString('en-US')} more` : '';
+  return `${what} ${runs.length === 1 ? 'The 1 evaluation run made on it goes' : `The ${runs.length.toLocaleString('en-US')} evaluation runs made on it go`} with it, answers and metrics included: ${shown.join(', ')}${more}.`;
+}
 
 const formatOf = (name: string): 'csv' | 'jsonl' | 'json' | null => (/\.csv$/i.test(name) ? 'csv' : /\.(jsonl|ndjson)$/i.test(name) ? 'jsonl' : /\.json$/i.test(name) ? 'json' : null);
 
@@ -34,7 +47,7 @@ function ImportForm({ onImported }: { onImported: (d: DatasetSummary) => void })
     mutationFn: async () => {
       const set = await call('sets.get', { id: setId || sets.data![0]!.id });
       const questions = set.request.questions;
-      const datasetName = name.trim() || files[0]!.name;
+      const datasetName = name.trim() || files[0]!.name.slice(0, NAME_LIMIT);
       if (images) {
         const list = await Promise.all(files.map(async (f) => ({ name: f.name, data_url: await readDataUrl(f) })));
         const labelFormat = labels ? formatOf(labels.name) : null;
@@ -51,20 +64,24 @@ function ImportForm({ onImported }: { onImported: (d: DatasetSummary) => void })
       if (r.dataset) onImported(r.dataset);
     },
   });
+  // Set in the click's own event: a double click imports the file once, not as two datasets.
+  const held = useRef(false);
   if (sets.data && sets.data.length === 0) return <EmptyState title="No question set yet">A dataset is checked against a question set: save one in Question sets first.</EmptyState>;
   return (
     <form
       className="eval-form"
       onSubmit={(e) => {
         e.preventDefault();
-        setReport(null);
-        importing.mutate();
+        once(held, async () => {
+          setReport(null);
+          await importing.mutateAsync();
+        });
       }}
     >
       <QuestionSetSelect value={setId} onChange={setSetId} label="Question set for the dataset" />
       <label>
         Name
-        <input value={name} onChange={(e) => setName(e.target.value)} placeholder="the file's name" />
+        <input value={name} onChange={(e) => setName(e.target.value)} maxLength={NAME_LIMIT} placeholder="the file's name" />
       </label>
       <label>
         File (CSV, JSONL, JSON array) or images
@@ -121,13 +138,25 @@ function ImportResult({ report }: { report: ImportReport }) {
 export function DatasetsPanel({ selected, onSelect }: { selected: string | null; onSelect: (id: string | null) => void }) {
   const queryClient = useQueryClient();
   const datasets = useQuery(datasetsQuery());
+  const held = useRef(false);
   const remove = useMutation({
-    mutationFn: (id: string) => call('datasets.delete', { id }),
-    onSuccess: () => {
+    mutationFn: (d: { dataset: DatasetSummary; runs: string[] }) => call('datasets.delete', { id: d.dataset.id }),
+    onSuccess: (_, { dataset, runs }) => {
       onSelect(null);
-      void queryClient.invalidateQueries({ queryKey: evalKeys.all });
+      // Its runs went with it: gone from the lists at once, and nothing asks the core for them (or its items) again.
+      forgetRuns(queryClient, runs);
+      queryClient.setQueryData<DatasetSummary[]>(evalKeys.datasets, (list) => list?.filter((d) => d.id !== dataset.id));
+      queryClient.removeQueries({ queryKey: [...evalKeys.datasets, dataset.id] });
+      void queryClient.invalidateQueries({ queryKey: evalKeys.datasets, exact: true });
+      void queryClient.invalidateQueries({ queryKey: evalKeys.runs, exact: true });
     },
   });
+  /** Asks first, naming the runs that go with it (read now: the list on screen may be older). */
+  const deleteDataset = (d: DatasetSummary) =>
+    once(held, async () => {
+      const runs = (await call('evals.list', {})).filter((r) => r.dataset_id === d.id);
+      if (window.confirm(deleteQuestion(d, runs))) await remove.mutateAsync({ dataset: d, runs: runs.map((r) => r.id) });
+    });
   const exportAs = async (d: DatasetSummary, format: 'csv' | 'jsonl') => download(fileName(d.name, format), (await call('datasets.export', { id: d.id, format })).content, format === 'csv' ? 'text/csv' : 'application/x-ndjson');
   const current = datasets.data?.find((d) => d.id === selected) ?? null;
   return (
@@ -160,11 +189,12 @@ export function DatasetsPanel({ selected, onSelect }: { selected: string | null;
               <button type="button" className="secondary" onClick={() => void exportAs(current, 'jsonl')}>
                 Export JSONL
               </button>
-              <button type="button" className="secondary" onClick={() => remove.mutate(current.id)}>
+              <button type="button" className="secondary" disabled={remove.isPending} onClick={() => deleteDataset(current)}>
                 Delete dataset
               </button>
             </div>
           ) : null}
+          {remove.error ? <ErrorNotice error={remove.error} title="Not deleted" /> : null}
         </div>
       </div>
       {current ? <DatasetBrowser dataset={current} /> : null}

@@ -6,6 +6,7 @@ import { formatUsd } from '../../lib/money';
 import { ErrorNotice, Panel } from '../../ui/components';
 import { datasetsQuery, evalKeys, modelsQuery, setsQuery } from './api';
 import { QuestionSetSelect } from './QuestionSetSelect';
+import { once } from './send-once';
 
 type Variant = { model: string; label?: string; provider?: Record<string, unknown> };
 
@@ -84,8 +85,11 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
       const fresh = await estimating.mutateAsync().catch(() => null);
       if (budgetShortfall(fresh, budgetUsd)) return;
     }
-    starting.mutate();
+    await starting.mutateAsync();
   };
+  // A double click on Start starts one run (twice the cost otherwise), and on Estimate asks once.
+  const startHeld = useRef(false);
+  const estimateHeld = useRef(false);
   const ready = chosen.length > 0 && effectiveDataset !== '' && (sets.data?.length ?? 0) > 0;
   return (
     <Panel title="New evaluation run">
@@ -93,7 +97,7 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
         className="eval-form"
         onSubmit={(e) => {
           e.preventDefault();
-          void submit();
+          once(startHeld, submit);
         }}
       >
         {/* The estimate stays while only the budget, concurrency or name change: it does not depend on them. */}
@@ -162,7 +166,7 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
           <input type="number" min={0} step="any" value={budget} onChange={(e) => setBudget(e.target.value)} placeholder="no cap" aria-label="Budget in USD" />
         </label>
         <div className="toolbar">
-          <button type="button" className="secondary" disabled={!ready || estimating.isPending} onClick={() => estimating.mutate()}>
+          <button type="button" className="secondary" disabled={!ready || estimating.isPending} onClick={() => once(estimateHeld, () => estimating.mutateAsync())}>
             Estimate
           </button>
           <button type="submit" disabled={!ready || starting.isPending || estimating.isPending}>

@@ -5,12 +5,13 @@ import { call } from '../../transport/transport';
 import { download, fileName } from '../../lib/download';
 import { formatUsd } from '../../lib/money';
 import { ErrorNotice, Loading, Panel } from '../../ui/components';
-import { evalKeys, evalRunQuery, reportQuery } from './api';
+import { evalKeys, evalRunQuery, forgetRuns, reportQuery } from './api';
 import { CalibrationPanel } from './CalibrationPanel';
 import { ConfusionMatrix, CostLatencyChart, DistributionChart, ReliabilityChart } from './EvalCharts';
 import { ItemDetail } from './ItemDetail';
 import { MetricsTable } from './MetricsTable';
 import { ResultsMatrix } from './ResultsMatrix';
+import { once } from './send-once';
 
 function Progress({ run }: { run: EvalRun }) {
   const eta = run.eta_ms === null ? '' : ` · about ${Math.ceil(run.eta_ms / 1000)} s left`;
@@ -41,43 +42,60 @@ function Applied({ run }: { run: EvalRun }) {
 
 function Controls({ run }: { run: EvalRun }) {
   const queryClient = useQueryClient();
+  // Set in the click's own event: a double click pauses, resumes or retries once.
+  const held = useRef(false);
   const act = useMutation({
-    mutationFn: (action: 'evals.pause' | 'evals.resume' | 'evals.cancel' | 'evals.delete' | 'uncapped') =>
-      action === 'uncapped' ? call('evals.resume', { id: run.id, budget_usd: null }) : call(action, { id: run.id }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: evalKeys.all }),
+    mutationFn: (action: 'evals.pause' | 'evals.resume' | 'evals.cancel' | 'uncapped') => (action === 'uncapped' ? call('evals.resume', { id: run.id, budget_usd: null }) : call(action, { id: run.id })),
+    onSuccess: (fresh) => {
+      // Its new status at once, so the buttons that no longer apply go before anyone clicks them again.
+      queryClient.setQueryData(evalKeys.run(run.id), fresh);
+      void queryClient.invalidateQueries({ queryKey: evalKeys.all });
+    },
   });
+  const remove = useMutation({
+    mutationFn: () => call('evals.delete', { id: run.id }),
+    onSuccess: () => {
+      forgetRuns(queryClient, [run.id]);
+      void queryClient.invalidateQueries({ queryKey: evalKeys.runs, exact: true });
+    },
+  });
+  const send = (action: 'evals.pause' | 'evals.resume' | 'evals.cancel' | 'uncapped') => once(held, () => act.mutateAsync(action));
+  const results = `${run.done.toLocaleString('en-US')} ${run.done === 1 ? 'result' : 'results'}${run.failed > 0 ? ` (${run.failed.toLocaleString('en-US')} failed)` : ''}`;
+  const deleteRun = () => once(held, async () => (window.confirm(`Delete the run “${run.name}” and its ${results}? Its answers and metrics cannot be brought back.`) ? remove.mutateAsync() : undefined));
+  const busy = act.isPending || remove.isPending;
   return (
     <div className="toolbar">
       {run.status === 'running' ? (
-        <button type="button" className="secondary" onClick={() => act.mutate('evals.pause')}>
+        <button type="button" className="secondary" disabled={busy} onClick={() => send('evals.pause')}>
           Pause
         </button>
       ) : null}
       {run.status === 'budget' ? (
-        <button type="button" className="secondary" onClick={() => act.mutate('uncapped')}>
+        <button type="button" className="secondary" disabled={busy} onClick={() => send('uncapped')}>
           Resume without a budget
         </button>
       ) : null}
       {run.status === 'paused' || run.status === 'failed' ? (
-        <button type="button" className="secondary" onClick={() => act.mutate('evals.resume')}>
+        <button type="button" className="secondary" disabled={busy} onClick={() => send('evals.resume')}>
           Resume
         </button>
       ) : null}
       {run.status === 'done' && run.retryable > 0 ? (
-        <button type="button" className="secondary" onClick={() => act.mutate('evals.resume')} title="Send the failed items again; answers already stored are not sent again">
+        <button type="button" className="secondary" disabled={busy} onClick={() => send('evals.resume')} title="Send the failed items again; answers already stored are not sent again">
           Retry {run.retryable.toLocaleString('en-US')} failed
         </button>
       ) : null}
       {run.status === 'running' || run.status === 'paused' ? (
-        <button type="button" className="secondary" onClick={() => act.mutate('evals.cancel')}>
+        <button type="button" className="secondary" disabled={busy} onClick={() => send('evals.cancel')}>
           Cancel
         </button>
       ) : (
-        <button type="button" className="secondary" onClick={() => act.mutate('evals.delete')}>
+        <button type="button" className="secondary" disabled={busy} onClick={deleteRun}>
           Delete run
         </button>
       )}
       {act.error ? <ErrorNotice error={act.error} /> : null}
+      {remove.error ? <ErrorNotice error={remove.error} title="Not deleted" /> : null}
     </div>
   );
 }

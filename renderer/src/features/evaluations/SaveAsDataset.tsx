@@ -48,7 +48,7 @@ export function SaveAsDataset({ onSaved }: { onSaved: (id: string) => void }) {
       <div className="toolbar">
         <label className="inline-check">
           Box question name
-          <input value={question} onChange={(e) => setQuestion(e.target.value)} />
+          <input value={question} onChange={(e) => setQuestion(e.target.value)} maxLength={200} />
         </label>
         <button type="button" className="secondary" onClick={() => fromBoxes.mutate()} disabled={fromBoxes.isPending || question.trim() === ''}>
           Save box reviews as a dataset

@@ -1,0 +1,13 @@
+/**
+ * Runs `send` unless the one before it is still going: held in a ref, set in the click's own event,
+ * so a double click sends once (React shows `isPending` only a render later, after the second click).
+ */
+export function once(held: { current: boolean }, send: () => Promise<unknown>): void {
+  if (held.current) return;
+  held.current = true;
+  void send()
+    .catch(() => undefined) // shown from the mutation's own error
+    .finally(() => {
+      held.current = false;
+    });
+}
