@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { Settings } from '../../../../shared/schemas/inspector';
 import { call, transportKind } from '../../transport/transport';
 import { ErrorNotice, Panel, ScreenHeader } from '../../ui/components';
@@ -10,9 +11,17 @@ import { TracePanel } from './TracePanel';
 import { BackupPanel } from './BackupPanel';
 import { CatalogPanel } from './CatalogPanel';
 
-function useSettingsUpdate() {
+/**
+ * The settings as shown, and a way to change them. A choice shows in the event that made it (React
+ * state): the query cache's own optimistic update reaches the screen only after it has cancelled a
+ * read in flight and its observers are told, a few ticks later, and until then a controlled radio
+ * went back to the old value. The cache is updated too, for the rest of the app, and rolled back if
+ * the core refuses the choice.
+ */
+function useSettings() {
   const queryClient = useQueryClient();
-  // Optimistic: the choice shows at once and is rolled back if the core refuses it.
+  const settings = useQuery(settingsQuery());
+  const [pending, setPending] = useState<Partial<Settings>>({});
   const update = useMutation({
     mutationFn: (patch: Partial<Settings>) => call('settings.update', patch),
     onMutate: async (patch) => {
@@ -29,14 +38,20 @@ function useSettingsUpdate() {
       // The sandbox setting changes the catalog and what the app says about it.
       return queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'settings' || q.queryKey[1] === 'app-info' });
     },
+    onSettled: (_next, _error, patch) =>
+      setPending((held) => Object.fromEntries(Object.entries(held).filter(([key, value]) => patch[key as keyof Settings] !== value))),
   });
-  return update;
+  const change = (patch: Partial<Settings>) => {
+    setPending((held) => ({ ...held, ...patch }));
+    update.mutate(patch);
+  };
+  const shown = settings.data ? { ...settings.data, ...pending } : undefined;
+  return { shown, change, error: update.error };
 }
 
 function GatewayPanel() {
-  const settings = useQuery(settingsQuery());
+  const { shown, change, error } = useSettings();
   const info = useQuery(appInfoQuery());
-  const update = useSettingsUpdate();
   const labels = { auto: 'while no real provider is configured', on: 'always', off: 'never' } as const;
   return (
     <Panel title="Simulated providers">
@@ -45,35 +60,34 @@ function GatewayPanel() {
         come from a word-overlap baseline, never a model, and they are marked simulated everywhere.
         {info.data ? (info.data.sandbox_active ? ' They are on now.' : ' They are off now.') : ''}
       </p>
-      <fieldset className="segmented" disabled={!settings.data}>
+      <fieldset className="segmented" disabled={!shown}>
         <legend>Use them</legend>
         {(['auto', 'on', 'off'] as const).map((mode) => (
           <label key={mode} title={labels[mode]}>
-            <input type="radio" name="sandbox" value={mode} checked={settings.data?.sandbox === mode} onChange={() => update.mutate({ sandbox: mode })} />
+            <input type="radio" name="sandbox" value={mode} checked={shown?.sandbox === mode} onChange={() => change({ sandbox: mode })} />
             {mode === 'auto' ? `auto (${labels.auto})` : mode}
           </label>
         ))}
       </fieldset>
-      {update.error ? <ErrorNotice error={update.error} title="Setting not saved" /> : null}
+      {error ? <ErrorNotice error={error} title="Setting not saved" /> : null}
     </Panel>
   );
 }
 
 function AppearancePanel() {
-  const settings = useQuery(settingsQuery());
-  const update = useSettingsUpdate();
+  const { shown, change, error } = useSettings();
   return (
     <Panel title="Appearance">
-      <fieldset className="segmented" disabled={!settings.data}>
+      <fieldset className="segmented" disabled={!shown}>
         <legend>Theme</legend>
         {(['system', 'light', 'dark'] as const).map((theme) => (
           <label key={theme}>
-            <input type="radio" name="theme" value={theme} checked={settings.data?.theme === theme} onChange={() => update.mutate({ theme })} />
+            <input type="radio" name="theme" value={theme} checked={shown?.theme === theme} onChange={() => change({ theme })} />
             {theme}
           </label>
         ))}
       </fieldset>
-      {update.error ? <ErrorNotice error={update.error} title="Setting not saved" /> : null}
+      {error ? <ErrorNotice error={error} title="Setting not saved" /> : null}
     </Panel>
   );
 }
