@@ -250,3 +250,32 @@ test("the dataset's name is held to 200 characters as it is typed, and a long na
   await expect(page.getByRole('list', { name: 'Datasets' }).getByRole('button', { name: 'x'.repeat(200), exact: true })).toBeVisible();
   expect(problems).toEqual([]);
 });
+
+test('an estimate is for the dataset it was made for, picked in the form or in the Datasets list, and a deleted dataset is not left picked', async ({ page, server }) => {
+  const evals = new EvaluationsPage(page);
+  const problems = problemsOf(page);
+  await importDataset(page, server, 'first.csv', 4);
+  await evals.datasetFile.setInputFiles({ name: 'second.csv', mimeType: 'text/csv', buffer: Buffer.from(csvOf(6)) });
+  await evals.importButton.click();
+  await expect(page.getByText('Imported 6 items')).toBeVisible();
+  await evals.model('sandbox/baseline-text').check();
+  await evals.estimateButton.click();
+  await expect(evals.estimate).toContainText('6 requests (6 items × 1 model)');
+
+  // Another dataset picked in the Datasets list: the estimate of the one before is gone.
+  await page.getByRole('list', { name: 'Datasets' }).getByRole('button', { name: 'first.csv', exact: true }).click();
+  await expect(evals.estimate).toBeHidden();
+  await evals.estimateButton.click();
+  await expect(evals.estimate).toContainText('4 requests (4 items × 1 model)');
+
+  // Picked in the form too, then deleted: the form moves to a dataset that exists, and estimates it.
+  const picked = page.getByLabel('Dataset to evaluate on');
+  await picked.selectOption({ label: 'first.csv (4)' });
+  await answer(page, 'accept', page.getByRole('button', { name: 'Delete dataset' }));
+  await expect(page.getByRole('list', { name: 'Datasets' }).getByRole('listitem')).toHaveCount(1);
+  await expect(picked.locator('option:checked')).toHaveText('second.csv (6)');
+  await expect(evals.estimate).toBeHidden();
+  await evals.estimateButton.click();
+  await expect(evals.estimate).toContainText('6 requests (6 items × 1 model)');
+  expect(problems).toEqual([]);
+});

@@ -43,16 +43,20 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
   const [chosen, setChosen] = useState<string[]>([]);
   const [concurrency, setConcurrency] = useState(4);
   const [budget, setBudget] = useState('');
-  const [estimate, setEstimate] = useState<EvalEstimate | null>(null);
-  // Moved by every change the estimate depends on: an answer asked for before the change is not shown after it.
+  // The estimate with the dataset it was made for: the dataset can also change from the Datasets panel.
+  const [estimated, setEstimated] = useState<{ dataset: string; estimate: EvalEstimate } | null>(null);
+  // Moved by every change of the form the estimate depends on: an answer asked for before the change is not shown after it.
   const inputsSeen = useRef(0);
   const inputsChanged = () => {
     inputsSeen.current += 1;
-    setEstimate(null);
+    setEstimated(null);
   };
   const [preferences, setPreferences] = useState('');
   const [runName, setRunName] = useState('');
-  const effectiveDataset = dataset || datasetId || datasets.data?.[0]?.id || '';
+  // A dataset chosen here or in the Datasets panel, while it exists (it may have been deleted since), else the first.
+  const exists = (id: string | null) => id !== null && id !== '' && (datasets.data ?? []).some((d) => d.id === id);
+  const effectiveDataset = (exists(dataset) ? dataset : exists(datasetId) ? datasetId : datasets.data?.[0]?.id) ?? '';
+  const estimate = estimated?.dataset === effectiveDataset ? estimated.estimate : null;
   const budgetUsd = budget.trim() === '' || !Number.isFinite(Number(budget)) ? null : Number(budget);
   const shortfall = budgetShortfall(estimate, budgetUsd);
   const input = async () => {
@@ -62,11 +66,12 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
   const estimating = useMutation({
     mutationFn: async () => {
       const asked = inputsSeen.current;
-      const fresh = await call('evals.estimate', await input());
-      return asked === inputsSeen.current ? fresh : null;
+      const asking = await input();
+      const fresh = await call('evals.estimate', asking);
+      return asked === inputsSeen.current ? { dataset: asking.dataset_id, estimate: fresh } : null;
     },
     onSuccess: (fresh) => {
-      if (fresh) setEstimate(fresh);
+      if (fresh) setEstimated(fresh);
     },
   });
   const starting = useMutation({
@@ -83,7 +88,7 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
   const submit = async () => {
     if (budgetUsd !== null && estimate === null) {
       const fresh = await estimating.mutateAsync().catch(() => null);
-      if (budgetShortfall(fresh, budgetUsd)) return;
+      if (budgetShortfall(fresh?.estimate ?? null, budgetUsd)) return;
     }
     await starting.mutateAsync();
   };
