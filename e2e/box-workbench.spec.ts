@@ -144,8 +144,14 @@ test('a reviewer labels truth per object, zooms, undoes, runs a box question per
   await expect(page.getByTestId('box-estimate')).toBeHidden();
   await page.getByLabel('Model').fill('sandbox/baseline-vision');
   await expect(page.getByTestId('box-estimate')).toContainText('3 calls');
-  await page.getByRole('button', { name: 'Run over the dataset' }).click();
+  // A double click starts one run.
+  const starts: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/inspector/evals.start')) starts.push(r.url());
+  });
+  await page.getByRole('button', { name: 'Run over the dataset' }).dblclick();
   await expect(boxes.queue.getByText(/IoU \d/)).toHaveCount(3, { timeout: 30_000 });
+  expect(starts).toHaveLength(1);
   await expect(page.getByTestId('box-run-progress')).toContainText('done: 3 of 3 done', { timeout: 30_000 });
   await expect(page.getByTestId('box-run-metrics')).toContainText(/card: mean IoU 0\.\d{3}, pass rate \d+ %/);
   await boxes.item('shelf-1.png').getByRole('button').click();

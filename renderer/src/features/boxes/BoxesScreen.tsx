@@ -1,9 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { BoxItem } from '../../../../shared/schemas/inspector';
 import { baseName, stem } from '../../../../shared/box-formats/types';
 import { call } from '../../transport/transport';
 import { SandboxNotice } from '../../app/SandboxNotice';
+import { once } from '../../lib/send-once';
 import { EmptyState, ErrorNotice, Panel, ScreenHeader } from '../../ui/components';
 import { modelsQuery } from '../endpoints/api';
 import { evalKeys, evalRunsQuery } from '../evaluations/api';
@@ -91,6 +92,8 @@ export function BoxesScreen() {
   const runnable = questionProblems(chosen).length === 0;
   // The models of the run under review: verdicts are kept per model, so switching shows that model's.
   const runModels: RunModels | null = run && source?.kind === 'dataset' ? { names: run.variants.map((v) => v.name), variant: source.variant, onVariant: (v) => setAnswers({ run_id: run.id, variant: v }) } : null;
+  // G pressed twice, or the button clicked twice, sends the image once.
+  const runImageHeld = useRef(false);
   const runOnImage = useMutation({
     mutationFn: (every: boolean) => call('boxReview.runImage', { dataset_id: datasetId!, position: Number(current!.id), run_id: run!.id, ...(every ? {} : { variants: [answers.variant] }) }),
     onSuccess: (started) => {
@@ -102,7 +105,7 @@ export function BoxesScreen() {
   const runImage: RunImage = {
     blocked: source?.kind !== 'dataset' ? 'Copy these images into a dataset first' : !run ? 'Run over the dataset first: the image is sent again through that run' : run.status === 'running' ? 'The run is still sending; wait until it ends or pause it' : run.status === 'cancelled' ? 'The run is cancelled; start a new one' : null,
     pending: runOnImage.isPending || (runOnImage.isSuccess && run?.status === 'running'),
-    onRun: (every) => runOnImage.mutate(every),
+    onRun: (every) => once(runImageHeld, () => runOnImage.mutateAsync(every)),
   };
   const importTruth = useMutation({
     mutationFn: async (files: FileList) => {

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { call } from '../../transport/transport';
+import { once } from '../../lib/send-once';
 import { ErrorNotice } from '../../ui/components';
 import { evalKeys } from '../evaluations/api';
 import { boxItemsQuery, imageDatasetsQuery, LEGACY } from './api';
@@ -43,6 +44,7 @@ export function DatasetPicker({ value, onChange }: { value: string | null; onCha
 /** Says what the earlier images are, and copies them into a dataset (truth, verdicts and notes kept). */
 export function LegacyNotice({ onCopied }: { onCopied: (id: string) => void }) {
   const queryClient = useQueryClient();
+  const held = useRef(false); // a double click copies once
   const copy = useMutation({
     mutationFn: () => call('boxReview.fromLegacy', { name: `Box review ${new Date().toISOString().slice(0, 16).replace('T', ' ')}` }),
     onSuccess: async (dataset) => {
@@ -53,7 +55,7 @@ export function LegacyNotice({ onCopied }: { onCopied: (id: string) => void }) {
   return (
     <div className="toolbar">
       <span className="small">These images were added to Boxes before it kept images as datasets. Copy them into a dataset to run evaluations over them (truth, verdicts and notes come along; these stay as they are).</span>
-      <button type="button" className="secondary" disabled={copy.isPending} onClick={() => copy.mutate()}>
+      <button type="button" className="secondary" disabled={copy.isPending} onClick={() => once(held, () => copy.mutateAsync())}>
         Copy into a dataset
       </button>
       {copy.error ? <ErrorNotice error={copy.error} title="Not copied" /> : null}

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { EvalEstimate, EvalRun } from '../../../../shared/schemas/evaluation';
 import { call } from '../../transport/transport';
+import { once } from '../../lib/send-once';
 import { ErrorNotice } from '../../ui/components';
 import { evalKeys, evalRunsQuery } from '../evaluations/api';
 import type { BoxQuestion } from './review';
@@ -31,6 +32,8 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
   const [budget, setBudget] = useState('');
   const [estimated, setEstimated] = useState<{ of: string; estimate: EvalEstimate } | null>(null);
   const [picked, setPicked] = useState(false);
+  // One request at a time from these controls: a double click starts one run, not two.
+  const held = useRef(false);
   const mine = (runs.data ?? []).filter((r) => r.dataset_id === datasetId);
   const run = mine.find((r) => r.id === runId) ?? null;
   useEffect(() => {
@@ -72,10 +75,10 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
         <input id="box-concurrency" type="number" min={1} max={64} value={concurrency} onChange={(e) => setConcurrency(Math.max(1, Math.min(64, Number(e.target.value) || 1)))} style={{ width: '4.5em' }} />
         <label htmlFor="box-budget">Budget (USD)</label>
         <input id="box-budget" type="number" min={0} step="0.01" placeholder="none" value={budget} onChange={(e) => setBudget(e.target.value)} style={{ width: '6em' }} />
-        <button type="button" className="secondary" disabled={!model || !runnable || estimating.isPending} onClick={() => estimating.mutate()}>
+        <button type="button" className="secondary" disabled={!model || !runnable || estimating.isPending} onClick={() => once(held, () => estimating.mutateAsync())}>
           Estimate
         </button>
-        <button type="button" disabled={!model || !runnable || starting.isPending} onClick={() => starting.mutate()}>
+        <button type="button" disabled={!model || !runnable || starting.isPending} onClick={() => once(held, () => starting.mutateAsync())}>
           Run over the dataset
         </button>
         {estimate ? (
@@ -103,11 +106,11 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
           </span>
         ) : null}
         {run?.status === 'running' ? (
-          <button type="button" className="secondary" onClick={() => control.mutate('evals.pause')}>
+          <button type="button" className="secondary" onClick={() => once(held, () => control.mutateAsync('evals.pause'))}>
             Pause
           </button>
         ) : run && (run.status === 'paused' || run.status === 'budget' || run.status === 'failed' || (run.status === 'done' && run.retryable > 0)) ? (
-          <button type="button" className="secondary" onClick={() => control.mutate('evals.resume')}>
+          <button type="button" className="secondary" onClick={() => once(held, () => control.mutateAsync('evals.resume'))}>
             {run.status === 'done' ? 'Retry failed' : 'Resume'}
           </button>
         ) : null}

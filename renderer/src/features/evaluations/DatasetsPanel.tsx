@@ -9,7 +9,7 @@ import { DatasetBrowser } from './DatasetBrowser';
 import { importHeadline } from './import-headline';
 import { QuestionSetSelect } from './QuestionSetSelect';
 import { SaveAsDataset } from './SaveAsDataset';
-import { once } from './send-once';
+import { once } from '../../lib/send-once';
 
 const readDataUrl = (file: File) =>
   new Promise<string>((resolve, reject) => {

@@ -6,7 +6,7 @@ import { formatUsd } from '../../lib/money';
 import { ErrorNotice, Panel } from '../../ui/components';
 import { datasetsQuery, evalKeys, modelsQuery, setsQuery } from './api';
 import { QuestionSetSelect } from './QuestionSetSelect';
-import { once } from './send-once';
+import { once } from '../../lib/send-once';
 
 type Variant = { model: string; label?: string; provider?: Record<string, unknown> };
 

@@ -11,7 +11,7 @@ import { ConfusionMatrix, CostLatencyChart, DistributionChart, ReliabilityChart 
 import { ItemDetail } from './ItemDetail';
 import { MetricsTable } from './MetricsTable';
 import { ResultsMatrix } from './ResultsMatrix';
-import { once } from './send-once';
+import { once } from '../../lib/send-once';
 
 function Progress({ run }: { run: EvalRun }) {
   const eta = run.eta_ms === null ? '' : ` · about ${Math.ceil(run.eta_ms / 1000)} s left`;

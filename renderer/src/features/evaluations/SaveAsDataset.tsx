@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { call } from '../../transport/transport';
+import { once } from '../../lib/send-once';
 import { ErrorNotice } from '../../ui/components';
 import { evalKeys, setsQuery } from './api';
 
@@ -10,6 +11,7 @@ export function SaveAsDataset({ onSaved }: { onSaved: (id: string) => void }) {
   const sets = useQuery(setsQuery());
   const [setId, setSetId] = useState('');
   const [question, setQuestion] = useState('box');
+  const held = useRef(false); // a double click saves one dataset
   const done = (d: { id: string }) => {
     void queryClient.invalidateQueries({ queryKey: evalKeys.datasets });
     onSaved(d.id);
@@ -40,7 +42,7 @@ export function SaveAsDataset({ onSaved }: { onSaved: (id: string) => void }) {
             </option>
           ))}
         </select>
-        <button type="button" className="secondary" onClick={() => fromRuns.mutate()} disabled={fromRuns.isPending}>
+        <button type="button" className="secondary" onClick={() => once(held, () => fromRuns.mutateAsync())} disabled={fromRuns.isPending}>
           Save its runs as a dataset
         </button>
       </div>
@@ -50,7 +52,7 @@ export function SaveAsDataset({ onSaved }: { onSaved: (id: string) => void }) {
           Box question name
           <input value={question} onChange={(e) => setQuestion(e.target.value)} maxLength={200} />
         </label>
-        <button type="button" className="secondary" onClick={() => fromBoxes.mutate()} disabled={fromBoxes.isPending || question.trim() === ''}>
+        <button type="button" className="secondary" onClick={() => once(held, () => fromBoxes.mutateAsync())} disabled={fromBoxes.isPending || question.trim() === ''}>
           Save box reviews as a dataset
         </button>
       </div>
