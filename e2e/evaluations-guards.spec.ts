@@ -201,14 +201,10 @@ test('after a pause, the progress and the runs list end at the count the metrics
     await page.getByRole('button', { name: 'Pause' }).click();
     await expect(evals.runPanel('paused')).toBeVisible();
 
-    // What the core counts once the requests in flight at the pause have come back.
-    const read = async () => ((await (await page.request.post(`${info.url}/api/inspector/evals.get`, { headers: { 'x-verdict-client': 'renderer' }, data: { id: await runId(page, info) } })).json()) as { data: { done: number } }).data.done;
-    let stored = await read();
-    for (let again = -1; again !== stored; ) {
-      await page.waitForTimeout(1_500);
-      again = stored;
-      stored = await read();
-    }
+    // What the core counts once the requests in flight at the pause have come back (it says how many are still out).
+    const read = async () => ((await (await page.request.post(`${info.url}/api/inspector/evals.get`, { headers: { 'x-verdict-client': 'renderer' }, data: { id: await runId(page, info) } })).json()) as { data: { done: number; in_flight: number } }).data;
+    await expect.poll(async () => (await read()).in_flight, { timeout: 20_000 }).toBe(0);
+    const stored = (await read()).done;
     expect(stored).toBeLessThan(60);
 
     await expect(progress).toContainText(`${stored} of 60 done`, { timeout: 5_000 });

@@ -95,6 +95,8 @@ export const EvalRunSchema = z.object({
   retryable: z.number().int(),
   spent_usd: z.number(),
   eta_ms: z.number().nullable(),
+  /** items whose request is out (sent, or waiting out a Retry-After); a paused run's last answers are still to come while it is above 0 */
+  in_flight: z.number().int(),
   /** ms left before requests are sent again, after a provider answered 429 with Retry-After; null when not waiting */
   waiting_ms: z.number().nullable(),
   created_at: z.string(),

@@ -130,6 +130,8 @@ export class EvalRunner {
   private readonly stored: Map<number, number>;
   /** Stored failures that a resume would send again (kept here while running, so progress needs no query). */
   retryable = 0;
+  /** Items taken and not yet stored or given up: after a pause, the answers still to come. */
+  inFlight = 0;
   readonly total: number;
   readonly finished: Promise<RunnerEnd>;
 
@@ -209,7 +211,12 @@ export class EvalRunner {
         if (this.stopping) return;
         const next = tasks.next();
         if (next.done) return;
-        await this.item(next.value);
+        this.inFlight += 1;
+        try {
+          await this.item(next.value);
+        } finally {
+          this.inFlight -= 1;
+        }
       }
     };
     try {
@@ -271,6 +278,8 @@ export class EvalRunner {
         this.unreserve(reservation);
         if (error instanceof WaitForRoom) {
           // Nothing was sent (admission comes before any upstream call); not a try of its own.
+          // Stopped while it was being admitted: the stop's wake-up has passed, and it would wait for the next answer.
+          if (this.stopping) return;
           await new Promise<void>((resolve) => this.waitingForRoom.push(resolve));
           attempt -= 1;
           continue;

@@ -114,10 +114,14 @@ describe('evaluation runs', () => {
     const run = runs.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'm/a' }], concurrency: 4, budget_usd: 0.015 });
     // One request in flight holds 0.01; the other three wait for room.
     for (let i = 0; i < 50 && calls.length === 0; i += 1) await sleep(2);
+    expect(runs.get(run.id)).toMatchObject({ status: 'running', in_flight: 4 });
     runs.pause(run.id);
+    // The three waiting give up at once; the one sent is still out, and the run says so.
+    await sleep(10);
+    expect(runs.get(run.id)).toMatchObject({ status: 'paused', in_flight: 1, done: 0 });
     release();
     const paused = await runs.wait(run.id);
-    expect(paused).toMatchObject({ status: 'paused', done: 1 });
+    expect(paused).toMatchObject({ status: 'paused', done: 1, in_flight: 0 });
     expect(calls).toHaveLength(1);
   });
 

@@ -101,6 +101,7 @@ export class EvalRuns {
       retryable: live ? live.retryable : this.retryable(row.id),
       spent_usd: counts.spent,
       eta_ms: live?.eta() ?? null,
+      in_flight: live?.inFlight ?? 0,
       waiting_ms: live?.waiting() ?? null,
       created_at: row.created_at,
       finished_at: row.finished_at,

@@ -16,11 +16,13 @@ import { once } from '../../lib/send-once';
 function Progress({ run }: { run: EvalRun }) {
   const eta = run.eta_ms === null ? '' : ` · about ${Math.ceil(run.eta_ms / 1000)} s left`;
   const waiting = run.waiting_ms === null ? '' : ` · waiting ${Math.ceil(run.waiting_ms / 1000)} s: a provider asked to slow down (429, Retry-After)`;
+  // Paused or stopped, the requests already sent are still answered (and paid for): say so until they are in.
+  const finishing = run.status !== 'running' && run.in_flight > 0 ? ` · ${run.in_flight} sent before the ${run.status === 'paused' ? 'pause' : 'stop'}, still being answered` : '';
   return (
     <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={run.total} aria-valuenow={run.done} aria-label="Items done">
       <span className="progress-fill" style={{ width: `${(100 * run.done) / Math.max(1, run.total)}%` }} />
       <span className="progress-text">
-        {run.done.toLocaleString('en-US')} of {run.total.toLocaleString('en-US')} done · {run.failed} failed · {formatUsd(run.spent_usd)} spent{run.status === 'running' ? `${eta}${waiting}` : ''}
+        {run.done.toLocaleString('en-US')} of {run.total.toLocaleString('en-US')} done · {run.failed} failed · {formatUsd(run.spent_usd)} spent{run.status === 'running' ? `${eta}${waiting}` : finishing}
       </span>
     </div>
   );

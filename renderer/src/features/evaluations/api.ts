@@ -17,49 +17,21 @@ export const datasetsQuery = () => queryOptions({ queryKey: evalKeys.datasets, q
 // The same lists (and caches) as Question sets and Endpoints: a set saved there shows here at once.
 export { setsQuery } from '../question-sets/api';
 export { modelsQuery } from '../endpoints/api';
-/**
- * A pause lets the requests in flight finish, and their results are counted after the run already
- * says "paused"; the core does not say how many are still out. A paused run is therefore read again
- * while its runner is still live (the core gives a live runner's ETA, and none once it has let go)
- * and until two reads in a row give the same counts, so the progress and the list end on the count
- * the metrics are computed from.
- */
-const lastCounts = new Map<string, string>();
-const settledCounts = new Set<string>();
-function noteCounts(key: string, runs: readonly EvalRun[]): void {
-  const counts = runs.filter((r) => r.status === 'paused').map((r) => `${r.id} ${r.done} ${r.failed} ${r.spent_usd}`).join('|');
-  if (lastCounts.get(key) === counts) settledCounts.add(key);
-  else settledCounts.delete(key);
-  lastCounts.set(key, counts);
-}
-const stillCounting = (key: string, runs: readonly EvalRun[]) => runs.some((r) => r.status === 'paused' && (r.eta_ms !== null || !settledCounts.has(key)));
+/** Read again while a run runs, and while a paused run's requests in flight are still being answered and counted. */
+const moving = (run: EvalRun) => run.status === 'running' || run.in_flight > 0;
 
 export const evalRunsQuery = () =>
-  queryOptions({
-    queryKey: evalKeys.runs,
-    queryFn: async () => {
-      const runs = await call('evals.list', {});
-      noteCounts('list', runs);
-      return runs;
-    },
-    refetchInterval: (q) => (q.state.data?.some((r) => r.status === 'running') || (q.state.data && stillCounting('list', q.state.data)) ? 1_000 : false),
-  });
+  queryOptions({ queryKey: evalKeys.runs, queryFn: () => call('evals.list', {}), refetchInterval: (q) => (q.state.data?.some(moving) ? 1_000 : false) });
 
 export const datasetItemsQuery = (id: string, offset: number, search: string) =>
   queryOptions({ queryKey: evalKeys.items(id, offset, search), queryFn: () => call('datasets.items', { dataset_id: id, offset, limit: 100, ...(search ? { search } : {}) }) });
 
-const LIVE = new Set(['running']);
-
 export const evalRunQuery = (id: string) =>
   queryOptions({
     queryKey: evalKeys.run(id),
-    queryFn: async () => {
-      const run = await call('evals.get', { id });
-      noteCounts(id, [run]);
-      return run;
-    },
-    // Poll while it runs, for progress, and while a paused run's last requests are still being counted.
-    refetchInterval: (q) => (q.state.data && (LIVE.has(q.state.data.status) || stillCounting(id, [q.state.data])) ? 500 : false),
+    queryFn: () => call('evals.get', { id }),
+    // Poll while it runs, for progress, and while a paused run's last requests are still answered.
+    refetchInterval: (q) => (q.state.data && moving(q.state.data) ? 500 : false),
   });
 
 /**
@@ -70,8 +42,6 @@ export function forgetRuns(client: QueryClient, ids: readonly string[]): void {
   client.setQueryData<EvalRun[]>(evalKeys.runs, (list) => list?.filter((r) => !ids.includes(r.id)));
   for (const id of ids) {
     client.removeQueries({ queryKey: evalKeys.run(id) });
-    lastCounts.delete(id);
-    settledCounts.delete(id);
   }
 }
 
