@@ -149,6 +149,9 @@ function Charts({ report, runId, done }: { report: EvalReport; runId: string; do
           <figure key={`${name}-distribution`} className="chart-box">
             <figcaption>
               {q.type === 'box' ? 'IoU' : 'Errors'}: {name}
+              {q.type === 'score' ? (
+                <span className="muted small caption-note"> · score − expected level, as MAE counts it (exact level and QWK use the most likely level)</span>
+              ) : null}
             </figcaption>
             <DistributionChart question={name} type={q.type as 'score' | 'box'} series={(distributions.data ?? []).filter((d) => d.question === name)} />
           </figure>
