@@ -216,6 +216,14 @@ test('after a pause, the progress and the runs list end at the count the metrics
     await app.goTo('Evaluations');
     await expect(progress).toContainText(`${stored} of 60 done`);
     await app.screenshot('evaluations-guards-paused-dark');
+    // Cancel cannot be undone, so it asks; dismissed, the run stays paused, and can still be resumed.
+    const asked = await answer(page, 'dismiss', page.getByRole('button', { name: 'Cancel' }));
+    expect(asked).toContain('Cancel the run “Sixty”?');
+    expect(asked).toContain(`Its ${stored} results so far stay.`);
+    await expect(evals.runPanel('paused')).toBeVisible();
+    await answer(page, 'accept', page.getByRole('button', { name: 'Cancel' }));
+    await expect(evals.runPanel('cancelled')).toBeVisible();
+    await expect(progress).toContainText(`${stored} of 60 done`);
     expect(problems).toEqual([]);
   } finally {
     child.kill('SIGTERM');
@@ -274,4 +282,20 @@ test('an estimate is for the dataset it was made for, picked in the form or in t
   await evals.estimateButton.click();
   await expect(evals.estimate).toContainText('6 requests (6 items × 1 model)');
   expect(problems).toEqual([]);
+});
+
+test('a provider preference that is not allowed is named by its line and says what is allowed', async ({ page, server }) => {
+  const evals = new EvaluationsPage(page);
+  await importDataset(page, server, 'parcels.csv', 4);
+  await evals.model('sandbox/baseline-text').check();
+  const preferences = page.getByLabel('Provider preferences per variant');
+  await preferences.fill('{"label": "cheapest", "provider": {"sort": "price"}}\n\n{"label": "odd", "provider": {"sort": "bogus"}}');
+  await evals.estimateButton.click();
+  await expect(page.getByRole('alert').filter({ hasText: 'No estimate' })).toContainText(
+    'Provider preferences, line 3: sort: Invalid option: expected one of "price"|"throughput"|"latency"|"exacto"',
+  );
+  // The preferences themselves with a label beside them are taken too.
+  await preferences.fill('{"label": "cheapest", "sort": "price"}\n{"label": "fastest", "sort": "latency"}');
+  await evals.estimateButton.click();
+  await expect(evals.estimate).toContainText('8 requests (4 items × 2 preference sets)');
 });

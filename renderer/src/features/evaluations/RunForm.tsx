@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
+import { summarizeIssues } from '../../../../shared/contract/result';
 import type { EvalEstimate } from '../../../../shared/schemas/evaluation';
+import { ProviderPreferencesSchema } from '../../../../shared/schemas/provider-preferences';
 import { call } from '../../transport/transport';
 import { formatUsd } from '../../lib/money';
 import { ErrorNotice, Panel } from '../../ui/components';
@@ -12,17 +14,24 @@ type Variant = { model: string; label?: string; provider?: Record<string, unknow
 
 /** Several models, or one model under each line's provider preferences. */
 function variantsOf(models: string[], preferences: string): Variant[] {
-  const lines = preferences.split('\n').map((l) => l.trim()).filter(Boolean);
+  // Each non-blank line with its number as the user sees it.
+  const lines = preferences.split('\n').flatMap((text, i) => (text.trim() ? [{ text: text.trim(), number: i + 1 }] : []));
   if (lines.length === 0) return models.map((model) => ({ model }));
   if (models.length !== 1) throw new Error('Provider preferences per line compare one model: choose exactly one');
-  return lines.map((line, i) => {
+  return lines.map(({ text, number }, i) => {
     let parsed: { label?: string; provider?: Record<string, unknown> };
     try {
-      parsed = JSON.parse(line) as typeof parsed;
+      parsed = JSON.parse(text) as typeof parsed;
     } catch {
-      throw new Error(`Provider preferences, line ${i + 1}: not valid JSON`);
+      throw new Error(`Provider preferences, line ${number}: not valid JSON`);
     }
-    return { model: models[0]!, label: parsed.label ?? `preferences ${i + 1}`, provider: parsed.provider ?? (parsed as Record<string, unknown>) };
+    // {"label": ..., "provider": {...}}, or the preferences themselves with an optional label beside them.
+    const { label: _label, ...bare } = parsed;
+    const provider = parsed.provider ?? (bare as Record<string, unknown>);
+    // Checked here, so the problem is named by its line rather than as variants[i] by the core.
+    const checked = ProviderPreferencesSchema.safeParse(provider);
+    if (!checked.success) throw new Error(`Provider preferences, line ${number}: ${summarizeIssues(checked.error)}`);
+    return { model: models[0]!, label: parsed.label ?? `preferences ${i + 1}`, provider };
   });
 }
 

@@ -61,9 +61,16 @@ function Controls({ run }: { run: EvalRun }) {
       void queryClient.invalidateQueries({ queryKey: evalKeys.runs, exact: true });
     },
   });
-  const send = (action: 'evals.pause' | 'evals.resume' | 'evals.cancel' | 'uncapped') => once(held, () => act.mutateAsync(action));
+  const send = (action: 'evals.pause' | 'evals.resume' | 'uncapped') => once(held, () => act.mutateAsync(action));
   const results = `${run.done.toLocaleString('en-US')} ${run.done === 1 ? 'result' : 'results'}${run.failed > 0 ? ` (${run.failed.toLocaleString('en-US')} failed)` : ''}`;
   const deleteRun = () => once(held, async () => (window.confirm(`Delete the run “${run.name}” and its ${results}? Its answers and metrics cannot be brought back.`) ? remove.mutateAsync() : undefined));
+  // Cancelling cannot be undone (a cancelled run is not resumed), unlike a pause: asked first.
+  const cancelRun = () =>
+    once(held, async () =>
+      window.confirm(`Cancel the run “${run.name}”? Requests in flight are stopped and the items not yet sent are never sent: a cancelled run cannot be resumed (Pause can). Its ${results} so far stay.`)
+        ? act.mutateAsync('evals.cancel')
+        : undefined,
+    );
   const busy = act.isPending || remove.isPending;
   return (
     <div className="toolbar">
@@ -88,7 +95,7 @@ function Controls({ run }: { run: EvalRun }) {
         </button>
       ) : null}
       {run.status === 'running' || run.status === 'paused' ? (
-        <button type="button" className="secondary" disabled={busy} onClick={() => send('evals.cancel')}>
+        <button type="button" className="secondary" disabled={busy} onClick={cancelRun}>
           Cancel
         </button>
       ) : (
