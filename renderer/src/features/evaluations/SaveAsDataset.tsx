@@ -22,7 +22,7 @@ export function SaveAsDataset({ onSaved }: { onSaved: (id: string) => void }) {
       if (!set) throw new Error('No question set to take runs from');
       const runs = await call('runs.list', { set_id: set.id, status: 'done', limit: 500 });
       if (runs.length === 0) throw new Error(`No finished runs of “${set.name}” yet`);
-      return call('datasets.fromRuns', { name: `${set.name}: runs`, run_ids: runs.map((r) => r.id) });
+      return call('datasets.fromRuns', { name: `${set.name.slice(0, 193)}: runs`, run_ids: runs.map((r) => r.id) });
     },
     onSuccess: done,
   });
