@@ -40,14 +40,19 @@ function callsOf(page: Page): Map<string, number> {
   return calls;
 }
 
-/** Saves the question set and imports a labelled CSV through the screen, as an analyst does. */
-async function importDataset(page: Page, server: ServerInfo, name: string, items: number, set: object = SET): Promise<void> {
+/** Opens the app with the question set saved, on the Evaluations screen. */
+async function openWithSet(page: Page, server: ServerInfo, set: object = SET): Promise<void> {
   const app = new AppPage(page);
-  const evals = new EvaluationsPage(page);
   await app.open(server.uiUrl);
   const saved = await page.request.post(`${server.url}/api/inspector/sets.save`, { headers: { 'x-verdict-client': 'renderer' }, data: { name: 'Parcels', request: set } });
   expect(saved.ok()).toBe(true);
   await app.goTo('Evaluations');
+}
+
+/** Saves the question set and imports a labelled CSV through the screen, as an analyst does. */
+async function importDataset(page: Page, server: ServerInfo, name: string, items: number, set: object = SET): Promise<void> {
+  const evals = new EvaluationsPage(page);
+  await openWithSet(page, server, set);
   await evals.datasetFile.setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(csvOf(items)) });
   await evals.importButton.click();
   await expect(page.getByText(`Imported ${items} items`)).toBeVisible();
@@ -239,12 +244,8 @@ async function runId(page: Page, info: ServerInfo): Promise<string> {
 
 test("the dataset's name is held to 200 characters as it is typed, and a long name imports", async ({ page, server }) => {
   const problems = problemsOf(page);
-  const app = new AppPage(page);
   const evals = new EvaluationsPage(page);
-  await app.open(server.uiUrl);
-  const saved = await page.request.post(`${server.url}/api/inspector/sets.save`, { headers: { 'x-verdict-client': 'renderer' }, data: { name: 'Parcels', request: SET } });
-  expect(saved.ok()).toBe(true);
-  await app.goTo('Evaluations');
+  await openWithSet(page, server);
   const name = page.getByRole('textbox', { name: 'Name', exact: true });
   await name.fill('x'.repeat(250));
   await expect(name).toHaveValue('x'.repeat(200));
