@@ -58,7 +58,6 @@ export function checkExpected(question: Question, value: unknown): { value: Expe
   }
 }
 
-/** A CSV cell as the question's type reads it: true/false, an option name, an integer, or box JSON. */
 /** Expected answers of a dataset with one value, and how many items give it. */
 export interface ExpectedGroup {
   /** the question's name */
@@ -81,6 +80,7 @@ export function expectedMisfits(groups: ExpectedGroup[], questions: Record<strin
   return misfits;
 }
 
+/** A CSV cell as the question's type reads it: true/false, an option name, an integer, or box JSON. */
 export function parseCsvExpected(question: Question, text: string): unknown {
   const t = text.trim();
   if (question.type === 'noul') return t === 'true' ? true : t === 'false' ? false : t;

@@ -114,7 +114,7 @@ export class EvalRunner {
   private reserved = 0;
   /** Requests waiting for what those in flight hold to be given back. */
   private waitingForRoom: (() => void)[] = [];
-  /** Why the budget stopped the run: what was spent and held when a request's worst case was refused. */
+  /** Why the budget stopped the run: the request's worst case that was refused, and (once the run ends) what it spent. */
   budgetStop: BudgetStop | null = null;
   private stopping: RunnerEnd | null = null;
   /** One for the run: cancelling stops every request in flight (cheaper than an AbortController per item). */

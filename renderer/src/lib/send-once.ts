@@ -11,3 +11,10 @@ export function once(held: { current: boolean }, send: () => Promise<unknown>): 
       held.current = false;
     });
 }
+
+/** Asks `question` first, and sends only when it is accepted; held as `once` holds. */
+export function onceConfirmed(held: { current: boolean }, question: string, send: () => Promise<unknown>): void {
+  once(held, async () => {
+    if (window.confirm(question)) await send();
+  });
+}

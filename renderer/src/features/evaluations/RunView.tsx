@@ -11,7 +11,7 @@ import { ConfusionMatrix, CostLatencyChart, DistributionChart, ReliabilityChart 
 import { ItemDetail } from './ItemDetail';
 import { MetricsTable } from './MetricsTable';
 import { ResultsMatrix } from './ResultsMatrix';
-import { once } from '../../lib/send-once';
+import { once, onceConfirmed } from '../../lib/send-once';
 
 function Progress({ run }: { run: EvalRun }) {
   const eta = run.eta_ms === null ? '' : ` · about ${Math.ceil(run.eta_ms / 1000)} s left`;
@@ -63,13 +63,13 @@ function Controls({ run }: { run: EvalRun }) {
   });
   const send = (action: 'evals.pause' | 'evals.resume' | 'uncapped') => once(held, () => act.mutateAsync(action));
   const results = `${run.done.toLocaleString('en-US')} ${run.done === 1 ? 'result' : 'results'}${run.failed > 0 ? ` (${run.failed.toLocaleString('en-US')} failed)` : ''}`;
-  const deleteRun = () => once(held, async () => (window.confirm(`Delete the run “${run.name}” and its ${results}? Its answers and metrics cannot be brought back.`) ? remove.mutateAsync() : undefined));
+  const deleteRun = () => onceConfirmed(held, `Delete the run “${run.name}” and its ${results}? Its answers and metrics cannot be brought back.`, () => remove.mutateAsync());
   // Cancelling cannot be undone (a cancelled run is not resumed), unlike a pause: asked first.
   const cancelRun = () =>
-    once(held, async () =>
-      window.confirm(`Cancel the run “${run.name}”? Requests in flight are stopped and the items not yet sent are never sent: a cancelled run cannot be resumed (Pause can). Its ${results} so far stay.`)
-        ? act.mutateAsync('evals.cancel')
-        : undefined,
+    onceConfirmed(
+      held,
+      `Cancel the run “${run.name}”? Requests in flight are stopped and the items not yet sent are never sent: a cancelled run cannot be resumed (Pause can). Its ${results} so far stay.`,
+      () => act.mutateAsync('evals.cancel'),
     );
   const busy = act.isPending || remove.isPending;
   return (
