@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { EvalEstimate, EvalRun } from '../../../../shared/schemas/evaluation';
 import { call } from '../../transport/transport';
-import { once } from '../../lib/send-once';
+import { DOUBLE_CLICK_MS, once } from '../../lib/send-once';
 import { ErrorNotice } from '../../ui/components';
 import { evalKeys, evalRunsQuery } from '../evaluations/api';
 import type { BoxQuestion } from './review';
@@ -34,6 +34,14 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
   const [picked, setPicked] = useState(false);
   // One request at a time from these controls: a double click starts one run, not two.
   const held = useRef(false);
+  // A run can start and answer before a double click's second click comes: the start stays held for
+  // that long after it, so the second click does not start another run over the same images.
+  const startHeld = useRef(false);
+  const startOnce = () =>
+    once(startHeld, async () => {
+      await starting.mutateAsync();
+      await new Promise((settled) => setTimeout(settled, DOUBLE_CLICK_MS));
+    });
   const mine = (runs.data ?? []).filter((r) => r.dataset_id === datasetId);
   const run = mine.find((r) => r.id === runId) ?? null;
   useEffect(() => {
@@ -78,7 +86,7 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
         <button type="button" className="secondary" disabled={!model || !runnable || estimating.isPending} onClick={() => once(held, () => estimating.mutateAsync())}>
           Estimate
         </button>
-        <button type="button" disabled={!model || !runnable || starting.isPending} onClick={() => once(held, () => starting.mutateAsync())}>
+        <button type="button" disabled={!model || !runnable || starting.isPending} onClick={startOnce}>
           Run over the dataset
         </button>
         {estimate ? (
