@@ -189,6 +189,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       clock,
       keyFor: (provider) => providerKeys.keyFor(provider.slug, provider.base_url, provider.name),
       hints: providerHints,
+      knownModel: (provider, upstream) => catalog.endpoints().find((e) => e.source !== 'discovered' && e.provider.slug === provider && e.upstreamModel === upstream)?.model.id,
     });
     if (closed) return results;
     for (const r of results) discoveries.set(r.provider, r);

@@ -7,7 +7,7 @@ import { parseJsonText, rejectOtherMethods } from './http-errors';
 import { callerGone, readBodyText } from './body';
 import { answerDecisions } from './decisions-route';
 import { openApiDocument } from './openapi';
-import { modelsList } from './models-list';
+import { modelsList, outputModalitiesFilter } from './models-list';
 
 export interface PublicApiOptions {
   bodyLimitBytes: number;
@@ -32,8 +32,11 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
     return c.json(response);
   });
 
-  // The models this gateway serves, so a caller can find a valid id (OpenRouter's models-list shape).
-  api.get('/v1/models', (c) => c.json(modelsList(core.catalog.listModels().map((m) => core.gateway.listing(m.id)))));
+  // The models this gateway serves, so a caller can find a valid id (OpenRouter's models-list shape and filter).
+  api.get('/v1/models', (c) => {
+    const outputs = outputModalitiesFilter(c.req.query('output_modalities'));
+    return c.json(modelsList(core.catalog.listModels().map((m) => core.gateway.listing(m.id)), outputs));
+  });
 
   api.get('/v1/models/:author/:slug/endpoints', async (c) => {
     const modelId = `${c.req.param('author')}/${c.req.param('slug')}`;

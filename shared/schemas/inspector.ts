@@ -10,7 +10,13 @@ export const ProviderSlugSchema = z
   .string()
   .regex(/^[a-z0-9][a-z0-9-]*$/, 'expected a provider slug: lower-case letters, digits and dashes');
 
-export const WireFormatSchema = z.enum(['openai', 'anthropic', 'gemini', 'decisions']);
+/**
+ * How a provider is spoken to: three chat APIs (answers measured here by a method), and three
+ * Decisions APIs whose hosts answer typed questions themselves: another gateway's
+ * `/api/alpha/decisions` (`decisions`), System One (`systemone`: `state` + named questions) and
+ * OpenAI Decisions (`openai-decisions`: `input` + ordered questions).
+ */
+export const WireFormatSchema = z.enum(['openai', 'anthropic', 'gemini', 'decisions', 'systemone', 'openai-decisions']);
 export type WireFormat = z.infer<typeof WireFormatSchema>;
 
 export const ProviderSummarySchema = z.object({
@@ -128,6 +134,14 @@ export const ModelSummarySchema = z.object({
   id: z.string(),
   name: z.string(),
   endpoint_count: z.number().int().nonnegative(),
+  /**
+   * How its answers are measured: `native` (a decision model: its hosts answer Decisions
+   * themselves and the numbers pass through), `method` (a chat model asked by a method here:
+   * token log-probabilities or stated probabilities), or `both` (endpoints of each kind).
+   */
+  answering: z.enum(['native', 'method', 'both']),
+  /** Endpoints that can be called now: a key is set, or they need none (local, simulated). */
+  callable_endpoints: z.number().int().nonnegative(),
 });
 export type ModelSummary = z.infer<typeof ModelSummarySchema>;
 

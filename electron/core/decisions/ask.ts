@@ -1,10 +1,9 @@
-import type { Answer } from '../../../shared/schemas/answer';
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import type { BoxQuestion, Question } from '../../../shared/schemas/question';
 import type { CatalogEndpoint } from '../catalog/types';
 import type { CancelSignal } from '../cancel';
 import type { Gateway } from '../gateway';
-import type { ChatRequest, ContentPart, Timings, UpstreamUsage } from '../providers/types';
+import type { ChatRequest, ContentPart, NativeAnswer, Timings, UpstreamUsage } from '../providers/types';
 import { UpstreamError } from '../providers/upstream-error';
 import { guidanceText } from '../validation';
 import { answerFrom, type LabelQuestion } from './answers';
@@ -14,6 +13,7 @@ import { labelDistribution } from './extract';
 import { questionText, SYSTEM_PROMPT, type LabelSet } from './labels';
 import { countTokens } from './tokens';
 import type { LedgerEntry } from './usage';
+import { nativeAnswerProblem } from './native-check';
 
 /**
  * Asking one endpoint about one question, in the way that endpoint answers best, and the prompts
@@ -23,7 +23,8 @@ import type { LedgerEntry } from './usage';
 /** native: passed through; logprobs: label token probabilities; verbalized: stated probabilities; box: a located box. */
 export type AnsweringMethod = 'native' | 'logprobs' | 'verbalized' | 'box';
 
-export type Answered = { name: string; answer: Answer; method: AnsweringMethod; provider: string };
+/** One question's answer, or the host's refusal of it (native hosts of OpenAI's family refuse per question). */
+export type Answered = { name: string; answer: NativeAnswer; method: AnsweringMethod; provider: string };
 export type AnsweredCall = Answered & { timings: Timings; usage: UpstreamUsage };
 
 /** Mass on valid labels below which the measurement failed (DECISIONS.md). */
@@ -104,20 +105,26 @@ async function askBox(
   return { name: q.name, answer: { type: 'box', box: roundBox(box) }, method: 'box', provider: endpoint.provider.name, timings: result.timings, usage: result.usage };
 }
 
-/** A native Decisions provider answers the whole request; its answers pass through. */
-export async function askNative(gateway: Gateway, endpoint: CatalogEndpoint, request: DecisionsRequest, signal: CancelSignal, ledger: LedgerEntry[]) {
-  // Only the content and questions travel; routing preferences, session and user stay here.
-  const forwarded: DecisionsRequest = { model: request.model, state: request.state, questions: request.questions };
-  const result = await gateway.decide(endpoint, forwarded, signal);
+/**
+ * A host that answers Decisions itself answers the whole request; its answers pass through. Only
+ * the content and questions travel (routing preferences, session and user stay here). What it
+ * answered is checked against its own rules (every question once, distributions that sum within
+ * its rounding, the choice a most likely option, the score their mean, box edges in order): an
+ * answer that breaks them is an invalid response, and the request goes to the next endpoint. The
+ * call was billed either way.
+ */
+export async function askNative(gateway: Gateway, endpoint: CatalogEndpoint, request: Pick<DecisionsRequest, 'state' | 'questions'>, parts: ContentPart[], signal: CancelSignal, ledger: LedgerEntry[]) {
+  const result = await gateway.decide(endpoint, { state: request.state, parts, questions: request.questions }, signal);
   ledger.push({ endpoint, usage: result.usage, estimated: false });
-  const value: (Answered & { timings: Timings })[] = [];
-  for (const [name, question] of Object.entries(request.questions)) {
-    const answer = result.response.answers[name];
-    if (!answer || answer.type !== question.type) {
-      throw new UpstreamError('invalid_response', `the answer to "${name}" is missing or not of type ${question.type}`);
-    }
-    value.push({ name, answer, method: 'native', provider: endpoint.provider.name, timings: result.timings });
-  }
+  const problem = nativeAnswerProblem(request.questions, result.answers, endpoint.host?.rounding ?? null);
+  if (problem) throw new UpstreamError('invalid_response', `the answers break the host's own rules: ${problem}`);
+  const value: (Answered & { timings: Timings })[] = Object.keys(request.questions).map((name) => ({
+    name,
+    answer: result.answers[name]!,
+    method: 'native',
+    provider: endpoint.provider.name,
+    timings: result.timings,
+  }));
   return { value, usage: result.usage, timings: result.timings };
 }
 

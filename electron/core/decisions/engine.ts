@@ -12,14 +12,19 @@ import { ask, askNative, methodFor, type Answered, type AnsweringMethod } from '
 import { prepare, type Prepared } from './prepare';
 import { maxCost, reservation } from './reserve';
 import { estimateTokensOfLength } from './state';
+import { decisionShape } from './shape';
 import { attachUsage, totalUsage, type LedgerEntry } from './usage';
+import type { Answer } from '../../../shared/schemas/answer';
 
 export type { AnsweringMethod } from './ask';
 export { methodFor, MIN_COVERAGE, statedProbabilities } from './ask';
 export { IMAGE_TOKENS } from './reserve';
 
 export interface DecisionOutcome {
+  /** The answers given; a question the host declined is in `refused` instead (only when the caller keeps refusals). */
   response: DecisionsResponse;
+  /** Questions a host declined to answer, in question order. */
+  refused: string[];
   methods: Record<string, AnsweringMethod>;
   endpoint: CatalogEndpoint;
   attempts: AttemptSummary[];
@@ -34,6 +39,12 @@ export interface DecideOptions {
   onAnswer?: (name: string) => void;
   /** Called once the plan is known and before any upstream call, with the most the request can cost (worked out only if asked); may refuse by throwing. */
   admit?: (maxCost: () => number) => void;
+  /**
+   * A question a host declined to answer: `fail` (the spec's route, whose answers have no refusal)
+   * makes the request a 400 naming it, its calls charged; `keep` returns it in `refused` beside the
+   * other answers (routes whose shape has a refusal answer).
+   */
+  refusals?: 'fail' | 'keep';
 }
 
 type Run = ExecutionResult<Answered[]>;
@@ -59,7 +70,9 @@ export class DecisionsEngine {
       const plan = this.plan(request, prepared);
       options.admit?.(() => maxCost(this.gateway, plan, request, prepared));
       const runs = await this.answer(request, prepared, plan, options, ledger);
-      return { ...assemble(request, prepared, runs, ledger), plan };
+      const outcome = { ...assemble(request, prepared, runs, ledger), plan };
+      if (outcome.refused.length > 0 && options.refusals !== 'keep') throw refusalError(outcome);
+      return outcome;
     } catch (error) {
       if (ledger.length > 0) attachUsage(error, totalUsage(ledger));
       throw error;
@@ -88,6 +101,7 @@ export class DecisionsEngine {
       promptTokens: estimateTokensOfLength(promptChars) + 60,
       completionTokens: 1,
       images: prepared.images,
+      decision: decisionShape(request, prepared),
     });
   }
 
@@ -103,7 +117,7 @@ export class DecisionsEngine {
     const warm = new Promise<CatalogEndpoint>((resolve) => (warmed = resolve));
     const firstRun = this.route(plan, options, (attempt, signal) =>
       this.gateway.adapter(attempt.endpoint).decide
-        ? askNative(this.gateway, attempt.endpoint, request, signal, ledger)
+        ? askNative(this.gateway, attempt.endpoint, request, prepared.parts, signal, ledger)
         : this.askOne(attempt, first!, prepared, signal, ledger, () => warmed(attempt.endpoint)),
     );
     let restRuns: Promise<Run>[] = [];
@@ -114,7 +128,7 @@ export class DecisionsEngine {
         restRuns = others.map(([name, question]) =>
           this.route(pinned, options, async (attempt, signal) => {
             if (!this.gateway.adapter(attempt.endpoint).decide) return this.askOne(attempt, [name, question], prepared, signal, ledger);
-            const native = await askNative(this.gateway, attempt.endpoint, { ...request, questions: { [name]: question } }, signal, ledger);
+            const native = await askNative(this.gateway, attempt.endpoint, { state: request.state, questions: { [name]: question } }, prepared.parts, signal, ledger);
             return { ...native, value: native.value.filter((a) => a.name === name) };
           }).then((r) => {
             for (const a of r.value) options.onAnswer?.(a.name);
@@ -156,18 +170,33 @@ function assemble(request: DecisionsRequest, prepared: Prepared, runs: Run[], le
     if (!found) throw new GatewayError('bad_gateway', `questions.${name}: the provider returned no answer for this question`);
     return found;
   });
+  const answered = ordered.filter((a): a is typeof a & { answer: Answer } => a.answer.type !== 'refusal');
   return {
     response: {
       id: `gen-${randomUUID()}`,
       model: request.model,
       // Each provider that answered a question, in question order (usually one).
       provider: [...new Set(ordered.map((a) => a.provider))].join(', '),
-      answers: Object.fromEntries(ordered.map((a) => [a.name, a.answer])),
+      answers: Object.fromEntries(answered.map((a) => [a.name, a.answer])),
       usage: totalUsage(ledger),
     },
+    refused: ordered.filter((a) => a.answer.type === 'refusal').map((a) => a.name),
     methods: Object.fromEntries(ordered.map((a) => [a.name, a.method])),
     endpoint: runs[0]!.endpoint,
     attempts: runs.flatMap((r) => r.attempts),
     ledger,
   };
+}
+
+/**
+ * The spec's answers have no refusal: a declined question makes the request a 400 that names it.
+ * Its calls were made and billed, so the error carries their usage and the key is charged.
+ */
+function refusalError(outcome: DecisionOutcome): GatewayError {
+  const names = outcome.refused.map((n) => `questions.${n}`).join(', ');
+  const error = new GatewayError('bad_request', `${names}: ${outcome.response.provider} declined to answer ${outcome.refused.length === 1 ? 'this question' : 'these questions'}, and this route's answers have no refusal (POST /api/v1/decisions answers each refusal in place)`, {
+    metadata: { refused: outcome.refused, provider: outcome.response.provider ?? null },
+  });
+  attachUsage(error, outcome.response.usage);
+  return error;
 }

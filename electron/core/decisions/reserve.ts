@@ -9,6 +9,7 @@ import { maxCallCost } from './usage';
 /** Bounds for the reservation at admission: tokens an image may count as, message framing, a native answer per question. */
 export const IMAGE_TOKENS = 2_000;
 const CALL_OVERHEAD_TOKENS = 32;
+/** Output tokens held per question on a native host that bills output (none so far does). */
 const NATIVE_OUTPUT_TOKENS = 64;
 
 /**
@@ -35,7 +36,10 @@ export function reservation(gateway: Gateway, plan: Plan, request: DecisionsRequ
     const stated = statedRequest(labels);
     return { question, labels, asked, stated: asked + Buffer.byteLength(stated.text) + Buffer.byteLength(JSON.stringify(stated.schema)), statedOut: stated.maxTokens };
   });
-  let native: { promptTokens: number; outputTokens: number } | undefined;
+  // A host that answers natively takes the whole request in one call per attempt; only when chat
+  // endpoints share the plan may the questions after the first reach it one by one.
+  const allNative = plan.attempts.every(({ endpoint }) => methodFor(endpoint, gateway) === 'native');
+  const nativePrompt = stateTokens + Buffer.byteLength(JSON.stringify(request.questions));
   let total = 0;
   let unpriced = false;
   const priced = (usd: number | null) => {
@@ -45,11 +49,16 @@ export function reservation(gateway: Gateway, plan: Plan, request: DecisionsRequ
   for (const { endpoint } of plan.attempts) {
     const room = gateway.capabilities(endpoint).thinkingRoom;
     const cost = (promptTokens: number, outputTokens: number) => priced(maxCallCost(endpoint, { promptTokens, outputTokens: outputTokens + room }));
+    // No output is held where the host bills none (every decision host so far).
+    const nativeOutput = endpoint.host?.outputBilled === false ? 0 : NATIVE_OUTPUT_TOKENS * labelled.length;
+    if (allNative) {
+      total += priced(maxCallCost(endpoint, { promptTokens: nativePrompt, outputTokens: nativeOutput }));
+      continue;
+    }
     for (const ask of asks) {
       const method = methodFor(endpoint, gateway, ask.labels);
       if (method === 'native') {
-        native ??= { promptTokens: stateTokens + Buffer.byteLength(JSON.stringify(request.questions)), outputTokens: NATIVE_OUTPUT_TOKENS * labelled.length };
-        total += priced(maxCallCost(endpoint, native));
+        total += priced(maxCallCost(endpoint, { promptTokens: nativePrompt, outputTokens: nativeOutput }));
       } else if (ask.question.type === 'box') {
         total += cost(stateTokens + Buffer.byteLength(BOX_SYSTEM_PROMPT + boxPrompt(endpoint, ask.question, image!)), BOX_MAX_TOKENS);
       } else {

@@ -46,7 +46,27 @@ export function exportCatalogFile(core: Pick<HandlerDeps, 'catalog'>): CatalogFi
 
 export function catalogHandlers(core: HandlerDeps): CatalogOps {
   return {
-    'models.list': async () => core.catalog.listModels(),
+    'models.list': async () => {
+      // A provider's key state is read once, however many of its endpoints there are.
+      const keyed = new Map<string, Promise<boolean>>();
+      const callable = (e: CatalogEndpoint) => {
+        if (e.provider.local || e.provider.simulated) return Promise.resolve(true);
+        let known = keyed.get(e.provider.slug);
+        if (!known) keyed.set(e.provider.slug, (known = core.providerKeys.state(e.provider.slug).then((k) => k.key_set)));
+        return known;
+      };
+      const models = await Promise.all(
+        core.catalog.listModels().map(async (m) => {
+          const endpoints = core.catalog.endpointsOf(m.id);
+          const native = endpoints.filter((e) => e.host !== null).length;
+          const answering = native === 0 ? 'method' : native === endpoints.length ? 'native' : 'both';
+          const callableEndpoints = (await Promise.all(endpoints.map(callable))).filter(Boolean).length;
+          return { ...m, answering, callable_endpoints: callableEndpoints } as const;
+        }),
+      );
+      // Models that can be asked now come first (a fresh machine's first pick works); the order is otherwise kept.
+      return [...models.filter((m) => m.callable_endpoints > 0), ...models.filter((m) => m.callable_endpoints === 0)];
+    },
     'models.endpoints': async ({ model }) => core.service().listing(model),
     'endpoints.details': async ({ model }) => {
       core.catalog.model(model);
