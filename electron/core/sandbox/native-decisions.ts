@@ -113,6 +113,9 @@ export function systemOneDecide(body: unknown, profile: SandboxProfile): HostRep
   return { status: 200, body: { model: request.model, answers, usage: usage(text, Object.keys(answers).length, profile, false) } };
 }
 
+/** A path as OpenAI names parameters: `questions[0].criteria`. */
+const openAiParam = (path: readonly PropertyKey[]) => path.reduce<string>((name, part) => (typeof part === 'number' ? `${name}[${part}]` : name ? `${name}.${String(part)}` : String(part)), '');
+
 const openAiError = (status: number, message: string, param: string | null, code: string | null): HostReply => ({ status, body: { error: { message, type: 'invalid_request_error', param, code } } });
 
 /** OpenAI's Decisions: `input` + ordered questions, strict about unknown keys, answers in question order. */
@@ -120,10 +123,12 @@ export function openAiDecide(body: unknown, profile: SandboxProfile): HostReply 
   const parsed = OpenAiDecisionRequestSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const param = issue.path.map(String).join('.') || null;
-    return issue.code === 'unrecognized_keys'
-      ? openAiError(400, `Unknown parameter: '${[...issue.path.map(String), ...(issue as { keys: string[] }).keys].join('.')}'.`, param, 'unknown_parameter')
-      : openAiError(400, `Invalid '${param ?? 'body'}': ${issue.message}`, param, 'invalid_value');
+    if (issue.code === 'unrecognized_keys') {
+      const param = openAiParam([...issue.path, issue.keys[0]!]);
+      return openAiError(400, `Unknown parameter: '${param}'.`, param, 'unknown_parameter');
+    }
+    const param = openAiParam(issue.path) || null;
+    return openAiError(400, `Invalid '${param ?? 'body'}': ${issue.message}`, param, 'invalid_value');
   }
   const request = parsed.data;
   if (!profile.models.includes(request.model)) return openAiError(404, `The model \`${request.model}\` does not exist or you do not have access to it.`, 'model', 'model_not_found');
