@@ -20,7 +20,7 @@ function validator(): ValidateFunction {
   // The package's export map names its JavaScript; the type definitions sit beside each module.
   const types = join(dirname(require.resolve('openai/resources/decisions')), 'decisions.d.ts');
   const schema = createGenerator({ path: types, type: 'DecisionCreateParams', skipTypeCheck: true, additionalProperties: false, topRef: true, expose: 'export' }).createSchema('DecisionCreateParams');
-  validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+  validate = new Ajv({ allErrors: true, strict: false }).compile(schema as object);
   return validate;
 }
 

@@ -142,6 +142,8 @@ export const ModelSummarySchema = z.object({
   answering: z.enum(['native', 'method', 'both']),
   /** Endpoints that can be called now: a key is set, or they need none (local, simulated). */
   callable_endpoints: z.number().int().nonnegative(),
+  /** Whether it answers box questions (locates objects in images). */
+  locates_objects: z.boolean(),
 });
 export type ModelSummary = z.infer<typeof ModelSummarySchema>;
 
@@ -184,6 +186,26 @@ export const EndpointDetailSchema = z.object({
     reasoning: z.string(),
     source: z.string(),
   }),
+  /** For a host that answers Decisions natively: its wire, what it takes and how it rounds, per the document its row names. */
+  host: z
+    .object({
+      wire: WireFormatSchema,
+      path: z.string(),
+      question_types: z.array(z.string()),
+      images: z.string(),
+      limits: z.object({
+        questions: z.number().int().nullable(),
+        options: z.tuple([z.number().int(), z.number().int().nullable()]),
+        levels: z.tuple([z.number().int(), z.number().int().nullable()]),
+        images: z.number().int().nullable(),
+        context_tokens: z.number().int().nullable(),
+      }),
+      rounding_decimals: z.number().int().nullable(),
+      output_billed: z.boolean(),
+      gaps: z.string().nullable(),
+      source: z.string(),
+    })
+    .nullable(),
   /** Where each value came from: 'catalog file', 'provider listing', models.dev with its version…; null: unknown. */
   sources: z.object({ pricing: z.string().nullable(), context_length: z.string().nullable(), max_completion_tokens: z.string().nullable(), modalities: z.string().nullable() }),
   /** Parameters or features it refused at run time; later requests leave them out. */

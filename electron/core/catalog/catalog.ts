@@ -182,11 +182,12 @@ export class Catalog {
     return this.allEndpoints;
   }
 
-  listModels(): Pick<ModelSummary, 'id' | 'name' | 'endpoint_count'>[] {
+  listModels(): Pick<ModelSummary, 'id' | 'name' | 'endpoint_count' | 'locates_objects'>[] {
     return [...this.modelsById.values()].map((m) => ({
       id: m.id,
       name: m.name,
       endpoint_count: this.endpointsOf(m.id).length,
+      locates_objects: m.locates_objects,
     }));
   }
 }
