@@ -29,7 +29,7 @@ export function RequestShape({ details }: { details: EndpointDetail[] }) {
                 <span className="mono">{d.tag}</span>
               </th>
               <td>{methodText(d.capabilities.method)}</td>
-              <td className="small">{d.host ? <HostShape host={d.host} /> : <ChatShape capabilities={d.capabilities} />}</td>
+              <td className="small wrap request-shape">{d.host ? <HostShape host={d.host} /> : <ChatShape capabilities={d.capabilities} />}</td>
               <td className="small">
                 <div>prices: {d.sources.pricing ?? UNKNOWN_SOURCE}</div>
                 <div>context: {d.sources.context_length ?? UNKNOWN_SOURCE}</div>
@@ -72,7 +72,7 @@ function ChatShape({ capabilities: c }: { capabilities: EndpointDetail['capabili
   );
 }
 
-const WIRE_NAME: Record<string, string> = { systemone: 'System One', 'openai-decisions': 'OpenAI Decisions', decisions: 'a gateway’s /api/alpha/decisions' };
+const WIRE_NAME: Record<string, string> = { systemone: 'System One', 'openai-decisions': 'OpenAI Decisions', decisions: 'Another gateway’s Decisions' };
 const IMAGES: Record<string, string> = {
   none: 'no images',
   'state-parts': 'images as parts of the state',

@@ -112,6 +112,7 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
     <label key={m.id} className="inline-check" title={modelKind(m)}>
       <input
         type="checkbox"
+        aria-label={m.id}
         checked={chosen.includes(m.id)}
         onChange={(e) => {
           setChosen(e.target.checked ? [...chosen, m.id] : chosen.filter((c) => c !== m.id));
