@@ -99,6 +99,13 @@ const stateText = (state: unknown) => (typeof state === 'string' ? state : JSON.
 
 const fastApi422 = (issues: { loc: (string | number)[]; msg: string; type: string; input?: unknown; ctx?: Body }[]): Reply => ({ status: 422, body: { detail: issues } });
 
+/** What TypeSafe's listing names: the OpenAPI's own example (`jev-latest`), and the builds it serves. */
+export const TYPESAFE_MODELS = [
+  { name: 'jev-latest', description: 'General-purpose system one model.', release_date: '2026-09-15' },
+  { name: 'jev-1.13.0', description: 'Jev 1.13', release_date: '2026-09-17' },
+  { name: 'jev-1.14.0', description: 'Jev 1.14 (images and boxes, beta)', release_date: '2026-10-20' },
+];
+
 /** TypeSafe: FastAPI's HTTPBearer (403 without a header), the OpenAPI's rules, its published limits. */
 function typesafe(body: Body, headers: IncomingMessage['headers']): Reply {
   const auth = headers.authorization;
@@ -274,6 +281,11 @@ export async function startDecisionHosts(): Promise<DecisionHosts> {
       res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
       res.end(JSON.stringify(reply.body));
     };
+    // TypeSafe's model listing (`ModelMetadataList`, OpenAPI 0.2.0), behind the same key.
+    if (req.method === 'GET' && path === '/typesafe/v1/models') {
+      if (req.headers.authorization !== `Bearer ${HOST_KEYS.typesafe}`) return send({ status: 401, body: { detail: 'Invalid API key' } });
+      return send({ status: 200, body: { models: TYPESAFE_MODELS } });
+    }
     if (!found) return send({ status: 404, body: { detail: 'Not Found' } });
     let body: Body;
     try {

@@ -6,7 +6,7 @@ import type { DecisionsRequest } from '../../../shared/schemas/decisions-request
 import { startServer, type RunningServer } from '../../server/start-server';
 import { pngWithRect } from '../../test-support/images';
 import { HOST_KEYS, startDecisionHosts, type DecisionHosts, type HostName } from '../../test-support/strict-decision-hosts';
-import { tempDir } from '../../test-support/temp-core';
+import { tempCore, tempDir } from '../../test-support/temp-core';
 import { usageOf } from './usage';
 
 /**
@@ -291,5 +291,28 @@ describe('decision models on their native hosts, through POST /api/alpha/decisio
     hosts.script('perplexity', () => ({ status: 200, body: { model: 'm', answers: {}, usage: { input_tokens: 1000, output_tokens: 0 } } }));
     const error = await server.core.decisions.decide({ model: MODEL, state: STATE, questions: { late: QUESTIONS.late }, provider: only('perplexity') } as DecisionsRequest, { requestId: 'billed' }).catch((e: unknown) => e);
     expect(usageOf(error)).toEqual({ input_tokens: 1000, output_tokens: 0, cost: 1000 * 4e-8 });
+  });
+});
+
+describe("discovery reads TypeSafe's model listing", () => {
+  it('names it lists attach to the bundled models that carry them; a new one becomes a decision model', async () => {
+    const hosts = await startDecisionHosts();
+    const env = await tempCore({ sandbox: { failures: false } });
+    try {
+      await env.core.replaceCatalogFile(CatalogFileSchema.parse({ version: 1, providers: [{ slug: 'typesafe', name: 'TypeSafe', wire_format: 'systemone', base_url: `${hosts.url}/typesafe/v1` }] }));
+      await env.core.providerKeys.set('typesafe', HOST_KEYS.typesafe);
+      const [result] = (await env.core.refreshDiscovery()).filter((r) => r.provider === 'typesafe');
+      expect(result).toMatchObject({ models: 3, error: null });
+      // jev-1.13.0 and jev-1.14.0 are the upstream names of the bundled models: no second model for them.
+      expect(env.core.catalog.endpointsOf('typesafe/jev-1.13').map((e) => e.provider.slug)).toContain('typesafe');
+      expect(env.core.catalog.hasModel('typesafe/jev-1.13.0')).toBe(false);
+      const latest = env.core.catalog.model('typesafe/jev-latest');
+      expect(latest.architecture.output_modalities).toEqual(['decisions']);
+      expect(latest.created).toBe(Date.parse('2026-09-15T00:00:00Z') / 1000);
+      expect(env.core.catalog.endpointsOf('typesafe/jev-latest')[0]!.host?.name).toBe('TypeSafe');
+    } finally {
+      await env.cleanup();
+      await hosts.close();
+    }
   });
 });
