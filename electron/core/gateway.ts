@@ -91,6 +91,11 @@ export class Gateway {
     return this.deps.catalog.model(modelId);
   }
 
+  /** Whether any endpoint of the model is a host that answers Decisions itself. */
+  hasNativeEndpoint(modelId: string): boolean {
+    return this.deps.catalog.endpointsOf(modelId).some((e) => e.host !== null);
+  }
+
   plan(modelId: string, preferences: ProviderPreferences | undefined, needs: RequestNeeds): Plan {
     this.deps.catalog.model(modelId);
     return planRoute({

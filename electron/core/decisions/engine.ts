@@ -101,7 +101,8 @@ export class DecisionsEngine {
       promptTokens: estimateTokensOfLength(promptChars) + 60,
       completionTokens: 1,
       images: prepared.images,
-      decision: decisionShape(request, prepared),
+      // Only native hosts have limits to check: a chat model's requests skip the work.
+      ...(this.gateway.hasNativeEndpoint(request.model) ? { decision: decisionShape(request, prepared) } : {}),
     });
   }
 
