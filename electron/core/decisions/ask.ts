@@ -14,6 +14,7 @@ import { questionText, SYSTEM_PROMPT, type LabelSet } from './labels';
 import { countTokens } from './tokens';
 import type { LedgerEntry } from './usage';
 import { nativeAnswerProblem } from './native-check';
+import type { Prepared } from './prepare';
 
 /**
  * Asking one endpoint about one question, in the way that endpoint answers best, and the prompts
@@ -99,10 +100,12 @@ async function askBox(
   // Null only for calls that ask for log-probabilities; this one does not.
   const result = (await gateway.call(endpoint, request, signal, hooks))!;
   await recordUsage(ledger, endpoint, result.usage, content, result.text);
-  const box = parseBox(result.text, convention, seen);
-  if (!box) throw new UpstreamError('invalid_response', `no usable box for "${q.name}" in the model's reply`);
+  const parsed = parseBox(result.text, convention, seen);
+  const box = parsed && roundBox(parsed);
+  // A box narrower than the rounding is no box: it locates nothing.
+  if (!box || !(box.top < box.bottom && box.left < box.right)) throw new UpstreamError('invalid_response', `no usable box for "${q.name}" in the model's reply`);
   // No confidence: coordinate token probabilities do not measure how well the box fits.
-  return { name: q.name, answer: { type: 'box', box: roundBox(box) }, method: 'box', provider: endpoint.provider.name, timings: result.timings, usage: result.usage };
+  return { name: q.name, answer: { type: 'box', box }, method: 'box', provider: endpoint.provider.name, timings: result.timings, usage: result.usage };
 }
 
 /**
@@ -113,8 +116,9 @@ async function askBox(
  * answer that breaks them is an invalid response, and the request goes to the next endpoint. The
  * call was billed either way.
  */
-export async function askNative(gateway: Gateway, endpoint: CatalogEndpoint, request: Pick<DecisionsRequest, 'state' | 'questions'>, parts: ContentPart[], signal: CancelSignal, ledger: LedgerEntry[]) {
-  const result = await gateway.decide(endpoint, { state: request.state, parts, questions: request.questions }, signal);
+export async function askNative(gateway: Gateway, endpoint: CatalogEndpoint, request: Pick<DecisionsRequest, 'state' | 'questions'>, prepared: Pick<Prepared, 'parts' | 'assets'>, signal: CancelSignal, ledger: LedgerEntry[]) {
+  const assets = prepared.assets.map((a) => ({ key: a.key, image: a.part }));
+  const result = await gateway.decide(endpoint, { state: request.state, parts: prepared.parts, questions: request.questions, assets }, signal);
   ledger.push({ endpoint, usage: result.usage, estimated: false });
   const problem = nativeAnswerProblem(request.questions, result.answers, endpoint.host?.rounding ?? null);
   if (problem) throw new UpstreamError('invalid_response', `the answers break the host's own rules: ${problem}`);

@@ -118,7 +118,7 @@ export class DecisionsEngine {
     const warm = new Promise<CatalogEndpoint>((resolve) => (warmed = resolve));
     const firstRun = this.route(plan, options, (attempt, signal) =>
       this.gateway.adapter(attempt.endpoint).decide
-        ? askNative(this.gateway, attempt.endpoint, request, prepared.parts, signal, ledger)
+        ? askNative(this.gateway, attempt.endpoint, request, prepared, signal, ledger)
         : this.askOne(attempt, first!, prepared, signal, ledger, () => warmed(attempt.endpoint)),
     );
     let restRuns: Promise<Run>[] = [];
@@ -129,7 +129,7 @@ export class DecisionsEngine {
         restRuns = others.map(([name, question]) =>
           this.route(pinned, options, async (attempt, signal) => {
             if (!this.gateway.adapter(attempt.endpoint).decide) return this.askOne(attempt, [name, question], prepared, signal, ledger);
-            const native = await askNative(this.gateway, attempt.endpoint, { state: request.state, questions: { [name]: question } }, prepared.parts, signal, ledger);
+            const native = await askNative(this.gateway, attempt.endpoint, { state: request.state, questions: { [name]: question } }, prepared, signal, ledger);
             return { ...native, value: native.value.filter((a) => a.name === name) };
           }).then((r) => {
             for (const a of r.value) options.onAnswer?.(a.name);
@@ -149,7 +149,7 @@ export class DecisionsEngine {
   }
 
   private async askOne(attempt: PlannedAttempt, [name, question]: [string, Question], prepared: Prepared, signal: CancelSignal, ledger: LedgerEntry[], onFirstToken?: () => void): Promise<AttemptOutput<Answered[]>> {
-    const asking = { name, question, labels: prepared.sets.get(name), image: prepared.image, parts: prepared.parts, options: attempt.options };
+    const asking = { name, question, labels: prepared.sets.get(name), image: prepared.boxImages.get(name) ?? null, parts: prepared.parts, options: attempt.options };
     const one = await ask(this.gateway, attempt.endpoint, asking, signal, ledger, onFirstToken);
     return { value: [one], usage: one.usage, timings: one.timings };
   }

@@ -139,7 +139,7 @@ describe('decision models on their native hosts, through POST /api/alpha/decisio
         const request = fixture<DecisionsRequest & { model: string }>(`${file}/${host === 'typesafe' ? 'evaluation' : 'decision'}-request.json`);
         const endpoint = server.core.catalog.endpointsOf(MODEL).find((e) => e.provider.slug === host)!;
         // The published requests name their host's model: the endpoint is asked as they ask it.
-        const outcome = await server.core.gateway.decide({ ...endpoint, upstreamModel: model }, { state: request.state, parts: [], questions: request.questions }, AbortSignal.timeout(5000));
+        const outcome = await server.core.gateway.decide({ ...endpoint, upstreamModel: model }, { state: request.state, parts: [], questions: request.questions, assets: [] }, AbortSignal.timeout(5000));
         expect(outcome.answers).toEqual(fixture<{ answers: unknown }>(`${file}/decision-response.json`).answers);
       }
     });
@@ -251,7 +251,7 @@ describe('decision models on their native hosts, through POST /api/alpha/decisio
       const image = pngWithRect(40, 40, { x: 5, y: 5, w: 20, h: 20 });
       const error = await server.core.decisions.decide({ model: MODEL, state: [{ type: 'image_url', image_url: { url: image } }], questions: { thing: { type: 'box', instructions: 'the square' } }, provider: only('openrouter') } as DecisionsRequest, { requestId: 'bad-box' }).catch((e: unknown) => e);
       expect(error).toMatchObject({ status: 502 });
-      expect((error as Error).message).toContain('box edges out of order (top 0.5, bottom 0.5');
+      expect((error as Error).message).toContain('answers.thing.box: box edges out of order or of no area');
     });
   });
 

@@ -112,7 +112,7 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
               async (_a, signal) => {
                 // A host that answers Decisions is measured with the shortest Decisions request: one yes/no question.
                 if (endpoint.host) {
-                  const result = await core.gateway.decide(endpoint, { state: PROBE_STATE, parts: [{ type: 'text', text: PROBE_STATE }], questions: PROBE_QUESTION }, signal);
+                  const result = await core.gateway.decide(endpoint, { state: PROBE_STATE, parts: [{ type: 'text', text: PROBE_STATE }], questions: PROBE_QUESTION, assets: [] }, signal);
                   return { value: null, usage: result.usage, timings: result.timings };
                 }
                 // Null only for calls that ask for log-probabilities; this one does not.

@@ -174,7 +174,7 @@ describe.each(CASES)('$name adapter (shared suite)', (wire) => {
 describe('native decisions adapter', () => {
   const suite = scriptedUpstreamSuite();
   const http = suite.http;
-  const ask = { state: 'x', parts: [{ type: 'text' as const, text: 'x' }], questions: { q: { type: 'noul' as const, instructions: 'x' } } };
+  const ask = { state: 'x', parts: [{ type: 'text' as const, text: 'x' }], questions: { q: { type: 'noul' as const, instructions: 'x' } }, assets: [] };
   const host = gatewayHost({ slug: 'remote', name: 'Remote' }, 'upstream/m');
   const decide = () => decisionsAdapter.decide!({ baseUrl: `${suite.upstream.url}/api/v1`, model: 'upstream/m', apiKey: 'k', capabilities: OPEN_CAPABILITIES, host }, ask, { http, clock: systemClock, signal: AbortSignal.timeout(2000) });
 

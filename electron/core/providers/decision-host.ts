@@ -20,6 +20,8 @@ export interface DecisionHost {
    * as multipart file parts (TypeSafe's image beta); as OpenAI's `input_image` parts.
    */
   images: 'none' | 'state-parts' | 'assets' | 'images-array' | 'multipart' | 'input-image';
+  /** Whether it takes an `assets` map as sent (OpenRouter's); otherwise assets travel as its images do. */
+  assets: boolean;
   limits: HostLimits;
   /** Decimal places of the host's probabilities and scores (its answers are checked within them); null: not declared. */
   rounding: Rounding | null;

@@ -76,6 +76,8 @@ export interface NativeAsk {
   parts: ContentPart[];
   /** In the caller's order; names are the caller's. */
   questions: Readonly<Record<string, Question>>;
+  /** Images sent once under a name (the request's `assets`), as they will be judged. */
+  assets: readonly { key: string; image: Extract<ContentPart, { type: 'image' }> }[];
 }
 
 export interface DecideResult {

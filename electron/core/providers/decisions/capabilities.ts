@@ -14,6 +14,7 @@ export const GATEWAY_DEFAULTS: DecisionHost = {
   outputBilled: true,
   guidance: 'structured',
   envelope: 'none',
+  assets: true,
   textItems: 'as-sent',
   source: 'the gateway API specification (POST {host_url}/api/alpha/decisions)',
 };

@@ -19,6 +19,7 @@ export const OPENAI_DECISIONS_DEFAULTS: DecisionHost = {
   outputBilled: false,
   guidance: 'structured',
   envelope: 'none',
+  assets: false,
   textItems: 'as-sent',
   source: `${OPENAI_TYPES}; rounding: @ai-sdk/openai 4.0.118 ("reports probabilities and scores to two decimal places")`,
 };

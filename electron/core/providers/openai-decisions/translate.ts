@@ -44,9 +44,11 @@ function inputPart(item: unknown, part: ContentPart | undefined): OpenAiInputPar
 /** The state as OpenAI's `input`: a string as it is; anything else as one user message of parts. */
 export function openAiInput(ask: NativeAsk): string | { role: 'user'; content: OpenAiInputPart[] }[] {
   const { state } = ask;
-  if (typeof state === 'string') return state;
+  if (typeof state === 'string' && ask.assets.length === 0) return state;
   // An array state maps item by item onto its parts (stateParts keeps one part per item).
   const content = Array.isArray(state) ? state.map((item, i) => inputPart(item, ask.parts[i])) : [inputPart(state, undefined)];
+  // Images sent once under a name follow the state, each after its name.
+  for (const { key, image } of ask.assets) content.push({ type: 'input_text', text: `Image \`${key}\`:` }, inputPart(null, image));
   return [{ role: 'user', content }];
 }
 

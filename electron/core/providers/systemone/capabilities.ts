@@ -17,6 +17,7 @@ export const SYSTEM_ONE_DEFAULTS: DecisionHost = {
   outputBilled: true,
   guidance: 'structured',
   envelope: 'none',
+  assets: false,
   textItems: 'strings',
   source: "TypeSafe's System One OpenAPI 0.2.0 (the family's published contract)",
 };

@@ -24,12 +24,17 @@ const dataUrl = (part: Extract<ContentPart, { type: 'image' }>) => `data:${part.
 /** The request body for a System One host: model, state and questions, and the images as the host takes them. */
 export function systemOneBody(model: string, ask: NativeAsk, host: DecisionHost): Record<string, unknown> {
   const body: Record<string, unknown> = { model, state: ask.state, questions: questionsFor(ask.questions, host) };
-  if (!Array.isArray(ask.state)) return body;
+  // A host that takes OpenRouter's assets map gets it as sent; any other gets them as it takes images, each after its name.
+  const named = ask.assets.length > 0 && !host.assets ? ask.assets : [];
+  if (ask.assets.length > 0 && host.assets) body['assets'] = Object.fromEntries(ask.assets.map((a) => [a.key, { format: a.image.mediaType === 'image/png' ? 'png' : 'jpeg', data_base64: a.image.base64 }]));
+  if (!Array.isArray(ask.state) && named.length === 0) return body;
   const images: string[] = [];
   const state: unknown[] = [];
-  ask.state.forEach((item, i) => {
+  const items: unknown[] = Array.isArray(ask.state) ? ask.state : [ask.state];
+  const parts = Array.isArray(ask.state) ? ask.parts : [];
+  items.forEach((item, i) => {
     // An array state maps item by item onto its parts (stateParts keeps one part per item).
-    const part = ask.parts[i];
+    const part = parts[i];
     if (part?.type === 'image') {
       // The image as it will be judged (upright), not as it was sent.
       if (host.images === 'images-array') images.push(dataUrl(part));
@@ -38,6 +43,11 @@ export function systemOneBody(model: string, ask: NativeAsk, host: DecisionHost)
       state.push(item['text']);
     } else state.push(item);
   });
+  for (const { key, image } of named) {
+    state.push(`Image \`${key}\`:`);
+    if (host.images === 'images-array') images.push(dataUrl(image));
+    else state.push({ type: 'image_url', image_url: { url: dataUrl(image) } });
+  }
   body['state'] = state;
   if (images.length > 0) body['images'] = images;
   return body;
