@@ -32,7 +32,7 @@ function satisfies(version, range) {
 /** The desktop window's and installers' tools, which want Node 22.12+; everything else runs on Node 20 too. */
 const ELECTRON_TOOLS = ['electron', '@electron/get', '@electron/rebuild', '@electron-internal/extract-zip', 'node-abi'];
 /** Clients from npm that only the tests point at the server; they ask for Node 22 and run on Node 20 all the same (their tests pass on it). */
-const TEST_CLIENTS = ['openai'];
+const TEST_CLIENTS = ['openai', 'ai', '@ai-sdk/openai', '@ai-sdk/gateway', '@ai-sdk/typesafe-ai', '@ai-sdk/provider', '@ai-sdk/provider-utils', '@openrouter/ai-sdk-provider'];
 const PROBES = ['20.18.0', '20.19.0', '21.7.0', '22.0.0', '22.12.0', '22.13.0', '23.11.0', '24.0.0', '25.2.0'];
 
 const constrained = Object.entries(lock.packages)

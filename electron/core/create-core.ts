@@ -30,6 +30,7 @@ import { HealthRegistry } from './routing/health';
 import { startSandboxFleet, type FleetOptions, type SandboxFleet } from './sandbox/fleet';
 import { SettingsStore } from './settings/settings';
 import { Store } from './store/database';
+import type { ImageFetchOptions } from './decisions/image-fetch';
 
 export interface CoreOptions {
   dataDir: string;
@@ -52,6 +53,8 @@ export interface CoreOptions {
   requestLog?: 'write' | 'read';
   /** Go on with evaluation runs a stopped process left running (default true; the eval command runs only its own). */
   resumeEvaluations?: boolean;
+  /** How image URLs are fetched when the settings allow it (tests trust their own server's certificate). */
+  imageFetch?: ImageFetchOptions;
 }
 
 /** The gateway core: one instance per host process, with every dependency passed in. */

@@ -108,6 +108,11 @@ export const SettingsSchema = z.object({
   gateway: GatewayModeSchema,
   /** OTLP/HTTP collector base URLs (spans go to {url}/v1/traces). */
   trace_destinations: z.array(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })).max(8),
+  /**
+   * An image named by an https URL in a request (OpenAI's `input_image`): refused (the default: the
+   * caller embeds it as a data URL), or fetched here, public addresses only, at most 10 MB.
+   */
+  image_urls: z.enum(['refuse', 'fetch']).default('refuse'),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 export const SettingsPatchSchema = SettingsSchema.partial().strict();

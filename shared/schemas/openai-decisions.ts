@@ -69,6 +69,7 @@ export const OpenAiDecisionReplySchema = z.object({
     input_tokens: tokenCount,
     input_tokens_details: z.object({ cached_tokens: tokenCount.optional(), cache_write_tokens: tokenCount.optional() }).nullish(),
     output_tokens: tokenCount,
+    output_tokens_details: z.object({ reasoning_tokens: tokenCount.optional() }).nullish(),
   }),
 });
 export type OpenAiDecisionReply = z.infer<typeof OpenAiDecisionReplySchema>;

@@ -15,6 +15,7 @@ import { countTokens } from './tokens';
 import type { LedgerEntry } from './usage';
 import { nativeAnswerProblem } from './native-check';
 import type { Prepared } from './prepare';
+import type { Rounding } from '../providers/decision-host';
 
 /**
  * Asking one endpoint about one question, in the way that endpoint answers best, and the prompts
@@ -24,8 +25,14 @@ import type { Prepared } from './prepare';
 /** native: passed through; logprobs: label token probabilities; verbalized: stated probabilities; box: a located box. */
 export type AnsweringMethod = 'native' | 'logprobs' | 'verbalized' | 'box';
 
-/** One question's answer, or the host's refusal of it (native hosts of OpenAI's family refuse per question). */
-export type Answered = { name: string; answer: NativeAnswer; method: AnsweringMethod; provider: string };
+/**
+ * One question's answer, or the host's refusal of it (native hosts of OpenAI's family refuse per
+ * question), and the decimals its numbers were rounded to (null: the host declared none).
+ */
+export type Answered = { name: string; answer: NativeAnswer; method: AnsweringMethod; provider: string; rounding: Rounding | null };
+
+/** Decimals of the answers measured here (answers.ts and extract.ts round to them). */
+export const MEASURED_ROUNDING: Rounding = { probabilityDecimals: 6, scoreDecimals: 6 };
 export type AnsweredCall = Answered & { timings: Timings; usage: UpstreamUsage };
 
 /** Mass on valid labels below which the measurement failed (DECISIONS.md). */
@@ -70,7 +77,7 @@ export async function ask(gateway: Gateway, endpoint: CatalogEndpoint, q: Asking
     await recordUsage(ledger, endpoint, result.usage, content, result.text);
     const distribution = labelDistribution(result.tokens, labels);
     if (distribution && distribution.coverage >= MIN_COVERAGE) {
-      return { name: q.name, answer: answerFrom(question, distribution.probabilities), method: 'logprobs', provider, timings: result.timings, usage: result.usage };
+      return { name: q.name, answer: answerFrom(question, distribution.probabilities), method: 'logprobs', provider, rounding: MEASURED_ROUNDING, timings: result.timings, usage: result.usage };
     }
   }
   const stated = statedRequest(labels);
@@ -80,7 +87,7 @@ export async function ask(gateway: Gateway, endpoint: CatalogEndpoint, q: Asking
   await recordUsage(ledger, endpoint, result.usage, content, result.text);
   const probabilities = statedProbabilities(result.text, labels);
   if (!probabilities) throw new UpstreamError('invalid_response', `no usable probabilities for "${q.name}" in the model's reply`);
-  return { name: q.name, answer: answerFrom(question, probabilities), method: 'verbalized', provider, timings: result.timings, usage: result.usage };
+  return { name: q.name, answer: answerFrom(question, probabilities), method: 'verbalized', provider, rounding: MEASURED_ROUNDING, timings: result.timings, usage: result.usage };
 }
 
 /** A box question: the model states a box in its family's convention; it is converted to fractions. */
@@ -105,7 +112,7 @@ async function askBox(
   // A box narrower than the rounding is no box: it locates nothing.
   if (!box || !(box.top < box.bottom && box.left < box.right)) throw new UpstreamError('invalid_response', `no usable box for "${q.name}" in the model's reply`);
   // No confidence: coordinate token probabilities do not measure how well the box fits.
-  return { name: q.name, answer: { type: 'box', box }, method: 'box', provider: endpoint.provider.name, timings: result.timings, usage: result.usage };
+  return { name: q.name, answer: { type: 'box', box }, method: 'box', provider: endpoint.provider.name, rounding: MEASURED_ROUNDING, timings: result.timings, usage: result.usage };
 }
 
 /**
@@ -127,6 +134,7 @@ export async function askNative(gateway: Gateway, endpoint: CatalogEndpoint, req
     answer: result.answers[name]!,
     method: 'native',
     provider: endpoint.provider.name,
+    rounding: endpoint.host?.rounding ?? null,
     timings: result.timings,
   }));
   return { value, usage: result.usage, timings: result.timings };

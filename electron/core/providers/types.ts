@@ -44,6 +44,8 @@ export interface UpstreamUsage {
   outputTokens: number | null;
   cachedInputTokens: number;
   cacheWriteTokens: number;
+  /** Of the output, tokens spent reasoning, where the provider says (they are output all the same). */
+  reasoningTokens?: number;
   /** The provider's own cost figure, USD, when it reports one. */
   cost: number | null;
 }

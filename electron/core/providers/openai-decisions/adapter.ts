@@ -34,6 +34,7 @@ export const openAiDecisionsAdapter: ProviderAdapter = {
       cachedInputTokens: details?.cached_tokens ?? 0,
       cacheWriteTokens: details?.cache_write_tokens ?? 0,
       cost: null,
+      ...(reply.usage.output_tokens_details?.reasoning_tokens !== undefined ? { reasoningTokens: reply.usage.output_tokens_details.reasoning_tokens } : {}),
     };
     return { answers, usage, timings };
   },
