@@ -102,7 +102,9 @@ async function askBox(
   const image = q.image!;
   const convention = endpoint.model.box_format ?? boxConventionFor(endpoint.model.id);
   const seen = seenSize(convention, image.width, image.height);
-  const content: ContentPart[] = [...markCacheable(q.parts), { type: 'text', text: boxPrompt(endpoint, q.question, image) }];
+  // Only the image the box refers to: a box is a place in one image, and another would leave the model to guess which.
+  const parts = q.parts.filter((p) => p.type !== 'image' || p.base64 === image.base64);
+  const content: ContentPart[] = [...markCacheable(parts), { type: 'text', text: boxPrompt(endpoint, q.question, image) }];
   const request: ChatRequest = { system: BOX_SYSTEM_PROMPT, messages: [{ role: 'user', content }], maxTokens: BOX_MAX_TOKENS, temperature: 0, minimalReasoning: true, options: q.options };
   // Null only for calls that ask for log-probabilities; this one does not.
   const result = (await gateway.call(endpoint, request, signal, hooks))!;

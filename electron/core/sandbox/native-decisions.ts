@@ -85,8 +85,14 @@ export function gatewayDecide(body: unknown, profile: SandboxProfile): HostReply
   const text = stateText(request.state);
   const state = words(text);
   const answers: Record<string, Answer> = {};
+  // Images in the state, or sent once in `assets` (a box refers to the asset its instructions name in backticks).
+  const assets = Object.entries(request.assets ?? {});
+  const assetImage = (instructions: string) => {
+    const [, asset] = assets.find(([key]) => instructions.includes(`\`${key}\``)) ?? assets[0] ?? [];
+    return asset ? `data:image/${asset.format === 'png' ? 'png' : 'jpeg'};base64,${asset.data_base64}` : null;
+  };
   for (const [name, q] of Object.entries(request.questions)) {
-    const answer = baselineAnswer(q, state, firstImage(request.state));
+    const answer = baselineAnswer(q, state, firstImage(request.state) ?? assetImage(textOf(q.instructions)));
     if (!answer) return { status: 400, body: { error: { code: 400, message: `questions.${name}: a box question needs an image in state` } } };
     answers[name] = answer;
   }
