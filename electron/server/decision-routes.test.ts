@@ -74,6 +74,16 @@ describe('assets, image URLs and unknown fields on the Decisions routes', () => 
     expect(unknown.body['error'].message).toBe('Invalid DecisionsRequest: images: unknown property "images" is not allowed here');
   });
 
+  it('the gateway protocol has no box: a box question is a 400 in its error shape, naming the routes that answer it', async () => {
+    const response = await fetch(`${server.url}/api/ai/decision-model`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'ai-model-id': 'sandbox/baseline-vision' },
+      body: JSON.stringify({ stateParts: [{ type: 'file', mediaType: 'image/png', data: { type: 'data', data: base64 } }], questions: { card: { type: 'box', instructions: 'the card' } } }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: { message: 'questions.card: the gateway protocol has no box answer; box questions are answered at POST /api/v1/systemone and POST /api/alpha/decisions', type: 'invalid_request_error', code: 400 } });
+  });
+
   it('an https image URL in OpenAI\'s input is refused unless Settings say fetch, and then fetched', async () => {
     const request = { model: 'sandbox/decider', input: [{ role: 'user', content: [{ type: 'input_text', text: 'A card.' }, { type: 'input_image', image_url: imagesUrl }] }], questions: [{ type: 'predicate', name: 'card', instructions: 'Is there a card?' }] };
     const refused = await post('/api/v1/decisions', request);

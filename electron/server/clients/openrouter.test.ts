@@ -81,8 +81,20 @@ describe('OpenRouter clients against /api/v1/systemone and /api/alpha/decisions'
       });
       expect(Object.keys(result.answers)).toEqual(['late', 'mood', 'stars']);
     }
-    const error = await experimental_decide({ model: model(env.brokeKey, 'sandbox/decider'), state, questions: { late: { type: 'boolean', instructions: 'Late?' } }, maxRetries: 0 }).catch((e: unknown) => e);
+    const late = { late: { type: 'boolean' as const, instructions: 'Late?' } };
+    const error = await experimental_decide({ model: model(env.brokeKey, 'sandbox/decider'), state, questions: late, maxRetries: 0 }).catch((e: unknown) => e);
     expect(APICallError.isInstance(error)).toBe(true);
     expect((error as APICallError).statusCode).toBe(402);
+    // The spec's route has no refusal answer: a refused question is a 400 that names it.
+    scriptRefusal(env.hosts, 'topic');
+    const refused = await experimental_decide({ model: model(env.key, 'acme/luna'), state, questions: { ...late, topic: { type: 'boolean', instructions: 'About billing?' } }, maxRetries: 0 }).catch((e: unknown) => e);
+    expect((refused as APICallError).statusCode).toBe(400);
+    expect((refused as APICallError).responseBody).toContain('questions.topic: OpenAI declined to answer this question');
+    // A key of its own: the one above already spent its request of this minute.
+    const once = env.server.core.apiKeys.create('once a minute', 'standard', { credit_limit: null, rate_limit_rpm: 1 }).key;
+    await experimental_decide({ model: model(once, 'sandbox/decider'), state, questions: late, maxRetries: 0 });
+    const limited = await experimental_decide({ model: model(once, 'sandbox/decider'), state, questions: late, maxRetries: 0 }).catch((e: unknown) => e);
+    expect((limited as APICallError).statusCode).toBe(429);
+    expect(Number((limited as APICallError).responseHeaders?.['retry-after'])).toBeGreaterThan(0);
   });
 });
