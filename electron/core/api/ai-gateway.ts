@@ -3,6 +3,7 @@ import type { Answer } from '../../../shared/schemas/answer';
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import type { Rounding } from '../providers/decision-host';
 import { GatewayError } from '../errors';
+import { foldCriteria } from '../providers/fold-criteria';
 import type { Answered } from '../service';
 
 /**
@@ -59,7 +60,6 @@ export const GatewayDecisionResponseSchema = z.object({
 });
 export const GatewayErrorBodySchema = z.object({ error: z.object({ message: z.string(), type: z.string(), param: z.unknown().optional(), code: z.union([z.string(), z.number()]).nullish() }) });
 
-const text = (g: unknown): string => (typeof g === 'string' ? g : JSON.stringify(g));
 
 /** The spec request a gateway-protocol call asks. Box questions are refused: the protocol has no box answer. */
 export function fromGatewayRequest(model: string | undefined, body: GatewayDecisionRequest): DecisionsRequest {
@@ -81,10 +81,7 @@ export function fromGatewayRequest(model: string | undefined, body: GatewayDecis
       const no = q.criteria?.false;
       if (yes !== undefined && yes !== null && no !== undefined && no !== null) return [id, { type: 'noul', instructions, criteria: { true: yes, false: no } }];
       // A lone criterion is folded into the instructions, as the AI SDK's own providers fold it.
-      const lines = [text(instructions)].filter((l) => l !== '');
-      if (yes !== undefined && yes !== null) lines.push(`Criteria for true:\n${text(yes)}`);
-      if (no !== undefined && no !== null) lines.push(`Criteria for false:\n${text(no)}`);
-      return [id, { type: 'noul', instructions: lines.join('\n\n') }];
+      return [id, { type: 'noul', instructions: foldCriteria(instructions, yes, no) }];
     }),
   );
   return { model, state: stateOf(body.stateParts), questions } as DecisionsRequest;

@@ -3,6 +3,7 @@ import type { OpenAiDecisionReply } from '../../../../shared/schemas/openai-deci
 import type { Question } from '../../../../shared/schemas/question';
 import type { Answer } from '../../../../shared/schemas/answer';
 import type { ContentPart, NativeAnswer, NativeAsk } from '../types';
+import { foldCriteria } from '../fold-criteria';
 
 /**
  * Between the spec's Decisions (System One: `state` + named questions, answers by name) and
@@ -57,9 +58,7 @@ export function openAiQuestion(name: string, question: Question): Record<string,
   switch (question.type) {
     case 'noul': {
       if (!question.criteria) return { type: 'predicate', name, instructions: instructionsOf(question.instructions) };
-      // The wording @ai-sdk/openai 4.0.118 uses for boolean criteria.
-      const text = [guidanceAsText(question.instructions), `Criteria for true:\n${guidanceAsText(question.criteria.true)}`, `Criteria for false:\n${guidanceAsText(question.criteria.false)}`].join('\n\n');
-      return { type: 'predicate', name, instructions: text };
+      return { type: 'predicate', name, instructions: foldCriteria(question.instructions, question.criteria.true, question.criteria.false) };
     }
     case 'choice':
       return {

@@ -1,5 +1,6 @@
 import type { Answer } from '../../../../shared/schemas/answer';
 import type { DecisionsResponse } from '../../../../shared/schemas/decisions-response';
+import { foldCriteria } from '../fold-criteria';
 
 /**
  * The other direction of translate.ts: System One as Verdict serves it at `/api/v1/systemone` (and
@@ -12,7 +13,6 @@ import type { DecisionsResponse } from '../../../../shared/schemas/decisions-res
 
 type Body = Record<string, unknown>;
 const isObject = (v: unknown): v is Body => typeof v === 'object' && v !== null && !Array.isArray(v);
-const text = (g: unknown): string => (typeof g === 'string' ? g : JSON.stringify(g));
 
 /** A System One body with TypeSafe's leniencies made explicit in the spec's shape; anything else is left for the spec's schema to judge. */
 export function fromSystemOneBody(body: unknown): unknown {
@@ -33,10 +33,7 @@ function question(q: Body): Body {
   const no = criteria['false'];
   if (yes !== undefined && yes !== null && no !== undefined && no !== null) return out;
   delete out['criteria'];
-  const lines = [text(out['instructions'])].filter((l) => l !== '');
-  if (yes !== undefined && yes !== null) lines.push(`Criteria for true:\n${text(yes)}`);
-  if (no !== undefined && no !== null) lines.push(`Criteria for false:\n${text(no)}`);
-  out['instructions'] = lines.join('\n\n');
+  out['instructions'] = foldCriteria(out['instructions'], yes, no);
   return out;
 }
 
