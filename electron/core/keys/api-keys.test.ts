@@ -20,7 +20,7 @@ describe('API keys', () => {
     expect(env.core.apiKeys.verify('')).toBeUndefined();
   });
 
-  it('a key verified before stops working once it is revoked, here or by another process (within half a second)', async () => {
+  it('a key verified before stops working once it is revoked, here or by another process, at once', async () => {
     let now = Date.parse('2026-01-01T00:00:00Z');
     env = await tempCore({ clock: { now: () => now } });
     const a = env.core.apiKeys.create('a', 'standard');
@@ -36,9 +36,6 @@ describe('API keys', () => {
     now += 1;
     other.revoke(b.info.id);
     otherStore.close();
-    now += 100;
-    expect(env.core.apiKeys.verify(b.key)?.id).toBe(b.info.id);
-    now += 500;
     expect(env.core.apiKeys.verify(b.key)).toBeUndefined();
   });
 

@@ -65,7 +65,6 @@ export interface Reservation {
 export class ApiKeys {
   private cache: Map<string, ApiKeyRow> | null = null;
   private dataVersion = -1;
-  private checkedAt = 0;
   private readonly touched = new Map<string, number>();
   /** Keys that passed `verify` against the rows read last; saves hashing on every request. */
   private readonly verified = new Map<string, VerifiedKey>();
@@ -90,11 +89,9 @@ export class ApiKeys {
     }
   }
 
-  private rows(fresh = false): Map<string, ApiKeyRow> {
-    // Looked at most every half second: a key revoked by another process stops working within that.
-    const now = this.clock.now();
-    if (!fresh && this.cache && now - this.checkedAt < 500 && now >= this.checkedAt) return this.cache;
-    this.checkedAt = now;
+  private rows(): Map<string, ApiKeyRow> {
+    // SQLite's data_version changes when another connection (such as `keys revoke`) commits; reading
+    // it is one prepared pragma, so it is read on every look and a key revoked elsewhere stops at once.
     const version = this.store.dataVersion();
     if (!this.cache || version !== this.dataVersion) {
       this.cache = new Map(this.store.all<ApiKeyRow>('SELECT * FROM api_keys').map((r) => [r.id, r]));
@@ -233,10 +230,8 @@ export class ApiKeys {
 
   /** The key's identity when it is known and not revoked; compared in constant time. */
   verify(presented: string): VerifiedKey | undefined {
-    let rows = this.rows();
-    // A key id not seen yet may have just been created by another process (`keys create`): look again now.
-    const id = KEY_PATTERN.exec(presented)?.[1];
-    if (id !== undefined && !rows.has(id)) rows = this.rows(true);
+    // Keys created or revoked by another process (`keys create`, `keys revoke`) are seen here at once.
+    const rows = this.rows();
     if (rows !== this.verifiedFor) {
       // Keys were (re)read: a revocation or a new key must be seen, so what was verified is verified again.
       this.verified.clear();
