@@ -80,6 +80,27 @@ test.describe('a first-time user opens the app', () => {
     await app.screenshot('screen-settings-dark');
   });
 
+  test('screens are drawn in the fonts the tests provide, whichever Chromium runs them', async ({ page, server }) => {
+    const app = new AppPage(page);
+    await app.open(server.uiUrl);
+    await app.goTo('Settings');
+    // The faces Chromium really drew each element with (not what CSS asked for): the same with a
+    // system Chromium and the one from npm, so their screenshots match (scripts/lib/chromium.mjs).
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('DOM.enable');
+    await cdp.send('CSS.enable');
+    const { root } = await cdp.send('DOM.getDocument');
+    const facesOf = async (selector: string) => {
+      const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
+      return (await cdp.send('CSS.getPlatformFontsForNode', { nodeId })).fonts.map((f) => f.familyName);
+    };
+    expect(await facesOf('h1')).toEqual(['Open Sans']);
+    const code = await facesOf('code');
+    expect(code).toHaveLength(1);
+    // Monospace where the machine has DejaVu Sans Mono (Debian's fonts-dejavu-core), else the shipped face.
+    expect(['DejaVu Sans Mono', 'Open Sans']).toContain(code[0]);
+  });
+
   test('without the printed link the browser is told how to get in', async ({ page, server }) => {
     await page.goto(server.url);
     await expect(page.getByRole('heading', { name: 'Open Verdict from its link' })).toBeVisible();
