@@ -33,20 +33,28 @@ test.describe('a first-time user opens the app', () => {
       await chart.scrollIntoViewIfNeeded();
       const box = (await chart.boundingBox())!;
       for (let i = 1; i <= 12; i += 1) await page.mouse.move(box.x + (box.width * i) / 13, box.y + box.height * (0.3 + (i % 3) * 0.2), { steps: 3 });
-      // Figures over time sit at the right-hand end (the last minute's point moves from about 96% to 99%
-      // of the width as the minute goes on), so the pointer tries along it; bars fill the chart.
-      const along = name.includes('over time') ? [0.96, 0.975, 0.985, 0.995] : [0.6];
+      // Where to point: for a chart over time, at a point it drew for a measured minute (each is a
+      // unit circle ECharts scales into place in the SVG: read from there, not guessed from the clock); bars fill the chart.
+      const target = async () => {
+        if (!name.includes('over time')) return { x: box.x + box.width * 0.6, y: box.y + box.height * 0.55 };
+        const points = await chart.locator('svg path[transform^="matrix("][d^="M1 0A1 1 0 1 1"]').evaluateAll((paths) =>
+          paths.map((p) => {
+            const r = p.getBoundingClientRect();
+            return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+          }),
+        );
+        return points.sort((a, b) => b.x - a.x)[0];
+      };
       const tooltip = async () => (await chart.locator('svg text').allTextContents()).some((t) => /\d (s|tok\/s|%)/.test(t));
       await expect
         .poll(
           async () => {
-            for (const x of along) {
-              await page.mouse.move(box.x + box.width * x, box.y + box.height * 0.55, { steps: 3 });
-              // The chart draws its tooltip on the next frames.
-              await page.evaluate(() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn))));
-              if (await tooltip()) return true;
-            }
-            return false;
+            const at = await target();
+            if (!at) return false;
+            await page.mouse.move(at.x, at.y, { steps: 3 });
+            // The chart draws its tooltip on the next frames.
+            await page.evaluate(() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn))));
+            return tooltip();
           },
           { message: `${name} shows a tooltip with units` },
         )
