@@ -7,6 +7,9 @@ import { AppPage } from './pages/app-page';
 
 const CLI = join(import.meta.dirname, '..', 'dist', 'server', 'cli.mjs');
 
+// One server for these journeys: each names its own keys (the last starts servers of its own).
+test.use({ shareServer: true });
+
 test('an API key created in Settings works against the public API until it is revoked', async ({ page, server, request }) => {
   const app = new AppPage(page);
   await app.open(server.uiUrl);

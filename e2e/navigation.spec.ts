@@ -3,6 +3,9 @@ import { AppPage, SCREEN_LABELS } from './pages/app-page';
 import { SettingsPage } from './pages/settings-page';
 
 test.describe('a first-time user opens the app', () => {
+  // One server for these journeys: none writes what another reads (the theme is chosen on a server of its own, below).
+  test.use({ shareServer: true });
+
   test('visits every screen from the navigation and sees what to do next', async ({ page, server }) => {
     const problems: string[] = [];
     page.on('console', (m) => {
@@ -73,21 +76,6 @@ test.describe('a first-time user opens the app', () => {
     }
   });
 
-  test('switches to the dark theme and keeps it after a reload', async ({ page, server }) => {
-    const app = new AppPage(page);
-    const settings = new SettingsPage(page);
-    await app.open(server.uiUrl);
-    await app.goTo('Settings');
-    await settings.chooseTheme('dark');
-    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-    expect(background).toBe('rgb(20, 23, 28)');
-    await page.reload();
-    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-    await expect(settings.theme('dark')).toBeChecked();
-    await app.screenshot('screen-settings-dark');
-  });
-
   test('screens are drawn in the fonts the tests provide, whichever Chromium runs them', async ({ page, server }) => {
     const app = new AppPage(page);
     await app.open(server.uiUrl);
@@ -115,5 +103,22 @@ test.describe('a first-time user opens the app', () => {
     await expect(page.getByText(`${server.url}/?token=`)).toBeVisible();
     await expect(page).toHaveTitle('Open Verdict from its link · Verdict');
     await new AppPage(page).screenshot('no-session');
+  });
+});
+
+test.describe('a user who likes it dark', () => {
+  test('switches to the dark theme and keeps it after a reload', async ({ page, server }) => {
+    const app = new AppPage(page);
+    const settings = new SettingsPage(page);
+    await app.open(server.uiUrl);
+    await app.goTo('Settings');
+    await settings.chooseTheme('dark');
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(background).toBe('rgb(20, 23, 28)');
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await expect(settings.theme('dark')).toBeChecked();
+    await app.screenshot('screen-settings-dark');
   });
 });
