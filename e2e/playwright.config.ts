@@ -25,8 +25,12 @@ export default defineConfig({
     launchOptions: {
       executablePath: chromium.path,
       env: { ...process.env, FONTCONFIG_FILE: chromium.fontsConfig },
-      // The package's own `args` are for AWS Lambda (--single-process, --disable-web-security, a
-      // software GL stack): none is needed here, and some would change what the journeys test.
+      // The same flags for either browser. None of @sparticuz/chromium's own `args` (made for AWS
+      // Lambda) is needed: Playwright passes --headless itself; --single-process and --no-zygote
+      // put every page in one process (one crash ends the run); --disable-web-security,
+      // --allow-running-insecure-content and site isolation turned off would hide the same-origin,
+      // cookie and Content-Security-Policy behaviour journeys check; its SwiftShader GL flags are
+      // moot with --disable-gpu; --font-render-hinting=none would draw text unlike a system Chromium.
       args: [
         '--no-sandbox',
         '--disable-gpu',
