@@ -47,7 +47,9 @@ test('the ZDR screen shows coverage per model and what zdr: true would cost', as
   await app.open(server.uiUrl);
   await app.goTo('ZDR');
   const table = page.getByRole('table', { name: 'ZDR coverage by model' });
-  await expect(table.locator('tr[data-model="sandbox/baseline-text"]')).toContainText('3 of 5');
+  await expect(table.locator('tr[data-model="sandbox/baseline-text"]')).toContainText('2 of 4');
+  // The decision model's hosts: the gateway and the System One host keep no prompts, the OpenAI-shaped one does.
+  await expect(table.locator('tr[data-model="sandbox/decider"]')).toContainText('2 of 3');
   await expect(table.locator('tr[data-model="sandbox/baseline-vision"]')).toContainText('2 of 2');
   // The cheapest text endpoint (Bargain, $0.15/M) keeps prompts; with ZDR the cheapest is Steady ($0.50/M).
   await expect(table.locator('tr[data-model="sandbox/baseline-text"]')).toContainText('$0.15 → $0.50 (+233%)');

@@ -258,6 +258,8 @@ function planBench(): { loadBalance: number; sorted: number } {
       provider: provider(i),
       tag: `p${i}`,
       upstreamModel: 'many',
+      wire: 'openai',
+      host: null,
       capabilities: GENERIC,
       sources: { pricing: 'catalog file', context_length: 'catalog file', max_completion_tokens: null, modalities: null },
       contextLength: 8192,

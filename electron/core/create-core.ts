@@ -30,6 +30,7 @@ import { HealthRegistry } from './routing/health';
 import { startSandboxFleet, type FleetOptions, type SandboxFleet } from './sandbox/fleet';
 import { SettingsStore } from './settings/settings';
 import { Store } from './store/database';
+import type { ImageFetchOptions } from './decisions/image-fetch';
 
 export interface CoreOptions {
   dataDir: string;
@@ -52,6 +53,8 @@ export interface CoreOptions {
   requestLog?: 'write' | 'read';
   /** Go on with evaluation runs a stopped process left running (default true; the eval command runs only its own). */
   resumeEvaluations?: boolean;
+  /** How image URLs are fetched when the settings allow it (tests trust their own server's certificate). */
+  imageFetch?: ImageFetchOptions;
 }
 
 /** The gateway core: one instance per host process, with every dependency passed in. */
@@ -189,6 +192,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       clock,
       keyFor: (provider) => providerKeys.keyFor(provider.slug, provider.base_url, provider.name),
       hints: providerHints,
+      knownModel: (provider, upstream) => catalog.endpoints().find((e) => e.source !== 'discovered' && e.provider.slug === provider && e.upstreamModel === upstream)?.model.id,
     });
     if (closed) return results;
     for (const r of results) discoveries.set(r.provider, r);

@@ -10,13 +10,13 @@ import type { ProviderKeys } from './keys/provider-keys';
 import type { EndpointMetrics } from './metrics/endpoint-metrics';
 import type { UpstreamHttp } from './providers/http';
 import { ADAPTERS } from './providers/registry';
-import type { CallContext, ChatRequest, ChatResult, DecideResult, ProviderAdapter, Target, UpstreamUsage } from './providers/types';
-import type { DecisionsRequest } from '../../shared/schemas/decisions-request';
+import type { CallContext, ChatRequest, ChatResult, DecideResult, NativeAsk, ProviderAdapter, Target, UpstreamUsage } from './providers/types';
 import { executePlan, type AttemptOutput, type ExecuteOptions, type ExecutionResult } from './routing/executor';
 import type { HealthRegistry } from './routing/health';
 import { planRoute, type AccountRouting, type Candidate, type Plan, type PlannedAttempt, type RequestNeeds } from './routing/plan';
 import type { CancelSignal } from './cancel';
 import { withoutLearned, type Capabilities } from './providers/capabilities';
+import { ACCOUNT_PLACEHOLDER } from './catalog/bundled-providers';
 import type { LearnedCapabilities, Refusal } from './catalog/learned';
 
 export interface GatewayDeps {
@@ -91,6 +91,11 @@ export class Gateway {
     return this.deps.catalog.model(modelId);
   }
 
+  /** Whether any endpoint of the model is a host that answers Decisions itself. */
+  hasNativeEndpoint(modelId: string): boolean {
+    return this.deps.catalog.endpointsOf(modelId).some((e) => e.host !== null);
+  }
+
   plan(modelId: string, preferences: ProviderPreferences | undefined, needs: RequestNeeds): Plan {
     this.deps.catalog.model(modelId);
     return planRoute({
@@ -137,22 +142,23 @@ export class Gateway {
     }
   }
 
-  /** A native Decisions provider answers a whole request. */
-  async decide(endpoint: CatalogEndpoint, request: DecisionsRequest, signal: CancelSignal): Promise<DecideResult> {
+  /** A host that answers Decisions itself answers a whole request, in its own wire family. */
+  async decide(endpoint: CatalogEndpoint, ask: NativeAsk, signal: CancelSignal): Promise<DecideResult> {
     const target = await this.target(endpoint);
     this.assertKey(endpoint, target);
-    return this.adapter(endpoint).decide!(target, request, { http: this.deps.http, clock: this.deps.clock, signal });
+    return this.adapter(endpoint).decide!(target, ask, { http: this.deps.http, clock: this.deps.clock, signal });
   }
 
   /** Where to send a call; a provider's key is read from the secret store only when it needs one. */
   private target(endpoint: CatalogEndpoint): Target | Promise<Target> {
     const { base_url: baseUrl, local, slug } = endpoint.provider;
     const capabilities = this.capabilities(endpoint);
-    if (local) return { baseUrl, model: endpoint.upstreamModel, apiKey: undefined, capabilities };
+    const { host } = endpoint;
+    if (local) return { baseUrl, model: endpoint.upstreamModel, apiKey: undefined, capabilities, host };
     return this.deps.providerKeys.keyFor(slug, baseUrl, endpoint.provider.name).then((found) => {
       // A key is only ever sent to the address it was entered for.
       if (found && 'refused' in found) throw new UpstreamError('unconfigured', found.refused);
-      return { baseUrl, model: endpoint.upstreamModel, apiKey: found?.key, capabilities };
+      return { baseUrl, model: endpoint.upstreamModel, apiKey: found?.key, capabilities, host };
     });
   }
 
@@ -172,7 +178,7 @@ export class Gateway {
   }
 
   adapter(endpoint: CatalogEndpoint): ProviderAdapter {
-    return ADAPTERS[endpoint.provider.wire_format];
+    return ADAPTERS[endpoint.wire];
   }
 
   /** Plans, then runs `call` on each planned endpoint until one succeeds. */
@@ -189,10 +195,13 @@ export class Gateway {
     });
   }
 
-  /** A provider that needs a key we do not have: an auth failure, said plainly, never sent upstream. */
+  /** A provider that needs a key (or an address) we do not have: said plainly, never sent upstream. */
   private assertKey(endpoint: CatalogEndpoint, target: Target): void {
     if (!endpoint.provider.local && !target.apiKey) {
       throw new UpstreamError('unconfigured', `no API key is set for ${endpoint.provider.name} (add one in Settings)`);
+    }
+    if (target.baseUrl.includes(ACCOUNT_PLACEHOLDER)) {
+      throw new UpstreamError('unconfigured', `${endpoint.provider.name}'s address needs your account id in place of ${ACCOUNT_PLACEHOLDER} (set the provider's base_url in a catalog file)`);
     }
   }
 }

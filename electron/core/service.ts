@@ -12,6 +12,8 @@ import type { SettingsStore } from './settings/settings';
 import type { CancelSignal } from './cancel';
 import type { RunRouting } from '../../shared/schemas/inspector';
 import { routingOf } from './inspector/run-routing';
+import type { Rounding } from './providers/decision-host';
+import type { TokenDetails } from './decisions/usage';
 
 export const REMOTE_KEY_SECRET = 'remote-gateway';
 
@@ -22,6 +24,8 @@ export interface DecideOptions {
   onAnswer?: (name: string) => void;
   /** Called before any upstream call with what gives the most the request can cost (USD); may refuse by throwing. */
   admit?: (maxCost: () => number) => void;
+  /** A declined question: a 400 (`fail`, the spec's answers have none) or a refusal answer (`keep`). */
+  refusals?: 'fail' | 'keep';
 }
 
 export interface Answered {
@@ -31,6 +35,12 @@ export interface Answered {
   endpointId: string | null;
   /** How it was routed here; null when a remote gateway answered. */
   routing: RunRouting | null;
+  /** Questions a host declined (only when asked to keep refusals), in question order. */
+  refused: string[];
+  /** Decimals the answers were rounded to, the coarsest of them; null when none was declared (exact). */
+  rounding: Rounding | null;
+  /** Cached, cache-write and reasoning tokens; null when another gateway answered (its usage has none). */
+  tokens: TokenDetails | null;
 }
 
 /** The three public operations, answered here or by a remote gateway, as the settings say. */
@@ -51,7 +61,7 @@ export function createServiceSelector(deps: { settings: SettingsStore; gateway: 
     zdr: async () => deps.gateway.zdrListing(),
     decide: async (request, options) => {
       const outcome = await deps.decisions.decide(request, options);
-      return { response: outcome.response, methods: outcome.methods, endpointId: outcome.endpoint.id, routing: routingOf(request, outcome) };
+      return { response: outcome.response, methods: outcome.methods, endpointId: outcome.endpoint.id, routing: routingOf(request, outcome), refused: outcome.refused, rounding: outcome.rounding, tokens: outcome.tokens };
     },
   };
   let remote: RemoteGateway | null = null;
@@ -79,7 +89,8 @@ export function createServiceSelector(deps: { settings: SettingsStore; gateway: 
         zdr: () => target.zdr(),
         decide: async (request, options) => {
           const response = await target.decide(request, options.signal);
-          return { response, methods: Object.fromEntries(Object.keys(response.answers).map((k) => [k, 'remote' as const])), endpointId: null, routing: null };
+          // Another gateway's numbers, rounded as it rounds them: none declared here.
+          return { response, methods: Object.fromEntries(Object.keys(response.answers).map((k) => [k, 'remote' as const])), endpointId: null, routing: null, refused: [], rounding: null, tokens: null };
         },
       };
     },

@@ -1,4 +1,4 @@
-import { characterCount, DecisionsRequestSchema, MAX_SESSION_ID_LENGTH } from '../../shared/schemas/decisions-request';
+import { characterCount, DecisionsRequestSchema, MAX_SESSION_ID_LENGTH, type DecisionsRequest } from '../../shared/schemas/decisions-request';
 import { isPlainDecisionsRequest } from '../../shared/schemas/fast-accept';
 import type { CancelSignal } from '../core/cancel';
 import { answerApiCall, type ApiCallAnswer } from '../core/api/decisions-call';
@@ -29,11 +29,14 @@ export async function answerDecisions(core: Core, call: DecisionsCall): Promise<
   const body = parseJsonText(call.body, 'a DecisionsRequest');
   // The common, plainly valid request passes a quick check; anything else gets the schema (and its error messages).
   const request = isPlainDecisionsRequest(body) ? body : parseOrBadRequest(DecisionsRequestSchema, body, 'DecisionsRequest');
-  // The body's session_id wins over the header; neither is ever sent to a provider.
+  return answerApiCall(core, { request, sessionId: sessionOf(request, call), keyId: call.key.id, requestId: call.requestId, signal: call.signal });
+}
+
+/** The body's session_id, else the `x-session-id` header (checked here, under its own name); neither is ever sent to a provider. */
+export function sessionOf(request: Pick<DecisionsRequest, 'session_id'>, call: Pick<DecisionsCall, 'sessionHeader'>): string | null {
   const sessionId = request.session_id ?? call.sessionHeader ?? null;
-  // The body's value was checked by the schema; a header's is checked here, under its own name.
   if (request.session_id === undefined && sessionId !== null && characterCount(sessionId) > MAX_SESSION_ID_LENGTH) {
     throw new GatewayError('bad_request', `x-session-id: at most ${MAX_SESSION_ID_LENGTH} characters`);
   }
-  return answerApiCall(core, { request, sessionId, keyId: call.key.id, requestId: call.requestId, signal: call.signal });
+  return sessionId;
 }

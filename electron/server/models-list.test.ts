@@ -49,6 +49,22 @@ describe('GET /api/v1/models and the README examples on a fresh machine', () => 
     expect(list.totalCount).toBe(list.data.length);
   });
 
+  it('output_modalities filters as OpenRouter documents: text by default, decisions when asked, all for both', async () => {
+    const client = new OpenRouter({ apiKey: key, serverURL: `${server.url}/api/v1`, retryConfig: { strategy: 'none' } });
+    const ids = async (outputModalities?: string) => (await client.models.list(outputModalities === undefined ? {} : { outputModalities })).result.data.map((m) => m.id);
+    const text = await ids();
+    const decisions = await ids('decisions');
+    expect(text).toContain('sandbox/baseline-text');
+    expect(text).not.toContain('sandbox/decider');
+    // On a fresh machine: the simulated decision model, and the bundled ones listed with no key.
+    expect(decisions).toEqual(expect.arrayContaining(['sandbox/decider', 'typesafe/jev-1.13', 'openai/gpt-6-luna-decisions', 'perplexity/pplx-decider-v1.2']));
+    expect(decisions).not.toContain('sandbox/baseline-text');
+    expect(new Set(await ids('all'))).toEqual(new Set([...text, ...decisions]));
+    expect(new Set(await ids('text,decisions'))).toEqual(new Set([...text, ...decisions]));
+    const decider = (await client.models.list({ outputModalities: 'decisions' })).result.data.find((m) => m.id === 'sandbox/decider')!;
+    expect(decider.architecture.outputModalities).toEqual(['decisions']);
+  });
+
   it('a 404 for an unknown model names a few known ones', async () => {
     const client = new OpenRouter({ apiKey: key, serverURL: `${server.url}/api/v1`, retryConfig: { strategy: 'none' } });
     const error = await client.endpoints.list({ author: 'acme', slug: 'small' }).catch((e: unknown) => e);
@@ -69,7 +85,9 @@ describe('GET /api/v1/models and the README examples on a fresh machine', () => 
     const { stdout: out } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], { encoding: 'utf8', env: { ...process.env, VERDICT_LOG_LEVEL: 'error' } });
     const lines = out.trim().split('\n');
     const statuses = lines.filter((_, i) => i % 2 === 1);
-    expect(statuses).toEqual(['200', '200', '200', '200']);
+    expect(statuses).toEqual(['200', '200', '200', '200', '200', '200']);
     expect(JSON.parse(lines[6]!)).toHaveProperty('answers.late');
+    expect(JSON.parse(lines[8]!).data.map((m: { id: string }) => m.id)).toContain('sandbox/decider');
+    expect(JSON.parse(lines[10]!)).toMatchObject({ model: 'sandbox/decider', answers: { late: { type: 'noul' } } });
   }, 30_000);
 });

@@ -36,8 +36,22 @@ export function modelsListItem(model: ModelWithEndpoints): ModelsListItem {
   };
 }
 
-/** Every model with at least one endpoint, by id. */
-export function modelsList(models: ModelWithEndpoints[]): ModelsList {
-  const data = models.filter((m) => m.endpoints.length > 0).map(modelsListItem).sort((a, b) => a.id.localeCompare(b.id));
+/**
+ * `output_modalities` as OpenRouter documents it for its models list: a comma-separated list of
+ * output modalities (a model is listed when it has any of them) or `all`; absent, `text`, so that
+ * decision models (output `decisions`) are listed only when asked for. Null for `all`.
+ */
+export function outputModalitiesFilter(query: string | undefined): ReadonlySet<string> | null {
+  const wanted = (query ?? 'text').split(',').map((m) => m.trim().toLowerCase()).filter((m) => m.length > 0);
+  if (wanted.length === 0 || wanted.includes('all')) return null;
+  return new Set(wanted);
+}
+
+/** Every model with at least one endpoint and an output modality asked for, by id. */
+export function modelsList(models: ModelWithEndpoints[], outputs: ReadonlySet<string> | null = outputModalitiesFilter(undefined)): ModelsList {
+  const data = models
+    .filter((m) => m.endpoints.length > 0 && (outputs === null || m.architecture.output_modalities.some((o) => outputs.has(o.toLowerCase()))))
+    .map(modelsListItem)
+    .sort((a, b) => a.id.localeCompare(b.id));
   return { data, links: { next: null }, total_count: data.length };
 }

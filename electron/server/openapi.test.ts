@@ -57,6 +57,38 @@ describe('GET /api/v1/openapi.json', () => {
     check('ErrorEnvelope', await refused.json());
   });
 
+  it('describes the other Decisions shapes as the server sends them: OpenAI\'s, System One\'s, the AI SDK gateway\'s, and each one\'s errors', async () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    for (const [name, schema] of Object.entries((doc['components'] as { schemas: Record<string, object> }).schemas)) ajv.addSchema(schema, `#/components/schemas/${name}`);
+    const check = (name: string, value: unknown) => {
+      const validate = ajv.getSchema(`#/components/schemas/${name}`)!;
+      expect(validate(value), `${name}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    };
+    const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
+      const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      return { status: response.status, body: await response.json() };
+    };
+    const openai = { model: 'sandbox/decider', input: 'The parcel came late.', questions: [{ type: 'predicate', name: 'late', instructions: 'Late?' }, { type: 'choice', instructions: 'Mood?', choices: [{ value: 'calm' }, { value: 'angry' }] }, { type: 'score', instructions: 'How bad?', levels: [{ label: 'fine' }, { label: 'bad' }] }] };
+    check('OpenAiDecisionRequest', openai);
+    const answered = await post('/api/v1/decisions', openai);
+    expect(answered.status).toBe(200);
+    check('OpenAiDecision', answered.body);
+    const bad = await post('/api/v1/decisions', { ...openai, questions: [] });
+    expect(bad.status).toBe(400);
+    check('OpenAiError', bad.body);
+    const systemOne = await post('/api/v1/systemone', { model: 'sandbox/decider', state: 'x', questions: { late: { type: 'noul', instructions: 'Late?' } } });
+    expect(systemOne.status).toBe(200);
+    check('DecisionsResponse', systemOne.body);
+    const gateway = { stateParts: [{ type: 'text', text: 'The parcel came late.' }], questions: { late: { type: 'boolean', instructions: 'Late?' }, mood: { type: 'choice', instructions: 'Mood?', criteria: { calm: null, angry: null } } } };
+    check('GatewayDecisionRequest', gateway);
+    const decided = await post('/api/ai/decision-model', gateway, { 'ai-model-id': 'sandbox/baseline-text' });
+    expect(decided.status).toBe(200);
+    check('GatewayDecision', decided.body);
+    const missing = await post('/api/ai/decision-model', gateway);
+    expect(missing.status).toBe(400);
+    check('GatewayError', missing.body);
+  });
+
   it('a request the document calls invalid is one the server refuses', async () => {
     const ajv = new Ajv2020({ strict: false });
     const validate = ajv.compile((doc['components'] as { schemas: Record<string, object> }).schemas['DecisionsRequest']!);

@@ -6,6 +6,8 @@ import { ErrorEnvelopeSchema } from '../../shared/schemas/error-envelope';
 import { ApiKeyCreateInputSchema, ApiKeyInfoSchema } from '../../shared/schemas/inspector';
 import { ModelWithEndpointsSchema } from '../../shared/schemas/model';
 import { ModelsListSchema } from '../../shared/schemas/models-list';
+import { OpenAiDecisionRequestSchema, OpenAiDecisionSchema, OpenAiErrorBodySchema } from '../../shared/schemas/openai-decisions';
+import { GatewayDecisionRequestSchema, GatewayDecisionResponseSchema, GatewayErrorBodySchema } from '../core/api/ai-gateway';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -61,10 +63,45 @@ export function openApiDocument(version: string): JsonSchema {
           responses: { '200': json(ref('DecisionsResponse'), 'One typed answer per question'), ...errors('400', '401', '402', '403', '404', '413', '429', '500', '502', '503', '524', '529') },
         },
       },
+      '/api/v1/decisions': {
+        post: {
+          operationId: 'createOpenAiDecision',
+          summary: "OpenAI's Decisions (input + ordered questions; answers in order, a refusal per question), answered by any model. A System One body is answered as /api/v1/systemone answers it.",
+          requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [ref('OpenAiDecisionRequest'), ref('DecisionsRequest')] } } } },
+          responses: {
+            '200': json({ oneOf: [ref('OpenAiDecision'), ref('DecisionsResponse')] }, "The answers in the request's shape"),
+            ...Object.fromEntries(['400', '401', '402', '403', '404', '413', '429', '500', '502', '503', '524', '529'].map((code) => [code, json(ref('OpenAiError'), `${ERRORS[code]} (OpenAI's error object)`)])),
+          },
+        },
+      },
+      '/api/v1/systemone': {
+        post: {
+          operationId: 'createSystemOne',
+          summary: "System One (TypeSafe's contract, the spec's shape), answered by any model; every choice and score answer with its confidence",
+          requestBody: { required: true, content: { 'application/json': { schema: ref('DecisionsRequest') } } },
+          responses: { '200': json(ref('DecisionsResponse'), 'One typed answer per question'), ...errors('400', '401', '402', '403', '404', '413', '429', '500', '502', '503', '524', '529') },
+        },
+      },
+      '/api/ai/decision-model': {
+        post: {
+          operationId: 'createGatewayDecision',
+          summary: "The AI SDK gateway protocol (createGateway({ baseURL: '{host}/api/ai' })), answered by any model",
+          parameters: [
+            { name: 'ai-model-id', in: 'header', required: true, schema: { type: 'string' }, description: 'The model' },
+            { name: 'ai-decision-model-specification-version', in: 'header', required: false, schema: { type: 'string' } },
+          ],
+          requestBody: { required: true, content: { 'application/json': { schema: ref('GatewayDecisionRequest') } } },
+          responses: {
+            '200': json(ref('GatewayDecision'), 'Answers by question id, with the rounding they were given to'),
+            ...Object.fromEntries(['400', '401', '402', '403', '404', '413', '429', '500', '502', '503', '524', '529'].map((code) => [code, json(ref('GatewayError'), `${ERRORS[code]} (the gateway protocol's error body)`)])),
+          },
+        },
+      },
       '/api/v1/models': {
         get: {
           operationId: 'listModels',
           summary: 'Every model this gateway serves, in the shape of OpenRouter\'s models list',
+          parameters: [{ name: 'output_modalities', in: 'query', required: false, schema: { type: 'string' }, description: 'Comma-separated output modalities (text, decisions) or all; text when absent' }],
           responses: { '200': json(ref('ModelsList'), 'The models, by id'), ...errors('401', '403', '500') },
         },
       },
@@ -119,6 +156,12 @@ export function openApiDocument(version: string): JsonSchema {
         ApiKey: jsonSchema(ApiKeyInfoSchema, 'output'),
         ApiKeyCreate: jsonSchema(ApiKeyCreateInputSchema, 'input'),
         ErrorEnvelope: jsonSchema(ErrorEnvelopeSchema, 'output'),
+        OpenAiDecisionRequest: jsonSchema(OpenAiDecisionRequestSchema, 'input'),
+        OpenAiDecision: jsonSchema(OpenAiDecisionSchema, 'output'),
+        OpenAiError: jsonSchema(OpenAiErrorBodySchema, 'output'),
+        GatewayDecisionRequest: jsonSchema(GatewayDecisionRequestSchema, 'input'),
+        GatewayDecision: jsonSchema(GatewayDecisionResponseSchema, 'output'),
+        GatewayError: jsonSchema(GatewayErrorBodySchema, 'output'),
       },
     },
   };

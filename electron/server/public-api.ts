@@ -7,7 +7,29 @@ import { parseJsonText, rejectOtherMethods } from './http-errors';
 import { callerGone, readBodyText } from './body';
 import { answerDecisions } from './decisions-route';
 import { openApiDocument } from './openapi';
-import { modelsList } from './models-list';
+import { modelsList, outputModalitiesFilter } from './models-list';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { gatewayErrorBody } from '../core/api/ai-gateway';
+import { GatewayError, isGatewayError } from '../core/errors';
+import { answerGateway } from './ai-gateway-route';
+import { answerOpenAiShape, openAiErrorBody } from './openai-decisions-route';
+import { answerSystemOne } from './systemone-route';
+
+/**
+ * Answers a route's errors in its clients' shape: an error any step raised (the key, the body, the
+ * route) is turned into `shape`'s body with the same status and headers (Retry-After, Allow).
+ */
+function inShape(shape: (error: GatewayError) => unknown): MiddlewareHandler<PublicEnv> {
+  return async (c, next) => {
+    await next();
+    if (!c.error) return;
+    // The app's error handler has already logged a fault of ours; its caller learns only the request id.
+    const requestId = c.get('requestId');
+    const error = isGatewayError(c.error) ? c.error : new GatewayError('internal', `Internal server error (request ${requestId})`, { metadata: { request_id: requestId } });
+    c.res = c.json(shape(error), error.status as ContentfulStatusCode, error.headers);
+  };
+}
 
 export interface PublicApiOptions {
   bodyLimitBytes: number;
@@ -19,11 +41,15 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
   const readJson = async (c: Parameters<typeof readBodyText>[0], what: string) => parseJsonText(await readBodyText(c, options.bodyLimitBytes), what);
 
   api.use('*', rejectOtherMethods(api));
+  // Errors in the shape each route's clients read (the key's refusal included): OpenAI's error object, the AI SDK gateway's.
+  api.use('/v1/decisions', inShape(openAiErrorBody));
+  api.use('/ai/*', inShape(gatewayErrorBody));
   // The API's own description holds no secret: it is served without a key.
   api.get('/v1/openapi.json', (c) => c.json(openApiDocument(core.options.version || '0.0.0')));
   const auth = bearerAuth(core);
   api.use('/v1/*', async (c, next) => (c.req.path.endsWith('/v1/openapi.json') ? next() : auth(c, next)));
   api.use('/alpha/*', auth);
+  api.use('/ai/*', auth);
 
   api.post('/alpha/decisions', async (c) => {
     const body = await readBodyText(c, options.bodyLimitBytes);
@@ -32,8 +58,35 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
     return c.json(response);
   });
 
-  // The models this gateway serves, so a caller can find a valid id (OpenRouter's models-list shape).
-  api.get('/v1/models', (c) => c.json(modelsList(core.catalog.listModels().map((m) => core.gateway.listing(m.id)))));
+  // The other Decisions shapes the field's clients speak, each answered by any model (docs/API.md).
+  const decisionsCall = async (c: Context<PublicEnv>, what: string) => {
+    const body = await readBodyText(c, options.bodyLimitBytes);
+    return { json: parseJsonText(body, what), call: { body, sessionHeader: c.req.header('x-session-id'), key: c.get('apiKey'), requestId: c.get('requestId'), signal: callerGone(c) } };
+  };
+  api.post('/v1/decisions', async (c) => {
+    const { json, call } = await decisionsCall(c, 'a Decisions request');
+    const { body, settle } = await answerOpenAiShape(core, call, json);
+    settle();
+    return c.json(body);
+  });
+  api.post('/v1/systemone', async (c) => {
+    const { json, call } = await decisionsCall(c, 'a System One request');
+    const { response, settle } = await answerSystemOne(core, call, json);
+    settle();
+    return c.json(response);
+  });
+  api.post('/ai/decision-model', async (c) => {
+    const { json, call } = await decisionsCall(c, 'a decision request');
+    const { body, settle } = await answerGateway(core, call, c.req.header('ai-model-id'), json);
+    settle();
+    return c.json(body);
+  });
+
+  // The models this gateway serves, so a caller can find a valid id (OpenRouter's models-list shape and filter).
+  api.get('/v1/models', (c) => {
+    const outputs = outputModalitiesFilter(c.req.query('output_modalities'));
+    return c.json(modelsList(core.catalog.listModels().map((m) => core.gateway.listing(m.id)), outputs));
+  });
 
   api.get('/v1/models/:author/:slug/endpoints', async (c) => {
     const modelId = `${c.req.param('author')}/${c.req.param('slug')}`;

@@ -1,3 +1,4 @@
+import type { ImageFetchOptions } from '../core/decisions/image-fetch';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -31,6 +32,8 @@ export interface StartServerOptions {
    * Off when other code in the same process checks `instanceof Request` (tests that run a client here).
    */
   overrideGlobalObjects?: boolean;
+  /** How image URLs in requests are fetched, when the settings allow it (tests trust their own server). */
+  imageFetch?: ImageFetchOptions;
 }
 
 export interface RunningServer {
@@ -57,6 +60,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+    ...(options.imageFetch ? { imageFetch: options.imageFetch } : {}),
   });
   const initialManagementKey = core.apiKeys.count() === 0 ? core.apiKeys.create('Initial management key', 'management').key : undefined;
   const uiToken = randomBytes(24).toString('base64url');

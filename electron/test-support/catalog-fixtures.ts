@@ -1,5 +1,5 @@
 import { GENERIC, type Capabilities } from '../core/providers/capabilities';
-import { endpointCapabilities } from '../core/providers/registry';
+import { decisionHost, endpointCapabilities } from '../core/providers/registry';
 import type { CatalogEndpoint, CatalogModel, CatalogProvider, Prices } from '../core/catalog/types';
 import type { Quantization } from '../../shared/schemas/provider-preferences';
 
@@ -53,6 +53,8 @@ export function testEndpoint(options: {
     provider: options.provider,
     tag,
     upstreamModel: model.id.split('/')[1]!,
+    wire: options.provider.wire_format,
+    host: decisionHost(options.provider.wire_format, options.provider, model.id.split('/')[1]!),
     contextLength: 8192,
     maxCompletionTokens: null,
     maxPromptTokens: null,

@@ -21,10 +21,10 @@ export const ScoreAnswerSchema = z.object({
   legend: z.record(z.string().regex(/^\d+$/), GuidanceSchema).optional(),
 });
 
-/** Fractions of the image, origin top-left: top < bottom, left < right. */
+/** Fractions of the image, origin top-left: top < bottom, left < right (a box of no area locates nothing, and is no answer). */
 export const BoxSchema = z
   .object({ top: probability, bottom: probability, left: probability, right: probability })
-  .refine((b) => b.top <= b.bottom && b.left <= b.right, 'box edges out of order: need top <= bottom and left <= right');
+  .refine((b) => b.top < b.bottom && b.left < b.right, 'box edges out of order or of no area: need top < bottom and left < right');
 export type Box = z.infer<typeof BoxSchema>;
 
 export const BoxAnswerSchema = z.object({

@@ -61,6 +61,12 @@ export const EndpointConfigSchema = z.strictObject({
   tag: z.string().regex(/^[a-z0-9][a-z0-9/_.-]*$/).optional(),
   /** The model's name at the provider, as its API expects it. */
   upstream_model: z.string().min(1),
+  /**
+   * The API this endpoint is reached through, when it is not the provider's own: a provider whose
+   * chat API is OpenAI's serves its decision models through `openai-decisions`, Fireworks through
+   * `systemone` or `openai-decisions`. The provider's key and base URL are used either way.
+   */
+  wire_format: WireFormatSchema.optional(),
   context_length: z.number().int().positive().nullable().default(null),
   max_completion_tokens: z.number().int().positive().nullable().default(null),
   max_prompt_tokens: z.number().int().positive().nullable().default(null),

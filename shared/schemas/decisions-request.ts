@@ -22,8 +22,23 @@ export const StateSchema = z.union([z.string(), namedRecord(z.string(), z.unknow
 });
 export type State = z.infer<typeof StateSchema>;
 
-/** Spec 2.1 and 8. */
-export const DecisionsRequestSchema = z.object({
+/**
+ * An image sent once and referred to by its key (OpenRouter's `DecisionsImageAsset`): standard
+ * base64 with no `data:` prefix, PNG or JPEG.
+ */
+export const ImageAssetSchema = z.strictObject({
+  type: z.literal('image').optional(),
+  format: z.enum(['png', 'jpeg', 'jpg'], { error: 'expected format png, jpeg or jpg' }),
+  data_base64: z.string().min(1, 'data_base64 must not be empty'),
+});
+export type ImageAsset = z.infer<typeof ImageAssetSchema>;
+
+/**
+ * Spec 2.1 and 8, plus `assets` (OpenRouter's image map). Every other top-level field is refused,
+ * naming it: a field dropped without a word (an image map the caller thought was sent) would
+ * answer a different request than the one asked.
+ */
+export const DecisionsRequestSchema = z.strictObject({
   model: z.string().min(1, 'model must not be empty'),
   state: StateSchema,
   questions: namedRecord(z.string().min(1, 'question names must not be empty'), QuestionSchema)
@@ -32,5 +47,6 @@ export const DecisionsRequestSchema = z.object({
   session_id: atMostCharacters(MAX_SESSION_ID_LENGTH, 'session_id').optional(),
   trace: withoutProtoKey(TraceConfigSchema).optional(),
   user: atMostCharacters(MAX_USER_LENGTH, 'user').optional(),
+  assets: namedRecord(z.string().min(1, 'asset names must not be empty'), ImageAssetSchema).optional(),
 });
 export type DecisionsRequest = z.infer<typeof DecisionsRequestSchema>;

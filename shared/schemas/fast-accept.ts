@@ -100,7 +100,7 @@ function isAnswer(v: unknown): boolean {
       const box = v['box'];
       if (!onlyKeys(v, ['type', 'box', 'confidence']) || !isRecord(box) || !onlyKeys(box, ['top', 'bottom', 'left', 'right'])) return false;
       const { top, bottom, left, right } = box;
-      return isProbability(top) && isProbability(bottom) && isProbability(left) && isProbability(right) && top <= bottom && left <= right;
+      return isProbability(top) && isProbability(bottom) && isProbability(left) && isProbability(right) && top < bottom && left < right;
     }
     default:
       return false;

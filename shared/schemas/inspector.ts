@@ -10,7 +10,13 @@ export const ProviderSlugSchema = z
   .string()
   .regex(/^[a-z0-9][a-z0-9-]*$/, 'expected a provider slug: lower-case letters, digits and dashes');
 
-export const WireFormatSchema = z.enum(['openai', 'anthropic', 'gemini', 'decisions']);
+/**
+ * How a provider is spoken to: three chat APIs (answers measured here by a method), and three
+ * Decisions APIs whose hosts answer typed questions themselves: another gateway's
+ * `/api/alpha/decisions` (`decisions`), System One (`systemone`: `state` + named questions) and
+ * OpenAI Decisions (`openai-decisions`: `input` + ordered questions).
+ */
+export const WireFormatSchema = z.enum(['openai', 'anthropic', 'gemini', 'decisions', 'systemone', 'openai-decisions']);
 export type WireFormat = z.infer<typeof WireFormatSchema>;
 
 export const ProviderSummarySchema = z.object({
@@ -102,6 +108,11 @@ export const SettingsSchema = z.object({
   gateway: GatewayModeSchema,
   /** OTLP/HTTP collector base URLs (spans go to {url}/v1/traces). */
   trace_destinations: z.array(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })).max(8),
+  /**
+   * An image named by an https URL in a request (OpenAI's `input_image`): refused (the default: the
+   * caller embeds it as a data URL), or fetched here, public addresses only, at most 10 MB.
+   */
+  image_urls: z.enum(['refuse', 'fetch']).default('refuse'),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 export const SettingsPatchSchema = SettingsSchema.partial().strict();
@@ -128,6 +139,16 @@ export const ModelSummarySchema = z.object({
   id: z.string(),
   name: z.string(),
   endpoint_count: z.number().int().nonnegative(),
+  /**
+   * How its answers are measured: `native` (a decision model: its hosts answer Decisions
+   * themselves and the numbers pass through), `method` (a chat model asked by a method here:
+   * token log-probabilities or stated probabilities), or `both` (endpoints of each kind).
+   */
+  answering: z.enum(['native', 'method', 'both']),
+  /** Endpoints that can be called now: a key is set, or they need none (local, simulated). */
+  callable_endpoints: z.number().int().nonnegative(),
+  /** Whether it answers box questions (locates objects in images). */
+  locates_objects: z.boolean(),
 });
 export type ModelSummary = z.infer<typeof ModelSummarySchema>;
 
@@ -170,6 +191,26 @@ export const EndpointDetailSchema = z.object({
     reasoning: z.string(),
     source: z.string(),
   }),
+  /** For a host that answers Decisions natively: its wire, what it takes and how it rounds, per the document its row names. */
+  host: z
+    .object({
+      wire: WireFormatSchema,
+      path: z.string(),
+      question_types: z.array(z.string()),
+      images: z.string(),
+      limits: z.object({
+        questions: z.number().int().nullable(),
+        options: z.tuple([z.number().int(), z.number().int().nullable()]),
+        levels: z.tuple([z.number().int(), z.number().int().nullable()]),
+        images: z.number().int().nullable(),
+        context_tokens: z.number().int().nullable(),
+      }),
+      rounding_decimals: z.number().int().nullable(),
+      output_billed: z.boolean(),
+      gaps: z.string().nullable(),
+      source: z.string(),
+    })
+    .nullable(),
   /** Where each value came from: 'catalog file', 'provider listing', models.dev with its version…; null: unknown. */
   sources: z.object({ pricing: z.string().nullable(), context_length: z.string().nullable(), max_completion_tokens: z.string().nullable(), modalities: z.string().nullable() }),
   /** Parameters or features it refused at run time; later requests leave them out. */

@@ -16,10 +16,19 @@ export interface ApiCall {
   requestId: string;
   /** Fires when the caller hangs up. */
   signal: CancelSignal | undefined;
+  /** Which shape the caller spoke (recorded in the request log). */
+  route?: ApiRoute;
+  /** A declined question: a 400 (the spec's shape has no refusal) or a refusal answer in its place. */
+  refusals?: 'fail' | 'keep';
 }
+
+/** The Decisions shapes served: the spec's, OpenAI's, System One's, the AI SDK gateway protocol's. */
+export type ApiRoute = 'alpha' | 'openai' | 'systemone' | 'ai-gateway';
 
 export interface ApiCallAnswer {
   response: DecisionsResponse;
+  /** The whole outcome, for shapes that say more than the spec's (refusals, rounding, token details). */
+  outcome: Answered;
   /** The bookkeeping that does not change the answer (request log, trace), for once it is on its way. */
   settle: () => void;
 }
@@ -60,6 +69,7 @@ export async function answerApiCall(core: Core, call: ApiCall): Promise<ApiCallA
     cost,
     methods: outcome?.methods ?? null,
     question_count: Object.keys(request.questions).length,
+    ...(call.route && call.route !== 'alpha' ? { route: call.route } : {}),
   });
   let reservation: Reservation | null = null;
   const admit = (maxCost: () => number) => {
@@ -67,7 +77,7 @@ export async function answerApiCall(core: Core, call: ApiCall): Promise<ApiCallA
   };
   let outcome: Answered;
   try {
-    outcome = await core.service().decide(request, { requestId: call.requestId, admit, ...(call.signal ? { signal: call.signal } : {}) });
+    outcome = await core.service().decide(request, { requestId: call.requestId, admit, ...(call.signal ? { signal: call.signal } : {}), ...(call.refusals ? { refusals: call.refusals } : {}) });
   } catch (error) {
     // Upstream calls made before the failure were paid for: the key is charged what they cost.
     const usage = usageOf(error);
@@ -90,5 +100,5 @@ export async function answerApiCall(core: Core, call: ApiCall): Promise<ApiCallA
       core.tracer.record({ ...spanOf(request, sessionId, started, ended), provider: outcome.response.provider ?? null, inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, cost: usage.cost ?? null, error: null });
     }
   };
-  return { response: outcome.response, settle };
+  return { response: outcome.response, outcome, settle };
 }

@@ -26,6 +26,8 @@ export interface RequestLogEntry {
   cost: number | null;
   methods: Record<string, string> | null;
   question_count: number;
+  /** The shape the caller spoke, when not the spec's: `openai`, `systemone` or `ai-gateway`. */
+  route?: string;
 }
 
 export interface LogPosition {

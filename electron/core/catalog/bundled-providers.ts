@@ -1,5 +1,8 @@
 import type { WireFormat } from '../../../shared/schemas/inspector';
 
+/** Stands in a bundled base URL for what only the user knows (their Cloudflare account id). */
+export const ACCOUNT_PLACEHOLDER = '{account_id}';
+
 export interface ProviderTemplate {
   slug: string;
   name: string;
@@ -11,6 +14,8 @@ export interface ProviderTemplate {
   author?: string;
   /** Whether its chat API returns token log-probabilities (top_logprobs). */
   logprobs: boolean;
+  /** Whether it lists its models in its wire format's shape (discovery asks only those that do). */
+  listsModels?: boolean;
 }
 
 /**
@@ -30,10 +35,17 @@ export const BUNDLED_PROVIDERS: readonly ProviderTemplate[] = [
   { slug: 'llama-cpp', name: 'llama.cpp server (local)', wireFormat: 'openai', baseUrl: 'http://127.0.0.1:8080/v1', local: true, author: 'local', logprobs: true },
   { slug: 'lm-studio', name: 'LM Studio (local)', wireFormat: 'openai', baseUrl: 'http://127.0.0.1:1234/v1', local: true, logprobs: false },
   { slug: 'vllm', name: 'vLLM (local)', wireFormat: 'openai', baseUrl: 'http://127.0.0.1:8000/v1', local: true, logprobs: true },
+  // Hosts of decision models (their models and prices: bundled-decision-models.ts).
+  { slug: 'typesafe', name: 'TypeSafe', wireFormat: 'systemone', baseUrl: 'https://api.typesafe.ai/v1', local: false, author: 'typesafe', logprobs: false },
+  { slug: 'perplexity', name: 'Perplexity', wireFormat: 'systemone', baseUrl: 'https://api.perplexity.ai', local: false, author: 'perplexity', logprobs: false, listsModels: false },
+  { slug: 'openrouter', name: 'OpenRouter', wireFormat: 'decisions', baseUrl: 'https://openrouter.ai/api/v1', local: false, logprobs: false, listsModels: false },
+  // Workers AI addresses models under the account: `{account_id}` is the user's to fill in (a catalog file).
+  { slug: 'cloudflare', name: 'Cloudflare Workers AI', wireFormat: 'systemone', baseUrl: `https://api.cloudflare.com/client/v4/accounts/${ACCOUNT_PLACEHOLDER}/ai/run`, local: false, logprobs: false, listsModels: false },
 ];
 
 /** Discovery hints for a provider slug; providers the user adds get none. */
-export function providerHints(slug: string): { author?: string; logprobs: boolean } {
+export function providerHints(slug: string): { author?: string; logprobs: boolean; listsModels: boolean } {
   const template = BUNDLED_PROVIDERS.find((p) => p.slug === slug);
-  return template ? { ...(template.author ? { author: template.author } : {}), logprobs: template.logprobs } : { logprobs: false };
+  if (!template) return { logprobs: false, listsModels: true };
+  return { ...(template.author ? { author: template.author } : {}), logprobs: template.logprobs, listsModels: template.listsModels ?? true };
 }

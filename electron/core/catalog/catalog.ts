@@ -1,7 +1,8 @@
-import { endpointCapabilities } from '../providers/registry';
+import { decisionHost, endpointCapabilities } from '../providers/registry';
 import type { ModelSummary } from '../../../shared/schemas/inspector';
 import { GatewayError } from '../errors';
 import { BUNDLED_PROVIDERS } from './bundled-providers';
+import { BUNDLED_DECISION_ENDPOINTS, BUNDLED_DECISION_MODELS } from './bundled-decision-models';
 import type { CatalogContribution, CatalogEndpoint, CatalogModel, CatalogProvider, CatalogSource, EndpointSources, Prices, SourcedField } from './types';
 
 const toPrice = (value: string | undefined): number | null => (value === undefined ? null : Number(value));
@@ -65,6 +66,8 @@ export class Catalog {
         source: 'bundled',
         simulated: false,
       })),
+      models: BUNDLED_DECISION_MODELS,
+      endpoints: BUNDLED_DECISION_ENDPOINTS,
     });
   }
 
@@ -106,12 +109,15 @@ export class Catalog {
           cacheRead: toPrice(e.pricing.input_cache_read),
           cacheWrite: toPrice(e.pricing.input_cache_write),
         };
+        const wire = e.wire_format ?? endpoints.get(id)?.wire ?? provider.wire_format;
         endpoints.set(id, {
           id,
           model,
           provider,
           tag,
           upstreamModel: e.upstream_model,
+          wire,
+          host: decisionHost(wire, provider, e.upstream_model),
           contextLength: e.context_length,
           maxCompletionTokens: e.max_completion_tokens,
           maxPromptTokens: e.max_prompt_tokens,
@@ -119,7 +125,7 @@ export class Catalog {
           prices,
           quantization: e.quantization,
           supportedParameters: e.supported_parameters,
-          capabilities: endpointCapabilities(provider.wire_format, provider.slug, e.upstream_model, e.supported_parameters, name === 'file' || name === 'sandbox'),
+          capabilities: endpointCapabilities(wire, provider.slug, e.upstream_model, e.supported_parameters, name === 'file' || name === 'sandbox'),
           supportsImplicitCaching: e.supports_implicit_caching,
           sources: e.sources,
           source: name,
@@ -159,7 +165,9 @@ export class Catalog {
   model(modelId: string): CatalogModel {
     const found = this.modelsById.get(modelId);
     if (!found) {
-      const ids = [...this.modelsById.keys()].sort();
+      // Models this machine can answer without a key (simulated, local) first, then the rest.
+      const free = (id: string) => (this.endpointsOf(id).some((e) => e.provider.local || e.provider.simulated) ? 0 : 1);
+      const ids = [...this.modelsById.keys()].sort((a, b) => free(a) - free(b) || a.localeCompare(b));
       const known = ids.length === 0 ? 'the catalog has no models yet' : `known models include ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ` and ${ids.length - 5} more` : ''}; GET /api/v1/models lists them`;
       throw new GatewayError('not_found', `Model "${modelId}" was not found (${known})`);
     }
@@ -174,11 +182,12 @@ export class Catalog {
     return this.allEndpoints;
   }
 
-  listModels(): ModelSummary[] {
+  listModels(): Pick<ModelSummary, 'id' | 'name' | 'endpoint_count' | 'locates_objects'>[] {
     return [...this.modelsById.values()].map((m) => ({
       id: m.id,
       name: m.name,
       endpoint_count: this.endpointsOf(m.id).length,
+      locates_objects: m.locates_objects,
     }));
   }
 }

@@ -1,6 +1,8 @@
 import { listAnthropicModels } from '../providers/anthropic/listing';
 import { listGeminiModels } from '../providers/gemini/listing';
 import { listOpenAiModels } from '../providers/openai/listing';
+import { listSystemOneModels } from '../providers/systemone/listing';
+import type { WireFormat } from '../../../shared/schemas/inspector';
 import type { ModelLister } from '../providers/listing';
 import type { KeyLookup } from '../keys/provider-keys';
 import { supportedParameters } from '../providers/capabilities';
@@ -18,12 +20,19 @@ export interface DiscoveryResult {
   at: number;
 }
 
-/** Each wire format's model listing, read by its provider folder (pagination included). */
-const LISTERS: Record<Exclude<CatalogProvider['wire_format'], 'decisions'>, ModelLister> = {
+/**
+ * Each wire format's model listing, read by its provider folder (pagination included). Another
+ * gateway's alpha route and OpenAI's Decisions have none that says which models answer Decisions.
+ */
+const LISTERS: Partial<Record<WireFormat, ModelLister>> = {
   openai: listOpenAiModels,
   anthropic: listAnthropicModels,
   gemini: listGeminiModels,
+  systemone: listSystemOneModels,
 };
+
+/** Wire formats whose models answer Decisions themselves: what their listing names is a decision model. */
+const DECISION_WIRES: ReadonlySet<WireFormat> = new Set(['decisions', 'systemone', 'openai-decisions']);
 
 /** Catalog model id for a provider's model name: names with an author keep it, others get the provider's. */
 export function discoveredModelId(provider: CatalogProvider, upstreamId: string, author: string | undefined): string {
@@ -39,13 +48,20 @@ export function discoveredModelId(provider: CatalogProvider, upstreamId: string,
  */
 export async function discover(
   providers: readonly CatalogProvider[],
-  deps: { http: UpstreamHttp; clock: Clock; keyFor: (provider: CatalogProvider) => Promise<KeyLookup>; hints: (slug: string) => { author?: string; logprobs: boolean } },
+  deps: {
+    http: UpstreamHttp;
+    clock: Clock;
+    keyFor: (provider: CatalogProvider) => Promise<KeyLookup>;
+    hints: (slug: string) => { author?: string; logprobs: boolean; listsModels?: boolean };
+    /** The catalog's model for a provider's upstream name, when another source already lists it (a bundled decision model). */
+    knownModel?: (provider: string, upstreamModel: string) => string | undefined;
+  },
 ): Promise<{ contribution: CatalogContribution; results: DiscoveryResult[] }> {
   const models = new Map<string, CatalogModel>();
   const endpoints: NonNullable<CatalogContribution['endpoints']>[number][] = [];
   const results = await Promise.all(
     providers
-      .filter((p) => !p.simulated && p.wire_format !== 'decisions')
+      .filter((p) => !p.simulated && LISTERS[p.wire_format] !== undefined && deps.hints(p.slug).listsModels !== false)
       .map(async (provider): Promise<DiscoveryResult | null> => {
         const found = provider.local ? null : await deps.keyFor(provider);
         if (!provider.local && !found) return null;
@@ -55,21 +71,24 @@ export async function discover(
         const apiKey = found?.key;
         const signal = AbortSignal.timeout(provider.local ? 1_500 : 10_000);
         try {
-          const listed = await LISTERS[provider.wire_format as keyof typeof LISTERS](provider.base_url, apiKey, deps.http, signal);
+          const listed = await LISTERS[provider.wire_format]!(provider.base_url, apiKey, deps.http, signal);
+          const outputs = DECISION_WIRES.has(provider.wire_format) ? 'decisions' : 'text';
           const hints = deps.hints(provider.slug);
           for (const m of listed) {
-            const id = discoveredModelId(provider, m.id, hints.author);
+            // A name the catalog already knows (a bundled decision model's upstream name) adds to that model.
+            const listedAs = deps.knownModel?.(provider.slug, m.id);
+            const id = listedAs ?? discoveredModelId(provider, m.id, hints.author);
             // What the listing does not say (prices, limits, modalities) from models.dev, labelled so.
             const known = provider.local ? null : modelsDevEntry(provider.slug, m.id);
             const inputs = known?.modalities?.input ? [...known.modalities.input] : ['text'];
-            if (!models.has(id)) {
+            if (listedAs === undefined && !models.has(id)) {
               models.set(id, {
                 id,
                 name: m.name ?? m.id,
                 // 0: the listing gave no creation time.
                 created: m.created ?? 0,
                 description: '',
-                architecture: { input_modalities: inputs, output_modalities: ['text'], modality: `${inputs.join('+')}->text`, instruct_type: null, tokenizer: null },
+                architecture: { input_modalities: inputs, output_modalities: [outputs], modality: `${inputs.join('+')}->${outputs}`, instruct_type: null, tokenizer: null },
                 distillable: null,
                 // Whether it can locate objects is not in any listing; the user says so in the catalog.
                 locates_objects: false,

@@ -1,5 +1,7 @@
 import type { EndpointPricingConfig, ModelConfig, ProviderConfig } from '../../../shared/schemas/catalog';
 import type { Capabilities } from '../providers/capabilities';
+import type { DecisionHost } from '../providers/decision-host';
+import type { WireFormat } from '../../../shared/schemas/inspector';
 import type { Quantization } from '../../../shared/schemas/provider-preferences';
 
 export type CatalogSource = 'bundled' | 'sandbox' | 'file' | 'discovered';
@@ -31,6 +33,10 @@ export interface CatalogEndpoint {
   provider: CatalogProvider;
   tag: string;
   upstreamModel: string;
+  /** The API it is reached through: the endpoint's own when the catalog names one, else its provider's. */
+  wire: WireFormat;
+  /** For a host that answers Decisions itself: what it takes and how (its provider folder's row); null for chat endpoints. */
+  host: DecisionHost | null;
   contextLength: number | null;
   maxCompletionTokens: number | null;
   maxPromptTokens: number | null;
@@ -53,6 +59,7 @@ export interface CatalogContribution {
     provider: string;
     tag?: string | undefined;
     upstream_model: string;
+    wire_format?: WireFormat | undefined;
     context_length: number | null;
     max_completion_tokens: number | null;
     max_prompt_tokens: number | null;

@@ -1,10 +1,9 @@
-import type { Answer } from '../../../shared/schemas/answer';
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import type { BoxQuestion, Question } from '../../../shared/schemas/question';
 import type { CatalogEndpoint } from '../catalog/types';
 import type { CancelSignal } from '../cancel';
 import type { Gateway } from '../gateway';
-import type { ChatRequest, ContentPart, Timings, UpstreamUsage } from '../providers/types';
+import type { ChatRequest, ContentPart, NativeAnswer, Timings, UpstreamUsage } from '../providers/types';
 import { UpstreamError } from '../providers/upstream-error';
 import { guidanceText } from '../validation';
 import { answerFrom, type LabelQuestion } from './answers';
@@ -14,6 +13,9 @@ import { labelDistribution } from './extract';
 import { questionText, SYSTEM_PROMPT, type LabelSet } from './labels';
 import { countTokens } from './tokens';
 import type { LedgerEntry } from './usage';
+import { nativeAnswerProblem } from './native-check';
+import type { Prepared } from './prepare';
+import type { Rounding } from '../providers/decision-host';
 
 /**
  * Asking one endpoint about one question, in the way that endpoint answers best, and the prompts
@@ -23,7 +25,14 @@ import type { LedgerEntry } from './usage';
 /** native: passed through; logprobs: label token probabilities; verbalized: stated probabilities; box: a located box. */
 export type AnsweringMethod = 'native' | 'logprobs' | 'verbalized' | 'box';
 
-export type Answered = { name: string; answer: Answer; method: AnsweringMethod; provider: string };
+/**
+ * One question's answer, or the host's refusal of it (native hosts of OpenAI's family refuse per
+ * question), and the decimals its numbers were rounded to (null: the host declared none).
+ */
+export type Answered = { name: string; answer: NativeAnswer; method: AnsweringMethod; provider: string; rounding: Rounding | null };
+
+/** Decimals of the answers measured here (answers.ts and extract.ts round to them). */
+export const MEASURED_ROUNDING: Rounding = { probabilityDecimals: 6, scoreDecimals: 6 };
 export type AnsweredCall = Answered & { timings: Timings; usage: UpstreamUsage };
 
 /** Mass on valid labels below which the measurement failed (DECISIONS.md). */
@@ -68,7 +77,7 @@ export async function ask(gateway: Gateway, endpoint: CatalogEndpoint, q: Asking
     await recordUsage(ledger, endpoint, result.usage, content, result.text);
     const distribution = labelDistribution(result.tokens, labels);
     if (distribution && distribution.coverage >= MIN_COVERAGE) {
-      return { name: q.name, answer: answerFrom(question, distribution.probabilities), method: 'logprobs', provider, timings: result.timings, usage: result.usage };
+      return { name: q.name, answer: answerFrom(question, distribution.probabilities), method: 'logprobs', provider, rounding: MEASURED_ROUNDING, timings: result.timings, usage: result.usage };
     }
   }
   const stated = statedRequest(labels);
@@ -78,7 +87,7 @@ export async function ask(gateway: Gateway, endpoint: CatalogEndpoint, q: Asking
   await recordUsage(ledger, endpoint, result.usage, content, result.text);
   const probabilities = statedProbabilities(result.text, labels);
   if (!probabilities) throw new UpstreamError('invalid_response', `no usable probabilities for "${q.name}" in the model's reply`);
-  return { name: q.name, answer: answerFrom(question, probabilities), method: 'verbalized', provider, timings: result.timings, usage: result.usage };
+  return { name: q.name, answer: answerFrom(question, probabilities), method: 'verbalized', provider, rounding: MEASURED_ROUNDING, timings: result.timings, usage: result.usage };
 }
 
 /** A box question: the model states a box in its family's convention; it is converted to fractions. */
@@ -93,31 +102,43 @@ async function askBox(
   const image = q.image!;
   const convention = endpoint.model.box_format ?? boxConventionFor(endpoint.model.id);
   const seen = seenSize(convention, image.width, image.height);
-  const content: ContentPart[] = [...markCacheable(q.parts), { type: 'text', text: boxPrompt(endpoint, q.question, image) }];
+  // Only the image the box refers to: a box is a place in one image, and another would leave the model to guess which.
+  const parts = q.parts.filter((p) => p.type !== 'image' || p.base64 === image.base64);
+  const content: ContentPart[] = [...markCacheable(parts), { type: 'text', text: boxPrompt(endpoint, q.question, image) }];
   const request: ChatRequest = { system: BOX_SYSTEM_PROMPT, messages: [{ role: 'user', content }], maxTokens: BOX_MAX_TOKENS, temperature: 0, minimalReasoning: true, options: q.options };
   // Null only for calls that ask for log-probabilities; this one does not.
   const result = (await gateway.call(endpoint, request, signal, hooks))!;
   await recordUsage(ledger, endpoint, result.usage, content, result.text);
-  const box = parseBox(result.text, convention, seen);
-  if (!box) throw new UpstreamError('invalid_response', `no usable box for "${q.name}" in the model's reply`);
+  const parsed = parseBox(result.text, convention, seen);
+  const box = parsed && roundBox(parsed);
+  // A box narrower than the rounding is no box: it locates nothing.
+  if (!box || !(box.top < box.bottom && box.left < box.right)) throw new UpstreamError('invalid_response', `no usable box for "${q.name}" in the model's reply`);
   // No confidence: coordinate token probabilities do not measure how well the box fits.
-  return { name: q.name, answer: { type: 'box', box: roundBox(box) }, method: 'box', provider: endpoint.provider.name, timings: result.timings, usage: result.usage };
+  return { name: q.name, answer: { type: 'box', box }, method: 'box', provider: endpoint.provider.name, rounding: MEASURED_ROUNDING, timings: result.timings, usage: result.usage };
 }
 
-/** A native Decisions provider answers the whole request; its answers pass through. */
-export async function askNative(gateway: Gateway, endpoint: CatalogEndpoint, request: DecisionsRequest, signal: CancelSignal, ledger: LedgerEntry[]) {
-  // Only the content and questions travel; routing preferences, session and user stay here.
-  const forwarded: DecisionsRequest = { model: request.model, state: request.state, questions: request.questions };
-  const result = await gateway.decide(endpoint, forwarded, signal);
+/**
+ * A host that answers Decisions itself answers the whole request; its answers pass through. Only
+ * the content and questions travel (routing preferences, session and user stay here). What it
+ * answered is checked against its own rules (every question once, distributions that sum within
+ * its rounding, the choice a most likely option, the score their mean, box edges in order): an
+ * answer that breaks them is an invalid response, and the request goes to the next endpoint. The
+ * call was billed either way.
+ */
+export async function askNative(gateway: Gateway, endpoint: CatalogEndpoint, request: Pick<DecisionsRequest, 'state' | 'questions'>, prepared: Pick<Prepared, 'parts' | 'assets'>, signal: CancelSignal, ledger: LedgerEntry[]) {
+  const assets = prepared.assets.map((a) => ({ key: a.key, image: a.part }));
+  const result = await gateway.decide(endpoint, { state: request.state, parts: prepared.parts, questions: request.questions, assets }, signal);
   ledger.push({ endpoint, usage: result.usage, estimated: false });
-  const value: (Answered & { timings: Timings })[] = [];
-  for (const [name, question] of Object.entries(request.questions)) {
-    const answer = result.response.answers[name];
-    if (!answer || answer.type !== question.type) {
-      throw new UpstreamError('invalid_response', `the answer to "${name}" is missing or not of type ${question.type}`);
-    }
-    value.push({ name, answer, method: 'native', provider: endpoint.provider.name, timings: result.timings });
-  }
+  const problem = nativeAnswerProblem(request.questions, result.answers, endpoint.host?.rounding ?? null);
+  if (problem) throw new UpstreamError('invalid_response', `the answers break the host's own rules: ${problem}`);
+  const value: (Answered & { timings: Timings })[] = Object.keys(request.questions).map((name) => ({
+    name,
+    answer: result.answers[name]!,
+    method: 'native',
+    provider: endpoint.provider.name,
+    rounding: endpoint.host?.rounding ?? null,
+    timings: result.timings,
+  }));
   return { value, usage: result.usage, timings: result.timings };
 }
 

@@ -64,7 +64,8 @@ describe('Decisions engine against providers on loopback', () => {
     });
     expect(outcome.response.answers).toEqual({
       late: { type: 'noul', noul: 0.8 },
-      mood: { type: 'choice', choice: 'angry', confidence: 0.6, probabilities: { calm: 0.3, angry: 0.6, happy: 0.1 } },
+      // confidence 1 − H/ln 3 of (0.3, 0.6, 0.1): H = 0.897946, 1 − 0.897946 / 1.098612 = 0.182655.
+      mood: { type: 'choice', choice: 'angry', confidence: 0.182655, probabilities: { calm: 0.3, angry: 0.6, happy: 0.1 } },
     });
     expect(outcome.methods).toEqual({ late: 'logprobs', mood: 'logprobs' });
     expect(outcome.response.provider).toBe('LogProbs Co');
@@ -106,7 +107,7 @@ describe('Decisions engine against providers on loopback', () => {
   it('providers without log-probabilities state probabilities (Anthropic wire format)', async () => {
     talk.script(WIRE.anthropic('{"probabilities": {"A": 1, "B": 3}}', { input: 50, cacheRead: 0, cacheWrite: 0, output: 12 }));
     const outcome = await decide({ provider: { order: ['talk'], allow_fallbacks: false }, questions: { pick: { type: 'choice', instructions: 'Pick', criteria: { x: null, y: null } } } });
-    expect(outcome.response.answers['pick']).toEqual({ type: 'choice', choice: 'y', confidence: 0.75, probabilities: { x: 0.25, y: 0.75 } });
+    expect(outcome.response.answers['pick']).toEqual({ type: 'choice', choice: 'y', confidence: 0.188722, probabilities: { x: 0.25, y: 0.75 } });
     expect(outcome.methods['pick']).toBe('verbalized');
     expect(outcome.response.usage.cost).toBeCloseTo(50 * 3e-6 + 12 * 15e-6, 12);
   });
@@ -202,7 +203,8 @@ describe('Decisions engine against providers on loopback', () => {
     lp.script(WIRE.openai('{"probabilities": {' + Array.from({ length: 28 }, (_, i) => `"${i < 26 ? String.fromCharCode(65 + i) : `A${String.fromCharCode(65 + i - 26)}`}": ${i === 27 ? 0.73 : 0.01}`).join(', ') + '}}', { usage: { prompt: 300, completion: 200 } }));
     const choice = await decide({ provider: { order: ['lp'] }, questions: { q: { type: 'choice', instructions: 'x', criteria: many } } });
     expect(choice.methods['q']).toBe('verbalized');
-    expect(choice.response.answers['q']).toMatchObject({ type: 'choice', choice: 'o27', confidence: 0.73 });
+    // 27 options at 0.01 and one at 0.73: H = 27 × 0.01 × ln 100 + 0.73 × ln(1/0.73) = 1.473135, 1 − H / ln 28 = 0.557910.
+    expect(choice.response.answers['q']).toMatchObject({ type: 'choice', choice: 'o27', confidence: 0.55791, probabilities: expect.objectContaining({ o27: 0.73, o0: 0.01 }) });
     const sent = (lp.received.at(-1)!.body as { messages: { content: string }[] }).messages.at(-1)!.content;
     expect(sent).toContain('AB) o27');
     expect(sent).not.toMatch(/top_logprobs/);

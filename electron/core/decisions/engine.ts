@@ -5,21 +5,32 @@ import type { Question } from '../../../shared/schemas/question';
 import type { CatalogEndpoint } from '../catalog/types';
 import type { CancelSignal } from '../cancel';
 import { GatewayError } from '../errors';
+import { UpstreamError } from '../providers/upstream-error';
 import type { Gateway } from '../gateway';
 import type { AttemptOutput, AttemptSummary, ExecutionResult } from '../routing/executor';
 import type { Plan, PlannedAttempt } from '../routing/plan';
-import { ask, askNative, methodFor, type Answered, type AnsweringMethod } from './ask';
+import { ask, askNative, MEASURED_ROUNDING, methodFor, type Answered, type AnsweringMethod } from './ask';
 import { prepare, type Prepared } from './prepare';
 import { maxCost, reservation } from './reserve';
 import { estimateTokensOfLength } from './state';
-import { attachUsage, totalUsage, type LedgerEntry } from './usage';
+import { decisionShape } from './shape';
+import { attachUsage, tokenDetails, totalUsage, type LedgerEntry, type TokenDetails } from './usage';
+import type { Answer } from '../../../shared/schemas/answer';
+import type { Rounding } from '../providers/decision-host';
 
 export type { AnsweringMethod } from './ask';
 export { methodFor, MIN_COVERAGE, statedProbabilities } from './ask';
 export { IMAGE_TOKENS } from './reserve';
 
 export interface DecisionOutcome {
+  /** The answers given; a question the host declined is in `refused` instead (only when the caller keeps refusals). */
   response: DecisionsResponse;
+  /** Questions a host declined to answer, in question order. */
+  refused: string[];
+  /** The decimals the answers were rounded to, the coarsest of them (null: none declared, exact). */
+  rounding: Rounding | null;
+  /** Cached, cache-write and reasoning tokens over every call, as providers reported them. */
+  tokens: TokenDetails;
   methods: Record<string, AnsweringMethod>;
   endpoint: CatalogEndpoint;
   attempts: AttemptSummary[];
@@ -34,6 +45,12 @@ export interface DecideOptions {
   onAnswer?: (name: string) => void;
   /** Called once the plan is known and before any upstream call, with the most the request can cost (worked out only if asked); may refuse by throwing. */
   admit?: (maxCost: () => number) => void;
+  /**
+   * A question a host declined to answer: `fail` (the spec's route, whose answers have no refusal)
+   * makes the request a 400 naming it, its calls charged; `keep` returns it in `refused` beside the
+   * other answers (routes whose shape has a refusal answer).
+   */
+  refusals?: 'fail' | 'keep';
 }
 
 type Run = ExecutionResult<Answered[]>;
@@ -59,7 +76,9 @@ export class DecisionsEngine {
       const plan = this.plan(request, prepared);
       options.admit?.(() => maxCost(this.gateway, plan, request, prepared));
       const runs = await this.answer(request, prepared, plan, options, ledger);
-      return { ...assemble(request, prepared, runs, ledger), plan };
+      const outcome = { ...assemble(request, prepared, runs, ledger), plan };
+      if (outcome.refused.length > 0 && options.refusals !== 'keep') throw refusalError(outcome);
+      return outcome;
     } catch (error) {
       if (ledger.length > 0) attachUsage(error, totalUsage(ledger));
       throw error;
@@ -88,6 +107,8 @@ export class DecisionsEngine {
       promptTokens: estimateTokensOfLength(promptChars) + 60,
       completionTokens: 1,
       images: prepared.images,
+      // Only native hosts have limits to check: a chat model's requests skip the work.
+      ...(this.gateway.hasNativeEndpoint(request.model) ? { decision: decisionShape(request, prepared) } : {}),
     });
   }
 
@@ -103,8 +124,8 @@ export class DecisionsEngine {
     const warm = new Promise<CatalogEndpoint>((resolve) => (warmed = resolve));
     const firstRun = this.route(plan, options, (attempt, signal) =>
       this.gateway.adapter(attempt.endpoint).decide
-        ? askNative(this.gateway, attempt.endpoint, request, signal, ledger)
-        : this.askOne(attempt, first!, prepared, signal, ledger, () => warmed(attempt.endpoint)),
+        ? askNative(this.gateway, attempt.endpoint, request, prepared, signal, ledger)
+        : this.askOne(attempt, first!, { prepared, signal, ledger, options, onFirstToken: () => warmed(attempt.endpoint) }),
     );
     let restRuns: Promise<Run>[] = [];
     if (others.length > 0) {
@@ -113,8 +134,8 @@ export class DecisionsEngine {
         const pinned: Plan = { ...plan, attempts: [...plan.attempts].sort((a, b) => Number(b.endpoint.id === early.endpoint.id) - Number(a.endpoint.id === early.endpoint.id)) };
         restRuns = others.map(([name, question]) =>
           this.route(pinned, options, async (attempt, signal) => {
-            if (!this.gateway.adapter(attempt.endpoint).decide) return this.askOne(attempt, [name, question], prepared, signal, ledger);
-            const native = await askNative(this.gateway, attempt.endpoint, { ...request, questions: { [name]: question } }, signal, ledger);
+            if (!this.gateway.adapter(attempt.endpoint).decide) return this.askOne(attempt, [name, question], { prepared, signal, ledger, options });
+            const native = await askNative(this.gateway, attempt.endpoint, { state: request.state, questions: { [name]: question } }, prepared, signal, ledger);
             return { ...native, value: native.value.filter((a) => a.name === name) };
           }).then((r) => {
             for (const a of r.value) options.onAnswer?.(a.name);
@@ -133,10 +154,24 @@ export class DecisionsEngine {
     return runs;
   }
 
-  private async askOne(attempt: PlannedAttempt, [name, question]: [string, Question], prepared: Prepared, signal: CancelSignal, ledger: LedgerEntry[], onFirstToken?: () => void): Promise<AttemptOutput<Answered[]>> {
-    const asking = { name, question, labels: prepared.sets.get(name), image: prepared.image, parts: prepared.parts, options: attempt.options };
-    const one = await ask(this.gateway, attempt.endpoint, asking, signal, ledger, onFirstToken);
-    return { value: [one], usage: one.usage, timings: one.timings };
+  /**
+   * One question on a chat endpoint. A model that declines it (a refusal, a content filter) ends the
+   * request as a 400 where the route has no refusal answer; where it has one, the question is
+   * answered with a refusal and the others go on (what the call produced was billed all the same).
+   */
+  private async askOne(attempt: PlannedAttempt, [name, question]: [string, Question], ctx: { prepared: Prepared; signal: CancelSignal; ledger: LedgerEntry[]; options: DecideOptions; onFirstToken?: () => void }): Promise<AttemptOutput<Answered[]>> {
+    const { prepared } = ctx;
+    const asking = { name, question, labels: prepared.sets.get(name), image: prepared.boxImages.get(name) ?? null, parts: prepared.parts, options: attempt.options };
+    const started = Date.now();
+    try {
+      const one = await ask(this.gateway, attempt.endpoint, asking, ctx.signal, ctx.ledger, ctx.onFirstToken);
+      return { value: [one], usage: one.usage, timings: one.timings };
+    } catch (error) {
+      if (!(error instanceof UpstreamError && error.kind === 'refused' && ctx.options.refusals === 'keep')) throw error;
+      const usage = error.details.usage ?? { inputTokens: null, outputTokens: null, cachedInputTokens: 0, cacheWriteTokens: 0, cost: null };
+      const method = methodFor(attempt.endpoint, this.gateway, prepared.sets.get(name));
+      return { value: [{ name, answer: { type: 'refusal' }, method, provider: attempt.endpoint.provider.name, rounding: MEASURED_ROUNDING }], usage, timings: { ttfbMs: 0, firstTokenMs: null, totalMs: Date.now() - started } };
+    }
   }
 
   private route(plan: Plan, options: DecideOptions, call: (attempt: PlannedAttempt, signal: CancelSignal) => Promise<AttemptOutput<Answered[]>>): Promise<Run> {
@@ -156,18 +191,42 @@ function assemble(request: DecisionsRequest, prepared: Prepared, runs: Run[], le
     if (!found) throw new GatewayError('bad_gateway', `questions.${name}: the provider returned no answer for this question`);
     return found;
   });
+  const answered = ordered.filter((a): a is typeof a & { answer: Answer } => a.answer.type !== 'refusal');
   return {
     response: {
       id: `gen-${randomUUID()}`,
       model: request.model,
       // Each provider that answered a question, in question order (usually one).
       provider: [...new Set(ordered.map((a) => a.provider))].join(', '),
-      answers: Object.fromEntries(ordered.map((a) => [a.name, a.answer])),
+      answers: Object.fromEntries(answered.map((a) => [a.name, a.answer])),
       usage: totalUsage(ledger),
     },
+    refused: ordered.filter((a) => a.answer.type === 'refusal').map((a) => a.name),
+    rounding: coarsest(ordered.map((a) => a.rounding)),
+    tokens: tokenDetails(ledger),
     methods: Object.fromEntries(ordered.map((a) => [a.name, a.method])),
     endpoint: runs[0]!.endpoint,
     attempts: runs.flatMap((r) => r.attempts),
     ledger,
   };
+}
+
+/** The coarsest of several roundings, field by field; a rounding none declared (exact) does not coarsen. */
+function coarsest(roundings: readonly (Rounding | null)[]): Rounding | null {
+  const declared = roundings.filter((r): r is Rounding => r !== null);
+  if (declared.length === 0) return null;
+  return { probabilityDecimals: Math.min(...declared.map((r) => r.probabilityDecimals)), scoreDecimals: Math.min(...declared.map((r) => r.scoreDecimals)) };
+}
+
+/**
+ * The spec's answers have no refusal: a declined question makes the request a 400 that names it.
+ * Its calls were made and billed, so the error carries their usage and the key is charged.
+ */
+function refusalError(outcome: DecisionOutcome): GatewayError {
+  const names = outcome.refused.map((n) => `questions.${n}`).join(', ');
+  const error = new GatewayError('bad_request', `${names}: ${outcome.response.provider} declined to answer ${outcome.refused.length === 1 ? 'this question' : 'these questions'}, and this route's answers have no refusal (POST /api/v1/decisions answers each refusal in place)`, {
+    metadata: { refused: outcome.refused, provider: outcome.response.provider ?? null },
+  });
+  attachUsage(error, outcome.response.usage);
+  return error;
 }

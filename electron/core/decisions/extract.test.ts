@@ -79,13 +79,19 @@ describe('answers', () => {
   it('score is the expected 0-based level, with probabilities and the legend echoed', () => {
     const q = { type: 'score' as const, instructions: 'x', criteria: ['bad', { detail: 'ok' }, 'great'] };
     const answer = answerFrom(q, { '0': 0.2, '1': 0.3, '2': 0.5 });
-    expect(answer).toEqual({ type: 'score', score: 1.3, probabilities: { '0': 0.2, '1': 0.3, '2': 0.5 }, legend: { '0': 'bad', '1': { detail: 'ok' }, '2': 'great' } });
+    // confidence 1 − H/ln 3, H = −(0.2 ln 0.2 + 0.3 ln 0.3 + 0.5 ln 0.5) = 1.029653: 1 − 1.029653 / 1.098612 = 0.062769.
+    expect(answer).toEqual({ type: 'score', score: 1.3, confidence: 0.062769, probabilities: { '0': 0.2, '1': 0.3, '2': 0.5 }, legend: { '0': 'bad', '1': { detail: 'ok' }, '2': 'great' } });
     expect(expectedLevel({ '0': 1 })).toBe(0);
   });
 
-  it('choice is the argmax, its confidence that option\'s probability', () => {
+  it('choice is the argmax; its confidence how concentrated the distribution is, not the top probability', () => {
     const q = { type: 'choice' as const, instructions: 'x', criteria: { red: null, blue: null } };
-    expect(answerFrom(q, { red: 0.25, blue: 0.75 })).toEqual({ type: 'choice', choice: 'blue', confidence: 0.75, probabilities: { red: 0.25, blue: 0.75 } });
+    // 1 − H/ln 2, H = −(0.25 ln 0.25 + 0.75 ln 0.75) = 0.562335: 1 − 0.562335 / 0.693147 = 0.188722.
+    expect(answerFrom(q, { red: 0.25, blue: 0.75 })).toEqual({ type: 'choice', choice: 'blue', confidence: 0.188722, probabilities: { red: 0.25, blue: 0.75 } });
+    // All mass on one option: 1; spread evenly: 0; one option: 1.
+    expect(answerFrom(q, { red: 0, blue: 1 })).toMatchObject({ confidence: 1 });
+    expect(answerFrom(q, { red: 0.5, blue: 0.5 })).toMatchObject({ confidence: 0 });
+    expect(answerFrom({ type: 'choice', instructions: 'x', criteria: { only: null } }, { only: 1 })).toMatchObject({ confidence: 1 });
   });
 
   it('noul is P(true)', () => {

@@ -64,7 +64,8 @@ function expectedAnswers(method: 'logprobs' | 'verbalized') {
   const rest4 = (1 - first) / 3;
   return {
     noul: first,
-    choice: { choice: 'angry', confidence: first, probabilities: { angry: first, calm: rest3, pleased: rest3 } },
+    // Confidence: how concentrated (first, rest, rest) is, 1 − H / ln 3.
+    choice: { choice: 'angry', confidence: 1 + (first * Math.log(first) + 2 * rest3 * Math.log(rest3)) / Math.log(3), probabilities: { angry: first, calm: rest3, pleased: rest3 } },
     // Level 0 has `first`, the three others share the rest: expected level = (1 + 2 + 3) × rest.
     score: 6 * rest4,
   };

@@ -29,7 +29,13 @@ describe('the most a request can cost', () => {
         urgent: { type: 'noul', instructions: 'Is it urgent?' },
       },
     },
-    { model: 'sandbox/baseline-text', state: 'x', questions: { a: { type: 'noul', instructions: 'y' } }, provider: { only: ['sandbox-oracle'] } },
+    { model: 'sandbox/decider', state: 'x', questions: { a: { type: 'noul', instructions: 'y' } }, provider: { only: ['sandbox-oracle'] } },
+    // A decision model on each of its native hosts, falling back across the wire families.
+    {
+      model: 'sandbox/decider',
+      state: 'The parcel came two days late and the box was crushed.',
+      questions: { late: { type: 'noul', instructions: 'Was it late?' }, tone: { type: 'score', instructions: 'How upset?', criteria: ['calm', 'annoyed', 'angry'] } },
+    },
     { model: 'sandbox/baseline-text', state: 'A short note.', questions: { a: { type: 'noul', instructions: 'Short?' } }, provider: { sort: 'price' } },
   ] as DecisionsRequest[];
 

@@ -9,6 +9,7 @@ import { maxCallCost } from './usage';
 /** Bounds for the reservation at admission: tokens an image may count as, message framing, a native answer per question. */
 export const IMAGE_TOKENS = 2_000;
 const CALL_OVERHEAD_TOKENS = 32;
+/** Output tokens held per question on a native host that bills output (none so far does). */
 const NATIVE_OUTPUT_TOKENS = 64;
 
 /**
@@ -25,17 +26,20 @@ export function maxCost(gateway: Gateway, plan: Plan, request: DecisionsRequest,
 
 /** `maxCost`, and whether a call it counted was on an endpoint whose price is unknown (counted 0, so the sum is then no bound). */
 export function reservation(gateway: Gateway, plan: Plan, request: DecisionsRequest, prepared: Prepared): { usd: number; unpriced: boolean } {
-  const { labelled, sets, parts, images, image } = prepared;
+  const { labelled, sets, parts, images, boxImages } = prepared;
   const stateTokens = parts.reduce((n, p) => n + (p.type === 'text' ? Buffer.byteLength(p.text) : 0), 0) + images * IMAGE_TOKENS + CALL_OVERHEAD_TOKENS;
   // What each label question's calls send, counted once: only box prompts depend on the endpoint.
   const asks = labelled.map(([name, question]) => {
-    if (question.type === 'box') return { question, labels: undefined, asked: 0, stated: 0, statedOut: 0 };
+    if (question.type === 'box') return { name, question, labels: undefined, asked: 0, stated: 0, statedOut: 0 };
     const labels = sets.get(name)!;
     const asked = stateTokens + Buffer.byteLength(SYSTEM_PROMPT) + Buffer.byteLength(questionPart(question, labels));
     const stated = statedRequest(labels);
-    return { question, labels, asked, stated: asked + Buffer.byteLength(stated.text) + Buffer.byteLength(JSON.stringify(stated.schema)), statedOut: stated.maxTokens };
+    return { name, question, labels, asked, stated: asked + Buffer.byteLength(stated.text) + Buffer.byteLength(JSON.stringify(stated.schema)), statedOut: stated.maxTokens };
   });
-  let native: { promptTokens: number; outputTokens: number } | undefined;
+  // A host that answers natively takes the whole request in one call per attempt; only when chat
+  // endpoints share the plan may the questions after the first reach it one by one.
+  const allNative = plan.attempts.every(({ endpoint }) => methodFor(endpoint, gateway) === 'native');
+  const nativePrompt = stateTokens + Buffer.byteLength(JSON.stringify(request.questions));
   let total = 0;
   let unpriced = false;
   const priced = (usd: number | null) => {
@@ -45,13 +49,18 @@ export function reservation(gateway: Gateway, plan: Plan, request: DecisionsRequ
   for (const { endpoint } of plan.attempts) {
     const room = gateway.capabilities(endpoint).thinkingRoom;
     const cost = (promptTokens: number, outputTokens: number) => priced(maxCallCost(endpoint, { promptTokens, outputTokens: outputTokens + room }));
+    // No output is held where the host bills none (every decision host so far).
+    const nativeOutput = endpoint.host?.outputBilled === false ? 0 : NATIVE_OUTPUT_TOKENS * labelled.length;
+    if (allNative) {
+      total += priced(maxCallCost(endpoint, { promptTokens: nativePrompt, outputTokens: nativeOutput }));
+      continue;
+    }
     for (const ask of asks) {
       const method = methodFor(endpoint, gateway, ask.labels);
       if (method === 'native') {
-        native ??= { promptTokens: stateTokens + Buffer.byteLength(JSON.stringify(request.questions)), outputTokens: NATIVE_OUTPUT_TOKENS * labelled.length };
-        total += priced(maxCallCost(endpoint, native));
+        total += priced(maxCallCost(endpoint, { promptTokens: nativePrompt, outputTokens: nativeOutput }));
       } else if (ask.question.type === 'box') {
-        total += cost(stateTokens + Buffer.byteLength(BOX_SYSTEM_PROMPT + boxPrompt(endpoint, ask.question, image!)), BOX_MAX_TOKENS);
+        total += cost(stateTokens + Buffer.byteLength(BOX_SYSTEM_PROMPT + boxPrompt(endpoint, ask.question, boxImages.get(ask.name)!)), BOX_MAX_TOKENS);
       } else {
         if (method === 'logprobs') total += 2 * cost(ask.asked, 1);
         total += cost(ask.stated, ask.statedOut);

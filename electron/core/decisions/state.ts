@@ -1,4 +1,4 @@
-import type { State } from '../../../shared/schemas/decisions-request';
+import type { ImageAsset, State } from '../../../shared/schemas/decisions-request';
 import type { ContentPart } from '../providers/types';
 import { GatewayError } from '../errors';
 
@@ -67,6 +67,33 @@ export function stateParts(state: State): { parts: ContentPart[]; images: number
   });
   return { parts, images };
 }
+
+/** The first bytes of each image format an asset may declare. */
+const MAGIC: Record<ImageAsset['format'], { mediaType: string; bytes: number[] }> = {
+  png: { mediaType: 'image/png', bytes: [0x89, 0x50, 0x4e, 0x47] },
+  jpeg: { mediaType: 'image/jpeg', bytes: [0xff, 0xd8, 0xff] },
+  jpg: { mediaType: 'image/jpeg', bytes: [0xff, 0xd8, 0xff] },
+};
+
+/**
+ * The `assets` map's images as parts, each after a line naming it (`Image \`photo\`:`), so that a
+ * question referring to `photo` can be read against the image of that name. Checked as inline images
+ * are: base64, and the format it says it is.
+ */
+export function assetParts(assets: Readonly<Record<string, ImageAsset>>): { key: string; part: Extract<ContentPart, { type: 'image' }> }[] {
+  return Object.entries(assets).map(([key, asset]) => {
+    const where = `assets.${key}.data_base64`;
+    if (asset.data_base64.startsWith('data:')) throw new GatewayError('bad_request', `${where}: standard base64 with no data: prefix (the format goes in assets.${key}.format)`);
+    if (!isBase64(asset.data_base64)) throw new GatewayError('bad_request', `${where}: not base64`);
+    const magic = MAGIC[asset.format];
+    const head = Buffer.from(asset.data_base64.slice(0, 8), 'base64');
+    if (!magic.bytes.every((b, i) => head[i] === b)) throw new GatewayError('bad_request', `${where}: the data is not a ${asset.format.toUpperCase()} image, as assets.${key}.format says`);
+    return { key, part: { type: 'image', mediaType: magic.mediaType, base64: asset.data_base64 } };
+  });
+}
+
+/** The line that names an asset before its image. */
+export const assetLabel = (key: string): string => `Image \`${key}\`:`;
 
 /** Approximate token count (4 characters a token) where a provider reported none. */
 export const estimateTokens = (text: string): number => estimateTokensOfLength(text.length);

@@ -46,6 +46,25 @@ export function totalUsage(ledger: readonly LedgerEntry[]): Usage {
   return cost === null ? { input_tokens: input, output_tokens: output } : { input_tokens: input, output_tokens: output, cost: Number(cost.toPrecision(12)) };
 }
 
+/** Of the request's tokens, those read from a cache, written to one, and spent reasoning (as providers reported them). */
+export interface TokenDetails {
+  cachedInputTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+}
+
+export function tokenDetails(ledger: readonly LedgerEntry[]): TokenDetails {
+  let cached = 0;
+  let written = 0;
+  let reasoning = 0;
+  for (const { usage } of ledger) {
+    cached += usage.cachedInputTokens;
+    written += usage.cacheWriteTokens;
+    reasoning += usage.reasoningTokens ?? 0;
+  }
+  return { cachedInputTokens: cached, cacheWriteTokens: written, reasoningTokens: reasoning };
+}
+
 /** Uncached input tokens billed over the ledger: what prefix caching saves. */
 export const uncachedInput = (ledger: readonly LedgerEntry[]): number =>
   ledger.reduce((n, e) => n + Math.max(0, (e.usage.inputTokens ?? 0) - e.usage.cachedInputTokens), 0);

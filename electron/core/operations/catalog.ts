@@ -29,6 +29,10 @@ const attemptView = (endpoint: CatalogEndpoint, reason: string) => ({
   reason,
 });
 
+/** The Decisions request a native host is measured with. */
+const PROBE_STATE = 'The parcel arrived on time.';
+const PROBE_QUESTION = { probe: { type: 'noul', instructions: 'Did the parcel arrive?' } } as const;
+
 /** Needs of a small measuring call: a short prompt, a few output tokens. */
 const PROBE_NEEDS = { parameters: [], promptTokens: 16, completionTokens: 32, images: 0 };
 
@@ -46,7 +50,27 @@ export function exportCatalogFile(core: Pick<HandlerDeps, 'catalog'>): CatalogFi
 
 export function catalogHandlers(core: HandlerDeps): CatalogOps {
   return {
-    'models.list': async () => core.catalog.listModels(),
+    'models.list': async () => {
+      // A provider's key state is read once, however many of its endpoints there are.
+      const keyed = new Map<string, Promise<boolean>>();
+      const callable = (e: CatalogEndpoint) => {
+        if (e.provider.local || e.provider.simulated) return Promise.resolve(true);
+        let known = keyed.get(e.provider.slug);
+        if (!known) keyed.set(e.provider.slug, (known = core.providerKeys.state(e.provider.slug).then((k) => k.key_set)));
+        return known;
+      };
+      const models = await Promise.all(
+        core.catalog.listModels().map(async (m) => {
+          const endpoints = core.catalog.endpointsOf(m.id);
+          const native = endpoints.filter((e) => e.host !== null).length;
+          const answering = native === 0 ? 'method' : native === endpoints.length ? 'native' : 'both';
+          const callableEndpoints = (await Promise.all(endpoints.map(callable))).filter(Boolean).length;
+          return { ...m, answering, callable_endpoints: callableEndpoints } as const;
+        }),
+      );
+      // Models that can be asked now come first (a fresh machine's first pick works); the order is otherwise kept.
+      return [...models.filter((m) => m.callable_endpoints > 0), ...models.filter((m) => m.callable_endpoints === 0)];
+    },
     'models.endpoints': async ({ model }) => core.service().listing(model),
     'endpoints.details': async ({ model }) => {
       core.catalog.model(model);
@@ -65,6 +89,7 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
           attempts_1d: figures.attempts1d,
           measured_since: ((since) => (since === null ? null : new Date(since).toISOString()))(core.metrics.measuredSince(e.id)),
           capabilities: capabilityView(e, core.gateway),
+          host: hostView(e),
           sources: e.sources,
           refused: core.gateway.refusals(e),
         };
@@ -78,7 +103,6 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
       const failed = new Map<string, { tag: string; provider_name: string; reason: string }>();
       // Endpoints are measured side by side; each one's calls go one after another.
       await Promise.all(core.catalog.endpointsOf(model).map(async (endpoint) => {
-        if (!core.gateway.adapter(endpoint).chat) return;
         for (let i = 0; i < calls; i += 1) {
           const plan = singleEndpointPlan(endpoint, 'probe');
           attempts += 1;
@@ -86,6 +110,11 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
             await core.gateway.route(
               plan,
               async (_a, signal) => {
+                // A host that answers Decisions is measured with the shortest Decisions request: one yes/no question.
+                if (endpoint.host) {
+                  const result = await core.gateway.decide(endpoint, { state: PROBE_STATE, parts: [{ type: 'text', text: PROBE_STATE }], questions: PROBE_QUESTION, assets: [] }, signal);
+                  return { value: null, usage: result.usage, timings: result.timings };
+                }
                 // Null only for calls that ask for log-probabilities; this one does not.
                 const result = (await core.gateway.call(endpoint, { messages: [{ role: 'user', content: [{ type: 'text', text: 'Write a short sentence.' }] }], maxTokens: PROBE_NEEDS.completionTokens }, signal))!;
                 return { value: null, usage: result.usage, timings: result.timings };
@@ -136,13 +165,37 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
   };
 }
 
+/** What a native host takes, from its row. */
+function hostView(endpoint: CatalogEndpoint) {
+  const host = endpoint.host;
+  if (!host) return null;
+  const { limits } = host;
+  return {
+    wire: endpoint.wire,
+    path: host.path.replace('{model}', endpoint.upstreamModel),
+    question_types: [...host.questionTypes],
+    images: host.images,
+    limits: {
+      questions: limits.questions,
+      options: [limits.minOptions, limits.maxOptions] as [number, number | null],
+      levels: [limits.minLevels, limits.maxLevels] as [number, number | null],
+      images: limits.images,
+      context_tokens: limits.contextTokens,
+    },
+    rounding_decimals: host.rounding?.probabilityDecimals ?? null,
+    output_billed: host.outputBilled,
+    gaps: host.gaps ?? null,
+    source: host.source,
+  };
+}
+
 /** How requests to an endpoint are built now, in the words of its row and what it refused. */
 function capabilityView(endpoint: CatalogEndpoint, gateway: HandlerDeps['gateway']) {
   const caps = gateway.capabilities(endpoint);
   const method = methodFor(endpoint, gateway);
   return {
     method: method === 'box' ? 'verbalized' : method,
-    token_limit: endpoint.provider.wire_format === 'gemini' ? 'maxOutputTokens' : endpoint.provider.wire_format === 'openai' ? caps.tokenLimit : 'max_tokens',
+    token_limit: endpoint.wire === 'gemini' ? 'maxOutputTokens' : endpoint.wire === 'openai' ? caps.tokenLimit : 'max_tokens',
     temperature: caps.temperature,
     top_logprobs: caps.topLogprobs,
     structured_output: caps.structured,

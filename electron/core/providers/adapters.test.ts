@@ -5,6 +5,7 @@ import { OPEN_CAPABILITIES } from '../../test-support/catalog-fixtures';
 import { ERROR_BODY, WIRE } from '../../test-support/wire-fixtures';
 import { anthropicAdapter } from './anthropic/adapter';
 import { decisionsAdapter } from './decisions/adapter';
+import { gatewayHost } from './decisions/capabilities';
 import { geminiAdapter } from './gemini/adapter';
 import { openaiAdapter } from './openai/adapter';
 import type { ChatRequest, ProviderAdapter } from './types';
@@ -89,7 +90,7 @@ describe.each(CASES)('$name adapter (shared suite)', (wire) => {
   const http = suite.http;
   const base = () => (wire.adapter === geminiAdapter ? `${suite.upstream.url}/v1beta` : `${suite.upstream.url}/v1`);
   const call = (timeoutMs = 2_000) =>
-    wire.adapter.chat!({ baseUrl: base(), model: 'upstream-model', apiKey: 'sk-test-key', capabilities: OPEN_CAPABILITIES }, REQUEST, { http, clock: systemClock, signal: AbortSignal.timeout(timeoutMs) });
+    wire.adapter.chat!({ baseUrl: base(), model: 'upstream-model', apiKey: 'sk-test-key', capabilities: OPEN_CAPABILITIES, host: null }, REQUEST, { http, clock: systemClock, signal: AbortSignal.timeout(timeoutMs) });
   const failure = async (timeoutMs?: number) => {
     const error = await call(timeoutMs).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamError);
@@ -164,7 +165,7 @@ describe.each(CASES)('$name adapter (shared suite)', (wire) => {
   });
 
   it('a refused connection is a connection failure', async () => {
-    const refused = wire.adapter.chat!({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm', apiKey: 'k', capabilities: OPEN_CAPABILITIES }, REQUEST, { http, clock: systemClock, signal: AbortSignal.timeout(2000) });
+    const refused = wire.adapter.chat!({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm', apiKey: 'k', capabilities: OPEN_CAPABILITIES, host: null }, REQUEST, { http, clock: systemClock, signal: AbortSignal.timeout(2000) });
     const error = await refused.catch((e: unknown) => e);
     expect((error as UpstreamError).kind).toBe('connection');
   });
@@ -173,14 +174,15 @@ describe.each(CASES)('$name adapter (shared suite)', (wire) => {
 describe('native decisions adapter', () => {
   const suite = scriptedUpstreamSuite();
   const http = suite.http;
-  const request = { model: 'remote/model', state: 'x', questions: { q: { type: 'noul' as const, instructions: 'x' } } };
-  const decide = () => decisionsAdapter.decide!({ baseUrl: `${suite.upstream.url}/api/v1`, model: 'upstream/m', apiKey: 'k', capabilities: OPEN_CAPABILITIES }, request, { http, clock: systemClock, signal: AbortSignal.timeout(2000) });
+  const ask = { state: 'x', parts: [{ type: 'text' as const, text: 'x' }], questions: { q: { type: 'noul' as const, instructions: 'x' } }, assets: [] };
+  const host = gatewayHost({ slug: 'remote', name: 'Remote' }, 'upstream/m');
+  const decide = () => decisionsAdapter.decide!({ baseUrl: `${suite.upstream.url}/api/v1`, model: 'upstream/m', apiKey: 'k', capabilities: OPEN_CAPABILITIES, host }, ask, { http, clock: systemClock, signal: AbortSignal.timeout(2000) });
 
   it('passes answers through unchanged and posts to /api/alpha/decisions', async () => {
     const answer = { id: 'g1', model: 'upstream/m', provider: 'Remote', answers: { q: { type: 'noul', noul: 0.73 } }, usage: { input_tokens: 9, output_tokens: 1, cost: 0.00002 } };
     suite.upstream.script({ kind: 'respond', status: 200, chunks: [JSON.stringify(answer)] });
     const result = await decide();
-    expect(result.response).toEqual(answer);
+    expect(result.answers).toEqual(answer.answers);
     expect(result.usage.cost).toBe(0.00002);
     expect(suite.upstream.received.at(-1)!.path).toBe('/api/alpha/decisions');
     expect((suite.upstream.received.at(-1)!.body as { model: string }).model).toBe('upstream/m');

@@ -173,7 +173,7 @@ describe('each adapter passes its classifier to the call', () => {
   it.each(cases)('%s', async (_name, adapter, base, body, parameter) => {
     suite.upstream.script({ kind: 'respond', status: 400, chunks: [body] });
     const error = await adapter
-      .chat!({ baseUrl: `${suite.upstream.url}${base}`, model: 'm', apiKey: 'k', capabilities: OPEN_CAPABILITIES }, request, { http, clock: systemClock, signal: AbortSignal.timeout(2_000) })
+      .chat!({ baseUrl: `${suite.upstream.url}${base}`, model: 'm', apiKey: 'k', capabilities: OPEN_CAPABILITIES, host: null }, request, { http, clock: systemClock, signal: AbortSignal.timeout(2_000) })
       .catch((e: unknown) => e);
     expect((error as UpstreamError).kind).toBe('unsupported');
     expect((error as UpstreamError).details.parameter).toBe(parameter);

@@ -1,6 +1,12 @@
 import type { WireFormat } from '../../../shared/schemas/inspector';
 import { anthropicAdapter } from './anthropic/adapter';
 import { decisionsAdapter } from './decisions/adapter';
+import { gatewayHost } from './decisions/capabilities';
+import { openAiDecisionsAdapter } from './openai-decisions/adapter';
+import { openAiDecisionsHost } from './openai-decisions/capabilities';
+import { systemOneAdapter } from './systemone/adapter';
+import { systemOneHost } from './systemone/capabilities';
+import type { DecisionHost } from './decision-host';
 import { geminiAdapter } from './gemini/adapter';
 import { openaiAdapter } from './openai/adapter';
 import type { ProviderAdapter } from './types';
@@ -16,6 +22,8 @@ export const ADAPTERS: Record<WireFormat, ProviderAdapter> = {
   anthropic: anthropicAdapter,
   gemini: geminiAdapter,
   decisions: decisionsAdapter,
+  systemone: systemOneAdapter,
+  'openai-decisions': openAiDecisionsAdapter,
 };
 
 /** Each wire format's capability table: what a provider's model accepts. */
@@ -24,7 +32,21 @@ export const CAPABILITIES: Record<WireFormat, (provider: string, model: string) 
   anthropic: anthropicCapabilities,
   gemini: geminiCapabilities,
   decisions: () => GENERIC,
+  systemone: () => GENERIC,
+  'openai-decisions': () => GENERIC,
 };
+
+/** Each Decisions wire format's host table: what a host that answers natively takes and how. */
+const DECISION_HOSTS: Partial<Record<WireFormat, (provider: { slug: string; name: string }, model: string) => DecisionHost>> = {
+  decisions: gatewayHost,
+  systemone: systemOneHost,
+  'openai-decisions': openAiDecisionsHost,
+};
+
+/** The host row of an endpoint reached through a Decisions wire format; null for chat APIs. */
+export function decisionHost(wire: WireFormat, provider: { slug: string; name: string }, upstreamModel: string): DecisionHost | null {
+  return DECISION_HOSTS[wire]?.(provider, upstreamModel) ?? null;
+}
 
 /**
  * An endpoint's capabilities: its provider folder's row for the model, then what a catalog file

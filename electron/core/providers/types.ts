@@ -1,5 +1,7 @@
-import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
-import type { DecisionsResponse } from '../../../shared/schemas/decisions-response';
+import type { State } from '../../../shared/schemas/decisions-request';
+import type { Answer } from '../../../shared/schemas/answer';
+import type { Question } from '../../../shared/schemas/question';
+import type { DecisionHost } from './decision-host';
 import type { WireFormat } from '../../../shared/schemas/inspector';
 import type { Clock } from '../clock';
 import type { UpstreamHttp } from './http';
@@ -42,6 +44,8 @@ export interface UpstreamUsage {
   outputTokens: number | null;
   cachedInputTokens: number;
   cacheWriteTokens: number;
+  /** Of the output, tokens spent reasoning, where the provider says (they are output all the same). */
+  reasoningTokens?: number;
   /** The provider's own cost figure, USD, when it reports one. */
   cost: number | null;
 }
@@ -62,8 +66,25 @@ export interface ChatResult {
   finishReason?: string | null;
 }
 
+/** A question the host declined to answer (OpenAI's per-question refusal); the others may still be answered. */
+export type Refusal = { type: 'refusal' };
+export type NativeAnswer = Answer | Refusal;
+
+/** A Decisions request as a native host is asked it; each adapter turns it into its host's wire. */
+export interface NativeAsk {
+  /** The state as the caller sent it (a host that takes JSON gets its structure). */
+  state: State;
+  /** The same state as parts: its text, and its images as they will be judged (upright). */
+  parts: ContentPart[];
+  /** In the caller's order; names are the caller's. */
+  questions: Readonly<Record<string, Question>>;
+  /** Images sent once under a name (the request's `assets`), as they will be judged. */
+  assets: readonly { key: string; image: Extract<ContentPart, { type: 'image' }> }[];
+}
+
 export interface DecideResult {
-  response: DecisionsResponse;
+  /** By question name, in the host's words translated to the spec's shape; numbers as the host gave them. */
+  answers: Record<string, NativeAnswer>;
   usage: UpstreamUsage;
   timings: Timings;
 }
@@ -74,6 +95,8 @@ export interface Target {
   apiKey: string | undefined;
   /** What this endpoint accepts (its provider folder's table, the catalog file, what it refused before). */
   capabilities: Capabilities;
+  /** How a host that answers Decisions itself is reached and read (null for chat endpoints). */
+  host: DecisionHost | null;
 }
 
 export interface CallContext {
@@ -88,5 +111,5 @@ export interface CallContext {
 export interface ProviderAdapter {
   wireFormat: WireFormat;
   chat?(target: Target, request: ChatRequest, ctx: CallContext): Promise<ChatResult>;
-  decide?(target: Target, request: DecisionsRequest, ctx: CallContext): Promise<DecideResult>;
+  decide?(target: Target, ask: NativeAsk, ctx: CallContext): Promise<DecideResult>;
 }

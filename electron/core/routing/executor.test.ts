@@ -74,7 +74,7 @@ describe('executor fault matrix', () => {
     executePlan(
       p,
       async (attempt, signal) => {
-        const result = await openaiAdapter.chat!({ baseUrl: attempt.endpoint.provider.base_url, model: 'm', apiKey: 'k', capabilities: OPEN_CAPABILITIES }, { messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], maxTokens: 1 }, { http, clock: systemClock, signal });
+        const result = await openaiAdapter.chat!({ baseUrl: attempt.endpoint.provider.base_url, model: 'm', apiKey: 'k', capabilities: OPEN_CAPABILITIES, host: null }, { messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], maxTokens: 1 }, { http, clock: systemClock, signal });
         return { value: result.text, usage: result.usage, timings: result.timings };
       },
       { clock: systemClock, health, metrics },
@@ -134,7 +134,7 @@ describe('executor fault matrix', () => {
     const error = (await executePlan(
       plan(...endpoints),
       async (attempt, signal) => {
-        const r = await openaiAdapter.chat!({ baseUrl: attempt.endpoint.provider.base_url, model: 'm', apiKey: 'k', capabilities: OPEN_CAPABILITIES }, { messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], maxTokens: 1 }, { http, clock: systemClock, signal });
+        const r = await openaiAdapter.chat!({ baseUrl: attempt.endpoint.provider.base_url, model: 'm', apiKey: 'k', capabilities: OPEN_CAPABILITIES, host: null }, { messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], maxTokens: 1 }, { http, clock: systemClock, signal });
         return { value: r.text, usage: r.usage, timings: r.timings };
       },
       { clock: systemClock, health, metrics },

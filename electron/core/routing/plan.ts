@@ -3,6 +3,7 @@ import type { PercentileStats } from '../../../shared/schemas/endpoint';
 import { endpointSlug } from '../catalog/catalog';
 import type { CatalogEndpoint } from '../catalog/types';
 import { GatewayError } from '../errors';
+import { hostRefusal, type DecisionShape } from './host-fit';
 import { rankHead } from './rank';
 
 /** What the plan knows of an endpoint's live state: measured figures and breaker health. */
@@ -31,6 +32,8 @@ export interface RequestNeeds {
   promptTokens: number;
   completionTokens: number;
   images: number;
+  /** A Decisions request's shape: endpoints whose host answers natively must be able to take it. */
+  decision?: DecisionShape;
 }
 
 export interface PlanInput {
@@ -96,6 +99,9 @@ export function expectedCost(endpoint: CatalogEndpoint, needs: RequestNeeds): nu
 }
 
 type Filter = { name: string; test: (c: Candidate) => string | null };
+
+/** The filter of what a native host can take: the request's own shape, not the caller's preferences. */
+const HOST_LIMITS = 'host limits';
 
 const TIER_NOTES = ['', '; no measurements for the preferred latency/throughput', '; misses preferred latency/throughput, deprioritised'] as const;
 
@@ -165,6 +171,8 @@ function hardFilters(prefs: ProviderPreferences | undefined, account: AccountRou
   if (prefs?.enforce_distillable_text === true) {
     filters.push({ name: 'enforce_distillable_text', test: (c) => (c.endpoint.model.distillable === true ? null : 'model author does not allow distillation') });
   }
+  const shape = needs.decision;
+  if (shape) filters.push({ name: HOST_LIMITS, test: (c) => (c.endpoint.host ? hostRefusal(c.endpoint.host, c.endpoint.contextLength, shape) : null) });
   return filters;
 }
 
@@ -306,10 +314,14 @@ function eligibleCandidates(input: PlanInput): { eligible: readonly Candidate[];
     return true;
   });
   if (eligible.length === 0) {
+    const metadata = { excluded: excluded.map((e) => ({ endpoint: endpointSlug(e.endpoint), reason: e.reason })) };
+    // Nothing the caller preferred is at fault: no host can take a request of this shape, which the caller must change.
+    if (emptiedBy.size === 1 && emptiedBy.has(HOST_LIMITS)) {
+      const reasons = [...new Set(excluded.map((e) => e.reason))].join('; ');
+      throw new GatewayError('bad_request', `No endpoint of "${input.modelId}" can take this request: ${reasons}`, { metadata });
+    }
     const reasons = [...emptiedBy.entries()].map(([name, n]) => `${name} excluded ${n}`).join(', ');
-    throw new GatewayError('not_found', `No endpoint of "${input.modelId}" satisfies the provider preferences (${reasons})`, {
-      metadata: { excluded: excluded.map((e) => ({ endpoint: endpointSlug(e.endpoint), reason: e.reason })) },
-    });
+    throw new GatewayError('not_found', `No endpoint of "${input.modelId}" satisfies the provider preferences (${reasons})`, { metadata });
   }
   return { eligible, excluded };
 }

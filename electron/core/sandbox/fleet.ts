@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { CatalogContribution, CatalogModel, CatalogProvider } from '../catalog/types';
 import { labelProbabilities, logNormal, seededRandom, splitPrompt } from './baseline';
 import { SANDBOX_MODELS, SANDBOX_PROFILES, type SandboxProfile } from './profiles';
-import { sandboxDecide } from './native-decisions';
+import { gatewayDecide, openAiDecide, systemOneDecide, type HostReply } from './native-decisions';
+import type { WireFormat } from '../../../shared/schemas/inspector';
 import { foregroundBox, statedBox } from './image-baseline';
 import { estimateTokens } from '../decisions/state';
 
@@ -186,10 +187,11 @@ export async function startSandboxFleet(options: FleetOptions = {}): Promise<San
       return openaiError(res, 400, 'We could not parse the JSON body of your request', 'invalid_request_error');
     }
     if (path === '/v1/chat/completions' && profile.wireFormat === 'openai') return chat(profile, body, res);
-    if (path === '/api/alpha/decisions' && profile.wireFormat === 'decisions') {
+    const decide = DECISION_ROUTES[profile.wireFormat];
+    if (decide && path === decide.path) {
       if (misfortune(profile, res)) return;
       await sleep(logNormal(random, profile.latencyMedianMs, profile.latencySigma) * timeScale);
-      const answer = sandboxDecide(body, profile);
+      const answer = decide.answer(body, profile);
       res.writeHead(answer.status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(answer.body));
       return;
@@ -212,12 +214,20 @@ export async function startSandboxFleet(options: FleetOptions = {}): Promise<San
   };
 }
 
+/** Where each simulated decision host answers, and how. */
+const DECISION_ROUTES: Partial<Record<WireFormat, { path: string; answer: (body: unknown, profile: SandboxProfile) => HostReply }>> = {
+  decisions: { path: '/api/alpha/decisions', answer: gatewayDecide },
+  systemone: { path: '/v1/systemone', answer: systemOneDecide },
+  'openai-decisions': { path: '/v1/decisions', answer: openAiDecide },
+};
+
 /** The catalog entries of the fleet: every provider labelled simulated. */
 export function sandboxCatalog(url: string, profiles: readonly SandboxProfile[]): CatalogContribution {
   const providers: CatalogProvider[] = profiles.map((p) => ({
     slug: p.slug,
     name: p.name,
     wire_format: p.wireFormat,
+    // Another gateway is addressed as the spec addresses one (its /api/v1); the others at /v1.
     base_url: p.wireFormat === 'decisions' ? `${url}/${p.slug}/api/v1` : `${url}/${p.slug}/v1`,
     local: true,
     data_policy: { zdr: p.zdr, collects_data: p.collectsData },

@@ -49,6 +49,17 @@ export const SANDBOX_MODELS: readonly ModelConfig[] = [
     locates_objects: true,
     box_format: 'gemini-1000',
   },
+  {
+    id: 'sandbox/decider',
+    name: 'Decider (simulated)',
+    created: 1_767_225_600,
+    description:
+      'A simulated decision model: its hosts answer Decisions themselves, in each wire family, from the same transparent baseline (word overlap; image statistics for boxes), rounded to two decimals as decision hosts round.',
+    architecture: { input_modalities: ['text', 'image'], output_modalities: ['decisions'], modality: 'text+image->decisions', instruct_type: null, tokenizer: null },
+    distillable: true,
+    locates_objects: true,
+    box_format: null,
+  },
 ];
 
 const BOTH = ['sandbox/baseline-text', 'sandbox/baseline-vision'];
@@ -58,5 +69,8 @@ export const SANDBOX_PROFILES: readonly SandboxProfile[] = [
   { slug: 'sandbox-steady', name: 'Steady (simulated)', wireFormat: 'openai', latencyMedianMs: 300, latencySigma: 0.15, tokensPerSecond: 90, failureRate: 0.005, rateLimitRate: 0.02, retryAfterSeconds: 2, zdr: true, collectsData: false, quantization: 'bf16', promptPrice: '0.0000005', completionPrice: '0.0000015', cacheReadPrice: '0.000000125', models: BOTH },
   { slug: 'sandbox-bargain', name: 'Bargain (simulated)', wireFormat: 'openai', latencyMedianMs: 650, latencySigma: 0.4, tokensPerSecond: 45, failureRate: 0.03, rateLimitRate: 0, retryAfterSeconds: 1, zdr: false, collectsData: true, quantization: 'int8', promptPrice: '0.00000015', completionPrice: '0.0000006', cacheReadPrice: '0.0000000375', models: ['sandbox/baseline-text'] },
   { slug: 'sandbox-flaky', name: 'Flaky (simulated)', wireFormat: 'openai', latencyMedianMs: 200, latencySigma: 0.6, tokensPerSecond: 120, failureRate: 0.15, rateLimitRate: 0.05, retryAfterSeconds: 3, zdr: null, collectsData: null, quantization: null, promptPrice: '0.0000003', completionPrice: '0.000001', cacheReadPrice: '0.000000075', models: ['sandbox/baseline-text'] },
-  { slug: 'sandbox-oracle', name: 'Oracle (simulated)', wireFormat: 'decisions', latencyMedianMs: 250, latencySigma: 0.2, tokensPerSecond: 0, failureRate: 0.01, rateLimitRate: 0, retryAfterSeconds: 1, zdr: true, collectsData: false, quantization: null, promptPrice: '0.000002', completionPrice: '0.000002', cacheReadPrice: '0.0000005', models: ['sandbox/baseline-text'] },
+  // Decision hosts, one per wire family: another gateway's alpha route (boxes too), System One, OpenAI Decisions.
+  { slug: 'sandbox-oracle', name: 'Oracle (simulated)', wireFormat: 'decisions', latencyMedianMs: 250, latencySigma: 0.2, tokensPerSecond: 0, failureRate: 0.01, rateLimitRate: 0, retryAfterSeconds: 1, zdr: true, collectsData: false, quantization: null, promptPrice: '0.0000002', completionPrice: '0', cacheReadPrice: '0.00000005', models: ['sandbox/decider'] },
+  { slug: 'sandbox-verity', name: 'Verity (simulated)', wireFormat: 'systemone', latencyMedianMs: 90, latencySigma: 0.2, tokensPerSecond: 0, failureRate: 0.01, rateLimitRate: 0, retryAfterSeconds: 1, zdr: true, collectsData: false, quantization: null, promptPrice: '0.00000005', completionPrice: '0', cacheReadPrice: '0.00000005', models: ['sandbox/decider'] },
+  { slug: 'sandbox-arbiter', name: 'Arbiter (simulated)', wireFormat: 'openai-decisions', latencyMedianMs: 160, latencySigma: 0.2, tokensPerSecond: 0, failureRate: 0.01, rateLimitRate: 0.01, retryAfterSeconds: 2, zdr: false, collectsData: false, quantization: null, promptPrice: '0.0000001', completionPrice: '0', cacheReadPrice: '0', models: ['sandbox/decider'] },
 ];

@@ -3,7 +3,7 @@ import { SettingsSchema, type Settings } from '../../../shared/schemas/inspector
 export type SettingsPatch = { [K in keyof Settings]?: Settings[K] | undefined };
 import type { Store } from '../store/database';
 
-const DEFAULTS: Settings = { theme: 'system', sandbox: 'auto', routing: { only: [], ignore: [], zdr: false }, gateway: { mode: 'built-in' }, trace_destinations: [] };
+const DEFAULTS: Settings = { theme: 'system', sandbox: 'auto', routing: { only: [], ignore: [], zdr: false }, gateway: { mode: 'built-in' }, trace_destinations: [], image_urls: 'refuse' };
 
 /** User settings, one row per key; a stored value that no longer validates falls back to its default. */
 export class SettingsStore {

@@ -68,6 +68,7 @@ export async function readGeminiStream(response: UpstreamResponse, ctx: CallCont
     cachedInputTokens: (usage && field(usage['cachedContentTokenCount'], num, 'usageMetadata.cachedContentTokenCount')) ?? 0,
     cacheWriteTokens: 0,
     cost: null,
+    ...(thoughts !== undefined && thoughts !== null ? { reasoningTokens: thoughts } : {}),
   };
   if (blockReason !== null) throw new UpstreamError('refused', `${providerLabel(baseUrl, 'Gemini')} declined: prompt blocked (${blockReason})`, { usage: result });
   if (state.finishReason !== null && DECLINED.has(state.finishReason)) {

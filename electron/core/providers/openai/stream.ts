@@ -113,6 +113,8 @@ export async function readOpenAiStream(response: UpstreamResponse, ctx: CallCont
     cacheWriteTokens: 0,
     cost: (usage && num(usage['cost'])) ?? null,
   };
+  const reasoning = num(((usage ? asObj(usage['completion_tokens_details']) : undefined) ?? {})['reasoning_tokens']);
+  if (reasoning !== undefined) result.reasoningTokens = reasoning;
   if (refusal !== '') throw new UpstreamError('refused', `${providerLabel(baseUrl, 'The provider')} declined: ${refusal}`, { usage: result });
   if (state.finishReason === 'content_filter') throw new UpstreamError('refused', `${providerLabel(baseUrl, 'The provider')} declined: content filter (finish_reason content_filter)`, { usage: result });
   if (state.finishReason === 'length' && state.text === '') {

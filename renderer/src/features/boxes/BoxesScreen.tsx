@@ -1,3 +1,4 @@
+import { modelKind } from '../../lib/answering';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { BoxItem } from '../../../../shared/schemas/inspector';
@@ -184,8 +185,10 @@ export function BoxesScreen() {
           <label htmlFor="box-model">Model</label>
           <input id="box-model" list="box-models" value={model} onChange={(e) => setModel(e.target.value)} size={28} />
           <datalist id="box-models">
-            {(models.data ?? []).map((m) => (
-              <option key={m.id} value={m.id} />
+            {(models.data ?? []).filter((m) => m.locates_objects).map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.name} · {modelKind(m)}
+              </option>
             ))}
           </datalist>
         </div>

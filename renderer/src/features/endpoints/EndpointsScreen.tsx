@@ -1,3 +1,4 @@
+import { kindTag, modelKind } from '../../lib/answering';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { call } from '../../transport/transport';
@@ -70,8 +71,9 @@ export function EndpointsScreen() {
             <label htmlFor="model-picker">Model</label>
             <select id="model-picker" value={model} onChange={(e) => setModel(e.target.value)}>
               {models.data.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.name} ({m.id}) · {m.endpoint_count} endpoints
+                <option key={m.id} value={m.id} title={modelKind(m)}>
+                  {m.name} ({m.id}) · {m.endpoint_count} endpoints · {kindTag(m)}
+                  {m.callable_endpoints === 0 ? ' · needs a key' : ''}
                 </option>
               ))}
             </select>

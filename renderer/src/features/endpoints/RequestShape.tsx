@@ -1,10 +1,6 @@
 import type { EndpointDetail } from '../../../../shared/schemas/inspector';
+import { methodText } from '../../lib/answering';
 
-const METHOD_LABEL: Record<EndpointDetail['capabilities']['method'], string> = {
-  native: 'passed through (native Decisions)',
-  logprobs: 'label log-probabilities',
-  verbalized: 'stated probabilities',
-};
 const UNKNOWN_SOURCE = 'unknown (no source gives it)';
 
 /**
@@ -32,19 +28,8 @@ export function RequestShape({ details }: { details: EndpointDetail[] }) {
               <th scope="row">
                 <span className="mono">{d.tag}</span>
               </th>
-              <td>{METHOD_LABEL[d.capabilities.method]}</td>
-              <td className="small">
-                <div>
-                  <span className="mono">{d.capabilities.token_limit}</span> · temperature {d.capabilities.temperature ? 'sent' : 'not sent'} ·{' '}
-                  {d.capabilities.top_logprobs > 0 ? `up to ${d.capabilities.top_logprobs} alternatives` : 'no log-probabilities'}
-                </div>
-                <div>
-                  structured output: {d.capabilities.structured_output} · reasoning: {d.capabilities.reasoning}
-                </div>
-                <div className="muted" title={d.capabilities.source}>
-                  per {shorten(d.capabilities.source)}
-                </div>
-              </td>
+              <td>{methodText(d.capabilities.method)}</td>
+              <td className="small wrap request-shape">{d.host ? <HostShape host={d.host} /> : <ChatShape capabilities={d.capabilities} />}</td>
               <td className="small">
                 <div>prices: {d.sources.pricing ?? UNKNOWN_SOURCE}</div>
                 <div>context: {d.sources.context_length ?? UNKNOWN_SOURCE}</div>
@@ -68,6 +53,57 @@ export function RequestShape({ details }: { details: EndpointDetail[] }) {
         </tbody>
       </table>
     </div>
+  );
+}
+
+function ChatShape({ capabilities: c }: { capabilities: EndpointDetail['capabilities'] }) {
+  return (
+    <>
+      <div>
+        <span className="mono">{c.token_limit}</span> · temperature {c.temperature ? 'sent' : 'not sent'} · {c.top_logprobs > 0 ? `up to ${c.top_logprobs} alternatives` : 'no log-probabilities'}
+      </div>
+      <div>
+        structured output: {c.structured_output} · reasoning: {c.reasoning}
+      </div>
+      <div className="muted" title={c.source}>
+        per {shorten(c.source)}
+      </div>
+    </>
+  );
+}
+
+const WIRE_NAME: Record<string, string> = { systemone: 'System One', 'openai-decisions': 'OpenAI Decisions', decisions: 'Another gateway’s Decisions' };
+const IMAGES: Record<string, string> = {
+  none: 'no images',
+  'state-parts': 'images as parts of the state',
+  assets: 'images as an assets map',
+  'images-array': 'images in a top-level array',
+  multipart: 'images as file parts',
+  'input-image': 'images as input_image parts',
+};
+const range = ([min, max]: [number, number | null], unit: string) => (max === null ? `${min}+ ${unit}` : `${min}–${max} ${unit}`);
+
+/** What a host that answers natively takes, per the document its row names. */
+function HostShape({ host }: { host: NonNullable<EndpointDetail['host']> }) {
+  const l = host.limits;
+  return (
+    <>
+      <div>
+        {WIRE_NAME[host.wire] ?? host.wire} at <span className="mono">{host.path}</span> · {host.question_types.join(', ')} · {IMAGES[host.images] ?? host.images}
+      </div>
+      <div>
+        {l.questions === null ? 'questions: no published limit' : `at most ${l.questions} questions`} · {range(l.options, 'choices')} · {range(l.levels, 'levels')}
+        {l.images !== null ? ` · at most ${l.images} images` : ''}
+        {l.context_tokens !== null ? ` · ${l.context_tokens.toLocaleString('en-US')} tokens` : ''}
+      </div>
+      <div>
+        {host.rounding_decimals === null ? 'rounding not declared' : `answers rounded to ${host.rounding_decimals} decimals`} · output {host.output_billed ? 'billed at its price' : 'free'}
+      </div>
+      {host.gaps ? <div className="muted">{host.gaps}</div> : null}
+      <div className="muted" title={host.source}>
+        per {shorten(host.source)}
+      </div>
+    </>
   );
 }
 

@@ -1,3 +1,4 @@
+import { methodText } from '../../lib/answering';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { ErrorNotice, Loading, Panel } from '../../ui/components';
@@ -76,7 +77,7 @@ export function ItemDetail({ runId, position, onClose }: { runId: string; positi
                           ))
                         : <span className="text-error">{r.error}</span>}
                     </td>
-                    <td className="mono small">{r.methods ? Object.entries(r.methods).map(([q, m]) => <div key={q}>{`${q}: ${m}`}</div>) : '—'}</td>
+                    <td className="mono small">{r.methods ? Object.entries(r.methods).map(([q, m]) => <div key={q} title={m}>{`${q}: ${methodText(m)}`}</div>) : '—'}</td>
                     <td>{r.provider ?? '—'}</td>
                     <td className="mono">
                       {r.usage.input_tokens} / {r.usage.output_tokens}

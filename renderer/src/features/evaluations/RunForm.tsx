@@ -1,3 +1,5 @@
+import { kindTag, modelKind } from '../../lib/answering';
+import type { ModelSummary } from '../../../../shared/schemas/inspector';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { summarizeIssues } from '../../../../shared/contract/result';
@@ -105,6 +107,21 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
   const startHeld = useRef(false);
   const estimateHeld = useRef(false);
   const ready = chosen.length > 0 && effectiveDataset !== '' && (sets.data?.length ?? 0) > 0;
+  const keyless = (models.data ?? []).filter((m) => m.callable_endpoints === 0);
+  const modelCheck = (m: ModelSummary) => (
+    <label key={m.id} className="inline-check" title={modelKind(m)}>
+      <input
+        type="checkbox"
+        aria-label={m.id}
+        checked={chosen.includes(m.id)}
+        onChange={(e) => {
+          setChosen(e.target.checked ? [...chosen, m.id] : chosen.filter((c) => c !== m.id));
+          inputsChanged();
+        }}
+      />
+      <span className="mono small">{m.id}</span> <span className={`model-kind model-kind-${m.answering}`}>{kindTag(m)}</span>
+    </label>
+  );
   return (
     <Panel title="New evaluation run">
       <form
@@ -142,16 +159,13 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
         </label>
         <fieldset className="model-choice">
           <legend>Models</legend>
-          {(models.data ?? []).map((m) => (
-            <label key={m.id} className="inline-check">
-              <input type="checkbox" checked={chosen.includes(m.id)} onChange={(e) => {
-                  setChosen(e.target.checked ? [...chosen, m.id] : chosen.filter((c) => c !== m.id));
-                  inputsChanged();
-                }}
-              />
-              <span className="mono small">{m.id}</span>
-            </label>
-          ))}
+          {(models.data ?? []).filter((m) => m.callable_endpoints > 0).map(modelCheck)}
+          {keyless.length > 0 ? (
+            <details className="keyless-models">
+              <summary className="small muted">{keyless.length} more that need a provider key (Settings)</summary>
+              {keyless.map(modelCheck)}
+            </details>
+          ) : null}
         </fieldset>
         <label>
           Provider preferences (optional: with one model, one JSON object per line, each a variant)

@@ -1,3 +1,4 @@
+import { kindTag, modelKind } from '../../lib/answering';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { DecisionsRequestSchema } from '../../../../shared/schemas/decisions-request';
@@ -202,7 +203,7 @@ export function QuestionSetsScreen() {
                 <datalist id="model-options">
                   {(models.data ?? []).map((m) => (
                     <option key={m.id} value={m.id}>
-                      {m.name} · {m.endpoint_count} endpoints
+                      {m.name} · {m.endpoint_count} endpoints · {modelKind(m)}
                     </option>
                   ))}
                 </datalist>
@@ -249,8 +250,8 @@ export function QuestionSetsScreen() {
             <label htmlFor="compare-models">Also run on</label>
             <select id="compare-models" multiple size={2} value={compareWith} onChange={(e) => setCompareWith([...e.target.selectedOptions].map((o) => o.value))}>
               {(models.data ?? []).filter((m) => m.id !== draft.model).map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.id}
+                <option key={m.id} value={m.id} title={modelKind(m)}>
+                  {m.id} ({kindTag(m)})
                 </option>
               ))}
             </select>

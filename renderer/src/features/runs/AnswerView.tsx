@@ -1,5 +1,6 @@
 import type { Answer, Box } from '../../../../shared/schemas/answer';
 import { probability } from '../../ui/format';
+import { methodText } from '../../lib/answering';
 
 function Bar({ label, value, chosen }: { label: string; value: number; chosen?: boolean }) {
   return (
@@ -40,7 +41,7 @@ export function AnswerView({ name, answer, method, image }: { name: string; answ
     <section className="answer" aria-label={`Answer ${name}`}>
       <header>
         <strong>{name}</strong> <span className="badge">{answer.type}</span>
-        {method ? <span className="muted small"> · measured by {method === 'logprobs' ? 'token probabilities' : method === 'verbalized' ? 'stated probabilities' : method}</span> : null}
+        {method ? <span className="muted small"> · measured by {methodText(method)}</span> : null}
       </header>
       {answer.type === 'noul' ? (
         <div className="gauge" role="meter" aria-valuemin={0} aria-valuemax={1} aria-valuenow={answer.noul} aria-label={`P(true) for ${name}`}>

@@ -35,7 +35,8 @@ export function differs(a: Answer | undefined, b: Answer | undefined): boolean {
 export function summary(a: Answer | undefined): string {
   if (!a) return UNKNOWN;
   if (a.type === 'noul') return `P(true) ${(a.noul * 100).toFixed(1)}%`;
-  if (a.type === 'choice') return `${a.choice}${a.confidence !== undefined ? ` (${(a.confidence * 100).toFixed(0)}%)` : ''}`;
+  // The chosen option's probability (confidence is another statistic: how concentrated the distribution is).
+  if (a.type === 'choice') return `${a.choice}${a.probabilities?.[a.choice] !== undefined ? ` (${(a.probabilities[a.choice]! * 100).toFixed(0)}%)` : ''}`;
   if (a.type === 'score') return `level ${a.score.toFixed(2)}${a.probabilities ? ` of ${Object.keys(a.probabilities).length - 1}` : ''}`;
   return `box ${a.box.left.toFixed(2)},${a.box.top.toFixed(2)} → ${a.box.right.toFixed(2)},${a.box.bottom.toFixed(2)}`;
 }

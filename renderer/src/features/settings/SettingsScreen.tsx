@@ -74,6 +74,30 @@ function GatewayPanel() {
   );
 }
 
+/** Whether an image named by an https URL in a Decisions request (OpenAI's input_image) is fetched here. */
+function ImageUrlsPanel() {
+  const { shown, change, error } = useSettings();
+  const labels = { refuse: 'refuse (callers embed images as data URLs)', fetch: 'fetch them' } as const;
+  return (
+    <Panel title="Image URLs in requests">
+      <p className="muted">
+        A Decisions request in OpenAI&apos;s shape may name an image by an https URL. By default it is refused and the caller embeds the image as a data URL.
+        Fetched, it must be a public address (no loopback or private network), with no redirect, a PNG, JPEG, GIF or WebP of at most 10 MB.
+      </p>
+      <fieldset className="segmented" disabled={!shown}>
+        <legend>Image URLs</legend>
+        {(['refuse', 'fetch'] as const).map((mode) => (
+          <label key={mode}>
+            <input type="radio" name="image_urls" value={mode} checked={shown?.image_urls === mode} onChange={() => change({ image_urls: mode })} />
+            {labels[mode]}
+          </label>
+        ))}
+      </fieldset>
+      {error ? <ErrorNotice error={error} title="Setting not saved" /> : null}
+    </Panel>
+  );
+}
+
 function AppearancePanel() {
   const { shown, change, error } = useSettings();
   return (
@@ -106,7 +130,7 @@ function AboutPanel() {
           <>
             <dt>HTTP API</dt>
             <dd className="mono">
-              {window.location.origin}/api/v1 · {window.location.origin}/api/alpha/decisions
+              {window.location.origin}/api/v1 (models, endpoints, OpenAI&apos;s /decisions, /systemone) · {window.location.origin}/api/alpha/decisions · {window.location.origin}/api/ai (the AI SDK gateway)
             </dd>
           </>
         ) : null}
@@ -130,6 +154,7 @@ export function SettingsScreen() {
       <RemoteGatewayPanel />
       <GatewayPanel />
       <TracePanel />
+      <ImageUrlsPanel />
       <AppearancePanel />
       <BackupPanel />
       <AboutPanel />

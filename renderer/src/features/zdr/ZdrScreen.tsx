@@ -51,8 +51,11 @@ const impact = (r: ZdrRow, pair: readonly [number | null, number | null], format
 export function ZdrScreen() {
   const zdr = useQuery({ queryKey: ['zdr', 'endpoints'], queryFn: () => call('endpoints.zdr', {}) });
   const models = useQuery(modelsQuery());
-  const listings = useQueries({ queries: (models.data ?? []).map((m) => listingQuery(m.id, false)) });
-  const details = useQueries({ queries: (models.data ?? []).map((m) => detailsQuery(m.id, false)) });
+  // The models that can be asked here now: what zdr: true would change for them is what matters today.
+  const usable = (models.data ?? []).filter((m) => m.callable_endpoints > 0);
+  const keyless = (models.data ?? []).length - usable.length;
+  const listings = useQueries({ queries: usable.map((m) => listingQuery(m.id, false)) });
+  const details = useQueries({ queries: usable.map((m) => detailsQuery(m.id, false)) });
   const [sort, setSort] = useState<{ key: SortKey; dir: 1 | -1 }>({ key: 'model', dir: 1 });
   const zdrTags = new Set((zdr.data?.data ?? []).map((e) => `${e.model_id}|${e.tag}`));
   const rows: ZdrRow[] = listings
@@ -121,6 +124,11 @@ export function ZdrScreen() {
           ) : (
             <p className="muted">Every model keeps at least one endpoint with zdr: true.</p>
           )}
+          {keyless > 0 ? (
+            <p className="muted small" role="note">
+              {keyless} more model{keyless === 1 ? ' is' : 's are'} listed without a provider key and not shown here; Endpoints shows each of them.
+            </p>
+          ) : null}
           {unknownTotal > 0 ? (
             <p className="muted small" role="note">
               {unknownTotal} endpoint{unknownTotal === 1 ? '' : 's'} of unknown ZDR status {unknownTotal === 1 ? 'is' : 'are'} left out by zdr: true, like those that retain prompts.

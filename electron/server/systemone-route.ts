@@ -1,0 +1,20 @@
+import { DecisionsRequestSchema } from '../../shared/schemas/decisions-request';
+import type { DecisionsResponse } from '../../shared/schemas/decisions-response';
+import { answerApiCall, type ApiCallAnswer } from '../core/api/decisions-call';
+import type { Core } from '../core/create-core';
+import { concentration } from '../core/decisions/answers';
+import { fromSystemOneBody, toSystemOneResponse } from '../core/providers/systemone/translate-serving';
+import { parseOrBadRequest } from '../core/validation';
+import { sessionOf, type DecisionsCall } from './decisions-route';
+
+/**
+ * `POST /api/v1/systemone` (TypeSafe's SDKs with base URL `{host}/api`, `@openrouter/sdk`
+ * `systemOne.create`), and `POST /api/v1/decisions` when its body is System One's (Perplexity's
+ * and Portkey's `/v1/decisions`): the spec's shape with TypeSafe's leniencies, answered by any
+ * model, every choice and score answer with the `confidence` TypeSafe's schema requires.
+ */
+export async function answerSystemOne(core: Core, call: DecisionsCall, json: unknown): Promise<{ response: DecisionsResponse; settle: ApiCallAnswer['settle'] }> {
+  const request = parseOrBadRequest(DecisionsRequestSchema, fromSystemOneBody(json), 'System One request');
+  const { response, settle } = await answerApiCall(core, { request, sessionId: sessionOf(request, call), keyId: call.key.id, requestId: call.requestId, signal: call.signal, route: 'systemone' });
+  return { response: toSystemOneResponse(response, concentration), settle };
+}
