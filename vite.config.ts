@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -22,5 +23,8 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 20_000,
     pool: 'forks',
+    // Every core: Vitest's default leaves one for itself, which on a 2-core machine ran the files
+    // one at a time (54 s here, against about 30 s with two).
+    maxWorkers: availableParallelism(),
   },
 });

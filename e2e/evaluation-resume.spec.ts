@@ -14,7 +14,6 @@ import { startBuiltServer, test, expect, type ServerInfo } from './fixtures/serv
 const ITEMS = 60;
 const QUESTIONS = { late: { type: 'noul', instructions: 'Did the parcel come late?' } };
 const P = (i: number) => [0.9, 0.2, 0.65, 0.4][i % 4]!;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function inspector(info: ServerInfo) {
   const token = new URL(info.uiUrl).searchParams.get('token')!;
@@ -38,15 +37,15 @@ interface RunView {
   total: number;
 }
 
-/** The run's view once it has stopped running (or after a minute, whatever it says then). */
-async function settled(call: ReturnType<typeof inspector>, id: string): Promise<RunView> {
-  let view = await call<RunView>('evals.get', { id });
-  for (let waited = 0; view.status === 'running' && waited < 60_000; waited += 50) {
-    await sleep(50);
-    view = await call<RunView>('evals.get', { id });
-  }
-  return view;
+/** The run's view once `ready` says so of it (asked every 20 ms), failing after `timeout`. */
+async function until(call: ReturnType<typeof inspector>, id: string, ready: (view: RunView) => boolean, timeout = 60_000): Promise<RunView> {
+  let view: RunView | undefined;
+  await expect.poll(async () => ready((view = await call<RunView>('evals.get', { id }))), { intervals: [20], timeout, message: `run ${id}: ${JSON.stringify(view)}` }).toBe(true);
+  return view!;
 }
+
+/** The run's view once it has stopped running. */
+const settled = (call: ReturnType<typeof inspector>, id: string) => until(call, id, (view) => view.status !== 'running');
 
 test('an evaluation run killed with SIGKILL resumes where it stopped and sends no stored item again', async () => {
   test.setTimeout(90_000);
@@ -69,7 +68,7 @@ test('an evaluation run killed with SIGKILL resumes where it stopped and sends n
       concurrency: 3,
     });
     // Kill it once a good part, not all, is stored.
-    for (let view = await call<RunView>('evals.get', { id: run.id }); view.done < 15; view = await call<RunView>('evals.get', { id: run.id })) await sleep(20);
+    await until(call, run.id, (view) => view.done >= 15, 30_000);
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
     const sentBeforeKill = provider.received.length;
@@ -127,7 +126,7 @@ test('after a SIGKILL, the resumed run sends failed items again, never a stored 
     const content = Array.from({ length: ITEMS }, (_, i) => JSON.stringify({ id: `i${i}`, state: `Review item-${i}.`, expected: { late: true } })).join('\n');
     const imported = await call<{ dataset: { id: string } }>('datasets.import', { name: 'parcels.jsonl', format: 'jsonl', content, questions: QUESTIONS });
     const run = await call<{ id: string }>('evals.start', { request: { model: 'lp/alpha', state: '', questions: QUESTIONS }, dataset_id: imported.dataset.id, variants: [{ model: 'lp/alpha' }], concurrency: 3 });
-    for (let view = await call<RunView>('evals.get', { id: run.id }); view.done < 20; view = await call<RunView>('evals.get', { id: run.id })) await sleep(20);
+    await until(call, run.id, (view) => view.done >= 20, 30_000);
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
     const sentBeforeKill = provider.received.length;

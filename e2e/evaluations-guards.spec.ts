@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { LogprobProvider, logprobCatalog } from '../electron/test-support/logprob-provider';
+import { inspectorCalls } from './fixtures/network';
 import { startBuiltServer, test, expect, type ServerInfo } from './fixtures/server';
 import { AppPage } from './pages/app-page';
 import { EvaluationsPage } from './pages/evaluations-page';
@@ -40,22 +41,33 @@ function callsOf(page: Page): Map<string, number> {
   return calls;
 }
 
+/** The inspector's operations over HTTP with the page's session, as the renderer calls them. */
+async function api<T>(page: Page, server: ServerInfo, op: string, input: object): Promise<T> {
+  const body = (await (await page.request.post(`${server.url}/api/inspector/${op}`, { headers: { 'x-verdict-client': 'renderer' }, data: input })).json()) as { ok: boolean; data: T; error?: unknown };
+  if (!body.ok) throw new Error(`${op}: ${JSON.stringify(body.error)}`);
+  return body.data;
+}
+
 /** Opens the app with the question set saved, on the Evaluations screen. */
 async function openWithSet(page: Page, server: ServerInfo, set: object = SET): Promise<void> {
   const app = new AppPage(page);
   await app.open(server.uiUrl);
-  const saved = await page.request.post(`${server.url}/api/inspector/sets.save`, { headers: { 'x-verdict-client': 'renderer' }, data: { name: 'Parcels', request: set } });
-  expect(saved.ok()).toBe(true);
+  await api(page, server, 'sets.save', { name: 'Parcels', request: set });
   await app.goTo('Evaluations');
 }
 
-/** Saves the question set and imports a labelled CSV through the screen, as an analyst does. */
-async function importDataset(page: Page, server: ServerInfo, name: string, items: number, set: object = SET): Promise<void> {
-  const evals = new EvaluationsPage(page);
-  await openWithSet(page, server, set);
-  await evals.datasetFile.setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(csvOf(items)) });
-  await evals.importButton.click();
-  await expect(page.getByText(`Imported ${items} items`)).toBeVisible();
+/**
+ * Saves the question set and imports a labelled CSV through the API, then opens Evaluations: set-up
+ * for journeys about what comes after (the import itself is a journey of evaluations.spec.ts).
+ */
+async function importDataset(page: Page, server: ServerInfo, name: string, items: number, set: object = SET): Promise<{ id: string }> {
+  const app = new AppPage(page);
+  await app.open(server.uiUrl);
+  await api(page, server, 'sets.save', { name: 'Parcels', request: set });
+  const imported = await api<{ dataset: { id: string } }>(page, server, 'datasets.import', { name, format: 'csv', content: csvOf(items), questions: QUESTIONS });
+  await app.goTo('Evaluations');
+  await expect(page.getByRole('list', { name: 'Datasets' }).getByRole('button', { name, exact: true })).toBeVisible();
+  return imported.dataset;
 }
 
 async function startRun(page: Page, name: string, model = 'sandbox/baseline-text', concurrency = 4): Promise<void> {
@@ -146,13 +158,17 @@ test('a double click on Pause, Resume or Retry failed sends it once', async ({ p
 test('deleting a run or a dataset asks first, naming what goes; dismissed it keeps everything, accepted nothing asks for what went', async ({ page, server }) => {
   test.setTimeout(60_000);
   const problems = problemsOf(page);
+  const calls = inspectorCalls(page);
   const app = new AppPage(page);
   const evals = new EvaluationsPage(page);
-  await importDataset(page, server, 'parcels.csv', 8);
-  await startRun(page, 'First try');
-  await expect(evals.runPanel('done')).toBeVisible({ timeout: 20_000 });
-  await startRun(page, 'Second try');
-  await expect(page.getByRole('heading', { level: 2, name: 'Second try · done' })).toBeVisible({ timeout: 20_000 });
+  // Set-up through the API: two finished runs over one dataset.
+  const dataset = await importDataset(page, server, 'parcels.csv', 8);
+  for (const name of ['First try', 'Second try']) {
+    const run = await api<{ id: string }>(page, server, 'evals.start', { name, request: SET, dataset_id: dataset.id, variants: [{ model: 'sandbox/baseline-text' }], concurrency: 4 });
+    await expect.poll(async () => (await api<{ status: string }>(page, server, 'evals.get', { id: run.id })).status, { timeout: 20_000 }).toBe('done');
+  }
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 2, name: 'Second try · done' })).toBeVisible();
   await expect(runsList(page).getByRole('listitem')).toHaveCount(2);
 
   // Dismissed: the run stays.
@@ -167,7 +183,8 @@ test('deleting a run or a dataset asks first, naming what goes; dismissed it kee
   await expect(runsList(page).getByRole('listitem')).toHaveCount(1);
   await expect(page.getByRole('heading', { level: 2, name: 'First try · done' })).toBeVisible();
   await expect(evals.metrics).toBeVisible();
-  await page.waitForTimeout(1_500);
+  // Whatever the deletion made the page ask for has been answered.
+  await calls.quiet();
   expect(problems).toEqual([]);
 
   // The dataset: the question names the run that goes with it; dismissed, nothing goes.
@@ -185,7 +202,8 @@ test('deleting a run or a dataset asks first, naming what goes; dismissed it kee
   await expect(page.getByRole('list', { name: 'Datasets' }).getByRole('listitem')).toHaveCount(0);
   await expect(runsList(page)).toHaveCount(0);
   await expect(page.getByRole('heading', { level: 2, name: /First try/ })).toHaveCount(0);
-  await page.waitForTimeout(1_500);
+  // Whatever the deletion made the page ask for has been answered.
+  await calls.quiet();
   expect(problems).toEqual([]);
   await app.screenshot('evaluations-guards-after-delete');
 });

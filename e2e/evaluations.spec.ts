@@ -79,7 +79,11 @@ test('an analyst imports a labelled CSV, runs two models, reads metrics and reli
   await expect(evals.estimate).toContainText('estimate');
   // A budget below the estimate is said to stop the run early, before anything is sent.
   await page.getByLabel('Budget in USD').fill('0.0000001');
+  // The estimate shown stays while this one is asked for, so its answer is awaited: it must not be
+  // the call held below (the journey would then wait on a button disabled by its own held call).
+  const estimated = page.waitForResponse('**/api/inspector/evals.estimate');
   await evals.estimateButton.click();
+  await estimated;
   await expect(page.getByRole('note', { name: 'Budget and estimate' })).toContainText('is below this estimate: the run will stop before it ends');
   // The estimate says what one request can cost at worst per model (what the budget holds for it) and the smallest budget that sends anything.
   await expect(evals.estimate).toContainText(/Worst case of one request \(item a\d+, the largest in the dataset\), what a budget holds for it before sending it: sandbox\/baseline-text \$0\.\d+ · sandbox\/baseline-vision \$0\.\d+/);

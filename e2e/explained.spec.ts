@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures/server';
+import { OwnServer, test, expect } from './fixtures/server';
 import { AppPage } from './pages/app-page';
 import { EndpointsPage } from './pages/endpoints-page';
 import { QuestionSetsPage } from './pages/question-sets-page';
@@ -160,26 +160,34 @@ test('ZDR shows output price, throughput, unknown status, sorts, and links to th
   await expect(page.locator('#model-picker')).toHaveValue('sandbox/baseline-vision');
 });
 
-test('a run says how it was routed: preferences, attempts in order with their reasons, and what was left out', async ({ page, server }) => {
-  const app = new AppPage(page);
-  await app.open(server.uiUrl);
-  await app.goTo('Question sets');
-  await composeSet(page, 'Routed', '{"sort": "price", "zdr": true}');
-  await page.getByRole('button', { name: 'Run', exact: true }).click();
-  await expect(page.getByText(/Run “Routed” · done/)).toBeVisible({ timeout: 15_000 });
-  const routing = page.getByRole('region', { name: 'How this run was routed' });
-  await expect(routing).toContainText('Preferences: {"sort":"price","zdr":true}');
-  await expect(routing).toContainText('strategy: sort');
-  const attempts = routing.getByRole('list', { name: 'Attempts' }).locator('li');
-  await expect(attempts.first()).toContainText('Steady (simulated)');
-  await expect(attempts.first()).toContainText(/answered in \d+\.\d\d s/);
-  await expect(attempts.first()).toContainText('Why here:');
-  await expect(attempts.first()).toContainText('price');
-  const left = routing.getByRole('list', { name: 'Endpoints left out' });
-  await expect(left).toContainText('Bargain (simulated) — retains prompts (not ZDR)');
-  await app.screenshot('run-routing');
-  // The record outlives the live run: reloading reads it back from the store.
-  await page.waitForTimeout(5_500);
-  await page.reload();
-  await expect(page.getByRole('region', { name: 'How this run was routed' }).getByRole('list', { name: 'Attempts' })).toContainText('Steady (simulated)');
+test('a run says how it was routed: preferences, attempts in order with their reasons, and what was left out', async ({ page }) => {
+  // A server of its own, restarted below.
+  const server = await OwnServer.start({ VERDICT_SANDBOX_FAILURES: 'off' });
+  try {
+    const app = new AppPage(page);
+    await app.open(server.info.uiUrl);
+    await app.goTo('Question sets');
+    await composeSet(page, 'Routed', '{"sort": "price", "zdr": true}');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(page.getByText(/Run “Routed” · done/)).toBeVisible({ timeout: 15_000 });
+    const routing = page.getByRole('region', { name: 'How this run was routed' });
+    await expect(routing).toContainText('Preferences: {"sort":"price","zdr":true}');
+    await expect(routing).toContainText('strategy: sort');
+    const attempts = routing.getByRole('list', { name: 'Attempts' }).locator('li');
+    await expect(attempts.first()).toContainText('Steady (simulated)');
+    await expect(attempts.first()).toContainText(/answered in \d+\.\d\d s/);
+    await expect(attempts.first()).toContainText('Why here:');
+    await expect(attempts.first()).toContainText('price');
+    const left = routing.getByRole('list', { name: 'Endpoints left out' });
+    await expect(left).toContainText('Bargain (simulated) — retains prompts (not ZDR)');
+    await app.screenshot('run-routing');
+    // The record outlives the live run: after a restart (the live run is gone with the process), it is read back from the store.
+    const { hash } = new URL(page.url());
+    const restarted = await server.restart();
+    await app.open(restarted.uiUrl);
+    await page.goto(`${restarted.url}/${hash}`);
+    await expect(page.getByRole('region', { name: 'How this run was routed' }).getByRole('list', { name: 'Attempts' })).toContainText('Steady (simulated)');
+  } finally {
+    await server.stop();
+  }
 });

@@ -1,8 +1,10 @@
 import type { Page } from '@playwright/test';
+import { inspectorCalls } from './fixtures/network';
 import { test, expect } from './fixtures/server';
 import { AppPage, SCREEN_LABELS } from './pages/app-page';
 
-test.use({ sandboxFailures: false });
+// One server for these journeys: the theme is the browser's (emulated), the sidebar's state the page's own.
+test.use({ sandboxFailures: false, shareServer: true });
 
 const SIZES = [
   { width: 1024, height: 700 },
@@ -19,6 +21,7 @@ for (const theme of ['light', 'dark'] as const) {
   test(`every screen works at 1024×700 and 1440×900 (${theme})`, async ({ page, server }) => {
     test.setTimeout(90_000);
     const app = new AppPage(page);
+    const calls = inspectorCalls(page);
     await page.emulateMedia({ colorScheme: theme });
     await page.setViewportSize(SIZES[0]);
     await app.open(server.uiUrl);
@@ -32,7 +35,8 @@ for (const theme of ['light', 'dark'] as const) {
       await expect(page.getByRole('button', { name: size.width < 1200 ? 'Expand the sidebar' : 'Collapse the sidebar' })).toBeVisible();
       for (const label of SCREEN_LABELS) {
         await app.goTo(label);
-        await page.waitForLoadState('networkidle');
+        // The screen as its data left it: nothing still being fetched.
+        await calls.quiet();
         await expectNoSidewaysScroll(page, `${label} at ${size.width}×${size.height}`);
         await app.screenshot(`responsive-${label.toLowerCase().replace(/\s+/g, '-')}-${size.width}x${size.height}-${theme}`);
       }

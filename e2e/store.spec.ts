@@ -14,7 +14,8 @@ import { startBuiltServer, test, expect, type ServerInfo } from './fixtures/serv
 const CLI = join(import.meta.dirname, '..', 'dist', 'server', 'cli.mjs');
 const ENV = { VERDICT_SANDBOX_FAILURES: 'off' };
 const run = promisify(execFile);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A breath between one loop's writes, so the load stays bounded: pacing, not a wait for anything. */
+const pace = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const DECISION = { model: 'sandbox/baseline-text', state: 'The parcel came two days late.', questions: { late: { type: 'noul', instructions: 'Was it late?' } } };
 
 interface Acknowledged {
@@ -24,6 +25,29 @@ interface Acknowledged {
   charged: number;
   answered: number;
   statuses: number[];
+  /** Acknowledged writes of every kind so far, and who waits for the next. */
+  count: number;
+  waiting: Set<() => void>;
+}
+
+const emptyAcknowledged = (): Acknowledged => ({ keys: new Set(), sets: new Set(), charged: 0, answered: 0, statuses: [], count: 0, waiting: new Set() });
+
+function acknowledge(acked: Acknowledged): void {
+  acked.count += 1;
+  for (const wake of [...acked.waiting]) wake();
+}
+
+/** Resolves at the first acknowledgement after which `ready()` holds (at once if it holds now). */
+function acknowledgedUntil(acked: Acknowledged, ready: () => boolean): Promise<void> {
+  if (ready()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const wake = () => {
+      if (!ready()) return;
+      acked.waiting.delete(wake);
+      resolve();
+    };
+    acked.waiting.add(wake);
+  });
 }
 
 /** Loops of requests until `stopped()`: Decisions on the metered key, key creation, question-set saves. */
@@ -42,7 +66,7 @@ function startLoad(info: ServerInfo, managementKey: string, meteredKey: string, 
   const loop = async (step: (n: number) => Promise<void>, pauseMs = 0) => {
     for (let n = 0; !stopped(); n += 1) {
       await step(n);
-      if (pauseMs > 0) await sleep(pauseMs);
+      if (pauseMs > 0) await pace(pauseMs);
     }
   };
   const decisions = () =>
@@ -52,13 +76,17 @@ function startLoad(info: ServerInfo, managementKey: string, meteredKey: string, 
       if (body) {
         acked.charged += body.usage.cost;
         acked.answered += 1;
+        acknowledge(acked);
       }
     });
   const keys = () =>
     loop(async (n) => {
       const response = await call('/api/v1/keys', { method: 'POST', headers: { authorization: `Bearer ${managementKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: `load ${n}`, kind: 'standard' }) });
       const body = response?.status === 201 ? ((await response.json().catch(() => null)) as { data: { id: string } } | null) : null;
-      if (body) acked.keys.add(body.data.id);
+      if (body) {
+        acked.keys.add(body.data.id);
+        acknowledge(acked);
+      }
     }, 5);
   const sets = () =>
     loop(async (n) => {
@@ -68,7 +96,10 @@ function startLoad(info: ServerInfo, managementKey: string, meteredKey: string, 
         body: JSON.stringify({ name: `set ${n}`, request: DECISION }),
       });
       const body = response?.status === 200 ? ((await response.json().catch(() => null)) as { ok: boolean; data: { id: string } } | null) : null;
-      if (body?.ok) acked.sets.add(body.data.id);
+      if (body?.ok) {
+        acked.sets.add(body.data.id);
+        acknowledge(acked);
+      }
     }, 5);
   return Promise.all([decisions(), decisions(), decisions(), keys(), sets()]).then(() => undefined);
 }
@@ -90,7 +121,7 @@ const killed = (child: ChildProcess) =>
   });
 
 test('killed at random moments under load: every acknowledged key, set and charge is there after each restart', async () => {
-  // About 25 s on a quiet machine (ten starts of the server); the margin is for a busy one.
+  // About 12 s on a quiet machine (ten starts of the server); the margin is for a busy one.
   test.setTimeout(90_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'verdict-e2e-crash-'));
   let { info, child } = await startBuiltServer(dataDir, ENV);
@@ -102,16 +133,17 @@ test('killed at random moments under load: every acknowledged key, set and charg
       body: JSON.stringify({ name: 'metered', kind: 'standard', credit_limit: 1000 }),
     });
     const metered = (await created.json()) as { key: string; data: { id: string } };
-    const acked: Acknowledged = { keys: new Set(), sets: new Set(), charged: 0, answered: 0, statuses: [] };
+    const acked = emptyAcknowledged();
     let lastSpent = 0;
     for (let round = 0; round < 10; round += 1) {
       let stop = false;
       const load = startLoad(info, managementKey, metered.key, acked, () => stop);
-      // Each round kills with writes of every kind acknowledged and more in flight, at a random moment.
+      // Each round kills with writes of every kind acknowledged and more in flight, at a random
+      // moment of the load: just after a random number (0 to 149) of further acknowledgements.
       const before = { answered: acked.answered, keys: acked.keys.size, sets: acked.sets.size };
-      const started = Date.now();
-      while ((acked.answered === before.answered || acked.keys.size === before.keys || acked.sets.size === before.sets) && Date.now() - started < 5_000) await sleep(5);
-      await sleep(Math.random() * 600);
+      await acknowledgedUntil(acked, () => acked.answered > before.answered && acked.keys.size > before.keys && acked.sets.size > before.sets);
+      const killAt = acked.count + Math.floor(Math.random() * 150);
+      await acknowledgedUntil(acked, () => acked.count >= killAt);
       await killed(child);
       stop = true;
       await load;
@@ -144,7 +176,7 @@ test('the keys command succeeds 20 times beside a server under load, which answe
   const dataDir = mkdtempSync(join(tmpdir(), 'verdict-e2e-keys-'));
   const { info, child } = await startBuiltServer(dataDir, ENV);
   let stop = false;
-  const acked: Acknowledged = { keys: new Set(), sets: new Set(), charged: 0, answered: 0, statuses: [] };
+  const acked = emptyAcknowledged();
   try {
     const created = await fetch(`${info.url}/api/v1/keys`, {
       method: 'POST',

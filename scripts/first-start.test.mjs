@@ -52,13 +52,25 @@ describe('npm start without the Electron binary', () => {
   });
 });
 
-describe('npm test without Chromium', () => {
-  it('stops at once with the install hint', () => {
+describe('npm test and its Chromium', () => {
+  const check = (env) => spawnSync(process.execPath, ['scripts/check-chromium.mjs'], { encoding: 'utf8', env: { ...process.env, ...env } });
+
+  it('with no Chromium on the machine, uses the one from npm and says so, and why', () => {
+    const nowhere = join(temp(), 'no-chromium');
+    const result = check({ CHROMIUM_PATH: nowhere, VERDICT_SYSTEM_CHROMIUM: nowhere });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^Browser tests: Chromium 153\.[\d.]+, the Chromium inside @sparticuz\/chromium, at \S+\/chromium \(/);
+    expect(result.stdout).toContain(`(CHROMIUM_PATH (${nowhere}) is not an executable file; there is no Chromium at ${nowhere}).`);
+  });
+
+  it('stops at once, saying why, when the Chromium it would use does not start', () => {
     const started = Date.now();
-    const result = spawnSync(process.execPath, ['scripts/check-chromium.mjs'], { encoding: 'utf8', env: { ...process.env, CHROMIUM_PATH: join(temp(), 'no-chromium') } });
+    const broken = join(temp(), 'chromium');
+    writeFileSync(broken, '#!/bin/sh\necho "cannot open display" >&2\nexit 1\n', { mode: 0o755 });
+    const result = check({ CHROMIUM_PATH: broken });
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain('apt-get install -y chromium');
-    expect(result.stderr).toContain('CHROMIUM_PATH');
+    expect(result.stderr).toContain(`the Chromium named by CHROMIUM_PATH at ${broken} (CHROMIUM_PATH names it), but it does not start: cannot open display`);
+    expect(result.stderr).toContain('unset it to use the one from npm');
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 

@@ -3,6 +3,7 @@
 // untracked bench-results.md is written).
 import { spawn } from 'node:child_process';
 import { build } from 'esbuild';
+import { findChromium } from './lib/chromium.mjs';
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
@@ -15,8 +16,14 @@ const common = { bundle: true, platform: 'node', target: 'node20', format: 'esm'
 await build({ ...common, entryPoints: ['electron/bench/upstream.ts'], outfile: 'dist/bench/upstream.mjs' });
 await build({ ...common, entryPoints: ['electron/bench/fleet.ts'], outfile: 'dist/bench/fleet.mjs' });
 await build({ ...common, entryPoints: ['electron/bench/node-floor.ts'], outfile: 'dist/bench/node-floor.mjs' });
+// The results matrix is measured in the Chromium the browser tests use (scripts/lib/chromium.mjs).
+const env = { ...process.env };
+if (names.includes('evaluations')) {
+  const chromium = await findChromium();
+  Object.assign(env, { CHROMIUM_PATH: chromium.path, FONTCONFIG_FILE: chromium.fontsConfig });
+}
 for (const name of names) {
   await build({ ...common, entryPoints: [`electron/bench/${name}.ts`], outfile: `dist/bench/${name}.mjs` });
-  const code = await new Promise((resolve) => spawn(process.execPath, [`dist/bench/${name}.mjs`, ...flags], { stdio: 'inherit' }).on('exit', (c) => resolve(c ?? 1)));
+  const code = await new Promise((resolve) => spawn(process.execPath, [`dist/bench/${name}.mjs`, ...flags], { stdio: 'inherit', env }).on('exit', (c) => resolve(c ?? 1)));
   if (code !== 0) process.exit(code);
 }

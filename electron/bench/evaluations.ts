@@ -247,7 +247,7 @@ async function runnerAlone(core: Awaited<ReturnType<typeof createCore>>, dataset
 }
 
 const MATRIX_DETAIL =
-  'The results matrix is measured in the built app (`npm run build`) in Debian Chromium, headless without GPU, after a run of 10,000 items on the simulated providers: rows are virtualised (those in view and 10 on each side are in the DOM) and fetched 200 at a time, the next page before it is reached. The streamed upload is one request to the built server in a process of its own, as the Evaluations screen sends a file, with that process\'s memory read from /proc. Frame intervals are wall-clock times between animation frames, so they include whatever else the machine runs at the time; the CPU per frame is the page\'s own main-thread work in the same scroll, from a Chromium trace.';
+  'The results matrix is measured in the built app (`npm run build`) in the Chromium the browser tests use (a system one, else the one from @sparticuz/chromium), headless without GPU, after a run of 10,000 items on the simulated providers: rows are virtualised (those in view and 10 on each side are in the DOM) and fetched 200 at a time, the next page before it is reached. The streamed upload is one request to the built server in a process of its own, as the Evaluations screen sends a file, with that process\'s memory read from /proc. Frame intervals are wall-clock times between animation frames, so they include whatever else the machine runs at the time; the CPU per frame is the page\'s own main-thread work in the same scroll, from a Chromium trace.';
 
 // VERDICT_BENCH_ONLY=run,matrix measures only those parts (metrics, import, run, upload, matrix), to try a change;
 // the figures worth quoting come from the whole bench.

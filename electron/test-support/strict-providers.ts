@@ -121,6 +121,22 @@ export const RULES: Rule[] = [
  */
 export const UNKNOWN_REASONING: Rule = { provider: 'openai', model: 'gpt-6-preview', refuse: REASONING_OPENAI, thinks: () => 16 };
 
+/**
+ * A model a catalog says takes log-probabilities, on a host that answers them with OpenAI's 403
+ * for its reasoning models (a body reconstructed from the documented envelope: SOURCES.md).
+ */
+export const LOGPROBS_FORBIDDEN: Rule = {
+  provider: 'openai',
+  model: 'gpt-5-chat-latest',
+  refuse: [{ when: (b) => b['logprobs'] !== undefined || b['top_logprobs'] !== undefined, status: 403, body: recorded('openai/error-403-logprobs-not-allowed.json') }],
+};
+
+/** A host that answers that 403 to every request, log-probabilities or not: nothing is left to drop. */
+export const ALWAYS_FORBIDDEN: Rule = { provider: 'openai', model: 'gpt-5-always-403', refuse: [{ when: () => true, status: 403, body: LOGPROBS_FORBIDDEN.refuse[0]!.body }] };
+
+/** Every model the server answers for. */
+const SERVED = [...RULES, UNKNOWN_REASONING, LOGPROBS_FORBIDDEN, ALWAYS_FORBIDDEN];
+
 /** What a prompt asks for, read the way a model would: a label, stated probabilities, or a box. */
 function asked(prompt: string): { kind: 'label'; labels: string[] } | { kind: 'stated'; labels: string[] } | { kind: 'box'; reply: string } {
   if (prompt.includes('"box_2d"')) return { kind: 'box', reply: '{"box_2d": [100, 200, 500, 800]}' };
@@ -260,7 +276,7 @@ export class StrictProviders {
     const path = rest.join('/');
     if (req.method === 'GET') {
       // The model listing, in the provider's own shape.
-      const models = [...RULES, UNKNOWN_REASONING].filter((r) => r.provider === provider).map((r) => r.model);
+      const models = SERVED.filter((r) => r.provider === provider).map((r) => r.model);
       const listing =
         provider === 'google-ai-studio'
           ? { models: models.map((m) => ({ name: `models/${m}`, displayName: m, supportedGenerationMethods: ['generateContent'] })) }
@@ -273,7 +289,7 @@ export class StrictProviders {
     }
     const body = JSON.parse(text) as Record<string, unknown>;
     const model = provider === 'google-ai-studio' ? decodeURIComponent(/models\/([^:]+):/.exec(path)?.[1] ?? '') : String(body['model']);
-    const rule = [...RULES, UNKNOWN_REASONING].find((r) => r.provider === provider && r.model === model);
+    const rule = SERVED.find((r) => r.provider === provider && r.model === model);
     const send = (status: number, payload: string) => {
       this.received.push({ provider, model, status, body });
       if (status !== 200) {

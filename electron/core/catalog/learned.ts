@@ -8,8 +8,8 @@ export interface Refusal {
 }
 
 /**
- * What endpoints refused at run time: a 400 or 422 that said a parameter or feature is not
- * supported. Kept in the store so a restart does not ask again, shown in Endpoints, and taken
+ * What endpoints refused at run time: an error (a 400 or 422, or OpenAI's 403 for log-probabilities
+ * on its reasoning models) that said a parameter or feature is not supported. Kept in the store so a restart does not ask again, shown in Endpoints, and taken
  * out of every later request to that endpoint.
  */
 export class LearnedCapabilities {

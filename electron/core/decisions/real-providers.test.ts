@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import { pngWithRect } from '../../test-support/images';
-import { FIRST_LABEL_LOGPROB, FIRST_LABEL_STATED, RULES, StrictProviders, UNKNOWN_REASONING } from '../../test-support/strict-providers';
+import { ALWAYS_FORBIDDEN, FIRST_LABEL_LOGPROB, FIRST_LABEL_STATED, LOGPROBS_FORBIDDEN, RULES, StrictProviders, UNKNOWN_REASONING, type Rule } from '../../test-support/strict-providers';
 import { createCore } from '../create-core';
 import { tempCore, type TempCore } from '../../test-support/temp-core';
 
@@ -36,6 +36,11 @@ const EXPECTED_METHOD: Record<string, 'logprobs' | 'verbalized'> = {
   'accounts/fireworks/models/llama-v3p1-8b-instruct': 'logprobs',
   'meta-llama/Meta-Llama-3.1-8B-Instruct': 'logprobs',
 };
+
+/** Every model the test catalog lists: the representative ones and two the tables get wrong. */
+const CATALOGUED: Rule[] = [...RULES, UNKNOWN_REASONING, LOGPROBS_FORBIDDEN];
+const FALLBACK_MODEL = 'refused-then-elsewhere';
+const DEEPINFRA = RULES.find((r) => r.provider === 'deepinfra')!;
 
 const modelId = (provider: string, model: string) => `${provider}/${model.toLowerCase().replace(/[^a-z0-9.-]+/g, '-')}`;
 
@@ -78,14 +83,25 @@ describe('every question kind answers on every bundled provider, as its current 
       catalog: {
         version: 1,
         providers: providers.map((slug) => ({ slug, name: NAMES[slug]!, wire_format: WIRE[slug] ?? 'openai', base_url: strict.baseUrl(slug) })),
-        models: [...RULES, UNKNOWN_REASONING].map((r) => ({
+        models: [...CATALOGUED, { provider: 'openai', model: FALLBACK_MODEL }].map((r) => ({
           id: modelId(r.provider, r.model),
           name: r.model,
           created: 1,
           architecture: { input_modalities: ['text', 'image'], output_modalities: ['text'], modality: 'text+image->text', instruct_type: null, tokenizer: null },
           locates_objects: true,
         })),
-        endpoints: [...RULES, UNKNOWN_REASONING].map((r) => ({ model_id: modelId(r.provider, r.model), provider: r.provider, upstream_model: r.model, pricing: { prompt: '0.000001', completion: '0.000004' } })),
+        endpoints: [
+          ...CATALOGUED.map((r) => ({
+          model_id: modelId(r.provider, r.model),
+          provider: r.provider,
+          upstream_model: r.model,
+          pricing: { prompt: '0.000001', completion: '0.000004' },
+          // This catalog says the endpoint takes log-probabilities; its host says otherwise, with a 403.
+          ...(r === LOGPROBS_FORBIDDEN ? { supported_parameters: ['logprobs', 'top_logprobs', 'max_completion_tokens', 'temperature', 'response_format'] } : {}),
+        })),
+          // One model on two hosts: the first refuses whatever it is sent, the second answers.
+          ...[ALWAYS_FORBIDDEN, DEEPINFRA].map((r) => ({ model_id: modelId('openai', FALLBACK_MODEL), provider: r.provider, upstream_model: r.model })),
+        ],
       },
     });
     for (const slug of providers) await env.core.handlers['providerKeys.set']({ provider: slug, key: `sk-${slug}-test-key` });
@@ -161,5 +177,49 @@ describe('every question kind answers on every bundled provider, as its current 
     } finally {
       await reopened.close();
     }
+  });
+
+  it("a 403 that names a parameter (OpenAI's for log-probabilities) is learned on the first request and not asked again", async () => {
+    const id = modelId('openai', LOGPROBS_FORBIDDEN.model);
+    const ask = (n: number) => env.core.decisions.decide({ model: id, state: 'The parcel came late.', questions: { late: { type: 'noul', instructions: 'Late?' } } }, { requestId: `forbidden-${n}` });
+    const [before] = await env.core.handlers['endpoints.details']({ model: id });
+    expect(before!.capabilities.top_logprobs).toBeGreaterThan(0);
+
+    const start = strict.received.length;
+    const first = await ask(1);
+    const sent = strict.received.slice(start);
+    // Refused once (with the 403, not billed), asked again without log-probabilities, and answered.
+    expect(sent.map((r) => r.status)).toEqual([403, 200]);
+    expect(sent[0]!.body['logprobs']).toBe(true);
+    expect(sent[1]!.body).not.toHaveProperty('logprobs');
+    expect(sent[1]!.body).not.toHaveProperty('top_logprobs');
+    expect(first.methods['late']).toBe('verbalized');
+    expect((first.response.answers['late'] as { noul: number }).noul).toBeCloseTo(FIRST_LABEL_STATED, 3);
+    const [detail] = await env.core.handlers['endpoints.details']({ model: id });
+    expect(detail!.refused).toEqual([expect.objectContaining({ parameter: 'logprobs', message: 'HTTP 403: You are not allowed to request logprobs from this model' })]);
+    expect(detail!.capabilities).toMatchObject({ method: 'verbalized', top_logprobs: 0 });
+
+    // The second request asks nothing the endpoint refused: one call, answered.
+    const again = strict.received.length;
+    const second = await ask(2);
+    expect(strict.received.slice(again).map((r) => [r.status, r.body['logprobs']])).toEqual([[200, undefined]]);
+    expect(second.methods['late']).toBe('verbalized');
+  });
+
+  it('a 403 that names a parameter already left out falls back to the next endpoint', async () => {
+    const start = strict.received.length;
+    const outcome = await env.core.decisions.decide(
+      { model: modelId('openai', FALLBACK_MODEL), state: 'The parcel came late.', questions: { late: { type: 'noul', instructions: 'Late?' } }, provider: { order: ['openai', 'deepinfra'] } },
+      { requestId: 'fallback-403' },
+    );
+    // The table already leaves log-probabilities out for a gpt-5 model, so the 403 names nothing left to drop: the next endpoint answers.
+    expect(strict.received.slice(start).map((r) => [r.model, r.status])).toEqual([
+      [ALWAYS_FORBIDDEN.model, 403],
+      [DEEPINFRA.model, 200],
+    ]);
+    expect(outcome.response.provider).toBe('DeepInfra');
+    // Taken as the endpoint's refusal, not as a problem of the key.
+    const details = await env.core.handlers['endpoints.details']({ model: modelId('openai', FALLBACK_MODEL) });
+    expect(details.map((d) => [d.provider_slug, d.refused.map((r) => r.parameter)])).toEqual(expect.arrayContaining([['openai', ['logprobs']], ['deepinfra', []]]));
   });
 });

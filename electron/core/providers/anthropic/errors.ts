@@ -4,12 +4,11 @@ import { UpstreamError, parameterInText, requestParameter, type ErrorClassifier 
 const UNSUPPORTED_TEXT = /deprecated for this model|not supported (for|with|by|on) this model|is not supported|does not support|not available for this model/i;
 
 /**
- * Anthropic error bodies (`{type: 'error', error: {type, message}}`): a 400 saying the model does
- * not take a parameter is the endpoint's capability ('unsupported'), named by the backquoted
- * field or a known parameter in the message; other 400s stay the caller's.
+ * Anthropic error bodies (`{type: 'error', error: {type, message}}`): a body saying the model does
+ * not take a parameter is the endpoint's capability ('unsupported'), whatever the status, named by
+ * the backquoted field or a known parameter in the message; other errors keep their status's kind.
  */
-export const classifyAnthropicError: ErrorClassifier = (status, text, fallback) => {
-  if (status !== 400) return fallback;
+export const classifyAnthropicError: ErrorClassifier = (_status, text, fallback) => {
   let message: string | undefined;
   try {
     const body = JSON.parse(text) as { error?: { message?: unknown } };

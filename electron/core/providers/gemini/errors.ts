@@ -17,8 +17,8 @@ export function durationMs(value: unknown): number | undefined {
 
 /**
  * Gemini API error bodies (google.rpc.Status): a 429's `RetryInfo.retryDelay` is the wait when no
- * Retry-After header gave one; a 400 saying the model does not offer a parameter or feature
- * (log-probabilities, thinking, an unknown generationConfig field) is 'unsupported'.
+ * Retry-After header gave one; a body saying the model does not offer a parameter or feature
+ * (log-probabilities, thinking, an unknown generationConfig field) is 'unsupported', whatever the status.
  */
 export const classifyGeminiError: ErrorClassifier = (status, text, fallback) => {
   let body: GoogleError;
@@ -37,7 +37,7 @@ export const classifyGeminiError: ErrorClassifier = (status, text, fallback) => 
     }
     return fallback;
   }
-  if (status !== 400 || typeof error.message !== 'string') return fallback;
+  if (typeof error.message !== 'string') return fallback;
   const message = error.message;
   // "Invalid JSON payload received. Unknown name \"thinkingConfig\" at 'generation_config'": a field this API version lacks.
   const unknownName = /Unknown name "([\w.]+)"/.exec(message)?.[1];

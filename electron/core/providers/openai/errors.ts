@@ -18,8 +18,12 @@ interface ValidationIssue {
 }
 
 const UNSUPPORTED_CODES = new Set(['unsupported_parameter', 'unsupported_value']);
-/** Wording of a refusal that is about the endpoint, not about what the caller sent. */
-const UNSUPPORTED_TEXT = /unsupported (parameter|value)|not supported (with|by|for) this model|is not supported|does not support|not available for this model|not enabled for|extra inputs are not permitted|unrecognized request argument/i;
+/**
+ * Wording of a refusal that is about the endpoint, not about what the caller sent. "You are not
+ * allowed to request logprobs from this model" is OpenAI's 403 for its reasoning models.
+ */
+const UNSUPPORTED_TEXT =
+  /unsupported (parameter|value)|not supported (with|by|for) this model|is not supported|does not support|not available for this model|not enabled for|not allowed to request|extra inputs are not permitted|unrecognized request argument/i;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
@@ -45,9 +49,11 @@ function unsupported(status: number, message: string, parameter: string): Upstre
 
 /**
  * OpenAI-compatible error bodies: `insufficient_quota` is a key problem (quota), not a passing
- * rate limit; a 400/422 naming a parameter or value the model does not support (OpenAI's
+ * rate limit; a body naming a parameter or value the model does not support (OpenAI's
  * `unsupported_parameter` / `unsupported_value`, a `param` with "not supported" wording, Mistral's
- * `extra_forbidden`) is the endpoint's capability, not the caller's fault.
+ * `extra_forbidden`, OpenAI's 403 "not allowed to request logprobs") is the endpoint's capability,
+ * not the caller's fault, whatever the status. A 401 or 403 that names no parameter (a bad key, a
+ * project without access to the model) stays a key problem.
  */
 export const classifyOpenAiError: ErrorClassifier = (status, text, fallback) => {
   const body = parse(text);
@@ -58,7 +64,6 @@ export const classifyOpenAiError: ErrorClassifier = (status, text, fallback) => 
   if (code === 'insufficient_quota' || type === 'insufficient_quota') {
     return new UpstreamError('quota', fallback.message, { ...fallback.details });
   }
-  if (status !== 400 && status !== 422) return fallback;
   const issues = validationIssues(body);
   const extra = issues.find((i) => i.type === 'extra_forbidden' && Array.isArray(i.loc));
   if (extra) {
