@@ -126,8 +126,26 @@ export const CalibrationSummarySchema = z.object({
 });
 export type CalibrationSummary = z.infer<typeof CalibrationSummarySchema>;
 
-/** Per question: `type`, `n`, the metrics of its type, and `calibration`. */
-export const QuestionMetricsSchema = z.looseObject({ type: z.string(), n: z.number().int(), calibration: CalibrationSummarySchema.nullable() });
+export const IntervalSchema = z.object({ low: z.number(), high: z.number() });
+
+/** Counts of a yes/no question's answers at one threshold (an answer says true when P(true) ≥ it). */
+export const CurvePointSchema = z.object({ threshold: z.number(), tp: z.number().int(), fp: z.number().int(), fn: z.number().int(), tn: z.number().int() });
+
+/** What always giving the most common expected answer scores (accuracy, or exact level for scores). */
+export const BaselineSchema = z.object({ label: z.string(), answer: z.string(), accuracy: z.number(), interval: IntervalSchema.nullable() });
+
+/**
+ * Per question: `type`, `n`, the metrics of its type, their 95% `intervals` (by metric name), the
+ * majority-class `baseline`, for yes/no questions the counts at every threshold (`curve`), and `calibration`.
+ */
+export const QuestionMetricsSchema = z.looseObject({
+  type: z.string(),
+  n: z.number().int(),
+  calibration: CalibrationSummarySchema.nullable(),
+  intervals: z.record(z.string(), IntervalSchema.nullable()).optional(),
+  baseline: BaselineSchema.nullable().optional(),
+  curve: z.array(CurvePointSchema).optional(),
+});
 export type QuestionMetrics = z.infer<typeof QuestionMetricsSchema>;
 
 export const ModelReportSchema = z.object({
@@ -143,7 +161,14 @@ export const ModelReportSchema = z.object({
 });
 export type ModelReport = z.infer<typeof ModelReportSchema>;
 
-export const EvalReportSchema = z.object({ dataset: z.object({ items: z.number().int() }), models: z.array(ModelReportSchema) });
+export const EvalReportSchema = z.object({
+  dataset: z.object({ items: z.number().int() }),
+  /** how the intervals were made */
+  interval_method: z.string(),
+  /** below this many judged items a metric is provisional */
+  min_final_n: z.number().int(),
+  models: z.array(ModelReportSchema),
+});
 export type EvalReport = z.infer<typeof EvalReportSchema>;
 
 /** One row of the results matrix: an item with each variant's answers. */

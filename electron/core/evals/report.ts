@@ -14,6 +14,10 @@ import {
   DEFAULT_IOU_THRESHOLD,
   type FractionBox,
 } from './metrics';
+import { boxIntervals, choiceIntervals, intervalMethod, noulIntervals, scoreIntervals } from './intervals';
+
+/** Below this many judged items a metric is shown as provisional, not as a result. */
+export const MIN_FINAL_N = 30;
 
 export interface ItemLabels {
   position: number;
@@ -82,20 +86,23 @@ export function questionMetrics(name: string, question: Question, items: readonl
   const points = pairs.map((x) => calibrationPoint(question, x.answer, x.expected, x.position)).filter((x) => x !== null);
   const calibration = question.type === 'box' ? null : calibrate(points);
   switch (question.type) {
-    case 'noul':
-      return { ...noulMetrics(pairs.map((x) => ({ p: x.answer.noul ?? 0, expected: x.expected === true }))), calibration };
-    case 'choice':
-      return {
-        ...choiceMetrics(
-          pairs.map((x) => ({ predicted: x.answer.choice ?? '', probabilities: choiceProbabilities({ choice: x.answer.choice ?? '', probabilities: x.answer.probabilities }), expected: String(x.expected) })),
-          Object.keys(question.criteria),
-        ),
-        calibration,
-      };
-    case 'score':
-      return { ...scoreMetrics(pairs.map((x) => ({ score: x.answer.score ?? 0, probabilities: x.answer.probabilities, expected: Number(x.expected) })), question.criteria.length), calibration };
-    case 'box':
-      return { ...boxMetrics(pairs.map((x) => ({ box: x.answer.box!, expected: x.expected as FractionBox }))), calibration: null };
+    case 'noul': {
+      const noul = pairs.map((x) => ({ p: x.answer.noul ?? 0, expected: x.expected === true }));
+      return { ...noulMetrics(noul), intervals: noulIntervals(noul), calibration };
+    }
+    case 'choice': {
+      const choice = pairs.map((x) => ({ predicted: x.answer.choice ?? '', probabilities: choiceProbabilities({ choice: x.answer.choice ?? '', probabilities: x.answer.probabilities }), expected: String(x.expected) }));
+      const options = Object.keys(question.criteria);
+      return { ...choiceMetrics(choice, options), intervals: choiceIntervals(choice, options), calibration };
+    }
+    case 'score': {
+      const score = pairs.map((x) => ({ score: x.answer.score ?? 0, probabilities: x.answer.probabilities, expected: Number(x.expected) }));
+      return { ...scoreMetrics(score, question.criteria.length), intervals: scoreIntervals(score, question.criteria.length), calibration };
+    }
+    case 'box': {
+      const boxes = pairs.map((x) => ({ box: x.answer.box!, expected: x.expected as FractionBox }));
+      return { ...boxMetrics(boxes), intervals: boxIntervals(boxes.map((b) => iou(b.box, b.expected))), calibration: null };
+    }
   }
 }
 
@@ -119,6 +126,8 @@ export function modelReport(options: { model: string; questions: Record<string, 
 export function evalReport(options: { questions: Record<string, Question>; items: readonly ItemLabels[]; variants: readonly { key: string; results: readonly StoredResult[] }[] }): EvalReport {
   return {
     dataset: { items: options.items.length },
+    interval_method: intervalMethod(options.items.length),
+    min_final_n: MIN_FINAL_N,
     models: options.variants.map((v) => modelReport({ model: v.key, questions: options.questions, items: options.items, results: v.results })),
   };
 }
