@@ -72,6 +72,10 @@ export const OPERATION_NAMES = [
   'evals.fitCalibration',
   'evals.saveCalibration',
   'evals.calibrations',
+  'evals.setBaseline',
+  'evals.compare',
+  'samples.add',
+  'samples.remove',
 ] as const;
 
 export type OperationName = (typeof OPERATION_NAMES)[number];

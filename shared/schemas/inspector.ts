@@ -225,6 +225,8 @@ export const QuestionSetSummarySchema = z.object({
   model: z.string(),
   question_count: z.number().int(),
   updated_at: z.string(),
+  /** the sample offered on first start */
+  sample: z.boolean(),
 });
 export type QuestionSetSummary = z.infer<typeof QuestionSetSummarySchema>;
 
