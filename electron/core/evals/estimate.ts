@@ -14,7 +14,6 @@ import type { Question } from '../../../shared/schemas/question';
 import type { Catalog } from '../catalog/catalog';
 import type { DecisionsEngine } from '../decisions/engine';
 import type { Gateway } from '../gateway';
-import { dataUrlSize } from '../sandbox/counting';
 import type { Datasets } from './datasets';
 import { variantKeys } from './eval-runs';
 import { variantRequest } from './eval-runner';
@@ -38,17 +37,6 @@ export function samplePositions(items: number): number[] {
   return Array.from({ length: SAMPLE }, (_, i) => Math.floor(((i + 0.5) * items) / SAMPLE));
 }
 
-/** The images of a state (their sizes), for what they count as. */
-function imagesOf(state: unknown): { width: number; height: number }[] {
-  if (!Array.isArray(state)) return [];
-  return state.flatMap((part) => {
-    const url = (part as { type?: string; image_url?: { url?: string } | string })?.type === 'image_url' ? (part as { image_url: { url?: string } | string }).image_url : undefined;
-    const text = typeof url === 'string' ? url : url?.url;
-    const size = typeof text === 'string' ? dataUrlSize(text) : null;
-    return size ? [size] : [];
-  });
-}
-
 export async function estimateRun(deps: EstimateDeps, input: { request: DecisionsRequest; dataset_id: string; variants: EvalVariant[] }): Promise<EvalEstimate> {
   const items = deps.datasets.itemCount(input.dataset_id);
   deps.datasets.assertFits(input.dataset_id, input.request.questions as Record<string, Question>);
@@ -65,7 +53,7 @@ export async function estimateRun(deps: EstimateDeps, input: { request: Decision
     let expectedNote: string | null = null;
     for (const item of sample) {
       try {
-        const e = await expectedRequestCost(deps.gateway, variantRequest(input.request, v, item.state), imagesOf(item.state));
+        const e = await expectedRequestCost(deps.gateway, variantRequest(input.request, v, item.state));
         inputTokens += e.input;
         outputTokens += e.output;
         usd = usd === null || e.usd === null ? null : usd + e.usd;

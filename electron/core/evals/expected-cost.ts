@@ -17,7 +17,7 @@ import { decisionShape } from '../decisions/shape';
 import { estimateTokensOfLength } from '../decisions/state';
 import { countTokens } from '../decisions/tokens';
 import type { Gateway } from '../gateway';
-import { cachedPrefixTokens, chatPromptTokens, nativePromptTokens } from '../sandbox/counting';
+import { cachedPrefixTokens, chatPromptTokens, dataUrlSize, nativePromptTokens } from '../sandbox/counting';
 
 /** OpenAI's documented framing of a chat request ("How to count tokens with tiktoken"): 3 per message, 3 to start the reply. */
 const CHAT_FRAME_TOKENS = 3 * 2 + 3;
@@ -42,14 +42,25 @@ interface Call {
 
 const stateText = (prepared: Prepared) => prepared.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
 
-/** The calls a chat endpoint gets for the request, as ask.ts builds them. */
-function chatCalls(gateway: Gateway, endpoint: CatalogEndpoint, prepared: Prepared, images: { width: number; height: number }[]): Call[] {
+type Size = { width: number; height: number };
+
+/** The size of each image part (its header read), for what it counts as. */
+function imageSizes(prepared: Prepared): Size[] {
+  return prepared.parts.flatMap((p) => {
+    if (p.type !== 'image') return [];
+    const size = dataUrlSize(`data:${p.mediaType};base64,${p.base64.slice(0, 65_536)}`);
+    return size ? [size] : [];
+  });
+}
+
+/** The calls a chat endpoint gets for the request, as ask.ts builds them (a box call sends only the image it is about). */
+function chatCalls(gateway: Gateway, endpoint: CatalogEndpoint, prepared: Prepared, images: Size[]): Call[] {
   const state = stateText(prepared);
   return prepared.labelled.map(([name, question]) => {
     if (question.type === 'box') {
-      const image = prepared.image!;
+      const image = prepared.boxImages.get(name)!;
       // The reply in the model's convention: four coordinates of three digits, as boxes are stated.
-      return { system: BOX_SYSTEM_PROMPT, user: state + boxPrompt(endpoint, question, image), prefix: state.length, images, reply: JSON.stringify({ box_2d: [250, 250, 750, 750] }) };
+      return { system: BOX_SYSTEM_PROMPT, user: state + boxPrompt(endpoint, question, image), prefix: state.length, images: [{ width: image.width, height: image.height }], reply: JSON.stringify({ box_2d: [250, 250, 750, 750] }) };
     }
     const labels = prepared.sets.get(name)!;
     const asked = state + questionPart(question as Exclude<Question, { type: 'box' }>, labels);
@@ -81,7 +92,7 @@ async function callTokens(endpoint: CatalogEndpoint, call: Call, cachedPrefix: b
 }
 
 /** One endpoint's cost for the request; null when a price it needs is unknown. */
-async function endpointCost(gateway: Gateway, endpoint: CatalogEndpoint, request: DecisionsRequest, prepared: Prepared, images: { width: number; height: number }[]): Promise<ExpectedCost> {
+async function endpointCost(gateway: Gateway, endpoint: CatalogEndpoint, request: DecisionsRequest, prepared: Prepared, images: Size[]): Promise<ExpectedCost> {
   const p = endpoint.prices;
   if (methodFor(endpoint, gateway) === 'native') {
     const questions = prepared.labelled.length;
@@ -121,8 +132,9 @@ function shares(strategy: string, costs: readonly ExpectedCost[]): number[] {
 }
 
 /** The expected cost of one request: each endpoint routing may pick first, weighted by how often it would. */
-export async function expectedRequestCost(gateway: Gateway, request: DecisionsRequest, images: { width: number; height: number }[]): Promise<ExpectedCost> {
+export async function expectedRequestCost(gateway: Gateway, request: DecisionsRequest): Promise<ExpectedCost> {
   const prepared = prepare(request, gateway.model(request.model));
+  const images = imageSizes(prepared);
   const promptChars = prepared.parts.reduce((n, part) => n + (part.type === 'text' ? part.text.length : 0), 0);
   const plan = gateway.plan(request.model, request.provider ?? undefined, {
     parameters: [],
