@@ -56,7 +56,7 @@ function BaselineCell({ q, metric }: { q: QuestionMetrics | undefined; metric: s
   if (!b || (metric !== 'accuracy' && metric !== 'exact')) return <td className="baseline-cell" />;
   return (
     <td className="baseline-cell mono" data-baseline={metric}>
-      <span className="muted">{b.label}</span> {value3(b.accuracy)} <span className="muted small">({intervalText(b.interval)})</span>
+      <span className="muted">{b.label}</span> {value3(b.accuracy)} <span className="muted small">{intervalText(b.interval)}</span>
     </td>
   );
 }

@@ -16,15 +16,15 @@ describe('results matrix cells', () => {
 
   it('shows a yes/no answer as what it says, with its P(true) beside it', () => {
     // P(true) 0.10 is a "no", and the cell says so: it used to read "0.10 ✓", which looked like a weak yes.
-    expect(answerText({ type: 'noul', noul: 0.1 })).toBe('no (P 0.10)');
-    expect(answerText({ type: 'noul', noul: 0.5 })).toBe('yes (P 0.50)');
+    expect(answerText({ type: 'noul', noul: 0.1 })).toBe('no (0.10)');
+    expect(answerText({ type: 'noul', noul: 0.5 })).toBe('yes (0.50)');
   });
 
   it('tells an item never sent apart from an unlabelled one and from a failure', () => {
     const answered = cell({ answers: { late: { type: 'noul', noul: 0.8 } }, correct: { late: null } });
-    expect(cellText(row([answered]), answered, 'late', null)).toBe('yes (P 0.80)');
+    expect(cellText(row([answered]), answered, 'late', null)).toBe('yes (0.80)');
     const right = cell({ answers: { late: { type: 'noul', noul: 0.8 } }, correct: { late: true } });
-    expect(cellText(row([right], { late: true }), right, 'late', true)).toBe('yes (P 0.80) ✓');
+    expect(cellText(row([right], { late: true }), right, 'late', true)).toBe('yes (0.80) ✓');
     expect(cellText(row([], { late: true }), undefined, 'late', undefined)).toBe('not sent');
     const failed = cell({ ok: false, error: 'upstream 503' });
     expect(cellText(row([failed]), failed, 'late', undefined)).toBe('failed');

@@ -16,6 +16,12 @@ const FILTERS: { id: ResultFilter; label: string; title?: string }[] = [
   { id: 'low', label: `Low confidence (< ${LOW_CONFIDENCE})`, title: `Items where any model answered any question with a confidence below ${LOW_CONFIDENCE}` },
 ];
 
+/** What a cell's number is, said on hover: a yes/no answer's P(true), a choice's probability. */
+function cellTitle(answer: unknown): string {
+  const a = answer as { type?: string; noul?: number } | undefined;
+  return a?.type === 'noul' ? `P(true) = ${(a.noul ?? 0).toFixed(3)} · ` : '';
+}
+
 const mark = (v: boolean | null | undefined) => (v === true ? '✓' : v === false ? '✗' : '');
 
 /**
@@ -50,7 +56,7 @@ const MatrixRow = memo(function MatrixRow({ row, top, models, questions, onOpen 
         return questions.map((q) => {
           const correct = cell?.correct[q];
           return (
-            <span key={`${m}-${q}`} className={correct === false ? 'cell-wrong' : correct === true ? 'cell-right' : row && !cell ? 'muted' : undefined} title={row ? (cell && !cell.ok && cell.error ? cell.error : `expected: ${expectedText(row.expected[q])}`) : undefined}>
+            <span key={`${m}-${q}`} className={correct === false ? 'cell-wrong' : correct === true ? 'cell-right' : row && !cell ? 'muted' : undefined} title={row ? (cell && !cell.ok && cell.error ? cell.error : `${cellTitle(cell?.answers[q])}expected: ${expectedText(row.expected[q])}`) : undefined}>
               {cellText(row, cell, q, correct)}
             </span>
           );

@@ -11,8 +11,8 @@ const boxText = (b: { top: number; left: number; bottom: number; right: number }
 export function answerText(answer: unknown): string {
   const a = answer as AnyAnswer;
   if (!a) return '—';
-  // What it says, then how sure: "no (P 0.10)" is a no whose P(true) is 0.10.
-  if (a.type === 'noul') return `${(a.noul ?? 0) >= 0.5 ? 'yes' : 'no'} (P ${(a.noul ?? 0).toFixed(2)})`;
+  // What it says, then its P(true): "no (0.10)" is a no whose P(true) is 0.10.
+  if (a.type === 'noul') return `${(a.noul ?? 0) >= 0.5 ? 'yes' : 'no'} (${(a.noul ?? 0).toFixed(2)})`;
   if (a.type === 'choice') return a.choice ?? '—';
   // The level it is scored as (what the mark judges), with the score beside it: 0.99 may well be level 0.
   if (a.type === 'score') return `L${scoredLevelIndex(a) ?? '?'} (${(a.score ?? 0).toFixed(2)})`;

@@ -28,13 +28,13 @@ export const HIGHER_IS_BETTER: Record<string, boolean> = {
 };
 
 export const value3 = (v: number | null | undefined): string => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(3) : '—');
-export const intervalText = (i: Interval | null | undefined): string => (i ? `${i.low.toFixed(2)}–${i.high.toFixed(2)}` : '');
-
-/** A value with its interval, as the table shows it: "0.650 (0.43–0.82)". */
-export function withInterval(v: number | null | undefined, i: Interval | null | undefined): string {
-  const shown = value3(v);
-  return i && shown !== '—' ? `${shown} (${intervalText(i)})` : shown;
-}
+/** Two decimals with a true minus sign, and no "−0.00". */
+export const signed2 = (v: number): string => {
+  const text = v.toFixed(2);
+  return text === '-0.00' ? '0.00' : text.replace('-', '−');
+};
+/** An interval as "[0.43, 0.82]": bracketed, so a negative bound reads as one. */
+export const intervalText = (i: Interval | null | undefined): string => (i ? `[${signed2(i.low)}, ${signed2(i.high)}]` : '');
 
 export interface Best {
   /** the index of the best model */
