@@ -298,6 +298,24 @@ export const BoxItemSchema = z.object({
   /** The model whose answer the verdict judged; null with a verdict when that is not known (given before verdicts were per model). */
   verdict_model: z.string().nullable().default(null),
   note: z.string(),
+  /**
+   * The verdict on each box question's answer, by question: given on that answer, or on the whole
+   * image (`whole_image`), with its note and whether it is stale (see `stale_reason`).
+   */
+  verdicts: z
+    .record(
+      z.string(),
+      z.object({
+        verdict: z.enum(['accepted', 'rejected']),
+        note: z.string(),
+        whole_image: z.boolean(),
+        stale: z.boolean(),
+        stale_reason: z.enum(['rerun_unchanged', 'rerun_changed', 'truth_changed', 'answers_differ']).nullable(),
+      }),
+    )
+    .default({}),
+  /** Verdicts replaced or cleared on this item for this model, newest first, each with the note written for it ('' question: the whole image). */
+  history: z.array(z.object({ question: z.string(), verdict: z.enum(['accepted', 'rejected']), note: z.string(), given_at: z.string(), ended_at: z.string() })).default([]),
   /** The image's size in pixels, when it could be read. */
   width: z.number().int().positive().nullable().default(null),
   height: z.number().int().positive().nullable().default(null),
