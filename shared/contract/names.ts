@@ -18,6 +18,7 @@ export const OPERATION_NAMES = [
   'models.endpoints',
   'endpoints.details',
   'endpoints.zdr',
+  'usage.traffic',
   'endpoints.probe',
   'endpoints.uptime',
   'routing.plan',

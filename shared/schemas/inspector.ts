@@ -177,6 +177,8 @@ export const EndpointDetailSchema = z.object({
   prompt_price: z.number().nullable(),
   completion_price: z.number().nullable(),
   context_length: z.number().int().nullable(),
+  /** attempts behind each uptime window */
+  attempts_5m: z.number().int(),
   attempts_30m: z.number().int(),
   attempts_1d: z.number().int(),
   /** When its oldest kept figure was measured (at most a day ago): windows longer than that are partial. */
