@@ -174,6 +174,12 @@ export function BoxesScreen() {
   });
 
   const scored = list.map((i) => worstIou(i)).filter((s): s is number => s !== null);
+  // Folded when a dataset opens with a run over it already, open otherwise; a run started here leaves it as it is.
+  const [folded, setFolded] = useState<{ dataset: string | null; open: boolean } | null>(null);
+  useEffect(() => {
+    if (runs.data && folded?.dataset !== datasetId) setFolded({ dataset: datasetId, open: !run });
+  }, [runs.data !== undefined, datasetId]);
+  const setupOpen = folded?.dataset === datasetId ? folded.open : !run;
   const effectiveLabel = nextLabel === undefined ? names[0] : nextLabel || undefined;
   const runSummary = run ? `${run.name} · ${run.status}, ${run.done} of ${run.total}` : source?.kind === 'dataset' ? 'not run yet' : '';
   return (
@@ -215,7 +221,7 @@ export function BoxesScreen() {
       {source?.kind === 'legacy' ? <LegacyNotice onCopied={open} /> : null}
       {add.error ? <ErrorNotice error={add.error} title="Images not added" /> : null}
       {/* Questions and runs fold away once a run is there: the workbench below is what a reviewer came for. */}
-      <details className="panel boxes-setup" open={!run} key={run ? 'with-run' : 'no-run'}>
+      <details className="panel boxes-setup" open={setupOpen} onToggle={(e) => setFolded({ dataset: datasetId, open: e.currentTarget.open })}>
         <summary>
           <strong>Box questions and runs</strong>{' '}
           <span className="muted small">

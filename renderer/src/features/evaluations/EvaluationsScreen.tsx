@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import './evaluations.css';
 import { Panel, ScreenHeader } from '../../ui/components';
 import { RemoveSamples, SampleOffer } from '../samples/SampleOffer';
@@ -27,8 +27,14 @@ export function EvaluationsScreen() {
   const runs = useQuery(evalRunsQuery());
   const datasets = useQuery(datasetsQuery());
   const [chosenTab, setTab] = useState<Tab | null>(null);
-  // The runs when there are some, else a new run when there is a dataset, else the datasets.
-  const tab: Tab = chosenTab ?? ((runs.data?.length ?? 0) > 0 ? 'runs' : (datasets.data?.length ?? 0) > 0 ? 'new' : 'datasets');
+  // The runs when there are some, else a new run when there is a dataset, else the datasets; fixed once
+  // both lists have loaded, so a dataset imported on the Datasets tab does not move the screen away.
+  const first: Tab = (runs.data?.length ?? 0) > 0 ? 'runs' : (datasets.data?.length ?? 0) > 0 ? 'new' : 'datasets';
+  const loaded = runs.data !== undefined && datasets.data !== undefined;
+  useEffect(() => {
+    if (chosenTab === null && loaded) setTab(first);
+  }, [chosenTab, loaded, first]);
+  const tab: Tab = chosenTab ?? first;
   // The chosen run while it exists (a deleted one falls back to the newest).
   const current = runId && (!runs.data || runs.data.some((r) => r.id === runId)) ? runId : (runs.data?.[0]?.id ?? null);
   return (
@@ -53,53 +59,52 @@ export function EvaluationsScreen() {
           </button>
         ))}
       </div>
-      <div role="tabpanel" id={`eval-panel-${tab}`} aria-labelledby={`eval-tab-${tab}`}>
-        {tab === 'datasets' ? (
-          <DatasetsPanel
-            selected={dataset}
-            onSelect={setDataset}
-            onEvaluate={(id) => {
-              setDataset(id);
-              setTab('new');
-            }}
-          />
-        ) : null}
-        {tab === 'new' ? (
-          <RunForm
-            datasetId={dataset}
-            onStarted={(id) => {
-              setRunId(id);
-              setStarted(id);
-              setTab('runs');
-            }}
-          />
-        ) : null}
-        {tab === 'runs' ? (
-          runs.data && runs.data.length > 0 ? (
-            <>
-              <Panel title="Evaluation runs">
-                <ul className="plain-list run-list" aria-label="Evaluation runs">
-                  {runs.data.map((r) => (
-                    <li key={r.id}>
-                      <button type="button" className="link-button" aria-pressed={r.id === current} onClick={() => setRunId(r.id)}>
-                        {r.name}
-                      </button>{' '}
-                      <span className="muted small">
-                        {r.status} · {r.done}/{r.total} · {new Date(r.created_at).toLocaleString()}
-                        {r.baseline_id ? ` · against ${runs.data.find((b) => b.id === r.baseline_id)?.name ?? 'a deleted run'}` : ''}
-                      </span>
-                    </li>
-                  ))}
-                </ul>
-              </Panel>
-              {current ? <RunView key={current} id={current} runs={runs.data} reveal={current === started} /> : null}
-            </>
-          ) : (
+      {/* Every tab stays mounted, hidden when not chosen: a form filled in, an estimate or an open item survives a look at another tab. */}
+      <div role="tabpanel" id="eval-panel-datasets" aria-labelledby="eval-tab-datasets" hidden={tab !== 'datasets'}>
+        <DatasetsPanel
+          selected={dataset}
+          onSelect={setDataset}
+          onEvaluate={(id) => {
+            setDataset(id);
+            setTab('new');
+          }}
+        />
+      </div>
+      <div role="tabpanel" id="eval-panel-new" aria-labelledby="eval-tab-new" hidden={tab !== 'new'}>
+        <RunForm
+          datasetId={dataset}
+          onStarted={(id) => {
+            setRunId(id);
+            setStarted(id);
+            setTab('runs');
+          }}
+        />
+      </div>
+      <div role="tabpanel" id="eval-panel-runs" aria-labelledby="eval-tab-runs" hidden={tab !== 'runs'}>
+        {runs.data && runs.data.length > 0 ? (
+          <>
             <Panel title="Evaluation runs">
-              <p className="muted">No run yet: start one in New run.</p>
+              <ul className="plain-list run-list" aria-label="Evaluation runs">
+                {runs.data.map((r) => (
+                  <li key={r.id}>
+                    <button type="button" className="link-button" aria-pressed={r.id === current} onClick={() => setRunId(r.id)}>
+                      {r.name}
+                    </button>{' '}
+                    <span className="muted small">
+                      {r.status} · {r.done}/{r.total} · {new Date(r.created_at).toLocaleString()}
+                      {r.baseline_id ? ` · against ${runs.data.find((b) => b.id === r.baseline_id)?.name ?? 'a deleted run'}` : ''}
+                    </span>
+                  </li>
+                ))}
+              </ul>
             </Panel>
-          )
-        ) : null}
+            {current ? <RunView key={current} id={current} runs={runs.data} reveal={current === started && tab === 'runs'} /> : null}
+          </>
+        ) : (
+          <Panel title="Evaluation runs">
+            <p className="muted">No run yet: start one in New run.</p>
+          </Panel>
+        )}
       </div>
     </div>
   );

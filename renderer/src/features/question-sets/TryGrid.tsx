@@ -85,6 +85,7 @@ export function TryGrid({ setId, setName, request, ownState, models, ref }: Prop
     queries: ids.map((id) => queryOptions({ queryKey: ['runs', 'one', id], queryFn: () => call('runs.get', { id }), refetchInterval: (q) => (q.state.data?.status === 'running' ? 400 : false) })),
   });
   const byId = new Map(polled.flatMap((p) => (p.data ? [[p.data.id, p.data] as const] : [])));
+  const ownRuns = models.map((m) => runs[`${OWN}|${m}`]).filter((id): id is string => id !== undefined);
   const top = useRef<HTMLDivElement>(null);
   const held = useRef(false);
   const tryAll = useMutation({
@@ -96,7 +97,9 @@ export function TryGrid({ setId, setName, request, ownState, models, ref }: Prop
             // Examples of text only: the set's questions about images are asked of the set's own content alone.
             const state = e.key === OWN ? ownState! : e.text;
             const asked = e.key === OWN ? request!.questions : Object.fromEntries(textQuestions.map((q) => [q, request!.questions[q]!]));
-            const run = await call('runs.start', { request: { ...request!, model, state, questions: asked } as DecisionsRequest, ...(setId ? { set_id: setId } : {}), label: `${setName} · try` });
+            // Labelled as Runs lists them: the set's own run by the set's name, an example's by its place.
+            const label = e.key === OWN ? setName : `${setName} · example ${rows.filter((x) => x.key !== OWN).indexOf(e) + 1}`;
+            const run = await call('runs.start', { request: { ...request!, model, state, questions: asked } as DecisionsRequest, ...(setId ? { set_id: setId } : {}), label });
             started[`${e.key}|${model}`] = run.id;
           }),
         ),
@@ -138,7 +141,11 @@ export function TryGrid({ setId, setName, request, ownState, models, ref }: Prop
         }
       >
         <p className="muted small">
-          Each example is sent to each model here, without leaving the set; say what each answer should be and the grid marks it. {request ? '' : 'Fix the problems above to try the set.'}
+          Each example is sent to each model here, without leaving the set; say what each answer should be and the grid marks it. {request ? '' : 'Fix the problems above to try the set.'}{' '}
+          {ownRuns.length > 0 ? (
+            // The set's own runs, side by side in Runs (routing, distributions, usage), when wanted.
+            <a href={`#/runs?${ownRuns.length > 1 ? 'compare' : 'run'}=${ownRuns.join(',')}`}>{ownRuns.length > 1 ? 'Compare in Runs' : 'Open in Runs'}</a>
+          ) : null}
         </p>
         <div className="table-scroll">
           <table className="table small try-grid" aria-label="Examples and answers">
