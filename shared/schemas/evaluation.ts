@@ -45,6 +45,8 @@ export const EvalVariantSchema = z.strictObject({
 });
 export type EvalVariant = z.infer<typeof EvalVariantSchema>;
 
+const TokenFitSchema = z.object({ fixed: z.number(), per_char: z.number() });
+
 export const EvalEstimateSchema = z.object({
   calls: z.number().int(),
   items: z.number().int(),
@@ -67,6 +69,8 @@ export const EvalEstimateSchema = z.object({
        */
       worst_request_usd: z.number().nullable(),
       worst_request_note: z.string().nullable(),
+      /** one request's estimated tokens as a line in the characters of its item's state (JSON), fitted over the sampled items: a run refines its expectation with it */
+      tokens_fit: TokenFitSchema,
     }),
   ),
   input_tokens: z.number().int(),
@@ -92,6 +96,8 @@ export const RunEstimateSchema = z.object({
   worst_usd: z.number().nullable(),
   input_tokens: z.number().int(),
   output_tokens: z.number().int(),
+  /** per model (in the run's order): its expected cost and its tokens fitted to its items' lengths; absent for runs from before */
+  variants: z.array(z.object({ expected_usd: z.number().nullable(), fit: TokenFitSchema })).optional(),
 });
 export type RunEstimate = z.infer<typeof RunEstimateSchema>;
 

@@ -18,6 +18,7 @@ import type { Datasets } from './datasets';
 import { variantKeys } from './eval-runs';
 import { variantRequest } from './eval-runner';
 import { expectedRequestCost } from './expected-cost';
+import { fitTokens } from './refine';
 
 /** Items whose requests are priced, spread evenly over the dataset; the rest are taken as alike. */
 export const SAMPLE = 60;
@@ -51,11 +52,13 @@ export async function estimateRun(deps: EstimateDeps, input: { request: Decision
     let inputTokens = 0;
     let outputTokens = 0;
     let expectedNote: string | null = null;
+    const points: { chars: number; tokens: number }[] = [];
     for (const item of sample) {
       try {
         const e = await expectedRequestCost(deps.gateway, variantRequest(input.request, v, item.state));
         inputTokens += e.input;
         outputTokens += e.output;
+        points.push({ chars: JSON.stringify(item.state).length, tokens: e.input + e.output });
         usd = usd === null || e.usd === null ? null : usd + e.usd;
       } catch (error) {
         usd = null;
@@ -75,6 +78,7 @@ export async function estimateRun(deps: EstimateDeps, input: { request: Decision
       worst_usd: worst_request_usd === null ? null : worst_request_usd * items,
       worst_request_usd,
       worst_request_note,
+      tokens_fit: fitTokens(points),
     });
   }
   const worst = perVariant.map((v) => v.worst_request_usd);

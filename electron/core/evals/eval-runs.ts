@@ -14,6 +14,7 @@ import { calibrationPoint, evalReport, judge, type StoredResult } from './report
 import { iou } from '../../../shared/geometry/iou';
 import type { FractionBox } from './metrics';
 import { itemText } from './item-text';
+import { refinedExpectation, type Answered } from './refine';
 
 interface RunRow {
   id: string;
@@ -122,22 +123,28 @@ export class EvalRuns {
   }
 
   /**
-   * The run's expected cost refined from its answered items. With the estimate it started with: that
-   * expected cost scaled by the tokens its answered requests measured against the tokens the estimate
-   * counted for a request (so the prices stay those routing is expected to pay); without one, what
-   * its answered requests cost on average, over every request. Null before MIN_FOR_EXPECTATION
-   * requests are answered, or when a cost is unknown.
+   * The run's expected cost refined from its answered items. With the estimate it started with: each
+   * model's expected cost scaled by the tokens its answered requests measured against the tokens the
+   * estimate's fit says for those same items (refine.ts; a run from before the fit: against the
+   * estimate's tokens per request), so the prices stay those routing is expected to pay; without an
+   * estimate, what its answered requests cost on average, over every request. Null before
+   * MIN_FOR_EXPECTATION requests are answered, or when a cost is unknown.
    */
   private expectation(id: string, total: number, estimate: RunEstimate | null): { expected_usd: number | null; expected_from: number } {
-    const r = this.deps.store.get<{ n: number; cost: number | null; unknown: number; tokens: number }>(
-      'SELECT COUNT(*) AS n, SUM(cost) AS cost, SUM(cost IS NULL) AS unknown, COALESCE(SUM(input_tokens + output_tokens), 0) AS tokens FROM eval_results WHERE run_id = ? AND ok = 1',
+    const answered = this.deps.store.all<Answered & { cost: number | null; unknown: number }>(
+      `SELECT r.variant AS variant, COUNT(*) AS n, SUM(r.cost) AS cost, SUM(r.cost IS NULL) AS unknown, COALESCE(SUM(r.input_tokens + r.output_tokens), 0) AS tokens, COALESCE(SUM(length(i.state)), 0) AS chars
+       FROM eval_results r JOIN eval_runs e ON e.id = r.run_id JOIN dataset_items i ON i.dataset_id = e.dataset_id AND i.position = r.position
+       WHERE r.run_id = ? AND r.ok = 1 GROUP BY r.variant`,
       [id],
-    )!;
-    if (r.n < MIN_FOR_EXPECTATION || total === 0) return { expected_usd: null, expected_from: r.n };
+    );
+    const n = answered.reduce((s, a) => s + a.n, 0);
+    if (n < MIN_FOR_EXPECTATION || total === 0) return { expected_usd: null, expected_from: n };
+    if (estimate?.variants) return { expected_usd: refinedExpectation(estimate.variants, answered), expected_from: n };
+    const tokens = answered.reduce((s, a) => s + a.tokens, 0);
     const estimated = estimate ? (estimate.input_tokens + estimate.output_tokens) / total : 0;
-    if (estimate && estimate.expected_usd !== null && estimated > 0) return { expected_usd: estimate.expected_usd * (r.tokens / r.n / estimated), expected_from: r.n };
-    if (r.unknown > 0 || r.cost === null) return { expected_usd: null, expected_from: r.n };
-    return { expected_usd: (r.cost / r.n) * total, expected_from: r.n };
+    if (estimate && estimate.expected_usd !== null && estimated > 0) return { expected_usd: estimate.expected_usd * (tokens / n / estimated), expected_from: n };
+    if (answered.some((a) => a.unknown > 0 || a.cost === null)) return { expected_usd: null, expected_from: n };
+    return { expected_usd: (answered.reduce((s, a) => s + a.cost!, 0) / n) * total, expected_from: n };
   }
 
   /** Compares this run with an earlier one over the same dataset (null clears it). */

@@ -36,7 +36,7 @@ function expectedFromAnswers(questions: Record<string, Question>, answers: Recor
 async function startingEstimate(core: HandlerDeps, input: Parameters<typeof estimateRun>[1]): Promise<RunEstimate | null> {
   try {
     const e = await estimateRun(core, input);
-    return { expected_usd: e.cost_usd, worst_usd: e.worst_usd, input_tokens: e.input_tokens, output_tokens: e.output_tokens };
+    return { expected_usd: e.cost_usd, worst_usd: e.worst_usd, input_tokens: e.input_tokens, output_tokens: e.output_tokens, variants: e.per_variant.map((v) => ({ expected_usd: v.cost_usd, fit: v.tokens_fit })) };
   } catch {
     return null;
   }

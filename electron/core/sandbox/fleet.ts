@@ -101,10 +101,11 @@ export async function startSandboxFleet(options: FleetOptions = {}): Promise<San
     return false;
   }
 
-  function cachedTokens(prefix: string): number {
+  /** Cached per provider and model, as providers cache a prompt for the model and account that sent it. */
+  function cachedTokens(prefix: string, where: string): number {
     const tokens = estimateTokens(prefix);
     if (cachedPrefixTokens(tokens) === 0) return 0;
-    const key = createHash('sha256').update(prefix).digest('hex');
+    const key = createHash('sha256').update(where).update('\u0000').update(prefix).digest('hex');
     const now = Date.now();
     const seen = promptCache.get(key);
     promptCache.set(key, now);
@@ -122,7 +123,7 @@ export async function startSandboxFleet(options: FleetOptions = {}): Promise<San
     const { state: prefix, question } = splitPrompt(userText);
     // Text at four characters a token, images by their size (see counting.ts).
     const promptTokens = chatPromptTokens(messages.map((m) => ({ characters: messageText(m).length, images: imageUrls(m).map(dataUrlSize) })));
-    const cached = cachedTokens(prefix);
+    const cached = cachedTokens(prefix, `${profile.slug}/${model}`);
     const maxTokens = Number(body['max_tokens'] ?? 16);
     const topN = body['logprobs'] === true ? Math.min(20, Number(body['top_logprobs'] ?? 0)) : 0;
     const behaviour = behaviourOf(model);
