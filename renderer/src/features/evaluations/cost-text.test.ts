@@ -14,7 +14,7 @@ describe('estimate against actual', () => {
   });
   it('while running, says the expectation refined from the answered items', () => {
     const lines = costLines(run({ status: 'running', done: 8, spent_usd: 0.0002, expected_usd: 0.00095, expected_from: 8 }));
-    expect(lines[1]).toBe('Expected now: $0.000950 for all 40 requests, from what the first 8 answered ones cost (their measured tokens) · $0.000200 spent so far');
+    expect(lines[1]).toBe('Expected now: $0.000950 for all 40 requests, from the tokens the first 8 answered ones measured against the estimate\'s count for them · $0.000200 spent so far');
   });
   it('signs the difference and says when nothing was expected', () => {
     expect(offBy(0.75, 1)).toBe('−25% against the expected cost');

@@ -25,7 +25,7 @@ export function costLines(run: EvalRun): string[] {
   if (finished && run.done === run.total && e?.expected_usd !== null && e?.expected_usd !== undefined) {
     lines.push(`Actual: ${formatUsd(run.spent_usd)}, ${offBy(run.spent_usd, e.expected_usd)}`);
   } else if (run.expected_usd !== null && !finished) {
-    lines.push(`Expected now: ${formatUsd(run.expected_usd)} for all ${run.total.toLocaleString('en-US')} requests, from what the first ${run.expected_from.toLocaleString('en-US')} answered ones cost (their measured tokens) · ${formatUsd(run.spent_usd)} spent so far`);
+    lines.push(`Expected now: ${formatUsd(run.expected_usd)} for all ${run.total.toLocaleString('en-US')} requests, from the tokens the first ${run.expected_from.toLocaleString('en-US')} answered ones measured against the estimate's count for them · ${formatUsd(run.spent_usd)} spent so far`);
   } else {
     lines.push(`Spent: ${formatUsd(run.spent_usd)}${run.done < run.total ? ` on ${run.done.toLocaleString('en-US')} of ${run.total.toLocaleString('en-US')} requests` : ''}`);
   }
