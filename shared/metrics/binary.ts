@@ -2,6 +2,7 @@
  * Yes/no (noul) answers judged at a threshold: a P(true) at or above it says "true". Pure, shared by
  * the core (the report) and the screen (the threshold the analyst moves), so both count alike.
  */
+import { BOOTSTRAP_SEED, resampleCount, seededRandom, type Quantile } from './resample';
 
 /** The 97.5th percentile of the standard normal distribution: a two-sided 95% interval. */
 export const Z95 = 1.959963984540054;
@@ -89,6 +90,39 @@ export function rateIntervals(c: Counts): Record<'accuracy' | 'precision' | 'rec
     specificity: wilson(c.tn, c.tn + c.fp),
     base_rate: wilson(c.tp + c.fn, n),
   };
+}
+
+/**
+ * The 95% percentile bootstrap interval of F1 at one confusion: items drawn with replacement as
+ * often as there are items, as the core draws them for every other metric; F1 depends on an item
+ * only through its cell (TP, FP, FN, TN), so a draw is a cell drawn by its count. Draws with F1
+ * undefined (nothing said or was true) are left out; with fewer than half defined, no interval.
+ * The screen's threshold table and the report compute it alike, so they agree at 0.50.
+ */
+export function f1Interval(c: Counts, quantile: Quantile, resamples = resampleCount(c.tp + c.fp + c.fn + c.tn)): Interval | null {
+  const n = c.tp + c.fp + c.fn + c.tn;
+  if (n < 2) return null;
+  const random = seededRandom(BOOTSTRAP_SEED ^ n);
+  const tp = c.tp;
+  const fp = tp + c.fp;
+  const fn = fp + c.fn;
+  const values: number[] = [];
+  for (let b = 0; b < resamples; b += 1) {
+    let dtp = 0;
+    let dfp = 0;
+    let dfn = 0;
+    for (let i = 0; i < n; i += 1) {
+      const r = Math.floor(random() * n);
+      if (r < tp) dtp += 1;
+      else if (r < fp) dfp += 1;
+      else if (r < fn) dfn += 1;
+    }
+    const denominator = 2 * dtp + dfp + dfn;
+    if (denominator > 0) values.push((2 * dtp) / denominator);
+  }
+  if (values.length < resamples / 2) return null;
+  values.sort((a, b) => a - b);
+  return { low: quantile(values, 0.025), high: quantile(values, 0.975) };
 }
 
 /** The threshold of step i, exact to two decimals (0.07, not 0.07000000000000001). */

@@ -6,28 +6,9 @@
  */
 import { quantileSorted } from 'simple-statistics';
 import type { Interval } from '../../../shared/metrics/binary';
+import { BOOTSTRAP_SEED, resampleCount, seededRandom } from '../../../shared/metrics/resample';
 
-/** Draws per interval: 1,000 up to 2,000 items, then fewer so one interval costs about two million item visits, never below 200. */
-export const MAX_RESAMPLES = 1_000;
-export const MIN_RESAMPLES = 200;
-const WORK = 2_000_000;
-const SEED = 0x5eed_2025;
-
-export function resampleCount(n: number): number {
-  return Math.max(MIN_RESAMPLES, Math.min(MAX_RESAMPLES, Math.floor(WORK / Math.max(1, n))));
-}
-
-/** mulberry32: small, fast, and the same numbers on every platform. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { MAX_RESAMPLES, MIN_RESAMPLES, resampleCount } from '../../../shared/metrics/resample';
 
 /**
  * The 95% percentile interval of `statistic` over `n` items. A draw is passed as weights (how many
@@ -36,7 +17,7 @@ function seeded(seed: number): () => number {
  */
 export function bootstrapInterval(n: number, statistic: (weights: Uint32Array) => number | null, resamples = resampleCount(n)): Interval | null {
   if (n < 2) return null;
-  const random = seeded(SEED ^ n);
+  const random = seededRandom(BOOTSTRAP_SEED ^ n);
   const weights = new Uint32Array(n);
   const values: number[] = [];
   for (let b = 0; b < resamples; b += 1) {

@@ -3,10 +3,11 @@
  * precision, recall, base rate, exact level, pass rate), percentile bootstrap intervals over items
  * for the rest (Brier, log loss, AUROC, ECE, F1, macro-F1, MAE, QWK, mean IoU).
  */
-import { countsAt, DEFAULT_THRESHOLD, rateIntervals, wilson, type Interval } from '../../../shared/metrics/binary';
+import { quantileSorted } from 'simple-statistics';
+import { countsAt, DEFAULT_THRESHOLD, f1Interval, rateIntervals, wilson, type Interval } from '../../../shared/metrics/binary';
 import { bootstrapInterval, resampleCount } from './bootstrap';
 import { CLIP, DEFAULT_IOU_THRESHOLD, scoreLevel, type ChoicePoint, type NoulPoint, type ScorePoint } from './metrics';
-import { weightedAuroc, weightedEce, weightedF1, weightedMacroF1, weightedMean, weightedQwk } from './weighted';
+import { weightedAuroc, weightedEce, weightedMacroF1, weightedMean, weightedQwk } from './weighted';
 
 export type Intervals = Record<string, Interval | null>;
 
@@ -36,7 +37,7 @@ export function noulIntervals(points: readonly NoulPoint[]): Intervals {
     precision: shares.precision,
     recall: shares.recall,
     base_rate: shares.base_rate,
-    f1: bootstrapInterval(n, (w) => weightedF1(said, y, w)),
+    f1: f1Interval(countsAt(points, DEFAULT_THRESHOLD), quantileSorted),
     brier: bootstrapInterval(n, (w) => weightedMean(squared, w)),
     log_loss: bootstrapInterval(n, (w) => weightedMean(loss, w)),
     auroc: bootstrapInterval(n, (w) => weightedAuroc(order, p, y, w)),

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { auroc, calibrationError, choiceMetrics, quadraticWeightedKappa } from './metrics';
+import { quantileSorted } from 'simple-statistics';
+import { f1Interval } from '../../../shared/metrics/binary';
 import { weightedAuroc, weightedEce, weightedF1, weightedMacroF1, weightedMean, weightedQwk } from './weighted';
 import { bootstrapInterval, pairedBootstrapDelta, resampleCount } from './bootstrap';
 
@@ -67,6 +69,21 @@ describe('percentile bootstrap', () => {
   it('a paired difference of a metric with itself is exactly 0', () => {
     const values = Float64Array.from({ length: 60 }, (_, i) => (i * 7) % 11);
     expect(pairedBootstrapDelta(60, (w) => weightedMean(values, w), (w) => weightedMean(values, w))).toEqual({ low: 0, high: 0 });
+  });
+  it('F1 drawn by confusion cell (what the screen computes at any threshold) matches the item bootstrap of weighted F1, a second implementation', () => {
+    // 200 items: 30 TP, 10 FP, 20 FN, 140 TN, F1 = 60 / 90. Same distribution, other draws: the bounds agree to about 0.02.
+    const cells = [...Array(30).fill([true, true]), ...Array(10).fill([true, false]), ...Array(20).fill([false, true]), ...Array(140).fill([false, false])] as [boolean, boolean][];
+    const byItem = bootstrapInterval(cells.length, (w) => weightedF1(cells.map((c) => c[0]), cells.map((c) => c[1]), w))!;
+    const byCell = f1Interval({ tp: 30, fp: 10, fn: 20, tn: 140 }, quantileSorted)!;
+    expect(Math.abs(byCell.low - byItem.low)).toBeLessThan(0.03);
+    expect(Math.abs(byCell.high - byItem.high)).toBeLessThan(0.03);
+    expect(byCell.low).toBeLessThan(60 / 90);
+    expect(byCell.high).toBeGreaterThan(60 / 90);
+  });
+  it('F1 by cell: every item a true positive gives [1, 1]; nothing said or true, no interval', () => {
+    expect(f1Interval({ tp: 12, fp: 0, fn: 0, tn: 0 }, quantileSorted)).toEqual({ low: 1, high: 1 });
+    expect(f1Interval({ tp: 0, fp: 0, fn: 0, tn: 30 }, quantileSorted)).toBeNull();
+    expect(f1Interval({ tp: 1, fp: 0, fn: 0, tn: 0 }, quantileSorted)).toBeNull();
   });
   it('uses 1,000 resamples up to 2,000 items and never fewer than 200', () => {
     expect(resampleCount(20)).toBe(1000);

@@ -160,7 +160,7 @@ function AskedSideBySide({ ours, theirs }: { ours: RunComparison['runs'][number]
       <h3 className="small-heading">What each run asked</h3>
       <p className="small">
         {differing.length === 0 ? 'Both runs asked the same questions with the same instructions.' : `Questions that differ: ${differing.join(', ')}.`} {samePreferences ? 'Provider preferences: the same.' : 'Provider preferences differ.'}{' '}
-        <button type="button" className="link-button" onClick={() => setAll(!all)}>
+        <button type="button" className="link-button inline" aria-pressed={all} onClick={() => setAll(!all)}>
           {all ? 'Show only what differs' : 'Show every question'}
         </button>
       </p>

@@ -9,9 +9,9 @@ const cell = (over: Partial<EvalResultRow['cells'][number]>): EvalResultRow['cel
 describe('results matrix cells', () => {
   it('shows a score as the level it is scored as, with the score beside it', () => {
     // Level 0 is the most probable although the score is high: the mark judges level 0.
-    expect(answerText({ type: 'score', score: 0.99, probabilities: { '0': 0.6, '1': 0.1, '2': 0.3 } })).toBe('L0 (0.99)');
+    expect(answerText({ type: 'score', score: 0.99, probabilities: { '0': 0.6, '1': 0.1, '2': 0.3 } })).toBe('level 0 (0.99)');
     // No probabilities: the score rounded.
-    expect(answerText({ type: 'score', score: 1.6 })).toBe('L2 (1.60)');
+    expect(answerText({ type: 'score', score: 1.6 })).toBe('level 2 (1.60)');
   });
 
   it('shows a yes/no answer as what it says, with its P(true) beside it', () => {

@@ -1,6 +1,8 @@
-import { useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import type { EvalReport } from '../../../../shared/schemas/evaluation';
-import { atThreshold, DEFAULT_THRESHOLD, rateIntervals, rates, type CurvePoint } from '../../../../shared/metrics/binary';
+import { quantileSorted } from 'simple-statistics';
+import { resampleCount } from '../../../../shared/metrics/resample';
+import { atThreshold, DEFAULT_THRESHOLD, f1Interval, rateIntervals, rates, type CurvePoint } from '../../../../shared/metrics/binary';
 import { Chart, PALETTE } from '../../ui/Chart';
 import { intervalText, value3 } from './metric-format';
 
@@ -65,13 +67,23 @@ function Confusion({ model, c }: { model: string; c: CurvePoint }) {
   );
 }
 
+const itemsOf = (c: CurvePoint) => c.tp + c.fp + c.fn + c.tn;
+
 /**
- * A yes/no question at a threshold the analyst moves (0.5 at first): precision, recall, F1 and
- * accuracy with Wilson intervals, the confusion per model, and the precision-recall curve.
+ * A yes/no question at a threshold the analyst moves (0.5 at first): precision, recall and accuracy
+ * with Wilson intervals, F1 with a percentile bootstrap one, the confusion per model, and the
+ * precision-recall curve.
  */
 export function ThresholdPanel({ report, question }: { report: EvalReport; question: string }) {
   const [threshold, setThreshold] = useState(DEFAULT_THRESHOLD);
   const series = report.models.map((m) => ({ model: m.model, curve: (m.questions[question]?.curve ?? []) as CurvePoint[] })).filter((s) => s.curve.length > 0);
+  // F1's bootstrap draws as many items as there are, per model: followed a moment behind the slider.
+  const settled = useDeferredValue(threshold);
+  const f1Intervals = useMemo(
+    () => new Map(series.map((s) => [s.model, (() => { const c = atThreshold(s.curve, settled); return c ? f1Interval(c, quantileSorted) : null; })()])),
+    // Keyed on what series is made of: it is rebuilt from the report each render.
+    [report, question, settled],
+  );
   if (series.length === 0) return null;
   const id = `threshold-${question}`;
   return (
@@ -88,6 +100,7 @@ export function ThresholdPanel({ report, question }: { report: EvalReport; quest
           </button>
         ) : null}
       </div>
+      <p className="muted small">95% intervals: Wilson score for precision, recall and accuracy; percentile bootstrap over items for F1 ({resampleCount(itemsOf(series[0]!.curve[0]!)).toLocaleString('en-US')} resamples, seeded).</p>
       <div className="threshold-grid">
         <table className="table small" aria-label={`Yes/no metrics at the threshold: ${question}`}>
           <thead>
@@ -117,7 +130,9 @@ export function ThresholdPanel({ report, question }: { report: EvalReport; quest
                   <td className="mono" data-threshold-metric={`${s.model} recall`}>
                     {value3(r.recall)} <span className="muted">{intervalText(i.recall)}</span>
                   </td>
-                  <td className="mono">{value3(r.f1)}</td>
+                  <td className="mono" data-threshold-metric={`${s.model} F1`}>
+                    {value3(r.f1)} <span className="muted">{settled === threshold ? intervalText(f1Intervals.get(s.model)) : '…'}</span>
+                  </td>
                   <td className="mono">
                     {value3(r.accuracy)} <span className="muted">{intervalText(i.accuracy)}</span>
                   </td>

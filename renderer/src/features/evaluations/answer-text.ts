@@ -15,7 +15,7 @@ export function answerText(answer: unknown): string {
   if (a.type === 'noul') return `${(a.noul ?? 0) >= 0.5 ? 'yes' : 'no'} (${(a.noul ?? 0).toFixed(2)})`;
   if (a.type === 'choice') return a.choice ?? '—';
   // The level it is scored as (what the mark judges), with the score beside it: 0.99 may well be level 0.
-  if (a.type === 'score') return `L${scoredLevelIndex(a) ?? '?'} (${(a.score ?? 0).toFixed(2)})`;
+  if (a.type === 'score') return `level ${scoredLevelIndex(a) ?? '?'} (${(a.score ?? 0).toFixed(2)})`;
   if (a.type === 'box' && a.box) return boxText(a.box);
   return '—';
 }

@@ -20,7 +20,10 @@ describe('reading metrics', () => {
   });
   it('writes an interval bracketed, with true minus signs', () => {
     expect(intervalText({ low: -0.0704, high: 0.07 })).toBe('[−0.07, 0.07]');
-    expect(intervalText({ low: -0.001, high: 0 })).toBe('[0.00, 0.00]');
+    // A bound short of 0 keeps its first significant digit: the interval does not touch 0.
+    expect(intervalText({ low: -0.0213, high: -0.0004 })).toBe('[−0.02, −0.0004]');
+    expect(intervalText({ low: -0.001, high: 0 })).toBe('[−0.001, 0.00]');
+    expect(intervalText({ low: -1e-9, high: 0.0049 })).toBe('[0.00, 0.005]');
     expect(intervalText(null)).toBe('');
   });
 });

@@ -28,9 +28,13 @@ export const HIGHER_IS_BETTER: Record<string, boolean> = {
 };
 
 export const value3 = (v: number | null | undefined): string => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(3) : '—');
-/** Two decimals with a true minus sign, and no "−0.00". */
+/**
+ * Two decimals with a true minus sign; a value that is not 0 but rounds to it keeps its first
+ * significant digit (−0.004), so an interval that stops short of 0 does not read as touching it.
+ */
 export const signed2 = (v: number): string => {
-  const text = v.toFixed(2);
+  const small = v !== 0 && Math.abs(v) < 0.005 && Math.abs(v) >= 1e-6;
+  const text = v.toFixed(small ? -Math.floor(Math.log10(Math.abs(v))) : 2);
   return text === '-0.00' ? '0.00' : text.replace('-', '−');
 };
 /** An interval as "[0.43, 0.82]": bracketed, so a negative bound reads as one. */

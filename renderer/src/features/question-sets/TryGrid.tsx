@@ -154,7 +154,16 @@ export function TryGrid({ setId, setName, request, ownState, models, ref }: Prop
                 <th scope="col">Example and what it should answer</th>
                 {models.map((m) => (
                   <th key={m} scope="col" className="mono">
-                    {m}
+                    {/* A line break is allowed after the provider, so three models fit beside the examples. */}
+                    {m.includes('/') ? (
+                      <>
+                        {m.slice(0, m.indexOf('/') + 1)}
+                        <wbr />
+                        {m.slice(m.indexOf('/') + 1)}
+                      </>
+                    ) : (
+                      m
+                    )}
                   </th>
                 ))}
               </tr>
