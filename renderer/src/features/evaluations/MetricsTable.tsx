@@ -135,6 +135,7 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
               per model
             </th>
           </tr>
+          {/* Each row ends with the baseline column's cell, empty: the rows run the table's width. */}
           <tr>
             <td>items (failed)</td>
             {report.models.map((m) => (
@@ -142,6 +143,7 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
                 {m.items} ({m.failed})
               </td>
             ))}
+            <td />
           </tr>
           <tr>
             <td>cost</td>
@@ -151,6 +153,7 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
                 {m.cost_unknown ? ` + ${m.cost_unknown} unknown` : ''}
               </td>
             ))}
+            <td />
           </tr>
           <tr>
             <td>cost / 1,000 items</td>
@@ -162,6 +165,7 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
                 </td>
               );
             })}
+            <td />
           </tr>
           <tr>
             <td>tokens in / out</td>
@@ -170,6 +174,7 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
                 {m.input_tokens.toLocaleString('en-US')} / {m.output_tokens.toLocaleString('en-US')}
               </td>
             ))}
+            <td />
           </tr>
           <tr>
             <td>latency p50 / p95</td>
@@ -178,6 +183,7 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
                 {m.latency_ms.p50 === null ? UNKNOWN : `${Math.round(m.latency_ms.p50)} / ${Math.round(m.latency_ms.p95 ?? 0)} ms`}
               </td>
             ))}
+            <td />
           </tr>
         </tbody>
       </table>

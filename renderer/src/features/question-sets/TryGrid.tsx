@@ -46,7 +46,7 @@ function Cell({ run, questions, expected }: { run: Run | undefined; questions: s
         const right = matchesExpected(answers[q], expected[q]);
         return (
           <div key={q} className={right === false ? 'cell-wrong' : right === true ? 'cell-right' : undefined}>
-            <span className="muted">{q}:</span> {run.status === 'running' && !(q in answers) ? '…' : `${answerText(answers[q])}${mark(right)}`}
+            <span className="muted">{q}:</span> <span className="nowrap">{run.status === 'running' && !(q in answers) ? '…' : `${answerText(answers[q])}${mark(right)}`}</span>
           </div>
         );
       })}
