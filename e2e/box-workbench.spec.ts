@@ -139,6 +139,8 @@ test('a reviewer labels truth per object, zooms, undoes, runs a box question per
   await page.getByLabel('Model').fill('sandbox/baseline-vision');
   await page.getByRole('button', { name: 'Estimate' }).click();
   await expect(page.getByTestId('box-estimate')).toContainText('3 calls');
+  // Two figures, each named: what the run is expected to cost, and the most it can.
+  await expect(page.getByTestId('box-estimate')).toContainText(/expected cost \$[\d.]+ · worst case \$[\d.]+/);
   // An estimate is for the model it was made for: naming another hides it, naming it again shows it.
   await page.getByLabel('Model').fill('sandbox/baseline-text');
   await expect(page.getByTestId('box-estimate')).toBeHidden();
@@ -157,6 +159,8 @@ test('a reviewer labels truth per object, zooms, undoes, runs a box question per
   await expect(boxes.queue.getByText(/IoU \d/)).toHaveCount(3, { timeout: 30_000 });
   expect(starts).toHaveLength(1);
   await expect(page.getByTestId('box-run-progress')).toContainText('done: 3 of 3 done', { timeout: 30_000 });
+  // A finished run shows its estimate against what it cost.
+  await expect(page.getByTestId('box-run-cost')).toContainText(/Estimate at the start: expected \$[\d.]+ · worst case \$[\d.]+ · Actual: \$[\d.]+, (as expected|[+−][\d.]+% against the expected cost)/);
   await expect(page.getByTestId('box-run-metrics')).toContainText(/card: mean IoU 0\.\d{3}, pass rate \d+ %/);
   await boxes.item('shelf-1.png').getByRole('button').click();
   for (const object of ['card', 'badge'] as const) {

@@ -12,6 +12,9 @@ describe('estimate against actual', () => {
     // 0.0011 against 0.001: (0.0011 − 0.001) / 0.001 = +10%.
     expect(lines[1]).toBe('Actual: $0.00110, +10% against the expected cost');
   });
+  it('in short (Boxes\' toolbar), without what the worst case means', () => {
+    expect(costLines(run({}), { short: true })).toEqual(['Estimate at the start: expected $0.00100 · worst case $0.0200', 'Actual: $0.00110, +10% against the expected cost']);
+  });
   it('while running, says the expectation refined from the answered items', () => {
     const lines = costLines(run({ status: 'running', done: 8, spent_usd: 0.0002, expected_usd: 0.00095, expected_from: 8 }));
     expect(lines[1]).toBe('Expected now: $0.000950 for all 40 requests, from the tokens the first 8 answered ones measured against the estimate\'s count for them · $0.000200 spent so far');

@@ -13,13 +13,13 @@ export function offBy(actual: number, expected: number): string {
  * worst case, each named), the expectation refined from its answered items while it runs, and once
  * it ends, the actual spend beside the expected one.
  */
-export function costLines(run: EvalRun): string[] {
+export function costLines(run: EvalRun, options: { short?: boolean } = {}): string[] {
   const lines: string[] = [];
   const e = run.estimate;
   if (e) {
     const expected = e.expected_usd === null ? 'expected cost unknown (a price is unknown)' : `expected ${formatUsd(e.expected_usd)}`;
     const worst = e.worst_usd === null ? 'worst case unknown' : `worst case ${formatUsd(e.worst_usd)}`;
-    lines.push(`Estimate at the start: ${expected} · ${worst} (every request tried on every endpoint of its route with the longest replies)`);
+    lines.push(`Estimate at the start: ${expected} · ${worst}${options.short ? '' : ' (every request tried on every endpoint of its route with the longest replies)'}`);
   }
   const finished = run.status !== 'running' && run.in_flight === 0;
   if (finished && run.done === run.total && e?.expected_usd !== null && e?.expected_usd !== undefined) {
