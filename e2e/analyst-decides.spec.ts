@@ -46,6 +46,8 @@ test('an analyst sees the never-yes classifier at recall 0 beside its always-fal
   await page.getByLabel('Threshold for urgent').fill('0.05');
   await expect(page.getByText('Say yes at P(true) ≥ 0.05')).toBeVisible();
   await expect(recallAt).not.toContainText(/^0\.000/);
+  // F1 at the threshold has its interval too, once the slider settles.
+  await expect(page.locator('[data-threshold-metric="sandbox/sharp-large F1"]')).toHaveText(/^[01]\.\d{3} \[[01]\.\d+, [01]\.\d+\]$/);
   await expect(page.getByRole('img', { name: 'Precision-recall curve: urgent' }).locator('svg')).toBeVisible();
   await expect(page.getByRole('img', { name: 'Accuracy against cost: urgent' }).locator('svg')).toBeVisible();
   await page.getByRole('table', { name: 'Metrics per model' }).scrollIntoViewIfNeeded();
