@@ -264,16 +264,17 @@ async function main(): Promise<void> {
   try {
     await core.replaceCatalogFile(catalog);
     if (measures('metrics')) rows.push(...metricsBench());
-    if (measures('estimate')) {
-      const estimates = await estimateBench();
-      rows.push(...estimates.rows);
-      details.push(estimates.detail);
-    }
     if (measures('import')) rows.push(...(await importBench(dataDir, core)));
     if (measures('run')) {
       const run = await runBench(core, dataDir, child.pid!);
       rows.push(...run.rows);
       details.push(run.detail);
+    }
+    // After the import and the run: its images and runs would otherwise be in their peak RSS.
+    if (measures('estimate')) {
+      const estimates = await estimateBench();
+      rows.push(...estimates.rows);
+      details.push(estimates.detail);
     }
   } finally {
     child.kill('SIGTERM');

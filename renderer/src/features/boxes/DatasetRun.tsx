@@ -77,7 +77,10 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
     mutationFn: (action: 'evals.pause' | 'evals.resume') => call(action, { id: run!.id }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: evalKeys.runs }),
   });
-  const report = useQuery({ queryKey: evalKeys.report(run?.id ?? '', run?.done ?? 0), queryFn: () => call('evals.report', { id: run!.id }), enabled: run !== null && run.done > 0 });
+  // As in Evaluations: while it runs, the report (with its intervals) is fetched about twenty times in all, not at every poll.
+  const step = Math.max(1, Math.ceil((run?.total ?? 1) / 20));
+  const reported = run ? (run.status === 'running' ? Math.floor(run.done / step) * step : run.done) : 0;
+  const report = useQuery({ queryKey: evalKeys.report(run?.id ?? '', reported), queryFn: () => call('evals.report', { id: run!.id }), enabled: run !== null && run.done > 0, placeholderData: (previous) => previous });
   const metrics = Object.entries(report.data?.models[variant]?.questions ?? {}).filter(([, m]) => m.type === 'box');
   return (
     <>
