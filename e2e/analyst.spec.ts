@@ -40,7 +40,8 @@ test('an analyst builds a set, sees problems live, saves, runs, compares and exp
   await expect(severity.getByLabel('Level 1', { exact: true })).toHaveValue('damaged parcel and refund');
 
   await expect(page.getByRole('list', { name: 'Endpoints of sandbox/baseline-text' })).toContainText('Swift (simulated)');
-  // The form writes the JSON: pick zdr and a sort, see them in the text.
+  // The form writes the JSON: pick zdr and a sort, see them in the text. The preferences are folded until opened.
+  await page.getByText('Provider preferences', { exact: true }).click();
   await page.getByLabel('Zero data retention').selectOption('true');
   await expect(page.getByLabel('Provider preferences JSON')).toHaveValue(/"zdr": true/);
   await page.getByLabel('Provider preferences JSON').fill('{"sortt": "price"}');
@@ -58,7 +59,10 @@ test('an analyst builds a set, sees problems live, saves, runs, compares and exp
   const exported = JSON.parse(readFileSync(await (await download).path(), 'utf8'));
   expect(exported).toMatchObject({ model: 'sandbox/baseline-text', provider: { sort: 'price' }, questions: { late: { type: 'noul' }, topic: { type: 'choice' }, severity: { type: 'score', criteria: ['no problem', 'damaged parcel and refund'] } } });
 
+  // Run answers here, in the grid beside the set; the run opens in Runs from there.
   await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('table', { name: 'Examples and answers' }).locator('td.try-cell')).toContainText('late:', { timeout: 15_000 });
+  await page.getByRole('link', { name: 'Open in Runs' }).click();
   await expect(page).toHaveURL(/#\/runs\?run=run-/);
   await expect(page.getByText(/Run “Delivery triage” · done/)).toBeVisible({ timeout: 15_000 });
   await expect(page.getByRole('meter', { name: 'P(true) for late' })).toBeVisible();
@@ -76,6 +80,7 @@ test('an analyst builds a set, sees problems live, saves, runs, compares and exp
   await expect(sets.name).toHaveValue('Delivery triage');
   await page.getByLabel('Also run on').selectOption(['sandbox/baseline-vision']);
   await page.getByRole('button', { name: 'Run on 2 models' }).click();
+  await page.getByRole('link', { name: 'Compare in Runs' }).click();
   await expect(page).toHaveURL(/compare=/);
   const compared = page.getByRole('table', { name: 'Compared runs' });
   await expect(compared.locator('thead')).toContainText('sandbox/baseline-text');

@@ -91,11 +91,11 @@ test('a reviewer labels truth per object, zooms, undoes, runs a box question per
   // Labelled truth on shelf 1, drawn with the mouse.
   await boxes.item('shelf-1.png').getByRole('button').click();
   await expect(boxes.readout).toHaveText('400 × 300 px');
-  await page.getByLabel('Label of new boxes').selectOption('card');
+  await page.getByLabel('Label of the next box').selectOption('card');
   const { card, badge } = SCENES['shelf-1.png']!;
   await boxes.draw(SIZE, [card.x, card.y], [card.x + card.w, card.y + card.h]);
   await page.keyboard.press('Escape');
-  await page.getByLabel('Label of new boxes').selectOption('badge');
+  await page.getByLabel('Label of the next box').selectOption('badge');
   await boxes.draw(SIZE, [badge.x, badge.y], [badge.x + badge.w, badge.y + badge.h]);
   await expect(boxes.legend).toContainText('2 ground-truth boxes');
   await expect(boxes.canvas.locator('text', { hasText: 'badge' })).toHaveCount(1);
@@ -139,6 +139,8 @@ test('a reviewer labels truth per object, zooms, undoes, runs a box question per
   await page.getByLabel('Model').fill('sandbox/baseline-vision');
   await page.getByRole('button', { name: 'Estimate' }).click();
   await expect(page.getByTestId('box-estimate')).toContainText('3 calls');
+  // Two figures, each named: what the run is expected to cost, and the most it can.
+  await expect(page.getByTestId('box-estimate')).toContainText(/expected cost \$[\d.]+ · worst case \$[\d.]+/);
   // An estimate is for the model it was made for: naming another hides it, naming it again shows it.
   await page.getByLabel('Model').fill('sandbox/baseline-text');
   await expect(page.getByTestId('box-estimate')).toBeHidden();
@@ -157,6 +159,8 @@ test('a reviewer labels truth per object, zooms, undoes, runs a box question per
   await expect(boxes.queue.getByText(/IoU \d/)).toHaveCount(3, { timeout: 30_000 });
   expect(starts).toHaveLength(1);
   await expect(page.getByTestId('box-run-progress')).toContainText('done: 3 of 3 done', { timeout: 30_000 });
+  // A finished run shows its estimate against what it cost.
+  await expect(page.getByTestId('box-run-cost')).toContainText(/Estimate at the start: expected \$[\d.]+ · worst case \$[\d.]+ · Actual: \$[\d.]+, (as expected|[+−][\d.]+% against the expected cost)/);
   await expect(page.getByTestId('box-run-metrics')).toContainText(/card: mean IoU 0\.\d{3}, pass rate \d+ %/);
   await boxes.item('shelf-1.png').getByRole('button').click();
   for (const object of ['card', 'badge'] as const) {
@@ -166,17 +170,18 @@ test('a reviewer labels truth per object, zooms, undoes, runs a box question per
   await expect(boxes.canvas).toContainText('card · IoU');
   await app.screenshot('boxes-workbench');
 
-  // Review by keyboard only: reject, accept, back, forward, reject; each verdict moves on.
+  // Review by keyboard only, each image as a whole (Shift: A and R alone judge the answer under review):
+  // reject, accept, back, forward, reject; each verdict moves on.
   await boxes.canvas.focus();
-  await page.keyboard.press('r');
+  await page.keyboard.press('Shift+R');
   await expect(page.getByRole('heading', { name: 'shelf-2.png' })).toBeVisible();
-  await page.keyboard.press('a');
+  await page.keyboard.press('Shift+A');
   await expect(page.getByRole('heading', { name: 'shelf-3.png' })).toBeVisible();
   await page.keyboard.press('k');
   await expect(page.getByRole('heading', { name: 'shelf-2.png' })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Accept', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('button', { name: 'Accept every answer' })).toHaveAttribute('aria-pressed', 'true');
   await page.keyboard.press('j');
-  await page.keyboard.press('r');
+  await page.keyboard.press('Shift+R');
   await expect(boxes.item('shelf-1.png')).toContainText('rejected');
   await expect(boxes.item('shelf-2.png')).toContainText('accepted');
   await expect(boxes.item('shelf-3.png')).toContainText('rejected');
@@ -254,7 +259,7 @@ test("a reviewer checks an evaluation's box answers over a dataset of images, it
   await expect(boxes.dataset).toContainText('shelves (3 images)');
   await expect(boxes.queue.getByRole('listitem')).toHaveCount(3);
   await boxes.item('shelf-3.png').getByRole('button').click();
-  await expect(page.getByTestId('judged-model')).toHaveText('Judging the answer of sandbox/baseline-vision');
+  await expect(page.getByTestId('judged-model')).toHaveText('Judging the answers of sandbox/baseline-vision');
   for (const object of ['card', 'badge'] as const) {
     const text = (await page.getByTestId(`iou-${object}`).textContent())!;
     expect(Number(text.split(' ')[1])).toBeCloseTo(expectedIou('shelf-3.png', object), 2);
@@ -304,7 +309,7 @@ test('images added to Boxes before it kept datasets are still there, and copy in
   await expect(boxes.dataset).toContainText(/Box review .* \(1 image\)/);
   await expect(boxes.legend).toContainText('1 ground-truth box');
   await expect(page.getByLabel('Note')).toHaveValue('checked by hand');
-  await expect(page.getByRole('button', { name: 'Accept', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('button', { name: 'Accept every answer' })).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByTestId('verdict-owner')).toHaveText('Accepted · on the answer of model unknown');
   await expect(boxes.item('shelf-1.png')).toContainText('accepted (model unknown)');
 
@@ -316,7 +321,7 @@ test('images added to Boxes before it kept datasets are still there, and copy in
   await boxes.dataset.selectOption({ label: 'Box reviews (1 image)' });
   await expect(boxes.legend).toContainText('1 ground-truth box');
   await expect(page.getByLabel('Note')).toHaveValue('checked by hand');
-  await expect(page.getByRole('button', { name: 'Accept', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('button', { name: 'Accept every answer' })).toHaveAttribute('aria-pressed', 'true');
 });
 
 test('a reviewer judges each model of a run apart, runs one image again and sees the verdict marked stale', async ({ page, server }) => {
@@ -337,15 +342,15 @@ test('a reviewer judges each model of a run apart, runs one image again and sees
   await app.goTo('Boxes');
   await expect(boxes.dataset).toContainText('two models (3 images)');
   const queueModel = page.getByRole('combobox', { name: 'Judged model' });
-  const reviewModel = page.getByRole('combobox', { name: 'Judging the answer of' });
+  const reviewModel = page.getByRole('combobox', { name: 'Judging the answers of' });
   await expect(queueModel).toHaveValue('0');
   await expect(queueModel.getByRole('option')).toHaveText(['sandbox/baseline-vision', 'sandbox/baseline-vision (steady only)']);
-  await page.getByLabel('Next image after a verdict').uncheck();
+  await page.getByLabel('Next image once every answer has a verdict').uncheck();
   await boxes.item('shelf-2.png').getByRole('button').click();
-  const accept = page.getByRole('button', { name: 'Accept', exact: true });
-  // Keyboard only: accept the first model's answer.
+  const accept = page.getByRole('button', { name: 'Accept every answer' });
+  // Keyboard only: accept the first model's answers (Shift: the whole image).
   await boxes.canvas.focus();
-  await page.keyboard.press('a');
+  await page.keyboard.press('Shift+A');
   await expect(accept).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByTestId('verdict-owner')).toHaveText('Accepted · on the answer of sandbox/baseline-vision');
   await expect(boxes.item('shelf-2.png')).toContainText('accepted');
@@ -381,10 +386,10 @@ test('a reviewer judges each model of a run apart, runs one image again and sees
   await boxes.item('shelf-2.png').getByRole('button').click();
   await expect(page.getByTestId('stale-verdict')).toContainText('Re-run since verdict (answer unchanged)');
   await app.screenshot('boxes-rerun-stale-dark');
-  // Confirming (A) on the new answer makes the verdict current.
-  await page.getByLabel('Next image after a verdict').uncheck();
+  // Confirming (Shift+A) on the new answers makes the verdict current.
+  await page.getByLabel('Next image once every answer has a verdict').uncheck();
   await boxes.canvas.focus();
-  await page.keyboard.press('a');
+  await page.keyboard.press('Shift+A');
   await expect(page.getByTestId('stale-verdict')).toHaveCount(0);
   await expect(page.getByTestId('stale-pill')).toHaveCount(0);
   await expect(boxes.item('shelf-2.png')).toContainText('accepted');

@@ -34,6 +34,7 @@ test('an analyst puts a native decision model beside a chat model on one dataset
   await evals.datasetFile.setInputFiles({ name: 'parcels.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
   await evals.importButton.click();
   await expect(page.getByText('Imported 4 items')).toBeVisible();
+  await evals.open('New run');
 
   // The picker says which models answer natively and which are asked by a method here.
   const choice = (id: string) => page.locator('label.inline-check', { has: evals.model(id) });
@@ -79,7 +80,7 @@ test('an analyst puts a native decision model beside a chat model on one dataset
   await app.screenshot('decision-model-endpoints');
   // Measured like any other: a one-question Decisions request to each host.
   await page.getByRole('button', { name: 'Measure now' }).click();
-  await expect.poll(async () => (await endpoints.columnValues('TTFT p50')).filter((v) => v !== '—').length, { timeout: 20_000 }).toBe(3);
+  await expect.poll(async () => (await endpoints.columnValues('TTFT s p50 / p90')).filter((v) => v !== '—').length, { timeout: 20_000 }).toBe(3);
 
   await page.request.post(`${server.url}/api/inspector/settings.update`, { headers: { 'x-verdict-client': 'renderer' }, data: { theme: 'dark' } });
   await page.reload();

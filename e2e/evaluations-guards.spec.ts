@@ -72,6 +72,7 @@ async function importDataset(page: Page, server: ServerInfo, name: string, items
 
 async function startRun(page: Page, name: string, model = 'sandbox/baseline-text', concurrency = 4): Promise<void> {
   const evals = new EvaluationsPage(page);
+  await evals.open('New run');
   if (!(await evals.model(model).isChecked())) await evals.model(model).check();
   await page.getByLabel('Run name (optional)').fill(name);
   await page.getByLabel('Concurrency').fill(String(concurrency));
@@ -98,6 +99,7 @@ test('a double click on Estimate asks for one estimate, and on Start run starts 
   const calls = callsOf(page);
   const evals = new EvaluationsPage(page);
   await importDataset(page, server, 'parcels.csv', 8);
+  await evals.open('New run');
   await evals.model('sandbox/baseline-text').check();
 
   await evals.estimateButton.dblclick();
@@ -188,6 +190,7 @@ test('deleting a run or a dataset asks first, naming what goes; dismissed it kee
   expect(problems).toEqual([]);
 
   // The dataset: the question names the run that goes with it; dismissed, nothing goes.
+  await evals.open('Datasets');
   await page.getByRole('list', { name: 'Datasets' }).getByRole('button', { name: 'parcels.csv' }).click();
   asked = await answer(page, 'dismiss', page.getByRole('button', { name: 'Delete dataset' }));
   expect(asked).toContain('“parcels.csv” (8 items)');
@@ -196,8 +199,10 @@ test('deleting a run or a dataset asks first, naming what goes; dismissed it kee
   expect(asked).not.toContain('Second try');
   await app.screenshot('evaluations-guards-before-delete');
   await expect(page.getByRole('list', { name: 'Datasets' }).getByRole('listitem')).toHaveCount(1);
+  await evals.open('Runs');
   await expect(runsList(page).getByRole('listitem')).toHaveCount(1);
 
+  await evals.open('Datasets');
   await answer(page, 'accept', page.getByRole('button', { name: 'Delete dataset' }));
   await expect(page.getByRole('list', { name: 'Datasets' }).getByRole('listitem')).toHaveCount(0);
   await expect(runsList(page)).toHaveCount(0);
@@ -281,12 +286,15 @@ test('an estimate is for the dataset it was made for, picked in the form or in t
   await evals.datasetFile.setInputFiles({ name: 'second.csv', mimeType: 'text/csv', buffer: Buffer.from(csvOf(6)) });
   await evals.importButton.click();
   await expect(page.getByText('Imported 6 items')).toBeVisible();
+  await evals.open('New run');
   await evals.model('sandbox/baseline-text').check();
   await evals.estimateButton.click();
   await expect(evals.estimate).toContainText('6 requests (6 items × 1 model)');
 
   // Another dataset picked in the Datasets list: the estimate of the one before is gone.
+  await evals.open('Datasets');
   await page.getByRole('list', { name: 'Datasets' }).getByRole('button', { name: 'first.csv', exact: true }).click();
+  await evals.open('New run');
   await expect(evals.estimate).toBeHidden();
   await evals.estimateButton.click();
   await expect(evals.estimate).toContainText('4 requests (4 items × 1 model)');
@@ -294,8 +302,10 @@ test('an estimate is for the dataset it was made for, picked in the form or in t
   // Picked in the form too, then deleted: the form moves to a dataset that exists, and estimates it.
   const picked = page.getByLabel('Dataset to evaluate on');
   await picked.selectOption({ label: 'first.csv (4)' });
+  await evals.open('Datasets');
   await answer(page, 'accept', page.getByRole('button', { name: 'Delete dataset' }));
   await expect(page.getByRole('list', { name: 'Datasets' }).getByRole('listitem')).toHaveCount(1);
+  await evals.open('New run');
   await expect(picked.locator('option:checked')).toHaveText('second.csv (6)');
   await expect(evals.estimate).toBeHidden();
   await evals.estimateButton.click();
@@ -306,6 +316,7 @@ test('an estimate is for the dataset it was made for, picked in the form or in t
 test('a provider preference that is not allowed is named by its line and says what is allowed', async ({ page, server }) => {
   const evals = new EvaluationsPage(page);
   await importDataset(page, server, 'parcels.csv', 4);
+  await evals.open('New run');
   await evals.model('sandbox/baseline-text').check();
   const preferences = page.getByLabel('Provider preferences per variant');
   await preferences.fill('{"label": "cheapest", "provider": {"sort": "price"}}\n\n{"label": "odd", "provider": {"sort": "bogus"}}');

@@ -22,10 +22,11 @@ test.describe('a first-time user opens the app', () => {
       await app.screenshot(`screen-${label.toLowerCase().replace(/\s+/g, '-')}`);
     }
     // A fresh machine has no real provider: the simulated ones stand in, and say so.
+    // One line, its explanation folded.
     await app.goTo('Endpoints');
-    await expect(page.getByRole('note').filter({ hasText: 'Simulated providers are on.' })).toBeVisible();
+    await expect(page.getByRole('note').filter({ hasText: 'Simulated providers are on' })).toBeVisible();
     await app.goTo('ZDR');
-    await expect(page.getByRole('note').filter({ hasText: 'Simulated providers are on.' })).toBeVisible();
+    await expect(page.getByRole('note').filter({ hasText: 'Simulated providers are on' })).toBeVisible();
     // Charts with their tooltips: hovering draws the tooltip inside the chart, with no inline style the CSP would refuse.
     await app.goTo('Endpoints');
     await page.getByRole('button', { name: 'Measure now' }).click();

@@ -48,17 +48,20 @@ test('edits to a set survive leaving the screen, and a new set is not thrown awa
   await app.screenshot('question-set-draft');
 });
 
-test('a blank state or instruction is a problem beside its field, and Run is disabled; a set without content can still be saved', async ({ page, server }) => {
+test('a blank state or instruction is a problem beside its field once edited or on Save, and Run is disabled; a set without content can still be saved', async ({ page, server }) => {
   const app = new AppPage(page);
   const sets = new QuestionSetsPage(page);
   await app.open(server.uiUrl);
   await app.goTo('Question sets');
   await sets.model.fill('sandbox/baseline-text');
+  // A new set shows its problems once a field is edited, or on Save: a blank form is not "2 problems".
+  await expect(sets.validity).toHaveText('new set: write content and a question');
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeDisabled();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(sets.validity).toHaveText(/problem/);
   await expect(page.getByText('State: Write the content to judge in State, or add an image, to run the set here')).toBeVisible();
   await expect(sets.question('q1').getByRole('alert')).toContainText('Question “q1”, instructions: Write what the question asks');
-  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeDisabled();
-  await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeDisabled();
+  expect(await (await page.request.post(`${server.url}/api/inspector/sets.list`, { headers: { 'x-verdict-client': 'renderer' }, data: {} })).json()).toMatchObject({ data: [] });
   await sets.state.fill('   ');
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeDisabled();
   // Questions without content: a set for Evaluations (content comes from each item) saves, but does not run.

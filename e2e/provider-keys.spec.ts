@@ -131,7 +131,8 @@ test('the catalog is edited in Settings; a mistake is named and nothing changes'
   await page.getByLabel('Model').selectOption('lab/tiny');
   // Nothing gave this endpoint a price or limits: they show as unknown, not as numbers.
   const row = page.getByRole('table', { name: 'Endpoints' }).locator('tr[data-tag="ollama"]');
-  // Prompt price, completion price and context length: the first three cells.
-  for (const i of [0, 1, 2]) await expect(row.locator('td').nth(i)).toHaveText('—');
+  // Prompt and completion price (beside ZDR), and the context said beside the provider.
+  for (const i of [1, 2]) await expect(row.locator('td').nth(i)).toHaveText('—');
+  await expect(row).toContainText('context unknown');
   await expect(row).toContainText('max output unknown');
 });

@@ -46,9 +46,9 @@ test('a reviewer draws ground truth on images that become a dataset, runs a box 
   await app.screenshot('boxes-review');
 
   // Stay on this image after the verdict, to write a note on it.
-  await page.getByLabel('Next image after a verdict').uncheck();
-  await page.getByRole('button', { name: 'Accept', exact: true }).click();
-  await expect(page.getByRole('button', { name: 'Accept', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await page.getByLabel('Next image once every answer has a verdict').uncheck();
+  await page.getByRole('button', { name: 'Accept every answer' }).click();
+  await expect(page.getByRole('button', { name: 'Accept every answer' })).toHaveAttribute('aria-pressed', 'true');
   await page.getByLabel('Note').fill('tight fit');
   await page.getByLabel('Note').blur();
 
@@ -71,6 +71,6 @@ test('a reviewer draws ground truth on images that become a dataset, runs a box 
   await page.reload();
   await app.goTo('Boxes');
   await queue.getByRole('button', { name: /card\.png/ }).click();
-  await expect(page.getByRole('button', { name: 'Accept', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('button', { name: 'Accept every answer' })).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByTestId('iou')).toContainText('pass');
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 export const ARTIFACTS = join(import.meta.dirname, '..', 'artifacts');
 
-export const SCREEN_LABELS = ['Question sets', 'Runs', 'Boxes', 'Endpoints', 'ZDR', 'Settings', 'Evaluations'] as const;
+export const SCREEN_LABELS = ['Question sets', 'Runs', 'Evaluations', 'Boxes', 'Endpoints', 'ZDR', 'Settings'] as const;
 export type ScreenLabel = (typeof SCREEN_LABELS)[number];
 
 /** The shell: navigation and the current screen's heading. */

@@ -26,6 +26,21 @@ export class EvaluationsPage {
     this.saveCalibration = page.getByRole('button', { name: 'Save calibration' });
   }
 
+  /** One of the screen's tabs: Runs, New run, Datasets. */
+  tab(name: 'Runs' | 'New run' | 'Datasets'): Locator {
+    return this.page.getByRole('tab', { name: new RegExp(`^${name}`) });
+  }
+
+  async open(name: 'Runs' | 'New run' | 'Datasets'): Promise<void> {
+    await this.tab(name).click();
+    await this.tab(name).and(this.page.locator('[aria-selected="true"]')).waitFor();
+  }
+
+  /** A metric's value cell as the metrics table shows it (the value alone; its interval sits beside it). */
+  baseline(question: string): Locator {
+    return this.metrics.locator('tbody').filter({ has: this.page.locator('.metric-question', { hasText: question }) }).locator('[data-baseline]');
+  }
+
   model(id: string): Locator {
     return this.page.getByRole('checkbox', { name: id, exact: true });
   }
@@ -43,6 +58,6 @@ export class EvaluationsPage {
   }
 
   metric(model: string, question: string, metric: string): Locator {
-    return this.metrics.locator(`td[data-metric="${model} ${question} ${metric}"]`);
+    return this.metrics.locator(`[data-metric="${model} ${question} ${metric}"]`);
   }
 }

@@ -16,6 +16,7 @@ import { fleetProcess } from './fleet-process';
 import { atMost, fmt, publish, row, type BenchRow } from './report';
 import { resultsMatrixBench } from './results-matrix';
 import { uploadBench } from './upload';
+import { estimateBench } from './estimates';
 
 /**
  * Issue 12's targets: metrics for 10,000 items, an import of 100,000 JSONL items, and a run of
@@ -249,16 +250,16 @@ async function runnerAlone(core: Awaited<ReturnType<typeof createCore>>, dataset
 const MATRIX_DETAIL =
   'The results matrix is measured in the built app (`npm run build`) in the Chromium the browser tests use (a system one, else the one from @sparticuz/chromium), headless without GPU, after a run of 10,000 items on the simulated providers: rows are virtualised (those in view and 10 on each side are in the DOM) and fetched 200 at a time, the next page before it is reached. The streamed upload is one request to the built server in a process of its own, as the Evaluations screen sends a file, with that process\'s memory read from /proc. Frame intervals are wall-clock times between animation frames, so they include whatever else the machine runs at the time; the CPU per frame is the page\'s own main-thread work in the same scroll, from a Chromium trace.';
 
-// VERDICT_BENCH_ONLY=run,matrix measures only those parts (metrics, import, run, upload, matrix), to try a change;
+// VERDICT_BENCH_ONLY=run,matrix measures only those parts (metrics, estimate, import, run, upload, matrix), to try a change;
 // the figures worth quoting come from the whole bench.
 const ONLY = process.env['VERDICT_BENCH_ONLY']?.split(',').map((part) => part.trim());
-const measures = (part: 'metrics' | 'import' | 'run' | 'upload' | 'matrix') => !ONLY || ONLY.includes(part);
+const measures = (part: 'metrics' | 'estimate' | 'import' | 'run' | 'upload' | 'matrix') => !ONLY || ONLY.includes(part);
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'verdict-bench-'));
   const { child, catalog } = await fleetProcess(root);
   const rows: BenchRow[] = [];
-  let detail = '';
+  const details: string[] = [];
   const core = await createCore({ dataDir, secrets: new FileSecretStore(join(dataDir, 'secrets.json'), ownerOnlyFileCodec), host: 'browser', version: 'bench', discovery: false });
   try {
     await core.replaceCatalogFile(catalog);
@@ -267,7 +268,13 @@ async function main(): Promise<void> {
     if (measures('run')) {
       const run = await runBench(core, dataDir, child.pid!);
       rows.push(...run.rows);
-      detail = run.detail;
+      details.push(run.detail);
+    }
+    // After the import and the run: its images and runs would otherwise be in their peak RSS.
+    if (measures('estimate')) {
+      const estimates = await estimateBench();
+      rows.push(...estimates.rows);
+      details.push(estimates.detail);
     }
   } finally {
     child.kill('SIGTERM');
@@ -277,7 +284,7 @@ async function main(): Promise<void> {
   // The browser measures last, with nothing else of this bench running beside it.
   if (measures('upload')) rows.push(...(await uploadBench(root)));
   if (measures('matrix')) rows.push(...(await resultsMatrixBench(root)));
-  publish({ root, argv: process.argv.slice(2), title: 'Evaluations', resultHeader: 'result', rows, detail: `${detail} ${MATRIX_DETAIL}` });
+  publish({ root, argv: process.argv.slice(2), title: 'Evaluations', resultHeader: 'result', rows, detail: [...details, MATRIX_DETAIL].join(' ') });
 }
 
 await main();

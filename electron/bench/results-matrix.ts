@@ -132,7 +132,7 @@ export async function resultsMatrixBench(root: string): Promise<BenchRow[]> {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(server.uiUrl);
     await prepareRun(page, server.url);
-    await page.keyboard.press('Alt+7');
+    await page.keyboard.press('Alt+3');
     await page.getByRole('rowgroup', { name: 'Results' }).getByRole('row').first().waitFor({ timeout: 60_000 });
     const renderMs = await renderAfterFilter(page);
     const serverBefore = cpuMicros(server.pid);

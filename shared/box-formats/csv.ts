@@ -24,7 +24,8 @@ export function toBoxCsv(images: readonly BoxImage[], threshold: number): string
       const answer = image.answers.find((b) => b.label === q);
       if (!truth && !answer) continue;
       const iou = answer?.iou ?? null;
-      const review = image.review ?? { verdict: null, stale: false, note: '' };
+      // The verdict of this question's answer where answers are judged one by one, else the image's.
+      const review = image.reviews ? (image.reviews[q] ?? { verdict: null, stale: false, note: '' }) : (image.review ?? { verdict: null, stale: false, note: '' });
       rows.push([image.file, String(width), String(height), q, ...pixels(truth, width, height), ...pixels(answer, width, height), iou === null ? '' : iou.toFixed(4), iou === null ? '' : String(iou >= threshold), answer?.model ?? '', review.verdict ?? '', String(review.stale), review.note]);
     }
   }

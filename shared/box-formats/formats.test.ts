@@ -189,3 +189,25 @@ describe('CSV', () => {
     expect(csv.split('\n')[1]).toBe('x.png,200,100,cup,20,20,80,40,20,20,80,30,0.7500,false,m,accepted,true,"a, ""b"""');
   });
 });
+
+describe('box CSV with a verdict per answer', () => {
+  it('gives each question row its own verdict and note', () => {
+    const box = { left: 0.1, top: 0.2, right: 0.5, bottom: 0.6 };
+    const csv = toBoxCsv(
+      [
+        {
+          file: 's.png',
+          width: 100,
+          height: 100,
+          truth: [{ label: 'card', ...box }, { label: 'badge', ...box }],
+          answers: [{ label: 'card', ...box, iou: 1, model: 'm' }, { label: 'badge', ...box, iou: 1, model: 'm' }],
+          review: { verdict: 'rejected', stale: false, note: '' },
+          reviews: { card: { verdict: 'accepted', stale: false, note: '' }, badge: { verdict: 'rejected', stale: false, note: 'too wide' } },
+        },
+      ],
+      0.5,
+    ).trim().split('\n');
+    expect(csv[1]!.split(',').slice(-3)).toEqual(['accepted', 'false', '']);
+    expect(csv[2]!.split(',').slice(-3)).toEqual(['rejected', 'false', 'too wide']);
+  });
+});

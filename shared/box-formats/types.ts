@@ -20,6 +20,8 @@ export interface BoxImage {
   answers: AnswerBox[];
   /** The reviewer's verdict, whether a later run made it stale, and the note; exported by CSV. */
   review?: { verdict: 'accepted' | 'rejected' | null; stale: boolean; note: string };
+  /** The verdict on each question's answer, by question, where verdicts are given per answer; CSV rows take it over `review`. */
+  reviews?: Record<string, { verdict: 'accepted' | 'rejected' | null; stale: boolean; note: string }>;
 }
 
 /** Bad input to an import: `where` names the file and the place in it (task, line, annotation). */

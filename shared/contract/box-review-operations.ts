@@ -24,13 +24,15 @@ export const BOX_REVIEW_OPERATIONS = {
   'boxReview.image': op('query', "The image of one dataset item", z.object({ dataset_id: z.string(), position }).strict(), z.object({ id: z.string(), data_url: z.string() })),
   'boxReview.update': op(
     'mutation',
-    "Write one item's truth (as its expected box answers; other expected answers are kept), or the verdict and note on the answers under review",
+    "Write one item's truth (as its expected box answers; other expected answers are kept), or a verdict and its note on the answers under review: on the whole image, or on one `question`'s answer. A verdict is set (the same one again keeps it and its note), null clears it; a replaced or cleared verdict goes to the item's history with its note",
     z
       .object({
         dataset_id: z.string(),
         position,
         ...answersOf,
         truth: z.array(TruthBoxSchema).max(50).optional(),
+        /** the box question judged; absent: the whole image */
+        question: z.string().min(1).max(200).optional(),
         verdict: z.enum(['accepted', 'rejected']).nullable().optional(),
         note: z.string().max(2000).optional(),
       })

@@ -12,8 +12,10 @@ import {
   EvalVariantSchema,
   ExpectedSchema,
   ImportReportSchema,
+  RunComparisonSchema,
   SavedCalibrationSchema,
 } from '../schemas/evaluation';
+import { QuestionSetSummarySchema } from '../schemas/inspector';
 
 type Kind = 'query' | 'mutation';
 const op = <I extends z.ZodType, O extends z.ZodType>(kind: Kind, summary: string, input: I, output: O) => ({ kind, summary, input, output });
@@ -135,4 +137,23 @@ export const EVAL_OPERATIONS = {
     SavedCalibrationSchema,
   ),
   'evals.calibrations': op('query', 'Saved calibrations', z.object({}).strict(), z.array(SavedCalibrationSchema)),
+  'evals.setBaseline': op(
+    'mutation',
+    'Compare a run with an earlier run over the same dataset (its baseline); null clears it',
+    z.object({ id: z.string(), baseline_id: z.string().nullable() }).strict(),
+    EvalRunSchema,
+  ),
+  'evals.compare': op(
+    'query',
+    'A run against a baseline run over the same dataset: metric deltas with paired intervals, changed answers first, both runs’ questions side by side',
+    z.object({ id: z.string(), baseline_id: z.string() }).strict(),
+    RunComparisonSchema,
+  ),
+  'samples.add': op(
+    'mutation',
+    'Add the sample question set and its labelled dataset (marked as samples; again returns those there)',
+    z.object({}).strict(),
+    z.object({ set: QuestionSetSummarySchema, dataset: DatasetSummarySchema }),
+  ),
+  'samples.remove': op('mutation', 'Remove the sample set and dataset, with the evaluation runs made on it', z.object({}).strict(), z.object({ sets: z.number().int(), datasets: z.number().int() })),
 } as const;

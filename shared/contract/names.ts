@@ -18,6 +18,7 @@ export const OPERATION_NAMES = [
   'models.endpoints',
   'endpoints.details',
   'endpoints.zdr',
+  'usage.traffic',
   'endpoints.probe',
   'endpoints.uptime',
   'routing.plan',
@@ -72,6 +73,10 @@ export const OPERATION_NAMES = [
   'evals.fitCalibration',
   'evals.saveCalibration',
   'evals.calibrations',
+  'evals.setBaseline',
+  'evals.compare',
+  'samples.add',
+  'samples.remove',
 ] as const;
 
 export type OperationName = (typeof OPERATION_NAMES)[number];

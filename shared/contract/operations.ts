@@ -48,6 +48,7 @@ const op = <I extends z.ZodType, O extends z.ZodType>(
 ): Operation<I, O> => ({ kind, summary, input, output });
 
 const none = z.object({}).strict();
+const TrafficProfileSchema = z.object({ model: z.string(), requests: z.number().int(), input_tokens: z.number(), output_tokens: z.number() });
 
 /**
  * The inspector's operation table. IPC channels, HTTP routes and the renderer client are all
@@ -69,6 +70,12 @@ export const OPERATIONS = {
   'models.endpoints': op('query', 'One model with every endpoint serving it (spec 4.2)', z.object({ model: ModelIdSchema }).strict(), ModelWithEndpointsSchema),
   'endpoints.details': op('query', "What the UI shows beside each endpoint's record", z.object({ model: ModelIdSchema }).strict(), z.array(EndpointDetailSchema)),
   'endpoints.zdr': op('query', 'Endpoints that retain no prompts (spec 4.3)', none, ZdrListingSchema),
+  'usage.traffic': op(
+    'query',
+    "The user's own traffic per model: requests answered and their mean input and output tokens (inspector and evaluation runs)",
+    none,
+    z.object({ models: z.array(TrafficProfileSchema), all: TrafficProfileSchema.nullable() }),
+  ),
   'endpoints.probe': op(
     'mutation',
     'Measure every endpoint of a model with a few small calls',

@@ -177,6 +177,8 @@ export const EndpointDetailSchema = z.object({
   prompt_price: z.number().nullable(),
   completion_price: z.number().nullable(),
   context_length: z.number().int().nullable(),
+  /** attempts behind each uptime window */
+  attempts_5m: z.number().int(),
   attempts_30m: z.number().int(),
   attempts_1d: z.number().int(),
   /** When its oldest kept figure was measured (at most a day ago): windows longer than that are partial. */
@@ -225,6 +227,8 @@ export const QuestionSetSummarySchema = z.object({
   model: z.string(),
   question_count: z.number().int(),
   updated_at: z.string(),
+  /** the sample offered on first start */
+  sample: z.boolean(),
 });
 export type QuestionSetSummary = z.infer<typeof QuestionSetSummarySchema>;
 
@@ -296,6 +300,24 @@ export const BoxItemSchema = z.object({
   /** The model whose answer the verdict judged; null with a verdict when that is not known (given before verdicts were per model). */
   verdict_model: z.string().nullable().default(null),
   note: z.string(),
+  /**
+   * The verdict on each box question's answer, by question: given on that answer, or on the whole
+   * image (`whole_image`), with its note and whether it is stale (see `stale_reason`).
+   */
+  verdicts: z
+    .record(
+      z.string(),
+      z.object({
+        verdict: z.enum(['accepted', 'rejected']),
+        note: z.string(),
+        whole_image: z.boolean(),
+        stale: z.boolean(),
+        stale_reason: z.enum(['rerun_unchanged', 'rerun_changed', 'truth_changed', 'answers_differ']).nullable(),
+      }),
+    )
+    .default({}),
+  /** Verdicts replaced or cleared on this item for this model, newest first, each with the note written for it ('' question: the whole image). */
+  history: z.array(z.object({ question: z.string(), verdict: z.enum(['accepted', 'rejected']), note: z.string(), given_at: z.string(), ended_at: z.string() })).default([]),
   /** The image's size in pixels, when it could be read. */
   width: z.number().int().positive().nullable().default(null),
   height: z.number().int().positive().nullable().default(null),

@@ -30,13 +30,16 @@ const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.is
 /** Checks one expected value; returns the value as stored or a message saying what is wrong. */
 export function checkExpected(question: Question, value: unknown): { value: Expected[string] } | { message: string } {
   switch (question.type) {
-    case 'noul':
+    case 'noul': {
       if (typeof value === 'boolean') return { value };
-      return { message: `expected true or false for a noul question, got ${JSON.stringify(value)}` };
+      const meant = booleanMeant(value);
+      return { message: `expected true or false for a noul question, got ${JSON.stringify(value)}${meant === null ? '' : `; did you mean ${meant}?`}` };
+    }
     case 'choice': {
       const options = Object.keys(question.criteria);
       if (typeof value === 'string' && options.includes(value)) return { value };
-      return { message: `${JSON.stringify(value)} is not an option of this question (options: ${options.map((o) => JSON.stringify(o)).join(', ')})` };
+      const near = typeof value === 'string' ? nearestOption(value, options) : null;
+      return { message: `${JSON.stringify(value)} is not an option of this question${near === null ? '' : `; did you mean ${JSON.stringify(near)}?`} (options: ${options.map((o) => JSON.stringify(o)).join(', ')})` };
     }
     case 'score': {
       const levels = question.criteria.length;
@@ -56,6 +59,25 @@ export function checkExpected(question: Question, value: unknown): { value: Expe
       return { value: box };
     }
   }
+}
+
+/**
+ * What a yes/no cell most likely meant: yes, no, y, n, 1, 0, t, f in any case, and True or FALSE as
+ * spreadsheets write them; null when it says nothing of the kind. Suggested, never taken: the file
+ * is fixed where it was written, and its other rows read as it meant them.
+ */
+export function booleanMeant(value: unknown): boolean | null {
+  const t = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim().toLowerCase() : null;
+  if (t === null) return null;
+  if (['true', 'yes', 'y', '1', 't'].includes(t)) return true;
+  if (['false', 'no', 'n', '0', 'f'].includes(t)) return false;
+  return null;
+}
+
+/** The option a cell most likely meant: the same name in another case or spacing ("Billing " for "billing"); null when none. */
+export function nearestOption(value: string, options: readonly string[]): string | null {
+  const fold = (s: string) => s.trim().toLowerCase().replace(/[\s_-]+/g, ' ');
+  return options.find((o) => fold(o) === fold(value)) ?? null;
 }
 
 /** Expected answers of a dataset with one value, and how many items give it. */

@@ -178,3 +178,16 @@ describe('dataset import', () => {
     expect(JSON.stringify(items[0]!.state)).toContain('data:image/png;base64,');
   });
 });
+
+describe('a cell that is nearly right', () => {
+  it('is refused with what it most likely meant', async () => {
+    const { checkExpected, booleanMeant, nearestOption } = await import('./dataset-rows');
+    const topic = { type: 'choice' as const, instructions: 'Topic?', criteria: { billing: null, bug: null } };
+    expect(checkExpected(topic, 'Billing')).toEqual({ message: '"Billing" is not an option of this question; did you mean "billing"? (options: "billing", "bug")' });
+    expect(checkExpected({ type: 'noul', instructions: 'Urgent?' }, 'no')).toEqual({ message: 'expected true or false for a noul question, got "no"; did you mean false?' });
+    expect(checkExpected({ type: 'noul', instructions: 'Urgent?' }, 'maybe')).toEqual({ message: 'expected true or false for a noul question, got "maybe"' });
+    expect([booleanMeant('YES'), booleanMeant(' n '), booleanMeant(1), booleanMeant('FALSE'), booleanMeant('perhaps')]).toEqual([true, false, true, false, null]);
+    expect(nearestOption(' feature_request ', ['feature request', 'bug'])).toBe('feature request');
+    expect(nearestOption('invoice', ['billing'])).toBeNull();
+  });
+});

@@ -13,6 +13,7 @@ interface DatasetRow {
   status: 'importing' | 'ready';
   item_count: number;
   created_at: string;
+  sample: number;
 }
 
 interface ItemRow {
@@ -82,7 +83,7 @@ export class Datasets {
   private summary(row: DatasetRow): DatasetSummary {
     const labelled: Record<string, number> = {};
     for (const g of this.expectedGroups(row.id)) labelled[g.name] = (labelled[g.name] ?? 0) + g.items;
-    return { id: row.id, name: row.name, items: row.item_count, labelled, created_at: row.created_at };
+    return { id: row.id, name: row.name, items: row.item_count, labelled, created_at: row.created_at, sample: row.sample === 1 };
   }
 
   list(): DatasetSummary[] {
@@ -155,10 +156,10 @@ export class Datasets {
   }
 
   /** Stores items that are already valid (saved from runs or box reviews). */
-  create(name: string, items: readonly ValidRow[]): DatasetSummary {
+  create(name: string, items: readonly ValidRow[], options: { sample?: boolean } = {}): DatasetSummary {
     const id = `ds-${randomUUID()}`;
     this.store.transaction(() => {
-      this.store.run("INSERT INTO datasets (id, name, status, item_count, created_at) VALUES (?, ?, 'ready', ?, ?)", [id, name, items.length, isoTime(this.clock)]);
+      this.store.run("INSERT INTO datasets (id, name, status, item_count, created_at, sample) VALUES (?, ?, 'ready', ?, ?, ?)", [id, name, items.length, isoTime(this.clock), options.sample ? 1 : 0]);
       items.forEach((r, position) => this.store.run('INSERT INTO dataset_items (dataset_id, position, id, state, expected) VALUES (?, ?, ?, ?, ?)', [id, position, r.id, JSON.stringify(r.state), JSON.stringify(r.expected)]));
     });
     return this.get(id);

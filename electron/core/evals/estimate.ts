@@ -1,82 +1,98 @@
 /**
- * What a run will cost before it starts: calls, tokens counted on a sample of the items, prices
- * of each model's first endpoint. Always an estimate; the cost is null when a price is unknown.
- * Beside it, what a budget must hold: the worst case of one request per model (what the engine
- * reserves at admission), the highest over the dataset's largest items (found in the whole
- * dataset, not the sample) and the largest of the sample (its images counted, not their bytes).
+ * What a run will cost before it starts. Two figures, each named as what it is:
+ * - the expected cost: each sampled item's requests as the engine would build them, counted as each
+ *   endpoint counts tokens, at the prices of the endpoints routing would pick, weighted as routing
+ *   weighs them (expected-cost.ts), averaged over the sample and multiplied out over the dataset;
+ * - the worst case: what a budget holds per request (every endpoint of its route tried, the longest
+ *   replies), the highest over the dataset's largest items, times the requests of the run: no run
+ *   can cost more. Per model, the worst case of one request too, and the smallest budget that lets
+ *   every model send one. Null where a price is unknown.
  */
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import type { EvalEstimate, EvalVariant } from '../../../shared/schemas/evaluation';
 import type { Question } from '../../../shared/schemas/question';
 import type { Catalog } from '../catalog/catalog';
 import type { DecisionsEngine } from '../decisions/engine';
-import { countTokens } from '../decisions/tokens';
-import { guidanceText } from '../validation';
+import type { Gateway } from '../gateway';
 import type { Datasets } from './datasets';
 import { variantKeys } from './eval-runs';
 import { variantRequest } from './eval-runner';
+import { expectedRequestCost } from './expected-cost';
+import { fitTokens } from './refine';
 
-/** Items whose tokens are counted; the rest are assumed alike. */
-const SAMPLE = 200;
-/** Prompt framing around the state and the question, per call. */
-const FRAME_TOKENS = 60;
-const IMAGE_TOKENS = 2_000;
-const OUTPUT_TOKENS: Record<Question['type'], number> = { noul: 1, choice: 2, score: 1, box: 60 };
+/** Items whose requests are priced, spread evenly over the dataset; the rest are taken as alike. */
+export const SAMPLE = 60;
 
 export interface EstimateDeps {
   datasets: Datasets;
   catalog: Catalog;
+  gateway: Gateway;
   decisions: Pick<DecisionsEngine, 'admissionCost'>;
   /** Where requests are answered: a remote gateway reserves nothing here before a request. */
   service(): { mode: 'built-in' | 'remote' };
 }
 
+/** Positions of up to SAMPLE items spread evenly over `items`. */
+export function samplePositions(items: number): number[] {
+  if (items <= SAMPLE) return Array.from({ length: items }, (_, i) => i);
+  return Array.from({ length: SAMPLE }, (_, i) => Math.floor(((i + 0.5) * items) / SAMPLE));
+}
+
 export async function estimateRun(deps: EstimateDeps, input: { request: DecisionsRequest; dataset_id: string; variants: EvalVariant[] }): Promise<EvalEstimate> {
   const items = deps.datasets.itemCount(input.dataset_id);
   deps.datasets.assertFits(input.dataset_id, input.request.questions as Record<string, Question>);
-  const questions = Object.values(input.request.questions as Record<string, Question>);
-  const questionTokens = await Promise.all(questions.map((q) => countTokens(guidanceText(q.instructions) + JSON.stringify('criteria' in q ? q.criteria : ''))));
-  let sampled = 0;
-  let stateTokens = 0;
-  // The sampled item the reservation is largest for: most bytes of text (a token per byte) and images.
-  let largest: { id: string; state: unknown; size: number } | null = null;
-  for (const item of deps.datasets.iterate(input.dataset_id, SAMPLE)) {
-    if (sampled >= SAMPLE) break;
-    sampled += 1;
-    const text = typeof item.state === 'string' ? item.state : JSON.stringify(item.state);
-    const images = (text.match(/data:image\//g) ?? []).length;
-    const plain = images > 0 ? text.replace(/data:image\/[^"]+/g, '') : text;
-    stateTokens += images * IMAGE_TOKENS + (await countTokens(plain));
-    const size = Buffer.byteLength(plain) + images * IMAGE_TOKENS;
-    if (!largest || size > largest.size) largest = { id: item.id, state: item.state, size };
-  }
-  // Where one request can cost the most: the longest states of the whole dataset, and the sample's largest.
+  const sample = samplePositions(items).map((p) => deps.datasets.item(input.dataset_id, p));
+  // Where one request can cost the most: the longest states of the whole dataset.
   const candidates = deps.datasets.largest(input.dataset_id).map((item) => ({ id: item.id, state: item.state }));
-  if (largest && !candidates.some((c) => c.id === largest!.id)) candidates.push({ id: largest.id, state: largest.state });
-  const perItemState = sampled ? stateTokens / sampled : 0;
-  const perItemInput = Math.round(questions.reduce((s, _, i) => s + perItemState + questionTokens[i]! + FRAME_TOKENS, 0));
-  const perItemOutput = questions.reduce((s, q) => s + OUTPUT_TOKENS[q.type], 0);
   const keys = variantKeys(input.variants);
   const worstItems: { usd: number | null; item: string | null }[] = [];
-  const perVariant = input.variants.map((v, i) => {
-    const input_tokens = perItemInput * items;
-    const output_tokens = perItemOutput * items;
-    const endpoint = deps.catalog.endpointsOf(v.model)[0];
-    const p = endpoint?.prices;
-    const cost_usd = p && p.prompt !== null && p.completion !== null ? input_tokens * p.prompt + output_tokens * p.completion + (p.request ?? 0) * items * questions.length : null;
+  const perVariant = [];
+  for (const [i, v] of input.variants.entries()) {
+    let usd: number | null = 0;
+    let inputTokens = 0;
+    let outputTokens = 0;
+    let expectedNote: string | null = null;
+    const points: { chars: number; tokens: number }[] = [];
+    for (const item of sample) {
+      try {
+        const e = await expectedRequestCost(deps.gateway, variantRequest(input.request, v, item.state));
+        inputTokens += e.input;
+        outputTokens += e.output;
+        points.push({ chars: JSON.stringify(item.state).length, tokens: e.input + e.output });
+        usd = usd === null || e.usd === null ? null : usd + e.usd;
+      } catch (error) {
+        usd = null;
+        expectedNote = `its requests would fail: ${(error as Error).message}`;
+        break;
+      }
+    }
+    const scale = sample.length ? items / sample.length : 0;
     const { worst_request_usd, worst_request_note, worst_request_item } = worstRequest(deps, input.request, v, candidates);
     worstItems.push({ usd: worst_request_usd, item: worst_request_item });
-    return { variant: keys[i]!, input_tokens, output_tokens, cost_usd, worst_request_usd, worst_request_note };
-  });
+    perVariant.push({
+      variant: keys[i]!,
+      input_tokens: Math.round(inputTokens * scale),
+      output_tokens: Math.round(outputTokens * scale),
+      cost_usd: usd === null ? null : usd * scale,
+      cost_note: usd === null ? (expectedNote ?? 'a price on its route is unknown') : null,
+      worst_usd: worst_request_usd === null ? null : worst_request_usd * items,
+      worst_request_usd,
+      worst_request_note,
+      tokens_fit: fitTokens(points),
+    });
+  }
   const worst = perVariant.map((v) => v.worst_request_usd);
+  const sum = (values: (number | null)[]) => (values.some((x) => x === null) ? null : values.reduce<number>((s, x) => s + x!, 0));
   return {
     calls: items * input.variants.length,
     items,
     estimated: true,
+    sampled: sample.length,
     per_variant: perVariant,
     input_tokens: perVariant.reduce((s, v) => s + v.input_tokens, 0),
     output_tokens: perVariant.reduce((s, v) => s + v.output_tokens, 0),
-    cost_usd: perVariant.some((v) => v.cost_usd === null) ? null : perVariant.reduce((s, v) => s + v.cost_usd!, 0),
+    cost_usd: sum(perVariant.map((v) => v.cost_usd)),
+    worst_usd: sum(perVariant.map((v) => v.worst_usd)),
     // The item of the highest worst case over the variants (the one the smallest budget is for).
     worst_request_item: worstItems.reduce<{ usd: number | null; item: string | null } | null>((top, w) => (w.usd !== null && (top === null || w.usd > top.usd!) ? w : top), null)?.item ?? candidates[0]?.id ?? null,
     // Below the largest worst case, a request of that model is never admitted: the run stops at it.

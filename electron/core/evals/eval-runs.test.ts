@@ -69,6 +69,22 @@ describe('evaluation runs', () => {
     ]);
   });
 
+  it('refines the expected cost from the measured tokens of the items answered, against the estimate\'s fit for those items', async () => {
+    // m/a measures twice its fit, m/b exactly its fit: a request's tokens are the characters of its item's state as stored (JSON).
+    behaviour = async (request) => {
+      const chars = JSON.stringify(request.state).length;
+      const tokens = request.model === 'm/a' ? 2 * chars : chars;
+      return { ...answer(0.9), response: { ...answer(0.9).response, usage: { input_tokens: tokens, output_tokens: 0, cost: 0.01 } } };
+    };
+    const fit = { fixed: 0, per_char: 1 };
+    const estimate = { expected_usd: 3, worst_usd: 9, input_tokens: 1, output_tokens: 0, variants: [{ expected_usd: 1, fit }, { expected_usd: 2, fit }] };
+    const run = runs.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'm/a' }, { model: 'm/b' }], concurrency: 4, estimate });
+    await runs.wait(run.id);
+    const done = runs.get(run.id);
+    expect(done.estimate).toEqual(estimate);
+    expect(done.expected_usd).toBeCloseTo(1 * 2 + 2 * 1, 12);
+  });
+
   it('stops before the budget would be exceeded, and resumes with a new budget', async () => {
     // Each call may cost 0.01 at most: a budget of 0.055 allows five.
     const run = runs.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'm/a' }], concurrency: 1, budget_usd: 0.055 });

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
-import type { CalibrationSummary, EvalReport, EvalResultRow, EvalRun, EvalRunStatus, EvalVariant, SavedCalibration } from '../../../shared/schemas/evaluation';
+import type { CalibrationSummary, EvalReport, EvalResultRow, EvalRun, EvalRunStatus, EvalVariant, RunEstimate, SavedCalibration } from '../../../shared/schemas/evaluation';
 import type { Question } from '../../../shared/schemas/question';
 import { isoTime, type Clock } from '../clock';
 import { GatewayError } from '../errors';
@@ -13,6 +13,8 @@ import { calibrate } from './calibration';
 import { calibrationPoint, evalReport, judge, type StoredResult } from './report';
 import { iou } from '../../../shared/geometry/iou';
 import type { FractionBox } from './metrics';
+import { itemText } from './item-text';
+import { refinedExpectation, type Answered } from './refine';
 
 interface RunRow {
   id: string;
@@ -29,7 +31,13 @@ interface RunRow {
   finished_at: string | null;
   /** JSON [{variant, question, temperature}]; null for runs from before runs recorded them */
   calibrations: string | null;
+  baseline_id: string | null;
+  /** JSON RunEstimate, what the estimate said at the start; null for runs from before */
+  estimate: string | null;
 }
+
+/** Answered items before the expected cost is refined from what they cost. */
+export const MIN_FOR_EXPECTATION = 5;
 
 type AppliedCalibration = { variant: number; question: string; temperature: number };
 
@@ -107,7 +115,48 @@ export class EvalRuns {
       finished_at: row.finished_at,
       message: row.message,
       calibrations: row.calibrations === null ? null : (JSON.parse(row.calibrations) as AppliedCalibration[]),
+      ...asked(row.request),
+      baseline_id: row.baseline_id,
+      estimate: row.estimate === null ? null : (JSON.parse(row.estimate) as RunEstimate),
+      ...this.expectation(row.id, items * variants.length, row.estimate === null ? null : (JSON.parse(row.estimate) as RunEstimate)),
     };
+  }
+
+  /**
+   * The run's expected cost refined from its answered items. With the estimate it started with: each
+   * model's expected cost scaled by the tokens its answered requests measured against the tokens the
+   * estimate's fit says for those same items (refine.ts; a run from before the fit: against the
+   * estimate's tokens per request), so the prices stay those routing is expected to pay; without an
+   * estimate, what its answered requests cost on average, over every request. Null before
+   * MIN_FOR_EXPECTATION requests are answered, or when a cost is unknown.
+   */
+  private expectation(id: string, total: number, estimate: RunEstimate | null): { expected_usd: number | null; expected_from: number } {
+    const answered = this.deps.store.all<Answered & { cost: number | null; unknown: number }>(
+      `SELECT r.variant AS variant, COUNT(*) AS n, SUM(r.cost) AS cost, SUM(r.cost IS NULL) AS unknown, COALESCE(SUM(r.input_tokens + r.output_tokens), 0) AS tokens, COALESCE(SUM(length(i.state)), 0) AS chars
+       FROM eval_results r JOIN eval_runs e ON e.id = r.run_id JOIN dataset_items i ON i.dataset_id = e.dataset_id AND i.position = r.position
+       WHERE r.run_id = ? AND r.ok = 1 GROUP BY r.variant`,
+      [id],
+    );
+    const n = answered.reduce((s, a) => s + a.n, 0);
+    if (n < MIN_FOR_EXPECTATION || total === 0) return { expected_usd: null, expected_from: n };
+    if (estimate?.variants) return { expected_usd: refinedExpectation(estimate.variants, answered), expected_from: n };
+    const tokens = answered.reduce((s, a) => s + a.tokens, 0);
+    const estimated = estimate ? (estimate.input_tokens + estimate.output_tokens) / total : 0;
+    if (estimate && estimate.expected_usd !== null && estimated > 0) return { expected_usd: estimate.expected_usd * (tokens / n / estimated), expected_from: n };
+    if (answered.some((a) => a.unknown > 0 || a.cost === null)) return { expected_usd: null, expected_from: n };
+    return { expected_usd: (answered.reduce((s, a) => s + a.cost!, 0) / n) * total, expected_from: n };
+  }
+
+  /** Compares this run with an earlier one over the same dataset (null clears it). */
+  setBaseline(id: string, baselineId: string | null): EvalRun {
+    const row = this.row(id);
+    if (baselineId !== null) {
+      const base = this.row(baselineId);
+      if (base.id === row.id) throw new GatewayError('bad_request', 'baseline_id: a run cannot be its own baseline');
+      if (base.dataset_id !== row.dataset_id) throw new GatewayError('bad_request', `baseline_id: the run "${base.name}" is over another dataset than "${row.name}"; a baseline must be over the same items`);
+    }
+    this.deps.store.run('UPDATE eval_runs SET baseline_id = ? WHERE id = ?', [baselineId, id]);
+    return this.get(id);
   }
 
   /** The saved calibrations of a question set for each model of a run, as they stand now. */
@@ -119,15 +168,16 @@ export class EvalRuns {
     );
   }
 
-  start(input: { name?: string | undefined; request: DecisionsRequest; dataset_id: string; variants: EvalVariant[]; concurrency: number; budget_usd?: number | null | undefined }): EvalRun {
+  /** `estimate` is what the estimate said at the start, kept to be shown against what the run cost. */
+  start(input: { name?: string | undefined; request: DecisionsRequest; dataset_id: string; variants: EvalVariant[]; concurrency: number; budget_usd?: number | null | undefined; estimate?: RunEstimate | null }): EvalRun {
     const dataset = this.deps.datasets.get(input.dataset_id);
     if (input.variants.length === 0) throw new GatewayError('bad_request', 'variants: name at least one model');
     this.deps.datasets.assertFits(dataset.id, input.request.questions as Record<string, Question>);
     const id = `eval-${randomUUID()}`;
-    const name = input.name ?? `${dataset.name} × ${variantKeys(input.variants).join(', ')}`;
+    const name = input.name ?? this.defaultName(dataset, input.variants);
     const set = setKey(input.request.questions);
     this.deps.store.run(
-      "INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, budget_usd, status, created_at, calibrations) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)",
+      "INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, budget_usd, status, created_at, calibrations, estimate) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)",
       [
         id,
         name,
@@ -139,10 +189,25 @@ export class EvalRuns {
         input.budget_usd ?? null,
         isoTime(this.deps.clock),
         JSON.stringify(this.savedCalibrations(set, input.variants)),
+        input.estimate ? JSON.stringify(input.estimate) : null,
       ],
     );
     this.launch(this.row(id));
     return this.get(id);
+  }
+
+  /**
+   * "dataset × model", or "dataset × 4 models", numbered when another run over the dataset has that
+   * name: runs told apart in lists, whatever their number of models.
+   */
+  private defaultName(dataset: { id: string; name: string }, variants: readonly EvalVariant[]): string {
+    const keys = variantKeys(variants);
+    const base = `${dataset.name} × ${keys.length === 1 ? keys[0] : `${keys.length} models`}`;
+    const taken = new Set(this.deps.store.all<{ name: string }>('SELECT name FROM eval_runs WHERE dataset_id = ?', [dataset.id]).map((r) => r.name));
+    if (!taken.has(base)) return base;
+    let n = 2;
+    while (taken.has(`${base}, run ${n}`)) n += 1;
+    return `${base}, run ${n}`;
   }
 
   /**
@@ -279,7 +344,8 @@ export class EvalRuns {
     return this.deps.store.all<ResultRow>('SELECT * FROM eval_results WHERE run_id = ? ORDER BY position, variant', [id]);
   }
 
-  report(id: string): EvalReport {
+  /** The report; `detail` as evalReport takes it (the command line's plain report by default). */
+  report(id: string, options: { detail?: boolean } = {}): EvalReport {
     const row = this.row(id);
     const request = JSON.parse(row.request) as DecisionsRequest;
     const variants = JSON.parse(row.variants) as EvalVariant[];
@@ -287,7 +353,7 @@ export class EvalRuns {
     const byVariant = variants.map(() => [] as StoredResult[]);
     for (const r of this.results(id)) byVariant[r.variant]?.push(toStored(r));
     const keys = variantKeys(variants);
-    return evalReport({ questions: request.questions as Record<string, Question>, items, variants: keys.map((key, i) => ({ key, results: byVariant[i]! })) });
+    return evalReport({ questions: request.questions as Record<string, Question>, items, variants: keys.map((key, i) => ({ key, results: byVariant[i]! })), detail: options.detail ?? false });
   }
 
   /**
@@ -341,7 +407,7 @@ export class EvalRuns {
         (options.filter === 'wrong' && (marks.includes(false) || cells.some((c) => !c.ok))) ||
         (options.filter === 'disagree' && questions.some(([name]) => new Set(cells.map((c) => JSON.stringify(summaryOf(c.answers[name])))).size > 1)) ||
         (options.filter === 'low' && cells.some((c) => Object.values(c.confidence).some((v) => v !== null && v < (options.below ?? 0.7))));
-      if (keep) rows.push({ position: item.position, id: item.id, expected: item.expected, cells });
+      if (keep) rows.push({ position: item.position, id: item.id, text: itemText(item.state), expected: item.expected, cells });
     }
     return rows;
   }
@@ -440,6 +506,12 @@ export class EvalRuns {
     this.matrixCache = null;
     for (const runner of this.active.values()) runner.stop('cancelled');
   }
+}
+
+/** What a run asked, read from its stored request (its state left out: it may hold images). */
+function asked(request: string): { questions: Record<string, unknown>; provider: unknown } {
+  const r = JSON.parse(request) as DecisionsRequest;
+  return { questions: r.questions as Record<string, unknown>, provider: r.provider ?? null };
 }
 
 function summaryOf(answer: unknown): unknown {

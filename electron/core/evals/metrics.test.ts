@@ -197,3 +197,34 @@ describe('properties', () => {
     );
   });
 });
+
+describe('yes/no beside its baseline', () => {
+  // A classifier like the "urgent" one: 20 tickets, 6 urgent (i = 0, 3, …, 15); P(true) rises from .02 to .18.
+  // At 0.5 it says false every time: 14 of 20 right (accuracy .70), none of the 6 urgent found (recall 0),
+  // nothing said true (no precision), F1 = 0 / (0 + 0 + 6) = 0; always saying false scores the same .70.
+  const points = Array.from({ length: 20 }, (_, i) => ({ p: 0.02 + (0.16 * i) / 19, expected: i % 3 === 0 && i !== 18 }));
+  const m = noulMetrics(points);
+  it('shows recall 0, no precision, the base rate and the always-false baseline', () => {
+    expect(points.filter((x) => x.expected)).toHaveLength(6);
+    expect(m.recall).toBe(0);
+    expect(m.precision).toBeNull();
+    expect(m.f1).toBe(0);
+    expect(m.base_rate).toBeCloseTo(6 / 20, 12);
+    expect(m.accuracy).toBeCloseTo(14 / 20, 12);
+    expect(m.baseline).toMatchObject({ label: 'always false', answer: 'false', accuracy: 14 / 20 });
+    expect(m.curve).toHaveLength(101);
+    // At 0.1 it says true for p ≥ 0.1: i ≥ 9.5 → i = 10..19, of which 12 and 15 are urgent.
+    const at10 = m.curve.find((c) => c.threshold === 0.1)!;
+    expect(at10).toMatchObject({ tp: 2, fp: 8, fn: 4, tn: 6 });
+  });
+  it('the majority baseline of a choice is its most common expected option, ties to the first option', () => {
+    const choice = choiceMetrics(
+      ['b', 'a', 'b', 'c'].map((e) => ({ predicted: 'a', probabilities: { a: 1 }, expected: e })),
+      ['a', 'b', 'c'],
+    );
+    expect(choice.baseline).toMatchObject({ answer: 'b', accuracy: 0.5, label: 'always “b”' });
+    const tie = choiceMetrics(['c', 'b'].map((e) => ({ predicted: 'a', probabilities: { a: 1 }, expected: e })), ['a', 'b', 'c']);
+    expect(tie.baseline?.answer).toBe('b');
+    expect(scoreMetrics([0, 2, 2].map((e) => ({ score: 1, expected: e })), 3).baseline).toMatchObject({ answer: '2', label: 'always level 2' });
+  });
+});

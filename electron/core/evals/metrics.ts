@@ -5,6 +5,7 @@
 import { iou, type Edges } from '../../../shared/geometry/iou';
 import type { Question } from '../../../shared/schemas/question';
 import type { ReliabilityBin } from '../../../shared/schemas/evaluation';
+import { countsAt, curve, DEFAULT_THRESHOLD, rates, wilson, type Interval } from '../../../shared/metrics/binary';
 
 export const CLIP = 1e-15;
 export const BINS = 10;
@@ -61,14 +62,38 @@ export interface NoulPoint {
   expected: boolean;
 }
 
+/**
+ * The majority-class baseline: what always giving the most common expected answer scores (ties:
+ * the first of `labels`), with its Wilson interval; null with no items.
+ */
+export function majorityBaseline(expected: readonly string[], labels: readonly string[], say: (label: string) => string): { label: string; answer: string; accuracy: number; interval: Interval | null } | null {
+  if (expected.length === 0) return null;
+  const counts = new Map<string, number>();
+  for (const e of expected) counts.set(e, (counts.get(e) ?? 0) + 1);
+  const order = [...labels, ...[...counts.keys()].filter((k) => !labels.includes(k))];
+  const answer = order.reduce((best, k) => ((counts.get(k) ?? 0) > (counts.get(best) ?? 0) ? k : best), order[0]!);
+  const k = counts.get(answer) ?? 0;
+  return { label: say(answer), answer, accuracy: k / expected.length, interval: wilson(k, expected.length) };
+}
+
 export function noulMetrics(points: readonly NoulPoint[]) {
   const n = points.length;
   const y = points.map((x) => (x.expected ? 1 : 0));
   const correct = points.map((x) => x.p >= 0.5 === x.expected);
+  const at = rates(countsAt(points, DEFAULT_THRESHOLD));
   return {
     type: 'noul' as const,
     n,
     accuracy: n ? mean(correct.map(Number)) : null,
+    // At the default threshold (the screen moves it over `curve`); null where undefined (nothing said true: no precision).
+    threshold: DEFAULT_THRESHOLD,
+    precision: at.precision,
+    recall: at.recall,
+    f1: at.f1,
+    base_rate: at.base_rate,
+    positives: points.filter((x) => x.expected).length,
+    baseline: majorityBaseline(points.map((x) => String(x.expected)), ['false', 'true'], (v) => `always ${v}`),
+    curve: n ? curve(points) : [],
     brier: n ? mean(points.map((x, i) => (x.p - y[i]!) ** 2)) : null,
     log_loss: n ? noulLogLoss(points) : null,
     auroc: auroc(points.map((x) => x.p), points.map((x) => x.expected)),
@@ -130,6 +155,7 @@ export function choiceMetrics(points: readonly ChoicePoint[], options: readonly 
     log_loss: n ? logLoss / n : null,
     ...calibrationError(points.map((x) => ({ confidence: x.probabilities[x.predicted] ?? 0, correct: x.predicted === x.expected }))),
     confusion,
+    baseline: majorityBaseline(points.map((x) => x.expected), options, (v) => `always “${v}”`),
   };
 }
 
@@ -190,6 +216,7 @@ export function scoreMetrics(points: readonly ScorePoint[], levels: number) {
     mae: n ? mean(points.map((x) => Math.abs(x.score - x.expected))) : null,
     exact: n ? mean(points.map((x, i) => Number(level[i] === x.expected))) : null,
     qwk: quadraticWeightedKappa(level, points.map((x) => x.expected), levels),
+    baseline: majorityBaseline(points.map((x) => String(x.expected)), Array.from({ length: levels }, (_, i) => String(i)), (v) => `always level ${v}`),
   };
 }
 

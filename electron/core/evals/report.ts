@@ -14,6 +14,10 @@ import {
   DEFAULT_IOU_THRESHOLD,
   type FractionBox,
 } from './metrics';
+import { boxIntervals, choiceIntervals, intervalMethod, noulIntervals, scoreIntervals } from './intervals';
+
+/** Below this many judged items a metric is shown as provisional, not as a result. */
+export const MIN_FINAL_N = 30;
 
 export interface ItemLabels {
   position: number;
@@ -70,7 +74,18 @@ export function calibrationPoint(question: Question, answer: AnyAnswer, expected
   return null;
 }
 
-export function questionMetrics(name: string, question: Question, items: readonly ItemLabels[], results: ReadonlyMap<number, StoredResult>): QuestionMetrics {
+/**
+ * The metrics `npm run eval --report` has always written, per kind: a report without `detail` keeps
+ * to them (its readers and its test compare whole objects); the screen asks for the detail.
+ */
+const PLAIN_KEYS = new Set(['type', 'n', 'accuracy', 'brier', 'log_loss', 'auroc', 'ece', 'reliability', 'macro_f1', 'confusion', 'mae', 'exact', 'qwk', 'mean_iou', 'pass_rate', 'iou_threshold', 'calibration']);
+
+export function questionMetrics(name: string, question: Question, items: readonly ItemLabels[], results: ReadonlyMap<number, StoredResult>, detail = true): QuestionMetrics {
+  const metrics = detailedMetrics(name, question, items, results, detail);
+  return detail ? metrics : (Object.fromEntries(Object.entries(metrics).filter(([k]) => PLAIN_KEYS.has(k))) as QuestionMetrics);
+}
+
+function detailedMetrics(name: string, question: Question, items: readonly ItemLabels[], results: ReadonlyMap<number, StoredResult>, detail: boolean): QuestionMetrics {
   const pairs: { position: number; answer: AnyAnswer; expected: Expected[string] }[] = [];
   for (const item of items) {
     const expected = item.expected[name];
@@ -82,24 +97,27 @@ export function questionMetrics(name: string, question: Question, items: readonl
   const points = pairs.map((x) => calibrationPoint(question, x.answer, x.expected, x.position)).filter((x) => x !== null);
   const calibration = question.type === 'box' ? null : calibrate(points);
   switch (question.type) {
-    case 'noul':
-      return { ...noulMetrics(pairs.map((x) => ({ p: x.answer.noul ?? 0, expected: x.expected === true }))), calibration };
-    case 'choice':
-      return {
-        ...choiceMetrics(
-          pairs.map((x) => ({ predicted: x.answer.choice ?? '', probabilities: choiceProbabilities({ choice: x.answer.choice ?? '', probabilities: x.answer.probabilities }), expected: String(x.expected) })),
-          Object.keys(question.criteria),
-        ),
-        calibration,
-      };
-    case 'score':
-      return { ...scoreMetrics(pairs.map((x) => ({ score: x.answer.score ?? 0, probabilities: x.answer.probabilities, expected: Number(x.expected) })), question.criteria.length), calibration };
-    case 'box':
-      return { ...boxMetrics(pairs.map((x) => ({ box: x.answer.box!, expected: x.expected as FractionBox }))), calibration: null };
+    case 'noul': {
+      const noul = pairs.map((x) => ({ p: x.answer.noul ?? 0, expected: x.expected === true }));
+      return { ...noulMetrics(noul), ...(detail ? { intervals: noulIntervals(noul) } : {}), calibration };
+    }
+    case 'choice': {
+      const choice = pairs.map((x) => ({ predicted: x.answer.choice ?? '', probabilities: choiceProbabilities({ choice: x.answer.choice ?? '', probabilities: x.answer.probabilities }), expected: String(x.expected) }));
+      const options = Object.keys(question.criteria);
+      return { ...choiceMetrics(choice, options), ...(detail ? { intervals: choiceIntervals(choice, options) } : {}), calibration };
+    }
+    case 'score': {
+      const score = pairs.map((x) => ({ score: x.answer.score ?? 0, probabilities: x.answer.probabilities, expected: Number(x.expected) }));
+      return { ...scoreMetrics(score, question.criteria.length), ...(detail ? { intervals: scoreIntervals(score, question.criteria.length) } : {}), calibration };
+    }
+    case 'box': {
+      const boxes = pairs.map((x) => ({ box: x.answer.box!, expected: x.expected as FractionBox }));
+      return { ...boxMetrics(boxes), ...(detail ? { intervals: boxIntervals(boxes.map((b) => iou(b.box, b.expected))) } : {}), calibration: null };
+    }
   }
 }
 
-export function modelReport(options: { model: string; questions: Record<string, Question>; items: readonly ItemLabels[]; results: readonly StoredResult[] }): ModelReport {
+export function modelReport(options: { model: string; questions: Record<string, Question>; items: readonly ItemLabels[]; results: readonly StoredResult[]; detail?: boolean }): ModelReport {
   const byPosition = new Map(options.results.map((r) => [r.position, r]));
   const ok = options.results.filter((r) => r.ok);
   const latencies = ok.map((r) => r.latency_ms);
@@ -112,13 +130,20 @@ export function modelReport(options: { model: string; questions: Record<string, 
     input_tokens: options.results.reduce((s, r) => s + r.input_tokens, 0),
     output_tokens: options.results.reduce((s, r) => s + r.output_tokens, 0),
     latency_ms: { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95) },
-    questions: Object.fromEntries(Object.entries(options.questions).map(([name, q]) => [name, questionMetrics(name, q, options.items, byPosition)])),
+    questions: Object.fromEntries(Object.entries(options.questions).map(([name, q]) => [name, questionMetrics(name, q, options.items, byPosition, options.detail ?? true)])),
   };
 }
 
-export function evalReport(options: { questions: Record<string, Question>; items: readonly ItemLabels[]; variants: readonly { key: string; results: readonly StoredResult[] }[] }): EvalReport {
+/**
+ * The report. With `detail` (the screen's), each metric's interval, the majority baseline, yes/no
+ * precision, recall, F1, base rate and the counts at every threshold; without, the metrics
+ * `npm run eval --report` writes.
+ */
+export function evalReport(options: { questions: Record<string, Question>; items: readonly ItemLabels[]; variants: readonly { key: string; results: readonly StoredResult[] }[]; detail?: boolean }): EvalReport {
+  const detail = options.detail ?? true;
   return {
     dataset: { items: options.items.length },
-    models: options.variants.map((v) => modelReport({ model: v.key, questions: options.questions, items: options.items, results: v.results })),
+    ...(detail ? { interval_method: intervalMethod(options.items.length), min_final_n: MIN_FINAL_N } : {}),
+    models: options.variants.map((v) => modelReport({ model: v.key, questions: options.questions, items: options.items, results: v.results, detail })),
   };
 }

@@ -33,6 +33,9 @@ const toItem = ({ verdict_run_id, ...r }: Row): BoxItem => ({
   // These rows keep only the run a verdict was given on, not its boxes: whether they changed is not known.
   stale_reason: r.verdict !== null && verdict_run_id !== r.run_id ? 'answers_differ' : null,
   verdict_model: r.verdict !== null && verdict_run_id === r.run_id ? r.model : null,
+  // Images added before datasets: one verdict on the whole image, no history.
+  verdicts: {},
+  history: [],
 });
 
 /** Width and height of a base64 data: URL's image, or nulls when its header cannot be read. */

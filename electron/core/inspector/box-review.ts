@@ -5,6 +5,7 @@ import type { Datasets } from '../evals/datasets';
 import { GatewayError } from '../errors';
 import type { Store } from '../store/database';
 import { boxAnswersOf, expectedWithTruth, imageUrlOf, sizeFromHead, truthFromExpected, type Edges } from './box-review-rows';
+import { BoxVerdicts, judgedPart, WHOLE_IMAGE, type VerdictRow } from './box-verdicts';
 
 /** Characters of a state read to find its image's size (the start of its base64). */
 const HEAD = 1600;
@@ -22,22 +23,6 @@ interface ItemRow {
 const ITEM_COLUMNS = 'i.position AS position, i.id AS id, i.expected AS expected, s.width AS width, s.height AS height, s.item_id IS NOT NULL AS sized';
 const ITEM_FROM = 'dataset_items i LEFT JOIN box_image_sizes s ON s.dataset_id = i.dataset_id AND s.item_id = i.id';
 
-interface VerdictRow {
-  item_id: string;
-  /** '' when the model is not known (a verdict given before verdicts were per model) */
-  model: string;
-  verdict: BoxItem['verdict'];
-  note: string;
-  /** the boxes judged, by question, as JSON */
-  answers: string;
-  /** the truth judged against, as JSON (null before it was kept) */
-  truth: string | null;
-  run_id: string | null;
-  variant: number;
-  /** when the answer judged was given (null: not known) */
-  judged_at: string | null;
-}
-
 /** The newest answer of one model to an item, over every run of the dataset. */
 interface NewestRow {
   position: number;
@@ -47,10 +32,6 @@ interface NewestRow {
   answers: string;
 }
 
-/** Item-level verdicts (every box question of the item) are kept under question ''. */
-const ALL_QUESTIONS = '';
-const VERDICT_COLUMNS = 'v.item_id AS item_id, v.model AS model, v.verdict AS verdict, v.note AS note, v.answers AS answers, v.truth AS truth, v.run_id AS run_id, v.variant AS variant, COALESCE(v.answered_at, r.created_at) AS judged_at';
-const VERDICT_FROM = 'box_verdicts v LEFT JOIN eval_runs r ON r.id = v.run_id';
 /** When a result was answered: its own time, or its run's start for results stored before that was kept. */
 const ANSWERED_AT = 'COALESCE(res.answered_at, r.created_at)';
 /** A run's model as the run names it: "model (label)" when it has a label (see variantKeys). */
@@ -60,10 +41,14 @@ const MODEL_OF_RESULT = "COALESCE(json_extract(r.variants, '$[' || res.variant |
  * Why a verdict no longer holds, or null: a newer answer of the same model to the item (with the
  * boxes judged, or other ones), truth edited since, or answers shown that are not those judged.
  */
-export function staleReason(v: Pick<VerdictRow, 'answers' | 'truth' | 'run_id' | 'variant' | 'judged_at'>, now: { answers: string; truth: string; newest: Pick<NewestRow, 'run_id' | 'variant' | 'at' | 'answers'> | undefined }): BoxItem['stale_reason'] {
+export function staleReason(
+  v: Pick<VerdictRow, 'answers' | 'truth' | 'run_id' | 'variant' | 'judged_at'>,
+  now: { answers: string; truth: string; newest: Pick<NewestRow, 'run_id' | 'variant' | 'at' | 'answers'> | undefined },
+  question: string = WHOLE_IMAGE,
+): BoxItem['stale_reason'] {
   const n = now.newest;
   const judgedIt = n !== undefined && n.run_id === v.run_id && n.variant === v.variant && n.at === v.judged_at;
-  if (n !== undefined && !judgedIt && (v.judged_at === null || n.at >= v.judged_at)) return JSON.stringify(boxAnswersOf(n.answers)) === v.answers ? 'rerun_unchanged' : 'rerun_changed';
+  if (n !== undefined && !judgedIt && (v.judged_at === null || n.at >= v.judged_at)) return judgedPart({ answers: boxAnswersOf(n.answers), truth: [] }, question).answers === v.answers ? 'rerun_unchanged' : 'rerun_changed';
   if (v.truth !== null && v.truth !== now.truth) return 'truth_changed';
   if (v.answers !== now.answers) return 'answers_differ';
   return null;
@@ -81,11 +66,15 @@ export interface Answers {
  * judged, so a verdict whose answers changed since (another run, a retried item) shows as stale.
  */
 export class BoxReview {
+  private readonly judgements: BoxVerdicts;
+
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly datasets: Datasets,
-  ) {}
+  ) {
+    this.judgements = new BoxVerdicts(store);
+  }
 
   /** Ready datasets whose first item has an image. */
   imageDatasets(): DatasetSummary[] {
@@ -102,9 +91,9 @@ export class BoxReview {
     const rows = this.measure(datasetId, this.store.all<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM ${ITEM_FROM} WHERE i.dataset_id = ? ORDER BY i.position`, [datasetId]));
     const results = this.answerMap(answers);
     const model = this.modelOf(datasetId, answers);
-    const verdicts = this.verdicts(datasetId, model);
+    const verdicts = this.judgements.rows(datasetId, model);
     const newest = this.newest(datasetId, model);
-    return rows.map((r) => this.toItem({ row: r, answers: results.get(r.position) ?? {}, verdict: verdicts.get(r.id), newest: newest.get(r.position), model, runId: answers.run_id, createdAt: dataset.created_at }));
+    return rows.map((r) => this.toItem({ row: r, answers: results.get(r.position) ?? {}, verdicts: verdicts.get(r.id) ?? [], newest: newest.get(r.position), model, runId: answers.run_id, createdAt: dataset.created_at, history: [] }));
   }
 
   image(datasetId: string, position: number): { id: string; data_url: string } {
@@ -113,8 +102,8 @@ export class BoxReview {
     return { id: String(position), data_url: url };
   }
 
-  /** Writes truth as the item's expected box answers, or a verdict and note on the answers under review. */
-  update(input: { dataset_id: string; position: number; truth?: TruthBox[] | undefined; verdict?: BoxItem['verdict'] | undefined; note?: string | undefined } & Answers): BoxItem {
+  /** Writes truth as the item's expected box answers, or a verdict (whole image, or one question's answer) and its note. */
+  update(input: { dataset_id: string; position: number; truth?: TruthBox[] | undefined; question?: string | undefined; verdict?: BoxItem['verdict'] | undefined; note?: string | undefined } & Answers): BoxItem {
     const row = this.stateRow(input.dataset_id, input.position);
     // A run over another dataset is refused before anything is written.
     this.modelOf(input.dataset_id, input);
@@ -126,16 +115,22 @@ export class BoxReview {
     if (input.verdict !== undefined || input.note !== undefined) {
       // A verdict is on one model's answer: the model of the answers under review ('' with none).
       const model = this.modelOf(input.dataset_id, input) ?? '';
-      const judged = JSON.stringify(this.answerMap(input, input.position).get(input.position) ?? {});
-      const at = this.answeredAt(input, input.position);
-      const truth = this.truthJson(input.dataset_id, input.position);
-      const key = [input.dataset_id, row.id, ALL_QUESTIONS, model];
-      // A first verdict on this model carries the note of one whose model is not known.
-      const carried = this.store.get<{ note: string }>("SELECT note FROM box_verdicts WHERE dataset_id = ? AND item_id = ? AND question = ? AND model = ''", [input.dataset_id, row.id, ALL_QUESTIONS])?.note ?? '';
-      this.store.run('INSERT INTO box_verdicts (dataset_id, item_id, question, model, note, updated_at, run_id, variant, answered_at, answers, truth) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING', [...key, carried, now, input.run_id, input.variant, at, judged, truth]);
-      if (input.note !== undefined) this.store.run('UPDATE box_verdicts SET note = ?, updated_at = ? WHERE dataset_id = ? AND item_id = ? AND question = ? AND model = ?', [input.note, now, ...key]);
+      const answers = this.answerMap(input, input.position).get(input.position) ?? {};
+      const truth = truthFromExpected(JSON.parse(this.stateRow(input.dataset_id, input.position).expected) as Expected);
+      const questions = [...new Set([...Object.keys(answers), ...truth.map((t) => t.label ?? 'box')])].sort();
+      if (input.question !== undefined && !questions.includes(input.question)) throw new GatewayError('bad_request', `question: item ${input.position} has no answer or truth for "${input.question}"`);
       // A verdict given now is on the answer as it stands now, against the truth as it stands now.
-      if (input.verdict !== undefined) this.store.run('UPDATE box_verdicts SET verdict = ?, run_id = ?, variant = ?, answered_at = ?, answers = ?, truth = ?, updated_at = ? WHERE dataset_id = ? AND item_id = ? AND question = ? AND model = ?', [input.verdict, input.run_id, input.variant, at, judged, truth, now, ...key]);
+      this.judgements.write({
+        datasetId: input.dataset_id,
+        itemId: row.id,
+        model,
+        question: input.question ?? null,
+        verdict: input.verdict,
+        note: input.note,
+        judged: { answers, truth, run_id: input.run_id, variant: input.variant, at: this.answeredAt(input, input.position) },
+        now,
+        questions,
+      });
     }
     return this.one(input.dataset_id, input.position, input);
   }
@@ -171,7 +166,7 @@ export class BoxReview {
       for (const r of reviews) {
         if (r.verdict === null && r.note === '') continue;
         const sorted = Object.fromEntries(Object.keys(r.answers).sort().map((k) => [k, r.answers[k]]));
-        this.store.run('INSERT OR REPLACE INTO box_verdicts (dataset_id, item_id, question, model, verdict, note, run_id, variant, answers, updated_at) VALUES (?, ?, ?, ?, ?, ?, NULL, 0, ?, ?)', [datasetId, r.item_id, ALL_QUESTIONS, r.model ?? '', r.verdict, r.note, JSON.stringify(sorted), now]);
+        this.store.run('INSERT OR REPLACE INTO box_verdicts (dataset_id, item_id, question, model, verdict, note, run_id, variant, answers, updated_at) VALUES (?, ?, ?, ?, ?, ?, NULL, 0, ?, ?)', [datasetId, r.item_id, WHOLE_IMAGE, r.model ?? '', r.verdict, r.note, JSON.stringify(sorted), now]);
       }
     });
   }
@@ -180,18 +175,8 @@ export class BoxReview {
     const dataset = this.datasets.get(datasetId);
     const row = this.measure(datasetId, [this.store.get<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM ${ITEM_FROM} WHERE i.dataset_id = ? AND i.position = ?`, [datasetId, position])!])[0]!;
     const model = this.modelOf(datasetId, answers);
-    const verdict = this.verdicts(datasetId, model, row.id).get(row.id);
-    return this.toItem({ row, answers: this.answerMap(answers, position).get(position) ?? {}, verdict, newest: this.newest(datasetId, model, position).get(position), model, runId: answers.run_id, createdAt: dataset.created_at });
-  }
-
-  /** Verdicts by item on the answers of `model`, else on an unknown model's (one item only when given). */
-  private verdicts(datasetId: string, model: string | null, itemId?: string): Map<string, VerdictRow> {
-    const rows = this.store.all<VerdictRow>(
-      `SELECT ${VERDICT_COLUMNS} FROM ${VERDICT_FROM} WHERE v.dataset_id = ? AND v.question = ? AND v.model IN (?, '')${itemId === undefined ? '' : ' AND v.item_id = ?'} ORDER BY v.model = '' DESC`,
-      [datasetId, ALL_QUESTIONS, model ?? '', ...(itemId === undefined ? [] : [itemId])],
-    );
-    // Rows of the model come last, so they win over those whose model is not known.
-    return new Map(rows.map((v) => [v.item_id, v]));
+    const verdicts = this.judgements.rows(datasetId, model, row.id).get(row.id) ?? [];
+    return this.toItem({ row, answers: this.answerMap(answers, position).get(position) ?? {}, verdicts, newest: this.newest(datasetId, model, position).get(position), model, runId: answers.run_id, createdAt: dataset.created_at, history: this.judgements.history(datasetId, row.id, model) });
   }
 
   /** The newest answer of `model` to each item over every run of the dataset (one item only when given). */
@@ -217,11 +202,29 @@ export class BoxReview {
     return JSON.stringify(truthFromExpected(JSON.parse(this.stateRow(datasetId, position).expected) as Expected));
   }
 
-  private toItem(o: { row: ItemRow; answers: Record<string, Edges>; verdict: VerdictRow | undefined; newest: NewestRow | undefined; model: string | null; runId: string | null; createdAt: string }): BoxItem {
+  private toItem(o: { row: ItemRow; answers: Record<string, Edges>; verdicts: VerdictRow[]; newest: NewestRow | undefined; model: string | null; runId: string | null; createdAt: string; history: BoxItem['history'] }): BoxItem {
     const first = Object.values(o.answers)[0] ?? null;
-    const verdict = o.verdict?.verdict ?? null;
     const truth = truthFromExpected(JSON.parse(o.row.expected) as Expected);
-    const reason = verdict === null ? null : staleReason(o.verdict!, { answers: JSON.stringify(o.answers), truth: JSON.stringify(truth), newest: o.newest });
+    const judged = { answers: o.answers, truth };
+    const whole = o.verdicts.find((v) => v.question === WHOLE_IMAGE && v.verdict !== null);
+    const reasonOf = (v: VerdictRow, question: string) => staleReason(v, { ...judgedPart(judged, question), newest: o.newest }, question);
+    // Each question's verdict: its own, else the whole image's.
+    const questions = [...new Set([...Object.keys(o.answers), ...truth.map((t) => t.label ?? 'box')])].sort();
+    const verdicts: BoxItem['verdicts'] = {};
+    for (const q of questions) {
+      const own = o.verdicts.find((v) => v.question === q && v.verdict !== null);
+      const v = own ?? whole;
+      if (!v) continue;
+      const reason = own ? reasonOf(own, q) : reasonOf(whole!, WHOLE_IMAGE);
+      verdicts[q] = { verdict: v.verdict!, note: v.note, whole_image: !own, stale: reason !== null, stale_reason: reason };
+    }
+    const perQuestion = o.verdicts.filter((v) => v.question !== WHOLE_IMAGE && v.verdict !== null);
+    // The item's verdict: the whole image's; with verdicts per question, rejected when any is, accepted when every answered one is.
+    const answered = Object.keys(o.answers);
+    const summary: BoxItem['verdict'] = perQuestion.length === 0 ? (whole?.verdict ?? null) : Object.values(verdicts).some((v) => v.verdict === 'rejected') ? 'rejected' : answered.length > 0 && answered.every((q) => verdicts[q]?.verdict === 'accepted') ? 'accepted' : null;
+    const reasons = perQuestion.length === 0 ? (whole ? [reasonOf(whole, WHOLE_IMAGE)] : []) : Object.values(verdicts).map((v) => v.stale_reason);
+    const reason = reasons.find((r) => r !== null) ?? null;
+    const owner = whole ?? perQuestion[0];
     return {
       id: String(o.row.position),
       name: o.row.id,
@@ -231,11 +234,13 @@ export class BoxReview {
       answers: o.answers,
       model: Object.keys(o.answers).length > 0 ? o.model : null,
       run_id: o.runId,
-      verdict,
-      stale: reason !== null,
-      stale_reason: reason,
-      verdict_model: o.verdict && o.verdict.model !== '' ? o.verdict.model : null,
-      note: o.verdict?.note ?? '',
+      verdict: summary,
+      stale: summary !== null && reason !== null,
+      stale_reason: summary !== null ? reason : null,
+      verdict_model: owner && owner.model !== '' ? owner.model : null,
+      note: perQuestion.length === 0 ? (o.verdicts.find((v) => v.question === WHOLE_IMAGE)?.note ?? '') : perQuestion.filter((v) => v.note !== '').map((v) => `${v.question}: ${v.note}`).join('; '),
+      verdicts,
+      history: o.history,
       width: o.row.width,
       height: o.row.height,
       created_at: o.createdAt,

@@ -12,11 +12,12 @@ interface Row {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  sample: number;
 }
 
 const summary = (row: Row): QuestionSetSummary => {
   const request = JSON.parse(row.request) as DecisionsRequest;
-  return { id: row.id, name: row.name, model: request.model, question_count: Object.keys(request.questions).length, updated_at: row.updated_at };
+  return { id: row.id, name: row.name, model: request.model, question_count: Object.keys(request.questions).length, updated_at: row.updated_at, sample: row.sample === 1 };
 };
 
 /** Saved question sets; deleting marks a set so that it can be restored (undo). */
@@ -44,15 +45,16 @@ export class QuestionSets {
     return { id: row.id, name: row.name, request: parsed.data };
   }
 
-  save(input: { id?: string | undefined; name: string; request: DecisionsRequest }): QuestionSetSummary {
+  /** `sample` marks the set offered on first start (only new sets take it). */
+  save(input: { id?: string | undefined; name: string; request: DecisionsRequest; sample?: boolean }): QuestionSetSummary {
     const now = isoTime(this.clock);
     if (input.id) {
       const existing = this.row(input.id);
       this.store.run('UPDATE question_sets SET name = ?, request = ?, updated_at = ?, deleted_at = NULL WHERE id = ?', [input.name, JSON.stringify(input.request), now, existing.id]);
       return summary({ ...existing, name: input.name, request: JSON.stringify(input.request), updated_at: now });
     }
-    const row: Row = { id: `set-${randomUUID()}`, name: input.name, request: JSON.stringify(input.request), created_at: now, updated_at: now, deleted_at: null };
-    this.store.run('INSERT INTO question_sets (id, name, request, created_at, updated_at) VALUES (?, ?, ?, ?, ?)', [row.id, row.name, row.request, row.created_at, row.updated_at]);
+    const row: Row = { id: `set-${randomUUID()}`, name: input.name, request: JSON.stringify(input.request), created_at: now, updated_at: now, deleted_at: null, sample: input.sample ? 1 : 0 };
+    this.store.run('INSERT INTO question_sets (id, name, request, created_at, updated_at, sample) VALUES (?, ?, ?, ?, ?, ?)', [row.id, row.name, row.request, row.created_at, row.updated_at, row.sample]);
     return summary(row);
   }
 

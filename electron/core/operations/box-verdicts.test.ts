@@ -197,3 +197,53 @@ describe('verdicts kept before they were per model', () => {
     }
   });
 });
+
+describe('verdicts set per question, never toggled', () => {
+  it('rejects one question’s answer and keeps the other accepted; the same verdict again stays; a note goes with its verdict', async () => {
+    const env = await tempCore({ sandbox: { seed: 5, failures: false, timeScale: 0 } });
+    try {
+      const h = env.core.handlers;
+      const s = env.core.store;
+      const ds = await h['boxReview.addImages']({ name: 'per question', images: [image('shelf.png')] });
+      s.run("INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, status, created_at) VALUES ('r', 'r', ?, 'k', ?, ?, 1, 'done', '2026-01-01T00:00:00.000Z')", [
+        ds.id,
+        JSON.stringify({ model: 'acme/one', state: '', questions: { card: { type: 'box', instructions: 'card' }, badge: { type: 'box', instructions: 'badge' } } }),
+        JSON.stringify([{ model: 'acme/one' }]),
+      ]);
+      s.run("INSERT INTO eval_results (run_id, variant, position, ok, answers, latency_ms) VALUES ('r', 0, 0, 1, ?, 1)", [JSON.stringify({ card: { type: 'box', box: CARD }, badge: { type: 'box', box: OTHER } })]);
+      const at = { dataset_id: ds.id, position: 0, run_id: 'r', variant: 0 };
+      // The whole image accepted, with a note.
+      await h['boxReview.update']({ ...at, verdict: 'accepted', note: 'both look right' });
+      // Then the badge's answer rejected alone: the card keeps the whole image's verdict and note.
+      const split = await h['boxReview.update']({ ...at, question: 'badge', verdict: 'rejected', note: 'badge box far off' });
+      expect(split.verdicts).toMatchObject({ card: { verdict: 'accepted', note: 'both look right', whole_image: false }, badge: { verdict: 'rejected', note: 'badge box far off', whole_image: false } });
+      expect(split.verdict).toBe('rejected');
+      // Reject pressed again: still rejected, the note kept.
+      const again = await h['boxReview.update']({ ...at, question: 'badge', verdict: 'rejected' });
+      expect(again.verdicts['badge']).toMatchObject({ verdict: 'rejected', note: 'badge box far off' });
+      // Accepted instead: the rejection and its note move to the history; the new verdict starts without a note.
+      const changed = await h['boxReview.update']({ ...at, question: 'badge', verdict: 'accepted' });
+      expect(changed.verdicts['badge']).toMatchObject({ verdict: 'accepted', note: '' });
+      expect(changed.history[0]).toMatchObject({ question: 'badge', verdict: 'rejected', note: 'badge box far off' });
+      expect(changed.verdict).toBe('accepted');
+      // Clear is its own action: no verdict, and no note left behind on the answer.
+      const cleared = await h['boxReview.update']({ ...at, question: 'badge', verdict: null });
+      expect(cleared.verdicts['badge']).toBeUndefined();
+      expect(cleared.verdict).toBeNull();
+      await expect(h['boxReview.update']({ ...at, question: 'badge', note: 'orphan' })).rejects.toThrow(/has no verdict yet; a note is kept with the verdict it explains/);
+      await expect(h['boxReview.update']({ ...at, question: 'mug', verdict: 'accepted' })).rejects.toThrow(/no answer or truth for "mug"/);
+      // Clearing the whole image clears every question.
+      const none = await h['boxReview.update']({ ...at, verdict: null });
+      expect(none.verdicts).toEqual({});
+      // Newest first: the card (cleared with the image), the badge's acceptance (cleared), its rejection (replaced), and its acceptance with the whole image (replaced by the rejection).
+      expect(none.history.map((x) => [x.question, x.verdict, x.note])).toEqual([
+        ['card', 'accepted', 'both look right'],
+        ['badge', 'accepted', ''],
+        ['badge', 'rejected', 'badge box far off'],
+        ['badge', 'accepted', 'both look right'],
+      ]);
+    } finally {
+      await env.cleanup();
+    }
+  });
+});

@@ -6,6 +6,7 @@ import { singleEndpointPlan } from '../routing/plan';
 import { methodFor } from '../decisions/ask';
 import type { HandlerDeps, Handlers } from './index';
 import type { CatalogFile } from '../../../shared/schemas/catalog';
+import { trafficProfile } from '../inspector/traffic';
 
 type CatalogOps = Pick<
   Handlers,
@@ -13,6 +14,7 @@ type CatalogOps = Pick<
   | 'models.endpoints'
   | 'endpoints.details'
   | 'endpoints.zdr'
+  | 'usage.traffic'
   | 'endpoints.probe'
   | 'endpoints.uptime'
   | 'routing.plan'
@@ -72,6 +74,7 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
       return [...models.filter((m) => m.callable_endpoints > 0), ...models.filter((m) => m.callable_endpoints === 0)];
     },
     'models.endpoints': async ({ model }) => core.service().listing(model),
+    'usage.traffic': async () => trafficProfile(core.store),
     'endpoints.details': async ({ model }) => {
       core.catalog.model(model);
       return core.catalog.endpointsOf(model).map((e) => {
@@ -85,6 +88,7 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
           prompt_price: e.prices.prompt,
           completion_price: e.prices.completion,
           context_length: e.contextLength,
+          attempts_5m: figures.attempts5m,
           attempts_30m: figures.attempts30m,
           attempts_1d: figures.attempts1d,
           measured_since: ((since) => (since === null ? null : new Date(since).toISOString()))(core.metrics.measuredSince(e.id)),

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { Expected } from '../../../shared/schemas/evaluation';
+import type { Expected, RunEstimate } from '../../../shared/schemas/evaluation';
 import type { Question } from '../../../shared/schemas/question';
 import type { State } from '../../../shared/schemas/decisions-request';
 import type { HandlerDeps, Handlers } from './index';
@@ -9,6 +9,8 @@ import { estimateRun } from '../evals/estimate';
 import { scoreLevel } from '../evals/metrics';
 import { resultsCsvHeader, resultsCsvRow, resultLine } from '../evals/results-export';
 import type { EVAL_OPERATIONS } from '../../../shared/contract/eval-operations';
+import { compareRuns } from '../evals/run-comparison';
+import { addSamples, removeSamples } from '../samples/samples';
 
 type EvalOps = Pick<Handlers, keyof typeof EVAL_OPERATIONS>;
 
@@ -28,6 +30,16 @@ function expectedFromAnswers(questions: Record<string, Question>, answers: Recor
     if ('value' in checked) expected[name] = checked.value;
   }
   return expected;
+}
+
+/** What the estimate says as a run starts, kept with it; null when it cannot say (the start then reports why, if the run cannot start either). */
+async function startingEstimate(core: HandlerDeps, input: Parameters<typeof estimateRun>[1]): Promise<RunEstimate | null> {
+  try {
+    const e = await estimateRun(core, input);
+    return { expected_usd: e.cost_usd, worst_usd: e.worst_usd, input_tokens: e.input_tokens, output_tokens: e.output_tokens, variants: e.per_variant.map((v) => ({ expected_usd: v.cost_usd, fit: v.tokens_fit })) };
+  } catch {
+    return null;
+  }
 }
 
 /** Datasets and evaluation runs. */
@@ -73,14 +85,14 @@ export function evalHandlers(core: HandlerDeps): EvalOps {
       return core.datasets.create(name, items);
     },
     'evals.estimate': async (input) => estimateRun(core, input),
-    'evals.start': async (input) => core.evalRuns.start(input),
+    'evals.start': async (input) => core.evalRuns.start({ ...input, estimate: await startingEstimate(core, input) }),
     'evals.list': async () => core.evalRuns.list(),
     'evals.get': async ({ id }) => core.evalRuns.get(id),
     'evals.pause': async ({ id }) => core.evalRuns.pause(id),
     'evals.resume': async ({ id, budget_usd }) => core.evalRuns.resume(id, budget_usd),
     'evals.cancel': async ({ id }) => core.evalRuns.cancel(id),
     'evals.delete': async ({ id }) => core.evalRuns.delete(id),
-    'evals.report': async ({ id }) => core.evalRuns.report(id),
+    'evals.report': async ({ id }) => core.evalRuns.report(id, { detail: true }),
     'evals.results': async ({ id, offset, limit, filter, question, below }) => core.evalRuns.matrix(id, { offset, limit, filter, question, below }),
     'evals.distributions': async ({ id }) => core.evalRuns.distributions(id),
     'evals.item': async ({ id, position }) => core.evalRuns.item(id, position),
@@ -93,5 +105,9 @@ export function evalHandlers(core: HandlerDeps): EvalOps {
     'evals.fitCalibration': async ({ id, variant, question }) => ({ calibration: core.evalRuns.fitCalibration(id, variant, question) }),
     'evals.saveCalibration': async ({ id, variant, question, temperature }) => core.evalRuns.saveCalibration({ run_id: id, variant, question, temperature }),
     'evals.calibrations': async () => core.evalRuns.calibrations(),
+    'evals.setBaseline': async ({ id, baseline_id }) => core.evalRuns.setBaseline(id, baseline_id),
+    'evals.compare': async ({ id, baseline_id }) => compareRuns(core.store, id, baseline_id),
+    'samples.add': async () => addSamples(core),
+    'samples.remove': async () => removeSamples(core),
   };
 }

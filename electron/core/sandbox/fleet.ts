@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CatalogContribution, CatalogModel, CatalogProvider } from '../catalog/types';
-import { labelProbabilities, logNormal, seededRandom, splitPrompt } from './baseline';
+import { logNormal, seededRandom, splitPrompt } from './baseline';
+import { behaviourOf, scaledPrice } from './behaviours';
 import { SANDBOX_MODELS, SANDBOX_PROFILES, type SandboxProfile } from './profiles';
 import { gatewayDecide, openAiDecide, systemOneDecide, type HostReply } from './native-decisions';
 import type { WireFormat } from '../../../shared/schemas/inspector';
 import { foregroundBox, statedBox } from './image-baseline';
 import { estimateTokens } from '../decisions/state';
+import { cachedPrefixTokens, chatPromptTokens, dataUrlSize } from './counting';
 
 export interface SandboxFleet {
   url: string;
@@ -26,7 +28,6 @@ export interface FleetOptions {
 }
 
 const sleep = (ms: number) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
-const CACHE_MIN_TOKENS = 1024;
 const CACHE_TTL_MS = 5 * 60_000;
 
 type ChatMessage = { role: string; content: string | { type: string; text?: string }[] };
@@ -39,6 +40,11 @@ function firstImage(messages: ChatMessage[]): string | null {
     }
   }
   return null;
+}
+
+function imageUrls(m: ChatMessage): string[] {
+  if (typeof m.content === 'string') return [];
+  return (m.content as { type: string; image_url?: { url?: string } }[]).flatMap((p) => (p.type === 'image_url' && p.image_url?.url ? [p.image_url.url] : []));
 }
 
 function messageText(m: ChatMessage): string {
@@ -95,14 +101,15 @@ export async function startSandboxFleet(options: FleetOptions = {}): Promise<San
     return false;
   }
 
-  function cachedTokens(prefix: string): number {
+  /** Cached per provider and model, as providers cache a prompt for the model and account that sent it. */
+  function cachedTokens(prefix: string, where: string): number {
     const tokens = estimateTokens(prefix);
-    if (tokens < CACHE_MIN_TOKENS) return 0;
-    const key = createHash('sha256').update(prefix).digest('hex');
+    if (cachedPrefixTokens(tokens) === 0) return 0;
+    const key = createHash('sha256').update(where).update('\u0000').update(prefix).digest('hex');
     const now = Date.now();
     const seen = promptCache.get(key);
     promptCache.set(key, now);
-    return seen !== undefined && now - seen < CACHE_TTL_MS ? Math.floor(tokens / 128) * 128 : 0;
+    return seen !== undefined && now - seen < CACHE_TTL_MS ? cachedPrefixTokens(tokens) : 0;
   }
 
   async function chat(profile: SandboxProfile, body: Record<string, unknown>, res: ServerResponse): Promise<void> {
@@ -114,11 +121,13 @@ export async function startSandboxFleet(options: FleetOptions = {}): Promise<San
     // The system prompt is instructions, not content: the baseline reads only the user's turns.
     const userText = messages.filter((m) => m.role !== 'system').map(messageText).join('\n');
     const { state: prefix, question } = splitPrompt(userText);
-    const promptTokens = messages.reduce((n, m) => n + estimateTokens(messageText(m)), 0);
-    const cached = cachedTokens(prefix);
+    // Text at four characters a token, images by their size (see counting.ts).
+    const promptTokens = chatPromptTokens(messages.map((m) => ({ characters: messageText(m).length, images: imageUrls(m).map(dataUrlSize) })));
+    const cached = cachedTokens(prefix, `${profile.slug}/${model}`);
     const maxTokens = Number(body['max_tokens'] ?? 16);
     const topN = body['logprobs'] === true ? Math.min(20, Number(body['top_logprobs'] ?? 0)) : 0;
-    const labelled = labelProbabilities(prefix, question);
+    const behaviour = behaviourOf(model);
+    const labelled = behaviour.read(prefix, question);
     const wantsBox = /"box_2d"|"bbox_2d"|"box": \{/.test(question);
     const image = wantsBox ? firstImage(messages) : null;
     const located = image ? foregroundBox(image) : null;
@@ -126,7 +135,7 @@ export async function startSandboxFleet(options: FleetOptions = {}): Promise<San
       return openaiError(res, 400, `${model} does not accept images`, 'invalid_request_error');
     }
 
-    await sleep(logNormal(random, profile.latencyMedianMs, profile.latencySigma) * timeScale);
+    await sleep(logNormal(random, profile.latencyMedianMs * behaviour.latencyFactor, profile.latencySigma) * timeScale);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const id = `chatcmpl-sbx-${Math.floor(random() * 1e12).toString(36)}`;
     const send = (payload: unknown) => res.write(`data: ${JSON.stringify(payload)}\n\n`);
@@ -236,14 +245,14 @@ export function sandboxCatalog(url: string, profiles: readonly SandboxProfile[])
   }));
   const models: CatalogModel[] = SANDBOX_MODELS.map((m) => ({ ...m, source: 'sandbox' }));
   const endpoints = profiles.flatMap((p) =>
-    p.models.map((modelId) => ({
+    p.models.map((modelId) => ({ modelId, factor: p.wireFormat === 'openai' ? behaviourOf(modelId).priceFactor : 1 })).map(({ modelId, factor }) => ({
       model_id: modelId,
       provider: p.slug,
       upstream_model: modelId,
       context_length: 32_768,
       max_completion_tokens: 4096,
       max_prompt_tokens: null,
-      pricing: { prompt: p.promptPrice, completion: p.completionPrice, input_cache_read: p.cacheReadPrice },
+      pricing: { prompt: scaledPrice(p.promptPrice, factor), completion: scaledPrice(p.completionPrice, factor), input_cache_read: scaledPrice(p.cacheReadPrice, factor) },
       quantization: p.quantization,
       supported_parameters: p.wireFormat === 'openai' ? ['max_tokens', 'temperature', 'logprobs', 'top_logprobs', 'response_format'] : [],
       supports_implicit_caching: true,

@@ -6,7 +6,7 @@ import type { Question } from '../../../shared/schemas/question';
 import { overlap, softmax, words } from './baseline';
 import type { SandboxProfile } from './profiles';
 import { guidanceText } from '../validation';
-import { estimateTokens } from '../decisions/state';
+import { nativePromptTokens } from './counting';
 import { foregroundBox } from './image-baseline';
 
 /**
@@ -72,7 +72,7 @@ const firstImage = (state: unknown): string | null => {
 const stateText = (state: unknown): string => (typeof state === 'string' ? state : Array.isArray(state) ? state.map((i) => (typeof i === 'string' ? i : (i as { type?: string })?.type === 'image_url' ? '' : JSON.stringify(i))).join('\n') : JSON.stringify(state));
 
 function usage(text: string, questions: number, profile: SandboxProfile, withCost: boolean) {
-  const input = estimateTokens(text) + questions * 40;
+  const input = nativePromptTokens(text.length, questions);
   return { input_tokens: input, output_tokens: questions, ...(withCost ? { cost: +(input * Number(profile.promptPrice)).toPrecision(6) } : {}) };
 }
 

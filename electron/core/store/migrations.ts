@@ -304,4 +304,25 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER dataset_items_update_items_revision AFTER UPDATE ON dataset_items BEGIN UPDATE revisions SET n = n + 1 WHERE name = 'items'; END;
   CREATE TRIGGER dataset_items_delete_items_revision AFTER DELETE ON dataset_items BEGIN UPDATE revisions SET n = n + 1 WHERE name = 'items'; END;
   `,
+  `
+  -- Samples offered on first start are marked, so lists say so and one action removes them.
+  ALTER TABLE question_sets ADD COLUMN sample INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE datasets ADD COLUMN sample INTEGER NOT NULL DEFAULT 0;
+  -- A run compared against an earlier run over the same dataset (its baseline), and what its estimate
+  -- said when it started (JSON), so a finished run shows estimate against actual.
+  ALTER TABLE eval_runs ADD COLUMN baseline_id TEXT;
+  ALTER TABLE eval_runs ADD COLUMN estimate TEXT;
+  -- Verdicts replaced or cleared, each with the note written for it: a note stays with its verdict.
+  CREATE TABLE box_verdict_history (
+    dataset_id TEXT NOT NULL REFERENCES datasets (id) ON DELETE CASCADE,
+    item_id TEXT NOT NULL,
+    question TEXT NOT NULL,
+    model TEXT NOT NULL,
+    verdict TEXT NOT NULL,
+    note TEXT NOT NULL,
+    given_at TEXT NOT NULL,
+    ended_at TEXT NOT NULL
+  );
+  CREATE INDEX box_verdict_history_by_item ON box_verdict_history (dataset_id, item_id, model);
+  `,
 ];

@@ -1,17 +1,23 @@
 import { useQuery } from '@tanstack/react-query';
 import { appInfoQuery } from '../features/settings/api';
 
-/** Said on every screen with data while the simulated providers stand in for real ones. */
+/**
+ * Said on every screen with data while the simulated providers stand in for real ones: one line,
+ * with what they are one click away, so the screen's own work keeps its place.
+ */
 export function SandboxNotice() {
   const info = useQuery(appInfoQuery());
   if (!info.data?.sandbox_active) return null;
   return (
-    <div className="notice notice-sim" role="note">
-      <strong>Simulated providers are on.</strong>
+    <details className="notice notice-sim sandbox-line" role="note">
+      <summary>
+        <strong>Simulated providers are on</strong> <span className="muted">· no real provider is configured;</span> <a href="#/settings">add a key in Settings</a>{' '}
+        <span className="muted">· what are they?</span>
+      </summary>
       <span>
-        No real provider is configured, so providers marked <span className="badge badge-sim">simulated</span> stand in: real loopback servers with scripted
-        latency, failures and prices, answering from a word-overlap baseline, not a model. Add a provider key in <a href="#/settings">Settings</a> to use real ones.
+        Providers marked <span className="badge badge-sim">simulated</span> stand in: real loopback servers with scripted latency, failures and prices, answering from a word-overlap
+        baseline, not a model. Their models differ on purpose (a sharp but dear one, a cheap overconfident one, one that misses the rare class), so a model choice can be rehearsed.
       </span>
-    </div>
+    </details>
   );
 }

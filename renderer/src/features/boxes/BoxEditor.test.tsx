@@ -28,6 +28,7 @@ beforeAll(() => {
 /** The editor keeps its own edits and reports each one, the way the Boxes screen stores them. */
 function Harness({ initial, answers, onChange }: { initial: TruthBox[]; answers: Record<string, Box>; onChange: (next: TruthBox[]) => void }) {
   const [truth, setTruth] = useState(initial);
+  const [next, setNext] = useState<string | undefined>('card');
   return (
     <BoxEditor
       image="data:image/png;base64,AAAA"
@@ -36,6 +37,10 @@ function Harness({ initial, answers, onChange }: { initial: TruthBox[]; answers:
       truth={truth}
       answers={answers}
       labels={['card', 'badge']}
+      nextLabel={next}
+      onNextLabel={setNext}
+      hidden={new Set()}
+      focus={null}
       onChange={(next) => {
         setTruth(next);
         onChange(next);
@@ -139,7 +144,8 @@ describe('BoxEditor', () => {
       { left: 0.1, top: 0.1, right: 0.2, bottom: 0.2, label: 'card' },
       { left: 0.5, top: 0.5, right: 0.6, bottom: 0.6, label: 'badge' },
     ]);
-    const label = () => (screen.getByLabelText('Label of the selected box') as HTMLSelectElement).value;
+    // The selected box is the current row of the ground-truth list.
+    const label = () => screen.getByRole('list', { name: 'Ground-truth boxes' }).querySelector('li[aria-current="true"] select')!.getAttribute('aria-label') === 'Label of box 1' ? 'card' : 'badge';
     expect(label()).toBe('card');
     fireEvent.keyDown(canvas, { key: 'b' });
     expect(label()).toBe('badge');
@@ -175,7 +181,8 @@ describe('BoxEditor', () => {
     expect((screen.getByRole('button', { name: 'Redo' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
-  it('zooms with + and −, about the pointer with the wheel, back to fit with 0, and to 100 % with 1', () => {
+  // 100 % moved from 1 to Shift+1: the digits choose the next box's label, as in Label Studio and CVAT.
+  it('zooms with + and −, about the pointer with the wheel, back to fit with 0, and to 100 % with Shift+1', () => {
     const { canvas } = setup([]);
     const level = screen.getByTestId('zoom-level');
     expect(level.textContent).toBe('100%');
@@ -184,7 +191,9 @@ describe('BoxEditor', () => {
     fireEvent.keyDown(canvas, { key: '-' });
     fireEvent.keyDown(canvas, { key: '-' });
     expect(level.textContent).toBe('80%');
-    fireEvent.keyDown(canvas, { key: '1' });
+    fireEvent.keyDown(canvas, { key: '1', code: 'Digit1' });
+    expect(level.textContent).toBe('80%');
+    fireEvent.keyDown(canvas, { key: '!', code: 'Digit1', shiftKey: true });
     expect(level.textContent).toBe('100%');
     // The image point under the pointer (100, 50) stays under it.
     fireEvent.wheel(canvas, { deltaY: -500, clientX: 100, clientY: 50 });
@@ -218,9 +227,20 @@ describe('BoxEditor', () => {
     expect(canvas.querySelectorAll('.truth-rect')).toHaveLength(0);
   });
 
-  it('relabels the selected box from the label list, as one undoable edit', () => {
+  it('relabels one box from its row of the ground-truth list, as one undoable edit', () => {
     const { onChange } = setup([{ left: 0.1, top: 0.1, right: 0.3, bottom: 0.2, label: 'card' }]);
-    fireEvent.change(screen.getByLabelText('Label of the selected box'), { target: { value: 'badge' } });
+    fireEvent.change(screen.getByLabelText('Label of box 1'), { target: { value: 'badge' } });
     expect(last(onChange)[0]!.label).toBe('badge');
+  });
+
+  it('the next box’s label never relabels the box just drawn (it used to follow the selection)', () => {
+    const { onChange, canvas } = setup([]);
+    drag(canvas, canvas, [40, 30], [120, 90]);
+    expect(last(onChange).map((b) => b.label)).toEqual(['card']);
+    // The box just drawn is selected; choosing the next label leaves it as it is.
+    fireEvent.change(screen.getByLabelText('Label of the next box'), { target: { value: 'badge' } });
+    expect(last(onChange).map((b) => b.label)).toEqual(['card']);
+    drag(canvas, canvas, [200, 150], [300, 250]);
+    expect(last(onChange).map((b) => b.label)).toEqual(['card', 'badge']);
   });
 });

@@ -25,6 +25,13 @@ interface Props {
   answers: Record<string, Box>;
   /** The box questions, in legend order. */
   labels: readonly string[];
+  /** The label the next box drawn (or added with N) gets: a tool setting, never the selected box's label. */
+  nextLabel: string | undefined;
+  onNextLabel: (label: string | undefined) => void;
+  /** Answers hidden from the image, by question. */
+  hidden: ReadonlySet<string>;
+  /** The question under review, drawn stronger. */
+  focus: string | null;
   onChange: (truth: TruthBox[]) => void;
 }
 
@@ -33,9 +40,11 @@ interface Props {
  * handle to resize, wheel to zoom, space+drag or the middle button to pan. Keyboard: N new box,
  * arrows move it (Shift: more), Alt+arrows resize, Delete removes, B selects the next box (Shift+B
  * the previous), Escape deselects, arrows pan when
- * nothing is selected, + and − zoom, 0 fits, 1 shows 100 %, Ctrl+Z undoes, Ctrl+Shift+Z or Ctrl+Y redoes.
+ * nothing is selected, + and − zoom, 0 fits, Shift+1 shows 100 %, Ctrl+Z undoes, Ctrl+Shift+Z or Ctrl+Y redoes;
+ * 1–9 choose the next box's label (the screen listens for them). The ground-truth list relabels or
+ * removes one box; the label of the next box never changes a box already drawn.
  */
-export function BoxEditor({ image, name, size, truth, answers, labels, onChange }: Props) {
+export function BoxEditor({ image, name, size, truth, answers, labels, nextLabel, onNextLabel, hidden, focus, onChange }: Props) {
   const viewport = useRef<HTMLDivElement>(null);
   const [natural, setNatural] = useState<Size | null>(size);
   const [box, setBox] = useState<Size>({ width: 0, height: 0 });
@@ -47,7 +56,7 @@ export function BoxEditor({ image, name, size, truth, answers, labels, onChange 
   const [cursor, setCursor] = useState<Point | null>(null);
   const [space, setSpace] = useState(false);
   const [show, setShow] = useState<Show>('both');
-  const [label, setLabel] = useState<string | undefined>(labels[0]);
+  const label = nextLabel;
   const boxes = draft ?? history.present;
   const dims = natural ?? { width: 1, height: 1 };
 
@@ -70,7 +79,7 @@ export function BoxEditor({ image, name, size, truth, answers, labels, onChange 
     const onWheel = (e: WheelEvent) => {
       e.preventDefault();
       const r = el.getBoundingClientRect();
-      setView((current) => (current ? zoomAt(current, wheelFactor(e.deltaY), { x: e.clientX - r.left, y: e.clientY - r.top }) : current));
+      setView((current) => (current ? zoomAt(current, wheelFactor(e.deltaY), { x: e.clientX - r.left - el.clientLeft, y: e.clientY - r.top - el.clientTop }) : current));
     };
     el.addEventListener('wheel', onWheel, { passive: false });
     return () => el.removeEventListener('wheel', onWheel);
@@ -93,9 +102,11 @@ export function BoxEditor({ image, name, size, truth, answers, labels, onChange 
   };
 
   const v = view ?? { scale: 1, x: 0, y: 0 };
+  /** The pointer in the viewport's padding box, where the image and the overlay are placed (its border is not part of it). */
   const screenPoint = (e: { clientX: number; clientY: number }): Point => {
-    const r = viewport.current!.getBoundingClientRect();
-    return { x: e.clientX - r.left, y: e.clientY - r.top };
+    const el = viewport.current!;
+    const r = el.getBoundingClientRect();
+    return { x: e.clientX - r.left - el.clientLeft, y: e.clientY - r.top - el.clientTop };
   };
   /** The pointer in fractions of the image, not clamped. */
   const fraction = (s: Point): Point => {
@@ -187,7 +198,8 @@ export function BoxEditor({ image, name, size, truth, answers, labels, onChange 
     else if (key === '+' || key === '=') zoomBy(ZOOM_STEP);
     else if (key === '-' || key === '_') zoomBy(1 / ZOOM_STEP);
     else if (key === '0') setView(fit(dims, box));
-    else if (key === '1') setView(actualSize(v, { x: box.width / 2, y: box.height / 2 }));
+    // Shift+1: the digits alone choose labels.
+    else if (e.code === 'Digit1' && e.shiftKey) setView(actualSize(v, { x: box.width / 2, y: box.height / 2 }));
     else handled = false;
     if (handled) e.preventDefault();
   };
@@ -219,20 +231,14 @@ export function BoxEditor({ image, name, size, truth, answers, labels, onChange 
             </button>
           ))}
         </div>
-        <label htmlFor="box-label">{selected !== null && boxes[selected] ? 'Label of the selected box' : 'Label of new boxes'}</label>
-        <select
-          id="box-label"
-          value={(selected !== null ? boxes[selected]?.label : label) ?? ''}
-          onChange={(e) => {
-            const next = e.target.value || undefined;
-            setLabel(next);
-            const chosen = selected !== null ? history.present[selected] : undefined;
-            if (chosen) commit(history.present.map((b, i) => (i === selected ? { ...normalise(b), ...(next ? { label: next } : {}) } : b)));
-          }}
-        >
+        <label htmlFor="box-label" title="1–9 choose it from the keyboard">
+          Next box
+        </label>
+        <select id="box-label" value={label ?? ''} onChange={(e) => onNextLabel(e.target.value || undefined)} aria-label="Label of the next box">
           <option value="">(none)</option>
-          {shownLabels.map((l) => (
+          {shownLabels.map((l, i) => (
             <option key={l} value={l}>
+              {i < 9 ? `${i + 1} · ` : ''}
               {l}
             </option>
           ))}
@@ -263,20 +269,59 @@ export function BoxEditor({ image, name, size, truth, answers, labels, onChange 
           style={{ width: dims.width, height: dims.height, transform: `translate(${v.x}px, ${v.y}px) scale(${v.scale})`, visibility: view ? 'visible' : 'hidden' }}
           onLoad={(e) => natural ?? setNatural({ width: e.currentTarget.naturalWidth, height: e.currentTarget.naturalHeight })}
         />
-        {view ? <BoxOverlay view={v} image={dims} truth={boxes} answers={answers} labels={shownLabels} selected={selected} show={show} cursor={cursor} /> : null}
+        {view ? <BoxOverlay view={v} image={dims} truth={boxes} answers={answers} labels={shownLabels} selected={selected} show={show} cursor={cursor} hidden={hidden} focus={focus} /> : null}
       </div>
+      <TruthList
+        boxes={history.present}
+        labels={shownLabels}
+        selected={selected}
+        onSelect={setSelected}
+        onRelabel={(i, next) => commit(history.present.map((b, k) => (k === i ? { ...normalise(b), ...(next ? { label: next } : {}) } : b)))}
+        onRemove={(i) => {
+          commit(history.present.filter((_, k) => k !== i));
+          setSelected(null);
+        }}
+      />
+    </div>
+  );
+}
+
+/**
+ * The ground-truth boxes as a list (as Label Studio and CVAT list regions): each box's label is
+ * changed here, on that box alone, and a box is selected or removed by its row.
+ */
+function TruthList({ boxes, labels, selected, onSelect, onRelabel, onRemove }: { boxes: TruthBox[]; labels: readonly string[]; selected: number | null; onSelect: (i: number) => void; onRelabel: (i: number, label: string | undefined) => void; onRemove: (i: number) => void }) {
+  return (
+    <div className="truth-list">
       <p className="muted small box-legend">
         <span>
           {boxes.length} ground-truth box{boxes.length === 1 ? '' : 'es'}
         </span>
-        {shownLabels.map((l) => (
-          <span key={l} className="legend-item">
-            <span className="swatch" style={{ background: colourOf(l, shownLabels) }} />
-            {l}
-          </span>
-        ))}
         <span>dashed: ground truth · solid: the model's answer</span>
       </p>
+      {boxes.length > 0 ? (
+        <ul className="plain-list region-list" aria-label="Ground-truth boxes">
+          {boxes.map((b, i) => (
+            <li key={i} aria-current={i === selected ? 'true' : undefined}>
+              <span className="swatch" style={{ background: colourOf(b.label, labels) }} aria-hidden="true" />
+              <button type="button" className="link-button" onClick={() => onSelect(i)}>
+                Box {i + 1}
+              </button>
+              <select value={b.label ?? ''} onChange={(e) => onRelabel(i, e.target.value || undefined)} aria-label={`Label of box ${i + 1}`}>
+                <option value="">(none)</option>
+                {[...new Set([...labels, ...(b.label ? [b.label] : [])])].map((l) => (
+                  <option key={l} value={l}>
+                    {l}
+                  </option>
+                ))}
+              </select>
+              <button type="button" className="secondary small" onClick={() => onRemove(i)} aria-label={`Remove box ${i + 1}`}>
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
     </div>
   );
 }

@@ -15,7 +15,7 @@ import { BoxQuestions, questionProblems } from './BoxQuestions';
 import { DatasetPicker, LEGACY_ID, LegacyNotice } from './DatasetPicker';
 import { DatasetRun } from './DatasetRun';
 import { QueuePanel } from './QueuePanel';
-import { ReviewBar, type RunImage, type RunModels } from './ReviewBar';
+import { reviewQuestions, ReviewBar, type RunImage, type RunModels, type Verdict } from './ReviewBar';
 import { staleLabel } from './stale';
 import { answersOf, matches, neighbour, NO_FILTER, questionsFor, worstIou, DEFAULT_QUESTIONS, type BoxQuestion, type QueueFilter } from './review';
 import { BoxExport } from './BoxExport';
@@ -65,10 +65,18 @@ export function BoxesScreen() {
   const questions = useMemo(() => questionsFor(chosen, list), [chosen, list]);
   const names = questions.map((q) => q.name);
   const shown = useMemo(() => list.filter((i) => matches(i, filter)), [list, filter]);
+  // The editor shows an image the queue shows: the first one when none is chosen, or when a filter hid the chosen one.
+  const filterKey = JSON.stringify(filter);
   useEffect(() => {
-    if (!selected && shown[0]) setSelected(shown[0].id);
-  }, [shown, selected]);
+    if (shown.length === 0) return;
+    if (!selected || !shown.some((i) => i.id === selected)) setSelected(shown[0]!.id);
+    // Only a change of filter moves away from a hidden image: a verdict that drops the image from "not reviewed" waits for the next one.
+  }, [filterKey, shown.length === 0, selected === null]);
   const current = list.find((i) => i.id === selected) ?? null;
+  // The label the next box gets (1–9 choose it), the answer under review, and answers hidden from the image.
+  const [nextLabel, setNextLabel] = useState<string | undefined>(undefined);
+  const [focus, setFocus] = useState<string | null>(null);
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
 
   const replace = (item: BoxItem) => source && queryClient.setQueryData<BoxItem[]>(itemsKey(source), (old) => old?.map((i) => (i.id === item.id ? item : i)));
   const image = useQuery({ ...boxImageQuery(source ?? LEGACY, current?.id ?? ''), enabled: current !== null && source !== null });
@@ -85,11 +93,28 @@ export function BoxesScreen() {
     const next = neighbour(shown.map((i) => i.id), selected, by);
     if (next) setSelected(next);
   };
-  const verdict = (v: BoxItem['verdict']) => {
+  const perQuestion = source?.kind === 'dataset';
+  const itemQuestions = current ? reviewQuestions(current, names) : [];
+  const focused = perQuestion ? (focus && itemQuestions.includes(focus) ? focus : (itemQuestions[0] ?? null)) : null;
+  /**
+   * A verdict is set, never toggled (Clear is its own action), on one answer or on the whole image.
+   * Then the next answer without a verdict comes under review; with none left, the next image.
+   */
+  const verdict = (question: string | null, v: Verdict) => {
     if (!current) return;
-    update.mutate({ id: current.id, verdict: v });
-    if (v !== null && autoAdvance) step(1);
+    update.mutate(
+      { id: current.id, verdict: v, ...(question !== null && perQuestion ? { question } : {}) },
+      {
+        onSuccess: (item) => {
+          if (v === null) return;
+          const open = reviewQuestions(item, names).filter((q) => q in item.answers && !item.verdicts[q]);
+          if (perQuestion && open.length > 0) setFocus(open[0]!);
+          else if (autoAdvance && (item.verdict !== null || !perQuestion)) step(1);
+        },
+      },
+    );
   };
+  const note = (question: string | null, text: string) => current && update.mutate({ id: current.id, note: text, ...(question !== null && perQuestion ? { question } : {}) });
   const runnable = questionProblems(chosen).length === 0;
   // The models of the run under review: verdicts are kept per model, so switching shows that model's.
   const runModels: RunModels | null = run && source?.kind === 'dataset' ? { names: run.variants.map((v) => v.name), variant: source.variant, onVariant: (v) => setAnswers({ run_id: run.id, variant: v }) } : null;
@@ -125,9 +150,18 @@ export function BoxesScreen() {
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target) || !current) return;
       const key = e.key.toLowerCase();
-      if (key === 'a') verdict('accepted');
-      else if (key === 'r') verdict('rejected');
-      else if (key === 'j' || key === ']') step(1);
+      const digit = /^Digit([1-9])$/.exec(e.code)?.[1];
+      // A and R judge the answer under review; with Shift, the whole image. C clears.
+      const target = e.shiftKey || !perQuestion ? null : focused;
+      if (key === 'a') verdict(target, 'accepted');
+      else if (key === 'r') verdict(target, 'rejected');
+      else if (key === 'c') verdict(target, null);
+      else if (digit && !e.shiftKey) {
+        // 1–9: the label of the next box drawn, as label hotkeys work in Label Studio and CVAT.
+        const label = names[Number(digit) - 1];
+        if (!label) return;
+        setNextLabel(label);
+      } else if (key === 'j' || key === ']') step(1);
       else if (key === 'k' || key === '[') step(-1);
       else if (key === 'g') {
         if (runImage.blocked === null && !runImage.pending) runImage.onRun(e.shiftKey);
@@ -140,11 +174,19 @@ export function BoxesScreen() {
   });
 
   const scored = list.map((i) => worstIou(i)).filter((s): s is number => s !== null);
+  // Folded when a dataset opens with a run over it already, open otherwise; a run started here leaves it as it is.
+  const [folded, setFolded] = useState<{ dataset: string | null; open: boolean } | null>(null);
+  useEffect(() => {
+    if (runs.data && folded?.dataset !== datasetId) setFolded({ dataset: datasetId, open: !run });
+  }, [runs.data !== undefined, datasetId]);
+  const setupOpen = folded?.dataset === datasetId ? folded.open : !run;
+  const effectiveLabel = nextLabel === undefined ? names[0] : nextLabel || undefined;
+  const runSummary = run ? `${run.name} · ${run.status}, ${run.done} of ${run.total}` : source?.kind === 'dataset' ? 'not run yet' : '';
   return (
     <>
       <ScreenHeader
         title="Boxes"
-        description="Draw labelled ground-truth boxes over a dataset of images, run a box question per object over it and review the answers by IoU."
+        description="Draw labelled ground-truth boxes over a dataset of images, run a box question per object over it and review each answer by IoU."
         actions={
           <>
             <label className={`file-button secondary${list.length === 0 ? ' disabled' : ''}`} title="COCO or Label Studio JSON, CSV as exported here, or YOLO classes.txt with label files">
@@ -156,29 +198,37 @@ export function BoxesScreen() {
         }
       />
       <SandboxNotice />
-      <Panel title="Dataset">
-        <div className="toolbar">
-          <DatasetPicker value={datasetId} onChange={open} />
-          <label className="file-button secondary" title={source?.kind === 'dataset' ? 'Add images to this dataset' : 'Make a dataset of images'}>
-            Add images…
-            <input type="file" accept="image/png,image/jpeg,image/gif,image/webp" multiple onChange={(e) => e.target.files && addFiles(e.target.files, false)} />
-          </label>
-          <label className="file-button secondary" title="Make a dataset of a folder's images, named after the folder">
-            Add a folder…
-            <input type="file" multiple {...({ webkitdirectory: '' } as object)} onChange={(e) => e.target.files && addFiles(e.target.files, true)} />
-          </label>
-          {adding ? (
-            <span role="status" className="muted small">
-              Adding images: {adding.done} of {adding.total}
-            </span>
-          ) : (
-            <span className="muted small">{source?.kind === 'dataset' ? 'Images added go into this dataset; a folder makes a new one.' : 'Images added make a dataset.'} Datasets of images imported in Evaluations open here too.</span>
-          )}
-        </div>
-        {source?.kind === 'legacy' ? <LegacyNotice onCopied={open} /> : null}
-        {add.error ? <ErrorNotice error={add.error} title="Images not added" /> : null}
-      </Panel>
-      <Panel title="Box questions">
+      <div className="toolbar boxes-source">
+        <DatasetPicker value={datasetId} onChange={open} />
+        <label className="file-button secondary" title={source?.kind === 'dataset' ? 'Add images to this dataset' : 'Make a dataset of images'}>
+          Add images…
+          <input type="file" accept="image/png,image/jpeg,image/gif,image/webp" multiple onChange={(e) => e.target.files && addFiles(e.target.files, false)} />
+        </label>
+        <label className="file-button secondary" title="Make a dataset of a folder's images, named after the folder">
+          Add a folder…
+          <input type="file" multiple {...({ webkitdirectory: '' } as object)} onChange={(e) => e.target.files && addFiles(e.target.files, true)} />
+        </label>
+        {adding ? (
+          <span role="status" className="muted small">
+            Adding images: {adding.done} of {adding.total}
+          </span>
+        ) : (
+          <span className="muted small" title="Datasets of images imported in Evaluations open here too.">
+            {source?.kind === 'dataset' ? 'Images added go into this dataset; a folder makes a new one.' : 'Images added make a dataset.'}
+          </span>
+        )}
+      </div>
+      {source?.kind === 'legacy' ? <LegacyNotice onCopied={open} /> : null}
+      {add.error ? <ErrorNotice error={add.error} title="Images not added" /> : null}
+      {/* Questions and runs fold away once a run is there: the workbench below is what a reviewer came for. */}
+      <details className="panel boxes-setup" open={setupOpen} onToggle={(e) => setFolded({ dataset: datasetId, open: e.currentTarget.open })}>
+        <summary>
+          <strong>Box questions and runs</strong>{' '}
+          <span className="muted small">
+            {questions.map((q) => q.name).join(', ') || 'none'} · {model || 'no model'}
+            {runSummary ? ` · ${runSummary}` : ''}
+          </span>
+        </summary>
         {/* What will be run: the questions chosen, and the labels the truth names (editing one keeps it). */}
         <BoxQuestions questions={questions} onChange={setChosen} />
         <div className="toolbar">
@@ -193,27 +243,28 @@ export function BoxesScreen() {
           </datalist>
         </div>
         {source?.kind === 'dataset' ? <DatasetRun key={source.dataset_id} datasetId={source.dataset_id} model={model} questions={questions} runnable={runnable} runId={source.run_id} variant={source.variant} onAnswers={onAnswers} /> : null}
-        <div className="toolbar">
-          <label htmlFor="iou-threshold">Pass at IoU ≥ {threshold.toFixed(2)}</label>
-          <input id="iou-threshold" type="range" min={0.1} max={0.95} step={0.05} value={threshold} onChange={(e) => setThreshold(Number(e.target.value))} />
-          <span className="muted small">{scored.length > 0 ? `${scored.filter((s) => s >= threshold).length} of ${scored.length} scored images pass on every question · mean of the lowest IoU ${(scored.reduce((a, b) => a + b, 0) / scored.length).toFixed(3)}` : 'No image has both a ground truth and an answer yet.'}</span>
-        </div>
-        {imported ? (
-          <p role="status" className="small">
-            {imported.message}
-          </p>
-        ) : null}
-        {items.error ? <ErrorNotice error={items.error} title="The images could not be listed" /> : null}
-        {importTruth.error ? <ErrorNotice error={importTruth.error} title="Truth not imported; nothing was changed" /> : null}
-        {update.error ? <ErrorNotice error={update.error} title="Not saved" /> : null}
-      </Panel>
+      </details>
+      {imported ? (
+        <p role="status" className="small">
+          {imported.message}
+        </p>
+      ) : null}
+      {items.error ? <ErrorNotice error={items.error} title="The images could not be listed" /> : null}
+      {importTruth.error ? <ErrorNotice error={importTruth.error} title="Truth not imported; nothing was changed" /> : null}
+      {update.error ? <ErrorNotice error={update.error} title="Not saved" /> : null}
       {list.length === 0 ? (
         <Panel title="Images">
           <EmptyState title="No images loaded">Add images or a folder above (they become a dataset, or open one made in Evaluations), draw the true box of each object, then run a box question per object over the dataset.</EmptyState>
         </Panel>
       ) : (
-        <div className="split">
-          <QueuePanel items={list} shown={shown} total={list.length} selected={selected} onSelect={setSelected} filter={filter} onFilter={setFilter} questions={names} threshold={threshold} source={source?.kind === 'dataset' ? source.dataset_id : 'legacy'} loadImage={(id) => imageOf(source!, id)} models={runModels} />
+        <div className="split boxes-split">
+          <QueuePanel items={list} shown={shown} total={list.length} selected={selected} onSelect={setSelected} filter={filter} onFilter={setFilter} questions={names} threshold={threshold} source={source?.kind === 'dataset' ? source.dataset_id : 'legacy'} loadImage={(id) => imageOf(source!, id)} models={runModels}>
+            <div className="toolbar iou-threshold">
+              <label htmlFor="iou-threshold">Pass at IoU ≥ {threshold.toFixed(2)}</label>
+              <input id="iou-threshold" type="range" min={0.1} max={0.95} step={0.05} value={threshold} onChange={(e) => setThreshold(Number(e.target.value))} />
+              <span className="muted small">{scored.length > 0 ? `${scored.filter((x) => x >= threshold).length} of ${scored.length} scored images pass on every question · mean of the lowest IoU ${(scored.reduce((a, b) => a + b, 0) / scored.length).toFixed(3)}` : 'No image has both a ground truth and an answer yet.'}</span>
+            </div>
+          </QueuePanel>
           {current ? (
             <Panel
               title={current.name}
@@ -232,23 +283,45 @@ export function BoxesScreen() {
                 </>
               }
             >
-              {image.data ? (
-                <BoxEditor
-                  key={`${datasetId}-${current.id}-${imported?.version ?? 0}`}
-                  image={image.data}
-                  name={current.name}
-                  size={current.width && current.height ? { width: current.width, height: current.height } : null}
-                  truth={current.truth}
-                  answers={answersOf(current)}
+              <div className="workbench-split">
+                {image.data ? (
+                  <BoxEditor
+                    key={`${datasetId}-${current.id}-${imported?.version ?? 0}`}
+                    image={image.data}
+                    name={current.name}
+                    size={current.width && current.height ? { width: current.width, height: current.height } : null}
+                    truth={current.truth}
+                    answers={answersOf(current)}
+                    labels={names}
+                    nextLabel={effectiveLabel}
+                    onNextLabel={(l) => setNextLabel(l ?? '')}
+                    hidden={hidden}
+                    focus={focused}
+                    onChange={(truth) => update.mutate({ id: current.id, truth })}
+                  />
+                ) : image.error ? (
+                  <ErrorNotice error={image.error} title="The image could not be loaded" />
+                ) : (
+                  <div className="box-viewport" aria-busy="true" />
+                )}
+                <ReviewBar
+                  item={current}
+                  threshold={threshold}
                   labels={names}
-                  onChange={(truth) => update.mutate({ id: current.id, truth })}
+                  perQuestion={perQuestion}
+                  focus={focused}
+                  onFocus={setFocus}
+                  onVerdict={verdict}
+                  onNote={note}
+                  hidden={hidden}
+                  onToggleHidden={(q) => setHidden((h) => (h.has(q) ? new Set([...h].filter((x) => x !== q)) : new Set([...h, q])))}
+                  autoAdvance={autoAdvance}
+                  onAutoAdvance={setAutoAdvance}
+                  onStep={step}
+                  models={runModels}
+                  runImage={runImage}
                 />
-              ) : image.error ? (
-                <ErrorNotice error={image.error} title="The image could not be loaded" />
-              ) : (
-                <div className="box-viewport" aria-busy="true" />
-              )}
-              <ReviewBar item={current} threshold={threshold} autoAdvance={autoAdvance} onAutoAdvance={setAutoAdvance} onVerdict={verdict} onNote={(note) => update.mutate({ id: current.id, note })} onStep={step} models={runModels} runImage={runImage} />
+              </div>
               {runOnImage.error ? <ErrorNotice error={runOnImage.error} title="Not run on this image" /> : null}
             </Panel>
           ) : null}

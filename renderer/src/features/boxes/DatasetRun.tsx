@@ -5,6 +5,8 @@ import { call } from '../../transport/transport';
 import { DOUBLE_CLICK_MS, once } from '../../lib/send-once';
 import { ErrorNotice } from '../../ui/components';
 import { evalKeys, evalRunsQuery } from '../evaluations/api';
+import { costLines } from '../evaluations/cost-text';
+import { formatUsd } from '../../lib/money';
 import type { BoxQuestion } from './review';
 
 interface Props {
@@ -17,7 +19,8 @@ interface Props {
   onAnswers: (runId: string | null, variant: number) => void;
 }
 
-const money = (usd: number | null) => (usd === null ? 'cost unknown' : `$${usd < 0.01 ? usd.toFixed(4) : usd.toFixed(2)}`);
+/** A cost, or why there is none: a price on the route is unknown. */
+const money = (usd: number | null) => (usd === null ? 'unknown (a price is unknown)' : formatUsd(usd));
 const fixed = (v: unknown) => (typeof v === 'number' ? v.toFixed(3) : '–');
 
 /**
@@ -74,7 +77,10 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
     mutationFn: (action: 'evals.pause' | 'evals.resume') => call(action, { id: run!.id }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: evalKeys.runs }),
   });
-  const report = useQuery({ queryKey: evalKeys.report(run?.id ?? '', run?.done ?? 0), queryFn: () => call('evals.report', { id: run!.id }), enabled: run !== null && run.done > 0 });
+  // As in Evaluations: while it runs, the report (with its intervals) is fetched about twenty times in all, not at every poll.
+  const step = Math.max(1, Math.ceil((run?.total ?? 1) / 20));
+  const reported = run ? (run.status === 'running' ? Math.floor(run.done / step) * step : run.done) : 0;
+  const report = useQuery({ queryKey: evalKeys.report(run?.id ?? '', reported), queryFn: () => call('evals.report', { id: run!.id }), enabled: run !== null && run.done > 0, placeholderData: (previous) => previous });
   const metrics = Object.entries(report.data?.models[variant]?.questions ?? {}).filter(([, m]) => m.type === 'box');
   return (
     <>
@@ -91,7 +97,7 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
         </button>
         {estimate ? (
           <span className="muted small" data-testid="box-estimate">
-            {estimate.calls} calls · about {estimate.per_variant.map((v) => `${(v.input_tokens + v.output_tokens).toLocaleString()} tokens, ${money(v.cost_usd)}`).join('; ')}
+            {estimate.calls} calls · about {(estimate.input_tokens + estimate.output_tokens).toLocaleString('en-US')} tokens · <strong>expected cost</strong> {money(estimate.cost_usd)} · <strong>worst case</strong> {money(estimate.worst_usd)}
           </span>
         ) : null}
       </div>
@@ -110,7 +116,13 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
         {run ? (
           <span role="status" className="small" data-testid="box-run-progress">
             {run.status === 'running' ? `Running: ${run.done} of ${run.total} done` : `${run.status}: ${run.done} of ${run.total} done`}
-            {run.failed > 0 ? ` · ${run.failed} failed` : ''} · {money(run.spent_usd)} spent
+            {run.failed > 0 ? ` · ${run.failed} failed` : ''} · {formatUsd(run.spent_usd)} spent
+          </span>
+        ) : null}
+        {run?.estimate ? (
+          // What the run was expected to cost, and once done, what it cost against that.
+          <span className="small muted" data-testid="box-run-cost">
+            {costLines(run, { short: true }).join(' · ')}
           </span>
         ) : null}
         {run?.status === 'running' ? (

@@ -21,12 +21,14 @@ interface Props {
   loadImage: (id: string) => Promise<string>;
   /** The models of the run under review (switching one shows its answers and verdicts), or null. */
   models: RunModels | null;
+  /** Shown under the filters (the IoU a pass needs). */
+  children?: ReactNode;
 }
 
 const numberOrNull = (v: string) => (v.trim() === '' ? null : Math.min(1, Math.max(0, Number(v))));
 
 /** The images to review, filtered by verdict, question and IoU range, with a thumbnail each. */
-export function QueuePanel({ shown, total, selected, onSelect, filter, onFilter, questions, threshold, source, loadImage, models }: Props) {
+export function QueuePanel({ shown, total, selected, onSelect, filter, onFilter, questions, threshold, source, loadImage, models, children }: Props) {
   return (
     <Panel title="Review queue">
       <div className="queue-filters">
@@ -68,6 +70,7 @@ export function QueuePanel({ shown, total, selected, onSelect, filter, onFilter,
           <input id="queue-max-iou" type="number" min={0} max={1} step={0.05} placeholder="1" value={filter.maxIou ?? ''} onChange={(e) => onFilter({ ...filter, maxIou: numberOrNull(e.target.value) })} />
         </span>
       </div>
+      {children}
       <p className="muted small" role="status">
         {shown.length} of {total} images
       </p>

@@ -24,50 +24,77 @@ const priceSource = (r: Row) => (r.detail ? `Price from: ${r.detail.sources.pric
 
 /** Minutes of figures behind a window: less than the window's length makes it partial. */
 const measuredMinutes = (r: Row): number | null => (r.detail?.measured_since ? (Date.now() - Date.parse(r.detail.measured_since)) / 60_000 : null);
+const minutes = (n: number) => `${n} minute${n === 1 ? '' : 's'}`;
 
-function uptimeColumn(id: string, label: string, minutes: number, pick: (r: Row) => number | null): Column {
+type Window = { id: string; label: string; minutes: number; pick: (r: Row) => number | null; attempts: (r: Row) => number | null; shorter: ((r: Row) => number | null) | null };
+
+/**
+ * An uptime window with the attempts behind it: "100% of 12". A window holding the same attempts
+ * as the shorter one says so instead of repeating its figure (a fresh install has minutes, not a day).
+ */
+function uptimeColumn(w: Window): Column {
+  const n = (r: Row) => w.attempts(r);
+  const same = (r: Row) => w.shorter !== null && n(r) !== null && n(r)! > 0 && n(r) === w.shorter(r);
+  const shorterName = w.id === 'up1d' ? '30m' : '5m';
   const partial = (r: Row) => {
     const measured = measuredMinutes(r);
-    return pick(r) !== null && measured !== null && measured < minutes;
+    return w.pick(r) !== null && measured !== null && measured < w.minutes;
   };
   return {
-    id,
-    label,
-    title: `Share of attempts in the last ${label.replace('Up ', '')} that did not fail by the provider’s fault; * marks a window only partly measured`,
+    id: w.id,
+    label: w.label,
+    title: `Share of attempts in the last ${w.label.replace('Up ', '')} that did not fail by the provider’s fault, and (in brackets) how many attempts it is of; * marks a window only partly measured`,
     numeric: true,
     descending: true,
-    value: pick,
-    render: (r) => `${percent(pick(r))}${partial(r) ? '*' : ''}`,
-    cellTitle: (r) => (partial(r) ? `Partial: measured for only ${Math.max(1, Math.round(measuredMinutes(r)!))} minutes of this window` : undefined),
+    value: w.pick,
+    render: (r) => (same(r) ? `as ${shorterName}` : w.pick(r) === null ? UNKNOWN : `${percent(w.pick(r))}${partial(r) ? '*' : ''} (${n(r) ?? 0})`),
+    cellTitle: (r) =>
+      same(r) ? `The same ${n(r)} attempts as the shorter window: no older traffic` : partial(r) ? `Partial: measured for only ${minutes(Math.max(1, Math.round(measuredMinutes(r)!)))} of this window` : w.pick(r) === null ? 'No traffic in this window' : undefined,
   };
 }
 
-const tp = (key: 'p50' | 'p75' | 'p90' | 'p99', title?: string): Column => ({
-  id: `tp-${key}`,
-  label: `Tok/s ${key}`,
-  ...(title ? { title } : {}),
+/**
+ * What the status says, weighed: "no traffic" when nothing was sent lately (the API's status 0 also
+ * means that), and "recovering" when the last five minutes are healthy but a longer window is below 90%.
+ */
+export function statusText(r: Row): { text: string; title: string } {
+  const status = r.record.status;
+  if (status !== 0) return { text: STATUS_LABEL[status] ?? String(status), title: status === -1 ? 'Under 90% uptime over the last 5 minutes' : status === -2 ? 'Paused by the circuit breaker after failures in a row' : 'Every attempt of the last 5 minutes failed' };
+  if ((r.detail?.attempts_5m ?? 0) === 0 && r.record.uptime_last_5m === null) return { text: 'no traffic', title: 'No attempts in the last 5 minutes: nothing to judge its health by' };
+  const longer = [r.record.uptime_last_30m, r.record.uptime_last_1d].filter((u): u is number => u !== null);
+  const low = longer.length > 0 ? Math.min(...longer) : null;
+  if (low !== null && low < 90) return { text: 'recovering', title: `Healthy over the last 5 minutes, but ${percent(low)} over a longer window` };
+  return { text: 'healthy', title: `At least 90% of the last 5 minutes' attempts succeeded` };
+}
+
+const tp = (title: string): Column => ({
+  id: 'tp-p50',
+  label: 'Tok/s p50 / p90',
+  title,
   numeric: true,
   descending: true,
-  value: (r) => r.record.throughput_last_30m?.[key] ?? null,
-  render: (r) => tokensPerSecond(r.record.throughput_last_30m?.[key]).replace(' tok/s', ''),
+  value: (r) => r.record.throughput_last_30m?.p50 ?? null,
+  render: (r) => (r.record.throughput_last_30m ? `${tokensPerSecond(r.record.throughput_last_30m.p50).replace(' tok/s', '')} / ${tokensPerSecond(r.record.throughput_last_30m.p90).replace(' tok/s', '')}` : UNKNOWN),
 });
 
 const COLUMNS: Column[] = [
   { id: 'provider', label: 'Provider', value: (r) => r.record.provider_name, render: (r) => r.record.provider_name },
+  { id: 'zdr', label: 'ZDR', title: 'Whether the provider is known to keep no prompts (zero data retention)', value: (r) => (r.detail?.zdr === true ? 1 : r.detail?.zdr === false ? 0 : null), render: (r) => (r.detail?.zdr === true ? 'yes' : r.detail?.zdr === false ? 'no' : 'unknown') },
   { id: 'prompt', label: 'In $/M', title: 'USD per million prompt tokens', numeric: true, value: (r) => r.detail?.prompt_price ?? null, render: (r) => perMillion(r.detail?.prompt_price ?? null), cellTitle: priceSource },
   { id: 'completion', label: 'Out $/M', title: 'USD per million completion tokens', numeric: true, value: (r) => r.detail?.completion_price ?? null, render: (r) => perMillion(r.detail?.completion_price ?? null), cellTitle: priceSource },
-  { id: 'context', label: 'Context', title: 'Context length in tokens', numeric: true, descending: true, value: (r) => r.detail?.context_length ?? null, render: (r) => integer(r.detail?.context_length) },
-  { id: 'status', label: 'Status', value: (r) => -r.record.status, render: (r) => STATUS_LABEL[r.record.status] ?? String(r.record.status) },
-  uptimeColumn('up5m', 'Up 5m', 5, (r) => r.record.uptime_last_5m),
-  uptimeColumn('up30m', 'Up 30m', 30, (r) => r.record.uptime_last_30m),
-  uptimeColumn('up1d', 'Up 1d', 24 * 60, (r) => r.record.uptime_last_1d),
-  { id: 'lat50', label: 'TTFT p50', title: 'Time to first token, median, last 30 minutes', numeric: true, value: (r) => r.record.latency_last_30m?.p50 ?? null, render: (r) => seconds(r.record.latency_last_30m?.p50) },
-  { id: 'lat90', label: 'TTFT p90', numeric: true, value: (r) => r.record.latency_last_30m?.p90 ?? null, render: (r) => seconds(r.record.latency_last_30m?.p90) },
-  tp('p50', 'Output tokens per second after the first, last 30 minutes; p90 and p99 are the rates 90% and 99% of requests reach'),
-  tp('p75'),
-  tp('p90'),
-  tp('p99'),
-  { id: 'zdr', label: 'ZDR', value: (r) => (r.detail?.zdr === true ? 1 : r.detail?.zdr === false ? 0 : null), render: (r) => (r.detail?.zdr === true ? 'yes' : r.detail?.zdr === false ? 'no' : 'unknown') },
+  { id: 'status', label: 'Status', value: (r) => -r.record.status, render: (r) => statusText(r).text, cellTitle: (r) => statusText(r).title },
+  uptimeColumn({ id: 'up5m', label: 'Up 5m', minutes: 5, pick: (r) => r.record.uptime_last_5m, attempts: (r) => r.detail?.attempts_5m ?? null, shorter: null }),
+  uptimeColumn({ id: 'up30m', label: 'Up 30m', minutes: 30, pick: (r) => r.record.uptime_last_30m, attempts: (r) => r.detail?.attempts_30m ?? null, shorter: (r) => r.detail?.attempts_5m ?? null }),
+  uptimeColumn({ id: 'up1d', label: 'Up 1d', minutes: 24 * 60, pick: (r) => r.record.uptime_last_1d, attempts: (r) => r.detail?.attempts_1d ?? null, shorter: (r) => r.detail?.attempts_30m ?? null }),
+  {
+    id: 'lat50',
+    label: 'TTFT s p50 / p90',
+    title: 'Time to first token in seconds, last 30 minutes: the median, and the time 90% of requests beat (sorted by the median)',
+    numeric: true,
+    value: (r) => r.record.latency_last_30m?.p50 ?? null,
+    render: (r) => (r.record.latency_last_30m ? `${seconds(r.record.latency_last_30m.p50).replace(' s', '')} / ${seconds(r.record.latency_last_30m.p90).replace(' s', '')}` : UNKNOWN),
+  },
+  tp('Output tokens per second after the first, last 30 minutes: the median, and the rate 90% of requests reach (sorted by the median; p75 and p99 in the chart below)'),
 ];
 
 /** Sortable, filterable table of a model's endpoints; unknown and unmeasured values sort last. */
@@ -119,7 +146,7 @@ export function EndpointTable({ rows, unmeasured = [] }: { rows: Row[]; unmeasur
                     <th key={c.id} scope="row">
                       {c.render(r)}
                       <div className="muted small">
-                        <span className="mono">{r.record.tag}</span> · {r.record.quantization ?? 'quantization unknown'} ·{' '}
+                        <span className="mono">{r.record.tag}</span> · {r.record.quantization ?? 'quantization unknown'} · {r.detail?.context_length ? `${integer(r.detail.context_length)} context` : 'context unknown'} ·{' '}
                         {r.record.max_completion_tokens !== null ? `${integer(r.record.max_completion_tokens)} max out` : 'max output unknown'}{' '}
                         {r.detail?.simulated ? <span className="badge badge-sim">simulated</span> : null}
                       </div>
@@ -130,7 +157,7 @@ export function EndpointTable({ rows, unmeasured = [] }: { rows: Row[]; unmeasur
                       ))}
                     </th>
                   ) : (
-                    <td key={c.id} className={`${c.numeric ? 'num' : ''} ${c.id === 'status' ? `status-${r.record.status}` : ''}`} title={c.cellTitle?.(r)}>
+                    <td key={c.id} className={`${c.numeric ? 'num' : ''} ${c.id === 'status' ? `status-${r.record.status} status-${statusText(r).text.replace(' ', '-')}` : ''}`} title={c.cellTitle?.(r)}>
                       {c.render(r)}
                     </td>
                   ),

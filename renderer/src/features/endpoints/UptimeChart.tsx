@@ -8,8 +8,9 @@ type Pick = 'uptime' | 'ttft_p50' | 'throughput_p50';
 
 const CHARTS: { pick: Pick; title: string; label: string; unit: string; max?: number }[] = [
   { pick: 'uptime', title: 'Uptime, last hour (per minute)', label: 'Uptime over time by provider', unit: '%', max: 100 },
-  { pick: 'ttft_p50', title: 'Time to first token (median), last 30 min', label: 'Latency over time by provider', unit: 's' },
-  { pick: 'throughput_p50', title: 'Throughput (median), last 30 min', label: 'Throughput over time by provider', unit: 'tok/s' },
+  // Each point is a minute's median over the hour the axis shows (the table's columns are over 30 minutes).
+  { pick: 'ttft_p50', title: 'Time to first token, median per minute, last hour', label: 'Latency over time by provider', unit: 's' },
+  { pick: 'throughput_p50', title: 'Throughput, median per minute, last hour', label: 'Throughput over time by provider', unit: 'tok/s' },
 ];
 
 function lineOption(series: Series[], pick: Pick, unit: string, max: number | undefined) {

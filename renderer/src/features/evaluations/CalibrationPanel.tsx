@@ -30,11 +30,12 @@ export function CalibrationPanel({ run, questions }: { run: EvalRun; questions: 
   });
   const fitted = made && made.run === run.id && made.variant === variant && made.question === question ? made.calibration : undefined;
   const saved = save.isSuccess && save.variables === made;
+  const worse = fitted ? calibrationWarning(fitted) : null;
   return (
     <Panel title="Calibration">
       <p className="muted small">
-        A temperature T is fitted by minimising log loss on the items at even positions, and judged on the odd ones. Saved, it adjusts later runs of this question set on
-        this model; adjusted answers say so in their method and keep the raw value.
+        A temperature T is fitted by minimising log loss on the items at even positions, and judged on the odd ones (the ECE in Metrics is over every item, so it differs
+        from the figures here). Saved, it adjusts later runs of this question set on this model; adjusted answers say so in their method and keep the raw value.
       </p>
       <div className="toolbar">
         <select value={variant} onChange={(e) => {
@@ -66,18 +67,23 @@ export function CalibrationPanel({ run, questions }: { run: EvalRun; questions: 
           <dl className="facts">
             <dt>Temperature</dt>
             <dd className="mono">{temperatureText(fitted.temperature, 3).slice(2)}</dd>
-            <dt>ECE (odd items)</dt>
+            <dt>ECE (held-out odd items)</dt>
             <dd className="mono">
               {n(fitted.ece_before)} → {n(fitted.ece_after)}
             </dd>
-            <dt>Log loss (odd items)</dt>
+            <dt>Log loss (held-out odd items)</dt>
             <dd className="mono">
               {n(fitted.log_loss_before)} → {n(fitted.log_loss_after)}
             </dd>
           </dl>
-          {calibrationWarning(fitted) ? <p className="notice notice-warn">{calibrationWarning(fitted)}</p> : null}
-          <button type="button" onClick={() => save.mutate(made!)} disabled={save.isPending || saved}>
-            {saved ? 'Saved: applies to later runs' : 'Save calibration'}
+          {worse ? (
+            <p className="notice notice-warn" role="note">
+              {worse} Keep this model uncalibrated for this question; saving it would make later runs worse on items like these.
+            </p>
+          ) : null}
+          {/* A fit that makes held-out figures worse is not the main action: saving it stays possible, asked for by name. */}
+          <button type="button" className={worse ? 'secondary' : undefined} onClick={() => save.mutate(made!)} disabled={save.isPending || saved}>
+            {saved ? 'Saved: applies to later runs' : worse ? 'Save anyway' : 'Save calibration'}
           </button>
           {save.error ? <ErrorNotice error={save.error} title="Not saved" /> : null}
         </div>

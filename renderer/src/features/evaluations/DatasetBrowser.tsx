@@ -1,3 +1,4 @@
+import { expectedLine } from './answer-text';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import type { DatasetItem, DatasetSummary } from '../../../../shared/schemas/evaluation';
@@ -97,7 +98,10 @@ export function DatasetBrowser({ dataset }: { dataset: DatasetSummary }) {
                 <ExpectedEditor dataset={dataset} item={item} onDone={() => setEditing(null)} />
               ) : (
                 <span className="expected-cell">
-                  <span className="mono small truncate" title={item ? JSON.stringify(item.expected) : undefined}>{item ? JSON.stringify(item.expected) : ''}</span>
+                  {/* In words; the editor takes JSON (every kind of answer, boxes included). */}
+                  <span className="small truncate" title={item ? expectedLine(item.expected as Record<string, unknown>) : undefined}>
+                    {item ? expectedLine(item.expected as Record<string, unknown>) : ''}
+                  </span>
                   {item ? (
                     <button type="button" className="link-button small" onClick={() => setEditing(item.position)}>
                       edit

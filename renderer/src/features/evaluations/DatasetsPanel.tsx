@@ -93,6 +93,7 @@ function ImportForm({ onImported }: { onImported: (d: DatasetSummary) => void })
           <input type="file" accept=".csv,.jsonl" aria-label="Labels file" onChange={(e) => setLabels(e.target.files?.[0] ?? null)} />
         </label>
       ) : null}
+      <FormatHelp />
       <label className="inline-check">
         <input type="checkbox" checked={validOnly} onChange={(e) => setValidOnly(e.target.checked)} /> Import only the valid rows
       </label>
@@ -102,6 +103,27 @@ function ImportForm({ onImported }: { onImported: (d: DatasetSummary) => void })
       {importing.error ? <ErrorNotice error={importing.error} title="Import failed" /> : null}
       {report ? <ImportResult report={report} /> : null}
     </form>
+  );
+}
+
+/** The file formats, where the file is chosen (they were only in the README). */
+function FormatHelp() {
+  return (
+    <details className="format-help">
+      <summary className="small">What the file looks like</summary>
+      <div className="small">
+        <p>
+          One item per row (CSV) or line (JSONL), or a JSON array. Each has an <span className="mono">id</span>, the <span className="mono">state</span> to judge, and an expected answer
+          per question: <span className="mono">expected.&lt;question&gt;</span> columns in CSV, an <span className="mono">expected</span> object in JSON. Yes/no answers are{' '}
+          <span className="mono">true</span> or <span className="mono">false</span>, a choice the option&apos;s name as the set spells it, a score the level&apos;s number (0 is the first
+          level), a box <span className="mono">{'{top, bottom, left, right}'}</span> as fractions of the image.
+        </p>
+        <pre className="mono">{`id,state,expected.urgent,expected.category
+t1,"Charged twice, refund now",true,billing
+t2,How do I export?,false,feature`}</pre>
+        <pre className="mono">{`{"id": "t1", "state": "Charged twice, refund now", "expected": {"urgent": true, "category": "billing"}}`}</pre>
+      </div>
+    </details>
   );
 }
 
@@ -135,7 +157,7 @@ function ImportResult({ report }: { report: ImportReport }) {
   );
 }
 
-export function DatasetsPanel({ selected, onSelect }: { selected: string | null; onSelect: (id: string | null) => void }) {
+export function DatasetsPanel({ selected, onSelect, onEvaluate }: { selected: string | null; onSelect: (id: string | null) => void; onEvaluate: (id: string) => void }) {
   const queryClient = useQueryClient();
   const datasets = useQuery(datasetsQuery());
   const held = useRef(false);
@@ -175,6 +197,7 @@ export function DatasetsPanel({ selected, onSelect }: { selected: string | null;
                 <button type="button" className="link-button" aria-pressed={d.id === selected} onClick={() => onSelect(d.id)}>
                   {d.name}
                 </button>{' '}
+                {d.sample ? <span className="badge badge-muted">sample</span> : null}{' '}
                 <span className="muted small">
                   {d.items.toLocaleString('en-US')} items · labelled: {Object.entries(d.labelled).map(([q, n]) => `${q} ${n}`).join(', ') || 'none'}
                 </span>
@@ -183,6 +206,9 @@ export function DatasetsPanel({ selected, onSelect }: { selected: string | null;
           </ul>
           {current ? (
             <div className="toolbar">
+              <button type="button" onClick={() => onEvaluate(current.id)}>
+                Evaluate on this dataset
+              </button>
               <button type="button" className="secondary" onClick={() => void exportAs(current, 'csv')}>
                 Export CSV
               </button>

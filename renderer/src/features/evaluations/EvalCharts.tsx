@@ -1,6 +1,7 @@
 import { useMemo, type CSSProperties } from 'react';
 import type { EvalReport, ReliabilityBin } from '../../../../shared/schemas/evaluation';
 import { Chart, PALETTE } from '../../ui/Chart';
+import { costPerThousand, metricOf } from './metric-format';
 
 /** Tooltips as rich text: no inline-styled HTML, so the app's Content-Security-Policy holds. */
 const TOOLTIP = { trigger: 'axis', renderMode: 'richText' } as const;
@@ -44,8 +45,9 @@ export function ReliabilityChart({ title, series }: { title: string; series: { m
 /** Cost per 1,000 items per model, and latency p50/p95 per model: two charts, one axis each. */
 export function CostLatencyChart({ report }: { report: EvalReport }) {
   const [cost, latency] = useMemo(() => {
-    const models = report.models.map((m) => m.model);
-    const base = { tooltip: TOOLTIP, grid: { left: 64, right: 16, top: 32, bottom: 32 }, xAxis: { type: 'category', data: models } };
+    // The model's name after its author: four full names do not fit under four bars.
+    const models = report.models.map((m) => m.model.slice(m.model.indexOf('/') + 1));
+    const base = { tooltip: TOOLTIP, grid: { left: 64, right: 16, top: 32, bottom: 40 }, xAxis: { type: 'category', data: models, axisLabel: { interval: 0, width: 96, overflow: 'break' } } };
     return [
       {
         ...base,
@@ -69,6 +71,54 @@ export function CostLatencyChart({ report }: { report: EvalReport }) {
       <Chart option={latency} height={200} label="Latency p50 and p95 per model" />
     </>
   );
+}
+
+/** The headline metric of a question's kind: what accuracy against cost plots. */
+export const HEADLINE: Record<string, string> = { noul: 'accuracy', choice: 'accuracy', score: 'exact', box: 'mean_iou' };
+
+/**
+ * Accuracy (or exact level, or mean IoU) against cost per 1,000 items, one point per model with its
+ * 95% interval as a bar: the models up and to the left give more for less.
+ */
+export function AccuracyCostChart({ report, question, type }: { report: EvalReport; question: string; type: string }) {
+  const metric = HEADLINE[type] ?? 'accuracy';
+  const option = useMemo(() => {
+    const points = report.models.map((m, i) => ({ model: m.model, cost: costPerThousand(m), ...metricOf(m.questions[question], metric), colour: PALETTE[i % PALETTE.length] }));
+    const shown = points.filter((p): p is typeof p & { cost: number; value: number } => p.cost !== null && p.value !== null);
+    const costs = shown.map((p) => p.cost).filter((c) => c > 0);
+    // Prices of models often differ a hundredfold: a log axis keeps the cheap ones apart.
+    const spread = costs.length > 1 && Math.max(...costs) / Math.min(...costs) > 10;
+    return {
+      tooltip: { trigger: 'item', renderMode: 'richText' },
+      grid: { left: 64, right: 24, top: 24, bottom: 44 },
+      xAxis: { type: spread ? 'log' : 'value', name: `USD per 1,000 items${spread ? ' (log scale)' : ''}`, nameLocation: 'middle', nameGap: 28, scale: true },
+      yAxis: { type: 'value', name: metric.replace('_', ' '), min: 0, max: 1 },
+      series: [
+        {
+          type: 'custom',
+          name: '95% interval',
+          renderItem: (_params: unknown, api: { value: (i: number) => number; coord: (p: number[]) => number[]; style: (o: object) => object }) => {
+            const low = api.coord([api.value(0), api.value(1)]);
+            const high = api.coord([api.value(0), api.value(2)]);
+            return { type: 'line', shape: { x1: low[0], y1: low[1], x2: high[0], y2: high[1] }, style: { stroke: '#8a94a3', lineWidth: 2 } };
+          },
+          data: shown.filter((p) => p.interval).map((p) => [p.cost, p.interval!.low, p.interval!.high]),
+          z: 1,
+        },
+        ...shown.map((p) => ({
+          name: p.model,
+          type: 'scatter',
+          color: p.colour,
+          symbolSize: 12,
+          z: 2,
+          label: { show: true, position: 'right', formatter: p.model.split('/').pop(), fontSize: 11 },
+          tooltip: { formatter: () => `${p.model}: ${metric.replace('_', ' ')} ${p.value.toFixed(3)} at $${p.cost.toPrecision(3)} per 1,000 items` },
+          data: [[p.cost, p.value]],
+        })),
+      ],
+    };
+  }, [report, question, metric]);
+  return <Chart option={option} height={260} label={`Accuracy against cost: ${question}`} />;
 }
 
 /** A confusion matrix as a table: rows expected, columns predicted, shaded by count. */

@@ -1,9 +1,9 @@
 import { methodText } from '../../lib/answering';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { ErrorNotice, Loading, Panel } from '../../ui/components';
+import { ErrorNotice, Loading } from '../../ui/components';
 import { evalItemQuery } from './api';
-import { answerText } from './ResultsMatrix';
+import { answerText, expectedLine, expectedText } from './answer-text';
 import { choiceConfidence, scoredLevel } from './answer-detail';
 
 function StateView({ state }: { state: unknown }) {
@@ -13,33 +13,38 @@ function StateView({ state }: { state: unknown }) {
   return <pre className="mono small">{JSON.stringify(state, null, 2)}</pre>;
 }
 
-/** One item: its state, expected answers and each model's full stored result. */
+/**
+ * One item beside the results matrix (as a trace opens beside its list): its state, expected answers
+ * and each model's full stored result. Escape closes it.
+ */
 export function ItemDetail({ runId, position, onClose }: { runId: string; position: number; onClose: () => void }) {
   const detail = useQuery(evalItemQuery(runId, position));
-  // Opened from the matrix, the item is shown below it: brought into view, or the click seems to do nothing.
-  const top = useRef<HTMLDivElement>(null);
-  // Once its answers are there, so what comes into view is the whole item, not its loading line.
+  // Beside the matrix, but the page may be scrolled past its top: brought into view once loaded.
+  const top = useRef<HTMLElement>(null);
   const loaded = detail.data !== undefined;
   useEffect(() => {
     if (loaded) top.current?.scrollIntoView({ block: 'nearest' });
   }, [runId, position, loaded]);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [onClose]);
   return (
-    <div ref={top} className="item-detail-anchor">
-      <Panel
-        title={`Item ${detail.data?.item.id ?? position + 1}`}
-        aside={
-          <button type="button" className="secondary" onClick={onClose}>
-            Close
-          </button>
-        }
-      >
+    <aside ref={top} className="item-detail-pane" aria-labelledby="item-detail-title">
+      <div className="panel-head">
+        <h2 id="item-detail-title">{`Item ${detail.data?.item.id ?? position + 1}`}</h2>
+        <button type="button" className="secondary" onClick={onClose} title="Escape">
+          Close
+        </button>
+      </div>
         {detail.isPending ? <Loading what="the item" /> : null}
         {detail.error ? <ErrorNotice error={detail.error} /> : null}
         {detail.data ? (
           <div className="item-detail">
             <StateView state={detail.data.item.state} />
             <p>
-              Expected: <span className="mono">{JSON.stringify(detail.data.item.expected)}</span>
+              Expected: <strong>{expectedLine(detail.data.item.expected as Record<string, unknown>)}</strong>
             </p>
             <table className="table small" aria-label="Answers of each model">
               <thead>
@@ -47,16 +52,18 @@ export function ItemDetail({ runId, position, onClose }: { runId: string; positi
                   <th>Model</th>
                   <th>Answers</th>
                   <th>Method</th>
-                  <th>Provider</th>
-                  <th>Tokens</th>
-                  <th>Cost</th>
-                  <th>Latency</th>
                 </tr>
               </thead>
               <tbody>
                 {detail.data.results.map((r) => (
                   <tr key={r.variant}>
-                    <td className="mono">{r.model}</td>
+                    <td>
+                      <div className="mono">{r.model}</div>
+                      <div className="small muted">{r.provider ?? '—'}</div>
+                      <div className="small muted mono">
+                        {r.usage.input_tokens} in / {r.usage.output_tokens} out · {r.usage.cost === null ? 'cost unknown' : `$${r.usage.cost.toPrecision(3)}`} · {Math.round(r.latency_ms)} ms
+                      </div>
+                    </td>
                     <td>
                       {r.ok
                         ? Object.entries(r.answers).map(([q, a]) => (
@@ -72,18 +79,12 @@ export function ItemDetail({ runId, position, onClose }: { runId: string; positi
                                   {choiceConfidence(r.raw_answers[q]) ? ` ${choiceConfidence(r.raw_answers[q])}` : ''})
                                 </span>
                               ) : null}
-                              <span className="muted small"> · expected {q in detail.data.item.expected ? JSON.stringify(detail.data.item.expected[q]) : 'none'}</span>
+                              <span className="muted small"> · expected {expectedText(detail.data.item.expected[q])}</span>
                             </div>
                           ))
                         : <span className="text-error">{r.error}</span>}
                     </td>
                     <td className="mono small">{r.methods ? Object.entries(r.methods).map(([q, m]) => <div key={q} title={m}>{`${q}: ${methodText(m)}`}</div>) : '—'}</td>
-                    <td>{r.provider ?? '—'}</td>
-                    <td className="mono">
-                      {r.usage.input_tokens} / {r.usage.output_tokens}
-                    </td>
-                    <td className="mono">{r.usage.cost === null ? 'unknown' : `$${r.usage.cost.toPrecision(3)}`}</td>
-                    <td className="mono">{Math.round(r.latency_ms)} ms</td>
                   </tr>
                 ))}
               </tbody>
@@ -94,7 +95,6 @@ export function ItemDetail({ runId, position, onClose }: { runId: string; positi
             </details>
           </div>
         ) : null}
-      </Panel>
-    </div>
+    </aside>
   );
 }

@@ -1,79 +1,149 @@
 import type { EvalReport, QuestionMetrics } from '../../../../shared/schemas/evaluation';
 import { formatUsd } from '../../lib/money';
 import { UNKNOWN } from '../../ui/format';
-import { temperatureText } from './calibration-text';
+import { bestOf, costPerThousand, intervalText, metricOf, provisionalReason, value3 } from './metric-format';
 
 const METRICS: Record<string, string[]> = {
-  noul: ['accuracy', 'brier', 'log_loss', 'auroc', 'ece'],
+  noul: ['accuracy', 'precision', 'recall', 'f1', 'brier', 'log_loss', 'auroc', 'ece'],
   choice: ['accuracy', 'macro_f1', 'brier', 'log_loss', 'ece'],
-  score: ['mae', 'exact', 'qwk'],
+  score: ['exact', 'mae', 'qwk'],
   box: ['mean_iou', 'pass_rate'],
 };
 
+export const TYPE_NAMES: Record<string, string> = { noul: 'yes/no', choice: 'choice', score: 'score', box: 'box' };
+
 /** Each metric's name on screen and what it measures (how each is computed: docs/DESIGN-NOTES.md#evaluations). */
-const LABELS: Record<string, [string, string]> = {
+export const METRIC_LABELS: Record<string, [string, string]> = {
   n: ['n', 'Answered items with an expected answer for this question'],
-  accuracy: ['accuracy', 'Share of answers that match the expected one (higher is better)'],
+  accuracy: ['accuracy', 'Share of answers that match the expected one (higher is better); yes/no answers say yes at P(true) ≥ 0.5'],
+  precision: ['precision', 'Of the answers that said yes (P(true) ≥ 0.5), the share that were true (higher is better); none when nothing was said yes'],
+  recall: ['recall', 'Of the items that were true, the share answered yes (P(true) ≥ 0.5): 0 means no true item was found (higher is better)'],
+  f1: ['F1', 'Harmonic mean of precision and recall at P(true) ≥ 0.5: 2TP / (2TP + FP + FN) (higher is better)'],
   brier: ['Brier score', 'Mean squared gap between the stated probabilities and what was right (lower is better)'],
   log_loss: ['log loss', 'Mean −ln of the probability given to the expected answer (lower is better)'],
   auroc: ['AUROC', 'How well the probability ranks true items above false ones: 0.5 is chance, 1 is perfect'],
-  ece: ['ECE', 'Expected calibration error: the gap between stated confidence and observed accuracy, averaged over 10 confidence bins weighted by their size (lower is better)'],
+  ece: ['ECE', 'Expected calibration error over all items: the gap between stated confidence and observed accuracy, averaged over 10 confidence bins weighted by their size (lower is better)'],
   macro_f1: ['macro-F1', 'F1 per option, averaged over the options that occur (higher is better)'],
   mae: ['MAE', 'Mean absolute gap between the score and the expected level (lower is better)'],
-  exact: ['exact level', 'Share of answers whose most probable level is the expected one'],
+  exact: ['exact level', 'Share of answers whose most probable level is the expected one (higher is better)'],
   qwk: ['QWK', 'Quadratic weighted kappa of the levels against the expected ones: 0 is chance agreement, 1 is perfect'],
-  mean_iou: ['mean IoU', 'Mean intersection over union of the answer box with the expected box'],
-  pass_rate: ['pass rate', 'Share of boxes whose IoU reaches the threshold'],
-  'calibrated ece': ['calibrated ECE', 'ECE on the odd items before → after a temperature fitted on the even ones'],
+  mean_iou: ['mean IoU', 'Mean intersection over union of the answer box with the expected box (higher is better)'],
+  pass_rate: ['pass rate', 'Share of boxes whose IoU reaches 0.5 (higher is better)'],
 };
 
-const num = (v: unknown) => (typeof v === 'number' ? v.toFixed(3) : UNKNOWN);
+/** The question's heading: its kind, the base rate of a yes/no question, and whether its figures are provisional. */
+function QuestionHead({ name, q, minimum, running, span }: { name: string; q: QuestionMetrics; minimum: number; running: boolean; span: number }) {
+  const why = provisionalReason(q.n, minimum, running);
+  const base = q.type === 'noul' && typeof q['base_rate'] === 'number' ? `base rate ${value3(q['base_rate'] as number)} (${String(q['positives'])} of ${q.n} true)` : null;
+  return (
+    <tr className="metric-question">
+      <th scope="rowgroup" colSpan={span}>
+        <span className="mono">{name}</span> <span className="muted">· {TYPE_NAMES[q.type] ?? q.type}</span>
+        {base ? <span className="muted"> · {base}</span> : null}
+        {why ? (
+          <span className="badge badge-warn provisional-badge" title="Figures from few items, or from a run still going, move as items arrive">
+            provisional: {why}
+          </span>
+        ) : null}
+      </th>
+    </tr>
+  );
+}
 
-/** Per question, each metric with the models side by side; then cost, tokens and latency per model. */
-export function MetricsTable({ report }: { report: EvalReport }) {
+/** The majority-class baseline, beside accuracy (or exact level): what always giving the commonest expected answer scores. */
+function BaselineCell({ q, metric }: { q: QuestionMetrics | undefined; metric: string }) {
+  const b = q?.baseline;
+  if (!b || (metric !== 'accuracy' && metric !== 'exact')) return <td className="baseline-cell" />;
+  return (
+    <td className="baseline-cell mono" data-baseline={metric}>
+      <span className="muted">{b.label}</span> {value3(b.accuracy)} <span className="muted small">{intervalText(b.interval)}</span>
+    </td>
+  );
+}
+
+/**
+ * Per question, each metric with the models side by side, each value with its 95% interval, the
+ * best in a row marked (★ when the others' intervals stay below it, ☆ when they reach it), the
+ * majority-class baseline beside accuracy; then cost, tokens and latency per model.
+ */
+export function MetricsTable({ report, running }: { report: EvalReport; running: boolean }) {
   const questions = Object.entries(report.models[0]?.questions ?? {});
+  const span = report.models.length + 2;
+  const minimum = report.min_final_n ?? 0;
   return (
     <div className="table-scroll">
-      <table className="table" aria-label="Metrics per model">
+      <p className="muted small" data-testid="interval-method">
+        {report.interval_method}. ★ best in the row, its lead beyond the others&apos; intervals; ☆ best, but within another model&apos;s interval.
+      </p>
+      <table className="table metrics-table" aria-label="Metrics per model">
         <thead>
           <tr>
-            <th scope="col">Question</th>
             <th scope="col">Metric</th>
             {report.models.map((m) => (
               <th key={m.model} scope="col" className="mono">
                 {m.model}
               </th>
             ))}
+            <th scope="col" title="What always giving the most common expected answer scores">
+              Majority baseline
+            </th>
           </tr>
         </thead>
-        <tbody>
-          {questions.flatMap(([name, q]) =>
-            ['n', ...(METRICS[q.type] ?? []), 'calibrated ece'].map((metric, i) => (
-              <tr key={`${name}-${metric}`}>
-                {i === 0 ? <th scope="row" rowSpan={(METRICS[q.type]?.length ?? 0) + 2}>{`${name} (${q.type})`}</th> : null}
-                <td title={LABELS[metric]?.[1]}>{LABELS[metric]?.[0] ?? metric}</td>
-                {report.models.map((m) => {
-                  const qm = m.questions[name] as QuestionMetrics | undefined;
-                  const value = metric === 'calibrated ece' ? (qm?.calibration ? `${num(qm.calibration.ece_before)} → ${num(qm.calibration.ece_after)} (${temperatureText(qm.calibration.temperature)})` : UNKNOWN) : metric === 'n' ? String(qm?.n ?? 0) : num(qm?.[metric]);
-                  return (
-                    <td key={m.model} className="mono" data-metric={`${m.model} ${name} ${metric}`}>
-                      {value}
-                    </td>
-                  );
-                })}
+        {questions.map(([name, first]) => {
+          const provisional = provisionalReason(first.n, minimum, running) !== null;
+          return (
+            <tbody key={name}>
+              <QuestionHead name={name} q={first} minimum={minimum} running={running} span={span} />
+              <tr>
+                <td title={METRIC_LABELS['n']![1]}>n</td>
+                {report.models.map((m) => (
+                  <td key={m.model} className="mono" data-metric={`${m.model} ${name} n`}>
+                    {String(m.questions[name]?.n ?? 0)}
+                  </td>
+                ))}
+                <td />
               </tr>
-            )),
-          )}
-          <tr>
-            <th scope="row" rowSpan={5}>
+              {(METRICS[first.type] ?? []).map((metric) => {
+                const cells = report.models.map((m) => metricOf(m.questions[name], metric));
+                const best = provisional ? null : bestOf(metric, cells.map((c) => c.value), cells.map((c) => c.interval));
+                return (
+                  <tr key={metric}>
+                    <td title={METRIC_LABELS[metric]?.[1]}>{METRIC_LABELS[metric]?.[0] ?? metric}</td>
+                    {report.models.map((m, i) => (
+                      <td key={m.model} className={`metric-cell${provisional ? ' provisional' : ''}`}>
+                        <span className="mono" data-metric={`${m.model} ${name} ${metric}`}>
+                          {value3(cells[i]!.value)}
+                        </span>
+                        {best?.index === i ? (
+                          <span className="best-mark" title={best.clear ? 'Best in this row, beyond the other models’ intervals' : 'Best in this row, but within another model’s interval: the lead may be chance'} aria-label={best.clear ? 'best' : 'best, within the others’ intervals'}>
+                            {best.clear ? ' ★' : ' ☆'}
+                          </span>
+                        ) : null}
+                        {cells[i]!.interval ? <span className="metric-interval">{intervalText(cells[i]!.interval)}</span> : null}
+                      </td>
+                    ))}
+                    <BaselineCell q={first} metric={metric} />
+                  </tr>
+                );
+              })}
+            </tbody>
+          );
+        })}
+        <tbody>
+          <tr className="metric-question">
+            <th scope="rowgroup" colSpan={span}>
               per model
             </th>
+          </tr>
+          {/* Each row ends with the baseline column's cell, empty: the rows run the table's width. */}
+          <tr>
             <td>items (failed)</td>
             {report.models.map((m) => (
               <td key={m.model} className="mono">
                 {m.items} ({m.failed})
               </td>
             ))}
+            <td />
           </tr>
           <tr>
             <td>cost</td>
@@ -83,14 +153,19 @@ export function MetricsTable({ report }: { report: EvalReport }) {
                 {m.cost_unknown ? ` + ${m.cost_unknown} unknown` : ''}
               </td>
             ))}
+            <td />
           </tr>
           <tr>
             <td>cost / 1,000 items</td>
-            {report.models.map((m) => (
-              <td key={m.model} className="mono">
-                {m.items - m.cost_unknown > 0 ? formatUsd((m.cost_usd / (m.items - m.cost_unknown)) * 1000) : UNKNOWN}
-              </td>
-            ))}
+            {report.models.map((m) => {
+              const c = costPerThousand(m);
+              return (
+                <td key={m.model} className="mono">
+                  {c === null ? UNKNOWN : formatUsd(c)}
+                </td>
+              );
+            })}
+            <td />
           </tr>
           <tr>
             <td>tokens in / out</td>
@@ -99,6 +174,7 @@ export function MetricsTable({ report }: { report: EvalReport }) {
                 {m.input_tokens.toLocaleString('en-US')} / {m.output_tokens.toLocaleString('en-US')}
               </td>
             ))}
+            <td />
           </tr>
           <tr>
             <td>latency p50 / p95</td>
@@ -107,6 +183,7 @@ export function MetricsTable({ report }: { report: EvalReport }) {
                 {m.latency_ms.p50 === null ? UNKNOWN : `${Math.round(m.latency_ms.p50)} / ${Math.round(m.latency_ms.p95 ?? 0)} ms`}
               </td>
             ))}
+            <td />
           </tr>
         </tbody>
       </table>

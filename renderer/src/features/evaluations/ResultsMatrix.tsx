@@ -1,11 +1,14 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import type { EvalResultRow } from '../../../../shared/schemas/evaluation';
-import { scoredLevelIndex } from './answer-detail';
+import { answerText, expectedText } from './answer-text';
 import { LOW_CONFIDENCE, RESULTS_PAGE, resultsPageQuery, type ResultFilter } from './api';
 import { VirtualRows } from './VirtualRows';
 
 const ROW = 34;
+/** Answer columns that still read at 1280 pixels; beyond them the matrix shows one question at a time. */
+const MAX_COLUMNS = 6;
+const ALL = '\u0000all';
 const FILTERS: { id: ResultFilter; label: string; title?: string }[] = [
   { id: 'all', label: 'All' },
   { id: 'wrong', label: 'Wrong', title: 'Items where any model got any question wrong' },
@@ -13,15 +16,10 @@ const FILTERS: { id: ResultFilter; label: string; title?: string }[] = [
   { id: 'low', label: `Low confidence (< ${LOW_CONFIDENCE})`, title: `Items where any model answered any question with a confidence below ${LOW_CONFIDENCE}` },
 ];
 
-export function answerText(answer: unknown): string {
-  const a = answer as { type?: string; noul?: number; choice?: string; score?: number; box?: { top: number; left: number; bottom: number; right: number } } | undefined;
-  if (!a) return '—';
-  if (a.type === 'noul') return (a.noul ?? 0).toFixed(2);
-  if (a.type === 'choice') return a.choice ?? '—';
-  // The level it is scored as (what the mark judges), with the score beside it: 0.99 may well be level 0.
-  if (a.type === 'score') return `L${scoredLevelIndex(a) ?? '?'} (${(a.score ?? 0).toFixed(2)})`;
-  if (a.type === 'box' && a.box) return `[${[a.box.top, a.box.left, a.box.bottom, a.box.right].map((v) => v.toFixed(2)).join(' ')}]`;
-  return '—';
+/** What a cell's number is, said on hover: a yes/no answer's P(true), a choice's probability. */
+function cellTitle(answer: unknown): string {
+  const a = answer as { type?: string; noul?: number } | undefined;
+  return a?.type === 'noul' ? `P(true) = ${(a.noul ?? 0).toFixed(3)} · ` : '';
 }
 
 const mark = (v: boolean | null | undefined) => (v === true ? '✓' : v === false ? '✗' : '');
@@ -43,16 +41,22 @@ const MatrixRow = memo(function MatrixRow({ row, top, models, questions, onOpen 
   return (
     <div className="matrix-row" role="row" style={{ top }}>
       <span className="muted">{row ? row.position + 1 : ''}</span>
-      {/* Always a button (disabled until its page arrives): a recycled row keeps its elements. */}
-      <button type="button" className="link-button mono" disabled={!row} onClick={() => row && onOpen(row.position)}>
-        {row ? row.id : '…'}
+      {/* Always a button (disabled until its page arrives): a recycled row keeps its elements. The item is told by its text, its id beside it. */}
+      <button type="button" className="link-button matrix-item" disabled={!row} onClick={() => row && onOpen(row.position)} title={row ? `${row.id}: ${row.text}` : undefined}>
+        {row ? (
+          <>
+            <span className="mono small">{row.id}</span> <span className="matrix-item-text">{row.text}</span>
+          </>
+        ) : (
+          '…'
+        )}
       </button>
       {models.flatMap((m) => {
         const cell = row?.cells.find((c) => c.variant === m);
         return questions.map((q) => {
           const correct = cell?.correct[q];
           return (
-            <span key={`${m}-${q}`} className={correct === false ? 'cell-wrong' : correct === true ? 'cell-right' : row && !cell ? 'muted' : undefined} title={row ? (cell && !cell.ok && cell.error ? cell.error : `expected ${JSON.stringify(row.expected[q] ?? null)}`) : undefined}>
+            <span key={`${m}-${q}`} className={correct === false ? 'cell-wrong' : correct === true ? 'cell-right' : row && !cell ? 'muted' : undefined} title={row ? (cell && !cell.ok && cell.error ? cell.error : `${cellTitle(cell?.answers[q])}expected: ${expectedText(row.expected[q])}`) : undefined}>
               {cellText(row, cell, q, correct)}
             </span>
           );
@@ -66,14 +70,20 @@ const MatrixRow = memo(function MatrixRow({ row, top, models, questions, onOpen 
 const pagesFor = (first: number, last: number): number[] => [...new Set([Math.floor(first / RESULTS_PAGE), Math.floor(Math.max(first, last - 1) / RESULTS_PAGE), Math.floor((last + RESULTS_PAGE / 2) / RESULTS_PAGE)])];
 
 /** Items × (model, question): answer, right/wrong mark; filtered on the server, virtualised here. */
-export function ResultsMatrix({ runId, done, questions, models, onOpen }: { runId: string; done: number; questions: string[]; models: string[]; onOpen: (position: number) => void }) {
+export function ResultsMatrix({ runId, done, questions: allQuestions, models, onOpen }: { runId: string; done: number; questions: string[]; models: string[]; onOpen: (position: number) => void }) {
   const [filter, setFilter] = useState<ResultFilter>('all');
+  // Every question while the columns fit the screen, else one at a time (chosen here): twelve
+  // answer columns left each too narrow to read.
+  const [chosen, setChosen] = useState<string | null>(null);
+  const fits = models.length * allQuestions.length <= MAX_COLUMNS;
+  const only = chosen === ALL ? null : (chosen ?? (fits ? null : (allQuestions[0] ?? null)));
+  const questions = only === null ? allQuestions : [only];
   // Only the pages in view are state: scrolling within them renders nothing here.
   const [pageList, setPageList] = useState('0');
   const onRange = useCallback((first: number, last: number) => setPageList(pagesFor(first, last).join(',')), []);
-  const first = useQuery(resultsPageQuery(runId, filter, 0, done));
+  const first = useQuery(resultsPageQuery(runId, filter, 0, done, only));
   const pageIndexes = useMemo(() => pageList.split(',').map(Number), [pageList]);
-  const pages = useQueries({ queries: pageIndexes.map((p) => resultsPageQuery(runId, filter, p, done)) });
+  const pages = useQueries({ queries: pageIndexes.map((p) => resultsPageQuery(runId, filter, p, done, only)) });
   const total = first.data?.total ?? 0;
   const at = (i: number): EvalResultRow | undefined => {
     const p = Math.floor(i / RESULTS_PAGE);
@@ -97,6 +107,19 @@ export function ResultsMatrix({ runId, done, questions, models, onOpen }: { runI
           </button>
         ))}
         <span className="muted small">{total.toLocaleString('en-US')} items</span>
+        {allQuestions.length > 1 ? (
+          <label className="small matrix-questions">
+            Questions
+            <select value={only ?? ALL} onChange={(e) => setChosen(e.target.value)} aria-label="Questions shown">
+              <option value={ALL}>all{fits ? '' : ' (narrow columns)'}</option>
+              {allQuestions.map((q) => (
+                <option key={q} value={q}>
+                  {q}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
       </div>
       <div className="matrix-head" role="row">
         <span>#</span>

@@ -202,17 +202,37 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
           </button>
         </div>
         {estimate ? (
-          <p className="notice" role="status" aria-label="Estimate">
+          <div className="notice estimate" role="status" aria-label="Estimate">
+            <dl className="estimate-figures">
+              <div>
+                <dt>Expected cost</dt>
+                <dd className="mono" data-testid="expected-cost">
+                  {estimate.cost_usd === null ? 'unknown' : formatUsd(estimate.cost_usd)}
+                </dd>
+              </div>
+              <div>
+                <dt>Worst case</dt>
+                <dd className="mono" data-testid="worst-case">
+                  {estimate.worst_usd === null ? 'unknown' : formatUsd(estimate.worst_usd)}
+                </dd>
+              </div>
+            </dl>
             <span>
-              {estimate.calls.toLocaleString('en-US')} requests ({estimate.items} items × {estimate.per_variant.length} {preferences.trim() ? 'preference sets' : estimate.per_variant.length === 1 ? 'model' : 'models'}) · estimate: {estimate.input_tokens.toLocaleString('en-US')} input and{' '}
-            {estimate.output_tokens.toLocaleString('en-US')} output tokens · {estimate.cost_usd === null ? 'cost unknown (a price is unknown)' : `about ${formatUsd(estimate.cost_usd)}`}
+              {estimate.calls.toLocaleString('en-US')} requests ({estimate.items} items × {estimate.per_variant.length} {preferences.trim() ? 'preference sets' : estimate.per_variant.length === 1 ? 'model' : 'models'}) · about{' '}
+              {estimate.input_tokens.toLocaleString('en-US')} input and {estimate.output_tokens.toLocaleString('en-US')} output tokens. Expected: each request as it would be built, counted as its endpoint
+              counts tokens, at the prices of the endpoints routing picks, as often as it picks them ({estimate.sampled === estimate.items ? 'every item' : `${estimate.sampled} items spread over the dataset`} priced one by one); it is refined from the first answered items once the run starts.
+              Worst case: every request tried on every endpoint of its route with the longest replies; the run cannot cost more.
+            </span>
+            <span>
+              Per {preferences.trim() ? 'preference set' : 'model'}:{' '}
+              {estimate.per_variant.map((v) => `${v.variant} expected ${v.cost_usd === null ? `unknown (${v.cost_note ?? 'not known'})` : formatUsd(v.cost_usd)}, worst ${v.worst_usd === null ? 'unknown' : formatUsd(v.worst_usd)}`).join(' · ')}
             </span>
             <span>
               Worst case of one request{estimate.worst_request_item === null ? '' : ` (item ${estimate.worst_request_item}, the largest in the dataset)`}, what a budget holds for it before sending it:{' '}
               {estimate.per_variant.map((v) => `${v.variant} ${v.worst_request_usd === null ? `unknown (${v.worst_request_note ?? 'not known'})` : formatUsd(v.worst_request_usd)}`).join(' · ')} · smallest
               budget that lets every {preferences.trim() ? 'preference set' : 'model'} send a request: {estimate.min_budget_usd === null ? 'unknown' : formatUsd(estimate.min_budget_usd)}
             </span>
-          </p>
+          </div>
         ) : null}
         {shortfall ? (
           <p className="notice notice-warn" role="alert" aria-label="Budget below one request's worst case">

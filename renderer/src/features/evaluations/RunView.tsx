@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { EvalReport, EvalRun, ReliabilityBin } from '../../../../shared/schemas/evaluation';
 import { call } from '../../transport/transport';
 import { download, fileName } from '../../lib/download';
@@ -7,7 +7,11 @@ import { formatUsd } from '../../lib/money';
 import { ErrorNotice, Loading, Panel } from '../../ui/components';
 import { evalKeys, evalRunQuery, forgetRuns, reportQuery } from './api';
 import { CalibrationPanel } from './CalibrationPanel';
-import { ConfusionMatrix, CostLatencyChart, DistributionChart, ReliabilityChart } from './EvalCharts';
+import { AccuracyCostChart, ConfusionMatrix, CostLatencyChart, DistributionChart, HEADLINE, ReliabilityChart } from './EvalCharts';
+import { BaselinePicker, Comparison } from './Comparison';
+import { costLines } from './cost-text';
+import { QuestionsAsked } from './QuestionsAsked';
+import { ThresholdPanel } from './ThresholdPanel';
 import { ItemDetail } from './ItemDetail';
 import { MetricsTable } from './MetricsTable';
 import { ResultsMatrix } from './ResultsMatrix';
@@ -132,6 +136,15 @@ function Charts({ report, runId, done }: { report: EvalReport; runId: string; do
   const distributions = useQuery({ queryKey: [...evalKeys.run(runId), 'distributions', done], queryFn: () => call('evals.distributions', { id: runId }), enabled: hasDistributions, placeholderData: (previous) => previous });
   return (
     <div className="chart-grid">
+      {questions.map(([name, q]) => (
+        <figure key={`${name}-cost`} className="chart-box">
+          <figcaption>
+            {HEADLINE[q.type] === 'accuracy' ? 'Accuracy' : HEADLINE[q.type] === 'exact' ? 'Exact level' : 'Mean IoU'} against cost: {name}
+            <span className="muted small caption-note"> · up and to the left gives more for less; bars are 95% intervals</span>
+          </figcaption>
+          <AccuracyCostChart report={report} question={name} type={q.type} />
+        </figure>
+      ))}
       {questions
         .filter(([, q]) => q.type === 'noul' || q.type === 'choice')
         .map(([name]) => (
@@ -171,8 +184,19 @@ function Charts({ report, runId, done }: { report: EvalReport; runId: string; do
   );
 }
 
+/** What the run was expected to cost and what it cost (see cost-text.ts). */
+function CostSummary({ run }: { run: EvalRun }) {
+  return (
+    <div className="cost-summary small" data-testid="estimate-against-actual">
+      {costLines(run).map((line) => (
+        <p key={line}>{line}</p>
+      ))}
+    </div>
+  );
+}
+
 /** One evaluation run: progress and controls, metrics side by side, charts, the results matrix, calibration, exports. */
-export function RunView({ id, reveal = false }: { id: string; reveal?: boolean }) {
+export function RunView({ id, runs, reveal = false }: { id: string; runs: readonly EvalRun[]; reveal?: boolean }) {
   const run = useQuery(evalRunQuery(id));
   const top = useRef<HTMLDivElement>(null);
   const loaded = run.data !== undefined;
@@ -185,30 +209,56 @@ export function RunView({ id, reveal = false }: { id: string; reveal?: boolean }
   const done = run.data ? (run.data.status === 'running' ? Math.floor(run.data.done / step) * step : run.data.done) : 0;
   const report = useQuery({ ...reportQuery(id, done), enabled: run.data !== undefined });
   const [open, setOpen] = useState<number | null>(null);
+  const close = useCallback(() => setOpen(null), []);
   if (run.isPending) return <Loading what="the run" />;
   if (run.error) return <ErrorNotice error={run.error} title="Run not found" />;
   const r = run.data;
   const questions = Object.keys(report.data?.models[0]?.questions ?? {});
+  const labelQuestions = questions.filter((q) => report.data?.models[0]?.questions[q]?.type !== 'box');
+  const running = r.status === 'running' || r.in_flight > 0;
   return (
     <>
       <div ref={top} />
       <Panel title={`${r.name} · ${r.status}`} aside={<Controls run={r} />}>
         <Progress run={r} />
+        <CostSummary run={r} />
         <Applied run={r} />
         {r.message ? <p className="notice notice-warn">{r.message}</p> : null}
-        {report.data ? <Exports run={r} report={report.data} /> : null}
+        <div className="toolbar run-tools">
+          <BaselinePicker run={r} runs={runs} />
+          {report.data ? <Exports run={r} report={report.data} /> : null}
+        </div>
+        <details className="asked-details">
+          <summary>
+            What this run asked: {Object.keys(r.questions).join(', ')} on {r.variants.map((v) => v.name).join(', ')}
+          </summary>
+          <QuestionsAsked title="Questions, instructions and preferences as sent" models={r.variants.map((v) => v.name)} questions={r.questions} provider={r.provider} />
+        </details>
       </Panel>
+      {r.baseline_id ? (
+        <Panel title="Against its baseline">
+          <Comparison run={r} />
+        </Panel>
+      ) : null}
       {report.data ? (
         <Panel title="Metrics">
-          <MetricsTable report={report.data} />
+          <MetricsTable report={report.data} running={running} />
+          {questions
+            .filter((q) => report.data.models[0]?.questions[q]?.type === 'noul')
+            .map((q) => (
+              <ThresholdPanel key={q} report={report.data} question={q} />
+            ))}
           <Charts report={report.data} runId={id} done={done} />
         </Panel>
       ) : null}
       <Panel title="Results">
-        <ResultsMatrix runId={id} done={done} questions={questions} models={r.variants.map((v) => v.name)} onOpen={setOpen} />
+        <div className={open === null ? 'results-split' : 'results-split with-item'}>
+          <ResultsMatrix runId={id} done={done} questions={questions} models={r.variants.map((v) => v.name)} onOpen={setOpen} />
+          {open !== null ? <ItemDetail runId={id} position={open} onClose={close} /> : null}
+        </div>
       </Panel>
-      {open !== null ? <ItemDetail runId={id} position={open} onClose={() => setOpen(null)} /> : null}
-      {questions.length ? <CalibrationPanel run={r} questions={questions.filter((q) => report.data?.models[0]?.questions[q]?.type !== 'box')} /> : null}
+      {/* Calibration adjusts probabilities: only questions that have them (not boxes). */}
+      {labelQuestions.length ? <CalibrationPanel run={r} questions={labelQuestions} /> : null}
     </>
   );
 }

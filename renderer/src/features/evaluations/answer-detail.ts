@@ -5,7 +5,10 @@
 export function scoredLevel(answer: unknown): string | null {
   const best = scoredLevelIndex(answer);
   if (best === null) return null;
-  const name = (answer as { legend?: Record<string, string> }).legend?.[String(best)];
+  const legend = (answer as { legend?: Record<string, unknown> }).legend?.[String(best)];
+  // The level's name: its guidance up to a colon ("angry: furious, …" is "angry"), at most 40 characters.
+  const text = typeof legend === 'string' ? legend.split(':')[0]!.trim() : '';
+  const name = text.length > 40 ? `${text.slice(0, 39)}…` : text;
   return `level ${best}${name ? ` (${name})` : ''}`;
 }
 

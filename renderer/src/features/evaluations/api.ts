@@ -9,7 +9,7 @@ export const evalKeys = {
   runs: ['evaluations', 'runs'] as const,
   run: (id: string) => ['evaluations', 'runs', id] as const,
   report: (id: string, done: number) => ['evaluations', 'runs', id, 'report', done] as const,
-  results: (id: string, filter: string, page: number, done: number) => ['evaluations', 'runs', id, 'results', filter, page, done] as const,
+  results: (id: string, filter: string, page: number, done: number, question: string | null) => ['evaluations', 'runs', id, 'results', filter, page, done, question] as const,
   item: (id: string, position: number) => ['evaluations', 'runs', id, 'item', position] as const,
 };
 
@@ -53,12 +53,13 @@ export type ResultFilter = 'all' | 'wrong' | 'disagree' | 'low';
 /** "Low confidence" is below this, sent with the filter so the button's label says what is asked. */
 export const LOW_CONFIDENCE = 0.7;
 
-export const resultsPageQuery = (id: string, filter: ResultFilter, page: number, done: number) =>
+/** A page of the matrix; with a question, the filters judge that question alone. */
+export const resultsPageQuery = (id: string, filter: ResultFilter, page: number, done: number, question: string | null = null) =>
   queryOptions({
-    queryKey: evalKeys.results(id, filter, page, done),
-    queryFn: () => call('evals.results', { id, filter, offset: page * RESULTS_PAGE, limit: RESULTS_PAGE, ...(filter === 'low' ? { below: LOW_CONFIDENCE } : {}) }),
+    queryKey: evalKeys.results(id, filter, page, done, question),
+    queryFn: () => call('evals.results', { id, filter, offset: page * RESULTS_PAGE, limit: RESULTS_PAGE, ...(filter === 'low' ? { below: LOW_CONFIDENCE } : {}), ...(question ? { question } : {}) }),
     // Keep showing the rows while new results arrive, not when the filter changes: other rows would be clicked.
-    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[4] === filter && previousQuery.queryKey[5] === page ? previous : undefined),
+    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[4] === filter && previousQuery.queryKey[5] === page && previousQuery.queryKey[7] === question ? previous : undefined),
   });
 
 export const evalItemQuery = (id: string, position: number) => queryOptions({ queryKey: evalKeys.item(id, position), queryFn: () => call('evals.item', { id, position }) });

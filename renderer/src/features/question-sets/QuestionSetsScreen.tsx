@@ -14,9 +14,21 @@ import { FieldProblems, QuestionEditor } from './QuestionEditor';
 import { dropDraft, fingerprint, keepDraft, keepSelected, readDraft, readSelected } from './draft-store';
 import { StateEditor } from './StateEditor';
 import { PreferencesForm } from './PreferencesForm';
+import { TryGrid, type TryGridHandle } from './TryGrid';
+import { SampleOffer } from '../samples/SampleOffer';
 
 const PREFERENCE_HELP =
   'The same as JSON (the form and the text follow each other). For example {"sort": "price", "zdr": true}. Fields: order, allow_fallbacks, only, ignore, sort ("price" | "latency" | "throughput" | "exacto", or {by, partition}), max_price {prompt, completion, request, image, audio as "USD" strings}, quantizations, zdr, data_collection ("allow" | "deny"), require_parameters, enforce_distillable_text, preferred_max_latency / preferred_min_throughput (a number for p50, or {p50, p75, p90, p99}), options {provider slug: {...}}.';
+
+/** What the preferences set, in a few words, or that none are. */
+function preferencesSummary(json: string): string {
+  try {
+    const keys = Object.keys((JSON.parse(json || '{}') as object) ?? {});
+    return keys.length === 0 ? '(optional) · none set: every endpoint of the model may answer' : `· set: ${keys.join(', ')}`;
+  } catch {
+    return '· the JSON below has a problem';
+  }
+}
 
 function SetList({ selected, onSelect, onNew }: { selected: string | undefined; onSelect: (id: string) => void; onNew: () => void }) {
   const queryClient = useQueryClient();
@@ -50,7 +62,7 @@ function SetList({ selected, onSelect, onNew }: { selected: string | undefined; 
         {(sets.data ?? []).map((s) => (
           <li key={s.id} aria-current={s.id === selected ? 'true' : undefined}>
             <button type="button" className="link-button" onClick={() => onSelect(s.id)}>
-              <strong>{s.name}</strong>
+              <strong>{s.name}</strong> {s.sample ? <span className="badge badge-muted">sample</span> : null}
               <span className="muted small">
                 {s.model} · {s.question_count} question{s.question_count === 1 ? '' : 's'}
               </span>
@@ -76,13 +88,19 @@ function ModelEndpoints({ model, known }: { model: string; known: boolean }) {
   if (!known) return model ? <p className="muted small">Not in the catalog: the request will be refused unless a remote gateway knows it.</p> : null;
   if (!listing.data) return null;
   return (
-    <ul className="endpoint-chips" aria-label={`Endpoints of ${model}`}>
-      {listing.data.endpoints.map((e) => (
-        <li key={e.tag} title={`${e.tag} · status ${e.status}`}>
-          {e.provider_name} · {e.pricing.prompt === '-1' ? 'price unknown' : `$${(Number(e.pricing.prompt) * 1e6).toFixed(2)}/M in`}
-        </li>
-      ))}
-    </ul>
+    <p className="small muted endpoint-line">
+      {/* Facts, not controls: a plain line, with where to compare them. */}
+      <span className="visually-hidden">Endpoints: </span>
+      <span role="list" aria-label={`Endpoints of ${model}`}>
+        {listing.data.endpoints.map((e, i) => (
+          <span role="listitem" key={e.tag}>
+            {i > 0 ? ' · ' : ''}
+            {e.provider_name} {e.pricing.prompt === '-1' ? 'price unknown' : `$${(Number(e.pricing.prompt) * 1e6).toFixed(2)}/M in`}
+          </span>
+        ))}
+      </span>{' '}
+      · <a href="#/endpoints">compare in Endpoints</a>
+    </p>
   );
 }
 
@@ -123,7 +141,10 @@ export function QuestionSetsScreen() {
     if (!draft.model && models.data?.[0]) setDraft((d) => ({ ...d, model: models.data![0]!.id }));
   }, [models.data, draft.model]);
   const built = useMemo(() => buildRequest(draft), [draft]);
-  const update = (patch: Partial<SetDraft>) => setDraft((d) => ({ ...d, ...patch }));
+  const update = (patch: Partial<SetDraft>) => {
+    for (const key of Object.keys(patch)) touch(key === 'stateText' || key === 'images' || key === 'stateMode' ? 'state' : key === 'preferences' ? 'provider' : key);
+    setDraft((d) => ({ ...d, ...patch }));
+  };
   // The set on screen now, for a save answered after the analyst opened another one.
   const showing = useRef(draft.id);
   showing.current = draft.id;
@@ -140,16 +161,15 @@ export function QuestionSetsScreen() {
       return queryClient.invalidateQueries({ queryKey: setsKeys.all });
     },
   });
-  const run = useMutation({
-    mutationFn: async () => {
-      const targets = [draft.model, ...compareWith.filter((m) => m !== draft.model)];
-      const runs = await Promise.all(targets.map((model) => call('runs.start', { request: { ...built.valid!, model }, ...(draft.id ? { set_id: draft.id } : {}), label: draft.name })));
-      return runs.map((r) => r.id);
-    },
-    onSuccess: (ids) => {
-      window.location.hash = `#/runs?${ids.length > 1 ? 'compare' : 'run'}=${ids.join(',')}`;
-    },
-  });
+  // Run tries the set here, on its content and examples, on each model chosen: no screen switch.
+  const tryGrid = useRef<TryGridHandle>(null);
+  const models2 = [draft.model, ...compareWith.filter((m) => m !== draft.model)].filter((m) => m !== '');
+  // A field's problems show once it was edited, or once Save was tried: a new, blank set is not "2 problems".
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
+  const [tried, setTried] = useState(false);
+  const fresh = draft.id === undefined && !tried;
+  const shown = (path: string) => !fresh || touched.has(path);
+  const touch = (path: string) => !touched.has(path) && setTouched(new Set([...touched, path]));
   const onImport = async (file: File) => {
     setImportError(null);
     try {
@@ -163,7 +183,8 @@ export function QuestionSetsScreen() {
       setImportError(`${file.name} is not JSON: ${(error as Error).message}`);
     }
   };
-  const statePending = problemsAt(built.problems, 'state');
+  const statePending = shown('state') ? problemsAt(built.problems, 'state') : [];
+  const visibleProblems = built.problems.filter((p) => shown(p.path.split('.')[0] === 'questions' ? 'questions' : p.path.split('.')[0]!));
   return (
     <>
       <ScreenHeader
@@ -182,6 +203,7 @@ export function QuestionSetsScreen() {
         }
       />
       <SandboxNotice />
+      <SampleOffer onAdded={({ set }) => setSelected(set)} />
       {importError ? <ErrorNotice error={new Error(importError)} title="Import failed" /> : null}
       <div className="split">
         <SetList selected={selected} onSelect={setSelected} onNew={() => {
@@ -207,7 +229,7 @@ export function QuestionSetsScreen() {
                     </option>
                   ))}
                 </datalist>
-                <FieldProblems problems={problemsAt(built.problems, 'model')} />
+                <FieldProblems problems={shown('model') ? problemsAt(built.problems, 'model') : []} />
                 <ModelEndpoints model={draft.model} known={(models.data ?? []).some((m) => m.id === draft.model)} />
               </div>
             </div>
@@ -219,22 +241,27 @@ export function QuestionSetsScreen() {
               <QuestionEditor
                 key={q.key}
                 question={q}
-                problems={built.problems}
+                problems={shown('questions') ? built.problems : []}
                 onChange={(next) => update({ questions: draft.questions.map((x) => (x.key === q.key ? next : x)) })}
                 onRemove={() => update({ questions: draft.questions.filter((x) => x.key !== q.key) })}
               />
             ))}
-            <FieldProblems problems={built.problems.filter((p) => p.path === 'questions')} />
+            <FieldProblems problems={shown('questions') ? built.problems.filter((p) => p.path === 'questions') : []} />
           </Panel>
-          <Panel title="Provider preferences">
+          {/* Twenty controls most sets never need: folded, saying what is set. */}
+          <details className="panel preferences-panel" open={draft.preferences.trim() !== '' && draft.preferences.trim() !== '{}' ? true : undefined}>
+            <summary>
+              <strong>Provider preferences</strong> <span className="muted small">{preferencesSummary(draft.preferences)}</span>
+            </summary>
             <PreferencesForm json={draft.preferences} onChange={(preferences) => update({ preferences })} />
             <p className="muted small">{PREFERENCE_HELP}</p>
             <label htmlFor="set-preferences" className="visually-hidden">
               Provider preferences JSON
             </label>
             <textarea id="set-preferences" rows={3} value={draft.preferences} placeholder='{"sort": "price"}' onChange={(e) => update({ preferences: e.target.value })} />
-            <FieldProblems problems={problemsAt(built.problems, 'provider')} />
-          </Panel>
+            <FieldProblems problems={shown('provider') ? problemsAt(built.problems, 'provider') : []} />
+          </details>
+          <TryGrid ref={tryGrid} setId={draft.id} setName={draft.name} request={built.savable ?? null} ownState={built.valid ? built.valid.state : null} models={models2} />
           <div className="action-bar">
             {dirty ? (
               <span className="draft-state" role="note">
@@ -245,7 +272,13 @@ export function QuestionSetsScreen() {
               </span>
             ) : null}
             <span className={built.valid ? 'badge badge-ok' : 'badge'} role="status" title={!built.valid && built.savable ? 'Content is needed to run the set here; a set used over a dataset in Evaluations takes it from each item' : undefined}>
-              {built.valid ? 'valid request' : built.savable ? 'no content: can be saved, not run' : `${built.problems.length} problem${built.problems.length === 1 ? '' : 's'}`}
+              {built.valid
+                ? 'valid request'
+                : built.savable
+                  ? 'no content: can be saved, not run'
+                  : visibleProblems.length === 0
+                    ? 'new set: write content and a question'
+                    : `${built.problems.length} problem${built.problems.length === 1 ? '' : 's'}`}
             </span>
             <label htmlFor="compare-models">Also run on</label>
             <select id="compare-models" multiple size={2} value={compareWith} onChange={(e) => setCompareWith([...e.target.selectedOptions].map((o) => o.value))}>
@@ -255,16 +288,15 @@ export function QuestionSetsScreen() {
                 </option>
               ))}
             </select>
-            <button type="button" className="secondary" disabled={!built.savable || save.isPending} onClick={() => save.mutate()}>
+            <button type="button" className="secondary" disabled={save.isPending} onClick={() => (built.savable ? save.mutate() : setTried(true))}>
               {save.isPending ? 'Saving…' : 'Save'}
             </button>
-            <button type="button" disabled={!built.valid || run.isPending} onClick={() => run.mutate()}>
+            <button type="button" disabled={!built.valid} onClick={() => tryGrid.current?.tryAll()} title="Tries the set here on its content and examples, on each model chosen">
               {compareWith.length > 0 ? `Run on ${compareWith.length + 1} models` : 'Run'}
             </button>
           </div>
           {save.error ? <ErrorNotice error={save.error} title="Not saved" /> : null}
           {save.isSuccess && save.data.saved.id === draft.id ? <p className="muted small" role="status">Saved.</p> : null}
-          {run.error ? <ErrorNotice error={run.error} title="Not started" /> : null}
         </div>
       </div>
     </>

@@ -84,14 +84,11 @@ export function RunHistory() {
             <thead>
               <tr>
                 <th scope="col">Compare</th>
-                <th scope="col">Run</th>
-                <th scope="col">Model</th>
-                <th scope="col">Provider</th>
-                <th scope="col">Status</th>
-                <th scope="col">Answers</th>
+                <th scope="col">Run · started</th>
+                <th scope="col">Model · provider</th>
+                <th scope="col">Status · answers</th>
                 <th scope="col" className="num">Cost</th>
                 <th scope="col" className="num">Latency</th>
-                <th scope="col">Started</th>
                 <th scope="col">Actions</th>
               </tr>
             </thead>
@@ -103,16 +100,20 @@ export function RunHistory() {
                   </td>
                   <th scope="row">
                     <a href={`#/runs?run=${r.id}`}>{r.label ?? r.id.slice(0, 12)}</a>
+                    <div className="muted small">{new Date(r.started_at).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' })}</div>
                   </th>
-                  <td className="mono small">{r.model}</td>
-                  <td className="small">{responseOf(r)?.provider ?? '—'}</td>
-                  <td>{r.status}</td>
                   <td>
-                    {r.answered.length} / {r.question_count}
+                    <div className="mono small">{r.model}</div>
+                    <div className="muted small">{responseOf(r)?.provider ?? '—'}</div>
+                  </td>
+                  <td>
+                    {r.status}
+                    <div className="muted small">
+                      {r.answered.length} of {r.question_count} answered
+                    </div>
                   </td>
                   <td className="num small">{costText(r).replace(/ \(.*\)$/, '')}</td>
                   <td className="num small">{latencyText(r)}</td>
-                  <td className="small">{new Date(r.started_at).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' })}</td>
                   <td className="row-actions">
                     <button type="button" className="secondary" disabled={r.request === null || rerun.isPending} onClick={() => rerun.mutate(r)} aria-label={`Run ${r.label ?? r.id} again`}>
                       Re-run

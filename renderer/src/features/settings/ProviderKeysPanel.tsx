@@ -58,11 +58,13 @@ function ProviderKeyRow({ provider }: { provider: ProviderSummary }) {
   const inputId = `key-${provider.slug}`;
   return (
     <tr data-provider={provider.slug}>
-      <th scope="row">
+      <th scope="row" className="provider-cell">
         <div>{provider.name}</div>
-        <div className="muted mono small">{provider.base_url}</div>
+        <div className="muted mono small provider-url">{provider.base_url}</div>
+        <div className="muted small">
+          wire format <span className="mono">{provider.wire_format}</span>
+        </div>
       </th>
-      <td className="mono small">{provider.wire_format}</td>
       <td>
         <KeyStatus provider={provider} />
         {provider.discovery ? <DiscoveryStatus provider={provider} discovery={provider.discovery} /> : null}
@@ -129,7 +131,6 @@ export function ProviderKeysPanel({ secretStorage }: { secretStorage: { availabl
           <thead>
             <tr>
               <th scope="col">Provider</th>
-              <th scope="col">Wire format</th>
               <th scope="col">Key</th>
               <th scope="col">Set or clear</th>
             </tr>

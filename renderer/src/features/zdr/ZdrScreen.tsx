@@ -6,6 +6,7 @@ import { EmptyState, ErrorNotice, Loading, Panel, ScreenHeader } from '../../ui/
 import { percent, perMillion, seconds, tokensPerSecond, UNKNOWN } from '../../ui/format';
 import { detailsQuery, listingQuery, modelsQuery } from '../endpoints/api';
 import { SandboxNotice } from '../../app/SandboxNotice';
+import { formatUsd } from '../../lib/money';
 
 const priceOf = (value: string): number | null => (value === '-1' ? null : Number(value));
 const best = (values: (number | null | undefined)[], pick: (...v: number[]) => number): number | null => {
@@ -20,11 +21,24 @@ function change(before: number | null, after: number | null, format: (v: number 
   return `${format(before)} → ${format(after)} (${delta >= 0 ? '+' : ''}${delta.toFixed(0)}%)`;
 }
 
+/** Mean tokens of one request: measured from the user's traffic, or typed in. */
+type Traffic = { input: number; output: number; requests: number | null };
+
+/** USD per 1,000 requests of `traffic` at an endpoint's prices; null when a price is unknown. */
+export function perThousand(e: Endpoint, traffic: Traffic): number | null {
+  const p = priceOf(e.pricing.prompt);
+  const c = priceOf(e.pricing.completion);
+  if (p === null || c === null) return null;
+  return 1000 * (traffic.input * p + traffic.output * c);
+}
+
 interface ZdrRow {
   id: string;
   name: string;
   all: number;
   kept: Endpoint[];
+  traffic: Traffic | null;
+  perThousand: readonly [number | null, number | null];
   unknown: number;
   coverage: number | null;
   input: readonly [number | null, number | null];
@@ -33,9 +47,10 @@ interface ZdrRow {
   throughput: readonly [number | null, number | null];
 }
 
-type SortKey = 'model' | 'kept' | 'unknown' | 'coverage' | 'input' | 'output' | 'latency' | 'throughput';
+type SortKey = 'model' | 'kept' | 'unknown' | 'coverage' | 'input' | 'output' | 'latency' | 'throughput' | 'traffic';
 const SORTS: Record<SortKey, (r: ZdrRow) => number | string | null> = {
   model: (r) => r.name,
+  traffic: (r) => r.perThousand[1],
   kept: (r) => r.kept.length,
   unknown: (r) => r.unknown,
   coverage: (r) => r.coverage,
@@ -57,6 +72,14 @@ export function ZdrScreen() {
   const listings = useQueries({ queries: usable.map((m) => listingQuery(m.id, false)) });
   const details = useQueries({ queries: usable.map((m) => detailsQuery(m.id, false)) });
   const [sort, setSort] = useState<{ key: SortKey; dir: 1 | -1 }>({ key: 'model', dir: 1 });
+  const traffic = useQuery({ queryKey: ['usage', 'traffic'], queryFn: () => call('usage.traffic', {}) });
+  // Typed tokens of a request, for models without traffic here yet (nothing is assumed for them).
+  const [typed, setTyped] = useState({ input: '', output: '' });
+  const typedTraffic: Traffic | null = typed.input.trim() !== '' && Number.isFinite(Number(typed.input)) ? { input: Number(typed.input), output: Number(typed.output) || 0, requests: null } : null;
+  const trafficOf = (model: string): Traffic | null => {
+    const own = traffic.data?.models.find((m) => m.model === model);
+    return own ? { input: own.input_tokens, output: own.output_tokens, requests: own.requests } : typedTraffic;
+  };
   const zdrTags = new Set((zdr.data?.data ?? []).map((e) => `${e.model_id}|${e.tag}`));
   const rows: ZdrRow[] = listings
     .flatMap((q, i) => (q.data ? [{ model: q.data, details: details[i]?.data ?? [] }] : []))
@@ -64,11 +87,14 @@ export function ZdrScreen() {
       const all = model.endpoints;
       const kept = all.filter((e) => zdrTags.has(`${e.model_id}|${e.tag}`));
       const pair = (pick: (e: Endpoint) => number | null | undefined, better: (...v: number[]) => number) => [best(all.map(pick), better), best(kept.map(pick), better)] as const;
+      const t = trafficOf(model.id);
       return {
         id: model.id,
         name: model.name,
         all: all.length,
         kept,
+        traffic: t,
+        perThousand: t ? pair((e) => perThousand(e, t), Math.min) : ([null, null] as const),
         unknown: all.filter((e) => detail.find((d) => d.tag === e.tag)?.zdr === null).length,
         coverage: all.length === 0 ? null : (100 * kept.length) / all.length,
         input: pair((e) => priceOf(e.pricing.prompt), Math.min),
@@ -134,19 +160,26 @@ export function ZdrScreen() {
               {unknownTotal} endpoint{unknownTotal === 1 ? '' : 's'} of unknown ZDR status {unknownTotal === 1 ? 'is' : 'are'} left out by zdr: true, like those that retain prompts.
             </p>
           ) : null}
+          <div className="toolbar small traffic-input">
+            <span>
+              Cost per 1,000 requests is priced on your own traffic: each model&apos;s requests answered here (inspector and evaluation runs), their mean tokens.
+              {traffic.data?.all ? ` ${traffic.data.all.requests.toLocaleString('en-US')} requests measured so far.` : ' No traffic measured yet.'} For a model without any, price a request of
+            </span>
+            <input type="number" min={0} value={typed.input} onChange={(e) => setTyped({ ...typed, input: e.target.value })} placeholder="input" aria-label="Input tokens of a request" />
+            <span>input and</span>
+            <input type="number" min={0} value={typed.output} onChange={(e) => setTyped({ ...typed, output: e.target.value })} placeholder="output" aria-label="Output tokens of a request" />
+            <span>output tokens.</span>
+          </div>
           <div className="table-scroll">
             <table className="table dense sticky-first" aria-label="ZDR coverage by model">
               <thead>
                 <tr>
                   {header('model', 'Model')}
-                  {header('kept', 'ZDR endpoints')}
-                  {header('unknown', 'Unknown', 'Endpoints whose data policy is not known')}
-                  {header('coverage', 'Coverage')}
-                  {header('input', 'Cheapest in $/M', 'Cheapest input price, all endpoints → ZDR only, USD per million tokens')}
-                  {header('output', 'Cheapest out $/M', 'Cheapest output price, all endpoints → ZDR only, USD per million tokens')}
+                  {header('coverage', 'ZDR endpoints', 'Endpoints known to keep no prompts, of all; unknown ones are left out by zdr: true')}
+                  {header('traffic', 'Per 1,000 of your requests', 'Cheapest cost of 1,000 requests like yours, all endpoints → ZDR only')}
+                  {header('input', 'Cheapest $/M in · out', 'Cheapest input and output prices, all endpoints → ZDR only, USD per million tokens')}
                   {header('latency', 'Best TTFT p50', 'Best median time to first token, last 30 minutes, all endpoints → ZDR only')}
                   {header('throughput', 'Best tok/s p50', 'Best median output tokens per second, last 30 minutes, all endpoints → ZDR only')}
-                  <th scope="col">ZDR providers</th>
                 </tr>
               </thead>
               <tbody>
@@ -158,21 +191,30 @@ export function ZdrScreen() {
                       </a>
                       <div className="muted mono small">{r.id}</div>
                     </th>
-                    <td className="num">
-                      {r.kept.length} of {r.all}
-                    </td>
-                    <td className="num">{r.unknown}</td>
                     <td>
                       <div className="meter" role="meter" aria-valuemin={0} aria-valuemax={100} aria-valuenow={r.coverage ?? 0} aria-label={`ZDR coverage of ${r.name}`}>
                         <div className="meter-fill" style={{ width: `${r.coverage ?? 0}%` }} />
                       </div>
-                      <span className="small">{percent(r.coverage)}</span>
+                      <div className="small">
+                        {r.kept.length} of {r.all} · {percent(r.coverage)}
+                        {r.unknown > 0 ? ` · ${r.unknown} unknown` : ''}
+                      </div>
+                      <div className="muted small zdr-providers">{r.kept.map((e) => e.provider_name.replace(' (simulated)', '')).join(', ') || 'none'}</div>
                     </td>
-                    <td>{impact(r, r.input, perMillion)}</td>
-                    <td>{impact(r, r.output, perMillion)}</td>
-                    <td>{impact(r, r.latency, seconds)}</td>
-                    <td>{impact(r, r.throughput, tokensPerSecond)}</td>
-                    <td className="wrap">{r.kept.map((e) => e.provider_name).join(', ') || UNKNOWN}</td>
+                    <td data-traffic={r.id} className="wrap impact">
+                      {r.traffic ? impact(r, r.perThousand, (v) => (v === null ? UNKNOWN : formatUsd(v))) : <span className="muted">no traffic yet</span>}
+                      {r.traffic ? (
+                        <div className="muted small">
+                          {r.traffic.requests === null ? 'typed' : `${r.traffic.requests.toLocaleString('en-US')} request${r.traffic.requests === 1 ? '' : 's'}`}: {Math.round(r.traffic.input).toLocaleString('en-US')} in, {Math.round(r.traffic.output).toLocaleString('en-US')} out each
+                        </div>
+                      ) : null}
+                    </td>
+                    <td className="wrap impact">
+                      <div>{impact(r, r.input, perMillion)}</div>
+                      <div className="muted">{impact(r, r.output, perMillion)}</div>
+                    </td>
+                    <td className="wrap impact">{impact(r, r.latency, seconds)}</td>
+                    <td className="wrap impact">{impact(r, r.throughput, tokensPerSecond)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -1,0 +1,42 @@
+/**
+ * The sample question set and its labelled dataset, offered on first start: added together, marked
+ * as samples in every list, removed together (with the evaluation runs made on the dataset).
+ */
+import type { DatasetSummary } from '../../../shared/schemas/evaluation';
+import type { QuestionSetSummary } from '../../../shared/schemas/inspector';
+import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
+import type { Datasets } from '../evals/datasets';
+import type { EvalRuns } from '../evals/eval-runs';
+import type { QuestionSets } from '../inspector/question-sets';
+import type { Store } from '../store/database';
+import { SAMPLE_DATASET_NAME, SAMPLE_QUESTIONS, SAMPLE_ROWS, SAMPLE_SET_NAME } from './support-tickets';
+
+export interface SampleDeps {
+  store: Store;
+  questionSets: QuestionSets;
+  datasets: Datasets;
+  evalRuns: Pick<EvalRuns, 'list' | 'cancel'>;
+}
+
+/** The sample set asks the baseline about the first ticket; Evaluations asks it of every ticket. */
+export const SAMPLE_REQUEST: DecisionsRequest = { model: 'sandbox/baseline-text', state: SAMPLE_ROWS[0]!.state, questions: SAMPLE_QUESTIONS } as DecisionsRequest;
+
+/** Adds the sample set and dataset, unless they are there already (then returns those). */
+export function addSamples(deps: SampleDeps): { set: QuestionSetSummary; dataset: DatasetSummary } {
+  return deps.store.transaction(() => {
+    const set = deps.questionSets.list().find((s) => s.sample) ?? deps.questionSets.save({ name: SAMPLE_SET_NAME, request: SAMPLE_REQUEST, sample: true });
+    const dataset = deps.datasets.list().find((d) => d.sample) ?? deps.datasets.create(SAMPLE_DATASET_NAME, SAMPLE_ROWS, { sample: true });
+    return { set, dataset };
+  });
+}
+
+/** Removes every sample set and dataset, and the evaluation runs over the sample datasets. */
+export function removeSamples(deps: SampleDeps): { sets: number; datasets: number } {
+  const datasets = deps.datasets.list().filter((d) => d.sample);
+  for (const run of deps.evalRuns.list()) if (datasets.some((d) => d.id === run.dataset_id)) deps.evalRuns.cancel(run.id);
+  return deps.store.transaction(() => {
+    for (const d of datasets) deps.datasets.delete(d.id);
+    const sets = deps.store.run('DELETE FROM question_sets WHERE sample = 1').changes;
+    return { sets, datasets: datasets.length };
+  });
+}

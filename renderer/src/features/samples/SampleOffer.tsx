@@ -1,0 +1,68 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef } from 'react';
+import { call } from '../../transport/transport';
+import { once } from '../../lib/send-once';
+import { ErrorNotice } from '../../ui/components';
+import { setsKeys, setsQuery } from '../question-sets/api';
+import { datasetsQuery, evalKeys } from '../evaluations/api';
+
+/**
+ * Offered while there is no question set and no dataset (a first start): a support-triage question
+ * set with forty labelled tickets to rehearse on, marked as samples and removed with one click.
+ */
+export function SampleOffer({ onAdded }: { onAdded?: (added: { set: string; dataset: string }) => void }) {
+  const queryClient = useQueryClient();
+  const sets = useQuery(setsQuery());
+  const datasets = useQuery(datasetsQuery());
+  const held = useRef(false);
+  const add = useMutation({
+    mutationFn: () => call('samples.add', {}),
+    onSuccess: (added) => {
+      void queryClient.invalidateQueries({ queryKey: setsKeys.all });
+      void queryClient.invalidateQueries({ queryKey: evalKeys.datasets });
+      onAdded?.({ set: added.set.id, dataset: added.dataset.id });
+    },
+  });
+  if (!sets.data || !datasets.data || sets.data.length > 0 || datasets.data.length > 0) return null;
+  return (
+    <div className="notice sample-offer" role="region" aria-label="Samples to try">
+      <strong>New here? Try it on a sample.</strong>
+      <span>
+        A support-triage question set (is a ticket urgent, what is it about, how upset is the customer) and 40 labelled tickets to run it on. Both are marked
+        <span className="badge badge-muted">sample</span> and can be removed at any time.
+      </span>
+      <button type="button" disabled={add.isPending} onClick={() => once(held, () => add.mutateAsync())}>
+        Add the sample set and dataset
+      </button>
+      {add.error ? <ErrorNotice error={add.error} title="Samples not added" /> : null}
+    </div>
+  );
+}
+
+/** Removes the samples (and runs made on the sample dataset), after asking. */
+export function RemoveSamples() {
+  const queryClient = useQueryClient();
+  const sets = useQuery(setsQuery());
+  const datasets = useQuery(datasetsQuery());
+  const held = useRef(false);
+  const remove = useMutation({
+    mutationFn: () => call('samples.remove', {}),
+    onSuccess: () => void queryClient.invalidateQueries(),
+  });
+  const has = (sets.data ?? []).some((s) => s.sample) || (datasets.data ?? []).some((d) => d.sample);
+  if (!has) return null;
+  return (
+    <button
+      type="button"
+      className="secondary"
+      disabled={remove.isPending}
+      onClick={() =>
+        once(held, async () => {
+          if (window.confirm('Remove the sample question set and the sample dataset, with the evaluation runs made on it?')) await remove.mutateAsync();
+        })
+      }
+    >
+      Remove the samples
+    </button>
+  );
+}
