@@ -20,6 +20,7 @@ import { Datasets } from './evals/datasets';
 import { EvalRuns } from './evals/eval-runs';
 import { createServiceSelector, type GatewayService } from './service';
 import { ApiKeys } from './keys/api-keys';
+import { SqliteKeyStore } from './store/sqlite/key-store';
 import { ProviderKeys } from './keys/provider-keys';
 import type { SecretStore } from './keys/secret-store';
 import { silentLogger, type Logger } from './logger';
@@ -29,7 +30,7 @@ import { UpstreamHttp } from './providers/http';
 import { HealthRegistry } from './routing/health';
 import { startSandboxFleet, type FleetOptions, type SandboxFleet } from './sandbox/fleet';
 import { SettingsStore } from './settings/settings';
-import { Store } from './store/database';
+import { Store } from './store/sqlite/database';
 import type { ImageFetchOptions } from './decisions/image-fetch';
 
 export interface CoreOptions {
@@ -203,9 +204,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 
   const requestLog = RequestLog.open({ dir: join(options.dataDir, REQUEST_LOG_DIR), store, clock, logger, mode: options.requestLog ?? 'write' });
   // After the request log: opening it adds spend an earlier version left in it.
-  const apiKeys = new ApiKeys(store, clock);
+  const apiKeys = await ApiKeys.open(new SqliteKeyStore(store), clock);
   // Metadata of API requests is kept for 30 days (their cost stays in the keys' spend).
-  apiKeys.archiveOlderThan(30);
+  runStore.forgetApiRecordsBefore(clock.now() - 30 * 86_400_000);
   const partial = {
     options,
     clock,

@@ -19,8 +19,8 @@ describe('headless server (in process)', () => {
     await env.core.refreshSandbox();
     ui = tempDir();
     app = createServerApp(env.core, { uiToken: UI_TOKEN, rendererDir: ui.path, bodyLimitBytes: 64 * 1024 });
-    management = env.core.apiKeys.create('m', 'management').key;
-    standard = env.core.apiKeys.create('s', 'standard').key;
+    management = (await env.core.apiKeys.create('m', 'management')).key;
+    standard = (await env.core.apiKeys.create('s', 'standard')).key;
   });
   afterEach(async () => {
     await env.cleanup();
@@ -42,8 +42,8 @@ describe('headless server (in process)', () => {
     expect((await envelope(await app.request('/api/v1/endpoints/zdr'), 401)).message).toMatch(/Missing Authorization header/);
     expect((await envelope(await app.request('/api/v1/endpoints/zdr', { headers: { Authorization: 'Basic abc' } }), 401)).message).toMatch(/Malformed/);
     expect((await envelope(await app.request('/api/v1/endpoints/zdr', { headers: auth('vd-000000000000-' + 'x'.repeat(43)) }), 401)).message).toMatch(/Invalid or revoked/);
-    const { info, key } = env.core.apiKeys.create('gone', 'standard');
-    env.core.apiKeys.revoke(info.id);
+    const { info, key } = await env.core.apiKeys.create('gone', 'standard');
+    await env.core.apiKeys.revoke(info.id);
     await envelope(await app.request('/api/v1/endpoints/zdr', { headers: auth(key) }), 401);
   });
 

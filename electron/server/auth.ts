@@ -7,7 +7,7 @@ import type { VerifiedKey } from '../core/keys/api-keys';
 export type PublicEnv = { Variables: { apiKey: VerifiedKey; requestId: string } };
 
 /** Bearer-key admission for the public API (spec section 5): the key, after its rate limit. */
-export function authenticate(core: Core, header: string | undefined): VerifiedKey {
+export async function authenticate(core: Core, header: string | undefined): Promise<VerifiedKey> {
   if (!header) {
     throw new GatewayError('unauthorized', 'Missing Authorization header; send "Authorization: Bearer <API key>"');
   }
@@ -15,7 +15,7 @@ export function authenticate(core: Core, header: string | undefined): VerifiedKe
   if (!match) {
     throw new GatewayError('unauthorized', 'Malformed Authorization header; expected "Bearer <API key>"');
   }
-  const verified = core.apiKeys.verify(match[1]!);
+  const verified = await core.apiKeys.verify(match[1]!);
   if (!verified) throw new GatewayError('unauthorized', 'Invalid or revoked API key');
   core.apiKeys.touch(verified.id);
   core.apiKeys.admitRate(verified.id);
@@ -24,7 +24,7 @@ export function authenticate(core: Core, header: string | undefined): VerifiedKe
 
 export function bearerAuth(core: Core): MiddlewareHandler<PublicEnv> {
   return async (c, next) => {
-    c.set('apiKey', authenticate(core, c.req.header('authorization')));
+    c.set('apiKey', await authenticate(core, c.req.header('authorization')));
     await next();
   };
 }

@@ -159,7 +159,7 @@ async function runKeys(
         rate_limit_rpm: values['rate-limit'] === undefined ? null : Number(values['rate-limit']),
       });
       if (!limits.success) fail(`keys create: ${summarizeIssues(limits.error)}`);
-      const created = core.apiKeys.create(values.name, kind.data, limits.data);
+      const created = await core.apiKeys.create(values.name, kind.data, limits.data);
       const extra = [
         created.info.credit_limit !== null ? `credit $${created.info.credit_limit}` : null,
         created.info.rate_limit_rpm !== null ? `${created.info.rate_limit_rpm} requests/minute` : null,
@@ -168,17 +168,17 @@ async function runKeys(
         `Created ${created.info.kind} key ${created.info.id} "${created.info.name}"${extra.length ? ` (${extra.join(', ')})` : ''}. It is shown only this once:\n${created.key}\n`,
       );
     } else if (action === 'list') {
-      const keys = core.apiKeys.list();
+      const keys = await core.apiKeys.list();
       process.stdout.write(keys.length === 0 ? 'No keys yet.\n' : formatKeyTable(keys));
     } else if (action === 'revoke') {
       if (!id) fail('keys revoke needs the key id (see keys list)');
-      const before = core.apiKeys.list().find((k) => k.id === id);
+      const before = (await core.apiKeys.list()).find((k) => k.id === id);
       if (before?.revoked_at) {
         process.stdout.write(`Key ${before.id} "${before.name}" was already revoked (${before.revoked_at}); nothing changed.\n`);
         return;
       }
       // An unknown id is reported in one line by the handler around main().
-      const info = core.apiKeys.revoke(id);
+      const info = await core.apiKeys.revoke(id);
       process.stdout.write(`Revoked ${info.id} "${info.name}".\n`);
     } else {
       fail(`Unknown keys command "${action ?? ''}"`);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogFileSchema } from '../../shared/schemas/catalog';
-import { Store } from '../core/store/database';
+import { Store } from '../core/store/sqlite/database';
 import { ScriptedUpstream } from '../test-support/scripted-upstream';
 import { tempDir } from '../test-support/temp-core';
 import { WIRE } from '../test-support/wire-fixtures';
@@ -52,14 +52,14 @@ describe('credit limits and charges', () => {
 
   it('50 concurrent requests on a small limit: some are refused with 402, and the spend stays within the limit', async () => {
     // The most one request may cost, as the server reserves it (from a key that cannot afford even one).
-    const probe = server.core.apiKeys.create('probe', 'standard', { credit_limit: 1e-9, rate_limit_rpm: null }).key;
+    const probe = (await server.core.apiKeys.create('probe', 'standard', { credit_limit: 1e-9, rate_limit_rpm: null })).key;
     const refused = (await (await ask(probe)).json()) as { error: { metadata: { request_max_cost: number } } };
     const maxCost = refused.error.metadata.request_max_cost;
     expect(maxCost).toBeGreaterThanOrEqual(ANSWER_COST);
     // Room for three requests at most at once, while fifty together would cost about fifteen times the limit.
     const limit = Number((3.5 * maxCost).toFixed(6));
     expect(50 * ANSWER_COST).toBeGreaterThan(10 * limit);
-    const { info, key } = server.core.apiKeys.create('tight', 'standard', { credit_limit: limit, rate_limit_rpm: null });
+    const { info, key } = await server.core.apiKeys.create('tight', 'standard', { credit_limit: limit, rate_limit_rpm: null });
 
     const responses = await Promise.all(Array.from({ length: 50 }, () => ask(key)));
     const statuses = responses.map((r) => r.status);
@@ -69,7 +69,7 @@ describe('credit limits and charges', () => {
     expect(answered.length).toBeGreaterThan(0);
     expect(statuses.filter((s) => s === 402).length).toBeGreaterThan(0);
 
-    const spent = server.core.apiKeys.list().find((k) => k.id === info.id)!.spent;
+    const spent = (await server.core.apiKeys.list()).find((k) => k.id === info.id)!.spent;
     expect(spent).toBeLessThanOrEqual(limit);
     // Every answer was charged exactly what it reports, and that is on disk already.
     const charged = answered.reduce((n, b) => n + b.usage!.cost, 0);
@@ -78,14 +78,14 @@ describe('credit limits and charges', () => {
   });
 
   it('a request that fails after paid upstream calls is charged what they cost, and its log line says so', async () => {
-    const { info, key } = server.core.apiKeys.create('unlucky', 'standard', { credit_limit: 1, rate_limit_rpm: null });
+    const { info, key } = await server.core.apiKeys.create('unlucky', 'standard', { credit_limit: 1, rate_limit_rpm: null });
     // Two log-probability calls with no usable label, then a stated answer that is not JSON: 502 after three paid calls.
     const noLabel = WIRE.openai('The', { top: [{ token: 'The', logprob: -0.01 }], usage: { prompt: 100, completion: 1 } });
     upstream.script(noLabel, noLabel, WIRE.openai('I would rather not say.', { usage: { prompt: 200, completion: 10 } }));
     const response = await ask(key);
     expect(response.status).toBe(502);
     const cost = (101 + 101 + 210) * PRICE;
-    expect(server.core.apiKeys.list().find((k) => k.id === info.id)!.spent).toBeCloseTo(cost, 12);
+    expect((await server.core.apiKeys.list()).find((k) => k.id === info.id)!.spent).toBeCloseTo(cost, 12);
     expect(spentOnDisk(info.id)).toBeCloseTo(cost, 12);
     await server.core.requestLog.flush();
     const line = server.core.requestLog.recent({ limit: 20 }).find((e) => e.key_id === info.id)!;

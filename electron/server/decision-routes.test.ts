@@ -36,7 +36,7 @@ describe('assets, image URLs and unknown fields on the Decisions routes', () => 
       imageFetch: { lookup: async () => ['127.0.0.1'], allowAddress: () => true, ca: cert },
     });
     await server.core.handlers['settings.update']({ sandbox: 'on' });
-    key = server.core.apiKeys.create('routes', 'standard').key;
+    key = (await server.core.apiKeys.create('routes', 'standard')).key;
   }, 30_000);
   afterAll(async () => {
     await server.close();

@@ -37,7 +37,7 @@ describe('POST /api/alpha/decisions end to end', () => {
       }),
     );
     await server.core.handlers['settings.update']({ sandbox: 'on' });
-    key = server.core.apiKeys.create('caller', 'standard').key;
+    key = (await server.core.apiKeys.create('caller', 'standard')).key;
   });
   afterAll(async () => {
     await server.close();
@@ -167,7 +167,7 @@ describe('POST /api/alpha/decisions end to end', () => {
   });
 
   it('402 once what is left of a key credit cannot cover the most a request may cost, 429 with Retry-After over its rate', async () => {
-    const limited = server.core.apiKeys.create('tight', 'standard', { credit_limit: 0.002, rate_limit_rpm: 2 }).key;
+    const limited = (await server.core.apiKeys.create('tight', 'standard', { credit_limit: 0.002, rate_limit_rpm: 2 })).key;
     upstream.script(WIRE.openai('Yes', { top: [{ token: 'Yes', logprob: -0.1 }, { token: 'No', logprob: -2.4 }], usage: { prompt: 1000, completion: 1 } }));
     expect((await ask(judge, limited)).status).toBe(200);
     const payment = await status(await ask(judge, limited));
@@ -177,7 +177,7 @@ describe('POST /api/alpha/decisions end to end', () => {
     expect(rate.status).toBe(429);
     expect(rate.message).toMatch(/limited to 2 requests per minute/);
     expect(Number(rate.retryAfter)).toBeGreaterThan(0);
-    const info = server.core.apiKeys.list().find((k) => k.name === 'tight')!;
+    const info = (await server.core.apiKeys.list()).find((k) => k.name === 'tight')!;
     expect(info.spent).toBeCloseTo(0.001001, 9);
   });
 
@@ -220,8 +220,8 @@ describe('POST /api/alpha/decisions end to end', () => {
   });
 
   it('the official client raises its typed errors for 402 and 429', async () => {
-    const broke = server.core.apiKeys.create('broke', 'standard', { credit_limit: 0.0000001, rate_limit_rpm: null }).key;
-    await server.core.apiKeys.charge(server.core.apiKeys.list().find((k) => k.name === 'broke')!.id, 1, null);
+    const broke = (await server.core.apiKeys.create('broke', 'standard', { credit_limit: 0.0000001, rate_limit_rpm: null })).key;
+    await server.core.apiKeys.charge((await server.core.apiKeys.list()).find((k) => k.name === 'broke')!.id, 1, null);
     const client = new OpenRouter({ apiKey: broke, retryConfig: { strategy: 'none' } });
     const error = await client.alpha.decisions.create({ decisionsRequest: judge as never }, { serverURL: server.url }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(sdkErrors.PaymentRequiredResponseError);

@@ -108,15 +108,15 @@ describe('the direct lane for POST /api/alpha/decisions answers exactly as the r
 
   it.each(cases)('%s', async (_name, make, status) => {
     // Each way gets keys of its own, so that limits one spends do not change what the other sees.
-    const keys = () => {
-      const spent = server.core.apiKeys.create('spent', 'standard', { credit_limit: 0.01, rate_limit_rpm: null });
+    const keys = async () => {
+      const spent = await server.core.apiKeys.create('spent', 'standard', { credit_limit: 0.01, rate_limit_rpm: null });
       void server.core.apiKeys.charge(spent.info.id, 0.02, null);
-      const limited = server.core.apiKeys.create('limited', 'standard', { credit_limit: null, rate_limit_rpm: 1 });
+      const limited = await server.core.apiKeys.create('limited', 'standard', { credit_limit: null, rate_limit_rpm: 1 });
       server.core.apiKeys.admitRate(limited.info.id);
-      return { key: server.core.apiKeys.create('caller', 'standard').key, spent: spent.key, limited: limited.key };
+      return { key: (await server.core.apiKeys.create('caller', 'standard')).key, spent: spent.key, limited: limited.key };
     };
-    const laneKeys = keys();
-    const routerKeys = keys();
+    const laneKeys = await keys();
+    const routerKeys = await keys();
     const lane = make(() => laneKeys);
     const router = make(() => routerKeys);
     const path = lane.path ?? '/api/alpha/decisions';

@@ -26,7 +26,7 @@ export function decisionsLane(core: Core, options: { allowedHostnames: readonly 
     const requestId = randomUUID();
     try {
       if (options.allowedHostnames) checkHost(options.allowedHostnames, req.headers.host ?? '');
-      const key = authenticate(core, req.headers.authorization);
+      const key = await authenticate(core, req.headers.authorization);
       const body = await readIncomingText(req, options.bodyLimitBytes);
       const { response, settle } = await answerDecisions(core, {
         body,

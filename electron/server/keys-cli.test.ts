@@ -24,9 +24,9 @@ describe('npm run serve -- keys', () => {
   beforeAll(async () => {
     await build({ entryPoints: ['electron/server/cli.ts'], outfile: CLI, bundle: true, platform: 'node', target: 'node20', format: 'esm', packages: 'external', logLevel: 'warning' });
     data = await tempCore({ sandbox: {} });
-    data.core.apiKeys.create('nightly job with a long name', 'standard', { credit_limit: 5, rate_limit_rpm: 60 });
-    revokedId = data.core.apiKeys.create('old', 'management', { credit_limit: null, rate_limit_rpm: null }).info.id;
-    data.core.apiKeys.revoke(revokedId);
+    await data.core.apiKeys.create('nightly job with a long name', 'standard', { credit_limit: 5, rate_limit_rpm: 60 });
+    revokedId = (await data.core.apiKeys.create('old', 'management', { credit_limit: null, rate_limit_rpm: null })).info.id;
+    await data.core.apiKeys.revoke(revokedId);
     await data.core.close();
   }, 60_000);
   afterAll(async () => data.cleanup().catch(() => undefined));

@@ -29,7 +29,7 @@ describe('GET /api/v1/models and the README examples on a fresh machine', () => 
     data = tempDir();
     ui = tempDir();
     server = await startServer({ port: 0, host: '127.0.0.1', dataDir: data.path, rendererDir: ui.path, version: 'test', sandbox: { seed: 3, failures: false, timeScale: 0.05 }, overrideGlobalObjects: false });
-    key = server.core.apiKeys.create('sdk', 'standard').key;
+    key = (await server.core.apiKeys.create('sdk', 'standard')).key;
   }, 60_000);
   afterAll(async () => {
     await server.close();

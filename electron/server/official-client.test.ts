@@ -30,7 +30,7 @@ describe('official client @openrouter/sdk against the headless server', () => {
       // The client under test runs in this process and checks `instanceof Request`.
       overrideGlobalObjects: false,
     });
-    standardKey = server.core.apiKeys.create('sdk', 'standard').key;
+    standardKey = (await server.core.apiKeys.create('sdk', 'standard')).key;
   });
   afterAll(async () => {
     await server.close();

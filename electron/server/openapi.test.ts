@@ -13,7 +13,7 @@ describe('GET /api/v1/openapi.json', () => {
   beforeAll(async () => {
     server = await startServer({ port: 0, host: '127.0.0.1', dataDir: dirs[0]!.path, rendererDir: dirs[1]!.path, version: '1.2.3', overrideGlobalObjects: false, sandbox: { seed: 3, failures: false, timeScale: 0 } });
     await server.core.handlers['settings.update']({ sandbox: 'on' });
-    key = server.core.apiKeys.create('openapi', 'management').key;
+    key = (await server.core.apiKeys.create('openapi', 'management')).key;
     const response = await fetch(`${server.url}/api/v1/openapi.json`);
     expect(response.status).toBe(200);
     doc = (await response.json()) as Record<string, unknown>;

@@ -19,7 +19,7 @@ describe('public API fuzz', () => {
   beforeAll(async () => {
     server = await startServer({ port: 0, host: '127.0.0.1', dataDir: dirs[0]!.path, rendererDir: dirs[1]!.path, version: 'test', overrideGlobalObjects: false, sandbox: { seed: 7, failures: false, timeScale: 0 }, timeouts: { deadlineMs: 5_000, attemptMs: 2_000 } });
     await server.core.handlers['settings.update']({ sandbox: 'on' });
-    key = server.core.apiKeys.create('fuzz', 'standard').key;
+    key = (await server.core.apiKeys.create('fuzz', 'standard')).key;
   });
   afterAll(async () => {
     await server.close();

@@ -95,22 +95,22 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
 
   api.get('/v1/endpoints/zdr', async (c) => c.json({ data: await core.service().zdr() }));
 
-  api.get('/v1/keys', (c) => {
+  api.get('/v1/keys', async (c) => {
     requireManagement(c.get('apiKey'));
-    return c.json({ data: core.apiKeys.list() });
+    return c.json({ data: await core.apiKeys.list() });
   });
 
   api.post('/v1/keys', async (c) => {
     requireManagement(c.get('apiKey'));
     const body = await readJson(c, 'a key to create');
     const input = parseOrBadRequest(ApiKeyCreateInputSchema, body, 'key');
-    const created = core.apiKeys.create(input.name, input.kind, input);
+    const created = await core.apiKeys.create(input.name, input.kind, input);
     return c.json({ data: created.info, key: created.key }, 201);
   });
 
-  api.delete('/v1/keys/:id', (c) => {
+  api.delete('/v1/keys/:id', async (c) => {
     requireManagement(c.get('apiKey'));
-    return c.json({ data: core.apiKeys.revoke(c.req.param('id')) });
+    return c.json({ data: await core.apiKeys.revoke(c.req.param('id')) });
   });
 
   return api;

@@ -14,8 +14,8 @@ describe('remote gateway mode', () => {
     const common = { port: 0, host: '127.0.0.1', rendererDir: dirs[2]!.path, version: 'test', overrideGlobalObjects: false };
     upstream = await startServer({ ...common, dataDir: dirs[0]!.path, sandbox: { seed: 3, failures: false, timeScale: 0.05 } });
     local = await startServer({ ...common, dataDir: dirs[1]!.path, sandbox: { seed: 4, failures: false, timeScale: 0.05 } });
-    upstreamKey = upstream.core.apiKeys.create('for the local app', 'standard').key;
-    localKey = local.core.apiKeys.create('caller', 'standard').key;
+    upstreamKey = (await upstream.core.apiKeys.create('for the local app', 'standard')).key;
+    localKey = (await local.core.apiKeys.create('caller', 'standard')).key;
     await local.core.handlers['settings.update']({ gateway: { mode: 'remote', base_url: `${upstream.url}/api/v1` } });
     await local.core.handlers['settings.update']({ sandbox: 'off' });
   });

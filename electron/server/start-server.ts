@@ -62,7 +62,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     ...(options.imageFetch ? { imageFetch: options.imageFetch } : {}),
   });
-  const initialManagementKey = core.apiKeys.count() === 0 ? core.apiKeys.create('Initial management key', 'management').key : undefined;
+  const initialManagementKey = (await core.apiKeys.count()) === 0 ? (await core.apiKeys.create('Initial management key', 'management')).key : undefined;
   const uiToken = randomBytes(24).toString('base64url');
   const hosts = allowedHostnames(options.host, options.allowedHosts);
   const app = createServerApp(core, {

@@ -34,7 +34,7 @@ describe('bodies past the limit, and requests Node cannot parse', () => {
   beforeAll(async () => {
     server = await startServer({ port: 0, host: '127.0.0.1', dataDir: dirs[0]!.path, rendererDir: dirs[1]!.path, version: 'test', overrideGlobalObjects: true, bodyLimitBytes: LIMIT });
     port = Number(new URL(server.url).port);
-    key = server.core.apiKeys.create('upload', 'management').key;
+    key = (await server.core.apiKeys.create('upload', 'management')).key;
   });
   afterAll(async () => {
     await server.close();

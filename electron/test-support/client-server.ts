@@ -41,9 +41,9 @@ export async function startClientServer(): Promise<ClientServer> {
     server,
     hosts,
     url: server.url,
-    key: keys.create('client', 'standard').key,
-    brokeKey: keys.create('broke', 'standard', { credit_limit: 1e-12, rate_limit_rpm: null }).key,
-    limitedKey: keys.create('limited', 'standard', { credit_limit: null, rate_limit_rpm: 1 }).key,
+    key: (await keys.create('client', 'standard')).key,
+    brokeKey: (await keys.create('broke', 'standard', { credit_limit: 1e-12, rate_limit_rpm: null })).key,
+    limitedKey: (await keys.create('limited', 'standard', { credit_limit: null, rate_limit_rpm: 1 })).key,
     close: async () => {
       await server.close();
       await hosts.close();

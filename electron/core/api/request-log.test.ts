@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test-support/temp-core';
 import { ApiKeys } from '../keys/api-keys';
+import { SqliteKeyStore } from '../store/sqlite/key-store';
 import { silentLogger, type Logger } from '../logger';
-import { Store } from '../store/database';
+import { Store } from '../store/sqlite/database';
 import { RequestLog, type RequestLogEntry } from './request-log';
 
 const DAY = 86_400_000;
@@ -46,7 +47,7 @@ describe('request log', () => {
   const start = (mode: 'write' | 'read' = 'write', logger: Logger = silentLogger) => {
     store = Store.open(join(dir.path, 'verdict.sqlite'));
     const log = RequestLog.open({ dir: logDir, store, clock, logger, mode });
-    const keys = new ApiKeys(store, clock);
+    const keys = ApiKeys.open(new SqliteKeyStore(store), clock);
     return { log, keys, store };
   };
   const stop = async (log: RequestLog, s: Store) => {
@@ -60,10 +61,10 @@ describe('request log', () => {
   };
   /** A data directory written by the previous version (node-sqlite3-wasm, spend in the log after its checkpoint). */
   const legacyDirectory = () => {
-    cpSync(join(import.meta.dirname, '..', 'store', 'fixtures', 'wasm-v9'), dir.path, { recursive: true });
+    cpSync(join(import.meta.dirname, '..', 'store', 'sqlite', 'fixtures', 'wasm-v9'), dir.path, { recursive: true });
   };
   const LEGACY_KEY = 'aaaaaaaaaaaa';
-  const spentOf = (keys: ApiKeys, id: string) => keys.list().find((k) => k.id === id)!.spent;
+  const spentOf = async (keys: Promise<ApiKeys>, id: string) => (await (await keys).list()).find((k) => k.id === id)!.spent;
 
   afterEach(() => {
     dir.cleanup();
@@ -91,12 +92,12 @@ describe('request log', () => {
     legacyDirectory();
     // 0.25 archived + 0.5 folded up to the checkpoint + 0.125 + 0.0625 after it.
     let run = start();
-    expect(spentOf(run.keys, LEGACY_KEY)).toBe(0.9375);
+    expect(await spentOf(run.keys, LEGACY_KEY)).toBe(0.9375);
     run.log.append(entry(LEGACY_KEY, 5, now));
     await crash(run.log, run.store);
     for (let i = 0; i < 2; i += 1) {
       run = start();
-      expect(spentOf(run.keys, LEGACY_KEY)).toBe(0.9375);
+      expect(await spentOf(run.keys, LEGACY_KEY)).toBe(0.9375);
       await stop(run.log, run.store);
     }
   });
@@ -105,12 +106,12 @@ describe('request log', () => {
     legacyDirectory();
     const before = readFileSync(join(logDir, '2026-11-20.ndjson'), 'utf8');
     let run = start('read');
-    expect(spentOf(run.keys, LEGACY_KEY)).toBe(0.9375);
+    expect(await spentOf(run.keys, LEGACY_KEY)).toBe(0.9375);
     run.log.append(entry(LEGACY_KEY, 9, now));
     await stop(run.log, run.store);
     expect(readFileSync(join(logDir, '2026-11-20.ndjson'), 'utf8')).toBe(before);
     run = start();
-    expect(spentOf(run.keys, LEGACY_KEY)).toBe(0.9375);
+    expect(await spentOf(run.keys, LEGACY_KEY)).toBe(0.9375);
     await stop(run.log, run.store);
   });
 
@@ -120,7 +121,7 @@ describe('request log', () => {
     const { logger, warnings } = recordingLogger();
     const run = start('write', logger);
     expect(warnings).toEqual([expect.stringMatching(/not JSON was skipped/)]);
-    expect(spentOf(run.keys, LEGACY_KEY)).toBe(1.4375);
+    expect(await spentOf(run.keys, LEGACY_KEY)).toBe(1.4375);
     await stop(run.log, run.store);
   });
 

@@ -3,7 +3,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../clock';
 import type { Logger } from '../logger';
-import type { Store } from '../store/database';
+import type { Store } from '../store/sqlite/database';
 
 /**
  * One line of the API request log: metadata only. Callers may require zero data retention, so

@@ -1,5 +1,5 @@
 import { isoTime, type Clock } from '../clock';
-import type { Store } from '../store/database';
+import type { Store } from '../store/sqlite/database';
 
 export interface Refusal {
   parameter: string;

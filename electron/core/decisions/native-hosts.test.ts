@@ -73,7 +73,7 @@ describe('decision models on their native hosts, through POST /api/alpha/decisio
     await server.core.handlers['settings.update']({ sandbox: 'off' });
     await server.core.replaceCatalogFile(CatalogFileSchema.parse(catalog(hosts.url)));
     for (const [slug, secret] of Object.entries(HOST_KEYS)) await server.core.providerKeys.set(slug, secret);
-    key = server.core.apiKeys.create('caller', 'standard').key;
+    key = (await server.core.apiKeys.create('caller', 'standard')).key;
   }, 30_000);
   afterAll(async () => {
     await server.close();
@@ -267,12 +267,12 @@ describe('decision models on their native hosts, through POST /api/alpha/decisio
         },
       };
     });
-    const before = server.core.apiKeys.list().find((k) => k.name === 'caller')!.spent;
+    const before = (await server.core.apiKeys.list()).find((k) => k.name === 'caller')!.spent;
     const { status, body } = await ask({ questions: { late: QUESTIONS.late, topic: { type: 'noul', instructions: 'Is it about billing?' } }, provider: only('openai') });
     expect(status).toBe(400);
     expect(body.error!.message).toMatch(/^questions\.topic: OpenAI declined to answer this question/);
     expect(body.error!.metadata).toMatchObject({ refused: ['topic'] });
-    const after = server.core.apiKeys.list().find((k) => k.name === 'caller')!.spent;
+    const after = (await server.core.apiKeys.list()).find((k) => k.name === 'caller')!.spent;
     expect(after - before).toBeCloseTo(4000 * 1e-7, 12);
   });
 

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Question } from '../../../shared/schemas/question';
 import { systemClock } from '../clock';
-import { Store } from '../store/database';
+import { Store } from '../store/sqlite/database';
 import { Datasets } from './datasets';
 import { imageFolderRows, readLabels, readRows, type DatasetFormat } from './dataset-sources';
 

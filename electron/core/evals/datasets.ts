@@ -4,7 +4,7 @@ import type { DatasetItem, DatasetSummary, Expected, ImportProblem, ImportReport
 import type { Question } from '../../../shared/schemas/question';
 import { isoTime, type Clock } from '../clock';
 import { GatewayError } from '../errors';
-import type { Store } from '../store/database';
+import type { Store } from '../store/sqlite/database';
 import { checkExpected, expectedMisfits, validateRow, type ExpectedGroup, type RawRow, type ValidRow } from './dataset-rows';
 
 interface DatasetRow {

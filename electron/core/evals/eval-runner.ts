@@ -12,7 +12,7 @@ import { isoTime, type Clock } from '../clock';
 import { GatewayError } from '../errors';
 import { usageOf } from '../decisions/usage';
 import { Cancellation, type CancelSignal } from '../cancel';
-import type { Store } from '../store/database';
+import type { Store } from '../store/sqlite/database';
 import type { Datasets } from './datasets';
 import { calibratedAnswer } from './apply-calibration';
 

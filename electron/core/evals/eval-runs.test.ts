@@ -7,7 +7,7 @@ import type { DecisionsRequest } from '../../../shared/schemas/decisions-request
 import { systemClock } from '../clock';
 import { GatewayError } from '../errors';
 import { silentLogger } from '../logger';
-import { Store } from '../store/database';
+import { Store } from '../store/sqlite/database';
 import { Datasets } from './datasets';
 import { readRows } from './dataset-sources';
 import { EvalRuns } from './eval-runs';

@@ -6,7 +6,7 @@ import { isoTime, type Clock } from '../clock';
 import { GatewayError } from '../errors';
 import type { Logger } from '../logger';
 import type { CancelSignal } from '../cancel';
-import type { Store } from '../store/database';
+import type { Store } from '../store/sqlite/database';
 import type { Datasets } from './datasets';
 import { budgetMessage, EvalRunner, MAX_ITEM_TRIES, type EvalDecide, type RunnerEnd } from './eval-runner';
 import { calibrate } from './calibration';

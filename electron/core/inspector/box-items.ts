@@ -3,7 +3,7 @@ import { imageSize } from 'image-size';
 import type { BoxItem } from '../../../shared/schemas/inspector';
 import { isoTime, type Clock } from '../clock';
 import { GatewayError } from '../errors';
-import type { Store } from '../store/database';
+import type { Store } from '../store/sqlite/database';
 
 interface Row {
   id: string;

@@ -3,7 +3,7 @@ import type { BoxItem, TruthBox } from '../../../shared/schemas/inspector';
 import { isoTime, type Clock } from '../clock';
 import type { Datasets } from '../evals/datasets';
 import { GatewayError } from '../errors';
-import type { Store } from '../store/database';
+import type { Store } from '../store/sqlite/database';
 import { boxAnswersOf, expectedWithTruth, imageUrlOf, sizeFromHead, truthFromExpected, type Edges } from './box-review-rows';
 import { BoxVerdicts, judgedPart, WHOLE_IMAGE, type VerdictRow } from './box-verdicts';
 

@@ -6,7 +6,7 @@
  */
 import type { BoxItem, TruthBox } from '../../../shared/schemas/inspector';
 import { GatewayError } from '../errors';
-import type { Store } from '../store/database';
+import type { Store } from '../store/sqlite/database';
 import type { Edges } from './box-review-rows';
 
 /** The row of a verdict on every box question of the item at once. */

@@ -8,7 +8,7 @@ import type { Expected } from '../../../shared/schemas/evaluation';
 import { isoTime, type Clock } from '../clock';
 import type { Datasets } from '../evals/datasets';
 import { GatewayError } from '../errors';
-import type { Store } from '../store/database';
+import type { Store } from '../store/sqlite/database';
 
 interface VerdictRow {
   item_id: string;

@@ -3,7 +3,7 @@ import { DecisionsRequestSchema, type DecisionsRequest } from '../../../shared/s
 import type { QuestionSetSummary } from '../../../shared/schemas/inspector';
 import { isoTime, type Clock } from '../clock';
 import { GatewayError } from '../errors';
-import type { Store } from '../store/database';
+import type { Store } from '../store/sqlite/database';
 
 interface Row {
   id: string;

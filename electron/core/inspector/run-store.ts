@@ -1,7 +1,7 @@
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import type { DecisionsResponse } from '../../../shared/schemas/decisions-response';
 import type { ErrorBody } from '../../../shared/schemas/error-envelope';
-import type { Store } from '../store/database';
+import type { Store } from '../store/sqlite/database';
 import type { RunRouting } from '../../../shared/schemas/inspector';
 import type { AnsweringMethod } from '../decisions/ask';
 
@@ -28,6 +28,11 @@ export interface DecisionRecord {
  */
 export class RunStore {
   constructor(private readonly store: Store) {}
+
+  /** Records of API requests written here by earlier versions (their cost is in their key's spend): those before `cutoff` go. */
+  forgetApiRecordsBefore(cutoff: number): number {
+    return this.store.run("DELETE FROM decisions WHERE origin = 'api' AND created_at < ?", [cutoff]).changes;
+  }
 
   record(r: DecisionRecord): void {
     const ok = r.outcome.ok ? r.outcome : null;

@@ -6,7 +6,7 @@ import type { Clock } from '../clock';
 import { GatewayError } from '../errors';
 import type { RunStore } from './run-store';
 import type { GatewayService } from '../service';
-import type { Store } from '../store/database';
+import type { Store } from '../store/sqlite/database';
 
 interface DecisionRow {
   id: string;

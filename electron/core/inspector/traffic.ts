@@ -3,7 +3,7 @@
  * mean input and output tokens (every upstream call of a request together), from the inspector's
  * runs and the evaluation runs kept here. What ZDR would cost is priced on it.
  */
-import type { Store } from '../store/database';
+import type { Store } from '../store/sqlite/database';
 
 export interface TrafficProfile {
   model: string;

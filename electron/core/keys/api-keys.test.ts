@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempCore } from '../../test-support/temp-core';
 import { DATABASE_FILE } from '../create-core';
-import { Store } from '../store/database';
+import { Store } from '../store/sqlite/database';
+import { SqliteKeyStore } from '../store/sqlite/key-store';
 import { ApiKeys } from './api-keys';
 
 describe('API keys', () => {
@@ -12,90 +13,90 @@ describe('API keys', () => {
 
   it('verifies a created key, and only that key', async () => {
     env = await tempCore();
-    const { info, key } = env.core.apiKeys.create('ci', 'standard');
-    expect(env.core.apiKeys.verify(key)).toEqual({ id: info.id, kind: 'standard' });
+    const { info, key } = await env.core.apiKeys.create('ci', 'standard');
+    expect(await env.core.apiKeys.verify(key)).toEqual({ id: info.id, kind: 'standard' });
     const tampered = key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A');
-    expect(env.core.apiKeys.verify(tampered)).toBeUndefined();
-    expect(env.core.apiKeys.verify('not-a-key')).toBeUndefined();
-    expect(env.core.apiKeys.verify('')).toBeUndefined();
+    expect(await env.core.apiKeys.verify(tampered)).toBeUndefined();
+    expect(await env.core.apiKeys.verify('not-a-key')).toBeUndefined();
+    expect(await env.core.apiKeys.verify('')).toBeUndefined();
   });
 
   it('a key verified before stops working once it is revoked, here or by another process, at once', async () => {
     let now = Date.parse('2026-01-01T00:00:00Z');
     env = await tempCore({ clock: { now: () => now } });
-    const a = env.core.apiKeys.create('a', 'standard');
-    const b = env.core.apiKeys.create('b', 'standard');
+    const a = await env.core.apiKeys.create('a', 'standard');
+    const b = await env.core.apiKeys.create('b', 'standard');
     // Verified (and remembered) first.
-    expect(env.core.apiKeys.verify(a.key)?.id).toBe(a.info.id);
-    expect(env.core.apiKeys.verify(b.key)?.id).toBe(b.info.id);
-    env.core.apiKeys.revoke(a.info.id);
-    expect(env.core.apiKeys.verify(a.key)).toBeUndefined();
+    expect((await env.core.apiKeys.verify(a.key))?.id).toBe(a.info.id);
+    expect((await env.core.apiKeys.verify(b.key))?.id).toBe(b.info.id);
+    await env.core.apiKeys.revoke(a.info.id);
+    expect(await env.core.apiKeys.verify(a.key)).toBeUndefined();
     // Another process (the command line) revokes b in the same file, over a connection of its own.
     const otherStore = Store.open(env.core.store.path);
-    const other = new ApiKeys(otherStore, { now: () => now });
+    const other = await ApiKeys.open(new SqliteKeyStore(otherStore), { now: () => now });
     now += 1;
-    other.revoke(b.info.id);
+    await other.revoke(b.info.id);
     otherStore.close();
-    expect(env.core.apiKeys.verify(b.key)).toBeUndefined();
+    expect(await env.core.apiKeys.verify(b.key)).toBeUndefined();
   });
 
   it('a key another process has just created works at once, without waiting for the next look', async () => {
     const now = Date.parse('2026-01-01T00:00:00Z');
     env = await tempCore({ clock: { now: () => now } });
-    const first = env.core.apiKeys.create('first', 'standard');
-    expect(env.core.apiKeys.verify(first.key)?.id).toBe(first.info.id);
+    const first = await env.core.apiKeys.create('first', 'standard');
+    expect((await env.core.apiKeys.verify(first.key))?.id).toBe(first.info.id);
     // The command line creates a key in the same file; the clock has not moved on.
     const otherStore = Store.open(env.core.store.path);
-    const created = new ApiKeys(otherStore, { now: () => now }).create('from the command line', 'standard');
+    const created = await (await ApiKeys.open(new SqliteKeyStore(otherStore), { now: () => now })).create('from the command line', 'standard');
     otherStore.close();
-    expect(env.core.apiKeys.verify(created.key)?.id).toBe(created.info.id);
+    expect((await env.core.apiKeys.verify(created.key))?.id).toBe(created.info.id);
   });
 
   it('stores only a hash: the key never appears in the database file', async () => {
     env = await tempCore();
-    const { key } = env.core.apiKeys.create('ci', 'management');
+    const { key } = await env.core.apiKeys.create('ci', 'management');
     // Everything after `vd-<id>-`: the secret is base64url, which has '-' in it too (split('-')[2] was '' when it began with one).
     const secretPart = key.split('-').slice(2).join('-');
     expect(secretPart).toHaveLength(43);
     const bytes = readFileSync(join(env.dataDir, DATABASE_FILE)).toString('latin1');
     expect(bytes).not.toContain(secretPart);
-    expect(JSON.stringify(env.core.apiKeys.list())).not.toContain(secretPart);
+    expect(JSON.stringify((await env.core.apiKeys.list()))).not.toContain(secretPart);
   });
 
   it('a revoked key no longer verifies, and revoking twice keeps the first time', async () => {
     let now = Date.parse('2026-01-01T00:00:00Z');
     env = await tempCore({ clock: { now: () => now } });
-    const { info, key } = env.core.apiKeys.create('temp', 'standard');
-    const first = env.core.apiKeys.revoke(info.id);
+    const { info, key } = await env.core.apiKeys.create('temp', 'standard');
+    const first = await env.core.apiKeys.revoke(info.id);
     now += 60_000;
-    const second = env.core.apiKeys.revoke(info.id);
+    const second = await env.core.apiKeys.revoke(info.id);
     expect(second.revoked_at).toBe(first.revoked_at);
-    expect(env.core.apiKeys.verify(key)).toBeUndefined();
-    expect(() => env.core.apiKeys.revoke('000000000000')).toThrow(/No API key/);
+    expect(await env.core.apiKeys.verify(key)).toBeUndefined();
+    await expect(env.core.apiKeys.revoke('000000000000')).rejects.toThrow(/No API key/);
   });
 
   it('records when a key was last used, at most once a minute', async () => {
     let now = Date.parse('2026-01-01T00:00:00Z');
     env = await tempCore({ clock: { now: () => now } });
-    const { info } = env.core.apiKeys.create('job', 'standard');
+    const { info } = await env.core.apiKeys.create('job', 'standard');
     env.core.apiKeys.touch(info.id);
     env.core.store.flush();
-    const firstUse = env.core.apiKeys.list()[0]!.last_used_at;
+    const firstUse = (await env.core.apiKeys.list())[0]!.last_used_at;
     expect(firstUse).toBe('2026-01-01T00:00:00.000Z');
     now += 30_000;
     env.core.apiKeys.touch(info.id);
     env.core.store.flush();
-    expect(env.core.apiKeys.list()[0]!.last_used_at).toBe(firstUse);
+    expect((await env.core.apiKeys.list())[0]!.last_used_at).toBe(firstUse);
     now += 61_000;
     env.core.apiKeys.touch(info.id);
     env.core.store.flush();
-    expect(env.core.apiKeys.list()[0]!.last_used_at).toBe('2026-01-01T00:01:31.000Z');
+    expect((await env.core.apiKeys.list())[0]!.last_used_at).toBe('2026-01-01T00:01:31.000Z');
   });
 
   it('API requests logged in SQLite by an earlier version: old ones are removed, what they cost still counts against the key', async () => {
     let now = Date.parse('2026-01-01T00:00:00Z');
     env = await tempCore({ clock: { now: () => now } });
-    const { info } = env.core.apiKeys.create('job', 'standard', { credit_limit: 1, rate_limit_rpm: null });
+    const { info } = await env.core.apiKeys.create('job', 'standard', { credit_limit: 1, rate_limit_rpm: null });
     // Their cost was carried into api_keys.spent when the schema moved spend there.
     env.core.store.run('UPDATE api_keys SET spent = 0.75 WHERE id = ?', [info.id]);
     const log = (at: number, cost: number) =>
@@ -103,28 +104,28 @@ describe('API keys', () => {
     log(now, 0.25);
     now += 40 * 86_400_000;
     log(now, 0.5);
-    const keys = new ApiKeys(env.core.store, { now: () => now });
-    expect(keys.archiveOlderThan(30)).toBe(1);
+    expect(env.core.runStore.forgetApiRecordsBefore(now - 30 * 86_400_000)).toBe(1);
     expect(env.core.store.all('SELECT id FROM decisions')).toHaveLength(1);
-    expect(new ApiKeys(env.core.store, { now: () => now }).list()[0]!.spent).toBe(0.75);
+    const keys = await ApiKeys.open(new SqliteKeyStore(env.core.store), { now: () => now });
+    expect((await keys.list())[0]!.spent).toBe(0.75);
     await keys.charge(info.id, 0.3, null);
     expect(() => keys.admitCredit(info.id)).toThrow(/has spent \$1\.05 of its \$1 credit/);
   });
 
   it('a charge is in the file once it resolves, and counts at once for the next admission', async () => {
     env = await tempCore();
-    const { info } = env.core.apiKeys.create('job', 'standard', { credit_limit: 1, rate_limit_rpm: null });
+    const { info } = await env.core.apiKeys.create('job', 'standard', { credit_limit: 1, rate_limit_rpm: null });
     const charged = env.core.apiKeys.charge(info.id, 0.4, null);
-    const reread = () => new ApiKeys(env.core.store, env.core.clock).list()[0]!.spent;
-    expect(reread()).toBe(0);
+    const reread = async () => (await (await ApiKeys.open(new SqliteKeyStore(env.core.store), env.core.clock)).list())[0]!.spent;
+    expect(await reread()).toBe(0);
     expect(() => env.core.apiKeys.reserve(info.id, () => 0.61)).toThrow(/\$0\.6 of its \$1 credit free/);
     await charged;
-    expect(reread()).toBe(0.4);
+    expect(await reread()).toBe(0.4);
   });
 
   it('reservations of requests in flight count against the limit until they are settled', async () => {
     env = await tempCore();
-    const { info } = env.core.apiKeys.create('job', 'standard', { credit_limit: 1, rate_limit_rpm: null });
+    const { info } = await env.core.apiKeys.create('job', 'standard', { credit_limit: 1, rate_limit_rpm: null });
     const first = env.core.apiKeys.reserve(info.id, () => 0.5)!;
     const second = env.core.apiKeys.reserve(info.id, () => 0.5)!;
     expect(() => env.core.apiKeys.reserve(info.id, () => 0.01)).toThrow(expect.objectContaining({ status: 402 }));
@@ -132,9 +133,9 @@ describe('API keys', () => {
     await env.core.apiKeys.charge(info.id, 0.1, first);
     expect(env.core.apiKeys.reserve(info.id, () => 0.4)).not.toBeNull();
     await env.core.apiKeys.charge(info.id, 0, second);
-    expect(env.core.apiKeys.list()[0]!.spent).toBe(0.1);
+    expect((await env.core.apiKeys.list())[0]!.spent).toBe(0.1);
     // A key without a credit limit holds nothing.
-    const free = env.core.apiKeys.create('free', 'standard');
+    const free = await env.core.apiKeys.create('free', 'standard');
     expect(env.core.apiKeys.reserve(free.info.id, () => {
       throw new Error('not worked out for a key without a limit');
     })).toBeNull();
@@ -143,16 +144,17 @@ describe('API keys', () => {
   it('a restart keeps the rate-limit window: requests of the last minute still count', async () => {
     let now = Date.parse('2026-01-01T00:00:00Z');
     env = await tempCore({ clock: { now: () => now } });
-    const { info } = env.core.apiKeys.create('job', 'standard', { credit_limit: null, rate_limit_rpm: 3 });
+    const { info } = await env.core.apiKeys.create('job', 'standard', { credit_limit: null, rate_limit_rpm: 3 });
     for (let i = 0; i < 3; i += 1) {
       env.core.apiKeys.admitRate(info.id);
       now += 1000;
     }
     // Committed with the next group commit (before any answer leaves).
     await env.core.store.commit('SELECT 1');
-    const restarted = new ApiKeys(env.core.store, { now: () => now });
+    const restarted = await ApiKeys.open(new SqliteKeyStore(env.core.store), { now: () => now });
     expect(() => restarted.admitRate(info.id)).toThrow(expect.objectContaining({ status: 429 }));
     now += 58_000;
-    expect(() => new ApiKeys(env.core.store, { now: () => now }).admitRate(info.id)).not.toThrow();
+    const later = await ApiKeys.open(new SqliteKeyStore(env.core.store), { now: () => now });
+    expect(() => later.admitRate(info.id)).not.toThrow();
   });
 });

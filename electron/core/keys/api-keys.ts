@@ -2,29 +2,16 @@ import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ApiKeyInfo, ApiKeyKind, ApiKeyLimits } from '../../../shared/schemas/inspector';
 import { isoTime, type Clock } from '../clock';
 import { GatewayError } from '../errors';
-import type { Store } from '../store/database';
+import type { ApiKeyRecord, KeyStore } from '../store/ports';
 
 /** Keys look like `vd-<12 hex id>-<43 base64url secret>`; only a SHA-256 of the whole key is stored. */
 const KEY_PATTERN = /^vd-([0-9a-f]{12})-([A-Za-z0-9_-]{43})$/;
-
-interface ApiKeyRow {
-  id: string;
-  name: string;
-  kind: ApiKeyKind;
-  hash: Uint8Array;
-  label: string;
-  created_at: string;
-  revoked_at: string | null;
-  last_used_at: string | null;
-  credit_limit: number | null;
-  rate_limit_rpm: number | null;
-}
 
 // One-shot hashing: no Hash object per request.
 const digest = (key: string): Buffer => hash('sha256', key, 'buffer');
 const DUMMY_HASH = digest('vd-000000000000-not-a-key');
 
-const toInfo = (row: ApiKeyRow, spent: number): ApiKeyInfo => ({
+const toInfo = (row: ApiKeyRecord, spent: number): ApiKeyInfo => ({
   id: row.id,
   name: row.name,
   kind: row.kind,
@@ -52,62 +39,73 @@ export interface Reservation {
 }
 
 /**
- * API keys. Verification runs on every public request, so rows are kept in memory and reloaded
- * whenever another process (such as `keys revoke`) commits to the database.
+ * API keys. Verification runs on every public request, so keys are kept in memory and read again
+ * from the store whenever its change token moves (another process, such as `keys revoke`, committed).
  *
- * Spend: `api_keys.spent` is written before each answer leaves (a group commit shared by the
- * requests answered in the same turn of the event loop), so a crash loses no acknowledged charge.
+ * Spend: a key's spend is written before each answer leaves (a group commit shared by the requests
+ * answered in the same turn of the event loop), so a crash loses no acknowledged charge.
  * Credit: each request reserves the most it can cost at admission and is refused (402) when spend,
  * the reservations of requests in flight and its own would pass the limit; the reservation is
  * replaced by the real cost when it ends. This process is the only one that serves requests on its
- * data directory; the `keys` command beside it does not charge.
+ * data; the `keys` command beside it does not charge.
  */
 export class ApiKeys {
-  private cache: Map<string, ApiKeyRow> | null = null;
-  private dataVersion = -1;
+  private cache = new Map<string, ApiKeyRecord>();
+  private token = -1;
+  private reading: Promise<void> | null = null;
   private readonly touched = new Map<string, number>();
-  /** Keys that passed `verify` against the rows read last; saves hashing on every request. */
+  /** Keys that passed `verify` against the keys read last; saves hashing on every request. */
   private readonly verified = new Map<string, VerifiedKey>();
-  private verifiedFor: Map<string, ApiKeyRow> | null = null;
-  /** USD spent per key: read at start, then kept here (each charge is written through to SQLite). */
-  private readonly spentByKey: Map<string, number>;
+  /** USD spent per key: read at open, then kept here (each charge is written through to the store). */
+  private readonly spentByKey = new Map<string, number>();
   /** USD reserved per key by requests in flight. */
   private readonly reservedByKey = new Map<string, number>();
-  /** Start times of each rate-limited key's requests in the last minute, oldest first (also in SQLite). */
+  /** Start times of each rate-limited key's requests in the last minute, oldest first (also in the store). */
   private readonly recent = new Map<string, number[]>();
   private prunedAt = 0;
 
-  constructor(
-    private readonly store: Store,
+  private constructor(
+    private readonly store: KeyStore,
     private readonly clock: Clock,
-  ) {
-    this.spentByKey = new Map(this.store.all<{ id: string; spent: number }>('SELECT id, spent FROM api_keys').map((r) => [r.id, r.spent]));
-    for (const { key_id, at } of this.store.all<{ key_id: string; at: number }>('SELECT key_id, at FROM key_requests WHERE at > ? ORDER BY at', [this.clock.now() - MINUTE])) {
-      const times = this.recent.get(key_id) ?? [];
+  ) {}
+
+  static async open(store: KeyStore, clock: Clock): Promise<ApiKeys> {
+    const keys = new ApiKeys(store, clock);
+    await keys.readKeys();
+    for (const { keyId, at } of await store.requestsSince(clock.now() - MINUTE)) {
+      const times = keys.recent.get(keyId) ?? [];
       times.push(at);
-      this.recent.set(key_id, times);
+      keys.recent.set(keyId, times);
     }
+    return keys;
   }
 
-  private rows(): Map<string, ApiKeyRow> {
-    // SQLite's data_version changes when another connection (such as `keys revoke`) commits; reading
-    // it is one prepared pragma, so it is read on every look and a key revoked elsewhere stops at once.
-    const version = this.store.dataVersion();
-    if (!this.cache || version !== this.dataVersion) {
-      this.cache = new Map(this.store.all<ApiKeyRow>('SELECT * FROM api_keys').map((r) => [r.id, r]));
-      this.dataVersion = version;
+  /** Reads every key again; what was verified against the keys before is verified again. */
+  private async readKeys(): Promise<void> {
+    const token = this.store.changeToken();
+    const records = await this.store.all();
+    this.cache = new Map(records.map((r) => [r.id, r]));
+    for (const r of records) if (!this.spentByKey.has(r.id)) this.spentByKey.set(r.id, r.spent);
+    this.verified.clear();
+    this.token = token;
+  }
+
+  /** The keys, read again first when the store says they changed (one read shared by concurrent callers). */
+  private async current(): Promise<Map<string, ApiKeyRecord>> {
+    if (this.store.changeToken() !== this.token) {
+      this.reading ??= this.readKeys().finally(() => (this.reading = null));
+      await this.reading;
     }
     return this.cache;
   }
 
-  private spent(id: string): number {
-    return this.spentByKey.get(id) ?? 0;
+  private remember(record: ApiKeyRecord): void {
+    this.cache.set(record.id, record);
+    this.verified.clear();
   }
 
-  /** API requests logged in SQLite by earlier versions are kept for `days` like the request log (their cost is in `spent`). */
-  archiveOlderThan(days: number): number {
-    const cutoff = this.clock.now() - days * 24 * 3_600_000;
-    return this.store.run("DELETE FROM decisions WHERE origin = 'api' AND created_at < ?", [cutoff]).changes;
+  private spent(id: string): number {
+    return this.spentByKey.get(id) ?? 0;
   }
 
   /**
@@ -118,7 +116,7 @@ export class ApiKeys {
     if (reservation) this.release(reservation);
     if (!(usd > 0)) return Promise.resolve();
     this.spentByKey.set(id, this.spent(id) + usd);
-    return this.store.commit('UPDATE api_keys SET spent = spent + ? WHERE id = ?', [usd, id]);
+    return this.store.charge(id, usd);
   }
 
   private release(reservation: Reservation): void {
@@ -130,7 +128,7 @@ export class ApiKeys {
 
   /** Rate limit (requests per minute, sliding window): 429 with Retry-After when over. */
   admitRate(id: string): void {
-    const row = this.rows().get(id);
+    const row = this.cache.get(id);
     if (!row?.rate_limit_rpm) return;
     const now = this.clock.now();
     const times = this.recent.get(id) ?? [];
@@ -145,16 +143,16 @@ export class ApiKeys {
     times.push(now);
     this.recent.set(id, times);
     // Committed with the next group commit, so before this request's answer leaves.
-    this.store.commitSoon('INSERT INTO key_requests (key_id, at) VALUES (?, ?)', [id, now]);
+    this.store.noteRequest({ keyId: id, at: now });
     if (now - this.prunedAt >= MINUTE) {
       this.prunedAt = now;
-      this.store.commitSoon('DELETE FROM key_requests WHERE at <= ?', [now - MINUTE]);
+      this.store.forgetRequests(now - MINUTE);
     }
   }
 
   /** Credit, before anything is known of the request: 402 once the key has spent its limit. */
   admitCredit(id: string): void {
-    const row = this.rows().get(id);
+    const row = this.cache.get(id);
     if (row?.credit_limit === null || row?.credit_limit === undefined) return;
     const spent = this.spent(id);
     if (spent >= row.credit_limit) {
@@ -170,7 +168,7 @@ export class ApiKeys {
    * would pass its limit.
    */
   reserve(id: string, mostItCosts: () => number): Reservation | null {
-    const row = this.rows().get(id);
+    const row = this.cache.get(id);
     if (row?.credit_limit === null || row?.credit_limit === undefined) return null;
     const maxCost = mostItCosts();
     const spent = this.spent(id);
@@ -186,10 +184,10 @@ export class ApiKeys {
     return { keyId: id, usd: maxCost };
   }
 
-  create(name: string, kind: ApiKeyKind, limits: ApiKeyLimits = { credit_limit: null, rate_limit_rpm: null }): { info: ApiKeyInfo; key: string } {
+  async create(name: string, kind: ApiKeyKind, limits: ApiKeyLimits = { credit_limit: null, rate_limit_rpm: null }): Promise<{ info: ApiKeyInfo; key: string }> {
     const id = randomBytes(6).toString('hex');
     const key = `vd-${id}-${randomBytes(32).toString('base64url')}`;
-    const row: ApiKeyRow = {
+    const record: ApiKeyRecord = {
       id,
       name,
       kind,
@@ -200,43 +198,33 @@ export class ApiKeys {
       last_used_at: null,
       credit_limit: limits.credit_limit,
       rate_limit_rpm: limits.rate_limit_rpm,
+      spent: 0,
     };
-    this.store.run(
-      'INSERT INTO api_keys (id, name, kind, hash, label, created_at, credit_limit, rate_limit_rpm) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      [row.id, row.name, row.kind, row.hash, row.label, row.created_at, row.credit_limit, row.rate_limit_rpm],
-    );
-    this.cache = null;
-    return { info: toInfo(row, 0), key };
+    await this.store.add(record);
+    this.spentByKey.set(id, 0);
+    this.remember(record);
+    return { info: toInfo(record, 0), key };
   }
 
-  list(): ApiKeyInfo[] {
-    return this.store.all<ApiKeyRow>('SELECT * FROM api_keys ORDER BY created_at, id').map((r) => toInfo(r, round(this.spent(r.id))));
+  async list(): Promise<ApiKeyInfo[]> {
+    return (await this.store.all()).map((r) => toInfo(r, round(this.spentByKey.get(r.id) ?? r.spent)));
   }
 
-  count(): number {
-    return this.store.get<{ n: number }>('SELECT COUNT(*) AS n FROM api_keys')?.n ?? 0;
+  async count(): Promise<number> {
+    return (await this.store.all()).length;
   }
 
-  revoke(id: string): ApiKeyInfo {
-    const row = this.store.get<ApiKeyRow>('SELECT * FROM api_keys WHERE id = ?', [id]);
-    if (!row) throw new GatewayError('not_found', `No API key with id "${id}"`);
-    if (!row.revoked_at) {
-      row.revoked_at = isoTime(this.clock);
-      this.store.run('UPDATE api_keys SET revoked_at = ? WHERE id = ?', [row.revoked_at, id]);
-      this.cache = null;
-    }
-    return toInfo(row, round(this.spent(id)));
+  async revoke(id: string): Promise<ApiKeyInfo> {
+    const record = await this.store.revoke(id, isoTime(this.clock));
+    if (!record) throw new GatewayError('not_found', `No API key with id "${id}"`);
+    this.remember(record);
+    return toInfo(record, round(this.spentByKey.get(id) ?? record.spent));
   }
 
   /** The key's identity when it is known and not revoked; compared in constant time. */
-  verify(presented: string): VerifiedKey | undefined {
+  async verify(presented: string): Promise<VerifiedKey | undefined> {
     // Keys created or revoked by another process (`keys create`, `keys revoke`) are seen here at once.
-    const rows = this.rows();
-    if (rows !== this.verifiedFor) {
-      // Keys were (re)read: a revocation or a new key must be seen, so what was verified is verified again.
-      this.verified.clear();
-      this.verifiedFor = rows;
-    }
+    const rows = await this.current();
     const known = this.verified.get(presented);
     if (known) return known;
     const match = KEY_PATTERN.exec(presented);
@@ -257,6 +245,6 @@ export class ApiKeys {
     const last = this.touched.get(id);
     if (last !== undefined && now - last < 60_000) return;
     this.touched.set(id, now);
-    this.store.later('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [new Date(now).toISOString(), id]);
+    this.store.stampUsed(id, new Date(now).toISOString());
   }
 }

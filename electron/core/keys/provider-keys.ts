@@ -1,5 +1,5 @@
 import { isoTime, type Clock } from '../clock';
-import type { Store } from '../store/database';
+import type { Store } from '../store/sqlite/database';
 import { BUNDLED_PROVIDERS } from '../catalog/bundled-providers';
 import { decodeBoundKey, encodeBoundKey, keyRefusal, originOf, type BoundKey } from './bound-key';
 import type { SecretStore } from './secret-store';

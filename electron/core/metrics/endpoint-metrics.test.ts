@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test-support/temp-core';
-import { Store } from '../store/database';
+import { Store } from '../store/sqlite/database';
 import type { AttemptOutcome, AttemptRecord } from './attempt';
 import { EndpointMetrics } from './endpoint-metrics';
 

@@ -1,7 +1,7 @@
 import * as hdr from 'hdr-histogram-js';
 import type { PercentileStats } from '../../../shared/schemas/endpoint';
 import type { Clock } from '../clock';
-import type { Store } from '../store/database';
+import type { Store } from '../store/sqlite/database';
 import { PROVIDER_FAULTS, type AttemptRecord } from './attempt';
 
 const MINUTE = 60_000;

@@ -1,8 +1,8 @@
 import Database from 'libsql';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Store } from '../store/database';
-import { MIGRATIONS } from '../store/migrations';
+import { Store } from '../store/sqlite/database';
+import { MIGRATIONS } from '../store/sqlite/migrations';
 import { staleReason } from '../inspector/box-review';
 import { pngWithRect } from '../../test-support/images';
 import { tempCore, tempDir, type TempCore } from '../../test-support/temp-core';

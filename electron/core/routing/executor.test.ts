@@ -5,7 +5,7 @@ import { GatewayError } from '../errors';
 import { EndpointMetrics } from '../metrics/endpoint-metrics';
 import { UpstreamHttp } from '../providers/http';
 import { openaiAdapter } from '../providers/openai/adapter';
-import { Store } from '../store/database';
+import { Store } from '../store/sqlite/database';
 import { OPEN_CAPABILITIES, testEndpoint, testModel, testProvider } from '../../test-support/catalog-fixtures';
 import { ScriptedUpstream, type Script } from '../../test-support/scripted-upstream';
 import { tempDir } from '../../test-support/temp-core';

@@ -8,7 +8,7 @@ import type { DecisionsRequest } from '../../../shared/schemas/decisions-request
 import type { Datasets } from '../evals/datasets';
 import type { EvalRuns } from '../evals/eval-runs';
 import type { QuestionSets } from '../inspector/question-sets';
-import type { Store } from '../store/database';
+import type { Store } from '../store/sqlite/database';
 import { SAMPLE_DATASET_NAME, SAMPLE_QUESTIONS, SAMPLE_ROWS, SAMPLE_SET_NAME } from './support-tickets';
 
 export interface SampleDeps {

@@ -1,7 +1,7 @@
 import { SettingsSchema, type Settings } from '../../../shared/schemas/inspector';
 
 export type SettingsPatch = { [K in keyof Settings]?: Settings[K] | undefined };
-import type { Store } from '../store/database';
+import type { Store } from '../store/sqlite/database';
 
 const DEFAULTS: Settings = { theme: 'system', sandbox: 'auto', routing: { only: [], ignore: [], zdr: false }, gateway: { mode: 'built-in' }, trace_destinations: [], image_urls: 'refuse' };
 

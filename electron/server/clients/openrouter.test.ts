@@ -91,7 +91,7 @@ describe('OpenRouter clients against /api/v1/systemone and /api/alpha/decisions'
     expect((refused as APICallError).statusCode).toBe(400);
     expect((refused as APICallError).responseBody).toContain('questions.topic: OpenAI declined to answer this question');
     // A key of its own: the one above already spent its request of this minute.
-    const once = env.server.core.apiKeys.create('once a minute', 'standard', { credit_limit: null, rate_limit_rpm: 1 }).key;
+    const once = (await env.server.core.apiKeys.create('once a minute', 'standard', { credit_limit: null, rate_limit_rpm: 1 })).key;
     await experimental_decide({ model: model(once, 'sandbox/decider'), state, questions: late, maxRetries: 0 });
     const limited = await experimental_decide({ model: model(once, 'sandbox/decider'), state, questions: late, maxRetries: 0 }).catch((e: unknown) => e);
     expect((limited as APICallError).statusCode).toBe(429);

@@ -148,6 +148,12 @@ export class Store {
     }
   }
 
+  /** Commits the write-behind rows and the pending group now. */
+  flushNow(): void {
+    this.flush();
+    this.commitGroup();
+  }
+
   private commitGroup(): void {
     this.groupScheduled = false;
     const rows = this.grouped;

@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../../test-support/temp-core';
+import { tempDir } from '../../../test-support/temp-core';
 import { Store } from './database';
 import { MIGRATIONS } from './migrations';
 

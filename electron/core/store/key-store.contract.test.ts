@@ -1,0 +1,214 @@
+import { join } from 'node:path';
+import pgClient from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPostgres, type TestPostgres } from '../../test-support/postgres';
+import { tempDir } from '../../test-support/temp-core';
+import { until } from '../../test-support/until';
+import type { ApiKeyRecord, KeyStore } from './ports';
+import { PgDatabase } from './postgres/database';
+import { PgKeyStore } from './postgres/key-store';
+import { Store } from './sqlite/database';
+import { SqliteKeyStore } from './sqlite/key-store';
+
+/**
+ * The keys domain's storage contract, run against both backends: a real SQLite file, and a real
+ * PostgreSQL server started for this file. "Another process" is a second, independent connection to
+ * the same data (a second SQLite connection; a second Postgres pool), which is what another process is
+ * to the store.
+ */
+interface Backend {
+  /** Two independent openings of one fresh store. */
+  open(): Promise<{ a: KeyStore; b: KeyStore; close(): Promise<void> }>;
+}
+
+let postgres: TestPostgres | undefined;
+let databases = 0;
+
+const sqlite: Backend = {
+  async open() {
+    const dir = tempDir();
+    const path = join(dir.path, 'verdict.sqlite');
+    const first = Store.open(path);
+    const second = Store.open(path);
+    return {
+      a: new SqliteKeyStore(first),
+      b: new SqliteKeyStore(second),
+      async close() {
+        first.close();
+        second.close();
+        dir.cleanup();
+      },
+    };
+  },
+};
+
+const pg: Backend = {
+  async open() {
+    const url = postgres!.createDatabase(`keys_${(databases += 1)}`);
+    const [first, second] = await Promise.all([PgDatabase.open(url), PgDatabase.open(url)]);
+    return {
+      a: await PgKeyStore.open(first),
+      b: await PgKeyStore.open(second),
+      async close() {
+        await first.close();
+        await second.close();
+      },
+    };
+  },
+};
+
+beforeAll(async () => {
+  postgres = await startPostgres();
+}, 60_000);
+afterAll(() => postgres?.stop());
+
+const key = (id: string, created_at: string, extra: Partial<ApiKeyRecord> = {}): ApiKeyRecord => ({
+  id,
+  name: `key ${id}`,
+  kind: 'standard',
+  hash: Buffer.from(id.padEnd(32, '!')),
+  label: `vd-${id}-…`,
+  created_at,
+  revoked_at: null,
+  last_used_at: null,
+  credit_limit: null,
+  rate_limit_rpm: null,
+  spent: 0,
+  ...extra,
+});
+
+describe.each([
+  ['SQLite', sqlite],
+  ['Postgres', pg],
+] as const)('KeyStore on %s', (_name, backend) => {
+  it('keeps what it was given, exactly, oldest first, and another connection reads the same', async () => {
+    const { a, b, close } = await backend.open();
+    try {
+      const later = key('bbbbbbbbbbbb', '2026-02-01T00:00:00.000Z', { kind: 'management', credit_limit: 2.5, rate_limit_rpm: 30 });
+      const earlier = key('aaaaaaaaaaaa', '2026-01-01T00:00:00.000Z');
+      await a.add(later);
+      await a.add(earlier);
+      expect(await a.all()).toEqual([earlier, later]);
+      expect(await b.all()).toEqual([earlier, later]);
+      expect((await b.all())[0]!.hash).toBeInstanceOf(Buffer);
+      await expect(a.add(key('aaaaaaaaaaaa', '2026-03-01T00:00:00.000Z'))).rejects.toThrow();
+      expect(await b.all()).toHaveLength(2);
+    } finally {
+      await close();
+    }
+  });
+
+  it('revokes once: the first time is kept, an unknown key is undefined', async () => {
+    const { a, b, close } = await backend.open();
+    try {
+      await a.add(key('aaaaaaaaaaaa', '2026-01-01T00:00:00.000Z'));
+      const first = await a.revoke('aaaaaaaaaaaa', '2026-01-02T00:00:00.000Z');
+      expect(first?.revoked_at).toBe('2026-01-02T00:00:00.000Z');
+      const again = await b.revoke('aaaaaaaaaaaa', '2026-01-03T00:00:00.000Z');
+      expect(again?.revoked_at).toBe('2026-01-02T00:00:00.000Z');
+      expect(await a.revoke('000000000000', '2026-01-03T00:00:00.000Z')).toBeUndefined();
+    } finally {
+      await close();
+    }
+  });
+
+  it('a charge is durable once it resolves, and charges from two connections at once all count', async () => {
+    const { a, b, close } = await backend.open();
+    try {
+      await a.add(key('aaaaaaaaaaaa', '2026-01-01T00:00:00.000Z'));
+      await a.add(key('bbbbbbbbbbbb', '2026-01-01T00:00:01.000Z'));
+      await a.charge('aaaaaaaaaaaa', 0.25);
+      expect((await b.all()).map((k) => k.spent)).toEqual([0.25, 0]);
+      // 200 charges of an eighth (exact in binary) from each connection, interleaved.
+      const charges: Promise<void>[] = [];
+      for (let i = 0; i < 200; i += 1) {
+        charges.push(a.charge('aaaaaaaaaaaa', 0.125), b.charge('aaaaaaaaaaaa', 0.125), b.charge('bbbbbbbbbbbb', 0.5));
+        if (i % 20 === 0) await new Promise((r) => setImmediate(r));
+      }
+      await Promise.all(charges);
+      expect((await a.all()).map((k) => k.spent)).toEqual([0.25 + 400 * 0.125, 200 * 0.5]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('request starts are kept for the sliding minute and forgotten up to a time', async () => {
+    const { a, b, close } = await backend.open();
+    try {
+      await a.add(key('aaaaaaaaaaaa', '2026-01-01T00:00:00.000Z', { rate_limit_rpm: 2 }));
+      const t = Date.parse('2026-01-01T00:00:00Z');
+      for (const at of [t + 3, t + 1, t + 2]) a.noteRequest({ keyId: 'aaaaaaaaaaaa', at });
+      await a.flush();
+      expect(await b.requestsSince(t)).toEqual([1, 2, 3].map((d) => ({ keyId: 'aaaaaaaaaaaa', at: t + d })));
+      expect(await b.requestsSince(t + 2)).toEqual([{ keyId: 'aaaaaaaaaaaa', at: t + 3 }]);
+      a.forgetRequests(t + 2);
+      await a.flush();
+      expect(await b.requestsSince(0)).toEqual([{ keyId: 'aaaaaaaaaaaa', at: t + 3 }]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('a usage stamp is written behind, and is there after a flush', async () => {
+    const { a, b, close } = await backend.open();
+    try {
+      await a.add(key('aaaaaaaaaaaa', '2026-01-01T00:00:00.000Z'));
+      a.stampUsed('aaaaaaaaaaaa', '2026-01-05T00:00:00.000Z');
+      await a.flush();
+      expect((await b.all())[0]!.last_used_at).toBe('2026-01-05T00:00:00.000Z');
+    } finally {
+      await close();
+    }
+  });
+
+  it("the change token moves when another connection creates or revokes a key, and after this one's own", async () => {
+    const { a, b, close } = await backend.open();
+    try {
+      const start = a.changeToken();
+      expect(a.changeToken()).toBe(start);
+      await b.add(key('aaaaaaaaaaaa', '2026-01-01T00:00:00.000Z'));
+      // Postgres delivers the notice after the commit, over the listening connection.
+      await until(() => a.changeToken(), (token) => token !== start);
+      const afterAdd = a.changeToken();
+      await b.revoke('aaaaaaaaaaaa', '2026-01-02T00:00:00.000Z');
+      await until(() => a.changeToken(), (token) => token !== afterAdd);
+      const own = a.changeToken();
+      await a.add(key('bbbbbbbbbbbb', '2026-01-01T00:00:00.000Z'));
+      expect(a.changeToken()).not.toBe(own);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('Postgres schema', () => {
+  it('five processes starting together on an empty database apply each migration once', async () => {
+    const url = postgres!.createDatabase('migrations_race');
+    const opened = await Promise.all(Array.from({ length: 5 }, () => PgDatabase.open(url, { maxConnections: 2 })));
+    try {
+      const [db] = opened;
+      expect(await db!.query('SELECT version FROM verdict_schema')).toHaveLength(1);
+      const tables = await db!.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name");
+      expect(tables.map((t) => t.table_name)).toEqual(['api_keys', 'key_requests', 'verdict_schema']);
+    } finally {
+      await Promise.all(opened.map((d) => d.close()));
+    }
+  });
+
+  it('a database written by a newer version is refused and left untouched', async () => {
+    const url = postgres!.createDatabase('from_the_future');
+    const db = await PgDatabase.open(url);
+    await db.query('UPDATE verdict_schema SET version = 999');
+    await db.query("INSERT INTO api_keys (id, name, kind, hash, label, created_at) VALUES ('aaaaaaaaaaaa', 'kept', 'standard', '\\x00', 'l', 'now')");
+    await db.close();
+    await expect(PgDatabase.open(url)).rejects.toThrow(/newer Verdict \(schema 999, this build knows 1\)/);
+    const client = new pgClient.Client({ connectionString: url });
+    await client.connect();
+    try {
+      expect((await client.query('SELECT version FROM verdict_schema')).rows).toEqual([{ version: 999 }]);
+      expect((await client.query('SELECT name FROM api_keys')).rows).toEqual([{ name: 'kept' }]);
+    } finally {
+      await client.end();
+    }
+  });
+});

@@ -1,0 +1,61 @@
+import type { ApiKeyKind } from '../../../shared/schemas/inspector';
+
+/**
+ * The storage interfaces the domains ask, one per domain that owns data. No SQL and no backend is
+ * named here: `store/sqlite/` and `store/postgres/` implement them, and a domain never reads a table
+ * of another's. Values are plain domain values, never rows or JSON strings.
+ *
+ * Reads the request path needs on every call are kept in memory by the domain, loaded at open and
+ * read again when the port's change token moves; the token is read synchronously (SQLite: the file's
+ * data_version and this connection's own writes; Postgres: LISTEN/NOTIFY), so checking it adds no
+ * await to the hot path.
+ */
+
+/** An API key as stored: only a SHA-256 of the whole key, never the key. */
+export interface ApiKeyRecord {
+  id: string;
+  name: string;
+  kind: ApiKeyKind;
+  hash: Buffer;
+  label: string;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  credit_limit: number | null;
+  rate_limit_rpm: number | null;
+  /** USD charged to the key, all time. */
+  spent: number;
+}
+
+/** A rate-limited request's start (ms since the epoch), kept for the sliding minute. */
+export interface KeyRequest {
+  keyId: string;
+  at: number;
+}
+
+/** The keys domain's storage. */
+export interface KeyStore {
+  /** Every key, oldest first. */
+  all(): Promise<ApiKeyRecord[]>;
+  /** Stores a new key; resolves once it is durable. */
+  add(key: ApiKeyRecord): Promise<void>;
+  /** Marks a key revoked at `at` unless it already is; the key as it is after, or undefined when unknown. */
+  revoke(id: string, at: string): Promise<ApiKeyRecord | undefined>;
+  /** Adds `usd` to a key's spend; resolves once durable. Charges made in one turn of the event loop share a commit. */
+  charge(id: string, usd: number): Promise<void>;
+  /** Records a rate-limited request's start: durable with the next group commit, which an answer awaits. */
+  noteRequest(request: KeyRequest): void;
+  /** Forgets request starts at or before `at` (with the next group commit). */
+  forgetRequests(upTo: number): void;
+  /** Request starts after `since`, oldest first. */
+  requestsSince(since: number): Promise<KeyRequest[]>;
+  /** A usage stamp nobody was promised: written behind, within a quarter of a second. */
+  stampUsed(id: string, at: string): void;
+  /**
+   * Moves whenever the keys change in any process (created, revoked, limits), except by spend.
+   * Read synchronously and cheaply; what was read before it moved must be read again.
+   */
+  changeToken(): number;
+  /** Resolves once every write queued so far (request starts, usage stamps) is committed. */
+  flush(): Promise<void>;
+}

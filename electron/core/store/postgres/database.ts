@@ -1,0 +1,182 @@
+import pg from 'pg';
+import { PG_MIGRATIONS } from './migrations';
+
+/** Connections a process opens by default: the pool's, and one more that listens for change notices. */
+export const DEFAULT_MAX_CONNECTIONS = 10;
+/** The advisory lock key migrations are applied under ("verdict" in ASCII). */
+const MIGRATION_LOCK = 0x76_65_72_64_69_63_74;
+
+export interface PgOptions {
+  /** Connections in all, the listener's included (default 10). */
+  maxConnections?: number;
+}
+
+/**
+ * A team's database: PostgreSQL through a pool of `pg` connections. Migrations are applied at open,
+ * in one transaction under a transaction-scoped advisory lock, so processes starting together (or
+ * behind a connection pooler, where session locks do not hold) apply each version once. One more
+ * connection LISTENs for the schema's change notices and reconnects when it is lost; notices missed
+ * meanwhile are made up for by telling every listener that anything may have changed.
+ *
+ * Acknowledgements: a write that resolved was committed by the server (synchronous_commit as the
+ * server is configured, on by default), so it survives a killed gateway and a killed database.
+ */
+export class PgDatabase {
+  private listener: pg.Client | null = null;
+  private readonly listeners = new Map<string, Set<() => void>>();
+  private closed = false;
+
+  private constructor(
+    private readonly url: string,
+    readonly pool: pg.Pool,
+  ) {}
+
+  static async open(url: string, options: PgOptions = {}): Promise<PgDatabase> {
+    const max = Math.max(2, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS) - 1;
+    const pool = new pg.Pool({ connectionString: url, max });
+    // An idle connection the server dropped is replaced on the next query; it must not end the process.
+    pool.on('error', () => {});
+    const db = new PgDatabase(url, pool);
+    try {
+      await db.migrate();
+      await db.listen();
+    } catch (error) {
+      await db.close();
+      throw error;
+    }
+    return db;
+  }
+
+  private async migrate(): Promise<void> {
+    await this.transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      await client.query('CREATE TABLE IF NOT EXISTS verdict_schema (version integer NOT NULL)');
+      const row = (await client.query<{ version: number }>('SELECT version FROM verdict_schema')).rows[0];
+      const current = row?.version ?? 0;
+      if (!row) await client.query('INSERT INTO verdict_schema (version) VALUES (0)');
+      if (current > PG_MIGRATIONS.length) {
+        throw new Error(`The database was written by a newer Verdict (schema ${current}, this build knows ${PG_MIGRATIONS.length}); it was left untouched.`);
+      }
+      for (let version = current; version < PG_MIGRATIONS.length; version += 1) await client.query(PG_MIGRATIONS[version]!);
+      if (current < PG_MIGRATIONS.length) await client.query('UPDATE verdict_schema SET version = $1', [PG_MIGRATIONS.length]);
+    });
+  }
+
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url });
+    client.on('notification', (message) => this.notify(message.channel));
+    client.on('error', () => {
+      if (this.listener !== client) return;
+      this.listener = null;
+      void client.end().catch(() => {});
+      // Notices sent while nobody listened are lost: every listener reads again.
+      for (const channel of this.listeners.keys()) this.notify(channel);
+      this.reconnect();
+    });
+    await client.connect();
+    for (const channel of this.listeners.keys()) await client.query(`LISTEN ${channel}`);
+    this.listener = client;
+  }
+
+  private reconnect(attempt = 0): void {
+    if (this.closed) return;
+    const timer = setTimeout(() => {
+      this.listen().catch(() => this.reconnect(attempt + 1));
+    }, Math.min(5_000, 100 * 2 ** attempt));
+    timer.unref();
+  }
+
+  private notify(channel: string): void {
+    for (const listener of this.listeners.get(channel) ?? []) listener();
+  }
+
+  /** Calls `listener` after each committed change notice on `channel`. */
+  async onNotice(channel: string, listener: () => void): Promise<void> {
+    let set = this.listeners.get(channel);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(channel, set);
+      await this.listener?.query(`LISTEN ${channel}`);
+    }
+    set.add(listener);
+  }
+
+  async query<T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> {
+    return (await this.pool.query<T>(sql, params)).rows;
+  }
+
+  /** Runs `work` in one transaction on one connection; rolled back when it throws. */
+  async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const listener = this.listener;
+    this.listener = null;
+    await listener?.end().catch(() => {});
+    await this.pool.end();
+  }
+}
+
+/**
+ * Writes gathered over one turn of the event loop and committed together: `add` resolves once the
+ * batch holding it is committed (a charge an answer waits for), `addSoon` only queues. A failed
+ * commit rejects every write in it.
+ */
+export class TickBatch<T> {
+  private items: T[] = [];
+  private waiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
+  private scheduled = false;
+  private running: Promise<void> = Promise.resolve();
+
+  constructor(private readonly commit: (items: T[]) => Promise<void>) {}
+
+  add(item: T): Promise<void> {
+    const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    this.queue(item);
+    return done;
+  }
+
+  addSoon(item: T): void {
+    this.queue(item);
+  }
+
+  private queue(item: T): void {
+    this.items.push(item);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      const items = this.items;
+      const waiters = this.waiters;
+      this.items = [];
+      this.waiters = [];
+      // One batch at a time, in order.
+      this.running = this.running.then(() =>
+        this.commit(items).then(
+          () => waiters.forEach((w) => w.resolve()),
+          (error: unknown) => waiters.forEach((w) => w.reject(error)),
+        ),
+      );
+    });
+  }
+
+  /** Resolves once everything queued so far is committed (or failed). */
+  async drain(): Promise<void> {
+    while (this.scheduled || this.items.length > 0) await new Promise((r) => setImmediate(r));
+    await this.running;
+  }
+}

@@ -1,0 +1,139 @@
+import type { ApiKeyKind } from '../../../../shared/schemas/inspector';
+import type { ApiKeyRecord, KeyRequest, KeyStore } from '../ports';
+import { TickBatch, type PgDatabase } from './database';
+import { CHANNELS } from './migrations';
+
+interface ApiKeyRow {
+  id: string;
+  name: string;
+  kind: ApiKeyKind;
+  hash: Buffer;
+  label: string;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  credit_limit: number | null;
+  rate_limit_rpm: number | null;
+  spent: number;
+}
+
+const COLUMNS = 'id, name, kind, hash, label, created_at, revoked_at, last_used_at, credit_limit, rate_limit_rpm, spent';
+
+const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({ ...row, hash: Buffer.from(row.hash) });
+
+type Write = { charge: { id: string; usd: number } } | { note: KeyRequest } | { forget: number };
+
+/** Usage stamps nobody was promised are written this often at the latest. */
+const STAMP_DELAY_MS = 250;
+
+/** The keys domain's tables in Postgres. Charges and request starts of one event-loop turn share one transaction of at most three statements. */
+export class PgKeyStore implements KeyStore {
+  private token = 0;
+  private readonly writes: TickBatch<Write>;
+  private stamps = new Map<string, string>();
+  private stampTimer: NodeJS.Timeout | null = null;
+
+  private constructor(private readonly db: PgDatabase) {
+    this.writes = new TickBatch((items) => this.commit(items));
+  }
+
+  static async open(db: PgDatabase): Promise<PgKeyStore> {
+    const store = new PgKeyStore(db);
+    await db.onNotice(CHANNELS.keys, () => (store.token += 1));
+    return store;
+  }
+
+  async all(): Promise<ApiKeyRecord[]> {
+    return (await this.db.query<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys ORDER BY created_at, id`)).map(toRecord);
+  }
+
+  async add(key: ApiKeyRecord): Promise<void> {
+    await this.db.query(
+      'INSERT INTO api_keys (id, name, kind, hash, label, created_at, revoked_at, last_used_at, credit_limit, rate_limit_rpm, spent) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)',
+      [key.id, key.name, key.kind, key.hash, key.label, key.created_at, key.revoked_at, key.last_used_at, key.credit_limit, key.rate_limit_rpm, key.spent],
+    );
+    this.token += 1;
+  }
+
+  async revoke(id: string, at: string): Promise<ApiKeyRecord | undefined> {
+    // One statement: the row as it is after, revoked now or before.
+    const rows = await this.db.query<ApiKeyRow>(
+      `WITH changed AS (UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING ${COLUMNS})
+       SELECT ${COLUMNS} FROM changed UNION ALL SELECT ${COLUMNS} FROM api_keys WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM changed)`,
+      [id, at],
+    );
+    this.token += 1;
+    return rows[0] ? toRecord(rows[0]) : undefined;
+  }
+
+  charge(id: string, usd: number): Promise<void> {
+    return this.writes.add({ charge: { id, usd } });
+  }
+
+  noteRequest(request: KeyRequest): void {
+    this.writes.addSoon({ note: request });
+  }
+
+  forgetRequests(upTo: number): void {
+    this.writes.addSoon({ forget: upTo });
+  }
+
+  private async commit(items: Write[]): Promise<void> {
+    const charged = new Map<string, number>();
+    const notes: KeyRequest[] = [];
+    let forget: number | null = null;
+    for (const item of items) {
+      if ('charge' in item) charged.set(item.charge.id, (charged.get(item.charge.id) ?? 0) + item.charge.usd);
+      else if ('note' in item) notes.push(item.note);
+      else forget = Math.max(forget ?? item.forget, item.forget);
+    }
+    await this.db.transaction(async (client) => {
+      if (charged.size > 0) {
+        await client.query('UPDATE api_keys AS k SET spent = k.spent + c.usd FROM unnest($1::text[], $2::float8[]) AS c(id, usd) WHERE k.id = c.id', [
+          [...charged.keys()],
+          [...charged.values()],
+        ]);
+      }
+      if (notes.length > 0) {
+        await client.query('INSERT INTO key_requests (key_id, at) SELECT * FROM unnest($1::text[], $2::bigint[])', [notes.map((n) => n.keyId), notes.map((n) => n.at)]);
+      }
+      if (forget !== null) await client.query('DELETE FROM key_requests WHERE at <= $1', [forget]);
+    });
+  }
+
+  async requestsSince(since: number): Promise<KeyRequest[]> {
+    const rows = await this.db.query<{ key_id: string; at: string }>('SELECT key_id, at FROM key_requests WHERE at > $1 ORDER BY at', [since]);
+    return rows.map((r) => ({ keyId: r.key_id, at: Number(r.at) }));
+  }
+
+  stampUsed(id: string, at: string): void {
+    this.stamps.set(id, at);
+    if (this.stampTimer) return;
+    this.stampTimer = setTimeout(() => void this.writeStamps(), STAMP_DELAY_MS);
+    this.stampTimer.unref();
+  }
+
+  /** Writes the usage stamps queued so far. */
+  async writeStamps(): Promise<void> {
+    if (this.stampTimer) clearTimeout(this.stampTimer);
+    this.stampTimer = null;
+    if (this.stamps.size === 0) return;
+    const stamps = this.stamps;
+    this.stamps = new Map();
+    await this.db
+      .query('UPDATE api_keys AS k SET last_used_at = s.at FROM unnest($1::text[], $2::text[]) AS s(id, at) WHERE k.id = s.id', [[...stamps.keys()], [...stamps.values()]])
+      .catch(() => {
+        // Nobody was promised a stamp; the next use writes it again.
+      });
+  }
+
+  /** Waits for every write queued so far. */
+  async flush(): Promise<void> {
+    await this.writes.drain();
+    await this.writeStamps();
+  }
+
+  changeToken(): number {
+    return this.token;
+  }
+}

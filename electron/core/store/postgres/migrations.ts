@@ -1,0 +1,36 @@
+/**
+ * The Postgres schema, one entry a version, applied in order at start (database.ts) under a
+ * transaction-scoped advisory lock. Never edit an entry that has shipped: add one.
+ *
+ * Change notices: a statement-level trigger sends NOTIFY on the domain's channel when what the
+ * request path keeps in memory changes; a transaction's notices are delivered once it commits.
+ */
+export const PG_MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE api_keys (
+    id text PRIMARY KEY,
+    name text NOT NULL,
+    kind text NOT NULL CHECK (kind IN ('standard', 'management')),
+    hash bytea NOT NULL,
+    label text NOT NULL,
+    created_at text NOT NULL,
+    revoked_at text,
+    last_used_at text,
+    credit_limit double precision,
+    rate_limit_rpm integer,
+    spent double precision NOT NULL DEFAULT 0
+  );
+  CREATE TABLE key_requests (key_id text NOT NULL, at bigint NOT NULL);
+  CREATE INDEX key_requests_by_time ON key_requests (at);
+  CREATE FUNCTION verdict_keys_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM pg_notify('verdict_keys', '');
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER api_keys_changed AFTER INSERT OR DELETE OR UPDATE OF name, kind, hash, revoked_at, credit_limit, rate_limit_rpm
+    ON api_keys FOR EACH STATEMENT EXECUTE FUNCTION verdict_keys_changed();
+  `,
+];
+
+/** The channels the schema notifies on, by domain. */
+export const CHANNELS = { keys: 'verdict_keys' } as const;

@@ -1,0 +1,94 @@
+import type { ApiKeyKind } from '../../../../shared/schemas/inspector';
+import type { ApiKeyRecord, KeyRequest, KeyStore } from '../ports';
+import type { Store } from './database';
+
+interface ApiKeyRow {
+  id: string;
+  name: string;
+  kind: ApiKeyKind;
+  hash: Uint8Array;
+  label: string;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  credit_limit: number | null;
+  rate_limit_rpm: number | null;
+  spent: number;
+}
+
+const COLUMNS = 'id, name, kind, hash, label, created_at, revoked_at, last_used_at, credit_limit, rate_limit_rpm, spent';
+
+const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({
+  id: row.id,
+  name: row.name,
+  kind: row.kind,
+  hash: Buffer.from(row.hash),
+  label: row.label,
+  created_at: row.created_at,
+  revoked_at: row.revoked_at,
+  last_used_at: row.last_used_at,
+  credit_limit: row.credit_limit,
+  rate_limit_rpm: row.rate_limit_rpm,
+  spent: row.spent,
+});
+
+/** The keys domain's tables (`api_keys`, `key_requests`) in the SQLite file. */
+export class SqliteKeyStore implements KeyStore {
+  private seenVersion = -1;
+  private token = 0;
+
+  constructor(private readonly store: Store) {}
+
+  async all(): Promise<ApiKeyRecord[]> {
+    return this.store.all<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys ORDER BY created_at, id`).map(toRecord);
+  }
+
+  async add(key: ApiKeyRecord): Promise<void> {
+    this.store.run(
+      'INSERT INTO api_keys (id, name, kind, hash, label, created_at, revoked_at, last_used_at, credit_limit, rate_limit_rpm, spent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [key.id, key.name, key.kind, key.hash, key.label, key.created_at, key.revoked_at, key.last_used_at, key.credit_limit, key.rate_limit_rpm, key.spent],
+    );
+    this.token += 1;
+  }
+
+  async revoke(id: string, at: string): Promise<ApiKeyRecord | undefined> {
+    const changes = this.store.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [at, id]).changes;
+    if (changes > 0) this.token += 1;
+    const row = this.store.get<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?`, [id]);
+    return row ? toRecord(row) : undefined;
+  }
+
+  charge(id: string, usd: number): Promise<void> {
+    return this.store.commit('UPDATE api_keys SET spent = spent + ? WHERE id = ?', [usd, id]);
+  }
+
+  noteRequest({ keyId, at }: KeyRequest): void {
+    this.store.commitSoon('INSERT INTO key_requests (key_id, at) VALUES (?, ?)', [keyId, at]);
+  }
+
+  forgetRequests(upTo: number): void {
+    this.store.commitSoon('DELETE FROM key_requests WHERE at <= ?', [upTo]);
+  }
+
+  async requestsSince(since: number): Promise<KeyRequest[]> {
+    return this.store.all<{ key_id: string; at: number }>('SELECT key_id, at FROM key_requests WHERE at > ? ORDER BY at', [since]).map((r) => ({ keyId: r.key_id, at: r.at }));
+  }
+
+  stampUsed(id: string, at: string): void {
+    this.store.later('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [at, id]);
+  }
+
+  async flush(): Promise<void> {
+    this.store.flushNow();
+  }
+
+  /** Another process's commit moves the file's data_version; this one's own key writes move the token here. */
+  changeToken(): number {
+    const version = this.store.dataVersion();
+    if (version !== this.seenVersion) {
+      this.seenVersion = version;
+      this.token += 1;
+    }
+    return this.token;
+  }
+}
