@@ -21,6 +21,9 @@ import { EvalRuns } from './evals/eval-runs';
 import { createServiceSelector, type GatewayService } from './service';
 import { ApiKeys } from './keys/api-keys';
 import { SqliteKeyStore } from './store/sqlite/key-store';
+import { SqliteProviderKeyDates } from './store/sqlite/provider-key-dates';
+import { SqliteRefusalStore } from './store/sqlite/refusal-store';
+import { SqliteSettingsStore } from './store/sqlite/settings-store';
 import { ProviderKeys } from './keys/provider-keys';
 import type { SecretStore } from './keys/secret-store';
 import { silentLogger, type Logger } from './logger';
@@ -112,12 +115,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const logger = options.logger ?? silentLogger;
   const store = Store.open(join(options.dataDir, DATABASE_FILE));
   const catalog = new Catalog();
-  const settings = new SettingsStore(store);
-  const providerKeys = new ProviderKeys(options.secrets, store, clock, (slug) => (catalog.hasProvider(slug) ? catalog.provider(slug).base_url : undefined));
+  const settings = await SettingsStore.open(new SqliteSettingsStore(store));
+  const providerKeys = new ProviderKeys(options.secrets, new SqliteProviderKeyDates(store), clock, (slug) => (catalog.hasProvider(slug) ? catalog.provider(slug).base_url : undefined));
   const metrics = new EndpointMetrics(store, clock);
   const health = new HealthRegistry(clock);
   const http = new UpstreamHttp(clock);
-  const learned = new LearnedCapabilities(store, clock);
+  const learned = await LearnedCapabilities.open(new SqliteRefusalStore(store), clock);
   const gateway = new Gateway({
     catalog,
     metrics,

@@ -130,11 +130,11 @@ export class Gateway {
         // A model that declined, or ran out of budget, was still paid for what it produced.
         if (error.details.usage) hooks.onBilled?.(error.details.usage);
         // Out of budget before any answer: remembered, so the next request leaves more room; this one moves on.
-        if (error.kind === 'incomplete') this.learn(endpoint, OUTPUT_BUDGET, error.message);
+        if (error.kind === 'incomplete') await this.learn(endpoint, OUTPUT_BUDGET, error.message);
         const refused = error.kind === 'unsupported' ? error.details.parameter : undefined;
         if (!refused || refusals >= MAX_REFUSALS) throw error;
         const before = JSON.stringify(target.capabilities);
-        this.learn(endpoint, refused, error.message);
+        await this.learn(endpoint, refused, error.message);
         target.capabilities = this.capabilities(endpoint);
         if (JSON.stringify(target.capabilities) === before) throw error;
         if (request.topLogprobs && target.capabilities.topLogprobs === 0) return null;
@@ -173,8 +173,8 @@ export class Gateway {
   }
 
   /** Remembers that the endpoint refused a parameter or feature, so later requests leave it out. */
-  private learn(endpoint: CatalogEndpoint, parameter: string, message: string): void {
-    this.deps.learned.learn(endpoint.id, parameter, message);
+  private learn(endpoint: CatalogEndpoint, parameter: string, message: string): Promise<void> {
+    return this.deps.learned.learn(endpoint.id, parameter, message);
   }
 
   adapter(endpoint: CatalogEndpoint): ProviderAdapter {

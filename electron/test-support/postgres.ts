@@ -3,6 +3,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, ren
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 
 /**
  * A real PostgreSQL server on loopback for the store's tests: Debian's `postgresql` package (15 or
@@ -15,7 +16,7 @@ export interface TestPostgres {
   /** `postgres://verdict@127.0.0.1:PORT/verdict` */
   readonly url: string;
   /** A fresh, empty database on this server; its URL. */
-  createDatabase(name: string): string;
+  createDatabase(name: string): Promise<string>;
   stop(): void;
 }
 
@@ -90,8 +91,15 @@ export async function startPostgres(): Promise<TestPostgres> {
   let stopped = false;
   return {
     url: url('verdict'),
-    createDatabase(name) {
-      runAsOwner(join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'verdict', name]);
+    async createDatabase(name) {
+      if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
+      const client = new pg.Client({ connectionString: url('verdict') });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE ${name}`);
+      } finally {
+        await client.end();
+      }
       return url(name);
     },
     stop() {

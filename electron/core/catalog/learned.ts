@@ -1,5 +1,5 @@
 import { isoTime, type Clock } from '../clock';
-import type { Store } from '../store/sqlite/database';
+import type { RefusalStorage } from '../store/ports';
 
 export interface Refusal {
   parameter: string;
@@ -16,35 +16,56 @@ export class LearnedCapabilities {
   private readonly byEndpoint = new Map<string, Map<string, Refusal>>();
   private static readonly NONE: ReadonlySet<string> = new Set();
 
-  constructor(
-    private readonly store: Store,
+  private token = -1;
+  private reading: Promise<void> | null = null;
+
+  private constructor(
+    private readonly storage: RefusalStorage,
     private readonly clock: Clock,
-  ) {
-    for (const row of store.all<Refusal & { endpoint_id: string }>('SELECT endpoint_id, parameter, message, learned_at FROM endpoint_refusals')) {
-      this.remember(row.endpoint_id, { parameter: row.parameter, message: row.message, learned_at: row.learned_at });
-    }
+  ) {}
+
+  static async open(storage: RefusalStorage, clock: Clock): Promise<LearnedCapabilities> {
+    const learned = new LearnedCapabilities(storage, clock);
+    await learned.read();
+    return learned;
+  }
+
+  /** Reads every refusal again: another process learned or forgot some (in the background; the next request sees it). */
+  private async read(): Promise<void> {
+    const token = this.storage.changeToken();
+    const all = await this.storage.all();
+    this.byEndpoint.clear();
+    for (const r of all) this.remember(r.endpointId, { parameter: r.parameter, message: r.message, learned_at: r.learned_at });
+    this.token = token;
+  }
+
+  private fresh(): void {
+    if (this.storage.changeToken() !== this.token) this.reading ??= this.read().finally(() => (this.reading = null));
   }
 
   refused(endpointId: string): ReadonlySet<string> {
+    this.fresh();
     const found = this.byEndpoint.get(endpointId);
     return found ? new Set(found.keys()) : LearnedCapabilities.NONE;
   }
 
   list(endpointId: string): Refusal[] {
+    this.fresh();
     return [...(this.byEndpoint.get(endpointId)?.values() ?? [])];
   }
 
-  learn(endpointId: string, parameter: string, message: string): void {
+  /** Remembers at once; resolves once it is stored. */
+  async learn(endpointId: string, parameter: string, message: string): Promise<void> {
     if (this.byEndpoint.get(endpointId)?.has(parameter)) return;
     const refusal = { parameter, message: message.slice(0, 500), learned_at: isoTime(this.clock) };
     this.remember(endpointId, refusal);
-    this.store.run('INSERT OR REPLACE INTO endpoint_refusals (endpoint_id, parameter, message, learned_at) VALUES (?, ?, ?, ?)', [endpointId, parameter, refusal.message, refusal.learned_at]);
+    await this.storage.put({ endpointId, ...refusal });
   }
 
   /** Forgets what an endpoint refused (the user says it was fixed). */
-  forget(endpointId: string): void {
+  async forget(endpointId: string): Promise<void> {
     this.byEndpoint.delete(endpointId);
-    this.store.run('DELETE FROM endpoint_refusals WHERE endpoint_id = ?', [endpointId]);
+    await this.storage.forget(endpointId);
   }
 
   private remember(endpointId: string, refusal: Refusal): void {

@@ -2,7 +2,7 @@ import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ApiKeyInfo, ApiKeyKind, ApiKeyLimits } from '../../../shared/schemas/inspector';
 import { isoTime, type Clock } from '../clock';
 import { GatewayError } from '../errors';
-import type { ApiKeyRecord, KeyStore } from '../store/ports';
+import type { ApiKeyRecord, KeyStorage } from '../store/ports';
 
 /** Keys look like `vd-<12 hex id>-<43 base64url secret>`; only a SHA-256 of the whole key is stored. */
 const KEY_PATTERN = /^vd-([0-9a-f]{12})-([A-Za-z0-9_-]{43})$/;
@@ -65,11 +65,11 @@ export class ApiKeys {
   private prunedAt = 0;
 
   private constructor(
-    private readonly store: KeyStore,
+    private readonly store: KeyStorage,
     private readonly clock: Clock,
   ) {}
 
-  static async open(store: KeyStore, clock: Clock): Promise<ApiKeys> {
+  static async open(store: KeyStorage, clock: Clock): Promise<ApiKeys> {
     const keys = new ApiKeys(store, clock);
     await keys.readKeys();
     for (const { keyId, at } of await store.requestsSince(clock.now() - MINUTE)) {

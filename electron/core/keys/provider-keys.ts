@@ -1,5 +1,5 @@
 import { isoTime, type Clock } from '../clock';
-import type { Store } from '../store/sqlite/database';
+import type { ProviderKeyDates } from '../store/ports';
 import { BUNDLED_PROVIDERS } from '../catalog/bundled-providers';
 import { decodeBoundKey, encodeBoundKey, keyRefusal, originOf, type BoundKey } from './bound-key';
 import type { SecretStore } from './secret-store';
@@ -24,7 +24,7 @@ export type KeyLookup = { key: string } | { refused: string } | null;
 export class ProviderKeys {
   constructor(
     private readonly secrets: SecretStore,
-    private readonly store: Store,
+    private readonly dates: ProviderKeyDates,
     private readonly clock: Clock,
     /** Where the provider points now (its base URL in the catalog). */
     private readonly baseUrlOf: (provider: string) => string | undefined,
@@ -32,8 +32,8 @@ export class ProviderKeys {
 
   async state(provider: string): Promise<ProviderKeyState> {
     const bound = await this.bound(provider);
-    const meta = this.store.get<{ updated_at: string }>('SELECT updated_at FROM provider_key_meta WHERE provider = ?', [provider]);
-    return { provider, key_set: bound !== undefined, key_updated_at: bound ? (meta?.updated_at ?? null) : null, key_origin: bound?.origin ?? null };
+    const updatedAt = bound ? await this.dates.get(provider) : undefined;
+    return { provider, key_set: bound !== undefined, key_updated_at: updatedAt ?? null, key_origin: bound?.origin ?? null };
   }
 
   /** Stores a key bound to the address the provider points at now. */
@@ -43,16 +43,13 @@ export class ProviderKeys {
     if (!origin) throw new Error(`${provider} has no valid base URL to bind its key to`);
     await this.secrets.set(secretName(provider), encodeBoundKey(key, origin));
     const updatedAt = isoTime(this.clock);
-    this.store.run(
-      'INSERT INTO provider_key_meta (provider, updated_at) VALUES (?, ?) ON CONFLICT(provider) DO UPDATE SET updated_at = excluded.updated_at',
-      [provider, updatedAt],
-    );
+    await this.dates.set(provider, updatedAt);
     return { provider, key_set: true, key_updated_at: updatedAt, key_origin: origin };
   }
 
   async clear(provider: string): Promise<ProviderKeyState> {
     await this.secrets.delete(secretName(provider));
-    this.store.run('DELETE FROM provider_key_meta WHERE provider = ?', [provider]);
+    await this.dates.remove(provider);
     return { provider, key_set: false, key_updated_at: null, key_origin: null };
   }
 

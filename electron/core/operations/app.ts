@@ -29,7 +29,7 @@ export function appHandlers(core: HandlerDeps): AppOps {
     }),
     'settings.get': async () => core.settings.get(),
     'settings.update': async (patch) => {
-      const next = core.settings.update(patch);
+      const next = await core.settings.update(patch);
       if (patch.sandbox !== undefined) await core.refreshSandbox();
       return next;
     },

@@ -69,7 +69,7 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
       const catalog = validateCatalogFile(backup.catalog, new Set(builtIn.map((p) => p.slug)), new Set(core.catalog.listModels().filter((m) => core.catalog.model(m.id).source !== 'file').map((m) => m.id)));
       checkDatasets(backup.datasets);
       await core.replaceCatalogFile(catalog);
-      core.settings.update(backup.settings);
+      await core.settings.update(backup.settings);
       await core.refreshSandbox();
       for (const s of sets) core.questionSets.save(s);
       for (const item of backup.box_items) {

@@ -1,49 +1,49 @@
 import { SettingsSchema, type Settings } from '../../../shared/schemas/inspector';
 
 export type SettingsPatch = { [K in keyof Settings]?: Settings[K] | undefined };
-import type { Store } from '../store/sqlite/database';
+import type { SettingsStorage } from '../store/ports';
 
 const DEFAULTS: Settings = { theme: 'system', sandbox: 'auto', routing: { only: [], ignore: [], zdr: false }, gateway: { mode: 'built-in' }, trace_destinations: [], image_urls: 'refuse' };
 
-/** User settings, one row per key; a stored value that no longer validates falls back to its default. */
+/**
+ * User settings, one entry a setting; a stored value that no longer validates falls back to its
+ * default. Read at open and kept; when another process changes them (the store's change token
+ * moves), they are read again in the background and the next `get` sees them.
+ */
 export class SettingsStore {
-  /** Only this process writes settings, so they are read from disk once and kept. */
-  private cached: Settings | null = null;
+  private cached: Settings = DEFAULTS;
+  private token = -1;
+  private reading: Promise<void> | null = null;
 
-  constructor(private readonly store: Store) {}
+  private constructor(private readonly storage: SettingsStorage) {}
+
+  static async open(storage: SettingsStorage): Promise<SettingsStore> {
+    const settings = new SettingsStore(storage);
+    await settings.read();
+    return settings;
+  }
 
   get(): Settings {
-    this.cached ??= this.read();
+    if (this.storage.changeToken() !== this.token) this.reading ??= this.read().finally(() => (this.reading = null));
     return this.cached;
   }
 
-  private read(): Settings {
-    const rows = this.store.all<{ key: string; value: string }>('SELECT key, value FROM settings');
+  private async read(): Promise<void> {
+    const token = this.storage.changeToken();
+    const stored = await this.storage.all();
     const merged: Record<string, unknown> = { ...DEFAULTS };
-    for (const row of rows) {
-      if (!(row.key in DEFAULTS)) continue;
-      try {
-        merged[row.key] = JSON.parse(row.value);
-      } catch {
-        // A damaged value keeps its default; the row stays as it is for inspection.
-      }
-    }
+    for (const [key, value] of Object.entries(stored)) if (key in DEFAULTS) merged[key] = value;
     const parsed = SettingsSchema.safeParse(merged);
-    return parsed.success ? parsed.data : DEFAULTS;
+    this.cached = parsed.success ? parsed.data : DEFAULTS;
+    this.token = token;
   }
 
-  update(patch: SettingsPatch): Settings {
+  async update(patch: SettingsPatch): Promise<Settings> {
     const defined = Object.entries(patch).filter(([, value]) => value !== undefined);
     const next = SettingsSchema.parse({ ...this.get(), ...Object.fromEntries(defined) });
-    this.store.transaction(() => {
-      for (const [key, value] of defined) {
-        this.store.run(
-          'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-          [key, JSON.stringify(value)],
-        );
-      }
-    });
+    await this.storage.put(Object.fromEntries(defined));
     this.cached = next;
+    this.token = this.storage.changeToken();
     return next;
   }
 }

@@ -1,66 +1,12 @@
-import { join } from 'node:path';
-import pgClient from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type TestPostgres } from '../../test-support/postgres';
-import { tempDir } from '../../test-support/temp-core';
+import { describe, expect, it } from 'vitest';
+import { storeBackends } from '../../test-support/store-backends';
 import { until } from '../../test-support/until';
-import type { ApiKeyRecord, KeyStore } from './ports';
-import { PgDatabase } from './postgres/database';
+import type { ApiKeyRecord, KeyStorage } from './ports';
 import { PgKeyStore } from './postgres/key-store';
-import { Store } from './sqlite/database';
 import { SqliteKeyStore } from './sqlite/key-store';
 
-/**
- * The keys domain's storage contract, run against both backends: a real SQLite file, and a real
- * PostgreSQL server started for this file. "Another process" is a second, independent connection to
- * the same data (a second SQLite connection; a second Postgres pool), which is what another process is
- * to the store.
- */
-interface Backend {
-  /** Two independent openings of one fresh store. */
-  open(): Promise<{ a: KeyStore; b: KeyStore; close(): Promise<void> }>;
-}
-
-let postgres: TestPostgres | undefined;
-let databases = 0;
-
-const sqlite: Backend = {
-  async open() {
-    const dir = tempDir();
-    const path = join(dir.path, 'verdict.sqlite');
-    const first = Store.open(path);
-    const second = Store.open(path);
-    return {
-      a: new SqliteKeyStore(first),
-      b: new SqliteKeyStore(second),
-      async close() {
-        first.close();
-        second.close();
-        dir.cleanup();
-      },
-    };
-  },
-};
-
-const pg: Backend = {
-  async open() {
-    const url = postgres!.createDatabase(`keys_${(databases += 1)}`);
-    const [first, second] = await Promise.all([PgDatabase.open(url), PgDatabase.open(url)]);
-    return {
-      a: await PgKeyStore.open(first),
-      b: await PgKeyStore.open(second),
-      async close() {
-        await first.close();
-        await second.close();
-      },
-    };
-  },
-};
-
-beforeAll(async () => {
-  postgres = await startPostgres();
-}, 60_000);
-afterAll(() => postgres?.stop());
+/** The keys domain's storage contract, on both backends (test-support/store-backends.ts). */
+const backends = storeBackends<KeyStorage>({ sqlite: (store) => new SqliteKeyStore(store), postgres: (db) => PgKeyStore.open(db) });
 
 const key = (id: string, created_at: string, extra: Partial<ApiKeyRecord> = {}): ApiKeyRecord => ({
   id,
@@ -77,10 +23,7 @@ const key = (id: string, created_at: string, extra: Partial<ApiKeyRecord> = {}):
   ...extra,
 });
 
-describe.each([
-  ['SQLite', sqlite],
-  ['Postgres', pg],
-] as const)('KeyStore on %s', (_name, backend) => {
+describe.each(backends)('KeyStorage on %s', (_name, backend) => {
   it('keeps what it was given, exactly, oldest first, and another connection reads the same', async () => {
     const { a, b, close } = await backend.open();
     try {
@@ -177,38 +120,6 @@ describe.each([
       expect(a.changeToken()).not.toBe(own);
     } finally {
       await close();
-    }
-  });
-});
-
-describe('Postgres schema', () => {
-  it('five processes starting together on an empty database apply each migration once', async () => {
-    const url = postgres!.createDatabase('migrations_race');
-    const opened = await Promise.all(Array.from({ length: 5 }, () => PgDatabase.open(url, { maxConnections: 2 })));
-    try {
-      const [db] = opened;
-      expect(await db!.query('SELECT version FROM verdict_schema')).toHaveLength(1);
-      const tables = await db!.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name");
-      expect(tables.map((t) => t.table_name)).toEqual(['api_keys', 'key_requests', 'verdict_schema']);
-    } finally {
-      await Promise.all(opened.map((d) => d.close()));
-    }
-  });
-
-  it('a database written by a newer version is refused and left untouched', async () => {
-    const url = postgres!.createDatabase('from_the_future');
-    const db = await PgDatabase.open(url);
-    await db.query('UPDATE verdict_schema SET version = 999');
-    await db.query("INSERT INTO api_keys (id, name, kind, hash, label, created_at) VALUES ('aaaaaaaaaaaa', 'kept', 'standard', '\\x00', 'l', 'now')");
-    await db.close();
-    await expect(PgDatabase.open(url)).rejects.toThrow(/newer Verdict \(schema 999, this build knows 1\)/);
-    const client = new pgClient.Client({ connectionString: url });
-    await client.connect();
-    try {
-      expect((await client.query('SELECT version FROM verdict_schema')).rows).toEqual([{ version: 999 }]);
-      expect((await client.query('SELECT name FROM api_keys')).rows).toEqual([{ name: 'kept' }]);
-    } finally {
-      await client.end();
     }
   });
 });

@@ -34,7 +34,7 @@ export interface KeyRequest {
 }
 
 /** The keys domain's storage. */
-export interface KeyStore {
+export interface KeyStorage {
   /** Every key, oldest first. */
   all(): Promise<ApiKeyRecord[]>;
   /** Stores a new key; resolves once it is durable. */
@@ -58,4 +58,40 @@ export interface KeyStore {
   changeToken(): number;
   /** Resolves once every write queued so far (request starts, usage stamps) is committed. */
   flush(): Promise<void>;
+}
+
+/** The settings domain's storage: each setting by name, as the value it was given. */
+export interface SettingsStorage {
+  /** Every stored setting; one whose stored value cannot be read back is left out (and left stored). */
+  all(): Promise<Record<string, unknown>>;
+  /** Stores these settings together: all of them or, on failure, none. */
+  put(values: Record<string, unknown>): Promise<void>;
+  /** Moves whenever settings change in any process. */
+  changeToken(): number;
+}
+
+/** What an endpoint refused at run time (a parameter or feature), kept so later requests leave it out. */
+export interface StoredRefusal {
+  endpointId: string;
+  parameter: string;
+  message: string;
+  learned_at: string;
+}
+
+/** The learned-capabilities domain's storage. */
+export interface RefusalStorage {
+  all(): Promise<StoredRefusal[]>;
+  /** Stores a refusal, replacing one of the same endpoint and parameter. */
+  put(refusal: StoredRefusal): Promise<void>;
+  /** Forgets what an endpoint refused. */
+  forget(endpointId: string): Promise<void>;
+  /** Moves whenever refusals change in any process. */
+  changeToken(): number;
+}
+
+/** When each provider's key was last set (the key itself is in the secret store, never here). */
+export interface ProviderKeyDates {
+  get(provider: string): Promise<string | undefined>;
+  set(provider: string, at: string): Promise<void>;
+  remove(provider: string): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import type { ApiKeyKind } from '../../../../shared/schemas/inspector';
-import type { ApiKeyRecord, KeyRequest, KeyStore } from '../ports';
+import type { ApiKeyRecord, KeyRequest, KeyStorage } from '../ports';
+import { PgChangeToken } from './change-token';
 import { TickBatch, type PgDatabase } from './database';
 import { CHANNELS } from './migrations';
 
@@ -27,20 +28,20 @@ type Write = { charge: { id: string; usd: number } } | { note: KeyRequest } | { 
 const STAMP_DELAY_MS = 250;
 
 /** The keys domain's tables in Postgres. Charges and request starts of one event-loop turn share one transaction of at most three statements. */
-export class PgKeyStore implements KeyStore {
-  private token = 0;
+export class PgKeyStore implements KeyStorage {
   private readonly writes: TickBatch<Write>;
   private stamps = new Map<string, string>();
   private stampTimer: NodeJS.Timeout | null = null;
 
-  private constructor(private readonly db: PgDatabase) {
+  private constructor(
+    private readonly db: PgDatabase,
+    private readonly token: PgChangeToken,
+  ) {
     this.writes = new TickBatch((items) => this.commit(items));
   }
 
   static async open(db: PgDatabase): Promise<PgKeyStore> {
-    const store = new PgKeyStore(db);
-    await db.onNotice(CHANNELS.keys, () => (store.token += 1));
-    return store;
+    return new PgKeyStore(db, await PgChangeToken.on(db, CHANNELS.keys));
   }
 
   async all(): Promise<ApiKeyRecord[]> {
@@ -52,7 +53,7 @@ export class PgKeyStore implements KeyStore {
       'INSERT INTO api_keys (id, name, kind, hash, label, created_at, revoked_at, last_used_at, credit_limit, rate_limit_rpm, spent) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)',
       [key.id, key.name, key.kind, key.hash, key.label, key.created_at, key.revoked_at, key.last_used_at, key.credit_limit, key.rate_limit_rpm, key.spent],
     );
-    this.token += 1;
+    this.token.moved();
   }
 
   async revoke(id: string, at: string): Promise<ApiKeyRecord | undefined> {
@@ -62,7 +63,7 @@ export class PgKeyStore implements KeyStore {
        SELECT ${COLUMNS} FROM changed UNION ALL SELECT ${COLUMNS} FROM api_keys WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM changed)`,
       [id, at],
     );
-    this.token += 1;
+    this.token.moved();
     return rows[0] ? toRecord(rows[0]) : undefined;
   }
 
@@ -134,6 +135,6 @@ export class PgKeyStore implements KeyStore {
   }
 
   changeToken(): number {
-    return this.token;
+    return this.token.read();
   }
 }

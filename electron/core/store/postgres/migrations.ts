@@ -30,7 +30,27 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE TRIGGER api_keys_changed AFTER INSERT OR DELETE OR UPDATE OF name, kind, hash, revoked_at, credit_limit, rate_limit_rpm
     ON api_keys FOR EACH STATEMENT EXECUTE FUNCTION verdict_keys_changed();
   `,
+  `
+  CREATE TABLE settings (key text PRIMARY KEY, value jsonb NOT NULL);
+  CREATE TABLE provider_key_meta (provider text PRIMARY KEY, updated_at text NOT NULL);
+  CREATE TABLE endpoint_refusals (
+    endpoint_id text NOT NULL,
+    parameter text NOT NULL,
+    message text NOT NULL,
+    learned_at text NOT NULL,
+    PRIMARY KEY (endpoint_id, parameter)
+  );
+  CREATE FUNCTION verdict_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM pg_notify(TG_ARGV[0], '');
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER settings_changed AFTER INSERT OR UPDATE OR DELETE ON settings
+    FOR EACH STATEMENT EXECUTE FUNCTION verdict_notify('verdict_settings');
+  CREATE TRIGGER endpoint_refusals_changed AFTER INSERT OR UPDATE OR DELETE ON endpoint_refusals
+    FOR EACH STATEMENT EXECUTE FUNCTION verdict_notify('verdict_refusals');
+  `,
 ];
 
 /** The channels the schema notifies on, by domain. */
-export const CHANNELS = { keys: 'verdict_keys' } as const;
+export const CHANNELS = { keys: 'verdict_keys', settings: 'verdict_settings', refusals: 'verdict_refusals' } as const;

@@ -1,5 +1,6 @@
 import type { ApiKeyKind } from '../../../../shared/schemas/inspector';
-import type { ApiKeyRecord, KeyRequest, KeyStore } from '../ports';
+import type { ApiKeyRecord, KeyRequest, KeyStorage } from '../ports';
+import { SqliteChangeToken } from './change-token';
 import type { Store } from './database';
 
 interface ApiKeyRow {
@@ -33,11 +34,12 @@ const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({
 });
 
 /** The keys domain's tables (`api_keys`, `key_requests`) in the SQLite file. */
-export class SqliteKeyStore implements KeyStore {
-  private seenVersion = -1;
-  private token = 0;
+export class SqliteKeyStore implements KeyStorage {
+  private readonly token: SqliteChangeToken;
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Store) {
+    this.token = new SqliteChangeToken(store);
+  }
 
   async all(): Promise<ApiKeyRecord[]> {
     return this.store.all<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys ORDER BY created_at, id`).map(toRecord);
@@ -48,12 +50,12 @@ export class SqliteKeyStore implements KeyStore {
       'INSERT INTO api_keys (id, name, kind, hash, label, created_at, revoked_at, last_used_at, credit_limit, rate_limit_rpm, spent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       [key.id, key.name, key.kind, key.hash, key.label, key.created_at, key.revoked_at, key.last_used_at, key.credit_limit, key.rate_limit_rpm, key.spent],
     );
-    this.token += 1;
+    this.token.moved();
   }
 
   async revoke(id: string, at: string): Promise<ApiKeyRecord | undefined> {
     const changes = this.store.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [at, id]).changes;
-    if (changes > 0) this.token += 1;
+    if (changes > 0) this.token.moved();
     const row = this.store.get<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?`, [id]);
     return row ? toRecord(row) : undefined;
   }
@@ -82,13 +84,7 @@ export class SqliteKeyStore implements KeyStore {
     this.store.flushNow();
   }
 
-  /** Another process's commit moves the file's data_version; this one's own key writes move the token here. */
   changeToken(): number {
-    const version = this.store.dataVersion();
-    if (version !== this.seenVersion) {
-      this.seenVersion = version;
-      this.token += 1;
-    }
-    return this.token;
+    return this.token.read();
   }
 }

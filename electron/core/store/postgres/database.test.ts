@@ -1,0 +1,96 @@
+import pgClient from 'pg';
+import { describe, expect, it } from 'vitest';
+import { postgresForFile } from '../../../test-support/store-backends';
+import { PgDatabase, TickBatch } from './database';
+import { PG_MIGRATIONS } from './migrations';
+
+const postgres = postgresForFile();
+
+describe('Postgres schema', () => {
+  it('five processes starting together on an empty database apply each migration once', async () => {
+    const url = await postgres.url('migrations_race');
+    const opened = await Promise.all(Array.from({ length: 5 }, () => PgDatabase.open(url, { maxConnections: 2 })));
+    try {
+      const [db] = opened;
+      expect(await db!.query('SELECT version FROM verdict_schema')).toEqual([{ version: PG_MIGRATIONS.length }]);
+      const tables = await db!.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name");
+      expect(tables.map((t) => t.table_name)).toEqual(['api_keys', 'endpoint_refusals', 'key_requests', 'provider_key_meta', 'settings', 'verdict_schema']);
+    } finally {
+      await Promise.all(opened.map((d) => d.close()));
+    }
+  });
+
+  it('a database written by a newer version is refused and left untouched', async () => {
+    const url = await postgres.url('from_the_future');
+    const db = await PgDatabase.open(url);
+    await db.query('UPDATE verdict_schema SET version = 999');
+    await db.query("INSERT INTO api_keys (id, name, kind, hash, label, created_at) VALUES ('aaaaaaaaaaaa', 'kept', 'standard', '\\x00', 'l', 'now')");
+    await db.close();
+    await expect(PgDatabase.open(url)).rejects.toThrow(new RegExp(`newer Verdict \\(schema 999, this build knows ${PG_MIGRATIONS.length}\\)`));
+    const client = new pgClient.Client({ connectionString: url });
+    await client.connect();
+    try {
+      expect((await client.query('SELECT version FROM verdict_schema')).rows).toEqual([{ version: 999 }]);
+      expect((await client.query('SELECT name FROM api_keys')).rows).toEqual([{ name: 'kept' }]);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('opens at most the connections it is given: the pool and one listener', async () => {
+    const url = await postgres.url('connections');
+    const db = await PgDatabase.open(url, { maxConnections: 4 });
+    try {
+      // Twenty queries at once, each holding its connection a while.
+      await Promise.all(Array.from({ length: 20 }, () => db.query('SELECT pg_sleep(0.02)')));
+      const [{ n }] = (await db.query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database()')) as [{ n: string }];
+      expect(Number(n)).toBeLessThanOrEqual(4);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('a change notice sent while the listener was cut off is made up for: every listener hears once it is back', async () => {
+    const url = await postgres.url('listener_lost');
+    const db = await PgDatabase.open(url);
+    let heard = 0;
+    await db.onNotice('verdict_keys', () => (heard += 1));
+    try {
+      // The server ends the listening connection, as a database restart or a network cut would.
+      await db.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'");
+      const deadline = Date.now() + 5_000;
+      while (heard === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(heard).toBeGreaterThan(0);
+      // Listening again: a notice committed now is heard.
+      const before = heard;
+      const again = Date.now() + 5_000;
+      while (heard === before && Date.now() < again) {
+        await db.query("SELECT pg_notify('verdict_keys', '')");
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(heard).toBeGreaterThan(before);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe('TickBatch', () => {
+  it('commits what one turn of the event loop queued together, in order, and rejects every write of a failed commit', async () => {
+    const commits: number[][] = [];
+    const batch = new TickBatch<number>(async (items) => {
+      if (items.includes(13)) throw new Error('refused');
+      commits.push(items);
+    });
+    await Promise.all([batch.add(1), batch.add(2), batch.add(3)]);
+    batch.addSoon(4);
+    const five = batch.add(5);
+    await five;
+    expect(commits).toEqual([[1, 2, 3], [4, 5]]);
+    const failed = [batch.add(12), batch.add(13)];
+    await expect(Promise.all(failed)).rejects.toThrow('refused');
+    await expect(failed[0]).rejects.toThrow('refused');
+    await batch.add(14);
+    expect(commits.at(-1)).toEqual([14]);
+  });
+});

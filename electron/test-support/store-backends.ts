@@ -1,0 +1,79 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { PgDatabase } from '../core/store/postgres/database';
+import { Store } from '../core/store/sqlite/database';
+import { startPostgres, type TestPostgres } from './postgres';
+import { tempDir } from './temp-core';
+
+/**
+ * The two backends a storage contract runs on: a real SQLite file, and a real PostgreSQL server
+ * started for the test file. Each `open` is a fresh, empty store opened twice, independently: "another
+ * process" to the store is another connection (a second SQLite connection to the file; a second
+ * Postgres pool), which is what a second process is.
+ */
+export interface Backend<T> {
+  name: 'SQLite' | 'Postgres';
+  open(): Promise<{ a: T; b: T; close(): Promise<void> }>;
+}
+
+export interface Makers<T> {
+  sqlite(store: Store): T | Promise<T>;
+  postgres(db: PgDatabase): T | Promise<T>;
+}
+
+/** Starts Postgres for this test file (before its tests, stopped after) and returns both backends. */
+export function storeBackends<T>(make: Makers<T>): [string, Backend<T>][] {
+  let postgres: TestPostgres | undefined;
+  let databases = 0;
+  beforeAll(async () => {
+    postgres = await startPostgres();
+  }, 60_000);
+  afterAll(() => postgres?.stop());
+  const sqlite: Backend<T> = {
+    name: 'SQLite',
+    async open() {
+      const dir = tempDir();
+      const path = join(dir.path, 'verdict.sqlite');
+      const first = Store.open(path);
+      const second = Store.open(path);
+      return {
+        a: await make.sqlite(first),
+        b: await make.sqlite(second),
+        async close() {
+          first.close();
+          second.close();
+          dir.cleanup();
+        },
+      };
+    },
+  };
+  const pg: Backend<T> = {
+    name: 'Postgres',
+    async open() {
+      const url = await postgres!.createDatabase(`store_${process.pid}_${(databases += 1)}`);
+      const [first, second] = await Promise.all([PgDatabase.open(url), PgDatabase.open(url)]);
+      return {
+        a: await make.postgres(first),
+        b: await make.postgres(second),
+        async close() {
+          await first.close();
+          await second.close();
+        },
+      };
+    },
+  };
+  return [
+    ['SQLite', sqlite],
+    ['Postgres', pg],
+  ];
+}
+
+/** A fresh database on this file's Postgres, for tests of the Postgres schema itself. */
+export function postgresForFile(): { url(name: string): Promise<string> } {
+  let postgres: TestPostgres | undefined;
+  beforeAll(async () => {
+    postgres = await startPostgres();
+  }, 60_000);
+  afterAll(() => postgres?.stop());
+  return { url: (name) => postgres!.createDatabase(name) };
+}
