@@ -21,6 +21,7 @@ import { EvalRuns } from './evals/eval-runs';
 import { createServiceSelector, type GatewayService } from './service';
 import { ApiKeys } from './keys/api-keys';
 import { SqliteKeyStore } from './store/sqlite/key-store';
+import { SqliteMetricsStore } from './store/sqlite/metrics-store';
 import { SqliteProviderKeyDates } from './store/sqlite/provider-key-dates';
 import { SqliteRefusalStore } from './store/sqlite/refusal-store';
 import { SqliteSettingsStore } from './store/sqlite/settings-store';
@@ -117,7 +118,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const catalog = new Catalog();
   const settings = await SettingsStore.open(new SqliteSettingsStore(store));
   const providerKeys = new ProviderKeys(options.secrets, new SqliteProviderKeyDates(store), clock, (slug) => (catalog.hasProvider(slug) ? catalog.provider(slug).base_url : undefined));
-  const metrics = new EndpointMetrics(store, clock);
+  const metrics = await EndpointMetrics.open(new SqliteMetricsStore(store), clock);
   const health = new HealthRegistry(clock);
   const http = new UpstreamHttp(clock);
   const learned = await LearnedCapabilities.open(new SqliteRefusalStore(store), clock);
@@ -254,7 +255,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await http.close();
       await services.close();
       await tracer.close();
-      metrics.close();
+      await metrics.close();
       await requestLog.close();
       store.close();
     },

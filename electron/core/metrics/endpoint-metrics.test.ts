@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test-support/temp-core';
 import { Store } from '../store/sqlite/database';
 import type { AttemptOutcome, AttemptRecord } from './attempt';
+import { SqliteMetricsStore } from '../store/sqlite/metrics-store';
 import { EndpointMetrics } from './endpoint-metrics';
 
 const T0 = Date.parse('2026-11-01T12:00:00Z');
@@ -18,7 +19,7 @@ describe('endpoint metrics', () => {
   });
   const open = () => {
     store = Store.open(join(dir.path, 'db.sqlite'));
-    return new EndpointMetrics(store, clock);
+    return EndpointMetrics.open(new SqliteMetricsStore(store), clock);
   };
   const attempt = (over: Partial<AttemptRecord> & { outcome?: AttemptOutcome } = {}): AttemptRecord => ({
     requestId: 'r',
@@ -34,17 +35,17 @@ describe('endpoint metrics', () => {
     ...over,
   });
 
-  it('has no figures for an endpoint without traffic: null, not 0 or 100', () => {
+  it('has no figures for an endpoint without traffic: null, not 0 or 100', async () => {
     dir = tempDir();
     now = T0;
-    const metrics = open();
+    const metrics = await open();
     expect(metrics.figures('e1')).toMatchObject({ latency: null, throughput: null, uptime5m: null, uptime30m: null, uptime1d: null });
   });
 
-  it('latency percentiles in seconds from time to first token, throughput after the first token', () => {
+  it('latency percentiles in seconds from time to first token, throughput after the first token', async () => {
     dir = tempDir();
     now = T0;
-    const metrics = open();
+    const metrics = await open();
     // First-token times 100..1000 ms; 100 output tokens after the first over 1000 ms: 100 tok/s.
     for (let i = 1; i <= 10; i += 1) metrics.record(attempt({ firstTokenMs: i * 100, totalMs: i * 100 + 1000 }));
     const f = metrics.figures('e1');
@@ -54,10 +55,10 @@ describe('endpoint metrics', () => {
     expect(f.throughput!.p50).toBeCloseTo(100, 0);
   });
 
-  it('uptime counts only provider faults, per window', () => {
+  it('uptime counts only provider faults, per window', async () => {
     dir = tempDir();
     now = T0;
-    const metrics = open();
+    const metrics = await open();
     metrics.record(attempt({ outcome: 'server_error', startedAt: T0 - 20 * 60_000 }));
     metrics.record(attempt({ outcome: 'ok' }));
     metrics.record(attempt({ outcome: 'bad_request' }));
@@ -68,10 +69,10 @@ describe('endpoint metrics', () => {
     expect(f.uptime1d).toBe(50);
   });
 
-  it('windows slide: a fault ages out of 5m and 30m but stays in 1d', () => {
+  it('windows slide: a fault ages out of 5m and 30m but stays in 1d', async () => {
     dir = tempDir();
     now = T0;
-    const metrics = open();
+    const metrics = await open();
     metrics.record(attempt({ outcome: 'overloaded' }));
     now = T0 + 31 * 60_000;
     metrics.record(attempt({ outcome: 'ok' }));
@@ -84,23 +85,23 @@ describe('endpoint metrics', () => {
     expect(metrics.figures('e1').uptime1d).toBeNull();
   });
 
-  it('a restart keeps the day', () => {
+  it('a restart keeps the day', async () => {
     dir = tempDir();
     now = T0;
-    const first = open();
+    const first = await open();
     first.record(attempt({ outcome: 'ok', firstTokenMs: 300 }));
     first.record(attempt({ outcome: 'connection' }));
     const before = first.figures('e1');
-    first.close();
+    await first.close();
     store.close();
-    const second = open();
+    const second = await open();
     expect(second.figures('e1')).toEqual(before);
   });
 
-  it('history counts attempts and faults per slot, oldest first, empty slots empty', () => {
+  it('history counts attempts and faults per slot, oldest first, empty slots empty', async () => {
     dir = tempDir();
     now = T0;
-    const metrics = open();
+    const metrics = await open();
     metrics.record(attempt({ startedAt: T0 - 2 * 60_000, outcome: 'ok' }));
     metrics.record(attempt({ startedAt: T0 - 2 * 60_000, outcome: 'server_error' }));
     metrics.record(attempt({ startedAt: T0, outcome: 'ok' }));

@@ -1,7 +1,7 @@
 import * as hdr from 'hdr-histogram-js';
 import type { PercentileStats } from '../../../shared/schemas/endpoint';
 import type { Clock } from '../clock';
-import type { Store } from '../store/sqlite/database';
+import type { MetricsStorage } from '../store/ports';
 import { PROVIDER_FAULTS, type AttemptRecord } from './attempt';
 
 const MINUTE = 60_000;
@@ -53,73 +53,61 @@ export class EndpointMetrics {
   private readonly buckets = new Map<string, Bucket[]>();
   private readonly lastFault = new Map<string, number>();
   private readonly cache = new Map<string, { at: number; figures: EndpointFigures }>();
-  private readonly insert;
 
   /** Buckets changed since they were last written, with their endpoint (one bucket per endpoint and minute). */
   private readonly dirty = new Map<Bucket, string>();
   private readonly timer: NodeJS.Timeout;
 
-  constructor(
-    private readonly store: Store,
+  private constructor(
+    private readonly storage: MetricsStorage,
     private readonly clock: Clock,
   ) {
-    this.insert = (r: AttemptRecord) =>
-      this.store.later(
-        `INSERT INTO attempts (request_id, endpoint_id, started_at, ttfb_ms, first_token_ms, total_ms, input_tokens, output_tokens, outcome, provider_fault, message)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [r.requestId, r.endpointId, r.startedAt, r.ttfbMs, r.firstTokenMs, r.totalMs, r.inputTokens, r.outputTokens, r.outcome, PROVIDER_FAULTS.has(r.outcome) ? 1 : 0, r.message],
-      );
-    this.pruneStored();
-    this.reload();
     this.timer = setInterval(() => this.persist(), PERSIST_EVERY_MS);
     this.timer.unref();
   }
 
-  /** Keeps a day of minute figures (two, for slack) and a week of failed attempts on disk. */
-  private pruneStored(): void {
-    const now = this.clock.now();
-    this.store.run('DELETE FROM metric_minutes WHERE minute < ?', [Math.floor(now / MINUTE) - 2 * DAY_MINUTES]);
-    this.store.run('DELETE FROM attempts WHERE started_at < ?', [now - 7 * DAY_MINUTES * MINUTE]);
+  static async open(storage: MetricsStorage, clock: Clock): Promise<EndpointMetrics> {
+    const metrics = new EndpointMetrics(storage, clock);
+    try {
+      // A day of minute figures (two, for slack) and a week of failed attempts are kept.
+      const now = clock.now();
+      await storage.prune(Math.floor(now / MINUTE) - 2 * DAY_MINUTES, now - 7 * DAY_MINUTES * MINUTE);
+      await metrics.reload();
+    } catch (error) {
+      clearInterval(metrics.timer);
+      throw error;
+    }
+    return metrics;
   }
 
   /** Rebuilds the windows from the stored minute figures, so a restart keeps the day. */
-  private reload(): void {
+  private async reload(): Promise<void> {
     const nowMinute = Math.floor(this.clock.now() / MINUTE);
-    const rows = this.store.all<{ endpoint_id: string; minute: number; attempts: number; faults: number; latency: string | null; throughput: string | null }>(
-      'SELECT * FROM metric_minutes WHERE minute > ? ORDER BY minute',
-      [nowMinute - DAY_MINUTES],
-    );
-    for (const row of rows) {
+    for (const row of await this.storage.minutesAfter(nowMinute - DAY_MINUTES)) {
       const recent = row.minute > nowMinute - HISTOGRAM_MINUTES;
       const decode = (text: string | null) => (recent && text ? hdr.decodeFromCompressedBase64(text, 'packed', false) : null);
-      const list = this.buckets.get(row.endpoint_id) ?? [];
+      const list = this.buckets.get(row.endpointId) ?? [];
       list.push({ minute: row.minute, attempts: row.attempts, faults: row.faults, latency: decode(row.latency), throughput: decode(row.throughput) });
-      this.buckets.set(row.endpoint_id, list);
+      this.buckets.set(row.endpointId, list);
     }
     // The last minute's provider faults (the 30-second outage rule) come from the failure log.
-    const faults = this.store.all<{ endpoint_id: string; at: number }>(
-      'SELECT endpoint_id, MAX(started_at + total_ms) AS at FROM attempts WHERE provider_fault = 1 AND started_at > ? GROUP BY endpoint_id',
-      [this.clock.now() - MINUTE],
-    );
-    for (const f of faults) this.lastFault.set(f.endpoint_id, f.at);
+    for (const f of await this.storage.lastFaults(this.clock.now() - MINUTE)) this.lastFault.set(f.endpointId, f.at);
   }
 
   /** Writes the minute buckets that changed (in the next write-behind batch). */
   persist(): void {
     for (const [bucket, endpointId] of this.dirty) {
       const encode = (h: hdr.Histogram | null) => (h && h.totalCount > 0 ? hdr.encodeIntoCompressedBase64(h) : null);
-      this.store.later(
-        `INSERT INTO metric_minutes (endpoint_id, minute, attempts, faults, latency, throughput) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (endpoint_id, minute) DO UPDATE SET attempts = excluded.attempts, faults = excluded.faults, latency = excluded.latency, throughput = excluded.throughput`,
-        [endpointId, bucket.minute, bucket.attempts, bucket.faults, encode(bucket.latency), encode(bucket.throughput)],
-      );
+      this.storage.saveMinute({ endpointId, minute: bucket.minute, attempts: bucket.attempts, faults: bucket.faults, latency: encode(bucket.latency), throughput: encode(bucket.throughput) });
     }
     this.dirty.clear();
   }
 
-  close(): void {
+  /** Stops the timer and stores what changed; resolves once it is stored. */
+  async close(): Promise<void> {
     clearInterval(this.timer);
     this.persist();
+    await this.storage.flush();
   }
 
   /**
@@ -127,7 +115,7 @@ export class EndpointMetrics {
    * successes only count in the minute figures, which are written every few seconds.
    */
   record(attempt: AttemptRecord): void {
-    if (attempt.outcome !== 'ok') this.insert(attempt);
+    if (attempt.outcome !== 'ok') this.storage.logFailure({ ...attempt, providerFault: PROVIDER_FAULTS.has(attempt.outcome) });
     this.observe(attempt);
   }
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { systemClock } from '../clock';
 import { GatewayError } from '../errors';
 import { EndpointMetrics } from '../metrics/endpoint-metrics';
+import { SqliteMetricsStore } from '../store/sqlite/metrics-store';
 import { UpstreamHttp } from '../providers/http';
 import { openaiAdapter } from '../providers/openai/adapter';
 import { Store } from '../store/sqlite/database';
@@ -54,14 +55,14 @@ describe('executor fault matrix', () => {
     await faulty.close();
     await healthy.close();
   });
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = tempDir();
     store = Store.open(join(dir.path, 'db.sqlite'));
-    metrics = new EndpointMetrics(store, systemClock);
+    metrics = await EndpointMetrics.open(new SqliteMetricsStore(store), systemClock);
     health = new HealthRegistry(systemClock);
   });
-  afterEach(() => {
-    metrics.close();
+  afterEach(async () => {
+    await metrics.close();
     store.close();
     dir.cleanup();
   });

@@ -50,6 +50,33 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE TRIGGER endpoint_refusals_changed AFTER INSERT OR UPDATE OR DELETE ON endpoint_refusals
     FOR EACH STATEMENT EXECUTE FUNCTION verdict_notify('verdict_refusals');
   `,
+  `
+  CREATE TABLE attempts (
+    id bigserial PRIMARY KEY,
+    request_id text NOT NULL,
+    endpoint_id text NOT NULL,
+    started_at bigint NOT NULL,
+    ttfb_ms double precision,
+    first_token_ms double precision,
+    total_ms double precision NOT NULL,
+    input_tokens integer,
+    output_tokens integer,
+    outcome text NOT NULL,
+    provider_fault boolean NOT NULL,
+    message text
+  );
+  CREATE INDEX attempts_by_time ON attempts (started_at);
+  CREATE INDEX attempts_by_endpoint_time ON attempts (endpoint_id, started_at);
+  CREATE TABLE metric_minutes (
+    endpoint_id text NOT NULL,
+    minute bigint NOT NULL,
+    attempts integer NOT NULL,
+    faults integer NOT NULL,
+    latency text,
+    throughput text,
+    PRIMARY KEY (endpoint_id, minute)
+  );
+  `,
 ];
 
 /** The channels the schema notifies on, by domain. */

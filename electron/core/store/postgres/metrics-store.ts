@@ -1,0 +1,97 @@
+import type { FailedAttempt, MetricsStorage, MinuteFigures } from '../ports';
+import type { PgDatabase } from './database';
+
+/** Figures written behind reach the database this often at the latest. */
+const WRITE_BEHIND_MS = 250;
+
+/** The endpoint-metrics domain's tables in Postgres; what is written behind goes in one transaction of two statements. */
+export class PgMetricsStore implements MetricsStorage {
+  private failures: FailedAttempt[] = [];
+  private minutes = new Map<string, MinuteFigures>();
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly db: PgDatabase) {}
+
+  logFailure(attempt: FailedAttempt): void {
+    this.failures.push(attempt);
+    this.schedule();
+  }
+
+  saveMinute(figures: MinuteFigures): void {
+    this.minutes.set(`${figures.endpointId}\u0000${figures.minute}`, figures);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => void this.flush().catch(() => {}), WRITE_BEHIND_MS);
+    this.timer.unref();
+  }
+
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const failures = this.failures;
+    const minutes = [...this.minutes.values()];
+    this.failures = [];
+    this.minutes = new Map();
+    this.writing = this.writing.then(() => (failures.length + minutes.length > 0 ? this.write(failures, minutes) : undefined));
+    await this.writing;
+  }
+
+  private async write(failures: FailedAttempt[], minutes: MinuteFigures[]): Promise<void> {
+    await this.db.transaction(async (client) => {
+      if (failures.length > 0) {
+        const column = <K extends keyof FailedAttempt>(key: K) => failures.map((f) => f[key]);
+        await client.query(
+          `INSERT INTO attempts (request_id, endpoint_id, started_at, ttfb_ms, first_token_ms, total_ms, input_tokens, output_tokens, outcome, provider_fault, message)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::float8[], $5::float8[], $6::float8[], $7::integer[], $8::integer[], $9::text[], $10::boolean[], $11::text[])`,
+          [
+            column('requestId'),
+            column('endpointId'),
+            column('startedAt'),
+            column('ttfbMs'),
+            column('firstTokenMs'),
+            column('totalMs'),
+            column('inputTokens'),
+            column('outputTokens'),
+            column('outcome'),
+            column('providerFault'),
+            column('message'),
+          ],
+        );
+      }
+      if (minutes.length > 0) {
+        const column = <K extends keyof MinuteFigures>(key: K) => minutes.map((m) => m[key]);
+        await client.query(
+          `INSERT INTO metric_minutes (endpoint_id, minute, attempts, faults, latency, throughput)
+           SELECT * FROM unnest($1::text[], $2::bigint[], $3::integer[], $4::integer[], $5::text[], $6::text[])
+           ON CONFLICT (endpoint_id, minute) DO UPDATE SET attempts = excluded.attempts, faults = excluded.faults, latency = excluded.latency, throughput = excluded.throughput`,
+          [column('endpointId'), column('minute'), column('attempts'), column('faults'), column('latency'), column('throughput')],
+        );
+      }
+    });
+  }
+
+  async minutesAfter(minute: number): Promise<MinuteFigures[]> {
+    const rows = await this.db.query<{ endpoint_id: string; minute: string; attempts: number; faults: number; latency: string | null; throughput: string | null }>(
+      'SELECT endpoint_id, minute, attempts, faults, latency, throughput FROM metric_minutes WHERE minute > $1 ORDER BY minute, endpoint_id',
+      [minute],
+    );
+    return rows.map((r) => ({ endpointId: r.endpoint_id, minute: Number(r.minute), attempts: r.attempts, faults: r.faults, latency: r.latency, throughput: r.throughput }));
+  }
+
+  async lastFaults(since: number): Promise<{ endpointId: string; at: number }[]> {
+    const rows = await this.db.query<{ endpoint_id: string; at: number }>(
+      'SELECT endpoint_id, MAX(started_at + total_ms) AS at FROM attempts WHERE provider_fault AND started_at > $1 GROUP BY endpoint_id ORDER BY endpoint_id',
+      [since],
+    );
+    return rows.map((r) => ({ endpointId: r.endpoint_id, at: Number(r.at) }));
+  }
+
+  async prune(minute: number, startedAt: number): Promise<void> {
+    await this.db.query('DELETE FROM metric_minutes WHERE minute < $1', [minute]);
+    await this.db.query('DELETE FROM attempts WHERE started_at < $1', [startedAt]);
+  }
+}
