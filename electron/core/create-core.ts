@@ -22,6 +22,7 @@ import { createServiceSelector, type GatewayService } from './service';
 import { ApiKeys } from './keys/api-keys';
 import { SqliteKeyStore } from './store/sqlite/key-store';
 import { SqliteMetricsStore } from './store/sqlite/metrics-store';
+import { SqliteQuestionSetStore } from './store/sqlite/question-set-store';
 import { SqliteProviderKeyDates } from './store/sqlite/provider-key-dates';
 import { SqliteRefusalStore } from './store/sqlite/refusal-store';
 import { SqliteSettingsStore } from './store/sqlite/settings-store';
@@ -229,7 +230,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     service: () => services.current(),
     runStore,
     requestLog,
-    questionSets: new QuestionSets(store, clock),
+    questionSets: new QuestionSets(new SqliteQuestionSetStore(store), clock),
     boxItems: new BoxItems(store, clock),
     boxReview: new BoxReview(store, clock, datasets),
     runs,

@@ -60,11 +60,11 @@ describe('two stored runs compared, and the samples', () => {
   afterAll(() => env.cleanup());
 
   it('adds the samples once, compares two runs of the sample set, refuses a baseline over other items, and removes the samples with their runs', async () => {
-    const { set, dataset } = addSamples(env.core);
+    const { set, dataset } = await addSamples(env.core);
     expect(set.sample).toBe(true);
     expect(dataset).toMatchObject({ sample: true, items: SAMPLE_ROWS.length });
-    expect(addSamples(env.core).dataset.id).toBe(dataset.id);
-    const request = env.core.questionSets.get(set.id).request;
+    expect((await addSamples(env.core)).dataset.id).toBe(dataset.id);
+    const request = (await env.core.questionSets.get(set.id)).request;
     const first = env.core.evalRuns.start({ request, dataset_id: dataset.id, variants: [{ model: 'sandbox/baseline-text' }], concurrency: 8 });
     // The second run asks the urgent question in words the baseline finds in some tickets: its answers change.
     const edited = { ...request, questions: { ...request.questions, urgent: { type: 'noul', instructions: 'Charged twice, or locked out?' } } } as DecisionsRequest;
@@ -84,8 +84,8 @@ describe('two stored runs compared, and the samples', () => {
     const elsewhere = env.core.evalRuns.start({ request, dataset_id: other.id, variants: [{ model: 'sandbox/baseline-text' }], concurrency: 1 });
     await env.core.evalRuns.wait(elsewhere.id);
     expect(() => env.core.evalRuns.setBaseline(second.id, elsewhere.id)).toThrow(/over another dataset/);
-    expect(removeSamples(env.core)).toEqual({ sets: 1, datasets: 1 });
+    expect(await removeSamples(env.core)).toEqual({ sets: 1, datasets: 1 });
     expect(env.core.evalRuns.list().map((r) => r.id)).toEqual([elsewhere.id]);
-    expect(env.core.questionSets.list().some((s) => s.sample)).toBe(false);
+    expect((await env.core.questionSets.list()).some((s) => s.sample)).toBe(false);
   });
 });

@@ -54,7 +54,7 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
       exported_at: new Date(core.clock.now()).toISOString(),
       settings: core.settings.get(),
       catalog: exportCatalogFile(core),
-      question_sets: core.questionSets.list().map((s) => ({ name: s.name, request: core.questionSets.get(s.id).request })),
+      question_sets: await Promise.all((await core.questionSets.list()).map(async (s) => ({ name: s.name, request: (await core.questionSets.get(s.id)).request }))),
       box_items: core.boxItems.list().map(({ id: _id, created_at: _c, ...item }) => item),
       datasets: [...exportDatasets(core.store, core.datasets)],
     }),
@@ -71,7 +71,7 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
       await core.replaceCatalogFile(catalog);
       await core.settings.update(backup.settings);
       await core.refreshSandbox();
-      for (const s of sets) core.questionSets.save(s);
+      for (const s of sets) await core.questionSets.save(s);
       for (const item of backup.box_items) {
         const added = core.boxItems.add(item.name, item.data_url);
         // A stale verdict stays stale: it is given before the run it predates is restored.

@@ -8,11 +8,9 @@ import type { DecisionsRequest } from '../../../shared/schemas/decisions-request
 import type { Datasets } from '../evals/datasets';
 import type { EvalRuns } from '../evals/eval-runs';
 import type { QuestionSets } from '../inspector/question-sets';
-import type { Store } from '../store/sqlite/database';
 import { SAMPLE_DATASET_NAME, SAMPLE_QUESTIONS, SAMPLE_ROWS, SAMPLE_SET_NAME } from './support-tickets';
 
 export interface SampleDeps {
-  store: Store;
   questionSets: QuestionSets;
   datasets: Datasets;
   evalRuns: Pick<EvalRuns, 'list' | 'cancel'>;
@@ -21,22 +19,22 @@ export interface SampleDeps {
 /** The sample set asks the baseline about the first ticket; Evaluations asks it of every ticket. */
 export const SAMPLE_REQUEST: DecisionsRequest = { model: 'sandbox/baseline-text', state: SAMPLE_ROWS[0]!.state, questions: SAMPLE_QUESTIONS } as DecisionsRequest;
 
-/** Adds the sample set and dataset, unless they are there already (then returns those). */
-export function addSamples(deps: SampleDeps): { set: QuestionSetSummary; dataset: DatasetSummary } {
-  return deps.store.transaction(() => {
-    const set = deps.questionSets.list().find((s) => s.sample) ?? deps.questionSets.save({ name: SAMPLE_SET_NAME, request: SAMPLE_REQUEST, sample: true });
-    const dataset = deps.datasets.list().find((d) => d.sample) ?? deps.datasets.create(SAMPLE_DATASET_NAME, SAMPLE_ROWS, { sample: true });
-    return { set, dataset };
-  });
+/**
+ * Adds the sample set and dataset, unless they are there already (then returns those). Each is added
+ * on its own; a second call adds what the first did not.
+ */
+export async function addSamples(deps: SampleDeps): Promise<{ set: QuestionSetSummary; dataset: DatasetSummary }> {
+  const set = (await deps.questionSets.list()).find((s) => s.sample) ?? (await deps.questionSets.save({ name: SAMPLE_SET_NAME, request: SAMPLE_REQUEST, sample: true }));
+  const dataset = deps.datasets.list().find((d) => d.sample) ?? deps.datasets.create(SAMPLE_DATASET_NAME, SAMPLE_ROWS, { sample: true });
+  return { set, dataset };
 }
 
 /** Removes every sample set and dataset, and the evaluation runs over the sample datasets. */
-export function removeSamples(deps: SampleDeps): { sets: number; datasets: number } {
+export async function removeSamples(deps: SampleDeps): Promise<{ sets: number; datasets: number }> {
   const datasets = deps.datasets.list().filter((d) => d.sample);
   for (const run of deps.evalRuns.list()) if (datasets.some((d) => d.id === run.dataset_id)) deps.evalRuns.cancel(run.id);
-  return deps.store.transaction(() => {
-    for (const d of datasets) deps.datasets.delete(d.id);
-    const sets = deps.store.run('DELETE FROM question_sets WHERE sample = 1').changes;
-    return { sets, datasets: datasets.length };
-  });
+  // Each goes on its own: a removal cut short is finished by the next.
+  for (const d of datasets) deps.datasets.delete(d.id);
+  const sets = await deps.questionSets.removeSamples();
+  return { sets, datasets: datasets.length };
 }

@@ -77,6 +77,17 @@ export const PG_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (endpoint_id, minute)
   );
   `,
+  `
+  CREATE TABLE question_sets (
+    id text PRIMARY KEY,
+    name text NOT NULL,
+    request jsonb NOT NULL,
+    created_at text NOT NULL,
+    updated_at text NOT NULL,
+    deleted_at text,
+    sample boolean NOT NULL DEFAULT false
+  );
+  `,
 ];
 
 /** The channels the schema notifies on, by domain. */
