@@ -21,3 +21,15 @@ export function onceConfirmed(held: { current: boolean }, question: string, send
     if (window.confirm(question)) await send();
   });
 }
+
+/**
+ * A click handler that acts on a single click and on the first click of a double click, never on
+ * its second: that one may land on another button the first click's answer put in the same place
+ * (Resume becomes Pause). Keyboard activation (detail 0) acts.
+ */
+export function firstClick(act: () => void): (event: { detail: number }) => void {
+  return (event) => {
+    if (event.detail > 1) return;
+    act();
+  };
+}

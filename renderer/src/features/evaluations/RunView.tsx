@@ -15,7 +15,7 @@ import { ThresholdPanel } from './ThresholdPanel';
 import { ItemDetail } from './ItemDetail';
 import { MetricsTable } from './MetricsTable';
 import { ResultsMatrix } from './ResultsMatrix';
-import { once, onceConfirmed } from '../../lib/send-once';
+import { firstClick, once, onceConfirmed } from '../../lib/send-once';
 
 function Progress({ run }: { run: EvalRun }) {
   const eta = run.eta_ms === null ? '' : ` · about ${Math.ceil(run.eta_ms / 1000)} s left`;
@@ -79,31 +79,31 @@ function Controls({ run }: { run: EvalRun }) {
   return (
     <div className="toolbar">
       {run.status === 'running' ? (
-        <button type="button" className="secondary" disabled={busy} onClick={() => send('evals.pause')}>
+        <button type="button" className="secondary" disabled={busy} onClick={firstClick(() => send('evals.pause'))}>
           Pause
         </button>
       ) : null}
       {run.status === 'budget' ? (
-        <button type="button" className="secondary" disabled={busy} onClick={() => send('uncapped')}>
+        <button type="button" className="secondary" disabled={busy} onClick={firstClick(() => send('uncapped'))}>
           Resume without a budget
         </button>
       ) : null}
       {run.status === 'paused' || run.status === 'failed' ? (
-        <button type="button" className="secondary" disabled={busy} onClick={() => send('evals.resume')}>
+        <button type="button" className="secondary" disabled={busy} onClick={firstClick(() => send('evals.resume'))}>
           Resume
         </button>
       ) : null}
       {run.status === 'done' && run.retryable > 0 ? (
-        <button type="button" className="secondary" disabled={busy} onClick={() => send('evals.resume')} title="Send the failed items again; answers already stored are not sent again">
+        <button type="button" className="secondary" disabled={busy} onClick={firstClick(() => send('evals.resume'))} title="Send the failed items again; answers already stored are not sent again">
           Retry {run.retryable.toLocaleString('en-US')} failed
         </button>
       ) : null}
       {run.status === 'running' || run.status === 'paused' ? (
-        <button type="button" className="secondary" disabled={busy} onClick={cancelRun}>
+        <button type="button" className="secondary" disabled={busy} onClick={firstClick(cancelRun)}>
           Cancel
         </button>
       ) : (
-        <button type="button" className="secondary" disabled={busy} onClick={deleteRun}>
+        <button type="button" className="secondary" disabled={busy} onClick={firstClick(deleteRun)}>
           Delete run
         </button>
       )}
