@@ -23,6 +23,7 @@ import { ApiKeys } from './keys/api-keys';
 import { SqliteKeyStore } from './store/sqlite/key-store';
 import { SqliteMetricsStore } from './store/sqlite/metrics-store';
 import { SqliteQuestionSetStore } from './store/sqlite/question-set-store';
+import { SqliteRunStore } from './store/sqlite/run-store';
 import { SqliteProviderKeyDates } from './store/sqlite/provider-key-dates';
 import { SqliteRefusalStore } from './store/sqlite/refusal-store';
 import { SqliteSettingsStore } from './store/sqlite/settings-store';
@@ -174,8 +175,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const decisions = new DecisionsEngine(gateway, options.timeouts);
   const tracer = new OtlpExporter(() => settings.get().trace_destinations, logger, options.version);
   const services = createServiceSelector({ settings, gateway, decisions, secrets: options.secrets });
-  const runStore = new RunStore(store);
-  const runs = new Runs({ store, clock, log: runStore, service: () => services.current() });
+  const runStorage = new SqliteRunStore(store);
+  const runStore = new RunStore(runStorage);
+  const runs = new Runs({ storage: runStorage, clock, log: runStore, service: () => services.current() });
   const datasets = new Datasets(store, clock);
   const evalRuns = new EvalRuns({
     store,
@@ -211,7 +213,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // After the request log: opening it adds spend an earlier version left in it.
   const apiKeys = await ApiKeys.open(new SqliteKeyStore(store), clock);
   // Metadata of API requests is kept for 30 days (their cost stays in the keys' spend).
-  runStore.forgetApiRecordsBefore(clock.now() - 30 * 86_400_000);
+  await runStore.forgetApiRecordsBefore(clock.now() - 30 * 86_400_000);
   const partial = {
     options,
     clock,

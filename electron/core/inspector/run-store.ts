@@ -1,7 +1,7 @@
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import type { DecisionsResponse } from '../../../shared/schemas/decisions-response';
 import type { ErrorBody } from '../../../shared/schemas/error-envelope';
-import type { Store } from '../store/sqlite/database';
+import type { RunStorage } from '../store/ports';
 import type { RunRouting } from '../../../shared/schemas/inspector';
 import type { AnsweringMethod } from '../decisions/ask';
 
@@ -27,43 +27,45 @@ export interface DecisionRecord {
  * request log instead (request-log.ts), without content.
  */
 export class RunStore {
-  constructor(private readonly store: Store) {}
+  constructor(private readonly storage: RunStorage) {}
 
   /** Records of API requests written here by earlier versions (their cost is in their key's spend): those before `cutoff` go. */
-  forgetApiRecordsBefore(cutoff: number): number {
-    return this.store.run("DELETE FROM decisions WHERE origin = 'api' AND created_at < ?", [cutoff]).changes;
+  forgetApiRecordsBefore(cutoff: number): Promise<number> {
+    return this.storage.forgetApiRecordsBefore(cutoff);
   }
 
-  record(r: DecisionRecord): void {
+  /** Per model, answered requests with known tokens: how many, and their tokens summed. */
+  answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number }[]> {
+    return this.storage.answeredTokens();
+  }
+
+  /** Resolves once the record is stored. */
+  record(r: DecisionRecord): Promise<void> {
     const ok = r.outcome.ok ? r.outcome : null;
     // Callers of the API may require zero data retention: their prompts are never written down.
     const keepContent = r.origin === 'inspector';
-    this.store.run(
-      `INSERT INTO decisions (id, created_at, origin, key_id, session_id, user, model, provider, endpoint_id, status, latency_ms, input_tokens, output_tokens, cost, methods, question_count, request, response, set_id, label, routing)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        r.id,
-        r.createdAt,
-        r.origin,
-        r.keyId,
-        r.sessionId,
-        r.user,
-        r.request.model,
-        ok?.response.provider ?? null,
-        ok?.endpointId ?? null,
-        r.outcome.ok ? 200 : r.outcome.error.code,
-        r.latencyMs,
-        ok?.response.usage.input_tokens ?? null,
-        ok?.response.usage.output_tokens ?? null,
-        ok?.response.usage.cost ?? null,
-        ok ? JSON.stringify(ok.methods) : null,
-        Object.keys(r.request.questions).length,
-        keepContent ? JSON.stringify(r.request) : null,
-        keepContent ? JSON.stringify(r.outcome.ok ? r.outcome.response : { error: r.outcome.error }) : null,
-        r.setId ?? null,
-        r.label ?? null,
-        r.routing ? JSON.stringify(r.routing) : null,
-      ],
-    );
+    return this.storage.add({
+      id: r.id,
+      created_at: r.createdAt,
+      origin: r.origin,
+      key_id: r.keyId,
+      session_id: r.sessionId,
+      user: r.user,
+      model: r.request.model,
+      provider: ok?.response.provider ?? null,
+      endpoint_id: ok?.endpointId ?? null,
+      status: r.outcome.ok ? 200 : r.outcome.error.code,
+      latency_ms: r.latencyMs,
+      input_tokens: ok?.response.usage.input_tokens ?? null,
+      output_tokens: ok?.response.usage.output_tokens ?? null,
+      cost: ok?.response.usage.cost ?? null,
+      methods: ok ? ok.methods : null,
+      question_count: Object.keys(r.request.questions).length,
+      request: keepContent ? r.request : null,
+      response: keepContent ? (r.outcome.ok ? r.outcome.response : { error: r.outcome.error }) : null,
+      set_id: r.setId ?? null,
+      label: r.label ?? null,
+      routing: r.routing ?? null,
+    });
   }
 }

@@ -6,28 +6,13 @@ import type { Clock } from '../clock';
 import { GatewayError } from '../errors';
 import type { RunStore } from './run-store';
 import type { GatewayService } from '../service';
-import type { Store } from '../store/sqlite/database';
-
-interface DecisionRow {
-  id: string;
-  created_at: number;
-  set_id: string | null;
-  label: string | null;
-  status: number;
-  model: string;
-  latency_ms: number;
-  methods: string | null;
-  question_count: number;
-  request: string | null;
-  response: string | null;
-  routing: string | null;
-}
+import type { RunFilter, RunStorage, StoredRun } from '../store/ports';
 
 /** 499: the person running it stopped it (no answer was sent). */
 const CANCELLED = 499;
 
-function fromRow(row: DecisionRow): Run {
-  const response = row.response ? (JSON.parse(row.response) as Record<string, unknown>) : null;
+function fromStored(row: StoredRun): Run {
+  const response = (row.response ?? null) as Record<string, unknown> | null;
   const error = response && 'error' in response ? (response['error'] as { code: number; message: string }) : null;
   const answers = response && !error ? Object.keys((response['answers'] as Record<string, unknown>) ?? {}) : [];
   return {
@@ -40,11 +25,11 @@ function fromRow(row: DecisionRow): Run {
     latency_ms: row.latency_ms,
     answered: answers,
     question_count: row.question_count,
-    request: row.request ? JSON.parse(row.request) : null,
+    request: (row.request ?? null) as Run['request'],
     response: error ? null : response,
-    methods: row.methods ? (JSON.parse(row.methods) as Record<string, string>) : null,
+    methods: row.methods,
     error,
-    routing: row.routing ? (JSON.parse(row.routing) as RunRouting) : null,
+    routing: (row.routing ?? null) as RunRouting | null,
   };
 }
 
@@ -53,7 +38,7 @@ export class Runs {
   private readonly active = new Map<string, { run: Run; controller: AbortController }>();
 
   constructor(
-    private readonly deps: { store: Store; clock: Clock; log: RunStore; service: () => GatewayService },
+    private readonly deps: { storage: RunStorage; clock: Clock; log: RunStore; service: () => GatewayService },
   ) {}
 
   start(request: DecisionsRequest, setId: string | null, label: string | null): Run {
@@ -88,7 +73,7 @@ export class Runs {
         run.answered = Object.keys(outcome.response.answers);
         run.latency_ms = this.deps.clock.now() - started;
         run.routing = outcome.routing;
-        this.deps.log.record({ ...base, latencyMs: run.latency_ms, routing: run.routing, outcome: { ok: true, ...outcome } });
+        return this.deps.log.record({ ...base, latencyMs: run.latency_ms, routing: run.routing, outcome: { ok: true, ...outcome } });
       })
       .catch((error: unknown) => {
         run.latency_ms = this.deps.clock.now() - started;
@@ -100,7 +85,7 @@ export class Runs {
             ? { code: error.status, message: error.message }
             : { code: 500, message: 'Unexpected error; see the log' };
         run.routing = cancelled ? null : routingOfFailure(request, error);
-        this.deps.log.record({ ...base, latencyMs: run.latency_ms, routing: run.routing, outcome: { ok: false, error: run.error } });
+        return this.deps.log.record({ ...base, latencyMs: run.latency_ms, routing: run.routing, outcome: { ok: false, error: run.error } });
       })
       .finally(() => {
         // Kept a little while so a poll right after it ends still finds the run here.
@@ -109,37 +94,33 @@ export class Runs {
     return run;
   }
 
-  get(id: string): Run {
+  async get(id: string): Promise<Run> {
     const live = this.active.get(id);
     if (live) return live.run;
-    const row = this.deps.store.get<DecisionRow>("SELECT * FROM decisions WHERE id = ? AND origin = 'inspector'", [id]);
+    const row = await this.deps.storage.get(id);
     if (!row) throw new GatewayError('not_found', `No run with id "${id}"`);
-    return fromRow(row);
+    return fromStored(row);
   }
 
-  cancel(id: string): Run {
+  /** Removes a finished run for good. */
+  async remove(id: string): Promise<{ id: string }> {
+    if ((await this.get(id)).status === 'running') throw new GatewayError('bad_request', 'The run is still running; cancel it first');
+    await this.deps.storage.remove(id);
+    return { id };
+  }
+
+  async cancel(id: string): Promise<Run> {
     const live = this.active.get(id);
     if (!live) return this.get(id);
     live.controller.abort();
     return live.run;
   }
 
-  list(filters: { set_id?: string | undefined; model?: string | undefined; status?: Run['status'] | undefined; limit: number }): Run[] {
+  async list(filters: RunFilter): Promise<Run[]> {
     const running = [...this.active.values()].map((a) => a.run).filter((r) => r.status === 'running');
-    const where = ["origin = 'inspector'"];
-    const params: (string | number)[] = [];
-    if (filters.set_id) {
-      where.push('set_id = ?');
-      params.push(filters.set_id);
-    }
-    if (filters.model) {
-      where.push('model = ?');
-      params.push(filters.model);
-    }
-    if (filters.status) where.push(filters.status === 'done' ? 'status = 200' : filters.status === 'cancelled' ? `status = ${CANCELLED}` : `status NOT IN (200, ${CANCELLED})`);
-    const rows = this.deps.store.all<DecisionRow>(`SELECT * FROM decisions WHERE ${where.join(' AND ')} ORDER BY created_at DESC LIMIT ?`, [...params, filters.limit]);
+    const rows = await this.deps.storage.list(filters);
     const matches = (r: Run) => (!filters.set_id || r.set_id === filters.set_id) && (!filters.model || r.model === filters.model) && (!filters.status || r.status === filters.status);
-    const stored = rows.map(fromRow).filter((r) => !running.some((a) => a.id === r.id));
+    const stored = rows.map(fromStored).filter((r) => !running.some((a) => a.id === r.id));
     return [...running.filter(matches), ...stored].slice(0, filters.limit);
   }
 }

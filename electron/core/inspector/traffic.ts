@@ -4,6 +4,7 @@
  * runs and the evaluation runs kept here. What ZDR would cost is priced on it.
  */
 import type { Store } from '../store/sqlite/database';
+import type { RunStore } from './run-store';
 
 export interface TrafficProfile {
   model: string;
@@ -12,15 +13,24 @@ export interface TrafficProfile {
   output_tokens: number;
 }
 
-export function trafficProfile(store: Store): { models: TrafficProfile[]; all: TrafficProfile | null } {
-  const rows = store.all<{ model: string; requests: number; input: number; output: number }>(
-    `SELECT model, COUNT(*) AS requests, SUM(input) AS input, SUM(output) AS output FROM (
-       SELECT model, input_tokens AS input, output_tokens AS output FROM decisions WHERE status = 200 AND input_tokens IS NOT NULL AND output_tokens IS NOT NULL
-       UNION ALL
-       SELECT json_extract(r.variants, '$[' || res.variant || '].model') AS model, res.input_tokens AS input, res.output_tokens AS output
-       FROM eval_results res JOIN eval_runs r ON r.id = res.run_id WHERE res.ok = 1
-     ) GROUP BY model ORDER BY model`,
+/**
+ * Runs are asked of the runs domain; evaluation results are read here until the evaluations domain
+ * has its storage port.
+ */
+export async function trafficProfile(runs: Pick<RunStore, 'answeredTokens'>, store: Store): Promise<{ models: TrafficProfile[]; all: TrafficProfile | null }> {
+  const fromEvals = store.all<{ model: string; requests: number; input: number | null; output: number | null }>(
+    `SELECT json_extract(r.variants, '$[' || res.variant || '].model') AS model, COUNT(*) AS requests, SUM(res.input_tokens) AS input, SUM(res.output_tokens) AS output
+     FROM eval_results res JOIN eval_runs r ON r.id = res.run_id WHERE res.ok = 1 GROUP BY model`,
   );
+  const byModel = new Map<string, { model: string; requests: number; input: number; output: number }>();
+  for (const r of [...(await runs.answeredTokens()), ...fromEvals]) {
+    const sum = byModel.get(r.model) ?? { model: r.model, requests: 0, input: 0, output: 0 };
+    sum.requests += r.requests;
+    sum.input += r.input ?? 0;
+    sum.output += r.output ?? 0;
+    byModel.set(r.model, sum);
+  }
+  const rows = [...byModel.values()].sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0));
   const models = rows.map((r) => ({ model: r.model, requests: r.requests, input_tokens: r.input / r.requests, output_tokens: r.output / r.requests }));
   const requests = rows.reduce((n, r) => n + r.requests, 0);
   const all = requests === 0 ? null : { model: '*', requests, input_tokens: rows.reduce((n, r) => n + r.input, 0) / requests, output_tokens: rows.reduce((n, r) => n + r.output, 0) / requests };

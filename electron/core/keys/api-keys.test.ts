@@ -104,7 +104,7 @@ describe('API keys', () => {
     log(now, 0.25);
     now += 40 * 86_400_000;
     log(now, 0.5);
-    expect(env.core.runStore.forgetApiRecordsBefore(now - 30 * 86_400_000)).toBe(1);
+    expect(await env.core.runStore.forgetApiRecordsBefore(now - 30 * 86_400_000)).toBe(1);
     expect(env.core.store.all('SELECT id FROM decisions')).toHaveLength(1);
     const keys = await ApiKeys.open(new SqliteKeyStore(env.core.store), { now: () => now });
     expect((await keys.list())[0]!.spent).toBe(0.75);

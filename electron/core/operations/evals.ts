@@ -76,7 +76,7 @@ export function evalHandlers(core: HandlerDeps): EvalOps {
     'datasets.fromRuns': async ({ name, run_ids }) => {
       const items: ValidRow[] = [];
       for (const id of run_ids) {
-        const run = core.runs.get(id);
+        const run = await core.runs.get(id);
         const request = run.request as { state: State; questions: Record<string, Question> } | null;
         const response = run.response as { answers: Record<string, unknown> } | null;
         if (!request || !response) continue;

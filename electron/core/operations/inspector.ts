@@ -38,11 +38,7 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
     'runs.start': async ({ request, set_id, label }) => core.runs.start(request, set_id ?? null, label ?? null),
     'runs.get': async ({ id }) => core.runs.get(id),
     'runs.cancel': async ({ id }) => core.runs.cancel(id),
-    'runs.delete': async ({ id }) => {
-      if (core.runs.get(id).status === 'running') throw new GatewayError('bad_request', 'The run is still running; cancel it first');
-      core.store.run("DELETE FROM decisions WHERE id = ? AND origin = 'inspector'", [id]);
-      return { id };
-    },
+    'runs.delete': async ({ id }) => core.runs.remove(id),
     'runs.list': async (filters) => core.runs.list(filters),
     'boxes.list': async ({ images }) => core.boxItems.list({ images: images ?? true }),
     'boxes.image': async ({ id }) => core.boxItems.image(id),

@@ -14,7 +14,7 @@ describe('Postgres schema', () => {
       const [db] = opened;
       expect(await db!.query('SELECT version FROM verdict_schema')).toEqual([{ version: PG_MIGRATIONS.length }]);
       const tables = await db!.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name");
-      expect(tables.map((t) => t.table_name)).toEqual(['api_keys', 'attempts', 'endpoint_refusals', 'key_requests', 'metric_minutes', 'provider_key_meta', 'question_sets', 'settings', 'verdict_schema']);
+      expect(tables.map((t) => t.table_name)).toEqual(['api_keys', 'attempts', 'decisions', 'endpoint_refusals', 'key_requests', 'metric_minutes', 'provider_key_meta', 'question_sets', 'settings', 'verdict_schema']);
     } finally {
       await Promise.all(opened.map((d) => d.close()));
     }
