@@ -21,6 +21,7 @@ import { EvalRuns } from './evals/eval-runs';
 import { createServiceSelector, type GatewayService } from './service';
 import { ApiKeys } from './keys/api-keys';
 import { SqliteKeyStore } from './store/sqlite/key-store';
+import { SqliteLegacySpend } from './store/sqlite/legacy-spend';
 import { SqliteMetricsStore } from './store/sqlite/metrics-store';
 import { SqliteQuestionSetStore } from './store/sqlite/question-set-store';
 import { SqliteRunStore } from './store/sqlite/run-store';
@@ -209,7 +210,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     return results;
   };
 
-  const requestLog = RequestLog.open({ dir: join(options.dataDir, REQUEST_LOG_DIR), store, clock, logger, mode: options.requestLog ?? 'write' });
+  const requestLog = await RequestLog.open({ dir: join(options.dataDir, REQUEST_LOG_DIR), legacy: new SqliteLegacySpend(store), clock, logger, mode: options.requestLog ?? 'write' });
   // After the request log: opening it adds spend an earlier version left in it.
   const apiKeys = await ApiKeys.open(new SqliteKeyStore(store), clock);
   // Metadata of API requests is kept for 30 days (their cost stays in the keys' spend).

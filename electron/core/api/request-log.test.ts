@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test-support/temp-core';
 import { ApiKeys } from '../keys/api-keys';
 import { SqliteKeyStore } from '../store/sqlite/key-store';
+import { SqliteLegacySpend } from '../store/sqlite/legacy-spend';
 import { silentLogger, type Logger } from '../logger';
 import { Store } from '../store/sqlite/database';
 import { RequestLog, type RequestLogEntry } from './request-log';
@@ -44,9 +45,9 @@ describe('request log', () => {
   let logDir = join(dir.path, 'requests');
   let store: Store;
 
-  const start = (mode: 'write' | 'read' = 'write', logger: Logger = silentLogger) => {
+  const start = async (mode: 'write' | 'read' = 'write', logger: Logger = silentLogger) => {
     store = Store.open(join(dir.path, 'verdict.sqlite'));
-    const log = RequestLog.open({ dir: logDir, store, clock, logger, mode });
+    const log = await RequestLog.open({ dir: logDir, legacy: new SqliteLegacySpend(store), clock, logger, mode });
     const keys = ApiKeys.open(new SqliteKeyStore(store), clock);
     return { log, keys, store };
   };
@@ -74,7 +75,7 @@ describe('request log', () => {
   });
 
   it('appends one JSON line per request to a file per UTC day, readable only by the owner', async () => {
-    const { log, store: s } = start();
+    const { log, store: s } = await start();
     log.append(entry('k1', 0.1, now, { session_id: 's1' }));
     log.append(entry('k1', 0.2, now + 1000));
     log.append(entry(null, null, now + DAY, { status: 404 }));
@@ -91,12 +92,12 @@ describe('request log', () => {
   it("the spend an earlier version left in the log after its checkpoint is added once, and lines are no longer spend", async () => {
     legacyDirectory();
     // 0.25 archived + 0.5 folded up to the checkpoint + 0.125 + 0.0625 after it.
-    let run = start();
+    let run = await start();
     expect(await spentOf(run.keys, LEGACY_KEY)).toBe(0.9375);
     run.log.append(entry(LEGACY_KEY, 5, now));
     await crash(run.log, run.store);
     for (let i = 0; i < 2; i += 1) {
-      run = start();
+      run = await start();
       expect(await spentOf(run.keys, LEGACY_KEY)).toBe(0.9375);
       await stop(run.log, run.store);
     }
@@ -105,12 +106,12 @@ describe('request log', () => {
   it('the keys command (read mode) on an earlier data directory adds that spend once too, and writes no line', async () => {
     legacyDirectory();
     const before = readFileSync(join(logDir, '2026-11-20.ndjson'), 'utf8');
-    let run = start('read');
+    let run = await start('read');
     expect(await spentOf(run.keys, LEGACY_KEY)).toBe(0.9375);
     run.log.append(entry(LEGACY_KEY, 9, now));
     await stop(run.log, run.store);
     expect(readFileSync(join(logDir, '2026-11-20.ndjson'), 'utf8')).toBe(before);
-    run = start();
+    run = await start();
     expect(await spentOf(run.keys, LEGACY_KEY)).toBe(0.9375);
     await stop(run.log, run.store);
   });
@@ -119,20 +120,20 @@ describe('request log', () => {
     legacyDirectory();
     appendFileSync(join(logDir, '2026-11-20.ndjson'), `not json\n${JSON.stringify(entry(LEGACY_KEY, 0.5, now))}\n`);
     const { logger, warnings } = recordingLogger();
-    const run = start('write', logger);
+    const run = await start('write', logger);
     expect(warnings).toEqual([expect.stringMatching(/not JSON was skipped/)]);
     expect(await spentOf(run.keys, LEGACY_KEY)).toBe(1.4375);
     await stop(run.log, run.store);
   });
 
   it('a line cut short by a crash is closed off with a warning, so the next line is whole', async () => {
-    let run = start();
+    let run = await start();
     run.log.append(entry('k1', 0.5, now));
     await crash(run.log, run.store);
     const file = join(logDir, '2026-03-01.ndjson');
     appendFileSync(file, '{"id":"torn","key_id":"');
     const { logger, warnings } = recordingLogger();
-    run = start('write', logger);
+    run = await start('write', logger);
     expect(warnings.some((w) => /unfinished last line/.test(w))).toBe(true);
     run.log.append(entry('k1', 0.25, now));
     await stop(run.log, run.store);
@@ -140,7 +141,7 @@ describe('request log', () => {
     expect(lines).toHaveLength(3);
     expect(() => JSON.parse(lines[2]!)).not.toThrow();
     expect(recordingLogger().warnings).toEqual([]);
-    run = start('write', logger);
+    run = await start('write', logger);
     expect(warnings.filter((w) => /unfinished last line/.test(w))).toHaveLength(1);
     await stop(run.log, run.store);
   });
@@ -148,7 +149,7 @@ describe('request log', () => {
   it('a write that fails is reported, and the log carries on once the file can be written', async () => {
     const errors: string[] = [];
     const logger = { ...silentLogger, error: (_obj: unknown, message?: string) => errors.push(String(message)), warn: () => undefined } as unknown as Logger;
-    const run = start('write', logger);
+    const run = await start('write', logger);
     // The day's file cannot be opened for appending: a directory stands in its place.
     mkdirSync(join(logDir, '2026-03-01.ndjson'));
     run.log.append(entry('k1', 0.5, now));
@@ -162,15 +163,15 @@ describe('request log', () => {
   });
 
   it('day files past the retention period are removed', async () => {
-    let run = start();
+    let run = await start();
     run.log.append(entry('k1', 0.5, now));
     await stop(run.log, run.store);
     now += 40 * DAY;
-    run = start();
+    run = await start();
     run.log.append(entry('k1', 0.25, now));
     await stop(run.log, run.store);
     now += DAY;
-    run = start();
+    run = await start();
     expect(readdirSync(logDir)).toEqual(['2026-04-10.ndjson']);
     await stop(run.log, run.store);
   });

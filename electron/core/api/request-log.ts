@@ -3,7 +3,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../clock';
 import type { Logger } from '../logger';
-import type { Store } from '../store/sqlite/database';
+import type { LegacySpendStorage } from '../store/ports';
 
 /**
  * One line of the API request log: metadata only. Callers may require zero data retention, so
@@ -63,7 +63,6 @@ export class RequestLog {
 
   private constructor(
     readonly dir: string,
-    private readonly store: Store,
     private readonly clock: Clock,
     private readonly logger: Logger,
     readonly mode: 'write' | 'read',
@@ -74,11 +73,11 @@ export class RequestLog {
    * Opens the log. `write` mode is for the process that serves requests; `read` mode (key
    * management from the command line, next to a running server) never writes the log.
    */
-  static open(options: { dir: string; store: Store; clock: Clock; logger: Logger; mode?: 'write' | 'read'; retentionDays?: number }): RequestLog {
+  static async open(options: { dir: string; legacy: LegacySpendStorage; clock: Clock; logger: Logger; mode?: 'write' | 'read'; retentionDays?: number }): Promise<RequestLog> {
     const mode = options.mode ?? 'write';
     if (mode === 'write') mkdirSync(options.dir, { recursive: true, mode: 0o700 });
-    const log = new RequestLog(options.dir, options.store, options.clock, options.logger, mode, options.retentionDays ?? 30);
-    log.foldLegacySpend();
+    const log = new RequestLog(options.dir, options.clock, options.logger, mode, options.retentionDays ?? 30);
+    await options.legacy.foldOnce((checkpoint) => log.spendAfter(checkpoint));
     if (mode === 'write') {
       log.terminateTornLine();
       log.removeExpired();
@@ -150,36 +149,26 @@ export class RequestLog {
     }
   }
 
-  /**
-   * Adds the spend of lines an earlier version wrote after its checkpoint to `api_keys.spent`, once
-   * (the flag and the spend change in one transaction, so a crash halfway changes nothing).
-   */
-  private foldLegacySpend(): void {
-    const pending = () => this.store.get<{ folded: number }>('SELECT folded FROM request_log_legacy WHERE id = 1')?.folded === 0;
-    if (!pending()) return;
-    this.store.transaction(() => {
-      if (!pending()) return;
-      const checkpoint = this.store.get<LogPosition>('SELECT file, byte_offset AS offset FROM request_log_checkpoint WHERE id = 1') ?? null;
-      const spend = new Map<string, number>();
-      for (const file of this.files()) {
-        if (checkpoint && file < checkpoint.file) continue;
-        const from = checkpoint && file === checkpoint.file ? checkpoint.offset : 0;
-        readLines(join(this.dir, file), from, (line, lineNumber) => {
-          let entry: Partial<RequestLogEntry>;
-          try {
-            entry = JSON.parse(line) as Partial<RequestLogEntry>;
-          } catch {
-            this.logger.warn({ file, line: lineNumber }, 'request log: a line that is not JSON was skipped (line counted from the checkpoint)');
-            return;
-          }
-          if (typeof entry.key_id === 'string' && typeof entry.cost === 'number' && Number.isFinite(entry.cost)) {
-            spend.set(entry.key_id, (spend.get(entry.key_id) ?? 0) + entry.cost);
-          }
-        });
-      }
-      for (const [key, usd] of spend) this.store.run('UPDATE api_keys SET spent = spent + ? WHERE id = ?', [usd, key]);
-      this.store.run('UPDATE request_log_legacy SET folded = 1 WHERE id = 1');
-    });
+  /** USD per key in lines an earlier version wrote after its checkpoint (for the keys' spend, once). */
+  private spendAfter(checkpoint: LogPosition | null): Map<string, number> {
+    const spend = new Map<string, number>();
+    for (const file of this.files()) {
+      if (checkpoint && file < checkpoint.file) continue;
+      const from = checkpoint && file === checkpoint.file ? checkpoint.offset : 0;
+      readLines(join(this.dir, file), from, (line, lineNumber) => {
+        let entry: Partial<RequestLogEntry>;
+        try {
+          entry = JSON.parse(line) as Partial<RequestLogEntry>;
+        } catch {
+          this.logger.warn({ file, line: lineNumber }, 'request log: a line that is not JSON was skipped (line counted from the checkpoint)');
+          return;
+        }
+        if (typeof entry.key_id === 'string' && typeof entry.cost === 'number' && Number.isFinite(entry.cost)) {
+          spend.set(entry.key_id, (spend.get(entry.key_id) ?? 0) + entry.cost);
+        }
+      });
+    }
+    return spend;
   }
 
   /** A last line cut short by a crash is ended, so the next line appended is not glued to it. */

@@ -212,3 +212,19 @@ export interface RunStorage {
   /** Per model, answered requests with known tokens: how many, and their tokens summed. */
   answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number }[]>;
 }
+
+/** A place in the request log: a day's file and a byte offset in it. */
+export interface LogPlace {
+  file: string;
+  offset: number;
+}
+
+/**
+ * Spend that versions before spend moved to the keys left only in the request log after their
+ * checkpoint: added to the keys' spend once, the flag and the spend together (a crash halfway changes
+ * nothing). Only SQLite data directories of those versions have any.
+ */
+export interface LegacySpendStorage {
+  /** Calls `spendAfter` (USD per key id in the log after the checkpoint) and adds it, once ever. */
+  foldOnce(spendAfter: (checkpoint: LogPlace | null) => Map<string, number>): Promise<void>;
+}
