@@ -8,8 +8,17 @@ import type { Store } from './database';
 export class SqliteChangeToken {
   private seenVersion = -1;
   private token = 0;
+  private lookedThisTurn = false;
 
-  constructor(private readonly store: Store) {}
+  /**
+   * `oncePerTurn`: the file is looked at once a turn of the event loop, for ports read in bursts
+   * (routing asks what each endpoint of a plan refused, thousands in one go); a request arrives in a
+   * turn of its own, so it still sees what was committed before it.
+   */
+  constructor(
+    private readonly store: Store,
+    private readonly options: { oncePerTurn?: boolean } = {},
+  ) {}
 
   /** This connection changed what is watched. */
   moved(): void {
@@ -17,6 +26,11 @@ export class SqliteChangeToken {
   }
 
   read(): number {
+    if (this.options.oncePerTurn) {
+      if (this.lookedThisTurn) return this.token;
+      this.lookedThisTurn = true;
+      setImmediate(() => (this.lookedThisTurn = false));
+    }
     const version = this.store.dataVersion();
     if (version !== this.seenVersion) {
       this.seenVersion = version;

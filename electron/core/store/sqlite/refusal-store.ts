@@ -7,7 +7,7 @@ export class SqliteRefusalStore implements RefusalStorage {
   private readonly token: SqliteChangeToken;
 
   constructor(private readonly store: Store) {
-    this.token = new SqliteChangeToken(store);
+    this.token = new SqliteChangeToken(store, { oncePerTurn: true });
   }
 
   async all(): Promise<StoredRefusal[]> {
