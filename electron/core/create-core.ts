@@ -5,7 +5,7 @@ import { Catalog } from './catalog/catalog';
 import { contributionOf, loadCatalogFile, saveCatalogFile } from './catalog/catalog-file';
 import { discover, type DiscoveryResult } from './catalog/discovery';
 import { providerHints } from './catalog/bundled-providers';
-import { systemClock, type Clock } from './clock';
+import { systemClock } from './clock';
 import { LearnedCapabilities } from './catalog/learned';
 import { Gateway } from './gateway';
 import { DecisionsEngine } from './decisions/engine';
@@ -18,7 +18,7 @@ import { BoxItems } from './inspector/box-items';
 import { BoxReview } from './inspector/box-review';
 import { Datasets } from './evals/datasets';
 import { EvalRuns } from './evals/eval-runs';
-import { createServiceSelector, type GatewayService } from './service';
+import { createServiceSelector } from './service';
 import { ApiKeys } from './keys/api-keys';
 import { SqliteKeyStore } from './store/sqlite/key-store';
 import { SqliteLegacySpend } from './store/sqlite/legacy-spend';
@@ -29,85 +29,15 @@ import { SqliteProviderKeyDates } from './store/sqlite/provider-key-dates';
 import { SqliteRefusalStore } from './store/sqlite/refusal-store';
 import { SqliteSettingsStore } from './store/sqlite/settings-store';
 import { ProviderKeys } from './keys/provider-keys';
-import type { SecretStore } from './keys/secret-store';
-import { silentLogger, type Logger } from './logger';
+import { silentLogger } from './logger';
+import type { Core, CoreOptions } from './core';
 import { EndpointMetrics } from './metrics/endpoint-metrics';
-import { createHandlers, type Handlers } from './operations';
+import { createHandlers } from './operations';
 import { UpstreamHttp } from './providers/http';
 import { HealthRegistry } from './routing/health';
-import { startSandboxFleet, type FleetOptions, type SandboxFleet } from './sandbox/fleet';
+import { startSandboxFleet, type SandboxFleet } from './sandbox/fleet';
 import { SettingsStore } from './settings/settings';
 import { Store } from './store/sqlite/database';
-import type { ImageFetchOptions } from './decisions/image-fetch';
-
-export interface CoreOptions {
-  dataDir: string;
-  secrets: SecretStore;
-  host: 'desktop' | 'browser';
-  version: string;
-  clock?: Clock;
-  logger?: Logger;
-  /** How the simulated providers behave (tests pin a seed or silence failures). */
-  sandbox?: FleetOptions;
-  random?: () => number;
-  /** Ask providers for their model listings at start (default true). */
-  discovery?: boolean;
-  /** Total time for one Decisions request and for each upstream attempt in it (ms). */
-  timeouts?: { deadlineMs: number; attemptMs: number };
-  /**
-   * 'write' (default) for the process that serves requests; 'read' for key management next to a
-   * running server, which counts the request log's spend but never writes it.
-   */
-  requestLog?: 'write' | 'read';
-  /** Go on with evaluation runs a stopped process left running (default true; the eval command runs only its own). */
-  resumeEvaluations?: boolean;
-  /** How image URLs are fetched when the settings allow it (tests trust their own server's certificate). */
-  imageFetch?: ImageFetchOptions;
-}
-
-/** The gateway core: one instance per host process, with every dependency passed in. */
-export interface Core {
-  readonly options: Readonly<CoreOptions>;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  readonly store: Store;
-  readonly catalog: Catalog;
-  readonly apiKeys: ApiKeys;
-  readonly providerKeys: ProviderKeys;
-  readonly settings: SettingsStore;
-  readonly metrics: EndpointMetrics;
-  readonly health: HealthRegistry;
-  readonly http: UpstreamHttp;
-  readonly gateway: Gateway;
-  readonly decisions: DecisionsEngine;
-  /** Runs from the inspector (content kept, in SQLite). */
-  readonly runStore: RunStore;
-  /** Public API calls (metadata only, one JSON line each). */
-  readonly requestLog: RequestLog;
-  readonly tracer: OtlpExporter;
-  readonly questionSets: QuestionSets;
-  readonly runs: Runs;
-  readonly boxItems: BoxItems;
-  /** Box review over datasets of images. */
-  readonly boxReview: BoxReview;
-  /** Labelled datasets and evaluation runs over them. */
-  readonly datasets: Datasets;
-  readonly evalRuns: EvalRuns;
-  /** The three public operations, here or at a remote gateway as the settings say. */
-  service(): GatewayService;
-  readonly handlers: Handlers;
-  /** The simulated fleet while it is active. */
-  sandbox(): SandboxFleet | null;
-  catalogProblem(): string | null;
-  /** Turns the simulated fleet on or off as the settings and configured providers say. */
-  refreshSandbox(): Promise<void>;
-  /** Reads every enabled provider's model listing into the catalog. */
-  refreshDiscovery(): Promise<DiscoveryResult[]>;
-  discoveryResults(): ReadonlyMap<string, DiscoveryResult>;
-  /** Validates, saves and applies a new user catalog file. */
-  replaceCatalogFile(file: CatalogFile): Promise<void>;
-  close(): Promise<void>;
-}
 
 export const DATABASE_FILE = 'verdict.sqlite';
 export const CATALOG_FILE = 'catalog.json';

@@ -3,7 +3,7 @@ import { isOperationName, type OperationName } from '../../shared/contract/names
 import { OPERATIONS, type OperationOutput } from '../../shared/contract/operations';
 import type { Result } from '../../shared/contract/result';
 import { parseOrBadRequest } from './validation';
-import type { Core } from './create-core';
+import type { Core } from './core';
 import { GatewayError } from './errors';
 import { MAX_JSON_DEPTH, valueTooDeepAt } from './json-depth';
 

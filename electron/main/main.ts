@@ -1,7 +1,8 @@
 import { app, BrowserWindow, net, protocol } from 'electron';
 import { join, normalize, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createCore, type Core } from '../core/create-core';
+import { createCore } from '../core/create-core';
+import type { Core } from '../core/core';
 import { FileSecretStore } from '../core/keys/secret-store';
 import { createLogger } from '../core/logger';
 import { registerIpcHandlers } from './ipc';

@@ -1,7 +1,7 @@
 import { DecisionsRequestSchema } from '../../shared/schemas/decisions-request';
 import { fromGatewayRequest, GatewayDecisionRequestSchema, toGatewayResponse } from '../core/api/ai-gateway';
 import { answerApiCall, type ApiCallAnswer } from '../core/api/decisions-call';
-import type { Core } from '../core/create-core';
+import type { Core } from '../core/core';
 import { parseOrBadRequest } from '../core/validation';
 import { sessionOf, type DecisionsCall } from './decisions-route';
 

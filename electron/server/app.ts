@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
-import type { Core } from '../core/create-core';
+import type { Core } from '../core/core';
 import { GatewayError, isGatewayError } from '../core/errors';
 import { sendError } from './http-errors';
 import { inspectorApi, sessionLogin } from './inspector-api';

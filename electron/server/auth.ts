@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { FORBIDDEN_MANAGEMENT_MESSAGE } from '../../shared/contract/errors';
-import type { Core } from '../core/create-core';
+import type { Core } from '../core/core';
 import { GatewayError } from '../core/errors';
 import type { VerifiedKey } from '../core/keys/api-keys';
 

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { Core } from '../core/create-core';
+import type { Core } from '../core/core';
 import { asResult, importUpload } from '../core/evals/dataset-upload';
 import { GatewayError } from '../core/errors';
 

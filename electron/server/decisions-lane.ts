@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Core } from '../core/create-core';
+import type { Core } from '../core/core';
 import { asGatewayError, checkHost } from './app';
 import { authenticate } from './auth';
 import { readIncomingText, responseClosed } from './body';

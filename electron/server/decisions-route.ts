@@ -2,7 +2,7 @@ import { characterCount, DecisionsRequestSchema, MAX_SESSION_ID_LENGTH, type Dec
 import { isPlainDecisionsRequest } from '../../shared/schemas/fast-accept';
 import type { CancelSignal } from '../core/cancel';
 import { answerApiCall, type ApiCallAnswer } from '../core/api/decisions-call';
-import type { Core } from '../core/create-core';
+import type { Core } from '../core/core';
 import type { VerifiedKey } from '../core/keys/api-keys';
 import { GatewayError } from '../core/errors';
 import { parseOrBadRequest } from '../core/validation';

@@ -3,7 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { getCookie, setCookie } from 'hono/cookie';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { Core } from '../core/create-core';
+import type { Core } from '../core/core';
 import { dispatch } from '../core/dispatch';
 import { GatewayError } from '../core/errors';
 import { parseJsonText } from './http-errors';

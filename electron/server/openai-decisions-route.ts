@@ -1,7 +1,7 @@
 import { DecisionsRequestSchema } from '../../shared/schemas/decisions-request';
 import { OpenAiDecisionRequestSchema, type OpenAiDecision } from '../../shared/schemas/openai-decisions';
 import { answerApiCall, type ApiCallAnswer } from '../core/api/decisions-call';
-import type { Core } from '../core/create-core';
+import type { Core } from '../core/core';
 import { concentration } from '../core/decisions/answers';
 import { fetchImage } from '../core/decisions/image-fetch';
 import { GatewayError } from '../core/errors';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { ApiKeyCreateInputSchema } from '../../shared/schemas/inspector';
-import type { Core } from '../core/create-core';
+import type { Core } from '../core/core';
 import { parseOrBadRequest } from '../core/validation';
 import { bearerAuth, requireManagement, type PublicEnv } from './auth';
 import { parseJsonText, rejectOtherMethods } from './http-errors';

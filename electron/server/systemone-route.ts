@@ -1,7 +1,7 @@
 import { DecisionsRequestSchema } from '../../shared/schemas/decisions-request';
 import type { DecisionsResponse } from '../../shared/schemas/decisions-response';
 import { answerApiCall, type ApiCallAnswer } from '../core/api/decisions-call';
-import type { Core } from '../core/create-core';
+import type { Core } from '../core/core';
 import { concentration } from '../core/decisions/answers';
 import { fromSystemOneBody, toSystemOneResponse } from '../core/providers/systemone/translate-serving';
 import { parseOrBadRequest } from '../core/validation';

@@ -24,6 +24,14 @@ function validator(): ValidateFunction {
   return validate;
 }
 
+/**
+ * Generates the schema now (a TypeScript parse of the SDK's types, seconds on a busy machine), so
+ * that a strict host started with it does not spend a request's time budget on it.
+ */
+export function prepareOpenAiRequestCheck(): void {
+  validator();
+}
+
 export interface OpenAiRequestProblem {
   message: string;
   param: string | null;

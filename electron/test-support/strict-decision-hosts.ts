@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Questions$outboundSchema, State$outboundSchema } from '@openrouter/sdk/models/decisionsrequest.js';
-import { openAiRequestCheck } from './openai-decisions-schema';
+import { openAiRequestCheck, prepareOpenAiRequestCheck } from './openai-decisions-schema';
 import { hostDistribution, hostProbability, hostTokens } from './host-answers';
 
 /**
@@ -268,6 +268,7 @@ function route(path: string): { host: HostName; answer: (body: Body, headers: In
 }
 
 export async function startDecisionHosts(): Promise<DecisionHosts> {
+  prepareOpenAiRequestCheck();
   const exchanges: Exchange[] = [];
   const scripts = new Map<HostName, ((body: Body) => Reply)[]>();
   const server: Server = createServer((req, res) => void handle(req, res));

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCore, type Core, type CoreOptions } from '../core/create-core';
+import { createCore } from '../core/create-core';
+import type { Core, CoreOptions } from '../core/core';
 import { FileSecretStore, ownerOnlyFileCodec, type SecretCodec } from '../core/keys/secret-store';
 
 /** A fresh data directory under the OS temp folder, removed by `cleanup`. */

@@ -1,7 +1,7 @@
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import type { DecisionsResponse } from '../../../shared/schemas/decisions-response';
 import type { CancelSignal } from '../cancel';
-import type { Core } from '../create-core';
+import type { Core } from '../core';
 import { usageOf } from '../decisions/usage';
 import { GatewayError } from '../errors';
 import type { Reservation } from '../keys/api-keys';

@@ -1,6 +1,6 @@
 import type { OperationName } from '../../../shared/contract/names';
 import type { OperationOutput, ParsedOperationInput } from '../../../shared/contract/operations';
-import type { Core } from '../create-core';
+import type { Core } from '../core';
 import { appHandlers } from './app';
 import { catalogHandlers } from './catalog';
 import { keyHandlers } from './keys';

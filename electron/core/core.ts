@@ -1,0 +1,102 @@
+/**
+ * What the gateway core is, for everything built on it (the hosts, dispatch, the routes): its parts
+ * and its options. Made by the composition root, `create-core.ts`, which only the hosts import.
+ */
+import type { CatalogFile } from '../../shared/schemas/catalog';
+import type { ImageFetchOptions } from './decisions/image-fetch';
+import type { ApiKeys } from './keys/api-keys';
+import type { Catalog } from './catalog/catalog';
+import type { DiscoveryResult } from './catalog/discovery';
+import type { Clock } from './clock';
+import type { Gateway } from './gateway';
+import type { DecisionsEngine } from './decisions/engine';
+import type { RunStore } from './inspector/run-store';
+import type { RequestLog } from './api/request-log';
+import type { OtlpExporter } from './trace/otlp';
+import type { QuestionSets } from './inspector/question-sets';
+import type { Runs } from './inspector/runs';
+import type { BoxItems } from './inspector/box-items';
+import type { BoxReview } from './inspector/box-review';
+import type { Datasets } from './evals/datasets';
+import type { EvalRuns } from './evals/eval-runs';
+import type { GatewayService } from './service';
+import type { ProviderKeys } from './keys/provider-keys';
+import type { SecretStore } from './keys/secret-store';
+import type { Logger } from './logger';
+import type { EndpointMetrics } from './metrics/endpoint-metrics';
+import type { Handlers } from './operations';
+import type { UpstreamHttp } from './providers/http';
+import type { HealthRegistry } from './routing/health';
+import type { FleetOptions, SandboxFleet } from './sandbox/fleet';
+import type { SettingsStore } from './settings/settings';
+import type { Store } from './store/sqlite/database';
+
+export interface CoreOptions {
+  dataDir: string;
+  secrets: SecretStore;
+  host: 'desktop' | 'browser';
+  version: string;
+  clock?: Clock;
+  logger?: Logger;
+  /** How the simulated providers behave (tests pin a seed or silence failures). */
+  sandbox?: FleetOptions;
+  random?: () => number;
+  /** Ask providers for their model listings at start (default true). */
+  discovery?: boolean;
+  /** Total time for one Decisions request and for each upstream attempt in it (ms). */
+  timeouts?: { deadlineMs: number; attemptMs: number };
+  /**
+   * 'write' (default) for the process that serves requests; 'read' for key management next to a
+   * running server, which counts the request log's spend but never writes it.
+   */
+  requestLog?: 'write' | 'read';
+  /** Go on with evaluation runs a stopped process left running (default true; the eval command runs only its own). */
+  resumeEvaluations?: boolean;
+  /** How image URLs are fetched when the settings allow it (tests trust their own server's certificate). */
+  imageFetch?: ImageFetchOptions;
+}
+
+/** The gateway core: one instance per host process, with every dependency passed in. */
+export interface Core {
+  readonly options: Readonly<CoreOptions>;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly store: Store;
+  readonly catalog: Catalog;
+  readonly apiKeys: ApiKeys;
+  readonly providerKeys: ProviderKeys;
+  readonly settings: SettingsStore;
+  readonly metrics: EndpointMetrics;
+  readonly health: HealthRegistry;
+  readonly http: UpstreamHttp;
+  readonly gateway: Gateway;
+  readonly decisions: DecisionsEngine;
+  /** Runs from the inspector (content kept, in SQLite). */
+  readonly runStore: RunStore;
+  /** Public API calls (metadata only, one JSON line each). */
+  readonly requestLog: RequestLog;
+  readonly tracer: OtlpExporter;
+  readonly questionSets: QuestionSets;
+  readonly runs: Runs;
+  readonly boxItems: BoxItems;
+  /** Box review over datasets of images. */
+  readonly boxReview: BoxReview;
+  /** Labelled datasets and evaluation runs over them. */
+  readonly datasets: Datasets;
+  readonly evalRuns: EvalRuns;
+  /** The three public operations, here or at a remote gateway as the settings say. */
+  service(): GatewayService;
+  readonly handlers: Handlers;
+  /** The simulated fleet while it is active. */
+  sandbox(): SandboxFleet | null;
+  catalogProblem(): string | null;
+  /** Turns the simulated fleet on or off as the settings and configured providers say. */
+  refreshSandbox(): Promise<void>;
+  /** Reads every enabled provider's model listing into the catalog. */
+  refreshDiscovery(): Promise<DiscoveryResult[]>;
+  discoveryResults(): ReadonlyMap<string, DiscoveryResult>;
+  /** Validates, saves and applies a new user catalog file. */
+  replaceCatalogFile(file: CatalogFile): Promise<void>;
+  close(): Promise<void>;
+}
+
