@@ -117,11 +117,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     datasets,
     // Built in, the engine's attempts are kept with each result; a remote gateway reports none.
     decide: async (request, decideOptions) => {
-      const service = services.current();
-      if (service.mode === 'remote') return { ...(await service.decide(request, decideOptions)), attempts: null };
-      const outcome = await decisions.decide(request, decideOptions);
-      const attempts = outcome.attempts.map((a) => ({ endpoint: a.endpoint.id, outcome: a.outcome, message: a.message, total_ms: a.totalMs }));
-      return { response: outcome.response, methods: outcome.methods, attempts };
+      const answered = await services.current().decide(request, decideOptions);
+      const attempts = answered.route?.attempts.map((a) => ({ endpoint: a.endpoint.id, outcome: a.outcome, message: a.message, total_ms: a.totalMs })) ?? null;
+      return { response: answered.response, methods: answered.methods, attempts };
     },
   });
   const discoveries = new Map<string, DiscoveryResult>();

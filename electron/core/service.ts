@@ -4,14 +4,12 @@ import type { DecisionsRequest } from '../../shared/schemas/decisions-request';
 import type { DecisionsResponse } from '../../shared/schemas/decisions-response';
 import type { ZdrEndpoint } from '../../shared/schemas/endpoint';
 import type { ModelWithEndpoints } from '../../shared/schemas/model';
-import type { DecisionsEngine, AnsweringMethod } from './decisions/engine';
+import type { DecisionsEngine, AnsweringMethod, DecisionOutcome } from './decisions/engine';
 import type { Gateway } from './gateway';
 import { RemoteGateway } from './remote/remote-gateway';
 import type { SecretStore } from './keys/secret-store';
 import type { SettingsStore } from './settings/settings';
 import type { CancelSignal } from './cancel';
-import type { RunRouting } from '../../shared/schemas/inspector';
-import { routingOf } from './inspector/run-routing';
 import type { Rounding } from './providers/decision-host';
 import type { TokenDetails } from './decisions/usage';
 
@@ -33,8 +31,8 @@ export interface Answered {
   /** How each answer was produced; 'remote' when another gateway answered. */
   methods: Record<string, AnsweringMethod | 'remote'>;
   endpointId: string | null;
-  /** How it was routed here; null when a remote gateway answered. */
-  routing: RunRouting | null;
+  /** The plan and the attempts made, for whoever shows how it was routed (the inspector's runs); null when a remote gateway answered. */
+  route: Pick<DecisionOutcome, 'attempts' | 'plan'> | null;
   /** Questions a host declined (only when asked to keep refusals), in question order. */
   refused: string[];
   /** Decimals the answers were rounded to, the coarsest of them; null when none was declared (exact). */
@@ -61,7 +59,7 @@ export function createServiceSelector(deps: { settings: SettingsStore; gateway: 
     zdr: async () => deps.gateway.zdrListing(),
     decide: async (request, options) => {
       const outcome = await deps.decisions.decide(request, options);
-      return { response: outcome.response, methods: outcome.methods, endpointId: outcome.endpoint.id, routing: routingOf(request, outcome), refused: outcome.refused, rounding: outcome.rounding, tokens: outcome.tokens };
+      return { response: outcome.response, methods: outcome.methods, endpointId: outcome.endpoint.id, route: { attempts: outcome.attempts, plan: outcome.plan }, refused: outcome.refused, rounding: outcome.rounding, tokens: outcome.tokens };
     },
   };
   let remote: RemoteGateway | null = null;
@@ -90,7 +88,7 @@ export function createServiceSelector(deps: { settings: SettingsStore; gateway: 
         decide: async (request, options) => {
           const response = await target.decide(request, options.signal);
           // Another gateway's numbers, rounded as it rounds them: none declared here.
-          return { response, methods: Object.fromEntries(Object.keys(response.answers).map((k) => [k, 'remote' as const])), endpointId: null, routing: null, refused: [], rounding: null, tokens: null };
+          return { response, methods: Object.fromEntries(Object.keys(response.answers).map((k) => [k, 'remote' as const])), endpointId: null, route: null, refused: [], rounding: null, tokens: null };
         },
       };
     },

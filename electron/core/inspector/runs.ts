@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import type { Run, RunRouting } from '../../../shared/schemas/inspector';
-import { routingOfFailure } from './run-routing';
+import { routingOf, routingOfFailure } from './run-routing';
 import type { Clock } from '../clock';
 import { GatewayError } from '../errors';
 import type { RunStore } from './run-store';
@@ -72,7 +72,7 @@ export class Runs {
         run.methods = outcome.methods;
         run.answered = Object.keys(outcome.response.answers);
         run.latency_ms = this.deps.clock.now() - started;
-        run.routing = outcome.routing;
+        run.routing = outcome.route ? routingOf(request, outcome.route) : null;
         return this.deps.log.record({ ...base, latencyMs: run.latency_ms, routing: run.routing, outcome: { ok: true, ...outcome } });
       })
       .catch((error: unknown) => {
