@@ -11,13 +11,28 @@ import tseslint from 'typescript-eslint';
  * (store/no-sql-outside-store.test.ts fails when a file there holds no SQL any more, or one not there does).
  */
 const STILL_HOLDING_SQL = JSON.parse(readFileSync(`${import.meta.dirname}/electron/core/store/still-holding-sql.json`, 'utf8'));
-const MAY_IMPORT_SQLITE = ['electron/core/store/**', 'electron/core/create-core.ts', 'electron/core/core.ts', 'electron/test-support/**', 'electron/bench/**', '**/*.test.ts', ...STILL_HOLDING_SQL];
+const MAY_IMPORT_SQLITE = [
+  'electron/core/store/**',
+  'electron/core/create-core.ts',
+  'electron/core/core.ts',
+  'electron/test-support/**',
+  'electron/bench/**',
+  '**/*.test.ts',
+  ...STILL_HOLDING_SQL,
+];
 
 const noElectron = { name: 'electron', message: 'core and server run without Electron; pass what you need in through createCore.' };
 const noHost = { group: ['**/main/*', '**/preload/*'], message: 'core and server never import the Electron host.' };
-const noSqlite = { group: ['**/store/sqlite/*'], message: 'Ask the domain\'s storage port (electron/core/store/ports.ts); only the store and the composition root open SQLite.' };
+const noSqlite = {
+  group: ['**/store/sqlite/*'],
+  message: "Ask the domain's storage port (electron/core/store/ports.ts); only the store and the composition root open SQLite.",
+};
 const noServer = { group: ['**/server/*', '**/server'], message: 'core never imports the server: the server is built on the core.' };
-const noRoot = { group: ['**/create-core'], message: 'Only the hosts (the desktop main process, the server, the command lines) import the composition root; take the Core type from core.ts, or better what you need as arguments.' };
+const noRoot = {
+  group: ['**/create-core'],
+  message:
+    'Only the hosts (the desktop main process, the server, the command lines) import the composition root; take the Core type from core.ts, or better what you need as arguments.',
+};
 const nodeBuiltins = { group: ['node:*'], message: 'This layer has no Node APIs.' };
 
 export default tseslint.config(

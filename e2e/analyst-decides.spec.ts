@@ -38,7 +38,9 @@ test('an analyst sees the never-yes classifier at recall 0 beside its always-fal
   // Every metric with its n and a 95% interval, and how the intervals were made.
   await expect(evals.metric('sandbox/skewed-small', 'urgent', 'n')).toHaveText('40');
   await expect(page.getByTestId('interval-method')).toContainText('Wilson score for shares of items; percentile bootstrap');
-  await expect(evals.metric('sandbox/sharp-large', 'urgent', 'accuracy').locator('xpath=following-sibling::*[contains(@class, "metric-interval")]')).toHaveText(/^\[0\.\d\d, [01]\.\d\d\]$/);
+  await expect(evals.metric('sandbox/sharp-large', 'urgent', 'accuracy').locator('xpath=following-sibling::*[contains(@class, "metric-interval")]')).toHaveText(
+    /^\[0\.\d\d, [01]\.\d\d\]$/,
+  );
 
   // At a lower threshold the skewed model does say yes to some tickets.
   const recallAt = page.locator('[data-threshold-metric="sandbox/skewed-small recall"]');
@@ -59,12 +61,17 @@ test('an analyst sees the never-yes classifier at recall 0 beside its always-fal
   await app.screenshot('analyst-recall-and-baseline-dark');
 });
 
-test('an analyst edits the instructions, runs again and compares with the first run: changed answers first, both questions side by side', async ({ page, server }) => {
+test('an analyst edits the instructions, runs again and compares with the first run: changed answers first, both questions side by side', async ({
+  page,
+  server,
+}) => {
   test.setTimeout(120_000);
   const app = new AppPage(page);
   const evals = new EvaluationsPage(page);
   await app.open(server.uiUrl);
-  const call = async <T>(op: string, input: unknown): Promise<T> => ((await (await page.request.post(`${server.url}/api/inspector/${op}`, { headers: { 'x-verdict-client': 'renderer' }, data: input })).json()) as { data: T }).data;
+  const call = async <T>(op: string, input: unknown): Promise<T> =>
+    ((await (await page.request.post(`${server.url}/api/inspector/${op}`, { headers: { 'x-verdict-client': 'renderer' }, data: input })).json()) as { data: T })
+      .data;
   const { set } = await call<{ set: { id: string } }>('samples.add', {});
   await app.goTo('Evaluations');
   await evals.open('New run');

@@ -57,7 +57,11 @@ test('an analyst builds a set, sees problems live, saves, runs, compares and exp
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export JSON' }).click();
   const exported = JSON.parse(readFileSync(await (await download).path(), 'utf8'));
-  expect(exported).toMatchObject({ model: 'sandbox/baseline-text', provider: { sort: 'price' }, questions: { late: { type: 'noul' }, topic: { type: 'choice' }, severity: { type: 'score', criteria: ['no problem', 'damaged parcel and refund'] } } });
+  expect(exported).toMatchObject({
+    model: 'sandbox/baseline-text',
+    provider: { sort: 'price' },
+    questions: { late: { type: 'noul' }, topic: { type: 'choice' }, severity: { type: 'score', criteria: ['no problem', 'damaged parcel and refund'] } },
+  });
 
   // Run answers here, in the grid beside the set; the run opens in Runs from there.
   await page.getByRole('button', { name: 'Run', exact: true }).click();

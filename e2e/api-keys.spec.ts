@@ -37,16 +37,19 @@ test('an API key created in Settings works against the public API until it is re
 });
 
 test('keys are managed from the command line too', async ({ server, request }) => {
-  const run = (...args: string[]) => execFileSync(process.execPath, [CLI, ...args, '--data-dir', server.dataDir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const run = (...args: string[]) =>
+    execFileSync(process.execPath, [CLI, ...args, '--data-dir', server.dataDir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const created = run('keys', 'create', '--name', 'cli job', '--kind', 'standard');
   const key = /^(vd-[0-9a-f]{12}-[\w-]{43})$/m.exec(created)?.[1];
   expect(key).toBeDefined();
   const id = key!.split('-')[1]!;
-  expect(run("keys", "list")).toMatch(new RegExp(`${id}\\s+standard\\s+active\\s+\\$0\\s+none\\s+cli job`));
+  expect(run('keys', 'list')).toMatch(new RegExp(`${id}\\s+standard\\s+active\\s+\\$0\\s+none\\s+cli job`));
   expect((await request.get(`${server.url}/api/v1/endpoints/zdr`, { headers: { Authorization: `Bearer ${key}` } })).status()).toBe(200);
   expect(run('keys', 'revoke', id)).toContain(`Revoked ${id}`);
   // Revoked by another process, the key stops working within half a second (docs/API.md): the server rereads its keys then.
-  await expect.poll(async () => (await request.get(`${server.url}/api/v1/endpoints/zdr`, { headers: { Authorization: `Bearer ${key}` } })).status(), { intervals: [100] }).toBe(401);
+  await expect
+    .poll(async () => (await request.get(`${server.url}/api/v1/endpoints/zdr`, { headers: { Authorization: `Bearer ${key}` } })).status(), { intervals: [100] })
+    .toBe(401);
   expect(() => run('keys', 'create')).toThrow(/keys create needs --name/);
 });
 
@@ -79,7 +82,15 @@ test("what a key spends is seen by the command line beside the running server, a
 
     // The command line reads the keys' spend from SQLite beside the running server, which wrote it before answering.
     const list = () => execFileSync(process.execPath, [CLI, 'keys', 'list', '--data-dir', dataDir], { encoding: 'utf8' });
-    await expect.poll(() => list().split('\n').find((l) => l.startsWith(data.id)) ?? '', { timeout: 5_000 }).toContain(`$${spent} of $5`);
+    await expect
+      .poll(
+        () =>
+          list()
+            .split('\n')
+            .find((l) => l.startsWith(data.id)) ?? '',
+        { timeout: 5_000 },
+      )
+      .toContain(`$${spent} of $5`);
 
     // A crash: no shutdown. The charge was committed before the answer left, so it is there at the next start.
     child.kill('SIGKILL');

@@ -34,11 +34,12 @@ const BOX_QUESTIONS = { card: { type: 'box', instructions: 'the blue card' }, ba
 /** The scenes as a dataset of images with a labels file: a truth box per object, as fractions of the image. */
 function importScenes(call: ReturnType<typeof inspector>, name: string): Promise<{ dataset: { id: string } }> {
   const fraction = (r: Rect) => ({ top: r.y / SIZE.height, left: r.x / SIZE.width, bottom: (r.y + r.h) / SIZE.height, right: (r.x + r.w) / SIZE.width });
-  const labels = Object.entries(SCENES).map(([id, s]) => JSON.stringify({ id, expected: { card: fraction(s.card), badge: fraction(s.badge) } })).join('\n');
+  const labels = Object.entries(SCENES)
+    .map(([id, s]) => JSON.stringify({ id, expected: { card: fraction(s.card), badge: fraction(s.badge) } }))
+    .join('\n');
   const images = Object.keys(SCENES).map((scene) => ({ name: scene, data_url: `data:image/png;base64,${png(scene).toString('base64')}` }));
   return call<{ dataset: { id: string } }>('datasets.importImages', { name, images, labels: { format: 'jsonl', content: labels }, questions: BOX_QUESTIONS });
 }
-
 
 /**
  * The sandbox's vision baseline boxes every foreground pixel, so each question's answer is the box
@@ -160,7 +161,9 @@ test('a reviewer labels truth per object, zooms, undoes, runs a box question per
   expect(starts).toHaveLength(1);
   await expect(page.getByTestId('box-run-progress')).toContainText('done: 3 of 3 done', { timeout: 30_000 });
   // A finished run shows its estimate against what it cost.
-  await expect(page.getByTestId('box-run-cost')).toContainText(/Estimate at the start: expected \$[\d.]+ · worst case \$[\d.]+ · Actual: \$[\d.]+, (as expected|[+−][\d.]+% against the expected cost)/);
+  await expect(page.getByTestId('box-run-cost')).toContainText(
+    /Estimate at the start: expected \$[\d.]+ · worst case \$[\d.]+ · Actual: \$[\d.]+, (as expected|[+−][\d.]+% against the expected cost)/,
+  );
   await expect(page.getByTestId('box-run-metrics')).toContainText(/card: mean IoU 0\.\d{3}, pass rate \d+ %/);
   await boxes.item('shelf-1.png').getByRole('button').click();
   for (const object of ['card', 'badge'] as const) {
@@ -211,7 +214,11 @@ test('a reviewer labels truth per object, zooms, undoes, runs a box question per
   await page.getByRole('button', { name: 'Export', exact: true }).click();
   await expect.poll(() => downloads.length).toBe(2);
   const files = await Promise.all(downloads.map(async (d) => ({ name: (await d).suggestedFilename(), text: readFileSync((await (await d).path())!, 'utf8') })));
-  const dataset = JSON.parse(files.find((f) => f.name.endsWith('.coco.json'))!.text) as { images: { id: number; file_name: string; width: number; height: number }[]; categories: { id: number; name: string }[]; annotations: { image_id: number; category_id: number; bbox: number[] }[] };
+  const dataset = JSON.parse(files.find((f) => f.name.endsWith('.coco.json'))!.text) as {
+    images: { id: number; file_name: string; width: number; height: number }[];
+    categories: { id: number; name: string }[];
+    annotations: { image_id: number; category_id: number; bbox: number[] }[];
+  };
   const answers = JSON.parse(files.find((f) => f.name.endsWith('.coco-answers.json'))!.text) as { image_id: number; category_id: number; iou: number }[];
   expect(dataset.categories.map((c) => c.name).sort()).toEqual(['badge', 'card']);
   expect(dataset.images.map((i) => [i.file_name, i.width, i.height]).sort()).toEqual(Object.keys(SCENES).map((n) => [n, 400, 300]));
@@ -251,7 +258,12 @@ test("a reviewer checks an evaluation's box answers over a dataset of images, it
   // A folder of images with a labels file becomes a dataset; a box question per object is evaluated over it.
   const questions = BOX_QUESTIONS;
   const imported = await importScenes(call, 'shelves');
-  const run = await call<{ id: string }>('evals.start', { request: { model: 'sandbox/baseline-vision', state: '', questions }, dataset_id: imported.dataset.id, variants: [{ model: 'sandbox/baseline-vision' }], concurrency: 2 });
+  const run = await call<{ id: string }>('evals.start', {
+    request: { model: 'sandbox/baseline-vision', state: '', questions },
+    dataset_id: imported.dataset.id,
+    variants: [{ model: 'sandbox/baseline-vision' }],
+    concurrency: 2,
+  });
   await expect.poll(async () => (await call<{ status: string }>('evals.get', { id: run.id })).status, { timeout: 30_000 }).toBe('done');
 
   // Boxes opens that dataset (the newest with images) on the newest run's answers.
@@ -271,13 +283,17 @@ test("a reviewer checks an evaluation's box answers over a dataset of images, it
   // Thumbnails are made in a worker and kept in IndexedDB across sessions.
   await expect(boxes.queue.getByTestId('box-thumb')).toHaveCount(3);
   expect(workers.some((url) => url.includes('thumbnail-worker'))).toBe(true);
-  const kept = () => page.evaluate(() => new Promise<number>((resolve) => {
-    const open = indexedDB.open('verdict-thumbnails');
-    open.onsuccess = () => {
-      const count = open.result.transaction('thumbnails').objectStore('thumbnails').count();
-      count.onsuccess = () => resolve(count.result);
-    };
-  }));
+  const kept = () =>
+    page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          const open = indexedDB.open('verdict-thumbnails');
+          open.onsuccess = () => {
+            const count = open.result.transaction('thumbnails').objectStore('thumbnails').count();
+            count.onsuccess = () => resolve(count.result);
+          };
+        }),
+    );
   await expect.poll(kept).toBe(3);
 
   // The verdict is kept with the dataset item, and the run's metrics are the Evaluations screen's.
@@ -301,7 +317,12 @@ test('images added to Boxes before it kept datasets are still there, and copy in
   const call = inspector(page, server.url);
   const { card } = SCENES['shelf-1.png']!;
   const old = await call<{ id: string }>('boxes.add', { name: 'shelf-1.png', data_url: `data:image/png;base64,${png('shelf-1.png').toString('base64')}` });
-  await call('boxes.update', { id: old.id, truth: [{ label: 'card', top: card.y / 300, left: card.x / 400, bottom: (card.y + card.h) / 300, right: (card.x + card.w) / 400 }], verdict: 'accepted', note: 'checked by hand' });
+  await call('boxes.update', {
+    id: old.id,
+    truth: [{ label: 'card', top: card.y / 300, left: card.x / 400, bottom: (card.y + card.h) / 300, right: (card.x + card.w) / 400 }],
+    verdict: 'accepted',
+    note: 'checked by hand',
+  });
   await app.goTo('Boxes');
   await expect(boxes.dataset).toContainText('Images added before datasets (1)');
   await expect(boxes.item('shelf-1.png')).toContainText('accepted');
@@ -336,7 +357,13 @@ test('a reviewer judges each model of a run apart, runs one image again and sees
   const imported = await importScenes(call, 'two models');
   // One run, two models: the vision baseline anywhere, and the same model held to one provider.
   const variants = [{ model: 'sandbox/baseline-vision' }, { model: 'sandbox/baseline-vision', label: 'steady only', provider: { only: ['sandbox-steady'] } }];
-  const run = await call<{ id: string }>('evals.start', { name: 'Two models', request: { model: 'sandbox/baseline-vision', state: '', questions }, dataset_id: imported.dataset.id, variants, concurrency: 2 });
+  const run = await call<{ id: string }>('evals.start', {
+    name: 'Two models',
+    request: { model: 'sandbox/baseline-vision', state: '', questions },
+    dataset_id: imported.dataset.id,
+    variants,
+    concurrency: 2,
+  });
   await expect.poll(async () => (await call<{ status: string }>('evals.get', { id: run.id })).status, { timeout: 30_000 }).toBe('done');
 
   await app.goTo('Boxes');

@@ -21,14 +21,21 @@ test('a 5,000-image folder opens to its first screen of thumbnails', async ({ pa
   test.setTimeout(600_000);
   const folder = mkdtempSync(join(tmpdir(), 'verdict-5000-'));
   try {
-    for (let i = 0; i < 5000; i += 1) writeFileSync(join(folder, `img-${String(i).padStart(4, '0')}.png`), Buffer.from(pngWithRect(160, 120, { x: i % 100, y: i % 60, w: 40, h: 30 }).split(',')[1]!, 'base64'));
+    for (let i = 0; i < 5000; i += 1)
+      writeFileSync(
+        join(folder, `img-${String(i).padStart(4, '0')}.png`),
+        Buffer.from(pngWithRect(160, 120, { x: i % 100, y: i % 60, w: 40, h: 30 }).split(',')[1]!, 'base64'),
+      );
     const app = new AppPage(page);
     const boxes = new BoxesPage(page);
     await app.open(server.uiUrl);
     await app.goTo('Boxes');
     // Timed in the page from the input's change event (when a person's folder dialog closes), so the
     // test's own transfer of 5,000 files into the browser is not counted.
-    await page.locator('label.file-button', { hasText: 'Add a folder' }).locator('input').evaluate((input) => input.addEventListener('change', () => ((window as unknown as { picked: number }).picked = performance.now()), { capture: true }));
+    await page
+      .locator('label.file-button', { hasText: 'Add a folder' })
+      .locator('input')
+      .evaluate((input) => input.addEventListener('change', () => ((window as unknown as { picked: number }).picked = performance.now()), { capture: true }));
     const started = Date.now();
     await boxes.addFolder(folder);
     const firstScreen = await page.waitForFunction(
@@ -72,7 +79,10 @@ test('drawing on a 6000 × 4000 image keeps up with the pointer', async ({ page,
   await app.open(server.uiUrl);
   await app.goTo('Boxes');
   const big = Buffer.from(pngWithRect(6000, 4000, { x: 1200, y: 900, w: 2400, h: 1500 }).split(',')[1]!, 'base64');
-  await page.locator('label.file-button', { hasText: 'Add images' }).locator('input').setInputFiles([{ name: 'big.png', mimeType: 'image/png', buffer: big }]);
+  await page
+    .locator('label.file-button', { hasText: 'Add images' })
+    .locator('input')
+    .setInputFiles([{ name: 'big.png', mimeType: 'image/png', buffer: big }]);
   await expect(boxes.readout).toHaveText('6000 × 4000 px', { timeout: 60_000 });
   await boxes.canvas.scrollIntoViewIfNeeded();
   await boxes.canvas.focus();

@@ -27,7 +27,10 @@ test('an analyst puts a native decision model beside a chat model on one dataset
   const app = new AppPage(page);
   const evals = new EvaluationsPage(page);
   await app.open(server.uiUrl);
-  const saved = await page.request.post(`${server.url}/api/inspector/sets.save`, { headers: { 'x-verdict-client': 'renderer' }, data: { name: 'Parcels', request: SET } });
+  const saved = await page.request.post(`${server.url}/api/inspector/sets.save`, {
+    headers: { 'x-verdict-client': 'renderer' },
+    data: { name: 'Parcels', request: SET },
+  });
   expect(saved.ok()).toBe(true);
 
   await app.goTo('Evaluations');

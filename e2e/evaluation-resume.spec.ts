@@ -40,7 +40,9 @@ interface RunView {
 /** The run's view once `ready` says so of it (asked every 20 ms), failing after `timeout`. */
 async function until(call: ReturnType<typeof inspector>, id: string, ready: (view: RunView) => boolean, timeout = 60_000): Promise<RunView> {
   let view: RunView | undefined;
-  await expect.poll(async () => ready((view = await call<RunView>('evals.get', { id }))), { intervals: [20], timeout, message: `run ${id}: ${JSON.stringify(view)}` }).toBe(true);
+  await expect
+    .poll(async () => ready((view = await call<RunView>('evals.get', { id }))), { intervals: [20], timeout, message: `run ${id}: ${JSON.stringify(view)}` })
+    .toBe(true);
   return view!;
 }
 
@@ -49,17 +51,22 @@ const settled = (call: ReturnType<typeof inspector>, id: string) => until(call, 
 
 test('an evaluation run killed with SIGKILL resumes where it stopped and sends no stored item again', async () => {
   test.setTimeout(90_000);
-  const provider = await new LogprobProvider(({ text }) => {
-    const p = P(Number(/item-(\d+)/.exec(text)![1]));
-    return { labels: { Yes: p, No: Number((1 - p).toFixed(6)) } };
-  }, { delayMs: 60 }).start();
+  const provider = await new LogprobProvider(
+    ({ text }) => {
+      const p = P(Number(/item-(\d+)/.exec(text)![1]));
+      return { labels: { Yes: p, No: Number((1 - p).toFixed(6)) } };
+    },
+    { delayMs: 60 },
+  ).start();
   const dataDir = mkdtempSync(join(tmpdir(), 'verdict-e2e-'));
   writeFileSync(join(dataDir, 'catalog.json'), JSON.stringify(logprobCatalog(provider.url, ['alpha'])));
   const env = { VERDICT_SANDBOX_FAILURES: 'off' };
   try {
     let { info, child } = await startBuiltServer(dataDir, env);
     let call = inspector(info);
-    const content = Array.from({ length: ITEMS }, (_, i) => JSON.stringify({ id: `i${i}`, state: `Review item-${i}.`, expected: { late: i % 3 === 0 } })).join('\n');
+    const content = Array.from({ length: ITEMS }, (_, i) => JSON.stringify({ id: `i${i}`, state: `Review item-${i}.`, expected: { late: i % 3 === 0 } })).join(
+      '\n',
+    );
     const imported = await call<{ dataset: { id: string } }>('datasets.import', { name: 'parcels.jsonl', format: 'jsonl', content, questions: QUESTIONS });
     const run = await call<{ id: string }>('evals.start', {
       request: { model: 'lp/alpha', state: '', questions: QUESTIONS },
@@ -75,7 +82,9 @@ test('an evaluation run killed with SIGKILL resumes where it stopped and sends n
 
     // What the killed process had committed, read from the file as it left it.
     const db = new Database(join(dataDir, 'verdict.sqlite'));
-    const storedAtKill = new Set((db.prepare('SELECT position FROM eval_results WHERE run_id = ?').all([run.id]) as { position: number }[]).map((r) => r.position));
+    const storedAtKill = new Set(
+      (db.prepare('SELECT position FROM eval_results WHERE run_id = ?').all([run.id]) as { position: number }[]).map((r) => r.position),
+    );
     db.close();
     expect(storedAtKill.size).toBeGreaterThanOrEqual(15);
     expect(storedAtKill.size).toBeLessThan(ITEMS);
@@ -91,7 +100,10 @@ test('an evaluation run killed with SIGKILL resumes where it stopped and sends n
     expect(afterRestart.filter((i) => storedAtKill.has(i))).toEqual([]);
     expect(new Set(afterRestart).size).toBe(ITEMS - storedAtKill.size);
     // Each item answered once: one result per item, and at most one extra send (in flight at the kill).
-    const report = await call<{ models: { items: number; failed: number; cost_usd: number; questions: { late: { n: number; accuracy: number } } }[] }>('evals.report', { id: run.id });
+    const report = await call<{ models: { items: number; failed: number; cost_usd: number; questions: { late: { n: number; accuracy: number } } }[] }>(
+      'evals.report',
+      { id: run.id },
+    );
     expect(report.models[0]).toMatchObject({ items: ITEMS, failed: 0 });
     expect(report.models[0]!.questions.late.n).toBe(ITEMS);
     // Spend counted once: 60 calls of 100 prompt and 1 completion tokens at $1e-6 and $2e-6.
@@ -125,7 +137,12 @@ test('after a SIGKILL, the resumed run sends failed items again, never a stored 
     let call = inspector(info);
     const content = Array.from({ length: ITEMS }, (_, i) => JSON.stringify({ id: `i${i}`, state: `Review item-${i}.`, expected: { late: true } })).join('\n');
     const imported = await call<{ dataset: { id: string } }>('datasets.import', { name: 'parcels.jsonl', format: 'jsonl', content, questions: QUESTIONS });
-    const run = await call<{ id: string }>('evals.start', { request: { model: 'lp/alpha', state: '', questions: QUESTIONS }, dataset_id: imported.dataset.id, variants: [{ model: 'lp/alpha' }], concurrency: 3 });
+    const run = await call<{ id: string }>('evals.start', {
+      request: { model: 'lp/alpha', state: '', questions: QUESTIONS },
+      dataset_id: imported.dataset.id,
+      variants: [{ model: 'lp/alpha' }],
+      concurrency: 3,
+    });
     await until(call, run.id, (view) => view.done >= 20, 30_000);
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
@@ -134,7 +151,12 @@ test('after a SIGKILL, the resumed run sends failed items again, never a stored 
     const stored = db.prepare('SELECT position, ok FROM eval_results WHERE run_id = ?').all([run.id]) as { position: number; ok: number }[];
     db.close();
     const answeredAtKill = new Set(stored.filter((r) => r.ok === 1).map((r) => r.position));
-    expect(stored.filter((r) => r.ok === 0).map((r) => r.position).sort((a, b) => a - b)).toEqual([2, 5, 9]);
+    expect(
+      stored
+        .filter((r) => r.ok === 0)
+        .map((r) => r.position)
+        .sort((a, b) => a - b),
+    ).toEqual([2, 5, 9]);
 
     healthy = true;
     ({ info, child } = await startBuiltServer(dataDir, env));

@@ -19,7 +19,8 @@ test.use({ sandboxFailures: false });
 
 const QUESTIONS = { late: { type: 'noul', instructions: 'Did the parcel come late?' } };
 const SET = { model: 'sandbox/baseline-text', state: '', questions: QUESTIONS };
-const csvOf = (items: number) => `id,state,expected.late\n${Array.from({ length: items }, (_, i) => `p${i},Review item-${i}: the parcel came ${i % 2 ? 'late' : 'early'}.,${i % 2 === 1}`).join('\n')}\n`;
+const csvOf = (items: number) =>
+  `id,state,expected.late\n${Array.from({ length: items }, (_, i) => `p${i},Review item-${i}: the parcel came ${i % 2 ? 'late' : 'early'}.,${i % 2 === 1}`).join('\n')}\n`;
 
 /** Console errors and page errors, 404s of requests for deleted things among them. */
 function problemsOf(page: Page): string[] {
@@ -43,7 +44,11 @@ function callsOf(page: Page): Map<string, number> {
 
 /** The inspector's operations over HTTP with the page's session, as the renderer calls them. */
 async function api<T>(page: Page, server: ServerInfo, op: string, input: object): Promise<T> {
-  const body = (await (await page.request.post(`${server.url}/api/inspector/${op}`, { headers: { 'x-verdict-client': 'renderer' }, data: input })).json()) as { ok: boolean; data: T; error?: unknown };
+  const body = (await (await page.request.post(`${server.url}/api/inspector/${op}`, { headers: { 'x-verdict-client': 'renderer' }, data: input })).json()) as {
+    ok: boolean;
+    data: T;
+    error?: unknown;
+  };
   if (!body.ok) throw new Error(`${op}: ${JSON.stringify(body.error)}`);
   return body.data;
 }
@@ -64,7 +69,12 @@ async function importDataset(page: Page, server: ServerInfo, name: string, items
   const app = new AppPage(page);
   await app.open(server.uiUrl);
   await api(page, server, 'sets.save', { name: 'Parcels', request: set });
-  const imported = await api<{ dataset: { id: string } }>(page, server, 'datasets.import', { name, format: 'csv', content: csvOf(items), questions: QUESTIONS });
+  const imported = await api<{ dataset: { id: string } }>(page, server, 'datasets.import', {
+    name,
+    format: 'csv',
+    content: csvOf(items),
+    questions: QUESTIONS,
+  });
   await app.goTo('Evaluations');
   // The screen has read the dataset once the new-run form offers it.
   await expect(page.getByLabel('Dataset to evaluate on').locator('option', { hasText: name })).toHaveCount(1);
@@ -120,7 +130,10 @@ test('a double click on Pause, Resume or Retry failed sends it once', async ({ p
   test.setTimeout(60_000);
   const itemOf = (text: string) => Number(/item-(\d+)/.exec(text)![1]);
   // Slow enough to pause half-way; item 2 fails every time, so the finished run offers a retry.
-  const provider = await new LogprobProvider(() => ({ labels: { Yes: 0.8, No: 0.2 } }), { delayMs: 150, fail: ({ text }) => (itemOf(text) === 2 ? 503 : null) }).start();
+  const provider = await new LogprobProvider(() => ({ labels: { Yes: 0.8, No: 0.2 } }), {
+    delayMs: 150,
+    fail: ({ text }) => (itemOf(text) === 2 ? 503 : null),
+  }).start();
   const dataDir = mkdtempSync(join(tmpdir(), 'verdict-e2e-'));
   writeFileSync(join(dataDir, 'catalog.json'), JSON.stringify(logprobCatalog(provider.url, ['alpha'])));
   const { info, child } = await startBuiltServer(dataDir, { VERDICT_SANDBOX_FAILURES: 'off' });
@@ -158,7 +171,10 @@ test('a double click on Pause, Resume or Retry failed sends it once', async ({ p
   }
 });
 
-test('deleting a run or a dataset asks first, naming what goes; dismissed it keeps everything, accepted nothing asks for what went', async ({ page, server }) => {
+test('deleting a run or a dataset asks first, naming what goes; dismissed it keeps everything, accepted nothing asks for what went', async ({
+  page,
+  server,
+}) => {
   test.setTimeout(60_000);
   const problems = problemsOf(page);
   const calls = inspectorCalls(page);
@@ -167,7 +183,13 @@ test('deleting a run or a dataset asks first, naming what goes; dismissed it kee
   // Set-up through the API: two finished runs over one dataset.
   const dataset = await importDataset(page, server, 'parcels.csv', 8);
   for (const name of ['First try', 'Second try']) {
-    const run = await api<{ id: string }>(page, server, 'evals.start', { name, request: SET, dataset_id: dataset.id, variants: [{ model: 'sandbox/baseline-text' }], concurrency: 4 });
+    const run = await api<{ id: string }>(page, server, 'evals.start', {
+      name,
+      request: SET,
+      dataset_id: dataset.id,
+      variants: [{ model: 'sandbox/baseline-text' }],
+      concurrency: 4,
+    });
     await expect.poll(async () => (await api<{ status: string }>(page, server, 'evals.get', { id: run.id })).status, { timeout: 20_000 }).toBe('done');
   }
   await page.reload();
@@ -231,7 +253,12 @@ test('after a pause, the progress and the runs list end at the count the metrics
     await expect(evals.runPanel('paused')).toBeVisible();
 
     // What the core counts once the requests in flight at the pause have come back (it says how many are still out).
-    const read = async () => ((await (await page.request.post(`${info.url}/api/inspector/evals.get`, { headers: { 'x-verdict-client': 'renderer' }, data: { id: await runId(page, info) } })).json()) as { data: { done: number; in_flight: number } }).data;
+    const read = async () =>
+      (
+        (await (
+          await page.request.post(`${info.url}/api/inspector/evals.get`, { headers: { 'x-verdict-client': 'renderer' }, data: { id: await runId(page, info) } })
+        ).json()) as { data: { done: number; in_flight: number } }
+      ).data;
     await expect.poll(async () => (await read()).in_flight, { timeout: 20_000 }).toBe(0);
     const stored = (await read()).done;
     expect(stored).toBeLessThan(60);
@@ -262,7 +289,9 @@ test('after a pause, the progress and the runs list end at the count the metrics
 });
 
 async function runId(page: Page, info: ServerInfo): Promise<string> {
-  const list = (await (await page.request.post(`${info.url}/api/inspector/evals.list`, { headers: { 'x-verdict-client': 'renderer' }, data: {} })).json()) as { data: { id: string }[] };
+  const list = (await (await page.request.post(`${info.url}/api/inspector/evals.list`, { headers: { 'x-verdict-client': 'renderer' }, data: {} })).json()) as {
+    data: { id: string }[];
+  };
   return list.data[0]!.id;
 }
 
@@ -280,7 +309,10 @@ test("the dataset's name is held to 200 characters as it is typed, and a long na
   expect(problems).toEqual([]);
 });
 
-test('an estimate is for the dataset it was made for, picked in the form or in the Datasets list, and a deleted dataset is not left picked', async ({ page, server }) => {
+test('an estimate is for the dataset it was made for, picked in the form or in the Datasets list, and a deleted dataset is not left picked', async ({
+  page,
+  server,
+}) => {
   const evals = new EvaluationsPage(page);
   const problems = problemsOf(page);
   await importDataset(page, server, 'first.csv', 4);

@@ -14,7 +14,10 @@ import { EvaluationsPage } from './pages/evaluations-page';
  * because it sends 10,000 requests to the simulated providers first and its frame times depend on
  * whatever else the machine is doing, which a pass or fail should not.
  */
-test.skip(!process.env['VERDICT_UI_BENCH'], 'a measurement run on demand: set VERDICT_UI_BENCH=1 (npm run bench:evaluations prints the same figures with their targets)');
+test.skip(
+  !process.env['VERDICT_UI_BENCH'],
+  'a measurement run on demand: set VERDICT_UI_BENCH=1 (npm run bench:evaluations prints the same figures with their targets)',
+);
 
 const ITEMS = 10_000;
 
@@ -58,7 +61,9 @@ test('the results matrix renders 10,000 rows and scrolls', async ({ page }) => {
     });
     const p95 = frames[Math.floor(frames.length * 0.95)]!;
     const longest = frames.at(-1)!;
-    process.stdout.write(`results matrix, ${ITEMS} rows: render after a filter change ${renderMs.toFixed(1)} ms; scrolling 180 frames: p50 ${frames[90]!.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, longest ${longest.toFixed(1)} ms\n`);
+    process.stdout.write(
+      `results matrix, ${ITEMS} rows: render after a filter change ${renderMs.toFixed(1)} ms; scrolling 180 frames: p50 ${frames[90]!.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, longest ${longest.toFixed(1)} ms\n`,
+    );
     expect(await evals.results.getByRole('row').count()).toBeLessThan(100);
   } finally {
     child.kill('SIGTERM');

@@ -26,7 +26,10 @@ const ROWS = [
 ];
 const CSV = `id,state,expected.late,expected.mood,expected.stars\n${ROWS.map((r) => r.map((c) => (c.includes(',') ? `"${c}"` : c)).join(',')).join('\n')}\n`;
 
-test('an analyst imports a labelled CSV, runs two models, reads metrics and reliability, opens a wrong item, saves a calibration and exports', async ({ page, server }) => {
+test('an analyst imports a labelled CSV, runs two models, reads metrics and reliability, opens a wrong item, saves a calibration and exports', async ({
+  page,
+  server,
+}) => {
   test.setTimeout(90_000);
   const problems: string[] = [];
   page.on('console', (m) => {
@@ -36,7 +39,10 @@ test('an analyst imports a labelled CSV, runs two models, reads metrics and reli
   const app = new AppPage(page);
   const evals = new EvaluationsPage(page);
   await app.open(server.uiUrl);
-  const saved = await page.request.post(`${server.url}/api/inspector/sets.save`, { headers: { 'x-verdict-client': 'renderer' }, data: { name: 'Parcels', request: SET } });
+  const saved = await page.request.post(`${server.url}/api/inspector/sets.save`, {
+    headers: { 'x-verdict-client': 'renderer' },
+    data: { name: 'Parcels', request: SET },
+  });
   expect(saved.ok()).toBe(true);
 
   await app.goTo('Evaluations');
@@ -90,7 +96,9 @@ test('an analyst imports a labelled CSV, runs two models, reads metrics and reli
   await estimated;
   await expect(page.getByRole('note', { name: 'Budget and estimate' })).toContainText('is below this estimate: the run will stop before it ends');
   // The estimate says what one request can cost at worst per model (what the budget holds for it) and the smallest budget that sends anything.
-  await expect(evals.estimate).toContainText(/Worst case of one request \(item a\d+, the largest in the dataset\), what a budget holds for it before sending it: sandbox\/baseline-text \$0\.\d+ · sandbox\/baseline-vision \$0\.\d+/);
+  await expect(evals.estimate).toContainText(
+    /Worst case of one request \(item a\d+, the largest in the dataset\), what a budget holds for it before sending it: sandbox\/baseline-text \$0\.\d+ · sandbox\/baseline-vision \$0\.\d+/,
+  );
   const smallest = /smallest budget that lets every model send a request: \$(0\.\d+)/.exec((await evals.estimate.textContent()) ?? '')?.[1];
   expect(smallest).toBeDefined();
   // A budget below it would send nothing: said before Start, which then asks to be pressed as "Start anyway".

@@ -92,7 +92,9 @@ test('history shows provider, cost and latency, and searches, re-runs, deletes a
 
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
-  const csv = readFileSync(await (await download).path(), 'utf8').trim().split('\r\n');
+  const csv = readFileSync(await (await download).path(), 'utf8')
+    .trim()
+    .split('\r\n');
   expect(csv[0]).toBe('id,label,model,provider,status,answered,questions,cost_usd,latency_ms,started_at,error');
   expect(csv).toHaveLength(2);
   expect(csv[1]).toContain('Alpha set');
@@ -129,7 +131,9 @@ test('endpoints show throughput percentiles, context, separate uptime windows an
   await app.open(server.uiUrl);
   await app.goTo('Endpoints');
   await page.getByRole('button', { name: 'Measure now' }).click();
-  await expect.poll(async () => (await endpoints.columnValues('Tok/s p50 / p90')).filter((v) => v !== '—').length, { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
+  await expect
+    .poll(async () => (await endpoints.columnValues('Tok/s p50 / p90')).filter((v) => v !== '—').length, { timeout: 20_000 })
+    .toBeGreaterThanOrEqual(3);
   const headers = (await endpoints.table.locator('thead th').allInnerTexts()).map((h) => h.replace(/[▲▼]/g, '').trim());
   // Pairs of percentiles in one column each (p75 and p99 in the charts), so ZDR and throughput fit at 1280 px.
   expect(headers).toEqual(expect.arrayContaining(['ZDR', 'Up 5m', 'Up 30m', 'Up 1d', 'TTFT s p50 / p90', 'Tok/s p50 / p90']));
@@ -153,7 +157,7 @@ test('endpoints show throughput percentiles, context, separate uptime windows an
   await app.screenshot('endpoints-columns');
 });
 
-test('ZDR shows output price, throughput, unknown status, sorts, and links to the model\'s endpoints', async ({ page, server }) => {
+test("ZDR shows output price, throughput, unknown status, sorts, and links to the model's endpoints", async ({ page, server }) => {
   const app = new AppPage(page);
   await app.open(server.uiUrl);
   await app.goTo('ZDR');

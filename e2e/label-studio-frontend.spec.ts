@@ -39,14 +39,35 @@ const ANSWERS: PixelBox[] = [
   { label: 'badge', x: 199, y: 127, w: 70, h: 64 },
 ];
 
-const fraction = (b: PixelBox): LabelledBox => ({ label: b.label, left: b.x / WIDTH, top: b.y / HEIGHT, right: (b.x + b.w) / WIDTH, bottom: (b.y + b.h) / HEIGHT });
-const toPixels = (b: LabelledBox): PixelBox => ({ label: b.label, x: b.left * WIDTH, y: b.top * HEIGHT, w: (b.right - b.left) * WIDTH, h: (b.bottom - b.top) * HEIGHT });
+const fraction = (b: PixelBox): LabelledBox => ({
+  label: b.label,
+  left: b.x / WIDTH,
+  top: b.y / HEIGHT,
+  right: (b.x + b.w) / WIDTH,
+  bottom: (b.y + b.h) / HEIGHT,
+});
+const toPixels = (b: LabelledBox): PixelBox => ({
+  label: b.label,
+  x: b.left * WIDTH,
+  y: b.top * HEIGHT,
+  w: (b.right - b.left) * WIDTH,
+  h: (b.bottom - b.top) * HEIGHT,
+});
 
 function shelfPng(): Buffer {
   const png = new PNG({ width: WIDTH, height: HEIGHT });
   for (let i = 0; i < WIDTH * HEIGHT; i += 1) png.data.set([235, 230, 220, 255], i * 4);
   TRUTH.forEach((b, k) => {
-    for (let y = b.y; y < b.y + b.h; y += 1) for (let x = b.x; x < b.x + b.w; x += 1) png.data.set([[30, 60, 160], [200, 60, 40], [40, 150, 60]][k]!.concat(255), (y * WIDTH + x) * 4);
+    for (let y = b.y; y < b.y + b.h; y += 1)
+      for (let x = b.x; x < b.x + b.w; x += 1)
+        png.data.set(
+          [
+            [30, 60, 160],
+            [200, 60, 40],
+            [40, 150, 60],
+          ][k]!.concat(255),
+          (y * WIDTH + x) * 4,
+        );
   });
   return PNG.sync.write(png);
 }
@@ -202,7 +223,10 @@ async function loadIntoLsf(page: Page, config: string, task: LabelStudioTask): P
   for (let i = 0; i < counts.predictions; i += 1) predictions.push(await read('predictions', i));
   const status = await page.evaluate(() => ({
     validation: JSON.parse(JSON.stringify((window as unknown as LsfWindow).lsfStore!.annotationStore.validation ?? null)) as unknown,
-    errorText: [...document.querySelectorAll('.ls-errors')].map((e) => e.textContent ?? '').join(' ').trim(),
+    errorText: [...document.querySelectorAll('.ls-errors')]
+      .map((e) => e.textContent ?? '')
+      .join(' ')
+      .trim(),
   }));
   return { annotations, predictions, ...status };
 }
@@ -221,7 +245,8 @@ function differences(ours: LabelStudioTask['annotations'][number]['result'], lsf
       found.push(`${result.id}: no region in LSF`);
       continue;
     }
-    if (JSON.stringify(region.labels) !== JSON.stringify(result.value.rectanglelabels)) found.push(`${result.id}: LSF labels ${JSON.stringify(region.labels)}, ours ${JSON.stringify(result.value.rectanglelabels)}`);
+    if (JSON.stringify(region.labels) !== JSON.stringify(result.value.rectanglelabels))
+      found.push(`${result.id}: LSF labels ${JSON.stringify(region.labels)}, ours ${JSON.stringify(result.value.rectanglelabels)}`);
     for (const k of ['x', 'y', 'width', 'height'] as const) {
       if (!(Math.abs(region[k] - result.value[k]) <= 0.01)) found.push(`${result.id}: LSF ${k} ${region[k]}, ours ${result.value[k]}`);
     }
@@ -248,7 +273,7 @@ test.describe('Label Studio frontend reads our Label Studio export', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  test('every box comes back as a region with its label and percent, and LSF\'s own export imports to the same pixels', async ({ page }) => {
+  test("every box comes back as a region with its label and percent, and LSF's own export imports to the same pixels", async ({ page }) => {
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(e.message));
     page.on('console', (m) => {

@@ -32,7 +32,12 @@ test.describe('a first-time user opens the app', () => {
     await page.getByRole('button', { name: 'Measure now' }).click();
     await expect(page.getByRole('img', { name: 'Latency percentiles by provider' })).toBeVisible({ timeout: 20_000 });
     await expect(page.getByRole('img', { name: 'Latency over time by provider' })).toBeVisible({ timeout: 20_000 });
-    for (const name of ['Latency percentiles by provider', 'Throughput percentiles by provider', 'Uptime over time by provider', 'Latency over time by provider']) {
+    for (const name of [
+      'Latency percentiles by provider',
+      'Throughput percentiles by provider',
+      'Uptime over time by provider',
+      'Latency over time by provider',
+    ]) {
       const chart = page.getByRole('img', { name });
       await chart.scrollIntoViewIfNeeded();
       const box = (await chart.boundingBox())!;

@@ -48,7 +48,10 @@ test('edits to a set survive leaving the screen, and a new set is not thrown awa
   await app.screenshot('question-set-draft');
 });
 
-test('a blank state or instruction is a problem beside its field once edited or on Save, and Run is disabled; a set without content can still be saved', async ({ page, server }) => {
+test('a blank state or instruction is a problem beside its field once edited or on Save, and Run is disabled; a set without content can still be saved', async ({
+  page,
+  server,
+}) => {
   const app = new AppPage(page);
   const sets = new QuestionSetsPage(page);
   await app.open(server.uiUrl);
@@ -61,7 +64,9 @@ test('a blank state or instruction is a problem beside its field once edited or 
   await expect(sets.validity).toHaveText(/problem/);
   await expect(page.getByText('State: Write the content to judge in State, or add an image, to run the set here')).toBeVisible();
   await expect(sets.question('q1').getByRole('alert')).toContainText('Question “q1”, instructions: Write what the question asks');
-  expect(await (await page.request.post(`${server.url}/api/inspector/sets.list`, { headers: { 'x-verdict-client': 'renderer' }, data: {} })).json()).toMatchObject({ data: [] });
+  expect(
+    await (await page.request.post(`${server.url}/api/inspector/sets.list`, { headers: { 'x-verdict-client': 'renderer' }, data: {} })).json(),
+  ).toMatchObject({ data: [] });
   await sets.state.fill('   ');
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeDisabled();
   // Questions without content: a set for Evaluations (content comes from each item) saves, but does not run.
@@ -76,7 +81,7 @@ test('a blank state or instruction is a problem beside its field once edited or 
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
 });
 
-test('problems are named in the form\'s words and say how to fix them', async ({ page, server }) => {
+test("problems are named in the form's words and say how to fix them", async ({ page, server }) => {
   const app = new AppPage(page);
   const sets = new QuestionSetsPage(page);
   await app.open(server.uiUrl);
@@ -127,13 +132,17 @@ test('a set whose save is answered after another set was opened keeps its own co
   await expect(page.getByText('Saved.', { exact: true })).toBeVisible();
 
   const api = async (op: string, data: object) => {
-    const body = (await (await page.request.post(`${server.url}/api/inspector/${op}`, { headers: { 'x-verdict-client': 'renderer' }, data })).json()) as { ok: boolean; data: unknown };
+    const body = (await (await page.request.post(`${server.url}/api/inspector/${op}`, { headers: { 'x-verdict-client': 'renderer' }, data })).json()) as {
+      ok: boolean;
+      data: unknown;
+    };
     expect(body.ok).toBe(true);
     return body.data;
   };
   const list = (await api('sets.list', {})) as { id: string; name: string }[];
   expect(list.map((s) => s.name).sort()).toEqual(['Letters', 'Parcels']);
-  const stateOf = async (name: string) => ((await api('sets.get', { id: list.find((s) => s.name === name)!.id })) as { request: { state: string } }).request.state;
+  const stateOf = async (name: string) =>
+    ((await api('sets.get', { id: list.find((s) => s.name === name)!.id })) as { request: { state: string } }).request.state;
   expect(await stateOf('Parcels')).toBe('The parcel came two days late.');
   expect(await stateOf('Letters')).toBe('The letter came a day early.');
 });

@@ -18,7 +18,9 @@ test('a product manager compares providers and ZDR at 1280 × 800: every screen 
   test.setTimeout(120_000);
   const app = new AppPage(page);
   await app.open(server.uiUrl);
-  const call = async <T>(op: string, input: unknown): Promise<T> => ((await (await page.request.post(`${server.url}/api/inspector/${op}`, { headers: { 'x-verdict-client': 'renderer' }, data: input })).json()) as { data: T }).data;
+  const call = async <T>(op: string, input: unknown): Promise<T> =>
+    ((await (await page.request.post(`${server.url}/api/inspector/${op}`, { headers: { 'x-verdict-client': 'renderer' }, data: input })).json()) as { data: T })
+      .data;
   // Some traffic of their own: the sample set run on two models, and the endpoints measured.
   const { set } = await call<{ set: { id: string } }>('samples.add', {});
   const request = (await call<{ request: Record<string, unknown> }>('sets.get', { id: set.id })).request;
@@ -32,7 +34,8 @@ test('a product manager compares providers and ZDR at 1280 × 800: every screen 
     await app.goTo('Endpoints');
     const endpoints = page.getByRole('table', { name: 'Endpoints' });
     await expect(endpoints.locator('tbody tr')).toHaveCount(4);
-    for (const header of ['ZDR', 'Tok/s p50 / p90']) await expectShownWhole(page, endpoints.getByRole('columnheader', { name: new RegExp(`^${header.replace('/', '\\/')}`) }), `Endpoints' ${header}`);
+    for (const header of ['ZDR', 'Tok/s p50 / p90'])
+      await expectShownWhole(page, endpoints.getByRole('columnheader', { name: new RegExp(`^${header.replace('/', '\\/')}`) }), `Endpoints' ${header}`);
     // Uptime with the attempts behind it; a longer window with no older traffic says so instead of repeating the figure.
     await expect(endpoints.locator('tbody tr').first()).toContainText(/%\*? \(\d+\)/);
     await expect(endpoints.locator('tbody tr').first()).toContainText('as 5m');
@@ -41,7 +44,8 @@ test('a product manager compares providers and ZDR at 1280 × 800: every screen 
 
     await app.goTo('ZDR');
     const zdr = page.getByRole('table', { name: 'ZDR coverage by model' });
-    for (const header of ['Best TTFT p50', 'Best tok/s p50', 'Per 1,000 of your requests']) await expectShownWhole(page, zdr.getByRole('columnheader', { name: header }), `ZDR's ${header}`);
+    for (const header of ['Best TTFT p50', 'Best tok/s p50', 'Per 1,000 of your requests'])
+      await expectShownWhole(page, zdr.getByRole('columnheader', { name: header }), `ZDR's ${header}`);
     // What ZDR costs on their own traffic: the baseline's cheapest endpoint keeps no prompts only at a higher price.
     await expect(zdr.locator('[data-traffic="sandbox/baseline-text"]')).toContainText(/^\$[\d.]+ → \$[\d.]+ \(\+\d+%\)/);
     await expect(zdr.locator('[data-traffic="sandbox/baseline-text"]')).toContainText('1 request:');

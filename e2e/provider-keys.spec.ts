@@ -121,10 +121,36 @@ test('the catalog is edited in Settings; a mistake is named and nothing changes'
   await app.goTo('Settings');
   const editor = page.getByLabel('Catalog JSON');
   await expect(editor).toHaveValue(/"version": 1/);
-  await editor.fill(JSON.stringify({ version: 1, models: [{ id: 'lab/tiny', name: 'Tiny', created: 1, architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null } }], endpoints: [{ model_id: 'lab/tiny', provider: 'nobody', upstream_model: 'tiny' }] }));
+  await editor.fill(
+    JSON.stringify({
+      version: 1,
+      models: [
+        {
+          id: 'lab/tiny',
+          name: 'Tiny',
+          created: 1,
+          architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null },
+        },
+      ],
+      endpoints: [{ model_id: 'lab/tiny', provider: 'nobody', upstream_model: 'tiny' }],
+    }),
+  );
   await page.getByRole('button', { name: 'Check and save' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'endpoints[0].provider: unknown provider "nobody"' })).toBeVisible();
-  await editor.fill(JSON.stringify({ version: 1, models: [{ id: 'lab/tiny', name: 'Tiny', created: 1, architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null } }], endpoints: [{ model_id: 'lab/tiny', provider: 'ollama', upstream_model: 'tiny' }] }));
+  await editor.fill(
+    JSON.stringify({
+      version: 1,
+      models: [
+        {
+          id: 'lab/tiny',
+          name: 'Tiny',
+          created: 1,
+          architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null },
+        },
+      ],
+      endpoints: [{ model_id: 'lab/tiny', provider: 'ollama', upstream_model: 'tiny' }],
+    }),
+  );
   await page.getByRole('button', { name: 'Check and save' }).click();
   await expect(page.getByText('Saved: 0 providers, 1 models, 1 endpoints.')).toBeVisible();
   await app.goTo('Endpoints');

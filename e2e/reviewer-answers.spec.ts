@@ -14,7 +14,11 @@ const SCENES: Record<string, { card: Rect; badge: Rect }> = {
 const QUESTIONS = { card: { type: 'box', instructions: 'the blue card' }, badge: { type: 'box', instructions: 'the small badge' } };
 
 async function call<T>(page: Page, url: string, op: string, input: unknown): Promise<T> {
-  const body = (await (await page.request.post(`${url}/api/inspector/${op}`, { headers: { 'x-verdict-client': 'renderer' }, data: input })).json()) as { ok: boolean; data: T; error?: unknown };
+  const body = (await (await page.request.post(`${url}/api/inspector/${op}`, { headers: { 'x-verdict-client': 'renderer' }, data: input })).json()) as {
+    ok: boolean;
+    data: T;
+    error?: unknown;
+  };
   if (!body.ok) throw new Error(`${op}: ${JSON.stringify(body.error)}`);
   return body.data;
 }
@@ -22,14 +26,29 @@ async function call<T>(page: Page, url: string, op: string, input: unknown): Pro
 /** Two shelves as a dataset with a truth box per object, and a finished run of a box question per object. */
 async function reviewable(page: Page, url: string): Promise<void> {
   const fraction = (r: Rect) => ({ top: r.y / SIZE.height, left: r.x / SIZE.width, bottom: (r.y + r.h) / SIZE.height, right: (r.x + r.w) / SIZE.width });
-  const labels = Object.entries(SCENES).map(([id, s]) => JSON.stringify({ id, expected: { card: fraction(s.card), badge: fraction(s.badge) } })).join('\n');
+  const labels = Object.entries(SCENES)
+    .map(([id, s]) => JSON.stringify({ id, expected: { card: fraction(s.card), badge: fraction(s.badge) } }))
+    .join('\n');
   const images = Object.entries(SCENES).map(([name, s]) => ({ name, data_url: pngWithRects(SIZE.width, SIZE.height, [s.card, s.badge]) }));
-  const imported = await call<{ dataset: { id: string } }>(page, url, 'datasets.importImages', { name: 'shelves', images, labels: { format: 'jsonl', content: labels }, questions: QUESTIONS });
-  const run = await call<{ id: string }>(page, url, 'evals.start', { request: { model: 'sandbox/baseline-vision', state: '', questions: QUESTIONS }, dataset_id: imported.dataset.id, variants: [{ model: 'sandbox/baseline-vision' }], concurrency: 2 });
+  const imported = await call<{ dataset: { id: string } }>(page, url, 'datasets.importImages', {
+    name: 'shelves',
+    images,
+    labels: { format: 'jsonl', content: labels },
+    questions: QUESTIONS,
+  });
+  const run = await call<{ id: string }>(page, url, 'evals.start', {
+    request: { model: 'sandbox/baseline-vision', state: '', questions: QUESTIONS },
+    dataset_id: imported.dataset.id,
+    variants: [{ model: 'sandbox/baseline-vision' }],
+    concurrency: 2,
+  });
   await expect.poll(async () => (await call<{ status: string }>(page, url, 'evals.get', { id: run.id })).status, { timeout: 30_000 }).toBe('done');
 }
 
-test("a reviewer rejects one question's answer and keeps the other accepted; Reject pressed twice stays rejected; a note stays with its verdict", async ({ page, server }) => {
+test("a reviewer rejects one question's answer and keeps the other accepted; Reject pressed twice stays rejected; a note stays with its verdict", async ({
+  page,
+  server,
+}) => {
   test.setTimeout(90_000);
   const app = new AppPage(page);
   const boxes = new BoxesPage(page);
@@ -76,7 +95,9 @@ test("a reviewer rejects one question's answer and keeps the other accepted; Rej
   await expect(page.getByRole('button', { name: 'Accept card' })).toHaveAttribute('aria-pressed', 'true');
 
   // An answer that coincides with another is drawn inside it; every tag stays apart.
-  const tags = await boxes.canvas.locator('text.box-tag').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => ({ x: r.x, y: r.y, w: r.width, h: r.height })));
+  const tags = await boxes.canvas
+    .locator('text.box-tag')
+    .evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => ({ x: r.x, y: r.y, w: r.width, h: r.height })));
   for (let i = 0; i < tags.length; i += 1) {
     for (let j = i + 1; j < tags.length; j += 1) {
       const [a, b] = [tags[i]!, tags[j]!];

@@ -7,16 +7,22 @@ test.use({ sandboxFailures: false });
 
 const png = (rect: { x: number; y: number; w: number; h: number }) => Buffer.from(pngWithRect(400, 300, rect).split(',')[1]!, 'base64');
 
-test('a reviewer draws ground truth on images that become a dataset, runs a box question over it, checks IoU, reviews and exports', async ({ page, server }) => {
+test('a reviewer draws ground truth on images that become a dataset, runs a box question over it, checks IoU, reviews and exports', async ({
+  page,
+  server,
+}) => {
   const app = new AppPage(page);
   await app.open(server.uiUrl);
   await app.goTo('Boxes');
   await expect(page.getByText('No images loaded')).toBeVisible();
 
-  await page.locator('label.file-button', { hasText: 'Add images' }).locator('input').setInputFiles([
-    { name: 'card.png', mimeType: 'image/png', buffer: png({ x: 120, y: 40, w: 200, h: 90 }) },
-    { name: 'badge.png', mimeType: 'image/png', buffer: png({ x: 20, y: 180, w: 80, h: 80 }) },
-  ]);
+  await page
+    .locator('label.file-button', { hasText: 'Add images' })
+    .locator('input')
+    .setInputFiles([
+      { name: 'card.png', mimeType: 'image/png', buffer: png({ x: 120, y: 40, w: 200, h: 90 }) },
+      { name: 'badge.png', mimeType: 'image/png', buffer: png({ x: 20, y: 180, w: 80, h: 80 }) },
+    ]);
   const queue = page.getByRole('list', { name: 'Images' });
   await expect(queue.getByRole('listitem')).toHaveCount(2);
   await queue.getByRole('button', { name: /card\.png/ }).click();
@@ -60,7 +66,9 @@ test('a reviewer draws ground truth on images that become a dataset, runs a box 
   await page.getByLabel('Export format').selectOption('csv');
   await page.getByRole('button', { name: 'Export', exact: true }).click();
   const csv = readFileSync(await (await download).path(), 'utf8').split('\n');
-  expect(csv[0]).toBe('image,width,height,question,truth_x,truth_y,truth_width,truth_height,answer_x,answer_y,answer_width,answer_height,iou,pass,model,verdict,stale,note');
+  expect(csv[0]).toBe(
+    'image,width,height,question,truth_x,truth_y,truth_width,truth_height,answer_x,answer_y,answer_width,answer_height,iou,pass,model,verdict,stale,note',
+  );
   const card = csv.find((line) => line.startsWith('card.png'))!.split(',');
   // The drawn box is the card (120, 40, 200 x 90 px) to within the pointer's rounding.
   expect(card.slice(0, 4)).toEqual(['card.png', '400', '300', 'box']);

@@ -16,7 +16,11 @@ const ENV = { VERDICT_SANDBOX_FAILURES: 'off' };
 const run = promisify(execFile);
 /** A breath between one loop's writes, so the load stays bounded: pacing, not a wait for anything. */
 const pace = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const DECISION = { model: 'sandbox/baseline-text', state: 'The parcel came two days late.', questions: { late: { type: 'noul', instructions: 'Was it late?' } } };
+const DECISION = {
+  model: 'sandbox/baseline-text',
+  state: 'The parcel came two days late.',
+  questions: { late: { type: 'noul', instructions: 'Was it late?' } },
+};
 
 interface Acknowledged {
   keys: Set<string>;
@@ -71,7 +75,11 @@ function startLoad(info: ServerInfo, managementKey: string, meteredKey: string, 
   };
   const decisions = () =>
     loop(async () => {
-      const response = await call('/api/alpha/decisions', { method: 'POST', headers: { authorization: `Bearer ${meteredKey}`, 'content-type': 'application/json' }, body: JSON.stringify(DECISION) });
+      const response = await call('/api/alpha/decisions', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${meteredKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(DECISION),
+      });
       const body = response?.status === 200 ? ((await response.json().catch(() => null)) as { usage: { cost: number } } | null) : null;
       if (body) {
         acked.charged += body.usage.cost;
@@ -81,7 +89,11 @@ function startLoad(info: ServerInfo, managementKey: string, meteredKey: string, 
     });
   const keys = () =>
     loop(async (n) => {
-      const response = await call('/api/v1/keys', { method: 'POST', headers: { authorization: `Bearer ${managementKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: `load ${n}`, kind: 'standard' }) });
+      const response = await call('/api/v1/keys', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${managementKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `load ${n}`, kind: 'standard' }),
+      });
       const body = response?.status === 201 ? ((await response.json().catch(() => null)) as { data: { id: string } } | null) : null;
       if (body) {
         acked.keys.add(body.data.id);
@@ -105,10 +117,16 @@ function startLoad(info: ServerInfo, managementKey: string, meteredKey: string, 
 }
 
 async function state(info: ServerInfo, managementKey: string): Promise<{ keys: Map<string, number>; sets: Set<string> }> {
-  const keys = (await (await fetch(`${info.url}/api/v1/keys`, { headers: { authorization: `Bearer ${managementKey}` } })).json()) as { data: { id: string; spent: number }[] };
+  const keys = (await (await fetch(`${info.url}/api/v1/keys`, { headers: { authorization: `Bearer ${managementKey}` } })).json()) as {
+    data: { id: string; spent: number }[];
+  };
   const token = new URL(info.uiUrl).searchParams.get('token')!;
   const sets = (await (
-    await fetch(`${info.url}/api/inspector/sets.list`, { method: 'POST', headers: { cookie: `verdict_session=${token}`, 'x-verdict-client': 'renderer', 'content-type': 'application/json' }, body: '{}' })
+    await fetch(`${info.url}/api/inspector/sets.list`, {
+      method: 'POST',
+      headers: { cookie: `verdict_session=${token}`, 'x-verdict-client': 'renderer', 'content-type': 'application/json' },
+      body: '{}',
+    })
   ).json()) as { data: { id: string }[] };
   return { keys: new Map(keys.data.map((k) => [k.id, k.spent])), sets: new Set(sets.data.map((s) => s.id)) };
 }

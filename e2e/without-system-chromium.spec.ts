@@ -28,7 +28,21 @@ test('with no system Chromium and CHROMIUM_PATH naming nothing, the browser test
     const journeys = ['moves between screens with the keyboard', 'screens are drawn in the fonts the tests provide'];
     const run = spawnSync(
       process.execPath,
-      [PLAYWRIGHT, 'test', '-c', 'e2e/playwright.config.ts', 'e2e/navigation.spec.ts', '--grep', journeys.join('|'), '--workers', '1', '--reporter', 'line', '--output', join(scratch, 'results')],
+      [
+        PLAYWRIGHT,
+        'test',
+        '-c',
+        'e2e/playwright.config.ts',
+        'e2e/navigation.spec.ts',
+        '--grep',
+        journeys.join('|'),
+        '--workers',
+        '1',
+        '--reporter',
+        'line',
+        '--output',
+        join(scratch, 'results'),
+      ],
       { cwd: ROOT, env, encoding: 'utf8', timeout: 110_000 },
     );
     expect(run.status, run.stdout + run.stderr).toBe(0);

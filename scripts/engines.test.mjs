@@ -26,13 +26,28 @@ function satisfies(version, range) {
     const fields = raw.split('.').filter((f) => f !== 'x' && f !== '*').length;
     return bound.slice(0, fields).every((n, i) => n === v[i]);
   };
-  return range.split('||').some((alt) => alt.trim().replace(/(>=|<=|>|<|\^|=)\s+/g, '$1').split(/\s+/).every(one));
+  return range.split('||').some((alt) =>
+    alt
+      .trim()
+      .replace(/(>=|<=|>|<|\^|=)\s+/g, '$1')
+      .split(/\s+/)
+      .every(one),
+  );
 }
 
 /** The desktop window's and installers' tools, which want Node 22.12+; everything else runs on Node 20 too. */
 const ELECTRON_TOOLS = ['electron', '@electron/get', '@electron/rebuild', '@electron-internal/extract-zip', 'node-abi'];
 /** Clients from npm that only the tests point at the server; they ask for Node 22 and run on Node 20 all the same (their tests pass on it). */
-const TEST_CLIENTS = ['openai', 'ai', '@ai-sdk/openai', '@ai-sdk/gateway', '@ai-sdk/typesafe-ai', '@ai-sdk/provider', '@ai-sdk/provider-utils', '@openrouter/ai-sdk-provider'];
+const TEST_CLIENTS = [
+  'openai',
+  'ai',
+  '@ai-sdk/openai',
+  '@ai-sdk/gateway',
+  '@ai-sdk/typesafe-ai',
+  '@ai-sdk/provider',
+  '@ai-sdk/provider-utils',
+  '@openrouter/ai-sdk-provider',
+];
 /**
  * The browser tests' Chromium (a dev dependency) asks for Node 22.17+, but all it does with Node is
  * unpack its archive with node:zlib, which 20.19 and 22.13 do too: the tests run on both.
@@ -46,18 +61,22 @@ const constrained = Object.entries(lock.packages)
 
 describe('engines', () => {
   it('accepts Node 20.19+, 22 and 24', () => {
-    for (const version of ['20.19.0', '22.13.0', '22.20.0', '24.0.0', '24.11.1', process.versions.node]) expect(satisfies(version, pkg.engines.node), version).toBe(true);
+    for (const version of ['20.19.0', '22.13.0', '22.20.0', '24.0.0', '24.11.1', process.versions.node])
+      expect(satisfies(version, pkg.engines.node), version).toBe(true);
   });
 
   it('claims no Node version that a dependency refuses, except the Electron tools and the test clients on Node 20, and the test browser before 22.17', () => {
     for (const version of PROBES.filter((p) => satisfies(p, pkg.engines.node))) {
       const refused = constrained.filter((d) => !satisfies(version, d.range)).map((d) => d.name);
       const allowed = [...(version.startsWith('20.') ? [...ELECTRON_TOOLS, ...TEST_CLIENTS] : []), ...(satisfies(version, '<22.17.0') ? TEST_BROWSER : [])];
-      expect(refused.filter((name) => !allowed.includes(name)), `Node ${version}`).toEqual([]);
+      expect(
+        refused.filter((name) => !allowed.includes(name)),
+        `Node ${version}`,
+      ).toEqual([]);
     }
   });
 
-  it('the README names the Node versions and explains the Electron tools\', the test clients\' and the test browser\'s warnings in one line', () => {
+  it("the README names the Node versions and explains the Electron tools', the test clients' and the test browser's warnings in one line", () => {
     expect(readme).toContain(pkg.engines.node);
     const line = readme.split('\n').find((l) => l.includes('EBADENGINE'));
     expect(line).toBeDefined();

@@ -9,7 +9,9 @@ const names = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
 const unknown = flags.filter((f) => f !== '--write-docs');
 if (names.length === 0 || unknown.length > 0 || names.some((n) => n !== 'gateway' && n !== 'decisions' && n !== 'evaluations')) {
-  process.stderr.write(`usage: node scripts/run-bench.mjs <gateway|decisions|evaluations>... [--write-docs]${unknown.length ? ` (unknown: ${unknown.join(' ')})` : ''}\n`);
+  process.stderr.write(
+    `usage: node scripts/run-bench.mjs <gateway|decisions|evaluations>... [--write-docs]${unknown.length ? ` (unknown: ${unknown.join(' ')})` : ''}\n`,
+  );
   process.exit(2);
 }
 const common = { bundle: true, platform: 'node', target: 'node20', format: 'esm', packages: 'external', logLevel: 'warning' };
@@ -24,6 +26,8 @@ if (names.includes('evaluations')) {
 }
 for (const name of names) {
   await build({ ...common, entryPoints: [`electron/bench/${name}.ts`], outfile: `dist/bench/${name}.mjs` });
-  const code = await new Promise((resolve) => spawn(process.execPath, [`dist/bench/${name}.mjs`, ...flags], { stdio: 'inherit', env }).on('exit', (c) => resolve(c ?? 1)));
+  const code = await new Promise((resolve) =>
+    spawn(process.execPath, [`dist/bench/${name}.mjs`, ...flags], { stdio: 'inherit', env }).on('exit', (c) => resolve(c ?? 1)),
+  );
   if (code !== 0) process.exit(code);
 }

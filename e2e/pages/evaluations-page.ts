@@ -38,7 +38,10 @@ export class EvaluationsPage {
 
   /** A metric's value cell as the metrics table shows it (the value alone; its interval sits beside it). */
   baseline(question: string): Locator {
-    return this.metrics.locator('tbody').filter({ has: this.page.locator('.metric-question', { hasText: question }) }).locator('[data-baseline]');
+    return this.metrics
+      .locator('tbody')
+      .filter({ has: this.page.locator('.metric-question', { hasText: question }) })
+      .locator('[data-baseline]');
   }
 
   model(id: string): Locator {

@@ -45,7 +45,11 @@ function inFlight(intervals: (readonly [number, number])[]): number {
 const QUESTIONS = {
   late: { type: 'noul', instructions: 'Did the parcel arrive late?' },
   damaged: { type: 'noul', instructions: 'Was the parcel damaged?', criteria: { true: 'the text says it was damaged', false: 'no damage is mentioned' } },
-  topic: { type: 'choice', instructions: 'What is the message about?', criteria: { delivery: 'late or lost parcels', billing: 'invoices and refunds', account: 'logins and addresses' } },
+  topic: {
+    type: 'choice',
+    instructions: 'What is the message about?',
+    criteria: { delivery: 'late or lost parcels', billing: 'invoices and refunds', account: 'logins and addresses' },
+  },
   tone: { type: 'choice', instructions: 'Tone?', criteria: { calm: null, annoyed: null, furious: null } },
   severity: { type: 'score', instructions: 'How severe is the problem?', criteria: ['none', 'minor', 'major', 'critical'] },
   urgency: { type: 'score', instructions: 'How urgent is a reply?', criteria: ['whenever', 'this week', 'today'] },
@@ -75,7 +79,11 @@ async function main(): Promise<void> {
     const endpoint = core.catalog.endpointsOf(model).find((e) => e.provider.slug === 'sim-swift')!;
     for (let run = 0; run < runs; run += 1) {
       const state = stateOf(5_000, run + 1);
-      const questionTokens = estimateTokens(Object.values(QUESTIONS).map((q) => JSON.stringify(q)).join(' '));
+      const questionTokens = estimateTokens(
+        Object.values(QUESTIONS)
+          .map((q) => JSON.stringify(q))
+          .join(' '),
+      );
       const oneCopy = estimateTokens(state) + questionTokens;
       const started = performance.timeOrigin + performance.now();
       const outcome = await core.decisions.decide({ model, state, questions: QUESTIONS as never, provider }, { requestId: `bench-${run}` });
@@ -90,7 +98,15 @@ async function main(): Promise<void> {
       overheads.push(total - inFlight(outcome.attempts.map((a) => [a.startedAt, a.startedAt + a.totalMs] as const)));
       totals.push(total);
       const d0 = performance.now();
-      await core.gateway.call(endpoint, { messages: [{ role: 'user', content: [{ type: 'text', text: `${state}\n\nQuestion: Did the parcel arrive late?\nAnswer Yes or No.` }] }], maxTokens: 1, topLogprobs: 20 }, AbortSignal.timeout(10_000));
+      await core.gateway.call(
+        endpoint,
+        {
+          messages: [{ role: 'user', content: [{ type: 'text', text: `${state}\n\nQuestion: Did the parcel arrive late?\nAnswer Yes or No.` }] }],
+          maxTokens: 1,
+          topLogprobs: 20,
+        },
+        AbortSignal.timeout(10_000),
+      );
       directs.push(performance.now() - d0);
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -40,16 +40,45 @@ const text = (i: number, n: number) => `#${i} ${Array.from({ length: n }, (_, k)
 function textCases(): Case[] {
   const late: Record<string, Question> = { late: { type: 'noul', instructions: 'Did the parcel arrive late?' } };
   const mixed: Record<string, Question> = {
-    topic: { type: 'choice', instructions: 'What is it about?', criteria: { billing: 'invoice refund', delivery: 'parcel courier', account: 'login password', other: null } },
+    topic: {
+      type: 'choice',
+      instructions: 'What is it about?',
+      criteria: { billing: 'invoice refund', delivery: 'parcel courier', account: 'login password', other: null },
+    },
     severity: { type: 'score', instructions: 'How severe is it?', criteria: ['none', 'minor', 'major', 'critical'] },
   };
   return [
-    { name: 'support tickets (sample), 3 questions, 3 models', questions: SAMPLE_QUESTIONS, rows: SAMPLE_ROWS, variants: [{ model: 'sandbox/baseline-text' }, { model: 'sandbox/sharp-large' }, { model: 'sandbox/cheap-mini' }] },
-    { name: '200 short texts, 1 question', questions: late, rows: Array.from({ length: 200 }, (_, i) => ({ id: `s${i}`, state: text(i, 8), expected: {} })), variants: [{ model: 'sandbox/baseline-text' }] },
+    {
+      name: 'support tickets (sample), 3 questions, 3 models',
+      questions: SAMPLE_QUESTIONS,
+      rows: SAMPLE_ROWS,
+      variants: [{ model: 'sandbox/baseline-text' }, { model: 'sandbox/sharp-large' }, { model: 'sandbox/cheap-mini' }],
+    },
+    {
+      name: '200 short texts, 1 question',
+      questions: late,
+      rows: Array.from({ length: 200 }, (_, i) => ({ id: `s${i}`, state: text(i, 8), expected: {} })),
+      variants: [{ model: 'sandbox/baseline-text' }],
+    },
     // Long states share a prefix past 1,024 tokens: the questions after the first are read from the cache.
-    { name: '80 long texts (about 1,500 tokens), 2 questions', questions: mixed, rows: Array.from({ length: 80 }, (_, i) => ({ id: `l${i}`, state: text(i, 900), expected: {} })), variants: [{ model: 'sandbox/skewed-small' }, { model: 'sandbox/sharp-large' }] },
-    { name: '120 JSON states, 2 questions, a decision model', questions: mixed, rows: Array.from({ length: 120 }, (_, i) => ({ id: `j${i}`, state: { subject: text(i, 4), body: text(i + 3, 40) }, expected: {} })), variants: [{ model: 'sandbox/decider' }, { model: 'sandbox/baseline-text' }] },
-    { name: '150 texts of mixed length, 1 question', questions: late, rows: Array.from({ length: 150 }, (_, i) => ({ id: `m${i}`, state: text(i, 5 + ((i * 37) % 300)), expected: {} })), variants: [{ model: 'sandbox/cheap-mini' }, { model: 'sandbox/baseline-text' }] },
+    {
+      name: '80 long texts (about 1,500 tokens), 2 questions',
+      questions: mixed,
+      rows: Array.from({ length: 80 }, (_, i) => ({ id: `l${i}`, state: text(i, 900), expected: {} })),
+      variants: [{ model: 'sandbox/skewed-small' }, { model: 'sandbox/sharp-large' }],
+    },
+    {
+      name: '120 JSON states, 2 questions, a decision model',
+      questions: mixed,
+      rows: Array.from({ length: 120 }, (_, i) => ({ id: `j${i}`, state: { subject: text(i, 4), body: text(i + 3, 40) }, expected: {} })),
+      variants: [{ model: 'sandbox/decider' }, { model: 'sandbox/baseline-text' }],
+    },
+    {
+      name: '150 texts of mixed length, 1 question',
+      questions: late,
+      rows: Array.from({ length: 150 }, (_, i) => ({ id: `m${i}`, state: text(i, 5 + ((i * 37) % 300)), expected: {} })),
+      variants: [{ model: 'sandbox/cheap-mini' }, { model: 'sandbox/baseline-text' }],
+    },
   ];
 }
 
@@ -59,7 +88,17 @@ function boxCases(): Case[] {
   const images = (prefix: string, count: number, width: number, height: number) =>
     Array.from({ length: count }, (_, i) => ({
       id: `${prefix}${i}.png`,
-      state: [{ type: 'image_url', image_url: { url: pngWithRects(width, height, [{ x: Math.floor(width * 0.1) + i, y: Math.floor(height * 0.2), w: Math.floor(width / 3), h: Math.floor(height / 4) }, { x: Math.floor(width * 0.7), y: Math.floor(height * 0.6), w: Math.floor(width / 8), h: Math.floor(height / 8) }]) } }],
+      state: [
+        {
+          type: 'image_url',
+          image_url: {
+            url: pngWithRects(width, height, [
+              { x: Math.floor(width * 0.1) + i, y: Math.floor(height * 0.2), w: Math.floor(width / 3), h: Math.floor(height / 4) },
+              { x: Math.floor(width * 0.7), y: Math.floor(height * 0.6), w: Math.floor(width / 8), h: Math.floor(height / 8) },
+            ]),
+          },
+        },
+      ],
       expected: {},
     }));
   return [
@@ -67,7 +106,12 @@ function boxCases(): Case[] {
     { name: '60 images 400 × 300, 1 question', questions: card, rows: images('a', 60, 400, 300), variants: [{ model: 'sandbox/baseline-vision' }] },
     { name: '80 images 1200 × 900, 2 questions', questions: both, rows: images('b', 80, 1200, 900), variants: [{ model: 'sandbox/baseline-vision' }] },
     { name: '24 images 2000 × 1500, 2 questions', questions: both, rows: images('c', 24, 2000, 1500), variants: [{ model: 'sandbox/baseline-vision' }] },
-    { name: '40 images 640 × 480, 2 questions, a decision model beside', questions: both, rows: images('d', 40, 640, 480), variants: [{ model: 'sandbox/baseline-vision' }, { model: 'sandbox/decider' }] },
+    {
+      name: '40 images 640 × 480, 2 questions, a decision model beside',
+      questions: both,
+      rows: images('d', 40, 640, 480),
+      variants: [{ model: 'sandbox/baseline-vision' }, { model: 'sandbox/decider' }],
+    },
     { name: '50 images 800 × 600, 1 question', questions: card, rows: images('e', 50, 800, 600), variants: [{ model: 'sandbox/baseline-vision' }] },
   ];
 }
@@ -78,7 +122,13 @@ async function measure(core: Core, c: Case): Promise<{ expected: number; refined
   const request = { model: c.variants[0]!.model, state: '', questions: c.questions } as DecisionsRequest;
   const estimate = await estimateRun(core, { request, dataset_id: dataset.id, variants: c.variants });
   if (estimate.cost_usd === null) throw new Error(`${c.name}: no expected cost (${estimate.per_variant.map((v) => v.cost_note).join('; ')})`);
-  const started = core.evalRuns.start({ request, dataset_id: dataset.id, variants: c.variants, concurrency: 4, estimate: { expected_usd: estimate.cost_usd, worst_usd: estimate.worst_usd, input_tokens: estimate.input_tokens, output_tokens: estimate.output_tokens } });
+  const started = core.evalRuns.start({
+    request,
+    dataset_id: dataset.id,
+    variants: c.variants,
+    concurrency: 4,
+    estimate: { expected_usd: estimate.cost_usd, worst_usd: estimate.worst_usd, input_tokens: estimate.input_tokens, output_tokens: estimate.output_tokens },
+  });
   const done = await core.evalRuns.wait(started.id);
   if (done.status !== 'done') throw new Error(`${c.name}: the run ended ${done.status} (${done.message ?? ''})`);
   // The refined expectation as the screen showed it once five items were answered (eval-runs.ts, over those five).
@@ -88,7 +138,10 @@ async function measure(core: Core, c: Case): Promise<{ expected: number; refined
        WHERE r.run_id = ? AND r.ok = 1 ORDER BY r.answered_at, r.rowid LIMIT 5) GROUP BY variant`,
     [dataset.id, started.id],
   );
-  const refined = refinedExpectation(estimate.per_variant.map((v) => ({ expected_usd: v.cost_usd, fit: v.tokens_fit })), first);
+  const refined = refinedExpectation(
+    estimate.per_variant.map((v) => ({ expected_usd: v.cost_usd, fit: v.tokens_fit })),
+    first,
+  );
   if (refined === null) throw new Error(`${c.name}: no refined expectation from the first five answered items`);
   return { expected: estimate.cost_usd, refined, actual: done.spent_usd };
 }
@@ -99,10 +152,20 @@ const pct = (v: number) => `${fmt(100 * v, 1)}%`;
 /** Every case estimated and run on one fleet; the median error per kind, and the per-case figures. */
 async function measureAll(failures: boolean): Promise<{ kind: string; results: { name: string; expected: number; refined: number; actual: number }[] }[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'verdict-bench-estimates-'));
-  const core = await createCore({ dataDir, secrets: new FileSecretStore(join(dataDir, 'secrets.json'), ownerOnlyFileCodec), host: 'browser', version: 'bench', discovery: false, sandbox: { seed: 25, timeScale: 0, failures } });
+  const core = await createCore({
+    dataDir,
+    secrets: new FileSecretStore(join(dataDir, 'secrets.json'), ownerOnlyFileCodec),
+    host: 'browser',
+    version: 'bench',
+    discovery: false,
+    sandbox: { seed: 25, timeScale: 0, failures },
+  });
   try {
     const out = [];
-    for (const [kind, cases] of [['Evaluations', textCases()], ['Boxes', boxCases()]] as const) {
+    for (const [kind, cases] of [
+      ['Evaluations', textCases()],
+      ['Boxes', boxCases()],
+    ] as const) {
       const results = [];
       for (const c of cases) results.push({ name: c.name, ...(await measure(core, c)) });
       out.push({ kind, results });
@@ -128,12 +191,24 @@ export async function estimateBench(): Promise<{ rows: BenchRow[]; detail: strin
     const fleet = failures ? 'with its scripted failures and 429s on' : 'as routing plans for it (scripted failures off)';
     for (const { kind, results } of await measureAll(failures)) {
       const median = percentile(results.map(error), 0.5)!;
-      const refined = percentile(results.map((r) => error({ expected: r.refined, actual: r.actual })), 0.5)!;
+      const refined = percentile(
+        results.map((r) => error({ expected: r.refined, actual: r.actual })),
+        0.5,
+      )!;
       const figure = `${pct(median)} (${results.map((r) => pct(error(r))).join(', ')})`;
       const measure = `${kind} runs: expected cost against actual, simulated fleet ${fleet} (median of ${results.length} datasets)`;
-      rows.push(failures ? row(measure, figure) : row(measure, figure, atMost(10, '%', 100 * median)), row(`${kind} runs, ${failures ? 'failures on' : 'failures off'}: the same, refined from the first five answered items`, pct(refined)));
-      for (const r of results) lines.push(`${kind}, ${failures ? 'failures on' : 'failures off'}, ${r.name}: expected $${r.expected.toPrecision(3)}, refined $${r.refined.toPrecision(3)}, actual $${r.actual.toPrecision(3)} (${pct(error(r))} off)`);
+      rows.push(
+        failures ? row(measure, figure) : row(measure, figure, atMost(10, '%', 100 * median)),
+        row(`${kind} runs, ${failures ? 'failures on' : 'failures off'}: the same, refined from the first five answered items`, pct(refined)),
+      );
+      for (const r of results)
+        lines.push(
+          `${kind}, ${failures ? 'failures on' : 'failures off'}, ${r.name}: expected $${r.expected.toPrecision(3)}, refined $${r.refined.toPrecision(3)}, actual $${r.actual.toPrecision(3)} (${pct(error(r))} off)`,
+        );
     }
   }
-  return { rows, detail: `Expected cost against actual: each dataset estimated, then run on the simulated providers (seed 25, answering at once), concurrency 4. ${lines.join('; ')}.` };
+  return {
+    rows,
+    detail: `Expected cost against actual: each dataset estimated, then run on the simulated providers (seed 25, answering at once), concurrency 4. ${lines.join('; ')}.`,
+  };
 }

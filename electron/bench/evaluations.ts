@@ -30,14 +30,18 @@ const MiB = 1024 * 1024;
 
 const QUESTIONS: Record<string, Question> = {
   late: { type: 'noul', instructions: 'Did the parcel arrive late?' },
-  topic: { type: 'choice', instructions: 'What is the message about?', criteria: { delivery: 'late or lost parcels', billing: 'invoices and refunds', account: 'logins and addresses' } },
+  topic: {
+    type: 'choice',
+    instructions: 'What is the message about?',
+    criteria: { delivery: 'late or lost parcels', billing: 'invoices and refunds', account: 'logins and addresses' },
+  },
   severity: { type: 'score', instructions: 'How severe is the problem?', criteria: ['none', 'minor', 'major', 'critical'] },
 };
 const WORDS = 'parcel delivery refund damaged customer invoice late courier warehouse support order tracking address weekend package'.split(' ');
 const text = (i: number, words: number) => Array.from({ length: words }, (_, k) => WORDS[(i * 7 + k * 3) % WORDS.length]).join(' ');
 const expectedOf = (i: number) => ({ late: i % 3 !== 0, topic: ['delivery', 'billing', 'account'][i % 3]!, severity: i % 4 });
 
-const rng = (seed: number) => () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+const rng = (seed: number) => () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 
 function metricsBench(): BenchRow[] {
   const n = 10_000;
@@ -58,8 +62,16 @@ function metricsBench(): BenchRow[] {
       latency_ms: 100 + r() * 300,
       answers: {
         late: { type: 'noul', noul: p },
-        topic: { type: 'choice', choice: ['delivery', 'billing', 'account'][probs.indexOf(Math.max(...probs))], probabilities: { delivery: probs[0]! / sum, billing: probs[1]! / sum, account: probs[2]! / sum } },
-        severity: { type: 'score', score: levels.reduce((s, v, k) => s + (k * v) / lsum, 0), probabilities: Object.fromEntries(levels.map((v, k) => [String(k), v / lsum])) },
+        topic: {
+          type: 'choice',
+          choice: ['delivery', 'billing', 'account'][probs.indexOf(Math.max(...probs))],
+          probabilities: { delivery: probs[0]! / sum, billing: probs[1]! / sum, account: probs[2]! / sum },
+        },
+        severity: {
+          type: 'score',
+          score: levels.reduce((s, v, k) => s + (k * v) / lsum, 0),
+          probabilities: Object.fromEntries(levels.map((v, k) => [String(k), v / lsum])),
+        },
       },
     };
   });
@@ -75,8 +87,20 @@ function metricsBench(): BenchRow[] {
   };
   const metricsOnly = time(() => {
     noulMetrics(results.map((x, i) => ({ p: (x.answers['late'] as { noul: number }).noul, expected: items[i]!.expected.late })));
-    choiceMetrics(results.map((x, i) => { const a = x.answers['topic'] as { choice: string; probabilities: Record<string, number> }; return { predicted: a.choice, probabilities: a.probabilities, expected: items[i]!.expected.topic }; }), ['delivery', 'billing', 'account']);
-    scoreMetrics(results.map((x, i) => { const a = x.answers['severity'] as { score: number; probabilities: Record<string, number> }; return { score: a.score, probabilities: a.probabilities, expected: items[i]!.expected.severity }; }), 4);
+    choiceMetrics(
+      results.map((x, i) => {
+        const a = x.answers['topic'] as { choice: string; probabilities: Record<string, number> };
+        return { predicted: a.choice, probabilities: a.probabilities, expected: items[i]!.expected.topic };
+      }),
+      ['delivery', 'billing', 'account'],
+    );
+    scoreMetrics(
+      results.map((x, i) => {
+        const a = x.answers['severity'] as { score: number; probabilities: Record<string, number> };
+        return { score: a.score, probabilities: a.probabilities, expected: items[i]!.expected.severity };
+      }),
+      4,
+    );
   });
   const whole = time(() => evalReport({ questions: QUESTIONS, items, variants: [{ key: 'm', results }] }));
   return [
@@ -90,7 +114,8 @@ async function importBench(dir: string, core: Awaited<ReturnType<typeof createCo
   const path = join(dir, 'items.jsonl');
   const out = createWriteStream(path);
   for (let i = 0; i < n; i += 1) {
-    if (!out.write(`${JSON.stringify({ id: `item-${i}`, state: text(i, 160), expected: expectedOf(i) })}\n`)) await new Promise<void>((r) => out.once('drain', () => r()));
+    if (!out.write(`${JSON.stringify({ id: `item-${i}`, state: text(i, 160), expected: expectedOf(i) })}\n`))
+      await new Promise<void>((r) => out.once('drain', () => r()));
   }
   await new Promise<void>((r) => out.end(() => r()));
   const size = statSync(path).size;
@@ -110,7 +135,11 @@ async function importBench(dir: string, core: Awaited<ReturnType<typeof createCo
   if (report.imported !== n) throw new Error(`imported ${report.imported} of ${n}: ${JSON.stringify(report.problems.slice(0, 3))}`);
   return [
     row(`import of ${n.toLocaleString('en-US')} JSONL items (${fmt(size / MiB, 0)} MiB)`, `${fmt(seconds, 1)} s`, atMost(20, ' s', seconds)),
-    row('heap above the start during that import (peak, garbage included)', `${fmt((peakHeap - heapBefore) / MiB, 0)} MiB`, atMost(100, ' MiB', (peakHeap - heapBefore) / MiB)),
+    row(
+      'heap above the start during that import (peak, garbage included)',
+      `${fmt((peakHeap - heapBefore) / MiB, 0)} MiB`,
+      atMost(100, ' MiB', (peakHeap - heapBefore) / MiB),
+    ),
     row('peak RSS during that import', `${fmt(peakRss / MiB, 0)} MiB`),
   ];
 }
@@ -137,7 +166,12 @@ async function timedRun(core: Awaited<ReturnType<typeof createCore>>, datasetId:
   const cpu0 = process.cpuUsage();
   const upstream0 = processCpuMs(upstreamPid);
   const t0 = performance.now();
-  const run = core.evalRuns.start({ request: { model: 'sandbox/baseline-text', state: '', questions: QUESTIONS as never }, dataset_id: datasetId, variants, concurrency: 16 });
+  const run = core.evalRuns.start({
+    request: { model: 'sandbox/baseline-text', state: '', questions: QUESTIONS as never },
+    dataset_id: datasetId,
+    variants,
+    concurrency: 16,
+  });
   const sampler = watchMemory
     ? setInterval(() => {
         peak = Math.max(peak, process.memoryUsage().rss);
@@ -194,7 +228,10 @@ async function runBench(core: Awaited<ReturnType<typeof createCore>>, dir: strin
         atMost(2, ' ms', cpuPerItem),
       ),
       row('the same per request (one item on one model, 3 upstream calls)', `${fmt(cpuPerItem / 2, 2)} ms`),
-      row("the simulated providers' own CPU per item, in their process (the upstream side, not counted above)", upstreamPerItem === null ? 'not measured (needs /proc)' : `${fmt(upstreamPerItem, 2)} ms`),
+      row(
+        "the simulated providers' own CPU per item, in their process (the upstream side, not counted above)",
+        upstreamPerItem === null ? 'not measured (needs /proc)' : `${fmt(upstreamPerItem, 2)} ms`,
+      ),
       ...runnerOnly,
       row('peak RSS during the first run', `${fmt(peak / MiB, 0)} MiB`, atMost(400, ' MiB', peak / MiB)),
       row('heap growth per stored result, between 20% and 80% done (after GC)', `${fmt(growth, 0)} bytes`, atMost(200, ' bytes', growth)),
@@ -227,14 +264,34 @@ function heapGrowth(view: () => { done: number; total: number }): { stop(): numb
 /** The runner with answers that cost nothing to make: what an evaluation adds around each request. */
 async function runnerAlone(core: Awaited<ReturnType<typeof createCore>>, datasetId: string, n: number): Promise<BenchRow[]> {
   const answer = {
-    response: { answers: { late: { type: 'noul' as const, noul: 0.8 }, topic: { type: 'choice' as const, choice: 'delivery', confidence: 0.7, probabilities: { delivery: 0.7, billing: 0.2, account: 0.1 } }, severity: { type: 'score' as const, score: 1.2, probabilities: { '0': 0.2, '1': 0.5, '2': 0.2, '3': 0.1 } } }, model: 'm', provider: 'P', usage: { input_tokens: 300, output_tokens: 3, cost: 0.0003 } },
+    response: {
+      answers: {
+        late: { type: 'noul' as const, noul: 0.8 },
+        topic: { type: 'choice' as const, choice: 'delivery', confidence: 0.7, probabilities: { delivery: 0.7, billing: 0.2, account: 0.1 } },
+        severity: { type: 'score' as const, score: 1.2, probabilities: { '0': 0.2, '1': 0.5, '2': 0.2, '3': 0.1 } },
+      },
+      model: 'm',
+      provider: 'P',
+      usage: { input_tokens: 300, output_tokens: 3, cost: 0.0003 },
+    },
     methods: { late: 'logprobs', topic: 'logprobs', severity: 'logprobs' },
     attempts: [{ endpoint: 'p/m', outcome: 'ok', message: null, total_ms: 1 }],
   };
-  const runs = new EvalRuns({ store: core.store, clock: core.clock, logger: core.logger, datasets: core.datasets, decide: async (_request, options) => (options.admit(() => 0.001), answer) });
+  const runs = new EvalRuns({
+    store: core.store,
+    clock: core.clock,
+    logger: core.logger,
+    datasets: core.datasets,
+    decide: async (_request, options) => (options.admit(() => 0.001), answer),
+  });
   gc();
   const cpu0 = process.cpuUsage();
-  const run = runs.start({ request: { model: 'm', state: '', questions: QUESTIONS as never }, dataset_id: datasetId, variants: [{ model: 'a' }, { model: 'b' }], concurrency: 16 });
+  const run = runs.start({
+    request: { model: 'm', state: '', questions: QUESTIONS as never },
+    dataset_id: datasetId,
+    variants: [{ model: 'a' }, { model: 'b' }],
+    concurrency: 16,
+  });
   const growth = heapGrowth(() => runs.get(run.id));
   await runs.wait(run.id);
   const cpu = process.cpuUsage(cpu0);
@@ -248,7 +305,7 @@ async function runnerAlone(core: Awaited<ReturnType<typeof createCore>>, dataset
 }
 
 const MATRIX_DETAIL =
-  'The results matrix is measured in the built app (`npm run build`) in the Chromium the browser tests use (a system one, else the one from @sparticuz/chromium), headless without GPU, after a run of 10,000 items on the simulated providers: rows are virtualised (those in view and 10 on each side are in the DOM) and fetched 200 at a time, the next page before it is reached. The streamed upload is one request to the built server in a process of its own, as the Evaluations screen sends a file, with that process\'s memory read from /proc. Frame intervals are wall-clock times between animation frames, so they include whatever else the machine runs at the time; the CPU per frame is the page\'s own main-thread work in the same scroll, from a Chromium trace.';
+  "The results matrix is measured in the built app (`npm run build`) in the Chromium the browser tests use (a system one, else the one from @sparticuz/chromium), headless without GPU, after a run of 10,000 items on the simulated providers: rows are virtualised (those in view and 10 on each side are in the DOM) and fetched 200 at a time, the next page before it is reached. The streamed upload is one request to the built server in a process of its own, as the Evaluations screen sends a file, with that process's memory read from /proc. Frame intervals are wall-clock times between animation frames, so they include whatever else the machine runs at the time; the CPU per frame is the page's own main-thread work in the same scroll, from a Chromium trace.";
 
 // VERDICT_BENCH_ONLY=run,matrix measures only those parts (metrics, estimate, import, run, upload, matrix), to try a change;
 // the figures worth quoting come from the whole bench.
@@ -260,7 +317,13 @@ async function main(): Promise<void> {
   const { child, catalog } = await fleetProcess(root);
   const rows: BenchRow[] = [];
   const details: string[] = [];
-  const core = await createCore({ dataDir, secrets: new FileSecretStore(join(dataDir, 'secrets.json'), ownerOnlyFileCodec), host: 'browser', version: 'bench', discovery: false });
+  const core = await createCore({
+    dataDir,
+    secrets: new FileSecretStore(join(dataDir, 'secrets.json'), ownerOnlyFileCodec),
+    host: 'browser',
+    version: 'bench',
+    discovery: false,
+  });
   try {
     await core.replaceCatalogFile(catalog);
     if (measures('metrics')) rows.push(...metricsBench());

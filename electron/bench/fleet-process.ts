@@ -22,7 +22,11 @@ export async function fleetProcess(root: string): Promise<{ child: ChildProcess;
     version: 1,
     providers: (contribution.providers ?? []).map(({ source: _s, simulated: _sim, ...p }) => ({ ...p, slug: p.slug.replace('sandbox-', 'sim-') })),
     models: (contribution.models ?? []).map(({ source: _s, ...m }) => m),
-    endpoints: (contribution.endpoints ?? []).map((e) => ({ ...e, provider: e.provider.replace('sandbox-', 'sim-'), supported_parameters: [...e.supported_parameters] })),
+    endpoints: (contribution.endpoints ?? []).map((e) => ({
+      ...e,
+      provider: e.provider.replace('sandbox-', 'sim-'),
+      supported_parameters: [...e.supported_parameters],
+    })),
   });
   return { child, catalog };
 }

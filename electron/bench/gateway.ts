@@ -37,11 +37,21 @@ const ONLY = process.env['VERDICT_BENCH_ONLY']?.split(',').map((l) => `(${l.trim
 // VERDICT_BENCH_PROFILE=DIR writes a V8 CPU profile of each gateway process there (node --cpu-prof), to see where its time goes.
 const PROFILE_DIR = process.env['VERDICT_BENCH_PROFILE'];
 /** About 1 KB of state, as a short customer message with context. */
-const STATE_1KB = ('Order 1042 was promised for Monday. The customer wrote on Wednesday: the parcel came two days late, the box was dented and one of the three mugs inside was cracked. ').repeat(6).slice(0, 1024);
+const STATE_1KB =
+  'Order 1042 was promised for Monday. The customer wrote on Wednesday: the parcel came two days late, the box was dented and one of the three mugs inside was cracked. '
+    .repeat(6)
+    .slice(0, 1024);
 /** About 5,000 tokens of state (a support thread), at about four characters a token. */
-const STATE_5K_TOKENS = Array.from({ length: 200 }, (_, i) => `Message ${i + 1}: the customer asks again about order ${1000 + i}, which shipped late and arrived with a cracked mug. `).join('').slice(0, 20_000);
+const STATE_5K_TOKENS = Array.from(
+  { length: 200 },
+  (_, i) => `Message ${i + 1}: the customer asks again about order ${1000 + i}, which shipped late and arrived with a cracked mug. `,
+)
+  .join('')
+  .slice(0, 20_000);
 const QUESTION = 'Did the parcel arrive late?';
-const SIX = Object.fromEntries(['late', 'damaged', 'refund', 'angry', 'repeat', 'resolved'].map((name) => [name, { type: 'noul', instructions: `Is the thread about something ${name}?` }]));
+const SIX = Object.fromEntries(
+  ['late', 'damaged', 'refund', 'angry', 'repeat', 'resolved'].map((name) => [name, { type: 'noul', instructions: `Is the thread about something ${name}?` }]),
+);
 
 /** A 1000 × 1000 PNG with gradients, shapes and grain, so it compresses like a photo rather than a flat fill. */
 function photoLikePng(): string {
@@ -97,7 +107,11 @@ function scenarios(): Scenario[] {
     },
     {
       name: `(d) a box question on a 1-megapixel PNG (${Math.round((image.length * 3) / 4 / 1024)} KiB)`,
-      gatewayBody: JSON.stringify({ model: 'bench/vision', state: [{ type: 'image_url', image_url: { url: image } }], questions: { parcel: { type: 'box', instructions: 'the parcel' } } }),
+      gatewayBody: JSON.stringify({
+        model: 'bench/vision',
+        state: [{ type: 'image_url', image_url: { url: image } }],
+        questions: { parcel: { type: 'box', instructions: 'the parcel' } },
+      }),
       targets: false,
       pairShare: 0.1,
     },
@@ -184,7 +198,15 @@ interface Pair {
  * change in the weather between two separate runs. The direct work is the recorded calls: the
  * first, then the rest at once.
  */
-async function interleavedLatency(upstreamOrigin: string, calls: UpstreamCall[], gatewayUrl: string, headers: Record<string, string>, gatewayBody: string, pairs: number, warmup: number): Promise<Pair> {
+async function interleavedLatency(
+  upstreamOrigin: string,
+  calls: UpstreamCall[],
+  gatewayUrl: string,
+  headers: Record<string, string>,
+  gatewayBody: string,
+  pairs: number,
+  warmup: number,
+): Promise<Pair> {
   const build = () => hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 10_000_000, numberOfSignificantValueDigits: 3 });
   const result: Pair = { direct: build(), through: build() };
   const upstream = new Pool(upstreamOrigin, { connections: Math.max(1, calls.length - 1) });
@@ -249,7 +271,17 @@ function planBench(): { loadBalance: number; sorted: number } {
     source: 'file' as const,
     simulated: false,
   });
-  const model = { id: 'bench/many', name: 'Many', created: 0, description: '', architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: null, instruct_type: null, tokenizer: null }, distillable: null, locates_objects: false, box_format: null, source: 'file' as const };
+  const model = {
+    id: 'bench/many',
+    name: 'Many',
+    created: 0,
+    description: '',
+    architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: null, instruct_type: null, tokenizer: null },
+    distillable: null,
+    locates_objects: false,
+    box_format: null,
+    source: 'file' as const,
+  };
   const candidates: Candidate[] = Array.from({ length: 10_000 }, (_, i) => {
     const price = 1e-7 * (1 + (i % 97));
     const endpoint: CatalogEndpoint = {
@@ -272,7 +304,17 @@ function planBench(): { loadBalance: number; sorted: number } {
       supportsImplicitCaching: false,
       source: 'file',
     };
-    return { endpoint, latency: { p50: (i % 50) / 100, p75: 1, p90: 1, p99: 2 }, throughput: null, successRate1d: 0.99, attempts1d: 100, recentFaultAt: null, paused: false, cooldownUntil: null, lastFailureAt: null };
+    return {
+      endpoint,
+      latency: { p50: (i % 50) / 100, p75: 1, p90: 1, p99: 2 },
+      throughput: null,
+      successRate1d: 0.99,
+      attempts1d: 100,
+      recentFaultAt: null,
+      paused: false,
+      cooldownUntil: null,
+      lastFailureAt: null,
+    };
   });
   const needs = { parameters: ['logprobs'], promptTokens: 500, completionTokens: 1, images: 0 };
   const time = (preferences: Parameters<typeof planRoute>[0]['preferences']) => {
@@ -320,7 +362,13 @@ async function main(): Promise<void> {
     id,
     name: id,
     created: 0,
-    architecture: { input_modalities: vision ? ['text', 'image'] : ['text'], output_modalities: ['text'], modality: vision ? 'text+image->text' : 'text->text', instruct_type: null, tokenizer: null },
+    architecture: {
+      input_modalities: vision ? ['text', 'image'] : ['text'],
+      output_modalities: ['text'],
+      modality: vision ? 'text+image->text' : 'text->text',
+      instruct_type: null,
+      tokenizer: null,
+    },
     ...(vision ? { locates_objects: true } : {}),
   });
   const price = { prompt: '0.000001', completion: '0.000002' };
@@ -335,7 +383,13 @@ async function main(): Promise<void> {
     models: [model('bench/echo'), model('bench/chat'), model('bench/claude'), model('bench/vision', true)],
     endpoints: [
       { model_id: 'bench/echo', provider: 'bench', upstream_model: 'bench-echo', pricing: { prompt: '0.000001', completion: '0.000001' } },
-      { model_id: 'bench/chat', provider: 'mock', upstream_model: 'bench-chat', pricing: price, supported_parameters: ['max_tokens', 'temperature', 'logprobs', 'top_logprobs'] },
+      {
+        model_id: 'bench/chat',
+        provider: 'mock',
+        upstream_model: 'bench-chat',
+        pricing: price,
+        supported_parameters: ['max_tokens', 'temperature', 'logprobs', 'top_logprobs'],
+      },
       { model_id: 'bench/claude', provider: 'mockanthropic', upstream_model: 'claude-sonnet-4-5', pricing: { prompt: '0.000003', completion: '0.000015' } },
       { model_id: 'bench/vision', provider: 'mockbox', upstream_model: 'bench-vision', pricing: price, supported_parameters: ['max_tokens', 'temperature'] },
     ],
@@ -347,11 +401,27 @@ async function main(): Promise<void> {
       const { gatewayUrl, auth, pid, stop } = await startGateway(catalog);
       const calls = await recordCalls(upstreamOrigin, gatewayUrl, auth, scenario.gatewayBody);
       const single = calls.length === 1 ? calls[0]! : null;
-      const rounds: { added50: number; added99: number; direct50: number; direct99: number; through50: number; through99: number; c50: { added50: number | null; rps: number; directRps: number | null; errors: number; cpu: number; upstreamCpu: number | null; floor: Floor | null } }[] = [];
+      const rounds: {
+        added50: number;
+        added99: number;
+        direct50: number;
+        direct99: number;
+        through50: number;
+        through99: number;
+        c50: { added50: number | null; rps: number; directRps: number | null; errors: number; cpu: number; upstreamCpu: number | null; floor: Floor | null };
+      }[] = [];
       for (let round = 1; round <= ROUNDS; round += 1) {
         process.stdout.write(`${scenario.name}: round ${round} of ${ROUNDS}, concurrency 1 (${Math.round(PAIRS * scenario.pairShare)} interleaved pairs)…\n`);
         const pairs = Math.round(PAIRS * scenario.pairShare);
-        const pair = await interleavedLatency(upstreamOrigin, calls, gatewayUrl, auth, scenario.gatewayBody, pairs, Math.round((round === 1 ? 1000 : 200) * scenario.pairShare));
+        const pair = await interleavedLatency(
+          upstreamOrigin,
+          calls,
+          gatewayUrl,
+          auth,
+          scenario.gatewayBody,
+          pairs,
+          Math.round((round === 1 ? 1000 : 200) * scenario.pairShare),
+        );
         process.stdout.write(`${scenario.name}: round ${round} of ${ROUNDS}, concurrency 50 (${LOAD_SECONDS} s each way)…\n`);
         // Load straight to the upstream only where one request is one call; autocannon sends one body per request.
         const upstreamBefore = cpuMicros(upstream.child.pid!);
@@ -385,28 +455,71 @@ async function main(): Promise<void> {
         const median = sorted[Math.floor(sorted.length / 2)]!;
         return `${fmt(median, digits)}${unit} (${fmt(sorted[0]!, digits)}–${fmt(sorted.at(-1)!, digits)})`;
       };
-      const pick = <T,>(f: (r: (typeof rounds)[number]) => T) => rounds.map(f);
+      const pick = <T>(f: (r: (typeof rounds)[number]) => T) => rounds.map(f);
       const errors = pick((r) => r.c50.errors).reduce((a, b) => a + b, 0);
       const mid = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
       const rps = pick((r) => r.c50.rps);
-      const goal = <T,>(make: () => T) => (scenario.targets ? make() : undefined);
+      const goal = <T>(make: () => T) => (scenario.targets ? make() : undefined);
       const tag = scenario.name.slice(0, 3);
       const added50c50 = pick((r) => r.c50.added50).filter((v): v is number => v !== null);
       const directRps = pick((r) => r.c50.directRps).filter((v): v is number => v !== null);
       rows.push(
-        row(`${tag} added latency p50, concurrency 1`, spread(pick((r) => r.added50), 3, ' ms'), goal(() => atMost(0.3, ' ms', mid(pick((r) => r.added50))))),
-        row(`${tag} added latency p99, concurrency 1`, spread(pick((r) => r.added99), 3, ' ms'), goal(() => atMost(2, ' ms', mid(pick((r) => r.added99))))),
-        ...(added50c50.length > 0 ? [row(`${tag} added latency p50, concurrency 50`, spread(added50c50, 1, ' ms'), goal(() => atMost(5, ' ms', mid(added50c50))))] : []),
-        row(`${tag} requests per second through the gateway, concurrency 50`, `${spread(rps, 0, '')}; errors: ${errors}`, goal(() => ({ text: '≥ 5,000 with 0 errors', met: mid(rps) >= 5000 && errors === 0 }))),
+        row(
+          `${tag} added latency p50, concurrency 1`,
+          spread(
+            pick((r) => r.added50),
+            3,
+            ' ms',
+          ),
+          goal(() => atMost(0.3, ' ms', mid(pick((r) => r.added50)))),
+        ),
+        row(
+          `${tag} added latency p99, concurrency 1`,
+          spread(
+            pick((r) => r.added99),
+            3,
+            ' ms',
+          ),
+          goal(() => atMost(2, ' ms', mid(pick((r) => r.added99)))),
+        ),
+        ...(added50c50.length > 0
+          ? [
+              row(
+                `${tag} added latency p50, concurrency 50`,
+                spread(added50c50, 1, ' ms'),
+                goal(() => atMost(5, ' ms', mid(added50c50))),
+              ),
+            ]
+          : []),
+        row(
+          `${tag} requests per second through the gateway, concurrency 50`,
+          `${spread(rps, 0, '')}; errors: ${errors}`,
+          goal(() => ({ text: '≥ 5,000 with 0 errors', met: mid(rps) >= 5000 && errors === 0 })),
+        ),
         ...(directRps.length > 0 ? [row(`${tag} requests per second direct to the upstream, concurrency 50`, spread(directRps, 0, ''))] : []),
-        row(`${tag} gateway CPU time per request, concurrency 50`, spread(pick((r) => r.c50.cpu), 0, ' µs'), goal(() => atMost(150, ' µs', mid(pick((r) => r.c50.cpu))))),
+        row(
+          `${tag} gateway CPU time per request, concurrency 50`,
+          spread(
+            pick((r) => r.c50.cpu),
+            0,
+            ' µs',
+          ),
+          goal(() => atMost(150, ' µs', mid(pick((r) => r.c50.cpu)))),
+        ),
       );
       const upstreamCpu = pick((r) => r.c50.upstreamCpu).filter((v): v is number => v !== null);
       if (upstreamCpu.length > 0) {
         // A yardstick for this machine: the mock upstream's own CPU per request, and the gateway's in units of it.
         rows.push(
           row(`${tag} upstream mock CPU time per request, direct, concurrency 50`, spread(upstreamCpu, 0, ' µs')),
-          row(`${tag} gateway CPU per request ÷ the mock's (the issue's machine: 150 ÷ 83 = 1.8 is the target, 428 ÷ 83 = 5.2 was its start)`, spread(rounds.filter((r) => r.c50.upstreamCpu).map((r) => r.c50.cpu / r.c50.upstreamCpu!), 1, '×')),
+          row(
+            `${tag} gateway CPU per request ÷ the mock's (the issue's machine: 150 ÷ 83 = 1.8 is the target, 428 ÷ 83 = 5.2 was its start)`,
+            spread(
+              rounds.filter((r) => r.c50.upstreamCpu).map((r) => r.c50.cpu / r.c50.upstreamCpu!),
+              1,
+              '×',
+            ),
+          ),
         );
       }
       const floors = pick((r) => r.c50.floor).filter((v): v is Floor => v !== null);
@@ -414,19 +527,72 @@ async function main(): Promise<void> {
         // The floor, measured as the gateway is and beside each target: what Node and undici alone cost here.
         const bare = `${tag} a bare Node proxy doing only the HTTP and SSE work of this path (electron/bench/node-floor.ts)`;
         rows.push(
-          row(`${bare}: added latency p50, concurrency 1`, spread(floors.map((f) => f.added50), 3, ' ms')),
-          row(`${bare}: added latency p99, concurrency 1`, spread(floors.map((f) => f.added99), 3, ' ms')),
-          row(`${bare}: requests per second, concurrency 50`, spread(floors.map((f) => f.rps), 0, '')),
-          row(`${bare}: CPU per request, concurrency 50`, spread(floors.map((f) => f.cpu), 0, ' µs')),
+          row(
+            `${bare}: added latency p50, concurrency 1`,
+            spread(
+              floors.map((f) => f.added50),
+              3,
+              ' ms',
+            ),
+          ),
+          row(
+            `${bare}: added latency p99, concurrency 1`,
+            spread(
+              floors.map((f) => f.added99),
+              3,
+              ' ms',
+            ),
+          ),
+          row(
+            `${bare}: requests per second, concurrency 50`,
+            spread(
+              floors.map((f) => f.rps),
+              0,
+              '',
+            ),
+          ),
+          row(
+            `${bare}: CPU per request, concurrency 50`,
+            spread(
+              floors.map((f) => f.cpu),
+              0,
+              ' µs',
+            ),
+          ),
           row(`${bare}: peak RSS`, `${fmt(Math.max(...floors.map((f) => f.rssMiB)), 0)} MiB`),
-          row(`${tag} the gateway's own work above that floor, per request`, spread(rounds.filter((r) => r.c50.floor !== null).map((r) => r.c50.cpu - r.c50.floor!.cpu), 0, ' µs')),
+          row(
+            `${tag} the gateway's own work above that floor, per request`,
+            spread(
+              rounds.filter((r) => r.c50.floor !== null).map((r) => r.c50.cpu - r.c50.floor!.cpu),
+              0,
+              ' µs',
+            ),
+          ),
         );
       }
-      if (calls.length > 1) rows.push(row(`${tag} gateway CPU time per upstream call, concurrency 50`, spread(pick((r) => r.c50.cpu / calls.length), 0, ' µs')));
+      if (calls.length > 1)
+        rows.push(
+          row(
+            `${tag} gateway CPU time per upstream call, concurrency 50`,
+            spread(
+              pick((r) => r.c50.cpu / calls.length),
+              0,
+              ' µs',
+            ),
+          ),
+        );
       const rss = peakRssMiB(pid);
       await stop();
-      rows.push(row(`${tag} gateway peak RSS (a gateway process per scenario)`, `${fmt(rss, 0)} MiB`, goal(() => atMost(150, ' MiB', rss))));
-      details.push(`${scenario.name}: ${calls.length} upstream call${calls.length === 1 ? '' : 's'} of ${calls.map((c) => `${fmt(c.body.length / 1024, 1)} KiB`).join(', ')} per request. Concurrency 1 per round (direct / through, ms): ${rounds.map((r) => `p50 ${fmt(r.direct50, 3)} / ${fmt(r.through50, 3)}, p99 ${fmt(r.direct99, 3)} / ${fmt(r.through99, 3)}`).join('; ')}.`);
+      rows.push(
+        row(
+          `${tag} gateway peak RSS (a gateway process per scenario)`,
+          `${fmt(rss, 0)} MiB`,
+          goal(() => atMost(150, ' MiB', rss)),
+        ),
+      );
+      details.push(
+        `${scenario.name}: ${calls.length} upstream call${calls.length === 1 ? '' : 's'} of ${calls.map((c) => `${fmt(c.body.length / 1024, 1)} KiB`).join(', ')} per request. Concurrency 1 per round (direct / through, ms): ${rounds.map((r) => `p50 ${fmt(r.direct50, 3)} / ${fmt(r.through50, 3)}, p99 ${fmt(r.direct99, 3)} / ${fmt(r.through99, 3)}`).join('; ')}.`,
+      );
     }
     rows.push(
       row('plan for 10,000 endpoints, load balancing (median)', `${fmt(plan.loadBalance, 3)} ms`, below(1, ' ms', plan.loadBalance)),

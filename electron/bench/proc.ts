@@ -11,6 +11,8 @@ export function cpuMicros(pid: number): number {
 
 /** Peak resident set size of a process, in MiB. */
 export function peakRssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmHWM:'));
   return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) / 1024;
 }

@@ -29,16 +29,28 @@ const verdict = (r: BenchRow) => (r.met === undefined ? '' : r.met ? 'MET' : 'MI
 export function formatForTerminal(title: string, rows: BenchRow[]): string {
   const cells = [['measure', 'result', 'target', ''], ...rows.map((r) => [r.measure, r.result, r.target, verdict(r)])];
   const widths = [0, 1, 2].map((c) => Math.max(...cells.map((line) => line[c]!.length)));
-  const lines = cells.map((line) => line.map((cell, c) => (c < 3 ? cell.padEnd(widths[c]!) : cell)).join('  ').trimEnd());
+  const lines = cells.map((line) =>
+    line
+      .map((cell, c) => (c < 3 ? cell.padEnd(widths[c]!) : cell))
+      .join('  ')
+      .trimEnd(),
+  );
   const checked = rows.filter((r) => r.met !== undefined);
   const missed = checked.filter((r) => r.met === false);
-  const summary = missed.length === 0 ? `All ${checked.length} targets met.` : `${missed.length} of ${checked.length} targets MISSED: ${missed.map((r) => r.measure).join('; ')}.`;
+  const summary =
+    missed.length === 0
+      ? `All ${checked.length} targets met.`
+      : `${missed.length} of ${checked.length} targets MISSED: ${missed.map((r) => r.measure).join('; ')}.`;
   return `\n${title}\n\n${lines.join('\n')}\n\n${summary}\n`;
 }
 
 /** The figures as a Markdown table with a status column. */
 export function markdownTable(resultHeader: string, rows: BenchRow[]): string {
-  return ['| measure | ' + resultHeader + ' | target | status |', '|---|---|---|---|', ...rows.map((r) => `| ${r.measure} | ${r.result} | ${r.target} | ${verdict(r)} |`)].join('\n');
+  return [
+    '| measure | ' + resultHeader + ' | target | status |',
+    '|---|---|---|---|',
+    ...rows.map((r) => `| ${r.measure} | ${r.result} | ${r.target} | ${verdict(r)} |`),
+  ].join('\n');
 }
 
 /** Replaces (or adds) one `## title` section of a benchmarks Markdown file with freshly measured figures. */

@@ -43,10 +43,17 @@ export async function prepareRun(page: Page, url: string): Promise<void> {
     if (!body.ok) throw new Error(`${op}: ${JSON.stringify(body.error)}`);
     return body.data;
   };
-  const content = Array.from({ length: ITEMS }, (_, i) => JSON.stringify({ id: `item-${i}`, state: `Parcel ${i} ${i % 2 ? 'arrived two days late' : 'came on time'}.`, expected: { late: i % 2 === 1 } })).join('\n');
+  const content = Array.from({ length: ITEMS }, (_, i) =>
+    JSON.stringify({ id: `item-${i}`, state: `Parcel ${i} ${i % 2 ? 'arrived two days late' : 'came on time'}.`, expected: { late: i % 2 === 1 } }),
+  ).join('\n');
   const imported = await call<{ dataset: { id: string } }>('datasets.import', { name: 'ten thousand', format: 'jsonl', content, questions: QUESTIONS });
-  const run = await call<{ id: string }>('evals.start', { request: { model: 'sandbox/baseline-text', state: '', questions: QUESTIONS }, dataset_id: imported.dataset.id, variants: [{ model: 'sandbox/baseline-text' }], concurrency: 16 });
-  for (let status = 'running'; status === 'running'; ) {
+  const run = await call<{ id: string }>('evals.start', {
+    request: { model: 'sandbox/baseline-text', state: '', questions: QUESTIONS },
+    dataset_id: imported.dataset.id,
+    variants: [{ model: 'sandbox/baseline-text' }],
+    concurrency: 16,
+  });
+  for (let status = 'running'; status === 'running';) {
     await page.waitForTimeout(500);
     status = (await call<{ status: string }>('evals.get', { id: run.id })).status;
   }
@@ -104,7 +111,10 @@ export function cpuPerFrame(events: TraceEvent[]): number[] {
   const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
   if (!main) return [];
   const mine = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X');
-  const frames = mine.filter((e) => e.name === 'FireAnimationFrame').map((e) => e.ts).sort((a, b) => a - b);
+  const frames = mine
+    .filter((e) => e.name === 'FireAnimationFrame')
+    .map((e) => e.ts)
+    .sort((a, b) => a - b);
   const tasks = mine.filter((e) => (e.name === 'ThreadControllerImpl::RunTask' || e.name === 'RunTask') && e.tdur !== undefined).sort((a, b) => a.ts - b.ts);
   const out: number[] = [];
   let t = 0;
@@ -123,11 +133,18 @@ const at = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, M
 
 export async function resultsMatrixBench(root: string): Promise<BenchRow[]> {
   const chromiumPath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-  const missing = !existsSync(join(root, 'dist', 'server', 'cli.mjs')) ? 'the built app (npm run build)' : !existsSync(chromiumPath) ? `Chromium at ${chromiumPath}` : null;
+  const missing = !existsSync(join(root, 'dist', 'server', 'cli.mjs'))
+    ? 'the built app (npm run build)'
+    : !existsSync(chromiumPath)
+      ? `Chromium at ${chromiumPath}`
+      : null;
   if (missing) return [row('results matrix with 10,000 rows', `not measured: needs ${missing}`)];
   const dataDir = mkdtempSync(join(tmpdir(), 'verdict-bench-matrix-'));
   const server = await startServer(root, dataDir);
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(server.uiUrl);
@@ -145,11 +162,22 @@ export async function resultsMatrixBench(root: string): Promise<BenchRow[]> {
     const cpu = cpuPerFrame((JSON.parse(readFileSync(tracePath, 'utf8')) as { traceEvents: TraceEvent[] }).traceEvents);
     const dropped = frames.filter((f) => f > 1.5 * REFRESH_MS).length;
     return [
-      row(`results matrix with ${ITEMS.toLocaleString('en-US')} rows: render and paint after a filter change (data already fetched)`, `${fmt(renderMs, 1)} ms`, atMost(200, ' ms', renderMs)),
-      row('scrolling it 400 px a frame for 180 frames: frame interval p50 / p95 / longest', `${fmt(at(frames, 0.5), 1)} / ${fmt(at(frames, 0.95), 1)} / ${fmt(frames.at(-1)!, 1)} ms`),
+      row(
+        `results matrix with ${ITEMS.toLocaleString('en-US')} rows: render and paint after a filter change (data already fetched)`,
+        `${fmt(renderMs, 1)} ms`,
+        atMost(200, ' ms', renderMs),
+      ),
+      row(
+        'scrolling it 400 px a frame for 180 frames: frame interval p50 / p95 / longest',
+        `${fmt(at(frames, 0.5), 1)} / ${fmt(at(frames, 0.95), 1)} / ${fmt(frames.at(-1)!, 1)} ms`,
+      ),
       row('frames dropped while scrolling (an interval over 1.5 refreshes, 25 ms)', String(dropped), atMost(0, '', dropped)),
       row("the server's CPU during that scroll (its page fetches and whatever else it was doing), on the same two cores", `${fmt(serverMs, 0)} ms`),
-      row("the page's main-thread CPU per frame while scrolling (traced): p50 / p95 / longest", `${fmt(at(cpu, 0.5), 1)} / ${fmt(at(cpu, 0.95), 1)} / ${fmt(cpu.at(-1) ?? Number.NaN, 1)} ms`, atMost(16.7, ' ms (one refresh)', cpu.at(-1) ?? Number.POSITIVE_INFINITY)),
+      row(
+        "the page's main-thread CPU per frame while scrolling (traced): p50 / p95 / longest",
+        `${fmt(at(cpu, 0.5), 1)} / ${fmt(at(cpu, 0.95), 1)} / ${fmt(cpu.at(-1) ?? Number.NaN, 1)} ms`,
+        atMost(16.7, ' ms (one refresh)', cpu.at(-1) ?? Number.POSITIVE_INFINITY),
+      ),
     ];
   } finally {
     await browser.close();
@@ -160,5 +188,6 @@ export async function resultsMatrixBench(root: string): Promise<BenchRow[]> {
 
 // Run alone: node dist/bench/results-matrix.mjs
 if (process.argv[1]?.endsWith('results-matrix.mjs')) {
-  for (const r of await resultsMatrixBench(join(import.meta.dirname, '..', '..'))) process.stdout.write(`${r.measure}: ${r.result} ${r.target} ${r.met === undefined ? '' : r.met ? 'MET' : 'MISSED'}\n`);
+  for (const r of await resultsMatrixBench(join(import.meta.dirname, '..', '..')))
+    process.stdout.write(`${r.measure}: ${r.result} ${r.target} ${r.met === undefined ? '' : r.met ? 'MET' : 'MISSED'}\n`);
 }

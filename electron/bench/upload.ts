@@ -40,7 +40,8 @@ function* body(items: number, sent: { bytes: number }): Generator<Buffer> {
 }
 
 export async function uploadBench(root: string): Promise<BenchRow[]> {
-  if (!existsSync(join(root, 'dist', 'server', 'cli.mjs'))) return [row('streamed upload of a large JSONL', 'not measured: needs the built app (npm run build)')];
+  if (!existsSync(join(root, 'dist', 'server', 'cli.mjs')))
+    return [row('streamed upload of a large JSONL', 'not measured: needs the built app (npm run build)')];
   const items = Number(process.env['BENCH_UPLOAD_ITEMS'] ?? 160_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'verdict-bench-upload-'));
   const server = await startServer(root, dataDir);
@@ -53,22 +54,39 @@ export async function uploadBench(root: string): Promise<BenchRow[]> {
     const t0 = performance.now();
     const answer = await new Promise<string>((resolve, reject) => {
       const url = new URL(DATASET_UPLOAD_PATH, server.url);
-      const req = request(url, { method: 'POST', headers: { 'content-type': 'application/octet-stream', cookie: `verdict_session=${token}`, 'x-verdict-client': 'renderer' } }, (res) => {
-        let text = '';
-        res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => resolve(text));
-      });
+      const req = request(
+        url,
+        { method: 'POST', headers: { 'content-type': 'application/octet-stream', cookie: `verdict_session=${token}`, 'x-verdict-client': 'renderer' } },
+        (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => resolve(text));
+        },
+      );
       req.on('error', reject);
       Readable.from(body(items, sent)).pipe(req);
     });
     const seconds = (performance.now() - t0) / 1000;
     clearInterval(sampler);
     const result = JSON.parse(answer) as { ok: boolean; data?: { imported: number } };
-    if (!result.ok || result.data?.imported !== items) throw new Error(`the upload imported ${result.data?.imported ?? 0} of ${items}: ${answer.slice(0, 300)}`);
-    const rows = [row(`streamed upload of ${items.toLocaleString('en-US')} JSONL items (${fmt(sent.bytes / MiB, 0)} MiB) to the server, as the screen sends it`, `${fmt(seconds, 1)} s`)];
+    if (!result.ok || result.data?.imported !== items)
+      throw new Error(`the upload imported ${result.data?.imported ?? 0} of ${items}: ${answer.slice(0, 300)}`);
+    const rows = [
+      row(
+        `streamed upload of ${items.toLocaleString('en-US')} JSONL items (${fmt(sent.bytes / MiB, 0)} MiB) to the server, as the screen sends it`,
+        `${fmt(seconds, 1)} s`,
+      ),
+    ];
     if (start === null) return [...rows, row("the server's memory during that upload", 'not measured (needs /proc)')];
     const growth = (peak - start) / MiB;
-    return [...rows, row("the server process's resident memory above its start during that upload (peak)", `${fmt(growth, 0)} MiB (of ${fmt(peak / MiB, 0)} MiB)`, atMost(100, ' MiB', growth))];
+    return [
+      ...rows,
+      row(
+        "the server process's resident memory above its start during that upload (peak)",
+        `${fmt(growth, 0)} MiB (of ${fmt(peak / MiB, 0)} MiB)`,
+        atMost(100, ' MiB', growth),
+      ),
+    ];
   } finally {
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });

@@ -24,24 +24,87 @@ const top = [
   { token: ' Yes', logprob: -6.9, bytes: [32, 89, 101, 115] },
 ];
 const chat = [
-  chunk({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1, model: 'bench-chat', choices: [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }] }),
-  chunk({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1, model: 'bench-chat', choices: [{ index: 0, delta: { content: 'Yes' }, logprobs: { content: [{ token: 'Yes', logprob: -0.105, bytes: [89, 101, 115], top_logprobs: top }] }, finish_reason: null }] }),
-  chunk({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1, model: 'bench-chat', choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: 'length' }] }),
-  chunk({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1, model: 'bench-chat', choices: [], usage: { prompt_tokens: 290, completion_tokens: 1, total_tokens: 291, prompt_tokens_details: { cached_tokens: 0 } } }),
+  chunk({
+    id: 'chatcmpl-bench',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'bench-chat',
+    choices: [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }],
+  }),
+  chunk({
+    id: 'chatcmpl-bench',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'bench-chat',
+    choices: [
+      {
+        index: 0,
+        delta: { content: 'Yes' },
+        logprobs: { content: [{ token: 'Yes', logprob: -0.105, bytes: [89, 101, 115], top_logprobs: top }] },
+        finish_reason: null,
+      },
+    ],
+  }),
+  chunk({
+    id: 'chatcmpl-bench',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'bench-chat',
+    choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: 'length' }],
+  }),
+  chunk({
+    id: 'chatcmpl-bench',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'bench-chat',
+    choices: [],
+    usage: { prompt_tokens: 290, completion_tokens: 1, total_tokens: 291, prompt_tokens_details: { cached_tokens: 0 } },
+  }),
   'data: [DONE]\n\n',
 ].join('');
 
-const textChunk = (content: string, finish: string | null) => chunk({ id: 'chatcmpl-box', object: 'chat.completion.chunk', created: 1, model: 'bench-vision', choices: [{ index: 0, delta: { content }, logprobs: null, finish_reason: finish }] });
+const textChunk = (content: string, finish: string | null) =>
+  chunk({
+    id: 'chatcmpl-box',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'bench-vision',
+    choices: [{ index: 0, delta: { content }, logprobs: null, finish_reason: finish }],
+  });
 const box = [
-  chunk({ id: 'chatcmpl-box', object: 'chat.completion.chunk', created: 1, model: 'bench-vision', choices: [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }] }),
+  chunk({
+    id: 'chatcmpl-box',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'bench-vision',
+    choices: [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }],
+  }),
   textChunk('{"box": {"top": 0.21, "bottom": 0.64,', null),
   textChunk(' "left": 0.18, "right": 0.55}}', 'stop'),
-  chunk({ id: 'chatcmpl-box', object: 'chat.completion.chunk', created: 1, model: 'bench-vision', choices: [], usage: { prompt_tokens: 1120, completion_tokens: 24, total_tokens: 1144 } }),
+  chunk({
+    id: 'chatcmpl-box',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'bench-vision',
+    choices: [],
+    usage: { prompt_tokens: 1120, completion_tokens: 24, total_tokens: 1144 },
+  }),
   'data: [DONE]\n\n',
 ].join('');
 const event = (type: string, body: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...body })}\n\n`;
 const messages = [
-  event('message_start', { message: { id: 'msg_bench', type: 'message', role: 'assistant', model: 'claude-bench', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 320, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } } }),
+  event('message_start', {
+    message: {
+      id: 'msg_bench',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-bench',
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 320, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    },
+  }),
   event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
   event('ping', {}),
   event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: '{"probabilities": {"Yes": 0.82,' } }),

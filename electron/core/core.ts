@@ -99,4 +99,3 @@ export interface Core {
   replaceCatalogFile(file: CatalogFile): Promise<void>;
   close(): Promise<void>;
 }
-

@@ -50,7 +50,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const store = Store.open(join(options.dataDir, DATABASE_FILE));
   const catalog = new Catalog();
   const settings = await SettingsStore.open(new SqliteSettingsStore(store));
-  const providerKeys = new ProviderKeys(options.secrets, new SqliteProviderKeyDates(store), clock, (slug) => (catalog.hasProvider(slug) ? catalog.provider(slug).base_url : undefined));
+  const providerKeys = new ProviderKeys(options.secrets, new SqliteProviderKeyDates(store), clock, (slug) =>
+    catalog.hasProvider(slug) ? catalog.provider(slug).base_url : undefined,
+  );
   const metrics = await EndpointMetrics.open(new SqliteMetricsStore(store), clock);
   const health = new HealthRegistry(clock);
   const http = new UpstreamHttp(clock);
@@ -129,7 +131,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       clock,
       keyFor: (provider) => providerKeys.keyFor(provider.slug, provider.base_url, provider.name),
       hints: providerHints,
-      knownModel: (provider, upstream) => catalog.endpoints().find((e) => e.source !== 'discovered' && e.provider.slug === provider && e.upstreamModel === upstream)?.model.id,
+      knownModel: (provider, upstream) =>
+        catalog.endpoints().find((e) => e.source !== 'discovered' && e.provider.slug === provider && e.upstreamModel === upstream)?.model.id,
     });
     if (closed) return results;
     for (const r of results) discoveries.set(r.provider, r);
@@ -138,7 +141,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     return results;
   };
 
-  const requestLog = await RequestLog.open({ dir: join(options.dataDir, REQUEST_LOG_DIR), legacy: new SqliteLegacySpend(store), clock, logger, mode: options.requestLog ?? 'write' });
+  const requestLog = await RequestLog.open({
+    dir: join(options.dataDir, REQUEST_LOG_DIR),
+    legacy: new SqliteLegacySpend(store),
+    clock,
+    logger,
+    mode: options.requestLog ?? 'write',
+  });
   // After the request log: opening it adds spend an earlier version left in it.
   const apiKeys = await ApiKeys.open(new SqliteKeyStore(store), clock);
   // Metadata of API requests is kept for 30 days (their cost stays in the keys' spend).

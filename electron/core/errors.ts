@@ -13,11 +13,7 @@ export class GatewayError extends Error {
   /** Extra response headers, e.g. Retry-After for 429 or Allow for 405. */
   readonly headers: Record<string, string> | undefined;
 
-  constructor(
-    kind: ErrorKind,
-    message: string,
-    options: { metadata?: Record<string, unknown>; headers?: Record<string, string>; cause?: unknown } = {},
-  ) {
+  constructor(kind: ErrorKind, message: string, options: { metadata?: Record<string, unknown>; headers?: Record<string, string>; cause?: unknown } = {}) {
     super(message, { cause: options.cause });
     this.name = 'GatewayError';
     this.kind = kind;
@@ -27,9 +23,7 @@ export class GatewayError extends Error {
   }
 
   toBody(): ErrorBody {
-    return this.metadata
-      ? { code: this.status, message: this.message, metadata: this.metadata }
-      : { code: this.status, message: this.message };
+    return this.metadata ? { code: this.status, message: this.message, metadata: this.metadata } : { code: this.status, message: this.message };
   }
 }
 

@@ -76,7 +76,10 @@ export class Gateway {
   /** Spec 4.2: the model and every endpoint serving it, with measured figures. */
   listing(modelId: string): ModelWithEndpoints {
     const model = this.deps.catalog.model(modelId);
-    return modelRecord(model, this.deps.catalog.endpointsOf(modelId).map((e) => this.view(e)));
+    return modelRecord(
+      model,
+      this.deps.catalog.endpointsOf(modelId).map((e) => this.view(e)),
+    );
   }
 
   /** Spec 4.3: every endpoint whose provider retains no prompts. */
@@ -201,7 +204,10 @@ export class Gateway {
       throw new UpstreamError('unconfigured', `no API key is set for ${endpoint.provider.name} (add one in Settings)`);
     }
     if (target.baseUrl.includes(ACCOUNT_PLACEHOLDER)) {
-      throw new UpstreamError('unconfigured', `${endpoint.provider.name}'s address needs your account id in place of ${ACCOUNT_PLACEHOLDER} (set the provider's base_url in a catalog file)`);
+      throw new UpstreamError(
+        'unconfigured',
+        `${endpoint.provider.name}'s address needs your account id in place of ${ACCOUNT_PLACEHOLDER} (set the provider's base_url in a catalog file)`,
+      );
     }
   }
 }

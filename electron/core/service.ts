@@ -59,7 +59,15 @@ export function createServiceSelector(deps: { settings: SettingsStore; gateway: 
     zdr: async () => deps.gateway.zdrListing(),
     decide: async (request, options) => {
       const outcome = await deps.decisions.decide(request, options);
-      return { response: outcome.response, methods: outcome.methods, endpointId: outcome.endpoint.id, route: { attempts: outcome.attempts, plan: outcome.plan }, refused: outcome.refused, rounding: outcome.rounding, tokens: outcome.tokens };
+      return {
+        response: outcome.response,
+        methods: outcome.methods,
+        endpointId: outcome.endpoint.id,
+        route: { attempts: outcome.attempts, plan: outcome.plan },
+        refused: outcome.refused,
+        rounding: outcome.rounding,
+        tokens: outcome.tokens,
+      };
     },
   };
   let remote: RemoteGateway | null = null;
@@ -76,7 +84,11 @@ export function createServiceSelector(deps: { settings: SettingsStore; gateway: 
           // The key goes only to the gateway it was entered for.
           const bound = decodeBoundKey(stored);
           const refusal = bound.origin === null ? null : keyRefusal('the remote gateway', bound.origin, baseUrl);
-          if (bound.origin === null || refusal) throw new GatewayError('unauthorized', refusal ?? 'the remote gateway key was stored before keys were bound to an address; enter it again in Settings');
+          if (bound.origin === null || refusal)
+            throw new GatewayError(
+              'unauthorized',
+              refusal ?? 'the remote gateway key was stored before keys were bound to an address; enter it again in Settings',
+            );
           return bound.key;
         });
       }
@@ -88,7 +100,15 @@ export function createServiceSelector(deps: { settings: SettingsStore; gateway: 
         decide: async (request, options) => {
           const response = await target.decide(request, options.signal);
           // Another gateway's numbers, rounded as it rounds them: none declared here.
-          return { response, methods: Object.fromEntries(Object.keys(response.answers).map((k) => [k, 'remote' as const])), endpointId: null, route: null, refused: [], rounding: null, tokens: null };
+          return {
+            response,
+            methods: Object.fromEntries(Object.keys(response.answers).map((k) => [k, 'remote' as const])),
+            endpointId: null,
+            route: null,
+            refused: [],
+            rounding: null,
+            tokens: null,
+          };
         },
       };
     },

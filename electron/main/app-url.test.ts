@@ -7,7 +7,15 @@ describe('isAppUrl', () => {
     expect(isAppUrl('app://verdict/assets/index.js?x=1#/settings')).toBe(true);
   });
   it('refuses everything else', () => {
-    for (const url of ['app://evil/index.html', 'https://verdict/index.html', 'app://verdict.example/index.html', 'app://user@verdict/', 'file:///index.html', 'not a url', 'null']) {
+    for (const url of [
+      'app://evil/index.html',
+      'https://verdict/index.html',
+      'app://verdict.example/index.html',
+      'app://user@verdict/',
+      'file:///index.html',
+      'not a url',
+      'null',
+    ]) {
       expect(isAppUrl(url), url).toBe(false);
     }
   });

@@ -32,20 +32,35 @@ describe('IPC routes', () => {
 
   it('carries box review over IPC: images added, listed, judged, with input checked and errors as data', async () => {
     const data_url = pngWithRect(40, 30, { x: 2, y: 2, w: 10, h: 10 });
-    const added = (await route(ipcChannel('boxReview.addImages'))(app, { name: 'ipc', images: [{ name: 'a.png', data_url }] })) as { ok: true; data: { id: string } };
+    const added = (await route(ipcChannel('boxReview.addImages'))(app, { name: 'ipc', images: [{ name: 'a.png', data_url }] })) as {
+      ok: true;
+      data: { id: string };
+    };
     expect(added).toMatchObject({ ok: true, data: { name: 'ipc', items: 1 } });
     const items = await route(ipcChannel('boxReview.items'))(app, { dataset_id: added.data.id });
     expect(items).toMatchObject({ ok: true, data: [{ name: 'a.png', width: 40, height: 30, verdict: null }] });
-    expect(await route(ipcChannel('boxReview.update'))(app, { dataset_id: added.data.id, position: 0, verdict: 'accepted' })).toMatchObject({ ok: true, data: { verdict: 'accepted', verdict_model: null } });
-    expect(await route(ipcChannel('boxReview.update'))(app, { dataset_id: added.data.id, position: 0, verdict: 'maybe' })).toMatchObject({ ok: false, error: { code: 400, message: expect.stringMatching(/verdict/) } });
-    expect(await route(ipcChannel('boxReview.runImage'))(app, { dataset_id: added.data.id, position: 0, run_id: 'eval-none' })).toMatchObject({ ok: false, error: { code: 404 } });
+    expect(await route(ipcChannel('boxReview.update'))(app, { dataset_id: added.data.id, position: 0, verdict: 'accepted' })).toMatchObject({
+      ok: true,
+      data: { verdict: 'accepted', verdict_model: null },
+    });
+    expect(await route(ipcChannel('boxReview.update'))(app, { dataset_id: added.data.id, position: 0, verdict: 'maybe' })).toMatchObject({
+      ok: false,
+      error: { code: 400, message: expect.stringMatching(/verdict/) },
+    });
+    expect(await route(ipcChannel('boxReview.runImage'))(app, { dataset_id: added.data.id, position: 0, run_id: 'eval-none' })).toMatchObject({
+      ok: false,
+      error: { code: 404 },
+    });
   });
 
   it('refuses a sender that is not the app, before reaching the core', async () => {
     const before = (await env.core.handlers['datasets.list']({})).length;
     const data_url = pngWithRect(4, 3, { x: 0, y: 0, w: 1, h: 1 });
     for (const sender of [framed, stranger]) {
-      expect(await route(ipcChannel('boxReview.addImages'))(sender, { name: 'x', images: [{ name: 'x.png', data_url }] })).toEqual({ ok: false, error: { code: 403, message: 'This window may not call Verdict' } });
+      expect(await route(ipcChannel('boxReview.addImages'))(sender, { name: 'x', images: [{ name: 'x.png', data_url }] })).toEqual({
+        ok: false,
+        error: { code: 403, message: 'This window may not call Verdict' },
+      });
       expect(await route(DATASET_UPLOAD_CHANNEL)(sender, {})).toMatchObject({ ok: false, error: { code: 403 } });
     }
     expect((await env.core.handlers['datasets.list']({})).length).toBe(before);
@@ -54,7 +69,12 @@ describe('IPC routes', () => {
   it('imports a dataset file from its path', async () => {
     const path = join(env.dataDir, 'rows.jsonl');
     writeFileSync(path, '{"id":"t","state":"hello","expected":{"ok":true}}\n');
-    const result = await route(DATASET_UPLOAD_CHANNEL)(app, { name: 'from a path', format: 'jsonl', questions: { ok: { type: 'noul', instructions: 'ok?' } }, path });
+    const result = await route(DATASET_UPLOAD_CHANNEL)(app, {
+      name: 'from a path',
+      format: 'jsonl',
+      questions: { ok: { type: 'noul', instructions: 'ok?' } },
+      path,
+    });
     expect(result).toMatchObject({ ok: true, data: { imported: 1, dataset: { name: 'from a path' } } });
   });
 });

@@ -29,7 +29,9 @@ const refused = () => ({ ok: false, error: new GatewayError('forbidden', 'This w
 
 /** Every route: results cross as data, never as thrown errors. */
 export function ipcRoutes(core: Core): IpcRoute[] {
-  const routes: IpcRoute[] = OPERATION_NAMES.map((name) => [ipcChannel(name), async (event, input) => (senderIsTrusted(event) ? dispatch(core, name, input) : refused())] as const);
+  const routes: IpcRoute[] = OPERATION_NAMES.map(
+    (name) => [ipcChannel(name), async (event, input) => (senderIsTrusted(event) ? dispatch(core, name, input) : refused())] as const,
+  );
   // A dataset file the user picked, read from its path as a stream (see shared/contract/dataset-upload.ts).
   routes.push([
     DATASET_UPLOAD_CHANNEL,

@@ -9,9 +9,7 @@ import { registerIpcHandlers } from './ipc';
 import { safeStorageCodec } from './safe-storage-codec';
 import { createMainWindow, rendererRoot } from './window';
 
-protocol.registerSchemesAsPrivileged([
-  { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } },
-]);
+protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
 let core: Core | undefined;
 

@@ -15,7 +15,10 @@ describe('preload bridge', () => {
 
   it("sends a picked file's path, never its contents", async () => {
     const sent: [string, unknown][] = [];
-    const files = filesBridge(async (channel, input) => sent.push([channel, input]), (f: { path: string; bytes: string }) => f.path);
+    const files = filesBridge(
+      async (channel, input) => sent.push([channel, input]),
+      (f: { path: string; bytes: string }) => f.path,
+    );
     await files.importDataset({ name: 'rows', format: 'csv' }, { path: '/home/a/rows.csv', bytes: 'secret' });
     expect(sent).toEqual([[DATASET_UPLOAD_CHANNEL, { name: 'rows', format: 'csv', path: '/home/a/rows.csv' }]]);
     expect(Object.isFrozen(files)).toBe(true);

@@ -9,9 +9,19 @@ import { ipcChannel, OPERATION_NAMES, type OperationName } from '../../shared/co
 export type Invoke = (channel: string, input: unknown) => Promise<unknown>;
 
 export function operationBridge(invoke: Invoke): Readonly<Record<OperationName, (input: unknown) => Promise<unknown>>> {
-  return Object.freeze(Object.fromEntries(OPERATION_NAMES.map((name) => [name, (input: unknown) => invoke(ipcChannel(name), input)])) as Record<OperationName, (input: unknown) => Promise<unknown>>);
+  return Object.freeze(
+    Object.fromEntries(OPERATION_NAMES.map((name) => [name, (input: unknown) => invoke(ipcChannel(name), input)])) as Record<
+      OperationName,
+      (input: unknown) => Promise<unknown>
+    >,
+  );
 }
 
-export function filesBridge<F>(invoke: Invoke, pathOf: (file: F) => string): Readonly<{ importDataset: (description: Record<string, unknown>, file: F) => Promise<unknown> }> {
-  return Object.freeze({ importDataset: (description: Record<string, unknown>, file: F) => invoke(DATASET_UPLOAD_CHANNEL, { ...description, path: pathOf(file) }) });
+export function filesBridge<F>(
+  invoke: Invoke,
+  pathOf: (file: F) => string,
+): Readonly<{ importDataset: (description: Record<string, unknown>, file: F) => Promise<unknown> }> {
+  return Object.freeze({
+    importDataset: (description: Record<string, unknown>, file: F) => invoke(DATASET_UPLOAD_CHANNEL, { ...description, path: pathOf(file) }),
+  });
 }

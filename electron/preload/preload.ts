@@ -8,4 +8,7 @@ import { filesBridge, operationBridge } from './bridge';
  */
 const invoke = (channel: string, input: unknown) => ipcRenderer.invoke(channel, input);
 contextBridge.exposeInMainWorld('verdict', operationBridge(invoke));
-contextBridge.exposeInMainWorld('verdictFiles', filesBridge(invoke, (file: File) => webUtils.getPathForFile(file)));
+contextBridge.exposeInMainWorld(
+  'verdictFiles',
+  filesBridge(invoke, (file: File) => webUtils.getPathForFile(file)),
+);

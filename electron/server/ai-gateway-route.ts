@@ -10,9 +10,22 @@ import { sessionOf, type DecisionsCall } from './decisions-route';
  * `createGateway({ baseURL: '{host}/api/ai' })` and string model ids in `experimental_decide` are
  * answered here by any model. The rounding the answers were given to is declared with them.
  */
-export async function answerGateway(core: Core, call: DecisionsCall, model: string | undefined, json: unknown): Promise<{ body: unknown; settle: ApiCallAnswer['settle'] }> {
+export async function answerGateway(
+  core: Core,
+  call: DecisionsCall,
+  model: string | undefined,
+  json: unknown,
+): Promise<{ body: unknown; settle: ApiCallAnswer['settle'] }> {
   const body = parseOrBadRequest(GatewayDecisionRequestSchema, json, 'decision request');
   const request = parseOrBadRequest(DecisionsRequestSchema, fromGatewayRequest(model, body), 'decision request');
-  const { outcome, settle } = await answerApiCall(core, { request, sessionId: sessionOf(request, call), keyId: call.key.id, requestId: call.requestId, signal: call.signal, route: 'ai-gateway', refusals: 'keep' });
+  const { outcome, settle } = await answerApiCall(core, {
+    request,
+    sessionId: sessionOf(request, call),
+    keyId: call.key.id,
+    requestId: call.requestId,
+    signal: call.signal,
+    route: 'ai-gateway',
+    refusals: 'keep',
+  });
   return { body: toGatewayResponse(body.questions, outcome, request), settle };
 }

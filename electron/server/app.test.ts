@@ -41,7 +41,9 @@ describe('headless server (in process)', () => {
   it('401 without a key, with a malformed header, and with an unknown or revoked key', async () => {
     expect((await envelope(await app.request('/api/v1/endpoints/zdr'), 401)).message).toMatch(/Missing Authorization header/);
     expect((await envelope(await app.request('/api/v1/endpoints/zdr', { headers: { Authorization: 'Basic abc' } }), 401)).message).toMatch(/Malformed/);
-    expect((await envelope(await app.request('/api/v1/endpoints/zdr', { headers: auth('vd-000000000000-' + 'x'.repeat(43)) }), 401)).message).toMatch(/Invalid or revoked/);
+    expect((await envelope(await app.request('/api/v1/endpoints/zdr', { headers: auth('vd-000000000000-' + 'x'.repeat(43)) }), 401)).message).toMatch(
+      /Invalid or revoked/,
+    );
     const { info, key } = await env.core.apiKeys.create('gone', 'standard');
     await env.core.apiKeys.revoke(info.id);
     await envelope(await app.request('/api/v1/endpoints/zdr', { headers: auth(key) }), 401);
@@ -65,8 +67,12 @@ describe('headless server (in process)', () => {
   });
 
   it('404 for unknown routes and for a model the catalog does not have', async () => {
-    expect((await envelope(await app.request('/api/v1/nothing-here', { headers: auth(standard) }), 404)).message).toMatch(/No route for GET \/api\/v1\/nothing-here/);
-    expect((await envelope(await app.request('/api/v1/models/acme/none/endpoints', { headers: auth(standard) }), 404)).message).toMatch(/Model "acme\/none" was not found/);
+    expect((await envelope(await app.request('/api/v1/nothing-here', { headers: auth(standard) }), 404)).message).toMatch(
+      /No route for GET \/api\/v1\/nothing-here/,
+    );
+    expect((await envelope(await app.request('/api/v1/models/acme/none/endpoints', { headers: auth(standard) }), 404)).message).toMatch(
+      /Model "acme\/none" was not found/,
+    );
   });
 
   it('405 for a wrong method, with Allow', async () => {
@@ -153,7 +159,11 @@ describe('headless server (in process)', () => {
       const secret = 'sk-never-leaves-core-0001';
       const stored = await op('providerKeys.set', { provider: 'openai', key: secret }, session);
       expect(await stored.json()).toMatchObject({ ok: true, data: { provider: 'openai', key_set: true } });
-      const answers = await Promise.all(['app.info', 'settings.get', 'providers.list', 'apiKeys.list', 'models.list', 'endpoints.zdr'].map((name) => Promise.resolve(op(name, {}, session)).then((r) => r.text())));
+      const answers = await Promise.all(
+        ['app.info', 'settings.get', 'providers.list', 'apiKeys.list', 'models.list', 'endpoints.zdr'].map((name) =>
+          Promise.resolve(op(name, {}, session)).then((r) => r.text()),
+        ),
+      );
       for (const text of answers) expect(text).not.toContain(secret);
       expect(answers[2]).toContain('"slug":"openai","name":"OpenAI"');
       expect(await env.core.providerKeys.keyFor('openai', 'https://api.openai.com/v1', 'OpenAI')).toEqual({ key: secret });

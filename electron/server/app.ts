@@ -38,7 +38,12 @@ export const UI_CONTENT_SECURITY_POLICY = {
 /** Refuses a request that names a host this server does not answer to (DNS rebinding). */
 export function checkHost(allowed: readonly string[], hostHeader: string): void {
   if (!/^(\[[0-9a-f:.]+\]|[a-z0-9._-]+)(:\d{1,5})?$/i.test(hostHeader)) {
-    throw new GatewayError('bad_request', hostHeader ? `The Host header "${hostHeader.slice(0, 100)}" is not a host name or address` : 'The Host header is missing; HTTP/1.1 requests name the host they are for');
+    throw new GatewayError(
+      'bad_request',
+      hostHeader
+        ? `The Host header "${hostHeader.slice(0, 100)}" is not a host name or address`
+        : 'The Host header is missing; HTTP/1.1 requests name the host they are for',
+    );
   }
   const host = hostHeader.replace(/:\d+$/, '').toLowerCase();
   if (!allowed.includes(host)) throw new GatewayError('forbidden', `Requests for host "${host}" are not served here`);

@@ -1,7 +1,14 @@
 import { allowedHostnames, isLoopbackAddress } from './hosts';
 
 /** What `npm run serve` prints once it listens: where, how to open it, and the first key once. */
-export function serverBanner(o: { url: string; uiUrl: string; dataDir: string; host: string; allowedHosts: readonly string[]; initialKey: string | undefined }): string[] {
+export function serverBanner(o: {
+  url: string;
+  uiUrl: string;
+  dataDir: string;
+  host: string;
+  allowedHosts: readonly string[];
+  initialKey: string | undefined;
+}): string[] {
   const lines = [
     `Verdict is serving at ${o.url}`,
     `  Open the inspector: ${o.uiUrl}`,

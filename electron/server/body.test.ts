@@ -84,7 +84,12 @@ describe('reading a request body', () => {
 
   it('refuses a chunked body past the limit, whether it came at once or in pieces', async () => {
     const chunk = 'x'.repeat(60_000);
-    const chunked = [`${head('Transfer-Encoding: chunked\r\n')}`, `${(60_000).toString(16)}\r\n${chunk}\r\n`, `${(60_000).toString(16)}\r\n${chunk}\r\n`, '0\r\n\r\n'];
+    const chunked = [
+      `${head('Transfer-Encoding: chunked\r\n')}`,
+      `${(60_000).toString(16)}\r\n${chunk}\r\n`,
+      `${(60_000).toString(16)}\r\n${chunk}\r\n`,
+      '0\r\n\r\n',
+    ];
     expect((await send([chunked.join('')])).error).toMatch(/larger than this server's limit of 100000 bytes/);
     expect((await send(chunked, 20)).error).toMatch(/larger than this server's limit/);
   });

@@ -103,7 +103,12 @@ async function main(argv: string[]): Promise<void> {
   }
   const host = values.host ?? process.env['VERDICT_HOST'] ?? '127.0.0.1';
   // Names a reverse proxy or DNS gives this server; comma-separated in VERDICT_ALLOWED_HOSTS.
-  const allowedHosts = values['allowed-host'] ?? (process.env['VERDICT_ALLOWED_HOSTS'] ?? '').split(',').map((h) => h.trim()).filter(Boolean);
+  const allowedHosts =
+    values['allowed-host'] ??
+    (process.env['VERDICT_ALLOWED_HOSTS'] ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean);
   const port = parsePort(values.port ?? process.env['VERDICT_PORT'] ?? '8787');
   const running = await startServer({
     port,
@@ -134,7 +139,9 @@ async function runKeys(
 ): Promise<void> {
   // A mistyped --data-dir must not quietly become a new, empty data directory.
   if (!existsSync(join(dataDir, DATABASE_FILE))) {
-    fail(`No Verdict data in ${dataDir} (it has no ${DATABASE_FILE}). Check --data-dir, or start the server once with it: npm run serve -- --data-dir ${dataDir}`);
+    fail(
+      `No Verdict data in ${dataDir} (it has no ${DATABASE_FILE}). Check --data-dir, or start the server once with it: npm run serve -- --data-dir ${dataDir}`,
+    );
   }
   const core = await createCore({
     dataDir,

@@ -6,10 +6,24 @@ import { tempDir } from '../test-support/temp-core';
 import { WIRE } from '../test-support/wire-fixtures';
 import { startServer, type RunningServer } from './start-server';
 
-const MODEL = { id: 'acme/judge', name: 'Judge', created: 1, architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null } };
+const MODEL = {
+  id: 'acme/judge',
+  name: 'Judge',
+  created: 1,
+  architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null },
+};
 const PRICE = 0.000001;
 /** A label answer with the usage a provider reports for it: 1,000 prompt tokens and 1 completion token. */
-const ANSWER = { ...WIRE.openai('Yes', { top: [{ token: 'Yes', logprob: -0.1 }, { token: 'No', logprob: -2.4 }], usage: { prompt: 1000, completion: 1 } }), headerDelayMs: 40 };
+const ANSWER = {
+  ...WIRE.openai('Yes', {
+    top: [
+      { token: 'Yes', logprob: -0.1 },
+      { token: 'No', logprob: -2.4 },
+    ],
+    usage: { prompt: 1000, completion: 1 },
+  }),
+  headerDelayMs: 40,
+};
 const ANSWER_COST = 1001 * PRICE;
 
 /** Credit limits and charges through the real server on a socket, against a provider with known prices. */
@@ -21,13 +35,30 @@ describe('credit limits and charges', () => {
   beforeAll(async () => {
     upstream = await new ScriptedUpstream().start();
     upstream.always(ANSWER);
-    server = await startServer({ port: 0, host: '127.0.0.1', dataDir: dirs[0]!.path, rendererDir: dirs[1]!.path, version: 'test', overrideGlobalObjects: false, sandbox: { seed: 1, failures: false, timeScale: 0.02 }, timeouts: { deadlineMs: 5_000, attemptMs: 2_000 } });
+    server = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      dataDir: dirs[0]!.path,
+      rendererDir: dirs[1]!.path,
+      version: 'test',
+      overrideGlobalObjects: false,
+      sandbox: { seed: 1, failures: false, timeScale: 0.02 },
+      timeouts: { deadlineMs: 5_000, attemptMs: 2_000 },
+    });
     await server.core.replaceCatalogFile(
       CatalogFileSchema.parse({
         version: 1,
         providers: [{ slug: 'acme', name: 'Acme', wire_format: 'openai', base_url: `${upstream.url}/v1`, local: true }],
         models: [MODEL],
-        endpoints: [{ model_id: 'acme/judge', provider: 'acme', upstream_model: 'judge-1', pricing: { prompt: String(PRICE), completion: String(PRICE) }, supported_parameters: ['logprobs', 'top_logprobs', 'max_tokens'] }],
+        endpoints: [
+          {
+            model_id: 'acme/judge',
+            provider: 'acme',
+            upstream_model: 'judge-1',
+            pricing: { prompt: String(PRICE), completion: String(PRICE) },
+            supported_parameters: ['logprobs', 'top_logprobs', 'max_tokens'],
+          },
+        ],
       }),
     );
   });
@@ -39,7 +70,11 @@ describe('credit limits and charges', () => {
 
   const judge = { model: 'acme/judge', state: 'The parcel came two days late.', questions: { late: { type: 'noul', instructions: 'Was it late?' } } };
   const ask = (apiKey: string, body: unknown = judge) =>
-    fetch(`${server.url}/api/alpha/decisions`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${server.url}/api/alpha/decisions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   /** What SQLite holds for the key, read over a connection of its own (as after a crash). */
   const spentOnDisk = (id: string) => {
     const store = Store.open(server.core.store.path);

@@ -17,10 +17,32 @@ let UI_TOKEN = '';
 const QUESTIONS = { late: { type: 'noul', instructions: 'Did the parcel come late?' } };
 
 /** Posts a body made of pieces (a generator), chunked, and reads the JSON answer. */
-function post(port: number, pieces: Iterable<string>, headers: Record<string, string> = {}): Promise<{ status: number; body: { ok: boolean; data?: { imported: number; skipped: number; dataset: { id: string; items: number } | null; problems: { file: string; row: number; field: string; message: string }[] }; error?: { code: number; message: string } } }> {
+function post(
+  port: number,
+  pieces: Iterable<string>,
+  headers: Record<string, string> = {},
+): Promise<{
+  status: number;
+  body: {
+    ok: boolean;
+    data?: {
+      imported: number;
+      skipped: number;
+      dataset: { id: string; items: number } | null;
+      problems: { file: string; row: number; field: string; message: string }[];
+    };
+    error?: { code: number; message: string };
+  };
+}> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port, path: DATASET_UPLOAD_PATH, method: 'POST', headers: { 'content-type': 'application/octet-stream', cookie: `${SESSION_COOKIE}=${UI_TOKEN}`, [CLIENT_HEADER]: 'renderer', ...headers } },
+      {
+        host: '127.0.0.1',
+        port,
+        path: DATASET_UPLOAD_PATH,
+        method: 'POST',
+        headers: { 'content-type': 'application/octet-stream', cookie: `${SESSION_COOKIE}=${UI_TOKEN}`, [CLIENT_HEADER]: 'renderer', ...headers },
+      },
       (res) => {
         let text = '';
         res.on('data', (d: Buffer) => (text += d.toString()));
@@ -71,7 +93,15 @@ describe('streamed dataset import', () => {
     const last = server.core.datasets.items(id, { offset: items - 1, limit: 1 });
     expect(last.items[0]).toMatchObject({ id: `item-${items - 1}`, expected: { late: false } });
     // The JSON operation refuses the same content: it is past the body limit.
-    expect((await fetch(`${server.url}/api/inspector/datasets.import`, { method: 'POST', headers: { cookie: `${SESSION_COOKIE}=${UI_TOKEN}`, [CLIENT_HEADER]: 'renderer', 'content-type': 'application/json' }, body: JSON.stringify({ name: 'big', format: 'jsonl', content: [...jsonl(items, {})].slice(1).join(''), questions: QUESTIONS }) })).status).toBe(413);
+    expect(
+      (
+        await fetch(`${server.url}/api/inspector/datasets.import`, {
+          method: 'POST',
+          headers: { cookie: `${SESSION_COOKIE}=${UI_TOKEN}`, [CLIENT_HEADER]: 'renderer', 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'big', format: 'jsonl', content: [...jsonl(items, {})].slice(1).join(''), questions: QUESTIONS }),
+        })
+      ).status,
+    ).toBe(413);
   });
 
   it('a CSV split anywhere, even inside the description line, imports the same', async () => {
@@ -87,7 +117,11 @@ describe('streamed dataset import', () => {
 
   it('names the file, row and field of a bad row, and imports nothing', async () => {
     const before = server.core.datasets.list().length;
-    const { status, body } = await post(port, [`${JSON.stringify({ name: 'bad', file: 'bad.jsonl', format: 'jsonl', questions: QUESTIONS })}\n`, '{"id":"a","state":"s","expected":{"late":true}}\n', '{"id":"b","state":"s","expected":{"late":"maybe"}}\n']);
+    const { status, body } = await post(port, [
+      `${JSON.stringify({ name: 'bad', file: 'bad.jsonl', format: 'jsonl', questions: QUESTIONS })}\n`,
+      '{"id":"a","state":"s","expected":{"late":true}}\n',
+      '{"id":"b","state":"s","expected":{"late":"maybe"}}\n',
+    ]);
     expect(status).toBe(200);
     expect(body.data).toMatchObject({ dataset: null, imported: 0 });
     expect(body.data!.problems[0]).toMatchObject({ file: 'bad.jsonl', row: 2, field: 'expected.late' });

@@ -21,7 +21,9 @@ describe('assets, image URLs and unknown fields on the Decisions routes', () => 
   const base64 = card.split(',')[1]!;
 
   beforeAll(async () => {
-    images = createServer({ cert, key: readFileSync(join(TLS, 'images-test.key'), 'utf8') }, (_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.from(base64, 'base64')));
+    images = createServer({ cert, key: readFileSync(join(TLS, 'images-test.key'), 'utf8') }, (_req, res) =>
+      res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.from(base64, 'base64')),
+    );
     await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
     imagesUrl = `https://images.test:${(images.address() as AddressInfo).port}/card.png`;
     server = await startServer({
@@ -45,13 +47,21 @@ describe('assets, image URLs and unknown fields on the Decisions routes', () => 
   });
 
   const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- replies of several shapes, read field by field below
     return { status: response.status, body: (await response.json()) as Record<string, any> };
   };
   const expected = { top: 0.25, bottom: 0.75, left: 0.25, right: 0.75 };
 
-  for (const [path, model] of [['/api/alpha/decisions', 'sandbox/baseline-vision'], ['/api/v1/systemone', 'sandbox/decider'], ['/api/alpha/decisions', 'sandbox/decider']] as const) {
+  for (const [path, model] of [
+    ['/api/alpha/decisions', 'sandbox/baseline-vision'],
+    ['/api/v1/systemone', 'sandbox/decider'],
+    ['/api/alpha/decisions', 'sandbox/decider'],
+  ] as const) {
     it(`${path} on ${model}: a box question referring to an asset finds its image`, async () => {
       const other = pngWithRect(80, 40, { x: 0, y: 0, w: 8, h: 8 }).split(',')[1]!;
       const { status, body } = await post(path, {
@@ -66,10 +76,17 @@ describe('assets, image URLs and unknown fields on the Decisions routes', () => 
   }
 
   it('an asset is checked as an inline image is, and any field the spec does not define is refused by name', async () => {
-    const ask = (extra: Record<string, unknown>) => post('/api/alpha/decisions', { model: 'sandbox/baseline-vision', state: 'x', questions: { card: { type: 'box', instructions: 'the card' } }, ...extra });
-    expect((await ask({ assets: { photo: { format: 'png', data_base64: card } } })).body['error'].message).toBe('assets.photo.data_base64: standard base64 with no data: prefix (the format goes in assets.photo.format)');
-    expect((await ask({ assets: { photo: { format: 'jpeg', data_base64: base64 } } })).body['error'].message).toBe('assets.photo.data_base64: the data is not a JPEG image, as assets.photo.format says');
-    expect((await ask({ assets: { photo: { format: 'gif', data_base64: base64 } } })).body['error'].message).toContain('assets.photo.format: expected format png, jpeg or jpg');
+    const ask = (extra: Record<string, unknown>) =>
+      post('/api/alpha/decisions', { model: 'sandbox/baseline-vision', state: 'x', questions: { card: { type: 'box', instructions: 'the card' } }, ...extra });
+    expect((await ask({ assets: { photo: { format: 'png', data_base64: card } } })).body['error'].message).toBe(
+      'assets.photo.data_base64: standard base64 with no data: prefix (the format goes in assets.photo.format)',
+    );
+    expect((await ask({ assets: { photo: { format: 'jpeg', data_base64: base64 } } })).body['error'].message).toBe(
+      'assets.photo.data_base64: the data is not a JPEG image, as assets.photo.format says',
+    );
+    expect((await ask({ assets: { photo: { format: 'gif', data_base64: base64 } } })).body['error'].message).toContain(
+      'assets.photo.format: expected format png, jpeg or jpg',
+    );
     const unknown = await ask({ images: [card] });
     expect(unknown.status).toBe(400);
     expect(unknown.body['error'].message).toBe('Invalid DecisionsRequest: images: unknown property "images" is not allowed here');
@@ -79,14 +96,35 @@ describe('assets, image URLs and unknown fields on the Decisions routes', () => 
     const response = await fetch(`${server.url}/api/ai/decision-model`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'ai-model-id': 'sandbox/baseline-vision' },
-      body: JSON.stringify({ stateParts: [{ type: 'file', mediaType: 'image/png', data: { type: 'data', data: base64 } }], questions: { card: { type: 'box', instructions: 'the card' } } }),
+      body: JSON.stringify({
+        stateParts: [{ type: 'file', mediaType: 'image/png', data: { type: 'data', data: base64 } }],
+        questions: { card: { type: 'box', instructions: 'the card' } },
+      }),
     });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: { message: 'questions.card: the gateway protocol has no box answer; box questions are answered at POST /api/v1/systemone and POST /api/alpha/decisions', type: 'invalid_request_error', code: 400 } });
+    expect(await response.json()).toEqual({
+      error: {
+        message: 'questions.card: the gateway protocol has no box answer; box questions are answered at POST /api/v1/systemone and POST /api/alpha/decisions',
+        type: 'invalid_request_error',
+        code: 400,
+      },
+    });
   });
 
-  it('an https image URL in OpenAI\'s input is refused unless Settings say fetch, and then fetched', async () => {
-    const request = { model: 'sandbox/decider', input: [{ role: 'user', content: [{ type: 'input_text', text: 'A card.' }, { type: 'input_image', image_url: imagesUrl }] }], questions: [{ type: 'predicate', name: 'card', instructions: 'Is there a card?' }] };
+  it("an https image URL in OpenAI's input is refused unless Settings say fetch, and then fetched", async () => {
+    const request = {
+      model: 'sandbox/decider',
+      input: [
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'A card.' },
+            { type: 'input_image', image_url: imagesUrl },
+          ],
+        },
+      ],
+      questions: [{ type: 'predicate', name: 'card', instructions: 'Is there a card?' }],
+    };
     const refused = await post('/api/v1/decisions', request);
     expect(refused.status).toBe(400);
     expect(refused.body['error']).toMatchObject({ type: 'invalid_request_error', param: 'input[0].content[1].image_url' });

@@ -10,7 +10,12 @@ import { ERROR_BODY, WIRE } from '../test-support/wire-fixtures';
 import { startServer, type RunningServer } from './start-server';
 
 const CHUNK = `data: ${JSON.stringify({ id: 'x', choices: [{ index: 0, delta: { content: 'Y' } }] })}\n\n`;
-const MODEL = { id: 'acme/judge', name: 'Judge', created: 1, architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null } };
+const MODEL = {
+  id: 'acme/judge',
+  name: 'Judge',
+  created: 1,
+  architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null },
+};
 
 /** Decisions through the real server on a socket, with providers on loopback speaking their wire formats. */
 describe('POST /api/alpha/decisions end to end', () => {
@@ -21,7 +26,16 @@ describe('POST /api/alpha/decisions end to end', () => {
 
   beforeAll(async () => {
     upstream = await new ScriptedUpstream().start();
-    server = await startServer({ port: 0, host: '127.0.0.1', dataDir: dirs[0]!.path, rendererDir: dirs[1]!.path, version: 'test', overrideGlobalObjects: false, sandbox: { seed: 1, failures: false, timeScale: 0.02 }, timeouts: { deadlineMs: 5_000, attemptMs: 1_000 } });
+    server = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      dataDir: dirs[0]!.path,
+      rendererDir: dirs[1]!.path,
+      version: 'test',
+      overrideGlobalObjects: false,
+      sandbox: { seed: 1, failures: false, timeScale: 0.02 },
+      timeouts: { deadlineMs: 5_000, attemptMs: 1_000 },
+    });
     await server.core.replaceCatalogFile(
       CatalogFileSchema.parse({
         version: 1,
@@ -31,8 +45,20 @@ describe('POST /api/alpha/decisions end to end', () => {
         ],
         models: [MODEL],
         endpoints: [
-          { model_id: 'acme/judge', provider: 'acme', upstream_model: 'judge-1', pricing: { prompt: '0.000001', completion: '0.000001' }, supported_parameters: ['logprobs', 'top_logprobs', 'max_tokens'] },
-          { model_id: 'acme/judge', provider: 'keyless', upstream_model: 'judge-1', pricing: { prompt: '0.0000001', completion: '0.0000001' }, supported_parameters: ['logprobs'] },
+          {
+            model_id: 'acme/judge',
+            provider: 'acme',
+            upstream_model: 'judge-1',
+            pricing: { prompt: '0.000001', completion: '0.000001' },
+            supported_parameters: ['logprobs', 'top_logprobs', 'max_tokens'],
+          },
+          {
+            model_id: 'acme/judge',
+            provider: 'keyless',
+            upstream_model: 'judge-1',
+            pricing: { prompt: '0.0000001', completion: '0.0000001' },
+            supported_parameters: ['logprobs'],
+          },
         ],
       }),
     );
@@ -46,7 +72,11 @@ describe('POST /api/alpha/decisions end to end', () => {
   });
 
   const ask = (body: unknown, apiKey = key, headers: Record<string, string> = {}) =>
-    fetch(`${server.url}/api/alpha/decisions`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    fetch(`${server.url}/api/alpha/decisions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
   const judge = { model: 'acme/judge', state: 'The parcel came two days late.', questions: { late: { type: 'noul', instructions: 'Was it late?' } } };
   async function status(response: Response) {
     const body = (await response.json()) as { error: { code: number; message: string } };
@@ -82,16 +112,32 @@ describe('POST /api/alpha/decisions end to end', () => {
     expect(logged).toMatchObject({ session_id: 'sdk-session', model: 'sandbox/baseline-text', status: 200, question_count: 3 });
     expect(logged!.cost).toBe(result.usage.cost);
     // Metadata only: nothing of the state, the questions or the answers reaches the disk.
-    const onDisk = readdirSync(join(server.core.options.dataDir, 'requests')).map((f) => readFileSync(join(server.core.options.dataDir, 'requests', f), 'utf8')).join('');
+    const onDisk = readdirSync(join(server.core.options.dataDir, 'requests'))
+      .map((f) => readFileSync(join(server.core.options.dataDir, 'requests', f), 'utf8'))
+      .join('');
     expect(onDisk).toContain('sdk-session');
     expect(onDisk).not.toMatch(/parcel|invoice|damaged|Topic/);
-    expect(server.core.store.get("SELECT COUNT(*) AS n FROM decisions")).toEqual({ n: 0 });
+    expect(server.core.store.get('SELECT COUNT(*) AS n FROM decisions')).toEqual({ n: 0 });
   });
 
   it('the body session_id wins over the x-session-id header', async () => {
-    upstream.script(WIRE.openai('Yes', { top: [{ token: 'Yes', logprob: -0.1 }, { token: 'No', logprob: -2.4 }] }));
+    upstream.script(
+      WIRE.openai('Yes', {
+        top: [
+          { token: 'Yes', logprob: -0.1 },
+          { token: 'No', logprob: -2.4 },
+        ],
+      }),
+    );
     expect((await ask({ ...judge, session_id: 'from-body' }, key, { 'x-session-id': 'from-header' })).status).toBe(200);
-    upstream.script(WIRE.openai('Yes', { top: [{ token: 'Yes', logprob: -0.1 }, { token: 'No', logprob: -2.4 }] }));
+    upstream.script(
+      WIRE.openai('Yes', {
+        top: [
+          { token: 'Yes', logprob: -0.1 },
+          { token: 'No', logprob: -2.4 },
+        ],
+      }),
+    );
     expect((await ask(judge, key, { 'x-session-id': 'only-header' })).status).toBe(200);
     await server.core.requestLog.flush();
     const sessions = server.core.requestLog
@@ -106,9 +152,23 @@ describe('POST /api/alpha/decisions end to end', () => {
   it('session_id and user are counted in characters, and a too-long one is named where it came from', async () => {
     // 256 emoji are 512 UTF-16 units but 256 characters: allowed, in the body or the header.
     const emoji = '🙂'.repeat(256);
-    upstream.script(WIRE.openai('Yes', { top: [{ token: 'Yes', logprob: -0.1 }, { token: 'No', logprob: -2.4 }] }));
+    upstream.script(
+      WIRE.openai('Yes', {
+        top: [
+          { token: 'Yes', logprob: -0.1 },
+          { token: 'No', logprob: -2.4 },
+        ],
+      }),
+    );
     expect((await ask({ ...judge, session_id: emoji, user: emoji })).status).toBe(200);
-    upstream.script(WIRE.openai('Yes', { top: [{ token: 'Yes', logprob: -0.1 }, { token: 'No', logprob: -2.4 }] }));
+    upstream.script(
+      WIRE.openai('Yes', {
+        top: [
+          { token: 'Yes', logprob: -0.1 },
+          { token: 'No', logprob: -2.4 },
+        ],
+      }),
+    );
     expect((await ask(judge, key, { 'x-session-id': encodeURIComponent('é').repeat(1) })).status).toBe(200);
     const body = await status(await ask({ ...judge, session_id: `${emoji}x` }, key, { 'x-session-id': 'short' }));
     expect(body).toMatchObject({ status: 400 });
@@ -122,7 +182,12 @@ describe('POST /api/alpha/decisions end to end', () => {
     upstream.script({ kind: 'stall-before-headers' });
     const before = upstream.received.length;
     const caller = new AbortController();
-    const pending = fetch(`${server.url}/api/alpha/decisions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(judge), signal: caller.signal }).catch((e: Error) => e);
+    const pending = fetch(`${server.url}/api/alpha/decisions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(judge),
+      signal: caller.signal,
+    }).catch((e: Error) => e);
     while (upstream.received.length === before) await new Promise((r) => setTimeout(r, 5));
     const call = upstream.received.at(-1)!;
     expect(call.closedAt).toBeNull();
@@ -137,21 +202,35 @@ describe('POST /api/alpha/decisions end to end', () => {
 
   it.each([
     ['500 from the provider', { kind: 'respond', status: 500, chunks: [ERROR_BODY.openai('boom')] }, 502, /acme: HTTP 500: boom/],
-    ['a malformed answer', { kind: 'respond', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: ['data: {oops\n\n'] }, 502, /malformed stream chunk/],
+    [
+      'a malformed answer',
+      { kind: 'respond', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: ['data: {oops\n\n'] },
+      502,
+      /malformed stream chunk/,
+    ],
     ['an overloaded provider', { kind: 'respond', status: 529, chunks: [ERROR_BODY.openai('overloaded')] }, 529, /overloaded/],
-    ['an upstream rate limit', { kind: 'respond', status: 429, headers: { 'content-type': 'application/json', 'retry-after': '9' }, chunks: [ERROR_BODY.openai('slow down')] }, 429, /slow down/],
+    [
+      'an upstream rate limit',
+      { kind: 'respond', status: 429, headers: { 'content-type': 'application/json', 'retry-after': '9' }, chunks: [ERROR_BODY.openai('slow down')] },
+      429,
+      /slow down/,
+    ],
     ['a stalled stream', { kind: 'stall-after-first-chunk', status: 200, chunks: [CHUNK] }, 524, /timed out/],
-  ] as const)('%s: the caller gets the mapped status, naming the provider', async (_name, script, expected, message) => {
-    const previous = server.core.health.snapshot('acme:acme:acme/judge');
-    expect(previous.paused).toBe(false);
-    upstream.script(script as never);
-    const response = await ask({ ...judge, provider: { order: ['acme'], allow_fallbacks: false } });
-    const result = await status(response);
-    expect(result.status).toBe(expected);
-    expect(result.message).toMatch(message);
-    if (expected === 429) expect(Number(result.retryAfter)).toBeGreaterThanOrEqual(8);
-    server.core.health.onSuccess('acme:acme:acme/judge');
-  }, 40_000);
+  ] as const)(
+    '%s: the caller gets the mapped status, naming the provider',
+    async (_name, script, expected, message) => {
+      const previous = server.core.health.snapshot('acme:acme:acme/judge');
+      expect(previous.paused).toBe(false);
+      upstream.script(script as never);
+      const response = await ask({ ...judge, provider: { order: ['acme'], allow_fallbacks: false } });
+      const result = await status(response);
+      expect(result.status).toBe(expected);
+      expect(result.message).toMatch(message);
+      if (expected === 429) expect(Number(result.retryAfter)).toBeGreaterThanOrEqual(8);
+      server.core.health.onSuccess('acme:acme:acme/judge');
+    },
+    40_000,
+  );
 
   it('503 when no provider is available (the only one allowed needs a key that is not set)', async () => {
     const before = upstream.received.length;
@@ -168,7 +247,15 @@ describe('POST /api/alpha/decisions end to end', () => {
 
   it('402 once what is left of a key credit cannot cover the most a request may cost, 429 with Retry-After over its rate', async () => {
     const limited = (await server.core.apiKeys.create('tight', 'standard', { credit_limit: 0.002, rate_limit_rpm: 2 })).key;
-    upstream.script(WIRE.openai('Yes', { top: [{ token: 'Yes', logprob: -0.1 }, { token: 'No', logprob: -2.4 }], usage: { prompt: 1000, completion: 1 } }));
+    upstream.script(
+      WIRE.openai('Yes', {
+        top: [
+          { token: 'Yes', logprob: -0.1 },
+          { token: 'No', logprob: -2.4 },
+        ],
+        usage: { prompt: 1000, completion: 1 },
+      }),
+    );
     expect((await ask(judge, limited)).status).toBe(200);
     const payment = await status(await ask(judge, limited));
     expect(payment.status).toBe(402);
@@ -186,11 +273,20 @@ describe('POST /api/alpha/decisions end to end', () => {
     collector.always({ kind: 'respond', status: 200, chunks: ['{}'] });
     try {
       await server.core.handlers['settings.update']({ trace_destinations: [collector.url] });
-      upstream.script(WIRE.openai('Yes', { top: [{ token: 'Yes', logprob: -0.1 }, { token: 'No', logprob: -2.4 }] }));
+      upstream.script(
+        WIRE.openai('Yes', {
+          top: [
+            { token: 'Yes', logprob: -0.1 },
+            { token: 'No', logprob: -2.4 },
+          ],
+        }),
+      );
       const response = await ask({ ...judge, trace: { trace_id: 'run-2026-11-22', span_name: 'grade-late', team: 'support' }, user: 'analyst-7' });
       expect(response.status).toBe(200);
       await server.core.tracer.flush();
-      const posted = collector.received.find((r) => r.path === '/v1/traces')!.body as { resourceSpans: { scopeSpans: { spans: { name: string; attributes: { key: string }[] }[] }[] }[] };
+      const posted = collector.received.find((r) => r.path === '/v1/traces')!.body as {
+        resourceSpans: { scopeSpans: { spans: { name: string; attributes: { key: string }[] }[] }[] }[];
+      };
       const spanSent = posted.resourceSpans[0]!.scopeSpans[0]!.spans[0]!;
       expect(spanSent.name).toBe('grade-late');
       expect(spanSent.attributes.map((a) => a.key)).toEqual(expect.arrayContaining(['trace.metadata.team', 'user.id', 'gen_ai.request.model']));
@@ -214,7 +310,11 @@ describe('POST /api/alpha/decisions end to end', () => {
     expect(body.answers.card.box.left).toBeCloseTo(0.25, 2);
     expect(body.answers.card.box.bottom).toBeCloseTo(0.8333, 2);
     expect(body.answers.card.box.right).toBeCloseTo(0.75, 2);
-    const refused = await ask({ model: 'sandbox/baseline-vision', state: [{ type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }], questions: { card: { type: 'box', instructions: 'the card' } } });
+    const refused = await ask({
+      model: 'sandbox/baseline-vision',
+      state: [{ type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }],
+      questions: { card: { type: 'box', instructions: 'the card' } },
+    });
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/only data: URLs are accepted/);
   });

@@ -18,7 +18,13 @@ interface Seen {
 
 /** Request ids, generation ids and key labels differ per call by design; everything else must match. */
 const withoutIds = (text: string): unknown =>
-  JSON.parse(text.replace(/"gen-[0-9a-f-]{36}"/g, '"gen-*"').replace(/vd-[0-9a-f]{12}-…/g, 'vd-*-…').replace(/request [0-9a-f-]{36}/g, 'request *').replace(/"request_id":"[0-9a-f-]{36}"/g, '"request_id":"*"'));
+  JSON.parse(
+    text
+      .replace(/"gen-[0-9a-f-]{36}"/g, '"gen-*"')
+      .replace(/vd-[0-9a-f]{12}-…/g, 'vd-*-…')
+      .replace(/request [0-9a-f-]{36}/g, 'request *')
+      .replace(/"request_id":"[0-9a-f-]{36}"/g, '"request_id":"*"'),
+  );
 
 describe('the direct lane for POST /api/alpha/decisions answers exactly as the router does', () => {
   const dirs = [tempDir(), tempDir()];
@@ -32,14 +38,37 @@ describe('the direct lane for POST /api/alpha/decisions answers exactly as the r
       kind: 'respond',
       status: 200,
       headers: { 'content-type': 'application/json' },
-      chunks: [JSON.stringify({ id: 'gen-up', model: 'echo-1', answers: { late: { type: 'noul', noul: 0.75 } }, usage: { input_tokens: 12, output_tokens: 1, cost: 0.00002 } })],
+      chunks: [
+        JSON.stringify({
+          id: 'gen-up',
+          model: 'echo-1',
+          answers: { late: { type: 'noul', noul: 0.75 } },
+          usage: { input_tokens: 12, output_tokens: 1, cost: 0.00002 },
+        }),
+      ],
     });
-    server = await startServer({ port: 0, host: '127.0.0.1', dataDir: dirs[0]!.path, rendererDir: dirs[1]!.path, version: 'test', bodyLimitBytes: BODY_LIMIT, overrideGlobalObjects: false, sandbox: { seed: 1, failures: false } });
+    server = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      dataDir: dirs[0]!.path,
+      rendererDir: dirs[1]!.path,
+      version: 'test',
+      bodyLimitBytes: BODY_LIMIT,
+      overrideGlobalObjects: false,
+      sandbox: { seed: 1, failures: false },
+    });
     await server.core.replaceCatalogFile(
       CatalogFileSchema.parse({
         version: 1,
         providers: [{ slug: 'echo', name: 'Echo', wire_format: 'decisions', base_url: `${upstream.url}/api/v1`, local: true }],
-        models: [{ id: 'echo/judge', name: 'Judge', created: 0, architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null } }],
+        models: [
+          {
+            id: 'echo/judge',
+            name: 'Judge',
+            created: 0,
+            architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null },
+          },
+        ],
         endpoints: [{ model_id: 'echo/judge', provider: 'echo', upstream_model: 'echo-1', pricing: { prompt: '0.000001', completion: '0.000001' } }],
       }),
     );
@@ -89,19 +118,41 @@ describe('the direct lane for POST /api/alpha/decisions answers exactly as the r
   const judge = JSON.stringify({ model: 'echo/judge', state: 'The parcel came late.', questions: { late: { type: 'noul', instructions: 'Was it late?' } } });
   const json = { 'content-type': 'application/json' };
 
-  const cases: [string, (keys: () => { key: string; spent: string; limited: string }) => { path?: string; headers: Record<string, string>; body: string }, number][] = [
+  const cases: [
+    string,
+    (keys: () => { key: string; spent: string; limited: string }) => { path?: string; headers: Record<string, string>; body: string },
+    number,
+  ][] = [
     ['an answer', (k) => ({ headers: { ...json, authorization: `Bearer ${k().key}` }, body: judge }), 200],
-    ['an answer, with a query string', (k) => ({ path: '/api/alpha/decisions?trace=1', headers: { ...json, authorization: `Bearer ${k().key}` }, body: judge }), 200],
+    [
+      'an answer, with a query string',
+      (k) => ({ path: '/api/alpha/decisions?trace=1', headers: { ...json, authorization: `Bearer ${k().key}` }, body: judge }),
+      200,
+    ],
     ['no key', () => ({ headers: json, body: judge }), 401],
     ['a malformed Authorization header', () => ({ headers: { ...json, authorization: 'Basic abc' }, body: judge }), 401],
     ['an unknown key', () => ({ headers: { ...json, authorization: `Bearer vd-000000000000-${'x'.repeat(43)}` }, body: judge }), 401],
     ['a foreign Host (DNS rebinding)', (k) => ({ headers: { ...json, host: 'evil.example:80', authorization: `Bearer ${k().key}` }, body: judge }), 403],
     ['malformed JSON', (k) => ({ headers: { ...json, authorization: `Bearer ${k().key}` }, body: '{"model": ' }), 400],
     ['an empty body', (k) => ({ headers: { ...json, authorization: `Bearer ${k().key}` }, body: '' }), 400],
-    ['a request that breaks the schema', (k) => ({ headers: { ...json, authorization: `Bearer ${k().key}` }, body: JSON.stringify({ model: 'echo/judge', state: 'x', questions: { q: { type: 'noul' } } }) }), 400],
+    [
+      'a request that breaks the schema',
+      (k) => ({
+        headers: { ...json, authorization: `Bearer ${k().key}` },
+        body: JSON.stringify({ model: 'echo/judge', state: 'x', questions: { q: { type: 'noul' } } }),
+      }),
+      400,
+    ],
     ['a session id over the limit', (k) => ({ headers: { ...json, authorization: `Bearer ${k().key}`, 'x-session-id': 's'.repeat(300) }, body: judge }), 400],
     ['an unknown model', (k) => ({ headers: { ...json, authorization: `Bearer ${k().key}` }, body: judge.replace('echo/judge', 'echo/none') }), 404],
-    ['a body over the limit', (k) => ({ headers: { ...json, authorization: `Bearer ${k().key}` }, body: JSON.stringify({ model: 'echo/judge', state: 'x'.repeat(BODY_LIMIT), questions: {} }) }), 413],
+    [
+      'a body over the limit',
+      (k) => ({
+        headers: { ...json, authorization: `Bearer ${k().key}` },
+        body: JSON.stringify({ model: 'echo/judge', state: 'x'.repeat(BODY_LIMIT), questions: {} }),
+      }),
+      413,
+    ],
     ['a key past its credit', (k) => ({ headers: { ...json, authorization: `Bearer ${k().spent}` }, body: judge }), 402],
     ['a key past its rate limit', (k) => ({ headers: { ...json, authorization: `Bearer ${k().limited}` }, body: judge }), 429],
   ];

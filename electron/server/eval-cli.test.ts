@@ -34,7 +34,14 @@ const CHOICE = (model: string, i: number): [number, number, number] => {
   out[(right + 2) % 3] = sure[2]!;
   return out;
 };
-const SCORE = (model: string, i: number): [number, number, number] => (model === 'alpha' ? ([[0.8, 0.15, 0.05], [0.1, 0.7, 0.2], [0.05, 0.25, 0.7]][i % 3] as [number, number, number]) : [0.2, 0.5, 0.3]);
+const SCORE = (model: string, i: number): [number, number, number] =>
+  model === 'alpha'
+    ? ([
+        [0.8, 0.15, 0.05],
+        [0.1, 0.7, 0.2],
+        [0.05, 0.25, 0.7],
+      ][i % 3] as [number, number, number])
+    : [0.2, 0.5, 0.3];
 
 function labelsFor(model: string, text: string): Record<string, number> {
   const i = Number(/item-(\d+)/.exec(text)![1]);
@@ -60,7 +67,9 @@ function ece(points: { c: number; ok: boolean }[]) {
     bin.n += 1;
     bins.set(b, bin);
   }
-  const reliability = [...bins.entries()].sort((a, b) => a[0] - b[0]).map(([b, v]) => ({ lower: b / 10, upper: (b + 1) / 10, count: v.n, confidence: v.c / v.n, accuracy: v.ok / v.n }));
+  const reliability = [...bins.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([b, v]) => ({ lower: b / 10, upper: (b + 1) / 10, count: v.n, confidence: v.c / v.n, accuracy: v.ok / v.n }));
   return { ece: reliability.reduce((s, r) => s + (r.count / points.length) * Math.abs(r.accuracy - r.confidence), 0), reliability };
 }
 function expectedNoul(model: string) {
@@ -93,7 +102,7 @@ function expectedChoice(model: string) {
     return { probs, predicted, expected: e.mood };
   });
   const confusion: Record<string, Record<string, number>> = {};
-  for (const r of rows) ((confusion[r.expected] ??= {})[r.predicted] = (confusion[r.expected]?.[r.predicted] ?? 0) + 1);
+  for (const r of rows) (confusion[r.expected] ??= {})[r.predicted] = (confusion[r.expected]?.[r.predicted] ?? 0) + 1;
   const f1 = options.map((o) => {
     const tp = rows.filter((r) => r.expected === o && r.predicted === o).length;
     const fp = rows.filter((r) => r.expected !== o && r.predicted === o).length;
@@ -128,7 +137,13 @@ function expectedScore(model: string) {
       den += ((a - b) ** 2 / 4) * ((he[a]! * hl[b]!) / N);
     }
   }
-  return { type: 'score', n: N, mae: avg(rows.map((r) => Math.abs(r.s - r.e))), exact: avg(rows.map((r) => Number(r.level === r.e))), qwk: den === 0 ? null : 1 - num / den };
+  return {
+    type: 'score',
+    n: N,
+    mae: avg(rows.map((r) => Math.abs(r.s - r.e))),
+    exact: avg(rows.map((r) => Number(r.level === r.e))),
+    qwk: den === 0 ? null : 1 - num / den,
+  };
 }
 
 /** Each item's answer as label probabilities, the predicted label and the expected one, per question. */
@@ -150,7 +165,8 @@ const scaled = (probs: number[], t: number) => {
   return w.map((x) => x / total);
 };
 const lossAt = (pts: ReturnType<typeof calibrationPoints>, t: number) => -avg(pts.map((x) => Math.log(clip(scaled(x.probs, t)[x.expected]!))));
-const eceAt = (pts: ReturnType<typeof calibrationPoints>, t: number) => ece(pts.map((x) => ({ c: scaled(x.probs, t)[x.predicted]!, ok: x.predicted === x.expected }))).ece;
+const eceAt = (pts: ReturnType<typeof calibrationPoints>, t: number) =>
+  ece(pts.map((x) => ({ c: scaled(x.probs, t)[x.predicted]!, ok: x.predicted === x.expected }))).ece;
 /** The fit by brute force: 20,001 temperatures evenly spaced in ln T over [0.05, 20]. */
 function gridTemperature(pts: ReturnType<typeof calibrationPoints>): number {
   let best = { t: 1, loss: Infinity };
@@ -167,12 +183,24 @@ describe('npm run eval', () => {
   let provider: LogprobProvider;
 
   beforeAll(async () => {
-    await build({ entryPoints: ['electron/server/eval-cli.ts'], outfile: CLI, bundle: true, platform: 'node', target: 'node20', format: 'esm', packages: 'external', logLevel: 'warning' });
+    await build({
+      entryPoints: ['electron/server/eval-cli.ts'],
+      outfile: CLI,
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'esm',
+      packages: 'external',
+      logLevel: 'warning',
+    });
     provider = await new LogprobProvider(({ model, text }) => ({ labels: labelsFor(model, text) })).start();
     mkdirSync(join(dir.path, 'data'));
     writeFileSync(join(dir.path, 'data', 'catalog.json'), JSON.stringify(logprobCatalog(provider.url, ['alpha', 'beta'])));
     writeFileSync(join(dir.path, 'set.json'), JSON.stringify(SET));
-    writeFileSync(join(dir.path, 'data.jsonl'), EXPECTED.map((e, i) => JSON.stringify({ id: `i${i}`, state: `Review item-${i}: the parcel.`, expected: e })).join('\n'));
+    writeFileSync(
+      join(dir.path, 'data.jsonl'),
+      EXPECTED.map((e, i) => JSON.stringify({ id: `i${i}`, state: `Review item-${i}: the parcel.`, expected: e })).join('\n'),
+    );
   }, 60_000);
   afterAll(async () => {
     await provider.close();
@@ -190,7 +218,20 @@ describe('npm run eval', () => {
     });
 
   it('reports what the chosen logprobs imply, for two models', async () => {
-    const out = await run(['--set', join(dir.path, 'set.json'), '--dataset', join(dir.path, 'data.jsonl'), '--model', 'lp/alpha,lp/beta', '--report', join(dir.path, 'report.json'), '--results', join(dir.path, 'results.jsonl'), '--concurrency', '3']);
+    const out = await run([
+      '--set',
+      join(dir.path, 'set.json'),
+      '--dataset',
+      join(dir.path, 'data.jsonl'),
+      '--model',
+      'lp/alpha,lp/beta',
+      '--report',
+      join(dir.path, 'report.json'),
+      '--results',
+      join(dir.path, 'results.jsonl'),
+      '--concurrency',
+      '3',
+    ]);
     expect(out.stderr).toMatch(/24 requests \(12 items × 2 models\); estimate: .*about \$/);
     expect(out.stderr).toMatch(/lp\/beta: one request can cost up to \$0\.\d+ \(on item i1\d, the largest in the dataset\)/);
     expect(out.code, out.stderr).toBe(0);
@@ -210,7 +251,11 @@ describe('npm run eval', () => {
       expectClose(noul, expectedNoul(model));
       expectClose(choice, expectedChoice(model));
       expectClose(score, expectedScore(model));
-      for (const [question, c] of [['late', noulCal], ['mood', choiceCal], ['stars', scoreCal]] as const) {
+      for (const [question, c] of [
+        ['late', noulCal],
+        ['mood', choiceCal],
+        ['stars', scoreCal],
+      ] as const) {
         // Fitted on items at even positions, judged on the odd ones.
         const points = calibrationPoints(model, question);
         const fit = points.filter((_, i) => i % 2 === 0);
@@ -224,21 +269,35 @@ describe('npm run eval', () => {
       }
     }
     expect(out.stdout).toMatch(/lp\/alpha\s+late\s+12\s+acc/);
-    const lines = readFileSync(join(dir.path, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; model: string; usage: { cost: number } });
+    const lines = readFileSync(join(dir.path, 'results.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; model: string; usage: { cost: number } });
     expect(lines).toHaveLength(2 * N);
     expect(new Set(lines.map((l) => `${l.id} ${l.model}`)).size).toBe(2 * N);
     // Every item was sent once per model and question.
     expect(provider.received).toHaveLength(2 * N * 3);
   }, 60_000);
 
-  it('refuses a budget below one request\'s worst case (exit 2, nothing sent), and exits 1 when the budget stops the run, with the report of what was done', async () => {
+  it("refuses a budget below one request's worst case (exit 2, nothing sent), and exits 1 when the budget stops the run, with the report of what was done", async () => {
     const before = provider.received.length;
-    const args = ['--set', join(dir.path, 'set.json'), '--dataset', join(dir.path, 'data.jsonl'), '--model', 'lp/alpha', '--report', join(dir.path, 'budget.json')];
+    const args = [
+      '--set',
+      join(dir.path, 'set.json'),
+      '--dataset',
+      join(dir.path, 'data.jsonl'),
+      '--model',
+      'lp/alpha',
+      '--report',
+      join(dir.path, 'budget.json'),
+    ];
     const refused = await run([...args, '--budget', '0.000001']);
     expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr).toMatch(/lp\/alpha: one request can cost up to \$0\.\d+ \(on item i1\d, the largest in the dataset\)/);
     const smallest = /Nothing was run; use --budget \$(0\.\d+) or more, or no --budget\./.exec(refused.stderr)?.[1];
-    expect(refused.stderr).toMatch(/--budget \$0\.000001 is below what one request of lp\/alpha can cost at worst \(\$0\.\d+\), which a budget holds before sending it/);
+    expect(refused.stderr).toMatch(
+      /--budget \$0\.000001 is below what one request of lp\/alpha can cost at worst \(\$0\.\d+\), which a budget holds before sending it/,
+    );
     expect(smallest, refused.stderr).toBeDefined();
     expect(refused.stderr).toContain(`Smallest budget that lets every model send a request: $${smallest}`);
     expect(provider.received.length).toBe(before);
@@ -247,7 +306,9 @@ describe('npm run eval', () => {
     const out = await run([...args, '--budget', smallest!]);
     expect(out.code).toBe(1);
     expect(out.stderr).toContain(`(${N} items × 1 model)`);
-    expect(out.stderr).toMatch(/did not complete: budget \(Stopped before the budget of \$0\.\d+ would be exceeded: \$[\d.]+ spent; the next request could cost up to \$0\.\d+ if every endpoint of its route were tried with the longest replies, more than the \$0\.\d+ left\)/);
+    expect(out.stderr).toMatch(
+      /did not complete: budget \(Stopped before the budget of \$0\.\d+ would be exceeded: \$[\d.]+ spent; the next request could cost up to \$0\.\d+ if every endpoint of its route were tried with the longest replies, more than the \$0\.\d+ left\)/,
+    );
     // One item, three questions.
     expect(provider.received.length).toBe(before + 3);
     expect(JSON.parse(readFileSync(join(dir.path, 'budget.json'), 'utf8'))).toMatchObject({ dataset: { items: N }, models: [{ model: 'lp/alpha', items: 1 }] });
@@ -273,7 +334,8 @@ function expectClose(actual: Record<string, unknown>, expected: Record<string, u
   expect(Object.keys(actual).sort()).toEqual(Object.keys(expected).sort());
   const walk = (a: unknown, e: unknown, path: string): void => {
     if (typeof e === 'number') expect(a, path).toBeCloseTo(e, 9);
-    else if (e && typeof e === 'object') for (const k of Object.keys(e)) walk((a as Record<string, unknown>)[k], (e as Record<string, unknown>)[k], `${path}.${k}`);
+    else if (e && typeof e === 'object')
+      for (const k of Object.keys(e)) walk((a as Record<string, unknown>)[k], (e as Record<string, unknown>)[k], `${path}.${k}`);
     else expect(a, path).toEqual(e);
   };
   walk(actual, expected, 'metrics');

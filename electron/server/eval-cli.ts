@@ -55,7 +55,8 @@ function readSet(path: string): DecisionsRequest {
 function positiveNumber(flag: string, value: string | undefined, integer: boolean): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) bad(`${flag} must be a ${integer ? 'whole number' : 'number'} above 0, not "${value}"`);
+  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))
+    bad(`${flag} must be a ${integer ? 'whole number' : 'number'} above 0, not "${value}"`);
   return n;
 }
 
@@ -88,7 +89,10 @@ async function main(argv: string[]): Promise<number> {
   const request = readSet(values.set);
   if (!existsSync(values.dataset)) bad(`--dataset ${values.dataset}: no such file`);
   if (!formatOf(values.dataset)) bad(`--dataset ${values.dataset}: expected a .csv, .jsonl or .json file`);
-  const models = values.model.split(',').map((m) => m.trim()).filter(Boolean);
+  const models = values.model
+    .split(',')
+    .map((m) => m.trim())
+    .filter(Boolean);
   if (models.length === 0) bad('--model names no model');
   const concurrency = positiveNumber('--concurrency', values.concurrency, true) ?? 4;
   const budget = positiveNumber('--budget', values.budget, false) ?? null;
@@ -108,7 +112,16 @@ async function main(argv: string[]): Promise<number> {
   try {
     await core.refreshDiscovery().catch(() => undefined);
     for (const m of models) if (!core.catalog.hasModel(m)) bad(`--model ${m}: no such model in the catalog of ${dataDir}`);
-    return await evaluate(core, { request, models, dataset: values.dataset, concurrency, budget, validOnly: values['valid-only'] ?? false, report: values.report, results: values.results });
+    return await evaluate(core, {
+      request,
+      models,
+      dataset: values.dataset,
+      concurrency,
+      budget,
+      validOnly: values['valid-only'] ?? false,
+      report: values.report,
+      results: values.results,
+    });
   } finally {
     await core.close();
   }
@@ -116,9 +129,23 @@ async function main(argv: string[]): Promise<number> {
 
 async function evaluate(
   core: Core,
-  o: { request: DecisionsRequest; models: string[]; dataset: string; concurrency: number; budget: number | null; validOnly: boolean; report?: string | undefined; results?: string | undefined },
+  o: {
+    request: DecisionsRequest;
+    models: string[];
+    dataset: string;
+    concurrency: number;
+    budget: number | null;
+    validOnly: boolean;
+    report?: string | undefined;
+    results?: string | undefined;
+  },
 ): Promise<number> {
-  const imported = await core.datasets.import({ name: `eval: ${basename(o.dataset)}`, rows: fileRows(o.dataset), questions: o.request.questions, validOnly: o.validOnly });
+  const imported = await core.datasets.import({
+    name: `eval: ${basename(o.dataset)}`,
+    rows: fileRows(o.dataset),
+    questions: o.request.questions,
+    validOnly: o.validOnly,
+  });
   for (const p of imported.problems) process.stderr.write(`${p.file}: row ${p.row}, ${p.field}: ${p.message}\n`);
   const rows = (n: number) => `${n} ${n === 1 ? 'row' : 'rows'}`;
   if (!imported.dataset) bad(`${basename(o.dataset)}: ${rows(imported.skipped)} with problems; nothing was run (--valid-only runs the valid rows)`);
@@ -132,7 +159,10 @@ async function evaluate(
   checkBudget(estimate, o.budget);
   let run = core.evalRuns.start({ request: o.request, dataset_id: imported.dataset.id, variants, concurrency: o.concurrency, budget_usd: o.budget });
   // Saved calibrations of this question set apply to its runs: said, so a report is not read as raw.
-  for (const c of run.calibrations ?? []) process.stderr.write(`Applying the saved calibration of ${o.models[c.variant]} on "${c.question}": T = ${Number(c.temperature.toPrecision(4))} (the raw answers are kept beside the calibrated ones in --results JSONL)\n`);
+  for (const c of run.calibrations ?? [])
+    process.stderr.write(
+      `Applying the saved calibration of ${o.models[c.variant]} on "${c.question}": T = ${Number(c.temperature.toPrecision(4))} (the raw answers are kept beside the calibrated ones in --results JSONL)\n`,
+    );
   const tty = process.stderr.isTTY === true;
   let lastLine = 0;
   const progress = setInterval(() => {
@@ -185,7 +215,9 @@ function checkBudget(estimate: EvalEstimate, budget: number | null): void {
   if (estimate.min_budget_usd !== null) process.stderr.write(`Smallest budget that lets every model send a request: ${usdText(estimate.min_budget_usd)}\n`);
   if (budget === null) return;
   if (estimate.min_budget_usd === null) {
-    process.stderr.write(`Warning: the smallest budget that lets the run send anything is unknown; the run stops at a request whose worst case is above what is left of --budget ${usdText(budget)}\n`);
+    process.stderr.write(
+      `Warning: the smallest budget that lets the run send anything is unknown; the run stops at a request whose worst case is above what is left of --budget ${usdText(budget)}\n`,
+    );
     return;
   }
   if (budget < estimate.min_budget_usd) {
@@ -195,7 +227,10 @@ function checkBudget(estimate: EvalEstimate, budget: number | null): void {
       false,
     );
   }
-  if (estimate.cost_usd !== null && budget < estimate.cost_usd) process.stderr.write(`Warning: --budget ${usdText(budget)} is below the estimate (about ${usdText(estimate.cost_usd)}): the run will likely stop before it ends\n`);
+  if (estimate.cost_usd !== null && budget < estimate.cost_usd)
+    process.stderr.write(
+      `Warning: --budget ${usdText(budget)} is below the estimate (about ${usdText(estimate.cost_usd)}): the run will likely stop before it ends\n`,
+    );
 }
 
 function progressBar(run: EvalRun): string {

@@ -34,7 +34,15 @@ describe('which Host names a server answers to', () => {
 
   it('a server bound to 127.0.0.2 refuses a foreign Host in the envelope and serves its own', async () => {
     const dirs = [tempDir(), tempDir()];
-    const server = await startServer({ port: 0, host: '127.0.0.2', dataDir: dirs[0]!.path, rendererDir: dirs[1]!.path, version: 'test', overrideGlobalObjects: false, allowedHosts: ['verdict.test'] });
+    const server = await startServer({
+      port: 0,
+      host: '127.0.0.2',
+      dataDir: dirs[0]!.path,
+      rendererDir: dirs[1]!.path,
+      version: 'test',
+      overrideGlobalObjects: false,
+      allowedHosts: ['verdict.test'],
+    });
     try {
       const port = new URL(server.url).port;
       const foreign = await get(`${server.url}/api/v1/endpoints/zdr`, `attacker.example:${port}`);
@@ -51,7 +59,8 @@ describe('which Host names a server answers to', () => {
   });
 
   it('the banner warns only for addresses beyond this machine, and names the hosts answered', () => {
-    const banner = (host: string) => serverBanner({ url: 'http://x', uiUrl: 'http://x/?token=t', dataDir: '/d', host, allowedHosts: ['verdict.example'], initialKey: undefined }).join('\n');
+    const banner = (host: string) =>
+      serverBanner({ url: 'http://x', uiUrl: 'http://x/?token=t', dataDir: '/d', host, allowedHosts: ['verdict.example'], initialKey: undefined }).join('\n');
     expect(banner('127.0.0.2')).not.toMatch(/reachable beyond this machine/);
     expect(banner('::1')).not.toMatch(/Warning/);
     expect(banner('0.0.0.0')).toMatch(/Warning: listening on 0\.0\.0\.0, reachable beyond this machine/);

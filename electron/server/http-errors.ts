@@ -44,11 +44,9 @@ export function parseJsonText(text: string, what: string): unknown {
     const offset = position ? Number(position[1]) : text.length;
     const { line, column } = lineAndColumn(text, offset);
     const cleaned = reason.replace(/\s*in JSON at position \d+.*$/s, '').replace(/^JSON\.parse: /, '');
-    throw new GatewayError(
-      'bad_request',
-      `Malformed JSON in the request body at line ${line}, column ${column}: ${cleaned}`,
-      { metadata: { line, column, offset } },
-    );
+    throw new GatewayError('bad_request', `Malformed JSON in the request body at line ${line}, column ${column}: ${cleaned}`, {
+      metadata: { line, column, offset },
+    });
   }
 }
 

@@ -13,8 +13,7 @@ export const SESSION_COOKIE = 'verdict_session';
 /** Browsers cannot add this header to a cross-site request without a CORS preflight we never grant. */
 export const CLIENT_HEADER = 'x-verdict-client';
 
-const sameSecret = (a: string, b: string): boolean =>
-  timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+const sameSecret = (a: string, b: string): boolean => timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 
 /**
  * The browser-mode session: the URL printed at start carries a one-run token; opening it sets an

@@ -22,7 +22,16 @@ describe('npm run serve -- keys', () => {
   let data: TempCore;
   let revokedId = '';
   beforeAll(async () => {
-    await build({ entryPoints: ['electron/server/cli.ts'], outfile: CLI, bundle: true, platform: 'node', target: 'node20', format: 'esm', packages: 'external', logLevel: 'warning' });
+    await build({
+      entryPoints: ['electron/server/cli.ts'],
+      outfile: CLI,
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'esm',
+      packages: 'external',
+      logLevel: 'warning',
+    });
     data = await tempCore({ sandbox: {} });
     await data.core.apiKeys.create('nightly job with a long name', 'standard', { credit_limit: 5, rate_limit_rpm: 60 });
     revokedId = (await data.core.apiKeys.create('old', 'management', { credit_limit: null, rate_limit_rpm: null })).info.id;

@@ -25,10 +25,27 @@ describe('GET /api/v1/models and the README examples on a fresh machine', () => 
   let key: string;
 
   beforeAll(async () => {
-    await build({ entryPoints: ['electron/server/cli.ts'], outfile: CLI, bundle: true, platform: 'node', target: 'node20', format: 'esm', packages: 'external', logLevel: 'warning' });
+    await build({
+      entryPoints: ['electron/server/cli.ts'],
+      outfile: CLI,
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'esm',
+      packages: 'external',
+      logLevel: 'warning',
+    });
     data = tempDir();
     ui = tempDir();
-    server = await startServer({ port: 0, host: '127.0.0.1', dataDir: data.path, rendererDir: ui.path, version: 'test', sandbox: { seed: 3, failures: false, timeScale: 0.05 }, overrideGlobalObjects: false });
+    server = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      dataDir: data.path,
+      rendererDir: ui.path,
+      version: 'test',
+      sandbox: { seed: 3, failures: false, timeScale: 0.05 },
+      overrideGlobalObjects: false,
+    });
     key = (await server.core.apiKeys.create('sdk', 'standard')).key;
   }, 60_000);
   afterAll(async () => {
@@ -51,7 +68,8 @@ describe('GET /api/v1/models and the README examples on a fresh machine', () => 
 
   it('output_modalities filters as OpenRouter documents: text by default, decisions when asked, all for both', async () => {
     const client = new OpenRouter({ apiKey: key, serverURL: `${server.url}/api/v1`, retryConfig: { strategy: 'none' } });
-    const ids = async (outputModalities?: string) => (await client.models.list(outputModalities === undefined ? {} : { outputModalities })).result.data.map((m) => m.id);
+    const ids = async (outputModalities?: string) =>
+      (await client.models.list(outputModalities === undefined ? {} : { outputModalities })).result.data.map((m) => m.id);
     const text = await ids();
     const decisions = await ids('decisions');
     expect(text).toContain('sandbox/baseline-text');
@@ -82,7 +100,10 @@ describe('GET /api/v1/models and the README examples on a fresh machine', () => 
       // One status line after each response, to check them.
       .replace(/^curl (.*?)(\\\n.*)?$/gm, (line) => `${line} -w '\\n%{http_code}\\n'`);
     // Asynchronously: the server answering the examples runs in this process.
-    const { stdout: out } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], { encoding: 'utf8', env: { ...process.env, VERDICT_LOG_LEVEL: 'error' } });
+    const { stdout: out } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], {
+      encoding: 'utf8',
+      env: { ...process.env, VERDICT_LOG_LEVEL: 'error' },
+    });
     const lines = out.trim().split('\n');
     const statuses = lines.filter((_, i) => i % 2 === 1);
     expect(statuses).toEqual(['200', '200', '200', '200', '200', '200']);

@@ -42,7 +42,10 @@ export function modelsListItem(model: ModelWithEndpoints): ModelsListItem {
  * decision models (output `decisions`) are listed only when asked for. Null for `all`.
  */
 export function outputModalitiesFilter(query: string | undefined): ReadonlySet<string> | null {
-  const wanted = (query ?? 'text').split(',').map((m) => m.trim().toLowerCase()).filter((m) => m.length > 0);
+  const wanted = (query ?? 'text')
+    .split(',')
+    .map((m) => m.trim().toLowerCase())
+    .filter((m) => m.length > 0);
   if (wanted.length === 0 || wanted.includes('all')) return null;
   return new Set(wanted);
 }

@@ -38,8 +38,7 @@ describe('official client @openrouter/sdk against the headless server', () => {
     ui.cleanup();
   });
 
-  const client = (apiKey: string) =>
-    new OpenRouter({ apiKey, serverURL: `${server.url}/api/v1`, retryConfig: { strategy: 'none' } });
+  const client = (apiKey: string) => new OpenRouter({ apiKey, serverURL: `${server.url}/api/v1`, retryConfig: { strategy: 'none' } });
   const decisions = (apiKey: string, decisionsRequest: Parameters<OpenRouter['alpha']['decisions']['create']>[0]['decisionsRequest']) =>
     client(apiKey).alpha.decisions.create({ decisionsRequest }, { serverURL: server.url });
 
@@ -62,7 +61,11 @@ describe('official client @openrouter/sdk against the headless server', () => {
       await core.gateway.route(
         singleEndpointPlan(endpoint, 'test'),
         async (_a, signal) => {
-          const result = (await core.gateway.call(endpoint, { messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }], maxTokens: 8 }, signal))!;
+          const result = (await core.gateway.call(
+            endpoint,
+            { messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }], maxTokens: 8 },
+            signal,
+          ))!;
           return { value: result.text, usage: result.usage, timings: result.timings };
         },
         { requestId: `t${i}` },
@@ -77,7 +80,9 @@ describe('official client @openrouter/sdk against the headless server', () => {
   });
 
   it('endpoints.list: an unknown model is a NotFoundResponseError carrying our message', async () => {
-    const error = await client(standardKey).endpoints.list({ author: 'acme', slug: 'none' }).catch((e: unknown) => e);
+    const error = await client(standardKey)
+      .endpoints.list({ author: 'acme', slug: 'none' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(sdkErrors.NotFoundResponseError);
     expect((error as sdkErrors.NotFoundResponseError).error.code).toBe(404);
     expect((error as Error).message).toMatch(/Model "acme\/none" was not found/);

@@ -11,7 +11,8 @@ import { sessionOf, type DecisionsCall } from './decisions-route';
 import { answerSystemOne } from './systemone-route';
 
 /** A body in OpenAI's shape has `input` or ordered questions; System One's has `state` and named ones. */
-const isOpenAiShape = (json: unknown): boolean => typeof json === 'object' && json !== null && ('input' in json || Array.isArray((json as { questions?: unknown }).questions));
+const isOpenAiShape = (json: unknown): boolean =>
+  typeof json === 'object' && json !== null && ('input' in json || Array.isArray((json as { questions?: unknown }).questions));
 
 /**
  * `POST /api/v1/decisions`: OpenAI's Decisions (the OpenAI SDK, `@ai-sdk/openai`, promptfoo and
@@ -28,8 +29,20 @@ export async function answerOpenAiShape(core: Core, call: DecisionsCall, json: u
   const body = parseOrBadRequest(OpenAiDecisionRequestSchema, json, 'Decisions request');
   const from = await fromOpenAiRequest(body, imageResolver(core));
   const request = parseOrBadRequest(DecisionsRequestSchema, from.request, 'Decisions request');
-  const { outcome, settle } = await answerApiCall(core, { request, sessionId: sessionOf(request, call), keyId: call.key.id, requestId: call.requestId, signal: call.signal, route: 'openai', refusals: 'keep' });
-  const decision: OpenAiDecision = toOpenAiDecision(from, { model: body.model, answers: outcome.response.answers, refused: outcome.refused, usage: outcome.response.usage, tokens: outcome.tokens }, concentration);
+  const { outcome, settle } = await answerApiCall(core, {
+    request,
+    sessionId: sessionOf(request, call),
+    keyId: call.key.id,
+    requestId: call.requestId,
+    signal: call.signal,
+    route: 'openai',
+    refusals: 'keep',
+  });
+  const decision: OpenAiDecision = toOpenAiDecision(
+    from,
+    { model: body.model, answers: outcome.response.answers, refused: outcome.refused, usage: outcome.response.usage, tokens: outcome.tokens },
+    concentration,
+  );
   return { body: decision, settle };
 }
 
@@ -37,14 +50,23 @@ function refuseBoxes(json: unknown): void {
   const questions = (json as { questions?: unknown }).questions;
   if (!Array.isArray(questions)) return;
   const at = questions.findIndex((q) => typeof q === 'object' && q !== null && (q as { type?: unknown }).type === 'box');
-  if (at >= 0) throw new GatewayError('bad_request', `questions[${at}].type: OpenAI's shape has no box question; box questions are answered at POST /api/v1/systemone and POST /api/alpha/decisions`, { metadata: { param: `questions[${at}].type` } });
+  if (at >= 0)
+    throw new GatewayError(
+      'bad_request',
+      `questions[${at}].type: OpenAI's shape has no box question; box questions are answered at POST /api/v1/systemone and POST /api/alpha/decisions`,
+      { metadata: { param: `questions[${at}].type` } },
+    );
 }
 
 /** https image URLs are fetched only where the settings say so; otherwise the caller is told to embed the image. */
 function imageResolver(core: Core): ImageResolver {
   return async (url, where) => {
     if (core.settings.get().image_urls !== 'fetch') {
-      throw new GatewayError('bad_request', `${where}: image URLs are not fetched by this server (Settings: image URLs); embed the image as a data:image/…;base64 URL`, { metadata: { param: where } });
+      throw new GatewayError(
+        'bad_request',
+        `${where}: image URLs are not fetched by this server (Settings: image URLs); embed the image as a data:image/…;base64 URL`,
+        { metadata: { param: where } },
+      );
     }
     return fetchImage(url, where, core.options.imageFetch);
   };
@@ -56,11 +78,16 @@ export function openAiErrorBody(error: GatewayError): { error: { message: string
   const named = (error.metadata?.['param'] as string | undefined) ?? problems[0]?.path ?? null;
   const param = named === '(root)' ? null : named;
   const [type, code] =
-    error.status === 401 ? ['invalid_request_error', 'invalid_api_key']
-    : error.status === 402 ? ['insufficient_quota', 'insufficient_quota']
-    : error.status === 404 ? ['invalid_request_error', /^Model "/.test(error.message) ? 'model_not_found' : null]
-    : error.status === 429 ? ['requests', 'rate_limit_exceeded']
-    : error.status >= 500 ? ['server_error', null]
-    : ['invalid_request_error', error.status === 400 ? 'invalid_value' : null];
+    error.status === 401
+      ? ['invalid_request_error', 'invalid_api_key']
+      : error.status === 402
+        ? ['insufficient_quota', 'insufficient_quota']
+        : error.status === 404
+          ? ['invalid_request_error', /^Model "/.test(error.message) ? 'model_not_found' : null]
+          : error.status === 429
+            ? ['requests', 'rate_limit_exceeded']
+            : error.status >= 500
+              ? ['server_error', null]
+              : ['invalid_request_error', error.status === 400 ? 'invalid_value' : null];
   return { error: { message: error.message, type, param, code } };
 }

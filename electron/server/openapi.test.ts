@@ -11,7 +11,15 @@ describe('GET /api/v1/openapi.json', () => {
   let doc: Record<string, unknown>;
   const dirs = [tempDir(), tempDir()];
   beforeAll(async () => {
-    server = await startServer({ port: 0, host: '127.0.0.1', dataDir: dirs[0]!.path, rendererDir: dirs[1]!.path, version: '1.2.3', overrideGlobalObjects: false, sandbox: { seed: 3, failures: false, timeScale: 0 } });
+    server = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      dataDir: dirs[0]!.path,
+      rendererDir: dirs[1]!.path,
+      version: '1.2.3',
+      overrideGlobalObjects: false,
+      sandbox: { seed: 3, failures: false, timeScale: 0 },
+    });
     await server.core.handlers['settings.update']({ sandbox: 'on' });
     key = (await server.core.apiKeys.create('openapi', 'management')).key;
     const response = await fetch(`${server.url}/api/v1/openapi.json`);
@@ -28,12 +36,15 @@ describe('GET /api/v1/openapi.json', () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(doc).toMatchObject({ openapi: '3.1.0', info: { version: '1.2.3' } });
-    expect(Object.keys(doc['paths'] as object)).toEqual(expect.arrayContaining(['/api/alpha/decisions', '/api/v1/models/{author}/{slug}/endpoints', '/api/v1/endpoints/zdr']));
+    expect(Object.keys(doc['paths'] as object)).toEqual(
+      expect.arrayContaining(['/api/alpha/decisions', '/api/v1/models/{author}/{slug}/endpoints', '/api/v1/endpoints/zdr']),
+    );
   });
 
   it('describes what the server really sends: answers, listings, ZDR and errors validate against it', async () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
-    for (const [name, schema] of Object.entries((doc['components'] as { schemas: Record<string, object> }).schemas)) ajv.addSchema(schema, `#/components/schemas/${name}`);
+    for (const [name, schema] of Object.entries((doc['components'] as { schemas: Record<string, object> }).schemas))
+      ajv.addSchema(schema, `#/components/schemas/${name}`);
     const check = (name: string, value: unknown) => {
       const validate = ajv.getSchema(`#/components/schemas/${name}`)!;
       expect(validate(value), `${name}: ${JSON.stringify(validate.errors)}`).toBe(true);
@@ -42,7 +53,11 @@ describe('GET /api/v1/openapi.json', () => {
     const request = {
       model: 'sandbox/baseline-text',
       state: 'The parcel came two days late.',
-      questions: { late: { type: 'noul', instructions: 'Late?' }, mood: { type: 'choice', instructions: 'Mood?', criteria: { calm: null, angry: 'shouting' } }, level: { type: 'score', instructions: 'How bad?', criteria: ['fine', 'bad', 'awful'] } },
+      questions: {
+        late: { type: 'noul', instructions: 'Late?' },
+        mood: { type: 'choice', instructions: 'Mood?', criteria: { calm: null, angry: 'shouting' } },
+        level: { type: 'score', instructions: 'How bad?', criteria: ['fine', 'bad', 'awful'] },
+      },
     };
     check('DecisionsRequest', request);
     const answered = await fetch(`${server.url}/api/alpha/decisions`, { method: 'POST', headers: auth, body: JSON.stringify(request) });
@@ -57,18 +72,31 @@ describe('GET /api/v1/openapi.json', () => {
     check('ErrorEnvelope', await refused.json());
   });
 
-  it('describes the other Decisions shapes as the server sends them: OpenAI\'s, System One\'s, the AI SDK gateway\'s, and each one\'s errors', async () => {
+  it("describes the other Decisions shapes as the server sends them: OpenAI's, System One's, the AI SDK gateway's, and each one's errors", async () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
-    for (const [name, schema] of Object.entries((doc['components'] as { schemas: Record<string, object> }).schemas)) ajv.addSchema(schema, `#/components/schemas/${name}`);
+    for (const [name, schema] of Object.entries((doc['components'] as { schemas: Record<string, object> }).schemas))
+      ajv.addSchema(schema, `#/components/schemas/${name}`);
     const check = (name: string, value: unknown) => {
       const validate = ajv.getSchema(`#/components/schemas/${name}`)!;
       expect(validate(value), `${name}: ${JSON.stringify(validate.errors)}`).toBe(true);
     };
     const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-      const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      const response = await fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
       return { status: response.status, body: await response.json() };
     };
-    const openai = { model: 'sandbox/decider', input: 'The parcel came late.', questions: [{ type: 'predicate', name: 'late', instructions: 'Late?' }, { type: 'choice', instructions: 'Mood?', choices: [{ value: 'calm' }, { value: 'angry' }] }, { type: 'score', instructions: 'How bad?', levels: [{ label: 'fine' }, { label: 'bad' }] }] };
+    const openai = {
+      model: 'sandbox/decider',
+      input: 'The parcel came late.',
+      questions: [
+        { type: 'predicate', name: 'late', instructions: 'Late?' },
+        { type: 'choice', instructions: 'Mood?', choices: [{ value: 'calm' }, { value: 'angry' }] },
+        { type: 'score', instructions: 'How bad?', levels: [{ label: 'fine' }, { label: 'bad' }] },
+      ],
+    };
     check('OpenAiDecisionRequest', openai);
     const answered = await post('/api/v1/decisions', openai);
     expect(answered.status).toBe(200);
@@ -79,7 +107,10 @@ describe('GET /api/v1/openapi.json', () => {
     const systemOne = await post('/api/v1/systemone', { model: 'sandbox/decider', state: 'x', questions: { late: { type: 'noul', instructions: 'Late?' } } });
     expect(systemOne.status).toBe(200);
     check('DecisionsResponse', systemOne.body);
-    const gateway = { stateParts: [{ type: 'text', text: 'The parcel came late.' }], questions: { late: { type: 'boolean', instructions: 'Late?' }, mood: { type: 'choice', instructions: 'Mood?', criteria: { calm: null, angry: null } } } };
+    const gateway = {
+      stateParts: [{ type: 'text', text: 'The parcel came late.' }],
+      questions: { late: { type: 'boolean', instructions: 'Late?' }, mood: { type: 'choice', instructions: 'Mood?', criteria: { calm: null, angry: null } } },
+    };
     check('GatewayDecisionRequest', gateway);
     const decided = await post('/api/ai/decision-model', gateway, { 'ai-model-id': 'sandbox/baseline-text' });
     expect(decided.status).toBe(200);
@@ -94,7 +125,11 @@ describe('GET /api/v1/openapi.json', () => {
     const validate = ajv.compile((doc['components'] as { schemas: Record<string, object> }).schemas['DecisionsRequest']!);
     const bad = { model: 'sandbox/baseline-text', state: 'x', questions: { q: { type: 'score', instructions: 'x', criteria: [] } } };
     expect(validate(bad)).toBe(false);
-    const response = await fetch(`${server.url}/api/alpha/decisions`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: JSON.stringify(bad) });
+    const response = await fetch(`${server.url}/api/alpha/decisions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: JSON.stringify(bad),
+    });
     expect(response.status).toBe(400);
   });
 });

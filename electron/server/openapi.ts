@@ -58,19 +58,30 @@ export function openApiDocument(version: string): JsonSchema {
         post: {
           operationId: 'createDecisions',
           summary: 'Answer named questions about some content',
-          parameters: [{ name: 'x-session-id', in: 'header', required: false, schema: { type: 'string' }, description: 'Groups requests; the body session_id wins' }],
+          parameters: [
+            { name: 'x-session-id', in: 'header', required: false, schema: { type: 'string' }, description: 'Groups requests; the body session_id wins' },
+          ],
           requestBody: { required: true, content: { 'application/json': { schema: ref('DecisionsRequest') } } },
-          responses: { '200': json(ref('DecisionsResponse'), 'One typed answer per question'), ...errors('400', '401', '402', '403', '404', '413', '429', '500', '502', '503', '524', '529') },
+          responses: {
+            '200': json(ref('DecisionsResponse'), 'One typed answer per question'),
+            ...errors('400', '401', '402', '403', '404', '413', '429', '500', '502', '503', '524', '529'),
+          },
         },
       },
       '/api/v1/decisions': {
         post: {
           operationId: 'createOpenAiDecision',
-          summary: "OpenAI's Decisions (input + ordered questions; answers in order, a refusal per question), answered by any model. A System One body is answered as /api/v1/systemone answers it.",
+          summary:
+            "OpenAI's Decisions (input + ordered questions; answers in order, a refusal per question), answered by any model. A System One body is answered as /api/v1/systemone answers it.",
           requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [ref('OpenAiDecisionRequest'), ref('DecisionsRequest')] } } } },
           responses: {
             '200': json({ oneOf: [ref('OpenAiDecision'), ref('DecisionsResponse')] }, "The answers in the request's shape"),
-            ...Object.fromEntries(['400', '401', '402', '403', '404', '413', '429', '500', '502', '503', '524', '529'].map((code) => [code, json(ref('OpenAiError'), `${ERRORS[code]} (OpenAI's error object)`)])),
+            ...Object.fromEntries(
+              ['400', '401', '402', '403', '404', '413', '429', '500', '502', '503', '524', '529'].map((code) => [
+                code,
+                json(ref('OpenAiError'), `${ERRORS[code]} (OpenAI's error object)`),
+              ]),
+            ),
           },
         },
       },
@@ -79,7 +90,10 @@ export function openApiDocument(version: string): JsonSchema {
           operationId: 'createSystemOne',
           summary: "System One (TypeSafe's contract, the spec's shape), answered by any model; every choice and score answer with its confidence",
           requestBody: { required: true, content: { 'application/json': { schema: ref('DecisionsRequest') } } },
-          responses: { '200': json(ref('DecisionsResponse'), 'One typed answer per question'), ...errors('400', '401', '402', '403', '404', '413', '429', '500', '502', '503', '524', '529') },
+          responses: {
+            '200': json(ref('DecisionsResponse'), 'One typed answer per question'),
+            ...errors('400', '401', '402', '403', '404', '413', '429', '500', '502', '503', '524', '529'),
+          },
         },
       },
       '/api/ai/decision-model': {
@@ -93,15 +107,28 @@ export function openApiDocument(version: string): JsonSchema {
           requestBody: { required: true, content: { 'application/json': { schema: ref('GatewayDecisionRequest') } } },
           responses: {
             '200': json(ref('GatewayDecision'), 'Answers by question id, with the rounding they were given to'),
-            ...Object.fromEntries(['400', '401', '402', '403', '404', '413', '429', '500', '502', '503', '524', '529'].map((code) => [code, json(ref('GatewayError'), `${ERRORS[code]} (the gateway protocol's error body)`)])),
+            ...Object.fromEntries(
+              ['400', '401', '402', '403', '404', '413', '429', '500', '502', '503', '524', '529'].map((code) => [
+                code,
+                json(ref('GatewayError'), `${ERRORS[code]} (the gateway protocol's error body)`),
+              ]),
+            ),
           },
         },
       },
       '/api/v1/models': {
         get: {
           operationId: 'listModels',
-          summary: 'Every model this gateway serves, in the shape of OpenRouter\'s models list',
-          parameters: [{ name: 'output_modalities', in: 'query', required: false, schema: { type: 'string' }, description: 'Comma-separated output modalities (text, decisions) or all; text when absent' }],
+          summary: "Every model this gateway serves, in the shape of OpenRouter's models list",
+          parameters: [
+            {
+              name: 'output_modalities',
+              in: 'query',
+              required: false,
+              schema: { type: 'string' },
+              description: 'Comma-separated output modalities (text, decisions) or all; text when absent',
+            },
+          ],
           responses: { '200': json(ref('ModelsList'), 'The models, by id'), ...errors('401', '403', '500') },
         },
       },
@@ -110,27 +137,42 @@ export function openApiDocument(version: string): JsonSchema {
           operationId: 'listEndpoints',
           summary: 'Every endpoint serving a model, with prices, limits and measured figures',
           parameters: ['author', 'slug'].map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
-          responses: { '200': json({ type: 'object', properties: { data: ref('ModelWithEndpoints') }, required: ['data'] }, 'The model and its endpoints'), ...errors('401', '403', '404', '500') },
+          responses: {
+            '200': json({ type: 'object', properties: { data: ref('ModelWithEndpoints') }, required: ['data'] }, 'The model and its endpoints'),
+            ...errors('401', '403', '404', '500'),
+          },
         },
       },
       '/api/v1/endpoints/zdr': {
         get: {
           operationId: 'listZdrEndpoints',
           summary: 'Endpoints that retain no prompts',
-          responses: { '200': json({ type: 'object', properties: { data: { type: 'array', items: ref('ZdrEndpoint') } }, required: ['data'] }, 'Zero-data-retention endpoints'), ...errors('401', '403', '500') },
+          responses: {
+            '200': json(
+              { type: 'object', properties: { data: { type: 'array', items: ref('ZdrEndpoint') } }, required: ['data'] },
+              'Zero-data-retention endpoints',
+            ),
+            ...errors('401', '403', '500'),
+          },
         },
       },
       '/api/v1/keys': {
         get: {
           operationId: 'listKeys',
           summary: 'API keys (management keys only)',
-          responses: { '200': json({ type: 'object', properties: { data: { type: 'array', items: ref('ApiKey') } }, required: ['data'] }, 'Every key, without secrets'), ...errors('401', '403', '500') },
+          responses: {
+            '200': json({ type: 'object', properties: { data: { type: 'array', items: ref('ApiKey') } }, required: ['data'] }, 'Every key, without secrets'),
+            ...errors('401', '403', '500'),
+          },
         },
         post: {
           operationId: 'createKey',
           summary: 'Create an API key (management keys only); the key is shown once',
           requestBody: { required: true, content: { 'application/json': { schema: ref('ApiKeyCreate') } } },
-          responses: { '201': json({ type: 'object', properties: { data: ref('ApiKey'), key: { type: 'string' } }, required: ['data', 'key'] }, 'The new key'), ...errors('400', '401', '403', '500') },
+          responses: {
+            '201': json({ type: 'object', properties: { data: ref('ApiKey'), key: { type: 'string' } }, required: ['data', 'key'] }, 'The new key'),
+            ...errors('400', '401', '403', '500'),
+          },
         },
       },
       '/api/v1/keys/{id}': {
@@ -138,7 +180,10 @@ export function openApiDocument(version: string): JsonSchema {
           operationId: 'revokeKey',
           summary: 'Revoke an API key (management keys only)',
           parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-          responses: { '200': json({ type: 'object', properties: { data: ref('ApiKey') }, required: ['data'] }, 'The revoked key'), ...errors('401', '403', '404', '500') },
+          responses: {
+            '200': json({ type: 'object', properties: { data: ref('ApiKey') }, required: ['data'] }, 'The revoked key'),
+            ...errors('401', '403', '404', '500'),
+          },
         },
       },
       '/api/v1/openapi.json': {

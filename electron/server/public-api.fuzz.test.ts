@@ -17,7 +17,16 @@ describe('public API fuzz', () => {
   let key: string;
   const dirs = [tempDir(), tempDir()];
   beforeAll(async () => {
-    server = await startServer({ port: 0, host: '127.0.0.1', dataDir: dirs[0]!.path, rendererDir: dirs[1]!.path, version: 'test', overrideGlobalObjects: false, sandbox: { seed: 7, failures: false, timeScale: 0 }, timeouts: { deadlineMs: 5_000, attemptMs: 2_000 } });
+    server = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      dataDir: dirs[0]!.path,
+      rendererDir: dirs[1]!.path,
+      version: 'test',
+      overrideGlobalObjects: false,
+      sandbox: { seed: 7, failures: false, timeScale: 0 },
+      timeouts: { deadlineMs: 5_000, attemptMs: 2_000 },
+    });
     await server.core.handlers['settings.update']({ sandbox: 'on' });
     key = (await server.core.apiKeys.create('fuzz', 'standard')).key;
   });
@@ -27,7 +36,11 @@ describe('public API fuzz', () => {
   });
 
   const post = async (text: string) => {
-    const response = await fetch(`${server.url}/api/alpha/decisions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: text });
+    const response = await fetch(`${server.url}/api/alpha/decisions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: text,
+    });
     const body = (await response.json()) as Record<string, unknown>;
     expect(response.status, JSON.stringify(body).slice(0, 300)).toBeLessThan(500);
     if (response.status !== 200) expect(body).toMatchObject({ error: { code: response.status, message: expect.any(String) } });
@@ -40,21 +53,29 @@ describe('public API fuzz', () => {
     const places: { wrap: (v: string) => string; base: number }[] = [
       { wrap: (v) => `{"model":"${MODEL}","state":"x","questions":{"q":{"type":"noul","instructions":${v}}}}`, base: 3 },
       { wrap: (v) => `{"model":"${MODEL}","state":"x","questions":{"q":{"type":"noul","instructions":"i","criteria":{"true":${v},"false":"no"}}}}`, base: 4 },
-      { wrap: (v) => `{"model":"${MODEL}","state":"x","questions":{"q":{"type":"noul","instructions":"i"}},"provider":{"options":{"sandbox-swift":{"x":${v}}}}}`, base: 4 },
+      {
+        wrap: (v) =>
+          `{"model":"${MODEL}","state":"x","questions":{"q":{"type":"noul","instructions":"i"}},"provider":{"options":{"sandbox-swift":{"x":${v}}}}}`,
+        base: 4,
+      },
       { wrap: (v) => `{"model":"${MODEL}","state":${v},"questions":{"q":{"type":"noul","instructions":"i"}}}`, base: 1 },
       { wrap: (v) => `{"model":"${MODEL}","state":"x","questions":{"q":{"type":"noul","instructions":"i"}},"trace":{"custom":${v}}}`, base: 2 },
     ];
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: places.length - 1 }), fc.oneof(fc.integer({ min: 1, max: 80 }), fc.integer({ min: 80, max: 10_000 })), async (place, depth) => {
-        const { wrap, base } = places[place]!;
-        const { status, body } = await post(wrap(nested(depth, '"deep"')));
-        if (base + depth > MAX_JSON_DEPTH) {
-          expect(status).toBe(400);
-          expect((body as { error: { message: string } }).error.message).toContain(`deeper than ${MAX_JSON_DEPTH} levels`);
-        } else {
-          expect([200, 400]).toContain(status);
-        }
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: places.length - 1 }),
+        fc.oneof(fc.integer({ min: 1, max: 80 }), fc.integer({ min: 80, max: 10_000 })),
+        async (place, depth) => {
+          const { wrap, base } = places[place]!;
+          const { status, body } = await post(wrap(nested(depth, '"deep"')));
+          if (base + depth > MAX_JSON_DEPTH) {
+            expect(status).toBe(400);
+            expect((body as { error: { message: string } }).error.message).toContain(`deeper than ${MAX_JSON_DEPTH} levels`);
+          } else {
+            expect([200, 400]).toContain(status);
+          }
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -62,29 +83,37 @@ describe('public API fuzz', () => {
   it('prototype names and any unicode are names like others; __proto__ is refused with a reason, never dropped', async () => {
     const name = fc.oneof(fc.constantFrom(...PROTO_NAMES), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }));
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(name, { minLength: 1, maxLength: 3 }), fc.uniqueArray(name, { minLength: 2, maxLength: 4 }), fc.string({ unit: 'grapheme', maxLength: 40 }), async (names, options, state) => {
-        // Built as text: an object literal would turn "__proto__" into a prototype, not a key.
-        const criteria = `{${options.map((o) => `${JSON.stringify(o)}:${JSON.stringify(`means ${o}`)}`).join(',')}}`;
-        const questions = names.map((n, i) => `${JSON.stringify(n)}:${i % 2 === 0 ? `{"type":"choice","instructions":"Which?","criteria":${criteria}}` : '{"type":"noul","instructions":"Is it?"}'}`);
-        const { status, body } = await post(`{"model":"${MODEL}","state":${JSON.stringify(state || 'x')},"questions":{${questions.join(',')}}}`);
-        const hasProto = names.includes('__proto__') || (options.includes('__proto__') && names.length > 0);
-        if (hasProto) {
-          expect(status).toBe(400);
-          expect((body as { error: { message: string } }).error.message).toContain('"__proto__" cannot be used as a name');
-          return;
-        }
-        expect(status).toBe(200);
-        const answers = body['answers'] as Record<string, { type: string; choice?: string; probabilities?: Record<string, number> }>;
-        expect(Object.keys(answers).sort()).toEqual([...names].sort());
-        names.forEach((n, i) => {
-          const answer = Object.getOwnPropertyDescriptor(answers, n)!.value as (typeof answers)[string];
-          if (i % 2 === 0) {
-            expect(answer.type).toBe('choice');
-            expect(options).toContain(answer.choice);
-            expect(Object.keys(answer.probabilities!).sort()).toEqual([...options].sort());
-          } else expect(answer.type).toBe('noul');
-        });
-      }),
+      fc.asyncProperty(
+        fc.uniqueArray(name, { minLength: 1, maxLength: 3 }),
+        fc.uniqueArray(name, { minLength: 2, maxLength: 4 }),
+        fc.string({ unit: 'grapheme', maxLength: 40 }),
+        async (names, options, state) => {
+          // Built as text: an object literal would turn "__proto__" into a prototype, not a key.
+          const criteria = `{${options.map((o) => `${JSON.stringify(o)}:${JSON.stringify(`means ${o}`)}`).join(',')}}`;
+          const questions = names.map(
+            (n, i) =>
+              `${JSON.stringify(n)}:${i % 2 === 0 ? `{"type":"choice","instructions":"Which?","criteria":${criteria}}` : '{"type":"noul","instructions":"Is it?"}'}`,
+          );
+          const { status, body } = await post(`{"model":"${MODEL}","state":${JSON.stringify(state || 'x')},"questions":{${questions.join(',')}}}`);
+          const hasProto = names.includes('__proto__') || (options.includes('__proto__') && names.length > 0);
+          if (hasProto) {
+            expect(status).toBe(400);
+            expect((body as { error: { message: string } }).error.message).toContain('"__proto__" cannot be used as a name');
+            return;
+          }
+          expect(status).toBe(200);
+          const answers = body['answers'] as Record<string, { type: string; choice?: string; probabilities?: Record<string, number> }>;
+          expect(Object.keys(answers).sort()).toEqual([...names].sort());
+          names.forEach((n, i) => {
+            const answer = Object.getOwnPropertyDescriptor(answers, n)!.value as (typeof answers)[string];
+            if (i % 2 === 0) {
+              expect(answer.type).toBe('choice');
+              expect(options).toContain(answer.choice);
+              expect(Object.keys(answer.probabilities!).sort()).toEqual([...options].sort());
+            } else expect(answer.type).toBe('noul');
+          });
+        },
+      ),
       { numRuns: 40 },
     );
   });

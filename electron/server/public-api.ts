@@ -26,7 +26,9 @@ function inShape(shape: (error: GatewayError) => unknown): MiddlewareHandler<Pub
     if (!c.error) return;
     // The app's error handler has already logged a fault of ours; its caller learns only the request id.
     const requestId = c.get('requestId');
-    const error = isGatewayError(c.error) ? c.error : new GatewayError('internal', `Internal server error (request ${requestId})`, { metadata: { request_id: requestId } });
+    const error = isGatewayError(c.error)
+      ? c.error
+      : new GatewayError('internal', `Internal server error (request ${requestId})`, { metadata: { request_id: requestId } });
     c.res = c.json(shape(error), error.status as ContentfulStatusCode, error.headers);
   };
 }
@@ -53,7 +55,13 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
 
   api.post('/alpha/decisions', async (c) => {
     const body = await readBodyText(c, options.bodyLimitBytes);
-    const { response, settle } = await answerDecisions(core, { body, sessionHeader: c.req.header('x-session-id'), key: c.get('apiKey'), requestId: c.get('requestId'), signal: callerGone(c) });
+    const { response, settle } = await answerDecisions(core, {
+      body,
+      sessionHeader: c.req.header('x-session-id'),
+      key: c.get('apiKey'),
+      requestId: c.get('requestId'),
+      signal: callerGone(c),
+    });
     settle();
     return c.json(response);
   });
@@ -61,7 +69,10 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
   // The other Decisions shapes the field's clients speak, each answered by any model (docs/API.md).
   const decisionsCall = async (c: Context<PublicEnv>, what: string) => {
     const body = await readBodyText(c, options.bodyLimitBytes);
-    return { json: parseJsonText(body, what), call: { body, sessionHeader: c.req.header('x-session-id'), key: c.get('apiKey'), requestId: c.get('requestId'), signal: callerGone(c) } };
+    return {
+      json: parseJsonText(body, what),
+      call: { body, sessionHeader: c.req.header('x-session-id'), key: c.get('apiKey'), requestId: c.get('requestId'), signal: callerGone(c) },
+    };
   };
   api.post('/v1/decisions', async (c) => {
     const { json, call } = await decisionsCall(c, 'a Decisions request');
@@ -85,7 +96,12 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
   // The models this gateway serves, so a caller can find a valid id (OpenRouter's models-list shape and filter).
   api.get('/v1/models', (c) => {
     const outputs = outputModalitiesFilter(c.req.query('output_modalities'));
-    return c.json(modelsList(core.catalog.listModels().map((m) => core.gateway.listing(m.id)), outputs));
+    return c.json(
+      modelsList(
+        core.catalog.listModels().map((m) => core.gateway.listing(m.id)),
+        outputs,
+      ),
+    );
   });
 
   api.get('/v1/models/:author/:slug/endpoints', async (c) => {

@@ -48,8 +48,16 @@ describe('remote gateway mode', () => {
 
   it('decisions are answered by the remote gateway; its errors come back with their status', async () => {
     const ask = (body: unknown) =>
-      fetch(`${local.url}/api/alpha/decisions`, { method: 'POST', headers: { authorization: `Bearer ${localKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const ok = await ask({ model: 'sandbox/baseline-text', state: 'The parcel came two days late.', questions: { late: { type: 'noul', instructions: 'Did the parcel come late?' } } });
+      fetch(`${local.url}/api/alpha/decisions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${localKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const ok = await ask({
+      model: 'sandbox/baseline-text',
+      state: 'The parcel came two days late.',
+      questions: { late: { type: 'noul', instructions: 'Did the parcel come late?' } },
+    });
     expect(ok.status).toBe(200);
     const body = (await ok.json()) as { provider: string; answers: { late: { noul: number } } };
     expect(body.provider).toMatch(/\(simulated\)$/);

@@ -133,5 +133,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, core: C
       ? 'The request headers are larger than this server accepts'
       : `The request could not be read as HTTP (${error.code ?? 'malformed'}): check the method, the request line and the headers`;
   const body = JSON.stringify({ error: { code: status, message } });
-  socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }

@@ -13,8 +13,19 @@ import { sessionOf, type DecisionsCall } from './decisions-route';
  * and Portkey's `/v1/decisions`): the spec's shape with TypeSafe's leniencies, answered by any
  * model, every choice and score answer with the `confidence` TypeSafe's schema requires.
  */
-export async function answerSystemOne(core: Core, call: DecisionsCall, json: unknown): Promise<{ response: DecisionsResponse; settle: ApiCallAnswer['settle'] }> {
+export async function answerSystemOne(
+  core: Core,
+  call: DecisionsCall,
+  json: unknown,
+): Promise<{ response: DecisionsResponse; settle: ApiCallAnswer['settle'] }> {
   const request = parseOrBadRequest(DecisionsRequestSchema, fromSystemOneBody(json), 'System One request');
-  const { response, settle } = await answerApiCall(core, { request, sessionId: sessionOf(request, call), keyId: call.key.id, requestId: call.requestId, signal: call.signal, route: 'systemone' });
+  const { response, settle } = await answerApiCall(core, {
+    request,
+    sessionId: sessionOf(request, call),
+    keyId: call.key.id,
+    requestId: call.requestId,
+    signal: call.signal,
+    route: 'systemone',
+  });
   return { response: toSystemOneResponse(response, concentration), settle };
 }

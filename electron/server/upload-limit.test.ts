@@ -32,7 +32,15 @@ describe('bodies past the limit, and requests Node cannot parse', () => {
   let key: string;
   const dirs = [tempDir(), tempDir()];
   beforeAll(async () => {
-    server = await startServer({ port: 0, host: '127.0.0.1', dataDir: dirs[0]!.path, rendererDir: dirs[1]!.path, version: 'test', overrideGlobalObjects: true, bodyLimitBytes: LIMIT });
+    server = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      dataDir: dirs[0]!.path,
+      rendererDir: dirs[1]!.path,
+      version: 'test',
+      overrideGlobalObjects: true,
+      bodyLimitBytes: LIMIT,
+    });
     port = Number(new URL(server.url).port);
     key = (await server.core.apiKeys.create('upload', 'management')).key;
   });
@@ -50,10 +58,16 @@ describe('bodies past the limit, and requests Node cannot parse', () => {
   ])('%s: the client finishes its upload and reads a 413 envelope', async (_name, path, declared) => {
     const framing = declared ? `content-length: ${big.length}` : 'transfer-encoding: chunked';
     const payload = declared ? big : Buffer.concat([Buffer.from(`${big.length.toString(16)}\r\n`), big, Buffer.from('\r\n0\r\n\r\n')]);
-    const { response, writeError } = await rawRequest(port, `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${key}\r\ncontent-type: application/json\r\n${framing}\r\n\r\n`, payload);
+    const { response, writeError } = await rawRequest(
+      port,
+      `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${key}\r\ncontent-type: application/json\r\n${framing}\r\n\r\n`,
+      payload,
+    );
     expect(writeError).toBeNull();
     expect(response).toMatch(/^HTTP\/1\.1 413 /);
-    const body = JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4).replace(/^[0-9a-f]+\r\n|\r\n0\r\n\r\n$/g, '')) as { error: { code: number; message: string } };
+    const body = JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4).replace(/^[0-9a-f]+\r\n|\r\n0\r\n\r\n$/g, '')) as {
+      error: { code: number; message: string };
+    };
     expect(body.error).toMatchObject({ code: 413, message: expect.stringContaining(`limit of ${LIMIT} bytes`) });
   });
 

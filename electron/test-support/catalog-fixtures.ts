@@ -45,7 +45,9 @@ export function testEndpoint(options: {
   const prices: Prices = { prompt: null, completion: null, request: null, image: null, cacheRead: null, cacheWrite: null, ...options.prices };
   const str = (n: number | null) => (n === null ? undefined : String(n));
   const pricing = Object.fromEntries(
-    Object.entries({ prompt: str(prices.prompt), completion: str(prices.completion), request: str(prices.request), image: str(prices.image) }).filter(([, v]) => v !== undefined),
+    Object.entries({ prompt: str(prices.prompt), completion: str(prices.completion), request: str(prices.request), image: str(prices.image) }).filter(
+      ([, v]) => v !== undefined,
+    ),
   );
   return {
     id: `${options.provider.slug}:${tag}:${model.id}`,

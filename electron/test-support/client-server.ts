@@ -24,13 +24,37 @@ export interface ClientServer {
 export async function startClientServer(): Promise<ClientServer> {
   const dirs = [tempDir(), tempDir()];
   const hosts = await startDecisionHosts();
-  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir: dirs[0]!.path, rendererDir: dirs[1]!.path, version: 'test', overrideGlobalObjects: false, sandbox: { seed: 11, failures: false, timeScale: 0.02 }, timeouts: { deadlineMs: 10_000, attemptMs: 5_000 } });
+  const server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: dirs[0]!.path,
+    rendererDir: dirs[1]!.path,
+    version: 'test',
+    overrideGlobalObjects: false,
+    sandbox: { seed: 11, failures: false, timeScale: 0.02 },
+    timeouts: { deadlineMs: 10_000, attemptMs: 5_000 },
+  });
   await server.core.replaceCatalogFile(
     CatalogFileSchema.parse({
       version: 1,
       providers: [{ slug: 'openai', name: 'OpenAI', wire_format: 'openai', base_url: `${hosts.url}/openai/v1` }],
-      models: [{ id: 'acme/luna', name: 'Luna', created: 1, architecture: { input_modalities: ['text'], output_modalities: ['decisions'], modality: 'text->decisions', instruct_type: null, tokenizer: null } }],
-      endpoints: [{ model_id: 'acme/luna', provider: 'openai', upstream_model: 'gpt-6-luna', wire_format: 'openai-decisions', pricing: { prompt: '0.0000001', completion: '0' } }],
+      models: [
+        {
+          id: 'acme/luna',
+          name: 'Luna',
+          created: 1,
+          architecture: { input_modalities: ['text'], output_modalities: ['decisions'], modality: 'text->decisions', instruct_type: null, tokenizer: null },
+        },
+      ],
+      endpoints: [
+        {
+          model_id: 'acme/luna',
+          provider: 'openai',
+          upstream_model: 'gpt-6-luna',
+          wire_format: 'openai-decisions',
+          pricing: { prompt: '0.0000001', completion: '0' },
+        },
+      ],
     }),
   );
   // The catalog file alone would turn the simulated fleet off: keep it on beside it.
@@ -61,7 +85,13 @@ export function scriptRefusal(hosts: DecisionHosts, refuse: string): void {
       body: {
         model: 'gpt-6-luna',
         answers: questions.map((q) => (q.name === refuse ? { type: 'refusal', name: q.name } : { type: 'predicate', name: q.name, probability: 0.5 })),
-        usage: { input_tokens: 100, input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 }, output_tokens: 2, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 102 },
+        usage: {
+          input_tokens: 100,
+          input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
+          output_tokens: 2,
+          output_tokens_details: { reasoning_tokens: 0 },
+          total_tokens: 102,
+        },
       },
     };
   });

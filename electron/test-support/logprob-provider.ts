@@ -74,7 +74,18 @@ export function logprobCatalog(url: string, models: string[], prices = { prompt:
   return {
     version: 1,
     providers: [{ slug: 'lp', name: 'Logprob provider', wire_format: 'openai', base_url: `${url}/v1`, local: true }],
-    models: models.map((m) => ({ id: `lp/${m}`, name: m, created: 1, architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null } })),
-    endpoints: models.map((m) => ({ model_id: `lp/${m}`, provider: 'lp', upstream_model: m, pricing: prices, supported_parameters: ['logprobs', 'top_logprobs', 'max_tokens'] })),
+    models: models.map((m) => ({
+      id: `lp/${m}`,
+      name: m,
+      created: 1,
+      architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null },
+    })),
+    endpoints: models.map((m) => ({
+      model_id: `lp/${m}`,
+      provider: 'lp',
+      upstream_model: m,
+      pricing: prices,
+      supported_parameters: ['logprobs', 'top_logprobs', 'max_tokens'],
+    })),
   };
 }

@@ -24,9 +24,22 @@ export async function maxBillingProvider(): Promise<{ url: string; billed: Bille
       const sent = body.messages.map((m) => m.content).join('') + (body.response_format ? JSON.stringify(body.response_format.json_schema.schema) : '');
       const usage = { prompt_tokens: Buffer.byteLength(sent) + 32, completion_tokens: body.max_tokens, total_tokens: 0 };
       billed.push({ path: req.url ?? '', prompt: usage.prompt_tokens, completion: usage.completion_tokens });
-      const chunk = { id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'The' }, logprobs: { content: [{ token: 'The', logprob: 0, bytes: null, top_logprobs: [{ token: 'The', logprob: 0 }] }] }, finish_reason: 'stop' }] };
+      const chunk = {
+        id: 'c',
+        object: 'chat.completion.chunk',
+        choices: [
+          {
+            index: 0,
+            delta: { content: 'The' },
+            logprobs: { content: [{ token: 'The', logprob: 0, bytes: null, top_logprobs: [{ token: 'The', logprob: 0 }] }] },
+            finish_reason: 'stop',
+          },
+        ],
+      };
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end(`data: ${JSON.stringify(chunk)}\n\ndata: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [], usage })}\n\ndata: [DONE]\n\n`);
+      res.end(
+        `data: ${JSON.stringify(chunk)}\n\ndata: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [], usage })}\n\ndata: [DONE]\n\n`,
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

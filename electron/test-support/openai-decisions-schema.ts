@@ -19,7 +19,14 @@ function validator(): ValidateFunction {
   if (validate) return validate;
   // The package's export map names its JavaScript; the type definitions sit beside each module.
   const types = join(dirname(require.resolve('openai/resources/decisions')), 'decisions.d.ts');
-  const schema = createGenerator({ path: types, type: 'DecisionCreateParams', skipTypeCheck: true, additionalProperties: false, topRef: true, expose: 'export' }).createSchema('DecisionCreateParams');
+  const schema = createGenerator({
+    path: types,
+    type: 'DecisionCreateParams',
+    skipTypeCheck: true,
+    additionalProperties: false,
+    topRef: true,
+    expose: 'export',
+  }).createSchema('DecisionCreateParams');
   validate = new Ajv({ allErrors: true, strict: false }).compile(schema as object);
   return validate;
 }
@@ -40,7 +47,10 @@ export interface OpenAiRequestProblem {
 
 /** `/questions/0/choices` as OpenAI names it: `questions[0].choices`. */
 const paramOf = (pointer: string, extra?: string) =>
-  [...pointer.split('/').slice(1), ...(extra ? [extra] : [])].reduce((name, part) => (/^\d+$/.test(part) ? `${name}[${part}]` : name ? `${name}.${part}` : part), '');
+  [...pointer.split('/').slice(1), ...(extra ? [extra] : [])].reduce(
+    (name, part) => (/^\d+$/.test(part) ? `${name}[${part}]` : name ? `${name}.${part}` : part),
+    '',
+  );
 
 function firstProblem(errors: readonly ErrorObject[]): OpenAiRequestProblem {
   const unknown = errors.find((e) => e.keyword === 'additionalProperties');
@@ -55,7 +65,11 @@ function firstProblem(errors: readonly ErrorObject[]): OpenAiRequestProblem {
   }
   const wrong = errors.find((e) => e.keyword === 'type') ?? errors[0]!;
   const param = paramOf(wrong.instancePath) || null;
-  return { message: `Invalid value for '${param ?? 'body'}': ${wrong.message ?? 'not allowed'}.`, param, code: wrong.keyword === 'type' ? 'invalid_type' : 'invalid_value' };
+  return {
+    message: `Invalid value for '${param ?? 'body'}': ${wrong.message ?? 'not allowed'}.`,
+    param,
+    code: wrong.keyword === 'type' ? 'invalid_type' : 'invalid_value',
+  };
 }
 
 /** Null when OpenAI would take the request; else the problem its error object names. */
@@ -63,13 +77,20 @@ export function openAiRequestCheck(body: unknown): OpenAiRequestProblem | null {
   const check = validator();
   if (!check(body)) return firstProblem(check.errors ?? []);
   const questions = (body as { questions: { choices?: { value: string | boolean }[] }[] }).questions;
-  if (questions.length < 1 || questions.length > 400) return { message: `Invalid 'questions': ask between 1 and 400 questions, got ${questions.length}.`, param: 'questions', code: 'invalid_value' };
+  if (questions.length < 1 || questions.length > 400)
+    return { message: `Invalid 'questions': ask between 1 and 400 questions, got ${questions.length}.`, param: 'questions', code: 'invalid_value' };
   for (const [i, q] of questions.entries()) {
     if (!q.choices) continue;
-    if (q.choices.length < 2 || q.choices.length > 255) return { message: `Invalid 'questions[${i}].choices': provide between 2 and 255 choices, got ${q.choices.length}.`, param: `questions[${i}].choices`, code: 'invalid_value' };
+    if (q.choices.length < 2 || q.choices.length > 255)
+      return {
+        message: `Invalid 'questions[${i}].choices': provide between 2 and 255 choices, got ${q.choices.length}.`,
+        param: `questions[${i}].choices`,
+        code: 'invalid_value',
+      };
     // Typed: "true" and true are distinct values.
     const values = q.choices.map((c) => `${typeof c.value}:${String(c.value)}`);
-    if (new Set(values).size !== values.length) return { message: `Invalid 'questions[${i}].choices': each choice must be unique.`, param: `questions[${i}].choices`, code: 'invalid_value' };
+    if (new Set(values).size !== values.length)
+      return { message: `Invalid 'questions[${i}].choices': each choice must be unique.`, param: `questions[${i}].choices`, code: 'invalid_value' };
   }
   return null;
 }

@@ -18,8 +18,20 @@ const answerName = { name: z.string().nullable() };
 const answerSchema = z.discriminatedUnion('type', [
   z.object({ ...answerName, type: z.literal('refusal') }),
   z.object({ ...answerName, type: z.literal('predicate'), probability }),
-  z.object({ ...answerName, type: z.literal('choice'), choice: choiceValue, confidence: probability, probabilities: z.array(z.object({ value: choiceValue, probability })) }),
-  z.object({ ...answerName, type: z.literal('score'), score: z.number().nonnegative(), confidence: probability, probabilities: z.array(z.object({ value: z.number().int(), label: z.string(), probability })) }),
+  z.object({
+    ...answerName,
+    type: z.literal('choice'),
+    choice: choiceValue,
+    confidence: probability,
+    probabilities: z.array(z.object({ value: choiceValue, probability })),
+  }),
+  z.object({
+    ...answerName,
+    type: z.literal('score'),
+    score: z.number().nonnegative(),
+    confidence: probability,
+    probabilities: z.array(z.object({ value: z.number().int(), label: z.string(), probability })),
+  }),
 ]);
 const tokenCount = z.number().int().nonnegative();
 const responseSchema = z.object({
@@ -45,7 +57,11 @@ export function promptfooAccepts(request: { questions: readonly Question[] }, re
       const question = questions[index]!;
       if (answer.name !== (question.name ?? null)) return false;
       if (answer.type === 'refusal') return true;
-      if ((answer.type === 'choice' || answer.type === 'score') && Math.abs(answer.probabilities.reduce((sum, item) => sum + item.probability, 0) - 1) > DISTRIBUTION_TOLERANCE) return false;
+      if (
+        (answer.type === 'choice' || answer.type === 'score') &&
+        Math.abs(answer.probabilities.reduce((sum, item) => sum + item.probability, 0) - 1) > DISTRIBUTION_TOLERANCE
+      )
+        return false;
       if (answer.type === 'choice' && question.type === 'choice') {
         const choices = question.choices!;
         return (

@@ -79,7 +79,12 @@ function systemOneAnswers(questions: Record<string, Q>, decimals: number, box?: 
     else if (q.type === 'choice') {
       const options = Object.keys(q.criteria as Body);
       const d = hostDistribution(seed, options.length, decimals);
-      answers[name] = { type: 'choice', choice: options[d.chosen], confidence: d.confidence, probabilities: Object.fromEntries(options.map((o, i) => [o, d.probabilities[i]])) };
+      answers[name] = {
+        type: 'choice',
+        choice: options[d.chosen],
+        confidence: d.confidence,
+        probabilities: Object.fromEntries(options.map((o, i) => [o, d.probabilities[i]])),
+      };
     } else if (q.type === 'score') {
       const levels = q.criteria as unknown[];
       const d = hostDistribution(seed, levels.length, decimals);
@@ -97,7 +102,10 @@ function systemOneAnswers(questions: Record<string, Q>, decimals: number, box?: 
 
 const stateText = (state: unknown) => (typeof state === 'string' ? state : JSON.stringify(state));
 
-const fastApi422 = (issues: { loc: (string | number)[]; msg: string; type: string; input?: unknown; ctx?: Body }[]): Reply => ({ status: 422, body: { detail: issues } });
+const fastApi422 = (issues: { loc: (string | number)[]; msg: string; type: string; input?: unknown; ctx?: Body }[]): Reply => ({
+  status: 422,
+  body: { detail: issues },
+});
 
 /** What TypeSafe's listing names: the OpenAPI's own example (`jev-latest`), and the builds it serves. */
 export const TYPESAFE_MODELS = [
@@ -115,16 +123,29 @@ function typesafe(body: Body, headers: IncomingMessage['headers']): Reply {
   const missing = ['model', 'state', 'questions'].filter((k) => !(k in body));
   if (missing.length > 0) return fastApi422(missing.map((k) => ({ loc: ['body', k], msg: 'Field required', type: 'missing', input: body })));
   const questions = body['questions'];
-  if (!isObject(questions) || Object.keys(questions).length === 0) return fastApi422([{ loc: ['body', 'questions'], msg: 'Dictionary should have at least 1 item after validation, not 0', type: 'too_short' }]);
+  if (!isObject(questions) || Object.keys(questions).length === 0)
+    return fastApi422([{ loc: ['body', 'questions'], msg: 'Dictionary should have at least 1 item after validation, not 0', type: 'too_short' }]);
   const issues: Parameters<typeof fastApi422>[0] = [];
   for (const [name, q] of Object.entries(questions as Record<string, Q>)) {
     const at = ['body', 'questions', name];
     if (q.type !== 'noul' && q.type !== 'choice' && q.type !== 'score') {
-      issues.push({ loc: at, msg: `Input tag '${String(q.type)}' found using 'type' does not match any of the expected tags: 'noul', 'choice', 'score'`, type: 'union_tag_invalid' });
+      issues.push({
+        loc: at,
+        msg: `Input tag '${String(q.type)}' found using 'type' does not match any of the expected tags: 'noul', 'choice', 'score'`,
+        type: 'union_tag_invalid',
+      });
     } else if (q.type === 'choice' && !isObject(q.criteria)) issues.push({ loc: [...at, 'choice', 'criteria'], msg: 'Field required', type: 'missing' });
-    else if (q.type === 'choice' && Object.keys(q.criteria as Body).length > 255) issues.push({ loc: [...at, 'choice', 'criteria'], msg: 'Dictionary should have at most 255 items after validation', type: 'too_long' });
-    else if (q.type === 'score' && (!Array.isArray(q.criteria) || q.criteria.length === 0)) issues.push({ loc: [...at, 'score', 'criteria'], msg: 'List should have at least 1 item after validation, not 0', type: 'too_short', ctx: { min_length: 1 } });
-    else if (q.type === 'score' && (q.criteria as unknown[]).length > 10) issues.push({ loc: [...at, 'score', 'criteria'], msg: 'List should have at most 10 items after validation', type: 'too_long', ctx: { max_length: 10 } });
+    else if (q.type === 'choice' && Object.keys(q.criteria as Body).length > 255)
+      issues.push({ loc: [...at, 'choice', 'criteria'], msg: 'Dictionary should have at most 255 items after validation', type: 'too_long' });
+    else if (q.type === 'score' && (!Array.isArray(q.criteria) || q.criteria.length === 0))
+      issues.push({
+        loc: [...at, 'score', 'criteria'],
+        msg: 'List should have at least 1 item after validation, not 0',
+        type: 'too_short',
+        ctx: { min_length: 1 },
+      });
+    else if (q.type === 'score' && (q.criteria as unknown[]).length > 10)
+      issues.push({ loc: [...at, 'score', 'criteria'], msg: 'List should have at most 10 items after validation', type: 'too_long', ctx: { max_length: 10 } });
   }
   if (issues.length > 0) return fastApi422(issues);
   // Past TypeSafe's ceiling: "observed in production" by vercel/ai's TypeSafe provider tests.
@@ -134,7 +155,14 @@ function typesafe(body: Body, headers: IncomingMessage['headers']): Reply {
   const request = fixture('typesafe/evaluation-request.json');
   if (same({ model: 'jev-latest', state: body['state'], questions }, request)) return { status: 200, body: fixture('typesafe/decision-response.json') };
   const text = stateText(body['state']) + JSON.stringify(questions);
-  return { status: 200, body: { model, answers: systemOneAnswers(questions as Record<string, Q>, 2), usage: { input_tokens: hostTokens(text), output_tokens: 18 * Object.keys(questions).length } } };
+  return {
+    status: 200,
+    body: {
+      model,
+      answers: systemOneAnswers(questions as Record<string, Q>, 2),
+      usage: { input_tokens: hostTokens(text), output_tokens: 18 * Object.keys(questions).length },
+    },
+  };
 }
 
 const openRouterError = (code: number, message: string): Reply => ({ status: code, body: { error: { code, message } } });
@@ -163,10 +191,23 @@ function openrouter(body: Body, headers: IncomingMessage['headers']): Reply {
   }
   const answers = systemOneAnswers(questions as Record<string, Q>, 2, (name) => {
     const d = hostDistribution(`box:${name}`, 4, 2);
-    return { type: 'box', box: { top: 0.1, bottom: 0.1 + Math.max(0.05, d.probabilities[0]!), left: 0.2, right: 0.2 + Math.max(0.05, d.probabilities[1]!) }, confidence: d.confidence };
+    return {
+      type: 'box',
+      box: { top: 0.1, bottom: 0.1 + Math.max(0.05, d.probabilities[0]!), left: 0.2, right: 0.2 + Math.max(0.05, d.probabilities[1]!) },
+      confidence: d.confidence,
+    };
   });
   const input = hostTokens(stateText(body['state']) + JSON.stringify(questions));
-  return { status: 200, body: { id: `gen-dec-${Date.now()}`, model: `${String(body['model'])}-20260917`, provider: 'TypeSafe', answers, usage: { input_tokens: input, output_tokens: 20, cost: +(input * 0.042e-6).toPrecision(6) } } };
+  return {
+    status: 200,
+    body: {
+      id: `gen-dec-${Date.now()}`,
+      model: `${String(body['model'])}-20260917`,
+      provider: 'TypeSafe',
+      answers,
+      usage: { input_tokens: input, output_tokens: 20, cost: +(input * 0.042e-6).toPrecision(6) },
+    },
+  };
 }
 
 const perplexityError = (status: number, message: string, type: string, code: string | number | null, param: null | undefined = null): Reply => ({
@@ -180,53 +221,85 @@ function perplexity(body: Body, headers: IncomingMessage['headers']): Reply {
   const unknown = Object.keys(body).find((k) => !['model', 'state', 'questions'].includes(k));
   if (unknown) return perplexityError(400, `Unknown field: ${unknown}`, 'invalid_request_error', null);
   const questions = (body['questions'] ?? {}) as Record<string, Q>;
-  if (Object.keys(questions).length > 128) return perplexityError(400, `At most 128 questions are allowed, got ${Object.keys(questions).length}`, 'invalid_request_error', 'invalid_request');
+  if (Object.keys(questions).length > 128)
+    return perplexityError(400, `At most 128 questions are allowed, got ${Object.keys(questions).length}`, 'invalid_request_error', 'invalid_request');
   const images = Array.isArray(body['state']) ? body['state'].filter((i) => isObject(i) && i['type'] === 'image_url').length : 0;
   if (images > 8) return perplexityError(400, `At most 8 images are allowed per question, got ${images}`, 'invalid_request_error', 'invalid_request');
   for (const [name, q] of Object.entries(questions)) {
-    if (q.type === 'score' && (q.criteria as unknown[]).length > 10) return perplexityError(400, `questions.${name}: at most 10 levels`, 'invalid_request_error', 'invalid_request');
+    if (q.type === 'score' && (q.criteria as unknown[]).length > 10)
+      return perplexityError(400, `questions.${name}: at most 10 levels`, 'invalid_request_error', 'invalid_request');
   }
   if (same(body, fixture('perplexity/decision-request.json'))) return { status: 200, body: fixture('perplexity/decision-response.json') };
   const text = stateText(body['state']) + JSON.stringify(questions);
   return { status: 200, body: { model: body['model'], answers: systemOneAnswers(questions, 2), usage: { input_tokens: hostTokens(text), output_tokens: 0 } } };
 }
 
-const cloudflareError = (status: number, code: number, message: string): Reply => ({ status, body: { success: false, errors: [{ code, message }], messages: [], result: null } });
+const cloudflareError = (status: number, code: number, message: string): Reply => ({
+  status,
+  body: { success: false, errors: [{ code, message }], messages: [], result: null },
+});
 
 /** Cloudflare Workers AI (Clef): the envelope, code 5012 for what it will not take, four decimals. */
 function cloudflare(body: Body, headers: IncomingMessage['headers'], model: string): Reply {
   if (headers.authorization !== `Bearer ${HOST_KEYS.cloudflare}`) return cloudflareError(401, 10000, 'Authentication error');
   const unknown = Object.keys(body).find((k) => !['model', 'state', 'questions', 'images'].includes(k));
   if (unknown) return cloudflareError(422, 5012, `Unknown field: ${unknown}`);
-  if (body['model'] !== undefined && body['model'] !== `@cf/cloudflare/${model}` && body['model'] !== model) return cloudflareError(400, 5006, 'model does not match the route');
+  if (body['model'] !== undefined && body['model'] !== `@cf/cloudflare/${model}` && body['model'] !== model)
+    return cloudflareError(400, 5006, 'model does not match the route');
   const questions = (body['questions'] ?? {}) as Record<string, Q>;
   const names = Object.keys(questions);
   if (names.length === 0 || names.length > 64) return cloudflareError(422, 5012, `questions: between 1 and 64, got ${names.length}`);
   for (const [name, q] of Object.entries(questions)) {
     if (!/^[A-Za-z0-9_.-]{1,100}$/.test(name)) return cloudflareError(422, 5012, `questions.${name}: invalid question id`);
-    if (q.type === 'choice' && !(Object.keys(q.criteria as Body).length >= 2 && Object.keys(q.criteria as Body).length <= 255)) return cloudflareError(422, 5012, `questions.${name}: between 2 and 255 options`);
-    if (q.type === 'score' && !((q.criteria as unknown[]).length >= 2 && (q.criteria as unknown[]).length <= 10)) return cloudflareError(422, 5012, `questions.${name}: between 2 and 10 levels`);
+    if (q.type === 'choice' && !(Object.keys(q.criteria as Body).length >= 2 && Object.keys(q.criteria as Body).length <= 255))
+      return cloudflareError(422, 5012, `questions.${name}: between 2 and 255 options`);
+    if (q.type === 'score' && !((q.criteria as unknown[]).length >= 2 && (q.criteria as unknown[]).length <= 10))
+      return cloudflareError(422, 5012, `questions.${name}: between 2 and 10 levels`);
     if (q.type !== 'noul' && q.type !== 'choice' && q.type !== 'score') return cloudflareError(400, 5006, `questions.${name}: unknown question type`);
   }
   if (Array.isArray(body['images']) && body['images'].length > 4) return cloudflareError(422, 5012, 'images: at most 4');
   const text = stateText(body['state']) + JSON.stringify(questions);
-  return { status: 200, body: { result: { model, answers: systemOneAnswers(questions, 4), usage: { input_tokens: hostTokens(text), output_tokens: 0 } }, success: true, errors: [], messages: [] } };
+  return {
+    status: 200,
+    body: {
+      result: { model, answers: systemOneAnswers(questions, 4), usage: { input_tokens: hostTokens(text), output_tokens: 0 } },
+      success: true,
+      errors: [],
+      messages: [],
+    },
+  };
 }
 
 /* ----- OpenAI's family ----- */
 
-const openAiError = (status: number, message: string, param: string | null, code: string | null, type = 'invalid_request_error'): Reply => ({ status, body: { error: { message, type, param, code } } });
+const openAiError = (status: number, message: string, param: string | null, code: string | null, type = 'invalid_request_error'): Reply => ({
+  status,
+  body: { error: { message, type, param, code } },
+});
 
 /** OpenAI's `/v1/decisions` (and Fireworks' copy): the schema from the SDK's types, then what the doc comments state. */
 function openAiFamily(which: 'openai' | 'fireworks', body: Body, headers: IncomingMessage['headers']): Reply {
   const auth = headers.authorization;
-  if (!auth) return openAiError(401, "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).", null, null);
-  if (auth !== `Bearer ${HOST_KEYS[which]}`) return openAiError(401, 'Incorrect API key provided: sk-****. You can find your API key at https://platform.openai.com/account/api-keys.', null, 'invalid_api_key');
+  if (!auth)
+    return openAiError(
+      401,
+      "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
+      null,
+      null,
+    );
+  if (auth !== `Bearer ${HOST_KEYS[which]}`)
+    return openAiError(
+      401,
+      'Incorrect API key provided: sk-****. You can find your API key at https://platform.openai.com/account/api-keys.',
+      null,
+      'invalid_api_key',
+    );
   const problem = openAiRequestCheck(body);
   if (problem) return openAiError(400, problem.message, problem.param, problem.code);
   const questions = body['questions'] as Body[];
   if (which === 'fireworks') {
-    if (JSON.stringify(body['input']).includes('"input_image"')) return openAiError(400, 'input_image parts are not supported: this route is text only', 'input', null);
+    if (JSON.stringify(body['input']).includes('"input_image"'))
+      return openAiError(400, 'input_image parts are not supported: this route is text only', 'input', null);
     const wide = questions.findIndex((q) => Array.isArray(q['choices']) && q['choices'].length > 208);
     if (wide >= 0) return openAiError(400, 'A choice question can have at most 208 choices', `questions[${wide}].choices`, null);
   }
@@ -237,11 +310,23 @@ function openAiFamily(which: 'openai' | 'fireworks', body: Body, headers: Incomi
     if (q['type'] === 'choice') {
       const choices = q['choices'] as { value: string | boolean }[];
       const d = hostDistribution(seed, choices.length, 2);
-      return { type: 'choice', name, choice: choices[d.chosen]!.value, confidence: d.confidence, probabilities: choices.map((c, i) => ({ value: c.value, probability: d.probabilities[i] })) };
+      return {
+        type: 'choice',
+        name,
+        choice: choices[d.chosen]!.value,
+        confidence: d.confidence,
+        probabilities: choices.map((c, i) => ({ value: c.value, probability: d.probabilities[i] })),
+      };
     }
     const levels = q['levels'] as { label: string }[];
     const d = hostDistribution(seed, levels.length, 2);
-    return { type: 'score', name, score: d.mean, confidence: d.confidence, probabilities: levels.map((l, i) => ({ value: i, label: l.label, probability: d.probabilities[i] })) };
+    return {
+      type: 'score',
+      name,
+      score: d.mean,
+      confidence: d.confidence,
+      probabilities: levels.map((l, i) => ({ value: i, label: l.label, probability: d.probabilities[i] })),
+    };
   });
   const input = hostTokens(JSON.stringify(body['input']) + JSON.stringify(questions));
   return {
@@ -249,7 +334,13 @@ function openAiFamily(which: 'openai' | 'fireworks', body: Body, headers: Incomi
     body: {
       model: body['model'],
       answers,
-      usage: { input_tokens: input, input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 }, output_tokens: answers.length, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: input + answers.length },
+      usage: {
+        input_tokens: input,
+        input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
+        output_tokens: answers.length,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: input + answers.length,
+      },
     },
   };
 }
@@ -292,7 +383,10 @@ export async function startDecisionHosts(): Promise<DecisionHosts> {
     try {
       body = JSON.parse(text) as Body;
     } catch {
-      return send({ status: 400, body: { error: { message: 'We could not parse the JSON body of your request.', type: 'invalid_request_error', param: null, code: null } } });
+      return send({
+        status: 400,
+        body: { error: { message: 'We could not parse the JSON body of your request.', type: 'invalid_request_error', param: null, code: null } },
+      });
     }
     const scripted = scripts.get(found.host)?.shift();
     const reply = scripted ? scripted(body) : found.answer(body, req.headers);

@@ -25,7 +25,8 @@ export interface Rule {
   topLogprobs?: number;
 }
 
-const openaiError = (message: string, param: string | null, code: string | null, type = 'invalid_request_error') => JSON.stringify({ error: { message, type, param, code } });
+const openaiError = (message: string, param: string | null, code: string | null, type = 'invalid_request_error') =>
+  JSON.stringify({ error: { message, type, param, code } });
 const has = (key: string) => (body: Record<string, unknown>) => body[key] !== undefined;
 const config = (body: Record<string, unknown>) => (body['generationConfig'] ?? {}) as Record<string, unknown>;
 const thinking = (body: Record<string, unknown>) => (config(body)['thinkingConfig'] ?? {}) as { thinkingBudget?: number; thinkingLevel?: string };
@@ -33,7 +34,11 @@ const thinking = (body: Record<string, unknown>) => (config(body)['thinkingConfi
 const REASONING_OPENAI: Rule['refuse'] = [
   { when: has('max_tokens'), status: 400, body: recorded('openai/error-400-unsupported-parameter-max-tokens.json') },
   { when: (b) => b['temperature'] !== undefined && b['temperature'] !== 1, status: 400, body: recorded('openai/error-400-unsupported-value-temperature.json') },
-  { when: (b) => b['logprobs'] !== undefined || b['top_logprobs'] !== undefined, status: 400, body: openaiError("Unsupported parameter: 'logprobs' is not supported with this model.", 'logprobs', 'unsupported_parameter') },
+  {
+    when: (b) => b['logprobs'] !== undefined || b['top_logprobs'] !== undefined,
+    status: 400,
+    body: openaiError("Unsupported parameter: 'logprobs' is not supported with this model.", 'logprobs', 'unsupported_parameter'),
+  },
 ];
 
 /** One representative current model per bundled provider, with the rules its documentation states. */
@@ -43,16 +48,38 @@ export const RULES: Rule[] = [
     model: 'gpt-5-mini',
     refuse: [
       ...REASONING_OPENAI,
-      { when: (b) => b['reasoning_effort'] !== undefined && !['minimal', 'low', 'medium', 'high'].includes(b['reasoning_effort'] as string), status: 400, body: openaiError("Unsupported value: 'reasoning_effort' does not support this value with this model.", 'reasoning_effort', 'unsupported_value') },
+      {
+        when: (b) => b['reasoning_effort'] !== undefined && !['minimal', 'low', 'medium', 'high'].includes(b['reasoning_effort'] as string),
+        status: 400,
+        body: openaiError("Unsupported value: 'reasoning_effort' does not support this value with this model.", 'reasoning_effort', 'unsupported_value'),
+      },
     ],
     // Medium effort by default: hundreds of reasoning tokens before the answer; minimal: a few.
     thinks: (b) => (b['reasoning_effort'] === 'minimal' ? 8 : 320),
   },
-  { provider: 'openai', model: 'o4-mini', refuse: [...REASONING_OPENAI, { when: (b) => b['reasoning_effort'] === 'minimal', status: 400, body: openaiError("Unsupported value: 'minimal' is not supported with the 'o4-mini' model.", 'reasoning_effort', 'unsupported_value') }], thinks: (b) => (b['reasoning_effort'] === 'low' ? 64 : 512) },
+  {
+    provider: 'openai',
+    model: 'o4-mini',
+    refuse: [
+      ...REASONING_OPENAI,
+      {
+        when: (b) => b['reasoning_effort'] === 'minimal',
+        status: 400,
+        body: openaiError("Unsupported value: 'minimal' is not supported with the 'o4-mini' model.", 'reasoning_effort', 'unsupported_value'),
+      },
+    ],
+    thinks: (b) => (b['reasoning_effort'] === 'low' ? 64 : 512),
+  },
   {
     provider: 'openai',
     model: 'gpt-4.1-mini',
-    refuse: [{ when: (b) => Number(b['top_logprobs'] ?? 0) > 20, status: 400, body: openaiError("Invalid 'top_logprobs': integer above maximum value. Expected a value <= 20.", 'top_logprobs', 'integer_above_max_value') }],
+    refuse: [
+      {
+        when: (b) => Number(b['top_logprobs'] ?? 0) > 20,
+        status: 400,
+        body: openaiError("Invalid 'top_logprobs': integer above maximum value. Expected a value <= 20.", 'top_logprobs', 'integer_above_max_value'),
+      },
+    ],
     topLogprobs: 20,
   },
   {
@@ -60,15 +87,33 @@ export const RULES: Rule[] = [
     model: 'claude-opus-4-7',
     refuse: [
       { when: has('temperature'), status: 400, body: recorded('anthropic/error-400-temperature-deprecated.json') },
-      { when: (b) => !has('max_tokens')(b), status: 400, body: JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'max_tokens: Field required' } }) },
-      { when: (b, h) => has('output_format')(b) && !String(h['anthropic-beta'] ?? '').includes('structured-outputs'), status: 400, body: JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'output_format: Extra inputs are not permitted' } }) },
-      { when: (b) => ['logprobs', 'top_logprobs', 'stream_options'].some((k) => has(k)(b)), status: 400, body: JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'logprobs: Extra inputs are not permitted' } }) },
+      {
+        when: (b) => !has('max_tokens')(b),
+        status: 400,
+        body: JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'max_tokens: Field required' } }),
+      },
+      {
+        when: (b, h) => has('output_format')(b) && !String(h['anthropic-beta'] ?? '').includes('structured-outputs'),
+        status: 400,
+        body: JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'output_format: Extra inputs are not permitted' } }),
+      },
+      {
+        when: (b) => ['logprobs', 'top_logprobs', 'stream_options'].some((k) => has(k)(b)),
+        status: 400,
+        body: JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'logprobs: Extra inputs are not permitted' } }),
+      },
     ],
   },
   {
     provider: 'anthropic',
     model: 'claude-sonnet-4-5',
-    refuse: [{ when: (b) => ['logprobs', 'top_logprobs', 'stream_options'].some((k) => has(k)(b)), status: 400, body: JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'logprobs: Extra inputs are not permitted' } }) }],
+    refuse: [
+      {
+        when: (b) => ['logprobs', 'top_logprobs', 'stream_options'].some((k) => has(k)(b)),
+        status: 400,
+        body: JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'logprobs: Extra inputs are not permitted' } }),
+      },
+    ],
   },
   {
     provider: 'google-ai-studio',
@@ -81,8 +126,16 @@ export const RULES: Rule[] = [
     provider: 'google-ai-studio',
     model: 'gemini-2.5-pro',
     refuse: [
-      { when: (b) => config(b)['responseLogprobs'] !== undefined, status: 400, body: recorded('google/error-400-logprobs-not-enabled.json').replace('gemini-2.5-flash', 'gemini-2.5-pro') },
-      { when: (b) => thinking(b).thinkingBudget === 0, status: 400, body: JSON.stringify({ error: { code: 400, message: 'Budget 0 is invalid. This model only works in thinking mode.', status: 'INVALID_ARGUMENT' } }) },
+      {
+        when: (b) => config(b)['responseLogprobs'] !== undefined,
+        status: 400,
+        body: recorded('google/error-400-logprobs-not-enabled.json').replace('gemini-2.5-flash', 'gemini-2.5-pro'),
+      },
+      {
+        when: (b) => thinking(b).thinkingBudget === 0,
+        status: 400,
+        body: JSON.stringify({ error: { code: 400, message: 'Budget 0 is invalid. This model only works in thinking mode.', status: 'INVALID_ARGUMENT' } }),
+      },
     ],
     thinks: (b) => thinking(b).thinkingBudget ?? 900,
   },
@@ -92,19 +145,37 @@ export const RULES: Rule[] = [
     model: 'mistral-small-latest',
     refuse: [
       { when: has('stream_options'), status: 422, body: recorded('mistral/error-422-extra-forbidden-stream-options.json') },
-      ...['logprobs', 'top_logprobs', 'reasoning_effort'].map((k) => ({ when: has(k), status: 422, body: JSON.stringify({ detail: [{ type: 'extra_forbidden', loc: ['body', k], msg: 'Extra inputs are not permitted', input: true }] }) })),
+      ...['logprobs', 'top_logprobs', 'reasoning_effort'].map((k) => ({
+        when: has(k),
+        status: 422,
+        body: JSON.stringify({ detail: [{ type: 'extra_forbidden', loc: ['body', k], msg: 'Extra inputs are not permitted', input: true }] }),
+      })),
     ],
   },
   {
     provider: 'together',
     model: 'meta-llama/Llama-3.3-70B-Instruct-Turbo',
-    refuse: [{ when: (b) => typeof b['logprobs'] === 'boolean', status: 400, body: JSON.stringify({ error: { message: 'logprobs must be an integer between 0 and 20', type: 'invalid_request_error', param: 'logprobs', code: null } }) }],
+    refuse: [
+      {
+        when: (b) => typeof b['logprobs'] === 'boolean',
+        status: 400,
+        body: JSON.stringify({
+          error: { message: 'logprobs must be an integer between 0 and 20', type: 'invalid_request_error', param: 'logprobs', code: null },
+        }),
+      },
+    ],
     topLogprobs: 20,
   },
   {
     provider: 'groq',
     model: 'llama-3.3-70b-versatile',
-    refuse: [{ when: (b) => b['logprobs'] !== undefined || b['top_logprobs'] !== undefined, status: 400, body: openaiError('`logprobs` is not supported with this model', 'logprobs', null) }],
+    refuse: [
+      {
+        when: (b) => b['logprobs'] !== undefined || b['top_logprobs'] !== undefined,
+        status: 400,
+        body: openaiError('`logprobs` is not supported with this model', 'logprobs', null),
+      },
+    ],
   },
   {
     provider: 'fireworks',
@@ -128,11 +199,17 @@ export const UNKNOWN_REASONING: Rule = { provider: 'openai', model: 'gpt-6-previ
 export const LOGPROBS_FORBIDDEN: Rule = {
   provider: 'openai',
   model: 'gpt-5-chat-latest',
-  refuse: [{ when: (b) => b['logprobs'] !== undefined || b['top_logprobs'] !== undefined, status: 403, body: recorded('openai/error-403-logprobs-not-allowed.json') }],
+  refuse: [
+    { when: (b) => b['logprobs'] !== undefined || b['top_logprobs'] !== undefined, status: 403, body: recorded('openai/error-403-logprobs-not-allowed.json') },
+  ],
 };
 
 /** A host that answers that 403 to every request, log-probabilities or not: nothing is left to drop. */
-export const ALWAYS_FORBIDDEN: Rule = { provider: 'openai', model: 'gpt-5-always-403', refuse: [{ when: () => true, status: 403, body: LOGPROBS_FORBIDDEN.refuse[0]!.body }] };
+export const ALWAYS_FORBIDDEN: Rule = {
+  provider: 'openai',
+  model: 'gpt-5-always-403',
+  refuse: [{ when: () => true, status: 403, body: LOGPROBS_FORBIDDEN.refuse[0]!.body }],
+};
 
 /** Every model the server answers for. */
 const SERVED = [...RULES, UNKNOWN_REASONING, LOGPROBS_FORBIDDEN, ALWAYS_FORBIDDEN];
@@ -176,7 +253,10 @@ function reply(rule: Rule, prompt: string, limit: number, wantsLogprobs: number,
   else if (want.kind === 'stated') text = JSON.stringify({ probabilities: Object.fromEntries(share(want.labels, FIRST_LABEL_STATED)) });
   else {
     text = want.labels[0]!;
-    if (wantsLogprobs > 0) top = share(want.labels, FIRST_LABEL_LOGPROB).slice(0, wantsLogprobs).map(([token, p]) => ({ token, logprob: Math.log(p) }));
+    if (wantsLogprobs > 0)
+      top = share(want.labels, FIRST_LABEL_LOGPROB)
+        .slice(0, wantsLogprobs)
+        .map(([token, p]) => ({ token, logprob: Math.log(p) }));
   }
   const input = Math.ceil(prompt.length / 4);
   const tokens = want.kind === 'label' ? 1 : Math.ceil(text.length / 4);
@@ -202,12 +282,32 @@ function openaiStream(res: ServerResponse, rule: Rule, body: Record<string, unkn
       ? { logprobs: r.top[0]!.logprob, top_logprobs: Object.fromEntries(r.top.map((t) => [t.token, t.logprob])) }
       : { logprobs: { content: [{ token: r.text, logprob: r.top[0]!.logprob, bytes: null, top_logprobs: r.top }] } }
     : { logprobs: null };
-  const chunks: unknown[] = [{ id: 'chatcmpl-1', object: 'chat.completion.chunk', model: rule.model, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] }];
-  if (r.text) chunks.push({ id: 'chatcmpl-1', object: 'chat.completion.chunk', model: rule.model, choices: [{ index: 0, delta: { content: r.text }, ...lp, finish_reason: null }] });
+  const chunks: unknown[] = [
+    {
+      id: 'chatcmpl-1',
+      object: 'chat.completion.chunk',
+      model: rule.model,
+      choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }],
+    },
+  ];
+  if (r.text)
+    chunks.push({
+      id: 'chatcmpl-1',
+      object: 'chat.completion.chunk',
+      model: rule.model,
+      choices: [{ index: 0, delta: { content: r.text }, ...lp, finish_reason: null }],
+    });
   // Providers that always send usage put it on the finishing chunk; OpenAI only with stream_options.
   const usageInline = ['mistral', 'together', 'fireworks', 'groq'].includes(rule.provider);
-  chunks.push({ id: 'chatcmpl-1', object: 'chat.completion.chunk', model: rule.model, choices: [{ index: 0, delta: {}, finish_reason: r.finish }], ...(usageInline ? { usage } : {}) });
-  if (!usageInline && (body['stream_options'] as { include_usage?: boolean } | undefined)?.include_usage) chunks.push({ id: 'chatcmpl-1', object: 'chat.completion.chunk', choices: [], usage });
+  chunks.push({
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    model: rule.model,
+    choices: [{ index: 0, delta: {}, finish_reason: r.finish }],
+    ...(usageInline ? { usage } : {}),
+  });
+  if (!usageInline && (body['stream_options'] as { include_usage?: boolean } | undefined)?.include_usage)
+    chunks.push({ id: 'chatcmpl-1', object: 'chat.completion.chunk', choices: [], usage });
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   res.end(`${chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('')}data: [DONE]\n\n`);
 }
@@ -216,11 +316,34 @@ function anthropicStream(res: ServerResponse, rule: Rule, body: Record<string, u
   const prompt = [textOf(body['system']), ...(body['messages'] as { content: unknown }[]).map((m) => textOf(m.content))].join('\n');
   const r = reply(rule, prompt, Number(body['max_tokens']), 0, body);
   const events: [string, unknown][] = [
-    ['message_start', { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: rule.model, content: [], stop_reason: null, usage: { input_tokens: r.input, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } } }],
+    [
+      'message_start',
+      {
+        type: 'message_start',
+        message: {
+          id: 'msg_1',
+          type: 'message',
+          role: 'assistant',
+          model: rule.model,
+          content: [],
+          stop_reason: null,
+          usage: { input_tokens: r.input, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+        },
+      },
+    ],
     ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
-    ...(r.text ? ([['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: r.text } }]] as [string, unknown][]) : []),
+    ...(r.text
+      ? ([['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: r.text } }]] as [string, unknown][])
+      : []),
     ['content_block_stop', { type: 'content_block_stop', index: 0 }],
-    ['message_delta', { type: 'message_delta', delta: { stop_reason: r.finish === 'stop' ? 'end_turn' : 'max_tokens', stop_sequence: null }, usage: { output_tokens: r.tokens } }],
+    [
+      'message_delta',
+      {
+        type: 'message_delta',
+        delta: { stop_reason: r.finish === 'stop' ? 'end_turn' : 'max_tokens', stop_sequence: null },
+        usage: { output_tokens: r.tokens },
+      },
+    ],
     ['message_stop', { type: 'message_stop' }],
   ];
   res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -229,15 +352,30 @@ function anthropicStream(res: ServerResponse, rule: Rule, body: Record<string, u
 
 function geminiStream(res: ServerResponse, rule: Rule, body: Record<string, unknown>): void {
   const contents = body['contents'] as { parts: { text?: string }[] }[];
-  const prompt = [((body['systemInstruction'] as { parts?: { text?: string }[] } | undefined)?.parts ?? []).map((p) => p.text ?? '').join(''), ...contents.map((c) => c.parts.map((p) => p.text ?? '').join(''))].join('\n');
+  const prompt = [
+    ((body['systemInstruction'] as { parts?: { text?: string }[] } | undefined)?.parts ?? []).map((p) => p.text ?? '').join(''),
+    ...contents.map((c) => c.parts.map((p) => p.text ?? '').join('')),
+  ].join('\n');
   const limit = Number(config(body)['maxOutputTokens'] ?? 8192);
   const wants = config(body)['responseLogprobs'] === true ? Number(config(body)['logprobs'] ?? 0) : 0;
   const r = reply(rule, prompt, limit, Math.min(wants, rule.topLogprobs ?? 0), body);
-  const usageMetadata = { promptTokenCount: r.input, candidatesTokenCount: r.tokens, totalTokenCount: r.input + r.thoughts + r.tokens, ...(r.thoughts ? { thoughtsTokenCount: r.thoughts } : {}) };
+  const usageMetadata = {
+    promptTokenCount: r.input,
+    candidatesTokenCount: r.tokens,
+    totalTokenCount: r.input + r.thoughts + r.tokens,
+    ...(r.thoughts ? { thoughtsTokenCount: r.thoughts } : {}),
+  };
   const candidate = {
     content: { role: 'model', parts: r.text ? [{ text: r.text }] : [] },
     finishReason: r.finish === 'stop' ? 'STOP' : 'MAX_TOKENS',
-    ...(r.top ? { logprobsResult: { topCandidates: [{ candidates: r.top.map((t) => ({ token: t.token, logProbability: t.logprob })) }], chosenCandidates: [{ token: r.text, logProbability: r.top[0]!.logprob }] } } : {}),
+    ...(r.top
+      ? {
+          logprobsResult: {
+            topCandidates: [{ candidates: r.top.map((t) => ({ token: t.token, logProbability: t.logprob })) }],
+            chosenCandidates: [{ token: r.text, logProbability: r.top[0]!.logprob }],
+          },
+        }
+      : {}),
   };
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   res.end(`data: ${JSON.stringify({ candidates: [candidate], usageMetadata, modelVersion: rule.model, responseId: 'resp-1' })}\r\n\r\n`);
@@ -281,7 +419,12 @@ export class StrictProviders {
         provider === 'google-ai-studio'
           ? { models: models.map((m) => ({ name: `models/${m}`, displayName: m, supportedGenerationMethods: ['generateContent'] })) }
           : provider === 'anthropic'
-            ? { data: models.map((m) => ({ type: 'model', id: m, display_name: m, created_at: '2026-01-01T00:00:00Z' })), has_more: false, first_id: models[0], last_id: models.at(-1) }
+            ? {
+                data: models.map((m) => ({ type: 'model', id: m, display_name: m, created_at: '2026-01-01T00:00:00Z' })),
+                has_more: false,
+                first_id: models[0],
+                last_id: models.at(-1),
+              }
             : { object: 'list', data: models.map((m) => ({ id: m, object: 'model', created: 1_760_000_000, owned_by: provider })) };
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(listing));
@@ -297,7 +440,8 @@ export class StrictProviders {
         res.end(payload);
       }
     };
-    if (!rule) return send(404, JSON.stringify({ error: { message: `The model '${model}' does not exist`, type: 'invalid_request_error', code: 'model_not_found' } }));
+    if (!rule)
+      return send(404, JSON.stringify({ error: { message: `The model '${model}' does not exist`, type: 'invalid_request_error', code: 'model_not_found' } }));
     const refusal = rule.refuse.find((r) => r.when(body, req.headers));
     if (refusal) return send(refusal.status, refusal.body);
     send(200, '');

@@ -2,7 +2,10 @@ import { sse, type Script } from './scripted-upstream';
 
 /** Successful streamed answers in each provider's real wire format, with known contents. */
 export const WIRE = {
-  openai: (text: string, opts: { top?: { token: string; logprob: number }[]; usage?: { prompt: number; completion: number; cached?: number } } = {}): Script => ({
+  openai: (
+    text: string,
+    opts: { top?: { token: string; logprob: number }[]; usage?: { prompt: number; completion: number; cached?: number } } = {},
+  ): Script => ({
     kind: 'respond',
     status: 200,
     headers: { 'content-type': 'text/event-stream' },
@@ -59,7 +62,14 @@ export const WIRE = {
             {
               content: { role: 'model', parts: [{ text }] },
               finishReason: 'STOP',
-              ...(opts.top ? { logprobsResult: { topCandidates: [{ candidates: opts.top }], chosenCandidates: [{ token: text, logProbability: opts.top[0]?.logProbability ?? 0 }] } } : {}),
+              ...(opts.top
+                ? {
+                    logprobsResult: {
+                      topCandidates: [{ candidates: opts.top }],
+                      chosenCandidates: [{ token: text, logProbability: opts.top[0]?.logProbability ?? 0 }],
+                    },
+                  }
+                : {}),
             },
           ],
           usageMetadata: { promptTokenCount: 30, candidatesTokenCount: 1, cachedContentTokenCount: 16, totalTokenCount: 31 },

@@ -124,7 +124,9 @@ async function pick(env, tmp) {
   passed.push(`there is no Chromium at ${system || '(the system path, hidden)'}`);
   // The package carries one build: Linux on x64 (its arm64 builds are downloads, which we never make).
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    throw new Error(`${passed.join('; ')}, and the Chromium inside @sparticuz/chromium runs only on Linux x64 (this is ${process.platform} ${process.arch}): set CHROMIUM_PATH to a Chromium or Chrome`);
+    throw new Error(
+      `${passed.join('; ')}, and the Chromium inside @sparticuz/chromium runs only on Linux x64 (this is ${process.platform} ${process.arch}): set CHROMIUM_PATH to a Chromium or Chrome`,
+    );
   }
   return { path: await bundledChromium(tmp), source: 'bundled', why: passed.join('; ') };
 }

@@ -42,5 +42,7 @@ export function electronBinary({ electronDir, markerFile, retry = false, fetch =
   }
   mkdirSync(dirname(markerFile), { recursive: true });
   writeFileSync(markerFile, `${reason} on ${new Date().toISOString()}\n`);
-  return { why: `the Electron binary could not be fetched (its download ${reason}; no access to its release host?); later starts will not try again (${RETRY_HINT})` };
+  return {
+    why: `the Electron binary could not be fetched (its download ${reason}; no access to its release host?); later starts will not try again (${RETRY_HINT})`,
+  };
 }

@@ -32,16 +32,31 @@ function bbox(b: LabelledBox, width: number, height: number): [number, number, n
 export function toCoco(images: readonly BoxImage[], description = 'Verdict box review'): { dataset: CocoDataset; answers: CocoResult[] } {
   const labels = labelsOf(images);
   const categoryId = (label: string) => labels.indexOf(label) + 1;
-  const dataset: CocoDataset = { info: { description, date_created: '' }, licenses: [], images: [], categories: labels.map((name, i) => ({ id: i + 1, name, supercategory: '' })), annotations: [] };
+  const dataset: CocoDataset = {
+    info: { description, date_created: '' },
+    licenses: [],
+    images: [],
+    categories: labels.map((name, i) => ({ id: i + 1, name, supercategory: '' })),
+    annotations: [],
+  };
   const answers: CocoResult[] = [];
   images.forEach((image, i) => {
     const { width, height } = sizeOf(image, 'COCO');
     dataset.images.push({ id: i + 1, file_name: image.file, width, height });
     for (const t of image.truth) {
       const box = bbox(t, width, height);
-      dataset.annotations.push({ id: dataset.annotations.length + 1, image_id: i + 1, category_id: categoryId(t.label), bbox: box, area: px(box[2] * box[3]), iscrowd: 0, segmentation: [] });
+      dataset.annotations.push({
+        id: dataset.annotations.length + 1,
+        image_id: i + 1,
+        category_id: categoryId(t.label),
+        bbox: box,
+        area: px(box[2] * box[3]),
+        iscrowd: 0,
+        segmentation: [],
+      });
     }
-    for (const a of image.answers) answers.push({ image_id: i + 1, category_id: categoryId(a.label), bbox: bbox(a, width, height), score: 1, iou: a.iou, model: a.model });
+    for (const a of image.answers)
+      answers.push({ image_id: i + 1, category_id: categoryId(a.label), bbox: bbox(a, width, height), score: 1, iou: a.iou, model: a.model });
   });
   return { dataset, answers };
 }
@@ -68,12 +83,20 @@ export function fromCoco(text: string, file: string): BoxImage[] {
   const images = new Map<number, BoxImage>();
   data['images'].forEach((im: unknown, i) => {
     const where = `${file}: images[${i}]`;
-    if (!isObject(im) || typeof im['file_name'] !== 'string') throw new BoxFormatError(where, 'an image needs an "id", a "file_name", a "width" and a "height"');
-    images.set(num(im['id'], where, '"id"'), { file: im['file_name'], width: num(im['width'], where, '"width"'), height: num(im['height'], where, '"height"'), truth: [], answers: [] });
+    if (!isObject(im) || typeof im['file_name'] !== 'string')
+      throw new BoxFormatError(where, 'an image needs an "id", a "file_name", a "width" and a "height"');
+    images.set(num(im['id'], where, '"id"'), {
+      file: im['file_name'],
+      width: num(im['width'], where, '"width"'),
+      height: num(im['height'], where, '"height"'),
+      truth: [],
+      answers: [],
+    });
   });
   data['annotations'].forEach((a: unknown, i) => {
     const where = `${file}: annotations[${i}]`;
-    if (!isObject(a) || !Array.isArray(a['bbox']) || a['bbox'].length !== 4) throw new BoxFormatError(where, 'an annotation needs a "bbox" of [x, y, width, height] in pixels');
+    if (!isObject(a) || !Array.isArray(a['bbox']) || a['bbox'].length !== 4)
+      throw new BoxFormatError(where, 'an annotation needs a "bbox" of [x, y, width, height] in pixels');
     const image = images.get(num(a['image_id'], where, '"image_id"'));
     if (!image) throw new BoxFormatError(where, `"image_id" ${String(a['image_id'])} is not among the images`);
     const label = categories.get(num(a['category_id'], where, '"category_id"'));

@@ -1,6 +1,25 @@
 import { BoxFormatError, edgesFrom, labelsOf, sizeOf, type BoxImage, type LabelledBox } from './types';
 
-export const BOX_CSV_HEADER = ['image', 'width', 'height', 'question', 'truth_x', 'truth_y', 'truth_width', 'truth_height', 'answer_x', 'answer_y', 'answer_width', 'answer_height', 'iou', 'pass', 'model', 'verdict', 'stale', 'note'] as const;
+export const BOX_CSV_HEADER = [
+  'image',
+  'width',
+  'height',
+  'question',
+  'truth_x',
+  'truth_y',
+  'truth_width',
+  'truth_height',
+  'answer_x',
+  'answer_y',
+  'answer_width',
+  'answer_height',
+  'iou',
+  'pass',
+  'model',
+  'verdict',
+  'stale',
+  'note',
+] as const;
 
 const cell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 const px = (v: number) => String(Math.round(v * 100) / 100);
@@ -25,8 +44,23 @@ export function toBoxCsv(images: readonly BoxImage[], threshold: number): string
       if (!truth && !answer) continue;
       const iou = answer?.iou ?? null;
       // The verdict of this question's answer where answers are judged one by one, else the image's.
-      const review = image.reviews ? (image.reviews[q] ?? { verdict: null, stale: false, note: '' }) : (image.review ?? { verdict: null, stale: false, note: '' });
-      rows.push([image.file, String(width), String(height), q, ...pixels(truth, width, height), ...pixels(answer, width, height), iou === null ? '' : iou.toFixed(4), iou === null ? '' : String(iou >= threshold), answer?.model ?? '', review.verdict ?? '', String(review.stale), review.note]);
+      const review = image.reviews
+        ? (image.reviews[q] ?? { verdict: null, stale: false, note: '' })
+        : (image.review ?? { verdict: null, stale: false, note: '' });
+      rows.push([
+        image.file,
+        String(width),
+        String(height),
+        q,
+        ...pixels(truth, width, height),
+        ...pixels(answer, width, height),
+        iou === null ? '' : iou.toFixed(4),
+        iou === null ? '' : String(iou >= threshold),
+        answer?.model ?? '',
+        review.verdict ?? '',
+        String(review.stale),
+        review.note,
+      ]);
     }
   }
   return rows.map((r) => r.map(cell).join(',')).join('\n') + '\n';
@@ -56,7 +90,10 @@ export function fromBoxCsvRows(rows: readonly Record<string, string>[], file: st
     const name = row['image']!;
     const image = images.get(name) ?? { file: name, width, height, truth: [], answers: [] };
     images.set(name, image);
-    image.truth.push({ label: row['question']!, ...edgesFrom(n('truth_x') / width, n('truth_y') / height, n('truth_width') / width, n('truth_height') / height, at('truth_width')) });
+    image.truth.push({
+      label: row['question']!,
+      ...edgesFrom(n('truth_x') / width, n('truth_y') / height, n('truth_width') / width, n('truth_height') / height, at('truth_width')),
+    });
   });
   return [...images.values()];
 }

@@ -26,7 +26,13 @@ function expectWithinAPixel(actual: LabelledBox[], expected: LabelledBox[], w: n
 
 const labelArb = fc.constantFrom('cat', 'dog, left', 'the "red" car', 'number');
 const boxArb = fc
-  .record({ label: labelArb, x: fc.double({ min: 0, max: 0.9, noNaN: true }), y: fc.double({ min: 0, max: 0.9, noNaN: true }), w: fc.double({ min: 0.01, max: 1, noNaN: true }), h: fc.double({ min: 0.01, max: 1, noNaN: true }) })
+  .record({
+    label: labelArb,
+    x: fc.double({ min: 0, max: 0.9, noNaN: true }),
+    y: fc.double({ min: 0, max: 0.9, noNaN: true }),
+    w: fc.double({ min: 0.01, max: 1, noNaN: true }),
+    h: fc.double({ min: 0.01, max: 1, noNaN: true }),
+  })
   .map(({ label, x, y, w, h }) => ({ label, left: x, top: y, right: Math.min(1, x + w), bottom: Math.min(1, y + h) }));
 type SizedImage = BoxImage & { width: number; height: number };
 const imageArb: fc.Arbitrary<SizedImage> = fc.record({
@@ -61,7 +67,13 @@ describe('COCO', () => {
   });
 
   it('exports one category per box question and the answers as a second set with their IoU', () => {
-    const image: BoxImage = { file: 'x.png', width: 200, height: 100, truth: [{ label: 'cup', left: 0.1, top: 0.2, right: 0.5, bottom: 0.6 }], answers: [{ label: 'cup', left: 0.1, top: 0.2, right: 0.5, bottom: 0.5, iou: 0.75, model: 'm' }] };
+    const image: BoxImage = {
+      file: 'x.png',
+      width: 200,
+      height: 100,
+      truth: [{ label: 'cup', left: 0.1, top: 0.2, right: 0.5, bottom: 0.6 }],
+      answers: [{ label: 'cup', left: 0.1, top: 0.2, right: 0.5, bottom: 0.5, iou: 0.75, model: 'm' }],
+    };
     const { dataset, answers } = toCoco([image]);
     expect(dataset.categories).toEqual([{ id: 1, name: 'cup', supercategory: '' }]);
     expect(dataset.images).toEqual([{ id: 1, file_name: 'x.png', width: 200, height: 100 }]);
@@ -70,7 +82,11 @@ describe('COCO', () => {
   });
 
   it('names the file and annotation of a problem', () => {
-    const bad = JSON.stringify({ images: [{ id: 1, file_name: 'a.png', width: 10, height: 10 }], categories: [{ id: 1, name: 'a' }], annotations: [{ image_id: 1, category_id: 7, bbox: [0, 0, 1, 1] }] });
+    const bad = JSON.stringify({
+      images: [{ id: 1, file_name: 'a.png', width: 10, height: 10 }],
+      categories: [{ id: 1, name: 'a' }],
+      annotations: [{ image_id: 1, category_id: 7, bbox: [0, 0, 1, 1] }],
+    });
     expect(() => fromCoco(bad, 'mine.json')).toThrow('mine.json: annotations[0]: "category_id" 7 is not among the categories');
     expect(() => fromCoco('{"images": []}', 'mine.json')).toThrow(BoxFormatError);
     expect(() => fromCoco('{', 'mine.json')).toThrow(/^mine\.json: not JSON/);
@@ -107,12 +123,22 @@ describe('Label Studio', () => {
   });
 
   it('exports answers as predictions scored by their IoU, in percent', () => {
-    const [task] = toLabelStudio([{ file: 'x.png', width: 200, height: 100, truth: [], answers: [{ label: 'cup', left: 0.1, top: 0.2, right: 0.5, bottom: 0.5, iou: 0.5, model: 'm' }] }]);
-    expect(task!.predictions[0]).toMatchObject({ model_version: 'm', result: [{ type: 'rectanglelabels', score: 0.5, original_width: 200, value: { x: 10, y: 20, width: 40, height: 30, rectanglelabels: ['cup'] } }] });
+    const [task] = toLabelStudio([
+      { file: 'x.png', width: 200, height: 100, truth: [], answers: [{ label: 'cup', left: 0.1, top: 0.2, right: 0.5, bottom: 0.5, iou: 0.5, model: 'm' }] },
+    ]);
+    expect(task!.predictions[0]).toMatchObject({
+      model_version: 'm',
+      result: [{ type: 'rectanglelabels', score: 0.5, original_width: 200, value: { x: 10, y: 20, width: 40, height: 30, rectanglelabels: ['cup'] } }],
+    });
   });
 
   it('refuses a rotated rectangle, naming the task and region', () => {
-    const rotated = [{ data: { image: '/data/local-files/?d=dir/a.jpg' }, annotations: [{ result: [{ id: 'r1', type: 'rectanglelabels', value: { x: 1, y: 1, width: 2, height: 2, rotation: 30, rectanglelabels: ['a'] } }] }] }];
+    const rotated = [
+      {
+        data: { image: '/data/local-files/?d=dir/a.jpg' },
+        annotations: [{ result: [{ id: 'r1', type: 'rectanglelabels', value: { x: 1, y: 1, width: 2, height: 2, rotation: 30, rectanglelabels: ['a'] } }] }],
+      },
+    ];
     expect(() => fromLabelStudio(JSON.stringify(rotated), 'ls.json')).toThrow('ls.json: task 1, result 1 (r1): the rectangle is rotated by 30°');
     expect(fromLabelStudio(JSON.stringify([{ data: { image: '/data/local-files/?d=dir/a.jpg' } }]), 'ls.json')[0]!.file).toBe('a.jpg');
   });
@@ -149,7 +175,9 @@ describe('YOLO', () => {
   it('names the file and line of a problem', () => {
     const classes = yoloClasses('a\nb\n\n');
     expect(classes).toEqual(['a', 'b']);
-    expect(() => fromYoloLabels('0 0.5 0.5 0.1 0.1\n2 0.5 0.5 0.1 0.1\n', 'x.txt', classes)).toThrow('x.txt: line 2: class 2 is not in classes.txt (2 classes, numbered from 0)');
+    expect(() => fromYoloLabels('0 0.5 0.5 0.1 0.1\n2 0.5 0.5 0.1 0.1\n', 'x.txt', classes)).toThrow(
+      'x.txt: line 2: class 2 is not in classes.txt (2 classes, numbered from 0)',
+    );
     expect(() => fromYoloLabels('0 0.5 0.5 0.1\n', 'x.txt', classes)).toThrow('x.txt: line 1: expected "class cx cy w h"');
     expect(() => fromYolo([{ name: 'x.txt', text: '' }])).toThrow('no classes.txt');
   });
@@ -164,7 +192,11 @@ describe('CSV', () => {
         // Read with a CSV library, not our reader: one row per truth box, with the image's size.
         const rows = parse(csv, { columns: true }) as Record<string, string>[];
         expect(rows).toHaveLength(images.reduce((n, im) => n + im.truth.length, 0));
-        for (const r of rows) expect([r['width'], r['height']]).toEqual([String(images.find((im) => im.file === r['image'])!.width), String(images.find((im) => im.file === r['image'])!.height)]);
+        for (const r of rows)
+          expect([r['width'], r['height']]).toEqual([
+            String(images.find((im) => im.file === r['image'])!.width),
+            String(images.find((im) => im.file === r['image'])!.height),
+          ]);
         // Our rows reader gives the same boxes back (in question order) within a pixel.
         const back = fromBoxCsv(csv, 'boxes.csv');
         for (const im of images.filter((x) => x.truth.length > 0)) {
@@ -178,13 +210,27 @@ describe('CSV', () => {
 
   it('names the file, row and column of a problem when reading truth back', () => {
     const header = BOX_CSV_HEADER.join(',');
-    expect(() => fromBoxCsv(`${header}\nx.png,200,100,cup,20,20,80,40,,,,,,,,,false,\nx.png,200,100,plate,20,abc,80,40,,,,,,,,,false,\n`, 'mine.csv')).toThrow('mine.csv: row 3, truth_y: expected a number, got "abc"');
+    expect(() => fromBoxCsv(`${header}\nx.png,200,100,cup,20,20,80,40,,,,,,,,,false,\nx.png,200,100,plate,20,abc,80,40,,,,,,,,,false,\n`, 'mine.csv')).toThrow(
+      'mine.csv: row 3, truth_y: expected a number, got "abc"',
+    );
     expect(() => fromBoxCsv('image,width\nx.png,3\n', 'mine.csv')).toThrow('mine.csv: missing column "height", "question"');
     expect(fromBoxCsv(`${header}\nx.png,200,100,cup,,,,,20,20,80,30,,,m,,false,\n`, 'mine.csv')).toEqual([]);
   });
 
   it('puts the answer, IoU, pass and review beside the truth', () => {
-    const csv = toBoxCsv([{ file: 'x.png', width: 200, height: 100, truth: [{ label: 'cup', left: 0.1, top: 0.2, right: 0.5, bottom: 0.6 }], answers: [{ label: 'cup', left: 0.1, top: 0.2, right: 0.5, bottom: 0.5, iou: 0.75, model: 'm' }], review: { verdict: 'accepted', stale: true, note: 'a, "b"' } }], 0.8);
+    const csv = toBoxCsv(
+      [
+        {
+          file: 'x.png',
+          width: 200,
+          height: 100,
+          truth: [{ label: 'cup', left: 0.1, top: 0.2, right: 0.5, bottom: 0.6 }],
+          answers: [{ label: 'cup', left: 0.1, top: 0.2, right: 0.5, bottom: 0.5, iou: 0.75, model: 'm' }],
+          review: { verdict: 'accepted', stale: true, note: 'a, "b"' },
+        },
+      ],
+      0.8,
+    );
     expect(csv.split('\n')[0]).toBe(BOX_CSV_HEADER.join(','));
     expect(csv.split('\n')[1]).toBe('x.png,200,100,cup,20,20,80,40,20,20,80,30,0.7500,false,m,accepted,true,"a, ""b"""');
   });
@@ -199,14 +245,22 @@ describe('box CSV with a verdict per answer', () => {
           file: 's.png',
           width: 100,
           height: 100,
-          truth: [{ label: 'card', ...box }, { label: 'badge', ...box }],
-          answers: [{ label: 'card', ...box, iou: 1, model: 'm' }, { label: 'badge', ...box, iou: 1, model: 'm' }],
+          truth: [
+            { label: 'card', ...box },
+            { label: 'badge', ...box },
+          ],
+          answers: [
+            { label: 'card', ...box, iou: 1, model: 'm' },
+            { label: 'badge', ...box, iou: 1, model: 'm' },
+          ],
           review: { verdict: 'rejected', stale: false, note: '' },
           reviews: { card: { verdict: 'accepted', stale: false, note: '' }, badge: { verdict: 'rejected', stale: false, note: 'too wide' } },
         },
       ],
       0.5,
-    ).trim().split('\n');
+    )
+      .trim()
+      .split('\n');
     expect(csv[1]!.split(',').slice(-3)).toEqual(['accepted', 'false', '']);
     expect(csv[2]!.split(',').slice(-3)).toEqual(['rejected', 'false', 'too wide']);
   });

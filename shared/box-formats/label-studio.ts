@@ -43,7 +43,12 @@ export function toLabelStudio(images: readonly BoxImage[]): LabelStudioTask[] {
     data: { image: image.file },
     annotations: [{ result: image.truth.map((b, k) => region(b, image, `t${i + 1}-${k + 1}`)) }],
     predictions: image.answers.length
-      ? [{ model_version: image.answers[0]?.model ?? 'unknown', result: image.answers.map((b, k) => ({ ...region(b, image, `a${i + 1}-${k + 1}`), ...(b.iou === null ? {} : { score: b.iou }) })) }]
+      ? [
+          {
+            model_version: image.answers[0]?.model ?? 'unknown',
+            result: image.answers.map((b, k) => ({ ...region(b, image, `a${i + 1}-${k + 1}`), ...(b.iou === null ? {} : { score: b.iou }) })),
+          },
+        ]
       : [],
   }));
 }
@@ -82,7 +87,8 @@ export function fromLabelStudio(text: string, file: string): BoxImage[] {
       if (rotation !== 0) throw new BoxFormatError(at, `the rectangle is rotated by ${rotation}°; only unrotated boxes can be imported`);
       const labels = v['rectanglelabels'];
       if (!Array.isArray(labels) || typeof labels[0] !== 'string') throw new BoxFormatError(at, 'value.rectanglelabels should name the label');
-      if (typeof r['original_width'] === 'number' && typeof r['original_height'] === 'number') ({ original_width: width, original_height: height } = r as { original_width: number; original_height: number });
+      if (typeof r['original_width'] === 'number' && typeof r['original_height'] === 'number')
+        ({ original_width: width, original_height: height } = r as { original_width: number; original_height: number });
       const [x, y, w, h] = (['x', 'y', 'width', 'height'] as const).map((key) => num(v[key], at, `value.${key}`) / 100) as [number, number, number, number];
       truth.push({ label: labels[0], ...edgesFrom(x, y, w, h, at) });
     });

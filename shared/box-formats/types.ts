@@ -39,7 +39,8 @@ export const clamp01 = (v: number): number => Math.min(1, Math.max(0, v));
 
 /** A finite number or a BoxFormatError naming where it was expected. */
 export function num(value: unknown, where: string, what: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new BoxFormatError(where, `${what} should be a number, got ${JSON.stringify(value) ?? 'nothing'}`);
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw new BoxFormatError(where, `${what} should be a number, got ${JSON.stringify(value) ?? 'nothing'}`);
   return value;
 }
 

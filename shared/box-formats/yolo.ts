@@ -13,7 +13,9 @@ export function toYolo(images: readonly BoxImage[]): { classes: string; labels: 
     classes: classes.map((c) => `${c}\n`).join(''),
     labels: images.map((image) => ({
       file: `${stem(image.file)}.txt`,
-      text: image.truth.map((b) => `${classes.indexOf(b.label)} ${f6((b.left + b.right) / 2)} ${f6((b.top + b.bottom) / 2)} ${f6(b.right - b.left)} ${f6(b.bottom - b.top)}\n`).join(''),
+      text: image.truth
+        .map((b) => `${classes.indexOf(b.label)} ${f6((b.left + b.right) / 2)} ${f6((b.top + b.bottom) / 2)} ${f6(b.right - b.left)} ${f6(b.bottom - b.top)}\n`)
+        .join(''),
     })),
   };
 }
@@ -33,9 +35,16 @@ export function fromYoloLabels(text: string, file: string, classes: readonly str
     if (parts[0] === '') return;
     const where = `${file}: line ${i + 1}`;
     if (parts.length !== 5 && parts.length !== 6) throw new BoxFormatError(where, `expected "class cx cy w h" (five numbers), got ${parts.length} values`);
-    const [k, cx, cy, w, h] = parts.slice(0, 5).map((p, n) => num(Number(p), where, ['class', 'cx', 'cy', 'w', 'h'][n]!)) as [number, number, number, number, number];
+    const [k, cx, cy, w, h] = parts.slice(0, 5).map((p, n) => num(Number(p), where, ['class', 'cx', 'cy', 'w', 'h'][n]!)) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     const label = classes[k];
-    if (!Number.isInteger(k) || label === undefined) throw new BoxFormatError(where, `class ${parts[0]} is not in classes.txt (${classes.length} classes, numbered from 0)`);
+    if (!Number.isInteger(k) || label === undefined)
+      throw new BoxFormatError(where, `class ${parts[0]} is not in classes.txt (${classes.length} classes, numbered from 0)`);
     if ([cx, cy, w, h].some((v) => v < 0 || v > 1)) throw new BoxFormatError(where, 'coordinates should be normalised to 0…1');
     boxes.push({ label, ...edgesFrom(cx - w / 2, cy - h / 2, w, h, where) });
   });

@@ -21,7 +21,12 @@ export const BOX_REVIEW_OPERATIONS = {
     z.object({ dataset_id: z.string(), ...answersOf }).strict(),
     z.array(BoxItemSchema),
   ),
-  'boxReview.image': op('query', "The image of one dataset item", z.object({ dataset_id: z.string(), position }).strict(), z.object({ id: z.string(), data_url: z.string() })),
+  'boxReview.image': op(
+    'query',
+    'The image of one dataset item',
+    z.object({ dataset_id: z.string(), position }).strict(),
+    z.object({ id: z.string(), data_url: z.string() }),
+  ),
   'boxReview.update': op(
     'mutation',
     "Write one item's truth (as its expected box answers; other expected answers are kept), or a verdict and its note on the answers under review: on the whole image, or on one `question`'s answer. A verdict is set (the same one again keeps it and its note), null clears it; a replaced or cleared verdict goes to the item's history with its note",
@@ -46,7 +51,10 @@ export const BOX_REVIEW_OPERATIONS = {
       .object({
         dataset_id: z.string().optional(),
         name: z.string().trim().min(1).max(200),
-        images: z.array(z.object({ name: z.string().min(1).max(300), data_url: ImageDataUrlSchema }).strict()).min(1).max(200),
+        images: z
+          .array(z.object({ name: z.string().min(1).max(300), data_url: ImageDataUrlSchema }).strict())
+          .min(1)
+          .max(200),
       })
       .strict(),
     DatasetSummarySchema,

@@ -50,7 +50,16 @@ export const EVAL_OPERATIONS = {
   'datasets.import': op(
     'mutation',
     'Import a dataset file checked against a question set: nothing is kept when a row is wrong, unless valid_only',
-    z.object({ name: z.string().trim().min(1).max(200), file: z.string().max(300).optional(), format, content: z.string(), questions, valid_only: z.boolean().default(false) }).strict(),
+    z
+      .object({
+        name: z.string().trim().min(1).max(200),
+        file: z.string().max(300).optional(),
+        format,
+        content: z.string(),
+        questions,
+        valid_only: z.boolean().default(false),
+      })
+      .strict(),
     ImportReportSchema,
   ),
   'datasets.importImages': op(
@@ -60,7 +69,10 @@ export const EVAL_OPERATIONS = {
       .object({
         name: z.string().trim().min(1).max(200),
         images: z.array(z.object({ name: z.string().min(1).max(300), data_url: ImageDataUrlSchema }).strict()).min(1),
-        labels: z.object({ format: z.enum(['csv', 'jsonl']), content: z.string() }).strict().optional(),
+        labels: z
+          .object({ format: z.enum(['csv', 'jsonl']), content: z.string() })
+          .strict()
+          .optional(),
         questions,
         valid_only: z.boolean().default(false),
       })
@@ -70,7 +82,14 @@ export const EVAL_OPERATIONS = {
   'datasets.items': op(
     'query',
     'One page of a dataset in order',
-    z.object({ dataset_id: z.string(), offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(1000).default(100), search: z.string().max(200).optional() }).strict(),
+    z
+      .object({
+        dataset_id: z.string(),
+        offset: z.number().int().min(0).default(0),
+        limit: z.number().int().min(1).max(1000).default(100),
+        search: z.string().max(200).optional(),
+      })
+      .strict(),
     z.object({ total: z.number().int(), items: z.array(DatasetItemSchema) }),
   ),
   'datasets.updateExpected': op(
@@ -80,7 +99,12 @@ export const EVAL_OPERATIONS = {
     DatasetItemSchema,
   ),
   'datasets.delete': op('mutation', 'Delete a dataset and its evaluation runs', byId, byId),
-  'datasets.export': op('query', 'A dataset as CSV or JSONL text', z.object({ id: z.string(), format: z.enum(['csv', 'jsonl']) }).strict(), z.object({ content: z.string() })),
+  'datasets.export': op(
+    'query',
+    'A dataset as CSV or JSONL text',
+    z.object({ id: z.string(), format: z.enum(['csv', 'jsonl']) }).strict(),
+    z.object({ content: z.string() }),
+  ),
   'datasets.fromRuns': op(
     'mutation',
     "Save runs as a dataset: each run's state, its answers as the expected answers",
@@ -91,13 +115,22 @@ export const EVAL_OPERATIONS = {
   'evals.start': op(
     'mutation',
     'Start an evaluation run in the background',
-    runInput.extend({ name: z.string().max(200).optional(), concurrency: z.number().int().min(1).max(64).default(4), budget_usd: z.number().positive().nullable().optional() }),
+    runInput.extend({
+      name: z.string().max(200).optional(),
+      concurrency: z.number().int().min(1).max(64).default(4),
+      budget_usd: z.number().positive().nullable().optional(),
+    }),
     EvalRunSchema,
   ),
   'evals.list': op('query', 'Evaluation runs, newest first', z.object({}).strict(), z.array(EvalRunSchema)),
   'evals.get': op('query', 'One evaluation run with its progress', byId, EvalRunSchema),
   'evals.pause': op('mutation', 'Pause a run (items in flight finish and are stored)', byId, EvalRunSchema),
-  'evals.resume': op('mutation', 'Resume a paused run, or one stopped by its budget (optionally with a new budget)', z.object({ id: z.string(), budget_usd: z.number().positive().nullable().optional() }).strict(), EvalRunSchema),
+  'evals.resume': op(
+    'mutation',
+    'Resume a paused run, or one stopped by its budget (optionally with a new budget)',
+    z.object({ id: z.string(), budget_usd: z.number().positive().nullable().optional() }).strict(),
+    EvalRunSchema,
+  ),
   'evals.cancel': op('mutation', 'Stop a run for good', byId, EvalRunSchema),
   'evals.delete': op('mutation', 'Delete a run and its results', byId, byId),
   'evals.report': op('query', 'Metrics per model and question (the report)', byId, EvalReportSchema),
@@ -120,10 +153,27 @@ export const EVAL_OPERATIONS = {
     'query',
     'Score errors and box IoUs in buckets, per question and model (for charts)',
     byId,
-    z.array(z.object({ question: z.string(), type: z.enum(['score', 'box']), model: z.string(), buckets: z.array(z.object({ at: z.number(), count: z.number().int() })) })),
+    z.array(
+      z.object({
+        question: z.string(),
+        type: z.enum(['score', 'box']),
+        model: z.string(),
+        buckets: z.array(z.object({ at: z.number(), count: z.number().int() })),
+      }),
+    ),
   ),
-  'evals.item': op('query', 'One item: its state, expected answers and every full result', z.object({ id: z.string(), position: z.number().int().min(0) }).strict(), z.object({ item: DatasetItemSchema, results: z.array(resultView) })),
-  'evals.export': op('query', 'Results as CSV or JSONL text, one row per item × model', z.object({ id: z.string(), format: z.enum(['csv', 'jsonl']) }).strict(), z.object({ content: z.string() })),
+  'evals.item': op(
+    'query',
+    'One item: its state, expected answers and every full result',
+    z.object({ id: z.string(), position: z.number().int().min(0) }).strict(),
+    z.object({ item: DatasetItemSchema, results: z.array(resultView) }),
+  ),
+  'evals.export': op(
+    'query',
+    'Results as CSV or JSONL text, one row per item × model',
+    z.object({ id: z.string(), format: z.enum(['csv', 'jsonl']) }).strict(),
+    z.object({ content: z.string() }),
+  ),
   'evals.fitCalibration': op(
     'mutation',
     'Fit a temperature on even positions and report before and after on odd positions',
@@ -155,5 +205,10 @@ export const EVAL_OPERATIONS = {
     z.object({}).strict(),
     z.object({ set: QuestionSetSummarySchema, dataset: DatasetSummarySchema }),
   ),
-  'samples.remove': op('mutation', 'Remove the sample set and dataset, with the evaluation runs made on it', z.object({}).strict(), z.object({ sets: z.number().int(), datasets: z.number().int() })),
+  'samples.remove': op(
+    'mutation',
+    'Remove the sample set and dataset, with the evaluation runs made on it',
+    z.object({}).strict(),
+    z.object({ sets: z.number().int(), datasets: z.number().int() }),
+  ),
 } as const;

@@ -84,5 +84,4 @@ export type OperationName = (typeof OPERATION_NAMES)[number];
 export const IPC_CHANNEL_PREFIX = 'verdict:';
 export const ipcChannel = (name: OperationName): string => `${IPC_CHANNEL_PREFIX}${name}`;
 export const httpOperationPath = (name: OperationName): string => `/api/inspector/${name}`;
-export const isOperationName = (value: string): value is OperationName =>
-  (OPERATION_NAMES as readonly string[]).includes(value);
+export const isOperationName = (value: string): value is OperationName => (OPERATION_NAMES as readonly string[]).includes(value);

@@ -4,7 +4,9 @@ import { OPERATIONS } from './operations';
 
 describe('operation table', () => {
   it('is the boundary between renderer and core (changes show up in review)', () => {
-    const table = OPERATION_NAMES.map((name) => `${OPERATIONS[name].kind.padEnd(8)} ${name.padEnd(20)} ${ipcChannel(name).padEnd(30)} POST ${httpOperationPath(name)}`);
+    const table = OPERATION_NAMES.map(
+      (name) => `${OPERATIONS[name].kind.padEnd(8)} ${name.padEnd(20)} ${ipcChannel(name).padEnd(30)} POST ${httpOperationPath(name)}`,
+    );
     expect(table).toMatchSnapshot();
   });
   it('declares every name once', () => {

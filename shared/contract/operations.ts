@@ -40,12 +40,12 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   output: O;
 }
 
-const op = <I extends z.ZodType, O extends z.ZodType>(
-  kind: OperationKind,
-  summary: string,
-  input: I,
-  output: O,
-): Operation<I, O> => ({ kind, summary, input, output });
+const op = <I extends z.ZodType, O extends z.ZodType>(kind: OperationKind, summary: string, input: I, output: O): Operation<I, O> => ({
+  kind,
+  summary,
+  input,
+  output,
+});
 
 const none = z.object({}).strict();
 const TrafficProfileSchema = z.object({ model: z.string(), requests: z.number().int(), input_tokens: z.number(), output_tokens: z.number() });
@@ -61,14 +61,24 @@ export const OPERATIONS = {
   'providers.list': op('query', 'Known providers and whether a key is set', none, z.array(ProviderSummarySchema)),
   'providerKeys.set': op('mutation', 'Store a provider key (write-only)', ProviderKeyInputSchema, ProviderKeyStateSchema),
   'providerKeys.clear': op('mutation', 'Remove a stored provider key', z.object({ provider: ProviderSlugSchema }).strict(), ProviderKeyStateSchema),
-  'remoteKey.set': op('mutation', "Store the remote gateway's key (write-only)", z.object({ key: ProviderKeyInputSchema.shape.key }).strict(), z.object({ key_set: z.boolean() })),
+  'remoteKey.set': op(
+    'mutation',
+    "Store the remote gateway's key (write-only)",
+    z.object({ key: ProviderKeyInputSchema.shape.key }).strict(),
+    z.object({ key_set: z.boolean() }),
+  ),
   'remoteKey.clear': op('mutation', "Remove the remote gateway's key", none, z.object({ key_set: z.boolean() })),
   'apiKeys.list': op('query', 'Keys of the HTTP API server', none, z.array(ApiKeyInfoSchema)),
   'apiKeys.create': op('mutation', 'Create an API key; its secret is shown once', ApiKeyCreateInputSchema, ApiKeyCreatedSchema),
   'apiKeys.revoke': op('mutation', 'Revoke an API key', z.object({ id: z.string().min(1) }).strict(), ApiKeyInfoSchema),
   'models.list': op('query', 'Models in the catalog', none, z.array(ModelSummarySchema)),
   'models.endpoints': op('query', 'One model with every endpoint serving it (spec 4.2)', z.object({ model: ModelIdSchema }).strict(), ModelWithEndpointsSchema),
-  'endpoints.details': op('query', "What the UI shows beside each endpoint's record", z.object({ model: ModelIdSchema }).strict(), z.array(EndpointDetailSchema)),
+  'endpoints.details': op(
+    'query',
+    "What the UI shows beside each endpoint's record",
+    z.object({ model: ModelIdSchema }).strict(),
+    z.array(EndpointDetailSchema),
+  ),
   'endpoints.zdr': op('query', 'Endpoints that retain no prompts (spec 4.3)', none, ZdrListingSchema),
   'usage.traffic': op(
     'query',
@@ -80,7 +90,11 @@ export const OPERATIONS = {
     'mutation',
     'Measure every endpoint of a model with a few small calls',
     z.object({ model: ModelIdSchema, calls: z.number().int().min(1).max(20).default(3) }).strict(),
-    z.object({ attempts: z.number().int(), failures: z.number().int(), failed: z.array(z.object({ tag: z.string(), provider_name: z.string(), reason: z.string() })) }),
+    z.object({
+      attempts: z.number().int(),
+      failures: z.number().int(),
+      failed: z.array(z.object({ tag: z.string(), provider_name: z.string(), reason: z.string() })),
+    }),
   ),
   'endpoints.uptime': op(
     'query',
@@ -90,7 +104,15 @@ export const OPERATIONS = {
       z.object({
         tag: z.string(),
         provider_name: z.string(),
-        points: z.array(z.object({ at: z.string(), attempts: z.number().int(), uptime: z.number().nullable(), ttft_p50: z.number().nullable(), throughput_p50: z.number().nullable() })),
+        points: z.array(
+          z.object({
+            at: z.string(),
+            attempts: z.number().int(),
+            uptime: z.number().nullable(),
+            ttft_p50: z.number().nullable(),
+            throughput_p50: z.number().nullable(),
+          }),
+        ),
       }),
     ),
   ),
@@ -101,7 +123,12 @@ export const OPERATIONS = {
     RoutePlanViewSchema,
   ),
   'sets.list': op('query', 'Saved question sets', none, z.array(QuestionSetSummarySchema)),
-  'sets.get': op('query', 'One question set', z.object({ id: z.string() }).strict(), z.object({ id: z.string(), name: z.string(), request: DecisionsRequestSchema })),
+  'sets.get': op(
+    'query',
+    'One question set',
+    z.object({ id: z.string() }).strict(),
+    z.object({ id: z.string(), name: z.string(), request: DecisionsRequestSchema }),
+  ),
   'sets.save': op(
     'mutation',
     'Create or update a question set (the request is validated)',
@@ -122,7 +149,14 @@ export const OPERATIONS = {
   'runs.list': op(
     'query',
     'Past runs from the inspector, newest first',
-    z.object({ set_id: z.string().optional(), model: z.string().optional(), status: RunStatusSchema.optional(), limit: z.number().int().min(1).max(500).default(100) }).strict(),
+    z
+      .object({
+        set_id: z.string().optional(),
+        model: z.string().optional(),
+        status: RunStatusSchema.optional(),
+        limit: z.number().int().min(1).max(500).default(100),
+      })
+      .strict(),
     z.array(RunSchema),
   ),
   'boxes.list': op(
@@ -131,7 +165,12 @@ export const OPERATIONS = {
     z.object({ images: z.boolean().optional() }).strict(),
     z.array(BoxItemSchema),
   ),
-  'boxes.image': op('query', 'The image of one item under box review', z.object({ id: z.string() }).strict(), z.object({ id: z.string(), data_url: z.string() })),
+  'boxes.image': op(
+    'query',
+    'The image of one item under box review',
+    z.object({ id: z.string() }).strict(),
+    z.object({ id: z.string(), data_url: z.string() }),
+  ),
   'boxes.add': op('mutation', 'Add an image to review', z.object({ name: z.string().min(1).max(300), data_url: ImageDataUrlSchema }).strict(), BoxItemSchema),
   'boxes.update': op(
     'mutation',
@@ -160,7 +199,7 @@ export const OPERATIONS = {
   ),
   'catalog.discover': op(
     'mutation',
-    "Ask every enabled provider for its model listing now",
+    'Ask every enabled provider for its model listing now',
     none,
     z.array(z.object({ provider: z.string(), models: z.number().int(), error: z.string().nullable(), at: z.string() })),
   ),

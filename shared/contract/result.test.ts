@@ -7,7 +7,7 @@ const problem = (value: unknown) => {
   return parsed.success ? 'ok' : summarizeIssues(parsed.error);
 };
 
-describe('a value that fits none of a union\'s shapes', () => {
+describe("a value that fits none of a union's shapes", () => {
   it('is told the problem of the shape it is of the kind of, at its own path', () => {
     // sort is a key ("price", ...) or an object {by, partition}: a string is judged as a key.
     expect(problem({ sort: 'bogus' })).toBe('sort: Invalid option: expected one of "price"|"throughput"|"latency"|"exacto"');

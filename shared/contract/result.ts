@@ -44,7 +44,9 @@ export function describeIssues(error: z.ZodError): ValidationProblem[] {
       if (closer.length > 1) closer = closer.filter((branch) => branch.some((i) => i.path.length > 0));
       if (closer.length === 1) return describeIssues(new z.ZodError(closer[0]!.map((i) => ({ ...i, path: [...issue.path, ...i.path] }))));
       if (closer.length === 0) {
-        const kinds = [...new Set(issue.errors.flatMap((branch) => branch.map((i) => (i.code === 'invalid_type' ? i.expected : null)).filter((k) => k !== null)))];
+        const kinds = [
+          ...new Set(issue.errors.flatMap((branch) => branch.map((i) => (i.code === 'invalid_type' ? i.expected : null)).filter((k) => k !== null))),
+        ];
         return [{ path: formatIssuePath(issue.path), message: `expected ${kinds.join(' or ')}` }];
       }
       return [{ path: formatIssuePath(issue.path), message: 'does not match any allowed shape' }];

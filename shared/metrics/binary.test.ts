@@ -67,10 +67,13 @@ describe('yes/no at a threshold', () => {
     fc.assert(
       fc.property(fc.array(fc.record({ p: fc.double({ min: 0, max: 1, noNaN: true }), expected: fc.boolean() }), { maxLength: 60 }), (xs) => {
         const c = curve(xs);
-        return c.length === 101 && c.every((point) => {
-          const direct = countsAt(xs, point.threshold);
-          return direct.tp === point.tp && direct.fp === point.fp && direct.fn === point.fn && direct.tn === point.tn;
-        });
+        return (
+          c.length === 101 &&
+          c.every((point) => {
+            const direct = countsAt(xs, point.threshold);
+            return direct.tp === point.tp && direct.fp === point.fp && direct.fn === point.fn && direct.tn === point.tn;
+          })
+        );
       }),
     );
     expect(atThreshold(curve(points), 0.5)).toMatchObject({ threshold: 0.5, tp: 2, fp: 1, fn: 1, tn: 1 });

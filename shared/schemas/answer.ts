@@ -33,12 +33,7 @@ export const BoxAnswerSchema = z.object({
   confidence: probability.optional(),
 });
 
-export const AnswerSchema = z.discriminatedUnion('type', [
-  NoulAnswerSchema,
-  ChoiceAnswerSchema,
-  ScoreAnswerSchema,
-  BoxAnswerSchema,
-]);
+export const AnswerSchema = z.discriminatedUnion('type', [NoulAnswerSchema, ChoiceAnswerSchema, ScoreAnswerSchema, BoxAnswerSchema]);
 export type NoulAnswer = z.infer<typeof NoulAnswerSchema>;
 export type ChoiceAnswer = z.infer<typeof ChoiceAnswerSchema>;
 export type ScoreAnswer = z.infer<typeof ScoreAnswerSchema>;

@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { StateSchema } from './decisions-request';
 import { ExpectedSchema } from './evaluation';
 
-const edges = z.strictObject({ top: z.number().min(0).max(1), left: z.number().min(0).max(1), bottom: z.number().min(0).max(1), right: z.number().min(0).max(1) });
+const edges = z.strictObject({
+  top: z.number().min(0).max(1),
+  left: z.number().min(0).max(1),
+  bottom: z.number().min(0).max(1),
+  right: z.number().min(0).max(1),
+});
 
 /**
  * One dataset in a backup: its items in order (state and expected answers), the pixel sizes of its
@@ -13,7 +18,9 @@ export const BackupDatasetSchema = z.strictObject({
   name: z.string().trim().min(1).max(200),
   created_at: z.string(),
   items: z.array(z.strictObject({ id: z.string().min(1).max(300), state: StateSchema, expected: ExpectedSchema })),
-  image_sizes: z.array(z.strictObject({ item_id: z.string(), width: z.number().int().positive().nullable(), height: z.number().int().positive().nullable() })).default([]),
+  image_sizes: z
+    .array(z.strictObject({ item_id: z.string(), width: z.number().int().positive().nullable(), height: z.number().int().positive().nullable() }))
+    .default([]),
   box_verdicts: z
     .array(
       z.strictObject({

@@ -58,7 +58,10 @@ export const EndpointConfigSchema = z.strictObject({
   model_id: ModelIdSchema,
   provider: ProviderSlugSchema,
   /** Distinguishes several endpoints of one provider for one model; defaults to the provider slug. */
-  tag: z.string().regex(/^[a-z0-9][a-z0-9/_.-]*$/).optional(),
+  tag: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9/_.-]*$/)
+    .optional(),
   /** The model's name at the provider, as its API expects it. */
   upstream_model: z.string().min(1),
   /**

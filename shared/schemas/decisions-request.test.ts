@@ -70,9 +70,7 @@ describe('Question (spec 2.2)', () => {
   });
   it('box: only type and instructions', () => {
     expect(check(withQuestion({ type: 'box', instructions: 'the cat' }))).toBe('ok');
-    expect(check(withQuestion({ type: 'box', instructions: 'the cat', criteria: ['x'] }))).toMatch(
-      /^questions\.q\.criteria: unknown property "criteria"/,
-    );
+    expect(check(withQuestion({ type: 'box', instructions: 'the cat', criteria: ['x'] }))).toMatch(/^questions\.q\.criteria: unknown property "criteria"/);
   });
   it('rejects an unknown type, naming the field', () => {
     expect(check(withQuestion({ type: 'rank', instructions: 'x' }))).toMatch(/^questions\.q\.type:/);

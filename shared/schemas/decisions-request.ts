@@ -41,8 +41,10 @@ export type ImageAsset = z.infer<typeof ImageAssetSchema>;
 export const DecisionsRequestSchema = z.strictObject({
   model: z.string().min(1, 'model must not be empty'),
   state: StateSchema,
-  questions: namedRecord(z.string().min(1, 'question names must not be empty'), QuestionSchema)
-    .refine((questions) => Object.keys(questions).length >= 1, 'at least 1 question is needed'),
+  questions: namedRecord(z.string().min(1, 'question names must not be empty'), QuestionSchema).refine(
+    (questions) => Object.keys(questions).length >= 1,
+    'at least 1 question is needed',
+  ),
   provider: ProviderPreferencesSchema.optional(),
   session_id: atMostCharacters(MAX_SESSION_ID_LENGTH, 'session_id').optional(),
   trace: withoutProtoKey(TraceConfigSchema).optional(),

@@ -256,7 +256,16 @@ export const RunComparisonSchema = z.object({
         z.object({
           /** items with an expected answer that both runs answered */
           n: z.number().int(),
-          metrics: z.array(z.object({ metric: z.string(), run: z.number().nullable(), baseline: z.number().nullable(), delta: z.number().nullable(), interval: IntervalSchema.nullable(), higher_is_better: z.boolean() })),
+          metrics: z.array(
+            z.object({
+              metric: z.string(),
+              run: z.number().nullable(),
+              baseline: z.number().nullable(),
+              delta: z.number().nullable(),
+              interval: IntervalSchema.nullable(),
+              higher_is_better: z.boolean(),
+            }),
+          ),
         }),
       ),
     }),
@@ -282,5 +291,11 @@ export const RunComparisonSchema = z.object({
 });
 export type RunComparison = z.infer<typeof RunComparisonSchema>;
 
-export const SavedCalibrationSchema = z.object({ set_key: z.string(), model: z.string(), question: z.string(), temperature: z.number(), created_at: z.string() });
+export const SavedCalibrationSchema = z.object({
+  set_key: z.string(),
+  model: z.string(),
+  question: z.string(),
+  temperature: z.number(),
+  created_at: z.string(),
+});
 export type SavedCalibration = z.infer<typeof SavedCalibrationSchema>;

@@ -7,15 +7,24 @@ import { isPlainDecisionsRequest, isPlainDecisionsResponse } from './fast-accept
 /** Sometimes the valid value, sometimes anything at all: near-misses are where a guard would go wrong. */
 const loose = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ weight: 12, arbitrary: valid }, { weight: 1, arbitrary: fc.anything() as fc.Arbitrary<unknown> });
 /** Mostly valid, now and then one of a few invalid values. */
-const mostly = <T>(valid: fc.Arbitrary<T>, ...invalid: T[]) => fc.oneof({ weight: 12, arbitrary: valid }, { weight: 1, arbitrary: fc.constantFrom(...invalid) });
+const mostly = <T>(valid: fc.Arbitrary<T>, ...invalid: T[]) =>
+  fc.oneof({ weight: 12, arbitrary: valid }, { weight: 1, arbitrary: fc.constantFrom(...invalid) });
 /** A record that may carry one extra key the schema does not know (zod strips or refuses it). */
 const withExtra = <T extends object>(record: fc.Arbitrary<T>) =>
-  fc.tuple(record, fc.oneof({ weight: 15, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.tuple(fc.constantFrom('extra', 'Type', '__proto__', 'constructor'), fc.anything()) })).map(([r, extra]) => {
-    if (!extra) return r;
-    const copy = JSON.parse(JSON.stringify(r)) as Record<string, unknown>;
-    Object.defineProperty(copy, extra[0], { value: extra[1], enumerable: true, configurable: true, writable: true });
-    return copy;
-  });
+  fc
+    .tuple(
+      record,
+      fc.oneof(
+        { weight: 15, arbitrary: fc.constant(null) },
+        { weight: 1, arbitrary: fc.tuple(fc.constantFrom('extra', 'Type', '__proto__', 'constructor'), fc.anything()) },
+      ),
+    )
+    .map(([r, extra]) => {
+      if (!extra) return r;
+      const copy = JSON.parse(JSON.stringify(r)) as Record<string, unknown>;
+      Object.defineProperty(copy, extra[0], { value: extra[1], enumerable: true, configurable: true, writable: true });
+      return copy;
+    });
 /** Optional fields: absent, or (one time in `every`) present, possibly malformed. */
 const optionalField = <T>(key: string, value: fc.Arbitrary<T>, every = 2) =>
   fc.oneof({ weight: every - 1, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: value.map((v) => ({ [key]: v })) });
@@ -27,31 +36,40 @@ const guidance = fc.oneof(text, fc.dictionary(text, fc.jsonValue({ maxDepth: 2 }
 
 const question = fc.oneof(
   fc.record({ type: fc.constant('noul'), instructions: loose(guidance) }, { requiredKeys: ['type', 'instructions'] }).chain((q) =>
-    optionalField('criteria', loose(withExtra(fc.record({ true: loose(guidance), false: loose(guidance) }, { requiredKeys: [] })))).map((c) => ({ ...q, ...c })),
+    optionalField('criteria', loose(withExtra(fc.record({ true: loose(guidance), false: loose(guidance) }, { requiredKeys: [] })))).map((c) => ({
+      ...q,
+      ...c,
+    })),
   ),
-  fc.record({ type: fc.constant('choice'), instructions: loose(guidance), criteria: loose(fc.dictionary(text, fc.option(guidance, { nil: null }), { minKeys: 1, maxKeys: 3 })) }),
+  fc.record({
+    type: fc.constant('choice'),
+    instructions: loose(guidance),
+    criteria: loose(fc.dictionary(text, fc.option(guidance, { nil: null }), { minKeys: 1, maxKeys: 3 })),
+  }),
   fc.record({ type: fc.constant('score'), instructions: loose(guidance), criteria: loose(fc.array(loose(guidance), { minLength: 1, maxLength: 3 })) }),
   fc.record({ type: mostly(fc.constant('box'), 'boxes'), instructions: loose(guidance) }),
 );
 
-const request = asJson(withExtra(
-  fc
-    .record({
-      model: loose(mostly(fc.string({ minLength: 1, maxLength: 6 }), '')),
-      state: loose(guidance),
-      questions: loose(fc.dictionary(mostly(fc.string({ minLength: 1, maxLength: 6 }), ''), withExtra(question), { minKeys: 1, maxKeys: 3 })),
-    })
-    .chain((r) =>
-      fc
-        .tuple(
-          optionalField('session_id', loose(mostly(fc.string({ maxLength: 20 }), 's'.repeat(257)))),
-          optionalField('user', loose(mostly(fc.string({ maxLength: 20 }), 'u'.repeat(257)))),
-          optionalField('provider', fc.record({ sort: fc.constantFrom('price', 'latency') }), 8),
-          optionalField('trace', fc.record({ trace_id: text }), 8),
-        )
-        .map((parts) => Object.assign({}, r, ...parts) as Record<string, unknown>),
-    ),
-));
+const request = asJson(
+  withExtra(
+    fc
+      .record({
+        model: loose(mostly(fc.string({ minLength: 1, maxLength: 6 }), '')),
+        state: loose(guidance),
+        questions: loose(fc.dictionary(mostly(fc.string({ minLength: 1, maxLength: 6 }), ''), withExtra(question), { minKeys: 1, maxKeys: 3 })),
+      })
+      .chain((r) =>
+        fc
+          .tuple(
+            optionalField('session_id', loose(mostly(fc.string({ maxLength: 20 }), 's'.repeat(257)))),
+            optionalField('user', loose(mostly(fc.string({ maxLength: 20 }), 'u'.repeat(257)))),
+            optionalField('provider', fc.record({ sort: fc.constantFrom('price', 'latency') }), 8),
+            optionalField('trace', fc.record({ trace_id: text }), 8),
+          )
+          .map((parts) => Object.assign({}, r, ...parts) as Record<string, unknown>),
+      ),
+  ),
+);
 
 const probability = mostly(fc.double({ min: 0, max: 1, noNaN: true }), -0.1, 1.5, Number.NaN);
 const answer = fc.oneof(
@@ -71,23 +89,36 @@ const answer = fc.oneof(
     { requiredKeys: ['type', 'score'] },
   ),
   fc.record(
-    { type: fc.constant('box'), box: loose(withExtra(fc.record({ top: probability, bottom: probability, left: probability, right: probability }))), confidence: probability },
+    {
+      type: fc.constant('box'),
+      box: loose(withExtra(fc.record({ top: probability, bottom: probability, left: probability, right: probability }))),
+      confidence: probability,
+    },
     { requiredKeys: ['type', 'box'] },
   ),
 );
 const count = mostly(fc.nat({ max: 1_000_000 }), -1, 1.5, 2 ** 60);
-const response = asJson(withExtra(
-  fc.record(
-    {
-      answers: loose(fc.dictionary(fc.string({ maxLength: 4 }), withExtra(answer), { maxKeys: 3 })),
-      model: loose(text),
-      id: loose(text),
-      provider: loose(text),
-      usage: loose(withExtra(fc.record({ input_tokens: count, output_tokens: count, cost: fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.constant(-1)) }, { requiredKeys: ['input_tokens', 'output_tokens'] }))),
-    },
-    { requiredKeys: ['answers', 'model', 'usage'] },
+const response = asJson(
+  withExtra(
+    fc.record(
+      {
+        answers: loose(fc.dictionary(fc.string({ maxLength: 4 }), withExtra(answer), { maxKeys: 3 })),
+        model: loose(text),
+        id: loose(text),
+        provider: loose(text),
+        usage: loose(
+          withExtra(
+            fc.record(
+              { input_tokens: count, output_tokens: count, cost: fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.constant(-1)) },
+              { requiredKeys: ['input_tokens', 'output_tokens'] },
+            ),
+          ),
+        ),
+      },
+      { requiredKeys: ['answers', 'model', 'usage'] },
+    ),
   ),
-));
+);
 
 describe('fast acceptance agrees with the schemas', () => {
   // One property for both directions over the same inputs: each direction still sees 3,000 of them.
@@ -102,7 +133,11 @@ describe('fast acceptance agrees with the schemas', () => {
           expect(parsed.data).toStrictEqual(r);
         }
         if (typeof r !== 'object' || r === null || 'provider' in r || 'trace' in r) return;
-        if (DecisionsRequestSchema.safeParse(r).success && JSON.stringify(DecisionsRequestSchema.parse(r)) === JSON.stringify(r) && !JSON.stringify(r).includes('__proto__')) {
+        if (
+          DecisionsRequestSchema.safeParse(r).success &&
+          JSON.stringify(DecisionsRequestSchema.parse(r)) === JSON.stringify(r) &&
+          !JSON.stringify(r).includes('__proto__')
+        ) {
           expect(isPlainDecisionsRequest(r)).toBe(true);
         }
       }),

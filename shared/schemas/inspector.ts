@@ -6,9 +6,7 @@ import { BackupDatasetSchema } from './backup-datasets';
  * Secrets only ever travel inward: nothing here carries a stored provider key back out.
  */
 
-export const ProviderSlugSchema = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9-]*$/, 'expected a provider slug: lower-case letters, digits and dashes');
+export const ProviderSlugSchema = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'expected a provider slug: lower-case letters, digits and dashes');
 
 /**
  * How a provider is spoken to: three chat APIs (answers measured here by a method), and three
@@ -214,7 +212,12 @@ export const EndpointDetailSchema = z.object({
     })
     .nullable(),
   /** Where each value came from: 'catalog file', 'provider listing', models.dev with its version…; null: unknown. */
-  sources: z.object({ pricing: z.string().nullable(), context_length: z.string().nullable(), max_completion_tokens: z.string().nullable(), modalities: z.string().nullable() }),
+  sources: z.object({
+    pricing: z.string().nullable(),
+    context_length: z.string().nullable(),
+    max_completion_tokens: z.string().nullable(),
+    modalities: z.string().nullable(),
+  }),
   /** Parameters or features it refused at run time; later requests leave them out. */
   refused: z.array(z.object({ parameter: z.string(), message: z.string(), learned_at: z.string() })),
 });
@@ -240,7 +243,14 @@ export const RunRoutingSchema = z.object({
   preferences: z.unknown(),
   strategy: z.enum(['order', 'sort', 'load-balance']).nullable(),
   attempts: z.array(
-    z.object({ provider_name: z.string(), tag: z.string(), outcome: z.string(), message: z.string().nullable(), ms: z.number().nullable(), reason: z.string().nullable() }),
+    z.object({
+      provider_name: z.string(),
+      tag: z.string(),
+      outcome: z.string(),
+      message: z.string().nullable(),
+      ms: z.number().nullable(),
+      reason: z.string().nullable(),
+    }),
   ),
   excluded: z.array(z.object({ provider_name: z.string(), tag: z.string(), reason: z.string() })),
 });
@@ -273,7 +283,13 @@ export const FractionBoxSchema = z
 
 /** A ground-truth box; its label is the name of the box question it answers (none on older items). */
 export const TruthBoxSchema = z
-  .object({ top: z.number().min(0).max(1), left: z.number().min(0).max(1), bottom: z.number().min(0).max(1), right: z.number().min(0).max(1), label: z.string().min(1).max(100).optional() })
+  .object({
+    top: z.number().min(0).max(1),
+    left: z.number().min(0).max(1),
+    bottom: z.number().min(0).max(1),
+    right: z.number().min(0).max(1),
+    label: z.string().min(1).max(100).optional(),
+  })
   .refine((b) => b.top < b.bottom && b.left < b.right, 'a box needs top < bottom and left < right');
 export type TruthBox = z.infer<typeof TruthBoxSchema>;
 
@@ -317,14 +333,18 @@ export const BoxItemSchema = z.object({
     )
     .default({}),
   /** Verdicts replaced or cleared on this item for this model, newest first, each with the note written for it ('' question: the whole image). */
-  history: z.array(z.object({ question: z.string(), verdict: z.enum(['accepted', 'rejected']), note: z.string(), given_at: z.string(), ended_at: z.string() })).default([]),
+  history: z
+    .array(z.object({ question: z.string(), verdict: z.enum(['accepted', 'rejected']), note: z.string(), given_at: z.string(), ended_at: z.string() }))
+    .default([]),
   /** The image's size in pixels, when it could be read. */
   width: z.number().int().positive().nullable().default(null),
   height: z.number().int().positive().nullable().default(null),
   created_at: z.string(),
 });
 export type BoxItem = z.infer<typeof BoxItemSchema>;
-export const ImageDataUrlSchema = z.string().regex(/^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/, 'expected a base64 PNG, JPEG, GIF or WebP data: URL');
+export const ImageDataUrlSchema = z
+  .string()
+  .regex(/^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/, 'expected a base64 PNG, JPEG, GIF or WebP data: URL');
 
 /** Everything but secrets: settings, the catalog file, question sets, datasets (with their box verdicts) and box reviews. */
 export const BackupSchema = z.strictObject({

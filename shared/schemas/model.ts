@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { EndpointSchema } from './endpoint';
 
-export const ModelIdSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9][\w.-]*\/[\w.:-]+$/, 'expected a model id of the form author/slug');
+export const ModelIdSchema = z.string().regex(/^[A-Za-z0-9][\w.-]*\/[\w.:-]+$/, 'expected a model id of the form author/slug');
 
 export const ArchitectureSchema = z.object({
   input_modalities: z.array(z.string()),

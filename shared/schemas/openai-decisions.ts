@@ -31,7 +31,12 @@ export const OpenAiScoreAnswerSchema = z.object({
 });
 export const OpenAiRefusalSchema = z.object({ type: z.literal('refusal'), name: z.string().nullable() });
 
-export const OpenAiAnswerSchema = z.discriminatedUnion('type', [OpenAiPredicateAnswerSchema, OpenAiChoiceAnswerSchema, OpenAiScoreAnswerSchema, OpenAiRefusalSchema]);
+export const OpenAiAnswerSchema = z.discriminatedUnion('type', [
+  OpenAiPredicateAnswerSchema,
+  OpenAiChoiceAnswerSchema,
+  OpenAiScoreAnswerSchema,
+  OpenAiRefusalSchema,
+]);
 export type OpenAiAnswer = z.infer<typeof OpenAiAnswerSchema>;
 
 export const OpenAiDecisionUsageSchema = z.object({
@@ -94,7 +99,8 @@ const jsonObject = z.record(z.string(), z.unknown());
 export const OpenAiInputJsonSchema = z.strictObject({ type: z.literal('input_json'), data: z.union([jsonObject, z.array(jsonObject)]) });
 const inputPart = z.discriminatedUnion('type', [OpenAiInputTextSchema, OpenAiInputImageSchema, OpenAiInputJsonSchema]);
 const textOrParts = <T extends z.ZodType>(part: T) => z.union([z.string(), z.array(part)]);
-const message = <R extends string, T extends z.ZodType>(role: R, part: T) => z.strictObject({ role: z.literal(role), type: z.literal('message').optional(), content: textOrParts(part) });
+const message = <R extends string, T extends z.ZodType>(role: R, part: T) =>
+  z.strictObject({ role: z.literal(role), type: z.literal('message').optional(), content: textOrParts(part) });
 const callStatus = z.enum(['in_progress', 'completed', 'incomplete']).nullish();
 const toolOutput = textOrParts(z.discriminatedUnion('type', [OpenAiInputTextSchema, OpenAiInputImageSchema]));
 
@@ -107,16 +113,43 @@ export const OpenAiInputItemSchema = z.union([
     role: z.literal('assistant'),
     type: z.literal('message').optional(),
     phase: z.enum(['commentary', 'final_answer']).nullish(),
-    content: textOrParts(z.discriminatedUnion('type', [z.strictObject({ type: z.literal('output_text'), text: z.string() }), z.strictObject({ type: z.literal('refusal'), refusal: z.string() })])),
+    content: textOrParts(
+      z.discriminatedUnion('type', [
+        z.strictObject({ type: z.literal('output_text'), text: z.string() }),
+        z.strictObject({ type: z.literal('refusal'), refusal: z.string() }),
+      ]),
+    ),
   }),
-  z.strictObject({ type: z.literal('function_call'), call_id: z.string(), name: z.string(), arguments: z.string(), id: z.string().nullish(), namespace: z.string().nullish(), status: callStatus }),
+  z.strictObject({
+    type: z.literal('function_call'),
+    call_id: z.string(),
+    name: z.string(),
+    arguments: z.string(),
+    id: z.string().nullish(),
+    namespace: z.string().nullish(),
+    status: callStatus,
+  }),
   z.strictObject({ type: z.literal('function_call_output'), call_id: z.string(), output: toolOutput, id: z.string().nullish(), status: callStatus }),
-  z.strictObject({ type: z.literal('custom_tool_call'), call_id: z.string(), name: z.string(), input: z.string(), id: z.string().nullish(), namespace: z.string().nullish(), status: callStatus }),
+  z.strictObject({
+    type: z.literal('custom_tool_call'),
+    call_id: z.string(),
+    name: z.string(),
+    input: z.string(),
+    id: z.string().nullish(),
+    namespace: z.string().nullish(),
+    status: callStatus,
+  }),
   z.strictObject({ type: z.literal('custom_tool_call_output'), call_id: z.string(), output: toolOutput, id: z.string().nullish(), status: callStatus }),
 ]);
 export type OpenAiInputItem = z.infer<typeof OpenAiInputItemSchema>;
 
-const questionInstructions = textOrParts(z.discriminatedUnion('type', [z.strictObject({ type: z.literal('input_text'), text: z.string() }), z.strictObject({ type: z.literal('input_image'), image_url: z.string(), detail }), OpenAiInputJsonSchema]));
+const questionInstructions = textOrParts(
+  z.discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('input_text'), text: z.string() }),
+    z.strictObject({ type: z.literal('input_image'), image_url: z.string(), detail }),
+    OpenAiInputJsonSchema,
+  ]),
+);
 const questionName = z.string().min(1, 'a question name must not be empty').optional();
 
 export const OpenAiPredicateQuestionSchema = z.strictObject({ type: z.literal('predicate'), name: questionName, instructions: questionInstructions });

@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { namedRecord } from './key';
 
-export const QUANTIZATIONS = [
-  'int4', 'int8', 'fp4', 'mxfp4', 'nvfp4', 'fp6', 'fp8', 'mxfp8', 'fp16', 'bf16', 'fp32', 'unknown',
-] as const;
+export const QUANTIZATIONS = ['int4', 'int8', 'fp4', 'mxfp4', 'nvfp4', 'fp6', 'fp8', 'mxfp8', 'fp16', 'bf16', 'fp32', 'unknown'] as const;
 export const QuantizationSchema = z.enum(QUANTIZATIONS);
 export type Quantization = z.infer<typeof QuantizationSchema>;
 

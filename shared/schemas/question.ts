@@ -13,8 +13,10 @@ export const NoulQuestionSchema = z.strictObject({
 export const ChoiceQuestionSchema = z.strictObject({
   type: z.literal('choice'),
   instructions: GuidanceSchema,
-  criteria: namedRecord(z.string().min(1, 'option names must not be empty'), GuidanceSchema.nullable())
-    .refine((options) => Object.keys(options).length >= 1, 'a choice question needs at least 1 option'),
+  criteria: namedRecord(z.string().min(1, 'option names must not be empty'), GuidanceSchema.nullable()).refine(
+    (options) => Object.keys(options).length >= 1,
+    'a choice question needs at least 1 option',
+  ),
 });
 
 /** Spec 2.2 and 8, score: at least one level; the array position is the level index. */
@@ -30,12 +32,7 @@ export const BoxQuestionSchema = z.strictObject({
   instructions: GuidanceSchema,
 });
 
-export const QuestionSchema = z.discriminatedUnion('type', [
-  NoulQuestionSchema,
-  ChoiceQuestionSchema,
-  ScoreQuestionSchema,
-  BoxQuestionSchema,
-]);
+export const QuestionSchema = z.discriminatedUnion('type', [NoulQuestionSchema, ChoiceQuestionSchema, ScoreQuestionSchema, BoxQuestionSchema]);
 
 export type NoulQuestion = z.infer<typeof NoulQuestionSchema>;
 export type ChoiceQuestion = z.infer<typeof ChoiceQuestionSchema>;

@@ -58,8 +58,9 @@ export const GatewayDecisionResponseSchema = z.object({
   warnings: z.array(z.unknown()),
   providerMetadata: z.record(z.string(), z.record(z.string(), z.unknown())),
 });
-export const GatewayErrorBodySchema = z.object({ error: z.object({ message: z.string(), type: z.string(), param: z.unknown().optional(), code: z.union([z.string(), z.number()]).nullish() }) });
-
+export const GatewayErrorBodySchema = z.object({
+  error: z.object({ message: z.string(), type: z.string(), param: z.unknown().optional(), code: z.union([z.string(), z.number()]).nullish() }),
+});
 
 /** The spec request a gateway-protocol call asks. Box questions are refused: the protocol has no box answer. */
 export function fromGatewayRequest(model: string | undefined, body: GatewayDecisionRequest): DecisionsRequest {
@@ -69,7 +70,11 @@ export function fromGatewayRequest(model: string | undefined, body: GatewayDecis
   }
   const questions = Object.fromEntries(
     Object.entries(body.questions).map(([id, q]) => {
-      if (q.type === 'box') throw new GatewayError('bad_request', `questions.${id}: the gateway protocol has no box answer; box questions are answered at POST /api/v1/systemone and POST /api/alpha/decisions`);
+      if (q.type === 'box')
+        throw new GatewayError(
+          'bad_request',
+          `questions.${id}: the gateway protocol has no box answer; box questions are answered at POST /api/v1/systemone and POST /api/alpha/decisions`,
+        );
       const instructions = q.instructions ?? '';
       if (q.type === 'choice') return [id, { type: 'choice', instructions, criteria: q.criteria }];
       if (q.type === 'score') {
@@ -94,7 +99,8 @@ function stateOf(parts: GatewayDecisionRequest['stateParts']): DecisionsRequest[
   return parts.map((part, i) => {
     if (part.type === 'text') return part.text;
     if (part.type === 'json') return typeof part.value === 'object' && part.value !== null ? part.value : JSON.stringify(part.value);
-    if (!part.mediaType.startsWith('image/')) throw new GatewayError('bad_request', `stateParts[${i}]: ${part.mediaType} files are not taken; images (PNG, JPEG, GIF, WebP) are`);
+    if (!part.mediaType.startsWith('image/'))
+      throw new GatewayError('bad_request', `stateParts[${i}]: ${part.mediaType} files are not taken; images (PNG, JPEG, GIF, WebP) are`);
     return { type: 'image_url', image_url: { url: `data:${part.mediaType};base64,${part.data.data}` } };
   });
 }
@@ -138,15 +144,23 @@ const roundingOf = (r: Rounding) => ({ probabilityDecimals: r.probabilityDecimal
 /** The protocol's error types, as `@ai-sdk/gateway` reads them into its typed errors. */
 export function gatewayErrorBody(error: GatewayError): { error: { message: string; type: string; param?: unknown; code?: string | number | null } } {
   const type =
-    error.status === 401 ? 'authentication_error'
-    : error.status === 402 ? 'insufficient_funds'
-    : error.status === 403 ? 'forbidden'
-    : error.status === 404 && /^Model "/.test(error.message) ? 'model_not_found'
-    : error.status === 404 ? 'not_found'
-    : error.status === 429 ? 'rate_limit_exceeded'
-    : error.status === 500 ? 'internal_server_error'
-    : error.status >= 500 ? 'failed_dependency'
-    : 'invalid_request_error';
+    error.status === 401
+      ? 'authentication_error'
+      : error.status === 402
+        ? 'insufficient_funds'
+        : error.status === 403
+          ? 'forbidden'
+          : error.status === 404 && /^Model "/.test(error.message)
+            ? 'model_not_found'
+            : error.status === 404
+              ? 'not_found'
+              : error.status === 429
+                ? 'rate_limit_exceeded'
+                : error.status === 500
+                  ? 'internal_server_error'
+                  : error.status >= 500
+                    ? 'failed_dependency'
+                    : 'invalid_request_error';
   const modelId = type === 'model_not_found' ? /^Model "([^"]+)"/.exec(error.message)?.[1] : undefined;
   return { error: { message: error.message, type, ...(modelId ? { param: { modelId } } : {}), code: error.status } };
 }

@@ -77,7 +77,12 @@ export async function answerApiCall(core: Core, call: ApiCall): Promise<ApiCallA
   };
   let outcome: Answered;
   try {
-    outcome = await core.service().decide(request, { requestId: call.requestId, admit, ...(call.signal ? { signal: call.signal } : {}), ...(call.refusals ? { refusals: call.refusals } : {}) });
+    outcome = await core.service().decide(request, {
+      requestId: call.requestId,
+      admit,
+      ...(call.signal ? { signal: call.signal } : {}),
+      ...(call.refusals ? { refusals: call.refusals } : {}),
+    });
   } catch (error) {
     // Upstream calls made before the failure were paid for: the key is charged what they cost.
     const usage = usageOf(error);
@@ -86,7 +91,14 @@ export async function answerApiCall(core: Core, call: ApiCall): Promise<ApiCallA
     if (error instanceof GatewayError) {
       const ended = core.clock.now();
       core.requestLog.append(logged(error.status, null, ended, cost));
-      core.tracer.record({ ...spanOf(request, sessionId, started, ended), provider: null, inputTokens: usage?.input_tokens ?? null, outputTokens: usage?.output_tokens ?? null, cost, error: error.message });
+      core.tracer.record({
+        ...spanOf(request, sessionId, started, ended),
+        provider: null,
+        inputTokens: usage?.input_tokens ?? null,
+        outputTokens: usage?.output_tokens ?? null,
+        cost,
+        error: error.message,
+      });
     }
     throw error;
   }
@@ -97,7 +109,14 @@ export async function answerApiCall(core: Core, call: ApiCall): Promise<ApiCallA
     core.requestLog.append(logged(200, outcome, ended, cost));
     if (core.tracer.enabled()) {
       const usage = outcome.response.usage;
-      core.tracer.record({ ...spanOf(request, sessionId, started, ended), provider: outcome.response.provider ?? null, inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, cost: usage.cost ?? null, error: null });
+      core.tracer.record({
+        ...spanOf(request, sessionId, started, ended),
+        provider: outcome.response.provider ?? null,
+        inputTokens: usage.input_tokens,
+        outputTokens: usage.output_tokens,
+        cost: usage.cost ?? null,
+        error: null,
+      });
     }
   };
   return { response: outcome.response, outcome, settle };

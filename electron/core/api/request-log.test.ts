@@ -82,14 +82,17 @@ describe('request log', () => {
     await log.flush();
     expect(readdirSync(logDir).sort()).toEqual(['2026-03-01.ndjson', '2026-03-02.ndjson']);
     expect(statSync(join(logDir, '2026-03-01.ndjson')).mode & 0o777).toBe(0o600);
-    const lines = readFileSync(join(logDir, '2026-03-01.ndjson'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as RequestLogEntry);
+    const lines = readFileSync(join(logDir, '2026-03-01.ndjson'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as RequestLogEntry);
     expect(lines.map((l) => l.cost)).toEqual([0.1, 0.2]);
     expect(log.recent({ limit: 10 }).map((e) => e.status)).toEqual([404, 200, 200]);
     expect(log.recent({ limit: 10, sessionId: 's1' })).toHaveLength(1);
     await stop(log, s);
   });
 
-  it("the spend an earlier version left in the log after its checkpoint is added once, and lines are no longer spend", async () => {
+  it('the spend an earlier version left in the log after its checkpoint is added once, and lines are no longer spend', async () => {
     legacyDirectory();
     // 0.25 archived + 0.5 folded up to the checkpoint + 0.125 + 0.0625 after it.
     let run = await start();

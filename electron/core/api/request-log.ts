@@ -73,7 +73,14 @@ export class RequestLog {
    * Opens the log. `write` mode is for the process that serves requests; `read` mode (key
    * management from the command line, next to a running server) never writes the log.
    */
-  static async open(options: { dir: string; legacy: LegacySpendStorage; clock: Clock; logger: Logger; mode?: 'write' | 'read'; retentionDays?: number }): Promise<RequestLog> {
+  static async open(options: {
+    dir: string;
+    legacy: LegacySpendStorage;
+    clock: Clock;
+    logger: Logger;
+    mode?: 'write' | 'read';
+    retentionDays?: number;
+  }): Promise<RequestLog> {
     const mode = options.mode ?? 'write';
     if (mode === 'write') mkdirSync(options.dir, { recursive: true, mode: 0o700 });
     const log = new RequestLog(options.dir, options.clock, options.logger, mode, options.retentionDays ?? 30);
@@ -118,7 +125,7 @@ export class RequestLog {
       try {
         const handle = await this.fileHandle(file);
         const bytes = Buffer.from(text, 'utf8');
-        for (let done = 0; done < bytes.length; ) done += (await handle.fh.write(bytes, done, bytes.length - done, null)).bytesWritten;
+        for (let done = 0; done < bytes.length;) done += (await handle.fh.write(bytes, done, bytes.length - done, null)).bytesWritten;
         handle.size += bytes.length;
       } catch (error) {
         // The lines are lost (what they cost is in SQLite already).
@@ -142,7 +149,9 @@ export class RequestLog {
 
   private files(): string[] {
     try {
-      return readdirSync(this.dir).filter((f) => FILE_PATTERN.test(f)).sort();
+      return readdirSync(this.dir)
+        .filter((f) => FILE_PATTERN.test(f))
+        .sort();
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw error;

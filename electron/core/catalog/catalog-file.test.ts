@@ -4,7 +4,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempCore, type TempCore } from '../../test-support/temp-core';
 import { CATALOG_FILE } from '../create-core';
 
-const MODEL = { id: 'acme/one', name: 'One', created: 1, architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null } };
+const MODEL = {
+  id: 'acme/one',
+  name: 'One',
+  created: 1,
+  architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null },
+};
 
 describe('catalog file', () => {
   let env: TempCore;
@@ -18,7 +23,12 @@ describe('catalog file', () => {
     });
     expect(result).toEqual({ providers: 0, models: 1, endpoints: 1 });
     const listing = await env.core.handlers['models.endpoints']({ model: 'acme/one' });
-    expect(listing.endpoints[0]).toMatchObject({ provider_name: 'OpenAI', pricing: { prompt: '-1', completion: '-1' }, context_length: 0, latency_last_30m: null });
+    expect(listing.endpoints[0]).toMatchObject({
+      provider_name: 'OpenAI',
+      pricing: { prompt: '-1', completion: '-1' },
+      context_length: 0,
+      latency_last_30m: null,
+    });
     const exported = await env.core.handlers['catalog.export']({});
     expect(exported.endpoints[0]).toMatchObject({ model_id: 'acme/one', provider: 'openai', upstream_model: 'one-2026', context_length: null });
     expect(JSON.parse(readFileSync(join(env.dataDir, CATALOG_FILE), 'utf8')).endpoints).toHaveLength(1);
@@ -28,7 +38,9 @@ describe('catalog file', () => {
     env = await tempCore();
     await env.core.handlers['catalog.import']({ catalog: { version: 1, models: [MODEL] } });
     const saved = readFileSync(join(env.dataDir, CATALOG_FILE), 'utf8');
-    const bad = await env.core.handlers['catalog.import']({ catalog: { version: 1, models: [MODEL], endpoints: [{ model_id: 'acme/one', provider: 'nobody', upstream_model: 'x' }] } }).catch((e: Error) => e);
+    const bad = await env.core.handlers['catalog.import']({
+      catalog: { version: 1, models: [MODEL], endpoints: [{ model_id: 'acme/one', provider: 'nobody', upstream_model: 'x' }] },
+    }).catch((e: Error) => e);
     expect((bad as Error).message).toBe('Invalid catalog: endpoints[0].provider: unknown provider "nobody"');
     const shape = await env.core.handlers['catalog.import']({ catalog: { version: 1, models: [{ ...MODEL, created: 'yesterday' }] } }).catch((e: Error) => e);
     expect((shape as Error).message).toMatch(/^Invalid catalog: models\[0\]\.created:/);

@@ -30,7 +30,10 @@ export function validateCatalogFile(json: unknown, knownProviders: ReadonlySet<s
     slugs.add(p.slug);
   });
   if (problems.length > 0) {
-    const text = problems.slice(0, 5).map((p) => `${p.path}: ${p.message}`).join('; ');
+    const text = problems
+      .slice(0, 5)
+      .map((p) => `${p.path}: ${p.message}`)
+      .join('; ');
     throw new GatewayError('bad_request', `Invalid catalog: ${text}`, { metadata: { problems } });
   }
   return file;
@@ -59,7 +62,8 @@ export async function loadCatalogFile(
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { file: EMPTY_CATALOG_FILE, problem: null };
     return { file: EMPTY_CATALOG_FILE, problem: `${path} could not be read: ${(error as Error).message}` };
   }
-  if (jsonTextTooDeepAt(text) >= 0) return { file: EMPTY_CATALOG_FILE, problem: `${path} was not loaded and was left untouched: it nests deeper than ${MAX_JSON_DEPTH} levels` };
+  if (jsonTextTooDeepAt(text) >= 0)
+    return { file: EMPTY_CATALOG_FILE, problem: `${path} was not loaded and was left untouched: it nests deeper than ${MAX_JSON_DEPTH} levels` };
   try {
     return { file: validateCatalogFile(JSON.parse(text), knownProviders, knownModels), problem: null };
   } catch (error) {
@@ -68,5 +72,4 @@ export async function loadCatalogFile(
   }
 }
 
-export const saveCatalogFile = (path: string, file: CatalogFile): Promise<void> =>
-  writeFileAtomic(path, `${JSON.stringify(file, null, 2)}\n`, 0o600);
+export const saveCatalogFile = (path: string, file: CatalogFile): Promise<void> => writeFileAtomic(path, `${JSON.stringify(file, null, 2)}\n`, 0o600);

@@ -168,7 +168,10 @@ export class Catalog {
       // Models this machine can answer without a key (simulated, local) first, then the rest.
       const free = (id: string) => (this.endpointsOf(id).some((e) => e.provider.local || e.provider.simulated) ? 0 : 1);
       const ids = [...this.modelsById.keys()].sort((a, b) => free(a) - free(b) || a.localeCompare(b));
-      const known = ids.length === 0 ? 'the catalog has no models yet' : `known models include ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ` and ${ids.length - 5} more` : ''}; GET /api/v1/models lists them`;
+      const known =
+        ids.length === 0
+          ? 'the catalog has no models yet'
+          : `known models include ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ` and ${ids.length - 5} more` : ''}; GET /api/v1/models lists them`;
       throw new GatewayError('not_found', `Model "${modelId}" was not found (${known})`);
     }
     return found;

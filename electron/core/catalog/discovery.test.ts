@@ -19,12 +19,33 @@ describe('discovery from providers’ own model listings', () => {
   it('adds what each listing reports, in each wire format, and nothing more', async () => {
     const env = await tempCore();
     try {
-      openai.always(json({ object: 'list', data: [{ id: 'qwen2.5-7b', object: 'model', created: 1_720_000_000, owned_by: 'me', max_model_len: 32_768 }, { id: 'meta-llama/Llama-3.1-8B', object: 'model' }] }));
-      anthropic.always(json({ data: [{ type: 'model', id: 'claude-x-1', display_name: 'Claude X 1', created_at: '2026-01-02T00:00:00Z' }], has_more: false, first_id: 'claude-x-1', last_id: 'claude-x-1' }));
+      openai.always(
+        json({
+          object: 'list',
+          data: [
+            { id: 'qwen2.5-7b', object: 'model', created: 1_720_000_000, owned_by: 'me', max_model_len: 32_768 },
+            { id: 'meta-llama/Llama-3.1-8B', object: 'model' },
+          ],
+        }),
+      );
+      anthropic.always(
+        json({
+          data: [{ type: 'model', id: 'claude-x-1', display_name: 'Claude X 1', created_at: '2026-01-02T00:00:00Z' }],
+          has_more: false,
+          first_id: 'claude-x-1',
+          last_id: 'claude-x-1',
+        }),
+      );
       gemini.always(
         json({
           models: [
-            { name: 'models/gemini-x-flash', displayName: 'Gemini X Flash', inputTokenLimit: 1_048_576, outputTokenLimit: 8192, supportedGenerationMethods: ['generateContent', 'countTokens'] },
+            {
+              name: 'models/gemini-x-flash',
+              displayName: 'Gemini X Flash',
+              inputTokenLimit: 1_048_576,
+              outputTokenLimit: 8192,
+              supportedGenerationMethods: ['generateContent', 'countTokens'],
+            },
             { name: 'models/embedding-x', displayName: 'Embedding', supportedGenerationMethods: ['embedContent'] },
           ],
         }),
@@ -71,7 +92,13 @@ describe('discovery from providers’ own model listings', () => {
     try {
       openai.always({ kind: 'respond', status: 401, chunks: [JSON.stringify({ error: { message: 'Incorrect API key provided' } })] });
       await env.core.replaceCatalogFile(
-        CatalogFileSchema.parse({ version: 1, providers: [{ slug: 'cloud', name: 'Cloud', wire_format: 'openai', base_url: `${openai.url}/v1` }, { slug: 'nothing-here', name: 'Gone', wire_format: 'openai', base_url: 'http://127.0.0.1:9/v1', local: true }] }),
+        CatalogFileSchema.parse({
+          version: 1,
+          providers: [
+            { slug: 'cloud', name: 'Cloud', wire_format: 'openai', base_url: `${openai.url}/v1` },
+            { slug: 'nothing-here', name: 'Gone', wire_format: 'openai', base_url: 'http://127.0.0.1:9/v1', local: true },
+          ],
+        }),
       );
       await env.core.providerKeys.set('cloud', 'sk-wrong-0000');
       const results = await env.core.refreshDiscovery();

@@ -36,7 +36,10 @@ const DECISION_WIRES: ReadonlySet<WireFormat> = new Set(['decisions', 'systemone
 
 /** Catalog model id for a provider's model name: names with an author keep it, others get the provider's. */
 export function discoveredModelId(provider: CatalogProvider, upstreamId: string, author: string | undefined): string {
-  const cleaned = upstreamId.trim().toLowerCase().replace(/[^a-z0-9/_.:-]/g, '-');
+  const cleaned = upstreamId
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9/_.:-]/g, '-');
   return cleaned.includes('/') ? cleaned : `${author ?? provider.slug}/${cleaned}`;
 }
 
@@ -88,7 +91,13 @@ export async function discover(
                 // 0: the listing gave no creation time.
                 created: m.created ?? 0,
                 description: '',
-                architecture: { input_modalities: inputs, output_modalities: [outputs], modality: `${inputs.join('+')}->${outputs}`, instruct_type: null, tokenizer: null },
+                architecture: {
+                  input_modalities: inputs,
+                  output_modalities: [outputs],
+                  modality: `${inputs.join('+')}->${outputs}`,
+                  instruct_type: null,
+                  tokenizer: null,
+                },
                 distillable: null,
                 // Whether it can locate objects is not in any listing; the user says so in the catalog.
                 locates_objects: false,
@@ -98,7 +107,11 @@ export async function discover(
             }
             const pricing = provider.local ? { prompt: '0', completion: '0' } : known ? modelsDevPricing(known) : {};
             const fromListing = (value: number | undefined, fallback: number | undefined) =>
-              value !== undefined ? { value, source: 'provider listing' } : fallback !== undefined ? { value: fallback, source: MODELS_DEV_SOURCE } : { value: null, source: null };
+              value !== undefined
+                ? { value, source: 'provider listing' }
+                : fallback !== undefined
+                  ? { value: fallback, source: MODELS_DEV_SOURCE }
+                  : { value: null, source: null };
             const context = fromListing(m.contextLength, known?.limit?.context);
             const output = fromListing(m.maxOutput, known?.limit?.output);
             endpoints.push({

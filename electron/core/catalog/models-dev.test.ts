@@ -16,10 +16,21 @@ describe('model knowledge in layers', () => {
   beforeAll(async () => {
     openai = await new ScriptedUpstream().start();
     // The listing says nothing of prices; for gpt-4o-mini it gives no limits either, for gpt-4o a context length.
-    openai.always(json({ object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model', created: 1_721_172_741 }, { id: 'gpt-4o', object: 'model', created: 1_715_367_049, context_length: 64_000 }, { id: 'my-fine-tune-x', object: 'model' }] }));
+    openai.always(
+      json({
+        object: 'list',
+        data: [
+          { id: 'gpt-4o-mini', object: 'model', created: 1_721_172_741 },
+          { id: 'gpt-4o', object: 'model', created: 1_715_367_049, context_length: 64_000 },
+          { id: 'my-fine-tune-x', object: 'model' },
+        ],
+      }),
+    );
     env = await tempCore();
     await env.core.settings.update({ sandbox: 'off' });
-    await env.core.handlers['catalog.import']({ catalog: { version: 1, providers: [{ slug: 'openai', name: 'OpenAI', wire_format: 'openai', base_url: `${openai.url}/v1` }] } });
+    await env.core.handlers['catalog.import']({
+      catalog: { version: 1, providers: [{ slug: 'openai', name: 'OpenAI', wire_format: 'openai', base_url: `${openai.url}/v1` }] },
+    });
     await env.core.handlers['providerKeys.set']({ provider: 'openai', key: 'sk-layers-test-0001' });
     await env.core.refreshDiscovery();
   });
@@ -38,7 +49,12 @@ describe('model knowledge in layers', () => {
     const [mini] = await env.core.handlers['endpoints.details']({ model: 'openai/gpt-4o-mini' });
     // models.dev: $0.15 / $0.60 per million tokens, cache reads $0.08; 128k context, 16,384 output.
     expect(mini).toMatchObject({ prompt_price: 0.15e-6, completion_price: 0.6e-6, context_length: 128_000 });
-    expect(mini!.sources).toEqual({ pricing: MODELS_DEV_SOURCE, context_length: MODELS_DEV_SOURCE, max_completion_tokens: MODELS_DEV_SOURCE, modalities: MODELS_DEV_SOURCE });
+    expect(mini!.sources).toEqual({
+      pricing: MODELS_DEV_SOURCE,
+      context_length: MODELS_DEV_SOURCE,
+      max_completion_tokens: MODELS_DEV_SOURCE,
+      modalities: MODELS_DEV_SOURCE,
+    });
     const listing = await env.core.handlers['models.endpoints']({ model: 'openai/gpt-4o-mini' });
     expect(listing.architecture.input_modalities).toEqual(['text', 'image']);
     expect(listing.endpoints[0]!.pricing).toMatchObject({ prompt: '0.00000015', completion: '0.0000006' });

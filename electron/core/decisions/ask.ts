@@ -62,13 +62,27 @@ export interface Asking {
 }
 
 /** One question on one endpoint: label log-probabilities (measured again once if thin), else stated probabilities; or a box. */
-export async function ask(gateway: Gateway, endpoint: CatalogEndpoint, q: Asking, signal: CancelSignal, ledger: LedgerEntry[], onFirstToken?: () => void): Promise<AnsweredCall> {
+export async function ask(
+  gateway: Gateway,
+  endpoint: CatalogEndpoint,
+  q: Asking,
+  signal: CancelSignal,
+  ledger: LedgerEntry[],
+  onFirstToken?: () => void,
+): Promise<AnsweredCall> {
   const hooks = { onFirstToken, onBilled: (usage: UpstreamUsage) => ledger.push({ endpoint, usage, estimated: false }) };
   if (q.question.type === 'box') return askBox(gateway, endpoint, { ...q, question: q.question }, signal, ledger, hooks);
   const question: LabelQuestion = q.question;
   const labels = q.labels!;
   const content: ContentPart[] = [...markCacheable(q.parts), { type: 'text', text: questionPart(question, labels) }];
-  const base: ChatRequest = { system: SYSTEM_PROMPT, messages: [{ role: 'user', content }], maxTokens: 1, temperature: 0, minimalReasoning: true, options: q.options };
+  const base: ChatRequest = {
+    system: SYSTEM_PROMPT,
+    messages: [{ role: 'user', content }],
+    maxTokens: 1,
+    temperature: 0,
+    minimalReasoning: true,
+    options: q.options,
+  };
   const provider = endpoint.provider.name;
   // Checked before each call: an endpoint that refuses log-probabilities goes straight to stated ones.
   for (let attempt = 0; attempt < 2 && methodFor(endpoint, gateway, labels) === 'logprobs'; attempt += 1) {
@@ -77,17 +91,38 @@ export async function ask(gateway: Gateway, endpoint: CatalogEndpoint, q: Asking
     await recordUsage(ledger, endpoint, result.usage, content, result.text);
     const distribution = labelDistribution(result.tokens, labels);
     if (distribution && distribution.coverage >= MIN_COVERAGE) {
-      return { name: q.name, answer: answerFrom(question, distribution.probabilities), method: 'logprobs', provider, rounding: MEASURED_ROUNDING, timings: result.timings, usage: result.usage };
+      return {
+        name: q.name,
+        answer: answerFrom(question, distribution.probabilities),
+        method: 'logprobs',
+        provider,
+        rounding: MEASURED_ROUNDING,
+        timings: result.timings,
+        usage: result.usage,
+      };
     }
   }
   const stated = statedRequest(labels);
-  const asked: ChatRequest = { ...base, maxTokens: stated.maxTokens, messages: [{ role: 'user', content: [...content, { type: 'text', text: stated.text }] }], jsonSchema: { name: 'label_probabilities', schema: stated.schema } };
+  const asked: ChatRequest = {
+    ...base,
+    maxTokens: stated.maxTokens,
+    messages: [{ role: 'user', content: [...content, { type: 'text', text: stated.text }] }],
+    jsonSchema: { name: 'label_probabilities', schema: stated.schema },
+  };
   // Null only for calls that ask for log-probabilities; this one does not.
   const result = (await gateway.call(endpoint, asked, signal, hooks))!;
   await recordUsage(ledger, endpoint, result.usage, content, result.text);
   const probabilities = statedProbabilities(result.text, labels);
   if (!probabilities) throw new UpstreamError('invalid_response', `no usable probabilities for "${q.name}" in the model's reply`);
-  return { name: q.name, answer: answerFrom(question, probabilities), method: 'verbalized', provider, rounding: MEASURED_ROUNDING, timings: result.timings, usage: result.usage };
+  return {
+    name: q.name,
+    answer: answerFrom(question, probabilities),
+    method: 'verbalized',
+    provider,
+    rounding: MEASURED_ROUNDING,
+    timings: result.timings,
+    usage: result.usage,
+  };
 }
 
 /** A box question: the model states a box in its family's convention; it is converted to fractions. */
@@ -105,16 +140,32 @@ async function askBox(
   // Only the image the box refers to: a box is a place in one image, and another would leave the model to guess which.
   const parts = q.parts.filter((p) => p.type !== 'image' || p.base64 === image.base64);
   const content: ContentPart[] = [...markCacheable(parts), { type: 'text', text: boxPrompt(endpoint, q.question, image) }];
-  const request: ChatRequest = { system: BOX_SYSTEM_PROMPT, messages: [{ role: 'user', content }], maxTokens: BOX_MAX_TOKENS, temperature: 0, minimalReasoning: true, options: q.options };
+  const request: ChatRequest = {
+    system: BOX_SYSTEM_PROMPT,
+    messages: [{ role: 'user', content }],
+    maxTokens: BOX_MAX_TOKENS,
+    temperature: 0,
+    minimalReasoning: true,
+    options: q.options,
+  };
   // Null only for calls that ask for log-probabilities; this one does not.
   const result = (await gateway.call(endpoint, request, signal, hooks))!;
   await recordUsage(ledger, endpoint, result.usage, content, result.text);
   const parsed = parseBox(result.text, convention, seen);
   const box = parsed && roundBox(parsed);
   // A box narrower than the rounding is no box: it locates nothing.
-  if (!box || !(box.top < box.bottom && box.left < box.right)) throw new UpstreamError('invalid_response', `no usable box for "${q.name}" in the model's reply`);
+  if (!box || !(box.top < box.bottom && box.left < box.right))
+    throw new UpstreamError('invalid_response', `no usable box for "${q.name}" in the model's reply`);
   // No confidence: coordinate token probabilities do not measure how well the box fits.
-  return { name: q.name, answer: { type: 'box', box }, method: 'box', provider: endpoint.provider.name, rounding: MEASURED_ROUNDING, timings: result.timings, usage: result.usage };
+  return {
+    name: q.name,
+    answer: { type: 'box', box },
+    method: 'box',
+    provider: endpoint.provider.name,
+    rounding: MEASURED_ROUNDING,
+    timings: result.timings,
+    usage: result.usage,
+  };
 }
 
 /**
@@ -125,7 +176,14 @@ async function askBox(
  * answer that breaks them is an invalid response, and the request goes to the next endpoint. The
  * call was billed either way.
  */
-export async function askNative(gateway: Gateway, endpoint: CatalogEndpoint, request: Pick<DecisionsRequest, 'state' | 'questions'>, prepared: Pick<Prepared, 'parts' | 'assets'>, signal: CancelSignal, ledger: LedgerEntry[]) {
+export async function askNative(
+  gateway: Gateway,
+  endpoint: CatalogEndpoint,
+  request: Pick<DecisionsRequest, 'state' | 'questions'>,
+  prepared: Pick<Prepared, 'parts' | 'assets'>,
+  signal: CancelSignal,
+  ledger: LedgerEntry[],
+) {
   const assets = prepared.assets.map((a) => ({ key: a.key, image: a.part }));
   const result = await gateway.decide(endpoint, { state: request.state, parts: prepared.parts, questions: request.questions, assets }, signal);
   ledger.push({ endpoint, usage: result.usage, estimated: false });
@@ -155,7 +213,14 @@ export function boxPrompt(endpoint: CatalogEndpoint, question: BoxQuestion, imag
 export function statedRequest(labels: LabelSet) {
   const schema = {
     type: 'object',
-    properties: { probabilities: { type: 'object', properties: Object.fromEntries(labels.labels.map((l) => [l, { type: 'number' }])), required: labels.labels, additionalProperties: false } },
+    properties: {
+      probabilities: {
+        type: 'object',
+        properties: Object.fromEntries(labels.labels.map((l) => [l, { type: 'number' }])),
+        required: labels.labels,
+        additionalProperties: false,
+      },
+    },
     required: ['probabilities'],
     additionalProperties: false,
   };

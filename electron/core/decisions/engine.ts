@@ -129,9 +129,15 @@ export class DecisionsEngine {
     );
     let restRuns: Promise<Run>[] = [];
     if (others.length > 0) {
-      const early = await Promise.race([warm.then((endpoint) => ({ endpoint, native: false })), firstRun.then((r) => ({ endpoint: r.endpoint, native: methodFor(r.endpoint, this.gateway) === 'native' }))]);
+      const early = await Promise.race([
+        warm.then((endpoint) => ({ endpoint, native: false })),
+        firstRun.then((r) => ({ endpoint: r.endpoint, native: methodFor(r.endpoint, this.gateway) === 'native' })),
+      ]);
       if (!early.native) {
-        const pinned: Plan = { ...plan, attempts: [...plan.attempts].sort((a, b) => Number(b.endpoint.id === early.endpoint.id) - Number(a.endpoint.id === early.endpoint.id)) };
+        const pinned: Plan = {
+          ...plan,
+          attempts: [...plan.attempts].sort((a, b) => Number(b.endpoint.id === early.endpoint.id) - Number(a.endpoint.id === early.endpoint.id)),
+        };
         restRuns = others.map(([name, question]) =>
           this.route(pinned, options, async (attempt, signal) => {
             if (!this.gateway.adapter(attempt.endpoint).decide) return this.askOne(attempt, [name, question], { prepared, signal, ledger, options });
@@ -159,9 +165,20 @@ export class DecisionsEngine {
    * request as a 400 where the route has no refusal answer; where it has one, the question is
    * answered with a refusal and the others go on (what the call produced was billed all the same).
    */
-  private async askOne(attempt: PlannedAttempt, [name, question]: [string, Question], ctx: { prepared: Prepared; signal: CancelSignal; ledger: LedgerEntry[]; options: DecideOptions; onFirstToken?: () => void }): Promise<AttemptOutput<Answered[]>> {
+  private async askOne(
+    attempt: PlannedAttempt,
+    [name, question]: [string, Question],
+    ctx: { prepared: Prepared; signal: CancelSignal; ledger: LedgerEntry[]; options: DecideOptions; onFirstToken?: () => void },
+  ): Promise<AttemptOutput<Answered[]>> {
     const { prepared } = ctx;
-    const asking = { name, question, labels: prepared.sets.get(name), image: prepared.boxImages.get(name) ?? null, parts: prepared.parts, options: attempt.options };
+    const asking = {
+      name,
+      question,
+      labels: prepared.sets.get(name),
+      image: prepared.boxImages.get(name) ?? null,
+      parts: prepared.parts,
+      options: attempt.options,
+    };
     const started = Date.now();
     try {
       const one = await ask(this.gateway, attempt.endpoint, asking, ctx.signal, ctx.ledger, ctx.onFirstToken);
@@ -170,7 +187,11 @@ export class DecisionsEngine {
       if (!(error instanceof UpstreamError && error.kind === 'refused' && ctx.options.refusals === 'keep')) throw error;
       const usage = error.details.usage ?? { inputTokens: null, outputTokens: null, cachedInputTokens: 0, cacheWriteTokens: 0, cost: null };
       const method = methodFor(attempt.endpoint, this.gateway, prepared.sets.get(name));
-      return { value: [{ name, answer: { type: 'refusal' }, method, provider: attempt.endpoint.provider.name, rounding: MEASURED_ROUNDING }], usage, timings: { ttfbMs: 0, firstTokenMs: null, totalMs: Date.now() - started } };
+      return {
+        value: [{ name, answer: { type: 'refusal' }, method, provider: attempt.endpoint.provider.name, rounding: MEASURED_ROUNDING }],
+        usage,
+        timings: { ttfbMs: 0, firstTokenMs: null, totalMs: Date.now() - started },
+      };
     }
   }
 
@@ -224,9 +245,13 @@ function coarsest(roundings: readonly (Rounding | null)[]): Rounding | null {
  */
 function refusalError(outcome: DecisionOutcome): GatewayError {
   const names = outcome.refused.map((n) => `questions.${n}`).join(', ');
-  const error = new GatewayError('bad_request', `${names}: ${outcome.response.provider} declined to answer ${outcome.refused.length === 1 ? 'this question' : 'these questions'}, and this route's answers have no refusal (POST /api/v1/decisions answers each refusal in place)`, {
-    metadata: { refused: outcome.refused, provider: outcome.response.provider ?? null },
-  });
+  const error = new GatewayError(
+    'bad_request',
+    `${names}: ${outcome.response.provider} declined to answer ${outcome.refused.length === 1 ? 'this question' : 'these questions'}, and this route's answers have no refusal (POST /api/v1/decisions answers each refusal in place)`,
+    {
+      metadata: { refused: outcome.refused, provider: outcome.response.provider ?? null },
+    },
+  );
   attachUsage(error, outcome.response.usage);
   return error;
 }

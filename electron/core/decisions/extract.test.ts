@@ -12,20 +12,42 @@ const at = (top: [string, number][]) => [{ token: top[0]![0], logprob: Math.log(
 describe('label distributions from token log-probabilities', () => {
   it('folds leading spaces, case and trailing punctuation into one label', () => {
     expect(['Yes', ' yes', 'YES', 'Yes.', ' A)', 'a:'].map(foldToken)).toEqual(['yes', 'yes', 'yes', 'yes', 'a', 'a']);
-    const d = labelDistribution(at([['Yes', 0.5], [' yes', 0.2], ['No', 0.2], ['The', 0.1]]), YES_NO)!;
+    const d = labelDistribution(
+      at([
+        ['Yes', 0.5],
+        [' yes', 0.2],
+        ['No', 0.2],
+        ['The', 0.1],
+      ]),
+      YES_NO,
+    )!;
     expect(d.coverage).toBeCloseTo(0.9, 10);
     expect(d.probabilities['true']).toBeCloseTo(0.7 / 0.9, 10);
     expect(d.probabilities['false']).toBeCloseTo(0.2 / 0.9, 10);
   });
 
   it('maps letter labels back to option names in the caller order', () => {
-    const d = labelDistribution(at([['C', 0.6], ['A', 0.3], ['B', 0.1]]), ABC)!;
+    const d = labelDistribution(
+      at([
+        ['C', 0.6],
+        ['A', 0.3],
+        ['B', 0.1],
+      ]),
+      ABC,
+    )!;
     expect(Object.keys(d.probabilities)).toEqual(['red', 'green', 'blue']);
     expect(d.probabilities).toEqual({ red: expect.closeTo(0.3, 10), green: expect.closeTo(0.1, 10), blue: expect.closeTo(0.6, 10) });
   });
 
   it('reports low coverage when most mass is on other tokens', () => {
-    const d = labelDistribution(at([['The', 0.7], ['Yes', 0.2], ['No', 0.1]]), YES_NO)!;
+    const d = labelDistribution(
+      at([
+        ['The', 0.7],
+        ['Yes', 0.2],
+        ['No', 0.1],
+      ]),
+      YES_NO,
+    )!;
     expect(d.coverage).toBeCloseTo(0.3, 10);
   });
 
@@ -35,7 +57,17 @@ describe('label distributions from token log-probabilities', () => {
   });
 
   it('does not count a duplicated alternative twice', () => {
-    const tokens = [{ token: 'Yes', logprob: Math.log(0.5), top: [{ token: 'Yes', logprob: Math.log(0.5) }, { token: 'Yes', logprob: Math.log(0.5) }, { token: 'No', logprob: Math.log(0.5) }] }];
+    const tokens = [
+      {
+        token: 'Yes',
+        logprob: Math.log(0.5),
+        top: [
+          { token: 'Yes', logprob: Math.log(0.5) },
+          { token: 'Yes', logprob: Math.log(0.5) },
+          { token: 'No', logprob: Math.log(0.5) },
+        ],
+      },
+    ];
     expect(labelDistribution(tokens, YES_NO)!.probabilities['true']).toBeCloseTo(0.5, 10);
   });
 });
@@ -80,14 +112,25 @@ describe('answers', () => {
     const q = { type: 'score' as const, instructions: 'x', criteria: ['bad', { detail: 'ok' }, 'great'] };
     const answer = answerFrom(q, { '0': 0.2, '1': 0.3, '2': 0.5 });
     // confidence 1 − H/ln 3, H = −(0.2 ln 0.2 + 0.3 ln 0.3 + 0.5 ln 0.5) = 1.029653: 1 − 1.029653 / 1.098612 = 0.062769.
-    expect(answer).toEqual({ type: 'score', score: 1.3, confidence: 0.062769, probabilities: { '0': 0.2, '1': 0.3, '2': 0.5 }, legend: { '0': 'bad', '1': { detail: 'ok' }, '2': 'great' } });
+    expect(answer).toEqual({
+      type: 'score',
+      score: 1.3,
+      confidence: 0.062769,
+      probabilities: { '0': 0.2, '1': 0.3, '2': 0.5 },
+      legend: { '0': 'bad', '1': { detail: 'ok' }, '2': 'great' },
+    });
     expect(expectedLevel({ '0': 1 })).toBe(0);
   });
 
   it('choice is the argmax; its confidence how concentrated the distribution is, not the top probability', () => {
     const q = { type: 'choice' as const, instructions: 'x', criteria: { red: null, blue: null } };
     // 1 − H/ln 2, H = −(0.25 ln 0.25 + 0.75 ln 0.75) = 0.562335: 1 − 0.562335 / 0.693147 = 0.188722.
-    expect(answerFrom(q, { red: 0.25, blue: 0.75 })).toEqual({ type: 'choice', choice: 'blue', confidence: 0.188722, probabilities: { red: 0.25, blue: 0.75 } });
+    expect(answerFrom(q, { red: 0.25, blue: 0.75 })).toEqual({
+      type: 'choice',
+      choice: 'blue',
+      confidence: 0.188722,
+      probabilities: { red: 0.25, blue: 0.75 },
+    });
     // All mass on one option: 1; spread evenly: 0; one option: 1.
     expect(answerFrom(q, { red: 0, blue: 1 })).toMatchObject({ confidence: 1 });
     expect(answerFrom(q, { red: 0.5, blue: 0.5 })).toMatchObject({ confidence: 0 });

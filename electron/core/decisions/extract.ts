@@ -10,7 +10,10 @@ export interface LabelDistribution {
 
 /** Folds spelling variants: leading/trailing space, case, and a trailing ")" "." or ":". */
 export function foldToken(token: string): string {
-  return token.trim().replace(/[).:]+$/, '').toLowerCase();
+  return token
+    .trim()
+    .replace(/[).:]+$/, '')
+    .toLowerCase();
 }
 
 /**
@@ -31,7 +34,10 @@ export function labelDistribution(tokens: readonly TokenAlternatives[] | null, l
     const key = wanted.get(foldToken(alt.token));
     if (key !== undefined) mass.set(key, mass.get(key)! + Math.exp(alt.logprob));
   }
-  const coverage = Math.min(1, [...mass.values()].reduce((a, b) => a + b, 0));
+  const coverage = Math.min(
+    1,
+    [...mass.values()].reduce((a, b) => a + b, 0),
+  );
   if (coverage <= 0) return { probabilities: Object.fromEntries(labels.keys.map((k) => [k, 0])), coverage: 0 };
   const total = [...mass.values()].reduce((a, b) => a + b, 0);
   return { probabilities: Object.fromEntries([...mass.entries()].map(([k, m]) => [k, m / total])), coverage };

@@ -38,16 +38,22 @@ describe('fetching an image URL', () => {
   });
 
   it('refuses what is not an image, too large, moved elsewhere, or not https, naming where', async () => {
-    await expect(fetchImage(`${base}/page.html`, 'input[0]', here)).rejects.toThrow('input[0]: the URL is not a PNG, JPEG, GIF or WebP image (content-type text/html)');
+    await expect(fetchImage(`${base}/page.html`, 'input[0]', here)).rejects.toThrow(
+      'input[0]: the URL is not a PNG, JPEG, GIF or WebP image (content-type text/html)',
+    );
     await expect(fetchImage(`${base}/huge.png`, 'input[0]', here)).rejects.toThrow('input[0]: the image is larger than 10 MB');
     await expect(fetchImage(`${base}/moved`, 'input[0]', here)).rejects.toThrow('input[0]: the image URL answered HTTP 302');
     await expect(fetchImage(`http://images.test/card.png`, 'input[0]', here)).rejects.toThrow('only https image URLs are fetched (got http:)');
   });
 
   it('by default refuses a name that resolves to a private or loopback address, before connecting', async () => {
-    await expect(fetchImage(`${base}/card.png`, 'input[0]', { lookup: async () => ['127.0.0.1'], ca: cert })).rejects.toThrow('images.test resolves to 127.0.0.1, which is not a public address');
+    await expect(fetchImage(`${base}/card.png`, 'input[0]', { lookup: async () => ['127.0.0.1'], ca: cert })).rejects.toThrow(
+      'images.test resolves to 127.0.0.1, which is not a public address',
+    );
     await expect(fetchImage('https://[::1]/card.png', 'input[0]')).rejects.toThrow('resolves to ::1, which is not a public address');
-    expect(['10.1.2.3', '172.20.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1'].filter(isPublicAddress)).toEqual([]);
+    expect(
+      ['10.1.2.3', '172.20.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1'].filter(isPublicAddress),
+    ).toEqual([]);
     expect(['8.8.8.8', '1.1.1.1', '2606:4700::1111'].every(isPublicAddress)).toBe(true);
   });
 });

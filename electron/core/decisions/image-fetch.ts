@@ -38,7 +38,13 @@ export async function fetchImage(url: string, where: string, options: ImageFetch
   const refused = addresses.find((a) => !allowed(a));
   if (refused) throw new GatewayError('bad_request', `${where}: ${host} resolves to ${refused}, which is not a public address; such images are not fetched`);
   const address = addresses[0]!;
-  const dispatcher = new Agent({ connect: { ...(options.ca ? { ca: options.ca } : {}), servername: isIP(host) ? undefined : host, lookup: (_h, _o, done) => done(null, [{ address, family: isIP(address) }]) } });
+  const dispatcher = new Agent({
+    connect: {
+      ...(options.ca ? { ca: options.ca } : {}),
+      servername: isIP(host) ? undefined : host,
+      lookup: (_h, _o, done) => done(null, [{ address, family: isIP(address) }]),
+    },
+  });
   try {
     // undici's request follows no redirect: a 3xx is answered as itself.
     const response = await request(target, { dispatcher, method: 'GET', headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS }).catch((error: Error) => {
@@ -48,7 +54,10 @@ export async function fetchImage(url: string, where: string, options: ImageFetch
       await response.body.dump();
       throw new GatewayError('bad_request', `${where}: the image URL answered HTTP ${response.statusCode}`);
     }
-    const type = String(response.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const type = String(response.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim()
+      .toLowerCase();
     if (!IMAGE_TYPES.includes(type)) {
       await response.body.dump();
       throw new GatewayError('bad_request', `${where}: the URL is not a PNG, JPEG, GIF or WebP image (content-type ${type || 'none'})`);
@@ -75,9 +84,28 @@ const defaultLookup = async (host: string): Promise<string[]> => (await dnsLooku
 export function isPublicAddress(address: string): boolean {
   if (isIP(address) === 4) {
     const [a, b] = address.split('.').map(Number) as [number, number];
-    return !(a === 0 || a === 10 || a === 127 || (a === 100 && b >= 64 && b <= 127) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || a >= 224);
+    return !(
+      a === 0 ||
+      a === 10 ||
+      a === 127 ||
+      (a === 100 && b >= 64 && b <= 127) ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      a >= 224
+    );
   }
   const v6 = address.toLowerCase();
   if (v6.startsWith('::ffff:')) return isPublicAddress(v6.slice(7));
-  return !(v6 === '::' || v6 === '::1' || v6.startsWith('fc') || v6.startsWith('fd') || v6.startsWith('fe8') || v6.startsWith('fe9') || v6.startsWith('fea') || v6.startsWith('feb') || v6.startsWith('ff'));
+  return !(
+    v6 === '::' ||
+    v6 === '::1' ||
+    v6.startsWith('fc') ||
+    v6.startsWith('fd') ||
+    v6.startsWith('fe8') ||
+    v6.startsWith('fe9') ||
+    v6.startsWith('fea') ||
+    v6.startsWith('feb') ||
+    v6.startsWith('ff')
+  );
 }

@@ -18,7 +18,11 @@ const isProbability = (v: unknown): v is number => typeof v === 'number' && Numb
  * in [0, L−1] and equal to Σ i·p(i) within its rounding; box edges in [0, 1] with top < bottom and
  * left < right. A host that declares no rounding is held to 1e-6.
  */
-export function nativeAnswerProblem(questions: Readonly<Record<string, Question>>, answers: Readonly<Record<string, NativeAnswer | undefined>>, rounding: Rounding | null): string | null {
+export function nativeAnswerProblem(
+  questions: Readonly<Record<string, Question>>,
+  answers: Readonly<Record<string, NativeAnswer | undefined>>,
+  rounding: Rounding | null,
+): string | null {
   const half = (decimals: number | undefined) => (decimals === undefined ? 0 : 0.5 * 10 ** -decimals);
   const pError = half(rounding?.probabilityDecimals);
   const sError = half(rounding?.scoreDecimals);
@@ -49,7 +53,9 @@ function answerProblem(question: Question, answer: Answer, pError: number, sErro
       if (problem) return problem;
       const chosen = answer.probabilities[answer.choice]!;
       const higher = options.find((o) => answer.probabilities![o]! > chosen + TOLERANCE + 2 * pError);
-      return higher === undefined ? null : `choice "${answer.choice}" (${chosen}) is not a highest-probability option ("${higher}" has ${answer.probabilities[higher]})`;
+      return higher === undefined
+        ? null
+        : `choice "${answer.choice}" (${chosen}) is not a highest-probability option ("${higher}" has ${answer.probabilities[higher]})`;
     }
     case 'score': {
       const levels = (question as Extract<Question, { type: 'score' }>).criteria.length;
@@ -61,7 +67,9 @@ function answerProblem(question: Question, answer: Answer, pError: number, sErro
       if (problem) return problem;
       const mean = keys.reduce((total, k) => total + Number(k) * answer.probabilities![k]!, 0);
       const meanError = keys.reduce((total, k) => total + Number(k) * pError, 0);
-      return Math.abs(mean - answer.score) > TOLERANCE + meanError + sError ? `score ${answer.score} is not the probability-weighted mean of its levels (${+mean.toFixed(6)})` : null;
+      return Math.abs(mean - answer.score) > TOLERANCE + meanError + sError
+        ? `score ${answer.score} is not the probability-weighted mean of its levels (${+mean.toFixed(6)})`
+        : null;
     }
     case 'box': {
       const b = answer.box;

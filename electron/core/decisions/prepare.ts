@@ -38,8 +38,10 @@ export function prepare(request: DecisionsRequest, model: CatalogModel): Prepare
   const upright = new Map<number, PreparedImage>();
   for (const [name, q] of labelled) {
     if (q.type !== 'box') continue;
-    if (!model.locates_objects) throw new GatewayError('bad_request', `questions.${name}: ${model.id} cannot locate objects in images, so it cannot answer a box question`);
-    if (images === 0) throw new GatewayError('bad_request', `questions.${name}: a box question needs an image in state (an image_url part with a data: URL) or in assets`);
+    if (!model.locates_objects)
+      throw new GatewayError('bad_request', `questions.${name}: ${model.id} cannot locate objects in images, so it cannot answer a box question`);
+    if (images === 0)
+      throw new GatewayError('bad_request', `questions.${name}: a box question needs an image in state (an image_url part with a data: URL) or in assets`);
     const named = assets.find((a) => guidanceText(q.instructions).includes(`\`${a.key}\``));
     const index = named ? parts.indexOf(named.part) : parts.findIndex((p) => p.type === 'image');
     if (!upright.has(index)) {
@@ -55,5 +57,13 @@ export function prepare(request: DecisionsRequest, model: CatalogModel): Prepare
     return image ? { type: 'image', mediaType: image.mediaType, base64: image.base64 } : p;
   });
   const sets = new Map(labelled.flatMap(([name, q]) => (q.type === 'box' ? [] : [[name, labelSet(name, q)] as const])));
-  return { parts, stateLength: state.parts.length, images, boxImages, assets: assets.map((a, i) => ({ key: a.key, part: parts[at[i]!] as Extract<ContentPart, { type: 'image' }> })), labelled, sets };
+  return {
+    parts,
+    stateLength: state.parts.length,
+    images,
+    boxImages,
+    assets: assets.map((a, i) => ({ key: a.key, part: parts[at[i]!] as Extract<ContentPart, { type: 'image' }> })),
+    labelled,
+    sets,
+  };
 }

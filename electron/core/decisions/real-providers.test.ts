@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import { pngWithRect } from '../../test-support/images';
-import { ALWAYS_FORBIDDEN, FIRST_LABEL_LOGPROB, FIRST_LABEL_STATED, LOGPROBS_FORBIDDEN, RULES, StrictProviders, UNKNOWN_REASONING, type Rule } from '../../test-support/strict-providers';
+import {
+  ALWAYS_FORBIDDEN,
+  FIRST_LABEL_LOGPROB,
+  FIRST_LABEL_STATED,
+  LOGPROBS_FORBIDDEN,
+  RULES,
+  StrictProviders,
+  UNKNOWN_REASONING,
+  type Rule,
+} from '../../test-support/strict-providers';
 import { createCore } from '../create-core';
 import { tempCore, type TempCore } from '../../test-support/temp-core';
 
@@ -65,7 +74,11 @@ function expectedAnswers(method: 'logprobs' | 'verbalized') {
   return {
     noul: first,
     // Confidence: how concentrated (first, rest, rest) is, 1 − H / ln 3.
-    choice: { choice: 'angry', confidence: 1 + (first * Math.log(first) + 2 * rest3 * Math.log(rest3)) / Math.log(3), probabilities: { angry: first, calm: rest3, pleased: rest3 } },
+    choice: {
+      choice: 'angry',
+      confidence: 1 + (first * Math.log(first) + 2 * rest3 * Math.log(rest3)) / Math.log(3),
+      probabilities: { angry: first, calm: rest3, pleased: rest3 },
+    },
     // Level 0 has `first`, the three others share the rest: expected level = (1 + 2 + 3) × rest.
     score: 6 * rest4,
   };
@@ -87,18 +100,26 @@ describe('every question kind answers on every bundled provider, as its current 
           id: modelId(r.provider, r.model),
           name: r.model,
           created: 1,
-          architecture: { input_modalities: ['text', 'image'], output_modalities: ['text'], modality: 'text+image->text', instruct_type: null, tokenizer: null },
+          architecture: {
+            input_modalities: ['text', 'image'],
+            output_modalities: ['text'],
+            modality: 'text+image->text',
+            instruct_type: null,
+            tokenizer: null,
+          },
           locates_objects: true,
         })),
         endpoints: [
           ...CATALOGUED.map((r) => ({
-          model_id: modelId(r.provider, r.model),
-          provider: r.provider,
-          upstream_model: r.model,
-          pricing: { prompt: '0.000001', completion: '0.000004' },
-          // This catalog says the endpoint takes log-probabilities; its host says otherwise, with a 403.
-          ...(r === LOGPROBS_FORBIDDEN ? { supported_parameters: ['logprobs', 'top_logprobs', 'max_completion_tokens', 'temperature', 'response_format'] } : {}),
-        })),
+            model_id: modelId(r.provider, r.model),
+            provider: r.provider,
+            upstream_model: r.model,
+            pricing: { prompt: '0.000001', completion: '0.000004' },
+            // This catalog says the endpoint takes log-probabilities; its host says otherwise, with a 403.
+            ...(r === LOGPROBS_FORBIDDEN
+              ? { supported_parameters: ['logprobs', 'top_logprobs', 'max_completion_tokens', 'temperature', 'response_format'] }
+              : {}),
+          })),
           // One model on two hosts: the first refuses whatever it is sent, the second answers.
           ...[ALWAYS_FORBIDDEN, DEEPINFRA].map((r) => ({ model_id: modelId('openai', FALLBACK_MODEL), provider: r.provider, upstream_model: r.model })),
         ],
@@ -113,7 +134,10 @@ describe('every question kind answers on every bundled provider, as its current 
 
   it.each(RULES.map((r) => [r.provider, r.model] as const))('%s %s', async (provider, model) => {
     const before = strict.received.length;
-    const outcome = await env.core.decisions.decide({ model: modelId(provider, model), state: STATE, questions: QUESTIONS }, { requestId: `${provider}-${model}` });
+    const outcome = await env.core.decisions.decide(
+      { model: modelId(provider, model), state: STATE, questions: QUESTIONS },
+      { requestId: `${provider}-${model}` },
+    );
     const method = EXPECTED_METHOD[model]!;
     // Built right for the model: the provider refused nothing.
     const sent = strict.received.slice(before);
@@ -154,7 +178,11 @@ describe('every question kind answers on every bundled provider, as its current 
 
   it('a model the tables do not know: what it refuses is learned, the call made again without it, and remembered', async () => {
     const id = modelId('openai', UNKNOWN_REASONING.model);
-    const ask = (n: number) => env.core.decisions.decide({ model: id, state: 'The parcel came late.', questions: { late: { type: 'noul', instructions: 'Late?' } } }, { requestId: `unknown-${n}` });
+    const ask = (n: number) =>
+      env.core.decisions.decide(
+        { model: id, state: 'The parcel came late.', questions: { late: { type: 'noul', instructions: 'Late?' } } },
+        { requestId: `unknown-${n}` },
+      );
     const before = strict.received.length;
     const first = await ask(1);
     const sent = strict.received.slice(before);
@@ -181,7 +209,11 @@ describe('every question kind answers on every bundled provider, as its current 
 
   it("a 403 that names a parameter (OpenAI's for log-probabilities) is learned on the first request and not asked again", async () => {
     const id = modelId('openai', LOGPROBS_FORBIDDEN.model);
-    const ask = (n: number) => env.core.decisions.decide({ model: id, state: 'The parcel came late.', questions: { late: { type: 'noul', instructions: 'Late?' } } }, { requestId: `forbidden-${n}` });
+    const ask = (n: number) =>
+      env.core.decisions.decide(
+        { model: id, state: 'The parcel came late.', questions: { late: { type: 'noul', instructions: 'Late?' } } },
+        { requestId: `forbidden-${n}` },
+      );
     const [before] = await env.core.handlers['endpoints.details']({ model: id });
     expect(before!.capabilities.top_logprobs).toBeGreaterThan(0);
 
@@ -196,7 +228,9 @@ describe('every question kind answers on every bundled provider, as its current 
     expect(first.methods['late']).toBe('verbalized');
     expect((first.response.answers['late'] as { noul: number }).noul).toBeCloseTo(FIRST_LABEL_STATED, 3);
     const [detail] = await env.core.handlers['endpoints.details']({ model: id });
-    expect(detail!.refused).toEqual([expect.objectContaining({ parameter: 'logprobs', message: 'HTTP 403: You are not allowed to request logprobs from this model' })]);
+    expect(detail!.refused).toEqual([
+      expect.objectContaining({ parameter: 'logprobs', message: 'HTTP 403: You are not allowed to request logprobs from this model' }),
+    ]);
     expect(detail!.capabilities).toMatchObject({ method: 'verbalized', top_logprobs: 0 });
 
     // The second request asks nothing the endpoint refused: one call, answered.
@@ -209,7 +243,12 @@ describe('every question kind answers on every bundled provider, as its current 
   it('a 403 that names a parameter already left out falls back to the next endpoint', async () => {
     const start = strict.received.length;
     const outcome = await env.core.decisions.decide(
-      { model: modelId('openai', FALLBACK_MODEL), state: 'The parcel came late.', questions: { late: { type: 'noul', instructions: 'Late?' } }, provider: { order: ['openai', 'deepinfra'] } },
+      {
+        model: modelId('openai', FALLBACK_MODEL),
+        state: 'The parcel came late.',
+        questions: { late: { type: 'noul', instructions: 'Late?' } },
+        provider: { order: ['openai', 'deepinfra'] },
+      },
       { requestId: 'fallback-403' },
     );
     // The table already leaves log-probabilities out for a gpt-5 model, so the 403 names nothing left to drop: the next endpoint answers.
@@ -220,6 +259,11 @@ describe('every question kind answers on every bundled provider, as its current 
     expect(outcome.response.provider).toBe('DeepInfra');
     // Taken as the endpoint's refusal, not as a problem of the key.
     const details = await env.core.handlers['endpoints.details']({ model: modelId('openai', FALLBACK_MODEL) });
-    expect(details.map((d) => [d.provider_slug, d.refused.map((r) => r.parameter)])).toEqual(expect.arrayContaining([['openai', ['logprobs']], ['deepinfra', []]]));
+    expect(details.map((d) => [d.provider_slug, d.refused.map((r) => r.parameter)])).toEqual(
+      expect.arrayContaining([
+        ['openai', ['logprobs']],
+        ['deepinfra', []],
+      ]),
+    );
   });
 });

@@ -34,7 +34,10 @@ describe('the most a request can cost', () => {
     {
       model: 'sandbox/decider',
       state: 'The parcel came two days late and the box was crushed.',
-      questions: { late: { type: 'noul', instructions: 'Was it late?' }, tone: { type: 'score', instructions: 'How upset?', criteria: ['calm', 'annoyed', 'angry'] } },
+      questions: {
+        late: { type: 'noul', instructions: 'Was it late?' },
+        tone: { type: 'score', instructions: 'How upset?', criteria: ['calm', 'annoyed', 'angry'] },
+      },
     },
     { model: 'sandbox/baseline-text', state: 'A short note.', questions: { a: { type: 'noul', instructions: 'Short?' } }, provider: { sort: 'price' } },
   ] as DecisionsRequest[];
@@ -42,16 +45,20 @@ describe('the most a request can cost', () => {
   it('never below the real cost, on success or failure, over many requests', async () => {
     requests.push({
       model: 'sandbox/baseline-vision',
-      state: [{ type: 'image_url', image_url: { url: pngWithRect(64, 48, { x: 10, y: 8, w: 30, h: 20 }) } }, { type: 'text', text: 'A card on a table.' }],
+      state: [
+        { type: 'image_url', image_url: { url: pngWithRect(64, 48, { x: 10, y: 8, w: 30, h: 20 }) } },
+        { type: 'text', text: 'A card on a table.' },
+      ],
       questions: { card: { type: 'box', instructions: 'the card' }, round: { type: 'noul', instructions: 'Is there a card?' } },
     } as DecisionsRequest);
     let checked = 0;
     for (let i = 0; i < 60; i += 1) {
       const request = requests[i % requests.length]!;
       let reserved = -1;
-      const cost = await env.core.decisions
-        .decide(request, { requestId: `r${i}`, admit: (maxCost) => (reserved = maxCost()) })
-        .then((outcome) => outcome.response.usage.cost, (error: unknown) => usageOf(error)?.cost ?? 0);
+      const cost = await env.core.decisions.decide(request, { requestId: `r${i}`, admit: (maxCost) => (reserved = maxCost()) }).then(
+        (outcome) => outcome.response.usage.cost,
+        (error: unknown) => usageOf(error)?.cost ?? 0,
+      );
       expect(reserved).toBeGreaterThan(0);
       expect(cost).toBeDefined();
       expect(cost!).toBeLessThanOrEqual(reserved);
@@ -87,7 +94,14 @@ describe('the reservation against a provider that costs the most it can', () => 
           { slug: 'acme', name: 'Acme', wire_format: 'openai', base_url: `${url}/v1`, local: true },
           { slug: 'other', name: 'Other', wire_format: 'openai', base_url: `${url}/v1`, local: true },
         ],
-        models: [{ id: 'acme/judge', name: 'Judge', created: 1, architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null } }],
+        models: [
+          {
+            id: 'acme/judge',
+            name: 'Judge',
+            created: 1,
+            architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null },
+          },
+        ],
         endpoints: [endpoint('acme', '0.000001', '0.000002', { request: '0.0001' }), endpoint('other', '0.000003', '0.000001')],
       }),
     );

@@ -34,7 +34,14 @@ export function reservation(gateway: Gateway, plan: Plan, request: DecisionsRequ
     const labels = sets.get(name)!;
     const asked = stateTokens + Buffer.byteLength(SYSTEM_PROMPT) + Buffer.byteLength(questionPart(question, labels));
     const stated = statedRequest(labels);
-    return { name, question, labels, asked, stated: asked + Buffer.byteLength(stated.text) + Buffer.byteLength(JSON.stringify(stated.schema)), statedOut: stated.maxTokens };
+    return {
+      name,
+      question,
+      labels,
+      asked,
+      stated: asked + Buffer.byteLength(stated.text) + Buffer.byteLength(JSON.stringify(stated.schema)),
+      statedOut: stated.maxTokens,
+    };
   });
   // A host that answers natively takes the whole request in one call per attempt; only when chat
   // endpoints share the plan may the questions after the first reach it one by one.

@@ -47,10 +47,17 @@ describe('isBase64', () => {
 describe('stateParts', () => {
   it('reads image data: URLs and names a bad one by its index', () => {
     const png = Buffer.from('89504e470d0a1a0a', 'hex').toString('base64');
-    const { parts, images } = stateParts([{ type: 'text', text: 'look' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } }] as never);
+    const { parts, images } = stateParts([
+      { type: 'text', text: 'look' },
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } },
+    ] as never);
     expect(images).toBe(1);
     expect(parts[1]).toEqual({ type: 'image', mediaType: 'image/png', base64: png });
-    const bad = () => stateParts([{ type: 'text', text: 'x' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${png.slice(0, -2)}$$` } }] as never);
+    const bad = () =>
+      stateParts([
+        { type: 'text', text: 'x' },
+        { type: 'image_url', image_url: { url: `data:image/png;base64,${png.slice(0, -2)}$$` } },
+      ] as never);
     expect(bad).toThrow(GatewayError);
     expect(bad).toThrow('state[1].image_url.url: expected a base64 PNG, JPEG, GIF or WebP data: URL');
     expect(() => stateParts([{ type: 'image_url', image_url: { url: 'https://example.com/a.png' } }] as never)).toThrow(/only data: URLs are accepted/);

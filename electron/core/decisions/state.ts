@@ -83,11 +83,13 @@ const MAGIC: Record<ImageAsset['format'], { mediaType: string; bytes: number[] }
 export function assetParts(assets: Readonly<Record<string, ImageAsset>>): { key: string; part: Extract<ContentPart, { type: 'image' }> }[] {
   return Object.entries(assets).map(([key, asset]) => {
     const where = `assets.${key}.data_base64`;
-    if (asset.data_base64.startsWith('data:')) throw new GatewayError('bad_request', `${where}: standard base64 with no data: prefix (the format goes in assets.${key}.format)`);
+    if (asset.data_base64.startsWith('data:'))
+      throw new GatewayError('bad_request', `${where}: standard base64 with no data: prefix (the format goes in assets.${key}.format)`);
     if (!isBase64(asset.data_base64)) throw new GatewayError('bad_request', `${where}: not base64`);
     const magic = MAGIC[asset.format];
     const head = Buffer.from(asset.data_base64.slice(0, 8), 'base64');
-    if (!magic.bytes.every((b, i) => head[i] === b)) throw new GatewayError('bad_request', `${where}: the data is not a ${asset.format.toUpperCase()} image, as assets.${key}.format says`);
+    if (!magic.bytes.every((b, i) => head[i] === b))
+      throw new GatewayError('bad_request', `${where}: the data is not a ${asset.format.toUpperCase()} image, as assets.${key}.format says`);
     return { key, part: { type: 'image', mediaType: magic.mediaType, base64: asset.data_base64 } };
   });
 }

@@ -7,7 +7,9 @@ import { countTokens } from './tokens';
  */
 let referenceEncoder: Promise<{ encode: (text: string, allowed: string[], disallowed: string[]) => number[] }> | null = null;
 async function reference(text: string): Promise<number> {
-  referenceEncoder ??= Promise.all([import('js-tiktoken/lite'), import('js-tiktoken/ranks/o200k_base')]).then(([{ Tiktoken }, ranks]) => new Tiktoken(ranks.default));
+  referenceEncoder ??= Promise.all([import('js-tiktoken/lite'), import('js-tiktoken/ranks/o200k_base')]).then(
+    ([{ Tiktoken }, ranks]) => new Tiktoken(ranks.default),
+  );
   return (await referenceEncoder).encode(text, [], []).length;
 }
 

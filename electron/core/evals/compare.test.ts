@@ -19,7 +19,14 @@ const items: ComparedItem[] = [
   [true, 0.8, 0.8],
   [false, 0.3, 0.6],
   [false, 0.9, 0.1],
-].map(([expected, before, now], i) => ({ position: i, id: `i${i + 1}`, text: `item ${i + 1}`, expected: { late: expected as boolean }, baseline: { late: noul(before as number) }, run: { late: noul(now as number) } }));
+].map(([expected, before, now], i) => ({
+  position: i,
+  id: `i${i + 1}`,
+  text: `item ${i + 1}`,
+  expected: { late: expected as boolean },
+  baseline: { late: noul(before as number) },
+  run: { late: noul(now as number) },
+}));
 
 describe('a run against its baseline', () => {
   it('gives each metric of both runs and their difference', () => {
@@ -67,7 +74,10 @@ describe('two stored runs compared, and the samples', () => {
     const request = (await env.core.questionSets.get(set.id)).request;
     const first = env.core.evalRuns.start({ request, dataset_id: dataset.id, variants: [{ model: 'sandbox/baseline-text' }], concurrency: 8 });
     // The second run asks the urgent question in words the baseline finds in some tickets: its answers change.
-    const edited = { ...request, questions: { ...request.questions, urgent: { type: 'noul', instructions: 'Charged twice, or locked out?' } } } as DecisionsRequest;
+    const edited = {
+      ...request,
+      questions: { ...request.questions, urgent: { type: 'noul', instructions: 'Charged twice, or locked out?' } },
+    } as DecisionsRequest;
     const second = env.core.evalRuns.start({ request: edited, dataset_id: dataset.id, variants: [{ model: 'sandbox/baseline-text' }], concurrency: 8 });
     await env.core.evalRuns.wait(first.id);
     await env.core.evalRuns.wait(second.id);

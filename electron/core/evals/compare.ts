@@ -26,7 +26,22 @@ export interface ComparedItem {
 }
 
 /** Which way a metric is better, for the sign of a delta. */
-const HIGHER: Record<string, boolean> = { accuracy: true, precision: true, recall: true, f1: true, auroc: true, macro_f1: true, exact: true, qwk: true, mean_iou: true, pass_rate: true, brier: false, log_loss: false, ece: false, mae: false };
+const HIGHER: Record<string, boolean> = {
+  accuracy: true,
+  precision: true,
+  recall: true,
+  f1: true,
+  auroc: true,
+  macro_f1: true,
+  exact: true,
+  qwk: true,
+  mean_iou: true,
+  pass_rate: true,
+  brier: false,
+  log_loss: false,
+  ece: false,
+  mae: false,
+};
 
 const clip = (p: number) => Math.min(1 - CLIP, Math.max(CLIP, p));
 
@@ -42,13 +57,34 @@ function statistics(question: Question, answers: readonly AnyAnswer[], expected:
       const positives = y.map((v) => (v ? 1 : 0));
       return {
         accuracy: (w) => weightedMean(right.map(Number), w),
-        precision: (w) => weightedMean(right.map(Number), said.map((s, i) => (s ? w[i]! : 0))),
-        recall: (w) => weightedMean(said.map(Number), positives.map((v, i) => v * w[i]!)),
+        precision: (w) =>
+          weightedMean(
+            right.map(Number),
+            said.map((s, i) => (s ? w[i]! : 0)),
+          ),
+        recall: (w) =>
+          weightedMean(
+            said.map(Number),
+            positives.map((v, i) => v * w[i]!),
+          ),
         f1: (w) => weightedF1(said, y, w),
-        brier: (w) => weightedMean([...p].map((v, i) => (v - positives[i]!) ** 2), w),
-        log_loss: (w) => weightedMean([...p].map((v, i) => -Math.log(y[i] ? clip(v) : 1 - clip(v))), w),
+        brier: (w) =>
+          weightedMean(
+            [...p].map((v, i) => (v - positives[i]!) ** 2),
+            w,
+          ),
+        log_loss: (w) =>
+          weightedMean(
+            [...p].map((v, i) => -Math.log(y[i] ? clip(v) : 1 - clip(v))),
+            w,
+          ),
         auroc: (w) => weightedAuroc(order, p, y, w),
-        ece: (w) => weightedEce([...p].map((v) => Math.max(v, 1 - v)), right, w),
+        ece: (w) =>
+          weightedEce(
+            [...p].map((v) => Math.max(v, 1 - v)),
+            right,
+            w,
+          ),
       };
     }
     case 'choice': {
@@ -61,16 +97,33 @@ function statistics(question: Question, answers: readonly AnyAnswer[], expected:
       return {
         accuracy: (w) => weightedMean(right.map(Number), w),
         macro_f1: (w) => weightedMacroF1(predicted, truth, options.length, w),
-        log_loss: (w) => weightedMean(probabilities.map((p, i) => -Math.log(clip(p[String(expected[i])] ?? 0))), w),
-        ece: (w) => weightedEce(probabilities.map((p, i) => p[answers[i]!.choice ?? ''] ?? 0), right, w),
+        log_loss: (w) =>
+          weightedMean(
+            probabilities.map((p, i) => -Math.log(clip(p[String(expected[i])] ?? 0))),
+            w,
+          ),
+        ece: (w) =>
+          weightedEce(
+            probabilities.map((p, i) => p[answers[i]!.choice ?? ''] ?? 0),
+            right,
+            w,
+          ),
       };
     }
     case 'score': {
       const levels = answers.map((a) => scoreLevel({ score: a.score ?? 0, probabilities: a.probabilities }));
       const truth = expected.map(Number);
       return {
-        mae: (w) => weightedMean(answers.map((a, i) => Math.abs((a.score ?? 0) - truth[i]!)), w),
-        exact: (w) => weightedMean(levels.map((l, i) => Number(l === truth[i])), w),
+        mae: (w) =>
+          weightedMean(
+            answers.map((a, i) => Math.abs((a.score ?? 0) - truth[i]!)),
+            w,
+          ),
+        exact: (w) =>
+          weightedMean(
+            levels.map((l, i) => Number(l === truth[i])),
+            w,
+          ),
         qwk: (w) => weightedQwk(levels, truth, question.criteria.length, w),
       };
     }
@@ -78,7 +131,11 @@ function statistics(question: Question, answers: readonly AnyAnswer[], expected:
       const ious = answers.map((a, i) => (a.box ? iou(a.box, expected[i] as FractionBox) : 0));
       return {
         mean_iou: (w) => weightedMean(ious, w),
-        pass_rate: (w) => weightedMean(ious.map((v) => Number(v >= DEFAULT_IOU_THRESHOLD)), w),
+        pass_rate: (w) =>
+          weightedMean(
+            ious.map((v) => Number(v >= DEFAULT_IOU_THRESHOLD)),
+            w,
+          ),
       };
     }
   }
@@ -88,10 +145,23 @@ const ones = (n: number) => new Uint32Array(n).fill(1);
 
 /** Each metric of one question, both runs and the paired difference, over the items both answered and that have an expected answer. */
 export function compareQuestion(name: string, question: Question, items: readonly ComparedItem[]): RunComparison['pairs'][number]['questions'][string] {
-  const both = items.filter((i) => i.expected[name] !== undefined && (i.run?.[name] as AnyAnswer | undefined)?.type === question.type && (i.baseline?.[name] as AnyAnswer | undefined)?.type === question.type);
+  const both = items.filter(
+    (i) =>
+      i.expected[name] !== undefined &&
+      (i.run?.[name] as AnyAnswer | undefined)?.type === question.type &&
+      (i.baseline?.[name] as AnyAnswer | undefined)?.type === question.type,
+  );
   const expected = both.map((i) => i.expected[name]!);
-  const ours = statistics(question, both.map((i) => i.run![name] as AnyAnswer), expected);
-  const theirs = statistics(question, both.map((i) => i.baseline![name] as AnyAnswer), expected);
+  const ours = statistics(
+    question,
+    both.map((i) => i.run![name] as AnyAnswer),
+    expected,
+  );
+  const theirs = statistics(
+    question,
+    both.map((i) => i.baseline![name] as AnyAnswer),
+    expected,
+  );
   const n = both.length;
   return {
     n,
@@ -136,7 +206,17 @@ export function changedItems(questions: Record<string, Question>, items: readonl
       const boxMoved = q.type === 'box' && before !== now && Math.abs(Number(before.slice(4)) - Number(now.slice(4))) >= 0.1;
       if (before === now || (q.type === 'box' && !boxMoved && wasRight === isRight)) continue;
       const change = wasRight === true && isRight === false ? 'worse' : wasRight === false && isRight === true ? 'better' : 'changed';
-      out.push({ position: item.position, id: item.id, text: item.text, question: name, model, expected: item.expected[name] ?? null, baseline_answer: before, run_answer: now, change });
+      out.push({
+        position: item.position,
+        id: item.id,
+        text: item.text,
+        question: name,
+        model,
+        expected: item.expected[name] ?? null,
+        baseline_answer: before,
+        run_answer: now,
+        change,
+      });
     }
   }
   return out.sort((a, b) => order[a.change] - order[b.change] || a.position - b.position);

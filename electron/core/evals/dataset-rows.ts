@@ -39,7 +39,9 @@ export function checkExpected(question: Question, value: unknown): { value: Expe
       const options = Object.keys(question.criteria);
       if (typeof value === 'string' && options.includes(value)) return { value };
       const near = typeof value === 'string' ? nearestOption(value, options) : null;
-      return { message: `${JSON.stringify(value)} is not an option of this question${near === null ? '' : `; did you mean ${JSON.stringify(near)}?`} (options: ${options.map((o) => JSON.stringify(o)).join(', ')})` };
+      return {
+        message: `${JSON.stringify(value)} is not an option of this question${near === null ? '' : `; did you mean ${JSON.stringify(near)}?`} (options: ${options.map((o) => JSON.stringify(o)).join(', ')})`,
+      };
     }
     case 'score': {
       const levels = question.criteria.length;
@@ -76,7 +78,11 @@ export function booleanMeant(value: unknown): boolean | null {
 
 /** The option a cell most likely meant: the same name in another case or spacing ("Billing " for "billing"); null when none. */
 export function nearestOption(value: string, options: readonly string[]): string | null {
-  const fold = (s: string) => s.trim().toLowerCase().replace(/[\s_-]+/g, ' ');
+  const fold = (s: string) =>
+    s
+      .trim()
+      .toLowerCase()
+      .replace(/[\s_-]+/g, ' ');
   return options.find((o) => fold(o) === fold(value)) ?? null;
 }
 
@@ -97,7 +103,8 @@ export function expectedMisfits(groups: ExpectedGroup[], questions: Record<strin
     const question = Object.hasOwn(questions, group.name) ? questions[group.name] : undefined;
     if (!question) continue;
     const checked = checkExpected(question, group.value);
-    if ('message' in checked) misfits.push(`expected.${group.name}: ${checked.message} (${group.items === 1 ? '1 item' : `${group.items} items`}, e.g. "${group.example}")`);
+    if ('message' in checked)
+      misfits.push(`expected.${group.name}: ${checked.message} (${group.items === 1 ? '1 item' : `${group.items} items`}, e.g. "${group.example}")`);
   }
   return misfits;
 }
@@ -135,13 +142,21 @@ export function validateRow(raw: RawRow, questions: Record<string, Question>): {
       entries.push([name, q ? parseCsvExpected(q, text) : text, `expected.${name}`]);
     }
   } else if (raw.expected !== undefined && raw.expected !== null) {
-    if (typeof raw.expected !== 'object' || Array.isArray(raw.expected)) problems.push(at('expected', 'expected must be an object of answers by question name'));
+    if (typeof raw.expected !== 'object' || Array.isArray(raw.expected))
+      problems.push(at('expected', 'expected must be an object of answers by question name'));
     else for (const [name, value] of Object.entries(raw.expected)) if (value !== null) entries.push([name, value, `expected.${name}`]);
   }
   for (const [name, value, field] of entries) {
     const q = Object.hasOwn(questions, name) ? questions[name] : undefined;
     if (!q) {
-      problems.push(at(field, `unknown question "${name}" (the set has ${Object.keys(questions).map((n) => `"${n}"`).join(', ')})`));
+      problems.push(
+        at(
+          field,
+          `unknown question "${name}" (the set has ${Object.keys(questions)
+            .map((n) => `"${n}"`)
+            .join(', ')})`,
+        ),
+      );
       continue;
     }
     const checked = checkExpected(q, value);

@@ -39,7 +39,8 @@ export function fileRows(path: string): AsyncGenerator<RawRow> {
 }
 
 function fromObject(value: unknown, file: string, row: number): RawRow {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return { file, row, problem: { field: '(row)', message: 'expected an object {id, state, expected}' } };
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    return { file, row, problem: { field: '(row)', message: 'expected an object {id, state, expected}' } };
   const o = value as Record<string, unknown>;
   const unknown = Object.keys(o).filter((k) => k !== 'id' && k !== 'state' && k !== 'expected');
   if (unknown.length) return { file, row, problem: { field: unknown[0]!, message: `unknown field "${unknown[0]}" (an item has id, state and expected)` } };
@@ -89,7 +90,9 @@ async function* csvRows(input: Readable, file: string, needsState = true): Async
       if (record.length !== header.length) {
         const missing = header.slice(record.length);
         const field = missing[0] ?? '(row)';
-        const message = missing.length ? `has ${record.length} cells, the header has ${header.length}: no value for ${missing.map((m) => `"${m}"`).join(', ')}` : `has ${record.length} cells, the header has ${header.length} (${header.join(', ')}); a cell with a comma needs quotes`;
+        const message = missing.length
+          ? `has ${record.length} cells, the header has ${header.length}: no value for ${missing.map((m) => `"${m}"`).join(', ')}`
+          : `has ${record.length} cells, the header has ${header.length} (${header.join(', ')}); a cell with a comma needs quotes`;
         yield { file, row, problem: { field, message } };
         continue;
       }
@@ -190,7 +193,9 @@ const IMAGE_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'imag
  * labels file (CSV or JSONL with `id` and expected answers; its `state` is ignored).
  */
 export async function* imageFolderRows(dir: string, labels?: Map<string, RawRow>): AsyncGenerator<RawRow> {
-  const files = readdirSync(dir).filter((f) => IMAGE_TYPES[extname(f).toLowerCase()] && statSync(join(dir, f)).isFile()).sort();
+  const files = readdirSync(dir)
+    .filter((f) => IMAGE_TYPES[extname(f).toLowerCase()] && statSync(join(dir, f)).isFile())
+    .sort();
   let row = 0;
   for (const f of files) {
     row += 1;

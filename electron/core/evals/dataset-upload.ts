@@ -69,7 +69,12 @@ export function readHeadLine(input: Readable, limit = DATASET_UPLOAD_HEAD_LIMIT)
 type UploadMeta = ReturnType<typeof DatasetUploadSchema.parse>;
 
 function importStream(datasets: Datasets, meta: UploadMeta, input: Readable): Promise<ImportReport> {
-  return datasets.import({ name: meta.name, rows: readRows(input, meta.file ?? meta.name, meta.format), questions: meta.questions as Record<string, Question>, validOnly: meta.valid_only });
+  return datasets.import({
+    name: meta.name,
+    rows: readRows(input, meta.file ?? meta.name, meta.format),
+    questions: meta.questions as Record<string, Question>,
+    validOnly: meta.valid_only,
+  });
 }
 
 /** An upload's body: a line of JSON describing the import (DatasetUploadSchema), then the file. */

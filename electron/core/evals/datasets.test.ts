@@ -37,13 +37,21 @@ const count = () => store.get<{ n: number }>('SELECT COUNT(*) AS n FROM dataset_
 
 describe('dataset import', () => {
   it('imports a labelled CSV with every question type', async () => {
-    const csv = 'id,state,expected.late,expected.mood,expected.stars,expected.where\n' + 'a,"Late, and sad",true,sad,0,"{""top"":0.1,""bottom"":0.5,""left"":0.2,""right"":0.6}"\n' + 'b,On time,false,happy,2,\n';
+    const csv =
+      'id,state,expected.late,expected.mood,expected.stars,expected.where\n' +
+      'a,"Late, and sad",true,sad,0,"{""top"":0.1,""bottom"":0.5,""left"":0.2,""right"":0.6}"\n' +
+      'b,On time,false,happy,2,\n';
     const report = await load(csv, 'data.csv', 'csv');
     expect(report.problems).toEqual([]);
     expect(report.dataset!.items).toBe(2);
     expect(report.dataset!.labelled).toEqual({ late: 2, mood: 2, stars: 2, where: 1 });
     const page = datasets.items(report.dataset!.id, { offset: 0, limit: 10 });
-    expect(page.items[0]).toEqual({ position: 0, id: 'a', state: 'Late, and sad', expected: { late: true, mood: 'sad', stars: 0, where: { top: 0.1, bottom: 0.5, left: 0.2, right: 0.6 } } });
+    expect(page.items[0]).toEqual({
+      position: 0,
+      id: 'a',
+      state: 'Late, and sad',
+      expected: { late: true, mood: 'sad', stars: 0, where: { top: 0.1, bottom: 0.5, left: 0.2, right: 0.6 } },
+    });
   });
 
   it('counts labelled items again after an edit, whoever makes it', async () => {
@@ -77,10 +85,34 @@ describe('dataset import', () => {
   const bad: [string, string, string, DatasetFormat, { row: number; field: string; message: RegExp }][] = [
     ['a CSV with a missing column', 'id,expected.late\na,true\n', 'd.csv', 'csv', { row: 1, field: 'state', message: /missing column "state"/ }],
     ['a JSONL line that is not JSON', '{"id":"a","state":"x"}\n{"id":"b",\n', 'd.jsonl', 'jsonl', { row: 2, field: '(line)', message: /not valid JSON/ }],
-    ['an option the question does not have', 'id,state,expected.mood\na,x,happy\nb,y,angry\n', 'd.csv', 'csv', { row: 3, field: 'expected.mood', message: /"angry" is not an option/ }],
-    ['a score level out of range', '{"id":"a","state":"x","expected":{"stars":3}}\n', 'd.jsonl', 'jsonl', { row: 1, field: 'expected.stars', message: /out of range.*0 to 2/ }],
-    ['a box with top > bottom', '[{"id":"a","state":"x","expected":{"where":{"top":0.8,"bottom":0.2,"left":0,"right":1}}}]', 'd.json', 'json', { row: 1, field: 'expected.where', message: /top \(0.8\) must be less than bottom/ }],
-    ['an unknown question name', '{"id":"a","state":"x","expected":{"lateness":true}}\n', 'd.jsonl', 'jsonl', { row: 1, field: 'expected.lateness', message: /unknown question "lateness"/ }],
+    [
+      'an option the question does not have',
+      'id,state,expected.mood\na,x,happy\nb,y,angry\n',
+      'd.csv',
+      'csv',
+      { row: 3, field: 'expected.mood', message: /"angry" is not an option/ },
+    ],
+    [
+      'a score level out of range',
+      '{"id":"a","state":"x","expected":{"stars":3}}\n',
+      'd.jsonl',
+      'jsonl',
+      { row: 1, field: 'expected.stars', message: /out of range.*0 to 2/ },
+    ],
+    [
+      'a box with top > bottom',
+      '[{"id":"a","state":"x","expected":{"where":{"top":0.8,"bottom":0.2,"left":0,"right":1}}}]',
+      'd.json',
+      'json',
+      { row: 1, field: 'expected.where', message: /top \(0.8\) must be less than bottom/ },
+    ],
+    [
+      'an unknown question name',
+      '{"id":"a","state":"x","expected":{"lateness":true}}\n',
+      'd.jsonl',
+      'jsonl',
+      { row: 1, field: 'expected.lateness', message: /unknown question "lateness"/ },
+    ],
   ];
   for (const [what, text, file, format, problem] of bad) {
     it(`refuses ${what}, naming file, row and field, and imports nothing`, async () => {
@@ -106,7 +138,7 @@ describe('dataset import', () => {
     expect(report.problems[0]).toMatchObject({ row: 3, field: 'id', message: 'id "a" appears twice (first at row 2)' });
   });
 
-  it('reports a CSV row with a missing cell as that row\'s problem and goes on checking the rows after it', async () => {
+  it("reports a CSV row with a missing cell as that row's problem and goes on checking the rows after it", async () => {
     const csv = 'id,state,expected.late,expected.mood\na,x,true,happy\nb,y,false\nc,z,maybe,happy\nd,w,true,happy\na,v,true,sad\n';
     const report = await load(csv, 'd.csv', 'csv');
     expect(report.dataset).toBeNull();
@@ -154,7 +186,12 @@ describe('dataset import', () => {
     expect(csv).toBe('id,state,expected.late,expected.stars\na,"x, y",true,\nb,y,false,1\n');
     let jsonl = '';
     await datasets.export(id, 'jsonl', { write: (t: string) => (jsonl += t) });
-    expect(jsonl.trim().split('\n').map((l) => JSON.parse(l))[1]).toEqual({ id: 'b', state: 'y', expected: { late: false, stars: 1 } });
+    expect(
+      jsonl
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))[1],
+    ).toEqual({ id: 'b', state: 'y', expected: { late: false, stars: 1 } });
     const again = await load(csv, 'again.csv', 'csv');
     expect(again.imported).toBe(2);
     datasets.delete(id);
@@ -183,10 +220,20 @@ describe('a cell that is nearly right', () => {
   it('is refused with what it most likely meant', async () => {
     const { checkExpected, booleanMeant, nearestOption } = await import('./dataset-rows');
     const topic = { type: 'choice' as const, instructions: 'Topic?', criteria: { billing: null, bug: null } };
-    expect(checkExpected(topic, 'Billing')).toEqual({ message: '"Billing" is not an option of this question; did you mean "billing"? (options: "billing", "bug")' });
-    expect(checkExpected({ type: 'noul', instructions: 'Urgent?' }, 'no')).toEqual({ message: 'expected true or false for a noul question, got "no"; did you mean false?' });
+    expect(checkExpected(topic, 'Billing')).toEqual({
+      message: '"Billing" is not an option of this question; did you mean "billing"? (options: "billing", "bug")',
+    });
+    expect(checkExpected({ type: 'noul', instructions: 'Urgent?' }, 'no')).toEqual({
+      message: 'expected true or false for a noul question, got "no"; did you mean false?',
+    });
     expect(checkExpected({ type: 'noul', instructions: 'Urgent?' }, 'maybe')).toEqual({ message: 'expected true or false for a noul question, got "maybe"' });
-    expect([booleanMeant('YES'), booleanMeant(' n '), booleanMeant(1), booleanMeant('FALSE'), booleanMeant('perhaps')]).toEqual([true, false, true, false, null]);
+    expect([booleanMeant('YES'), booleanMeant(' n '), booleanMeant(1), booleanMeant('FALSE'), booleanMeant('perhaps')]).toEqual([
+      true,
+      false,
+      true,
+      false,
+      null,
+    ]);
     expect(nearestOption(' feature_request ', ['feature request', 'bug'])).toBe('feature request');
     expect(nearestOption('invoice', ['billing'])).toBeNull();
   });

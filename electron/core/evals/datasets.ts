@@ -28,7 +28,12 @@ const BATCH = 500;
 /** Problems listed in a report (all are counted). */
 export const MAX_LISTED_PROBLEMS = 200;
 
-const toItem = (r: ItemRow): DatasetItem => ({ position: r.position, id: r.id, state: JSON.parse(r.state) as unknown, expected: JSON.parse(r.expected) as Expected });
+const toItem = (r: ItemRow): DatasetItem => ({
+  position: r.position,
+  id: r.id,
+  state: JSON.parse(r.state) as unknown,
+  expected: JSON.parse(r.expected) as Expected,
+});
 
 /** Labelled datasets in SQLite: imported all-or-nothing (or valid rows only), browsed in pages, edited, exported. */
 export class Datasets {
@@ -58,7 +63,15 @@ export class Datasets {
         [datasetId],
       );
       const valueOf = (r: (typeof rows)[number]): unknown =>
-        r.type === 'true' ? true : r.type === 'false' ? false : r.type === 'null' ? null : r.type === 'object' || r.type === 'array' ? JSON.parse(r.sample) : r.value;
+        r.type === 'true'
+          ? true
+          : r.type === 'false'
+            ? false
+            : r.type === 'null'
+              ? null
+              : r.type === 'object' || r.type === 'array'
+                ? JSON.parse(r.sample)
+                : r.value;
       cached = { revision, groups: rows.map((r) => ({ name: r.name, value: valueOf(r), items: r.items, example: r.example })) };
       this.expectedCache.set(datasetId, cached);
     }
@@ -122,14 +135,22 @@ export class Datasets {
       const rows = batch;
       batch = [];
       this.store.transaction(() => {
-        for (const r of rows) this.store.run('INSERT INTO dataset_items (dataset_id, position, id, state, expected) VALUES (?, ?, ?, ?, ?)', [id, position++, r.id, JSON.stringify(r.state), JSON.stringify(r.expected)]);
+        for (const r of rows)
+          this.store.run('INSERT INTO dataset_items (dataset_id, position, id, state, expected) VALUES (?, ?, ?, ?, ?)', [
+            id,
+            position++,
+            r.id,
+            JSON.stringify(r.state),
+            JSON.stringify(r.expected),
+          ]);
       });
     };
     try {
       for await (const raw of options.rows) {
         let checked = validateRow(raw, options.questions);
         const first = 'row' in checked ? seen.get(checked.row.id) : undefined;
-        if ('row' in checked && first !== undefined) checked = { problems: [{ file: raw.file, row: raw.row, field: 'id', message: `id "${checked.row.id}" appears twice (first at row ${first})` }] };
+        if ('row' in checked && first !== undefined)
+          checked = { problems: [{ file: raw.file, row: raw.row, field: 'id', message: `id "${checked.row.id}" appears twice (first at row ${first})` }] };
         if ('problems' in checked) {
           problemRows += 1;
           for (const p of checked.problems) if (problems.length < MAX_LISTED_PROBLEMS) problems.push(p);
@@ -159,8 +180,22 @@ export class Datasets {
   create(name: string, items: readonly ValidRow[], options: { sample?: boolean } = {}): DatasetSummary {
     const id = `ds-${randomUUID()}`;
     this.store.transaction(() => {
-      this.store.run("INSERT INTO datasets (id, name, status, item_count, created_at, sample) VALUES (?, ?, 'ready', ?, ?, ?)", [id, name, items.length, isoTime(this.clock), options.sample ? 1 : 0]);
-      items.forEach((r, position) => this.store.run('INSERT INTO dataset_items (dataset_id, position, id, state, expected) VALUES (?, ?, ?, ?, ?)', [id, position, r.id, JSON.stringify(r.state), JSON.stringify(r.expected)]));
+      this.store.run("INSERT INTO datasets (id, name, status, item_count, created_at, sample) VALUES (?, ?, 'ready', ?, ?, ?)", [
+        id,
+        name,
+        items.length,
+        isoTime(this.clock),
+        options.sample ? 1 : 0,
+      ]);
+      items.forEach((r, position) =>
+        this.store.run('INSERT INTO dataset_items (dataset_id, position, id, state, expected) VALUES (?, ?, ?, ?, ?)', [
+          id,
+          position,
+          r.id,
+          JSON.stringify(r.state),
+          JSON.stringify(r.expected),
+        ]),
+      );
     });
     return this.get(id);
   }
@@ -170,14 +205,22 @@ export class Datasets {
     const where = page.search ? 'dataset_id = ? AND (id LIKE ? OR state LIKE ?)' : 'dataset_id = ?';
     const params = page.search ? [datasetId, `%${page.search}%`, `%${page.search}%`] : [datasetId];
     const total = this.store.get<{ n: number }>(`SELECT COUNT(*) AS n FROM dataset_items WHERE ${where}`, params)!.n;
-    const rows = this.store.all<ItemRow>(`SELECT position, id, state, expected FROM dataset_items WHERE ${where} ORDER BY position LIMIT ? OFFSET ?`, [...params, page.limit, page.offset]);
+    const rows = this.store.all<ItemRow>(`SELECT position, id, state, expected FROM dataset_items WHERE ${where} ORDER BY position LIMIT ? OFFSET ?`, [
+      ...params,
+      page.limit,
+      page.offset,
+    ]);
     return { total, items: rows.map(toItem) };
   }
 
   /** Every item in dataset order, one at a time (for runs and exports of any size). */
   *iterate(datasetId: string, pageSize = 1000): Generator<DatasetItem> {
     for (let offset = 0; ; offset += pageSize) {
-      const rows = this.store.all<ItemRow>('SELECT position, id, state, expected FROM dataset_items WHERE dataset_id = ? ORDER BY position LIMIT ? OFFSET ?', [datasetId, pageSize, offset]);
+      const rows = this.store.all<ItemRow>('SELECT position, id, state, expected FROM dataset_items WHERE dataset_id = ? ORDER BY position LIMIT ? OFFSET ?', [
+        datasetId,
+        pageSize,
+        offset,
+      ]);
       for (const r of rows) yield toItem(r);
       if (rows.length < pageSize) return;
     }
@@ -195,7 +238,10 @@ export class Datasets {
     const revision = this.store.revision('items');
     let cached = this.largestCache.get(datasetId);
     if (!cached || cached.revision !== revision || cached.n !== n) {
-      const rows = this.store.all<{ position: number }>('SELECT position FROM dataset_items WHERE dataset_id = ? ORDER BY length(state) DESC, position LIMIT ?', [datasetId, n]);
+      const rows = this.store.all<{ position: number }>(
+        'SELECT position FROM dataset_items WHERE dataset_id = ? ORDER BY length(state) DESC, position LIMIT ?',
+        [datasetId, n],
+      );
       cached = { revision, n, positions: rows.map((r) => r.position) };
       this.largestCache.set(datasetId, cached);
     }

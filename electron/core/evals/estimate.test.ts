@@ -42,7 +42,12 @@ describe('the worst case of one request in the estimate', () => {
       pricing,
       supported_parameters: ['logprobs', 'top_logprobs', 'max_tokens'],
     });
-    const model = (id: string) => ({ id, name: id, created: 1, architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null } });
+    const model = (id: string) => ({
+      id,
+      name: id,
+      created: 1,
+      architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null },
+    });
     await env.core.replaceCatalogFile(
       CatalogFileSchema.parse({
         version: 1,
@@ -129,7 +134,8 @@ describe('the worst case of one request in the estimate', () => {
     const short = Array.from({ length: 250 }, (_, i) => JSON.stringify({ id: `s${i}`, state: `Note ${i}.`, expected: { late: false } }));
     const long = 'The parcel came two days late and the driver left it in the rain. '.repeat(40);
     const content = [...short, JSON.stringify({ id: 'the-long-one', state: long, expected: { late: true } })].join('\n');
-    const id = (await env.core.datasets.import({ name: 'tail', rows: readRows(Readable.from([content]), 'tail.jsonl', 'jsonl'), questions: QUESTIONS })).dataset!.id;
+    const id = (await env.core.datasets.import({ name: 'tail', rows: readRows(Readable.from([content]), 'tail.jsonl', 'jsonl'), questions: QUESTIONS }))
+      .dataset!.id;
     const estimate = await estimateRun(env.core, { request: SET, dataset_id: id, variants: [{ model: 'acme/judge' }] });
     expect(estimate.worst_request_item).toBe('the-long-one');
     const from = provider.billed.length;
@@ -137,17 +143,28 @@ describe('the worst case of one request in the estimate', () => {
     expect(estimate.per_variant[0]!.worst_request_usd).toBeCloseTo(billedSince(from), 12);
   });
 
-  it('is refused for a question set that cannot take the dataset\'s expected answers, naming them', async () => {
-    const content = ['a', 'b', 'c'].map((id, i) => JSON.stringify({ id, state: `Note ${id}.`, expected: { topic: i === 0 ? 'food' : 'travel', late: true } })).join('\n');
-    const id = (await env.core.datasets.import({ name: 'topics', rows: readRows(Readable.from([content]), 'topics.jsonl', 'jsonl'), questions: QUESTIONS })).dataset!.id;
+  it("is refused for a question set that cannot take the dataset's expected answers, naming them", async () => {
+    const content = ['a', 'b', 'c']
+      .map((id, i) => JSON.stringify({ id, state: `Note ${id}.`, expected: { topic: i === 0 ? 'food' : 'travel', late: true } }))
+      .join('\n');
+    const id = (await env.core.datasets.import({ name: 'topics', rows: readRows(Readable.from([content]), 'topics.jsonl', 'jsonl'), questions: QUESTIONS }))
+      .dataset!.id;
     // "topic" asked as a score of two levels: its option names are no levels.
-    const scored = { ...SET, questions: { ...QUESTIONS, topic: { type: 'score', instructions: 'How much about money?', criteria: ['not', 'very'] } } } as DecisionsRequest;
+    const scored = {
+      ...SET,
+      questions: { ...QUESTIONS, topic: { type: 'score', instructions: 'How much about money?', criteria: ['not', 'very'] } },
+    } as DecisionsRequest;
     const refused = estimateRun(env.core, { request: scored, dataset_id: id, variants: [{ model: 'acme/judge' }] });
     await expect(refused).rejects.toMatchObject({ status: 400 });
     await expect(refused).rejects.toThrow('expected.topic: score level "travel" is out of range: expected a whole number from 0 to 1 (2 items, e.g. "b")');
     await expect(refused).rejects.toThrow('expected.topic: score level "food" is out of range: expected a whole number from 0 to 1 (1 item, e.g. "a")');
     // Corrected to levels, the same set is taken.
-    for (const [position, level] of [[0, 0], [1, 1], [2, 1]] as const) env.core.datasets.updateExpected(id, position, { topic: level, late: true }, scored.questions as never);
+    for (const [position, level] of [
+      [0, 0],
+      [1, 1],
+      [2, 1],
+    ] as const)
+      env.core.datasets.updateExpected(id, position, { topic: level, late: true }, scored.questions as never);
     await expect(estimateRun(env.core, { request: scored, dataset_id: id, variants: [{ model: 'acme/judge' }] })).resolves.toMatchObject({ items: 3 });
   });
 });

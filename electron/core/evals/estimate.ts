@@ -38,7 +38,10 @@ export function samplePositions(items: number): number[] {
   return Array.from({ length: SAMPLE }, (_, i) => Math.floor(((i + 0.5) * items) / SAMPLE));
 }
 
-export async function estimateRun(deps: EstimateDeps, input: { request: DecisionsRequest; dataset_id: string; variants: EvalVariant[] }): Promise<EvalEstimate> {
+export async function estimateRun(
+  deps: EstimateDeps,
+  input: { request: DecisionsRequest; dataset_id: string; variants: EvalVariant[] },
+): Promise<EvalEstimate> {
   const items = deps.datasets.itemCount(input.dataset_id);
   deps.datasets.assertFits(input.dataset_id, input.request.questions as Record<string, Question>);
   const sample = samplePositions(items).map((p) => deps.datasets.item(input.dataset_id, p));
@@ -94,7 +97,11 @@ export async function estimateRun(deps: EstimateDeps, input: { request: Decision
     cost_usd: sum(perVariant.map((v) => v.cost_usd)),
     worst_usd: sum(perVariant.map((v) => v.worst_usd)),
     // The item of the highest worst case over the variants (the one the smallest budget is for).
-    worst_request_item: worstItems.reduce<{ usd: number | null; item: string | null } | null>((top, w) => (w.usd !== null && (top === null || w.usd > top.usd!) ? w : top), null)?.item ?? candidates[0]?.id ?? null,
+    worst_request_item:
+      worstItems.reduce<{ usd: number | null; item: string | null } | null>((top, w) => (w.usd !== null && (top === null || w.usd > top.usd!) ? w : top), null)
+        ?.item ??
+      candidates[0]?.id ??
+      null,
     // Below the largest worst case, a request of that model is never admitted: the run stops at it.
     min_budget_usd: worst.length === 0 || worst.some((w) => w === null) ? null : roundedUp(Math.max(...(worst as number[]))),
   };
@@ -118,7 +125,12 @@ function worstRequest(
   candidates: { id: string; state: unknown }[],
 ): { worst_request_usd: number | null; worst_request_note: string | null; worst_request_item: string | null } {
   if (candidates.length === 0) return { worst_request_usd: null, worst_request_note: 'the dataset has no items', worst_request_item: null };
-  if (deps.service().mode === 'remote') return { worst_request_usd: null, worst_request_note: 'a remote gateway answers: nothing is held against the budget before a request', worst_request_item: null };
+  if (deps.service().mode === 'remote')
+    return {
+      worst_request_usd: null,
+      worst_request_note: 'a remote gateway answers: nothing is held against the budget before a request',
+      worst_request_item: null,
+    };
   let worst: { usd: number; item: string } | null = null;
   for (const candidate of candidates) {
     let usd: number | null;

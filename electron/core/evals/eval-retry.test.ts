@@ -29,7 +29,13 @@ let failWith: (item: number, seen: number) => number | null;
 const open: Core[] = [];
 
 async function startCore(): Promise<Core> {
-  const core = await createCore({ dataDir: dir.path, secrets: new FileSecretStore(join(dir.path, 'secrets.json'), ownerOnlyFileCodec), host: 'browser', version: 'test', discovery: false });
+  const core = await createCore({
+    dataDir: dir.path,
+    secrets: new FileSecretStore(join(dir.path, 'secrets.json'), ownerOnlyFileCodec),
+    host: 'browser',
+    version: 'test',
+    discovery: false,
+  });
   open.push(core);
   return core;
 }

@@ -17,7 +17,10 @@ import type { Datasets } from './datasets';
 import { calibratedAnswer } from './apply-calibration';
 
 export interface EvalDecide {
-  (request: DecisionsRequest, options: { requestId: string; signal: CancelSignal; admit: (maxCost: () => number) => void }): Promise<{
+  (
+    request: DecisionsRequest,
+    options: { requestId: string; signal: CancelSignal; admit: (maxCost: () => number) => void },
+  ): Promise<{
     response: DecisionsResponse;
     methods: Record<string, string>;
     attempts: unknown[] | null;
@@ -150,7 +153,10 @@ export class EvalRunner {
     this.total = deps.datasets.get(spec.datasetId).items * spec.variants.length;
     this.stored = new Map(
       deps.store
-        .all<{ k: number; tries: number }>('SELECT position * 1024 + variant AS k, CASE WHEN ok = 0 AND retryable = 1 AND tries < ? THEN tries ELSE 0 END AS tries FROM eval_results WHERE run_id = ?', [MAX_ITEM_TRIES, spec.id])
+        .all<{ k: number; tries: number }>(
+          'SELECT position * 1024 + variant AS k, CASE WHEN ok = 0 AND retryable = 1 AND tries < ? THEN tries ELSE 0 END AS tries FROM eval_results WHERE run_id = ?',
+          [MAX_ITEM_TRIES, spec.id],
+        )
         .map((r) => [r.k, r.tries]),
     );
     for (const tries of this.stored.values()) if (tries > 0) this.retryable += 1;
@@ -354,11 +360,26 @@ export class EvalRunner {
       }
     } else {
       const usage = usageOf(result.error);
-      const message = result.error instanceof GatewayError ? `${result.error.status}: ${result.error.message}` : result.error instanceof Error ? result.error.message : String(result.error);
+      const message =
+        result.error instanceof GatewayError
+          ? `${result.error.status}: ${result.error.message}`
+          : result.error instanceof Error
+            ? result.error.message
+            : String(result.error);
       const committed = this.deps.store.commit(
         `INSERT INTO eval_results (run_id, variant, position, ok, input_tokens, output_tokens, cost, latency_ms, error, retryable) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?)
          ${AFTER_FAILURE} error = excluded.error WHERE eval_results.ok = 0`,
-        [this.spec.id, task.variant, task.position, usage?.input_tokens ?? 0, usage?.output_tokens ?? 0, usage?.cost ?? null, result.latency, message, retryableFailure(result.error) ? 1 : 0],
+        [
+          this.spec.id,
+          task.variant,
+          task.position,
+          usage?.input_tokens ?? 0,
+          usage?.output_tokens ?? 0,
+          usage?.cost ?? null,
+          result.latency,
+          message,
+          retryableFailure(result.error) ? 1 : 0,
+        ],
       );
       this.spent += usage?.cost ?? 0;
       await committed;

@@ -69,7 +69,7 @@ describe('evaluation runs', () => {
     ]);
   });
 
-  it('refines the expected cost from the measured tokens of the items answered, against the estimate\'s fit for those items', async () => {
+  it("refines the expected cost from the measured tokens of the items answered, against the estimate's fit for those items", async () => {
     // m/a measures twice its fit, m/b exactly its fit: a request's tokens are the characters of its item's state as stored (JSON).
     behaviour = async (request) => {
       const chars = JSON.stringify(request.state).length;
@@ -77,7 +77,16 @@ describe('evaluation runs', () => {
       return { ...answer(0.9), response: { ...answer(0.9).response, usage: { input_tokens: tokens, output_tokens: 0, cost: 0.01 } } };
     };
     const fit = { fixed: 0, per_char: 1 };
-    const estimate = { expected_usd: 3, worst_usd: 9, input_tokens: 1, output_tokens: 0, variants: [{ expected_usd: 1, fit }, { expected_usd: 2, fit }] };
+    const estimate = {
+      expected_usd: 3,
+      worst_usd: 9,
+      input_tokens: 1,
+      output_tokens: 0,
+      variants: [
+        { expected_usd: 1, fit },
+        { expected_usd: 2, fit },
+      ],
+    };
     const run = runs.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'm/a' }, { model: 'm/b' }], concurrency: 4, estimate });
     await runs.wait(run.id);
     const done = runs.get(run.id);
@@ -141,9 +150,13 @@ describe('evaluation runs', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it('refuses a question set that cannot take the dataset\'s expected answers, before anything is stored or sent', async () => {
+  it("refuses a question set that cannot take the dataset's expected answers, before anything is stored or sent", async () => {
     // The dataset answers "late" true (17 items, the first by id "i1") or false (3: i0, i8, i16).
-    const other: DecisionsRequest = { model: 'm/a', state: '', questions: { late: { type: 'choice', instructions: 'When?', criteria: { early: 'e', ontime: 'o', late: 'l' } } } };
+    const other: DecisionsRequest = {
+      model: 'm/a',
+      state: '',
+      questions: { late: { type: 'choice', instructions: 'When?', criteria: { early: 'e', ontime: 'o', late: 'l' } } },
+    };
     const refused = (() => {
       try {
         runs.start({ request: other, dataset_id: datasetId, variants: [{ model: 'm/a' }], concurrency: 1 });
@@ -160,7 +173,10 @@ describe('evaluation runs', () => {
     expect(runs.list()).toHaveLength(0);
     expect(calls).toHaveLength(0);
     // A set that asks other questions too, or not "late" at all, takes it: unasked answers are left alone.
-    const wider: DecisionsRequest = { ...REQUEST, questions: { ...QUESTIONS, mood: { type: 'choice', instructions: 'Mood?', criteria: { happy: 'h', sad: 's' } } } };
+    const wider: DecisionsRequest = {
+      ...REQUEST,
+      questions: { ...QUESTIONS, mood: { type: 'choice', instructions: 'Mood?', criteria: { happy: 'h', sad: 's' } } },
+    };
     expect(runs.start({ request: wider, dataset_id: datasetId, variants: [{ model: 'm/a' }], concurrency: 4 }).status).toBe('running');
     const unasked: DecisionsRequest = { ...REQUEST, questions: { mood: { type: 'noul', instructions: 'Happy?' } } };
     expect(runs.start({ request: unasked, dataset_id: datasetId, variants: [{ model: 'm/a' }], concurrency: 4 }).status).toBe('running');
@@ -229,7 +245,7 @@ describe('evaluation runs', () => {
     // So is a result written by another process (here a second connection to the same file).
     const other = Store.open(join(dir.path, 'verdict.sqlite'));
     try {
-      other.run("UPDATE eval_results SET answers = ? WHERE run_id = ? AND position = 0", [JSON.stringify({ late: { type: 'noul', noul: 0.1 } }), run.id]);
+      other.run('UPDATE eval_results SET answers = ? WHERE run_id = ? AND position = 0', [JSON.stringify({ late: { type: 'noul', noul: 0.1 } }), run.id]);
     } finally {
       other.close();
     }

@@ -1,6 +1,15 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
-import type { CalibrationSummary, EvalReport, EvalResultRow, EvalRun, EvalRunStatus, EvalVariant, RunEstimate, SavedCalibration } from '../../../shared/schemas/evaluation';
+import type {
+  CalibrationSummary,
+  EvalReport,
+  EvalResultRow,
+  EvalRun,
+  EvalRunStatus,
+  EvalVariant,
+  RunEstimate,
+  SavedCalibration,
+} from '../../../shared/schemas/evaluation';
 import type { Question } from '../../../shared/schemas/question';
 import { isoTime, type Clock } from '../clock';
 import { GatewayError } from '../errors';
@@ -67,7 +76,15 @@ export function variantKeys(variants: readonly EvalVariant[]): string[] {
   return keys.map((k, i) => (keys.indexOf(k) === i ? k : `${k} #${i + 1}`));
 }
 
-export const toStored = (r: ResultRow): StoredResult => ({ position: r.position, ok: r.ok === 1, answers: JSON.parse(r.answers) as Record<string, unknown>, cost: r.cost, input_tokens: r.input_tokens, output_tokens: r.output_tokens, latency_ms: r.latency_ms });
+export const toStored = (r: ResultRow): StoredResult => ({
+  position: r.position,
+  ok: r.ok === 1,
+  answers: JSON.parse(r.answers) as Record<string, unknown>,
+  cost: r.cost,
+  input_tokens: r.input_tokens,
+  output_tokens: r.output_tokens,
+  latency_ms: r.latency_ms,
+});
 
 /** Evaluation runs: started, paused, resumed after a restart, reported. */
 export class EvalRuns {
@@ -77,7 +94,14 @@ export class EvalRuns {
   private closing = false;
 
   constructor(
-    private readonly deps: { store: Store; clock: Clock; logger: Logger; datasets: Datasets; decide: EvalDecide; sleep?: (ms: number, signal: CancelSignal) => Promise<void> },
+    private readonly deps: {
+      store: Store;
+      clock: Clock;
+      logger: Logger;
+      datasets: Datasets;
+      decide: EvalDecide;
+      sleep?: (ms: number, signal: CancelSignal) => Promise<void>;
+    },
   ) {}
 
   private row(id: string): RunRow {
@@ -92,7 +116,10 @@ export class EvalRuns {
     const live = this.active.get(row.id);
     const counts = live
       ? { done: live.done, failed: live.failed, spent: live.spent }
-      : this.deps.store.get<{ done: number; failed: number; spent: number }>('SELECT COUNT(*) AS done, COALESCE(SUM(1 - ok), 0) AS failed, COALESCE(SUM(cost), 0) AS spent FROM eval_results WHERE run_id = ?', [row.id])!;
+      : this.deps.store.get<{ done: number; failed: number; spent: number }>(
+          'SELECT COUNT(*) AS done, COALESCE(SUM(1 - ok), 0) AS failed, COALESCE(SUM(cost), 0) AS spent FROM eval_results WHERE run_id = ?',
+          [row.id],
+        )!;
     const items = this.deps.store.get<{ n: number }>('SELECT item_count AS n FROM datasets WHERE id = ?', [row.dataset_id])?.n ?? 0;
     return {
       id: row.id,
@@ -142,7 +169,8 @@ export class EvalRuns {
     if (estimate?.variants) return { expected_usd: refinedExpectation(estimate.variants, answered), expected_from: n };
     const tokens = answered.reduce((s, a) => s + a.tokens, 0);
     const estimated = estimate ? (estimate.input_tokens + estimate.output_tokens) / total : 0;
-    if (estimate && estimate.expected_usd !== null && estimated > 0) return { expected_usd: estimate.expected_usd * (tokens / n / estimated), expected_from: n };
+    if (estimate && estimate.expected_usd !== null && estimated > 0)
+      return { expected_usd: estimate.expected_usd * (tokens / n / estimated), expected_from: n };
     if (answered.some((a) => a.unknown > 0 || a.cost === null)) return { expected_usd: null, expected_from: n };
     return { expected_usd: (answered.reduce((s, a) => s + a.cost!, 0) / n) * total, expected_from: n };
   }
@@ -153,7 +181,11 @@ export class EvalRuns {
     if (baselineId !== null) {
       const base = this.row(baselineId);
       if (base.id === row.id) throw new GatewayError('bad_request', 'baseline_id: a run cannot be its own baseline');
-      if (base.dataset_id !== row.dataset_id) throw new GatewayError('bad_request', `baseline_id: the run "${base.name}" is over another dataset than "${row.name}"; a baseline must be over the same items`);
+      if (base.dataset_id !== row.dataset_id)
+        throw new GatewayError(
+          'bad_request',
+          `baseline_id: the run "${base.name}" is over another dataset than "${row.name}"; a baseline must be over the same items`,
+        );
     }
     this.deps.store.run('UPDATE eval_runs SET baseline_id = ? WHERE id = ?', [baselineId, id]);
     return this.get(id);
@@ -163,13 +195,24 @@ export class EvalRuns {
   private savedCalibrations(set: string, variants: readonly EvalVariant[]): AppliedCalibration[] {
     return variants.flatMap((v, variant) =>
       this.deps.store
-        .all<{ question: string; temperature: number }>('SELECT question, temperature FROM calibrations WHERE set_key = ? AND model = ? ORDER BY question', [set, v.model])
+        .all<{ question: string; temperature: number }>('SELECT question, temperature FROM calibrations WHERE set_key = ? AND model = ? ORDER BY question', [
+          set,
+          v.model,
+        ])
         .map((c) => ({ variant, question: c.question, temperature: c.temperature })),
     );
   }
 
   /** `estimate` is what the estimate said at the start, kept to be shown against what the run cost. */
-  start(input: { name?: string | undefined; request: DecisionsRequest; dataset_id: string; variants: EvalVariant[]; concurrency: number; budget_usd?: number | null | undefined; estimate?: RunEstimate | null }): EvalRun {
+  start(input: {
+    name?: string | undefined;
+    request: DecisionsRequest;
+    dataset_id: string;
+    variants: EvalVariant[];
+    concurrency: number;
+    budget_usd?: number | null | undefined;
+    estimate?: RunEstimate | null;
+  }): EvalRun {
     const dataset = this.deps.datasets.get(input.dataset_id);
     if (input.variants.length === 0) throw new GatewayError('bad_request', 'variants: name at least one model');
     this.deps.datasets.assertFits(dataset.id, input.request.questions as Record<string, Question>);
@@ -235,7 +278,16 @@ export class EvalRuns {
     const calibrations = new Map<number, Map<string, number>>(variants.map((_, i) => [i, new Map()]));
     for (const c of applied) calibrations.get(c.variant)?.set(c.question, c.temperature);
     const runner = new EvalRunner(
-      { id: row.id, datasetId: row.dataset_id, request: JSON.parse(row.request) as DecisionsRequest, variants, concurrency: row.concurrency, budgetUsd: row.budget_usd, calibrations, only },
+      {
+        id: row.id,
+        datasetId: row.dataset_id,
+        request: JSON.parse(row.request) as DecisionsRequest,
+        variants,
+        concurrency: row.concurrency,
+        budgetUsd: row.budget_usd,
+        calibrations,
+        only,
+      },
       { store: this.deps.store, clock: this.deps.clock, datasets: this.deps.datasets, decide: this.deps.decide, sleep: this.deps.sleep ?? abortableSleep },
     );
     this.active.set(row.id, runner);
@@ -262,7 +314,12 @@ export class EvalRuns {
     this.active.delete(id);
     // Closing the core leaves the run 'running', so the next start resumes it.
     if (this.closing) return;
-    this.deps.store.run('UPDATE eval_runs SET status = ?, message = ?, finished_at = ? WHERE id = ?', [end, message, end === 'paused' ? null : isoTime(this.deps.clock), id]);
+    this.deps.store.run('UPDATE eval_runs SET status = ?, message = ?, finished_at = ? WHERE id = ?', [
+      end,
+      message,
+      end === 'paused' ? null : isoTime(this.deps.clock),
+      id,
+    ]);
   }
 
   /** Restarts runs that were running when the process stopped; they send only items with no stored result. */
@@ -292,14 +349,18 @@ export class EvalRuns {
 
   /** Failed items a resume would send again: not refused as malformed, and sent fewer than MAX_ITEM_TRIES times. */
   private retryable(id: string): number {
-    return this.deps.store.get<{ n: number }>('SELECT COUNT(*) AS n FROM eval_results WHERE run_id = ? AND ok = 0 AND retryable = 1 AND tries < ?', [id, MAX_ITEM_TRIES])!.n;
+    return this.deps.store.get<{ n: number }>('SELECT COUNT(*) AS n FROM eval_results WHERE run_id = ? AND ok = 0 AND retryable = 1 AND tries < ?', [
+      id,
+      MAX_ITEM_TRIES,
+    ])!.n;
   }
 
   /** Goes on with the items that have no result, and sends failed items again (a finished run too, when it has some). */
   resume(id: string, budget?: number | null): EvalRun {
     const row = this.row(id);
     if (row.status === 'cancelled') throw new GatewayError('bad_request', 'The run is cancelled; start a new one');
-    if (row.status === 'done' && this.retryable(id) === 0) throw new GatewayError('bad_request', 'The run is done and has no failed item to try again; start a new one');
+    if (row.status === 'done' && this.retryable(id) === 0)
+      throw new GatewayError('bad_request', 'The run is done and has no failed item to try again; start a new one');
     if (budget !== undefined) this.deps.store.run('UPDATE eval_runs SET budget_usd = ? WHERE id = ?', [budget, id]);
     const runner = this.active.get(id);
     if (!runner) this.launch(this.row(id));
@@ -349,11 +410,18 @@ export class EvalRuns {
     const row = this.row(id);
     const request = JSON.parse(row.request) as DecisionsRequest;
     const variants = JSON.parse(row.variants) as EvalVariant[];
-    const items = this.deps.store.all<{ position: number; expected: string }>('SELECT position, expected FROM dataset_items WHERE dataset_id = ? ORDER BY position', [row.dataset_id]).map((i) => ({ position: i.position, expected: JSON.parse(i.expected) as Record<string, never> }));
+    const items = this.deps.store
+      .all<{ position: number; expected: string }>('SELECT position, expected FROM dataset_items WHERE dataset_id = ? ORDER BY position', [row.dataset_id])
+      .map((i) => ({ position: i.position, expected: JSON.parse(i.expected) as Record<string, never> }));
     const byVariant = variants.map(() => [] as StoredResult[]);
     for (const r of this.results(id)) byVariant[r.variant]?.push(toStored(r));
     const keys = variantKeys(variants);
-    return evalReport({ questions: request.questions as Record<string, Question>, items, variants: keys.map((key, i) => ({ key, results: byVariant[i]! })), detail: options.detail ?? false });
+    return evalReport({
+      questions: request.questions as Record<string, Question>,
+      items,
+      variants: keys.map((key, i) => ({ key, results: byVariant[i]! })),
+      detail: options.detail ?? false,
+    });
   }
 
   /**
@@ -364,7 +432,10 @@ export class EvalRuns {
    * an API call's spend during a scroll made the next page rebuild all 10,000 rows (about 200 ms of
    * the server's CPU, on the cores the page scrolls on).
    */
-  matrix(id: string, options: { offset: number; limit: number; filter: 'all' | 'wrong' | 'disagree' | 'low'; question?: string | undefined; below?: number }): { total: number; rows: EvalResultRow[] } {
+  matrix(
+    id: string,
+    options: { offset: number; limit: number; filter: 'all' | 'wrong' | 'disagree' | 'low'; question?: string | undefined; below?: number },
+  ): { total: number; rows: EvalResultRow[] } {
     // Moved by every write to results or dataset items (triggers), by any process; nothing else.
     const version = this.deps.store.revision('results');
     const key = JSON.stringify([id, options.filter, options.question ?? null, options.below ?? null, version]);
@@ -418,10 +489,16 @@ export class EvalRuns {
    */
   distributions(id: string): { question: string; type: 'score' | 'box'; model: string; buckets: { at: number; count: number }[] }[] {
     const row = this.row(id);
-    const questions = Object.entries((JSON.parse(row.request) as DecisionsRequest).questions as Record<string, Question>).filter(([, q]) => q.type === 'score' || q.type === 'box');
+    const questions = Object.entries((JSON.parse(row.request) as DecisionsRequest).questions as Record<string, Question>).filter(
+      ([, q]) => q.type === 'score' || q.type === 'box',
+    );
     if (questions.length === 0) return [];
     const keys = variantKeys(JSON.parse(row.variants) as EvalVariant[]);
-    const expected = new Map(this.deps.store.all<{ position: number; expected: string }>('SELECT position, expected FROM dataset_items WHERE dataset_id = ?', [row.dataset_id]).map((i) => [i.position, JSON.parse(i.expected) as Record<string, unknown>]));
+    const expected = new Map(
+      this.deps.store
+        .all<{ position: number; expected: string }>('SELECT position, expected FROM dataset_items WHERE dataset_id = ?', [row.dataset_id])
+        .map((i) => [i.position, JSON.parse(i.expected) as Record<string, unknown>]),
+    );
     const counts = new Map<string, Map<number, number>>();
     for (const r of this.results(id)) {
       if (r.ok !== 1) continue;
@@ -440,7 +517,12 @@ export class EvalRuns {
     return [...counts.entries()].map(([key, bucket]) => {
       const [question, variant] = key.split('\u0000') as [string, string];
       const type = questions.find(([n]) => n === question)![1].type as 'score' | 'box';
-      return { question, type, model: keys[Number(variant)]!, buckets: [...bucket.entries()].sort((a, b) => a[0] - b[0]).map(([at, count]) => ({ at, count })) };
+      return {
+        question,
+        type,
+        model: keys[Number(variant)]!,
+        buckets: [...bucket.entries()].sort((a, b) => a[0] - b[0]).map(([at, count]) => ({ at, count })),
+      };
     });
   }
 
@@ -458,7 +540,11 @@ export class EvalRuns {
     const row = this.row(id);
     const q = (JSON.parse(row.request) as DecisionsRequest).questions[question] as Question | undefined;
     if (!q) throw new GatewayError('bad_request', `question: the run has no question "${question}"`);
-    const expected = new Map(this.deps.store.all<{ position: number; expected: string }>('SELECT position, expected FROM dataset_items WHERE dataset_id = ?', [row.dataset_id]).map((i) => [i.position, (JSON.parse(i.expected) as Record<string, unknown>)[question]]));
+    const expected = new Map(
+      this.deps.store
+        .all<{ position: number; expected: string }>('SELECT position, expected FROM dataset_items WHERE dataset_id = ?', [row.dataset_id])
+        .map((i) => [i.position, (JSON.parse(i.expected) as Record<string, unknown>)[question]]),
+    );
     const points = this.results(id)
       .filter((r) => r.variant === variant && r.ok === 1)
       .flatMap((r) => {
@@ -476,7 +562,13 @@ export class EvalRuns {
     const model = (JSON.parse(row.variants) as EvalVariant[])[input.variant]?.model;
     if (!model) throw new GatewayError('bad_request', `variant: the run has no variant ${input.variant}`);
     const saved = { set_key: row.set_key, model, question: input.question, temperature: input.temperature, created_at: isoTime(this.deps.clock) };
-    this.deps.store.run('INSERT OR REPLACE INTO calibrations (set_key, model, question, temperature, created_at) VALUES (?, ?, ?, ?, ?)', [saved.set_key, saved.model, saved.question, saved.temperature, saved.created_at]);
+    this.deps.store.run('INSERT OR REPLACE INTO calibrations (set_key, model, question, temperature, created_at) VALUES (?, ?, ?, ?, ?)', [
+      saved.set_key,
+      saved.model,
+      saved.question,
+      saved.temperature,
+      saved.created_at,
+    ]);
     return saved;
   }
 
@@ -485,7 +577,10 @@ export class EvalRuns {
   }
 
   deleteCalibration(input: { set_key: string; model: string; question: string }): { deleted: number } {
-    return { deleted: this.deps.store.run('DELETE FROM calibrations WHERE set_key = ? AND model = ? AND question = ?', [input.set_key, input.model, input.question]).changes };
+    return {
+      deleted: this.deps.store.run('DELETE FROM calibrations WHERE set_key = ? AND model = ? AND question = ?', [input.set_key, input.model, input.question])
+        .changes,
+    };
   }
 
   /** Every stored result with its item, one at a time (exports). */
@@ -495,7 +590,8 @@ export class EvalRuns {
     const results = this.results(id);
     let r = 0;
     for (const item of this.deps.datasets.iterate(row.dataset_id)) {
-      while (r < results.length && results[r]!.position === item.position) yield { item: { id: item.id, position: item.position, expected: item.expected }, result: resultView(results[r++]!, keys) };
+      while (r < results.length && results[r]!.position === item.position)
+        yield { item: { id: item.id, position: item.position, expected: item.expected }, result: resultView(results[r++]!, keys) };
     }
   }
 

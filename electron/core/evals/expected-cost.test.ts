@@ -18,7 +18,11 @@ describe('the expected cost of a run', () => {
   });
   afterAll(() => env.cleanup());
 
-  const runOf = async (request: DecisionsRequest, rows: { id: string; state: unknown; expected: Record<string, unknown> }[], variants: { model: string; provider?: Record<string, unknown> }[]) => {
+  const runOf = async (
+    request: DecisionsRequest,
+    rows: { id: string; state: unknown; expected: Record<string, unknown> }[],
+    variants: { model: string; provider?: Record<string, unknown> }[],
+  ) => {
     const dataset = env.core.datasets.create(`d-${Math.random()}`, rows as never);
     const estimate = await estimateRun(env.core, { request, dataset_id: dataset.id, variants: variants as never });
     const run = env.core.evalRuns.start({ request, dataset_id: dataset.id, variants: variants as never, concurrency: 4 });

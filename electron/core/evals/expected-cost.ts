@@ -60,11 +60,18 @@ function chatCalls(gateway: Gateway, endpoint: CatalogEndpoint, prepared: Prepar
     if (question.type === 'box') {
       const image = prepared.boxImages.get(name)!;
       // The reply in the model's convention: four coordinates of three digits, as boxes are stated.
-      return { system: BOX_SYSTEM_PROMPT, user: state + boxPrompt(endpoint, question, image), prefix: state.length, images: [{ width: image.width, height: image.height }], reply: JSON.stringify({ box_2d: [250, 250, 750, 750] }) };
+      return {
+        system: BOX_SYSTEM_PROMPT,
+        user: state + boxPrompt(endpoint, question, image),
+        prefix: state.length,
+        images: [{ width: image.width, height: image.height }],
+        reply: JSON.stringify({ box_2d: [250, 250, 750, 750] }),
+      };
     }
     const labels = prepared.sets.get(name)!;
     const asked = state + questionPart(question as Exclude<Question, { type: 'box' }>, labels);
-    if (methodFor(endpoint, gateway, labels) === 'logprobs') return { system: SYSTEM_PROMPT, user: asked, prefix: state.length, images, reply: labels.labels[0]! };
+    if (methodFor(endpoint, gateway, labels) === 'logprobs')
+      return { system: SYSTEM_PROMPT, user: asked, prefix: state.length, images, reply: labels.labels[0]! };
     const stated = statedRequest(labels);
     const reply = JSON.stringify({ probabilities: Object.fromEntries(labels.labels.map((l) => [l, 0.25])) });
     return { system: SYSTEM_PROMPT, user: asked + stated.text, prefix: state.length, images, reply };
@@ -97,10 +104,15 @@ async function endpointCost(gateway: Gateway, endpoint: CatalogEndpoint, request
   if (methodFor(endpoint, gateway) === 'native') {
     const questions = prepared.labelled.length;
     const state = stateText(prepared);
-    const input = endpoint.provider.simulated ? nativePromptTokens(state.length, questions) : (await countTokens(state)) + (await countTokens(JSON.stringify(request.questions)));
+    const input = endpoint.provider.simulated
+      ? nativePromptTokens(state.length, questions)
+      : (await countTokens(state)) + (await countTokens(JSON.stringify(request.questions)));
     // No decision host bills output; one that does is counted a token per question.
     const output = endpoint.host?.outputBilled === false ? 0 : questions;
-    const usd = p.prompt === null || (output > 0 && p.completion === null) ? null : input * p.prompt + output * (p.completion ?? 0) + (p.request ?? 0) + (p.image ?? 0) * images.length;
+    const usd =
+      p.prompt === null || (output > 0 && p.completion === null)
+        ? null
+        : input * p.prompt + output * (p.completion ?? 0) + (p.request ?? 0) + (p.image ?? 0) * images.length;
     return { usd, input, output };
   }
   let input = 0;
@@ -115,7 +127,8 @@ async function endpointCost(gateway: Gateway, endpoint: CatalogEndpoint, request
       usd = null;
       continue;
     }
-    usd += (t.input - t.cached) * p.prompt + t.cached * (p.cacheRead ?? p.prompt) + t.output * p.completion + (p.request ?? 0) + (p.image ?? 0) * call.images.length;
+    usd +=
+      (t.input - t.cached) * p.prompt + t.cached * (p.cacheRead ?? p.prompt) + t.output * p.completion + (p.request ?? 0) + (p.image ?? 0) * call.images.length;
   }
   return { usd, input, output };
 }

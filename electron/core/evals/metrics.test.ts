@@ -121,11 +121,21 @@ describe('temperature scaling', () => {
   });
   it('fits T = 2 where a stated 0.9 is right 3 times in 4', () => {
     // Best calibrated p is 0.75: σ(ln 9 / T) = 3/4 ⇔ ln 9 / T = ln 3 ⇔ T = 2
-    const points: CalibrationPoint[] = [true, true, true, false].map((y, i) => ({ position: i, probabilities: { true: 0.9, false: 0.1 }, predicted: 'true', expected: String(y) }));
+    const points: CalibrationPoint[] = [true, true, true, false].map((y, i) => ({
+      position: i,
+      probabilities: { true: 0.9, false: 0.1 },
+      predicted: 'true',
+      expected: String(y),
+    }));
     expect(fitTemperature(points)).toBeCloseTo(2, 4);
   });
   it('fits on even positions and reports on odd ones', () => {
-    const points: CalibrationPoint[] = Array.from({ length: 40 }, (_, i) => ({ position: i, probabilities: { true: 0.95, false: 0.05 }, predicted: 'true', expected: i % 4 === 3 ? 'false' : 'true' }));
+    const points: CalibrationPoint[] = Array.from({ length: 40 }, (_, i) => ({
+      position: i,
+      probabilities: { true: 0.95, false: 0.05 },
+      predicted: 'true',
+      expected: i % 4 === 3 ? 'false' : 'true',
+    }));
     const c = calibrate(points)!;
     // Even positions are all right (i % 4 is 0 or 2), so the fit sharpens: T < 1; odd ones are right half the time.
     expect(c.temperature).toBeLessThan(1);
@@ -135,7 +145,7 @@ describe('temperature scaling', () => {
 });
 
 /** A seeded generator, so a property's data is a function of what fast-check draws. */
-const rng = (seed: number) => () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+const rng = (seed: number) => () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 
 describe('properties', () => {
   it('perfectly calibrated data gives an ECE near 0; a planted over-confident set a high one', () => {
@@ -159,7 +169,10 @@ describe('properties', () => {
     fc.assert(
       fc.property(noulPoints, fc.integer(), (points, seed) => {
         const r = rng(seed >>> 0);
-        const shuffled = points.map((x) => ({ x, k: r() })).sort((a, b) => a.k - b.k).map((x) => x.x);
+        const shuffled = points
+          .map((x) => ({ x, k: r() }))
+          .sort((a, b) => a.k - b.k)
+          .map((x) => x.x);
         const a = noulMetrics(points);
         const b = noulMetrics(shuffled);
         for (const key of ['accuracy', 'brier', 'log_loss', 'auroc', 'ece'] as const) {
@@ -185,15 +198,19 @@ describe('properties', () => {
   });
   it('temperature scaling keeps a distribution and its order', () => {
     fc.assert(
-      fc.property(fc.array(fc.double({ min: 0.001, max: 1, noNaN: true }), { minLength: 2, maxLength: 6 }), fc.double({ min: 0.05, max: 20, noNaN: true }), (weights, t) => {
-        const total = weights.reduce((a, b) => a + b, 0);
-        const probs = Object.fromEntries(weights.map((w, i) => [String(i), w / total]));
-        const scaled = scaleProbabilities(probs, t);
-        expect(Object.values(scaled).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
-        for (let i = 0; i < weights.length; i += 1) {
-          for (let j = 0; j < weights.length; j += 1) if (probs[i]! < probs[j]! - 1e-12) expect(scaled[i]!).toBeLessThanOrEqual(scaled[j]! + 1e-12);
-        }
-      }),
+      fc.property(
+        fc.array(fc.double({ min: 0.001, max: 1, noNaN: true }), { minLength: 2, maxLength: 6 }),
+        fc.double({ min: 0.05, max: 20, noNaN: true }),
+        (weights, t) => {
+          const total = weights.reduce((a, b) => a + b, 0);
+          const probs = Object.fromEntries(weights.map((w, i) => [String(i), w / total]));
+          const scaled = scaleProbabilities(probs, t);
+          expect(Object.values(scaled).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
+          for (let i = 0; i < weights.length; i += 1) {
+            for (let j = 0; j < weights.length; j += 1) if (probs[i]! < probs[j]! - 1e-12) expect(scaled[i]!).toBeLessThanOrEqual(scaled[j]! + 1e-12);
+          }
+        },
+      ),
     );
   });
 });
@@ -223,8 +240,16 @@ describe('yes/no beside its baseline', () => {
       ['a', 'b', 'c'],
     );
     expect(choice.baseline).toMatchObject({ answer: 'b', accuracy: 0.5, label: 'always “b”' });
-    const tie = choiceMetrics(['c', 'b'].map((e) => ({ predicted: 'a', probabilities: { a: 1 }, expected: e })), ['a', 'b', 'c']);
+    const tie = choiceMetrics(
+      ['c', 'b'].map((e) => ({ predicted: 'a', probabilities: { a: 1 }, expected: e })),
+      ['a', 'b', 'c'],
+    );
     expect(tie.baseline?.answer).toBe('b');
-    expect(scoreMetrics([0, 2, 2].map((e) => ({ score: 1, expected: e })), 3).baseline).toMatchObject({ answer: '2', label: 'always level 2' });
+    expect(
+      scoreMetrics(
+        [0, 2, 2].map((e) => ({ score: 1, expected: e })),
+        3,
+      ).baseline,
+    ).toMatchObject({ answer: '2', label: 'always level 2' });
   });
 });

@@ -47,7 +47,7 @@ export function auroc(scores: readonly number[], labels: readonly boolean[]): nu
   if (positives === 0 || negatives === 0) return null;
   // Rank sum of positives with average ranks for ties, then U = R+ − n+(n+ + 1)/2.
   let rankSum = 0;
-  for (let i = 0; i < indexed.length; ) {
+  for (let i = 0; i < indexed.length;) {
     let j = i;
     while (j < indexed.length && indexed[j]!.s === indexed[i]!.s) j += 1;
     const averageRank = (i + 1 + j) / 2;
@@ -66,7 +66,11 @@ export interface NoulPoint {
  * The majority-class baseline: what always giving the most common expected answer scores (ties:
  * the first of `labels`), with its Wilson interval; null with no items.
  */
-export function majorityBaseline(expected: readonly string[], labels: readonly string[], say: (label: string) => string): { label: string; answer: string; accuracy: number; interval: Interval | null } | null {
+export function majorityBaseline(
+  expected: readonly string[],
+  labels: readonly string[],
+  say: (label: string) => string,
+): { label: string; answer: string; accuracy: number; interval: Interval | null } | null {
   if (expected.length === 0) return null;
   const counts = new Map<string, number>();
   for (const e of expected) counts.set(e, (counts.get(e) ?? 0) + 1);
@@ -92,11 +96,18 @@ export function noulMetrics(points: readonly NoulPoint[]) {
     f1: at.f1,
     base_rate: at.base_rate,
     positives: points.filter((x) => x.expected).length,
-    baseline: majorityBaseline(points.map((x) => String(x.expected)), ['false', 'true'], (v) => `always ${v}`),
+    baseline: majorityBaseline(
+      points.map((x) => String(x.expected)),
+      ['false', 'true'],
+      (v) => `always ${v}`,
+    ),
     curve: n ? curve(points) : [],
     brier: n ? mean(points.map((x, i) => (x.p - y[i]!) ** 2)) : null,
     log_loss: n ? noulLogLoss(points) : null,
-    auroc: auroc(points.map((x) => x.p), points.map((x) => x.expected)),
+    auroc: auroc(
+      points.map((x) => x.p),
+      points.map((x) => x.expected),
+    ),
     ...calibrationError(points.map((x, i) => ({ confidence: Math.max(x.p, 1 - x.p), correct: correct[i]! }))),
   };
 }
@@ -142,10 +153,12 @@ export function choiceMetrics(points: readonly ChoicePoint[], options: readonly 
     logLoss -= Math.log(clip(x.probabilities[x.expected] ?? 0));
   }
   // Macro-F1 over the question's options that occur as expected or predicted.
-  const f1s = options.filter((o) => tally.has(o)).map((o) => {
-    const t = tally.get(o)!;
-    return (2 * t.tp) / (2 * t.tp + t.fp + t.fn);
-  });
+  const f1s = options
+    .filter((o) => tally.has(o))
+    .map((o) => {
+      const t = tally.get(o)!;
+      return (2 * t.tp) / (2 * t.tp + t.fp + t.fn);
+    });
   return {
     type: 'choice' as const,
     n,
@@ -155,7 +168,11 @@ export function choiceMetrics(points: readonly ChoicePoint[], options: readonly 
     log_loss: n ? logLoss / n : null,
     ...calibrationError(points.map((x) => ({ confidence: x.probabilities[x.predicted] ?? 0, correct: x.predicted === x.expected }))),
     confusion,
-    baseline: majorityBaseline(points.map((x) => x.expected), options, (v) => `always “${v}”`),
+    baseline: majorityBaseline(
+      points.map((x) => x.expected),
+      options,
+      (v) => `always “${v}”`,
+    ),
   };
 }
 
@@ -215,8 +232,16 @@ export function scoreMetrics(points: readonly ScorePoint[], levels: number) {
     n,
     mae: n ? mean(points.map((x) => Math.abs(x.score - x.expected))) : null,
     exact: n ? mean(points.map((x, i) => Number(level[i] === x.expected))) : null,
-    qwk: quadraticWeightedKappa(level, points.map((x) => x.expected), levels),
-    baseline: majorityBaseline(points.map((x) => String(x.expected)), Array.from({ length: levels }, (_, i) => String(i)), (v) => `always level ${v}`),
+    qwk: quadraticWeightedKappa(
+      level,
+      points.map((x) => x.expected),
+      levels,
+    ),
+    baseline: majorityBaseline(
+      points.map((x) => String(x.expected)),
+      Array.from({ length: levels }, (_, i) => String(i)),
+      (v) => `always level ${v}`,
+    ),
   };
 }
 

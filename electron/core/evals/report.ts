@@ -65,7 +65,12 @@ export function calibrationPoint(question: Question, answer: AnyAnswer, expected
     return { position, probabilities: { true: p, false: 1 - p }, predicted: p >= 0.5 ? 'true' : 'false', expected: String(expected) };
   }
   if (question.type === 'choice') {
-    return { position, probabilities: choiceProbabilities({ choice: answer.choice ?? '', probabilities: answer.probabilities }), predicted: answer.choice ?? '', expected: String(expected) };
+    return {
+      position,
+      probabilities: choiceProbabilities({ choice: answer.choice ?? '', probabilities: answer.probabilities }),
+      predicted: answer.choice ?? '',
+      expected: String(expected),
+    };
   }
   if (question.type === 'score') {
     const probabilities = answer.probabilities ?? { [String(Math.round(answer.score ?? 0))]: 1 };
@@ -78,14 +83,44 @@ export function calibrationPoint(question: Question, answer: AnyAnswer, expected
  * The metrics `npm run eval --report` has always written, per kind: a report without `detail` keeps
  * to them (its readers and its test compare whole objects); the screen asks for the detail.
  */
-const PLAIN_KEYS = new Set(['type', 'n', 'accuracy', 'brier', 'log_loss', 'auroc', 'ece', 'reliability', 'macro_f1', 'confusion', 'mae', 'exact', 'qwk', 'mean_iou', 'pass_rate', 'iou_threshold', 'calibration']);
+const PLAIN_KEYS = new Set([
+  'type',
+  'n',
+  'accuracy',
+  'brier',
+  'log_loss',
+  'auroc',
+  'ece',
+  'reliability',
+  'macro_f1',
+  'confusion',
+  'mae',
+  'exact',
+  'qwk',
+  'mean_iou',
+  'pass_rate',
+  'iou_threshold',
+  'calibration',
+]);
 
-export function questionMetrics(name: string, question: Question, items: readonly ItemLabels[], results: ReadonlyMap<number, StoredResult>, detail = true): QuestionMetrics {
+export function questionMetrics(
+  name: string,
+  question: Question,
+  items: readonly ItemLabels[],
+  results: ReadonlyMap<number, StoredResult>,
+  detail = true,
+): QuestionMetrics {
   const metrics = detailedMetrics(name, question, items, results, detail);
   return detail ? metrics : (Object.fromEntries(Object.entries(metrics).filter(([k]) => PLAIN_KEYS.has(k))) as QuestionMetrics);
 }
 
-function detailedMetrics(name: string, question: Question, items: readonly ItemLabels[], results: ReadonlyMap<number, StoredResult>, detail: boolean): QuestionMetrics {
+function detailedMetrics(
+  name: string,
+  question: Question,
+  items: readonly ItemLabels[],
+  results: ReadonlyMap<number, StoredResult>,
+  detail: boolean,
+): QuestionMetrics {
   const pairs: { position: number; answer: AnyAnswer; expected: Expected[string] }[] = [];
   for (const item of items) {
     const expected = item.expected[name];
@@ -102,13 +137,21 @@ function detailedMetrics(name: string, question: Question, items: readonly ItemL
       return { ...noulMetrics(noul), ...(detail ? { intervals: noulIntervals(noul) } : {}), calibration };
     }
     case 'choice': {
-      const choice = pairs.map((x) => ({ predicted: x.answer.choice ?? '', probabilities: choiceProbabilities({ choice: x.answer.choice ?? '', probabilities: x.answer.probabilities }), expected: String(x.expected) }));
+      const choice = pairs.map((x) => ({
+        predicted: x.answer.choice ?? '',
+        probabilities: choiceProbabilities({ choice: x.answer.choice ?? '', probabilities: x.answer.probabilities }),
+        expected: String(x.expected),
+      }));
       const options = Object.keys(question.criteria);
       return { ...choiceMetrics(choice, options), ...(detail ? { intervals: choiceIntervals(choice, options) } : {}), calibration };
     }
     case 'score': {
       const score = pairs.map((x) => ({ score: x.answer.score ?? 0, probabilities: x.answer.probabilities, expected: Number(x.expected) }));
-      return { ...scoreMetrics(score, question.criteria.length), ...(detail ? { intervals: scoreIntervals(score, question.criteria.length) } : {}), calibration };
+      return {
+        ...scoreMetrics(score, question.criteria.length),
+        ...(detail ? { intervals: scoreIntervals(score, question.criteria.length) } : {}),
+        calibration,
+      };
     }
     case 'box': {
       const boxes = pairs.map((x) => ({ box: x.answer.box!, expected: x.expected as FractionBox }));
@@ -117,7 +160,13 @@ function detailedMetrics(name: string, question: Question, items: readonly ItemL
   }
 }
 
-export function modelReport(options: { model: string; questions: Record<string, Question>; items: readonly ItemLabels[]; results: readonly StoredResult[]; detail?: boolean }): ModelReport {
+export function modelReport(options: {
+  model: string;
+  questions: Record<string, Question>;
+  items: readonly ItemLabels[];
+  results: readonly StoredResult[];
+  detail?: boolean;
+}): ModelReport {
   const byPosition = new Map(options.results.map((r) => [r.position, r]));
   const ok = options.results.filter((r) => r.ok);
   const latencies = ok.map((r) => r.latency_ms);
@@ -130,7 +179,9 @@ export function modelReport(options: { model: string; questions: Record<string, 
     input_tokens: options.results.reduce((s, r) => s + r.input_tokens, 0),
     output_tokens: options.results.reduce((s, r) => s + r.output_tokens, 0),
     latency_ms: { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95) },
-    questions: Object.fromEntries(Object.entries(options.questions).map(([name, q]) => [name, questionMetrics(name, q, options.items, byPosition, options.detail ?? true)])),
+    questions: Object.fromEntries(
+      Object.entries(options.questions).map(([name, q]) => [name, questionMetrics(name, q, options.items, byPosition, options.detail ?? true)]),
+    ),
   };
 }
 
@@ -139,7 +190,12 @@ export function modelReport(options: { model: string; questions: Record<string, 
  * precision, recall, F1, base rate and the counts at every threshold; without, the metrics
  * `npm run eval --report` writes.
  */
-export function evalReport(options: { questions: Record<string, Question>; items: readonly ItemLabels[]; variants: readonly { key: string; results: readonly StoredResult[] }[]; detail?: boolean }): EvalReport {
+export function evalReport(options: {
+  questions: Record<string, Question>;
+  items: readonly ItemLabels[];
+  variants: readonly { key: string; results: readonly StoredResult[] }[];
+  detail?: boolean;
+}): EvalReport {
   const detail = options.detail ?? true;
   return {
     dataset: { items: options.items.length },

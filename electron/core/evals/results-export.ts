@@ -67,11 +67,21 @@ export function formatTable(report: EvalReport): string {
   for (const m of report.models) {
     for (const [i, [name, q]] of Object.entries(m.questions).entries()) {
       const metrics = q as Record<string, unknown>;
-      const headline = q.type === 'score' ? `exact ${fmt(metrics['exact'])}` : q.type === 'box' ? `iou ${fmt(metrics['mean_iou'])}` : `acc ${fmt(metrics['accuracy'])}`;
+      const headline =
+        q.type === 'score' ? `exact ${fmt(metrics['exact'])}` : q.type === 'box' ? `iou ${fmt(metrics['mean_iou'])}` : `acc ${fmt(metrics['accuracy'])}`;
       const perModel = i === 0 ? [String(m.failed), m.cost_usd.toFixed(4) + (m.cost_unknown ? '+?' : ''), fmt(m.latency_ms.p50, 0)] : ['', '', ''];
       rows.push([m.model, name, String(q.n), headline, fmt(metrics['ece']), fmt(metrics['brier']), ...perModel]);
     }
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    rows
+      .map((r) =>
+        r
+          .map((c, i) => c.padEnd(widths[i]!))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }

@@ -16,14 +16,32 @@ describe('weighted metrics with every weight 1 are the report metrics (two imple
       fc.property(fc.array(fc.record({ s: fc.integer({ min: 0, max: 5 }).map((v) => v / 5), y: fc.boolean() }), { maxLength: 40 }), (xs) => {
         const scores = Float64Array.from(xs, (x) => x.s);
         const order = Uint32Array.from(scores.keys()).sort((a, b) => scores[a]! - scores[b]!);
-        return close(weightedAuroc(order, scores, xs.map((x) => x.y), ones(xs.length)), auroc(xs.map((x) => x.s), xs.map((x) => x.y)));
+        return close(
+          weightedAuroc(
+            order,
+            scores,
+            xs.map((x) => x.y),
+            ones(xs.length),
+          ),
+          auroc(
+            xs.map((x) => x.s),
+            xs.map((x) => x.y),
+          ),
+        );
       }),
     );
   });
   it('ECE', () => {
     fc.assert(
       fc.property(fc.array(fc.record({ confidence: probability, correct: fc.boolean() }), { maxLength: 40 }), (xs) =>
-        close(weightedEce(xs.map((x) => x.confidence), xs.map((x) => x.correct), ones(xs.length)), calibrationError(xs).ece),
+        close(
+          weightedEce(
+            xs.map((x) => x.confidence),
+            xs.map((x) => x.correct),
+            ones(xs.length),
+          ),
+          calibrationError(xs).ece,
+        ),
       ),
     );
   });
@@ -31,15 +49,38 @@ describe('weighted metrics with every weight 1 are the report metrics (two imple
     const options = ['a', 'b', 'c'];
     fc.assert(
       fc.property(fc.array(fc.record({ p: fc.integer({ min: 0, max: 2 }), e: fc.integer({ min: 0, max: 2 }) }), { minLength: 1, maxLength: 40 }), (xs) => {
-        const m = choiceMetrics(xs.map((x) => ({ predicted: options[x.p]!, expected: options[x.e]!, probabilities: { [options[x.p]!]: 1 } })), options);
-        return close(weightedMacroF1(xs.map((x) => x.p), xs.map((x) => x.e), 3, ones(xs.length)), m.macro_f1);
+        const m = choiceMetrics(
+          xs.map((x) => ({ predicted: options[x.p]!, expected: options[x.e]!, probabilities: { [options[x.p]!]: 1 } })),
+          options,
+        );
+        return close(
+          weightedMacroF1(
+            xs.map((x) => x.p),
+            xs.map((x) => x.e),
+            3,
+            ones(xs.length),
+          ),
+          m.macro_f1,
+        );
       }),
     );
   });
   it('QWK', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 3 })), { maxLength: 40 }), (xs) =>
-        close(weightedQwk(xs.map((x) => x[0]), xs.map((x) => x[1]), 4, ones(xs.length)), quadraticWeightedKappa(xs.map((x) => x[0]), xs.map((x) => x[1]), 4)),
+        close(
+          weightedQwk(
+            xs.map((x) => x[0]),
+            xs.map((x) => x[1]),
+            4,
+            ones(xs.length),
+          ),
+          quadraticWeightedKappa(
+            xs.map((x) => x[0]),
+            xs.map((x) => x[1]),
+            4,
+          ),
+        ),
       ),
     );
   });
@@ -68,12 +109,27 @@ describe('percentile bootstrap', () => {
   });
   it('a paired difference of a metric with itself is exactly 0', () => {
     const values = Float64Array.from({ length: 60 }, (_, i) => (i * 7) % 11);
-    expect(pairedBootstrapDelta(60, (w) => weightedMean(values, w), (w) => weightedMean(values, w))).toEqual({ low: 0, high: 0 });
+    expect(
+      pairedBootstrapDelta(
+        60,
+        (w) => weightedMean(values, w),
+        (w) => weightedMean(values, w),
+      ),
+    ).toEqual({ low: 0, high: 0 });
   });
   it('F1 drawn by confusion cell (what the screen computes at any threshold) matches the item bootstrap of weighted F1, a second implementation', () => {
     // 200 items: 30 TP, 10 FP, 20 FN, 140 TN, F1 = 60 / 90. Same distribution, other draws: the bounds agree to about 0.02.
-    const cells = [...Array(30).fill([true, true]), ...Array(10).fill([true, false]), ...Array(20).fill([false, true]), ...Array(140).fill([false, false])] as [boolean, boolean][];
-    const byItem = bootstrapInterval(cells.length, (w) => weightedF1(cells.map((c) => c[0]), cells.map((c) => c[1]), w))!;
+    const cells = [...Array(30).fill([true, true]), ...Array(10).fill([true, false]), ...Array(20).fill([false, true]), ...Array(140).fill([false, false])] as [
+      boolean,
+      boolean,
+    ][];
+    const byItem = bootstrapInterval(cells.length, (w) =>
+      weightedF1(
+        cells.map((c) => c[0]),
+        cells.map((c) => c[1]),
+        w,
+      ),
+    )!;
     const byCell = f1Interval({ tp: 30, fp: 10, fn: 20, tn: 140 }, quantileSorted)!;
     expect(Math.abs(byCell.low - byItem.low)).toBeLessThan(0.03);
     expect(Math.abs(byCell.high - byItem.high)).toBeLessThan(0.03);

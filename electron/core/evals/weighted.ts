@@ -26,7 +26,7 @@ export function weightedAuroc(order: ArrayLike<number>, scores: ArrayLike<number
   let wins = 0;
   let positives = 0;
   let negatives = 0;
-  for (let i = 0; i < order.length; ) {
+  for (let i = 0; i < order.length;) {
     // A run of equal scores: its negatives count ½ for its positives, and whole for those above it.
     let j = i;
     let groupPos = 0;

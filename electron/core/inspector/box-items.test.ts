@@ -33,7 +33,13 @@ describe('box review items', () => {
   it('keeps labelled truth and answers by box question', async () => {
     const h = env.core.handlers;
     const item = await h['boxes.add']({ name: 'two.png', data_url: pngWithRect(100, 100, { x: 1, y: 1, w: 5, h: 5 }) });
-    await h['boxes.update']({ id: item.id, truth: [{ ...card, label: 'card' }, { ...badge, label: 'badge' }] });
+    await h['boxes.update']({
+      id: item.id,
+      truth: [
+        { ...card, label: 'card' },
+        { ...badge, label: 'badge' },
+      ],
+    });
     await h['boxes.update']({ id: item.id, answers: { card, badge }, answer: card, run_id: 'run-1', model: 'm' });
     const [stored] = (await h['boxes.list']({})).filter((i) => i.id === item.id);
     expect(stored).toMatchObject({ truth: [{ label: 'card' }, { label: 'badge' }], answers: { card, badge }, stale: false });
@@ -59,7 +65,15 @@ describe('box review items', () => {
     try {
       await to.core.handlers['backup.import']({ backup });
       const restored = (await to.core.handlers['boxes.list']({})).find((i) => i.name === 'd.png');
-      expect(restored).toMatchObject({ truth: [{ label: 'card' }], answers: { card }, run_id: 'run-2', verdict: 'accepted', stale: true, width: 100, height: 100 });
+      expect(restored).toMatchObject({
+        truth: [{ label: 'card' }],
+        answers: { card },
+        run_id: 'run-2',
+        verdict: 'accepted',
+        stale: true,
+        width: 100,
+        height: 100,
+      });
     } finally {
       await to.cleanup();
     }

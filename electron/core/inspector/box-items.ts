@@ -22,7 +22,22 @@ interface Row {
   created_at: string;
 }
 
-const COLUMNS: readonly (keyof Row)[] = ['id', 'name', 'data_url', 'truth', 'answer', 'answers', 'model', 'run_id', 'verdict', 'verdict_run_id', 'note', 'width', 'height', 'created_at'];
+const COLUMNS: readonly (keyof Row)[] = [
+  'id',
+  'name',
+  'data_url',
+  'truth',
+  'answer',
+  'answers',
+  'model',
+  'run_id',
+  'verdict',
+  'verdict_run_id',
+  'note',
+  'width',
+  'height',
+  'created_at',
+];
 
 const toItem = ({ verdict_run_id, ...r }: Row): BoxItem => ({
   ...r,
@@ -74,8 +89,31 @@ export class BoxItems {
 
   add(name: string, dataUrl: string): BoxItem {
     const { width, height } = sizeOf(dataUrl);
-    const row: Row = { id: `img-${randomUUID()}`, name, data_url: dataUrl, truth: '[]', answer: null, answers: '{}', model: null, run_id: null, verdict: null, verdict_run_id: null, note: '', width, height, created_at: isoTime(this.clock) };
-    this.store.run('INSERT INTO box_items (id, name, data_url, truth, width, height, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [row.id, row.name, row.data_url, row.truth, width, height, row.created_at]);
+    const row: Row = {
+      id: `img-${randomUUID()}`,
+      name,
+      data_url: dataUrl,
+      truth: '[]',
+      answer: null,
+      answers: '{}',
+      model: null,
+      run_id: null,
+      verdict: null,
+      verdict_run_id: null,
+      note: '',
+      width,
+      height,
+      created_at: isoTime(this.clock),
+    };
+    this.store.run('INSERT INTO box_items (id, name, data_url, truth, width, height, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+      row.id,
+      row.name,
+      row.data_url,
+      row.truth,
+      width,
+      height,
+      row.created_at,
+    ]);
     return toItem(row);
   }
 
@@ -93,7 +131,17 @@ export class BoxItems {
     };
     // A verdict set now is on the answers as they stand after this patch.
     if (patch.verdict !== undefined) Object.assign(next, { verdict: patch.verdict, verdict_run_id: patch.verdict === null ? null : next.run_id });
-    this.store.run('UPDATE box_items SET truth = ?, answer = ?, answers = ?, model = ?, run_id = ?, verdict = ?, verdict_run_id = ?, note = ? WHERE id = ?', [next.truth, next.answer, next.answers, next.model, next.run_id, next.verdict, next.verdict_run_id, next.note, id]);
+    this.store.run('UPDATE box_items SET truth = ?, answer = ?, answers = ?, model = ?, run_id = ?, verdict = ?, verdict_run_id = ?, note = ? WHERE id = ?', [
+      next.truth,
+      next.answer,
+      next.answers,
+      next.model,
+      next.run_id,
+      next.verdict,
+      next.verdict_run_id,
+      next.note,
+      id,
+    ]);
     return toItem(next);
   }
 

@@ -7,15 +7,22 @@ const badge = { top: 0.6, left: 0.1, bottom: 0.9, right: 0.3 };
 
 describe('dataset items as box reviews', () => {
   it("reads expected boxes as labelled truth and writes truth back, keeping other questions' answers", () => {
-    expect(truthFromExpected({ card, badge, count: 2, late: true })).toEqual([{ label: 'card', ...card }, { label: 'badge', ...badge }]);
+    expect(truthFromExpected({ card, badge, count: 2, late: true })).toEqual([
+      { label: 'card', ...card },
+      { label: 'badge', ...badge },
+    ]);
     const truth = [{ label: 'card', ...badge }, { ...card }, { label: 'card', ...card }];
     // The first box of each label is its question's answer; an unlabelled one is question "box".
     expect(expectedWithTruth({ card, badge, count: 2 }, truth)).toEqual({ count: 2, card: badge, box: card });
     expect(expectedWithTruth({ card, count: 2 }, [])).toEqual({ count: 2 });
   });
 
-  it("takes the box answers of a stored result, in question order, and nothing from a bad one", () => {
-    const stored = JSON.stringify({ zeta: { type: 'box', box: { ...card, extra: 1 }, probability: 0.9 }, count: { type: 'score', score: 2 }, alpha: { type: 'box', box: badge } });
+  it('takes the box answers of a stored result, in question order, and nothing from a bad one', () => {
+    const stored = JSON.stringify({
+      zeta: { type: 'box', box: { ...card, extra: 1 }, probability: 0.9 },
+      count: { type: 'score', score: 2 },
+      alpha: { type: 'box', box: badge },
+    });
     expect(JSON.stringify(boxAnswersOf(stored))).toBe(JSON.stringify({ alpha: badge, zeta: card }));
     expect(boxAnswersOf('{not json')).toEqual({});
     expect(boxAnswersOf(null)).toEqual({});

@@ -12,7 +12,10 @@ export type Edges = { top: number; left: number; bottom: number; right: number }
 export const UNLABELLED_QUESTION = 'box';
 
 const isEdges = (v: unknown): v is Edges =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && ['top', 'left', 'bottom', 'right'].every((k) => typeof (v as Record<string, unknown>)[k] === 'number');
+  typeof v === 'object' &&
+  v !== null &&
+  !Array.isArray(v) &&
+  ['top', 'left', 'bottom', 'right'].every((k) => typeof (v as Record<string, unknown>)[k] === 'number');
 const edges = (b: Edges): Edges => ({ top: b.top, left: b.left, bottom: b.bottom, right: b.right });
 
 /** Each expected box answer as a truth box labelled with its question's name. */

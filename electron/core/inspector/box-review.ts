@@ -35,7 +35,8 @@ interface NewestRow {
 /** When a result was answered: its own time, or its run's start for results stored before that was kept. */
 const ANSWERED_AT = 'COALESCE(res.answered_at, r.created_at)';
 /** A run's model as the run names it: "model (label)" when it has a label (see variantKeys). */
-const MODEL_OF_RESULT = "COALESCE(json_extract(r.variants, '$[' || res.variant || '].model') || ' (' || json_extract(r.variants, '$[' || res.variant || '].label') || ')', json_extract(r.variants, '$[' || res.variant || '].model'))";
+const MODEL_OF_RESULT =
+  "COALESCE(json_extract(r.variants, '$[' || res.variant || '].model') || ' (' || json_extract(r.variants, '$[' || res.variant || '].label') || ')', json_extract(r.variants, '$[' || res.variant || '].model'))";
 
 /**
  * Why a verdict no longer holds, or null: a newer answer of the same model to the item (with the
@@ -48,7 +49,8 @@ export function staleReason(
 ): BoxItem['stale_reason'] {
   const n = now.newest;
   const judgedIt = n !== undefined && n.run_id === v.run_id && n.variant === v.variant && n.at === v.judged_at;
-  if (n !== undefined && !judgedIt && (v.judged_at === null || n.at >= v.judged_at)) return judgedPart({ answers: boxAnswersOf(n.answers), truth: [] }, question).answers === v.answers ? 'rerun_unchanged' : 'rerun_changed';
+  if (n !== undefined && !judgedIt && (v.judged_at === null || n.at >= v.judged_at))
+    return judgedPart({ answers: boxAnswersOf(n.answers), truth: [] }, question).answers === v.answers ? 'rerun_unchanged' : 'rerun_changed';
   if (v.truth !== null && v.truth !== now.truth) return 'truth_changed';
   if (v.answers !== now.answers) return 'answers_differ';
   return null;
@@ -80,7 +82,9 @@ export class BoxReview {
   imageDatasets(): DatasetSummary[] {
     const ids = new Set(
       this.store
-        .all<{ id: string }>("SELECT d.id AS id FROM datasets d JOIN dataset_items i ON i.dataset_id = d.id AND i.position = 0 WHERE d.status = 'ready' AND instr(substr(i.state, 1, 200), 'data:image/') > 0")
+        .all<{ id: string }>(
+          "SELECT d.id AS id FROM datasets d JOIN dataset_items i ON i.dataset_id = d.id AND i.position = 0 WHERE d.status = 'ready' AND instr(substr(i.state, 1, 200), 'data:image/') > 0",
+        )
         .map((r) => r.id),
     );
     return this.datasets.list().filter((d) => ids.has(d.id));
@@ -88,12 +92,26 @@ export class BoxReview {
 
   items(datasetId: string, answers: Answers): BoxItem[] {
     const dataset = this.datasets.get(datasetId);
-    const rows = this.measure(datasetId, this.store.all<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM ${ITEM_FROM} WHERE i.dataset_id = ? ORDER BY i.position`, [datasetId]));
+    const rows = this.measure(
+      datasetId,
+      this.store.all<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM ${ITEM_FROM} WHERE i.dataset_id = ? ORDER BY i.position`, [datasetId]),
+    );
     const results = this.answerMap(answers);
     const model = this.modelOf(datasetId, answers);
     const verdicts = this.judgements.rows(datasetId, model);
     const newest = this.newest(datasetId, model);
-    return rows.map((r) => this.toItem({ row: r, answers: results.get(r.position) ?? {}, verdicts: verdicts.get(r.id) ?? [], newest: newest.get(r.position), model, runId: answers.run_id, createdAt: dataset.created_at, history: [] }));
+    return rows.map((r) =>
+      this.toItem({
+        row: r,
+        answers: results.get(r.position) ?? {},
+        verdicts: verdicts.get(r.id) ?? [],
+        newest: newest.get(r.position),
+        model,
+        runId: answers.run_id,
+        createdAt: dataset.created_at,
+        history: [],
+      }),
+    );
   }
 
   image(datasetId: string, position: number): { id: string; data_url: string } {
@@ -103,14 +121,27 @@ export class BoxReview {
   }
 
   /** Writes truth as the item's expected box answers, or a verdict (whole image, or one question's answer) and its note. */
-  update(input: { dataset_id: string; position: number; truth?: TruthBox[] | undefined; question?: string | undefined; verdict?: BoxItem['verdict'] | undefined; note?: string | undefined } & Answers): BoxItem {
+  update(
+    input: {
+      dataset_id: string;
+      position: number;
+      truth?: TruthBox[] | undefined;
+      question?: string | undefined;
+      verdict?: BoxItem['verdict'] | undefined;
+      note?: string | undefined;
+    } & Answers,
+  ): BoxItem {
     const row = this.stateRow(input.dataset_id, input.position);
     // A run over another dataset is refused before anything is written.
     this.modelOf(input.dataset_id, input);
     const now = isoTime(this.clock);
     if (input.truth !== undefined) {
       const expected = expectedWithTruth(JSON.parse(row.expected) as Expected, input.truth);
-      this.store.run('UPDATE dataset_items SET expected = ? WHERE dataset_id = ? AND position = ?', [JSON.stringify(expected), input.dataset_id, input.position]);
+      this.store.run('UPDATE dataset_items SET expected = ? WHERE dataset_id = ? AND position = ?', [
+        JSON.stringify(expected),
+        input.dataset_id,
+        input.position,
+      ]);
     }
     if (input.verdict !== undefined || input.note !== undefined) {
       // A verdict is on one model's answer: the model of the answers under review ('' with none).
@@ -118,7 +149,8 @@ export class BoxReview {
       const answers = this.answerMap(input, input.position).get(input.position) ?? {};
       const truth = truthFromExpected(JSON.parse(this.stateRow(input.dataset_id, input.position).expected) as Expected);
       const questions = [...new Set([...Object.keys(answers), ...truth.map((t) => t.label ?? 'box')])].sort();
-      if (input.question !== undefined && !questions.includes(input.question)) throw new GatewayError('bad_request', `question: item ${input.position} has no answer or truth for "${input.question}"`);
+      if (input.question !== undefined && !questions.includes(input.question))
+        throw new GatewayError('bad_request', `question: item ${input.position} has no answer or truth for "${input.question}"`);
       // A verdict given now is on the answer as it stands now, against the truth as it stands now.
       this.judgements.write({
         datasetId: input.dataset_id,
@@ -151,7 +183,12 @@ export class BoxReview {
         let itemId = image.name;
         for (let n = 2; this.store.get('SELECT 1 FROM dataset_items WHERE dataset_id = ? AND id = ?', [id, itemId]); n += 1) itemId = `${image.name} (${n})`;
         const state = [{ type: 'image_url', image_url: { url: image.data_url } }];
-        this.store.run("INSERT INTO dataset_items (dataset_id, position, id, state, expected) VALUES (?, ?, ?, ?, '{}')", [id, position++, itemId, JSON.stringify(state)]);
+        this.store.run("INSERT INTO dataset_items (dataset_id, position, id, state, expected) VALUES (?, ?, ?, ?, '{}')", [
+          id,
+          position++,
+          itemId,
+          JSON.stringify(state),
+        ]);
         this.keepSize(id, itemId, sizeFromHead(image.data_url));
       }
       this.store.run('UPDATE datasets SET item_count = ? WHERE id = ?', [position, id]);
@@ -160,23 +197,44 @@ export class BoxReview {
   }
 
   /** Carries verdicts and notes over to a dataset made from the old review table, with the boxes they judged. */
-  keepVerdicts(datasetId: string, reviews: readonly { item_id: string; verdict: BoxItem['verdict']; note: string; answers: Record<string, Edges>; model: string | null }[]): void {
+  keepVerdicts(
+    datasetId: string,
+    reviews: readonly { item_id: string; verdict: BoxItem['verdict']; note: string; answers: Record<string, Edges>; model: string | null }[],
+  ): void {
     const now = isoTime(this.clock);
     this.store.transaction(() => {
       for (const r of reviews) {
         if (r.verdict === null && r.note === '') continue;
-        const sorted = Object.fromEntries(Object.keys(r.answers).sort().map((k) => [k, r.answers[k]]));
-        this.store.run('INSERT OR REPLACE INTO box_verdicts (dataset_id, item_id, question, model, verdict, note, run_id, variant, answers, updated_at) VALUES (?, ?, ?, ?, ?, ?, NULL, 0, ?, ?)', [datasetId, r.item_id, WHOLE_IMAGE, r.model ?? '', r.verdict, r.note, JSON.stringify(sorted), now]);
+        const sorted = Object.fromEntries(
+          Object.keys(r.answers)
+            .sort()
+            .map((k) => [k, r.answers[k]]),
+        );
+        this.store.run(
+          'INSERT OR REPLACE INTO box_verdicts (dataset_id, item_id, question, model, verdict, note, run_id, variant, answers, updated_at) VALUES (?, ?, ?, ?, ?, ?, NULL, 0, ?, ?)',
+          [datasetId, r.item_id, WHOLE_IMAGE, r.model ?? '', r.verdict, r.note, JSON.stringify(sorted), now],
+        );
       }
     });
   }
 
   private one(datasetId: string, position: number, answers: Answers): BoxItem {
     const dataset = this.datasets.get(datasetId);
-    const row = this.measure(datasetId, [this.store.get<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM ${ITEM_FROM} WHERE i.dataset_id = ? AND i.position = ?`, [datasetId, position])!])[0]!;
+    const row = this.measure(datasetId, [
+      this.store.get<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM ${ITEM_FROM} WHERE i.dataset_id = ? AND i.position = ?`, [datasetId, position])!,
+    ])[0]!;
     const model = this.modelOf(datasetId, answers);
     const verdicts = this.judgements.rows(datasetId, model, row.id).get(row.id) ?? [];
-    return this.toItem({ row, answers: this.answerMap(answers, position).get(position) ?? {}, verdicts, newest: this.newest(datasetId, model, position).get(position), model, runId: answers.run_id, createdAt: dataset.created_at, history: this.judgements.history(datasetId, row.id, model) });
+    return this.toItem({
+      row,
+      answers: this.answerMap(answers, position).get(position) ?? {},
+      verdicts,
+      newest: this.newest(datasetId, model, position).get(position),
+      model,
+      runId: answers.run_id,
+      createdAt: dataset.created_at,
+      history: this.judgements.history(datasetId, row.id, model),
+    });
   }
 
   /** The newest answer of `model` to each item over every run of the dataset (one item only when given). */
@@ -195,14 +253,28 @@ export class BoxReview {
   /** When the answer under review at `position` was given, or null with none. */
   private answeredAt(answers: Answers, position: number): string | null {
     if (answers.run_id === null) return null;
-    return this.store.get<{ at: string }>(`SELECT ${ANSWERED_AT} AS at FROM eval_results res JOIN eval_runs r ON r.id = res.run_id WHERE res.run_id = ? AND res.variant = ? AND res.position = ? AND res.ok = 1`, [answers.run_id, answers.variant, position])?.at ?? null;
+    return (
+      this.store.get<{ at: string }>(
+        `SELECT ${ANSWERED_AT} AS at FROM eval_results res JOIN eval_runs r ON r.id = res.run_id WHERE res.run_id = ? AND res.variant = ? AND res.position = ? AND res.ok = 1`,
+        [answers.run_id, answers.variant, position],
+      )?.at ?? null
+    );
   }
 
   private truthJson(datasetId: string, position: number): string {
     return JSON.stringify(truthFromExpected(JSON.parse(this.stateRow(datasetId, position).expected) as Expected));
   }
 
-  private toItem(o: { row: ItemRow; answers: Record<string, Edges>; verdicts: VerdictRow[]; newest: NewestRow | undefined; model: string | null; runId: string | null; createdAt: string; history: BoxItem['history'] }): BoxItem {
+  private toItem(o: {
+    row: ItemRow;
+    answers: Record<string, Edges>;
+    verdicts: VerdictRow[];
+    newest: NewestRow | undefined;
+    model: string | null;
+    runId: string | null;
+    createdAt: string;
+    history: BoxItem['history'];
+  }): BoxItem {
     const first = Object.values(o.answers)[0] ?? null;
     const truth = truthFromExpected(JSON.parse(o.row.expected) as Expected);
     const judged = { answers: o.answers, truth };
@@ -221,7 +293,14 @@ export class BoxReview {
     const perQuestion = o.verdicts.filter((v) => v.question !== WHOLE_IMAGE && v.verdict !== null);
     // The item's verdict: the whole image's; with verdicts per question, rejected when any is, accepted when every answered one is.
     const answered = Object.keys(o.answers);
-    const summary: BoxItem['verdict'] = perQuestion.length === 0 ? (whole?.verdict ?? null) : Object.values(verdicts).some((v) => v.verdict === 'rejected') ? 'rejected' : answered.length > 0 && answered.every((q) => verdicts[q]?.verdict === 'accepted') ? 'accepted' : null;
+    const summary: BoxItem['verdict'] =
+      perQuestion.length === 0
+        ? (whole?.verdict ?? null)
+        : Object.values(verdicts).some((v) => v.verdict === 'rejected')
+          ? 'rejected'
+          : answered.length > 0 && answered.every((q) => verdicts[q]?.verdict === 'accepted')
+            ? 'accepted'
+            : null;
     const reasons = perQuestion.length === 0 ? (whole ? [reasonOf(whole, WHOLE_IMAGE)] : []) : Object.values(verdicts).map((v) => v.stale_reason);
     const reason = reasons.find((r) => r !== null) ?? null;
     const owner = whole ?? perQuestion[0];
@@ -238,7 +317,13 @@ export class BoxReview {
       stale: summary !== null && reason !== null,
       stale_reason: summary !== null ? reason : null,
       verdict_model: owner && owner.model !== '' ? owner.model : null,
-      note: perQuestion.length === 0 ? (o.verdicts.find((v) => v.question === WHOLE_IMAGE)?.note ?? '') : perQuestion.filter((v) => v.note !== '').map((v) => `${v.question}: ${v.note}`).join('; '),
+      note:
+        perQuestion.length === 0
+          ? (o.verdicts.find((v) => v.question === WHOLE_IMAGE)?.note ?? '')
+          : perQuestion
+              .filter((v) => v.note !== '')
+              .map((v) => `${v.question}: ${v.note}`)
+              .join('; '),
       verdicts,
       history: o.history,
       width: o.row.width,
@@ -251,7 +336,10 @@ export class BoxReview {
   private answerMap(answers: Answers, position?: number): Map<number, Record<string, Edges>> {
     if (answers.run_id === null) return new Map();
     const where = position === undefined ? '' : ' AND position = ?';
-    const rows = this.store.all<{ position: number; answers: string }>(`SELECT position, answers FROM eval_results WHERE run_id = ? AND variant = ? AND ok = 1${where}`, [answers.run_id, answers.variant, ...(position === undefined ? [] : [position])]);
+    const rows = this.store.all<{ position: number; answers: string }>(
+      `SELECT position, answers FROM eval_results WHERE run_id = ? AND variant = ? AND ok = 1${where}`,
+      [answers.run_id, answers.variant, ...(position === undefined ? [] : [position])],
+    );
     return new Map(rows.map((r) => [r.position, boxAnswersOf(r.answers)]));
   }
 
@@ -274,7 +362,11 @@ export class BoxReview {
     const sizes = new Map<string, { width: number | null; height: number | null }>();
     this.store.transaction(() => {
       for (const r of missing) {
-        const head = this.store.get<{ head: string }>(`SELECT substr(state, 1, ${HEAD}) AS head FROM dataset_items WHERE dataset_id = ? AND position = ?`, [datasetId, r.position])?.head ?? '';
+        const head =
+          this.store.get<{ head: string }>(`SELECT substr(state, 1, ${HEAD}) AS head FROM dataset_items WHERE dataset_id = ? AND position = ?`, [
+            datasetId,
+            r.position,
+          ])?.head ?? '';
         const size = sizeFromHead(head);
         this.keepSize(datasetId, r.id, size);
         sizes.set(r.id, size);
@@ -284,11 +376,19 @@ export class BoxReview {
   }
 
   private keepSize(datasetId: string, itemId: string, size: { width: number | null; height: number | null }): void {
-    this.store.run('INSERT OR REPLACE INTO box_image_sizes (dataset_id, item_id, width, height) VALUES (?, ?, ?, ?)', [datasetId, itemId, size.width, size.height]);
+    this.store.run('INSERT OR REPLACE INTO box_image_sizes (dataset_id, item_id, width, height) VALUES (?, ?, ?, ?)', [
+      datasetId,
+      itemId,
+      size.width,
+      size.height,
+    ]);
   }
 
   private stateRow(datasetId: string, position: number): { id: string; state: string; expected: string } {
-    const row = this.store.get<{ id: string; state: string; expected: string }>('SELECT id, state, expected FROM dataset_items WHERE dataset_id = ? AND position = ?', [datasetId, position]);
+    const row = this.store.get<{ id: string; state: string; expected: string }>(
+      'SELECT id, state, expected FROM dataset_items WHERE dataset_id = ? AND position = ?',
+      [datasetId, position],
+    );
     if (!row) throw new GatewayError('not_found', `No item at position ${position} of dataset "${datasetId}"`);
     return row;
   }

@@ -48,7 +48,8 @@ export function judgedPart(judged: Pick<Judged, 'answers' | 'truth'>, question: 
   return { answers: JSON.stringify(answer ? { [question]: answer } : {}), truth: JSON.stringify(judged.truth.filter((t) => (t.label ?? 'box') === question)) };
 }
 
-const COLUMNS = 'v.item_id AS item_id, v.question AS question, v.model AS model, v.verdict AS verdict, v.note AS note, v.answers AS answers, v.truth AS truth, v.run_id AS run_id, v.variant AS variant, COALESCE(v.answered_at, r.created_at) AS judged_at, v.updated_at AS updated_at';
+const COLUMNS =
+  'v.item_id AS item_id, v.question AS question, v.model AS model, v.verdict AS verdict, v.note AS note, v.answers AS answers, v.truth AS truth, v.run_id AS run_id, v.variant AS variant, COALESCE(v.answered_at, r.created_at) AS judged_at, v.updated_at AS updated_at';
 const FROM = 'box_verdicts v LEFT JOIN eval_runs r ON r.id = v.run_id';
 
 export class BoxVerdicts {
@@ -83,13 +84,28 @@ export class BoxVerdicts {
    * A note needs a verdict to go with; a question's verdict on an item judged as a whole first
    * splits the whole-image verdict into one per question, each keeping its verdict and note.
    */
-  write(input: { datasetId: string; itemId: string; model: string; question: string | null; verdict?: Verdict | null | undefined; note?: string | undefined; judged: Judged; now: string; questions: readonly string[] }): void {
+  write(input: {
+    datasetId: string;
+    itemId: string;
+    model: string;
+    question: string | null;
+    verdict?: Verdict | null | undefined;
+    note?: string | undefined;
+    judged: Judged;
+    now: string;
+    questions: readonly string[];
+  }): void {
     const question = input.question ?? WHOLE_IMAGE;
     const key = [input.datasetId, input.itemId];
     this.store.transaction(() => {
-      const mine = () => this.store.all<VerdictRow>(`SELECT ${COLUMNS} FROM ${FROM} WHERE v.dataset_id = ? AND v.item_id = ? AND v.model = ?`, [...key, input.model]);
+      const mine = () =>
+        this.store.all<VerdictRow>(`SELECT ${COLUMNS} FROM ${FROM} WHERE v.dataset_id = ? AND v.item_id = ? AND v.model = ?`, [...key, input.model]);
       // A first verdict on this model carries the note of one whose model is not known.
-      const carried = mine().length === 0 ? (this.store.get<{ note: string }>("SELECT note FROM box_verdicts WHERE dataset_id = ? AND item_id = ? AND question = '' AND model = ''", key)?.note ?? '') : '';
+      const carried =
+        mine().length === 0
+          ? (this.store.get<{ note: string }>("SELECT note FROM box_verdicts WHERE dataset_id = ? AND item_id = ? AND question = '' AND model = ''", key)
+              ?.note ?? '')
+          : '';
       if (question !== WHOLE_IMAGE) this.split(input, mine());
       if (question === WHOLE_IMAGE && input.verdict !== undefined) {
         // A verdict on the whole image replaces those on its questions.
@@ -105,38 +121,44 @@ export class BoxVerdicts {
         const part = judgedPart(input.judged, question);
         if (current && current.verdict === input.verdict) {
           // Set again: the same verdict, now on the answers as they stand; its note stays.
-          this.store.run('UPDATE box_verdicts SET run_id = ?, variant = ?, answered_at = ?, answers = ?, truth = ?, updated_at = ? WHERE dataset_id = ? AND item_id = ? AND question = ? AND model = ?', [
-            input.judged.run_id,
-            input.judged.variant,
-            input.judged.at,
-            part.answers,
-            part.truth,
-            input.now,
-            ...key,
-            question,
-            input.model,
-          ]);
+          this.store.run(
+            'UPDATE box_verdicts SET run_id = ?, variant = ?, answered_at = ?, answers = ?, truth = ?, updated_at = ? WHERE dataset_id = ? AND item_id = ? AND question = ? AND model = ?',
+            [input.judged.run_id, input.judged.variant, input.judged.at, part.answers, part.truth, input.now, ...key, question, input.model],
+          );
         } else {
           if (current) this.end(input, current);
-          this.store.run('INSERT INTO box_verdicts (dataset_id, item_id, question, model, verdict, note, run_id, variant, answered_at, answers, truth, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', [
-            ...key,
-            question,
-            input.model,
-            input.verdict,
-            current ? '' : carried,
-            input.judged.run_id,
-            input.judged.variant,
-            input.judged.at,
-            part.answers,
-            part.truth,
-            input.now,
-          ]);
+          this.store.run(
+            'INSERT INTO box_verdicts (dataset_id, item_id, question, model, verdict, note, run_id, variant, answered_at, answers, truth, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+            [
+              ...key,
+              question,
+              input.model,
+              input.verdict,
+              current ? '' : carried,
+              input.judged.run_id,
+              input.judged.variant,
+              input.judged.at,
+              part.answers,
+              part.truth,
+              input.now,
+            ],
+          );
         }
       }
       if (input.note !== undefined) {
         const judged = mine().find((r) => r.question === question && r.verdict !== null);
-        if (!judged) throw new GatewayError('bad_request', `note: ${question === WHOLE_IMAGE ? 'the image' : `the answer to "${question}"`} has no verdict yet; a note is kept with the verdict it explains`);
-        this.store.run('UPDATE box_verdicts SET note = ?, updated_at = ? WHERE dataset_id = ? AND item_id = ? AND question = ? AND model = ?', [input.note, input.now, ...key, question, input.model]);
+        if (!judged)
+          throw new GatewayError(
+            'bad_request',
+            `note: ${question === WHOLE_IMAGE ? 'the image' : `the answer to "${question}"`} has no verdict yet; a note is kept with the verdict it explains`,
+          );
+        this.store.run('UPDATE box_verdicts SET note = ?, updated_at = ? WHERE dataset_id = ? AND item_id = ? AND question = ? AND model = ?', [
+          input.note,
+          input.now,
+          ...key,
+          question,
+          input.model,
+        ]);
       }
     });
   }
@@ -150,29 +172,45 @@ export class BoxVerdicts {
     for (const q of input.questions) {
       if (rows.some((r) => r.question === q)) continue;
       const part = judgedPart({ answers: judgedAnswers, truth: judgedTruth }, q);
-      this.store.run('INSERT INTO box_verdicts (dataset_id, item_id, question, model, verdict, note, run_id, variant, answered_at, answers, truth, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', [
-        input.datasetId,
-        input.itemId,
-        q,
-        input.model,
-        whole.verdict,
-        whole.note,
-        whole.run_id,
-        whole.variant,
-        whole.judged_at,
-        part.answers,
-        whole.truth === null ? null : part.truth,
-        whole.updated_at,
-      ]);
+      this.store.run(
+        'INSERT INTO box_verdicts (dataset_id, item_id, question, model, verdict, note, run_id, variant, answered_at, answers, truth, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        [
+          input.datasetId,
+          input.itemId,
+          q,
+          input.model,
+          whole.verdict,
+          whole.note,
+          whole.run_id,
+          whole.variant,
+          whole.judged_at,
+          part.answers,
+          whole.truth === null ? null : part.truth,
+          whole.updated_at,
+        ],
+      );
     }
-    this.store.run('DELETE FROM box_verdicts WHERE dataset_id = ? AND item_id = ? AND question = ? AND model = ?', [input.datasetId, input.itemId, WHOLE_IMAGE, input.model]);
+    this.store.run('DELETE FROM box_verdicts WHERE dataset_id = ? AND item_id = ? AND question = ? AND model = ?', [
+      input.datasetId,
+      input.itemId,
+      WHOLE_IMAGE,
+      input.model,
+    ]);
   }
 
   /** A verdict replaced or cleared goes to the history with its note. */
   private end(input: { datasetId: string; itemId: string; model: string; now: string }, row: VerdictRow): void {
     if (row.verdict !== null) {
-      this.store.run('INSERT INTO box_verdict_history (dataset_id, item_id, question, model, verdict, note, given_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [input.datasetId, input.itemId, row.question, input.model, row.verdict, row.note, row.updated_at, input.now]);
+      this.store.run(
+        'INSERT INTO box_verdict_history (dataset_id, item_id, question, model, verdict, note, given_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        [input.datasetId, input.itemId, row.question, input.model, row.verdict, row.note, row.updated_at, input.now],
+      );
     }
-    this.store.run('DELETE FROM box_verdicts WHERE dataset_id = ? AND item_id = ? AND question = ? AND model = ?', [input.datasetId, input.itemId, row.question, input.model]);
+    this.store.run('DELETE FROM box_verdicts WHERE dataset_id = ? AND item_id = ? AND question = ? AND model = ?', [
+      input.datasetId,
+      input.itemId,
+      row.question,
+      input.model,
+    ]);
   }
 }

@@ -11,15 +11,26 @@ async function reviewed(env: TempCore): Promise<string> {
   const h = env.core.handlers;
   const ds = await h['boxReview.addImages']({ name: 'shelves', images: [image('a.png'), image('b.png', 64, 48)] });
   await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: null, variant: 0, truth: [{ label: 'card', ...CARD }] });
-  env.core.store.run("INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, status, created_at) VALUES ('r', 'r', ?, 'k', '{}', ?, 1, 'done', '2026-01-01T00:00:00.000Z')", [ds.id, JSON.stringify([{ model: 'acme/one' }, { model: 'acme/two' }])]);
-  for (const variant of [0, 1]) env.core.store.run('INSERT INTO eval_results (run_id, variant, position, ok, answers, latency_ms) VALUES (?, ?, 0, 1, ?, 1)', ['r', variant, JSON.stringify({ card: { type: 'box', box: CARD } })]);
+  env.core.store.run(
+    "INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, status, created_at) VALUES ('r', 'r', ?, 'k', '{}', ?, 1, 'done', '2026-01-01T00:00:00.000Z')",
+    [ds.id, JSON.stringify([{ model: 'acme/one' }, { model: 'acme/two' }])],
+  );
+  for (const variant of [0, 1])
+    env.core.store.run('INSERT INTO eval_results (run_id, variant, position, ok, answers, latency_ms) VALUES (?, ?, 0, 1, ?, 1)', [
+      'r',
+      variant,
+      JSON.stringify({ card: { type: 'box', box: CARD } }),
+    ]);
   await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'r', variant: 0, verdict: 'accepted', note: 'tight' });
   await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'r', variant: 1, verdict: 'rejected' });
   return ds.id;
 }
 
 const verdictRows = (env: TempCore, datasetId: string) =>
-  env.core.store.all<{ item_id: string; model: string; verdict: string; note: string; answers: string; truth: string }>('SELECT item_id, model, verdict, note, answers, truth FROM box_verdicts WHERE dataset_id = ? ORDER BY model', [datasetId]);
+  env.core.store.all<{ item_id: string; model: string; verdict: string; note: string; answers: string; truth: string }>(
+    'SELECT item_id, model, verdict, note, answers, truth FROM box_verdicts WHERE dataset_id = ? ORDER BY model',
+    [datasetId],
+  );
 
 describe('datasets in a backup', () => {
   it('come back in a fresh data directory with the same items, expected boxes, image sizes and verdicts', async () => {
@@ -41,7 +52,10 @@ describe('datasets in a backup', () => {
       ]);
       expect((await to.core.handlers['boxReview.image']({ dataset_id: restored!.id, position: 1 })).data_url).toBe(image('b.png', 64, 48).data_url);
       // The sizes kept are read back, not measured again.
-      const sizes = to.core.store.all<{ item_id: string; width: number; height: number }>('SELECT item_id, width, height FROM box_image_sizes WHERE dataset_id = ? ORDER BY item_id', [restored!.id]);
+      const sizes = to.core.store.all<{ item_id: string; width: number; height: number }>(
+        'SELECT item_id, width, height FROM box_image_sizes WHERE dataset_id = ? ORDER BY item_id',
+        [restored!.id],
+      );
       expect(sizes).toEqual([
         { item_id: 'a.png', width: 400, height: 300 },
         { item_id: 'b.png', width: 64, height: 48 },
@@ -54,9 +68,20 @@ describe('datasets in a backup', () => {
       ]);
       expect(verdictRows(to, restored!.id)).toEqual(verdictRows(from, id));
       // A run of the same model over the restored dataset shows the verdict, re-run since.
-      to.core.store.run("INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, status, created_at) VALUES ('n', 'n', ?, 'k', '{}', '[{\"model\":\"acme/one\"}]', 1, 'done', '2026-03-01T00:00:00.000Z')", [restored!.id]);
-      to.core.store.run('INSERT INTO eval_results (run_id, variant, position, ok, answers, latency_ms) VALUES (?, 0, 0, 1, ?, 1)', ['n', JSON.stringify({ card: { type: 'box', box: CARD } })]);
-      expect((await to.core.handlers['boxReview.items']({ dataset_id: restored!.id, run_id: 'n', variant: 0 }))[0]).toMatchObject({ verdict: 'accepted', verdict_model: 'acme/one', note: 'tight', stale_reason: 'rerun_unchanged' });
+      to.core.store.run(
+        "INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, status, created_at) VALUES ('n', 'n', ?, 'k', '{}', '[{\"model\":\"acme/one\"}]', 1, 'done', '2026-03-01T00:00:00.000Z')",
+        [restored!.id],
+      );
+      to.core.store.run('INSERT INTO eval_results (run_id, variant, position, ok, answers, latency_ms) VALUES (?, 0, 0, 1, ?, 1)', [
+        'n',
+        JSON.stringify({ card: { type: 'box', box: CARD } }),
+      ]);
+      expect((await to.core.handlers['boxReview.items']({ dataset_id: restored!.id, run_id: 'n', variant: 0 }))[0]).toMatchObject({
+        verdict: 'accepted',
+        verdict_model: 'acme/one',
+        note: 'tight',
+        stale_reason: 'rerun_unchanged',
+      });
     } finally {
       await from.cleanup();
       await to.cleanup();
@@ -68,7 +93,10 @@ describe('datasets in a backup', () => {
     const to = await tempCore();
     try {
       await reviewed(from);
-      const backup = JSON.parse(JSON.stringify(await from.core.handlers['backup.export']({}))) as { settings: { theme: string }; datasets: { box_verdicts: { item_id: string }[]; items: { state: unknown; expected: unknown }[] }[] };
+      const backup = JSON.parse(JSON.stringify(await from.core.handlers['backup.export']({}))) as {
+        settings: { theme: string };
+        datasets: { box_verdicts: { item_id: string }[]; items: { state: unknown; expected: unknown }[] }[];
+      };
       backup.settings.theme = 'dark';
       const verdictOnNothing = structuredClone(backup);
       verdictOnNothing.datasets[0]!.box_verdicts[1]!.item_id = 'zz.png';

@@ -27,11 +27,22 @@ export function* exportDatasets(store: Store, datasets: Datasets): Generator<Bac
   // Only ready datasets are listed: one still importing is not in a backup.
   for (const summary of datasets.list()) {
     const items: BackupDataset['items'] = [];
-    for (const item of datasets.iterate(summary.id)) items.push({ id: item.id, state: item.state as BackupDataset['items'][number]['state'], expected: item.expected as Expected });
-    const image_sizes = store.all<{ item_id: string; width: number | null; height: number | null }>('SELECT item_id, width, height FROM box_image_sizes WHERE dataset_id = ? ORDER BY item_id', [summary.id]);
+    for (const item of datasets.iterate(summary.id))
+      items.push({ id: item.id, state: item.state as BackupDataset['items'][number]['state'], expected: item.expected as Expected });
+    const image_sizes = store.all<{ item_id: string; width: number | null; height: number | null }>(
+      'SELECT item_id, width, height FROM box_image_sizes WHERE dataset_id = ? ORDER BY item_id',
+      [summary.id],
+    );
     const box_verdicts = store
-      .all<VerdictRow>('SELECT item_id, question, model, verdict, note, answered_at, answers, truth, updated_at FROM box_verdicts WHERE dataset_id = ? ORDER BY item_id, question, model', [summary.id])
-      .map((v) => ({ ...v, answers: JSON.parse(v.answers) as BackupDataset['box_verdicts'][number]['answers'], truth: v.truth === null ? null : (JSON.parse(v.truth) as BackupDataset['box_verdicts'][number]['truth']) }));
+      .all<VerdictRow>(
+        'SELECT item_id, question, model, verdict, note, answered_at, answers, truth, updated_at FROM box_verdicts WHERE dataset_id = ? ORDER BY item_id, question, model',
+        [summary.id],
+      )
+      .map((v) => ({
+        ...v,
+        answers: JSON.parse(v.answers) as BackupDataset['box_verdicts'][number]['answers'],
+        truth: v.truth === null ? null : (JSON.parse(v.truth) as BackupDataset['box_verdicts'][number]['truth']),
+      }));
     yield { name: summary.name, created_at: summary.created_at, items, image_sizes, box_verdicts };
   }
 }
@@ -68,23 +79,36 @@ export function importDatasets(store: Store, clock: Clock, datasets: Datasets, l
   const now = isoTime(clock);
   store.transaction(() => {
     for (const d of list) {
-      const { id } = datasets.create(d.name, d.items.map((item) => ({ id: item.id, state: item.state, expected: item.expected })));
-      for (const s of d.image_sizes) store.run('INSERT INTO box_image_sizes (dataset_id, item_id, width, height) VALUES (?, ?, ?, ?)', [id, s.item_id, s.width, s.height]);
+      const { id } = datasets.create(
+        d.name,
+        d.items.map((item) => ({ id: item.id, state: item.state, expected: item.expected })),
+      );
+      for (const s of d.image_sizes)
+        store.run('INSERT INTO box_image_sizes (dataset_id, item_id, width, height) VALUES (?, ?, ?, ?)', [id, s.item_id, s.width, s.height]);
       for (const v of d.box_verdicts) {
         // Runs are not in a backup: the verdict keeps its boxes, truth and model, not the run it was given on.
-        store.run('INSERT INTO box_verdicts (dataset_id, item_id, question, model, verdict, note, run_id, variant, answered_at, answers, truth, updated_at) VALUES (?, ?, ?, ?, ?, ?, NULL, 0, ?, ?, ?, ?)', [
-          id,
-          v.item_id,
-          v.question,
-          v.model,
-          v.verdict,
-          v.note,
-          v.answered_at,
-          // Written as the review writes them (keys sorted, label first), so an unchanged verdict compares equal.
-          JSON.stringify(Object.fromEntries(Object.keys(v.answers).sort().map((k) => [k, edges(v.answers[k]!)]))),
-          v.truth === null ? null : JSON.stringify(v.truth.map((t) => ({ label: t.label, ...edges(t) }))),
-          v.updated_at || now,
-        ]);
+        store.run(
+          'INSERT INTO box_verdicts (dataset_id, item_id, question, model, verdict, note, run_id, variant, answered_at, answers, truth, updated_at) VALUES (?, ?, ?, ?, ?, ?, NULL, 0, ?, ?, ?, ?)',
+          [
+            id,
+            v.item_id,
+            v.question,
+            v.model,
+            v.verdict,
+            v.note,
+            v.answered_at,
+            // Written as the review writes them (keys sorted, label first), so an unchanged verdict compares equal.
+            JSON.stringify(
+              Object.fromEntries(
+                Object.keys(v.answers)
+                  .sort()
+                  .map((k) => [k, edges(v.answers[k]!)]),
+              ),
+            ),
+            v.truth === null ? null : JSON.stringify(v.truth.map((t) => ({ label: t.label, ...edges(t) }))),
+            v.updated_at || now,
+          ],
+        );
       }
     }
   });

@@ -5,7 +5,10 @@ import { until } from '../../test-support/until';
 const request = {
   model: 'sandbox/baseline-text',
   state: 'The parcel arrived two days late.',
-  questions: { late: { type: 'noul' as const, instructions: 'Did the parcel arrive late?' }, topic: { type: 'choice' as const, instructions: 'Topic?', criteria: { delivery: 'late parcel', billing: 'invoice' } } },
+  questions: {
+    late: { type: 'noul' as const, instructions: 'Did the parcel arrive late?' },
+    topic: { type: 'choice' as const, instructions: 'Topic?', criteria: { delivery: 'late parcel', billing: 'invoice' } },
+  },
 };
 
 describe('question sets and runs', () => {
@@ -32,7 +35,10 @@ describe('question sets and runs', () => {
     const h = env.core.handlers;
     const started = await h['runs.start']({ request, label: 'first', set_id: 'set-x' });
     expect(started.status).toBe('running');
-    const done = await until(() => h['runs.get']({ id: started.id }), (r) => r.status !== 'running');
+    const done = await until(
+      () => h['runs.get']({ id: started.id }),
+      (r) => r.status !== 'running',
+    );
     expect(done.status).toBe('done');
     expect(done.answered.sort()).toEqual(['late', 'topic']);
     expect(done.methods).toEqual({ late: expect.stringMatching(/logprobs|native/), topic: expect.stringMatching(/logprobs|native/) });
@@ -47,7 +53,10 @@ describe('question sets and runs', () => {
     try {
       const started = await slow.core.handlers['runs.start']({ request: { ...request, provider: { order: ['sandbox-bargain'] } } });
       await slow.core.handlers['runs.cancel']({ id: started.id });
-      const after = await until(() => slow.core.handlers['runs.get']({ id: started.id }), (r) => r.status !== 'running');
+      const after = await until(
+        () => slow.core.handlers['runs.get']({ id: started.id }),
+        (r) => r.status !== 'running',
+      );
       expect(after.status).toBe('cancelled');
       expect(after.response).toBeNull();
       const stored = await slow.core.handlers['runs.list']({ status: 'cancelled', limit: 5 });
@@ -85,7 +94,11 @@ describe('backup', () => {
     const env = await tempCore();
     try {
       const backup = await env.core.handlers['backup.export']({});
-      const bad = { ...backup, settings: { ...backup.settings, theme: 'dark' as const }, question_sets: [{ name: 'x', request: { model: 'a/b', state: 'x', questions: {} } }] };
+      const bad = {
+        ...backup,
+        settings: { ...backup.settings, theme: 'dark' as const },
+        question_sets: [{ name: 'x', request: { model: 'a/b', state: 'x', questions: {} } }],
+      };
       await expect(env.core.handlers['backup.import']({ backup: bad })).rejects.toThrow(/question_sets\[0\]\.request: questions: at least 1 question/);
       expect((await env.core.handlers['settings.get']({})).theme).toBe('system');
     } finally {

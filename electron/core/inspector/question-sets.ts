@@ -7,7 +7,14 @@ import type { QuestionSetStorage, StoredQuestionSet } from '../store/ports';
 
 const summary = (set: StoredQuestionSet): QuestionSetSummary => {
   const request = set.request as DecisionsRequest;
-  return { id: set.id, name: set.name, model: request.model, question_count: Object.keys(request.questions).length, updated_at: set.updated_at, sample: set.sample };
+  return {
+    id: set.id,
+    name: set.name,
+    model: request.model,
+    question_count: Object.keys(request.questions).length,
+    updated_at: set.updated_at,
+    sample: set.sample,
+  };
 };
 
 /** Saved question sets; deleting marks a set so that it can be restored (undo). */
@@ -43,7 +50,15 @@ export class QuestionSets {
       await this.storage.update(existing.id, { name: input.name, request: input.request, updated_at: now });
       return summary({ ...existing, name: input.name, request: input.request, updated_at: now });
     }
-    const set: StoredQuestionSet = { id: `set-${randomUUID()}`, name: input.name, request: input.request, created_at: now, updated_at: now, deleted_at: null, sample: input.sample ?? false };
+    const set: StoredQuestionSet = {
+      id: `set-${randomUUID()}`,
+      name: input.name,
+      request: input.request,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+      sample: input.sample ?? false,
+    };
     await this.storage.add(set);
     return summary(set);
   }

@@ -12,7 +12,14 @@ export function routingOf(request: DecisionsRequest, outcome: Pick<DecisionOutco
     strategy: outcome.plan.strategy,
     attempts: [...outcome.attempts]
       .sort((a, b) => a.startedAt - b.startedAt)
-      .map((a) => ({ provider_name: a.endpoint.provider.name, tag: endpointSlug(a.endpoint), outcome: a.outcome, message: a.message, ms: Math.round(a.totalMs), reason: reasons.get(a.endpoint.id) ?? null })),
+      .map((a) => ({
+        provider_name: a.endpoint.provider.name,
+        tag: endpointSlug(a.endpoint),
+        outcome: a.outcome,
+        message: a.message,
+        ms: Math.round(a.totalMs),
+        reason: reasons.get(a.endpoint.id) ?? null,
+      })),
     excluded: outcome.plan.excluded.map((e) => ({ provider_name: e.endpoint.provider.name, tag: endpointSlug(e.endpoint), reason: e.reason })),
   };
 }
@@ -25,7 +32,14 @@ export function routingOfFailure(request: DecisionsRequest, error: unknown): Run
   return {
     preferences: request.provider ?? {},
     strategy: null,
-    attempts: attempts.map((a) => ({ provider_name: String(a.provider ?? 'unknown'), tag: String(a.provider ?? ''), outcome: String(a.outcome ?? 'failed'), message: typeof a.message === 'string' ? a.message : null, ms: null, reason: null })),
+    attempts: attempts.map((a) => ({
+      provider_name: String(a.provider ?? 'unknown'),
+      tag: String(a.provider ?? ''),
+      outcome: String(a.outcome ?? 'failed'),
+      message: typeof a.message === 'string' ? a.message : null,
+      ms: null,
+      reason: null,
+    })),
     excluded: excluded.map((e) => ({ provider_name: String(e.endpoint ?? 'unknown'), tag: String(e.endpoint ?? ''), reason: String(e.reason ?? '') })),
   };
 }

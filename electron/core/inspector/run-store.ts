@@ -14,7 +14,8 @@ export interface DecisionRecord {
   sessionId: string | null;
   user: string | null;
   request: DecisionsRequest;
-  outcome: { ok: true; response: DecisionsResponse; methods: Record<string, AnsweringMethod | 'remote'>; endpointId: string | null } | { ok: false; error: ErrorBody };
+  outcome:
+    { ok: true; response: DecisionsResponse; methods: Record<string, AnsweringMethod | 'remote'>; endpointId: string | null } | { ok: false; error: ErrorBody };
   latencyMs: number;
   setId?: string | null;
   label?: string | null;

@@ -37,9 +37,7 @@ function fromStored(row: StoredRun): Run {
 export class Runs {
   private readonly active = new Map<string, { run: Run; controller: AbortController }>();
 
-  constructor(
-    private readonly deps: { storage: RunStorage; clock: Clock; log: RunStore; service: () => GatewayService },
-  ) {}
+  constructor(private readonly deps: { storage: RunStorage; clock: Clock; log: RunStore; service: () => GatewayService }) {}
 
   start(request: DecisionsRequest, setId: string | null, label: string | null): Run {
     const id = `run-${randomUUID()}`;
@@ -62,7 +60,17 @@ export class Runs {
       routing: null,
     };
     this.active.set(id, { run, controller });
-    const base = { id, createdAt: started, origin: 'inspector' as const, keyId: null, sessionId: request.session_id ?? null, user: request.user ?? null, request, setId, label };
+    const base = {
+      id,
+      createdAt: started,
+      origin: 'inspector' as const,
+      keyId: null,
+      sessionId: request.session_id ?? null,
+      user: request.user ?? null,
+      request,
+      setId,
+      label,
+    };
     void this.deps
       .service()
       .decide(request, { requestId: id, signal: controller.signal, onAnswer: (name) => run.answered.push(name) })
@@ -119,7 +127,8 @@ export class Runs {
   async list(filters: RunFilter): Promise<Run[]> {
     const running = [...this.active.values()].map((a) => a.run).filter((r) => r.status === 'running');
     const rows = await this.deps.storage.list(filters);
-    const matches = (r: Run) => (!filters.set_id || r.set_id === filters.set_id) && (!filters.model || r.model === filters.model) && (!filters.status || r.status === filters.status);
+    const matches = (r: Run) =>
+      (!filters.set_id || r.set_id === filters.set_id) && (!filters.model || r.model === filters.model) && (!filters.status || r.status === filters.status);
     const stored = rows.map(fromStored).filter((r) => !running.some((a) => a.id === r.id));
     return [...running.filter(matches), ...stored].slice(0, filters.limit);
   }

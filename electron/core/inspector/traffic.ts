@@ -33,6 +33,14 @@ export async function trafficProfile(runs: Pick<RunStore, 'answeredTokens'>, sto
   const rows = [...byModel.values()].sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0));
   const models = rows.map((r) => ({ model: r.model, requests: r.requests, input_tokens: r.input / r.requests, output_tokens: r.output / r.requests }));
   const requests = rows.reduce((n, r) => n + r.requests, 0);
-  const all = requests === 0 ? null : { model: '*', requests, input_tokens: rows.reduce((n, r) => n + r.input, 0) / requests, output_tokens: rows.reduce((n, r) => n + r.output, 0) / requests };
+  const all =
+    requests === 0
+      ? null
+      : {
+          model: '*',
+          requests,
+          input_tokens: rows.reduce((n, r) => n + r.input, 0) / requests,
+          output_tokens: rows.reduce((n, r) => n + r.output, 0) / requests,
+        };
   return { models, all };
 }

@@ -60,7 +60,7 @@ describe('API keys', () => {
     expect(secretPart).toHaveLength(43);
     const bytes = readFileSync(join(env.dataDir, DATABASE_FILE)).toString('latin1');
     expect(bytes).not.toContain(secretPart);
-    expect(JSON.stringify((await env.core.apiKeys.list()))).not.toContain(secretPart);
+    expect(JSON.stringify(await env.core.apiKeys.list())).not.toContain(secretPart);
   });
 
   it('a revoked key no longer verifies, and revoking twice keeps the first time', async () => {
@@ -100,7 +100,10 @@ describe('API keys', () => {
     // Their cost was carried into api_keys.spent when the schema moved spend there.
     env.core.store.run('UPDATE api_keys SET spent = 0.75 WHERE id = ?', [info.id]);
     const log = (at: number, cost: number) =>
-      env.core.store.run("INSERT INTO decisions (id, created_at, origin, key_id, model, status, latency_ms, question_count, cost) VALUES (?, ?, 'api', ?, 'a/b', 200, 1, 1, ?)", [`d${at}`, at, info.id, cost]);
+      env.core.store.run(
+        "INSERT INTO decisions (id, created_at, origin, key_id, model, status, latency_ms, question_count, cost) VALUES (?, ?, 'api', ?, 'a/b', 200, 1, 1, ?)",
+        [`d${at}`, at, info.id, cost],
+      );
     log(now, 0.25);
     now += 40 * 86_400_000;
     log(now, 0.5);
@@ -136,9 +139,11 @@ describe('API keys', () => {
     expect((await env.core.apiKeys.list())[0]!.spent).toBe(0.1);
     // A key without a credit limit holds nothing.
     const free = await env.core.apiKeys.create('free', 'standard');
-    expect(env.core.apiKeys.reserve(free.info.id, () => {
-      throw new Error('not worked out for a key without a limit');
-    })).toBeNull();
+    expect(
+      env.core.apiKeys.reserve(free.info.id, () => {
+        throw new Error('not worked out for a key without a limit');
+      }),
+    ).toBeNull();
   });
 
   it('a restart keeps the rate-limit window: requests of the last minute still count', async () => {

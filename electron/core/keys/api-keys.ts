@@ -156,9 +156,13 @@ export class ApiKeys {
     if (row?.credit_limit === null || row?.credit_limit === undefined) return;
     const spent = this.spent(id);
     if (spent >= row.credit_limit) {
-      throw new GatewayError('payment_required', `Key ${row.label} has spent $${round(spent)} of its $${row.credit_limit} credit; raise its limit or use another key`, {
-        metadata: { credit_limit: row.credit_limit, spent: round(spent) },
-      });
+      throw new GatewayError(
+        'payment_required',
+        `Key ${row.label} has spent $${round(spent)} of its $${row.credit_limit} credit; raise its limit or use another key`,
+        {
+          metadata: { credit_limit: row.credit_limit, spent: round(spent) },
+        },
+      );
     }
   }
 
@@ -184,7 +188,11 @@ export class ApiKeys {
     return { keyId: id, usd: maxCost };
   }
 
-  async create(name: string, kind: ApiKeyKind, limits: ApiKeyLimits = { credit_limit: null, rate_limit_rpm: null }): Promise<{ info: ApiKeyInfo; key: string }> {
+  async create(
+    name: string,
+    kind: ApiKeyKind,
+    limits: ApiKeyLimits = { credit_limit: null, rate_limit_rpm: null },
+  ): Promise<{ info: ApiKeyInfo; key: string }> {
     const id = randomBytes(6).toString('hex');
     const key = `vd-${id}-${randomBytes(32).toString('base64url')}`;
     const record: ApiKeyRecord = {

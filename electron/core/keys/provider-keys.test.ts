@@ -4,8 +4,19 @@ import { tempCore, type TempCore } from '../../test-support/temp-core';
 import { decodeBoundKey } from './bound-key';
 
 const SECRET = 'sk-stays-with-its-own-origin-0001';
-const MODEL = { id: 'acme/one', name: 'One', created: 1, architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null } };
-const ENDPOINT = { model_id: 'acme/one', provider: 'openai', upstream_model: 'one-2026', pricing: { prompt: '0.000001', completion: '0.000002' }, supported_parameters: ['max_tokens', 'logprobs', 'top_logprobs'] };
+const MODEL = {
+  id: 'acme/one',
+  name: 'One',
+  created: 1,
+  architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null },
+};
+const ENDPOINT = {
+  model_id: 'acme/one',
+  provider: 'openai',
+  upstream_model: 'one-2026',
+  pricing: { prompt: '0.000001', completion: '0.000002' },
+  supported_parameters: ['max_tokens', 'logprobs', 'top_logprobs'],
+};
 const catalogAt = (baseUrl: string) => ({
   version: 1 as const,
   providers: [{ slug: 'openai', name: 'OpenAI', wire_format: 'openai' as const, base_url: baseUrl }],
@@ -13,7 +24,26 @@ const catalogAt = (baseUrl: string) => ({
   endpoints: [ENDPOINT],
 });
 const yes = sse([
-  { id: 'c1', choices: [{ delta: { content: 'Yes' }, logprobs: { content: [{ token: 'Yes', logprob: -0.1, top_logprobs: [{ token: 'Yes', logprob: -0.1 }, { token: 'No', logprob: -2.4 }] }] } }] },
+  {
+    id: 'c1',
+    choices: [
+      {
+        delta: { content: 'Yes' },
+        logprobs: {
+          content: [
+            {
+              token: 'Yes',
+              logprob: -0.1,
+              top_logprobs: [
+                { token: 'Yes', logprob: -0.1 },
+                { token: 'No', logprob: -2.4 },
+              ],
+            },
+          ],
+        },
+      },
+    ],
+  },
   { id: 'c1', choices: [], usage: { prompt_tokens: 20, completion_tokens: 1 } },
 ]);
 const carriesKey = (u: ScriptedUpstream) => u.received.filter((r) => JSON.stringify(r.headers).includes(SECRET)).length;
@@ -36,7 +66,9 @@ describe('a provider key stays with the origin it was entered for', () => {
   });
 
   const decide = () =>
-    env.core.service().decide({ model: 'acme/one', state: 'The parcel came late.', questions: { late: { type: 'noul', instructions: 'Was it late?' } } }, { requestId: 'r1' });
+    env.core
+      .service()
+      .decide({ model: 'acme/one', state: 'The parcel came late.', questions: { late: { type: 'noul', instructions: 'Was it late?' } } }, { requestId: 'r1' });
 
   async function keyedAtHome(): Promise<void> {
     env = await tempCore();

@@ -106,7 +106,13 @@ describe('endpoint metrics', () => {
     metrics.record(attempt({ startedAt: T0 - 2 * 60_000, outcome: 'server_error' }));
     metrics.record(attempt({ startedAt: T0, outcome: 'ok' }));
     const slots = metrics.history('e1', 5, 1);
-    expect(slots.map((s) => [s.attempts, s.faults])).toEqual([[0, 0], [0, 0], [2, 1], [0, 0], [1, 0]]);
+    expect(slots.map((s) => [s.attempts, s.faults])).toEqual([
+      [0, 0],
+      [0, 0],
+      [2, 1],
+      [0, 0],
+      [1, 0],
+    ]);
     expect(slots[4]!.at).toBe(Math.floor(T0 / 60_000) * 60_000);
   });
 });

@@ -98,7 +98,14 @@ export class EndpointMetrics {
   persist(): void {
     for (const [bucket, endpointId] of this.dirty) {
       const encode = (h: hdr.Histogram | null) => (h && h.totalCount > 0 ? hdr.encodeIntoCompressedBase64(h) : null);
-      this.storage.saveMinute({ endpointId, minute: bucket.minute, attempts: bucket.attempts, faults: bucket.faults, latency: encode(bucket.latency), throughput: encode(bucket.throughput) });
+      this.storage.saveMinute({
+        endpointId,
+        minute: bucket.minute,
+        attempts: bucket.attempts,
+        faults: bucket.faults,
+        latency: encode(bucket.latency),
+        throughput: encode(bucket.throughput),
+      });
     }
     this.dirty.clear();
   }
@@ -192,10 +199,19 @@ export class EndpointMetrics {
    * with the median time to first token (s) and throughput (tokens/s) where the slot's successful
    * attempts were measured (the last 30 minutes keep histograms).
    */
-  history(endpointId: string, minutes: number, stepMinutes: number): { at: number; attempts: number; faults: number; latencyP50: number | null; throughputP50: number | null }[] {
+  history(
+    endpointId: string,
+    minutes: number,
+    stepMinutes: number,
+  ): { at: number; attempts: number; faults: number; latencyP50: number | null; throughputP50: number | null }[] {
     const nowMinute = Math.floor(this.clock.now() / MINUTE);
     const first = nowMinute - minutes + 1;
-    const slots = Array.from({ length: Math.ceil(minutes / stepMinutes) }, (_, i) => ({ at: (first + i * stepMinutes) * MINUTE, attempts: 0, faults: 0, buckets: [] as Bucket[] }));
+    const slots = Array.from({ length: Math.ceil(minutes / stepMinutes) }, (_, i) => ({
+      at: (first + i * stepMinutes) * MINUTE,
+      attempts: 0,
+      faults: 0,
+      buckets: [] as Bucket[],
+    }));
     for (const b of this.buckets.get(endpointId) ?? []) {
       if (b.minute < first) continue;
       const slot = slots[Math.floor((b.minute - first) / stepMinutes)];
@@ -204,7 +220,11 @@ export class EndpointMetrics {
       slot.faults += b.faults;
       slot.buckets.push(b);
     }
-    return slots.map(({ buckets, ...slot }) => ({ ...slot, latencyP50: latencyPercentiles(buckets)?.p50 ?? null, throughputP50: throughputPercentiles(buckets)?.p50 ?? null }));
+    return slots.map(({ buckets, ...slot }) => ({
+      ...slot,
+      latencyP50: latencyPercentiles(buckets)?.p50 ?? null,
+      throughputP50: throughputPercentiles(buckets)?.p50 ?? null,
+    }));
   }
 
   /** When the oldest figure kept for the endpoint (at most a day old) was measured; null without any. */
@@ -256,10 +276,14 @@ function mergedPercentiles(parts: (hdr.Histogram | null)[], max: number, read: (
 
 /** Seconds to first token; p90 is the value 90% of requests stay under (the slow tail). */
 const latencyPercentiles = (recent: Bucket[]): PercentileStats | null =>
-  mergedPercentiles(recent.map((b) => b.latency), LATENCY_MAX, (h) => {
-    const at = (p: number) => round(h.getValueAtPercentile(p) / 1000, 3);
-    return { p50: at(50), p75: at(75), p90: at(90), p99: at(99) };
-  });
+  mergedPercentiles(
+    recent.map((b) => b.latency),
+    LATENCY_MAX,
+    (h) => {
+      const at = (p: number) => round(h.getValueAtPercentile(p) / 1000, 3);
+      return { p50: at(50), p75: at(75), p90: at(90), p99: at(99) };
+    },
+  );
 
 /**
  * Tokens per second. Higher is better, so p90 is the rate that 90% of requests reach (the 10th
@@ -267,7 +291,11 @@ const latencyPercentiles = (recent: Bucket[]): PercentileStats | null =>
  * `preferred_min_throughput` cutoff at p90 means "90% of requests at least this fast".
  */
 const throughputPercentiles = (recent: Bucket[]): PercentileStats | null =>
-  mergedPercentiles(recent.map((b) => b.throughput), THROUGHPUT_MAX, (h) => {
-    const at = (p: number) => round(h.getValueAtPercentile(p) / THROUGHPUT_SCALE, 3);
-    return { p50: at(50), p75: at(25), p90: at(10), p99: at(1) };
-  });
+  mergedPercentiles(
+    recent.map((b) => b.throughput),
+    THROUGHPUT_MAX,
+    (h) => {
+      const at = (p: number) => round(h.getValueAtPercentile(p) / THROUGHPUT_SCALE, 3);
+      return { p50: at(50), p75: at(25), p90: at(10), p99: at(1) };
+    },
+  );

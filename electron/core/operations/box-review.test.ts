@@ -20,10 +20,20 @@ describe('box review of a dataset', () => {
     const first = await h['boxReview.addImages']({ name: 'shelves', images: [image('a.png'), image('b.png')] });
     const second = await h['boxReview.addImages']({ dataset_id: first.id, name: 'shelves', images: [image('a.png')] });
     expect(second).toMatchObject({ id: first.id, items: 3 });
-    await h['datasets.import']({ name: 'texts', format: 'jsonl', content: '{"id":"t","state":"hello","expected":{}}\n', questions: { ok: { type: 'noul', instructions: 'ok?' } }, valid_only: false });
+    await h['datasets.import']({
+      name: 'texts',
+      format: 'jsonl',
+      content: '{"id":"t","state":"hello","expected":{}}\n',
+      questions: { ok: { type: 'noul', instructions: 'ok?' } },
+      valid_only: false,
+    });
     expect((await h['boxReview.datasets']({})).map((d) => d.name)).toEqual(['shelves']);
     const items = await h['boxReview.items']({ dataset_id: first.id, run_id: null, variant: 0 });
-    expect(items.map((i) => [i.id, i.name, i.width, i.height, i.data_url])).toEqual([['0', 'a.png', 400, 300, ''], ['1', 'b.png', 400, 300, ''], ['2', 'a.png (2)', 400, 300, '']]);
+    expect(items.map((i) => [i.id, i.name, i.width, i.height, i.data_url])).toEqual([
+      ['0', 'a.png', 400, 300, ''],
+      ['1', 'b.png', 400, 300, ''],
+      ['2', 'a.png (2)', 400, 300, ''],
+    ]);
     expect((await h['boxReview.image']({ dataset_id: first.id, position: 1 })).data_url).toBe(image('b.png').data_url);
     await expect(h['boxReview.image']({ dataset_id: first.id, position: 9 })).rejects.toThrow(/No item at position 9/);
     // Bad input loses nothing and adds nothing.
@@ -36,13 +46,22 @@ describe('box review of a dataset', () => {
     const h = env.core.handlers;
     const questions = { card: { type: 'box' as const, instructions: 'the card' } };
     const labels = { format: 'jsonl' as const, content: `${JSON.stringify({ id: 'p.png', expected: { card: CARD } })}\n` };
-    const imported = await h['datasets.importImages']({ name: 'from evaluations', images: [image('p.png'), image('q.png')], labels, questions, valid_only: false });
+    const imported = await h['datasets.importImages']({
+      name: 'from evaluations',
+      images: [image('p.png'), image('q.png')],
+      labels,
+      questions,
+      valid_only: false,
+    });
     const id = imported.dataset!.id;
     expect((await h['boxReview.datasets']({})).map((d) => d.name)).toContain('from evaluations');
     const count = () => env.core.store.get<{ n: number }>('SELECT COUNT(*) AS n FROM box_image_sizes WHERE dataset_id = ?', [id])!.n;
     expect(count()).toBe(0);
     const items = await h['boxReview.items']({ dataset_id: id, run_id: null, variant: 0 });
-    expect(items.map((i) => [i.name, i.width, i.height, i.truth])).toEqual([['p.png', 400, 300, [{ label: 'card', ...CARD }]], ['q.png', 400, 300, []]]);
+    expect(items.map((i) => [i.name, i.width, i.height, i.truth])).toEqual([
+      ['p.png', 400, 300, [{ label: 'card', ...CARD }]],
+      ['q.png', 400, 300, []],
+    ]);
     expect(count()).toBe(2);
     // Later listings read the sizes kept, not the images.
     env.core.store.run('UPDATE box_image_sizes SET width = 401 WHERE dataset_id = ?', [id]);
@@ -52,8 +71,22 @@ describe('box review of a dataset', () => {
   it('writes drawn truth as expected answers, runs an evaluation over the dataset and reviews its answers', async () => {
     const h = env.core.handlers;
     const ds = await h['boxReview.addImages']({ name: 'cards', images: [image('one.png'), image('two.png')] });
-    await h['datasets.updateExpected']({ dataset_id: ds.id, position: 0, expected: { seen: true }, questions: { seen: { type: 'noul', instructions: 'seen?' } } });
-    const drawn = await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: null, variant: 0, truth: [{ label: 'card', ...CARD }, { label: 'card', top: 0, left: 0, bottom: 0.1, right: 0.1 }] });
+    await h['datasets.updateExpected']({
+      dataset_id: ds.id,
+      position: 0,
+      expected: { seen: true },
+      questions: { seen: { type: 'noul', instructions: 'seen?' } },
+    });
+    const drawn = await h['boxReview.update']({
+      dataset_id: ds.id,
+      position: 0,
+      run_id: null,
+      variant: 0,
+      truth: [
+        { label: 'card', ...CARD },
+        { label: 'card', top: 0, left: 0, bottom: 0.1, right: 0.1 },
+      ],
+    });
     expect(drawn.truth).toEqual([{ label: 'card', ...CARD }]);
     await h['boxReview.update']({ dataset_id: ds.id, position: 1, run_id: null, variant: 0, truth: [{ label: 'card', ...CARD }] });
     // The truth is the dataset's own expected answer; answers to other questions stay.
@@ -61,7 +94,10 @@ describe('box review of a dataset', () => {
     expect(items[0]!.expected).toEqual({ seen: true, card: CARD });
 
     const run = await h['evals.start']({ request: BOX_SET, dataset_id: ds.id, variants: [{ model: 'sandbox/baseline-vision' }], concurrency: 2 });
-    const done = await until(() => h['evals.get']({ id: run.id }), (r) => r.status !== 'running');
+    const done = await until(
+      () => h['evals.get']({ id: run.id }),
+      (r) => r.status !== 'running',
+    );
     expect(done).toMatchObject({ status: 'done', done: 2, failed: 0 });
     const reviewed = await h['boxReview.items']({ dataset_id: ds.id, run_id: run.id, variant: 0 });
     expect(reviewed[0]).toMatchObject({ model: 'sandbox/baseline-vision', run_id: run.id, verdict: null, stale: false });
@@ -81,21 +117,37 @@ describe('box review of a dataset', () => {
     await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: null, variant: 0, truth: [{ label: 'card', ...CARD }] });
     const start = async () => {
       const run = await h['evals.start']({ request: BOX_SET, dataset_id: ds.id, variants: [{ model: 'sandbox/baseline-vision' }], concurrency: 1 });
-      return until(() => h['evals.get']({ id: run.id }), (r) => r.status !== 'running');
+      return until(
+        () => h['evals.get']({ id: run.id }),
+        (r) => r.status !== 'running',
+      );
     };
     const first = await start();
     await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: first.id, variant: 0, verdict: 'rejected' });
     const again = await start();
     // The same boxes again: still a re-run since the verdict, to confirm.
-    expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: again.id, variant: 0 }))[0]).toMatchObject({ verdict: 'rejected', stale: true, stale_reason: 'rerun_unchanged' });
+    expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: again.id, variant: 0 }))[0]).toMatchObject({
+      verdict: 'rejected',
+      stale: true,
+      stale_reason: 'rerun_unchanged',
+    });
     // The newer answer moves: the verdict was on other boxes.
     env.core.store.run("UPDATE eval_results SET answers = json_set(answers, '$.card.box.top', 0.01) WHERE run_id = ?", [again.id]);
-    expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: again.id, variant: 0 }))[0]).toMatchObject({ verdict: 'rejected', stale: true, stale_reason: 'rerun_changed' });
+    expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: again.id, variant: 0 }))[0]).toMatchObject({
+      verdict: 'rejected',
+      stale: true,
+      stale_reason: 'rerun_changed',
+    });
     // Judging the newest answer makes it current.
-    expect(await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: again.id, variant: 0, verdict: 'accepted' })).toMatchObject({ verdict: 'accepted', stale: false });
+    expect(await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: again.id, variant: 0, verdict: 'accepted' })).toMatchObject({
+      verdict: 'accepted',
+      stale: false,
+    });
     const other = await h['boxReview.addImages']({ name: 'other', images: [image('y.png')] });
     await expect(h['boxReview.items']({ dataset_id: other.id, run_id: first.id, variant: 0 })).rejects.toThrow(/over another dataset/);
-    await expect(h['boxReview.update']({ dataset_id: other.id, position: 0, run_id: first.id, variant: 0, truth: [{ label: 'card', ...CARD }] })).rejects.toThrow(/over another dataset/);
+    await expect(
+      h['boxReview.update']({ dataset_id: other.id, position: 0, run_id: first.id, variant: 0, truth: [{ label: 'card', ...CARD }] }),
+    ).rejects.toThrow(/over another dataset/);
     expect((await h['datasets.items']({ dataset_id: other.id, offset: 0, limit: 1 })).items[0]!.expected).toEqual({});
   });
 
@@ -107,7 +159,13 @@ describe('box review of a dataset', () => {
     const { items } = await h['datasets.items']({ dataset_id: ds.id, offset: 0, limit: 10 });
     expect(items[0]).toMatchObject({ id: 'old.png', expected: { box: CARD } });
     // No run of this dataset has answered yet, so the verdict on the old answer shows as stale.
-    expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: null, variant: 0 }))[0]).toMatchObject({ name: 'old.png', verdict: 'accepted', note: 'kept', stale: true, truth: [{ label: 'box', ...CARD }] });
+    expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: null, variant: 0 }))[0]).toMatchObject({
+      name: 'old.png',
+      verdict: 'accepted',
+      note: 'kept',
+      stale: true,
+      truth: [{ label: 'box', ...CARD }],
+    });
     expect(await h['boxes.list']({})).toHaveLength(1);
   });
 });
@@ -123,9 +181,23 @@ describe('images added before datasets, copied into one', () => {
   it('name unlabelled truth and a lone answer after the question given, labelled truth after its own, and keep verdicts per model', async () => {
     const h = env.core.handlers;
     const a = await h['boxes.add']({ name: 'a.png', data_url: image('a.png').data_url });
-    await h['boxes.update']({ id: a.id, truth: [{ top: 0.1, left: 0.2, bottom: 0.5, right: 0.6 }], answer: CARD, model: 'acme/one', run_id: 'old-run', verdict: 'rejected', note: 'too wide' });
+    await h['boxes.update']({
+      id: a.id,
+      truth: [{ top: 0.1, left: 0.2, bottom: 0.5, right: 0.6 }],
+      answer: CARD,
+      model: 'acme/one',
+      run_id: 'old-run',
+      verdict: 'rejected',
+      note: 'too wide',
+    });
     const b = await h['boxes.add']({ name: 'a.png', data_url: image('a.png').data_url });
-    await h['boxes.update']({ id: b.id, truth: [{ ...CARD, label: 'card' }, { top: 0.6, left: 0.5, bottom: 0.9, right: 0.9, label: 'badge' }] });
+    await h['boxes.update']({
+      id: b.id,
+      truth: [
+        { ...CARD, label: 'card' },
+        { top: 0.6, left: 0.5, bottom: 0.9, right: 0.9, label: 'badge' },
+      ],
+    });
     const dataset = await h['boxReview.fromLegacy']({ name: 'parcels', question: 'parcel' });
     const { items } = await h['datasets.items']({ dataset_id: dataset.id, offset: 0, limit: 10 });
     // Two images of one name keep distinct ids (which is which follows the review list's order).
@@ -134,7 +206,10 @@ describe('images added before datasets, copied into one', () => {
       { parcel: { top: 0.1, left: 0.2, bottom: 0.5, right: 0.6 } },
       { card: CARD, badge: { top: 0.6, left: 0.5, bottom: 0.9, right: 0.9 } },
     ]);
-    const verdicts = env.core.store.all<{ model: string; verdict: string; note: string; answers: string }>('SELECT model, verdict, note, answers FROM box_verdicts WHERE dataset_id = ?', [dataset.id]);
+    const verdicts = env.core.store.all<{ model: string; verdict: string; note: string; answers: string }>(
+      'SELECT model, verdict, note, answers FROM box_verdicts WHERE dataset_id = ?',
+      [dataset.id],
+    );
     expect(verdicts).toEqual([{ model: 'acme/one', verdict: 'rejected', note: 'too wide', answers: JSON.stringify({ parcel: CARD }) }]);
     expect(h).not.toHaveProperty('datasets.fromBoxes');
   });

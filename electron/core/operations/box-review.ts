@@ -26,9 +26,22 @@ export function boxReviewHandlers(core: HandlerDeps): BoxReviewOps {
         seen.add(id);
         return { id, item: b };
       });
-      const rows = named.map(({ id, item }): ValidRow => ({ id, state: [{ type: 'image_url', image_url: { url: item.data_url } }], expected: expectedWithTruth({}, item.truth, question) }));
+      const rows = named.map(({ id, item }): ValidRow => ({
+        id,
+        state: [{ type: 'image_url', image_url: { url: item.data_url } }],
+        expected: expectedWithTruth({}, item.truth, question),
+      }));
       const dataset = core.datasets.create(name, rows);
-      core.boxReview.keepVerdicts(dataset.id, named.map(({ id, item }) => ({ item_id: id, verdict: item.verdict, note: item.note, model: item.verdict_model, answers: Object.keys(item.answers).length > 0 ? item.answers : item.answer ? { [question]: item.answer } : {} })));
+      core.boxReview.keepVerdicts(
+        dataset.id,
+        named.map(({ id, item }) => ({
+          item_id: id,
+          verdict: item.verdict,
+          note: item.note,
+          model: item.verdict_model,
+          answers: Object.keys(item.answers).length > 0 ? item.answers : item.answer ? { [question]: item.answer } : {},
+        })),
+      );
       return dataset;
     },
   };

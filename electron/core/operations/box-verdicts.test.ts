@@ -24,15 +24,20 @@ describe('box verdicts per model', () => {
   /** A finished run of two models over the dataset, stored as the runner stores results. */
   const twoModelRun = (datasetId: string, id: string, createdAt: string, boxes: [typeof CARD, typeof CARD]) => {
     const s = env.core.store;
-    s.run("INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, status, created_at) VALUES (?, ?, ?, 'k', ?, ?, 1, 'done', ?)", [
-      id,
-      id,
-      datasetId,
-      JSON.stringify({ model: 'acme/one', state: '', questions: { card: { type: 'box', instructions: 'the card' } } }),
-      JSON.stringify([{ model: 'acme/one' }, { model: 'acme/one', label: 'eu' }]),
-      createdAt,
-    ]);
-    boxes.forEach((b, variant) => s.run('INSERT INTO eval_results (run_id, variant, position, ok, answers, latency_ms) VALUES (?, ?, 0, 1, ?, 1)', [id, variant, boxAnswer(b)]));
+    s.run(
+      "INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, status, created_at) VALUES (?, ?, ?, 'k', ?, ?, 1, 'done', ?)",
+      [
+        id,
+        id,
+        datasetId,
+        JSON.stringify({ model: 'acme/one', state: '', questions: { card: { type: 'box', instructions: 'the card' } } }),
+        JSON.stringify([{ model: 'acme/one' }, { model: 'acme/one', label: 'eu' }]),
+        createdAt,
+      ],
+    );
+    boxes.forEach((b, variant) =>
+      s.run('INSERT INTO eval_results (run_id, variant, position, ok, answers, latency_ms) VALUES (?, ?, 0, 1, ?, 1)', [id, variant, boxAnswer(b)]),
+    );
   };
 
   it("keeps one verdict per model: judging one model's answer leaves the other's unreviewed", async () => {
@@ -45,7 +50,10 @@ describe('box verdicts per model', () => {
     expect(first).toMatchObject({ model: 'acme/one', verdict: null, note: '', stale: false });
     await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'run-two', variant: 0, verdict: 'accepted' });
     const rows = env.core.store.all<{ model: string; verdict: string }>('SELECT model, verdict FROM box_verdicts WHERE dataset_id = ? ORDER BY model', [ds.id]);
-    expect(rows.map((r) => [r.model, r.verdict])).toEqual([['acme/one', 'accepted'], ['acme/one (eu)', 'rejected']]);
+    expect(rows.map((r) => [r.model, r.verdict])).toEqual([
+      ['acme/one', 'accepted'],
+      ['acme/one (eu)', 'rejected'],
+    ]);
     expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: 'run-two', variant: 1 }))[0]).toMatchObject({ verdict: 'rejected', stale: false });
   });
 
@@ -62,13 +70,20 @@ describe('box verdicts per model', () => {
     const moved = (await h['boxReview.items']({ dataset_id: ds.id, run_id: 'run-new', variant: 1 }))[0]!;
     expect(moved).toMatchObject({ verdict: 'accepted', stale: true, stale_reason: 'rerun_changed' });
     // Looking back at the old run still says it was run again since.
-    expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: 'run-old', variant: 0 }))[0]).toMatchObject({ stale: true, stale_reason: 'rerun_unchanged' });
+    expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: 'run-old', variant: 0 }))[0]).toMatchObject({
+      stale: true,
+      stale_reason: 'rerun_unchanged',
+    });
     // Confirming on the newest answer makes it current; the old run's boxes then differ from it only for the moved one.
     await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'run-new', variant: 0, verdict: 'accepted' });
     await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'run-new', variant: 1, verdict: 'rejected' });
     expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: 'run-new', variant: 0 }))[0]).toMatchObject({ stale: false, stale_reason: null });
     expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: 'run-old', variant: 0 }))[0]).toMatchObject({ stale: false });
-    expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: 'run-old', variant: 1 }))[0]).toMatchObject({ verdict: 'rejected', stale: true, stale_reason: 'answers_differ' });
+    expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: 'run-old', variant: 1 }))[0]).toMatchObject({
+      verdict: 'rejected',
+      stale: true,
+      stale_reason: 'answers_differ',
+    });
   });
 
   it('marks a verdict stale when the truth it was given against is edited', async () => {
@@ -86,23 +101,38 @@ describe('box verdicts per model', () => {
     const ds = await h['boxReview.addImages']({ name: 'run on image', images: [image('x.png'), image('y.png')] });
     const request = { model: 'sandbox/baseline-vision', state: '', questions: { card: { type: 'box' as const, instructions: 'the card' } } };
     const run = await h['evals.start']({ request, dataset_id: ds.id, variants: [{ model: 'sandbox/baseline-vision' }], concurrency: 2 });
-    await until(() => h['evals.get']({ id: run.id }), (r) => r.status !== 'running');
+    await until(
+      () => h['evals.get']({ id: run.id }),
+      (r) => r.status !== 'running',
+    );
     await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: run.id, variant: 0, verdict: 'accepted' });
     await h['boxReview.update']({ dataset_id: ds.id, position: 1, run_id: run.id, variant: 0, verdict: 'accepted' });
-    const before = env.core.store.all<{ position: number; answered_at: string }>('SELECT position, answered_at FROM eval_results WHERE run_id = ? ORDER BY position', [run.id]);
+    const before = env.core.store.all<{ position: number; answered_at: string }>(
+      'SELECT position, answered_at FROM eval_results WHERE run_id = ? ORDER BY position',
+      [run.id],
+    );
     await new Promise((r) => setTimeout(r, 5));
     const again = await h['boxReview.runImage']({ dataset_id: ds.id, position: 1, run_id: run.id });
     expect(again.status).toBe('running');
     // Refused while it sends, and for another dataset's run, before anything is sent.
     await expect(h['boxReview.runImage']({ dataset_id: ds.id, position: 1, run_id: run.id })).rejects.toThrow(/still sending/);
-    const finished = await until(() => h['evals.get']({ id: run.id }), (r) => r.status !== 'running');
+    const finished = await until(
+      () => h['evals.get']({ id: run.id }),
+      (r) => r.status !== 'running',
+    );
     expect(finished).toMatchObject({ status: 'done', done: 2, total: 2, failed: 0 });
-    const after = env.core.store.all<{ position: number; answered_at: string }>('SELECT position, answered_at FROM eval_results WHERE run_id = ? ORDER BY position', [run.id]);
+    const after = env.core.store.all<{ position: number; answered_at: string }>(
+      'SELECT position, answered_at FROM eval_results WHERE run_id = ? ORDER BY position',
+      [run.id],
+    );
     expect(after[0]!.answered_at).toBe(before[0]!.answered_at);
     expect(after[1]!.answered_at > before[1]!.answered_at).toBe(true);
     const items = await h['boxReview.items']({ dataset_id: ds.id, run_id: run.id, variant: 0 });
     // The simulated model gives the same box for the same image: re-run, answer unchanged.
-    expect(items.map((i) => [i.name, i.stale, i.stale_reason])).toEqual([['x.png', false, null], ['y.png', true, 'rerun_unchanged']]);
+    expect(items.map((i) => [i.name, i.stale, i.stale_reason])).toEqual([
+      ['x.png', false, null],
+      ['y.png', true, 'rerun_unchanged'],
+    ]);
     const other = await h['boxReview.addImages']({ name: 'elsewhere', images: [image('z.png')] });
     await expect(h['boxReview.runImage']({ dataset_id: other.id, position: 0, run_id: run.id })).rejects.toThrow(/over another dataset/);
     await expect(h['boxReview.runImage']({ dataset_id: ds.id, position: 0, run_id: run.id, variants: [3] })).rejects.toThrow(/no model at place 3/);
@@ -116,13 +146,24 @@ describe('one image sent again', () => {
       const h = env.core.handlers;
       const ds = await h['boxReview.addImages']({ name: 'paused', images: [image('p.png'), image('q.png'), image('r.png')] });
       const request = { model: 'sandbox/baseline-vision', state: '', questions: { card: { type: 'box', instructions: 'the card' } } };
-      env.core.store.run("INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, status, created_at) VALUES ('held', 'held', ?, 'k', ?, ?, 1, 'paused', '2026-01-01T00:00:00.000Z')", [ds.id, JSON.stringify(request), JSON.stringify([{ model: 'sandbox/baseline-vision' }])]);
+      env.core.store.run(
+        "INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, status, created_at) VALUES ('held', 'held', ?, 'k', ?, ?, 1, 'paused', '2026-01-01T00:00:00.000Z')",
+        [ds.id, JSON.stringify(request), JSON.stringify([{ model: 'sandbox/baseline-vision' }])],
+      );
       await h['boxReview.runImage']({ dataset_id: ds.id, position: 2, run_id: 'held' });
-      const after = await until(() => h['evals.get']({ id: 'held' }), (r) => r.status !== 'running');
+      const after = await until(
+        () => h['evals.get']({ id: 'held' }),
+        (r) => r.status !== 'running',
+      );
       expect(after).toMatchObject({ status: 'paused', done: 1, total: 3 });
       expect(env.core.store.all<{ position: number }>("SELECT position FROM eval_results WHERE run_id = 'held'")).toEqual([{ position: 2 }]);
       await h['evals.resume']({ id: 'held' });
-      expect(await until(() => h['evals.get']({ id: 'held' }), (r) => r.status !== 'running')).toMatchObject({ status: 'done', done: 3 });
+      expect(
+        await until(
+          () => h['evals.get']({ id: 'held' }),
+          (r) => r.status !== 'running',
+        ),
+      ).toMatchObject({ status: 'done', done: 3 });
     } finally {
       await env.cleanup();
     }
@@ -135,11 +176,20 @@ describe('stale reasons', () => {
     expect(staleReason(judged, { answers: '{"card":1}', truth: '[]', newest: { run_id: 'r1', variant: 0, at: judged.judged_at, answers: '{}' } })).toBeNull();
     expect(staleReason(judged, { answers: '{"card":1}', truth: '[1]', newest: undefined })).toBe('truth_changed');
     expect(staleReason(judged, { answers: '{"card":2}', truth: '[]', newest: undefined })).toBe('answers_differ');
-    expect(staleReason(judged, { answers: '{"card":1}', truth: '[1]', newest: { run_id: 'r2', variant: 0, at: '2026-01-02T00:00:00.000Z', answers: '{}' } })).toBe('rerun_changed');
+    expect(
+      staleReason(judged, { answers: '{"card":1}', truth: '[1]', newest: { run_id: 'r2', variant: 0, at: '2026-01-02T00:00:00.000Z', answers: '{}' } }),
+    ).toBe('rerun_changed');
     // An older answer of another run is not a re-run.
-    expect(staleReason(judged, { answers: '{"card":1}', truth: '[]', newest: { run_id: 'r0', variant: 0, at: '2025-12-31T00:00:00.000Z', answers: '{}' } })).toBeNull();
+    expect(
+      staleReason(judged, { answers: '{"card":1}', truth: '[]', newest: { run_id: 'r0', variant: 0, at: '2025-12-31T00:00:00.000Z', answers: '{}' } }),
+    ).toBeNull();
     // A verdict whose answer's time is not known is stale once any run has answered.
-    expect(staleReason({ ...judged, run_id: null, judged_at: null, truth: null }, { answers: '{"card":1}', truth: '[9]', newest: { run_id: 'r0', variant: 0, at: '2025-12-31T00:00:00.000Z', answers: '{}' } })).toBe('rerun_changed');
+    expect(
+      staleReason(
+        { ...judged, run_id: null, judged_at: null, truth: null },
+        { answers: '{"card":1}', truth: '[9]', newest: { run_id: 'r0', variant: 0, at: '2025-12-31T00:00:00.000Z', answers: '{}' } },
+      ),
+    ).toBe('rerun_changed');
   });
 });
 
@@ -156,7 +206,9 @@ describe('verdicts kept before they were per model', () => {
       raw.exec(`PRAGMA user_version = ${before}`);
       raw.exec("INSERT INTO datasets (id, name, status, item_count, created_at) VALUES ('ds', 'old', 'ready', 2, '2026-01-01T00:00:00.000Z')");
       raw.exec("INSERT INTO dataset_items (dataset_id, position, id, state, expected) VALUES ('ds', 0, 'a.png', '[]', '{}'), ('ds', 1, 'b.png', '[]', '{}')");
-      raw.exec(`INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, status, created_at) VALUES ('r', 'r', 'ds', 'k', '{}', '[{"model":"acme/one"},{"model":"acme/two","label":"eu"}]', 1, 'done', '2026-01-02T00:00:00.000Z')`);
+      raw.exec(
+        `INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, status, created_at) VALUES ('r', 'r', 'ds', 'k', '{}', '[{"model":"acme/one"},{"model":"acme/two","label":"eu"}]', 1, 'done', '2026-01-02T00:00:00.000Z')`,
+      );
       raw.exec(`INSERT INTO box_verdicts (dataset_id, item_id, verdict, note, run_id, variant, answers, updated_at) VALUES
         ('ds', 'a.png', 'accepted', 'fine', 'r', 1, '{"card":{"top":0.1,"left":0.1,"bottom":0.5,"right":0.5}}', '2026-01-03T00:00:00.000Z'),
         ('ds', 'b.png', 'rejected', 'off', NULL, 0, '{}', '2026-01-03T00:00:00.000Z')`);
@@ -164,7 +216,9 @@ describe('verdicts kept before they were per model', () => {
 
       const store = Store.open(path);
       try {
-        const rows = store.all<{ item_id: string; question: string; model: string; verdict: string; note: string; run_id: string | null; variant: number }>('SELECT item_id, question, model, verdict, note, run_id, variant FROM box_verdicts ORDER BY item_id');
+        const rows = store.all<{ item_id: string; question: string; model: string; verdict: string; note: string; run_id: string | null; variant: number }>(
+          'SELECT item_id, question, model, verdict, note, run_id, variant FROM box_verdicts ORDER BY item_id',
+        );
         expect(rows).toEqual([
           { item_id: 'a.png', question: '', model: 'acme/two (eu)', verdict: 'accepted', note: 'fine', run_id: 'r', variant: 1 },
           { item_id: 'b.png', question: '', model: '', verdict: 'rejected', note: 'off', run_id: null, variant: 0 },
@@ -184,13 +238,34 @@ describe('verdicts kept before they were per model', () => {
     try {
       const h = env.core.handlers;
       const ds = await h['boxReview.addImages']({ name: 'unknown', images: [image('u.png')] });
-      env.core.store.run("INSERT INTO box_verdicts (dataset_id, item_id, question, model, verdict, note, answers, updated_at) VALUES (?, 'u.png', '', '', 'accepted', 'from before', '{}', '2026-01-01T00:00:00.000Z')", [ds.id]);
-      expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: null, variant: 0 }))[0]).toMatchObject({ verdict: 'accepted', verdict_model: null, note: 'from before', stale: false });
-      env.core.store.run("INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, status, created_at) VALUES ('ru', 'ru', ?, 'k', '{}', '[{\"model\":\"acme/one\"}]', 1, 'done', '2026-02-01T00:00:00.000Z')", [ds.id]);
+      env.core.store.run(
+        "INSERT INTO box_verdicts (dataset_id, item_id, question, model, verdict, note, answers, updated_at) VALUES (?, 'u.png', '', '', 'accepted', 'from before', '{}', '2026-01-01T00:00:00.000Z')",
+        [ds.id],
+      );
+      expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: null, variant: 0 }))[0]).toMatchObject({
+        verdict: 'accepted',
+        verdict_model: null,
+        note: 'from before',
+        stale: false,
+      });
+      env.core.store.run(
+        "INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, status, created_at) VALUES ('ru', 'ru', ?, 'k', '{}', '[{\"model\":\"acme/one\"}]', 1, 'done', '2026-02-01T00:00:00.000Z')",
+        [ds.id],
+      );
       env.core.store.run('INSERT INTO eval_results (run_id, variant, position, ok, answers, latency_ms) VALUES (?, 0, 0, 1, ?, 1)', ['ru', boxAnswer(CARD)]);
-      expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: 'ru', variant: 0 }))[0]).toMatchObject({ verdict: 'accepted', verdict_model: null, stale: true, stale_reason: 'rerun_changed' });
+      expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: 'ru', variant: 0 }))[0]).toMatchObject({
+        verdict: 'accepted',
+        verdict_model: null,
+        stale: true,
+        stale_reason: 'rerun_changed',
+      });
       // Judging the model's answer gives it a verdict of its own, with the note carried over.
-      expect(await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'ru', variant: 0, verdict: 'rejected' })).toMatchObject({ verdict: 'rejected', verdict_model: 'acme/one', note: 'from before', stale: false });
+      expect(await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'ru', variant: 0, verdict: 'rejected' })).toMatchObject({
+        verdict: 'rejected',
+        verdict_model: 'acme/one',
+        note: 'from before',
+        stale: false,
+      });
       expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: null, variant: 0 }))[0]).toMatchObject({ verdict: 'accepted', verdict_model: null });
     } finally {
       await env.cleanup();
@@ -205,18 +280,30 @@ describe('verdicts set per question, never toggled', () => {
       const h = env.core.handlers;
       const s = env.core.store;
       const ds = await h['boxReview.addImages']({ name: 'per question', images: [image('shelf.png')] });
-      s.run("INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, status, created_at) VALUES ('r', 'r', ?, 'k', ?, ?, 1, 'done', '2026-01-01T00:00:00.000Z')", [
-        ds.id,
-        JSON.stringify({ model: 'acme/one', state: '', questions: { card: { type: 'box', instructions: 'card' }, badge: { type: 'box', instructions: 'badge' } } }),
-        JSON.stringify([{ model: 'acme/one' }]),
+      s.run(
+        "INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, status, created_at) VALUES ('r', 'r', ?, 'k', ?, ?, 1, 'done', '2026-01-01T00:00:00.000Z')",
+        [
+          ds.id,
+          JSON.stringify({
+            model: 'acme/one',
+            state: '',
+            questions: { card: { type: 'box', instructions: 'card' }, badge: { type: 'box', instructions: 'badge' } },
+          }),
+          JSON.stringify([{ model: 'acme/one' }]),
+        ],
+      );
+      s.run("INSERT INTO eval_results (run_id, variant, position, ok, answers, latency_ms) VALUES ('r', 0, 0, 1, ?, 1)", [
+        JSON.stringify({ card: { type: 'box', box: CARD }, badge: { type: 'box', box: OTHER } }),
       ]);
-      s.run("INSERT INTO eval_results (run_id, variant, position, ok, answers, latency_ms) VALUES ('r', 0, 0, 1, ?, 1)", [JSON.stringify({ card: { type: 'box', box: CARD }, badge: { type: 'box', box: OTHER } })]);
       const at = { dataset_id: ds.id, position: 0, run_id: 'r', variant: 0 };
       // The whole image accepted, with a note.
       await h['boxReview.update']({ ...at, verdict: 'accepted', note: 'both look right' });
       // Then the badge's answer rejected alone: the card keeps the whole image's verdict and note.
       const split = await h['boxReview.update']({ ...at, question: 'badge', verdict: 'rejected', note: 'badge box far off' });
-      expect(split.verdicts).toMatchObject({ card: { verdict: 'accepted', note: 'both look right', whole_image: false }, badge: { verdict: 'rejected', note: 'badge box far off', whole_image: false } });
+      expect(split.verdicts).toMatchObject({
+        card: { verdict: 'accepted', note: 'both look right', whole_image: false },
+        badge: { verdict: 'rejected', note: 'badge box far off', whole_image: false },
+      });
       expect(split.verdict).toBe('rejected');
       // Reject pressed again: still rejected, the note kept.
       const again = await h['boxReview.update']({ ...at, question: 'badge', verdict: 'rejected' });
@@ -230,7 +317,9 @@ describe('verdicts set per question, never toggled', () => {
       const cleared = await h['boxReview.update']({ ...at, question: 'badge', verdict: null });
       expect(cleared.verdicts['badge']).toBeUndefined();
       expect(cleared.verdict).toBeNull();
-      await expect(h['boxReview.update']({ ...at, question: 'badge', note: 'orphan' })).rejects.toThrow(/has no verdict yet; a note is kept with the verdict it explains/);
+      await expect(h['boxReview.update']({ ...at, question: 'badge', note: 'orphan' })).rejects.toThrow(
+        /has no verdict yet; a note is kept with the verdict it explains/,
+      );
       await expect(h['boxReview.update']({ ...at, question: 'mug', verdict: 'accepted' })).rejects.toThrow(/no answer or truth for "mug"/);
       // Clearing the whole image clears every question.
       const none = await h['boxReview.update']({ ...at, verdict: null });

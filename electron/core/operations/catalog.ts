@@ -106,31 +106,45 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
       // The last reason each endpoint could not be measured, to show beside it.
       const failed = new Map<string, { tag: string; provider_name: string; reason: string }>();
       // Endpoints are measured side by side; each one's calls go one after another.
-      await Promise.all(core.catalog.endpointsOf(model).map(async (endpoint) => {
-        for (let i = 0; i < calls; i += 1) {
-          const plan = singleEndpointPlan(endpoint, 'probe');
-          attempts += 1;
-          try {
-            await core.gateway.route(
-              plan,
-              async (_a, signal) => {
-                // A host that answers Decisions is measured with the shortest Decisions request: one yes/no question.
-                if (endpoint.host) {
-                  const result = await core.gateway.decide(endpoint, { state: PROBE_STATE, parts: [{ type: 'text', text: PROBE_STATE }], questions: PROBE_QUESTION, assets: [] }, signal);
+      await Promise.all(
+        core.catalog.endpointsOf(model).map(async (endpoint) => {
+          for (let i = 0; i < calls; i += 1) {
+            const plan = singleEndpointPlan(endpoint, 'probe');
+            attempts += 1;
+            try {
+              await core.gateway.route(
+                plan,
+                async (_a, signal) => {
+                  // A host that answers Decisions is measured with the shortest Decisions request: one yes/no question.
+                  if (endpoint.host) {
+                    const result = await core.gateway.decide(
+                      endpoint,
+                      { state: PROBE_STATE, parts: [{ type: 'text', text: PROBE_STATE }], questions: PROBE_QUESTION, assets: [] },
+                      signal,
+                    );
+                    return { value: null, usage: result.usage, timings: result.timings };
+                  }
+                  // Null only for calls that ask for log-probabilities; this one does not.
+                  const result = (await core.gateway.call(
+                    endpoint,
+                    { messages: [{ role: 'user', content: [{ type: 'text', text: 'Write a short sentence.' }] }], maxTokens: PROBE_NEEDS.completionTokens },
+                    signal,
+                  ))!;
                   return { value: null, usage: result.usage, timings: result.timings };
-                }
-                // Null only for calls that ask for log-probabilities; this one does not.
-                const result = (await core.gateway.call(endpoint, { messages: [{ role: 'user', content: [{ type: 'text', text: 'Write a short sentence.' }] }], maxTokens: PROBE_NEEDS.completionTokens }, signal))!;
-                return { value: null, usage: result.usage, timings: result.timings };
-              },
-              { requestId: `probe-${randomUUID()}`, deadlineMs: 30_000, attemptTimeoutMs: 30_000 },
-            );
-          } catch (error) {
-            failures += 1;
-            failed.set(endpoint.id, { tag: endpointSlug(endpoint), provider_name: endpoint.provider.name, reason: error instanceof Error ? error.message : String(error) });
+                },
+                { requestId: `probe-${randomUUID()}`, deadlineMs: 30_000, attemptTimeoutMs: 30_000 },
+              );
+            } catch (error) {
+              failures += 1;
+              failed.set(endpoint.id, {
+                tag: endpointSlug(endpoint),
+                provider_name: endpoint.provider.name,
+                reason: error instanceof Error ? error.message : String(error),
+              });
+            }
           }
-        }
-      }));
+        }),
+      );
       return { attempts, failures, failed: [...failed.values()] };
     },
     'endpoints.uptime': async ({ model, hours }) => {
@@ -162,7 +176,16 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
     'catalog.export': async () => exportCatalogFile(core),
     'catalog.import': async ({ catalog }) => {
       const builtIn = core.catalog.listProviders().filter((p) => p.source !== 'file');
-      const file = validateCatalogFile(catalog, new Set(builtIn.map((p) => p.slug)), new Set(core.catalog.listModels().filter((m) => core.catalog.model(m.id).source !== 'file').map((m) => m.id)));
+      const file = validateCatalogFile(
+        catalog,
+        new Set(builtIn.map((p) => p.slug)),
+        new Set(
+          core.catalog
+            .listModels()
+            .filter((m) => core.catalog.model(m.id).source !== 'file')
+            .map((m) => m.id),
+        ),
+      );
       await core.replaceCatalogFile(file);
       return { providers: file.providers.length, models: file.models.length, endpoints: file.endpoints.length };
     },
@@ -203,7 +226,10 @@ function capabilityView(endpoint: CatalogEndpoint, gateway: HandlerDeps['gateway
     temperature: caps.temperature,
     top_logprobs: caps.topLogprobs,
     structured_output: caps.structured,
-    reasoning: caps.reasoning === 'none' ? 'none' : `${caps.reasoning}${caps.minimalEffort ? ` (least: ${caps.minimalEffort})` : caps.minThinkingBudget !== undefined ? ` (least: ${caps.minThinkingBudget} tokens)` : ''}`,
+    reasoning:
+      caps.reasoning === 'none'
+        ? 'none'
+        : `${caps.reasoning}${caps.minimalEffort ? ` (least: ${caps.minimalEffort})` : caps.minThinkingBudget !== undefined ? ` (least: ${caps.minThinkingBudget} tokens)` : ''}`,
     source: caps.source,
   } as const;
 }

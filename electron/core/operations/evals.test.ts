@@ -20,25 +20,44 @@ describe('evaluation operations', () => {
   it('saves inspector runs as a dataset, their answers as expected answers', async () => {
     const h = env.core.handlers;
     const run = await h['runs.start']({ request: { model: 'sandbox/baseline-text', state: 'The parcel arrived two days late.', questions: QUESTIONS } });
-    const done = await until(() => h['runs.get']({ id: run.id }), (r) => r.status !== 'running');
+    const done = await until(
+      () => h['runs.get']({ id: run.id }),
+      (r) => r.status !== 'running',
+    );
     const answers = (done.response as { answers: { late: { noul: number }; topic: { choice: string } } }).answers;
     const dataset = await h['datasets.fromRuns']({ name: 'from runs', run_ids: [run.id] });
     expect(dataset).toMatchObject({ name: 'from runs', items: 1 });
     const { items } = await h['datasets.items']({ dataset_id: dataset.id, offset: 0, limit: 10 });
-    expect(items[0]).toMatchObject({ id: run.id, state: 'The parcel arrived two days late.', expected: { late: answers.late.noul >= 0.5, topic: answers.topic.choice } });
+    expect(items[0]).toMatchObject({
+      id: run.id,
+      state: 'The parcel arrived two days late.',
+      expected: { late: answers.late.noul >= 0.5, topic: answers.topic.choice },
+    });
   });
 
   it('imports a CSV, estimates, runs two models, reports, exports and filters the matrix', async () => {
     const h = env.core.handlers;
-    const csv = 'id,state,expected.late,expected.topic\n' + Array.from({ length: 10 }, (_, i) => `i${i},"Parcel ${i} ${i % 2 ? 'arrived late' : 'invoice question'}",${i % 2 === 1},${i % 2 ? 'delivery' : 'billing'}`).join('\n');
+    const csv =
+      'id,state,expected.late,expected.topic\n' +
+      Array.from(
+        { length: 10 },
+        (_, i) => `i${i},"Parcel ${i} ${i % 2 ? 'arrived late' : 'invoice question'}",${i % 2 === 1},${i % 2 ? 'delivery' : 'billing'}`,
+      ).join('\n');
     const imported = await h['datasets.import']({ name: 'tickets.csv', format: 'csv', content: csv, questions: QUESTIONS, valid_only: false });
     expect(imported.imported).toBe(10);
-    const input = { request: { model: 'sandbox/baseline-text', state: '', questions: QUESTIONS }, dataset_id: imported.dataset!.id, variants: [{ model: 'sandbox/baseline-text' }, { model: 'sandbox/baseline-text', label: 'bargain only', provider: { only: ['sandbox-bargain'] } }] };
+    const input = {
+      request: { model: 'sandbox/baseline-text', state: '', questions: QUESTIONS },
+      dataset_id: imported.dataset!.id,
+      variants: [{ model: 'sandbox/baseline-text' }, { model: 'sandbox/baseline-text', label: 'bargain only', provider: { only: ['sandbox-bargain'] } }],
+    };
     const estimate = await h['evals.estimate'](input);
     expect(estimate).toMatchObject({ calls: 20, items: 10, estimated: true });
     expect(estimate.cost_usd).toBeGreaterThan(0);
     const run = await h['evals.start']({ ...input, concurrency: 4 });
-    const done = await until(() => h['evals.get']({ id: run.id }), (r) => r.status !== 'running');
+    const done = await until(
+      () => h['evals.get']({ id: run.id }),
+      (r) => r.status !== 'running',
+    );
     expect(done).toMatchObject({ status: 'done', done: 20, total: 20 });
     expect(done.variants.map((v) => v.name)).toEqual(['sandbox/baseline-text', 'sandbox/baseline-text (bargain only)']);
     const report = await h['evals.report']({ id: run.id });
@@ -57,7 +76,9 @@ describe('evaluation operations', () => {
     // Right or wrong as the metrics judge it, and the confidence they use: a spreadsheet agrees with the report.
     const header = csvOut[0]!.split(',');
     const cellsOf = (line: string) => (parseCsv(line) as string[][])[0]!;
-    const rightLate = csvOut.slice(1).filter((l) => cellsOf(l)[header.indexOf('model')] === 'sandbox/baseline-text' && cellsOf(l)[header.indexOf('correct.late')] === 'true').length;
+    const rightLate = csvOut
+      .slice(1)
+      .filter((l) => cellsOf(l)[header.indexOf('model')] === 'sandbox/baseline-text' && cellsOf(l)[header.indexOf('correct.late')] === 'true').length;
     const textReport = (await h['evals.report']({ id: run.id })).models[0]!.questions['late']!;
     expect(rightLate / 10).toBeCloseTo(textReport['accuracy'] as number, 10);
     for (const line of csvOut.slice(1)) {
@@ -78,18 +99,36 @@ describe('images as a dataset', () => {
     const env = await tempCore();
     try {
       const h = env.core.handlers;
-      const questions = { parcel: { type: 'box' as const, instructions: 'Where is the parcel?' }, visible: { type: 'noul' as const, instructions: 'Is a parcel visible?' } };
+      const questions = {
+        parcel: { type: 'box' as const, instructions: 'Where is the parcel?' },
+        visible: { type: 'noul' as const, instructions: 'Is a parcel visible?' },
+      };
       const images = [
         { name: 'b.png', data_url: PNG },
         { name: 'a.png', data_url: PNG },
       ];
-      const good = await h['datasets.importImages']({ name: 'photos', images, questions, valid_only: false, labels: { format: 'csv', content: 'id,expected.visible,expected.parcel\na.png,true,"{""top"":0.1,""bottom"":0.4,""left"":0.2,""right"":0.5}"\nb,false,\n' } });
+      const good = await h['datasets.importImages']({
+        name: 'photos',
+        images,
+        questions,
+        valid_only: false,
+        labels: {
+          format: 'csv',
+          content: 'id,expected.visible,expected.parcel\na.png,true,"{""top"":0.1,""bottom"":0.4,""left"":0.2,""right"":0.5}"\nb,false,\n',
+        },
+      });
       const { items } = await h['datasets.items']({ dataset_id: good.dataset!.id, offset: 0, limit: 10 });
       expect(items.map((i) => [i.id, i.expected])).toEqual([
         ['b.png', { visible: false }],
         ['a.png', { visible: true, parcel: { top: 0.1, bottom: 0.4, left: 0.2, right: 0.5 } }],
       ]);
-      const bad = await h['datasets.importImages']({ name: 'photos', images, questions, valid_only: false, labels: { format: 'csv', content: 'id,expected.parcel\na.png,"{""top"":0.6,""bottom"":0.4,""left"":0.2,""right"":0.5}"\n' } });
+      const bad = await h['datasets.importImages']({
+        name: 'photos',
+        images,
+        questions,
+        valid_only: false,
+        labels: { format: 'csv', content: 'id,expected.parcel\na.png,"{""top"":0.6,""bottom"":0.4,""left"":0.2,""right"":0.5}"\n' },
+      });
       expect(bad.dataset).toBeNull();
       // The problem is in the labels file: named there, with its row.
       expect(bad.problems[0]).toMatchObject({ file: 'labels.csv', row: 2, field: 'expected.parcel' });
@@ -106,7 +145,12 @@ describe('deleting a dataset', () => {
       const h = env.core.handlers;
       const content = Array.from({ length: 30 }, (_, i) => JSON.stringify({ id: `i${i}`, state: `parcel ${i}`, expected: { late: true } })).join('\n');
       const imported = await h['datasets.import']({ name: 'd', format: 'jsonl', content, questions: { late: QUESTIONS.late }, valid_only: false });
-      const run = await h['evals.start']({ request: { model: 'sandbox/baseline-text', state: '', questions: { late: QUESTIONS.late } }, dataset_id: imported.dataset!.id, variants: [{ model: 'sandbox/baseline-text' }], concurrency: 2 });
+      const run = await h['evals.start']({
+        request: { model: 'sandbox/baseline-text', state: '', questions: { late: QUESTIONS.late } },
+        dataset_id: imported.dataset!.id,
+        variants: [{ model: 'sandbox/baseline-text' }],
+        concurrency: 2,
+      });
       await h['datasets.delete']({ id: imported.dataset!.id });
       await env.core.evalRuns.wait(run.id).catch(() => undefined);
       expect(await h['evals.list']({})).toEqual([]);

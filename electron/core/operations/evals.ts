@@ -23,9 +23,17 @@ const collect = () => {
 function expectedFromAnswers(questions: Record<string, Question>, answers: Record<string, unknown>): Expected {
   const expected: Expected = {};
   for (const [name, q] of Object.entries(questions)) {
-    const a = answers[name] as { type?: string; noul?: number; choice?: string; score?: number; probabilities?: Record<string, number>; box?: unknown } | undefined;
+    const a = answers[name] as
+      { type?: string; noul?: number; choice?: string; score?: number; probabilities?: Record<string, number>; box?: unknown } | undefined;
     if (!a || a.type !== q.type) continue;
-    const value = a.type === 'noul' ? (a.noul ?? 0) >= 0.5 : a.type === 'choice' ? a.choice : a.type === 'score' ? scoreLevel({ score: a.score ?? 0, probabilities: a.probabilities }) : a.box;
+    const value =
+      a.type === 'noul'
+        ? (a.noul ?? 0) >= 0.5
+        : a.type === 'choice'
+          ? a.choice
+          : a.type === 'score'
+            ? scoreLevel({ score: a.score ?? 0, probabilities: a.probabilities })
+            : a.box;
     const checked = checkExpected(q, value);
     if ('value' in checked) expected[name] = checked.value;
   }
@@ -36,7 +44,13 @@ function expectedFromAnswers(questions: Record<string, Question>, answers: Recor
 async function startingEstimate(core: HandlerDeps, input: Parameters<typeof estimateRun>[1]): Promise<RunEstimate | null> {
   try {
     const e = await estimateRun(core, input);
-    return { expected_usd: e.cost_usd, worst_usd: e.worst_usd, input_tokens: e.input_tokens, output_tokens: e.output_tokens, variants: e.per_variant.map((v) => ({ expected_usd: v.cost_usd, fit: v.tokens_fit })) };
+    return {
+      expected_usd: e.cost_usd,
+      worst_usd: e.worst_usd,
+      input_tokens: e.input_tokens,
+      output_tokens: e.output_tokens,
+      variants: e.per_variant.map((v) => ({ expected_usd: v.cost_usd, fit: v.tokens_fit })),
+    };
   } catch {
     return null;
   }
@@ -48,7 +62,12 @@ export function evalHandlers(core: HandlerDeps): EvalOps {
     'datasets.list': async () => core.datasets.list(),
     // Problems name the file the rows came from (`file`), which may differ from the dataset's name.
     'datasets.import': async ({ name, file, format, content, questions, valid_only }) =>
-      core.datasets.import({ name, rows: readRows(Readable.from([content]), file ?? name, format), questions: questions as Record<string, Question>, validOnly: valid_only }),
+      core.datasets.import({
+        name,
+        rows: readRows(Readable.from([content]), file ?? name, format),
+        questions: questions as Record<string, Question>,
+        validOnly: valid_only,
+      }),
     'datasets.importImages': async ({ name, images, labels, questions, valid_only }) => {
       const labelRows = new Map<string, RawRow>();
       const problems: RawRow[] = [];
@@ -58,11 +77,23 @@ export function evalHandlers(core: HandlerDeps): EvalOps {
           else labelRows.set(String(r.id), r);
         }
       }
-      if (problems.length > 0) return { dataset: null, imported: 0, skipped: problems.length, problems: problems.map((p) => ({ file: p.file, row: p.row, field: p.problem!.field, message: p.problem!.message })) };
-      return core.datasets.import({ name, rows: imageFolderRowsFrom(images, labelRows), questions: questions as Record<string, Question>, validOnly: valid_only });
+      if (problems.length > 0)
+        return {
+          dataset: null,
+          imported: 0,
+          skipped: problems.length,
+          problems: problems.map((p) => ({ file: p.file, row: p.row, field: p.problem!.field, message: p.problem!.message })),
+        };
+      return core.datasets.import({
+        name,
+        rows: imageFolderRowsFrom(images, labelRows),
+        questions: questions as Record<string, Question>,
+        validOnly: valid_only,
+      });
     },
     'datasets.items': async ({ dataset_id, offset, limit, search }) => core.datasets.items(dataset_id, { offset, limit, search }),
-    'datasets.updateExpected': async ({ dataset_id, position, expected, questions }) => core.datasets.updateExpected(dataset_id, position, expected, questions as Record<string, Question>),
+    'datasets.updateExpected': async ({ dataset_id, position, expected, questions }) =>
+      core.datasets.updateExpected(dataset_id, position, expected, questions as Record<string, Question>),
     'datasets.delete': async ({ id }) => {
       // Its runs go with it (the store cascades); stop any still sending first.
       for (const run of core.evalRuns.list()) if (run.dataset_id === id) core.evalRuns.cancel(run.id);

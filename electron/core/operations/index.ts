@@ -17,5 +17,12 @@ export type HandlerDeps = Omit<Core, 'handlers'>;
 
 /** The implementation of every inspector operation, one module per domain. */
 export function createHandlers(core: HandlerDeps): Handlers {
-  return { ...appHandlers(core), ...keyHandlers(core), ...catalogHandlers(core), ...inspectorHandlers(core), ...evalHandlers(core), ...boxReviewHandlers(core) };
+  return {
+    ...appHandlers(core),
+    ...keyHandlers(core),
+    ...catalogHandlers(core),
+    ...inspectorHandlers(core),
+    ...evalHandlers(core),
+    ...boxReviewHandlers(core),
+  };
 }

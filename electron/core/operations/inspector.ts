@@ -50,7 +50,9 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
       exported_at: new Date(core.clock.now()).toISOString(),
       settings: core.settings.get(),
       catalog: exportCatalogFile(core),
-      question_sets: await Promise.all((await core.questionSets.list()).map(async (s) => ({ name: s.name, request: (await core.questionSets.get(s.id)).request }))),
+      question_sets: await Promise.all(
+        (await core.questionSets.list()).map(async (s) => ({ name: s.name, request: (await core.questionSets.get(s.id)).request })),
+      ),
       box_items: core.boxItems.list().map(({ id: _id, created_at: _c, ...item }) => item),
       datasets: [...exportDatasets(core.store, core.datasets)],
     }),
@@ -62,7 +64,16 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
         return { name: s.name, request: parsed.data };
       });
       const builtIn = core.catalog.listProviders().filter((p) => p.source !== 'file');
-      const catalog = validateCatalogFile(backup.catalog, new Set(builtIn.map((p) => p.slug)), new Set(core.catalog.listModels().filter((m) => core.catalog.model(m.id).source !== 'file').map((m) => m.id)));
+      const catalog = validateCatalogFile(
+        backup.catalog,
+        new Set(builtIn.map((p) => p.slug)),
+        new Set(
+          core.catalog
+            .listModels()
+            .filter((m) => core.catalog.model(m.id).source !== 'file')
+            .map((m) => m.id),
+        ),
+      );
       checkDatasets(backup.datasets);
       await core.replaceCatalogFile(catalog);
       await core.settings.update(backup.settings);

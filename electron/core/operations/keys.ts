@@ -59,7 +59,8 @@ export function keyHandlers(core: HandlerDeps): KeyOps {
     },
     'remoteKey.set': async ({ key }) => {
       const gateway = core.settings.get().gateway;
-      if (gateway.mode !== 'remote') throw new GatewayError('bad_request', 'Connect to a remote gateway first: its key is bound to its address and sent nowhere else');
+      if (gateway.mode !== 'remote')
+        throw new GatewayError('bad_request', 'Connect to a remote gateway first: its key is bound to its address and sent nowhere else');
       try {
         await core.options.secrets.set(REMOTE_KEY_SECRET, encodeBoundKey(key, originOf(gateway.base_url)!));
       } catch (error) {

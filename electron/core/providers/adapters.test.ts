@@ -13,7 +13,15 @@ import { UpstreamError } from './upstream-error';
 
 const REQUEST: ChatRequest = {
   system: 'Answer with one label.',
-  messages: [{ role: 'user', content: [{ type: 'text', text: 'The parcel came late.', cache: true }, { type: 'text', text: 'Late? Answer Yes or No.' }] }],
+  messages: [
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'The parcel came late.', cache: true },
+        { type: 'text', text: 'Late? Answer Yes or No.' },
+      ],
+    },
+  ],
   maxTokens: 1,
   temperature: 0,
   topLogprobs: 5,
@@ -40,14 +48,31 @@ const CASES: WireCase[] = [
     adapter: openaiAdapter,
     path: /^\/v1\/chat\/completions$/,
     authHeader: ['authorization', 'Bearer sk-test-key'],
-    ok: WIRE.openai('Yes', { top: [{ token: 'Yes', logprob: -0.1 }, { token: 'No', logprob: -2.4 }], usage: { prompt: 40, completion: 1, cached: 32 } }),
+    ok: WIRE.openai('Yes', {
+      top: [
+        { token: 'Yes', logprob: -0.1 },
+        { token: 'No', logprob: -2.4 },
+      ],
+      usage: { prompt: 40, completion: 1, cached: 32 },
+    }),
     errorBody: ERROR_BODY.openai,
     expectText: 'Yes',
     expectUsage: { inputTokens: 40, outputTokens: 1, cachedInputTokens: 32 },
-    expectTop: [{ token: 'Yes', logprob: -0.1 }, { token: 'No', logprob: -2.4 }],
+    expectTop: [
+      { token: 'Yes', logprob: -0.1 },
+      { token: 'No', logprob: -2.4 },
+    ],
     truncated: [`data: ${JSON.stringify({ id: 'x', choices: [{ index: 0, delta: { content: 'Y' } }] })}\n\n`],
     checkBody: (body) => {
-      expect(body).toMatchObject({ model: 'upstream-model', max_tokens: 1, temperature: 0, logprobs: true, top_logprobs: 5, stream: true, stream_options: { include_usage: true } });
+      expect(body).toMatchObject({
+        model: 'upstream-model',
+        max_tokens: 1,
+        temperature: 0,
+        logprobs: true,
+        top_logprobs: 5,
+        stream: true,
+        stream_options: { include_usage: true },
+      });
       expect((body['messages'] as unknown[])[0]).toEqual({ role: 'system', content: 'Answer with one label.' });
     },
   },
@@ -73,14 +98,25 @@ const CASES: WireCase[] = [
     adapter: geminiAdapter,
     path: /^\/v1beta\/models\/upstream-model:streamGenerateContent\?alt=sse$/,
     authHeader: ['x-goog-api-key', 'sk-test-key'],
-    ok: WIRE.gemini('Yes', { top: [{ token: 'Yes', logProbability: -0.2 }, { token: 'No', logProbability: -1.7 }] }),
+    ok: WIRE.gemini('Yes', {
+      top: [
+        { token: 'Yes', logProbability: -0.2 },
+        { token: 'No', logProbability: -1.7 },
+      ],
+    }),
     errorBody: (m) => ERROR_BODY.gemini(m),
     expectText: 'Yes',
     expectUsage: { inputTokens: 30, outputTokens: 1, cachedInputTokens: 16 },
-    expectTop: [{ token: 'Yes', logprob: -0.2 }, { token: 'No', logprob: -1.7 }],
+    expectTop: [
+      { token: 'Yes', logprob: -0.2 },
+      { token: 'No', logprob: -1.7 },
+    ],
     truncated: [`data: ${JSON.stringify({ candidates: [{ content: { parts: [{ text: 'Y' }] } }] })}\n\n`],
     checkBody: (body) => {
-      expect(body).toMatchObject({ generationConfig: { maxOutputTokens: 1, temperature: 0, responseLogprobs: true, logprobs: 5 }, systemInstruction: { parts: [{ text: 'Answer with one label.' }] } });
+      expect(body).toMatchObject({
+        generationConfig: { maxOutputTokens: 1, temperature: 0, responseLogprobs: true, logprobs: 5 },
+        systemInstruction: { parts: [{ text: 'Answer with one label.' }] },
+      });
     },
   },
 ];
@@ -90,7 +126,11 @@ describe.each(CASES)('$name adapter (shared suite)', (wire) => {
   const http = suite.http;
   const base = () => (wire.adapter === geminiAdapter ? `${suite.upstream.url}/v1beta` : `${suite.upstream.url}/v1`);
   const call = (timeoutMs = 2_000) =>
-    wire.adapter.chat!({ baseUrl: base(), model: 'upstream-model', apiKey: 'sk-test-key', capabilities: OPEN_CAPABILITIES, host: null }, REQUEST, { http, clock: systemClock, signal: AbortSignal.timeout(timeoutMs) });
+    wire.adapter.chat!({ baseUrl: base(), model: 'upstream-model', apiKey: 'sk-test-key', capabilities: OPEN_CAPABILITIES, host: null }, REQUEST, {
+      http,
+      clock: systemClock,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
   const failure = async (timeoutMs?: number) => {
     const error = await call(timeoutMs).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamError);
@@ -133,7 +173,12 @@ describe.each(CASES)('$name adapter (shared suite)', (wire) => {
   });
 
   it('429 carries Retry-After in ms', async () => {
-    suite.upstream.script({ kind: 'respond', status: 429, headers: { 'content-type': 'application/json', 'retry-after': '7' }, chunks: [wire.errorBody('slow down')] });
+    suite.upstream.script({
+      kind: 'respond',
+      status: 429,
+      headers: { 'content-type': 'application/json', 'retry-after': '7' },
+      chunks: [wire.errorBody('slow down')],
+    });
     const error = await failure();
     expect(error.kind).toBe('rate_limited');
     expect(error.details.retryAfterMs).toBe(7000);
@@ -165,7 +210,11 @@ describe.each(CASES)('$name adapter (shared suite)', (wire) => {
   });
 
   it('a refused connection is a connection failure', async () => {
-    const refused = wire.adapter.chat!({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm', apiKey: 'k', capabilities: OPEN_CAPABILITIES, host: null }, REQUEST, { http, clock: systemClock, signal: AbortSignal.timeout(2000) });
+    const refused = wire.adapter.chat!({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm', apiKey: 'k', capabilities: OPEN_CAPABILITIES, host: null }, REQUEST, {
+      http,
+      clock: systemClock,
+      signal: AbortSignal.timeout(2000),
+    });
     const error = await refused.catch((e: unknown) => e);
     expect((error as UpstreamError).kind).toBe('connection');
   });
@@ -176,10 +225,21 @@ describe('native decisions adapter', () => {
   const http = suite.http;
   const ask = { state: 'x', parts: [{ type: 'text' as const, text: 'x' }], questions: { q: { type: 'noul' as const, instructions: 'x' } }, assets: [] };
   const host = gatewayHost({ slug: 'remote', name: 'Remote' }, 'upstream/m');
-  const decide = () => decisionsAdapter.decide!({ baseUrl: `${suite.upstream.url}/api/v1`, model: 'upstream/m', apiKey: 'k', capabilities: OPEN_CAPABILITIES, host }, ask, { http, clock: systemClock, signal: AbortSignal.timeout(2000) });
+  const decide = () =>
+    decisionsAdapter.decide!({ baseUrl: `${suite.upstream.url}/api/v1`, model: 'upstream/m', apiKey: 'k', capabilities: OPEN_CAPABILITIES, host }, ask, {
+      http,
+      clock: systemClock,
+      signal: AbortSignal.timeout(2000),
+    });
 
   it('passes answers through unchanged and posts to /api/alpha/decisions', async () => {
-    const answer = { id: 'g1', model: 'upstream/m', provider: 'Remote', answers: { q: { type: 'noul', noul: 0.73 } }, usage: { input_tokens: 9, output_tokens: 1, cost: 0.00002 } };
+    const answer = {
+      id: 'g1',
+      model: 'upstream/m',
+      provider: 'Remote',
+      answers: { q: { type: 'noul', noul: 0.73 } },
+      usage: { input_tokens: 9, output_tokens: 1, cost: 0.00002 },
+    };
     suite.upstream.script({ kind: 'respond', status: 200, chunks: [JSON.stringify(answer)] });
     const result = await decide();
     expect(result.answers).toEqual(answer.answers);

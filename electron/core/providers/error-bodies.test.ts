@@ -43,16 +43,77 @@ interface Row {
 
 const ROWS: Row[] = [
   // Quota: a key problem, not a passing rate limit, whatever the status.
-  { name: 'OpenAI 429 insufficient_quota', status: 429, body: () => fixture('openai/error-429-insufficient-quota.json'), classify: classifyOpenAiError, kind: 'quota' },
-  { name: 'OpenAI-compatible 403 insufficient_quota', status: 403, body: () => fixture('openai/error-429-insufficient-quota.json'), classify: classifyOpenAiError, kind: 'quota' },
-  { name: 'OpenAI 429 rate limit', status: 429, body: () => JSON.stringify({ error: { message: 'Rate limit reached for gpt-4o in organization org-x on requests per min (RPM): Limit 500, Used 500, Requested 1.', type: 'requests', param: null, code: 'rate_limit_exceeded' } }), classify: classifyOpenAiError, kind: 'rate_limited' },
+  {
+    name: 'OpenAI 429 insufficient_quota',
+    status: 429,
+    body: () => fixture('openai/error-429-insufficient-quota.json'),
+    classify: classifyOpenAiError,
+    kind: 'quota',
+  },
+  {
+    name: 'OpenAI-compatible 403 insufficient_quota',
+    status: 403,
+    body: () => fixture('openai/error-429-insufficient-quota.json'),
+    classify: classifyOpenAiError,
+    kind: 'quota',
+  },
+  {
+    name: 'OpenAI 429 rate limit',
+    status: 429,
+    body: () =>
+      JSON.stringify({
+        error: {
+          message: 'Rate limit reached for gpt-4o in organization org-x on requests per min (RPM): Limit 500, Used 500, Requested 1.',
+          type: 'requests',
+          param: null,
+          code: 'rate_limit_exceeded',
+        },
+      }),
+    classify: classifyOpenAiError,
+    kind: 'rate_limited',
+  },
   // Unsupported parameters: the endpoint's capability, named as the request names it.
-  { name: 'OpenAI max_tokens on a reasoning model', status: 400, body: () => fixture('openai/error-400-unsupported-parameter-max-tokens.json'), classify: classifyOpenAiError, kind: 'unsupported', parameter: 'max_tokens' },
-  { name: 'OpenAI temperature 0 on a reasoning model', status: 400, body: () => fixture('openai/error-400-unsupported-value-temperature.json'), classify: classifyOpenAiError, kind: 'unsupported', parameter: 'temperature' },
-  { name: 'OpenAI system role on o1-mini (recorded)', status: 400, body: () => fixture('openai/error-400-o1-mini-unsupported-value-system-role.json'), classify: classifyOpenAiError, kind: 'unsupported', parameter: 'messages[0].role' },
-  { name: 'OpenAI web_search_options with code null (recorded)', status: 400, body: () => fixture('openai/error-400-unsupported-parameter-null-code.json'), classify: classifyOpenAiError, kind: 'unsupported', parameter: 'web_search_options' },
+  {
+    name: 'OpenAI max_tokens on a reasoning model',
+    status: 400,
+    body: () => fixture('openai/error-400-unsupported-parameter-max-tokens.json'),
+    classify: classifyOpenAiError,
+    kind: 'unsupported',
+    parameter: 'max_tokens',
+  },
+  {
+    name: 'OpenAI temperature 0 on a reasoning model',
+    status: 400,
+    body: () => fixture('openai/error-400-unsupported-value-temperature.json'),
+    classify: classifyOpenAiError,
+    kind: 'unsupported',
+    parameter: 'temperature',
+  },
+  {
+    name: 'OpenAI system role on o1-mini (recorded)',
+    status: 400,
+    body: () => fixture('openai/error-400-o1-mini-unsupported-value-system-role.json'),
+    classify: classifyOpenAiError,
+    kind: 'unsupported',
+    parameter: 'messages[0].role',
+  },
+  {
+    name: 'OpenAI web_search_options with code null (recorded)',
+    status: 400,
+    body: () => fixture('openai/error-400-unsupported-parameter-null-code.json'),
+    classify: classifyOpenAiError,
+    kind: 'unsupported',
+    parameter: 'web_search_options',
+  },
   // A refusal of a parameter is the endpoint's capability whatever the status; a 403 about the key is not.
-  { name: 'OpenAI 403 logprobs on a reasoning model (reconstructed)', status: 403, body: () => fixture('openai/error-403-logprobs-not-allowed.json'), classify: classifyOpenAiError, kind: 'unsupported', parameter: 'logprobs' },
+  {
+    name: 'OpenAI 403 logprobs on a reasoning model (reconstructed)',
+    status: 403,
+    body: () => fixture('openai/error-403-logprobs-not-allowed.json'),
+    classify: classifyOpenAiError,
+    kind: 'unsupported',
+    parameter: 'logprobs',
+  },
   {
     name: 'OpenAI 403 for a model the key may not use',
     status: 403,
@@ -63,74 +124,169 @@ const ROWS: Row[] = [
   {
     name: 'OpenAI 403 for a project without access to the model',
     status: 403,
-    body: () => JSON.stringify({ error: { message: 'Project `proj_x` does not have access to model `gpt-5`', type: 'invalid_request_error', param: null, code: 'model_not_found' } }),
+    body: () =>
+      JSON.stringify({
+        error: { message: 'Project `proj_x` does not have access to model `gpt-5`', type: 'invalid_request_error', param: null, code: 'model_not_found' },
+      }),
     classify: classifyOpenAiError,
     kind: 'auth',
   },
   {
     name: 'OpenAI-compatible 403 for a region the provider does not serve',
     status: 403,
-    body: () => JSON.stringify({ error: { code: 'unsupported_country_region_territory', message: 'Country, region, or territory not supported', param: null, type: 'request_forbidden' } }),
+    body: () =>
+      JSON.stringify({
+        error: { code: 'unsupported_country_region_territory', message: 'Country, region, or territory not supported', param: null, type: 'request_forbidden' },
+      }),
     classify: classifyOpenAiError,
     kind: 'auth',
   },
-  { name: 'OpenAI 401 bad key', status: 401, body: () => JSON.stringify({ error: { message: 'Incorrect API key provided: sk-test. You can find your API key at https://platform.openai.com/account/api-keys.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }), classify: classifyOpenAiError, kind: 'auth' },
+  {
+    name: 'OpenAI 401 bad key',
+    status: 401,
+    body: () =>
+      JSON.stringify({
+        error: {
+          message: 'Incorrect API key provided: sk-test. You can find your API key at https://platform.openai.com/account/api-keys.',
+          type: 'invalid_request_error',
+          param: null,
+          code: 'invalid_api_key',
+        },
+      }),
+    classify: classifyOpenAiError,
+    kind: 'auth',
+  },
   {
     name: 'Anthropic 403 permission error',
     status: 403,
-    body: () => JSON.stringify({ type: 'error', error: { type: 'permission_error', message: 'Your API key does not have permission to use the specified resource.' } }),
+    body: () =>
+      JSON.stringify({ type: 'error', error: { type: 'permission_error', message: 'Your API key does not have permission to use the specified resource.' } }),
     classify: classifyAnthropicError,
     kind: 'auth',
   },
   {
     name: 'Gemini 403 permission denied',
     status: 403,
-    body: () => JSON.stringify({ error: { code: 403, message: 'Method doesn\'t allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.', status: 'PERMISSION_DENIED' } }),
+    body: () =>
+      JSON.stringify({
+        error: {
+          code: 403,
+          message:
+            "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
+          status: 'PERMISSION_DENIED',
+        },
+      }),
     classify: classifyGeminiError,
     kind: 'auth',
   },
-  { name: 'Mistral 422 extra_forbidden (documented HTTPValidationError)', status: 422, body: () => fixture('mistral/error-422-extra-forbidden-stream-options.json'), classify: classifyOpenAiError, kind: 'unsupported', parameter: 'stream_options' },
+  {
+    name: 'Mistral 422 extra_forbidden (documented HTTPValidationError)',
+    status: 422,
+    body: () => fixture('mistral/error-422-extra-forbidden-stream-options.json'),
+    classify: classifyOpenAiError,
+    kind: 'unsupported',
+    parameter: 'stream_options',
+  },
   {
     name: 'Mistral 422 extra_forbidden inside an error envelope',
     status: 422,
-    body: () => JSON.stringify({ object: 'error', message: { detail: [{ type: 'extra_forbidden', loc: ['body', 'top_logprobs'], msg: 'Extra inputs are not permitted', input: 5 }] }, type: 'invalid_request_error', param: null, code: null }),
+    body: () =>
+      JSON.stringify({
+        object: 'error',
+        message: { detail: [{ type: 'extra_forbidden', loc: ['body', 'top_logprobs'], msg: 'Extra inputs are not permitted', input: 5 }] },
+        type: 'invalid_request_error',
+        param: null,
+        code: null,
+      }),
     classify: classifyOpenAiError,
     kind: 'unsupported',
     parameter: 'top_logprobs',
   },
-  { name: 'Anthropic temperature deprecated', status: 400, body: () => fixture('anthropic/error-400-temperature-deprecated.json'), classify: classifyAnthropicError, kind: 'unsupported', parameter: 'temperature' },
+  {
+    name: 'Anthropic temperature deprecated',
+    status: 400,
+    body: () => fixture('anthropic/error-400-temperature-deprecated.json'),
+    classify: classifyAnthropicError,
+    kind: 'unsupported',
+    parameter: 'temperature',
+  },
   {
     name: 'Anthropic thinking type not supported',
     status: 400,
-    body: () => JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: '`thinking.type.enabled` is not supported for this model. Use `thinking.type.adaptive` instead.' } }),
+    body: () =>
+      JSON.stringify({
+        type: 'error',
+        error: { type: 'invalid_request_error', message: '`thinking.type.enabled` is not supported for this model. Use `thinking.type.adaptive` instead.' },
+      }),
     classify: classifyAnthropicError,
     kind: 'unsupported',
     parameter: 'thinking',
   },
-  { name: 'Gemini logprobs not enabled', status: 400, body: () => fixture('google/error-400-logprobs-not-enabled.json'), classify: classifyGeminiError, kind: 'unsupported', parameter: 'logprobs' },
+  {
+    name: 'Gemini logprobs not enabled',
+    status: 400,
+    body: () => fixture('google/error-400-logprobs-not-enabled.json'),
+    classify: classifyGeminiError,
+    kind: 'unsupported',
+    parameter: 'logprobs',
+  },
   {
     name: 'Gemini unknown generationConfig field',
     status: 400,
-    body: () => JSON.stringify({ error: { code: 400, message: 'Invalid JSON payload received. Unknown name "thinkingConfig" at \'generation_config\': Cannot find field.', status: 'INVALID_ARGUMENT' } }),
+    body: () =>
+      JSON.stringify({
+        error: {
+          code: 400,
+          message: 'Invalid JSON payload received. Unknown name "thinkingConfig" at \'generation_config\': Cannot find field.',
+          status: 'INVALID_ARGUMENT',
+        },
+      }),
     classify: classifyGeminiError,
     kind: 'unsupported',
     parameter: 'thinking',
   },
   // Retry delays: Gemini's RetryInfo when no header says; a header wins.
-  { name: 'Gemini 429 RetryInfo 17s', status: 429, body: () => fixture('google/error-429-retry-info.json'), classify: classifyGeminiError, kind: 'rate_limited', retryAfterMs: 17_000 },
-  { name: 'Gemini 429 RetryInfo with a Retry-After header', status: 429, body: () => fixture('google/error-429-retry-info.json'), classify: classifyGeminiError, kind: 'rate_limited', headers: { 'retry-after': '3' }, retryAfterMs: 3_000 },
+  {
+    name: 'Gemini 429 RetryInfo 17s',
+    status: 429,
+    body: () => fixture('google/error-429-retry-info.json'),
+    classify: classifyGeminiError,
+    kind: 'rate_limited',
+    retryAfterMs: 17_000,
+  },
+  {
+    name: 'Gemini 429 RetryInfo with a Retry-After header',
+    status: 429,
+    body: () => fixture('google/error-429-retry-info.json'),
+    classify: classifyGeminiError,
+    kind: 'rate_limited',
+    headers: { 'retry-after': '3' },
+    retryAfterMs: 3_000,
+  },
   // The caller's own input stays the caller's.
   {
     name: 'OpenAI content too long',
     status: 400,
-    body: () => JSON.stringify({ error: { message: "Invalid 'messages[0].content': string too long. Expected a string with maximum length 10485760, but got a string with length 10485761 instead.", type: 'invalid_request_error', param: 'messages[0].content', code: 'string_above_max_length' } }),
+    body: () =>
+      JSON.stringify({
+        error: {
+          message:
+            "Invalid 'messages[0].content': string too long. Expected a string with maximum length 10485760, but got a string with length 10485761 instead.",
+          type: 'invalid_request_error',
+          param: 'messages[0].content',
+          code: 'string_above_max_length',
+        },
+      }),
     classify: classifyOpenAiError,
     kind: 'bad_request',
   },
   {
     name: 'Mistral 422 temperature out of range',
     status: 422,
-    body: () => JSON.stringify({ detail: [{ type: 'less_than_equal', loc: ['body', 'temperature'], msg: 'Input should be less than or equal to 1.5', input: 3, ctx: { le: 1.5 } }] }),
+    body: () =>
+      JSON.stringify({
+        detail: [{ type: 'less_than_equal', loc: ['body', 'temperature'], msg: 'Input should be less than or equal to 1.5', input: 3, ctx: { le: 1.5 } }],
+      }),
     classify: classifyOpenAiError,
     kind: 'bad_request',
   },
@@ -148,7 +304,13 @@ const ROWS: Row[] = [
     classify: classifyGeminiError,
     kind: 'bad_request',
   },
-  { name: 'Anthropic unknown model (recorded 404)', status: 404, body: () => fixture('anthropic/error-404-not-found-model.json'), classify: classifyAnthropicError, kind: 'not_found' },
+  {
+    name: 'Anthropic unknown model (recorded 404)',
+    status: 404,
+    body: () => fixture('anthropic/error-404-not-found-model.json'),
+    classify: classifyAnthropicError,
+    kind: 'not_found',
+  },
   { name: 'A body that is not JSON', status: 400, body: () => '<html>Bad Request</html>', classify: classifyOpenAiError, kind: 'bad_request' },
 ];
 
@@ -172,9 +334,11 @@ describe('each adapter passes its classifier to the call', () => {
   ];
   it.each(cases)('%s', async (_name, adapter, base, body, parameter) => {
     suite.upstream.script({ kind: 'respond', status: 400, chunks: [body] });
-    const error = await adapter
-      .chat!({ baseUrl: `${suite.upstream.url}${base}`, model: 'm', apiKey: 'k', capabilities: OPEN_CAPABILITIES, host: null }, request, { http, clock: systemClock, signal: AbortSignal.timeout(2_000) })
-      .catch((e: unknown) => e);
+    const error = await adapter.chat!(
+      { baseUrl: `${suite.upstream.url}${base}`, model: 'm', apiKey: 'k', capabilities: OPEN_CAPABILITIES, host: null },
+      request,
+      { http, clock: systemClock, signal: AbortSignal.timeout(2_000) },
+    ).catch((e: unknown) => e);
     expect((error as UpstreamError).kind).toBe('unsupported');
     expect((error as UpstreamError).details.parameter).toBe(parameter);
   });

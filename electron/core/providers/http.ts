@@ -178,9 +178,7 @@ export function classifyTransportError(error: unknown, signal: CancelSignal): Up
   if (error instanceof UpstreamError) return error;
   if (signal.aborted) {
     const reason = signal.reason as { name?: string } | undefined;
-    return reason?.name === 'TimeoutError'
-      ? new UpstreamError('timeout', 'timed out')
-      : new UpstreamError('cancelled', 'cancelled by the caller');
+    return reason?.name === 'TimeoutError' ? new UpstreamError('timeout', 'timed out') : new UpstreamError('cancelled', 'cancelled by the caller');
   }
   const code = (error as { code?: string }).code ?? '';
   if (error instanceof undiciErrors.ConnectTimeoutError) return new UpstreamError('timeout', 'connection timed out');

@@ -20,8 +20,26 @@ import { UpstreamError } from './upstream-error';
 const fixture = (path: string): string => readFileSync(new URL(`../../test-support/fixtures/recorded/${path}`, import.meta.url), 'utf8');
 
 const ADAPTERS = [
-  { name: 'OpenAI-compatible', read: readOpenAiStream, streams: ['openai/chat-stream-logprobs-usage.sse', 'openai/chat-stream-refusal.sse', 'together/chat-stream-logprobs-number.sse', 'groq/chat-stream-reasoning-usage-in-finish-chunk.sse'] },
-  { name: 'Anthropic', read: readAnthropicStream, streams: ['anthropic/messages-stream-start-full-usage-emoji.sse', 'anthropic/messages-stream-basic.sse', 'anthropic/messages-stream-message-delta-input-tokens.sse', 'anthropic/messages-stream-refusal-stop-details.sse'] },
+  {
+    name: 'OpenAI-compatible',
+    read: readOpenAiStream,
+    streams: [
+      'openai/chat-stream-logprobs-usage.sse',
+      'openai/chat-stream-refusal.sse',
+      'together/chat-stream-logprobs-number.sse',
+      'groq/chat-stream-reasoning-usage-in-finish-chunk.sse',
+    ],
+  },
+  {
+    name: 'Anthropic',
+    read: readAnthropicStream,
+    streams: [
+      'anthropic/messages-stream-start-full-usage-emoji.sse',
+      'anthropic/messages-stream-basic.sse',
+      'anthropic/messages-stream-message-delta-input-tokens.sse',
+      'anthropic/messages-stream-refusal-stop-details.sse',
+    ],
+  },
   { name: 'Gemini', read: readGeminiStream, streams: ['google/stream-thinking-thoughts-token-count.sse', 'google/stream-prompt-blocked.sse'] },
 ] as const;
 

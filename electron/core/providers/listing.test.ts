@@ -12,7 +12,13 @@ import { UpstreamError } from './upstream-error';
 
 const json = (body: unknown): Script => ({ kind: 'respond', status: 200, chunks: [JSON.stringify(body)] });
 const claude = (id: string) => ({ type: 'model', id, display_name: id.toUpperCase(), created_at: '2026-01-02T00:00:00Z' });
-const gemini = (name: string, methods = ['generateContent', 'countTokens']) => ({ name: `models/${name}`, displayName: name, inputTokenLimit: 1_048_576, outputTokenLimit: 65_536, supportedGenerationMethods: methods });
+const gemini = (name: string, methods = ['generateContent', 'countTokens']) => ({
+  name: `models/${name}`,
+  displayName: name,
+  inputTokenLimit: 1_048_576,
+  outputTokenLimit: 65_536,
+  supportedGenerationMethods: methods,
+});
 
 let upstream: ScriptedUpstream;
 const http = new UpstreamHttp(systemClock);
@@ -70,7 +76,11 @@ describe('Gemini models listing', () => {
     expect(models.map((m) => m.id)).toEqual(['gemini-2.5-flash', 'gemini-2.5-pro']);
     expect(models[0]).toEqual({ id: 'gemini-2.5-flash', name: 'gemini-2.5-flash', contextLength: 1_048_576, maxOutput: 65_536 });
     const asked = upstream.received.slice(before);
-    expect(asked.map((r) => r.path)).toEqual(['/v1beta/models?pageSize=1000', '/v1beta/models?pageSize=1000&pageToken=tok%2F1%3D', '/v1beta/models?pageSize=1000&pageToken=tok2']);
+    expect(asked.map((r) => r.path)).toEqual([
+      '/v1beta/models?pageSize=1000',
+      '/v1beta/models?pageSize=1000&pageToken=tok%2F1%3D',
+      '/v1beta/models?pageSize=1000&pageToken=tok2',
+    ]);
     expect(asked.every((r) => r.headers['x-goog-api-key'] === 'gm-0')).toBe(true);
   });
 
@@ -84,7 +94,15 @@ describe('Gemini models listing', () => {
 
 describe('OpenAI-compatible models listing', () => {
   it('reads one page with the context length vLLM or OpenRouter give', async () => {
-    upstream.script(json({ object: 'list', data: [{ id: 'qwen', object: 'model', created: 1_720_000_000, max_model_len: 32_768 }, { id: 'or/x', context_length: 8_192 }] }));
+    upstream.script(
+      json({
+        object: 'list',
+        data: [
+          { id: 'qwen', object: 'model', created: 1_720_000_000, max_model_len: 32_768 },
+          { id: 'or/x', context_length: 8_192 },
+        ],
+      }),
+    );
     expect(await listOpenAiModels(`${upstream.url}/v1`, 'sk', http, signal())).toEqual([
       { id: 'qwen', created: 1_720_000_000, contextLength: 32_768 },
       { id: 'or/x', created: undefined, contextLength: 8_192 },
@@ -95,10 +113,16 @@ describe('OpenAI-compatible models listing', () => {
 
 describe('listing failures', () => {
   it('an HTTP error, a body that is not JSON and an unexpected shape are classified', async () => {
-    upstream.script({ kind: 'respond', status: 401, chunks: [JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } })] });
+    upstream.script({
+      kind: 'respond',
+      status: 401,
+      chunks: [JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } })],
+    });
     expect(((await listAnthropicModels(`${upstream.url}/v1`, 'bad', http, signal()).catch((e: unknown) => e)) as UpstreamError).kind).toBe('auth');
     upstream.script({ kind: 'respond', status: 200, chunks: ['<html>'] });
-    expect(((await listGeminiModels(`${upstream.url}/v1beta`, 'k', http, signal()).catch((e: unknown) => e)) as UpstreamError).message).toBe('the model listing is not JSON');
+    expect(((await listGeminiModels(`${upstream.url}/v1beta`, 'k', http, signal()).catch((e: unknown) => e)) as UpstreamError).message).toBe(
+      'the model listing is not JSON',
+    );
     upstream.script(json({ data: [{ name: 'no id' }] }));
     expect(((await listOpenAiModels(`${upstream.url}/v1`, 'k', http, signal()).catch((e: unknown) => e)) as UpstreamError).kind).toBe('invalid_response');
   });

@@ -29,7 +29,11 @@ interface Expected {
   finishReason: string;
   upstreamId?: string;
   /** The first and last tokens with their log-probabilities, and how many there are; null: none. */
-  tokens?: { count: number; first: { token: string; logprob: number; top: { token: string; logprob: number }[] }; last: { token: string; logprob: number } } | null;
+  tokens?: {
+    count: number;
+    first: { token: string; logprob: number; top: { token: string; logprob: number }[] };
+    last: { token: string; logprob: number };
+  } | null;
 }
 
 interface Failure {
@@ -67,13 +71,24 @@ const CASES: Case[] = [
     name: 'openai/chat-stream-usage-chunk-prompt-tokens-details.sse',
     wire: 'openai',
     body: () => fixture('openai/chat-stream-usage-chunk-prompt-tokens-details.sse'),
-    expect: { text: '**Holiday', usage: { inputTokens: 16, outputTokens: 300, cachedInputTokens: 0 }, finishReason: 'stop', upstreamId: 'chatcmpl-D8Z5oo6uDh67AD85p73ksdT1KxhE0', tokens: null },
+    expect: {
+      text: '**Holiday',
+      usage: { inputTokens: 16, outputTokens: 300, cachedInputTokens: 0 },
+      finishReason: 'stop',
+      upstreamId: 'chatcmpl-D8Z5oo6uDh67AD85p73ksdT1KxhE0',
+      tokens: null,
+    },
   },
   {
     name: 'groq/chat-stream-reasoning-usage-in-finish-chunk.sse',
     wire: 'openai',
     body: () => fixture('groq/chat-stream-reasoning-usage-in-finish-chunk.sse'),
-    expect: { text: 'Something with name: does_not_exist', usage: { inputTokens: 336, outputTokens: 135, cachedInputTokens: 0 }, finishReason: 'stop', tokens: null },
+    expect: {
+      text: 'Something with name: does_not_exist',
+      usage: { inputTokens: 336, outputTokens: 135, cachedInputTokens: 0 },
+      finishReason: 'stop',
+      tokens: null,
+    },
   },
   {
     name: 'together/chat-stream-logprobs-number.sse',
@@ -92,7 +107,12 @@ const CASES: Case[] = [
     name: 'anthropic/messages-stream-basic.sse (no blank line after the last event)',
     wire: 'anthropic',
     body: () => fixture('anthropic/messages-stream-basic.sse'),
-    expect: { text: 'Hello there!', usage: { inputTokens: 11, outputTokens: 6, cachedInputTokens: 0 }, finishReason: 'end_turn', upstreamId: 'msg_4QpJur2dWWDjF6C758FbBw5vm12BaVipnK' },
+    expect: {
+      text: 'Hello there!',
+      usage: { inputTokens: 11, outputTokens: 6, cachedInputTokens: 0 },
+      finishReason: 'end_turn',
+      upstreamId: 'msg_4QpJur2dWWDjF6C758FbBw5vm12BaVipnK',
+    },
   },
   {
     name: 'anthropic/messages-stream-message-delta-input-tokens.sse',
@@ -111,7 +131,11 @@ const CASES: Case[] = [
     name: 'anthropic/messages-stream-start-full-usage-emoji.sse (a 4-byte character)',
     wire: 'anthropic',
     body: () => fixture('anthropic/messages-stream-start-full-usage-emoji.sse'),
-    expect: { text: 'Hi! \u{1F44B} How can I help you today?', usage: { inputTokens: 10, outputTokens: 16, cachedInputTokens: 0, cacheWriteTokens: 0 }, finishReason: 'end_turn' },
+    expect: {
+      text: 'Hi! \u{1F44B} How can I help you today?',
+      usage: { inputTokens: 10, outputTokens: 16, cachedInputTokens: 0, cacheWriteTokens: 0 },
+      finishReason: 'end_turn',
+    },
   },
   {
     name: 'anthropic/messages-stream-refusal-stop-details.sse',
@@ -137,7 +161,11 @@ const CASES: Case[] = [
     wire: 'gemini',
     body: () => Buffer.concat([fixture('google/stream-thinking-thoughts-token-count.sse'), fixture('google/stream-usage-only-thoughts-cached-tooluse.sse')]),
     // The last usageMetadata wins: 12 prompt, 71 candidates + 89 thoughts, 4 cached.
-    expect: { text: 'There are **3** "r"s in strawberry.\n\nHere is the breakdown: st**r**awbe**rr**y.', usage: { inputTokens: 12, outputTokens: 160, cachedInputTokens: 4 }, finishReason: 'STOP' },
+    expect: {
+      text: 'There are **3** "r"s in strawberry.\n\nHere is the breakdown: st**r**awbe**rr**y.',
+      usage: { inputTokens: 12, outputTokens: 160, cachedInputTokens: 4 },
+      finishReason: 'STOP',
+    },
   },
   {
     name: 'google/stream-prompt-blocked.sse',
@@ -227,7 +255,11 @@ function observed(outcome: ChatResult | UpstreamError, expected: Expected | Fail
           tokens:
             outcome.tokens === null
               ? null
-              : { count: outcome.tokens.length, first: outcome.tokens[0], last: outcome.tokens.length > 0 ? { token: outcome.tokens.at(-1)!.token, logprob: outcome.tokens.at(-1)!.logprob } : undefined },
+              : {
+                  count: outcome.tokens.length,
+                  first: outcome.tokens[0],
+                  last: outcome.tokens.length > 0 ? { token: outcome.tokens.at(-1)!.token, logprob: outcome.tokens.at(-1)!.logprob } : undefined,
+                },
         }),
   };
 }

@@ -59,7 +59,12 @@ export function endpointCapabilities(wire: WireFormat, provider: string, upstrea
   return {
     ...caps,
     topLogprobs: has('logprobs') ? caps.topLogprobs || 20 : 0,
-    tokenLimit: has('max_completion_tokens') && !has('max_tokens') ? 'max_completion_tokens' : has('max_tokens') && !has('max_completion_tokens') ? 'max_tokens' : caps.tokenLimit,
+    tokenLimit:
+      has('max_completion_tokens') && !has('max_tokens')
+        ? 'max_completion_tokens'
+        : has('max_tokens') && !has('max_completion_tokens')
+          ? 'max_tokens'
+          : caps.tokenLimit,
     source: caps.source === GENERIC.source ? 'supported_parameters in the catalog' : `${caps.source}; supported_parameters in the catalog`,
   };
 }

@@ -36,12 +36,22 @@ const succeeded = (outcome: ChatResult | UpstreamError): ChatResult => {
   return outcome;
 };
 
-const openaiChunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) => ({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish, ...extra }] });
+const openaiChunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) => ({
+  id: 'c1',
+  object: 'chat.completion.chunk',
+  choices: [{ index: 0, delta, logprobs: null, finish_reason: finish, ...extra }],
+});
 const openaiUsage = { id: 'c1', object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 12, completion_tokens: 64, total_tokens: 76 } };
 
 describe('OpenAI-compatible stream endings', () => {
   it('content_filter is refused, naming the provider from its host', async () => {
-    const error = failed(await read(readOpenAiStream, sse([openaiChunk({ role: 'assistant', content: '' }, null), openaiChunk({}, 'content_filter'), openaiUsage]), 'https://api.openai.com/v1'));
+    const error = failed(
+      await read(
+        readOpenAiStream,
+        sse([openaiChunk({ role: 'assistant', content: '' }, null), openaiChunk({}, 'content_filter'), openaiUsage]),
+        'https://api.openai.com/v1',
+      ),
+    );
     expect(error.kind).toBe('refused');
     expect(error.message).toBe('OpenAI declined: content filter (finish_reason content_filter)');
     expect(error.details.usage).toMatchObject({ inputTokens: 12, outputTokens: 64 });
@@ -51,14 +61,21 @@ describe('OpenAI-compatible stream endings', () => {
     const empty = failed(await read(readOpenAiStream, sse([openaiChunk({ role: 'assistant', content: '' }, null), openaiChunk({}, 'length'), openaiUsage])));
     expect(empty.kind).toBe('incomplete');
     expect(empty.message).toMatch(/finish_reason length/);
-    const some = succeeded(await read(readOpenAiStream, sse([openaiChunk({ role: 'assistant', content: 'Ye' }, null), openaiChunk({}, 'length'), openaiUsage])));
+    const some = succeeded(
+      await read(readOpenAiStream, sse([openaiChunk({ role: 'assistant', content: 'Ye' }, null), openaiChunk({}, 'length'), openaiUsage])),
+    );
     expect(some.text).toBe('Ye');
     expect(some.finishReason).toBe('length');
   });
 
   it('answers at [DONE] even when the provider keeps the response open after it', async () => {
     // The whole stream, [DONE] included, then the connection stalls: the answer must not wait for it.
-    suite.upstream.script({ kind: 'stall-after-first-chunk', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: [sse([openaiChunk({ role: 'assistant', content: 'Yes' }, 'stop'), openaiUsage]).join('')] });
+    suite.upstream.script({
+      kind: 'stall-after-first-chunk',
+      status: 200,
+      headers: { 'content-type': 'text/event-stream' },
+      chunks: [sse([openaiChunk({ role: 'assistant', content: 'Yes' }, 'stop'), openaiUsage]).join('')],
+    });
     const ctx: CallContext = { http, clock: systemClock, signal: AbortSignal.timeout(2_000) };
     const response = await http.postJson(`${suite.upstream.url}/v1/x`, {}, { headers: {}, signal: ctx.signal });
     const result = succeeded(await readOpenAiStream(response, ctx, systemClock.now(), suite.upstream.url).catch((e: unknown) => e as UpstreamError));
@@ -68,12 +85,48 @@ describe('OpenAI-compatible stream endings', () => {
 
   it("Together's top_logprobs map becomes the position's alternatives, most likely first", async () => {
     const chunks = sse([
-      { id: 't1', object: 'chat.completion.chunk', choices: [{ index: 0, text: 'Yes', logprobs: -0.1, top_logprobs: { No: -2.4, Yes: -0.1, Maybe: -4 }, delta: { token_id: 9642, role: 'assistant', content: 'Yes' }, finish_reason: null }], usage: null },
-      { id: 't1', object: 'chat.completion.chunk', choices: [{ index: 0, text: '', logprobs: [-0.01], top_logprobs: [{ '</s>': -0.01 }], delta: { token_id: 2, role: 'assistant', content: '' }, finish_reason: 'eos' }], usage: { prompt_tokens: 20, completion_tokens: 2, total_tokens: 22 } },
+      {
+        id: 't1',
+        object: 'chat.completion.chunk',
+        choices: [
+          {
+            index: 0,
+            text: 'Yes',
+            logprobs: -0.1,
+            top_logprobs: { No: -2.4, Yes: -0.1, Maybe: -4 },
+            delta: { token_id: 9642, role: 'assistant', content: 'Yes' },
+            finish_reason: null,
+          },
+        ],
+        usage: null,
+      },
+      {
+        id: 't1',
+        object: 'chat.completion.chunk',
+        choices: [
+          {
+            index: 0,
+            text: '',
+            logprobs: [-0.01],
+            top_logprobs: [{ '</s>': -0.01 }],
+            delta: { token_id: 2, role: 'assistant', content: '' },
+            finish_reason: 'eos',
+          },
+        ],
+        usage: { prompt_tokens: 20, completion_tokens: 2, total_tokens: 22 },
+      },
     ]);
     const result = succeeded(await read(readOpenAiStream, chunks));
     expect(result.tokens).toEqual([
-      { token: 'Yes', logprob: -0.1, top: [{ token: 'Yes', logprob: -0.1 }, { token: 'No', logprob: -2.4 }, { token: 'Maybe', logprob: -4 }] },
+      {
+        token: 'Yes',
+        logprob: -0.1,
+        top: [
+          { token: 'Yes', logprob: -0.1 },
+          { token: 'No', logprob: -2.4 },
+          { token: 'Maybe', logprob: -4 },
+        ],
+      },
       { token: '', logprob: -0.01, top: [{ token: '</s>', logprob: -0.01 }] },
     ]);
     expect(result.finishReason).toBe('eos');
@@ -120,7 +173,9 @@ describe('Anthropic stream endings', () => {
     const events = anthropicEvents('end_turn', 'Yes');
     const ok = succeeded(await read(readAnthropicStream, [events[0]!, 'event: brand_new\ndata: {"type":"brand_new","x":[1]}\n\n', ...events.slice(1)]));
     expect(ok.text).toBe('Yes');
-    const bad = failed(await read(readAnthropicStream, [events[0]!, `data: ${JSON.stringify({ type: 'content_block_delta', delta: { type: 'text_delta', text: 5 } })}\n\n`]));
+    const bad = failed(
+      await read(readAnthropicStream, [events[0]!, `data: ${JSON.stringify({ type: 'content_block_delta', delta: { type: 'text_delta', text: 5 } })}\n\n`]),
+    );
     expect(bad.kind).toBe('invalid_response');
     expect(bad.message).toMatch(/delta\.text/);
   });

@@ -65,7 +65,8 @@ export function upstreamMessage(text: string): string {
 export type ErrorClassifier = (status: number, body: string, fallback: UpstreamError) => UpstreamError;
 
 /** Request-level names of what an endpoint can refuse, whatever a provider calls them. */
-export type RequestParameter = 'max_tokens' | 'temperature' | 'stream_options' | 'logprobs' | 'top_logprobs' | 'response_format' | 'reasoning_effort' | 'thinking';
+export type RequestParameter =
+  'max_tokens' | 'temperature' | 'stream_options' | 'logprobs' | 'top_logprobs' | 'response_format' | 'reasoning_effort' | 'thinking';
 
 const PARAMETER_ALIASES: Record<string, RequestParameter> = {
   max_tokens: 'max_tokens',

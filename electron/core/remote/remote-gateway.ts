@@ -35,7 +35,12 @@ export class RemoteGateway {
 
   listing(modelId: string): Promise<ModelWithEndpoints> {
     const [author, ...slug] = modelId.split('/');
-    return this.call('GET', `${this.basePath}/models/${encodeURIComponent(author ?? '')}/${slug.map(encodeURIComponent).join('/')}/endpoints`, undefined, z.object({ data: ModelWithEndpointsSchema })).then((r) => r.data);
+    return this.call(
+      'GET',
+      `${this.basePath}/models/${encodeURIComponent(author ?? '')}/${slug.map(encodeURIComponent).join('/')}/endpoints`,
+      undefined,
+      z.object({ data: ModelWithEndpointsSchema }),
+    ).then((r) => r.data);
   }
 
   zdr(): Promise<ZdrEndpoint[]> {
@@ -81,10 +86,15 @@ export class RemoteGateway {
         throw new GatewayError('bad_gateway', `The remote gateway refused this app's key (${status}: ${message}); update it in Settings`);
       }
       const kind = KIND_BY_STATUS.get(status) ?? 'bad_gateway';
-      throw new GatewayError(kind, `Remote gateway: ${message}`, envelope.success && envelope.data.error.metadata ? { metadata: envelope.data.error.metadata } : {});
+      throw new GatewayError(
+        kind,
+        `Remote gateway: ${message}`,
+        envelope.success && envelope.data.error.metadata ? { metadata: envelope.data.error.metadata } : {},
+      );
     }
     const parsed = schema.safeParse(json);
-    if (!parsed.success) throw new GatewayError('bad_gateway', `The remote gateway's answer does not have the expected shape (${parsed.error.issues[0]?.path.join('.') ?? ''})`);
+    if (!parsed.success)
+      throw new GatewayError('bad_gateway', `The remote gateway's answer does not have the expected shape (${parsed.error.issues[0]?.path.join('.') ?? ''})`);
     return parsed.data;
   }
 
@@ -92,4 +102,3 @@ export class RemoteGateway {
     return this.pool.close();
   }
 }
-

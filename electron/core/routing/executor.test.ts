@@ -32,8 +32,18 @@ const FAULTS: { name: string; script: Script; status: number; outcome: string }[
     status: 429,
     outcome: 'rate_limited',
   },
-  { name: 'malformed JSON', script: { kind: 'respond', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: ['data: {oops\n\n'] }, status: 502, outcome: 'invalid_response' },
-  { name: 'truncated body', script: { kind: 'respond', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: [CHUNK] }, status: 502, outcome: 'invalid_response' },
+  {
+    name: 'malformed JSON',
+    script: { kind: 'respond', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: ['data: {oops\n\n'] },
+    status: 502,
+    outcome: 'invalid_response',
+  },
+  {
+    name: 'truncated body',
+    script: { kind: 'respond', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: [CHUNK] },
+    status: 502,
+    outcome: 'invalid_response',
+  },
 ];
 
 describe('executor fault matrix', () => {
@@ -68,14 +78,27 @@ describe('executor fault matrix', () => {
   });
 
   const endpointAt = (slug: string, url: string) =>
-    testEndpoint({ provider: testProvider(slug, { base_url: `${url}/v1`, name: slug === 'faulty' ? 'Faulty' : 'Healthy' }), model, prices: { prompt: 1e-6, completion: 1e-6 } });
-  const plan = (...endpoints: ReturnType<typeof endpointAt>[]): Plan => ({ strategy: 'order', excluded: [], unplanned: 0, attempts: endpoints.map((endpoint) => ({ endpoint, reason: 'test', options: undefined })) });
+    testEndpoint({
+      provider: testProvider(slug, { base_url: `${url}/v1`, name: slug === 'faulty' ? 'Faulty' : 'Healthy' }),
+      model,
+      prices: { prompt: 1e-6, completion: 1e-6 },
+    });
+  const plan = (...endpoints: ReturnType<typeof endpointAt>[]): Plan => ({
+    strategy: 'order',
+    excluded: [],
+    unplanned: 0,
+    attempts: endpoints.map((endpoint) => ({ endpoint, reason: 'test', options: undefined })),
+  });
   const options: ExecuteOptions = { requestId: 'r1', deadlineMs: 5_000, attemptTimeoutMs: 300 };
   const run = (p: Plan) =>
     executePlan(
       p,
       async (attempt, signal) => {
-        const result = await openaiAdapter.chat!({ baseUrl: attempt.endpoint.provider.base_url, model: 'm', apiKey: 'k', capabilities: OPEN_CAPABILITIES, host: null }, { messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], maxTokens: 1 }, { http, clock: systemClock, signal });
+        const result = await openaiAdapter.chat!(
+          { baseUrl: attempt.endpoint.provider.base_url, model: 'm', apiKey: 'k', capabilities: OPEN_CAPABILITIES, host: null },
+          { messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], maxTokens: 1 },
+          { http, clock: systemClock, signal },
+        );
         return { value: result.text, usage: result.usage, timings: result.timings };
       },
       { clock: systemClock, health, metrics },
@@ -93,7 +116,9 @@ describe('executor fault matrix', () => {
     expect(result.attempts.map((x) => x.outcome)).toEqual([outcome, 'ok']);
     // The failure is logged with its reason; both count in the endpoints' figures.
     store.flush();
-    const rows = store.all<{ endpoint_id: string; outcome: string; provider_fault: number }>('SELECT endpoint_id, outcome, provider_fault FROM attempts ORDER BY id');
+    const rows = store.all<{ endpoint_id: string; outcome: string; provider_fault: number }>(
+      'SELECT endpoint_id, outcome, provider_fault FROM attempts ORDER BY id',
+    );
     expect(rows).toEqual([{ endpoint_id: a.id, outcome, provider_fault: 1 }]);
     expect(metrics.figures(a.id, { fresh: true })).toMatchObject({ attempts5m: 1, uptime5m: 0 });
     expect(metrics.figures(b.id, { fresh: true })).toMatchObject({ attempts5m: 1, uptime5m: 100 });
@@ -135,7 +160,11 @@ describe('executor fault matrix', () => {
     const error = (await executePlan(
       plan(...endpoints),
       async (attempt, signal) => {
-        const r = await openaiAdapter.chat!({ baseUrl: attempt.endpoint.provider.base_url, model: 'm', apiKey: 'k', capabilities: OPEN_CAPABILITIES, host: null }, { messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], maxTokens: 1 }, { http, clock: systemClock, signal });
+        const r = await openaiAdapter.chat!(
+          { baseUrl: attempt.endpoint.provider.base_url, model: 'm', apiKey: 'k', capabilities: OPEN_CAPABILITIES, host: null },
+          { messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], maxTokens: 1 },
+          { http, clock: systemClock, signal },
+        );
         return { value: r.text, usage: r.usage, timings: r.timings };
       },
       { clock: systemClock, health, metrics },

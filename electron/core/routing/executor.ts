@@ -127,7 +127,14 @@ export async function executePlan<T>(
         outcome: 'ok',
         message: null,
       });
-      attempts.push({ endpoint: planned.endpoint, startedAt: attemptStart, outcome: 'ok', message: null, usage: output.usage, totalMs: output.timings.totalMs });
+      attempts.push({
+        endpoint: planned.endpoint,
+        startedAt: attemptStart,
+        outcome: 'ok',
+        message: null,
+        usage: output.usage,
+        totalMs: output.timings.totalMs,
+      });
       return { value: output.value, endpoint: planned.endpoint, attempts };
     } catch (error) {
       const timedOut = signal.aborted && signal.reason instanceof AttemptTimeout && !options.signal?.aborted;
@@ -166,7 +173,10 @@ export async function executePlan<T>(
   // Only endpoints that could not even be called (no key): no provider is available.
   if (attempts.every((a) => a.outcome === 'unconfigured')) lastKind = 'unconfigured';
   if (attempts.length === 0) {
-    throw new GatewayError('unavailable', `No provider endpoint could be tried for "${plan.attempts[0]?.endpoint.model.id ?? 'this model'}" before the deadline`);
+    throw new GatewayError(
+      'unavailable',
+      `No provider endpoint could be tried for "${plan.attempts[0]?.endpoint.model.id ?? 'this model'}" before the deadline`,
+    );
   }
   const outOfTime = deadline - deps.clock.now() < MIN_ATTEMPT_MS && attempts.length < plan.attempts.length;
   const kind: ErrorKind = outOfTime ? 'upstream_timeout' : STATUS_FOR[lastKind ?? 'server_error'];

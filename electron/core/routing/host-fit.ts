@@ -41,12 +41,15 @@ export function hostRefusal(host: DecisionHost, contextLength: number | null, sh
   if (shape.options) {
     const { fewest, most } = shape.options;
     if (fewest.count < limits.minOptions) return `${host.name} needs at least ${limits.minOptions} choices (questions.${fewest.question} has ${fewest.count})`;
-    if (limits.maxOptions !== null && most.count > limits.maxOptions) return `${host.name} takes at most ${limits.maxOptions} choices (questions.${most.question} has ${most.count})`;
+    if (limits.maxOptions !== null && most.count > limits.maxOptions)
+      return `${host.name} takes at most ${limits.maxOptions} choices (questions.${most.question} has ${most.count})`;
   }
   if (shape.levels) {
     const { fewest, most } = shape.levels;
-    if (fewest.count < limits.minLevels) return `${host.name} needs at least ${limits.minLevels} score levels (questions.${fewest.question} has ${fewest.count})`;
-    if (limits.maxLevels !== null && most.count > limits.maxLevels) return `${host.name} takes at most ${limits.maxLevels} score levels (questions.${most.question} has ${most.count})`;
+    if (fewest.count < limits.minLevels)
+      return `${host.name} needs at least ${limits.minLevels} score levels (questions.${fewest.question} has ${fewest.count})`;
+    if (limits.maxLevels !== null && most.count > limits.maxLevels)
+      return `${host.name} takes at most ${limits.maxLevels} score levels (questions.${most.question} has ${most.count})`;
   }
   if (shape.images > 0 && host.images === 'none') return `${host.name} takes no images here (state has ${plural(shape.images, 'image')})${gaps}`;
   if (limits.images !== null && shape.images > limits.images) return `${host.name} takes at most ${plural(limits.images, 'image')} (state has ${shape.images})`;

@@ -12,7 +12,12 @@ const PRIMARY = 'acme/small';
 
 const priceArb = fc.option(fc.double({ min: 1e-9, max: 1e-4, noNaN: true }), { nil: null });
 const stats = fc.option(
-  fc.record({ p50: fc.double({ min: 0.01, max: 20, noNaN: true }), p75: fc.double({ min: 0.01, max: 20, noNaN: true }), p90: fc.double({ min: 0.01, max: 20, noNaN: true }), p99: fc.double({ min: 0.01, max: 20, noNaN: true }) }),
+  fc.record({
+    p50: fc.double({ min: 0.01, max: 20, noNaN: true }),
+    p75: fc.double({ min: 0.01, max: 20, noNaN: true }),
+    p90: fc.double({ min: 0.01, max: 20, noNaN: true }),
+    p99: fc.double({ min: 0.01, max: 20, noNaN: true }),
+  }),
   { nil: null },
 );
 
@@ -73,7 +78,10 @@ const prefsArb: fc.Arbitrary<ProviderPreferences> = fc.record(
     max_price: fc.record({ prompt: fc.constantFrom('1', '10', '50'), completion: fc.constantFrom('5', '100') }, { requiredKeys: [] }),
     quantizations: fc.array(fc.constantFrom(...QUANTIZATIONS), { minLength: 1, maxLength: 4 }),
     require_parameters: fc.boolean(),
-    sort: fc.oneof(fc.constantFrom('price' as const, 'latency' as const, 'throughput' as const, 'exacto' as const), fc.record({ by: fc.constantFrom('price' as const, 'latency' as const), partition: fc.constantFrom('model' as const, 'none' as const) })),
+    sort: fc.oneof(
+      fc.constantFrom('price' as const, 'latency' as const, 'throughput' as const, 'exacto' as const),
+      fc.record({ by: fc.constantFrom('price' as const, 'latency' as const), partition: fc.constantFrom('model' as const, 'none' as const) }),
+    ),
     zdr: fc.boolean(),
     preferred_max_latency: fc.oneof(fc.double({ min: 0.1, max: 10, noNaN: true }), fc.record({ p90: fc.double({ min: 0.1, max: 10, noNaN: true }) })),
     preferred_min_throughput: fc.double({ min: 1, max: 20, noNaN: true }),
@@ -154,10 +162,15 @@ describe('planRoute properties', () => {
 
   it('keeps deprioritised endpoints reachable: every eligible endpoint is in the plan', () => {
     fc.assert(
-      fc.property(candidatesArb, fc.double({ min: 0.1, max: 10, noNaN: true }), fc.double({ min: 1, max: 20, noNaN: true }), (candidates, latency, throughput) => {
-        const attempts = attemptsOf(candidates, { preferred_max_latency: latency, preferred_min_throughput: { p50: throughput } });
-        expect(new Set(attempts.map((a) => a.endpoint.id))).toEqual(new Set(candidates.map((c) => c.endpoint.id)));
-      }),
+      fc.property(
+        candidatesArb,
+        fc.double({ min: 0.1, max: 10, noNaN: true }),
+        fc.double({ min: 1, max: 20, noNaN: true }),
+        (candidates, latency, throughput) => {
+          const attempts = attemptsOf(candidates, { preferred_max_latency: latency, preferred_min_throughput: { p50: throughput } });
+          expect(new Set(attempts.map((a) => a.endpoint.id))).toEqual(new Set(candidates.map((c) => c.endpoint.id)));
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -198,8 +211,16 @@ describe('planRoute properties', () => {
 
 describe('planRoute examples', () => {
   const model = testModel(PRIMARY);
-  const cheap = testEndpoint({ provider: testProvider('cheap', { data_policy: { zdr: false, collects_data: true } }), model, prices: { prompt: 1e-7, completion: 2e-7 } });
-  const pricey = testEndpoint({ provider: testProvider('pricey', { data_policy: { zdr: true, collects_data: false } }), model, prices: { prompt: 1e-6, completion: 2e-6 } });
+  const cheap = testEndpoint({
+    provider: testProvider('cheap', { data_policy: { zdr: false, collects_data: true } }),
+    model,
+    prices: { prompt: 1e-7, completion: 2e-7 },
+  });
+  const pricey = testEndpoint({
+    provider: testProvider('pricey', { data_policy: { zdr: true, collects_data: false } }),
+    model,
+    prices: { prompt: 1e-6, completion: 2e-6 },
+  });
   const candidate = (endpoint: typeof cheap, extra: Partial<Candidate> = {}): Candidate => ({
     endpoint,
     latency: null,
@@ -262,7 +283,9 @@ describe('planRoute examples', () => {
     const plan = planRoute(input([candidate(cheap, { paused: true, lastFailureAt: NOW - 1000 }), candidate(pricey)], undefined));
     expect(plan.attempts.map((a) => a.endpoint.provider.slug)).toEqual(['pricey', 'cheap']);
     const allPaused = planRoute(
-      input([candidate(cheap, { paused: true, lastFailureAt: NOW - 1000 }), candidate(pricey, { paused: true, lastFailureAt: NOW - 9000 })], { allow_fallbacks: false }),
+      input([candidate(cheap, { paused: true, lastFailureAt: NOW - 1000 }), candidate(pricey, { paused: true, lastFailureAt: NOW - 9000 })], {
+        allow_fallbacks: false,
+      }),
     );
     expect(allPaused.attempts.map((a) => a.endpoint.provider.slug)).toEqual(['pricey']);
   });

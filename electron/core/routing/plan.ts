@@ -118,13 +118,23 @@ function hardFilters(prefs: ProviderPreferences | undefined, account: AccountRou
   if (prefs?.zdr === true || account.zdr) {
     filters.push({
       name: 'zdr',
-      test: (c) => (c.endpoint.provider.data_policy.zdr === true ? null : c.endpoint.provider.data_policy.zdr === null ? 'zero data retention not known' : 'retains prompts (not ZDR)'),
+      test: (c) =>
+        c.endpoint.provider.data_policy.zdr === true
+          ? null
+          : c.endpoint.provider.data_policy.zdr === null
+            ? 'zero data retention not known'
+            : 'retains prompts (not ZDR)',
     });
   }
   if (prefs?.data_collection === 'deny') {
     filters.push({
       name: 'data_collection',
-      test: (c) => (c.endpoint.provider.data_policy.collects_data === false ? null : c.endpoint.provider.data_policy.collects_data === null ? 'data collection policy not known' : 'may collect user data'),
+      test: (c) =>
+        c.endpoint.provider.data_policy.collects_data === false
+          ? null
+          : c.endpoint.provider.data_policy.collects_data === null
+            ? 'data collection policy not known'
+            : 'may collect user data',
     });
   }
   const quantizations = prefs?.quantizations ?? null;
@@ -169,7 +179,10 @@ function hardFilters(prefs: ProviderPreferences | undefined, account: AccountRou
     });
   }
   if (prefs?.enforce_distillable_text === true) {
-    filters.push({ name: 'enforce_distillable_text', test: (c) => (c.endpoint.model.distillable === true ? null : 'model author does not allow distillation') });
+    filters.push({
+      name: 'enforce_distillable_text',
+      test: (c) => (c.endpoint.model.distillable === true ? null : 'model author does not allow distillation'),
+    });
   }
   const shape = needs.decision;
   if (shape) filters.push({ name: HOST_LIMITS, test: (c) => (c.endpoint.host ? hostRefusal(c.endpoint.host, c.endpoint.contextLength, shape) : null) });
@@ -215,7 +228,6 @@ function sortKey(by: string, needs: RequestNeeds): (c: Candidate) => number {
   }
 }
 
-
 /** Weighted pick by 1 / price^2; free endpoints win outright, unknown prices weigh nothing unless all are unknown. */
 function weightedPick(pool: Candidate[], needs: RequestNeeds, random: () => number): number {
   const n = pool.length;
@@ -258,7 +270,8 @@ export function planRoute(input: PlanInput): Plan {
   resting.sort((a, b) => (a.lastFailureAt ?? 0) - (b.lastFailureAt ?? 0));
   const ranking = rankingFor(input);
   const prefs = input.preferences;
-  const planned = (prefs?.order ?? []).length > 0 ? byOrder(ready, ranking, input) : prefs?.sort ? bySort(ready, ranking, input) : byLoadBalancing(ready, ranking, input);
+  const planned =
+    (prefs?.order ?? []).length > 0 ? byOrder(ready, ranking, input) : prefs?.sort ? bySort(ready, ranking, input) : byLoadBalancing(ready, ranking, input);
   return withResting(planned, resting, excluded, input);
 }
 
@@ -301,18 +314,21 @@ function eligibleCandidates(input: PlanInput): { eligible: readonly Candidate[];
   const filters = hardFilters(prefs, account, needs);
   const excluded: Plan['excluded'] = [];
   const emptiedBy = new Map<string, number>();
-  const eligible = filters.length === 0 ? candidates : candidates.filter((c) => {
-    for (const f of filters) {
-      const why = f.test(c);
-      if (why) {
-        // Enough to explain a plan; the counts below cover the rest.
-        if (excluded.length < MAX_EXPLAINED_EXCLUSIONS) excluded.push({ endpoint: c.endpoint, reason: why });
-        emptiedBy.set(f.name, (emptiedBy.get(f.name) ?? 0) + 1);
-        return false;
-      }
-    }
-    return true;
-  });
+  const eligible =
+    filters.length === 0
+      ? candidates
+      : candidates.filter((c) => {
+          for (const f of filters) {
+            const why = f.test(c);
+            if (why) {
+              // Enough to explain a plan; the counts below cover the rest.
+              if (excluded.length < MAX_EXPLAINED_EXCLUSIONS) excluded.push({ endpoint: c.endpoint, reason: why });
+              emptiedBy.set(f.name, (emptiedBy.get(f.name) ?? 0) + 1);
+              return false;
+            }
+          }
+          return true;
+        });
   if (eligible.length === 0) {
     const metadata = { excluded: excluded.map((e) => ({ endpoint: endpointSlug(e.endpoint), reason: e.reason })) };
     // Nothing the caller preferred is at fault: no host can take a request of this shape, which the caller must change.
@@ -333,14 +349,22 @@ function byOrder(ready: Candidate[], { tier, cost, combined }: Ranking, input: P
   const named: Candidate[] = [];
   const taken = new Set<Candidate>();
   for (const name of prefs?.order ?? []) {
-    const matching = rankHead(ready.filter((c) => !taken.has(c) && matchesProvider(c.endpoint, name)), cost, RANKED_ATTEMPTS);
+    const matching = rankHead(
+      ready.filter((c) => !taken.has(c) && matchesProvider(c.endpoint, name)),
+      cost,
+      RANKED_ATTEMPTS,
+    );
     unplanned += matching.unranked;
     for (const c of matching.ranked) {
       taken.add(c);
       named.push(c);
     }
   }
-  const rest = rankHead(ready.filter((c) => !taken.has(c)), combined(cost, false), RANKED_ATTEMPTS);
+  const rest = rankHead(
+    ready.filter((c) => !taken.has(c)),
+    combined(cost, false),
+    RANKED_ATTEMPTS,
+  );
   const fallbacks = prefs?.allow_fallbacks !== false;
   return {
     strategy: 'order',
@@ -402,7 +426,9 @@ function withResting({ strategy, ordered, unplanned }: Ordered, resting: Candida
     if (order.length === 0) ordered = ordered.slice(0, 1);
     unplanned = 0;
   }
-  const last = noFallbacks ? [] : resting.map((c) => ({ c, reason: c.paused ? 'paused by the circuit breaker; tried last' : 'cooling down after Retry-After; tried last' }));
+  const last = noFallbacks
+    ? []
+    : resting.map((c) => ({ c, reason: c.paused ? 'paused by the circuit breaker; tried last' : 'cooling down after Retry-After; tried last' }));
   if (ordered.length === 0 && last.length === 0 && allowedResting.length > 0) {
     ordered = [{ c: allowedResting[0]!, reason: 'all allowed endpoints paused; least recently failed' }];
   }

@@ -17,14 +17,19 @@ export interface SampleDeps {
 }
 
 /** The sample set asks the baseline about the first ticket; Evaluations asks it of every ticket. */
-export const SAMPLE_REQUEST: DecisionsRequest = { model: 'sandbox/baseline-text', state: SAMPLE_ROWS[0]!.state, questions: SAMPLE_QUESTIONS } as DecisionsRequest;
+export const SAMPLE_REQUEST: DecisionsRequest = {
+  model: 'sandbox/baseline-text',
+  state: SAMPLE_ROWS[0]!.state,
+  questions: SAMPLE_QUESTIONS,
+} as DecisionsRequest;
 
 /**
  * Adds the sample set and dataset, unless they are there already (then returns those). Each is added
  * on its own; a second call adds what the first did not.
  */
 export async function addSamples(deps: SampleDeps): Promise<{ set: QuestionSetSummary; dataset: DatasetSummary }> {
-  const set = (await deps.questionSets.list()).find((s) => s.sample) ?? (await deps.questionSets.save({ name: SAMPLE_SET_NAME, request: SAMPLE_REQUEST, sample: true }));
+  const set =
+    (await deps.questionSets.list()).find((s) => s.sample) ?? (await deps.questionSets.save({ name: SAMPLE_SET_NAME, request: SAMPLE_REQUEST, sample: true }));
   const dataset = deps.datasets.list().find((d) => d.sample) ?? deps.datasets.create(SAMPLE_DATASET_NAME, SAMPLE_ROWS, { sample: true });
   return { set, dataset };
 }

@@ -4,7 +4,9 @@
  * Documented so that nobody mistakes its numbers for a model's judgement.
  */
 const STOPWORDS = new Set(
-  'the and for are but not you all any can had her was one our out day get has him his how man new now old see two way who boy did its let put say she too use that with this from have they will your what when were which their there been more into than them then these some would make like time just know take year good over such only also back after first well even want because'.split(' '),
+  'the and for are but not you all any can had her was one our out day get has him his how man new now old see two way who boy did its let put say she too use that with this from have they will your what when were which their there been more into than them then these some would make like time just know take year good over such only also back after first well even want because'.split(
+    ' ',
+  ),
 );
 
 /** A crude stem so that "arrive" and "arrived" count as one word. */
@@ -55,7 +57,10 @@ export function labelProbabilities(stateText: string, question: string): Labelle
   const state = words(stateText);
   const options = [...question.matchAll(OPTION_LINE)].map((m) => ({ label: m[1]!, text: m[2]! }));
   if (options.length > 0) {
-    const probabilities = softmax(options.map((o) => overlap(state, o.text)), 0.15);
+    const probabilities = softmax(
+      options.map((o) => overlap(state, o.text)),
+      0.15,
+    );
     return { labels: options.map((o) => o.label), probabilities };
   }
   if (/\bYes or No\b/.test(question)) {

@@ -29,7 +29,13 @@ const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 function parts(question: string) {
   const line = (prefix: string) => new RegExp(`^${prefix}(.*)$`, 'm').exec(question)?.[1] ?? '';
   const options = [...question.matchAll(/^([A-Z]|\d)\) (.+)$/gm)].map((m) => ({ label: m[1]!, text: m[2]! }));
-  return { asked: line('Question: '), whenTrue: line('It is true when: '), whenFalse: line('It is false when: '), options, yesNo: /\bYes or No\b/.test(question) };
+  return {
+    asked: line('Question: '),
+    whenTrue: line('It is true when: '),
+    whenFalse: line('It is false when: '),
+    options,
+    yesNo: /\bYes or No\b/.test(question),
+  };
 }
 
 /** Words of `text` the state has, a word also matching one that shares its first five letters ("crashes", "crashed"). */
@@ -47,7 +53,14 @@ function matched(state: Set<string>, text: string): number {
 function sharpRead(stateText: string, question: string): LabelledPrompt | null {
   const state = words(stateText);
   const q = parts(question);
-  if (q.options.length > 0) return { labels: q.options.map((o) => o.label), probabilities: softmax(q.options.map((o) => matched(state, o.text)), 0.6) };
+  if (q.options.length > 0)
+    return {
+      labels: q.options.map((o) => o.label),
+      probabilities: softmax(
+        q.options.map((o) => matched(state, o.text)),
+        0.6,
+      ),
+    };
   if (!q.yesNo) return null;
   const forTrue = Math.max(overlap(state, q.whenTrue), overlap(state, q.asked));
   const forFalse = q.whenFalse ? overlap(state, q.whenFalse) : 0.1;

@@ -119,7 +119,10 @@ export async function startSandboxFleet(options: FleetOptions = {}): Promise<San
     if (messages.length === 0) return openaiError(res, 400, "'messages' must contain at least one message", 'invalid_request_error');
     if (misfortune(profile, res)) return;
     // The system prompt is instructions, not content: the baseline reads only the user's turns.
-    const userText = messages.filter((m) => m.role !== 'system').map(messageText).join('\n');
+    const userText = messages
+      .filter((m) => m.role !== 'system')
+      .map(messageText)
+      .join('\n');
     const { state: prefix, question } = splitPrompt(userText);
     // Text at four characters a token, images by their size (see counting.ts).
     const promptTokens = chatPromptTokens(messages.map((m) => ({ characters: messageText(m).length, images: imageUrls(m).map(dataUrlSize) })));
@@ -172,7 +175,12 @@ export async function startSandboxFleet(options: FleetOptions = {}): Promise<San
       object: 'chat.completion.chunk',
       model,
       choices: [],
-      usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens, prompt_tokens_details: { cached_tokens: cached } },
+      usage: {
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        total_tokens: promptTokens + completionTokens,
+        prompt_tokens_details: { cached_tokens: cached },
+      },
     });
     res.end('data: [DONE]\n\n');
   }
@@ -245,18 +253,24 @@ export function sandboxCatalog(url: string, profiles: readonly SandboxProfile[])
   }));
   const models: CatalogModel[] = SANDBOX_MODELS.map((m) => ({ ...m, source: 'sandbox' }));
   const endpoints = profiles.flatMap((p) =>
-    p.models.map((modelId) => ({ modelId, factor: p.wireFormat === 'openai' ? behaviourOf(modelId).priceFactor : 1 })).map(({ modelId, factor }) => ({
-      model_id: modelId,
-      provider: p.slug,
-      upstream_model: modelId,
-      context_length: 32_768,
-      max_completion_tokens: 4096,
-      max_prompt_tokens: null,
-      pricing: { prompt: scaledPrice(p.promptPrice, factor), completion: scaledPrice(p.completionPrice, factor), input_cache_read: scaledPrice(p.cacheReadPrice, factor) },
-      quantization: p.quantization,
-      supported_parameters: p.wireFormat === 'openai' ? ['max_tokens', 'temperature', 'logprobs', 'top_logprobs', 'response_format'] : [],
-      supports_implicit_caching: true,
-    })),
+    p.models
+      .map((modelId) => ({ modelId, factor: p.wireFormat === 'openai' ? behaviourOf(modelId).priceFactor : 1 }))
+      .map(({ modelId, factor }) => ({
+        model_id: modelId,
+        provider: p.slug,
+        upstream_model: modelId,
+        context_length: 32_768,
+        max_completion_tokens: 4096,
+        max_prompt_tokens: null,
+        pricing: {
+          prompt: scaledPrice(p.promptPrice, factor),
+          completion: scaledPrice(p.completionPrice, factor),
+          input_cache_read: scaledPrice(p.cacheReadPrice, factor),
+        },
+        quantization: p.quantization,
+        supported_parameters: p.wireFormat === 'openai' ? ['max_tokens', 'temperature', 'logprobs', 'top_logprobs', 'response_format'] : [],
+        supports_implicit_caching: true,
+      })),
   );
   return { providers, models, endpoints };
 }

@@ -24,7 +24,15 @@ describe('the simulated decision hosts', () => {
 
   for (const host of ['sandbox-oracle', 'sandbox-verity', 'sandbox-arbiter']) {
     it(`${host} answers sandbox/decider natively`, async () => {
-      const outcome = await env.core.decisions.decide({ model: 'sandbox/decider', state: 'The parcel came late and the box was crushed.', questions, provider: { only: [host], allow_fallbacks: false } } as unknown as DecisionsRequest, { requestId: host });
+      const outcome = await env.core.decisions.decide(
+        {
+          model: 'sandbox/decider',
+          state: 'The parcel came late and the box was crushed.',
+          questions,
+          provider: { only: [host], allow_fallbacks: false },
+        } as unknown as DecisionsRequest,
+        { requestId: host },
+      );
       expect(outcome.endpoint.provider.slug).toBe(host);
       expect(Object.values(outcome.methods)).toEqual(['native', 'native', 'native']);
       expect(Object.keys(outcome.response.answers)).toEqual(['late', 'topic', 'mood']);
@@ -36,7 +44,14 @@ describe('the simulated decision hosts', () => {
 
   it('boxes go to the simulated gateway (the only one of the three that answers them), over the image in the state', async () => {
     const image = pngWithRect(64, 48, { x: 16, y: 12, w: 32, h: 24 });
-    const outcome = await env.core.decisions.decide({ model: 'sandbox/decider', state: [{ type: 'image_url', image_url: { url: image } }], questions: { thing: { type: 'box', instructions: 'the rectangle' } } } as DecisionsRequest, { requestId: 'box' });
+    const outcome = await env.core.decisions.decide(
+      {
+        model: 'sandbox/decider',
+        state: [{ type: 'image_url', image_url: { url: image } }],
+        questions: { thing: { type: 'box', instructions: 'the rectangle' } },
+      } as DecisionsRequest,
+      { requestId: 'box' },
+    );
     expect(outcome.endpoint.provider.slug).toBe('sandbox-oracle');
     expect(outcome.response.answers['thing']).toEqual({ type: 'box', box: { top: 0.25, bottom: 0.75, left: 0.25, right: 0.75 } });
     expect(outcome.plan.excluded.map((e) => e.endpoint.provider.slug).sort()).toEqual(['sandbox-arbiter', 'sandbox-verity']);
@@ -53,7 +68,14 @@ describe('the simulated decision hosts', () => {
     const unknownKey = { model: 'sandbox/decider', input: 'x', questions: [{ type: 'predicate', name: 'a', instructions: 'y', criteria: { true: 'z' } }] };
     const openAi = await post(url('sandbox-arbiter', '/v1/decisions'), unknownKey);
     expect(openAi.status).toBe(400);
-    expect(openAi.body).toEqual({ error: { message: "Unknown parameter: 'questions[0].criteria'.", type: 'invalid_request_error', param: 'questions[0].criteria', code: 'unknown_parameter' } });
+    expect(openAi.body).toEqual({
+      error: {
+        message: "Unknown parameter: 'questions[0].criteria'.",
+        type: 'invalid_request_error',
+        param: 'questions[0].criteria',
+        code: 'unknown_parameter',
+      },
+    });
     // OpenAI's own types refuse the same request.
     expect(openAiRequestCheck(unknownKey)?.code).toBe('unknown_parameter');
   });

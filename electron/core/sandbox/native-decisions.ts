@@ -37,12 +37,18 @@ function baselineAnswer(question: Question, state: Set<string>, image: string | 
       return { type: 'noul', noul: round2(0.1 + 0.8 * overlap(state, `${textOf(question.instructions)} ${textOf(question.criteria?.true)}`)) };
     case 'choice': {
       const names = Object.keys(question.criteria);
-      const p = softmax(names.map((n) => overlap(state, `${n} ${textOf(question.criteria[n])}`)), 0.15);
+      const p = softmax(
+        names.map((n) => overlap(state, `${n} ${textOf(question.criteria[n])}`)),
+        0.15,
+      );
       const best = p.indexOf(Math.max(...p));
       return { type: 'choice', choice: names[best]!, confidence: concentration(p), probabilities: Object.fromEntries(names.map((n, i) => [n, round2(p[i]!)])) };
     }
     case 'score': {
-      const p = softmax(question.criteria.map((c) => overlap(state, textOf(c))), 0.15);
+      const p = softmax(
+        question.criteria.map((c) => overlap(state, textOf(c))),
+        0.15,
+      );
       return {
         type: 'score',
         score: round2(p.reduce((s, pi, i) => s + i * pi, 0)),
@@ -63,13 +69,19 @@ function baselineAnswer(question: Question, state: Set<string>, image: string | 
 const firstImage = (state: unknown): string | null => {
   if (!Array.isArray(state)) return null;
   for (const item of state) {
-    const url = (item as { type?: string; image_url?: { url?: string } })?.type === 'image_url' ? (item as { image_url?: { url?: string } }).image_url?.url : undefined;
+    const url =
+      (item as { type?: string; image_url?: { url?: string } })?.type === 'image_url' ? (item as { image_url?: { url?: string } }).image_url?.url : undefined;
     if (typeof url === 'string') return url;
   }
   return null;
 };
 
-const stateText = (state: unknown): string => (typeof state === 'string' ? state : Array.isArray(state) ? state.map((i) => (typeof i === 'string' ? i : (i as { type?: string })?.type === 'image_url' ? '' : JSON.stringify(i))).join('\n') : JSON.stringify(state));
+const stateText = (state: unknown): string =>
+  typeof state === 'string'
+    ? state
+    : Array.isArray(state)
+      ? state.map((i) => (typeof i === 'string' ? i : (i as { type?: string })?.type === 'image_url' ? '' : JSON.stringify(i))).join('\n')
+      : JSON.stringify(state);
 
 function usage(text: string, questions: number, profile: SandboxProfile, withCost: boolean) {
   const input = nativePromptTokens(text.length, questions);
@@ -79,9 +91,14 @@ function usage(text: string, questions: number, profile: SandboxProfile, withCos
 /** Another gateway's `/api/alpha/decisions` (OpenRouter's shape): boxes over images in `state`, `cost` in the usage. */
 export function gatewayDecide(body: unknown, profile: SandboxProfile): HostReply {
   const parsed = DecisionsRequestSchema.safeParse(body);
-  if (!parsed.success) return { status: 400, body: { error: { code: 400, message: `Invalid DecisionsRequest: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}` } } };
+  if (!parsed.success)
+    return {
+      status: 400,
+      body: { error: { code: 400, message: `Invalid DecisionsRequest: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}` } },
+    };
   const request = parsed.data;
-  if (!profile.models.includes(request.model)) return { status: 404, body: { error: { code: 404, message: `Model ${request.model} is not a decisions model here` } } };
+  if (!profile.models.includes(request.model))
+    return { status: 404, body: { error: { code: 404, message: `Model ${request.model} is not a decisions model here` } } };
   const text = stateText(request.state);
   const state = words(text);
   const answers: Record<string, Answer> = {};
@@ -96,7 +113,16 @@ export function gatewayDecide(body: unknown, profile: SandboxProfile): HostReply
     if (!answer) return { status: 400, body: { error: { code: 400, message: `questions.${name}: a box question needs an image in state` } } };
     answers[name] = answer;
   }
-  return { status: 200, body: { id: `gen-dec-sbx-${Date.now().toString(36)}`, model: request.model, provider: profile.name, answers, usage: usage(text, Object.keys(answers).length, profile, true) } };
+  return {
+    status: 200,
+    body: {
+      id: `gen-dec-sbx-${Date.now().toString(36)}`,
+      model: request.model,
+      provider: profile.name,
+      answers,
+      usage: usage(text, Object.keys(answers).length, profile, true),
+    },
+  };
 }
 
 /** TypeSafe's System One contract: FastAPI's 422 `detail[]` for a body it cannot take; no box, no images. */
@@ -105,7 +131,10 @@ export function systemOneDecide(body: unknown, profile: SandboxProfile): HostRep
   if (missing.length > 0) return { status: 422, body: { detail: missing.map((k) => ({ loc: ['body', k], msg: 'Field required', type: 'missing' })) } };
   const parsed = DecisionsRequestSchema.safeParse(body);
   if (!parsed.success) {
-    return { status: 422, body: { detail: parsed.error.issues.slice(0, 5).map((i) => ({ loc: ['body', ...i.path.map(String)], msg: i.message, type: 'value_error' })) } };
+    return {
+      status: 422,
+      body: { detail: parsed.error.issues.slice(0, 5).map((i) => ({ loc: ['body', ...i.path.map(String)], msg: i.message, type: 'value_error' })) },
+    };
   }
   const request = parsed.data;
   if (!profile.models.includes(request.model)) return { status: 400, body: { detail: 'Invalid request.' } };
@@ -113,16 +142,24 @@ export function systemOneDecide(body: unknown, profile: SandboxProfile): HostRep
   const state = words(text);
   const answers: Record<string, Answer> = {};
   for (const [name, q] of Object.entries(request.questions)) {
-    if (q.type === 'box') return { status: 422, body: { detail: [{ loc: ['body', 'questions', name, 'type'], msg: "Input should be 'noul', 'choice' or 'score'", type: 'literal_error' }] } };
+    if (q.type === 'box')
+      return {
+        status: 422,
+        body: { detail: [{ loc: ['body', 'questions', name, 'type'], msg: "Input should be 'noul', 'choice' or 'score'", type: 'literal_error' }] },
+      };
     answers[name] = baselineAnswer(q, state, null)!;
   }
   return { status: 200, body: { model: request.model, answers, usage: usage(text, Object.keys(answers).length, profile, false) } };
 }
 
 /** A path as OpenAI names parameters: `questions[0].criteria`. */
-const openAiParam = (path: readonly PropertyKey[]) => path.reduce<string>((name, part) => (typeof part === 'number' ? `${name}[${part}]` : name ? `${name}.${String(part)}` : String(part)), '');
+const openAiParam = (path: readonly PropertyKey[]) =>
+  path.reduce<string>((name, part) => (typeof part === 'number' ? `${name}[${part}]` : name ? `${name}.${String(part)}` : String(part)), '');
 
-const openAiError = (status: number, message: string, param: string | null, code: string | null): HostReply => ({ status, body: { error: { message, type: 'invalid_request_error', param, code } } });
+const openAiError = (status: number, message: string, param: string | null, code: string | null): HostReply => ({
+  status,
+  body: { error: { message, type: 'invalid_request_error', param, code } },
+});
 
 /** OpenAI's Decisions: `input` + ordered questions, strict about unknown keys, answers in question order. */
 export function openAiDecide(body: unknown, profile: SandboxProfile): HostReply {
@@ -137,7 +174,8 @@ export function openAiDecide(body: unknown, profile: SandboxProfile): HostReply 
     return openAiError(400, `Invalid '${param ?? 'body'}': ${issue.message}`, param, 'invalid_value');
   }
   const request = parsed.data;
-  if (!profile.models.includes(request.model)) return openAiError(404, `The model \`${request.model}\` does not exist or you do not have access to it.`, 'model', 'model_not_found');
+  if (!profile.models.includes(request.model))
+    return openAiError(404, `The model \`${request.model}\` does not exist or you do not have access to it.`, 'model', 'model_not_found');
   const text = typeof request.input === 'string' ? request.input : JSON.stringify(request.input);
   const state = words(text);
   const answers = request.questions.map((q) => openAiAnswer(q, state));
@@ -147,7 +185,13 @@ export function openAiDecide(body: unknown, profile: SandboxProfile): HostReply 
     body: {
       model: request.model,
       answers,
-      usage: { input_tokens: u.input_tokens, input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 }, output_tokens: u.output_tokens, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: u.input_tokens + u.output_tokens },
+      usage: {
+        input_tokens: u.input_tokens,
+        input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
+        output_tokens: u.output_tokens,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: u.input_tokens + u.output_tokens,
+      },
     },
   };
 }
@@ -157,11 +201,23 @@ function openAiAnswer(q: OpenAiQuestion, state: Set<string>) {
   const instructions = typeof q.instructions === 'string' ? q.instructions : JSON.stringify(q.instructions);
   if (q.type === 'predicate') return { type: 'predicate', name, probability: round2(0.1 + 0.8 * overlap(state, instructions)) };
   if (q.type === 'choice') {
-    const p = softmax(q.choices.map((c) => overlap(state, `${String(c.value)} ${c.description ?? ''}`)), 0.15);
+    const p = softmax(
+      q.choices.map((c) => overlap(state, `${String(c.value)} ${c.description ?? ''}`)),
+      0.15,
+    );
     const best = p.indexOf(Math.max(...p));
-    return { type: 'choice', name, choice: q.choices[best]!.value, confidence: concentration(p), probabilities: q.choices.map((c, i) => ({ value: c.value, probability: round2(p[i]!) })) };
+    return {
+      type: 'choice',
+      name,
+      choice: q.choices[best]!.value,
+      confidence: concentration(p),
+      probabilities: q.choices.map((c, i) => ({ value: c.value, probability: round2(p[i]!) })),
+    };
   }
-  const p = softmax(q.levels.map((l) => overlap(state, `${l.label} ${l.description ?? ''}`)), 0.15);
+  const p = softmax(
+    q.levels.map((l) => overlap(state, `${l.label} ${l.description ?? ''}`)),
+    0.15,
+  );
   return {
     type: 'score',
     name,

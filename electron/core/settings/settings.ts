@@ -3,7 +3,14 @@ import { SettingsSchema, type Settings } from '../../../shared/schemas/inspector
 export type SettingsPatch = { [K in keyof Settings]?: Settings[K] | undefined };
 import type { SettingsStorage } from '../store/ports';
 
-const DEFAULTS: Settings = { theme: 'system', sandbox: 'auto', routing: { only: [], ignore: [], zdr: false }, gateway: { mode: 'built-in' }, trace_destinations: [], image_urls: 'refuse' };
+const DEFAULTS: Settings = {
+  theme: 'system',
+  sandbox: 'auto',
+  routing: { only: [], ignore: [], zdr: false },
+  gateway: { mode: 'built-in' },
+  trace_destinations: [],
+  image_urls: 'refuse',
+};
 
 /**
  * User settings, one entry a setting; a stored value that no longer validates falls back to its

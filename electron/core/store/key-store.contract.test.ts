@@ -111,10 +111,16 @@ describe.each(backends)('KeyStorage on %s', (_name, backend) => {
       expect(a.changeToken()).toBe(start);
       await b.add(key('aaaaaaaaaaaa', '2026-01-01T00:00:00.000Z'));
       // Postgres delivers the notice after the commit, over the listening connection.
-      await until(() => a.changeToken(), (token) => token !== start);
+      await until(
+        () => a.changeToken(),
+        (token) => token !== start,
+      );
       const afterAdd = a.changeToken();
       await b.revoke('aaaaaaaaaaaa', '2026-01-02T00:00:00.000Z');
-      await until(() => a.changeToken(), (token) => token !== afterAdd);
+      await until(
+        () => a.changeToken(),
+        (token) => token !== afterAdd,
+      );
       const own = a.changeToken();
       await a.add(key('bbbbbbbbbbbb', '2026-01-01T00:00:00.000Z'));
       expect(a.changeToken()).not.toBe(own);

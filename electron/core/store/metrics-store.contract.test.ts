@@ -44,7 +44,11 @@ describe.each(backends)('MetricsStorage on %s', (_name, backend) => {
       a.saveMinute(minute('e1', M0 - 1, { attempts: 1 }));
       a.saveMinute(minute('e1', M0 - 1, { attempts: 7, faults: 0 }));
       await a.flush();
-      expect(await b.minutesAfter(M0 - 3)).toEqual([minute('e1', M0 - 2), minute('e1', M0 - 1, { attempts: 7, faults: 0 }), minute('e2', M0 - 1, { throughput: 'x', latency: null })]);
+      expect(await b.minutesAfter(M0 - 3)).toEqual([
+        minute('e1', M0 - 2),
+        minute('e1', M0 - 1, { attempts: 7, faults: 0 }),
+        minute('e2', M0 - 1, { throughput: 'x', latency: null }),
+      ]);
       expect((await b.minutesAfter(M0 - 2)).map((m) => m.minute)).toEqual([M0 - 1, M0 - 1]);
     } finally {
       await close();

@@ -10,7 +10,11 @@ const backends = storeBackends<QuestionSetStorage>({ sqlite: (store) => new Sqli
 const set = (id: string, updated_at: string, over: Partial<StoredQuestionSet> = {}): StoredQuestionSet => ({
   id,
   name: `set ${id}`,
-  request: { model: 'sandbox/baseline-text', state: 'A ticket: "the parcel never came"', questions: { urgent: { type: 'noul', instructions: 'Is it urgent?' } } },
+  request: {
+    model: 'sandbox/baseline-text',
+    state: 'A ticket: "the parcel never came"',
+    questions: { urgent: { type: 'noul', instructions: 'Is it urgent?' } },
+  },
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at,
   deleted_at: null,
@@ -42,7 +46,11 @@ describe.each(backends)('QuestionSetStorage on %s', (_name, backend) => {
       await a.setDeleted('set-a', '2026-01-02T00:00:00.000Z');
       expect(await b.live()).toEqual([]);
       await b.update('set-a', { name: 'renamed', request: { model: 'm/n', state: 's', questions: {} }, updated_at: '2026-01-03T00:00:00.000Z' });
-      expect(await a.get('set-a')).toEqual({ ...set('set-a', '2026-01-03T00:00:00.000Z'), name: 'renamed', request: { model: 'm/n', state: 's', questions: {} } });
+      expect(await a.get('set-a')).toEqual({
+        ...set('set-a', '2026-01-03T00:00:00.000Z'),
+        name: 'renamed',
+        request: { model: 'm/n', state: 's', questions: {} },
+      });
       await a.setDeleted('set-a', '2026-01-04T00:00:00.000Z');
       await a.setDeleted('set-a', null);
       expect((await b.live()).map((s) => s.id)).toEqual(['set-a']);

@@ -40,7 +40,10 @@ describe.each(backends)('SettingsStorage on %s', (_name, backend) => {
     try {
       const start = a.settings.changeToken();
       await b.settings.put({ theme: 'dark' });
-      await until(() => a.settings.changeToken(), (t) => t !== start);
+      await until(
+        () => a.settings.changeToken(),
+        (t) => t !== start,
+      );
       const own = a.settings.changeToken();
       await a.settings.put({ theme: 'light' });
       expect(a.settings.changeToken()).not.toBe(own);
@@ -54,7 +57,12 @@ describe.each(backends)('RefusalStorage on %s', (_name, backend) => {
   it('keeps one refusal per endpoint and parameter, the latest, and forgets an endpoint whole', async () => {
     const { a, b, close } = await backend.open();
     try {
-      const first = { endpointId: 'openai/o3', parameter: 'logprobs', message: 'You are not allowed to request logprobs', learned_at: '2026-01-01T00:00:00.000Z' };
+      const first = {
+        endpointId: 'openai/o3',
+        parameter: 'logprobs',
+        message: 'You are not allowed to request logprobs',
+        learned_at: '2026-01-01T00:00:00.000Z',
+      };
       await a.refusals.put(first);
       await a.refusals.put({ ...first, message: 'again', learned_at: '2026-01-02T00:00:00.000Z' });
       await a.refusals.put({ endpointId: 'openai/o3', parameter: 'temperature', message: 'unsupported', learned_at: '2026-01-01T00:00:00.000Z' });
@@ -76,10 +84,16 @@ describe.each(backends)('RefusalStorage on %s', (_name, backend) => {
     try {
       const start = a.refusals.changeToken();
       await b.refusals.put({ endpointId: 'e', parameter: 'p', message: 'm', learned_at: '2026-01-01T00:00:00.000Z' });
-      await until(() => a.refusals.changeToken(), (t) => t !== start);
+      await until(
+        () => a.refusals.changeToken(),
+        (t) => t !== start,
+      );
       const learned = a.refusals.changeToken();
       await b.refusals.forget('e');
-      await until(() => a.refusals.changeToken(), (t) => t !== learned);
+      await until(
+        () => a.refusals.changeToken(),
+        (t) => t !== learned,
+      );
     } finally {
       await close();
     }

@@ -25,15 +25,38 @@ describe('trace export (OTLP over HTTP)', () => {
   afterAll(() => receiver.close());
 
   it('maps the known trace keys onto the span and the others to custom attributes', () => {
-    const trace = { trace_id: '4bf92f3577b34da6a3ce929d0e0e4736', parent_span_id: '00f067aa0ba902b7', span_name: 'grade', trace_name: 'nightly', generation_name: 'gen-7', team: 'ops', depth: 3 };
-    const s = toOtlpSpan({ ...span, trace }) as { traceId: string; parentSpanId: string; spanId: string; name: string; startTimeUnixNano: string; attributes: { key: string; value: Record<string, unknown> }[] };
+    const trace = {
+      trace_id: '4bf92f3577b34da6a3ce929d0e0e4736',
+      parent_span_id: '00f067aa0ba902b7',
+      span_name: 'grade',
+      trace_name: 'nightly',
+      generation_name: 'gen-7',
+      team: 'ops',
+      depth: 3,
+    };
+    const s = toOtlpSpan({ ...span, trace }) as {
+      traceId: string;
+      parentSpanId: string;
+      spanId: string;
+      name: string;
+      startTimeUnixNano: string;
+      attributes: { key: string; value: Record<string, unknown> }[];
+    };
     expect(s.traceId).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
     expect(s.parentSpanId).toBe('00f067aa0ba902b7');
     expect(s.spanId).toMatch(/^[0-9a-f]{16}$/);
     expect(s.name).toBe('grade');
     expect(s.startTimeUnixNano).toBe('1800000000000000000');
     const attrs = Object.fromEntries(s.attributes.map((a) => [a.key, Object.values(a.value)[0]]));
-    expect(attrs).toMatchObject({ 'trace.name': 'nightly', 'gen_ai.generation.name': 'gen-7', 'trace.metadata.team': 'ops', 'trace.metadata.depth': '3', 'gen_ai.request.model': 'acme/judge', 'session.id': 's-1', 'gen_ai.usage.input_tokens': '40' });
+    expect(attrs).toMatchObject({
+      'trace.name': 'nightly',
+      'gen_ai.generation.name': 'gen-7',
+      'trace.metadata.team': 'ops',
+      'trace.metadata.depth': '3',
+      'gen_ai.request.model': 'acme/judge',
+      'session.id': 's-1',
+      'gen_ai.usage.input_tokens': '40',
+    });
     expect(attrs['trace.metadata.trace_id']).toBeUndefined();
   });
 
@@ -50,7 +73,9 @@ describe('trace export (OTLP over HTTP)', () => {
     await exporter.flush();
     const posts = receiver.received.filter((r) => r.path.endsWith('/v1/traces'));
     expect(posts.map((p) => p.path).sort()).toEqual(['/collector/v1/traces', '/v1/traces']);
-    const body = posts[0]!.body as { resourceSpans: { resource: { attributes: unknown[] }; scopeSpans: { spans: { status: { code: number; message?: string } }[] }[] }[] };
+    const body = posts[0]!.body as {
+      resourceSpans: { resource: { attributes: unknown[] }; scopeSpans: { spans: { status: { code: number; message?: string } }[] }[] }[];
+    };
     const spans = body.resourceSpans[0]!.scopeSpans[0]!.spans;
     expect(spans).toHaveLength(2);
     expect(spans[1]!.status).toEqual({ code: 2, message: 'All 1 endpoint tried failed' });

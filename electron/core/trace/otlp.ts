@@ -21,14 +21,23 @@ export interface DecisionSpan {
 type AnyValue = { stringValue: string } | { intValue: string } | { doubleValue: number } | { boolValue: boolean };
 
 const value = (v: unknown): AnyValue =>
-  typeof v === 'number' ? (Number.isInteger(v) ? { intValue: String(v) } : { doubleValue: v }) : typeof v === 'boolean' ? { boolValue: v } : { stringValue: typeof v === 'string' ? v : JSON.stringify(v) };
+  typeof v === 'number'
+    ? Number.isInteger(v)
+      ? { intValue: String(v) }
+      : { doubleValue: v }
+    : typeof v === 'boolean'
+      ? { boolValue: v }
+      : { stringValue: typeof v === 'string' ? v : JSON.stringify(v) };
 
 /** A caller's id as OTLP wants it: kept when it already is `bytes` hex long, else a stable hash of it. */
 export function otlpId(given: string | undefined, bytes: 8 | 16): string {
   if (given === undefined) return randomBytes(bytes).toString('hex');
   const hex = given.toLowerCase();
   if (new RegExp(`^[0-9a-f]{${bytes * 2}}$`).test(hex) && !/^0+$/.test(hex)) return hex;
-  return createHash('sha256').update(given).digest('hex').slice(0, bytes * 2);
+  return createHash('sha256')
+    .update(given)
+    .digest('hex')
+    .slice(0, bytes * 2);
 }
 
 /** The span in OTLP/JSON: known trace keys onto the span, other keys as custom attributes. */
@@ -104,7 +113,12 @@ export class OtlpExporter {
     const body = JSON.stringify({
       resourceSpans: [
         {
-          resource: { attributes: [{ key: 'service.name', value: { stringValue: 'verdict' } }, { key: 'service.version', value: { stringValue: this.version } }] },
+          resource: {
+            attributes: [
+              { key: 'service.name', value: { stringValue: 'verdict' } },
+              { key: 'service.version', value: { stringValue: this.version } },
+            ],
+          },
           scopeSpans: [{ scope: { name: 'verdict.decisions', version: this.version }, spans }],
         },
       ],
@@ -118,7 +132,13 @@ export class OtlpExporter {
           this.pools.set(url.origin, pool);
         }
         try {
-          const response = await pool.request({ method: 'POST', path: url.pathname, headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(5_000) });
+          const response = await pool.request({
+            method: 'POST',
+            path: url.pathname,
+            headers: { 'content-type': 'application/json' },
+            body,
+            signal: AbortSignal.timeout(5_000),
+          });
           await response.body.dump();
           if (response.statusCode >= 300) this.logger.warn({ destination, status: response.statusCode }, 'trace export refused');
         } catch (error) {

@@ -1,5 +1,12 @@
 import { createOpenAI } from '@ai-sdk/openai';
-import { createGateway, GatewayAuthenticationError, GatewayInvalidRequestError, GatewayModelNotFoundError, GatewayRateLimitError, GatewayInternalServerError } from '@ai-sdk/gateway';
+import {
+  createGateway,
+  GatewayAuthenticationError,
+  GatewayInvalidRequestError,
+  GatewayModelNotFoundError,
+  GatewayRateLimitError,
+  GatewayInternalServerError,
+} from '@ai-sdk/gateway';
 import { APICallError } from '@ai-sdk/provider';
 import { experimental_decide, Experimental_DecisionRefusalError } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,7 +36,10 @@ describe('ai 7.0.173 experimental_decide', () => {
   const gateway = (apiKey = env.key) => createGateway({ apiKey, baseURL: `${env.url}/api/ai` });
 
   for (const model of ['sandbox/decider', 'sandbox/baseline-text']) {
-    for (const [via, provider] of [['@ai-sdk/openai', () => openai().decisionModel(model)], ['@ai-sdk/gateway', () => gateway().decisionModel(model)]] as const) {
+    for (const [via, provider] of [
+      ['@ai-sdk/openai', () => openai().decisionModel(model)],
+      ['@ai-sdk/gateway', () => gateway().decisionModel(model)],
+    ] as const) {
       it(`${via} on ${model}: every question kind, each answer passing the SDK's own checks`, async () => {
         const result = await experimental_decide({ model: provider(), state, questions, maxRetries: 0 });
         expect(Object.keys(result.answers)).toEqual(['late', 'mood', 'stars']);
@@ -41,7 +51,7 @@ describe('ai 7.0.173 experimental_decide', () => {
     }
   }
 
-  it('the gateway protocol declares the rounding the answers were given to: a native host\'s two decimals, six for answers measured here', async () => {
+  it("the gateway protocol declares the rounding the answers were given to: a native host's two decimals, six for answers measured here", async () => {
     const native = await experimental_decide({ model: gateway().decisionModel('sandbox/decider'), state, questions, maxRetries: 0 });
     expect(native.rounding).toEqual({ probabilityDecimals: 2, scoreDecimals: 2 });
     const measured = await experimental_decide({ model: gateway().decisionModel('sandbox/baseline-text'), state, questions, maxRetries: 0 });
@@ -50,7 +60,7 @@ describe('ai 7.0.173 experimental_decide', () => {
     expect((measured.providerMetadata?.['gateway'] as { confidence: Record<string, number> }).confidence['mood']).toBeGreaterThanOrEqual(0);
   });
 
-  it('a refusal arrives as the SDK\'s DecisionRefusalError naming the question, through both providers', async () => {
+  it("a refusal arrives as the SDK's DecisionRefusalError naming the question, through both providers", async () => {
     const two = { late: { type: 'boolean' as const, instructions: 'Late?' }, topic: { type: 'boolean' as const, instructions: 'About billing?' } };
     for (const provider of [() => openai().decisionModel('acme/luna'), () => gateway().decisionModel('acme/luna')]) {
       scriptRefusal(env.hosts, 'topic');
@@ -60,30 +70,48 @@ describe('ai 7.0.173 experimental_decide', () => {
     }
   });
 
-  it('errors arrive as each provider\'s typed errors: 400, 402, 429 with Retry-After, 401, an unknown model', async () => {
+  it("errors arrive as each provider's typed errors: 400, 402, 429 with Retry-After, 401, an unknown model", async () => {
     const one = { pick: { type: 'choice' as const, instructions: 'Pick', criteria: { only: null } } };
-    const viaOpenAi = await experimental_decide({ model: openai().decisionModel('sandbox/decider'), state, questions: one, maxRetries: 0 }).catch((e: unknown) => e);
+    const viaOpenAi = await experimental_decide({ model: openai().decisionModel('sandbox/decider'), state, questions: one, maxRetries: 0 }).catch(
+      (e: unknown) => e,
+    );
     expect(APICallError.isInstance(viaOpenAi)).toBe(true);
     expect((viaOpenAi as APICallError).statusCode).toBe(400);
-    const viaGateway = await experimental_decide({ model: gateway().decisionModel('sandbox/decider'), state, questions: { late: questions.late, pick: { type: 'choice' as const, instructions: 'Pick', criteria: { a: null, b: null } } }, maxRetries: 0, headers: { 'x-session-id': 'x'.repeat(300) } }).catch((e: unknown) => e);
+    const viaGateway = await experimental_decide({
+      model: gateway().decisionModel('sandbox/decider'),
+      state,
+      questions: { late: questions.late, pick: { type: 'choice' as const, instructions: 'Pick', criteria: { a: null, b: null } } },
+      maxRetries: 0,
+      headers: { 'x-session-id': 'x'.repeat(300) },
+    }).catch((e: unknown) => e);
     expect(viaGateway).toBeInstanceOf(GatewayInvalidRequestError);
     expect((viaGateway as Error).message).toBe('x-session-id: at most 256 characters');
 
-    const broke = await experimental_decide({ model: gateway(env.brokeKey).decisionModel('sandbox/decider'), state, questions, maxRetries: 0 }).catch((e: unknown) => e);
+    const broke = await experimental_decide({ model: gateway(env.brokeKey).decisionModel('sandbox/decider'), state, questions, maxRetries: 0 }).catch(
+      (e: unknown) => e,
+    );
     expect(broke).toBeInstanceOf(GatewayInternalServerError);
     expect((broke as GatewayInternalServerError).statusCode).toBe(402);
-    const brokeOpenAi = await experimental_decide({ model: openai(env.brokeKey).decisionModel('sandbox/decider'), state, questions, maxRetries: 0 }).catch((e: unknown) => e);
+    const brokeOpenAi = await experimental_decide({ model: openai(env.brokeKey).decisionModel('sandbox/decider'), state, questions, maxRetries: 0 }).catch(
+      (e: unknown) => e,
+    );
     expect((brokeOpenAi as APICallError).statusCode).toBe(402);
 
     await experimental_decide({ model: gateway(env.limitedKey).decisionModel('sandbox/decider'), state, questions, maxRetries: 0 });
-    const limited = await experimental_decide({ model: gateway(env.limitedKey).decisionModel('sandbox/decider'), state, questions, maxRetries: 0 }).catch((e: unknown) => e);
+    const limited = await experimental_decide({ model: gateway(env.limitedKey).decisionModel('sandbox/decider'), state, questions, maxRetries: 0 }).catch(
+      (e: unknown) => e,
+    );
     expect(limited).toBeInstanceOf(GatewayRateLimitError);
     expect((limited as GatewayRateLimitError).statusCode).toBe(429);
-    const limitedOpenAi = await experimental_decide({ model: openai(env.limitedKey).decisionModel('sandbox/decider'), state, questions, maxRetries: 0 }).catch((e: unknown) => e);
+    const limitedOpenAi = await experimental_decide({ model: openai(env.limitedKey).decisionModel('sandbox/decider'), state, questions, maxRetries: 0 }).catch(
+      (e: unknown) => e,
+    );
     expect((limitedOpenAi as APICallError).statusCode).toBe(429);
     expect(Number((limitedOpenAi as APICallError).responseHeaders?.['retry-after'])).toBeGreaterThan(0);
 
-    const anonymous = await experimental_decide({ model: gateway('vd-nope').decisionModel('sandbox/decider'), state, questions, maxRetries: 0 }).catch((e: unknown) => e);
+    const anonymous = await experimental_decide({ model: gateway('vd-nope').decisionModel('sandbox/decider'), state, questions, maxRetries: 0 }).catch(
+      (e: unknown) => e,
+    );
     expect(anonymous).toBeInstanceOf(GatewayAuthenticationError);
     const unknown = await experimental_decide({ model: gateway().decisionModel('acme/none'), state, questions, maxRetries: 0 }).catch((e: unknown) => e);
     expect(unknown).toBeInstanceOf(GatewayModelNotFoundError);

@@ -15,7 +15,7 @@ import { startClientServer, type ClientServer } from '../../test-support/client-
  * posts to `{baseURL}/systemone`), the spec's route through `@openrouter/ai-sdk-provider`; on a
  * native decision model and on a chat model answered by a method.
  */
-describe('every answer on every route passes the AI SDK\'s own checks', () => {
+describe("every answer on every route passes the AI SDK's own checks", () => {
   let env: ClientServer;
   beforeAll(async () => {
     env = await startClientServer();
@@ -26,18 +26,24 @@ describe('every answer on every route passes the AI SDK\'s own checks', () => {
   const text = fc.array(word, { minLength: 1, maxLength: 6 }).map((w) => w.join(' '));
   const question = fc.oneof(
     text.map((instructions) => ({ type: 'boolean' as const, instructions })),
-    fc.tuple(text, fc.uniqueArray(word, { minLength: 2, maxLength: 6 })).map(([instructions, options]) => ({ type: 'choice' as const, instructions, criteria: Object.fromEntries(options.map((o) => [o, null])) })),
+    fc
+      .tuple(text, fc.uniqueArray(word, { minLength: 2, maxLength: 6 }))
+      .map(([instructions, options]) => ({ type: 'choice' as const, instructions, criteria: Object.fromEntries(options.map((o) => [o, null])) })),
     fc.tuple(text, fc.array(text, { minLength: 2, maxLength: 7 })).map(([instructions, criteria]) => ({ type: 'score' as const, instructions, criteria })),
   );
-  const questions = fc.uniqueArray(fc.tuple(fc.constantFrom('a', 'b', 'c', 'd', 'e'), question), { minLength: 1, maxLength: 4, selector: ([name]) => name }).map((entries) => Object.fromEntries(entries));
+  const questions = fc
+    .uniqueArray(fc.tuple(fc.constantFrom('a', 'b', 'c', 'd', 'e'), question), { minLength: 1, maxLength: 4, selector: ([name]) => name })
+    .map((entries) => Object.fromEntries(entries));
 
   type Model = Parameters<typeof experimental_decide>[0]['model'];
   // The two evaluation-model providers were built against older @ai-sdk/provider types; the runtime contract is `ai`'s.
   const providers: Record<string, (model: string) => Model> = {
     'OpenAI shape (@ai-sdk/openai)': (model: string) => createOpenAI({ apiKey: env.key, baseURL: `${env.url}/api/v1` }).decisionModel(model),
     'gateway protocol (@ai-sdk/gateway)': (model: string) => createGateway({ apiKey: env.key, baseURL: `${env.url}/api/ai` }).decisionModel(model),
-    'System One (@ai-sdk/typesafe-ai)': (model: string) => createTypeSafeAi({ apiKey: env.key, baseURL: `${env.url}/api/v1` }).evaluationModel(model) as unknown as Model,
-    'the spec\'s route (@openrouter/ai-sdk-provider)': (model: string) => createOpenRouter({ apiKey: env.key, baseURL: `${env.url}/api/v1` }).evaluationModel(model) as unknown as Model,
+    'System One (@ai-sdk/typesafe-ai)': (model: string) =>
+      createTypeSafeAi({ apiKey: env.key, baseURL: `${env.url}/api/v1` }).evaluationModel(model) as unknown as Model,
+    "the spec's route (@openrouter/ai-sdk-provider)": (model: string) =>
+      createOpenRouter({ apiKey: env.key, baseURL: `${env.url}/api/v1` }).evaluationModel(model) as unknown as Model,
   };
 
   for (const [route, provider] of Object.entries(providers)) {

@@ -44,31 +44,49 @@ describe('OpenRouter clients against /api/v1/systemone and /api/alpha/decisions'
 
   it('a refused question is a 400 naming it on these routes, whose answers have no refusal', async () => {
     scriptRefusal(env.hosts, 'topic');
-    const error = await sdk().systemOne.create({ decisionsRequest: { model: 'acme/luna', state, questions: { late: questions.late, topic: { type: 'noul', instructions: 'About billing?' } } } }).catch((e: unknown) => e);
+    const error = await sdk()
+      .systemOne.create({
+        decisionsRequest: { model: 'acme/luna', state, questions: { late: questions.late, topic: { type: 'noul', instructions: 'About billing?' } } },
+      })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(sdkErrors.BadRequestResponseError);
     expect((error as Error).message).toMatch(/^questions\.topic: OpenAI declined to answer this question/);
   });
 
-  it('errors arrive as the SDK\'s typed classes on both routes: 400, 404, 402, 429, 401', async () => {
+  it("errors arrive as the SDK's typed classes on both routes: 400, 404, 402, 429, 401", async () => {
     const bad = { model: 'sandbox/decider', state, questions, images: ['x'] } as never;
-    const e400 = await sdk().systemOne.create({ decisionsRequest: { model: 'sandbox/decider', state, questions, sessionId: 'x'.repeat(300) } }).catch((e: unknown) => e);
+    const e400 = await sdk()
+      .systemOne.create({ decisionsRequest: { model: 'sandbox/decider', state, questions, sessionId: 'x'.repeat(300) } })
+      .catch((e: unknown) => e);
     expect(e400).toBeInstanceOf(sdkErrors.BadRequestResponseError);
     expect((e400 as Error).message).toContain('session_id is at most 256 characters');
-    const e404 = await sdk().systemOne.create({ decisionsRequest: { model: 'acme/none', state, questions } }).catch((e: unknown) => e);
+    const e404 = await sdk()
+      .systemOne.create({ decisionsRequest: { model: 'acme/none', state, questions } })
+      .catch((e: unknown) => e);
     expect(e404).toBeInstanceOf(sdkErrors.NotFoundResponseError);
-    const unknownField = await fetch(`${env.url}/api/v1/systemone`, { method: 'POST', headers: { authorization: `Bearer ${env.key}`, 'content-type': 'application/json' }, body: JSON.stringify(bad) });
+    const unknownField = await fetch(`${env.url}/api/v1/systemone`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${env.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(bad),
+    });
     expect(unknownField.status).toBe(400);
     expect(((await unknownField.json()) as { error: { message: string } }).error.message).toContain('images: unknown property "images" is not allowed here');
-    const broke = await sdk(env.brokeKey).systemOne.create({ decisionsRequest: { model: 'sandbox/decider', state, questions } }).catch((e: unknown) => e);
+    const broke = await sdk(env.brokeKey)
+      .systemOne.create({ decisionsRequest: { model: 'sandbox/decider', state, questions } })
+      .catch((e: unknown) => e);
     expect(broke).toBeInstanceOf(sdkErrors.PaymentRequiredResponseError);
     await sdk(env.limitedKey).systemOne.create({ decisionsRequest: { model: 'sandbox/decider', state, questions } });
-    const limited = await sdk(env.limitedKey).alpha.decisions.create({ decisionsRequest: { model: 'sandbox/decider', state, questions } }, { serverURL: env.url }).catch((e: unknown) => e);
+    const limited = await sdk(env.limitedKey)
+      .alpha.decisions.create({ decisionsRequest: { model: 'sandbox/decider', state, questions } }, { serverURL: env.url })
+      .catch((e: unknown) => e);
     expect(limited).toBeInstanceOf(sdkErrors.TooManyRequestsResponseError);
-    const anonymous = await sdk('vd-nope').systemOne.create({ decisionsRequest: { model: 'sandbox/decider', state, questions } }).catch((e: unknown) => e);
+    const anonymous = await sdk('vd-nope')
+      .systemOne.create({ decisionsRequest: { model: 'sandbox/decider', state, questions } })
+      .catch((e: unknown) => e);
     expect(anonymous).toBeInstanceOf(sdkErrors.UnauthorizedResponseError);
   });
 
-  it('@openrouter/ai-sdk-provider under experimental_decide: a string state sent as parts is read as text; every kind passes the AI SDK\'s checks', async () => {
+  it("@openrouter/ai-sdk-provider under experimental_decide: a string state sent as parts is read as text; every kind passes the AI SDK's checks", async () => {
     // The provider was built against older @ai-sdk/provider types than `ai` 7 names; the runtime contract is `ai`'s.
     type Model = Parameters<typeof experimental_decide>[0]['model'];
     const model = (apiKey: string, id: string) => createOpenRouter({ apiKey, baseURL: `${env.url}/api/v1` }).evaluationModel(id) as unknown as Model;
@@ -76,7 +94,11 @@ describe('OpenRouter clients against /api/v1/systemone and /api/alpha/decisions'
       const result = await experimental_decide({
         model: model(env.key, id),
         state,
-        questions: { late: { type: 'boolean', instructions: 'Did the parcel come late?' }, mood: { type: 'choice', instructions: 'Mood?', criteria: { happy: null, angry: null } }, stars: questions.stars },
+        questions: {
+          late: { type: 'boolean', instructions: 'Did the parcel come late?' },
+          mood: { type: 'choice', instructions: 'Mood?', criteria: { happy: null, angry: null } },
+          stars: questions.stars,
+        },
         maxRetries: 0,
       });
       expect(Object.keys(result.answers)).toEqual(['late', 'mood', 'stars']);
@@ -87,7 +109,12 @@ describe('OpenRouter clients against /api/v1/systemone and /api/alpha/decisions'
     expect((error as APICallError).statusCode).toBe(402);
     // The spec's route has no refusal answer: a refused question is a 400 that names it.
     scriptRefusal(env.hosts, 'topic');
-    const refused = await experimental_decide({ model: model(env.key, 'acme/luna'), state, questions: { ...late, topic: { type: 'boolean', instructions: 'About billing?' } }, maxRetries: 0 }).catch((e: unknown) => e);
+    const refused = await experimental_decide({
+      model: model(env.key, 'acme/luna'),
+      state,
+      questions: { ...late, topic: { type: 'boolean', instructions: 'About billing?' } },
+      maxRetries: 0,
+    }).catch((e: unknown) => e);
     expect((refused as APICallError).statusCode).toBe(400);
     expect((refused as APICallError).responseBody).toContain('questions.topic: OpenAI declined to answer this question');
     // A key of its own: the one above already spent its request of this minute.

@@ -69,8 +69,8 @@ function NoSession() {
       <div className="panel narrow">
         <h1>Open Verdict from its link</h1>
         <p>
-          This browser has no session with the Verdict server. Open the link that <code>npm start</code> (or <code>npm run serve</code>)
-          printed in the terminal: it starts with <code>{window.location.origin}/?token=</code>.
+          This browser has no session with the Verdict server. Open the link that <code>npm start</code> (or <code>npm run serve</code>) printed in the
+          terminal: it starts with <code>{window.location.origin}/?token=</code>.
         </p>
       </div>
     </main>
@@ -101,7 +101,13 @@ export function App() {
             V
           </span>
           <span className="brand-name">Verdict</span>
-          <button type="button" className="sidebar-toggle secondary" aria-expanded={!collapsed} aria-label={collapsed ? 'Expand the sidebar' : 'Collapse the sidebar'} onClick={toggleSidebar}>
+          <button
+            type="button"
+            className="sidebar-toggle secondary"
+            aria-expanded={!collapsed}
+            aria-label={collapsed ? 'Expand the sidebar' : 'Collapse the sidebar'}
+            onClick={toggleSidebar}
+          >
             {collapsed ? '»' : '«'}
           </button>
         </div>

@@ -11,12 +11,13 @@ export function SandboxNotice() {
   return (
     <details className="notice notice-sim sandbox-line" role="note">
       <summary>
-        <strong>Simulated providers are on</strong> <span className="muted">· no real provider is configured;</span> <a href="#/settings">add a key in Settings</a>{' '}
-        <span className="muted">· what are they?</span>
+        <strong>Simulated providers are on</strong> <span className="muted">· no real provider is configured;</span>{' '}
+        <a href="#/settings">add a key in Settings</a> <span className="muted">· what are they?</span>
       </summary>
       <span>
-        Providers marked <span className="badge badge-sim">simulated</span> stand in: real loopback servers with scripted latency, failures and prices, answering from a word-overlap
-        baseline, not a model. Their models differ on purpose (a sharp but dear one, a cheap overconfident one, one that misses the rare class), so a model choice can be rehearsed.
+        Providers marked <span className="badge badge-sim">simulated</span> stand in: real loopback servers with scripted latency, failures and prices,
+        answering from a word-overlap baseline, not a model. Their models differ on purpose (a sharp but dear one, a cheap overconfident one, one that misses
+        the rare class), so a model choice can be rehearsed.
       </span>
     </details>
   );

@@ -8,4 +8,10 @@ export function download(name: string, text: string, type = 'application/json'):
   setTimeout(() => URL.revokeObjectURL(url), 1_000);
 }
 
-export const fileName = (name: string, extension: string): string => `${name.trim().replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || 'verdict'}.${extension}`;
+export const fileName = (name: string, extension: string): string =>
+  `${
+    name
+      .trim()
+      .replace(/[^\w.-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'verdict'
+  }.${extension}`;

@@ -44,11 +44,24 @@ function themed(option: EChartsCoreOption, width: number): EChartsCoreOption {
   const text = css.getPropertyValue('--text').trim() || '#1b1f24';
   const muted = css.getPropertyValue('--muted').trim() || '#5b6573';
   const border = css.getPropertyValue('--border').trim() || '#dde1e7';
-  const axis = (a: unknown) => (a && typeof a === 'object' ? { ...a, axisLabel: { hideOverlap: true, ...((a as { axisLabel?: object }).axisLabel ?? {}), color: muted }, nameTextStyle: { color: muted }, axisLine: { lineStyle: { color: border } }, splitLine: { lineStyle: { color: border } } } : a);
+  const axis = (a: unknown) =>
+    a && typeof a === 'object'
+      ? {
+          ...a,
+          axisLabel: { hideOverlap: true, ...((a as { axisLabel?: object }).axisLabel ?? {}), color: muted },
+          nameTextStyle: { color: muted },
+          axisLine: { lineStyle: { color: border } },
+          splitLine: { lineStyle: { color: border } },
+        }
+      : a;
   const surface = css.getPropertyValue('--surface').trim() || '#ffffff';
   const o = option as Record<string, unknown>;
   // Point labels in the theme's text colour without ECharts' halo, which smudged them on the dark theme.
-  const series = Array.isArray(o['series']) ? (o['series'] as Record<string, unknown>[]).map((one) => (one['label'] ? { ...one, label: { color: text, textBorderWidth: 0, ...(one['label'] as object) } } : one)) : o['series'];
+  const series = Array.isArray(o['series'])
+    ? (o['series'] as Record<string, unknown>[]).map((one) =>
+        one['label'] ? { ...one, label: { color: text, textBorderWidth: 0, ...(one['label'] as object) } } : one,
+      )
+    : o['series'];
   return {
     color: PALETTE,
     ...o,
@@ -56,7 +69,9 @@ function themed(option: EChartsCoreOption, width: number): EChartsCoreOption {
     textStyle: { color: text },
     // Rich-text tooltips are drawn by the chart itself: the HTML tooltip sets inline style attributes,
     // which the Content-Security-Policy (style-src without 'unsafe-inline') refuses, one report per move.
-    ...(o['tooltip'] ? { tooltip: { ...(o['tooltip'] as object), renderMode: 'richText', backgroundColor: surface, borderColor: border, textStyle: { color: text } } } : {}),
+    ...(o['tooltip']
+      ? { tooltip: { ...(o['tooltip'] as object), renderMode: 'richText', backgroundColor: surface, borderColor: border, textStyle: { color: text } } }
+      : {}),
     ...(o['legend'] ? { legend: { type: 'plain', ...(o['legend'] as object), textStyle: { color: text } } } : {}),
     ...(o['legend'] && o['grid'] ? { grid: withLegendRoom(o, width) } : {}),
     ...(o['xAxis'] ? { xAxis: axis(o['xAxis']) } : {}),

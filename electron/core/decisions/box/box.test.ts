@@ -20,7 +20,8 @@ describe('box conventions', () => {
     // A bare list is not fractions: no convention says which number is which edge there.
     expect(parseBox('[0.1, 0.2, 0.5, 0.8]', 'fractions', { width: 1, height: 1 })).toBeNull();
   });
-  it('Qwen2-VL / Qwen3-VL: bbox_2d [x1, y1, x2, y2] on 0..1000', () => close(parseBox('```json\n{"bbox_2d": [200, 100, 800, 500]}\n```', 'qwen-1000', { width: 1, height: 1 })));
+  it('Qwen2-VL / Qwen3-VL: bbox_2d [x1, y1, x2, y2] on 0..1000', () =>
+    close(parseBox('```json\n{"bbox_2d": [200, 100, 800, 500]}\n```', 'qwen-1000', { width: 1, height: 1 })));
   it('Qwen2.5-VL: pixels of the image as resized to multiples of 28', () => {
     const seen = seenSize('qwen25-pixels', 1000, 500);
     expect(seen).toEqual({ width: 1008, height: 504 });
@@ -32,7 +33,12 @@ describe('box conventions', () => {
     close(parseBox(JSON.stringify({ bbox_2d: [0.2 * 1313, 0.1 * 876, 0.8 * 1313, 0.5 * 876] }), 'claude-pixels', seen));
   });
   it('fractions, with edges put in order and values clamped to [0, 1]', () => {
-    expect(parseBox('{"box": {"top": 0.5, "bottom": 0.1, "left": -0.2, "right": 0.8}}', 'fractions', { width: 1, height: 1 })).toEqual({ top: 0.1, bottom: 0.5, left: 0, right: 0.8 });
+    expect(parseBox('{"box": {"top": 0.5, "bottom": 0.1, "left": -0.2, "right": 0.8}}', 'fractions', { width: 1, height: 1 })).toEqual({
+      top: 0.1,
+      bottom: 0.5,
+      left: 0,
+      right: 0.8,
+    });
   });
   it('no box, never an invented one, for replies without one', () => {
     expect(parseBox('I cannot see it.', 'gemini-1000', { width: 1, height: 1 })).toBeNull();
@@ -72,8 +78,26 @@ describe('box answers through the gateway and the simulated vision model', () =>
     await env.core.replaceCatalogFile(
       CatalogFileSchema.parse({
         version: 1,
-        models: families.map((f) => ({ id: `test/${f}`, name: f, created: 0, locates_objects: true, box_format: f, architecture: { input_modalities: ['text', 'image'], output_modalities: ['text'], modality: 'text+image->text', instruct_type: null, tokenizer: null } })),
-        endpoints: families.map((f) => ({ model_id: `test/${f}`, provider: 'sandbox-swift', upstream_model: vision.id, pricing: { prompt: '0.000001', completion: '0.000001' } })),
+        models: families.map((f) => ({
+          id: `test/${f}`,
+          name: f,
+          created: 0,
+          locates_objects: true,
+          box_format: f,
+          architecture: {
+            input_modalities: ['text', 'image'],
+            output_modalities: ['text'],
+            modality: 'text+image->text',
+            instruct_type: null,
+            tokenizer: null,
+          },
+        })),
+        endpoints: families.map((f) => ({
+          model_id: `test/${f}`,
+          provider: 'sandbox-swift',
+          upstream_model: vision.id,
+          pricing: { prompt: '0.000001', completion: '0.000001' },
+        })),
       }),
     );
     await env.core.settings.update({ sandbox: 'on' });
@@ -82,18 +106,28 @@ describe('box answers through the gateway and the simulated vision model', () =>
   afterAll(() => env.cleanup());
 
   const ask = (model: string, image: string) =>
-    env.core.decisions.decide({ model, state: ['Find the blue card.', { type: 'image_url', image_url: { url: image } }], questions: { card: { type: 'box', instructions: 'the blue card' } } }, { requestId: 'r' });
+    env.core.decisions.decide(
+      {
+        model,
+        state: ['Find the blue card.', { type: 'image_url', image_url: { url: image } }],
+        questions: { card: { type: 'box', instructions: 'the blue card' } },
+      },
+      { requestId: 'r' },
+    );
 
-  it.each(['sandbox/baseline-vision', 'test/qwen-1000', 'test/qwen25-pixels', 'test/claude-pixels', 'test/fractions'])('%s finds a known rectangle (IoU ≥ 0.9)', async (model) => {
-    const rect = { x: 120, y: 40, w: 200, h: 90 };
-    const outcome = await ask(model, pngWithRect(400, 300, rect));
-    const answer = outcome.response.answers['card']!;
-    expect(answer.type).toBe('box');
-    const truth = { top: 40 / 300, left: 120 / 400, bottom: 130 / 300, right: 320 / 400 };
-    expect(iou((answer as { box: typeof truth }).box, truth)).toBeGreaterThanOrEqual(0.9);
-    expect(outcome.methods['card']).toBe('box');
-    expect('confidence' in answer).toBe(false);
-  });
+  it.each(['sandbox/baseline-vision', 'test/qwen-1000', 'test/qwen25-pixels', 'test/claude-pixels', 'test/fractions'])(
+    '%s finds a known rectangle (IoU ≥ 0.9)',
+    async (model) => {
+      const rect = { x: 120, y: 40, w: 200, h: 90 };
+      const outcome = await ask(model, pngWithRect(400, 300, rect));
+      const answer = outcome.response.answers['card']!;
+      expect(answer.type).toBe('box');
+      const truth = { top: 40 / 300, left: 120 / 400, bottom: 130 / 300, right: 320 / 400 };
+      expect(iou((answer as { box: typeof truth }).box, truth)).toBeGreaterThanOrEqual(0.9);
+      expect(outcome.methods['card']).toBe('box');
+      expect('confidence' in answer).toBe(false);
+    },
+  );
 
   it('applies EXIF orientation: the box is where people see the object', async () => {
     // Stored 300 x 200 with the card at the top left; orientation 6 shows it rotated clockwise (200 x 300),
@@ -107,7 +141,11 @@ describe('box answers through the gateway and the simulated vision model', () =>
   });
 
   it('refuses box questions honestly: no image, a model that cannot locate, a URL it will not fetch', async () => {
-    await expect(env.core.decisions.decide({ model: vision.id, state: 'no image here', questions: { b: { type: 'box', instructions: 'x' } } }, { requestId: 'r' })).rejects.toThrow(/questions\.b: a box question needs an image/);
-    await expect(env.core.decisions.decide({ model: 'sandbox/baseline-text', state: 'x', questions: { b: { type: 'box', instructions: 'x' } } }, { requestId: 'r' })).rejects.toThrow(/cannot locate objects/);
+    await expect(
+      env.core.decisions.decide({ model: vision.id, state: 'no image here', questions: { b: { type: 'box', instructions: 'x' } } }, { requestId: 'r' }),
+    ).rejects.toThrow(/questions\.b: a box question needs an image/);
+    await expect(
+      env.core.decisions.decide({ model: 'sandbox/baseline-text', state: 'x', questions: { b: { type: 'box', instructions: 'x' } } }, { requestId: 'r' }),
+    ).rejects.toThrow(/cannot locate objects/);
   });
 });

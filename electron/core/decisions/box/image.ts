@@ -41,13 +41,32 @@ export function orient(data: Uint8Array, width: number, height: number, orientat
       let nx = x;
       let ny = y;
       switch (orientation) {
-        case 2: nx = width - 1 - x; break;
-        case 3: nx = width - 1 - x; ny = height - 1 - y; break;
-        case 4: ny = height - 1 - y; break;
-        case 5: nx = y; ny = x; break;
-        case 6: nx = height - 1 - y; ny = x; break;
-        case 7: nx = height - 1 - y; ny = width - 1 - x; break;
-        case 8: nx = y; ny = width - 1 - x; break;
+        case 2:
+          nx = width - 1 - x;
+          break;
+        case 3:
+          nx = width - 1 - x;
+          ny = height - 1 - y;
+          break;
+        case 4:
+          ny = height - 1 - y;
+          break;
+        case 5:
+          nx = y;
+          ny = x;
+          break;
+        case 6:
+          nx = height - 1 - y;
+          ny = x;
+          break;
+        case 7:
+          nx = height - 1 - y;
+          ny = width - 1 - x;
+          break;
+        case 8:
+          nx = y;
+          ny = width - 1 - x;
+          break;
       }
       const from = (y * width + x) * 4;
       const to = (ny * outW + nx) * 4;

@@ -8,7 +8,12 @@ const STRUCTURED = 'https://docs.anthropic.com/en/docs/build-with-claude/structu
  * label questions need no room for it. Newer models refuse a temperature.
  */
 export const ANTHROPIC_CAPABILITIES: readonly CapabilityRow[] = [
-  { providers: '*', model: /^claude-(opus|sonnet|haiku)-([5-9]|4-[7-9])(?![0-9])/, caps: { temperature: false, structured: 'anthropic-output-format' }, source: `${MESSAGES} (temperature deprecated from Claude Opus 4.7)` },
+  {
+    providers: '*',
+    model: /^claude-(opus|sonnet|haiku)-([5-9]|4-[7-9])(?![0-9])/,
+    caps: { temperature: false, structured: 'anthropic-output-format' },
+    source: `${MESSAGES} (temperature deprecated from Claude Opus 4.7)`,
+  },
   { providers: '*', model: /^claude-(opus-4-[1-6]|sonnet-4-5|haiku-4-5)(?![0-9])/, caps: { structured: 'anthropic-output-format' }, source: STRUCTURED },
   { providers: '*', model: /./, caps: {}, source: MESSAGES },
 ];

@@ -17,7 +17,12 @@ export const listAnthropicModels: ModelLister = async (baseUrl, apiKey, http, si
   const models: ListedModel[] = [];
   let after: string | undefined;
   for (let page = 0; page < MAX_LISTING_PAGES; page++) {
-    const body = await listingPage(withQuery(`${baseUrl}/models`, { limit: PAGE_SIZE, after_id: after }), AnthropicList, { http, headers: anthropicHeaders(apiKey), signal, classify: classifyAnthropicError });
+    const body = await listingPage(withQuery(`${baseUrl}/models`, { limit: PAGE_SIZE, after_id: after }), AnthropicList, {
+      http,
+      headers: anthropicHeaders(apiKey),
+      signal,
+      classify: classifyAnthropicError,
+    });
     for (const m of body.data) models.push({ id: m.id, name: m.display_name, created: m.created_at ? Math.floor(Date.parse(m.created_at) / 1000) : undefined });
     // A page that says "more" but names no last id (or repeats it) cannot be followed.
     if (!body.has_more || !body.last_id || body.last_id === after) break;

@@ -71,7 +71,9 @@ export async function readAnthropicStream(response: UpstreamResponse, ctx: CallC
     throw new UpstreamError('refused', `${providerLabel(baseUrl, 'Anthropic')} declined: ${refusalDetail ?? (state.text || 'stop_reason refusal')}`, { usage });
   }
   if (state.finishReason === 'max_tokens' && state.text === '') {
-    throw new UpstreamError('incomplete', `${providerLabel(baseUrl, 'Anthropic')} used the whole output budget without an answer (stop_reason max_tokens)`, { usage });
+    throw new UpstreamError('incomplete', `${providerLabel(baseUrl, 'Anthropic')} used the whole output budget without an answer (stop_reason max_tokens)`, {
+      usage,
+    });
   }
   return state.result(response, usage);
 }

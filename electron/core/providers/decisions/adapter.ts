@@ -38,7 +38,11 @@ export const decisionsAdapter: ProviderAdapter = {
   async decide(target, ask, ctx): Promise<DecideResult> {
     const host = target.host!;
     const started = ctx.clock.now();
-    const response = await ctx.http.postJson(decisionsUrl(target.baseUrl), systemOneBody(target.model, ask, host), { headers: systemOneHeaders(target.apiKey, host.headers), signal: ctx.signal, classify: classifySystemOneError });
+    const response = await ctx.http.postJson(decisionsUrl(target.baseUrl), systemOneBody(target.model, ask, host), {
+      headers: systemOneHeaders(target.apiKey, host.headers),
+      signal: ctx.signal,
+      classify: classifySystemOneError,
+    });
     const { reply, timings } = await readNativeReply(response, SystemOneReplySchema, ctx, started);
     return { answers: answersFromSystemOne(reply), usage: usageFromSystemOne(reply), timings };
   },

@@ -19,12 +19,28 @@ export const GATEWAY_DEFAULTS: DecisionHost = {
   source: 'the gateway API specification (POST {host_url}/api/alpha/decisions)',
 };
 
-const OPENROUTER = 'OpenRouterTeam/skills openrouter-decisions references (decisions-api.md, models.md); openrouter.ai/docs/guides/community/multimodal-decisions; rounding: @openrouter/ai-sdk-provider 3.1.0 DECISIONS_ROUNDING';
+const OPENROUTER =
+  'OpenRouterTeam/skills openrouter-decisions references (decisions-api.md, models.md); openrouter.ai/docs/guides/community/multimodal-decisions; rounding: @openrouter/ai-sdk-provider 3.1.0 DECISIONS_ROUNDING';
 
 export const GATEWAY_HOSTS: readonly DecisionHostRow[] = [
-  { providers: ['sandbox-oracle'], model: /.*/, host: { rounding: { probabilityDecimals: 2, scoreDecimals: 2 }, outputBilled: false }, source: 'the simulated gateway (electron/core/sandbox/native-decisions.ts: two decimals, output free, as OpenRouter)' },
-  { providers: ['openrouter'], model: /clef/, host: { limits: { images: 4 } }, source: 'openrouter.ai/docs multimodal decisions ("at most 4 images per request to Clef and Clef Flash")' },
-  { providers: ['openrouter'], model: /gpt-6-luna/, host: { limits: { images: 128 } }, source: 'openrouter.ai/docs multimodal decisions ("at most 128 to GPT-6 Luna Decisions")' },
+  {
+    providers: ['sandbox-oracle'],
+    model: /.*/,
+    host: { rounding: { probabilityDecimals: 2, scoreDecimals: 2 }, outputBilled: false },
+    source: 'the simulated gateway (electron/core/sandbox/native-decisions.ts: two decimals, output free, as OpenRouter)',
+  },
+  {
+    providers: ['openrouter'],
+    model: /clef/,
+    host: { limits: { images: 4 } },
+    source: 'openrouter.ai/docs multimodal decisions ("at most 4 images per request to Clef and Clef Flash")',
+  },
+  {
+    providers: ['openrouter'],
+    model: /gpt-6-luna/,
+    host: { limits: { images: 128 } },
+    source: 'openrouter.ai/docs multimodal decisions ("at most 128 to GPT-6 Luna Decisions")',
+  },
   {
     providers: ['openrouter'],
     model: /.*/,

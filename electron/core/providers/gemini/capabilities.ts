@@ -9,8 +9,18 @@ const LOGPROBS = 'https://ai.google.dev/api/generate-content#generationconfig';
  * Gemini 3 takes a thinking level. Thinking tokens count against maxOutputTokens.
  */
 export const GEMINI_CAPABILITIES: readonly CapabilityRow[] = [
-  { providers: '*', model: /^(models\/)?gemini-[3-9]/, caps: { topLogprobs: 0, reasoning: 'level', minimalEffort: 'low', thinkingRoom: 2048 }, source: THINKING },
-  { providers: '*', model: /^(models\/)?gemini-2\.5-pro/, caps: { topLogprobs: 0, reasoning: 'budget', minThinkingBudget: 128, thinkingRoom: 256 }, source: THINKING },
+  {
+    providers: '*',
+    model: /^(models\/)?gemini-[3-9]/,
+    caps: { topLogprobs: 0, reasoning: 'level', minimalEffort: 'low', thinkingRoom: 2048 },
+    source: THINKING,
+  },
+  {
+    providers: '*',
+    model: /^(models\/)?gemini-2\.5-pro/,
+    caps: { topLogprobs: 0, reasoning: 'budget', minThinkingBudget: 128, thinkingRoom: 256 },
+    source: THINKING,
+  },
   { providers: '*', model: /^(models\/)?gemini-2\.5/, caps: { topLogprobs: 0, reasoning: 'budget', minThinkingBudget: 0 }, source: THINKING },
   { providers: '*', model: /^(models\/)?gemini-(1\.5|2\.0)/, caps: { topLogprobs: 20 }, source: LOGPROBS },
   { providers: '*', model: /./, caps: {}, source: LOGPROBS },

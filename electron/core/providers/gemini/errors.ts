@@ -6,7 +6,8 @@ interface GoogleError {
 
 const RETRY_INFO = 'type.googleapis.com/google.rpc.RetryInfo';
 /** How the Gemini API says a model does not offer a feature ("Logprobs is not enabled for models/…"). */
-const UNSUPPORTED_TEXT = /is not enabled for|not supported (for|by|with|on) this model|is not supported|does not support|only works in thinking mode|not available for this model/i;
+const UNSUPPORTED_TEXT =
+  /is not enabled for|not supported (for|by|with|on) this model|is not supported|does not support|only works in thinking mode|not available for this model/i;
 
 /** A google.protobuf.Duration in its JSON form ("17s", "0.5s", "1.000340s") as ms. */
 export function durationMs(value: unknown): number | undefined {

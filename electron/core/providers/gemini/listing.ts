@@ -27,7 +27,12 @@ export const listGeminiModels: ModelLister = async (baseUrl, apiKey, http, signa
   const models: ListedModel[] = [];
   let token: string | undefined;
   for (let page = 0; page < MAX_LISTING_PAGES; page++) {
-    const body = await listingPage(withQuery(`${baseUrl}/models`, { pageSize: PAGE_SIZE, pageToken: token }), GeminiList, { http, headers: geminiHeaders(apiKey), signal, classify: classifyGeminiError });
+    const body = await listingPage(withQuery(`${baseUrl}/models`, { pageSize: PAGE_SIZE, pageToken: token }), GeminiList, {
+      http,
+      headers: geminiHeaders(apiKey),
+      signal,
+      classify: classifyGeminiError,
+    });
     for (const m of body.models) {
       if (!(m.supportedGenerationMethods ?? ['generateContent']).includes('generateContent')) continue;
       models.push({ id: m.name.replace(/^models\//, ''), name: m.displayName, contextLength: m.inputTokenLimit, maxOutput: m.outputTokenLimit });

@@ -70,13 +70,16 @@ export async function readGeminiStream(response: UpstreamResponse, ctx: CallCont
     cost: null,
     ...(thoughts !== undefined && thoughts !== null ? { reasoningTokens: thoughts } : {}),
   };
-  if (blockReason !== null) throw new UpstreamError('refused', `${providerLabel(baseUrl, 'Gemini')} declined: prompt blocked (${blockReason})`, { usage: result });
+  if (blockReason !== null)
+    throw new UpstreamError('refused', `${providerLabel(baseUrl, 'Gemini')} declined: prompt blocked (${blockReason})`, { usage: result });
   if (state.finishReason !== null && DECLINED.has(state.finishReason)) {
     throw new UpstreamError('refused', `${providerLabel(baseUrl, 'Gemini')} declined: ${state.finishReason}`, { usage: result });
   }
   if (state.finishReason === null) throw new UpstreamError('invalid_response', 'stream ended without a finish reason');
   if (state.finishReason === 'MAX_TOKENS' && state.text === '') {
-    throw new UpstreamError('incomplete', `${providerLabel(baseUrl, 'Gemini')} used the whole output budget without an answer (finishReason MAX_TOKENS)`, { usage: result });
+    throw new UpstreamError('incomplete', `${providerLabel(baseUrl, 'Gemini')} used the whole output budget without an answer (finishReason MAX_TOKENS)`, {
+      usage: result,
+    });
   }
   return state.result(response, result);
 }

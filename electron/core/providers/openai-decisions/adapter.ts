@@ -19,7 +19,11 @@ export const openAiDecisionsAdapter: ProviderAdapter = {
     const host = target.host!;
     const started = ctx.clock.now();
     const body = { model: target.model, input: openAiInput(ask), questions: Object.entries(ask.questions).map(([name, q]) => openAiQuestion(name, q)) };
-    const response = await ctx.http.postJson(nativeUrl(target.baseUrl, host.path, target.model), body, { headers: { ...openaiHeaders(target.apiKey), ...host.headers }, signal: ctx.signal, classify: classifyOpenAiError });
+    const response = await ctx.http.postJson(nativeUrl(target.baseUrl, host.path, target.model), body, {
+      headers: { ...openaiHeaders(target.apiKey), ...host.headers },
+      signal: ctx.signal,
+      classify: classifyOpenAiError,
+    });
     const { reply, timings } = await readNativeReply(response, OpenAiDecisionReplySchema, ctx, started);
     let answers: DecideResult['answers'];
     try {

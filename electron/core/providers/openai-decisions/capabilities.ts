@@ -25,7 +25,12 @@ export const OPENAI_DECISIONS_DEFAULTS: DecisionHost = {
 };
 
 export const OPENAI_DECISIONS_HOSTS: readonly DecisionHostRow[] = [
-  { providers: ['sandbox-arbiter'], model: /.*/, host: {}, source: 'the simulated OpenAI Decisions host (electron/core/sandbox/native-decisions.ts), held to the family contract' },
+  {
+    providers: ['sandbox-arbiter'],
+    model: /.*/,
+    host: {},
+    source: 'the simulated OpenAI Decisions host (electron/core/sandbox/native-decisions.ts), held to the family contract',
+  },
   {
     providers: ['openai'],
     model: /.*/,
@@ -35,7 +40,13 @@ export const OPENAI_DECISIONS_HOSTS: readonly DecisionHostRow[] = [
   {
     providers: ['fireworks'],
     model: /.*/,
-    host: { name: 'Fireworks', images: 'none', limits: { maxOptions: 208 }, rounding: null, gaps: 'Fireworks answers input_image parts with a 400 on this route' },
+    host: {
+      name: 'Fireworks',
+      images: 'none',
+      limits: { maxOptions: 208 },
+      rounding: null,
+      gaps: 'Fireworks answers input_image parts with a 400 on this route',
+    },
     source: 'docs.fireworks.ai/api-reference/post-decisions ("Text only", "208 options per choice question", "safety_identifier is accepted but ignored")',
   },
   {

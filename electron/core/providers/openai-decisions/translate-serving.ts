@@ -64,7 +64,10 @@ function questionShapes(questions: readonly OpenAiQuestion[]): QuestionShape[] {
     if (q.type === 'choice') {
       const strings = new Set(q.choices.flatMap((c) => (typeof c.value === 'string' ? [c.value] : [])));
       // A boolean is asked as its text, unless a string of that text is a choice too.
-      shape.values = q.choices.map((c) => ({ value: c.value, key: typeof c.value === 'string' ? c.value || '""' : strings.has(String(c.value)) ? `${c.value} (boolean)` : String(c.value) }));
+      shape.values = q.choices.map((c) => ({
+        value: c.value,
+        key: typeof c.value === 'string' ? c.value || '""' : strings.has(String(c.value)) ? `${c.value} (boolean)` : String(c.value),
+      }));
     }
     if (q.type === 'score') shape.labels = q.levels.map((l) => l.label);
     return shape;
@@ -89,7 +92,8 @@ function guidanceOf(instructions: OpenAiQuestion['instructions'], where: string)
   if (instructions.length === 1 && instructions[0]!.type === 'input_json') return instructions[0]!.data;
   return instructions
     .map((part, i) => {
-      if (part.type === 'input_image') throw new GatewayError('bad_request', `${where}[${i}]: images in a question's instructions are not taken here; put the image in input`);
+      if (part.type === 'input_image')
+        throw new GatewayError('bad_request', `${where}[${i}]: images in a question's instructions are not taken here; put the image in input`);
       return part.type === 'input_text' ? part.text : JSON.stringify(part.data);
     })
     .join('\n');
@@ -125,11 +129,17 @@ async function itemParts(item: OpenAiInputItem, where: string, ctx: { labelled: 
   if (!ctx.calls.has(item.call_id)) throw new GatewayError('bad_request', `${where}.call_id: no call with call_id "${item.call_id}" comes before this output`);
   if (typeof item.output === 'string') return [`Tool output (${item.call_id}): ${item.output}`];
   const out: StateItem[] = [];
-  for (const [j, part] of item.output.entries()) out.push(await partOf(part, `${where}.output[${j}]`, (text) => `Tool output (${item.call_id}): ${text}`, ctx.resolve));
+  for (const [j, part] of item.output.entries())
+    out.push(await partOf(part, `${where}.output[${j}]`, (text) => `Tool output (${item.call_id}): ${text}`, ctx.resolve));
   return out;
 }
 
-type Part = { type: 'input_text'; text: string } | { type: 'input_image'; image_url: string } | { type: 'input_json'; data: Record<string, unknown> | Record<string, unknown>[] } | { type: 'output_text'; text: string } | { type: 'refusal'; refusal: string };
+type Part =
+  | { type: 'input_text'; text: string }
+  | { type: 'input_image'; image_url: string }
+  | { type: 'input_json'; data: Record<string, unknown> | Record<string, unknown>[] }
+  | { type: 'output_text'; text: string }
+  | { type: 'refusal'; refusal: string };
 
 async function partOf(part: Part, where: string, say: (text: string) => string, resolve: ImageResolver): Promise<StateItem> {
   switch (part.type) {
@@ -171,12 +181,24 @@ export function toOpenAiDecision(from: FromOpenAi, answered: AnsweredInSpec, con
       const p = required(answer.probabilities, q);
       const chosen = q.values!.find((v) => v.key === answer.choice)!;
       const probabilities = q.values!.map((v) => ({ value: v.value, probability: p[v.key] ?? 0 }));
-      return { type: 'choice', name: q.name, choice: chosen.value, confidence: answer.confidence ?? round(concentration(probabilities.map((x) => x.probability))), probabilities };
+      return {
+        type: 'choice',
+        name: q.name,
+        choice: chosen.value,
+        confidence: answer.confidence ?? round(concentration(probabilities.map((x) => x.probability))),
+        probabilities,
+      };
     }
     if (answer.type === 'score') {
       const p = required(answer.probabilities, q);
       const probabilities = q.labels!.map((label, i) => ({ value: i, label, probability: p[String(i)] ?? 0 }));
-      return { type: 'score', name: q.name, score: answer.score, confidence: answer.confidence ?? round(concentration(probabilities.map((x) => x.probability))), probabilities };
+      return {
+        type: 'score',
+        name: q.name,
+        score: answer.score,
+        confidence: answer.confidence ?? round(concentration(probabilities.map((x) => x.probability))),
+        probabilities,
+      };
     }
     throw new GatewayError('internal', `questions.${q.key}: a box answer has no place in OpenAI's shape`);
   });
@@ -197,6 +219,10 @@ export function toOpenAiDecision(from: FromOpenAi, answered: AnsweredInSpec, con
 const round = (x: number) => Number(x.toFixed(6));
 
 function required(probabilities: Readonly<Record<string, number>> | undefined, q: QuestionShape): Readonly<Record<string, number>> {
-  if (!probabilities) throw new GatewayError('bad_gateway', `questions.${q.key}: the model answered without probabilities, which OpenAI's shape requires; ask it at /api/v1/systemone or /api/alpha/decisions`);
+  if (!probabilities)
+    throw new GatewayError(
+      'bad_gateway',
+      `questions.${q.key}: the model answered without probabilities, which OpenAI's shape requires; ask it at /api/v1/systemone or /api/alpha/decisions`,
+    );
   return probabilities;
 }

@@ -21,10 +21,14 @@ import { foldCriteria } from '../fold-criteria';
  * Numbers are carried over as they are, never recomputed or rounded again.
  */
 
-type OpenAiInputPart = { type: 'input_text'; text: string } | { type: 'input_image'; image_url: string } | { type: 'input_json'; data: Record<string, unknown> | Record<string, unknown>[] };
+type OpenAiInputPart =
+  | { type: 'input_text'; text: string }
+  | { type: 'input_image'; image_url: string }
+  | { type: 'input_json'; data: Record<string, unknown> | Record<string, unknown>[] };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isJsonData = (v: unknown): v is Record<string, unknown> | Record<string, unknown>[] => isObject(v) || (Array.isArray(v) && v.length > 0 && v.every(isObject));
+const isJsonData = (v: unknown): v is Record<string, unknown> | Record<string, unknown>[] =>
+  isObject(v) || (Array.isArray(v) && v.length > 0 && v.every(isObject));
 
 /** Guidance as text: a string as it is, anything else as its JSON. */
 export const guidanceAsText = (g: Guidance | null | undefined): string => (typeof g === 'string' ? g : JSON.stringify(g));
@@ -68,7 +72,12 @@ export function openAiQuestion(name: string, question: Question): Record<string,
         choices: Object.entries(question.criteria).map(([value, d]) => (d === null || d === undefined ? { value } : { value, description: guidanceAsText(d) })),
       };
     case 'score':
-      return { type: 'score', name, instructions: instructionsOf(question.instructions), levels: question.criteria.map((d, i) => ({ label: String(i), description: guidanceAsText(d) })) };
+      return {
+        type: 'score',
+        name,
+        instructions: instructionsOf(question.instructions),
+        levels: question.criteria.map((d, i) => ({ label: String(i), description: guidanceAsText(d) })),
+      };
     case 'box':
       // Host rows list the types they answer, so routing never sends a box here.
       throw new Error('OpenAI Decisions have no box question');
@@ -103,7 +112,8 @@ function answerFromOpenAi(name: string, question: Question, answer: OpenAiDecisi
     if (typeof value !== 'string') throw new Error(`"${name}": the choice ${JSON.stringify(value)} is not one of the string values asked`);
     const probabilities: Record<string, number> = {};
     for (const p of answer.probabilities) {
-      if (typeof p.value !== 'string' || !(p.value in question.criteria)) throw new Error(`"${name}": a probability for ${JSON.stringify(p.value)}, which is not a choice asked`);
+      if (typeof p.value !== 'string' || !(p.value in question.criteria))
+        throw new Error(`"${name}": a probability for ${JSON.stringify(p.value)}, which is not a choice asked`);
       if (p.value in probabilities) throw new Error(`"${name}": two probabilities for "${p.value}"`);
       probabilities[p.value] = p.probability;
     }
@@ -112,7 +122,8 @@ function answerFromOpenAi(name: string, question: Question, answer: OpenAiDecisi
   if (answer.type === 'score' && question.type === 'score') {
     const probabilities: Record<string, number> = {};
     for (const p of answer.probabilities) {
-      if (p.value >= question.criteria.length) throw new Error(`"${name}": a probability for level ${p.value}, beyond the ${question.criteria.length} levels asked`);
+      if (p.value >= question.criteria.length)
+        throw new Error(`"${name}": a probability for level ${p.value}, beyond the ${question.criteria.length} levels asked`);
       if (String(p.value) in probabilities) throw new Error(`"${name}": two probabilities for level ${p.value}`);
       probabilities[String(p.value)] = p.probability;
     }

@@ -4,7 +4,14 @@ import { classifyOpenAiError } from './errors';
 import { openaiHeaders } from './request';
 
 const OpenAiList = z.object({
-  data: z.array(z.looseObject({ id: z.string(), created: z.number().int().optional(), context_length: z.number().int().positive().optional(), max_model_len: z.number().int().positive().optional() })),
+  data: z.array(
+    z.looseObject({
+      id: z.string(),
+      created: z.number().int().optional(),
+      context_length: z.number().int().positive().optional(),
+      max_model_len: z.number().int().positive().optional(),
+    }),
+  ),
 });
 
 /** `GET /models` of an OpenAI-compatible API: one page (OpenAI's listing is not paginated); vLLM's and OpenRouter's context lengths when given. */

@@ -8,7 +8,9 @@ export function openaiHeaders(apiKey: string | undefined): Record<string, string
 }
 
 const part = (p: ContentPart) =>
-  p.type === 'text' ? { type: 'text', text: joinedText([p.text]) } : { type: 'image_url', image_url: { url: verbatim(`data:${p.mediaType};base64,${p.base64}`) } };
+  p.type === 'text'
+    ? { type: 'text', text: joinedText([p.text]) }
+    : { type: 'image_url', image_url: { url: verbatim(`data:${p.mediaType};base64,${p.base64}`) } };
 
 /**
  * A chat completions request built for the endpoint it goes to: only parameters it accepts
@@ -19,7 +21,8 @@ export function openaiBody(model: string, request: ChatRequest, caps: Capabiliti
   if (request.system && caps.systemPrompt) messages.push({ role: 'system', content: request.system });
   request.messages.forEach((m, i) => {
     // A model that takes no system prompt reads it first in the user's turn.
-    const content: ContentPart[] = request.system && !caps.systemPrompt && i === 0 ? [{ type: 'text', text: `${request.system}\n\n` }, ...m.content] : m.content;
+    const content: ContentPart[] =
+      request.system && !caps.systemPrompt && i === 0 ? [{ type: 'text', text: `${request.system}\n\n` }, ...m.content] : m.content;
     const onlyText = content.every((c) => c.type === 'text');
     messages.push({ role: m.role, content: onlyText ? joinedText(content.map((c) => (c as { text: string }).text)) : content.map(part) });
   });

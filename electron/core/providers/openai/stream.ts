@@ -13,7 +13,8 @@ const asArray = (v: unknown): unknown[] | undefined => (Array.isArray(v) ? v : u
 function topList(value: unknown): Top {
   const list = field(value, asArray, 'top_logprobs') ?? [];
   return list.map((t) => {
-    if (!isObj(t) || typeof t['token'] !== 'string' || num(t['logprob']) === undefined) throw new UpstreamError('invalid_response', 'malformed stream chunk: top_logprobs');
+    if (!isObj(t) || typeof t['token'] !== 'string' || num(t['logprob']) === undefined)
+      throw new UpstreamError('invalid_response', 'malformed stream chunk: top_logprobs');
     return { token: t['token'], logprob: t['logprob'] as number };
   });
 }
@@ -43,7 +44,8 @@ function readLogprobs(choice: Obj, tokenText: string, state: StreamState): void 
     if (content) {
       state.sawLogprobs = true;
       for (const t of content) {
-        if (!isObj(t) || typeof t['token'] !== 'string' || num(t['logprob']) === undefined) throw new UpstreamError('invalid_response', 'malformed stream chunk: logprobs.content');
+        if (!isObj(t) || typeof t['token'] !== 'string' || num(t['logprob']) === undefined)
+          throw new UpstreamError('invalid_response', 'malformed stream chunk: logprobs.content');
         state.tokens.push({ token: t['token'], logprob: t['logprob'] as number, top: topList(t['top_logprobs']) });
       }
     }
@@ -116,9 +118,12 @@ export async function readOpenAiStream(response: UpstreamResponse, ctx: CallCont
   const reasoning = num(((usage ? asObj(usage['completion_tokens_details']) : undefined) ?? {})['reasoning_tokens']);
   if (reasoning !== undefined) result.reasoningTokens = reasoning;
   if (refusal !== '') throw new UpstreamError('refused', `${providerLabel(baseUrl, 'The provider')} declined: ${refusal}`, { usage: result });
-  if (state.finishReason === 'content_filter') throw new UpstreamError('refused', `${providerLabel(baseUrl, 'The provider')} declined: content filter (finish_reason content_filter)`, { usage: result });
+  if (state.finishReason === 'content_filter')
+    throw new UpstreamError('refused', `${providerLabel(baseUrl, 'The provider')} declined: content filter (finish_reason content_filter)`, { usage: result });
   if (state.finishReason === 'length' && state.text === '') {
-    throw new UpstreamError('incomplete', `${providerLabel(baseUrl, 'The provider')} used the whole output budget without an answer (finish_reason length)`, { usage: result });
+    throw new UpstreamError('incomplete', `${providerLabel(baseUrl, 'The provider')} used the whole output budget without an answer (finish_reason length)`, {
+      usage: result,
+    });
   }
   return state.result(response, result);
 }

@@ -21,8 +21,18 @@ export const systemOneAdapter: ProviderAdapter = {
     const host = target.host!;
     const started = ctx.clock.now();
     const url = nativeUrl(target.baseUrl, host.path, target.model);
-    const response = await ctx.http.postJson(url, systemOneBody(target.model, ask, host), { headers: systemOneHeaders(target.apiKey, host.headers), signal: ctx.signal, classify: classifySystemOneError });
-    const { reply, timings } = await readNativeReply(response, SystemOneReplySchema, ctx, started, host.envelope === 'cloudflare' ? unwrapCloudflare : undefined);
+    const response = await ctx.http.postJson(url, systemOneBody(target.model, ask, host), {
+      headers: systemOneHeaders(target.apiKey, host.headers),
+      signal: ctx.signal,
+      classify: classifySystemOneError,
+    });
+    const { reply, timings } = await readNativeReply(
+      response,
+      SystemOneReplySchema,
+      ctx,
+      started,
+      host.envelope === 'cloudflare' ? unwrapCloudflare : undefined,
+    );
     return { answers: answersFromSystemOne(reply), usage: usageFromSystemOne(reply), timings };
   },
 };
@@ -30,9 +40,12 @@ export const systemOneAdapter: ProviderAdapter = {
 /** Cloudflare answers inside `{result, success, errors}`; a 2xx with `success: false` is a failure all the same. */
 function unwrapCloudflare(json: unknown): unknown {
   const envelope = CloudflareEnvelopeSchema.safeParse(json);
-  if (!envelope.success) throw new UpstreamError('invalid_response', 'the reply is not in Cloudflare\'s {result, success, errors} envelope');
+  if (!envelope.success) throw new UpstreamError('invalid_response', "the reply is not in Cloudflare's {result, success, errors} envelope");
   if (!envelope.data.success) {
-    throw new UpstreamError('invalid_response', `Cloudflare answered success: false (${envelope.data.errors.map((e) => `${e.code ?? ''} ${e.message}`.trim()).join('; ') || 'no error given'})`);
+    throw new UpstreamError(
+      'invalid_response',
+      `Cloudflare answered success: false (${envelope.data.errors.map((e) => `${e.code ?? ''} ${e.message}`.trim()).join('; ') || 'no error given'})`,
+    );
   }
   return envelope.data.result;
 }

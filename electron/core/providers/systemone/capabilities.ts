@@ -22,7 +22,8 @@ export const SYSTEM_ONE_DEFAULTS: DecisionHost = {
   source: "TypeSafe's System One OpenAPI 0.2.0 (the family's published contract)",
 };
 
-const TYPESAFE = 'TypeSafe OpenAPI 0.2.0 (api.typesafe.ai/openapi.json, mirrored in api-evangelist/typesafe-ai); limits 255 options, 10 levels and 2-decimal rounding: vercel/ai packages/typesafe-ai; 64,000 / 32,000 tokens: docs.typesafe.ai/models as quoted by api-evangelist/typesafe-ai rate-limits';
+const TYPESAFE =
+  'TypeSafe OpenAPI 0.2.0 (api.typesafe.ai/openapi.json, mirrored in api-evangelist/typesafe-ai); limits 255 options, 10 levels and 2-decimal rounding: vercel/ai packages/typesafe-ai; 64,000 / 32,000 tokens: docs.typesafe.ai/models as quoted by api-evangelist/typesafe-ai rate-limits';
 
 export const SYSTEM_ONE_HOSTS: readonly DecisionHostRow[] = [
   {
@@ -54,7 +55,13 @@ export const SYSTEM_ONE_HOSTS: readonly DecisionHostRow[] = [
   {
     providers: ['portkey'],
     model: /.*/,
-    host: { name: 'Portkey', path: '/v1/decisions', limits: { maxOptions: 255, maxLevels: 10 }, rounding: { probabilityDecimals: 2, scoreDecimals: 2 }, outputBilled: false },
+    host: {
+      name: 'Portkey',
+      path: '/v1/decisions',
+      limits: { maxOptions: 255, maxLevels: 10 },
+      rounding: { probabilityDecimals: 2, scoreDecimals: 2 },
+      outputBilled: false,
+    },
     source: "portkey.ai/docs/api-reference/inference-api/decisions (System One body; served through TypeSafe's Jev models, whose limits apply)",
   },
   {
@@ -75,16 +82,28 @@ export const SYSTEM_ONE_HOSTS: readonly DecisionHostRow[] = [
       outputBilled: false,
       envelope: 'cloudflare',
     },
-    source: 'juspay/neurolink docs providers/cloudflare-clef.md (documented and measured 2026-10-03/04); rounding: docs.instructorphp.com polyglot decision clef',
+    source:
+      'juspay/neurolink docs providers/cloudflare-clef.md (documented and measured 2026-10-03/04); rounding: docs.instructorphp.com polyglot decision clef',
   },
-  { providers: ['liquid'], model: /:free$/, host: { images: 'none', gaps: 'd1:free takes no images' }, source: 'vercel/ai packages/liquid liquid-decision-model.ts' },
+  {
+    providers: ['liquid'],
+    model: /:free$/,
+    host: { images: 'none', gaps: 'd1:free takes no images' },
+    source: 'vercel/ai packages/liquid liquid-decision-model.ts',
+  },
   {
     providers: ['liquid'],
     model: /.*/,
     host: { name: 'Liquid', path: '/systemone', images: 'images-array', limits: { images: 8 } },
-    source: 'vercel/ai packages/liquid (liquid-decision-api.ts, liquid-decision-images.ts: "Based on Liquid\'s official Decision Models documentation, checked 2026-10-06")',
+    source:
+      'vercel/ai packages/liquid (liquid-decision-api.ts, liquid-decision-images.ts: "Based on Liquid\'s official Decision Models documentation, checked 2026-10-06")',
   },
-  { providers: ['sandbox-verity'], model: /.*/, host: { rounding: { probabilityDecimals: 2, scoreDecimals: 2 }, outputBilled: false }, source: 'the simulated System One host (electron/core/sandbox/native-decisions.ts: two decimals, output free, as TypeSafe)' },
+  {
+    providers: ['sandbox-verity'],
+    model: /.*/,
+    host: { rounding: { probabilityDecimals: 2, scoreDecimals: 2 }, outputBilled: false },
+    source: 'the simulated System One host (electron/core/sandbox/native-decisions.ts: two decimals, output free, as TypeSafe)',
+  },
   {
     providers: ['llama-cpp', 'ollama'],
     model: /.*/,

@@ -6,7 +6,8 @@ import { classifySystemOneError } from './errors';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'test-support', 'fixtures', 'decisions');
 const body = (file: string) => readFileSync(join(FIXTURES, file), 'utf8');
-const classify = (status: number, text: string) => classifySystemOneError(status, text, new UpstreamError(kindForStatus(status), `HTTP ${status}: ${upstreamMessage(text)}`, { status }));
+const classify = (status: number, text: string) =>
+  classifySystemOneError(status, text, new UpstreamError(kindForStatus(status), `HTTP ${status}: ${upstreamMessage(text)}`, { status }));
 
 /** The System One family's published error bodies, read into messages that say what the host objected to. */
 describe('System One error bodies', () => {
@@ -32,6 +33,9 @@ describe('System One error bodies', () => {
   });
 
   it("OpenRouter's and Perplexity's {error: {message}} are read as the status's default reads them", () => {
-    expect(classify(401, '{"error":{"message":"Invalid API key provided","type":"invalid_api_key","code":401}}')).toMatchObject({ kind: 'auth', message: 'HTTP 401: Invalid API key provided' });
+    expect(classify(401, '{"error":{"message":"Invalid API key provided","type":"invalid_api_key","code":401}}')).toMatchObject({
+      kind: 'auth',
+      message: 'HTTP 401: Invalid API key provided',
+    });
   });
 });

@@ -47,5 +47,10 @@ function errorTypeMessage(errorType: unknown): string | null {
 
 function cloudflareMessage(errors: unknown): string | null {
   if (!Array.isArray(errors) || errors.length === 0) return null;
-  return errors.map((e) => `${(e as { code?: unknown }).code !== undefined ? `code ${String((e as { code: unknown }).code)}: ` : ''}${String((e as { message?: unknown }).message ?? '')}`).join('; ');
+  return errors
+    .map(
+      (e) =>
+        `${(e as { code?: unknown }).code !== undefined ? `code ${String((e as { code: unknown }).code)}: ` : ''}${String((e as { message?: unknown }).message ?? '')}`,
+    )
+    .join('; ');
 }

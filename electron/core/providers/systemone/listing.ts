@@ -12,7 +12,12 @@ const SystemOneModels = z.object({ models: z.array(z.object({ name: z.string(), 
  * read as midnight UTC.
  */
 export const listSystemOneModels: ModelLister = async (baseUrl, apiKey, http, signal) => {
-  const page = await listingPage(`${baseUrl.replace(/\/+$/, '')}/models`, SystemOneModels, { http, headers: systemOneHeaders(apiKey), signal, classify: classifySystemOneError });
+  const page = await listingPage(`${baseUrl.replace(/\/+$/, '')}/models`, SystemOneModels, {
+    http,
+    headers: systemOneHeaders(apiKey),
+    signal,
+    classify: classifySystemOneError,
+  });
   return page.models.map((m) => {
     const released = Date.parse(`${m.release_date}T00:00:00Z`);
     return { id: m.name, name: m.description || m.name, created: Number.isNaN(released) ? undefined : Math.floor(released / 1000) };

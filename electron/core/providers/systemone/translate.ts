@@ -26,7 +26,10 @@ export function systemOneBody(model: string, ask: NativeAsk, host: DecisionHost)
   const body: Record<string, unknown> = { model, state: ask.state, questions: questionsFor(ask.questions, host) };
   // A host that takes OpenRouter's assets map gets it as sent; any other gets them as it takes images, each after its name.
   const named = ask.assets.length > 0 && !host.assets ? ask.assets : [];
-  if (ask.assets.length > 0 && host.assets) body['assets'] = Object.fromEntries(ask.assets.map((a) => [a.key, { format: a.image.mediaType === 'image/png' ? 'png' : 'jpeg', data_base64: a.image.base64 }]));
+  if (ask.assets.length > 0 && host.assets)
+    body['assets'] = Object.fromEntries(
+      ask.assets.map((a) => [a.key, { format: a.image.mediaType === 'image/png' ? 'png' : 'jpeg', data_base64: a.image.base64 }]),
+    );
   if (!Array.isArray(ask.state) && named.length === 0) return body;
   const images: string[] = [];
   const state: unknown[] = [];
@@ -60,9 +63,19 @@ function questionsFor(questions: Readonly<Record<string, Question>>, host: Decis
     Object.entries(questions).map(([name, q]): [string, Question] => {
       switch (q.type) {
         case 'noul':
-          return [name, { ...q, instructions: text(q.instructions), ...(q.criteria ? { criteria: { true: text(q.criteria.true), false: text(q.criteria.false) } } : {}) }];
+          return [
+            name,
+            { ...q, instructions: text(q.instructions), ...(q.criteria ? { criteria: { true: text(q.criteria.true), false: text(q.criteria.false) } } : {}) },
+          ];
         case 'choice':
-          return [name, { ...q, instructions: text(q.instructions), criteria: Object.fromEntries(Object.entries(q.criteria).map(([k, v]) => [k, v === null ? null : text(v)])) }];
+          return [
+            name,
+            {
+              ...q,
+              instructions: text(q.instructions),
+              criteria: Object.fromEntries(Object.entries(q.criteria).map(([k, v]) => [k, v === null ? null : text(v)])),
+            },
+          ];
         case 'score':
           return [name, { ...q, instructions: text(q.instructions), criteria: q.criteria.map(text) }];
         case 'box':

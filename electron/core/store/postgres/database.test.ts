@@ -13,8 +13,21 @@ describe('Postgres schema', () => {
     try {
       const [db] = opened;
       expect(await db!.query('SELECT version FROM verdict_schema')).toEqual([{ version: PG_MIGRATIONS.length }]);
-      const tables = await db!.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name");
-      expect(tables.map((t) => t.table_name)).toEqual(['api_keys', 'attempts', 'decisions', 'endpoint_refusals', 'key_requests', 'metric_minutes', 'provider_key_meta', 'question_sets', 'settings', 'verdict_schema']);
+      const tables = await db!.query<{ table_name: string }>(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
+      );
+      expect(tables.map((t) => t.table_name)).toEqual([
+        'api_keys',
+        'attempts',
+        'decisions',
+        'endpoint_refusals',
+        'key_requests',
+        'metric_minutes',
+        'provider_key_meta',
+        'question_sets',
+        'settings',
+        'verdict_schema',
+      ]);
     } finally {
       await Promise.all(opened.map((d) => d.close()));
     }
@@ -86,7 +99,10 @@ describe('TickBatch', () => {
     batch.addSoon(4);
     const five = batch.add(5);
     await five;
-    expect(commits).toEqual([[1, 2, 3], [4, 5]]);
+    expect(commits).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
     const failed = [batch.add(12), batch.add(13)];
     await expect(Promise.all(failed)).rejects.toThrow('refused');
     await expect(failed[0]).rejects.toThrow('refused');

@@ -80,9 +80,12 @@ export class PgDatabase {
 
   private reconnect(attempt = 0): void {
     if (this.closed) return;
-    const timer = setTimeout(() => {
-      this.listen().catch(() => this.reconnect(attempt + 1));
-    }, Math.min(5_000, 100 * 2 ** attempt));
+    const timer = setTimeout(
+      () => {
+        this.listen().catch(() => this.reconnect(attempt + 1));
+      },
+      Math.min(5_000, 100 * 2 ** attempt),
+    );
     timer.unref();
   }
 

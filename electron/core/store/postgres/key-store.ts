@@ -96,7 +96,10 @@ export class PgKeyStore implements KeyStorage {
         ]);
       }
       if (notes.length > 0) {
-        await client.query('INSERT INTO key_requests (key_id, at) SELECT * FROM unnest($1::text[], $2::bigint[])', [notes.map((n) => n.keyId), notes.map((n) => n.at)]);
+        await client.query('INSERT INTO key_requests (key_id, at) SELECT * FROM unnest($1::text[], $2::bigint[])', [
+          notes.map((n) => n.keyId),
+          notes.map((n) => n.at),
+        ]);
       }
       if (forget !== null) await client.query('DELETE FROM key_requests WHERE at <= $1', [forget]);
     });
@@ -122,7 +125,10 @@ export class PgKeyStore implements KeyStorage {
     const stamps = this.stamps;
     this.stamps = new Map();
     await this.db
-      .query('UPDATE api_keys AS k SET last_used_at = s.at FROM unnest($1::text[], $2::text[]) AS s(id, at) WHERE k.id = s.id', [[...stamps.keys()], [...stamps.values()]])
+      .query('UPDATE api_keys AS k SET last_used_at = s.at FROM unnest($1::text[], $2::text[]) AS s(id, at) WHERE k.id = s.id', [
+        [...stamps.keys()],
+        [...stamps.values()],
+      ])
       .catch(() => {
         // Nobody was promised a stamp; the next use writes it again.
       });

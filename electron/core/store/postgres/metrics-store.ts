@@ -75,11 +75,22 @@ export class PgMetricsStore implements MetricsStorage {
   }
 
   async minutesAfter(minute: number): Promise<MinuteFigures[]> {
-    const rows = await this.db.query<{ endpoint_id: string; minute: string; attempts: number; faults: number; latency: string | null; throughput: string | null }>(
-      'SELECT endpoint_id, minute, attempts, faults, latency, throughput FROM metric_minutes WHERE minute > $1 ORDER BY minute, endpoint_id',
-      [minute],
-    );
-    return rows.map((r) => ({ endpointId: r.endpoint_id, minute: Number(r.minute), attempts: r.attempts, faults: r.faults, latency: r.latency, throughput: r.throughput }));
+    const rows = await this.db.query<{
+      endpoint_id: string;
+      minute: string;
+      attempts: number;
+      faults: number;
+      latency: string | null;
+      throughput: string | null;
+    }>('SELECT endpoint_id, minute, attempts, faults, latency, throughput FROM metric_minutes WHERE minute > $1 ORDER BY minute, endpoint_id', [minute]);
+    return rows.map((r) => ({
+      endpointId: r.endpoint_id,
+      minute: Number(r.minute),
+      attempts: r.attempts,
+      faults: r.faults,
+      latency: r.latency,
+      throughput: r.throughput,
+    }));
   }
 
   async lastFaults(since: number): Promise<{ endpointId: string; at: number }[]> {

@@ -10,7 +10,10 @@ export class PgProviderKeyDates implements ProviderKeyDates {
   }
 
   async set(provider: string, at: string): Promise<void> {
-    await this.db.query('INSERT INTO provider_key_meta (provider, updated_at) VALUES ($1, $2) ON CONFLICT (provider) DO UPDATE SET updated_at = excluded.updated_at', [provider, at]);
+    await this.db.query(
+      'INSERT INTO provider_key_meta (provider, updated_at) VALUES ($1, $2) ON CONFLICT (provider) DO UPDATE SET updated_at = excluded.updated_at',
+      [provider, at],
+    );
   }
 
   async remove(provider: string): Promise<void> {

@@ -28,11 +28,24 @@ export class PgQuestionSetStore implements QuestionSetStorage {
   }
 
   async add(s: StoredQuestionSet): Promise<void> {
-    await this.db.query(`INSERT INTO question_sets (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [s.id, s.name, JSON.stringify(s.request), s.created_at, s.updated_at, s.deleted_at, s.sample]);
+    await this.db.query(`INSERT INTO question_sets (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
+      s.id,
+      s.name,
+      JSON.stringify(s.request),
+      s.created_at,
+      s.updated_at,
+      s.deleted_at,
+      s.sample,
+    ]);
   }
 
   async update(id: string, change: { name: string; request: unknown; updated_at: string }): Promise<void> {
-    await this.db.query('UPDATE question_sets SET name = $1, request = $2, updated_at = $3, deleted_at = NULL WHERE id = $4', [change.name, JSON.stringify(change.request), change.updated_at, id]);
+    await this.db.query('UPDATE question_sets SET name = $1, request = $2, updated_at = $3, deleted_at = NULL WHERE id = $4', [
+      change.name,
+      JSON.stringify(change.request),
+      change.updated_at,
+      id,
+    ]);
   }
 
   async setDeleted(id: string, at: string | null): Promise<void> {

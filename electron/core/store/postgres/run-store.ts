@@ -7,7 +7,8 @@ interface Row extends Omit<StoredRun, 'created_at' | 'origin'> {
 }
 
 // "user" is a reserved word in Postgres.
-const COLUMNS = 'id, created_at, origin, key_id, session_id, "user", model, provider, endpoint_id, status, latency_ms, input_tokens, output_tokens, cost, methods, question_count, request, response, set_id, label, routing';
+const COLUMNS =
+  'id, created_at, origin, key_id, session_id, "user", model, provider, endpoint_id, status, latency_ms, input_tokens, output_tokens, cost, methods, question_count, request, response, set_id, label, routing';
 const json = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
 const toRun = (r: Row): StoredRun => ({ ...r, created_at: Number(r.created_at), origin: r.origin === 'api' ? 'api' : 'inspector' });
 
@@ -18,29 +19,32 @@ export class PgRunStore implements RunStorage {
   constructor(private readonly db: PgDatabase) {}
 
   async add(r: StoredRun): Promise<void> {
-    await this.db.query(`INSERT INTO decisions (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`, [
-      r.id,
-      r.created_at,
-      r.origin,
-      r.key_id,
-      r.session_id,
-      r.user,
-      r.model,
-      r.provider,
-      r.endpoint_id,
-      r.status,
-      r.latency_ms,
-      r.input_tokens,
-      r.output_tokens,
-      r.cost,
-      json(r.methods),
-      r.question_count,
-      json(r.request),
-      json(r.response),
-      r.set_id,
-      r.label,
-      json(r.routing),
-    ]);
+    await this.db.query(
+      `INSERT INTO decisions (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
+      [
+        r.id,
+        r.created_at,
+        r.origin,
+        r.key_id,
+        r.session_id,
+        r.user,
+        r.model,
+        r.provider,
+        r.endpoint_id,
+        r.status,
+        r.latency_ms,
+        r.input_tokens,
+        r.output_tokens,
+        r.cost,
+        json(r.methods),
+        r.question_count,
+        json(r.request),
+        json(r.response),
+        r.set_id,
+        r.label,
+        json(r.routing),
+      ],
+    );
   }
 
   async get(id: string): Promise<StoredRun | undefined> {
@@ -54,9 +58,12 @@ export class PgRunStore implements RunStorage {
     const params: (string | number)[] = [];
     if (filter.set_id) where.push(`set_id = $${params.push(filter.set_id)}`);
     if (filter.model) where.push(`model = $${params.push(filter.model)}`);
-    if (filter.status) where.push(filter.status === 'done' ? 'status = 200' : filter.status === 'cancelled' ? `status = ${CANCELLED}` : `status NOT IN (200, ${CANCELLED})`);
+    if (filter.status)
+      where.push(filter.status === 'done' ? 'status = 200' : filter.status === 'cancelled' ? `status = ${CANCELLED}` : `status NOT IN (200, ${CANCELLED})`);
     const limit = `$${params.push(filter.limit)}`;
-    return (await this.db.query<Row>(`SELECT ${COLUMNS} FROM decisions WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id LIMIT ${limit}`, params)).map(toRun);
+    return (await this.db.query<Row>(`SELECT ${COLUMNS} FROM decisions WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id LIMIT ${limit}`, params)).map(
+      toRun,
+    );
   }
 
   async remove(id: string): Promise<boolean> {

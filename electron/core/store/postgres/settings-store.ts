@@ -23,10 +23,10 @@ export class PgSettingsStore implements SettingsStorage {
     const entries = Object.entries(values);
     if (entries.length === 0) return;
     // One statement: all of them or none.
-    await this.db.query('INSERT INTO settings (key, value) SELECT * FROM unnest($1::text[], $2::jsonb[]) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [
-      entries.map(([key]) => key),
-      entries.map(([, value]) => JSON.stringify(value)),
-    ]);
+    await this.db.query(
+      'INSERT INTO settings (key, value) SELECT * FROM unnest($1::text[], $2::jsonb[]) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      [entries.map(([key]) => key), entries.map(([, value]) => JSON.stringify(value))],
+    );
     this.token.moved();
   }
 

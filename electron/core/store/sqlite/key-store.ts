@@ -73,7 +73,9 @@ export class SqliteKeyStore implements KeyStorage {
   }
 
   async requestsSince(since: number): Promise<KeyRequest[]> {
-    return this.store.all<{ key_id: string; at: number }>('SELECT key_id, at FROM key_requests WHERE at > ? ORDER BY at', [since]).map((r) => ({ keyId: r.key_id, at: r.at }));
+    return this.store
+      .all<{ key_id: string; at: number }>('SELECT key_id, at FROM key_requests WHERE at > ? ORDER BY at', [since])
+      .map((r) => ({ keyId: r.key_id, at: r.at }));
   }
 
   stampUsed(id: string, at: string): void {

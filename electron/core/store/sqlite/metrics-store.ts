@@ -9,7 +9,19 @@ export class SqliteMetricsStore implements MetricsStorage {
     this.store.later(
       `INSERT INTO attempts (request_id, endpoint_id, started_at, ttfb_ms, first_token_ms, total_ms, input_tokens, output_tokens, outcome, provider_fault, message)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [a.requestId, a.endpointId, a.startedAt, a.ttfbMs, a.firstTokenMs, a.totalMs, a.inputTokens, a.outputTokens, a.outcome, a.providerFault ? 1 : 0, a.message],
+      [
+        a.requestId,
+        a.endpointId,
+        a.startedAt,
+        a.ttfbMs,
+        a.firstTokenMs,
+        a.totalMs,
+        a.inputTokens,
+        a.outputTokens,
+        a.outcome,
+        a.providerFault ? 1 : 0,
+        a.message,
+      ],
     );
   }
 
@@ -32,7 +44,10 @@ export class SqliteMetricsStore implements MetricsStorage {
 
   async lastFaults(since: number): Promise<{ endpointId: string; at: number }[]> {
     return this.store
-      .all<{ endpoint_id: string; at: number }>('SELECT endpoint_id, MAX(started_at + total_ms) AS at FROM attempts WHERE provider_fault = 1 AND started_at > ? GROUP BY endpoint_id ORDER BY endpoint_id', [since])
+      .all<{ endpoint_id: string; at: number }>(
+        'SELECT endpoint_id, MAX(started_at + total_ms) AS at FROM attempts WHERE provider_fault = 1 AND started_at > ? GROUP BY endpoint_id ORDER BY endpoint_id',
+        [since],
+      )
       .map((r) => ({ endpointId: r.endpoint_id, at: r.at }));
   }
 

@@ -10,7 +10,10 @@ export class SqliteProviderKeyDates implements ProviderKeyDates {
   }
 
   async set(provider: string, at: string): Promise<void> {
-    this.store.run('INSERT INTO provider_key_meta (provider, updated_at) VALUES (?, ?) ON CONFLICT(provider) DO UPDATE SET updated_at = excluded.updated_at', [provider, at]);
+    this.store.run('INSERT INTO provider_key_meta (provider, updated_at) VALUES (?, ?) ON CONFLICT(provider) DO UPDATE SET updated_at = excluded.updated_at', [
+      provider,
+      at,
+    ]);
   }
 
   async remove(provider: string): Promise<void> {

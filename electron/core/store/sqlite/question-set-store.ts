@@ -11,7 +11,15 @@ interface Row {
   sample: number;
 }
 
-const toSet = (r: Row): StoredQuestionSet => ({ id: r.id, name: r.name, request: JSON.parse(r.request) as unknown, created_at: r.created_at, updated_at: r.updated_at, deleted_at: r.deleted_at, sample: r.sample === 1 });
+const toSet = (r: Row): StoredQuestionSet => ({
+  id: r.id,
+  name: r.name,
+  request: JSON.parse(r.request) as unknown,
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+  deleted_at: r.deleted_at,
+  sample: r.sample === 1,
+});
 
 /** The question-sets domain's table (`question_sets`) in the SQLite file. */
 export class SqliteQuestionSetStore implements QuestionSetStorage {
@@ -39,7 +47,12 @@ export class SqliteQuestionSetStore implements QuestionSetStorage {
   }
 
   async update(id: string, change: { name: string; request: unknown; updated_at: string }): Promise<void> {
-    this.store.run('UPDATE question_sets SET name = ?, request = ?, updated_at = ?, deleted_at = NULL WHERE id = ?', [change.name, JSON.stringify(change.request), change.updated_at, id]);
+    this.store.run('UPDATE question_sets SET name = ?, request = ?, updated_at = ?, deleted_at = NULL WHERE id = ?', [
+      change.name,
+      JSON.stringify(change.request),
+      change.updated_at,
+      id,
+    ]);
   }
 
   async setDeleted(id: string, at: string | null): Promise<void> {

@@ -12,12 +12,19 @@ export class SqliteRefusalStore implements RefusalStorage {
 
   async all(): Promise<StoredRefusal[]> {
     return this.store
-      .all<{ endpoint_id: string; parameter: string; message: string; learned_at: string }>('SELECT endpoint_id, parameter, message, learned_at FROM endpoint_refusals ORDER BY endpoint_id, parameter')
+      .all<{ endpoint_id: string; parameter: string; message: string; learned_at: string }>(
+        'SELECT endpoint_id, parameter, message, learned_at FROM endpoint_refusals ORDER BY endpoint_id, parameter',
+      )
       .map((r) => ({ endpointId: r.endpoint_id, parameter: r.parameter, message: r.message, learned_at: r.learned_at }));
   }
 
   async put(r: StoredRefusal): Promise<void> {
-    this.store.run('INSERT OR REPLACE INTO endpoint_refusals (endpoint_id, parameter, message, learned_at) VALUES (?, ?, ?, ?)', [r.endpointId, r.parameter, r.message, r.learned_at]);
+    this.store.run('INSERT OR REPLACE INTO endpoint_refusals (endpoint_id, parameter, message, learned_at) VALUES (?, ?, ?, ?)', [
+      r.endpointId,
+      r.parameter,
+      r.message,
+      r.learned_at,
+    ]);
     this.token.moved();
   }
 

@@ -12,7 +12,8 @@ interface Row extends Omit<StoredRun, 'methods' | 'request' | 'response' | 'rout
 const parsed = (text: string | null): unknown => (text === null ? null : (JSON.parse(text) as unknown));
 const text = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
 
-const COLUMNS = 'id, created_at, origin, key_id, session_id, user, model, provider, endpoint_id, status, latency_ms, input_tokens, output_tokens, cost, methods, question_count, request, response, set_id, label, routing';
+const COLUMNS =
+  'id, created_at, origin, key_id, session_id, user, model, provider, endpoint_id, status, latency_ms, input_tokens, output_tokens, cost, methods, question_count, request, response, set_id, label, routing';
 
 const toRun = (r: Row): StoredRun => ({
   ...r,
@@ -73,8 +74,11 @@ export class SqliteRunStore implements RunStorage {
       where.push('model = ?');
       params.push(filter.model);
     }
-    if (filter.status) where.push(filter.status === 'done' ? 'status = 200' : filter.status === 'cancelled' ? `status = ${CANCELLED}` : `status NOT IN (200, ${CANCELLED})`);
-    return this.store.all<Row>(`SELECT ${COLUMNS} FROM decisions WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id LIMIT ?`, [...params, filter.limit]).map(toRun);
+    if (filter.status)
+      where.push(filter.status === 'done' ? 'status = 200' : filter.status === 'cancelled' ? `status = ${CANCELLED}` : `status NOT IN (200, ${CANCELLED})`);
+    return this.store
+      .all<Row>(`SELECT ${COLUMNS} FROM decisions WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id LIMIT ?`, [...params, filter.limit])
+      .map(toRun);
   }
 
   async remove(id: string): Promise<boolean> {

@@ -145,7 +145,10 @@ describe('BoxEditor', () => {
       { left: 0.5, top: 0.5, right: 0.6, bottom: 0.6, label: 'badge' },
     ]);
     // The selected box is the current row of the ground-truth list.
-    const label = () => screen.getByRole('list', { name: 'Ground-truth boxes' }).querySelector('li[aria-current="true"] select')!.getAttribute('aria-label') === 'Label of box 1' ? 'card' : 'badge';
+    const label = () =>
+      screen.getByRole('list', { name: 'Ground-truth boxes' }).querySelector('li[aria-current="true"] select')!.getAttribute('aria-label') === 'Label of box 1'
+        ? 'card'
+        : 'badge';
     expect(label()).toBe('card');
     fireEvent.keyDown(canvas, { key: 'b' });
     expect(label()).toBe('badge');
@@ -216,7 +219,10 @@ describe('BoxEditor', () => {
   });
 
   it('draws each answer with its IoU against the truth of its question, and hides truth or answers on request', () => {
-    const { canvas } = setup([{ left: 0, top: 0, right: 0.5, bottom: 0.5, label: 'card' }], { card: { left: 0, top: 0, right: 0.25, bottom: 0.5 }, badge: { left: 0.6, top: 0.6, right: 0.9, bottom: 0.9 } });
+    const { canvas } = setup([{ left: 0, top: 0, right: 0.5, bottom: 0.5, label: 'card' }], {
+      card: { left: 0, top: 0, right: 0.25, bottom: 0.5 },
+      badge: { left: 0.6, top: 0.6, right: 0.9, bottom: 0.9 },
+    });
     expect(canvas.textContent).toContain('card · IoU 0.50');
     expect(canvas.textContent).toContain('badge · no truth');
     act(() => screen.getByRole('radio', { name: 'Truth' }).click());

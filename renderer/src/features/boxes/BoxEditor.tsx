@@ -2,7 +2,23 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState, type Keyboar
 import type { Box } from '../../../../shared/schemas/answer';
 import type { TruthBox } from '../../../../shared/schemas/inspector';
 import { BoxOverlay, type Show } from './BoxOverlay';
-import { actualSize, fit, fromCorners, move, normalise, pan, resize, toImage, wheelFactor, zoomAt, MIN_SIDE, type Handle, type Point, type Size, type View } from './geometry';
+import {
+  actualSize,
+  fit,
+  fromCorners,
+  move,
+  normalise,
+  pan,
+  resize,
+  toImage,
+  wheelFactor,
+  zoomAt,
+  MIN_SIDE,
+  type Handle,
+  type Point,
+  type Size,
+  type View,
+} from './geometry';
 import { push, redo, start, undo, type History } from './history';
 import { colourOf } from './palette';
 
@@ -79,7 +95,9 @@ export function BoxEditor({ image, name, size, truth, answers, labels, nextLabel
     const onWheel = (e: WheelEvent) => {
       e.preventDefault();
       const r = el.getBoundingClientRect();
-      setView((current) => (current ? zoomAt(current, wheelFactor(e.deltaY), { x: e.clientX - r.left - el.clientLeft, y: e.clientY - r.top - el.clientTop }) : current));
+      setView((current) =>
+        current ? zoomAt(current, wheelFactor(e.deltaY), { x: e.clientX - r.left - el.clientLeft, y: e.clientY - r.top - el.clientTop }) : current,
+      );
     };
     el.addEventListener('wheel', onWheel, { passive: false });
     return () => el.removeEventListener('wheel', onWheel);
@@ -192,7 +210,9 @@ export function BoxEditor({ image, name, size, truth, answers, labels, nextLabel
     else if (key === 'b' && current.length > 0) setSelected(((selected ?? (e.shiftKey ? 0 : -1)) + (e.shiftKey ? current.length - 1 : 1)) % current.length);
     else if (arrows[key] && chosen) {
       const [dx, dy] = arrows[key]!;
-      const moved = e.altKey ? normalise({ ...chosen, right: chosen.right + dx * step, bottom: chosen.bottom + dy * step }) : move(chosen, dx * step, dy * step);
+      const moved = e.altKey
+        ? normalise({ ...chosen, right: chosen.right + dx * step, bottom: chosen.bottom + dy * step })
+        : move(chosen, dx * step, dy * step);
       commit(current.map((b, i) => (i === selected ? { ...b, ...moved } : b)));
     } else if (arrows[key]) setView(pan(v, -arrows[key]![0] * 40 * (e.shiftKey ? 4 : 1), -arrows[key]![1] * 40 * (e.shiftKey ? 4 : 1)));
     else if (key === '+' || key === '=') zoomBy(ZOOM_STEP);
@@ -211,17 +231,37 @@ export function BoxEditor({ image, name, size, truth, answers, labels, nextLabel
     <div className="box-workbench">
       <div className="toolbar box-tools">
         <div role="group" aria-label="Zoom" className="button-group">
-          <button type="button" className="secondary" onClick={() => zoomBy(1 / ZOOM_STEP)} aria-label="Zoom out">−</button>
-          <span className="zoom-level" data-testid="zoom-level">{Math.round(v.scale * 100)}%</span>
-          <button type="button" className="secondary" onClick={() => zoomBy(ZOOM_STEP)} aria-label="Zoom in">+</button>
-          <button type="button" className="secondary" onClick={() => setView(fit(dims, box))}>Fit</button>
-          <button type="button" className="secondary" onClick={() => setView(actualSize(v, { x: box.width / 2, y: box.height / 2 }))}>100%</button>
+          <button type="button" className="secondary" onClick={() => zoomBy(1 / ZOOM_STEP)} aria-label="Zoom out">
+            −
+          </button>
+          <span className="zoom-level" data-testid="zoom-level">
+            {Math.round(v.scale * 100)}%
+          </span>
+          <button type="button" className="secondary" onClick={() => zoomBy(ZOOM_STEP)} aria-label="Zoom in">
+            +
+          </button>
+          <button type="button" className="secondary" onClick={() => setView(fit(dims, box))}>
+            Fit
+          </button>
+          <button type="button" className="secondary" onClick={() => setView(actualSize(v, { x: box.width / 2, y: box.height / 2 }))}>
+            100%
+          </button>
         </div>
         <div role="group" aria-label="Edit history" className="button-group">
-          <button type="button" className="secondary" disabled={history.past.length === 0} onClick={() => travel(undo)} title="Ctrl+Z">Undo</button>
-          <button type="button" className="secondary" disabled={history.future.length === 0} onClick={() => travel(redo)} title="Ctrl+Shift+Z or Ctrl+Y">Redo</button>
+          <button type="button" className="secondary" disabled={history.past.length === 0} onClick={() => travel(undo)} title="Ctrl+Z">
+            Undo
+          </button>
+          <button type="button" className="secondary" disabled={history.future.length === 0} onClick={() => travel(redo)} title="Ctrl+Shift+Z or Ctrl+Y">
+            Redo
+          </button>
         </div>
-        <button type="button" className="secondary" disabled={selected === null || !history.present[selected]} onClick={() => selected !== null && (commit(history.present.filter((_, i) => i !== selected)), setSelected(null))} title="Delete">
+        <button
+          type="button"
+          className="secondary"
+          disabled={selected === null || !history.present[selected]}
+          onClick={() => selected !== null && (commit(history.present.filter((_, i) => i !== selected)), setSelected(null))}
+          title="Delete"
+        >
           Delete box
         </button>
         <div role="radiogroup" aria-label="Show" className="button-group">
@@ -243,7 +283,9 @@ export function BoxEditor({ image, name, size, truth, answers, labels, nextLabel
             </option>
           ))}
         </select>
-        <span className="muted small mono" data-testid="cursor-readout">{inside ? `x ${Math.floor(readout.x)}, y ${Math.floor(readout.y)} px` : natural ? `${natural.width} × ${natural.height} px` : ''}</span>
+        <span className="muted small mono" data-testid="cursor-readout">
+          {inside ? `x ${Math.floor(readout.x)}, y ${Math.floor(readout.y)} px` : natural ? `${natural.width} × ${natural.height} px` : ''}
+        </span>
       </div>
       <div
         ref={viewport}
@@ -266,10 +308,28 @@ export function BoxEditor({ image, name, size, truth, answers, labels, nextLabel
           draggable={false}
           data-testid="box-image"
           className="box-image"
-          style={{ width: dims.width, height: dims.height, transform: `translate(${v.x}px, ${v.y}px) scale(${v.scale})`, visibility: view ? 'visible' : 'hidden' }}
+          style={{
+            width: dims.width,
+            height: dims.height,
+            transform: `translate(${v.x}px, ${v.y}px) scale(${v.scale})`,
+            visibility: view ? 'visible' : 'hidden',
+          }}
           onLoad={(e) => natural ?? setNatural({ width: e.currentTarget.naturalWidth, height: e.currentTarget.naturalHeight })}
         />
-        {view ? <BoxOverlay view={v} image={dims} truth={boxes} answers={answers} labels={shownLabels} selected={selected} show={show} cursor={cursor} hidden={hidden} focus={focus} /> : null}
+        {view ? (
+          <BoxOverlay
+            view={v}
+            image={dims}
+            truth={boxes}
+            answers={answers}
+            labels={shownLabels}
+            selected={selected}
+            show={show}
+            cursor={cursor}
+            hidden={hidden}
+            focus={focus}
+          />
+        ) : null}
       </div>
       <TruthList
         boxes={history.present}
@@ -290,7 +350,21 @@ export function BoxEditor({ image, name, size, truth, answers, labels, nextLabel
  * The ground-truth boxes as a list (as Label Studio and CVAT list regions): each box's label is
  * changed here, on that box alone, and a box is selected or removed by its row.
  */
-function TruthList({ boxes, labels, selected, onSelect, onRelabel, onRemove }: { boxes: TruthBox[]; labels: readonly string[]; selected: number | null; onSelect: (i: number) => void; onRelabel: (i: number, label: string | undefined) => void; onRemove: (i: number) => void }) {
+function TruthList({
+  boxes,
+  labels,
+  selected,
+  onSelect,
+  onRelabel,
+  onRemove,
+}: {
+  boxes: TruthBox[];
+  labels: readonly string[];
+  selected: number | null;
+  onSelect: (i: number) => void;
+  onRelabel: (i: number, label: string | undefined) => void;
+  onRemove: (i: number) => void;
+}) {
   return (
     <div className="truth-list">
       <p className="muted small box-legend">

@@ -49,7 +49,10 @@ export function BoxOverlay({ view, image, truth, answers, labels, selected, show
   });
   const truthText = shownTruth.map(({ b }) => b.label ?? 'unlabelled');
   // Answers' tags first: they carry the IoU the reviewer reads.
-  const spots = placeTags([...answerRects.map((box, k) => ({ box: inset(box, answerInsets[k]!), text: answerText[k]! })), ...truthRects.map((box, k) => ({ box, text: truthText[k]! }))]);
+  const spots = placeTags([
+    ...answerRects.map((box, k) => ({ box: inset(box, answerInsets[k]!), text: answerText[k]! })),
+    ...truthRects.map((box, k) => ({ box, text: truthText[k]! })),
+  ]);
   return (
     <svg className="box-overlay" aria-hidden="true">
       {shownAnswers.map(([label], k) => {
@@ -79,7 +82,19 @@ export function BoxOverlay({ view, image, truth, answers, labels, selected, show
               ? HANDLES.map((h) => {
                   const p = handlePoint(b, h);
                   const s = toScreen(view, { x: p.x * image.width, y: p.y * image.height });
-                  return <rect key={h} className={`handle handle-${h}`} data-index={i} data-handle={h} x={s.x - 5} y={s.y - 5} width={10} height={10} stroke={colour} />;
+                  return (
+                    <rect
+                      key={h}
+                      className={`handle handle-${h}`}
+                      data-index={i}
+                      data-handle={h}
+                      x={s.x - 5}
+                      y={s.y - 5}
+                      width={10}
+                      height={10}
+                      stroke={colour}
+                    />
+                  );
                 })
               : null}
           </g>

@@ -7,7 +7,8 @@ export function questionProblems(questions: readonly BoxQuestion[]): string[] {
   if (questions.length === 0) problems.push('Add at least one box question.');
   questions.forEach((q, i) => {
     if (q.name.trim() === '') problems.push(`Question ${i + 1} needs a name: it is the label of its truth boxes.`);
-    else if (questions.findIndex((o) => o.name.trim() === q.name.trim()) !== i) problems.push(`Two questions are named "${q.name.trim()}": each name labels one object.`);
+    else if (questions.findIndex((o) => o.name.trim() === q.name.trim()) !== i)
+      problems.push(`Two questions are named "${q.name.trim()}": each name labels one object.`);
     if (q.instructions.trim() === '') problems.push(`Say what "${q.name.trim() || `question ${i + 1}`}" should locate.`);
   });
   return problems;
@@ -26,8 +27,20 @@ export function BoxQuestions({ questions, onChange }: { questions: BoxQuestion[]
           <label htmlFor={`box-q-name-${i}`}>Question</label>
           <input id={`box-q-name-${i}`} value={q.name} size={12} onChange={(e) => set(i, { name: e.target.value })} aria-label={`Question ${i + 1} name`} />
           <label htmlFor={`box-q-locate-${i}`}>Locate</label>
-          <input id={`box-q-locate-${i}`} value={q.instructions} size={26} onChange={(e) => set(i, { instructions: e.target.value })} aria-label={`Question ${i + 1}: locate`} />
-          <button type="button" className="secondary" disabled={questions.length === 1} onClick={() => onChange(questions.filter((_, k) => k !== i))} aria-label={`Remove question ${i + 1}`}>
+          <input
+            id={`box-q-locate-${i}`}
+            value={q.instructions}
+            size={26}
+            onChange={(e) => set(i, { instructions: e.target.value })}
+            aria-label={`Question ${i + 1}: locate`}
+          />
+          <button
+            type="button"
+            className="secondary"
+            disabled={questions.length === 1}
+            onClick={() => onChange(questions.filter((_, k) => k !== i))}
+            aria-label={`Remove question ${i + 1}`}
+          >
             Remove
           </button>
         </div>

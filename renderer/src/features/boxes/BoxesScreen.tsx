@@ -38,7 +38,13 @@ export function BoxesScreen() {
   // The run's progress is polled while it runs; the queue follows each step of it, and its end. Any
   // run over the dataset counts: a newer answer in another run makes a verdict here stale.
   const run = source?.kind === 'dataset' ? runs.data?.find((r) => r.id === source.run_id) : undefined;
-  const progressed = source?.kind === 'dataset' ? (runs.data ?? []).filter((r) => r.dataset_id === source.dataset_id).map((r) => `${r.id}:${r.done}:${r.failed}:${r.status}`).join(' ') : '';
+  const progressed =
+    source?.kind === 'dataset'
+      ? (runs.data ?? [])
+          .filter((r) => r.dataset_id === source.dataset_id)
+          .map((r) => `${r.id}:${r.done}:${r.failed}:${r.status}`)
+          .join(' ')
+      : '';
   useEffect(() => {
     if (progressed && source) void queryClient.invalidateQueries({ queryKey: itemsKey(source) });
     // Only a change in the run's progress calls for the list again.
@@ -61,7 +67,10 @@ export function BoxesScreen() {
   }, []);
   const onAnswers = useCallback((run_id: string | null, variant: number) => setAnswers({ run_id, variant }), []);
   // File-name order, numbers by value (img-2 before img-10), as a folder shows them.
-  const list = useMemo(() => (source ? [...(items.data ?? [])].sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true })) : []), [items.data, source]);
+  const list = useMemo(
+    () => (source ? [...(items.data ?? [])].sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true })) : []),
+    [items.data, source],
+  );
   const questions = useMemo(() => questionsFor(chosen, list), [chosen, list]);
   const names = questions.map((q) => q.name);
   const shown = useMemo(() => list.filter((i) => matches(i, filter)), [list, filter]);
@@ -88,9 +97,16 @@ export function BoxesScreen() {
     add.mutate({ files, datasetId: into, name: folder && dir ? dir : `Images ${today()}` });
   };
   const update = useMutation({ mutationFn: (patch: ItemPatch) => updateItem(source!, patch), onSuccess: replace });
-  const remove = useMutation({ mutationFn: (id: string) => call('boxes.remove', { id }), onSuccess: () => queryClient.invalidateQueries({ queryKey: itemsKey(LEGACY) }) });
+  const remove = useMutation({
+    mutationFn: (id: string) => call('boxes.remove', { id }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: itemsKey(LEGACY) }),
+  });
   const step = (by: 1 | -1) => {
-    const next = neighbour(shown.map((i) => i.id), selected, by);
+    const next = neighbour(
+      shown.map((i) => i.id),
+      selected,
+      by,
+    );
     if (next) setSelected(next);
   };
   const perQuestion = source?.kind === 'dataset';
@@ -114,14 +130,19 @@ export function BoxesScreen() {
       },
     );
   };
-  const note = (question: string | null, text: string) => current && update.mutate({ id: current.id, note: text, ...(question !== null && perQuestion ? { question } : {}) });
+  const note = (question: string | null, text: string) =>
+    current && update.mutate({ id: current.id, note: text, ...(question !== null && perQuestion ? { question } : {}) });
   const runnable = questionProblems(chosen).length === 0;
   // The models of the run under review: verdicts are kept per model, so switching shows that model's.
-  const runModels: RunModels | null = run && source?.kind === 'dataset' ? { names: run.variants.map((v) => v.name), variant: source.variant, onVariant: (v) => setAnswers({ run_id: run.id, variant: v }) } : null;
+  const runModels: RunModels | null =
+    run && source?.kind === 'dataset'
+      ? { names: run.variants.map((v) => v.name), variant: source.variant, onVariant: (v) => setAnswers({ run_id: run.id, variant: v }) }
+      : null;
   // G pressed twice, or the button clicked twice, sends the image once.
   const runImageHeld = useRef(false);
   const runOnImage = useMutation({
-    mutationFn: (every: boolean) => call('boxReview.runImage', { dataset_id: datasetId!, position: Number(current!.id), run_id: run!.id, ...(every ? {} : { variants: [answers.variant] }) }),
+    mutationFn: (every: boolean) =>
+      call('boxReview.runImage', { dataset_id: datasetId!, position: Number(current!.id), run_id: run!.id, ...(every ? {} : { variants: [answers.variant] }) }),
     onSuccess: (started) => {
       // The run is running again: its progress is polled, and the queue follows it to its end.
       queryClient.setQueryData<typeof runs.data>(evalKeys.runs, (old) => old?.map((r) => (r.id === started.id ? started : r)));
@@ -129,7 +150,16 @@ export function BoxesScreen() {
     },
   });
   const runImage: RunImage = {
-    blocked: source?.kind !== 'dataset' ? 'Copy these images into a dataset first' : !run ? 'Run over the dataset first: the image is sent again through that run' : run.status === 'running' ? 'The run is still sending; wait until it ends or pause it' : run.status === 'cancelled' ? 'The run is cancelled; start a new one' : null,
+    blocked:
+      source?.kind !== 'dataset'
+        ? 'Copy these images into a dataset first'
+        : !run
+          ? 'Run over the dataset first: the image is sent again through that run'
+          : run.status === 'running'
+            ? 'The run is still sending; wait until it ends or pause it'
+            : run.status === 'cancelled'
+              ? 'The run is cancelled; start a new one'
+              : null,
     pending: runOnImage.isPending || (runOnImage.isSuccess && run?.status === 'running'),
     onRun: (every) => once(runImageHeld, () => runOnImage.mutateAsync(every)),
   };
@@ -142,7 +172,10 @@ export function BoxesScreen() {
       const unmatched = byStem.size - new Set(targets.map((i) => stem(baseName(i.name)))).size;
       const labels = new Set([...byStem.values()].flat().map((b) => b.label));
       setChosen([...chosen, ...[...labels].filter((l) => !chosen.some((q) => q.name === l)).map((l) => ({ name: l, instructions: l }))]);
-      setImported({ version: (imported?.version ?? 0) + 1, message: `Truth for ${targets.length} image${targets.length === 1 ? '' : 's'} imported${unmatched > 0 ? `; ${unmatched} image${unmatched === 1 ? '' : 's'} in the files are not loaded here` : ''}.` });
+      setImported({
+        version: (imported?.version ?? 0) + 1,
+        message: `Truth for ${targets.length} image${targets.length === 1 ? '' : 's'} imported${unmatched > 0 ? `; ${unmatched} image${unmatched === 1 ? '' : 's'} in the files are not loaded here` : ''}.`,
+      });
     },
   });
 
@@ -165,8 +198,7 @@ export function BoxesScreen() {
       else if (key === 'k' || key === '[') step(-1);
       else if (key === 'g') {
         if (runImage.blocked === null && !runImage.pending) runImage.onRun(e.shiftKey);
-      }
-      else return;
+      } else return;
       e.preventDefault();
     };
     document.addEventListener('keydown', onKey);
@@ -189,9 +221,18 @@ export function BoxesScreen() {
         description="Draw labelled ground-truth boxes over a dataset of images, run a box question per object over it and review each answer by IoU."
         actions={
           <>
-            <label className={`file-button secondary${list.length === 0 ? ' disabled' : ''}`} title="COCO or Label Studio JSON, CSV as exported here, or YOLO classes.txt with label files">
+            <label
+              className={`file-button secondary${list.length === 0 ? ' disabled' : ''}`}
+              title="COCO or Label Studio JSON, CSV as exported here, or YOLO classes.txt with label files"
+            >
               Import truth…
-              <input type="file" accept=".json,.csv,.txt,.names" multiple disabled={list.length === 0} onChange={(e) => e.target.files && importTruth.mutate(e.target.files)} />
+              <input
+                type="file"
+                accept=".json,.csv,.txt,.names"
+                multiple
+                disabled={list.length === 0}
+                onChange={(e) => e.target.files && importTruth.mutate(e.target.files)}
+              />
             </label>
             <BoxExport items={list} threshold={threshold} />
           </>
@@ -235,14 +276,27 @@ export function BoxesScreen() {
           <label htmlFor="box-model">Model</label>
           <input id="box-model" list="box-models" value={model} onChange={(e) => setModel(e.target.value)} size={28} />
           <datalist id="box-models">
-            {(models.data ?? []).filter((m) => m.locates_objects).map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.name} · {modelKind(m)}
-              </option>
-            ))}
+            {(models.data ?? [])
+              .filter((m) => m.locates_objects)
+              .map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.name} · {modelKind(m)}
+                </option>
+              ))}
           </datalist>
         </div>
-        {source?.kind === 'dataset' ? <DatasetRun key={source.dataset_id} datasetId={source.dataset_id} model={model} questions={questions} runnable={runnable} runId={source.run_id} variant={source.variant} onAnswers={onAnswers} /> : null}
+        {source?.kind === 'dataset' ? (
+          <DatasetRun
+            key={source.dataset_id}
+            datasetId={source.dataset_id}
+            model={model}
+            questions={questions}
+            runnable={runnable}
+            runId={source.run_id}
+            variant={source.variant}
+            onAnswers={onAnswers}
+          />
+        ) : null}
       </details>
       {imported ? (
         <p role="status" className="small">
@@ -254,15 +308,43 @@ export function BoxesScreen() {
       {update.error ? <ErrorNotice error={update.error} title="Not saved" /> : null}
       {list.length === 0 ? (
         <Panel title="Images">
-          <EmptyState title="No images loaded">Add images or a folder above (they become a dataset, or open one made in Evaluations), draw the true box of each object, then run a box question per object over the dataset.</EmptyState>
+          <EmptyState title="No images loaded">
+            Add images or a folder above (they become a dataset, or open one made in Evaluations), draw the true box of each object, then run a box question per
+            object over the dataset.
+          </EmptyState>
         </Panel>
       ) : (
         <div className="split boxes-split">
-          <QueuePanel items={list} shown={shown} total={list.length} selected={selected} onSelect={setSelected} filter={filter} onFilter={setFilter} questions={names} threshold={threshold} source={source?.kind === 'dataset' ? source.dataset_id : 'legacy'} loadImage={(id) => imageOf(source!, id)} models={runModels}>
+          <QueuePanel
+            items={list}
+            shown={shown}
+            total={list.length}
+            selected={selected}
+            onSelect={setSelected}
+            filter={filter}
+            onFilter={setFilter}
+            questions={names}
+            threshold={threshold}
+            source={source?.kind === 'dataset' ? source.dataset_id : 'legacy'}
+            loadImage={(id) => imageOf(source!, id)}
+            models={runModels}
+          >
             <div className="toolbar iou-threshold">
               <label htmlFor="iou-threshold">Pass at IoU ≥ {threshold.toFixed(2)}</label>
-              <input id="iou-threshold" type="range" min={0.1} max={0.95} step={0.05} value={threshold} onChange={(e) => setThreshold(Number(e.target.value))} />
-              <span className="muted small">{scored.length > 0 ? `${scored.filter((x) => x >= threshold).length} of ${scored.length} scored images pass on every question · mean of the lowest IoU ${(scored.reduce((a, b) => a + b, 0) / scored.length).toFixed(3)}` : 'No image has both a ground truth and an answer yet.'}</span>
+              <input
+                id="iou-threshold"
+                type="range"
+                min={0.1}
+                max={0.95}
+                step={0.05}
+                value={threshold}
+                onChange={(e) => setThreshold(Number(e.target.value))}
+              />
+              <span className="muted small">
+                {scored.length > 0
+                  ? `${scored.filter((x) => x >= threshold).length} of ${scored.length} scored images pass on every question · mean of the lowest IoU ${(scored.reduce((a, b) => a + b, 0) / scored.length).toFixed(3)}`
+                  : 'No image has both a ground truth and an answer yet.'}
+              </span>
             </div>
           </QueuePanel>
           {current ? (
@@ -276,7 +358,14 @@ export function BoxesScreen() {
                     </span>
                   ) : null}
                   {source?.kind === 'legacy' ? (
-                    <button type="button" className="secondary" onClick={() => { remove.mutate(current.id); setSelected(null); }}>
+                    <button
+                      type="button"
+                      className="secondary"
+                      onClick={() => {
+                        remove.mutate(current.id);
+                        setSelected(null);
+                      }}
+                    >
                       Remove image
                     </button>
                   ) : null}

@@ -54,7 +54,10 @@ export function LegacyNotice({ onCopied }: { onCopied: (id: string) => void }) {
   });
   return (
     <div className="toolbar">
-      <span className="small">These images were added to Boxes before it kept images as datasets. Copy them into a dataset to run evaluations over them (truth, verdicts and notes come along; these stay as they are).</span>
+      <span className="small">
+        These images were added to Boxes before it kept images as datasets. Copy them into a dataset to run evaluations over them (truth, verdicts and notes
+        come along; these stay as they are).
+      </span>
       <button type="button" className="secondary" disabled={copy.isPending} onClick={() => once(held, () => copy.mutateAsync())}>
         Copy into a dataset
       </button>

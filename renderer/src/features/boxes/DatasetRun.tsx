@@ -80,16 +80,43 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
   // As in Evaluations: while it runs, the report (with its intervals) is fetched about twenty times in all, not at every poll.
   const step = Math.max(1, Math.ceil((run?.total ?? 1) / 20));
   const reported = run ? (run.status === 'running' ? Math.floor(run.done / step) * step : run.done) : 0;
-  const report = useQuery({ queryKey: evalKeys.report(run?.id ?? '', reported), queryFn: () => call('evals.report', { id: run!.id }), enabled: run !== null && run.done > 0, placeholderData: (previous) => previous });
+  const report = useQuery({
+    queryKey: evalKeys.report(run?.id ?? '', reported),
+    queryFn: () => call('evals.report', { id: run!.id }),
+    enabled: run !== null && run.done > 0,
+    placeholderData: (previous) => previous,
+  });
   const metrics = Object.entries(report.data?.models[variant]?.questions ?? {}).filter(([, m]) => m.type === 'box');
   return (
     <>
       <div className="toolbar">
         <label htmlFor="box-concurrency">At once</label>
-        <input id="box-concurrency" type="number" min={1} max={64} value={concurrency} onChange={(e) => setConcurrency(Math.max(1, Math.min(64, Number(e.target.value) || 1)))} style={{ width: '4.5em' }} />
+        <input
+          id="box-concurrency"
+          type="number"
+          min={1}
+          max={64}
+          value={concurrency}
+          onChange={(e) => setConcurrency(Math.max(1, Math.min(64, Number(e.target.value) || 1)))}
+          style={{ width: '4.5em' }}
+        />
         <label htmlFor="box-budget">Budget (USD)</label>
-        <input id="box-budget" type="number" min={0} step="0.01" placeholder="none" value={budget} onChange={(e) => setBudget(e.target.value)} style={{ width: '6em' }} />
-        <button type="button" className="secondary" disabled={!model || !runnable || estimating.isPending} onClick={() => once(held, () => estimating.mutateAsync())}>
+        <input
+          id="box-budget"
+          type="number"
+          min={0}
+          step="0.01"
+          placeholder="none"
+          value={budget}
+          onChange={(e) => setBudget(e.target.value)}
+          style={{ width: '6em' }}
+        />
+        <button
+          type="button"
+          className="secondary"
+          disabled={!model || !runnable || estimating.isPending}
+          onClick={() => once(held, () => estimating.mutateAsync())}
+        >
           Estimate
         </button>
         <button type="button" disabled={!model || !runnable || starting.isPending} onClick={startOnce}>
@@ -97,18 +124,27 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
         </button>
         {estimate ? (
           <span className="muted small" data-testid="box-estimate">
-            {estimate.calls} calls · about {(estimate.input_tokens + estimate.output_tokens).toLocaleString('en-US')} tokens · <strong>expected cost</strong> {money(estimate.cost_usd)} · <strong>worst case</strong> {money(estimate.worst_usd)}
+            {estimate.calls} calls · about {(estimate.input_tokens + estimate.output_tokens).toLocaleString('en-US')} tokens · <strong>expected cost</strong>{' '}
+            {money(estimate.cost_usd)} · <strong>worst case</strong> {money(estimate.worst_usd)}
           </span>
         ) : null}
       </div>
       <div className="toolbar">
         <label htmlFor="box-answers">Answers of</label>
-        <select id="box-answers" value={run ? `${run.id}#${variant}` : ''} onChange={(e) => (setPicked(true), e.target.value ? onAnswers(e.target.value.split('#')[0]!, Number(e.target.value.split('#')[1])) : onAnswers(null, 0))}>
+        <select
+          id="box-answers"
+          value={run ? `${run.id}#${variant}` : ''}
+          onChange={(e) => (
+            setPicked(true),
+            e.target.value ? onAnswers(e.target.value.split('#')[0]!, Number(e.target.value.split('#')[1])) : onAnswers(null, 0)
+          )}
+        >
           <option value="">no run (truth only)</option>
           {mine.flatMap((r) =>
             r.variants.map((v, i) => (
               <option key={`${r.id}#${i}`} value={`${r.id}#${i}`}>
-                {r.name}{r.variants.length > 1 ? ` · ${v.label ?? v.model}` : ''} · {r.created_at.slice(0, 16).replace('T', ' ')} ({r.status}, {r.done} of {r.total})
+                {r.name}
+                {r.variants.length > 1 ? ` · ${v.label ?? v.model}` : ''} · {r.created_at.slice(0, 16).replace('T', ' ')} ({r.status}, {r.done} of {r.total})
               </option>
             )),
           )}
@@ -136,7 +172,13 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
         ) : null}
         {metrics.length > 0 ? (
           <span className="small" data-testid="box-run-metrics">
-            {metrics.map(([q, m]) => `${q}: mean IoU ${fixed(m['mean_iou'])}, pass rate ${typeof m['pass_rate'] === 'number' ? `${Math.round(m['pass_rate'] * 100)} %` : '–'}`).join(' · ')} · <a href="#/evaluations">IoU histogram and exports in Evaluations</a>
+            {metrics
+              .map(
+                ([q, m]) =>
+                  `${q}: mean IoU ${fixed(m['mean_iou'])}, pass rate ${typeof m['pass_rate'] === 'number' ? `${Math.round(m['pass_rate'] * 100)} %` : '–'}`,
+              )
+              .join(' · ')}{' '}
+            · <a href="#/evaluations">IoU histogram and exports in Evaluations</a>
           </span>
         ) : null}
       </div>

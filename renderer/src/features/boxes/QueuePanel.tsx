@@ -35,7 +35,13 @@ export function QueuePanel({ shown, total, selected, onSelect, filter, onFilter,
         {models ? (
           <>
             <label htmlFor="queue-model">Judged model</label>
-            <select id="queue-model" value={models.variant} title={models.names[models.variant]} onChange={(e) => models.onVariant(Number(e.target.value))} disabled={models.names.length < 2}>
+            <select
+              id="queue-model"
+              value={models.variant}
+              title={models.names[models.variant]}
+              onChange={(e) => models.onVariant(Number(e.target.value))}
+              disabled={models.names.length < 2}
+            >
               {models.names.map((name, i) => (
                 <option key={`${i}-${name}`} value={i}>
                   {name}
@@ -63,11 +69,33 @@ export function QueuePanel({ shown, total, selected, onSelect, filter, onFilter,
         </select>
         <span>IoU</span>
         <span className="toolbar">
-          <label className="visually-hidden" htmlFor="queue-min-iou">IoU at least</label>
-          <input id="queue-min-iou" type="number" min={0} max={1} step={0.05} placeholder="0" value={filter.minIou ?? ''} onChange={(e) => onFilter({ ...filter, minIou: numberOrNull(e.target.value) })} />
+          <label className="visually-hidden" htmlFor="queue-min-iou">
+            IoU at least
+          </label>
+          <input
+            id="queue-min-iou"
+            type="number"
+            min={0}
+            max={1}
+            step={0.05}
+            placeholder="0"
+            value={filter.minIou ?? ''}
+            onChange={(e) => onFilter({ ...filter, minIou: numberOrNull(e.target.value) })}
+          />
           to
-          <label className="visually-hidden" htmlFor="queue-max-iou">IoU at most</label>
-          <input id="queue-max-iou" type="number" min={0} max={1} step={0.05} placeholder="1" value={filter.maxIou ?? ''} onChange={(e) => onFilter({ ...filter, maxIou: numberOrNull(e.target.value) })} />
+          <label className="visually-hidden" htmlFor="queue-max-iou">
+            IoU at most
+          </label>
+          <input
+            id="queue-max-iou"
+            type="number"
+            min={0}
+            max={1}
+            step={0.05}
+            placeholder="1"
+            value={filter.maxIou ?? ''}
+            onChange={(e) => onFilter({ ...filter, maxIou: numberOrNull(e.target.value) })}
+          />
         </span>
       </div>
       {children}
@@ -87,13 +115,23 @@ export function QueuePanel({ shown, total, selected, onSelect, filter, onFilter,
             shown.slice(first, last).map((i, k) => {
               const score = worstIou(i, filter.question);
               return (
-                <li key={i.id} aria-current={i.id === selected ? 'true' : undefined} aria-posinset={first + k + 1} aria-setsize={shown.length} style={{ top: (first + k) * ROW }}>
+                <li
+                  key={i.id}
+                  aria-current={i.id === selected ? 'true' : undefined}
+                  aria-posinset={first + k + 1}
+                  aria-setsize={shown.length}
+                  style={{ top: (first + k) * ROW }}
+                >
                   <button type="button" className="link-button queue-item" onClick={() => onSelect(i.id)}>
                     <Thumbnail key={`${source}:${i.id}`} cacheKey={`${source}:${i.id}`} load={() => loadImage(i.id)} />
                     <span className="queue-text">
                       <strong>{i.name}</strong>
                       <span className="small">
-                        {score === null ? <span className="muted">{i.truth.length === 0 ? 'no ground truth' : 'not run'}</span> : <span className={score >= threshold ? 'text-ok' : 'text-error'}>IoU {score.toFixed(2)}</span>}
+                        {score === null ? (
+                          <span className="muted">{i.truth.length === 0 ? 'no ground truth' : 'not run'}</span>
+                        ) : (
+                          <span className={score >= threshold ? 'text-ok' : 'text-error'}>IoU {score.toFixed(2)}</span>
+                        )}
                         {i.verdict ? ` · ${i.verdict}${i.verdict_model === null ? ' (model unknown)' : ''}` : ''}
                       </span>
                       {i.stale ? (

@@ -59,10 +59,22 @@ const VERDICT_WORD = { accepted: 'Accepted', rejected: 'Rejected' } as const;
 function VerdictButtons({ name, current, onVerdict }: { name: string; current: Verdict; onVerdict: (v: Verdict) => void }) {
   return (
     <span className="verdict-buttons">
-      <button type="button" className={current === 'accepted' ? 'verdict-on' : 'secondary'} aria-pressed={current === 'accepted'} onClick={() => onVerdict('accepted')} aria-label={`Accept ${name}`}>
+      <button
+        type="button"
+        className={current === 'accepted' ? 'verdict-on' : 'secondary'}
+        aria-pressed={current === 'accepted'}
+        onClick={() => onVerdict('accepted')}
+        aria-label={`Accept ${name}`}
+      >
         Accept
       </button>
-      <button type="button" className={current === 'rejected' ? 'verdict-on verdict-rejected' : 'secondary'} aria-pressed={current === 'rejected'} onClick={() => onVerdict('rejected')} aria-label={`Reject ${name}`}>
+      <button
+        type="button"
+        className={current === 'rejected' ? 'verdict-on verdict-rejected' : 'secondary'}
+        aria-pressed={current === 'rejected'}
+        onClick={() => onVerdict('rejected')}
+        aria-label={`Reject ${name}`}
+      >
         Reject
       </button>
       <button type="button" className="secondary" disabled={current === null} onClick={() => onVerdict(null)} aria-label={`Clear ${name}`}>
@@ -78,7 +90,23 @@ function VerdictButtons({ name, current, onVerdict }: { name: string; current: V
  * whole image; the note of the verdict under review (a note belongs to its verdict, so an answer
  * without one takes none); verdicts replaced or cleared, with their notes; moving on.
  */
-export function ReviewBar({ item, threshold, labels, perQuestion, focus, onFocus, onVerdict, onNote, hidden, onToggleHidden, autoAdvance, onAutoAdvance, onStep, models, runImage }: Props) {
+export function ReviewBar({
+  item,
+  threshold,
+  labels,
+  perQuestion,
+  focus,
+  onFocus,
+  onVerdict,
+  onNote,
+  hidden,
+  onToggleHidden,
+  autoAdvance,
+  onAutoAdvance,
+  onStep,
+  models,
+  runImage,
+}: Props) {
   const scores = iousOf(item);
   const answers = answersOf(item);
   const questions = reviewQuestions(item, labels);
@@ -121,7 +149,13 @@ export function ReviewBar({ item, threshold, labels, perQuestion, focus, onFocus
               <li key={q} aria-current={q === focused ? 'true' : undefined} data-question={q} onClick={() => onFocus(q)}>
                 <div className="answer-row-head">
                   <label className="answer-visible" title={hidden.has(q) ? 'Draw this answer' : 'Hide this answer from the image'}>
-                    <input type="checkbox" checked={!hidden.has(q)} disabled={!(q in answers)} onChange={() => onToggleHidden(q)} aria-label={`Show the answer to ${q}`} />
+                    <input
+                      type="checkbox"
+                      checked={!hidden.has(q)}
+                      disabled={!(q in answers)}
+                      onChange={() => onToggleHidden(q)}
+                      aria-label={`Show the answer to ${q}`}
+                    />
                     <span className="swatch" style={{ background: colourOf(q, labels) }} aria-hidden="true" />
                   </label>
                   <button type="button" className="link-button answer-name" onClick={() => onFocus(q)}>
@@ -134,7 +168,9 @@ export function ReviewBar({ item, threshold, labels, perQuestion, focus, onFocus
                 <div className="answer-row-verdict">
                   <VerdictButtons name={q} current={v?.verdict ?? null} onVerdict={(next) => onVerdict(q, next)} />
                   <span className={`small ${v?.stale ? 'text-stale' : 'muted'}`} data-testid={`verdict-${q}`}>
-                    {v ? `${VERDICT_WORD[v.verdict]}${v.whole_image ? ' with the image' : ''}${v.stale ? ` · stale: ${staleLabel(v.stale_reason)}` : ''}` : 'no verdict'}
+                    {v
+                      ? `${VERDICT_WORD[v.verdict]}${v.whole_image ? ' with the image' : ''}${v.stale ? ` · stale: ${staleLabel(v.stale_reason)}` : ''}`
+                      : 'no verdict'}
                   </span>
                 </div>
               </li>
@@ -145,7 +181,11 @@ export function ReviewBar({ item, threshold, labels, perQuestion, focus, onFocus
       <div className="toolbar whole-image">
         <span className="small">{perQuestion ? 'Whole image' : 'Verdict'}</span>
         {/* Pressed when every answer has that verdict: a rejection of one answer is not a rejection of the image. */}
-        <VerdictButtons name={perQuestion ? 'every answer' : 'the image'} current={wholeVerdict(item, questions, perQuestion)} onVerdict={(next) => onVerdict(null, next)} />
+        <VerdictButtons
+          name={perQuestion ? 'every answer' : 'the image'}
+          current={wholeVerdict(item, questions, perQuestion)}
+          onVerdict={(next) => onVerdict(null, next)}
+        />
       </div>
       {owner ? (
         <p className="small" data-testid="verdict-owner">
@@ -157,7 +197,9 @@ export function ReviewBar({ item, threshold, labels, perQuestion, focus, onFocus
           {staleAdvice(item)}
         </p>
       ) : null}
-      <label htmlFor="box-note">{noteOn ? `Note on the ${noteOn.verdict === 'accepted' ? 'acceptance' : 'rejection'} of ${perQuestion && focused ? focused : 'the image'}` : 'Note'}</label>
+      <label htmlFor="box-note">
+        {noteOn ? `Note on the ${noteOn.verdict === 'accepted' ? 'acceptance' : 'rejection'} of ${perQuestion && focused ? focused : 'the image'}` : 'Note'}
+      </label>
       <textarea
         id="box-note"
         rows={2}
@@ -187,7 +229,13 @@ export function ReviewBar({ item, threshold, labels, perQuestion, focus, onFocus
         <button type="button" className="secondary" onClick={() => onStep(1)} title="J or ]">
           Next
         </button>
-        <button type="button" className="secondary" disabled={runImage.blocked !== null || runImage.pending} onClick={() => runImage.onRun(false)} title={runImage.blocked ?? 'G: send this image again to the model under review (Shift+G: to every model of the run)'}>
+        <button
+          type="button"
+          className="secondary"
+          disabled={runImage.blocked !== null || runImage.pending}
+          onClick={() => runImage.onRun(false)}
+          title={runImage.blocked ?? 'G: send this image again to the model under review (Shift+G: to every model of the run)'}
+        >
           {runImage.pending ? 'Running on this image…' : 'Run on this image'}
         </button>
       </div>
@@ -195,7 +243,8 @@ export function ReviewBar({ item, threshold, labels, perQuestion, focus, onFocus
         <input type="checkbox" checked={autoAdvance} onChange={(e) => onAutoAdvance(e.target.checked)} /> Next image once every answer has a verdict
       </label>
       <p className="muted small">
-        Keys: {perQuestion ? 'A accept · R reject · C clear the answer under review (Shift: the whole image) · ' : 'A accept · R reject · '}J or ] next · K or [ previous · 1–9 label of the next box · G run on this image · outside text fields.
+        Keys: {perQuestion ? 'A accept · R reject · C clear the answer under review (Shift: the whole image) · ' : 'A accept · R reject · '}J or ] next · K or [
+        previous · 1–9 label of the next box · G run on this image · outside text fields.
       </p>
     </div>
   );

@@ -2,13 +2,39 @@ import { describe, expect, it } from 'vitest';
 import type { BoxItem } from '../../../../shared/schemas/inspector';
 import { DEFAULT_QUESTIONS, iousOf, matches, neighbour, NO_FILTER, questionsFor, toBoxImages, worstIou } from './review';
 
-const item = (over: Partial<BoxItem>): BoxItem => ({ id: 'i', name: 'a.png', data_url: '', truth: [], answer: null, answers: {}, model: null, run_id: null, verdict: null, stale: false, stale_reason: null, verdict_model: null, note: '', verdicts: {}, history: [], width: 100, height: 50, created_at: '', ...over });
+const item = (over: Partial<BoxItem>): BoxItem => ({
+  id: 'i',
+  name: 'a.png',
+  data_url: '',
+  truth: [],
+  answer: null,
+  answers: {},
+  model: null,
+  run_id: null,
+  verdict: null,
+  stale: false,
+  stale_reason: null,
+  verdict_model: null,
+  note: '',
+  verdicts: {},
+  history: [],
+  width: 100,
+  height: 50,
+  created_at: '',
+  ...over,
+});
 const card = { top: 0, left: 0, bottom: 0.5, right: 0.5 };
 const half = { top: 0, left: 0, bottom: 0.5, right: 0.25 };
 const badge = { top: 0.5, left: 0.5, bottom: 1, right: 1 };
 
 describe('review queue', () => {
-  const two = item({ truth: [{ ...card, label: 'card' }, { ...badge, label: 'badge' }], answers: { card: half, badge } });
+  const two = item({
+    truth: [
+      { ...card, label: 'card' },
+      { ...badge, label: 'badge' },
+    ],
+    answers: { card: half, badge },
+  });
 
   it('scores each question against the truth box of the same label, not the best of any', () => {
     // The card answer covers half the card (IoU 0.5); against the badge box it would be 0.

@@ -97,7 +97,9 @@ export function toBoxImages(items: readonly BoxItem[]): BoxImage[] {
       answers: Object.entries(answersOf(item)).map(([label, b]) => ({ label, ...b, iou: scores[label] ?? null, model: item.model })),
       review: { verdict: item.verdict, stale: item.stale, note: item.note },
       // Per answer when the item has verdicts per question (datasets); images from before datasets have one per image.
-      ...(Object.keys(item.verdicts).length > 0 ? { reviews: Object.fromEntries(Object.entries(item.verdicts).map(([q, v]) => [q, { verdict: v.verdict, stale: v.stale, note: v.note }])) } : {}),
+      ...(Object.keys(item.verdicts).length > 0
+        ? { reviews: Object.fromEntries(Object.entries(item.verdicts).map(([q, v]) => [q, { verdict: v.verdict, stale: v.stale, note: v.note }])) }
+        : {}),
     };
   });
 }

@@ -9,7 +9,9 @@ describe('stale verdicts in words', () => {
     // In a narrow queue row what differs comes first.
     expect(staleShort('rerun_unchanged')).toBe('re-run: answer unchanged');
     expect(staleShort('rerun_changed')).toBe('re-run: answer changed');
-    expect(staleAdvice({ verdict: 'rejected', stale_reason: 'rerun_unchanged' })).toMatch(/^Re-run since verdict \(answer unchanged\): rejected .* Press R to confirm it\.$/);
+    expect(staleAdvice({ verdict: 'rejected', stale_reason: 'rerun_unchanged' })).toMatch(
+      /^Re-run since verdict \(answer unchanged\): rejected .* Press R to confirm it\.$/,
+    );
     expect(staleAdvice({ verdict: 'accepted', stale_reason: 'rerun_changed' })).toMatch(/^Re-run since verdict \(answer changed\): accepted .*other boxes/);
     expect(staleAdvice({ verdict: 'accepted', stale_reason: 'answers_differ' })).toMatch(/^Accepted on other answers/);
   });

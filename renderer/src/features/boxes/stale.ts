@@ -48,4 +48,5 @@ export function staleAdvice(item: Pick<BoxItem, 'verdict' | 'stale_reason'>): st
 }
 
 /** Who gave the answer a verdict is on: its model, or "model unknown" for verdicts given before they were per model. */
-export const verdictOwner = (item: Pick<BoxItem, 'verdict' | 'verdict_model'>): string | null => (item.verdict === null ? null : (item.verdict_model ?? 'model unknown'));
+export const verdictOwner = (item: Pick<BoxItem, 'verdict' | 'verdict_model'>): string | null =>
+  item.verdict === null ? null : (item.verdict_model ?? 'model unknown');

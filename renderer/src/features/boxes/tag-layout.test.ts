@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { insets, placeTags, tagWidth, TAG_HEIGHT } from './tag-layout';
 
-const overlap = (a: { x: number; y: number; w: number }, b: { x: number; y: number; w: number }) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + TAG_HEIGHT && b.y < a.y + TAG_HEIGHT;
+const overlap = (a: { x: number; y: number; w: number }, b: { x: number; y: number; w: number }) =>
+  a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + TAG_HEIGHT && b.y < a.y + TAG_HEIGHT;
 
 describe('tags and outlines of boxes', () => {
   it('never puts two tags on top of each other, even for boxes in one place', () => {

@@ -43,6 +43,7 @@ export function placeTags(items: readonly { box: Rect; text: string }[]): { x: n
 
 /** How far inside its box each outline is drawn: 0, or a step more for each earlier box it coincides with (within 2 px). */
 export function insets(boxes: readonly Rect[], step = 4): number[] {
-  const same = (a: Rect, b: Rect) => Math.abs(a.x - b.x) <= 2 && Math.abs(a.y - b.y) <= 2 && Math.abs(a.width - b.width) <= 2 && Math.abs(a.height - b.height) <= 2;
+  const same = (a: Rect, b: Rect) =>
+    Math.abs(a.x - b.x) <= 2 && Math.abs(a.y - b.y) <= 2 && Math.abs(a.width - b.width) <= 2 && Math.abs(a.height - b.height) <= 2;
   return boxes.map((b, i) => boxes.slice(0, i).filter((o) => same(o, b)).length * step);
 }

@@ -56,8 +56,14 @@ describe('a thumbnail job', () => {
   });
 
   it('answers with the reason and the same id when the image cannot be read, and still frees what it made', async () => {
-    expect(await answer({ id: 3, dataUrl: 'https://example.com/a.png' }, fakeApi({ width: 1, height: 1 }).api)).toEqual({ id: 3, error: 'Error: not a base64 data: URL' });
-    expect(await answer({ id: 4, dataUrl: url }, fakeApi({ width: 10, height: 10 }, 'decode').api)).toEqual({ id: 4, error: 'Error: InvalidStateError: the source image could not be decoded' });
+    expect(await answer({ id: 3, dataUrl: 'https://example.com/a.png' }, fakeApi({ width: 1, height: 1 }).api)).toEqual({
+      id: 3,
+      error: 'Error: not a base64 data: URL',
+    });
+    expect(await answer({ id: 4, dataUrl: url }, fakeApi({ width: 10, height: 10 }, 'decode').api)).toEqual({
+      id: 4,
+      error: 'Error: InvalidStateError: the source image could not be decoded',
+    });
     const failing = fakeApi({ width: 200, height: 100 }, 'encode');
     expect(await answer({ id: 5, dataUrl: url }, failing.api)).toEqual({ id: 5, error: 'Error: encoding failed' });
     expect(failing.bitmaps.map((b) => b.closed)).toEqual([true, true]);

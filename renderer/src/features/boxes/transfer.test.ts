@@ -3,7 +3,18 @@ import { describe, expect, it } from 'vitest';
 import type { BoxImage } from '../../../../shared/box-formats/types';
 import { exportFiles, truthFromFiles } from './transfer';
 
-const images: BoxImage[] = [{ file: 'shelf.png', width: 400, height: 300, truth: [{ label: 'cup', left: 0.1, top: 0.2, right: 0.3, bottom: 0.4 }, { label: 'plate', left: 0.5, top: 0.5, right: 0.9, bottom: 0.8 }], answers: [] }];
+const images: BoxImage[] = [
+  {
+    file: 'shelf.png',
+    width: 400,
+    height: 300,
+    truth: [
+      { label: 'cup', left: 0.1, top: 0.2, right: 0.3, bottom: 0.4 },
+      { label: 'plate', left: 0.5, top: 0.5, right: 0.9, bottom: 0.8 },
+    ],
+    answers: [],
+  },
+];
 const text = (data: string | Uint8Array) => (typeof data === 'string' ? data : strFromU8(data));
 
 describe('export and import of truth from picked files', () => {

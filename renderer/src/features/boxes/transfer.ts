@@ -47,7 +47,8 @@ export function save(file: ExportFile): void {
  */
 export function truthFromFiles(files: readonly { name: string; text: string }[]): Map<string, LabelledBox[]> {
   const byStem = new Map<string, LabelledBox[]>();
-  const add = (images: BoxImage[]) => images.forEach((im) => byStem.set(stem(baseName(im.file)), [...(byStem.get(stem(baseName(im.file))) ?? []), ...im.truth]));
+  const add = (images: BoxImage[]) =>
+    images.forEach((im) => byStem.set(stem(baseName(im.file)), [...(byStem.get(stem(baseName(im.file))) ?? []), ...im.truth]));
   const json = files.filter((f) => f.name.endsWith('.json'));
   for (const f of json) {
     const looksLikeTasks = f.text.trimStart().startsWith('[');

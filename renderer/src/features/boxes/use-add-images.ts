@@ -41,7 +41,8 @@ export function* chunksOf<T extends { size: number; type: string }>(files: reado
 export function useAddImages(onDataset: (id: string) => void) {
   const queryClient = useQueryClient();
   const [adding, setAdding] = useState<{ done: number; total: number } | null>(null);
-  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: ['boxes', 'items'] }), queryClient.invalidateQueries({ queryKey: ['boxes', 'datasets'] })]);
+  const refresh = () =>
+    Promise.all([queryClient.invalidateQueries({ queryKey: ['boxes', 'items'] }), queryClient.invalidateQueries({ queryKey: ['boxes', 'datasets'] })]);
   const add = useMutation({
     mutationFn: async ({ files, datasetId, name }: { files: File[]; datasetId: string | null; name: string }) => {
       setAdding({ done: 0, total: files.length });
@@ -49,7 +50,11 @@ export function useAddImages(onDataset: (id: string) => void) {
       let done = 0;
       for (const chunk of chunksOf(files)) {
         const read = await imagesFrom(chunk);
-        const dataset = await call('boxReview.addImages', { ...(id ? { dataset_id: id } : {}), name, images: read.map((img) => ({ name: img.name, data_url: img.dataUrl })) });
+        const dataset = await call('boxReview.addImages', {
+          ...(id ? { dataset_id: id } : {}),
+          name,
+          images: read.map((img) => ({ name: img.name, data_url: img.dataUrl })),
+        });
         const first = done === 0;
         done += chunk.length;
         setAdding({ done, total: files.length });

@@ -39,7 +39,13 @@ function priceLatencyOption(endpoints: Endpoint[]) {
       tooltip: { trigger: 'item' },
       // Room on the right for the last point's name, above for the axis name.
       grid: { left: 56, right: 72, top: 30, bottom: 44 },
-      xAxis: { type: log ? 'log' : 'value', name: `USD per million prompt tokens${log ? ' (log scale)' : ''}`, nameLocation: 'middle', nameGap: 28, scale: true },
+      xAxis: {
+        type: log ? 'log' : 'value',
+        name: `USD per million prompt tokens${log ? ' (log scale)' : ''}`,
+        nameLocation: 'middle',
+        nameGap: 28,
+        scale: true,
+      },
       yAxis: { type: 'value', name: 'TTFT p50, s', min: 0 },
       series: points.map((p) => ({
         name: p.name,
@@ -64,8 +70,14 @@ export function EndpointCharts({ endpoints }: { endpoints: Endpoint[] }) {
     <div className="chart-grid">
       <figure className="chart-box">
         <figcaption>Price against time to first token, last 30 min</figcaption>
-        {priceLatency.shown.length > 0 ? <Chart option={priceLatency.option} height={240} label="Price against latency by provider" /> : <p className="muted">No endpoint has both a price and a measured latency yet.</p>}
-        {notPlotted.length > 0 && priceLatency.shown.length > 0 ? <p className="muted small">Not plotted (no price or no measurement): {notPlotted.join(', ')}</p> : null}
+        {priceLatency.shown.length > 0 ? (
+          <Chart option={priceLatency.option} height={240} label="Price against latency by provider" />
+        ) : (
+          <p className="muted">No endpoint has both a price and a measured latency yet.</p>
+        )}
+        {notPlotted.length > 0 && priceLatency.shown.length > 0 ? (
+          <p className="muted small">Not plotted (no price or no measurement): {notPlotted.join(', ')}</p>
+        ) : null}
       </figure>
       {[
         { title: 'Time to first token, last 30 min', data: latency, label: 'Latency percentiles by provider' },
@@ -73,7 +85,11 @@ export function EndpointCharts({ endpoints }: { endpoints: Endpoint[] }) {
       ].map(({ title, data, label }) => (
         <figure key={title} className="chart-box">
           <figcaption>{title}</figcaption>
-          {data.measured.length > 0 ? <Chart option={data.option} height={60 + 44 * data.measured.length} label={label} /> : <p className="muted">No measurements in the last 30 minutes.</p>}
+          {data.measured.length > 0 ? (
+            <Chart option={data.option} height={60 + 44 * data.measured.length} label={label} />
+          ) : (
+            <p className="muted">No measurements in the last 30 minutes.</p>
+          )}
           {unmeasured(data.measured).length > 0 ? <p className="muted small">Not measured yet: {unmeasured(data.measured).join(', ')}</p> : null}
         </figure>
       ))}

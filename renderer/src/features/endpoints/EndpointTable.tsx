@@ -26,7 +26,14 @@ const priceSource = (r: Row) => (r.detail ? `Price from: ${r.detail.sources.pric
 const measuredMinutes = (r: Row): number | null => (r.detail?.measured_since ? (Date.now() - Date.parse(r.detail.measured_since)) / 60_000 : null);
 const minutes = (n: number) => `${n} minute${n === 1 ? '' : 's'}`;
 
-type Window = { id: string; label: string; minutes: number; pick: (r: Row) => number | null; attempts: (r: Row) => number | null; shorter: ((r: Row) => number | null) | null };
+type Window = {
+  id: string;
+  label: string;
+  minutes: number;
+  pick: (r: Row) => number | null;
+  attempts: (r: Row) => number | null;
+  shorter: ((r: Row) => number | null) | null;
+};
 
 /**
  * An uptime window with the attempts behind it: "100% of 12". A window holding the same attempts
@@ -49,7 +56,13 @@ function uptimeColumn(w: Window): Column {
     value: w.pick,
     render: (r) => (same(r) ? `as ${shorterName}` : w.pick(r) === null ? UNKNOWN : `${percent(w.pick(r))}${partial(r) ? '*' : ''} (${n(r) ?? 0})`),
     cellTitle: (r) =>
-      same(r) ? `The same ${n(r)} attempts as the shorter window: no older traffic` : partial(r) ? `Partial: measured for only ${minutes(Math.max(1, Math.round(measuredMinutes(r)!)))} of this window` : w.pick(r) === null ? 'No traffic in this window' : undefined,
+      same(r)
+        ? `The same ${n(r)} attempts as the shorter window: no older traffic`
+        : partial(r)
+          ? `Partial: measured for only ${minutes(Math.max(1, Math.round(measuredMinutes(r)!)))} of this window`
+          : w.pick(r) === null
+            ? 'No traffic in this window'
+            : undefined,
   };
 }
 
@@ -59,8 +72,18 @@ function uptimeColumn(w: Window): Column {
  */
 export function statusText(r: Row): { text: string; title: string } {
   const status = r.record.status;
-  if (status !== 0) return { text: STATUS_LABEL[status] ?? String(status), title: status === -1 ? 'Under 90% uptime over the last 5 minutes' : status === -2 ? 'Paused by the circuit breaker after failures in a row' : 'Every attempt of the last 5 minutes failed' };
-  if ((r.detail?.attempts_5m ?? 0) === 0 && r.record.uptime_last_5m === null) return { text: 'no traffic', title: 'No attempts in the last 5 minutes: nothing to judge its health by' };
+  if (status !== 0)
+    return {
+      text: STATUS_LABEL[status] ?? String(status),
+      title:
+        status === -1
+          ? 'Under 90% uptime over the last 5 minutes'
+          : status === -2
+            ? 'Paused by the circuit breaker after failures in a row'
+            : 'Every attempt of the last 5 minutes failed',
+    };
+  if ((r.detail?.attempts_5m ?? 0) === 0 && r.record.uptime_last_5m === null)
+    return { text: 'no traffic', title: 'No attempts in the last 5 minutes: nothing to judge its health by' };
   const longer = [r.record.uptime_last_30m, r.record.uptime_last_1d].filter((u): u is number => u !== null);
   const low = longer.length > 0 ? Math.min(...longer) : null;
   if (low !== null && low < 90) return { text: 'recovering', title: `Healthy over the last 5 minutes, but ${percent(low)} over a longer window` };
@@ -74,27 +97,71 @@ const tp = (title: string): Column => ({
   numeric: true,
   descending: true,
   value: (r) => r.record.throughput_last_30m?.p50 ?? null,
-  render: (r) => (r.record.throughput_last_30m ? `${tokensPerSecond(r.record.throughput_last_30m.p50).replace(' tok/s', '')} / ${tokensPerSecond(r.record.throughput_last_30m.p90).replace(' tok/s', '')}` : UNKNOWN),
+  render: (r) =>
+    r.record.throughput_last_30m
+      ? `${tokensPerSecond(r.record.throughput_last_30m.p50).replace(' tok/s', '')} / ${tokensPerSecond(r.record.throughput_last_30m.p90).replace(' tok/s', '')}`
+      : UNKNOWN,
 });
 
 const COLUMNS: Column[] = [
   { id: 'provider', label: 'Provider', value: (r) => r.record.provider_name, render: (r) => r.record.provider_name },
-  { id: 'zdr', label: 'ZDR', title: 'Whether the provider is known to keep no prompts (zero data retention)', value: (r) => (r.detail?.zdr === true ? 1 : r.detail?.zdr === false ? 0 : null), render: (r) => (r.detail?.zdr === true ? 'yes' : r.detail?.zdr === false ? 'no' : 'unknown') },
-  { id: 'prompt', label: 'In $/M', title: 'USD per million prompt tokens', numeric: true, value: (r) => r.detail?.prompt_price ?? null, render: (r) => perMillion(r.detail?.prompt_price ?? null), cellTitle: priceSource },
-  { id: 'completion', label: 'Out $/M', title: 'USD per million completion tokens', numeric: true, value: (r) => r.detail?.completion_price ?? null, render: (r) => perMillion(r.detail?.completion_price ?? null), cellTitle: priceSource },
+  {
+    id: 'zdr',
+    label: 'ZDR',
+    title: 'Whether the provider is known to keep no prompts (zero data retention)',
+    value: (r) => (r.detail?.zdr === true ? 1 : r.detail?.zdr === false ? 0 : null),
+    render: (r) => (r.detail?.zdr === true ? 'yes' : r.detail?.zdr === false ? 'no' : 'unknown'),
+  },
+  {
+    id: 'prompt',
+    label: 'In $/M',
+    title: 'USD per million prompt tokens',
+    numeric: true,
+    value: (r) => r.detail?.prompt_price ?? null,
+    render: (r) => perMillion(r.detail?.prompt_price ?? null),
+    cellTitle: priceSource,
+  },
+  {
+    id: 'completion',
+    label: 'Out $/M',
+    title: 'USD per million completion tokens',
+    numeric: true,
+    value: (r) => r.detail?.completion_price ?? null,
+    render: (r) => perMillion(r.detail?.completion_price ?? null),
+    cellTitle: priceSource,
+  },
   { id: 'status', label: 'Status', value: (r) => -r.record.status, render: (r) => statusText(r).text, cellTitle: (r) => statusText(r).title },
   uptimeColumn({ id: 'up5m', label: 'Up 5m', minutes: 5, pick: (r) => r.record.uptime_last_5m, attempts: (r) => r.detail?.attempts_5m ?? null, shorter: null }),
-  uptimeColumn({ id: 'up30m', label: 'Up 30m', minutes: 30, pick: (r) => r.record.uptime_last_30m, attempts: (r) => r.detail?.attempts_30m ?? null, shorter: (r) => r.detail?.attempts_5m ?? null }),
-  uptimeColumn({ id: 'up1d', label: 'Up 1d', minutes: 24 * 60, pick: (r) => r.record.uptime_last_1d, attempts: (r) => r.detail?.attempts_1d ?? null, shorter: (r) => r.detail?.attempts_30m ?? null }),
+  uptimeColumn({
+    id: 'up30m',
+    label: 'Up 30m',
+    minutes: 30,
+    pick: (r) => r.record.uptime_last_30m,
+    attempts: (r) => r.detail?.attempts_30m ?? null,
+    shorter: (r) => r.detail?.attempts_5m ?? null,
+  }),
+  uptimeColumn({
+    id: 'up1d',
+    label: 'Up 1d',
+    minutes: 24 * 60,
+    pick: (r) => r.record.uptime_last_1d,
+    attempts: (r) => r.detail?.attempts_1d ?? null,
+    shorter: (r) => r.detail?.attempts_30m ?? null,
+  }),
   {
     id: 'lat50',
     label: 'TTFT s p50 / p90',
     title: 'Time to first token in seconds, last 30 minutes: the median, and the time 90% of requests beat (sorted by the median)',
     numeric: true,
     value: (r) => r.record.latency_last_30m?.p50 ?? null,
-    render: (r) => (r.record.latency_last_30m ? `${seconds(r.record.latency_last_30m.p50).replace(' s', '')} / ${seconds(r.record.latency_last_30m.p90).replace(' s', '')}` : UNKNOWN),
+    render: (r) =>
+      r.record.latency_last_30m
+        ? `${seconds(r.record.latency_last_30m.p50).replace(' s', '')} / ${seconds(r.record.latency_last_30m.p90).replace(' s', '')}`
+        : UNKNOWN,
   },
-  tp('Output tokens per second after the first, last 30 minutes: the median, and the rate 90% of requests reach (sorted by the median; p75 and p99 in the chart below)'),
+  tp(
+    'Output tokens per second after the first, last 30 minutes: the median, and the rate 90% of requests reach (sorted by the median; p75 and p99 in the chart below)',
+  ),
 ];
 
 /** Sortable, filterable table of a model's endpoints; unknown and unmeasured values sort last. */
@@ -129,8 +196,18 @@ export function EndpointTable({ rows, unmeasured = [] }: { rows: Row[]; unmeasur
           <thead>
             <tr>
               {COLUMNS.map((c) => (
-                <th key={c.id} scope="col" className={c.numeric ? 'num' : undefined} title={c.title} aria-sort={sort.id === c.id ? (sort.dir === 1 ? 'ascending' : 'descending') : 'none'}>
-                  <button type="button" className="sort-button" onClick={() => setSort((s) => ({ id: c.id, dir: s.id === c.id ? (s.dir === 1 ? -1 : 1) : c.descending ? -1 : 1 }))}>
+                <th
+                  key={c.id}
+                  scope="col"
+                  className={c.numeric ? 'num' : undefined}
+                  title={c.title}
+                  aria-sort={sort.id === c.id ? (sort.dir === 1 ? 'ascending' : 'descending') : 'none'}
+                >
+                  <button
+                    type="button"
+                    className="sort-button"
+                    onClick={() => setSort((s) => ({ id: c.id, dir: s.id === c.id ? (s.dir === 1 ? -1 : 1) : c.descending ? -1 : 1 }))}
+                  >
                     {c.label}
                     <span aria-hidden="true">{sort.id === c.id ? (sort.dir === 1 ? ' ▲' : ' ▼') : ''}</span>
                   </button>
@@ -146,18 +223,25 @@ export function EndpointTable({ rows, unmeasured = [] }: { rows: Row[]; unmeasur
                     <th key={c.id} scope="row">
                       {c.render(r)}
                       <div className="muted small">
-                        <span className="mono">{r.record.tag}</span> · {r.record.quantization ?? 'quantization unknown'} · {r.detail?.context_length ? `${integer(r.detail.context_length)} context` : 'context unknown'} ·{' '}
+                        <span className="mono">{r.record.tag}</span> · {r.record.quantization ?? 'quantization unknown'} ·{' '}
+                        {r.detail?.context_length ? `${integer(r.detail.context_length)} context` : 'context unknown'} ·{' '}
                         {r.record.max_completion_tokens !== null ? `${integer(r.record.max_completion_tokens)} max out` : 'max output unknown'}{' '}
                         {r.detail?.simulated ? <span className="badge badge-sim">simulated</span> : null}
                       </div>
-                      {unmeasured.filter((u) => u.tag === r.record.tag).map((u) => (
-                        <div key={u.tag} className="unmeasured small" role="note">
-                          Could not be measured: {u.reason}
-                        </div>
-                      ))}
+                      {unmeasured
+                        .filter((u) => u.tag === r.record.tag)
+                        .map((u) => (
+                          <div key={u.tag} className="unmeasured small" role="note">
+                            Could not be measured: {u.reason}
+                          </div>
+                        ))}
                     </th>
                   ) : (
-                    <td key={c.id} className={`${c.numeric ? 'num' : ''} ${c.id === 'status' ? `status-${r.record.status} status-${statusText(r).text.replace(' ', '-')}` : ''}`} title={c.cellTitle?.(r)}>
+                    <td
+                      key={c.id}
+                      className={`${c.numeric ? 'num' : ''} ${c.id === 'status' ? `status-${r.record.status} status-${statusText(r).text.replace(' ', '-')}` : ''}`}
+                      title={c.cellTitle?.(r)}
+                    >
                       {c.render(r)}
                     </td>
                   ),

@@ -41,7 +41,12 @@ export function EndpointsScreen() {
               <label className="inline-check">
                 <input type="checkbox" checked={live} onChange={(e) => setLive(e.target.checked)} /> Live (every 5 s)
               </label>
-              <button type="button" onClick={() => probe.mutate()} disabled={probe.isPending} title="Sends 3 short requests to each endpoint; real providers charge for them">
+              <button
+                type="button"
+                onClick={() => probe.mutate()}
+                disabled={probe.isPending}
+                title="Sends 3 short requests to each endpoint; real providers charge for them"
+              >
                 {probe.isPending ? 'Measuring…' : 'Measure now'}
               </button>
             </>
@@ -52,7 +57,9 @@ export function EndpointsScreen() {
       {probe.data ? (
         <div className="notice notice-ok" role="status">
           Sent {probe.data.attempts} measuring requests; {probe.data.failures} failed.
-          {probe.data.failed.length > 0 ? ` Not measured: ${probe.data.failed.map((f) => f.provider_name).join(', ')} (the reason is beside each in the table).` : ''}
+          {probe.data.failed.length > 0
+            ? ` Not measured: ${probe.data.failed.map((f) => f.provider_name).join(', ')} (the reason is beside each in the table).`
+            : ''}
         </div>
       ) : null}
       {probe.error ? <ErrorNotice error={probe.error} title="Measuring failed" /> : null}

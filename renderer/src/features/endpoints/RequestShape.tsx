@@ -60,7 +60,8 @@ function ChatShape({ capabilities: c }: { capabilities: EndpointDetail['capabili
   return (
     <>
       <div>
-        <span className="mono">{c.token_limit}</span> · temperature {c.temperature ? 'sent' : 'not sent'} · {c.top_logprobs > 0 ? `up to ${c.top_logprobs} alternatives` : 'no log-probabilities'}
+        <span className="mono">{c.token_limit}</span> · temperature {c.temperature ? 'sent' : 'not sent'} ·{' '}
+        {c.top_logprobs > 0 ? `up to ${c.top_logprobs} alternatives` : 'no log-probabilities'}
       </div>
       <div>
         structured output: {c.structured_output} · reasoning: {c.reasoning}
@@ -89,15 +90,18 @@ function HostShape({ host }: { host: NonNullable<EndpointDetail['host']> }) {
   return (
     <>
       <div>
-        {WIRE_NAME[host.wire] ?? host.wire} at <span className="mono">{host.path}</span> · {host.question_types.join(', ')} · {IMAGES[host.images] ?? host.images}
+        {WIRE_NAME[host.wire] ?? host.wire} at <span className="mono">{host.path}</span> · {host.question_types.join(', ')} ·{' '}
+        {IMAGES[host.images] ?? host.images}
       </div>
       <div>
-        {l.questions === null ? 'questions: no published limit' : `at most ${l.questions} questions`} · {range(l.options, 'choices')} · {range(l.levels, 'levels')}
+        {l.questions === null ? 'questions: no published limit' : `at most ${l.questions} questions`} · {range(l.options, 'choices')} ·{' '}
+        {range(l.levels, 'levels')}
         {l.images !== null ? ` · at most ${l.images} images` : ''}
         {l.context_tokens !== null ? ` · ${l.context_tokens.toLocaleString('en-US')} tokens` : ''}
       </div>
       <div>
-        {host.rounding_decimals === null ? 'rounding not declared' : `answers rounded to ${host.rounding_decimals} decimals`} · output {host.output_billed ? 'billed at its price' : 'free'}
+        {host.rounding_decimals === null ? 'rounding not declared' : `answers rounded to ${host.rounding_decimals} decimals`} · output{' '}
+        {host.output_billed ? 'billed at its price' : 'free'}
       </div>
       {host.gaps ? <div className="muted">{host.gaps}</div> : null}
       <div className="muted" title={host.source}>

@@ -16,7 +16,10 @@ export function RoutePreview({ model }: { model: string }) {
   if (sort) preferences.sort = sort;
   if (zdr) preferences.zdr = true;
   if (deny) preferences.data_collection = 'deny';
-  const orderList = order.split(',').map((s) => s.trim()).filter(Boolean);
+  const orderList = order
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (orderList.length > 0) preferences.order = orderList;
   const plan = useQuery(planQuery(model, Object.keys(preferences).length > 0 ? preferences : undefined));
   return (

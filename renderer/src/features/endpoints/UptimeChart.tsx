@@ -24,14 +24,25 @@ function lineOption(series: Series[], pick: Pick, unit: string, max: number | un
       grid: { left: 48, right: 24, top: 36, bottom: 28 },
       xAxis: { type: 'time', splitNumber: 4 },
       yAxis: { type: 'value', min: 0, ...(max !== undefined ? { max } : {}), name: unit },
-      series: shown.map((e) => ({ name: e.provider_name, type: 'line', connectNulls: false, showSymbol: true, symbolSize: 4, data: e.points.map((p) => [p.at, p[pick]]) })),
+      series: shown.map((e) => ({
+        name: e.provider_name,
+        type: 'line',
+        connectNulls: false,
+        showSymbol: true,
+        symbolSize: 4,
+        data: e.points.map((p) => [p.at, p[pick]]),
+      })),
     },
   };
 }
 
 /** Uptime, latency and throughput per provider over the last hour, minute by minute; minutes without traffic are gaps, not 100%. */
 export function UptimeChart({ model, live }: { model: string; live: boolean }) {
-  const history = useQuery({ queryKey: ['endpoints', 'uptime', model], queryFn: () => call('endpoints.uptime', { model, hours: 1 }), refetchInterval: live ? 5_000 : false });
+  const history = useQuery({
+    queryKey: ['endpoints', 'uptime', model],
+    queryFn: () => call('endpoints.uptime', { model, hours: 1 }),
+    refetchInterval: live ? 5_000 : false,
+  });
   const charts = useMemo(() => CHARTS.map((c) => ({ ...c, ...lineOption(history.data ?? [], c.pick, c.unit, c.max) })), [history.data]);
   if (!history.data) return null;
   return (

@@ -18,4 +18,8 @@ export const detailsQuery = (model: string, live: boolean) =>
   queryOptions({ queryKey: endpointsKeys.details(model), queryFn: () => call('endpoints.details', { model }), refetchInterval: live ? 5_000 : false });
 
 export const planQuery = (model: string, preferences: ProviderPreferences | undefined) =>
-  queryOptions({ queryKey: endpointsKeys.plan(model, preferences), queryFn: () => call('routing.plan', { model, ...(preferences ? { preferences } : {}) }), retry: false });
+  queryOptions({
+    queryKey: endpointsKeys.plan(model, preferences),
+    queryFn: () => call('routing.plan', { model, ...(preferences ? { preferences } : {}) }),
+    retry: false,
+  });

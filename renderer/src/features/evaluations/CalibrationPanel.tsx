@@ -17,12 +17,17 @@ export function CalibrationPanel({ run, questions }: { run: EvalRun; questions: 
   const [question, setQuestion] = useState(questions[0] ?? '');
   // A fit belongs to the run, model and question it was asked for: shown and saved only for them, even when it is answered after the choice changed.
   const save = useMutation({
-    mutationFn: (made: Fit) => call('evals.saveCalibration', { id: made.run, variant: made.variant, question: made.question, temperature: made.calibration!.temperature }),
+    mutationFn: (made: Fit) =>
+      call('evals.saveCalibration', { id: made.run, variant: made.variant, question: made.question, temperature: made.calibration!.temperature }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: evalKeys.all }),
   });
   const [made, setMade] = useState<Fit | undefined>(undefined);
   const fit = useMutation({
-    mutationFn: async (target: { variant: number; question: string }): Promise<Fit> => ({ run: run.id, ...target, calibration: (await call('evals.fitCalibration', { id: run.id, ...target })).calibration }),
+    mutationFn: async (target: { variant: number; question: string }): Promise<Fit> => ({
+      run: run.id,
+      ...target,
+      calibration: (await call('evals.fitCalibration', { id: run.id, ...target })).calibration,
+    }),
     onSuccess: (next) => {
       save.reset();
       setMade(next);
@@ -34,22 +39,31 @@ export function CalibrationPanel({ run, questions }: { run: EvalRun; questions: 
   return (
     <Panel title="Calibration">
       <p className="muted small">
-        A temperature T is fitted by minimising log loss on the items at even positions, and judged on the odd ones (the ECE in Metrics is over every item, so it differs
-        from the figures here). Saved, it adjusts later runs of this question set on this model; adjusted answers say so in their method and keep the raw value.
+        A temperature T is fitted by minimising log loss on the items at even positions, and judged on the odd ones (the ECE in Metrics is over every item, so
+        it differs from the figures here). Saved, it adjusts later runs of this question set on this model; adjusted answers say so in their method and keep the
+        raw value.
       </p>
       <div className="toolbar">
-        <select value={variant} onChange={(e) => {
+        <select
+          value={variant}
+          onChange={(e) => {
             setVariant(Number(e.target.value));
-          }} aria-label="Model to calibrate">
+          }}
+          aria-label="Model to calibrate"
+        >
           {run.variants.map((v, i) => (
             <option key={v.name} value={i}>
               {v.name}
             </option>
           ))}
         </select>
-        <select value={question} onChange={(e) => {
+        <select
+          value={question}
+          onChange={(e) => {
             setQuestion(e.target.value);
-          }} aria-label="Question to calibrate">
+          }}
+          aria-label="Question to calibrate"
+        >
           {questions.map((q) => (
             <option key={q} value={q}>
               {q}

@@ -108,7 +108,8 @@ function Changed({ comparison }: { comparison: RunComparison }) {
   return (
     <>
       <p className="small">
-        {comparison.changed_total.toLocaleString('en-US')} answers changed: {counts.worse} worse (right before, wrong now), {counts.better} better, {counts.changed} changed with neither right
+        {comparison.changed_total.toLocaleString('en-US')} answers changed: {counts.worse} worse (right before, wrong now), {counts.better} better,{' '}
+        {counts.changed} changed with neither right
         {comparison.changed_total > comparison.changed.length ? ` (the first ${comparison.changed.length} listed)` : ''}.
       </p>
       <div className="table-scroll changed-list">
@@ -153,20 +154,29 @@ function AskedSideBySide({ ours, theirs }: { ours: RunComparison['runs'][number]
   const [all, setAll] = useState(false);
   const names = [...new Set([...Object.keys(ours.questions), ...Object.keys(theirs.questions)])];
   const differing = names.filter((n) => JSON.stringify(ours.questions[n]) !== JSON.stringify(theirs.questions[n]));
-  const shown = (questions: Record<string, unknown>) => (all ? questions : Object.fromEntries(Object.entries(questions).filter(([n]) => differing.includes(n))));
+  const shown = (questions: Record<string, unknown>) =>
+    all ? questions : Object.fromEntries(Object.entries(questions).filter(([n]) => differing.includes(n)));
   const samePreferences = JSON.stringify(ours.provider) === JSON.stringify(theirs.provider);
   return (
     <>
       <h3 className="small-heading">What each run asked</h3>
       <p className="small">
-        {differing.length === 0 ? 'Both runs asked the same questions with the same instructions.' : `Questions that differ: ${differing.join(', ')}.`} {samePreferences ? 'Provider preferences: the same.' : 'Provider preferences differ.'}{' '}
+        {differing.length === 0 ? 'Both runs asked the same questions with the same instructions.' : `Questions that differ: ${differing.join(', ')}.`}{' '}
+        {samePreferences ? 'Provider preferences: the same.' : 'Provider preferences differ.'}{' '}
         <button type="button" className="link-button inline" aria-pressed={all} onClick={() => setAll(!all)}>
           {all ? 'Show only what differs' : 'Show every question'}
         </button>
       </p>
       <div className="side-by-side">
         {[ours, theirs].map((r, i) => (
-          <QuestionsAsked key={r.id} title={`${i === 0 ? 'This run' : 'Baseline'}: ${r.name}`} models={r.models} questions={shown(r.questions)} provider={r.provider} other={(i === 0 ? theirs : ours).questions} />
+          <QuestionsAsked
+            key={r.id}
+            title={`${i === 0 ? 'This run' : 'Baseline'}: ${r.name}`}
+            models={r.models}
+            questions={shown(r.questions)}
+            provider={r.provider}
+            other={(i === 0 ? theirs : ours).questions}
+          />
         ))}
       </div>
     </>
@@ -190,8 +200,8 @@ export function Comparison({ run }: { run: EvalRun }) {
   return (
     <div className="comparison">
       <p className="small">
-        <strong>{ours.name}</strong> ({formatUsd(ours.spent_usd)}) against its baseline <strong>{theirs.name}</strong> ({formatUsd(theirs.spent_usd)}), over the same items.{' '}
-        {c.not_compared.length > 0 ? `Not compared (asked by one run only, or as another kind): ${c.not_compared.join(', ')}.` : ''}
+        <strong>{ours.name}</strong> ({formatUsd(ours.spent_usd)}) against its baseline <strong>{theirs.name}</strong> ({formatUsd(theirs.spent_usd)}), over the
+        same items. {c.not_compared.length > 0 ? `Not compared (asked by one run only, or as another kind): ${c.not_compared.join(', ')}.` : ''}
       </p>
       <AskedSideBySide ours={ours} theirs={theirs} />
       <h3 className="small-heading">Answers that changed</h3>

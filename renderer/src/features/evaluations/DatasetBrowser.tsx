@@ -10,7 +10,8 @@ import { VirtualRows } from './VirtualRows';
 const PAGE = 100;
 const ROW = 30;
 
-const stateText = (state: unknown) => (typeof state === 'string' ? state : Array.isArray(state) && JSON.stringify(state).includes('data:image/') ? '[image]' : JSON.stringify(state));
+const stateText = (state: unknown) =>
+  typeof state === 'string' ? state : Array.isArray(state) && JSON.stringify(state).includes('data:image/') ? '[image]' : JSON.stringify(state);
 
 function ExpectedEditor({ dataset, item, onDone }: { dataset: DatasetSummary; item: DatasetItem; onDone: () => void }) {
   const queryClient = useQueryClient();

@@ -31,7 +31,8 @@ function deleteQuestion(d: DatasetSummary, runs: readonly { name: string }[]): s
   return `${what} ${runs.length === 1 ? 'The 1 evaluation run made on it goes' : `The ${runs.length.toLocaleString('en-US')} evaluation runs made on it go`} with it, answers and metrics included: ${shown.join(', ')}${more}.`;
 }
 
-const formatOf = (name: string): 'csv' | 'jsonl' | 'json' | null => (/\.csv$/i.test(name) ? 'csv' : /\.(jsonl|ndjson)$/i.test(name) ? 'jsonl' : /\.json$/i.test(name) ? 'json' : null);
+const formatOf = (name: string): 'csv' | 'jsonl' | 'json' | null =>
+  /\.csv$/i.test(name) ? 'csv' : /\.(jsonl|ndjson)$/i.test(name) ? 'jsonl' : /\.json$/i.test(name) ? 'json' : null;
 
 function ImportForm({ onImported }: { onImported: (d: DatasetSummary) => void }) {
   const queryClient = useQueryClient();
@@ -51,7 +52,13 @@ function ImportForm({ onImported }: { onImported: (d: DatasetSummary) => void })
       if (images) {
         const list = await Promise.all(files.map(async (f) => ({ name: f.name, data_url: await readDataUrl(f) })));
         const labelFormat = labels ? formatOf(labels.name) : null;
-        return call('datasets.importImages', { name: datasetName, images: list, questions, valid_only: validOnly, ...(labels && (labelFormat === 'csv' || labelFormat === 'jsonl') ? { labels: { format: labelFormat, content: await labels.text() } } : {}) });
+        return call('datasets.importImages', {
+          name: datasetName,
+          images: list,
+          questions,
+          valid_only: validOnly,
+          ...(labels && (labelFormat === 'csv' || labelFormat === 'jsonl') ? { labels: { format: labelFormat, content: await labels.text() } } : {}),
+        });
       }
       const format = formatOf(files[0]!.name);
       if (!format) throw new Error(`${files[0]!.name}: choose a .csv, .jsonl or .json file`);
@@ -66,7 +73,8 @@ function ImportForm({ onImported }: { onImported: (d: DatasetSummary) => void })
   });
   // Set in the click's own event: a double click imports the file once, not as two datasets.
   const held = useRef(false);
-  if (sets.data && sets.data.length === 0) return <EmptyState title="No question set yet">A dataset is checked against a question set: save one in Question sets first.</EmptyState>;
+  if (sets.data && sets.data.length === 0)
+    return <EmptyState title="No question set yet">A dataset is checked against a question set: save one in Question sets first.</EmptyState>;
   return (
     <form
       className="eval-form"
@@ -85,7 +93,13 @@ function ImportForm({ onImported }: { onImported: (d: DatasetSummary) => void })
       </label>
       <label>
         File (CSV, JSONL, JSON array) or images
-        <input type="file" multiple accept=".csv,.jsonl,.ndjson,.json,image/*" aria-label="Dataset file" onChange={(e) => setFiles([...(e.target.files ?? [])])} />
+        <input
+          type="file"
+          multiple
+          accept=".csv,.jsonl,.ndjson,.json,image/*"
+          aria-label="Dataset file"
+          onChange={(e) => setFiles([...(e.target.files ?? [])])}
+        />
       </label>
       {images ? (
         <label>
@@ -113,10 +127,11 @@ function FormatHelp() {
       <summary className="small">What the file looks like</summary>
       <div className="small">
         <p>
-          One item per row (CSV) or line (JSONL), or a JSON array. Each has an <span className="mono">id</span>, the <span className="mono">state</span> to judge, and an expected answer
-          per question: <span className="mono">expected.&lt;question&gt;</span> columns in CSV, an <span className="mono">expected</span> object in JSON. Yes/no answers are{' '}
-          <span className="mono">true</span> or <span className="mono">false</span>, a choice the option&apos;s name as the set spells it, a score the level&apos;s number (0 is the first
-          level), a box <span className="mono">{'{top, bottom, left, right}'}</span> as fractions of the image.
+          One item per row (CSV) or line (JSONL), or a JSON array. Each has an <span className="mono">id</span>, the <span className="mono">state</span> to
+          judge, and an expected answer per question: <span className="mono">expected.&lt;question&gt;</span> columns in CSV, an{' '}
+          <span className="mono">expected</span> object in JSON. Yes/no answers are <span className="mono">true</span> or <span className="mono">false</span>, a
+          choice the option&apos;s name as the set spells it, a score the level&apos;s number (0 is the first level), a box{' '}
+          <span className="mono">{'{top, bottom, left, right}'}</span> as fractions of the image.
         </p>
         <pre className="mono">{`id,state,expected.urgent,expected.category
 t1,"Charged twice, refund now",true,billing
@@ -157,7 +172,15 @@ function ImportResult({ report }: { report: ImportReport }) {
   );
 }
 
-export function DatasetsPanel({ selected, onSelect, onEvaluate }: { selected: string | null; onSelect: (id: string | null) => void; onEvaluate: (id: string) => void }) {
+export function DatasetsPanel({
+  selected,
+  onSelect,
+  onEvaluate,
+}: {
+  selected: string | null;
+  onSelect: (id: string | null) => void;
+  onEvaluate: (id: string) => void;
+}) {
   const queryClient = useQueryClient();
   const datasets = useQuery(datasetsQuery());
   const held = useRef(false);
@@ -179,7 +202,8 @@ export function DatasetsPanel({ selected, onSelect, onEvaluate }: { selected: st
       const runs = (await call('evals.list', {})).filter((r) => r.dataset_id === d.id);
       if (window.confirm(deleteQuestion(d, runs))) await remove.mutateAsync({ dataset: d, runs: runs.map((r) => r.id) });
     });
-  const exportAs = async (d: DatasetSummary, format: 'csv' | 'jsonl') => download(fileName(d.name, format), (await call('datasets.export', { id: d.id, format })).content, format === 'csv' ? 'text/csv' : 'application/x-ndjson');
+  const exportAs = async (d: DatasetSummary, format: 'csv' | 'jsonl') =>
+    download(fileName(d.name, format), (await call('datasets.export', { id: d.id, format })).content, format === 'csv' ? 'text/csv' : 'application/x-ndjson');
   const current = datasets.data?.find((d) => d.id === selected) ?? null;
   return (
     <Panel title="Datasets">
@@ -190,7 +214,9 @@ export function DatasetsPanel({ selected, onSelect, onEvaluate }: { selected: st
         </div>
         <div>
           {datasets.error ? <ErrorNotice error={datasets.error} /> : null}
-          {datasets.data?.length === 0 ? <EmptyState title="No dataset yet">Import a labelled CSV, JSONL or JSON file, or a folder of images.</EmptyState> : null}
+          {datasets.data?.length === 0 ? (
+            <EmptyState title="No dataset yet">Import a labelled CSV, JSONL or JSON file, or a folder of images.</EmptyState>
+          ) : null}
           <ul className="plain-list dataset-list" aria-label="Datasets">
             {(datasets.data ?? []).map((d) => (
               <li key={d.id}>
@@ -199,7 +225,10 @@ export function DatasetsPanel({ selected, onSelect, onEvaluate }: { selected: st
                 </button>{' '}
                 {d.sample ? <span className="badge badge-muted">sample</span> : null}{' '}
                 <span className="muted small">
-                  {d.items.toLocaleString('en-US')} items · labelled: {Object.entries(d.labelled).map(([q, n]) => `${q} ${n}`).join(', ') || 'none'}
+                  {d.items.toLocaleString('en-US')} items · labelled:{' '}
+                  {Object.entries(d.labelled)
+                    .map(([q, n]) => `${q} ${n}`)
+                    .join(', ') || 'none'}
                 </span>
               </li>
             ))}

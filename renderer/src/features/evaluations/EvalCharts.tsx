@@ -20,7 +20,17 @@ export function ReliabilityChart({ title, series }: { title: string; series: { m
       yAxis: { type: 'value', min: 0, max: 1, name: 'observed accuracy', nameLocation: 'middle', nameGap: 36 },
       series: [
         // Grey, so each model keeps the colour it has in every other chart (the palette's order).
-        { name: 'perfect calibration', type: 'line', data: [[0, 0], [1, 1]], symbol: 'none', color: '#8a94a3', lineStyle: { type: 'dashed', width: 1 } },
+        {
+          name: 'perfect calibration',
+          type: 'line',
+          data: [
+            [0, 0],
+            [1, 1],
+          ],
+          symbol: 'none',
+          color: '#8a94a3',
+          lineStyle: { type: 'dashed', width: 1 },
+        },
         ...series.map((s, i) => ({
           name: s.model,
           type: 'line',
@@ -47,12 +57,22 @@ export function CostLatencyChart({ report }: { report: EvalReport }) {
   const [cost, latency] = useMemo(() => {
     // The model's name after its author: four full names do not fit under four bars.
     const models = report.models.map((m) => m.model.slice(m.model.indexOf('/') + 1));
-    const base = { tooltip: TOOLTIP, grid: { left: 64, right: 16, top: 32, bottom: 40 }, xAxis: { type: 'category', data: models, axisLabel: { interval: 0, width: 96, overflow: 'break' } } };
+    const base = {
+      tooltip: TOOLTIP,
+      grid: { left: 64, right: 16, top: 32, bottom: 40 },
+      xAxis: { type: 'category', data: models, axisLabel: { interval: 0, width: 96, overflow: 'break' } },
+    };
     return [
       {
         ...base,
         yAxis: { type: 'value', name: 'USD per 1,000 items' },
-        series: [{ name: 'cost per 1,000 items', type: 'bar', data: report.models.map((m) => (m.items - m.cost_unknown > 0 ? Number(((m.cost_usd / (m.items - m.cost_unknown)) * 1000).toFixed(4)) : null)) }],
+        series: [
+          {
+            name: 'cost per 1,000 items',
+            type: 'bar',
+            data: report.models.map((m) => (m.items - m.cost_unknown > 0 ? Number(((m.cost_usd / (m.items - m.cost_unknown)) * 1000).toFixed(4)) : null)),
+          },
+        ],
       },
       {
         ...base,
@@ -83,7 +103,12 @@ export const HEADLINE: Record<string, string> = { noul: 'accuracy', choice: 'acc
 export function AccuracyCostChart({ report, question, type }: { report: EvalReport; question: string; type: string }) {
   const metric = HEADLINE[type] ?? 'accuracy';
   const option = useMemo(() => {
-    const points = report.models.map((m, i) => ({ model: m.model, cost: costPerThousand(m), ...metricOf(m.questions[question], metric), colour: PALETTE[i % PALETTE.length] }));
+    const points = report.models.map((m, i) => ({
+      model: m.model,
+      cost: costPerThousand(m),
+      ...metricOf(m.questions[question], metric),
+      colour: PALETTE[i % PALETTE.length],
+    }));
     const shown = points.filter((p): p is typeof p & { cost: number; value: number } => p.cost !== null && p.value !== null);
     const costs = shown.map((p) => p.cost).filter((c) => c > 0);
     // Prices of models often differ a hundredfold: a log axis keeps the cheap ones apart.
@@ -146,7 +171,11 @@ export function ConfusionMatrix({ model, confusion }: { model: string; confusion
               const n = confusion[e]?.[p] ?? 0;
               return (
                 // The fill is shaded by count, the number is not: it stays readable on a light or an empty cell.
-                <td key={p} className={`${e === p ? 'diagonal' : ''}${n / max > 0.5 ? ' strong' : ''}`.trim() || undefined} style={{ '--share': `${Math.round((100 * n) / max)}%` } as CSSProperties}>
+                <td
+                  key={p}
+                  className={`${e === p ? 'diagonal' : ''}${n / max > 0.5 ? ' strong' : ''}`.trim() || undefined}
+                  style={{ '--share': `${Math.round((100 * n) / max)}%` } as CSSProperties}
+                >
                   {n}
                 </td>
               );
@@ -159,7 +188,15 @@ export function ConfusionMatrix({ model, confusion }: { model: string; confusion
 }
 
 /** Score errors (score − expected) or box IoUs in buckets, one bar series per model. */
-export function DistributionChart({ question, type, series }: { question: string; type: 'score' | 'box'; series: { model: string; buckets: { at: number; count: number }[] }[] }) {
+export function DistributionChart({
+  question,
+  type,
+  series,
+}: {
+  question: string;
+  type: 'score' | 'box';
+  series: { model: string; buckets: { at: number; count: number }[] }[];
+}) {
   const option = useMemo(() => {
     const ats = [...new Set(series.flatMap((s) => s.buckets.map((b) => b.at)))].sort((a, b) => a - b);
     const label = (at: number) => (type === 'box' ? `${at.toFixed(1)}–${(at + 0.1).toFixed(1)}` : at > 0 ? `+${at}` : String(at));

@@ -52,7 +52,15 @@ export function EvaluationsScreen() {
       />
       <div className="tabs" role="tablist" aria-label="Evaluations">
         {TABS.map((t) => (
-          <button key={t.id} type="button" role="tab" id={`eval-tab-${t.id}`} aria-selected={tab === t.id} aria-controls={`eval-panel-${t.id}`} onClick={() => setTab(t.id)}>
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            id={`eval-tab-${t.id}`}
+            aria-selected={tab === t.id}
+            aria-controls={`eval-panel-${t.id}`}
+            onClick={() => setTab(t.id)}
+          >
             {t.label}
             {t.id === 'runs' && runs.data?.length ? <span className="tab-count">{runs.data.length}</span> : null}
             {t.id === 'datasets' && datasets.data?.length ? <span className="tab-count">{datasets.data.length}</span> : null}

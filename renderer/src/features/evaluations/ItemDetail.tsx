@@ -8,7 +8,9 @@ import { choiceConfidence, scoredLevel } from './answer-detail';
 
 function StateView({ state }: { state: unknown }) {
   if (typeof state === 'string') return <p className="item-state">{state}</p>;
-  const image = Array.isArray(state) ? (state.find((p) => (p as { type?: string }).type === 'image_url') as { image_url?: { url?: string } } | undefined)?.image_url?.url : undefined;
+  const image = Array.isArray(state)
+    ? (state.find((p) => (p as { type?: string }).type === 'image_url') as { image_url?: { url?: string } } | undefined)?.image_url?.url
+    : undefined;
   if (image) return <img className="item-image" src={image} alt="The item's image" />;
   return <pre className="mono small">{JSON.stringify(state, null, 2)}</pre>;
 }
@@ -38,63 +40,68 @@ export function ItemDetail({ runId, position, onClose }: { runId: string; positi
           Close
         </button>
       </div>
-        {detail.isPending ? <Loading what="the item" /> : null}
-        {detail.error ? <ErrorNotice error={detail.error} /> : null}
-        {detail.data ? (
-          <div className="item-detail">
-            <StateView state={detail.data.item.state} />
-            <p>
-              Expected: <strong>{expectedLine(detail.data.item.expected as Record<string, unknown>)}</strong>
-            </p>
-            <table className="table small" aria-label="Answers of each model">
-              <thead>
-                <tr>
-                  <th>Model</th>
-                  <th>Answers</th>
-                  <th>Method</th>
+      {detail.isPending ? <Loading what="the item" /> : null}
+      {detail.error ? <ErrorNotice error={detail.error} /> : null}
+      {detail.data ? (
+        <div className="item-detail">
+          <StateView state={detail.data.item.state} />
+          <p>
+            Expected: <strong>{expectedLine(detail.data.item.expected as Record<string, unknown>)}</strong>
+          </p>
+          <table className="table small" aria-label="Answers of each model">
+            <thead>
+              <tr>
+                <th>Model</th>
+                <th>Answers</th>
+                <th>Method</th>
+              </tr>
+            </thead>
+            <tbody>
+              {detail.data.results.map((r) => (
+                <tr key={r.variant}>
+                  <td>
+                    <div className="mono">{r.model}</div>
+                    <div className="small muted">{r.provider ?? '—'}</div>
+                    <div className="small muted mono">
+                      {r.usage.input_tokens} in / {r.usage.output_tokens} out · {r.usage.cost === null ? 'cost unknown' : `$${r.usage.cost.toPrecision(3)}`} ·{' '}
+                      {Math.round(r.latency_ms)} ms
+                    </div>
+                  </td>
+                  <td>
+                    {r.ok ? (
+                      Object.entries(r.answers).map(([q, a]) => (
+                        <div key={q}>
+                          {q}: <strong>{answerText(a)}</strong>
+                          {choiceConfidence(a) ? <span className="small"> {choiceConfidence(a)}</span> : null}
+                          {scoredLevel(a) ? <span className="small"> = {scoredLevel(a)}</span> : null}
+                          {/* The raw value only where a calibration changed the answer (its method says so). */}
+                          {r.raw_answers?.[q] && r.methods?.[q]?.includes('+temperature') ? (
+                            <span className="muted small">
+                              {' '}
+                              (raw {answerText(r.raw_answers[q])}
+                              {choiceConfidence(r.raw_answers[q]) ? ` ${choiceConfidence(r.raw_answers[q])}` : ''})
+                            </span>
+                          ) : null}
+                          <span className="muted small"> · expected {expectedText(detail.data.item.expected[q])}</span>
+                        </div>
+                      ))
+                    ) : (
+                      <span className="text-error">{r.error}</span>
+                    )}
+                  </td>
+                  <td className="mono small">
+                    {r.methods ? Object.entries(r.methods).map(([q, m]) => <div key={q} title={m}>{`${q}: ${methodText(m)}`}</div>) : '—'}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {detail.data.results.map((r) => (
-                  <tr key={r.variant}>
-                    <td>
-                      <div className="mono">{r.model}</div>
-                      <div className="small muted">{r.provider ?? '—'}</div>
-                      <div className="small muted mono">
-                        {r.usage.input_tokens} in / {r.usage.output_tokens} out · {r.usage.cost === null ? 'cost unknown' : `$${r.usage.cost.toPrecision(3)}`} · {Math.round(r.latency_ms)} ms
-                      </div>
-                    </td>
-                    <td>
-                      {r.ok
-                        ? Object.entries(r.answers).map(([q, a]) => (
-                            <div key={q}>
-                              {q}: <strong>{answerText(a)}</strong>
-                              {choiceConfidence(a) ? <span className="small"> {choiceConfidence(a)}</span> : null}
-                              {scoredLevel(a) ? <span className="small"> = {scoredLevel(a)}</span> : null}
-                              {/* The raw value only where a calibration changed the answer (its method says so). */}
-                              {r.raw_answers?.[q] && r.methods?.[q]?.includes('+temperature') ? (
-                                <span className="muted small">
-                                  {' '}
-                                  (raw {answerText(r.raw_answers[q])}
-                                  {choiceConfidence(r.raw_answers[q]) ? ` ${choiceConfidence(r.raw_answers[q])}` : ''})
-                                </span>
-                              ) : null}
-                              <span className="muted small"> · expected {expectedText(detail.data.item.expected[q])}</span>
-                            </div>
-                          ))
-                        : <span className="text-error">{r.error}</span>}
-                    </td>
-                    <td className="mono small">{r.methods ? Object.entries(r.methods).map(([q, m]) => <div key={q} title={m}>{`${q}: ${methodText(m)}`}</div>) : '—'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <details>
-              <summary>Full stored results (JSON)</summary>
-              <pre className="mono small">{JSON.stringify(detail.data.results, null, 2)}</pre>
-            </details>
-          </div>
-        ) : null}
+              ))}
+            </tbody>
+          </table>
+          <details>
+            <summary>Full stored results (JSON)</summary>
+            <pre className="mono small">{JSON.stringify(detail.data.results, null, 2)}</pre>
+          </details>
+        </div>
+      ) : null}
     </aside>
   );
 }

@@ -22,7 +22,10 @@ export const METRIC_LABELS: Record<string, [string, string]> = {
   brier: ['Brier score', 'Mean squared gap between the stated probabilities and what was right (lower is better)'],
   log_loss: ['log loss', 'Mean −ln of the probability given to the expected answer (lower is better)'],
   auroc: ['AUROC', 'How well the probability ranks true items above false ones: 0.5 is chance, 1 is perfect'],
-  ece: ['ECE', 'Expected calibration error over all items: the gap between stated confidence and observed accuracy, averaged over 10 confidence bins weighted by their size (lower is better)'],
+  ece: [
+    'ECE',
+    'Expected calibration error over all items: the gap between stated confidence and observed accuracy, averaged over 10 confidence bins weighted by their size (lower is better)',
+  ],
   macro_f1: ['macro-F1', 'F1 per option, averaged over the options that occur (higher is better)'],
   mae: ['MAE', 'Mean absolute gap between the score and the expected level (lower is better)'],
   exact: ['exact level', 'Share of answers whose most probable level is the expected one (higher is better)'],
@@ -34,7 +37,8 @@ export const METRIC_LABELS: Record<string, [string, string]> = {
 /** The question's heading: its kind, the base rate of a yes/no question, and whether its figures are provisional. */
 function QuestionHead({ name, q, minimum, running, span }: { name: string; q: QuestionMetrics; minimum: number; running: boolean; span: number }) {
   const why = provisionalReason(q.n, minimum, running);
-  const base = q.type === 'noul' && typeof q['base_rate'] === 'number' ? `base rate ${value3(q['base_rate'] as number)} (${String(q['positives'])} of ${q.n} true)` : null;
+  const base =
+    q.type === 'noul' && typeof q['base_rate'] === 'number' ? `base rate ${value3(q['base_rate'] as number)} (${String(q['positives'])} of ${q.n} true)` : null;
   return (
     <tr className="metric-question">
       <th scope="rowgroup" colSpan={span}>
@@ -105,7 +109,13 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
               </tr>
               {(METRICS[first.type] ?? []).map((metric) => {
                 const cells = report.models.map((m) => metricOf(m.questions[name], metric));
-                const best = provisional ? null : bestOf(metric, cells.map((c) => c.value), cells.map((c) => c.interval));
+                const best = provisional
+                  ? null
+                  : bestOf(
+                      metric,
+                      cells.map((c) => c.value),
+                      cells.map((c) => c.interval),
+                    );
                 return (
                   <tr key={metric}>
                     <td title={METRIC_LABELS[metric]?.[1]}>{METRIC_LABELS[metric]?.[0] ?? metric}</td>
@@ -115,7 +125,15 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
                           {value3(cells[i]!.value)}
                         </span>
                         {best?.index === i ? (
-                          <span className="best-mark" title={best.clear ? 'Best in this row, beyond the other models’ intervals' : 'Best in this row, but within another model’s interval: the lead may be chance'} aria-label={best.clear ? 'best' : 'best, within the others’ intervals'}>
+                          <span
+                            className="best-mark"
+                            title={
+                              best.clear
+                                ? 'Best in this row, beyond the other models’ intervals'
+                                : 'Best in this row, but within another model’s interval: the lead may be chance'
+                            }
+                            aria-label={best.clear ? 'best' : 'best, within the others’ intervals'}
+                          >
                             {best.clear ? ' ★' : ' ☆'}
                           </span>
                         ) : null}

@@ -27,7 +27,19 @@ function Criteria({ question }: { question: { type?: string; criteria?: unknown 
   );
 }
 
-export function QuestionsAsked({ title, models, questions, provider, other }: { title: string; models: readonly string[]; questions: Record<string, unknown>; provider: unknown; other?: Record<string, unknown> }) {
+export function QuestionsAsked({
+  title,
+  models,
+  questions,
+  provider,
+  other,
+}: {
+  title: string;
+  models: readonly string[];
+  questions: Record<string, unknown>;
+  provider: unknown;
+  other?: Record<string, unknown>;
+}) {
   return (
     <section className="questions-asked" aria-label={title}>
       <h4>{title}</h4>

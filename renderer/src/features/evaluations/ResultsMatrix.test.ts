@@ -3,8 +3,17 @@ import type { EvalResultRow } from '../../../../shared/schemas/evaluation';
 import { cellText } from './ResultsMatrix';
 import { answerText, expectedLine, expectedText } from './answer-text';
 
-const row = (cells: EvalResultRow['cells'], expected: Record<string, unknown> = {}): EvalResultRow => ({ position: 3, id: 'item-3', text: 'x', expected, cells }) as unknown as EvalResultRow;
-const cell = (over: Partial<EvalResultRow['cells'][number]>): EvalResultRow['cells'][number] => ({ variant: 'a/model', ok: true, answers: {}, correct: {}, confidence: {}, error: null, ...over });
+const row = (cells: EvalResultRow['cells'], expected: Record<string, unknown> = {}): EvalResultRow =>
+  ({ position: 3, id: 'item-3', text: 'x', expected, cells }) as unknown as EvalResultRow;
+const cell = (over: Partial<EvalResultRow['cells'][number]>): EvalResultRow['cells'][number] => ({
+  variant: 'a/model',
+  ok: true,
+  answers: {},
+  correct: {},
+  confidence: {},
+  error: null,
+  ...over,
+});
 
 describe('results matrix cells', () => {
   it('shows a score as the level it is scored as, with the score beside it', () => {

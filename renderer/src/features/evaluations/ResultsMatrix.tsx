@@ -29,7 +29,12 @@ const mark = (v: boolean | null | undefined) => (v === true ? '✓' : v === fals
  * question), "failed", or "not sent" for an item the run never sent to that model (cancelled or
  * stopped by its budget), which is not the same as an unlabelled one. Empty until its page arrives.
  */
-export function cellText(row: EvalResultRow | undefined, cell: EvalResultRow['cells'][number] | undefined, question: string, correct: boolean | null | undefined): string {
+export function cellText(
+  row: EvalResultRow | undefined,
+  cell: EvalResultRow['cells'][number] | undefined,
+  question: string,
+  correct: boolean | null | undefined,
+): string {
   if (!row) return '';
   if (!cell) return 'not sent';
   if (!cell.ok) return 'failed';
@@ -37,12 +42,30 @@ export function cellText(row: EvalResultRow | undefined, cell: EvalResultRow['ce
 }
 
 /** One row of the matrix; memoised, so rows that stay in view are not rendered again while scrolling. */
-const MatrixRow = memo(function MatrixRow({ row, top, models, questions, onOpen }: { row: EvalResultRow | undefined; top: number; models: readonly string[]; questions: readonly string[]; onOpen: (position: number) => void }) {
+const MatrixRow = memo(function MatrixRow({
+  row,
+  top,
+  models,
+  questions,
+  onOpen,
+}: {
+  row: EvalResultRow | undefined;
+  top: number;
+  models: readonly string[];
+  questions: readonly string[];
+  onOpen: (position: number) => void;
+}) {
   return (
     <div className="matrix-row" role="row" style={{ top }}>
       <span className="muted">{row ? row.position + 1 : ''}</span>
       {/* Always a button (disabled until its page arrives): a recycled row keeps its elements. The item is told by its text, its id beside it. */}
-      <button type="button" className="link-button matrix-item" disabled={!row} onClick={() => row && onOpen(row.position)} title={row ? `${row.id}: ${row.text}` : undefined}>
+      <button
+        type="button"
+        className="link-button matrix-item"
+        disabled={!row}
+        onClick={() => row && onOpen(row.position)}
+        title={row ? `${row.id}: ${row.text}` : undefined}
+      >
         {row ? (
           <>
             <span className="mono small">{row.id}</span> <span className="matrix-item-text">{row.text}</span>
@@ -56,7 +79,13 @@ const MatrixRow = memo(function MatrixRow({ row, top, models, questions, onOpen 
         return questions.map((q) => {
           const correct = cell?.correct[q];
           return (
-            <span key={`${m}-${q}`} className={correct === false ? 'cell-wrong' : correct === true ? 'cell-right' : row && !cell ? 'muted' : undefined} title={row ? (cell && !cell.ok && cell.error ? cell.error : `${cellTitle(cell?.answers[q])}expected: ${expectedText(row.expected[q])}`) : undefined}>
+            <span
+              key={`${m}-${q}`}
+              className={correct === false ? 'cell-wrong' : correct === true ? 'cell-right' : row && !cell ? 'muted' : undefined}
+              title={
+                row ? (cell && !cell.ok && cell.error ? cell.error : `${cellTitle(cell?.answers[q])}expected: ${expectedText(row.expected[q])}`) : undefined
+              }
+            >
               {cellText(row, cell, q, correct)}
             </span>
           );
@@ -67,10 +96,24 @@ const MatrixRow = memo(function MatrixRow({ row, top, models, questions, onOpen 
 });
 
 /** The pages holding rows `first` to `last`, and the next one, fetched before it is scrolled to. */
-const pagesFor = (first: number, last: number): number[] => [...new Set([Math.floor(first / RESULTS_PAGE), Math.floor(Math.max(first, last - 1) / RESULTS_PAGE), Math.floor((last + RESULTS_PAGE / 2) / RESULTS_PAGE)])];
+const pagesFor = (first: number, last: number): number[] => [
+  ...new Set([Math.floor(first / RESULTS_PAGE), Math.floor(Math.max(first, last - 1) / RESULTS_PAGE), Math.floor((last + RESULTS_PAGE / 2) / RESULTS_PAGE)]),
+];
 
 /** Items × (model, question): answer, right/wrong mark; filtered on the server, virtualised here. */
-export function ResultsMatrix({ runId, done, questions: allQuestions, models, onOpen }: { runId: string; done: number; questions: string[]; models: string[]; onOpen: (position: number) => void }) {
+export function ResultsMatrix({
+  runId,
+  done,
+  questions: allQuestions,
+  models,
+  onOpen,
+}: {
+  runId: string;
+  done: number;
+  questions: string[];
+  models: string[];
+  onOpen: (position: number) => void;
+}) {
   const [filter, setFilter] = useState<ResultFilter>('all');
   // Every question while the columns fit the screen, else one at a time (chosen here): twelve
   // answer columns left each too narrow to read.

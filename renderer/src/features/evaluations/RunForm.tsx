@@ -86,7 +86,13 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
     },
   });
   const starting = useMutation({
-    mutationFn: async () => call('evals.start', { ...(await input()), concurrency, ...(budget ? { budget_usd: Number(budget) } : {}), ...(runName.trim() ? { name: runName.trim() } : {}) }),
+    mutationFn: async () =>
+      call('evals.start', {
+        ...(await input()),
+        concurrency,
+        ...(budget ? { budget_usd: Number(budget) } : {}),
+        ...(runName.trim() ? { name: runName.trim() } : {}),
+      }),
     onSuccess: (run) => {
       void queryClient.invalidateQueries({ queryKey: evalKeys.runs });
       onStarted(run.id);
@@ -194,7 +200,12 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
           <input type="number" min={0} step="any" value={budget} onChange={(e) => setBudget(e.target.value)} placeholder="no cap" aria-label="Budget in USD" />
         </label>
         <div className="toolbar">
-          <button type="button" className="secondary" disabled={!ready || estimating.isPending} onClick={() => once(estimateHeld, () => estimating.mutateAsync())}>
+          <button
+            type="button"
+            className="secondary"
+            disabled={!ready || estimating.isPending}
+            onClick={() => once(estimateHeld, () => estimating.mutateAsync())}
+          >
             Estimate
           </button>
           <button type="submit" disabled={!ready || starting.isPending || estimating.isPending}>
@@ -218,19 +229,33 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
               </div>
             </dl>
             <span>
-              {estimate.calls.toLocaleString('en-US')} requests ({estimate.items} items × {estimate.per_variant.length} {preferences.trim() ? 'preference sets' : estimate.per_variant.length === 1 ? 'model' : 'models'}) · about{' '}
-              {estimate.input_tokens.toLocaleString('en-US')} input and {estimate.output_tokens.toLocaleString('en-US')} output tokens. Expected: each request as it would be built, counted as its endpoint
-              counts tokens, at the prices of the endpoints routing picks, as often as it picks them ({estimate.sampled === estimate.items ? 'every item' : `${estimate.sampled} items spread over the dataset`} priced one by one); it is refined from the first answered items once the run starts.
-              Worst case: every request tried on every endpoint of its route with the longest replies; the run cannot cost more.
+              {estimate.calls.toLocaleString('en-US')} requests ({estimate.items} items × {estimate.per_variant.length}{' '}
+              {preferences.trim() ? 'preference sets' : estimate.per_variant.length === 1 ? 'model' : 'models'}) · about{' '}
+              {estimate.input_tokens.toLocaleString('en-US')} input and {estimate.output_tokens.toLocaleString('en-US')} output tokens. Expected: each request
+              as it would be built, counted as its endpoint counts tokens, at the prices of the endpoints routing picks, as often as it picks them (
+              {estimate.sampled === estimate.items ? 'every item' : `${estimate.sampled} items spread over the dataset`} priced one by one); it is refined from
+              the first answered items once the run starts. Worst case: every request tried on every endpoint of its route with the longest replies; the run
+              cannot cost more.
             </span>
             <span>
               Per {preferences.trim() ? 'preference set' : 'model'}:{' '}
-              {estimate.per_variant.map((v) => `${v.variant} expected ${v.cost_usd === null ? `unknown (${v.cost_note ?? 'not known'})` : formatUsd(v.cost_usd)}, worst ${v.worst_usd === null ? 'unknown' : formatUsd(v.worst_usd)}`).join(' · ')}
+              {estimate.per_variant
+                .map(
+                  (v) =>
+                    `${v.variant} expected ${v.cost_usd === null ? `unknown (${v.cost_note ?? 'not known'})` : formatUsd(v.cost_usd)}, worst ${v.worst_usd === null ? 'unknown' : formatUsd(v.worst_usd)}`,
+                )
+                .join(' · ')}
             </span>
             <span>
-              Worst case of one request{estimate.worst_request_item === null ? '' : ` (item ${estimate.worst_request_item}, the largest in the dataset)`}, what a budget holds for it before sending it:{' '}
-              {estimate.per_variant.map((v) => `${v.variant} ${v.worst_request_usd === null ? `unknown (${v.worst_request_note ?? 'not known'})` : formatUsd(v.worst_request_usd)}`).join(' · ')} · smallest
-              budget that lets every {preferences.trim() ? 'preference set' : 'model'} send a request: {estimate.min_budget_usd === null ? 'unknown' : formatUsd(estimate.min_budget_usd)}
+              Worst case of one request{estimate.worst_request_item === null ? '' : ` (item ${estimate.worst_request_item}, the largest in the dataset)`}, what
+              a budget holds for it before sending it:{' '}
+              {estimate.per_variant
+                .map(
+                  (v) => `${v.variant} ${v.worst_request_usd === null ? `unknown (${v.worst_request_note ?? 'not known'})` : formatUsd(v.worst_request_usd)}`,
+                )
+                .join(' · ')}{' '}
+              · smallest budget that lets every {preferences.trim() ? 'preference set' : 'model'} send a request:{' '}
+              {estimate.min_budget_usd === null ? 'unknown' : formatUsd(estimate.min_budget_usd)}
             </span>
           </div>
         ) : null}
@@ -242,10 +267,12 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
         ) : null}
         {estimate && budget ? (
           <p className="notice notice-warn" role="note" aria-label="Budget and estimate">
-            {estimate.cost_usd !== null && Number(budget) < estimate.cost_usd ? `The budget (${formatUsd(Number(budget))}) is below this estimate: the run will stop before it ends. ` : ''}
+            {estimate.cost_usd !== null && Number(budget) < estimate.cost_usd
+              ? `The budget (${formatUsd(Number(budget))}) is below this estimate: the run will stop before it ends. `
+              : ''}
             {estimate.min_budget_usd === null ? 'The smallest budget that lets every request be sent is unknown (see the worst cases above). ' : ''}
-            Each request in flight holds its worst case against the budget (every endpoint of its route tried, the longest replies), so a run stops before its budget is spent, and a budget
-            smaller than one request&apos;s worst case sends nothing.
+            Each request in flight holds its worst case against the budget (every endpoint of its route tried, the longest replies), so a run stops before its
+            budget is spent, and a budget smaller than one request&apos;s worst case sends nothing.
           </p>
         ) : null}
         {estimating.error ? <ErrorNotice error={estimating.error} title="No estimate" /> : null}

@@ -21,12 +21,16 @@ function Progress({ run }: { run: EvalRun }) {
   const eta = run.eta_ms === null ? '' : ` · about ${Math.ceil(run.eta_ms / 1000)} s left`;
   const waiting = run.waiting_ms === null ? '' : ` · waiting ${Math.ceil(run.waiting_ms / 1000)} s: a provider asked to slow down (429, Retry-After)`;
   // Paused or stopped, the requests already sent are still answered (and paid for): say so until they are in.
-  const finishing = run.status !== 'running' && run.in_flight > 0 ? ` · ${run.in_flight} sent before the ${run.status === 'paused' ? 'pause' : 'stop'}, still being answered` : '';
+  const finishing =
+    run.status !== 'running' && run.in_flight > 0
+      ? ` · ${run.in_flight} sent before the ${run.status === 'paused' ? 'pause' : 'stop'}, still being answered`
+      : '';
   return (
     <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={run.total} aria-valuenow={run.done} aria-label="Items done">
       <span className="progress-fill" style={{ width: `${(100 * run.done) / Math.max(1, run.total)}%` }} />
       <span className="progress-text">
-        {run.done.toLocaleString('en-US')} of {run.total.toLocaleString('en-US')} done · {run.failed} failed · {formatUsd(run.spent_usd)} spent{run.status === 'running' ? `${eta}${waiting}` : finishing}
+        {run.done.toLocaleString('en-US')} of {run.total.toLocaleString('en-US')} done · {run.failed} failed · {formatUsd(run.spent_usd)} spent
+        {run.status === 'running' ? `${eta}${waiting}` : finishing}
       </span>
     </div>
   );
@@ -51,7 +55,8 @@ function Controls({ run }: { run: EvalRun }) {
   // Set in the click's own event: a double click pauses, resumes or retries once.
   const held = useRef(false);
   const act = useMutation({
-    mutationFn: (action: 'evals.pause' | 'evals.resume' | 'evals.cancel' | 'uncapped') => (action === 'uncapped' ? call('evals.resume', { id: run.id, budget_usd: null }) : call(action, { id: run.id })),
+    mutationFn: (action: 'evals.pause' | 'evals.resume' | 'evals.cancel' | 'uncapped') =>
+      action === 'uncapped' ? call('evals.resume', { id: run.id, budget_usd: null }) : call(action, { id: run.id }),
     onSuccess: (fresh) => {
       // Its new status at once, so the buttons that no longer apply go before anyone clicks them again.
       queryClient.setQueryData(evalKeys.run(run.id), fresh);
@@ -67,7 +72,8 @@ function Controls({ run }: { run: EvalRun }) {
   });
   const send = (action: 'evals.pause' | 'evals.resume' | 'uncapped') => once(held, () => act.mutateAsync(action));
   const results = `${run.done.toLocaleString('en-US')} ${run.done === 1 ? 'result' : 'results'}${run.failed > 0 ? ` (${run.failed.toLocaleString('en-US')} failed)` : ''}`;
-  const deleteRun = () => onceConfirmed(held, `Delete the run “${run.name}” and its ${results}? Its answers and metrics cannot be brought back.`, () => remove.mutateAsync());
+  const deleteRun = () =>
+    onceConfirmed(held, `Delete the run “${run.name}” and its ${results}? Its answers and metrics cannot be brought back.`, () => remove.mutateAsync());
   // Cancelling cannot be undone (a cancelled run is not resumed), unlike a pause: asked first.
   const cancelRun = () =>
     onceConfirmed(
@@ -94,7 +100,13 @@ function Controls({ run }: { run: EvalRun }) {
         </button>
       ) : null}
       {run.status === 'done' && run.retryable > 0 ? (
-        <button type="button" className="secondary" disabled={busy} onClick={firstClick(() => send('evals.resume'))} title="Send the failed items again; answers already stored are not sent again">
+        <button
+          type="button"
+          className="secondary"
+          disabled={busy}
+          onClick={firstClick(() => send('evals.resume'))}
+          title="Send the failed items again; answers already stored are not sent again"
+        >
           Retry {run.retryable.toLocaleString('en-US')} failed
         </button>
       ) : null}
@@ -114,7 +126,12 @@ function Controls({ run }: { run: EvalRun }) {
 }
 
 function Exports({ run, report }: { run: EvalRun; report: EvalReport }) {
-  const results = async (format: 'csv' | 'jsonl') => download(fileName(`${run.name}-results`, format), (await call('evals.export', { id: run.id, format })).content, format === 'csv' ? 'text/csv' : 'application/x-ndjson');
+  const results = async (format: 'csv' | 'jsonl') =>
+    download(
+      fileName(`${run.name}-results`, format),
+      (await call('evals.export', { id: run.id, format })).content,
+      format === 'csv' ? 'text/csv' : 'application/x-ndjson',
+    );
   return (
     <div className="toolbar">
       <button type="button" className="secondary" onClick={() => void results('csv')}>
@@ -133,7 +150,12 @@ function Exports({ run, report }: { run: EvalRun; report: EvalReport }) {
 function Charts({ report, runId, done }: { report: EvalReport; runId: string; done: number }) {
   const questions = Object.entries(report.models[0]?.questions ?? {});
   const hasDistributions = questions.some(([, q]) => q.type === 'score' || q.type === 'box');
-  const distributions = useQuery({ queryKey: [...evalKeys.run(runId), 'distributions', done], queryFn: () => call('evals.distributions', { id: runId }), enabled: hasDistributions, placeholderData: (previous) => previous });
+  const distributions = useQuery({
+    queryKey: [...evalKeys.run(runId), 'distributions', done],
+    queryFn: () => call('evals.distributions', { id: runId }),
+    enabled: hasDistributions,
+    placeholderData: (previous) => previous,
+  });
   return (
     <div className="chart-grid">
       {questions.map(([name, q]) => (
@@ -150,7 +172,10 @@ function Charts({ report, runId, done }: { report: EvalReport; runId: string; do
         .map(([name]) => (
           <figure key={name} className="chart-box">
             <figcaption>Reliability: {name}</figcaption>
-            <ReliabilityChart title={name} series={report.models.map((m) => ({ model: m.model, bins: (m.questions[name]?.['reliability'] as ReliabilityBin[] | undefined) ?? [] }))} />
+            <ReliabilityChart
+              title={name}
+              series={report.models.map((m) => ({ model: m.model, bins: (m.questions[name]?.['reliability'] as ReliabilityBin[] | undefined) ?? [] }))}
+            />
           </figure>
         ))}
       {questions
@@ -159,7 +184,11 @@ function Charts({ report, runId, done }: { report: EvalReport; runId: string; do
           <figure key={`${name}-confusion`} className="chart-box">
             <figcaption>Confusion: {name}</figcaption>
             {report.models.map((m) => (
-              <ConfusionMatrix key={m.model} model={m.model} confusion={(m.questions[name]?.['confusion'] as Record<string, Record<string, number>> | undefined) ?? {}} />
+              <ConfusionMatrix
+                key={m.model}
+                model={m.model}
+                confusion={(m.questions[name]?.['confusion'] as Record<string, Record<string, number>> | undefined) ?? {}}
+              />
             ))}
           </figure>
         ))}
@@ -232,7 +261,12 @@ export function RunView({ id, runs, reveal = false }: { id: string; runs: readon
           <summary>
             What this run asked: {Object.keys(r.questions).join(', ')} on {r.variants.map((v) => v.name).join(', ')}
           </summary>
-          <QuestionsAsked title="Questions, instructions and preferences as sent" models={r.variants.map((v) => v.name)} questions={r.questions} provider={r.provider} />
+          <QuestionsAsked
+            title="Questions, instructions and preferences as sent"
+            models={r.variants.map((v) => v.name)}
+            questions={r.questions}
+            provider={r.provider}
+          />
         </details>
       </Panel>
       {r.baseline_id ? (

@@ -52,7 +52,12 @@ export function SaveAsDataset({ onSaved }: { onSaved: (id: string) => void }) {
           Box question name
           <input value={question} onChange={(e) => setQuestion(e.target.value)} maxLength={200} />
         </label>
-        <button type="button" className="secondary" onClick={() => once(held, () => fromBoxes.mutateAsync())} disabled={fromBoxes.isPending || question.trim() === ''}>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => once(held, () => fromBoxes.mutateAsync())}
+          disabled={fromBoxes.isPending || question.trim() === ''}
+        >
           Save box reviews as a dataset
         </button>
       </div>

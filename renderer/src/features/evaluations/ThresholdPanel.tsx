@@ -22,7 +22,14 @@ function PrCurve({ question, series, threshold }: { question: string; series: { 
         const at = atThreshold(s.curve, threshold);
         const here = at ? rates(at) : null;
         return [
-          { name: s.model, type: 'line', color: PALETTE[i % PALETTE.length], step: 'end', symbol: 'none', data: points.map((x) => [x.r.recall, x.r.precision, x.t]) },
+          {
+            name: s.model,
+            type: 'line',
+            color: PALETTE[i % PALETTE.length],
+            step: 'end',
+            symbol: 'none',
+            data: points.map((x) => [x.r.recall, x.r.precision, x.t]),
+          },
           {
             name: s.model,
             type: 'scatter',
@@ -54,13 +61,17 @@ function Confusion({ model, c }: { model: string; c: CurvePoint }) {
       <tbody>
         <tr>
           <th scope="row">was true</th>
-          <td className="diagonal" title="true positives">{c.tp}</td>
+          <td className="diagonal" title="true positives">
+            {c.tp}
+          </td>
           <td title="false negatives: true items missed">{c.fn}</td>
         </tr>
         <tr>
           <th scope="row">was false</th>
           <td title="false positives">{c.fp}</td>
-          <td className="diagonal" title="true negatives">{c.tn}</td>
+          <td className="diagonal" title="true negatives">
+            {c.tn}
+          </td>
         </tr>
       </tbody>
     </table>
@@ -80,7 +91,16 @@ export function ThresholdPanel({ report, question }: { report: EvalReport; quest
   // F1's bootstrap draws as many items as there are, per model: followed a moment behind the slider.
   const settled = useDeferredValue(threshold);
   const f1Intervals = useMemo(
-    () => new Map(series.map((s) => [s.model, (() => { const c = atThreshold(s.curve, settled); return c ? f1Interval(c, quantileSorted) : null; })()])),
+    () =>
+      new Map(
+        series.map((s) => [
+          s.model,
+          (() => {
+            const c = atThreshold(s.curve, settled);
+            return c ? f1Interval(c, quantileSorted) : null;
+          })(),
+        ]),
+      ),
     // Keyed on what series is made of: it is rebuilt from the report each render.
     [report, question, settled],
   );
@@ -93,14 +113,26 @@ export function ThresholdPanel({ report, question }: { report: EvalReport; quest
       </h3>
       <div className="toolbar">
         <label htmlFor={id}>Say yes at P(true) ≥ {threshold.toFixed(2)}</label>
-        <input id={id} type="range" min={0} max={1} step={0.01} value={threshold} onChange={(e) => setThreshold(Number(e.target.value))} aria-label={`Threshold for ${question}`} />
+        <input
+          id={id}
+          type="range"
+          min={0}
+          max={1}
+          step={0.01}
+          value={threshold}
+          onChange={(e) => setThreshold(Number(e.target.value))}
+          aria-label={`Threshold for ${question}`}
+        />
         {threshold !== DEFAULT_THRESHOLD ? (
           <button type="button" className="secondary small" onClick={() => setThreshold(DEFAULT_THRESHOLD)}>
             Back to 0.50
           </button>
         ) : null}
       </div>
-      <p className="muted small">95% intervals: Wilson score for precision, recall and accuracy; percentile bootstrap over items for F1 ({resampleCount(itemsOf(series[0]!.curve[0]!)).toLocaleString('en-US')} resamples, seeded).</p>
+      <p className="muted small">
+        95% intervals: Wilson score for precision, recall and accuracy; percentile bootstrap over items for F1 (
+        {resampleCount(itemsOf(series[0]!.curve[0]!)).toLocaleString('en-US')} resamples, seeded).
+      </p>
       <div className="threshold-grid">
         <table className="table small" aria-label={`Yes/no metrics at the threshold: ${question}`}>
           <thead>

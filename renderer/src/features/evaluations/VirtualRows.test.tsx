@@ -31,16 +31,36 @@ function scrollTo(px: number) {
 
 describe('VirtualRows', () => {
   it('renders only the rows around the view, each at its own top, in placed layout', () => {
-    render(<VirtualRows label="Items" count={10_000} rowHeight={ROW} height={HEIGHT} layout="placed" renderRow={(i, top, slot) => <Row key={slot} index={i} top={top} />} />);
+    render(
+      <VirtualRows
+        label="Items"
+        count={10_000}
+        rowHeight={ROW}
+        height={HEIGHT}
+        layout="placed"
+        renderRow={(i, top, slot) => <Row key={slot} index={i} top={top} />}
+      />,
+    );
     expect(rows().map((r) => Number(r.dataset['index']))).toEqual(Array.from({ length: 15 }, (_, i) => i));
     scrollTo(5_000 * ROW);
-    const shown = rows().map((r) => Number(r.dataset['index'])).sort((a, b) => a - b);
+    const shown = rows()
+      .map((r) => Number(r.dataset['index']))
+      .sort((a, b) => a - b);
     expect(shown).toEqual(Array.from({ length: 25 }, (_, i) => 4_990 + i));
     for (const r of rows()) expect(r.style.top).toBe(`${Number(r.dataset['index']) * ROW}px`);
   });
 
   it('reuses the elements of rows that leave the view for the rows that enter it', () => {
-    render(<VirtualRows label="Items" count={10_000} rowHeight={ROW} height={HEIGHT} layout="placed" renderRow={(i, top, slot) => <Row key={slot} index={i} top={top} />} />);
+    render(
+      <VirtualRows
+        label="Items"
+        count={10_000}
+        rowHeight={ROW}
+        height={HEIGHT}
+        layout="placed"
+        renderRow={(i, top, slot) => <Row key={slot} index={i} top={top} />}
+      />,
+    );
     scrollTo(100 * ROW);
     const before = new Set(rows());
     expect(before.size).toBe(25);
@@ -52,15 +72,30 @@ describe('VirtualRows', () => {
   });
 
   it('in flow layout moves one window to the first row and keeps the rows in order', () => {
-    const { container } = render(<VirtualRows label="Items" count={1_000} rowHeight={ROW} height={HEIGHT} renderRow={(i) => <Row key={i} index={i} top={0} />} />);
+    const { container } = render(
+      <VirtualRows label="Items" count={1_000} rowHeight={ROW} height={HEIGHT} renderRow={(i) => <Row key={i} index={i} top={0} />} />,
+    );
     scrollTo(300 * ROW);
     expect(rows().map((r) => Number(r.dataset['index']))).toEqual(Array.from({ length: 25 }, (_, i) => 290 + i));
     expect(container.querySelector<HTMLElement>('.virtual-window')!.style.transform).toBe(`translateY(${290 * ROW}px)`);
   });
 
   it('stops at the end of the list', () => {
-    render(<VirtualRows label="Items" count={30} rowHeight={ROW} height={HEIGHT} layout="placed" renderRow={(i, top, slot) => <Row key={slot} index={i} top={top} />} />);
+    render(
+      <VirtualRows
+        label="Items"
+        count={30}
+        rowHeight={ROW}
+        height={HEIGHT}
+        layout="placed"
+        renderRow={(i, top, slot) => <Row key={slot} index={i} top={top} />}
+      />,
+    );
     scrollTo(25 * ROW);
-    expect(rows().map((r) => Number(r.dataset['index'])).sort((a, b) => a - b)).toEqual(Array.from({ length: 15 }, (_, i) => 15 + i));
+    expect(
+      rows()
+        .map((r) => Number(r.dataset['index']))
+        .sort((a, b) => a - b),
+    ).toEqual(Array.from({ length: 15 }, (_, i) => 15 + i));
   });
 });

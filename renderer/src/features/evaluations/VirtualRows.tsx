@@ -16,7 +16,23 @@ const OVERSCAN = 10;
  * It renders again only when the first row in view changes, and rows that stay in view are left
  * alone when `renderRow` returns memoised components.
  */
-export function VirtualRows({ count, rowHeight, height, renderRow, label, onRange, layout = 'flow' }: { count: number; rowHeight: number; height: number; renderRow: (index: number, top: number, slot: number) => ReactNode; label: string; onRange?: (first: number, last: number) => void; layout?: 'flow' | 'placed' }) {
+export function VirtualRows({
+  count,
+  rowHeight,
+  height,
+  renderRow,
+  label,
+  onRange,
+  layout = 'flow',
+}: {
+  count: number;
+  rowHeight: number;
+  height: number;
+  renderRow: (index: number, top: number, slot: number) => ReactNode;
+  label: string;
+  onRange?: (first: number, last: number) => void;
+  layout?: 'flow' | 'placed';
+}) {
   const [topRow, setTopRow] = useState(0);
   const first = Math.max(0, topRow - OVERSCAN);
   const last = Math.min(count, topRow + Math.ceil(height / rowHeight) + OVERSCAN);
@@ -31,9 +47,22 @@ export function VirtualRows({ count, rowHeight, height, renderRow, label, onRang
     for (const r of bySlot) if (r !== null) rows.push(r);
   } else for (let i = first; i < last; i += 1) rows.push(renderRow(i, i * rowHeight, i % slots));
   return (
-    <div className="virtual-rows" role="rowgroup" aria-label={label} style={{ height }} onScroll={(e) => setTopRow(Math.floor(e.currentTarget.scrollTop / rowHeight))} tabIndex={0}>
+    <div
+      className="virtual-rows"
+      role="rowgroup"
+      aria-label={label}
+      style={{ height }}
+      onScroll={(e) => setTopRow(Math.floor(e.currentTarget.scrollTop / rowHeight))}
+      tabIndex={0}
+    >
       <div className="virtual-spacer" style={{ height: count * rowHeight }}>
-        {layout === 'placed' ? rows : <div className="virtual-window" style={{ transform: `translateY(${first * rowHeight}px)` }}>{rows}</div>}
+        {layout === 'placed' ? (
+          rows
+        ) : (
+          <div className="virtual-window" style={{ transform: `translateY(${first * rowHeight}px)` }}>
+            {rows}
+          </div>
+        )}
       </div>
     </div>
   );

@@ -4,9 +4,13 @@ import { choiceConfidence, scoredLevel } from './answer-detail';
 describe('scoredLevel', () => {
   it('is the most probable level, the lowest on a tie, with its name', () => {
     // Expected score 0.99, but level 0 is the most probable: the metrics count it as level 0.
-    expect(scoredLevel({ type: 'score', score: 0.993, probabilities: { '0': 0.338, '1': 0.331, '2': 0.331 }, legend: { '0': 'low', '1': 'medium', '2': 'high' } })).toBe('level 0 (low)');
+    expect(
+      scoredLevel({ type: 'score', score: 0.993, probabilities: { '0': 0.338, '1': 0.331, '2': 0.331 }, legend: { '0': 'low', '1': 'medium', '2': 'high' } }),
+    ).toBe('level 0 (low)');
     // A level written as "name: guidance" is named by its name alone.
-    expect(scoredLevel({ type: 'score', score: 1.9, probabilities: { '2': 0.9, '1': 0.1 }, legend: { '2': 'angry: furious, unacceptable, cancel, lawyer' } })).toBe('level 2 (angry)');
+    expect(
+      scoredLevel({ type: 'score', score: 1.9, probabilities: { '2': 0.9, '1': 0.1 }, legend: { '2': 'angry: furious, unacceptable, cancel, lawyer' } }),
+    ).toBe('level 2 (angry)');
     expect(scoredLevel({ type: 'score', score: 1.5, probabilities: { '2': 0.5, '1': 0.5 } })).toBe('level 1');
   });
 
@@ -18,7 +22,7 @@ describe('scoredLevel', () => {
 });
 
 describe('choiceConfidence', () => {
-  it('is the chosen option\'s probability, for choice answers only', () => {
+  it("is the chosen option's probability, for choice answers only", () => {
     expect(choiceConfidence({ type: 'choice', choice: 'billing', confidence: 0.643 })).toBe('p=0.64');
     expect(choiceConfidence({ type: 'score', score: 1 })).toBeNull();
   });

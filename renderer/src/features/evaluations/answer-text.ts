@@ -4,9 +4,11 @@
  */
 import { scoredLevelIndex } from './answer-detail';
 
-type AnyAnswer = { type?: string; noul?: number; choice?: string; score?: number; box?: { top: number; left: number; bottom: number; right: number } } | undefined;
+type AnyAnswer =
+  { type?: string; noul?: number; choice?: string; score?: number; box?: { top: number; left: number; bottom: number; right: number } } | undefined;
 
-const boxText = (b: { top: number; left: number; bottom: number; right: number }) => `[${[b.top, b.left, b.bottom, b.right].map((v) => v.toFixed(2)).join(' ')}]`;
+const boxText = (b: { top: number; left: number; bottom: number; right: number }) =>
+  `[${[b.top, b.left, b.bottom, b.right].map((v) => v.toFixed(2)).join(' ')}]`;
 
 export function answerText(answer: unknown): string {
   const a = answer as AnyAnswer;

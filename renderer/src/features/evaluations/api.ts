@@ -9,7 +9,8 @@ export const evalKeys = {
   runs: ['evaluations', 'runs'] as const,
   run: (id: string) => ['evaluations', 'runs', id] as const,
   report: (id: string, done: number) => ['evaluations', 'runs', id, 'report', done] as const,
-  results: (id: string, filter: string, page: number, done: number, question: string | null) => ['evaluations', 'runs', id, 'results', filter, page, done, question] as const,
+  results: (id: string, filter: string, page: number, done: number, question: string | null) =>
+    ['evaluations', 'runs', id, 'results', filter, page, done, question] as const,
   item: (id: string, position: number) => ['evaluations', 'runs', id, 'item', position] as const,
 };
 
@@ -24,7 +25,10 @@ export const evalRunsQuery = () =>
   queryOptions({ queryKey: evalKeys.runs, queryFn: () => call('evals.list', {}), refetchInterval: (q) => (q.state.data?.some(moving) ? 1_000 : false) });
 
 export const datasetItemsQuery = (id: string, offset: number, search: string) =>
-  queryOptions({ queryKey: evalKeys.items(id, offset, search), queryFn: () => call('datasets.items', { dataset_id: id, offset, limit: 100, ...(search ? { search } : {}) }) });
+  queryOptions({
+    queryKey: evalKeys.items(id, offset, search),
+    queryFn: () => call('datasets.items', { dataset_id: id, offset, limit: 100, ...(search ? { search } : {}) }),
+  });
 
 export const evalRunQuery = (id: string) =>
   queryOptions({
@@ -46,7 +50,8 @@ export function forgetRuns(client: QueryClient, ids: readonly string[]): void {
 }
 
 /** Keyed by the number of results, so it is fetched again as results arrive (at most every poll). */
-export const reportQuery = (id: string, done: number) => queryOptions({ queryKey: evalKeys.report(id, done), queryFn: () => call('evals.report', { id }), placeholderData: (previous) => previous });
+export const reportQuery = (id: string, done: number) =>
+  queryOptions({ queryKey: evalKeys.report(id, done), queryFn: () => call('evals.report', { id }), placeholderData: (previous) => previous });
 
 export const RESULTS_PAGE = 200;
 export type ResultFilter = 'all' | 'wrong' | 'disagree' | 'low';
@@ -57,9 +62,19 @@ export const LOW_CONFIDENCE = 0.7;
 export const resultsPageQuery = (id: string, filter: ResultFilter, page: number, done: number, question: string | null = null) =>
   queryOptions({
     queryKey: evalKeys.results(id, filter, page, done, question),
-    queryFn: () => call('evals.results', { id, filter, offset: page * RESULTS_PAGE, limit: RESULTS_PAGE, ...(filter === 'low' ? { below: LOW_CONFIDENCE } : {}), ...(question ? { question } : {}) }),
+    queryFn: () =>
+      call('evals.results', {
+        id,
+        filter,
+        offset: page * RESULTS_PAGE,
+        limit: RESULTS_PAGE,
+        ...(filter === 'low' ? { below: LOW_CONFIDENCE } : {}),
+        ...(question ? { question } : {}),
+      }),
     // Keep showing the rows while new results arrive, not when the filter changes: other rows would be clicked.
-    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[4] === filter && previousQuery.queryKey[5] === page && previousQuery.queryKey[7] === question ? previous : undefined),
+    placeholderData: (previous, previousQuery) =>
+      previousQuery?.queryKey[4] === filter && previousQuery.queryKey[5] === page && previousQuery.queryKey[7] === question ? previous : undefined,
   });
 
-export const evalItemQuery = (id: string, position: number) => queryOptions({ queryKey: evalKeys.item(id, position), queryFn: () => call('evals.item', { id, position }) });
+export const evalItemQuery = (id: string, position: number) =>
+  queryOptions({ queryKey: evalKeys.item(id, position), queryFn: () => call('evals.item', { id, position }) });

@@ -3,21 +3,38 @@ import type { EvalRun } from '../../../../shared/schemas/evaluation';
 import { costLines, offBy } from './cost-text';
 
 const run = (over: Partial<EvalRun>): EvalRun =>
-  ({ status: 'done', in_flight: 0, done: 40, total: 40, spent_usd: 0.0011, expected_usd: null, expected_from: 40, estimate: { expected_usd: 0.001, worst_usd: 0.02, input_tokens: 4000, output_tokens: 40 }, ...over }) as EvalRun;
+  ({
+    status: 'done',
+    in_flight: 0,
+    done: 40,
+    total: 40,
+    spent_usd: 0.0011,
+    expected_usd: null,
+    expected_from: 40,
+    estimate: { expected_usd: 0.001, worst_usd: 0.02, input_tokens: 4000, output_tokens: 40 },
+    ...over,
+  }) as EvalRun;
 
 describe('estimate against actual', () => {
   it('names the expected cost and the worst case apart, and the actual beside the expected one when done', () => {
     const lines = costLines(run({}));
-    expect(lines[0]).toBe('Estimate at the start: expected $0.00100 · worst case $0.0200 (every request tried on every endpoint of its route with the longest replies)');
+    expect(lines[0]).toBe(
+      'Estimate at the start: expected $0.00100 · worst case $0.0200 (every request tried on every endpoint of its route with the longest replies)',
+    );
     // 0.0011 against 0.001: (0.0011 − 0.001) / 0.001 = +10%.
     expect(lines[1]).toBe('Actual: $0.00110, +10% against the expected cost');
   });
-  it('in short (Boxes\' toolbar), without what the worst case means', () => {
-    expect(costLines(run({}), { short: true })).toEqual(['Estimate at the start: expected $0.00100 · worst case $0.0200', 'Actual: $0.00110, +10% against the expected cost']);
+  it("in short (Boxes' toolbar), without what the worst case means", () => {
+    expect(costLines(run({}), { short: true })).toEqual([
+      'Estimate at the start: expected $0.00100 · worst case $0.0200',
+      'Actual: $0.00110, +10% against the expected cost',
+    ]);
   });
   it('while running, says the expectation refined from the answered items', () => {
     const lines = costLines(run({ status: 'running', done: 8, spent_usd: 0.0002, expected_usd: 0.00095, expected_from: 8 }));
-    expect(lines[1]).toBe('Expected now: $0.000950 for all 40 requests, from the tokens the first 8 answered ones measured against the estimate\'s count for them · $0.000200 spent so far');
+    expect(lines[1]).toBe(
+      "Expected now: $0.000950 for all 40 requests, from the tokens the first 8 answered ones measured against the estimate's count for them · $0.000200 spent so far",
+    );
   });
   it('signs the difference and says when nothing was expected', () => {
     expect(offBy(0.75, 1)).toBe('−25% against the expected cost');

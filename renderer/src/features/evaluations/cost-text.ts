@@ -19,15 +19,21 @@ export function costLines(run: EvalRun, options: { short?: boolean } = {}): stri
   if (e) {
     const expected = e.expected_usd === null ? 'expected cost unknown (a price is unknown)' : `expected ${formatUsd(e.expected_usd)}`;
     const worst = e.worst_usd === null ? 'worst case unknown' : `worst case ${formatUsd(e.worst_usd)}`;
-    lines.push(`Estimate at the start: ${expected} · ${worst}${options.short ? '' : ' (every request tried on every endpoint of its route with the longest replies)'}`);
+    lines.push(
+      `Estimate at the start: ${expected} · ${worst}${options.short ? '' : ' (every request tried on every endpoint of its route with the longest replies)'}`,
+    );
   }
   const finished = run.status !== 'running' && run.in_flight === 0;
   if (finished && run.done === run.total && e?.expected_usd !== null && e?.expected_usd !== undefined) {
     lines.push(`Actual: ${formatUsd(run.spent_usd)}, ${offBy(run.spent_usd, e.expected_usd)}`);
   } else if (run.expected_usd !== null && !finished) {
-    lines.push(`Expected now: ${formatUsd(run.expected_usd)} for all ${run.total.toLocaleString('en-US')} requests, from the tokens the first ${run.expected_from.toLocaleString('en-US')} answered ones measured against the estimate's count for them · ${formatUsd(run.spent_usd)} spent so far`);
+    lines.push(
+      `Expected now: ${formatUsd(run.expected_usd)} for all ${run.total.toLocaleString('en-US')} requests, from the tokens the first ${run.expected_from.toLocaleString('en-US')} answered ones measured against the estimate's count for them · ${formatUsd(run.spent_usd)} spent so far`,
+    );
   } else {
-    lines.push(`Spent: ${formatUsd(run.spent_usd)}${run.done < run.total ? ` on ${run.done.toLocaleString('en-US')} of ${run.total.toLocaleString('en-US')} requests` : ''}`);
+    lines.push(
+      `Spent: ${formatUsd(run.spent_usd)}${run.done < run.total ? ` on ${run.done.toLocaleString('en-US')} of ${run.total.toLocaleString('en-US')} requests` : ''}`,
+    );
   }
   return lines;
 }

@@ -3,9 +3,21 @@ import { bestOf, intervalText, provisionalReason } from './metric-format';
 
 describe('reading metrics', () => {
   it("marks the best of a row by the metric's direction, clear only when the others' intervals stay short of it", () => {
-    const wide = [{ low: 0.5, high: 0.9 }, { low: 0.4, high: 0.8 }];
+    const wide = [
+      { low: 0.5, high: 0.9 },
+      { low: 0.4, high: 0.8 },
+    ];
     expect(bestOf('accuracy', [0.7, 0.6], wide)).toEqual({ index: 0, clear: false });
-    expect(bestOf('accuracy', [0.9, 0.5], [{ low: 0.85, high: 0.95 }, { low: 0.4, high: 0.6 }])).toEqual({ index: 0, clear: true });
+    expect(
+      bestOf(
+        'accuracy',
+        [0.9, 0.5],
+        [
+          { low: 0.85, high: 0.95 },
+          { low: 0.4, high: 0.6 },
+        ],
+      ),
+    ).toEqual({ index: 0, clear: true });
     // Lower is better for ECE.
     expect(bestOf('ece', [0.2, 0.05], [null, null])).toEqual({ index: 1, clear: false });
     expect(bestOf('accuracy', [0.7, 0.7], wide)).toBeNull();

@@ -61,12 +61,14 @@ export function bestOf(metric: string, values: readonly (number | null | undefin
   const best = sorted[0]!;
   const bestInterval = intervals[best.i];
   // Clear when no other model's interval overlaps the best one's.
-  const clear = !!bestInterval && known.every((x) => {
-    if (x.i === best.i) return true;
-    const other = intervals[x.i];
-    if (!other) return false;
-    return higher ? other.high < bestInterval.low : other.low > bestInterval.high;
-  });
+  const clear =
+    !!bestInterval &&
+    known.every((x) => {
+      if (x.i === best.i) return true;
+      const other = intervals[x.i];
+      if (!other) return false;
+      return higher ? other.high < bestInterval.low : other.low > bestInterval.high;
+    });
   return { index: best.i, clear };
 }
 

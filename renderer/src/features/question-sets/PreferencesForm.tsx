@@ -4,7 +4,10 @@ type Prefs = Record<string, unknown>;
 
 const list = (v: unknown): string => (Array.isArray(v) ? v.join(', ') : '');
 const toList = (s: string): string[] | undefined => {
-  const items = s.split(',').map((x) => x.trim()).filter(Boolean);
+  const items = s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   return items.length > 0 ? items : undefined;
 };
 const numberOrUndefined = (s: string): number | undefined => (s.trim() === '' || Number.isNaN(Number(s)) ? undefined : Number(s));
@@ -13,7 +16,8 @@ const PERCENTILES = ['p50', 'p75', 'p90', 'p99'] as const;
 
 /** p50…p99 cutoffs; only p50 set is written as a plain number, as the spec allows. */
 function Cutoffs({ label, help, value, step, onChange }: { label: string; help: string; value: unknown; step: number; onChange: (v: unknown) => void }) {
-  const current: Record<string, number | undefined> = typeof value === 'number' ? { p50: value } : ((value as Record<string, number | undefined> | undefined) ?? {});
+  const current: Record<string, number | undefined> =
+    typeof value === 'number' ? { p50: value } : ((value as Record<string, number | undefined> | undefined) ?? {});
   const update = (p: string, raw: string) => {
     const next = { ...current, [p]: numberOrUndefined(raw) };
     const given = PERCENTILES.filter((k) => next[k] !== undefined);
@@ -24,7 +28,17 @@ function Cutoffs({ label, help, value, step, onChange }: { label: string; help: 
       <span className="pref-label">{label}</span>
       <div className="pref-inline">
         {PERCENTILES.map((p) => (
-          <input key={p} aria-label={`${label} ${p}`} type="number" min={0} step={step} size={6} placeholder={p} value={current[p] ?? ''} onChange={(e) => update(p, e.target.value)} />
+          <input
+            key={p}
+            aria-label={`${label} ${p}`}
+            type="number"
+            min={0}
+            step={step}
+            size={6}
+            placeholder={p}
+            value={current[p] ?? ''}
+            onChange={(e) => update(p, e.target.value)}
+          />
         ))}
       </div>
       <Help>{help}</Help>
@@ -66,7 +80,11 @@ export function PreferencesForm({ json, onChange }: { json: string; onChange: (j
   const tri = (key: string, label: string, help: string) => (
     <div className="pref-field">
       <label htmlFor={`pref-${key}`}>{label}</label>
-      <select id={`pref-${key}`} value={prefs[key] === true ? 'true' : prefs[key] === false ? 'false' : ''} onChange={(e) => set(key, e.target.value === '' ? undefined : e.target.value === 'true')}>
+      <select
+        id={`pref-${key}`}
+        value={prefs[key] === true ? 'true' : prefs[key] === false ? 'false' : ''}
+        onChange={(e) => set(key, e.target.value === '' ? undefined : e.target.value === 'true')}
+      >
         <option value="">default</option>
         <option value="true">yes</option>
         <option value="false">no</option>
@@ -100,7 +118,13 @@ export function PreferencesForm({ json, onChange }: { json: string; onChange: (j
           ))}
         </select>
         <label className="inline-check small">
-          <input type="checkbox" disabled={!sortBy} checked={partition === 'none'} onChange={(e) => set('sort', e.target.checked ? { by: sortBy, partition: 'none' } : sortBy)} /> across models
+          <input
+            type="checkbox"
+            disabled={!sortBy}
+            checked={partition === 'none'}
+            onChange={(e) => set('sort', e.target.checked ? { by: sortBy, partition: 'none' } : sortBy)}
+          />{' '}
+          across models
         </label>
         <Help>Sorted order, no load balancing. exacto: measured success rate first.</Help>
       </div>
@@ -129,7 +153,11 @@ export function PreferencesForm({ json, onChange }: { json: string; onChange: (j
         <div className="pref-inline">
           {QUANTIZATIONS.map((q) => (
             <label key={q} className="inline-check small">
-              <input type="checkbox" checked={quantizations.includes(q)} onChange={(e) => set('quantizations', e.target.checked ? [...quantizations, q] : quantizations.filter((x) => x !== q))} />
+              <input
+                type="checkbox"
+                checked={quantizations.includes(q)}
+                onChange={(e) => set('quantizations', e.target.checked ? [...quantizations, q] : quantizations.filter((x) => x !== q))}
+              />
               {q}
             </label>
           ))}
@@ -139,7 +167,11 @@ export function PreferencesForm({ json, onChange }: { json: string; onChange: (j
       {tri('zdr', 'Zero data retention', 'Yes: only endpoints known to keep no prompts.')}
       <div className="pref-field">
         <label htmlFor="pref-data_collection">Data collection</label>
-        <select id="pref-data_collection" value={(prefs['data_collection'] as string | undefined) ?? ''} onChange={(e) => set('data_collection', e.target.value || undefined)}>
+        <select
+          id="pref-data_collection"
+          value={(prefs['data_collection'] as string | undefined) ?? ''}
+          onChange={(e) => set('data_collection', e.target.value || undefined)}
+        >
           <option value="">default (allow)</option>
           <option value="allow">allow</option>
           <option value="deny">deny</option>

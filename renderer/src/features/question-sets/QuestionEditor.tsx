@@ -76,9 +76,24 @@ export function QuestionEditor({
           <div className="small muted">Options (name, optional guidance)</div>
           {q.options.map((o, i) => (
             <div className="row-inline" key={o.key}>
-              <input aria-label={`Option ${i + 1} name`} value={o.name} placeholder="name" onChange={(e) => onChange({ ...q, options: q.options.map((x) => (x.key === o.key ? { ...x, name: e.target.value } : x)) })} />
-              <input aria-label={`Option ${i + 1} guidance`} value={o.guidance} placeholder="guidance (optional)" onChange={(e) => onChange({ ...q, options: q.options.map((x) => (x.key === o.key ? { ...x, guidance: e.target.value } : x)) })} />
-              <button type="button" className="secondary" aria-label={`Remove option ${i + 1}`} onClick={() => onChange({ ...q, options: q.options.filter((x) => x.key !== o.key) })}>
+              <input
+                aria-label={`Option ${i + 1} name`}
+                value={o.name}
+                placeholder="name"
+                onChange={(e) => onChange({ ...q, options: q.options.map((x) => (x.key === o.key ? { ...x, name: e.target.value } : x)) })}
+              />
+              <input
+                aria-label={`Option ${i + 1} guidance`}
+                value={o.guidance}
+                placeholder="guidance (optional)"
+                onChange={(e) => onChange({ ...q, options: q.options.map((x) => (x.key === o.key ? { ...x, guidance: e.target.value } : x)) })}
+              />
+              <button
+                type="button"
+                className="secondary"
+                aria-label={`Remove option ${i + 1}`}
+                onClick={() => onChange({ ...q, options: q.options.filter((x) => x.key !== o.key) })}
+              >
                 ×
               </button>
             </div>
@@ -116,13 +131,30 @@ export function QuestionEditor({
                     }
                   }}
                 />
-                <button type="button" className="secondary" aria-label={`Move level ${i} up`} disabled={i === 0} onClick={() => onChange({ ...q, levels: move(q.levels, i, -1) })}>
+                <button
+                  type="button"
+                  className="secondary"
+                  aria-label={`Move level ${i} up`}
+                  disabled={i === 0}
+                  onClick={() => onChange({ ...q, levels: move(q.levels, i, -1) })}
+                >
                   ↑
                 </button>
-                <button type="button" className="secondary" aria-label={`Move level ${i} down`} disabled={i === q.levels.length - 1} onClick={() => onChange({ ...q, levels: move(q.levels, i, 1) })}>
+                <button
+                  type="button"
+                  className="secondary"
+                  aria-label={`Move level ${i} down`}
+                  disabled={i === q.levels.length - 1}
+                  onClick={() => onChange({ ...q, levels: move(q.levels, i, 1) })}
+                >
                   ↓
                 </button>
-                <button type="button" className="secondary" aria-label={`Remove level ${i}`} onClick={() => onChange({ ...q, levels: q.levels.filter((x) => x.key !== l.key) })}>
+                <button
+                  type="button"
+                  className="secondary"
+                  aria-label={`Remove level ${i}`}
+                  onClick={() => onChange({ ...q, levels: q.levels.filter((x) => x.key !== l.key) })}
+                >
                   ×
                 </button>
               </li>

@@ -35,8 +35,20 @@ function SetList({ selected, onSelect, onNew }: { selected: string | undefined; 
   const sets = useQuery(setsQuery());
   const [undo, setUndo] = useState<{ id: string; name: string } | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: setsKeys.all });
-  const remove = useMutation({ mutationFn: (s: { id: string; name: string }) => call('sets.delete', { id: s.id }).then(() => s), onSuccess: (s) => { setUndo(s); return refresh(); } });
-  const restore = useMutation({ mutationFn: (id: string) => call('sets.restore', { id }), onSuccess: () => { setUndo(null); return refresh(); } });
+  const remove = useMutation({
+    mutationFn: (s: { id: string; name: string }) => call('sets.delete', { id: s.id }).then(() => s),
+    onSuccess: (s) => {
+      setUndo(s);
+      return refresh();
+    },
+  });
+  const restore = useMutation({
+    mutationFn: (id: string) => call('sets.restore', { id }),
+    onSuccess: () => {
+      setUndo(null);
+      return refresh();
+    },
+  });
   const duplicate = useMutation({
     mutationFn: async (id: string) => {
       const set = await call('sets.get', { id });
@@ -48,7 +60,14 @@ function SetList({ selected, onSelect, onNew }: { selected: string | undefined; 
     },
   });
   return (
-    <Panel title="Sets" aside={<button type="button" onClick={onNew}>New set</button>}>
+    <Panel
+      title="Sets"
+      aside={
+        <button type="button" onClick={onNew}>
+          New set
+        </button>
+      }
+    >
       {undo ? (
         <div className="notice notice-ok" role="status">
           Deleted “{undo.name}”.
@@ -57,7 +76,9 @@ function SetList({ selected, onSelect, onNew }: { selected: string | undefined; 
           </button>
         </div>
       ) : null}
-      {sets.data && sets.data.length === 0 ? <EmptyState title="No question sets yet">Write one on the right, or import a DecisionsRequest JSON file.</EmptyState> : null}
+      {sets.data && sets.data.length === 0 ? (
+        <EmptyState title="No question sets yet">Write one on the right, or import a DecisionsRequest JSON file.</EmptyState>
+      ) : null}
       <ul className="set-list">
         {(sets.data ?? []).map((s) => (
           <li key={s.id} aria-current={s.id === selected ? 'true' : undefined}>
@@ -142,14 +163,18 @@ export function QuestionSetsScreen() {
   }, [models.data, draft.model]);
   const built = useMemo(() => buildRequest(draft), [draft]);
   const update = (patch: Partial<SetDraft>) => {
-    for (const key of Object.keys(patch)) touch(key === 'stateText' || key === 'images' || key === 'stateMode' ? 'state' : key === 'preferences' ? 'provider' : key);
+    for (const key of Object.keys(patch))
+      touch(key === 'stateText' || key === 'images' || key === 'stateMode' ? 'state' : key === 'preferences' ? 'provider' : key);
     setDraft((d) => ({ ...d, ...patch }));
   };
   // The set on screen now, for a save answered after the analyst opened another one.
   const showing = useRef(draft.id);
   showing.current = draft.id;
   const save = useMutation({
-    mutationFn: async () => ({ from: draft.id, saved: await call('sets.save', { ...(draft.id ? { id: draft.id } : {}), name: draft.name, request: built.savable! }) }),
+    mutationFn: async () => ({
+      from: draft.id,
+      saved: await call('sets.save', { ...(draft.id ? { id: draft.id } : {}), name: draft.name, request: built.savable! }),
+    }),
     onSuccess: ({ from, saved: s }) => {
       if (from === undefined) dropDraft(undefined);
       // Only the draft that was saved takes the saved id: given to another set's draft, its next save would overwrite this set.
@@ -196,7 +221,12 @@ export function QuestionSetsScreen() {
               Import JSON…
               <input type="file" accept="application/json,.json" onChange={(e) => e.target.files?.[0] && void onImport(e.target.files[0])} />
             </label>
-            <button type="button" className="secondary" disabled={!built.savable} onClick={() => download(fileName(draft.name, 'json'), JSON.stringify(built.savable, null, 2))}>
+            <button
+              type="button"
+              className="secondary"
+              disabled={!built.savable}
+              onClick={() => download(fileName(draft.name, 'json'), JSON.stringify(built.savable, null, 2))}
+            >
               Export JSON
             </button>
           </>
@@ -206,12 +236,16 @@ export function QuestionSetsScreen() {
       <SampleOffer onAdded={({ set }) => setSelected(set)} />
       {importError ? <ErrorNotice error={new Error(importError)} title="Import failed" /> : null}
       <div className="split">
-        <SetList selected={selected} onSelect={setSelected} onNew={() => {
+        <SetList
+          selected={selected}
+          onSelect={setSelected}
+          onNew={() => {
             if (!mayReplaceNew()) return;
             keepSelected(undefined);
             setSelectedState(undefined);
             setDraft(emptyDraft(models.data?.[0]?.id ?? ''));
-          }} />
+          }}
+        />
         <div>
           <Panel title="Set">
             <div className="two-cols">
@@ -236,7 +270,18 @@ export function QuestionSetsScreen() {
             <StateEditor draft={draft} onChange={update} />
             <FieldProblems problems={statePending} />
           </Panel>
-          <Panel title={`Questions (${draft.questions.length})`} aside={<button type="button" className="secondary" onClick={() => update({ questions: [...draft.questions, newQuestion('noul', `q${draft.questions.length + 1}`)] })}>Add question</button>}>
+          <Panel
+            title={`Questions (${draft.questions.length})`}
+            aside={
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => update({ questions: [...draft.questions, newQuestion('noul', `q${draft.questions.length + 1}`)] })}
+              >
+                Add question
+              </button>
+            }
+          >
             {draft.questions.map((q) => (
               <QuestionEditor
                 key={q.key}
@@ -258,10 +303,23 @@ export function QuestionSetsScreen() {
             <label htmlFor="set-preferences" className="visually-hidden">
               Provider preferences JSON
             </label>
-            <textarea id="set-preferences" rows={3} value={draft.preferences} placeholder='{"sort": "price"}' onChange={(e) => update({ preferences: e.target.value })} />
+            <textarea
+              id="set-preferences"
+              rows={3}
+              value={draft.preferences}
+              placeholder='{"sort": "price"}'
+              onChange={(e) => update({ preferences: e.target.value })}
+            />
             <FieldProblems problems={shown('provider') ? problemsAt(built.problems, 'provider') : []} />
           </details>
-          <TryGrid ref={tryGrid} setId={draft.id} setName={draft.name} request={built.savable ?? null} ownState={built.valid ? built.valid.state : null} models={models2} />
+          <TryGrid
+            ref={tryGrid}
+            setId={draft.id}
+            setName={draft.name}
+            request={built.savable ?? null}
+            ownState={built.valid ? built.valid.state : null}
+            models={models2}
+          />
           <div className="action-bar">
             {dirty ? (
               <span className="draft-state" role="note">
@@ -271,7 +329,15 @@ export function QuestionSetsScreen() {
                 </button>
               </span>
             ) : null}
-            <span className={built.valid ? 'badge badge-ok' : 'badge'} role="status" title={!built.valid && built.savable ? 'Content is needed to run the set here; a set used over a dataset in Evaluations takes it from each item' : undefined}>
+            <span
+              className={built.valid ? 'badge badge-ok' : 'badge'}
+              role="status"
+              title={
+                !built.valid && built.savable
+                  ? 'Content is needed to run the set here; a set used over a dataset in Evaluations takes it from each item'
+                  : undefined
+              }
+            >
               {built.valid
                 ? 'valid request'
                 : built.savable
@@ -281,22 +347,39 @@ export function QuestionSetsScreen() {
                     : `${built.problems.length} problem${built.problems.length === 1 ? '' : 's'}`}
             </span>
             <label htmlFor="compare-models">Also run on</label>
-            <select id="compare-models" multiple size={2} value={compareWith} onChange={(e) => setCompareWith([...e.target.selectedOptions].map((o) => o.value))}>
-              {(models.data ?? []).filter((m) => m.id !== draft.model).map((m) => (
-                <option key={m.id} value={m.id} title={modelKind(m)}>
-                  {m.id} ({kindTag(m)})
-                </option>
-              ))}
+            <select
+              id="compare-models"
+              multiple
+              size={2}
+              value={compareWith}
+              onChange={(e) => setCompareWith([...e.target.selectedOptions].map((o) => o.value))}
+            >
+              {(models.data ?? [])
+                .filter((m) => m.id !== draft.model)
+                .map((m) => (
+                  <option key={m.id} value={m.id} title={modelKind(m)}>
+                    {m.id} ({kindTag(m)})
+                  </option>
+                ))}
             </select>
             <button type="button" className="secondary" disabled={save.isPending} onClick={() => (built.savable ? save.mutate() : setTried(true))}>
               {save.isPending ? 'Saving…' : 'Save'}
             </button>
-            <button type="button" disabled={!built.valid} onClick={() => tryGrid.current?.tryAll()} title="Tries the set here on its content and examples, on each model chosen">
+            <button
+              type="button"
+              disabled={!built.valid}
+              onClick={() => tryGrid.current?.tryAll()}
+              title="Tries the set here on its content and examples, on each model chosen"
+            >
               {compareWith.length > 0 ? `Run on ${compareWith.length + 1} models` : 'Run'}
             </button>
           </div>
           {save.error ? <ErrorNotice error={save.error} title="Not saved" /> : null}
-          {save.isSuccess && save.data.saved.id === draft.id ? <p className="muted small" role="status">Saved.</p> : null}
+          {save.isSuccess && save.data.saved.id === draft.id ? (
+            <p className="muted small" role="status">
+              Saved.
+            </p>
+          ) : null}
         </div>
       </div>
     </>

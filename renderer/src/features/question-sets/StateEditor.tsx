@@ -23,7 +23,15 @@ export function StateEditor({ draft, onChange }: { draft: SetDraft; onChange: (d
     onChange({ images: [...draft.images, ...(await imagesFrom(e.dataTransfer.files))] });
   };
   return (
-    <div className={`state-editor ${over ? 'drop-over' : ''}`} onDragOver={(e) => { e.preventDefault(); setOver(true); }} onDragLeave={() => setOver(false)} onDrop={onDrop}>
+    <div
+      className={`state-editor ${over ? 'drop-over' : ''}`}
+      onDragOver={(e) => {
+        e.preventDefault();
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={onDrop}
+    >
       <div className="toolbar">
         <fieldset className="segmented">
           <legend>State</legend>
@@ -36,20 +44,36 @@ export function StateEditor({ draft, onChange }: { draft: SetDraft; onChange: (d
         </fieldset>
         <label className="file-button">
           Add images…
-          <input type="file" accept="image/png,image/jpeg,image/gif,image/webp" multiple onChange={async (e) => e.target.files && onChange({ images: [...draft.images, ...(await imagesFrom(e.target.files))] })} />
+          <input
+            type="file"
+            accept="image/png,image/jpeg,image/gif,image/webp"
+            multiple
+            onChange={async (e) => e.target.files && onChange({ images: [...draft.images, ...(await imagesFrom(e.target.files))] })}
+          />
         </label>
         <span className="muted small">or drop images here</span>
       </div>
       <label htmlFor="state-text" className="visually-hidden">
         State content
       </label>
-      <textarea id="state-text" rows={6} value={draft.stateText} placeholder={draft.stateMode === 'json' ? '{"ticket": 42, "text": "…"}' : 'The content to judge…'} onChange={(e) => onChange({ stateText: e.target.value })} />
+      <textarea
+        id="state-text"
+        rows={6}
+        value={draft.stateText}
+        placeholder={draft.stateMode === 'json' ? '{"ticket": 42, "text": "…"}' : 'The content to judge…'}
+        onChange={(e) => onChange({ stateText: e.target.value })}
+      />
       {draft.images.length > 0 ? (
         <ul className="thumbs" aria-label="Images in the state">
           {draft.images.map((img) => (
             <li key={img.key}>
               <img src={img.dataUrl} alt={img.name} />
-              <button type="button" className="secondary" aria-label={`Remove image ${img.name}`} onClick={() => onChange({ images: draft.images.filter((i) => i.key !== img.key) })}>
+              <button
+                type="button"
+                className="secondary"
+                aria-label={`Remove image ${img.name}`}
+                onClick={() => onChange({ images: draft.images.filter((i) => i.key !== img.key) })}
+              >
                 ×
               </button>
             </li>

@@ -46,7 +46,8 @@ function Cell({ run, questions, expected }: { run: Run | undefined; questions: s
         const right = matchesExpected(answers[q], expected[q]);
         return (
           <div key={q} className={right === false ? 'cell-wrong' : right === true ? 'cell-right' : undefined}>
-            <span className="muted">{q}:</span> <span className="nowrap">{run.status === 'running' && !(q in answers) ? '…' : `${answerText(answers[q])}${mark(right)}`}</span>
+            <span className="muted">{q}:</span>{' '}
+            <span className="nowrap">{run.status === 'running' && !(q in answers) ? '…' : `${answerText(answers[q])}${mark(right)}`}</span>
           </div>
         );
       })}
@@ -82,7 +83,13 @@ export function TryGrid({ setId, setName, request, ownState, models, ref }: Prop
   const [runs, setRuns] = useState<Record<string, string>>({});
   const ids = Object.values(runs);
   const polled = useQueries({
-    queries: ids.map((id) => queryOptions({ queryKey: ['runs', 'one', id], queryFn: () => call('runs.get', { id }), refetchInterval: (q) => (q.state.data?.status === 'running' ? 400 : false) })),
+    queries: ids.map((id) =>
+      queryOptions({
+        queryKey: ['runs', 'one', id],
+        queryFn: () => call('runs.get', { id }),
+        refetchInterval: (q) => (q.state.data?.status === 'running' ? 400 : false),
+      }),
+    ),
   });
   const byId = new Map(polled.flatMap((p) => (p.data ? [[p.data.id, p.data] as const] : [])));
   const ownRuns = models.map((m) => runs[`${OWN}|${m}`]).filter((id): id is string => id !== undefined);
@@ -99,7 +106,11 @@ export function TryGrid({ setId, setName, request, ownState, models, ref }: Prop
             const asked = e.key === OWN ? request!.questions : Object.fromEntries(textQuestions.map((q) => [q, request!.questions[q]!]));
             // Labelled as Runs lists them: the set's own run by the set's name, an example's by its place.
             const label = e.key === OWN ? setName : `${setName} · example ${rows.filter((x) => x.key !== OWN).indexOf(e) + 1}`;
-            const run = await call('runs.start', { request: { ...request!, model, state, questions: asked } as DecisionsRequest, ...(setId ? { set_id: setId } : {}), label });
+            const run = await call('runs.start', {
+              request: { ...request!, model, state, questions: asked } as DecisionsRequest,
+              ...(setId ? { set_id: setId } : {}),
+              label,
+            });
             started[`${e.key}|${model}`] = run.id;
           }),
         ),
@@ -121,7 +132,10 @@ export function TryGrid({ setId, setName, request, ownState, models, ref }: Prop
         name: datasetName.trim() || `${setName} examples`,
         file: 'examples.jsonl',
         format: 'jsonl',
-        content: examplesAsJsonl(rows.filter((e) => e.key !== OWN), request!.questions),
+        content: examplesAsJsonl(
+          rows.filter((e) => e.key !== OWN),
+          request!.questions,
+        ),
         questions: request!.questions,
       }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: evalKeys.datasets }),
@@ -135,13 +149,18 @@ export function TryGrid({ setId, setName, request, ownState, models, ref }: Prop
       <Panel
         title="Try it"
         aside={
-          <button type="button" disabled={!request || ready.length === 0 || models.length === 0 || tryAll.isPending} onClick={() => once(held, () => tryAll.mutateAsync())}>
+          <button
+            type="button"
+            disabled={!request || ready.length === 0 || models.length === 0 || tryAll.isPending}
+            onClick={() => once(held, () => tryAll.mutateAsync())}
+          >
             Try {ready.length} example{ready.length === 1 ? '' : 's'} on {models.length} model{models.length === 1 ? '' : 's'}
           </button>
         }
       >
         <p className="muted small">
-          Each example is sent to each model here, without leaving the set; say what each answer should be and the grid marks it. {request ? '' : 'Fix the problems above to try the set.'}{' '}
+          Each example is sent to each model here, without leaving the set; say what each answer should be and the grid marks it.{' '}
+          {request ? '' : 'Fix the problems above to try the set.'}{' '}
           {ownRuns.length > 0 ? (
             // The set's own runs, side by side in Runs (routing, distributions, usage), when wanted.
             <a href={`#/runs?${ownRuns.length > 1 ? 'compare' : 'run'}=${ownRuns.join(',')}`}>{ownRuns.length > 1 ? 'Compare in Runs' : 'Open in Runs'}</a>
@@ -174,65 +193,90 @@ export function TryGrid({ setId, setName, request, ownState, models, ref }: Prop
                 const n = rows.filter((x) => x.key !== OWN).indexOf(e) + 1;
                 const called = e.key === OWN ? "this set's content" : `example ${n}`;
                 return (
-                <tr key={e.key}>
-                  <td className="try-example">
-                    {e.key === OWN ? (
-                      <p className="small">
-                        <strong>This set&apos;s content</strong>
-                      </p>
-                    ) : (
-                      <textarea
-                        rows={2}
-                        value={e.text}
-                        aria-label={`Example ${n}`}
-                        onChange={(ev) => change(examples.map((x) => (x.key === e.key ? { ...x, text: ev.target.value } : x)))}
-                        placeholder="Content to judge"
-                      />
-                    )}
-                    <div className="try-expected">
-                      {(e.key === OWN ? questions : textQuestions).map((q) => {
-                        const choices = expectedChoices(request!.questions[q] as Question);
-                        if (choices.length === 0) return null;
-                        return (
-                          <label key={q} className="small">
-                            {q}
-                            <select value={e.expected[q] ?? ''} onChange={(ev) => setExpected(e, q, ev.target.value)} aria-label={`Expected ${q} of ${called}`}>
-                              <option value="">not said</option>
-                              {choices.map(([value, words]) => (
-                                <option key={value} value={value}>
-                                  {words}
-                                </option>
-                              ))}
-                            </select>
-                          </label>
-                        );
-                      })}
-                      {e.key !== OWN ? (
-                        <button type="button" className="secondary small" onClick={() => change(examples.filter((x) => x.key !== e.key))} aria-label={`Remove example ${n}`}>
-                          Remove
-                        </button>
-                      ) : null}
-                    </div>
-                  </td>
-                  {models.map((m) => {
-                    const id = runs[`${e.key}|${m}`];
-                    return <Cell key={m} run={id ? byId.get(id) : undefined} questions={e.key === OWN ? questions : textQuestions} expected={e.expected} />;
-                  })}
-                </tr>
+                  <tr key={e.key}>
+                    <td className="try-example">
+                      {e.key === OWN ? (
+                        <p className="small">
+                          <strong>This set&apos;s content</strong>
+                        </p>
+                      ) : (
+                        <textarea
+                          rows={2}
+                          value={e.text}
+                          aria-label={`Example ${n}`}
+                          onChange={(ev) => change(examples.map((x) => (x.key === e.key ? { ...x, text: ev.target.value } : x)))}
+                          placeholder="Content to judge"
+                        />
+                      )}
+                      <div className="try-expected">
+                        {(e.key === OWN ? questions : textQuestions).map((q) => {
+                          const choices = expectedChoices(request!.questions[q] as Question);
+                          if (choices.length === 0) return null;
+                          return (
+                            <label key={q} className="small">
+                              {q}
+                              <select
+                                value={e.expected[q] ?? ''}
+                                onChange={(ev) => setExpected(e, q, ev.target.value)}
+                                aria-label={`Expected ${q} of ${called}`}
+                              >
+                                <option value="">not said</option>
+                                {choices.map(([value, words]) => (
+                                  <option key={value} value={value}>
+                                    {words}
+                                  </option>
+                                ))}
+                              </select>
+                            </label>
+                          );
+                        })}
+                        {e.key !== OWN ? (
+                          <button
+                            type="button"
+                            className="secondary small"
+                            onClick={() => change(examples.filter((x) => x.key !== e.key))}
+                            aria-label={`Remove example ${n}`}
+                          >
+                            Remove
+                          </button>
+                        ) : null}
+                      </div>
+                    </td>
+                    {models.map((m) => {
+                      const id = runs[`${e.key}|${m}`];
+                      return <Cell key={m} run={id ? byId.get(id) : undefined} questions={e.key === OWN ? questions : textQuestions} expected={e.expected} />;
+                    })}
+                  </tr>
                 );
               })}
             </tbody>
           </table>
         </div>
         <div className="toolbar">
-          <button type="button" className="secondary" disabled={examples.filter((e) => e.key !== OWN).length >= MAX_EXAMPLES} onClick={() => change([...examples, { key: newKey() + Date.now().toString(36), text: '', expected: {} }])}>
+          <button
+            type="button"
+            className="secondary"
+            disabled={examples.filter((e) => e.key !== OWN).length >= MAX_EXAMPLES}
+            onClick={() => change([...examples, { key: newKey() + Date.now().toString(36), text: '', expected: {} }])}
+          >
             Add an example
           </button>
           <label className="small">
             Save the examples as a dataset
-            <input value={datasetName} onChange={(e) => setDatasetName(e.target.value)} placeholder={`${setName} examples`} maxLength={200} aria-label="Dataset name" />
+            <input
+              value={datasetName}
+              onChange={(e) => setDatasetName(e.target.value)}
+              placeholder={`${setName} examples`}
+              maxLength={200}
+              aria-label="Dataset name"
+            />
           </label>
-          <button type="button" className="secondary" disabled={!request || rows.filter((e) => e.key !== OWN && e.text.trim()).length === 0 || saveDataset.isPending} onClick={() => saveDataset.mutate()}>
+          <button
+            type="button"
+            className="secondary"
+            disabled={!request || rows.filter((e) => e.key !== OWN && e.text.trim()).length === 0 || saveDataset.isPending}
+            onClick={() => saveDataset.mutate()}
+          >
             Save as dataset
           </button>
           {saveDataset.data?.dataset ? (
@@ -241,7 +285,9 @@ export function TryGrid({ setId, setName, request, ownState, models, ref }: Prop
             </span>
           ) : null}
         </div>
-        {saveDataset.data && !saveDataset.data.dataset ? <ErrorNotice error={new Error(saveDataset.data.problems.map((p) => `${p.field}: ${p.message}`).join('; '))} title="Not saved" /> : null}
+        {saveDataset.data && !saveDataset.data.dataset ? (
+          <ErrorNotice error={new Error(saveDataset.data.problems.map((p) => `${p.field}: ${p.message}`).join('; '))} title="Not saved" />
+        ) : null}
         {saveDataset.error ? <ErrorNotice error={saveDataset.error} title="Not saved" /> : null}
         {tryAll.error ? <ErrorNotice error={tryAll.error} title="Not tried" /> : null}
       </Panel>

@@ -17,7 +17,12 @@ function rekey(draft: SetDraft): SetDraft {
   return {
     ...draft,
     images: draft.images.map((i) => ({ ...i, key: newKey() })),
-    questions: draft.questions.map((q) => ({ ...q, key: newKey(), options: q.options.map((o) => ({ ...o, key: newKey() })), levels: q.levels.map((l) => ({ ...l, key: newKey() })) })),
+    questions: draft.questions.map((q) => ({
+      ...q,
+      key: newKey(),
+      options: q.options.map((o) => ({ ...o, key: newKey() })),
+      levels: q.levels.map((l) => ({ ...l, key: newKey() })),
+    })),
   };
 }
 

@@ -44,6 +44,9 @@ describe('question set drafts', () => {
   it('puts images into state as data-URL content parts after the text', () => {
     const draft = { ...emptyDraft('acme/v'), stateText: 'Find the card.', images: [{ key: 'i', name: 'a.png', dataUrl: 'data:image/png;base64,AAAA' }] };
     draft.questions = [{ ...newQuestion('box', 'card'), instructions: 'the card' }];
-    expect(buildRequest(draft).valid?.state).toEqual([{ type: 'text', text: 'Find the card.' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }]);
+    expect(buildRequest(draft).valid?.state).toEqual([
+      { type: 'text', text: 'Find the card.' },
+      { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+    ]);
   });
 });

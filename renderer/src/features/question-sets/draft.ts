@@ -106,7 +106,8 @@ export function buildRequest(draft: SetDraft): Built {
     }
   }
   if (draft.images.length > 0) {
-    const text = draft.stateMode === 'json' ? [{ type: 'text', text: JSON.stringify(state) }] : draft.stateText ? [{ type: 'text', text: draft.stateText }] : [];
+    const text =
+      draft.stateMode === 'json' ? [{ type: 'text', text: JSON.stringify(state) }] : draft.stateText ? [{ type: 'text', text: draft.stateText }] : [];
     state = [...text, ...draft.images.map((i) => ({ type: 'image_url', image_url: { url: i.dataUrl } }))];
   }
   // Blank content or a blank instruction is still a valid wire request, but it asks nothing: not run, not billed.
@@ -117,8 +118,10 @@ export function buildRequest(draft: SetDraft): Built {
     if (!q.instructions.trim()) problems.push({ path: `questions.${q.name}.instructions`, message: 'the instructions are blank' });
     if (q.name in questions) problems.push({ path: `questions.${q.name}`, message: 'two questions have this name' });
     const base = { type: q.type, instructions: guidance(q.instructions) };
-    if (q.type === 'noul') questions[q.name] = q.trueWhen || q.falseWhen ? { ...base, criteria: { true: guidance(q.trueWhen), false: guidance(q.falseWhen) } } : base;
-    else if (q.type === 'choice') questions[q.name] = { ...base, criteria: Object.fromEntries(q.options.map((o) => [o.name, o.guidance.trim() ? guidance(o.guidance) : null])) };
+    if (q.type === 'noul')
+      questions[q.name] = q.trueWhen || q.falseWhen ? { ...base, criteria: { true: guidance(q.trueWhen), false: guidance(q.falseWhen) } } : base;
+    else if (q.type === 'choice')
+      questions[q.name] = { ...base, criteria: Object.fromEntries(q.options.map((o) => [o.name, o.guidance.trim() ? guidance(o.guidance) : null])) };
     else if (q.type === 'score') questions[q.name] = { ...base, criteria: q.levels.map((l) => guidance(l.text)) };
     else questions[q.name] = base;
   }
@@ -134,7 +137,12 @@ export function buildRequest(draft: SetDraft): Built {
   const parsed = DecisionsRequestSchema.safeParse(request);
   if (!parsed.success) problems.push(...describeIssues(parsed.error));
   const otherProblems = problems.filter((p) => !(p.path === 'state' && p.message === BLANK_STATE));
-  return { request, problems, valid: parsed.success && problems.length === 0 ? parsed.data : null, savable: parsed.success && otherProblems.length === 0 ? parsed.data : null };
+  return {
+    request,
+    problems,
+    valid: parsed.success && problems.length === 0 ? parsed.data : null,
+    savable: parsed.success && otherProblems.length === 0 ? parsed.data : null,
+  };
 }
 
 /** The editor's view of a saved request. */
@@ -163,7 +171,16 @@ export function draftFrom(id: string | undefined, name: string, request: Decisio
     if (q.type === 'score') d.levels = q.criteria.map((c) => ({ key: newKey(), text: asText(c) }));
     return d;
   });
-  return { id, name, model: request.model, stateMode, stateText, images, questions, preferences: request.provider ? JSON.stringify(request.provider, null, 2) : '' };
+  return {
+    id,
+    name,
+    model: request.model,
+    stateMode,
+    stateText,
+    images,
+    questions,
+    preferences: request.provider ? JSON.stringify(request.provider, null, 2) : '',
+  };
 }
 
 export const problemsAt = (problems: ValidationProblem[], prefix: string): ValidationProblem[] =>

@@ -3,8 +3,14 @@ import { answeredValue, examplesAsJsonl, expectedChoices, matchesExpected } from
 
 describe('examples tried in place', () => {
   it('offers the answers a question can have, in words', () => {
-    expect(expectedChoices({ type: 'noul', instructions: 'Urgent?' })).toEqual([['true', 'yes'], ['false', 'no']]);
-    expect(expectedChoices({ type: 'score', instructions: 'Tone?', criteria: ['calm: polite', 'angry'] })).toEqual([['0', 'level 0 (calm)'], ['1', 'level 1 (angry)']]);
+    expect(expectedChoices({ type: 'noul', instructions: 'Urgent?' })).toEqual([
+      ['true', 'yes'],
+      ['false', 'no'],
+    ]);
+    expect(expectedChoices({ type: 'score', instructions: 'Tone?', criteria: ['calm: polite', 'angry'] })).toEqual([
+      ['0', 'level 0 (calm)'],
+      ['1', 'level 1 (angry)'],
+    ]);
   });
   it('judges an answer against what it should have been', () => {
     expect(matchesExpected({ type: 'noul', noul: 0.8 }, 'true')).toBe(true);

@@ -35,9 +35,14 @@ export function keepExamples(setId: string | undefined, examples: readonly Examp
 
 /** What an answer to a question can be expected to be, as the form offers it: [value, words]. */
 export function expectedChoices(question: Question): [string, string][] {
-  if (question.type === 'noul') return [['true', 'yes'], ['false', 'no']];
+  if (question.type === 'noul')
+    return [
+      ['true', 'yes'],
+      ['false', 'no'],
+    ];
   if (question.type === 'choice') return Object.keys(question.criteria).map((o) => [o, o]);
-  if (question.type === 'score') return question.criteria.map((c, i) => [String(i), `level ${i}${typeof c === 'string' && c ? ` (${c.split(':')[0]!.slice(0, 24)})` : ''}`]);
+  if (question.type === 'score')
+    return question.criteria.map((c, i) => [String(i), `level ${i}${typeof c === 'string' && c ? ` (${c.split(':')[0]!.slice(0, 24)})` : ''}`]);
   return [];
 }
 

@@ -2,11 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { buildRequest, emptyDraft, newQuestion } from './draft';
 import { showProblem } from './problem-text';
 
-describe('problems in the form\'s words', () => {
+describe("problems in the form's words", () => {
   it('an option without a name says so, not "Invalid key in record"', () => {
     const q = newQuestion('choice', 'q2');
     q.instructions = 'Which?';
-    q.options = [{ key: 'a', name: 'refund', guidance: '' }, { key: 'b', name: '', guidance: '' }];
+    q.options = [
+      { key: 'a', name: 'refund', guidance: '' },
+      { key: 'b', name: '', guidance: '' },
+    ];
     const d = { ...emptyDraft('sandbox/baseline-text'), stateText: 'text', questions: [q] };
     const shown = buildRequest(d).problems.map(showProblem);
     expect(shown).toContainEqual({ field: 'Question “q2”, options', fix: 'Give every option a name, or remove the empty option.' });

@@ -41,7 +41,8 @@ function questionProblem(name: string, rest: string[], problem: ValidationProble
   if (part === 'criteria') {
     if (key === '') return { field: `${field}, options`, fix: 'Give every option a name, or remove the empty option.' };
     if (key !== undefined && /^\d+$/.test(key)) return { field: `${field}, level ${key}`, fix: `${problem.message}; fix or remove this level.` };
-    if (/too_small|at least|>=|expected array to have/i.test(problem.message)) return { field: `${field}, levels or options`, fix: 'Add at least two levels (score) or two options (choice).' };
+    if (/too_small|at least|>=|expected array to have/i.test(problem.message))
+      return { field: `${field}, levels or options`, fix: 'Add at least two levels (score) or two options (choice).' };
     if (key !== undefined) return { field: `${field}, option “${key}”`, fix: `${problem.message}; rename or remove this option.` };
     return { field: `${field}, levels or options`, fix: `${problem.message}; add the missing levels or options.` };
   }
@@ -52,8 +53,17 @@ function questionProblem(name: string, rest: string[], problem: ValidationProble
 export function showProblem(problem: ValidationProblem): ShownProblem {
   const [head, ...rest] = segments(problem.path);
   if (head === 'state') {
-    if (/blank|empty/.test(problem.message)) return { field: 'State', fix: 'Write the content to judge in State, or add an image, to run the set here (it can be saved without: Evaluations takes content from each item).' };
-    return { field: 'State', fix: problem.message.startsWith('not valid JSON') ? `The JSON is not valid (${problem.message.replace('not valid JSON: ', '')}); fix it or switch State to text.` : `${problem.message}.` };
+    if (/blank|empty/.test(problem.message))
+      return {
+        field: 'State',
+        fix: 'Write the content to judge in State, or add an image, to run the set here (it can be saved without: Evaluations takes content from each item).',
+      };
+    return {
+      field: 'State',
+      fix: problem.message.startsWith('not valid JSON')
+        ? `The JSON is not valid (${problem.message.replace('not valid JSON: ', '')}); fix it or switch State to text.`
+        : `${problem.message}.`,
+    };
   }
   if (head === 'model') return { field: 'Model', fix: 'Pick a model from the list, or type an id of the form author/slug.' };
   if (head === 'questions') {
@@ -61,10 +71,18 @@ export function showProblem(problem: ValidationProblem): ShownProblem {
     return questionProblem(rest[0]!, rest.slice(1), problem);
   }
   if (head === 'provider') {
-    if (rest.length === 0) return { field: 'Provider preferences', fix: problem.message.startsWith('not valid JSON') ? 'The JSON is not valid; fix it, or clear it and use the form.' : `${problem.message}.` };
+    if (rest.length === 0)
+      return {
+        field: 'Provider preferences',
+        fix: problem.message.startsWith('not valid JSON') ? 'The JSON is not valid; fix it, or clear it and use the form.' : `${problem.message}.`,
+      };
     const key = rest[0]!;
     const words = PREFERENCE_WORDS[key];
-    if (/unknown property/.test(problem.message)) return { field: `Provider preferences, “${rest.join('.')}”`, fix: `“${rest.at(-1)}” is not a preference here; check its spelling against the list above, or remove it.` };
+    if (/unknown property/.test(problem.message))
+      return {
+        field: `Provider preferences, “${rest.join('.')}”`,
+        fix: `“${rest.at(-1)}” is not a preference here; check its spelling against the list above, or remove it.`,
+      };
     return { field: `Provider preferences, ${words ?? key}`, fix: `${problem.message}; change it in the form above.` };
   }
   if (head === 'name') return { field: 'Name', fix: 'Give the set a name.' };

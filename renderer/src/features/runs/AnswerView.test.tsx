@@ -24,7 +24,12 @@ describe('AnswerView', () => {
   });
 
   it('shows a score as the expected level with each level, its legend and probability', () => {
-    render(<AnswerView name="severity" answer={{ type: 'score', score: 1.3, probabilities: { '0': 0.2, '1': 0.3, '2': 0.5 }, legend: { '0': 'none', '1': 'minor', '2': { level: 'major' } } }} />);
+    render(
+      <AnswerView
+        name="severity"
+        answer={{ type: 'score', score: 1.3, probabilities: { '0': 0.2, '1': 0.3, '2': 0.5 }, legend: { '0': 'none', '1': 'minor', '2': { level: 'major' } } }}
+      />,
+    );
     const region = screen.getByRole('region', { name: 'Answer severity' });
     expect(region.textContent).toContain('Expected level 1.30 of 2');
     expect([...region.querySelectorAll('.bar-label')].map((l) => l.textContent)).toEqual(['0 · none', '1 · minor', '2 · {"level":"major"}']);

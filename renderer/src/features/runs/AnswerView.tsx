@@ -21,7 +21,16 @@ const guidanceText = (g: unknown) => (typeof g === 'string' ? g : JSON.stringify
 
 /** A box drawn over its image, optionally with a second (ground-truth) box. */
 export function BoxOverlay({ image, box, truth, label }: { image: string; box: Box | null; truth?: Box | null; label: string }) {
-  const rect = (b: Box, cls: string) => <rect className={cls} x={b.left * 100} y={b.top * 100} width={(b.right - b.left) * 100} height={(b.bottom - b.top) * 100} vectorEffect="non-scaling-stroke" />;
+  const rect = (b: Box, cls: string) => (
+    <rect
+      className={cls}
+      x={b.left * 100}
+      y={b.top * 100}
+      width={(b.right - b.left) * 100}
+      height={(b.bottom - b.top) * 100}
+      vectorEffect="non-scaling-stroke"
+    />
+  );
   return (
     <figure className="box-figure">
       <div className="box-stage">
@@ -51,9 +60,11 @@ export function AnswerView({ name, answer, method, image }: { name: string; answ
       ) : null}
       {answer.type === 'choice' ? (
         <div>
-          {answer.probabilities
-            ? Object.entries(answer.probabilities).map(([option, p]) => <Bar key={option} label={option} value={p} chosen={option === answer.choice} />)
-            : <p>Chosen: {answer.choice}</p>}
+          {answer.probabilities ? (
+            Object.entries(answer.probabilities).map(([option, p]) => <Bar key={option} label={option} value={p} chosen={option === answer.choice} />)
+          ) : (
+            <p>Chosen: {answer.choice}</p>
+          )}
           {answer.confidence !== undefined ? <p className="muted small">Confidence {probability(answer.confidence)}</p> : null}
         </div>
       ) : null}
@@ -64,7 +75,9 @@ export function AnswerView({ name, answer, method, image }: { name: string; answ
             {answer.probabilities ? ` of ${Object.keys(answer.probabilities).length - 1}` : ''}
           </p>
           {answer.probabilities
-            ? Object.entries(answer.probabilities).map(([level, p]) => <Bar key={level} label={`${level}${answer.legend?.[level] !== undefined ? ` · ${guidanceText(answer.legend[level])}` : ''}`} value={p} />)
+            ? Object.entries(answer.probabilities).map(([level, p]) => (
+                <Bar key={level} label={`${level}${answer.legend?.[level] !== undefined ? ` · ${guidanceText(answer.legend[level])}` : ''}`} value={p} />
+              ))
             : null}
         </div>
       ) : null}

@@ -10,7 +10,12 @@ import { compareCsv, costText, differs, latencyText, responseOf, summary } from 
 /** An answer's whole distribution, small: each option or level with its probability. */
 function Distribution({ answer }: { answer: Answer | undefined }) {
   if (!answer) return <span className="muted">no answer</span>;
-  const entries = answer.type === 'choice' || answer.type === 'score' ? Object.entries(answer.probabilities ?? {}) : answer.type === 'noul' ? [['true', answer.noul] as const, ['false', 1 - answer.noul] as const] : [];
+  const entries =
+    answer.type === 'choice' || answer.type === 'score'
+      ? Object.entries(answer.probabilities ?? {})
+      : answer.type === 'noul'
+        ? [['true', answer.noul] as const, ['false', 1 - answer.noul] as const]
+        : [];
   const top = entries.reduce((best, [, p]) => Math.max(best, p), 0);
   return (
     <div className="mini-dist">
@@ -37,7 +42,12 @@ export function CompareRuns({ ids }: { ids: string[] }) {
     <Panel
       title={`Compare ${ids.length} runs`}
       aside={
-        <button type="button" className="secondary" disabled={loaded.length === 0} onClick={() => download('verdict-comparison.csv', compareCsv(loaded, names), 'text/csv')}>
+        <button
+          type="button"
+          className="secondary"
+          disabled={loaded.length === 0}
+          onClick={() => download('verdict-comparison.csv', compareCsv(loaded, names), 'text/csv')}
+        >
           Export CSV
         </button>
       }
@@ -54,7 +64,10 @@ export function CompareRuns({ ids }: { ids: string[] }) {
                     {r.status} · {responseOf(r)?.provider ?? 'no provider'}
                   </div>
                   <div className="muted small">
-                    <time dateTime={r.started_at}>{new Date(r.started_at).toLocaleString()}</time> · <a href={`#/runs?run=${r.id}`} className="mono">{r.id.slice(0, 12)}</a>
+                    <time dateTime={r.started_at}>{new Date(r.started_at).toLocaleString()}</time> ·{' '}
+                    <a href={`#/runs?run=${r.id}`} className="mono">
+                      {r.id.slice(0, 12)}
+                    </a>
                   </div>
                   <div className="mono small" title="Provider preferences of this run">
                     {JSON.stringify((r.request as { provider?: unknown } | null)?.provider ?? {})}

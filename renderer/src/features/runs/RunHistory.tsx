@@ -35,7 +35,12 @@ export function RunHistory() {
     },
   });
   const rerun = useMutation({
-    mutationFn: (run: Run) => call('runs.start', { request: run.request as DecisionsRequest, ...(run.set_id ? { set_id: run.set_id } : {}), ...(run.label ? { label: run.label } : {}) }),
+    mutationFn: (run: Run) =>
+      call('runs.start', {
+        request: run.request as DecisionsRequest,
+        ...(run.set_id ? { set_id: run.set_id } : {}),
+        ...(run.label ? { label: run.label } : {}),
+      }),
     onSuccess: (run) => {
       window.location.hash = `#/runs?run=${run.id}`;
       return refresh();
@@ -48,7 +53,11 @@ export function RunHistory() {
       title="History"
       aside={
         <span className="panel-actions">
-          {picked.length >= 2 ? <a className="button-link" href={`#/runs?compare=${picked.join(',')}`}>Compare {picked.length}</a> : null}
+          {picked.length >= 2 ? (
+            <a className="button-link" href={`#/runs?compare=${picked.join(',')}`}>
+              Compare {picked.length}
+            </a>
+          ) : null}
           <button type="button" className="secondary" disabled={shown.length === 0} onClick={() => download('verdict-runs.csv', historyCsv(shown), 'text/csv')}>
             Export CSV
           </button>
@@ -76,7 +85,9 @@ export function RunHistory() {
       </div>
       {remove.error ? <ErrorNotice error={remove.error} title="Not deleted" /> : null}
       {rerun.error ? <ErrorNotice error={rerun.error} title="Not started again" /> : null}
-      {history.data && history.data.length === 0 ? <EmptyState title="No runs yet">Run a question set from Question sets; its answers appear here.</EmptyState> : null}
+      {history.data && history.data.length === 0 ? (
+        <EmptyState title="No runs yet">Run a question set from Question sets; its answers appear here.</EmptyState>
+      ) : null}
       {history.data && history.data.length > 0 && shown.length === 0 ? <EmptyState title="No run matches">Nothing matches “{search}”.</EmptyState> : null}
       {shown.length > 0 ? (
         <div className="table-scroll">
@@ -87,8 +98,12 @@ export function RunHistory() {
                 <th scope="col">Run · started</th>
                 <th scope="col">Model · provider</th>
                 <th scope="col">Status · answers</th>
-                <th scope="col" className="num">Cost</th>
-                <th scope="col" className="num">Latency</th>
+                <th scope="col" className="num">
+                  Cost
+                </th>
+                <th scope="col" className="num">
+                  Latency
+                </th>
                 <th scope="col">Actions</th>
               </tr>
             </thead>
@@ -96,7 +111,12 @@ export function RunHistory() {
               {shown.map((r) => (
                 <tr key={r.id} data-run={r.id}>
                   <td>
-                    <input type="checkbox" aria-label={`Compare run ${r.label ?? r.id}`} checked={picked.includes(r.id)} onChange={(e) => setPicked((p) => (e.target.checked ? [...p, r.id] : p.filter((x) => x !== r.id)))} />
+                    <input
+                      type="checkbox"
+                      aria-label={`Compare run ${r.label ?? r.id}`}
+                      checked={picked.includes(r.id)}
+                      onChange={(e) => setPicked((p) => (e.target.checked ? [...p, r.id] : p.filter((x) => x !== r.id)))}
+                    />
                   </td>
                   <th scope="row">
                     <a href={`#/runs?run=${r.id}`}>{r.label ?? r.id.slice(0, 12)}</a>
@@ -115,7 +135,13 @@ export function RunHistory() {
                   <td className="num small">{costText(r).replace(/ \(.*\)$/, '')}</td>
                   <td className="num small">{latencyText(r)}</td>
                   <td className="row-actions">
-                    <button type="button" className="secondary" disabled={r.request === null || rerun.isPending} onClick={() => rerun.mutate(r)} aria-label={`Run ${r.label ?? r.id} again`}>
+                    <button
+                      type="button"
+                      className="secondary"
+                      disabled={r.request === null || rerun.isPending}
+                      onClick={() => rerun.mutate(r)}
+                      aria-label={`Run ${r.label ?? r.id} again`}
+                    >
                       Re-run
                     </button>
                     <button

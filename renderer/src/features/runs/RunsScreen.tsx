@@ -47,9 +47,25 @@ function RunDetail({ id }: { id: string }) {
   const r = run.data;
   const response = r.response as DecisionsResponse | null;
   return (
-    <Panel title={`Run ${r.label ? `“${r.label}”` : ''} · ${r.status}`} aside={r.status === 'running' ? <button type="button" className="secondary" onClick={() => cancel.mutate()}>Cancel</button> : null}>
+    <Panel
+      title={`Run ${r.label ? `“${r.label}”` : ''} · ${r.status}`}
+      aside={
+        r.status === 'running' ? (
+          <button type="button" className="secondary" onClick={() => cancel.mutate()}>
+            Cancel
+          </button>
+        ) : null
+      }
+    >
       {r.status === 'running' ? (
-        <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={r.question_count} aria-valuenow={r.answered.length} aria-label="Questions answered">
+        <div
+          className="progress"
+          role="progressbar"
+          aria-valuemin={0}
+          aria-valuemax={r.question_count}
+          aria-valuenow={r.answered.length}
+          aria-label="Questions answered"
+        >
           <span className="progress-fill" style={{ width: `${(100 * r.answered.length) / Math.max(1, r.question_count)}%` }} />
           <span className="progress-text">
             {r.answered.length} of {r.question_count} questions answered

@@ -54,7 +54,19 @@ export function historyCsv(runs: Run[]): string {
     ['id', 'label', 'model', 'provider', 'status', 'answered', 'questions', 'cost_usd', 'latency_ms', 'started_at', 'error'],
     ...runs.map((r) => {
       const response = responseOf(r);
-      return [r.id, r.label, r.model, response?.provider, r.status, r.answered.length, r.question_count, response?.usage.cost, r.latency_ms, r.started_at, r.error?.message];
+      return [
+        r.id,
+        r.label,
+        r.model,
+        response?.provider,
+        r.status,
+        r.answered.length,
+        r.question_count,
+        response?.usage.cost,
+        r.latency_ms,
+        r.started_at,
+        r.error?.message,
+      ];
     }),
   ]);
 }

@@ -35,8 +35,8 @@ export function ApiKeysPanel() {
   return (
     <Panel title="API server keys">
       <p className="muted">
-        Callers of the HTTP API send one of these as <code>Authorization: Bearer &lt;key&gt;</code>. Management keys may also create and
-        revoke keys. Only a hash of each key is stored.
+        Callers of the HTTP API send one of these as <code>Authorization: Bearer &lt;key&gt;</code>. Management keys may also create and revoke keys. Only a
+        hash of each key is stored.
       </p>
       <form className="inline-form" onSubmit={onSubmit}>
         <label htmlFor="new-key-name">Name</label>
@@ -47,7 +47,16 @@ export function ApiKeysPanel() {
           <option value="management">management</option>
         </select>
         <label htmlFor="new-key-credit">Credit (USD)</label>
-        <input id="new-key-credit" type="number" min={0} step="any" size={6} value={credit} onChange={(e) => setCredit(e.target.value)} placeholder="no limit" />
+        <input
+          id="new-key-credit"
+          type="number"
+          min={0}
+          step="any"
+          size={6}
+          value={credit}
+          onChange={(e) => setCredit(e.target.value)}
+          placeholder="no limit"
+        />
         <label htmlFor="new-key-rate">Requests / minute</label>
         <input id="new-key-rate" type="number" min={1} step={1} size={6} value={rate} onChange={(e) => setRate(e.target.value)} placeholder="no limit" />
         <button type="submit" disabled={!name.trim() || create.isPending}>

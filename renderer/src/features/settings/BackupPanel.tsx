@@ -32,7 +32,10 @@ export function BackupPanel() {
   });
   return (
     <Panel title="Export and import">
-      <p className="muted">Settings, your catalog, question sets, datasets (with their images' sizes and box verdicts) and box reviews in one JSON file. Evaluation runs and keys are not in it: add keys again after importing.</p>
+      <p className="muted">
+        Settings, your catalog, question sets, datasets (with their images' sizes and box verdicts) and box reviews in one JSON file. Evaluation runs and keys
+        are not in it: add keys again after importing.
+      </p>
       <div className="inline-form">
         <button type="button" className="secondary" onClick={() => exportAll.mutate()} disabled={exportAll.isPending}>
           Export everything
@@ -43,7 +46,8 @@ export function BackupPanel() {
         </label>
         {importAll.data ? (
           <span role="status" className="small">
-            Imported {importAll.data.question_sets} question sets, {importAll.data.datasets} datasets, {importAll.data.box_items} images and {importAll.data.catalog_endpoints} catalog endpoints.
+            Imported {importAll.data.question_sets} question sets, {importAll.data.datasets} datasets, {importAll.data.box_items} images and{' '}
+            {importAll.data.catalog_endpoints} catalog endpoints.
           </span>
         ) : null}
       </div>

@@ -49,8 +49,8 @@ export function CatalogPanel() {
   return (
     <Panel title="Your catalog">
       <p className="muted">
-        Providers (including local servers on other ports), models and endpoints you add yourself, with prices in USD per token as decimal strings. Anything
-        you leave out stays unknown. The built-in providers can be referred to by their slug.
+        Providers (including local servers on other ports), models and endpoints you add yourself, with prices in USD per token as decimal strings. Anything you
+        leave out stays unknown. The built-in providers can be referred to by their slug.
       </p>
       <label htmlFor="catalog-json" className="visually-hidden">
         Catalog JSON

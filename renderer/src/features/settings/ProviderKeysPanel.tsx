@@ -28,11 +28,24 @@ function KeyStatus({ provider }: { provider: ProviderSummary }) {
 /** What the provider's own model listing said; a local server that is not running is no error. */
 function DiscoveryStatus({ provider, discovery }: { provider: ProviderSummary; discovery: NonNullable<ProviderSummary['discovery']> }) {
   const title = `Asked ${new Date(discovery.at).toLocaleString()}`;
-  if (!discovery.error) return <div className="small muted" title={title}>{discovery.models} models listed</div>;
+  if (!discovery.error)
+    return (
+      <div className="small muted" title={title}>
+        {discovery.models} models listed
+      </div>
+    );
   if (provider.local && discovery.error === 'connection refused') {
-    return <div className="small muted" title={title}>not running (nothing answers at {provider.base_url})</div>;
+    return (
+      <div className="small muted" title={title}>
+        not running (nothing answers at {provider.base_url})
+      </div>
+    );
   }
-  return <div className="small text-error" title={title}>model list: {discovery.error}</div>;
+  return (
+    <div className="small text-error" title={title}>
+      model list: {discovery.error}
+    </div>
+  );
 }
 
 /** A write-only key field: the value leaves this component once, on save, and is then forgotten. */
@@ -109,14 +122,19 @@ export function ProviderKeysPanel({ secretStorage }: { secretStorage: { availabl
     <Panel
       title="Provider keys"
       aside={
-        <button type="button" className="secondary" onClick={() => discover.mutate()} disabled={discover.isPending} title="Ask every provider with a key, and every local server, for its models">
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => discover.mutate()}
+          disabled={discover.isPending}
+          title="Ask every provider with a key, and every local server, for its models"
+        >
           {discover.isPending ? 'Asking providers…' : 'Refresh model lists'}
         </button>
       }
     >
       <p className="muted">
-        Keys are write-only: once saved they are used by the gateway to call the provider and are never shown again, here or anywhere
-        else in the app.
+        Keys are write-only: once saved they are used by the gateway to call the provider and are never shown again, here or anywhere else in the app.
         {secretStorage ? ` Storage: ${secretStorage.description}.` : ''}
       </p>
       {secretStorage && !secretStorage.available ? (

@@ -58,7 +58,16 @@ export function RemoteGatewayPanel() {
         }}
       >
         <label htmlFor="remote-key">Remote gateway key</label>
-        <input id="remote-key" disabled={current?.mode !== 'remote'} title={current?.mode !== 'remote' ? 'Connect to a remote gateway first: its key is bound to its address' : undefined} type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} placeholder={info.data?.gateway.key_set ? 'Replace key…' : 'Paste key…'} />
+        <input
+          id="remote-key"
+          disabled={current?.mode !== 'remote'}
+          title={current?.mode !== 'remote' ? 'Connect to a remote gateway first: its key is bound to its address' : undefined}
+          type="password"
+          autoComplete="off"
+          value={key}
+          onChange={(e) => setKey(e.target.value)}
+          placeholder={info.data?.gateway.key_set ? 'Replace key…' : 'Paste key…'}
+        />
         <button type="submit" disabled={!key.trim() || saveKey.isPending}>
           Save
         </button>

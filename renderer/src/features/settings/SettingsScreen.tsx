@@ -56,8 +56,8 @@ function GatewayPanel() {
   return (
     <Panel title="Simulated providers">
       <p className="muted">
-        Built-in providers that run on this machine with scripted latency, failures and prices, so every screen works without an account. Their answers
-        come from a word-overlap baseline, never a model, and they are marked simulated everywhere.
+        Built-in providers that run on this machine with scripted latency, failures and prices, so every screen works without an account. Their answers come
+        from a word-overlap baseline, never a model, and they are marked simulated everywhere.
         {info.data ? (info.data.sandbox_active ? ' They are on now.' : ' They are off now.') : ''}
       </p>
       <fieldset className="segmented" disabled={!shown}>
@@ -125,12 +125,15 @@ function AboutPanel() {
         <dt>Version</dt>
         <dd>{info.data.version}</dd>
         <dt>Running as</dt>
-        <dd>{info.data.host === 'desktop' ? 'desktop app' : 'browser mode (headless server)'}, talking over {transportKind() === 'ipc' ? 'IPC' : 'HTTP'}</dd>
+        <dd>
+          {info.data.host === 'desktop' ? 'desktop app' : 'browser mode (headless server)'}, talking over {transportKind() === 'ipc' ? 'IPC' : 'HTTP'}
+        </dd>
         {transportKind() === 'http' ? (
           <>
             <dt>HTTP API</dt>
             <dd className="mono">
-              {window.location.origin}/api/v1 (models, endpoints, OpenAI&apos;s /decisions, /systemone) · {window.location.origin}/api/alpha/decisions · {window.location.origin}/api/ai (the AI SDK gateway)
+              {window.location.origin}/api/v1 (models, endpoints, OpenAI&apos;s /decisions, /systemone) · {window.location.origin}/api/alpha/decisions ·{' '}
+              {window.location.origin}/api/ai (the AI SDK gateway)
             </dd>
           </>
         ) : null}

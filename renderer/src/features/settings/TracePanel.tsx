@@ -14,7 +14,13 @@ export function TracePanel() {
     if (settings.data && !dirty) setText(settings.data.trace_destinations.join('\n'));
   }, [settings.data, dirty]);
   const save = useMutation({
-    mutationFn: () => call('settings.update', { trace_destinations: text.split('\n').map((l) => l.trim()).filter(Boolean) }),
+    mutationFn: () =>
+      call('settings.update', {
+        trace_destinations: text
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean),
+      }),
     onSuccess: (next) => {
       setDirty(false);
       queryClient.setQueryData(settingsKeys.settings, next);
@@ -29,7 +35,13 @@ export function TracePanel() {
       <label htmlFor="trace-destinations" className="visually-hidden">
         Collector URLs, one per line
       </label>
-      <textarea id="trace-destinations" rows={3} cols={60} value={text} placeholder="http://127.0.0.1:4318" onChange={(e) => {
+      <textarea
+        id="trace-destinations"
+        rows={3}
+        cols={60}
+        value={text}
+        placeholder="http://127.0.0.1:4318"
+        onChange={(e) => {
           setDirty(true);
           setText(e.target.value);
         }}

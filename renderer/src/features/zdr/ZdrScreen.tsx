@@ -61,7 +61,8 @@ const SORTS: Record<SortKey, (r: ZdrRow) => number | string | null> = {
 };
 
 /** The all-endpoints → ZDR-only impact of one figure, or what is left when no endpoint is ZDR. */
-const impact = (r: ZdrRow, pair: readonly [number | null, number | null], format: (v: number | null) => string) => (r.kept.length === 0 ? `${format(pair[0])} → none` : change(pair[0], pair[1], format));
+const impact = (r: ZdrRow, pair: readonly [number | null, number | null], format: (v: number | null) => string) =>
+  r.kept.length === 0 ? `${format(pair[0])} → none` : change(pair[0], pair[1], format);
 
 export function ZdrScreen() {
   const zdr = useQuery({ queryKey: ['zdr', 'endpoints'], queryFn: () => call('endpoints.zdr', {}) });
@@ -75,7 +76,10 @@ export function ZdrScreen() {
   const traffic = useQuery({ queryKey: ['usage', 'traffic'], queryFn: () => call('usage.traffic', {}) });
   // Typed tokens of a request, for models without traffic here yet (nothing is assumed for them).
   const [typed, setTyped] = useState({ input: '', output: '' });
-  const typedTraffic: Traffic | null = typed.input.trim() !== '' && Number.isFinite(Number(typed.input)) ? { input: Number(typed.input), output: Number(typed.output) || 0, requests: null } : null;
+  const typedTraffic: Traffic | null =
+    typed.input.trim() !== '' && Number.isFinite(Number(typed.input))
+      ? { input: Number(typed.input), output: Number(typed.output) || 0, requests: null }
+      : null;
   const trafficOf = (model: string): Traffic | null => {
     const own = traffic.data?.models.find((m) => m.model === model);
     return own ? { input: own.input_tokens, output: own.output_tokens, requests: own.requests } : typedTraffic;
@@ -86,7 +90,8 @@ export function ZdrScreen() {
     .map(({ model, details: detail }) => {
       const all = model.endpoints;
       const kept = all.filter((e) => zdrTags.has(`${e.model_id}|${e.tag}`));
-      const pair = (pick: (e: Endpoint) => number | null | undefined, better: (...v: number[]) => number) => [best(all.map(pick), better), best(kept.map(pick), better)] as const;
+      const pair = (pick: (e: Endpoint) => number | null | undefined, better: (...v: number[]) => number) =>
+        [best(all.map(pick), better), best(kept.map(pick), better)] as const;
       const t = trafficOf(model.id);
       return {
         id: model.id,
@@ -157,17 +162,34 @@ export function ZdrScreen() {
           ) : null}
           {unknownTotal > 0 ? (
             <p className="muted small" role="note">
-              {unknownTotal} endpoint{unknownTotal === 1 ? '' : 's'} of unknown ZDR status {unknownTotal === 1 ? 'is' : 'are'} left out by zdr: true, like those that retain prompts.
+              {unknownTotal} endpoint{unknownTotal === 1 ? '' : 's'} of unknown ZDR status {unknownTotal === 1 ? 'is' : 'are'} left out by zdr: true, like those
+              that retain prompts.
             </p>
           ) : null}
           <div className="toolbar small traffic-input">
             <span>
-              Cost per 1,000 requests is priced on your own traffic: each model&apos;s requests answered here (inspector and evaluation runs), their mean tokens.
-              {traffic.data?.all ? ` ${traffic.data.all.requests.toLocaleString('en-US')} requests measured so far.` : ' No traffic measured yet.'} For a model without any, price a request of
+              Cost per 1,000 requests is priced on your own traffic: each model&apos;s requests answered here (inspector and evaluation runs), their mean
+              tokens.
+              {traffic.data?.all ? ` ${traffic.data.all.requests.toLocaleString('en-US')} requests measured so far.` : ' No traffic measured yet.'} For a model
+              without any, price a request of
             </span>
-            <input type="number" min={0} value={typed.input} onChange={(e) => setTyped({ ...typed, input: e.target.value })} placeholder="input" aria-label="Input tokens of a request" />
+            <input
+              type="number"
+              min={0}
+              value={typed.input}
+              onChange={(e) => setTyped({ ...typed, input: e.target.value })}
+              placeholder="input"
+              aria-label="Input tokens of a request"
+            />
             <span>input and</span>
-            <input type="number" min={0} value={typed.output} onChange={(e) => setTyped({ ...typed, output: e.target.value })} placeholder="output" aria-label="Output tokens of a request" />
+            <input
+              type="number"
+              min={0}
+              value={typed.output}
+              onChange={(e) => setTyped({ ...typed, output: e.target.value })}
+              placeholder="output"
+              aria-label="Output tokens of a request"
+            />
             <span>output tokens.</span>
           </div>
           <div className="table-scroll">
@@ -192,7 +214,14 @@ export function ZdrScreen() {
                       <div className="muted mono small">{r.id}</div>
                     </th>
                     <td>
-                      <div className="meter" role="meter" aria-valuemin={0} aria-valuemax={100} aria-valuenow={r.coverage ?? 0} aria-label={`ZDR coverage of ${r.name}`}>
+                      <div
+                        className="meter"
+                        role="meter"
+                        aria-valuemin={0}
+                        aria-valuemax={100}
+                        aria-valuenow={r.coverage ?? 0}
+                        aria-label={`ZDR coverage of ${r.name}`}
+                      >
                         <div className="meter-fill" style={{ width: `${r.coverage ?? 0}%` }} />
                       </div>
                       <div className="small">
@@ -205,7 +234,10 @@ export function ZdrScreen() {
                       {r.traffic ? impact(r, r.perThousand, (v) => (v === null ? UNKNOWN : formatUsd(v))) : <span className="muted">no traffic yet</span>}
                       {r.traffic ? (
                         <div className="muted small">
-                          {r.traffic.requests === null ? 'typed' : `${r.traffic.requests.toLocaleString('en-US')} request${r.traffic.requests === 1 ? '' : 's'}`}: {Math.round(r.traffic.input).toLocaleString('en-US')} in, {Math.round(r.traffic.output).toLocaleString('en-US')} out each
+                          {r.traffic.requests === null
+                            ? 'typed'
+                            : `${r.traffic.requests.toLocaleString('en-US')} request${r.traffic.requests === 1 ? '' : 's'}`}
+                          : {Math.round(r.traffic.input).toLocaleString('en-US')} in, {Math.round(r.traffic.output).toLocaleString('en-US')} out each
                         </div>
                       ) : null}
                     </td>
