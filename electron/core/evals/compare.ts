@@ -12,6 +12,7 @@ import { pairedBootstrapDelta } from './bootstrap';
 import { choiceProbabilities, CLIP, DEFAULT_IOU_THRESHOLD, scoreLevel, type FractionBox } from './metrics';
 import { judge } from './report';
 import { weightedAuroc, weightedEce, weightedF1, weightedMean, weightedMacroF1, weightedQwk, type Weights } from './weighted';
+import { HIGHER_IS_BETTER } from '../../../shared/metrics/direction';
 
 type AnyAnswer = { type?: string; noul?: number; choice?: string; probabilities?: Record<string, number>; score?: number; box?: FractionBox };
 
@@ -24,24 +25,6 @@ export interface ComparedItem {
   run: Record<string, unknown> | undefined;
   baseline: Record<string, unknown> | undefined;
 }
-
-/** Which way a metric is better, for the sign of a delta. */
-const HIGHER: Record<string, boolean> = {
-  accuracy: true,
-  precision: true,
-  recall: true,
-  f1: true,
-  auroc: true,
-  macro_f1: true,
-  exact: true,
-  qwk: true,
-  mean_iou: true,
-  pass_rate: true,
-  brier: false,
-  log_loss: false,
-  ece: false,
-  mae: false,
-};
 
 const clip = (p: number) => Math.min(1 - CLIP, Math.max(CLIP, p));
 
@@ -174,7 +157,7 @@ export function compareQuestion(name: string, question: Question, items: readonl
         baseline,
         delta: run === null || baseline === null ? null : run - baseline,
         interval: pairedBootstrapDelta(n, ours[metric]!, theirs[metric]!),
-        higher_is_better: HIGHER[metric] ?? true,
+        higher_is_better: HIGHER_IS_BETTER[metric] ?? true,
       };
     }),
   };

@@ -3,29 +3,13 @@
  * whether the others' intervals leave that in doubt), and whether a value is still provisional.
  */
 import type { EvalReport, QuestionMetrics } from '../../../../shared/schemas/evaluation';
+import { HIGHER_IS_BETTER } from '../../../../shared/metrics/direction';
 
 export interface Interval {
   low: number;
   high: number;
 }
 
-/** Which way each metric is better; a metric not named here has no best. */
-export const HIGHER_IS_BETTER: Record<string, boolean> = {
-  accuracy: true,
-  precision: true,
-  recall: true,
-  f1: true,
-  auroc: true,
-  macro_f1: true,
-  exact: true,
-  qwk: true,
-  mean_iou: true,
-  pass_rate: true,
-  brier: false,
-  log_loss: false,
-  ece: false,
-  mae: false,
-};
 
 export const value3 = (v: number | null | undefined): string => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(3) : '—');
 /**
