@@ -10,7 +10,6 @@ export interface Interval {
   high: number;
 }
 
-
 export const value3 = (v: number | null | undefined): string => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(3) : '—');
 /**
  * Two decimals with a true minus sign; a value that is not 0 but rounds to it keeps its first
