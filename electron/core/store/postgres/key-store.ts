@@ -1,26 +1,10 @@
-import type { ApiKeyKind } from '../../../../shared/schemas/inspector';
 import type { ApiKeyRecord, KeyRequest, KeyStorage } from '../ports';
 import { PgChangeToken } from './change-token';
 import { TickBatch, type PgDatabase } from './database';
 import { CHANNELS } from './migrations';
 
-interface ApiKeyRow {
-  id: string;
-  name: string;
-  kind: ApiKeyKind;
-  hash: Buffer;
-  label: string;
-  created_at: string;
-  revoked_at: string | null;
-  last_used_at: string | null;
-  credit_limit: number | null;
-  rate_limit_rpm: number | null;
-  spent: number;
-}
-
+// pg returns each column as the port's record has it (bytea as a Buffer, double precision as a number).
 const COLUMNS = 'id, name, kind, hash, label, created_at, revoked_at, last_used_at, credit_limit, rate_limit_rpm, spent';
-
-const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({ ...row, hash: Buffer.from(row.hash) });
 
 type Write = { charge: { id: string; usd: number } } | { note: KeyRequest } | { forget: number };
 
@@ -45,7 +29,7 @@ export class PgKeyStore implements KeyStorage {
   }
 
   async all(): Promise<ApiKeyRecord[]> {
-    return (await this.db.query<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys ORDER BY created_at, id`)).map(toRecord);
+    return this.db.query<ApiKeyRecord>(`SELECT ${COLUMNS} FROM api_keys ORDER BY created_at, id`);
   }
 
   async add(key: ApiKeyRecord): Promise<void> {
@@ -58,13 +42,13 @@ export class PgKeyStore implements KeyStorage {
 
   async revoke(id: string, at: string): Promise<ApiKeyRecord | undefined> {
     // One statement: the row as it is after, revoked now or before.
-    const rows = await this.db.query<ApiKeyRow>(
+    const rows = await this.db.query<ApiKeyRecord>(
       `WITH changed AS (UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING ${COLUMNS})
        SELECT ${COLUMNS} FROM changed UNION ALL SELECT ${COLUMNS} FROM api_keys WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM changed)`,
       [id, at],
     );
     this.token.moved();
-    return rows[0] ? toRecord(rows[0]) : undefined;
+    return rows[0];
   }
 
   charge(id: string, usd: number): Promise<void> {

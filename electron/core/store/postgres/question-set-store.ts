@@ -1,30 +1,20 @@
 import type { QuestionSetStorage, StoredQuestionSet } from '../ports';
 import type { PgDatabase } from './database';
 
-interface Row {
-  id: string;
-  name: string;
-  request: unknown;
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
-  sample: boolean;
-}
-
+// pg returns each column as the port's set has it (jsonb parsed, boolean as boolean).
 const COLUMNS = 'id, name, request, created_at, updated_at, deleted_at, sample';
-const toSet = (r: Row): StoredQuestionSet => ({ ...r });
 
 /** The question-sets domain's table in Postgres (the request as jsonb). */
 export class PgQuestionSetStore implements QuestionSetStorage {
   constructor(private readonly db: PgDatabase) {}
 
   async live(): Promise<StoredQuestionSet[]> {
-    return (await this.db.query<Row>(`SELECT ${COLUMNS} FROM question_sets WHERE deleted_at IS NULL ORDER BY updated_at DESC, id`)).map(toSet);
+    return this.db.query<StoredQuestionSet>(`SELECT ${COLUMNS} FROM question_sets WHERE deleted_at IS NULL ORDER BY updated_at DESC, id`);
   }
 
   async get(id: string): Promise<StoredQuestionSet | undefined> {
-    const [row] = await this.db.query<Row>(`SELECT ${COLUMNS} FROM question_sets WHERE id = $1`, [id]);
-    return row ? toSet(row) : undefined;
+    const [row] = await this.db.query<StoredQuestionSet>(`SELECT ${COLUMNS} FROM question_sets WHERE id = $1`, [id]);
+    return row;
   }
 
   async add(s: StoredQuestionSet): Promise<void> {
