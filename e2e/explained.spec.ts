@@ -32,6 +32,17 @@ async function runHere(page: Page): Promise<void> {
   await page.getByRole('link', { name: 'Open in Runs' }).click();
 }
 
+/**
+ * Waits for the opened run to end, then checks it ended answered: a run that failed or was not
+ * found says so, with what the screen showed, instead of timing out on a missing "done".
+ */
+async function expectRunDone(page: Page, label: string): Promise<void> {
+  const ended = page.getByRole('heading', { name: new RegExp(`^Run “${label}” · (done|failed|cancelled)$`) }).or(page.getByText('Run not found'));
+  await expect(ended.first(), `the run of “${label}” ends`).toBeVisible({ timeout: 30_000 });
+  const screen = await page.locator('body').innerText();
+  expect(await ended.first().innerText(), `the screen when the run of “${label}” ended:\n${screen.slice(0, 3000)}`).toBe(`Run “${label}” · done`);
+}
+
 test('compare shows distributions, usage and run identity side by side, and exports CSV', async ({ page, server }) => {
   const app = new AppPage(page);
   await app.open(server.uiUrl);
@@ -68,14 +79,14 @@ test('history shows provider, cost and latency, and searches, re-runs, deletes a
   await app.goTo('Question sets');
   await composeSet(page, 'Alpha set');
   await runHere(page);
-  await expect(page.getByText(/Run “Alpha set” · done/)).toBeVisible({ timeout: 15_000 });
+  await expectRunDone(page, 'Alpha set');
   await app.goTo('Question sets');
   // The first set was run, not saved: starting another asks before discarding it.
   page.once('dialog', (dialog) => void dialog.accept());
   await page.getByRole('button', { name: 'New set' }).click();
   await composeSet(page, 'Beta set');
   await runHere(page);
-  await expect(page.getByText(/Run “Beta set” · done/)).toBeVisible({ timeout: 15_000 });
+  await expectRunDone(page, 'Beta set');
 
   const history = page.getByRole('table', { name: 'Run history' });
   const headers = await history.locator('thead th').allInnerTexts();
@@ -101,7 +112,7 @@ test('history shows provider, cost and latency, and searches, re-runs, deletes a
 
   await page.getByRole('button', { name: 'Run Alpha set again' }).click();
   await expect(page).toHaveURL(/#\/runs\?run=run-/);
-  await expect(page.getByText(/Run “Alpha set” · done/)).toBeVisible({ timeout: 15_000 });
+  await expectRunDone(page, 'Alpha set');
   await page.getByLabel('Search').fill('alpha');
   await expect(history.locator('tbody tr')).toHaveCount(2);
 
