@@ -24,6 +24,7 @@ import { iou } from '../../../shared/geometry/iou';
 import type { FractionBox } from './metrics';
 import { itemText } from './item-text';
 import { refinedExpectation, type Answered } from './refine';
+import { variantKeys } from '../../../shared/evaluations/variant-keys';
 
 interface RunRow {
   id: string;
@@ -71,10 +72,7 @@ export function setKey(questions: DecisionsRequest['questions']): string {
   return `q-${createHash('sha256').update(JSON.stringify(questions)).digest('hex').slice(0, 16)}`;
 }
 
-export function variantKeys(variants: readonly EvalVariant[]): string[] {
-  const keys = variants.map((v) => (v.label ? `${v.model} (${v.label})` : v.model));
-  return keys.map((k, i) => (keys.indexOf(k) === i ? k : `${k} #${i + 1}`));
-}
+export { variantKeys };
 
 export const toStored = (r: ResultRow): StoredResult => ({
   position: r.position,

@@ -228,3 +228,277 @@ export interface LegacySpendStorage {
   /** Calls `spendAfter` (USD per key id in the log after the checkpoint) and adds it, once ever. */
   foldOnce(spendAfter: (checkpoint: LogPlace | null) => Map<string, number>): Promise<void>;
 }
+
+/** A labelled dataset, ready to use (one still importing is not listed). */
+export interface StoredDataset {
+  id: string;
+  name: string;
+  /** how many items it has */
+  items: number;
+  created_at: string;
+  /** one of the samples shipped with the app */
+  sample: boolean;
+}
+
+/** One item of a dataset: its content and the answers it should get. */
+export interface StoredItem {
+  position: number;
+  id: string;
+  state: unknown;
+  expected: Record<string, unknown>;
+}
+
+/** Expected answers of a dataset grouped by question and value: how many items give it, and one of them. */
+export interface StoredExpectedGroup {
+  name: string;
+  /** the value; objects and arrays (boxes) are grouped by question alone, one of them given */
+  value: unknown;
+  items: number;
+  example: string;
+}
+
+/** The datasets domain's storage: datasets and their items. */
+export interface DatasetStorage {
+  /** Drops datasets whose import never finished (a process killed while importing). */
+  dropUnfinished(): Promise<void>;
+  /** Ready datasets, newest first. */
+  list(): Promise<StoredDataset[]>;
+  /** A ready dataset. */
+  get(id: string): Promise<StoredDataset | undefined>;
+  /** Starts an import: the dataset is not listed until `finishImport`. */
+  beginImport(dataset: { id: string; name: string; created_at: string }): Promise<void>;
+  /** Adds items to a dataset being imported, all in one transaction. */
+  appendItems(datasetId: string, items: readonly StoredItem[]): Promise<void>;
+  /** Makes an import ready with its item count. */
+  finishImport(datasetId: string, items: number): Promise<void>;
+  /** A ready dataset with its items, stored together or not at all. */
+  create(dataset: StoredDataset, items: readonly StoredItem[]): Promise<void>;
+  /**
+   * Adds items after the dataset's last one, each id made unique among the dataset's as "id (2)",
+   * "id (3)"…, with empty expected answers, and counts them, in one transaction; the ids given.
+   */
+  addItems(datasetId: string, items: readonly { id: string; state: unknown }[]): Promise<{ position: number; id: string }[]>;
+  /** Removes a dataset and its items (and what other domains keep of it, by the database's cascades); whether there was one. */
+  remove(id: string): Promise<boolean>;
+  /** A page of items in order, with how many match; `search` matches the id or the content's text. */
+  page(datasetId: string, page: { offset: number; limit: number; search?: string | undefined }): Promise<{ total: number; items: StoredItem[] }>;
+  /** Up to `limit` items after position `after` (-1: from the first), in order. */
+  itemsAfter(datasetId: string, after: number, limit: number): Promise<StoredItem[]>;
+  item(datasetId: string, position: number): Promise<StoredItem | undefined>;
+  /** Every item's position, id and expected answers, in order, without their content. */
+  expectations(datasetId: string): Promise<{ position: number; id: string; expected: Record<string, unknown> }[]>;
+  /** Positions of the `n` items with the longest stored content, longest first (then by position). */
+  largest(datasetId: string, n: number): Promise<number[]>;
+  expectedGroups(datasetId: string): Promise<StoredExpectedGroup[]>;
+  /** Replaces an item's expected answers; whether there was the item. */
+  setExpected(datasetId: string, position: number, expected: Record<string, unknown>): Promise<boolean>;
+  /** The first `chars` characters of an item's content as stored (JSON). */
+  contentHead(datasetId: string, position: number, chars: number): Promise<string | undefined>;
+  /** Ready datasets whose first item's content has an image in its first 200 characters as stored. */
+  withImageFirst(): Promise<string[]>;
+  /** Moves whenever items change, in any process; what was read before it moved must be read again. */
+  changeToken(): number;
+}
+
+/** An evaluation run as stored. */
+export interface StoredEvalRun {
+  id: string;
+  name: string;
+  dataset_id: string;
+  /** the question set's identity (setKey) */
+  set_key: string;
+  request: unknown;
+  variants: { model: string; label?: string | undefined }[];
+  concurrency: number;
+  budget_usd: number | null;
+  status: 'running' | 'paused' | 'done' | 'cancelled' | 'budget' | 'failed';
+  message: string | null;
+  created_at: string;
+  finished_at: string | null;
+  /** calibrations applied, fixed at the start; null for runs from before they were recorded */
+  calibrations: { variant: number; question: string; temperature: number }[] | null;
+  baseline_id: string | null;
+  /** what the estimate said at the start; null for runs from before */
+  estimate: unknown;
+}
+
+/** One item's result for one variant of a run. */
+export interface StoredEvalResult {
+  variant: number;
+  position: number;
+  ok: boolean;
+  /** answers as used (calibrated); {} when failed */
+  answers: Record<string, unknown>;
+  /** answers as the model gave them, when a calibration changed them */
+  raw_answers: Record<string, unknown> | null;
+  methods: Record<string, string> | null;
+  attempts: unknown[] | null;
+  provider: string | null;
+  input_tokens: number;
+  output_tokens: number;
+  cost: number | null;
+  latency_ms: number;
+  error: string | null;
+  /** when it was answered (the run's start for results stored before that was kept) */
+  answered_at: string | null;
+}
+
+/** What a new result carries besides the stored fields: who answered it, and how long the item's content is. */
+export interface NewEvalResult extends Omit<StoredEvalResult, 'ok' | 'answered_at'> {
+  /** the variant's name as variantKey() forms it, for looking answers up by model across runs */
+  model_key: string;
+  /** characters of the item's content as stored, for refining the expected cost */
+  content_chars: number;
+  answered_at: string;
+}
+
+/** Counts of a run's results. */
+export interface EvalCounts {
+  done: number;
+  failed: number;
+  /** USD, known costs summed */
+  spent: number;
+}
+
+/** A saved calibration: a temperature per question set, model and question. */
+export interface StoredCalibration {
+  set_key: string;
+  model: string;
+  question: string;
+  temperature: number;
+  created_at: string;
+}
+
+/** The evaluations domain's storage: runs, their results, saved calibrations. */
+export interface EvalStorage {
+  addRun(run: StoredEvalRun): Promise<void>;
+  getRun(id: string): Promise<StoredEvalRun | undefined>;
+  /** The newest `limit` runs, newest first; with `status`, only those. */
+  listRuns(options: { limit: number; status?: StoredEvalRun['status'] }): Promise<StoredEvalRun[]>;
+  /** Names of the runs over a dataset. */
+  runNames(datasetId: string): Promise<string[]>;
+  /** Changes some of a run's fields. */
+  updateRun(id: string, patch: Partial<Pick<StoredEvalRun, 'status' | 'message' | 'finished_at' | 'budget_usd' | 'baseline_id'>>): Promise<void>;
+  removeRun(id: string): Promise<boolean>;
+  /**
+   * Stores an answer. Over a stored failure it adds its tokens and cost to the failure's and counts
+   * one more try; over a stored answer it changes nothing, unless `replace` (an item sent again on
+   * purpose). Results stored in one turn of the event loop share a commit; durable when it resolves.
+   */
+  putAnswer(runId: string, result: NewEvalResult, options: { replace: boolean }): Promise<void>;
+  /**
+   * Stores a failure: a new one with one try, or over a stored failure with one more try. Over a
+   * stored answer it changes nothing (an answer is never replaced by a failure). Tokens and cost add
+   * up over the tries. Shares a commit as `putAnswer` does; durable when it resolves.
+   */
+  putFailure(
+    runId: string,
+    result: Omit<NewEvalResult, 'answers' | 'raw_answers' | 'methods' | 'attempts' | 'provider'> & { retryable: boolean },
+  ): Promise<void>;
+  counts(runId: string): Promise<EvalCounts>;
+  /** Failed results that were not refused as malformed and were sent fewer than `maxTries` times. */
+  retryableCount(runId: string, maxTries: number): Promise<number>;
+  /** Tries of each stored result, by `position * 1024 + variant`: retryable failures under `maxTries` give their tries, anything else 0. */
+  triesByItem(runId: string, maxTries: number): Promise<Map<number, number>>;
+  /** Every result of a run, by position then variant. */
+  results(runId: string): Promise<StoredEvalResult[]>;
+  /** One position's results of a run, by variant (one variant only when given). */
+  resultsAt(runId: string, position: number, variant?: number): Promise<StoredEvalResult[]>;
+  /** Answered results of one variant, by position. */
+  answersOf(runId: string, variant: number): Promise<{ position: number; answers: Record<string, unknown>; answered_at: string | null }[]>;
+  /** Per variant, answered results: how many, cost (null when any is unknown), tokens and content characters summed. */
+  answeredByVariant(runId: string): Promise<{ variant: number; n: number; cost: number | null; unknown: number; tokens: number; chars: number }[]>;
+  /**
+   * The newest answer of a model (by variantKey) to each item of a dataset over every run of it,
+   * one position only when given.
+   */
+  newestAnswers(
+    datasetId: string,
+    modelKey: string,
+    position?: number,
+  ): Promise<{ position: number; run_id: string; variant: number; at: string; answers: Record<string, unknown> }[]>;
+  /** Per model (the variant's model, unlabelled), answered results with their tokens summed. */
+  answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number }[]>;
+  saveCalibration(calibration: StoredCalibration): Promise<void>;
+  /** Saved calibrations, newest first; of one set and model when given, by question. */
+  calibrations(of?: { set_key: string; model: string }): Promise<StoredCalibration[]>;
+  deleteCalibration(key: { set_key: string; model: string; question: string }): Promise<number>;
+  /** Moves whenever results change, in any process. */
+  changeToken(): number;
+}
+
+/** An image added to Boxes before datasets kept images (the old review table). */
+export interface StoredBoxItem {
+  id: string;
+  name: string;
+  /** '' when listed without images */
+  data_url: string;
+  truth: unknown[];
+  answer: unknown;
+  answers: Record<string, unknown>;
+  model: string | null;
+  run_id: string | null;
+  verdict: 'accepted' | 'rejected' | null;
+  verdict_run_id: string | null;
+  note: string;
+  width: number | null;
+  height: number | null;
+  created_at: string;
+}
+
+/** A box verdict on one item of a dataset, for one model and question ('' the whole image). */
+export interface StoredVerdict {
+  item_id: string;
+  question: string;
+  /** '' when the model is not known */
+  model: string;
+  verdict: 'accepted' | 'rejected' | null;
+  note: string;
+  /** the boxes judged, by question, as written (JSON text, compared as text) */
+  answers: string;
+  /** the truth judged against, as written (JSON text); null before it was kept */
+  truth: string | null;
+  run_id: string | null;
+  variant: number;
+  /** when the answer judged was given (null: not known) */
+  answered_at: string | null;
+  updated_at: string;
+}
+
+/** A verdict replaced or cleared, with its note. */
+export interface StoredVerdictEnd {
+  question: string;
+  verdict: 'accepted' | 'rejected';
+  note: string;
+  given_at: string;
+  ended_at: string;
+}
+
+/** The boxes domain's storage: images of the old review table, box verdicts and their history, image sizes. */
+export interface BoxStorage {
+  listItems(options: { images: boolean }): Promise<StoredBoxItem[]>;
+  getItem(id: string): Promise<StoredBoxItem | undefined>;
+  addItem(item: StoredBoxItem): Promise<void>;
+  putItem(item: StoredBoxItem): Promise<void>;
+  removeItem(id: string): Promise<void>;
+  /** A dataset's verdicts, of these models, one item only when given; by item then model. */
+  verdicts(datasetId: string, models: readonly string[], itemId?: string): Promise<StoredVerdict[]>;
+  /** The newest 20 verdicts of an item and model that were replaced or cleared, newest first. */
+  history(datasetId: string, itemId: string, model: string): Promise<StoredVerdictEnd[]>;
+  /**
+   * Changes one item's verdicts of one model in one transaction: `change` gets that model's rows and
+   * those of no known model ('') and returns the model's rows as they are to be, and the rows that
+   * ended (kept in the history, when they had a verdict, as ended at `at`). A throw in it writes nothing.
+   */
+  changeVerdicts(
+    datasetId: string,
+    itemId: string,
+    model: string,
+    change: (mine: StoredVerdict[], unknownModel: StoredVerdict[]) => { rows: StoredVerdict[]; ended: StoredVerdict[]; at: string },
+  ): Promise<void>;
+  /** Adds verdicts as they are (from a backup or the old review table), replacing any on the same item, question and model. */
+  putVerdicts(datasetId: string, verdicts: readonly StoredVerdict[]): Promise<void>;
+  /** Image sizes by item id (nulls: the header could not be read). */
+  imageSizes(datasetId: string): Promise<Map<string, { width: number | null; height: number | null }>>;
+  keepImageSizes(datasetId: string, sizes: readonly { item_id: string; width: number | null; height: number | null }[]): Promise<void>;
+}

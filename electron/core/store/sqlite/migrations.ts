@@ -325,4 +325,16 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX box_verdict_history_by_item ON box_verdict_history (dataset_id, item_id, model);
   `,
+  `
+  -- Each result names its model as the run names it (variantKeys; filled for earlier results at
+  -- open), so a model's answers are found across runs without reading the runs' variants; and how
+  -- long the item's content was, so the expected cost is refined without reading dataset items. When
+  -- an answer or a verdict's answer was given is kept on it (earlier ones: their run's start).
+  ALTER TABLE eval_results ADD COLUMN model_key TEXT;
+  ALTER TABLE eval_results ADD COLUMN content_chars INTEGER NOT NULL DEFAULT 0;
+  UPDATE eval_results SET answered_at = (SELECT r.created_at FROM eval_runs r WHERE r.id = eval_results.run_id) WHERE answered_at IS NULL;
+  UPDATE eval_results SET content_chars = COALESCE((SELECT length(i.state) FROM eval_runs r JOIN dataset_items i ON i.dataset_id = r.dataset_id AND i.position = eval_results.position WHERE r.id = eval_results.run_id), 0);
+  UPDATE box_verdicts SET answered_at = (SELECT r.created_at FROM eval_runs r WHERE r.id = box_verdicts.run_id) WHERE answered_at IS NULL AND run_id IS NOT NULL;
+  CREATE INDEX eval_results_by_model ON eval_results (model_key, position);
+  `,
 ];
