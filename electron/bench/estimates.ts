@@ -118,11 +118,11 @@ function boxCases(): Case[] {
 
 /** Expected (before the run, and refined from its first five answered items) and actual cost of one case. */
 async function measure(core: Core, c: Case): Promise<{ expected: number; refined: number; actual: number }> {
-  const dataset = core.datasets.create(c.name, c.rows as never);
+  const dataset = await core.datasets.create(c.name, c.rows as never);
   const request = { model: c.variants[0]!.model, state: '', questions: c.questions } as DecisionsRequest;
   const estimate = await estimateRun(core, { request, dataset_id: dataset.id, variants: c.variants });
   if (estimate.cost_usd === null) throw new Error(`${c.name}: no expected cost (${estimate.per_variant.map((v) => v.cost_note).join('; ')})`);
-  const started = core.evalRuns.start({
+  const started = await core.evalRuns.start({
     request,
     dataset_id: dataset.id,
     variants: c.variants,
@@ -132,12 +132,18 @@ async function measure(core: Core, c: Case): Promise<{ expected: number; refined
   const done = await core.evalRuns.wait(started.id);
   if (done.status !== 'done') throw new Error(`${c.name}: the run ended ${done.status} (${done.message ?? ''})`);
   // The refined expectation as the screen showed it once five items were answered (eval-runs.ts, over those five).
-  const first = core.store.all<Answered>(
-    `SELECT variant, COUNT(*) AS n, SUM(tokens) AS tokens, SUM(chars) AS chars FROM (
-       SELECT r.variant AS variant, r.input_tokens + r.output_tokens AS tokens, length(i.state) AS chars FROM eval_results r JOIN dataset_items i ON i.dataset_id = ? AND i.position = r.position
-       WHERE r.run_id = ? AND r.ok = 1 ORDER BY r.answered_at, r.rowid LIMIT 5) GROUP BY variant`,
-    [dataset.id, started.id],
-  );
+  const firstFive = (await core.evalStorage.results(started.id))
+    .filter((r) => r.ok)
+    .sort((a, b) => (a.answered_at! < b.answered_at! ? -1 : a.answered_at! > b.answered_at! ? 1 : 0))
+    .slice(0, 5);
+  const first: Answered[] = [];
+  for (const r of firstFive) {
+    const chars = JSON.stringify((await core.datasets.item(dataset.id, r.position)).state).length;
+    const sum = first.find((a) => a.variant === r.variant) ?? first[first.push({ variant: r.variant, n: 0, tokens: 0, chars: 0 }) - 1]!;
+    sum.n += 1;
+    sum.tokens += r.input_tokens + r.output_tokens;
+    sum.chars += chars;
+  }
   const refined = refinedExpectation(
     estimate.per_variant.map((v) => ({ expected_usd: v.cost_usd, fit: v.tokens_fit })),
     first,

@@ -166,7 +166,7 @@ async function timedRun(core: Awaited<ReturnType<typeof createCore>>, datasetId:
   const cpu0 = process.cpuUsage();
   const upstream0 = processCpuMs(upstreamPid);
   const t0 = performance.now();
-  const run = core.evalRuns.start({
+  const run = await core.evalRuns.start({
     request: { model: 'sandbox/baseline-text', state: '', questions: QUESTIONS as never },
     dataset_id: datasetId,
     variants,
@@ -175,11 +175,12 @@ async function timedRun(core: Awaited<ReturnType<typeof createCore>>, datasetId:
   const sampler = watchMemory
     ? setInterval(() => {
         peak = Math.max(peak, process.memoryUsage().rss);
-        const view = core.evalRuns.get(run.id);
-        if (heapAt.length < 4 && view.done >= ((heapAt.length + 1) * view.total) / 5) {
-          gc();
-          heapAt.push({ done: view.done, heap: process.memoryUsage().heapUsed });
-        }
+        void core.evalRuns.get(run.id).then((view) => {
+          if (heapAt.length < 4 && view.done >= ((heapAt.length + 1) * view.total) / 5) {
+            gc();
+            heapAt.push({ done: view.done, heap: process.memoryUsage().heapUsed });
+          }
+        });
       }, 100)
     : null;
   const done = await core.evalRuns.wait(run.id);
@@ -242,14 +243,15 @@ async function runBench(core: Awaited<ReturnType<typeof createCore>>, dir: strin
 }
 
 /** Heap after GC at 20%, 40%, 60% and 80% of a run, as bytes per stored result from the first sample to the last. */
-function heapGrowth(view: () => { done: number; total: number }): { stop(): number } {
+function heapGrowth(view: () => Promise<{ done: number; total: number }>): { stop(): number } {
   const samples: { done: number; heap: number }[] = [];
   const timer = setInterval(() => {
-    const v = view();
-    if (samples.length < 4 && v.done >= ((samples.length + 1) * v.total) / 5) {
-      gc();
-      samples.push({ done: v.done, heap: process.memoryUsage().heapUsed });
-    }
+    void view().then((v) => {
+      if (samples.length < 4 && v.done >= ((samples.length + 1) * v.total) / 5) {
+        gc();
+        samples.push({ done: v.done, heap: process.memoryUsage().heapUsed });
+      }
+    });
   }, 20);
   return {
     stop() {
@@ -278,7 +280,7 @@ async function runnerAlone(core: Awaited<ReturnType<typeof createCore>>, dataset
     attempts: [{ endpoint: 'p/m', outcome: 'ok', message: null, total_ms: 1 }],
   };
   const runs = new EvalRuns({
-    store: core.store,
+    storage: core.evalStorage,
     clock: core.clock,
     logger: core.logger,
     datasets: core.datasets,
@@ -286,7 +288,7 @@ async function runnerAlone(core: Awaited<ReturnType<typeof createCore>>, dataset
   });
   gc();
   const cpu0 = process.cpuUsage();
-  const run = runs.start({
+  const run = await runs.start({
     request: { model: 'm', state: '', questions: QUESTIONS as never },
     dataset_id: datasetId,
     variants: [{ model: 'a' }, { model: 'b' }],

@@ -28,6 +28,7 @@ import type { Handlers } from './operations';
 import type { UpstreamHttp } from './providers/http';
 import type { HealthRegistry } from './routing/health';
 import type { FleetOptions, SandboxFleet } from './sandbox/fleet';
+import type { BoxStorage, EvalStorage } from './store/ports';
 import type { SettingsStore } from './settings/settings';
 import type { Store } from './store/sqlite/database';
 
@@ -78,6 +79,9 @@ export interface Core {
   readonly tracer: OtlpExporter;
   readonly questionSets: QuestionSets;
   readonly runs: Runs;
+  readonly boxStorage: BoxStorage;
+  /** The evaluations domain's storage, for measurements that read what a run stored (benchmarks). */
+  readonly evalStorage: EvalStorage;
   readonly boxItems: BoxItems;
   /** Box review over datasets of images. */
   readonly boxReview: BoxReview;

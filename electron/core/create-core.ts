@@ -28,6 +28,9 @@ import { SqliteRunStore } from './store/sqlite/run-store';
 import { SqliteProviderKeyDates } from './store/sqlite/provider-key-dates';
 import { SqliteRefusalStore } from './store/sqlite/refusal-store';
 import { SqliteSettingsStore } from './store/sqlite/settings-store';
+import { SqliteDatasetStore } from './store/sqlite/dataset-store';
+import { SqliteEvalStore } from './store/sqlite/eval-store';
+import { SqliteBoxStore } from './store/sqlite/box-store';
 import { ProviderKeys } from './keys/provider-keys';
 import { silentLogger } from './logger';
 import type { Core, CoreOptions } from './core';
@@ -111,9 +114,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const runStorage = new SqliteRunStore(store);
   const runStore = new RunStore(runStorage);
   const runs = new Runs({ storage: runStorage, clock, log: runStore, service: () => services.current() });
-  const datasets = new Datasets(store, clock);
+  const datasets = await Datasets.open(new SqliteDatasetStore(store), clock);
+  const boxStorage = new SqliteBoxStore(store);
+  const evalStorage = new SqliteEvalStore(store);
   const evalRuns = new EvalRuns({
-    store,
+    storage: evalStorage,
     clock,
     logger,
     datasets,
@@ -171,8 +176,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     runStore,
     requestLog,
     questionSets: new QuestionSets(new SqliteQuestionSetStore(store), clock),
-    boxItems: new BoxItems(store, clock),
-    boxReview: new BoxReview(store, clock, datasets),
+    boxStorage,
+    evalStorage,
+    boxItems: new BoxItems(boxStorage, clock),
+    boxReview: new BoxReview(boxStorage, clock, datasets, evalRuns),
     runs,
     datasets,
     evalRuns,
@@ -204,7 +211,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const core: Core = { ...partial, handlers: createHandlers(partial) };
   await refreshSandbox();
   const resumeEvaluations = () => {
-    if (options.resumeEvaluations !== false && !closed) evalRuns.resumeInterrupted();
+    if (options.resumeEvaluations !== false && !closed)
+      void evalRuns.resumeInterrupted().catch((error: unknown) => logger.error({ err: error }, 'interrupted evaluation runs not resumed'));
   };
   // Evaluation runs that were running when the process stopped go on with the items not yet
   // stored, once the models discovery finds are known.

@@ -89,8 +89,8 @@ describe('streamed dataset import', () => {
     expect(status).toBe(200);
     expect(body.data).toMatchObject({ imported: items, skipped: 0, problems: [] });
     const id = body.data!.dataset!.id;
-    expect(server.core.datasets.get(id).items).toBe(items);
-    const last = server.core.datasets.items(id, { offset: items - 1, limit: 1 });
+    expect((await server.core.datasets.get(id)).items).toBe(items);
+    const last = await server.core.datasets.items(id, { offset: items - 1, limit: 1 });
     expect(last.items[0]).toMatchObject({ id: `item-${items - 1}`, expected: { late: false } });
     // The JSON operation refuses the same content: it is past the body limit.
     expect(
@@ -109,14 +109,14 @@ describe('streamed dataset import', () => {
     const pieces = Array.from({ length: Math.ceil(text.length / 7) }, (_, i) => text.slice(i * 7, i * 7 + 7));
     const { body } = await post(port, pieces);
     expect(body.data).toMatchObject({ imported: 2, problems: [] });
-    expect(server.core.datasets.items(body.data!.dataset!.id, { offset: 0, limit: 5 }).items.map((i) => [i.id, i.state, i.expected])).toEqual([
+    expect((await server.core.datasets.items(body.data!.dataset!.id, { offset: 0, limit: 5 })).items.map((i) => [i.id, i.state, i.expected])).toEqual([
       ['a', 'one, two', { late: true }],
       ['b', 'three', { late: false }],
     ]);
   });
 
   it('names the file, row and field of a bad row, and imports nothing', async () => {
-    const before = server.core.datasets.list().length;
+    const before = (await server.core.datasets.list()).length;
     const { status, body } = await post(port, [
       `${JSON.stringify({ name: 'bad', file: 'bad.jsonl', format: 'jsonl', questions: QUESTIONS })}\n`,
       '{"id":"a","state":"s","expected":{"late":true}}\n',
@@ -125,7 +125,7 @@ describe('streamed dataset import', () => {
     expect(status).toBe(200);
     expect(body.data).toMatchObject({ dataset: null, imported: 0 });
     expect(body.data!.problems[0]).toMatchObject({ file: 'bad.jsonl', row: 2, field: 'expected.late' });
-    expect(server.core.datasets.list()).toHaveLength(before);
+    expect(await server.core.datasets.list()).toHaveLength(before);
   });
 
   it('refuses a description that is not JSON or misses a field, with a clear error', async () => {

@@ -157,7 +157,7 @@ async function evaluate(
       `${estimate.cost_usd === null ? 'cost unknown (a price is unknown)' : `about $${estimate.cost_usd.toFixed(4)}`}${o.budget !== null ? `; budget $${o.budget}` : ''}\n`,
   );
   checkBudget(estimate, o.budget);
-  let run = core.evalRuns.start({ request: o.request, dataset_id: imported.dataset.id, variants, concurrency: o.concurrency, budget_usd: o.budget });
+  let run = await core.evalRuns.start({ request: o.request, dataset_id: imported.dataset.id, variants, concurrency: o.concurrency, budget_usd: o.budget });
   // Saved calibrations of this question set apply to its runs: said, so a report is not read as raw.
   for (const c of run.calibrations ?? [])
     process.stderr.write(
@@ -165,28 +165,33 @@ async function evaluate(
     );
   const tty = process.stderr.isTTY === true;
   let lastLine = 0;
+  let ticking = true;
   const progress = setInterval(() => {
-    const now = core.evalRuns.get(run.id);
-    if (tty) process.stderr.write(`\r${progressBar(now)}`);
-    else if (Date.now() - lastLine >= 2000) {
-      lastLine = Date.now();
-      process.stderr.write(`${progressBar(now)}\n`);
-    }
+    void core.evalRuns.get(run.id).then((now) => {
+      // A reading that comes back after the run ended is not written over its last line.
+      if (!ticking) return;
+      if (tty) process.stderr.write(`\r${progressBar(now)}`);
+      else if (Date.now() - lastLine >= 2000) {
+        lastLine = Date.now();
+        process.stderr.write(`${progressBar(now)}\n`);
+      }
+    });
   }, 250);
-  const interrupt = () => core.evalRuns.cancel(run.id);
+  const interrupt = () => void core.evalRuns.cancel(run.id);
   process.once('SIGINT', interrupt);
   try {
     run = await core.evalRuns.wait(run.id);
   } finally {
+    ticking = false;
     clearInterval(progress);
     process.off('SIGINT', interrupt);
   }
   process.stderr.write(`${tty ? '\r' : ''}${progressBar(run)}\n`);
-  const report: EvalReport = core.evalRuns.report(run.id);
+  const report: EvalReport = await core.evalRuns.report(run.id);
   if (o.report) writeFileSync(o.report, `${JSON.stringify(report, null, 2)}\n`);
   if (o.results) {
     const out = createWriteStream(o.results);
-    for (const { item, result } of core.evalRuns.rows(run.id)) {
+    for await (const { item, result } of core.evalRuns.rows(run.id)) {
       if (!out.write(resultLine(item, result))) await new Promise<void>((r) => out.once('drain', () => r()));
     }
     await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));

@@ -72,17 +72,17 @@ describe('two stored runs compared, and the samples', () => {
     expect(dataset).toMatchObject({ sample: true, items: SAMPLE_ROWS.length });
     expect((await addSamples(env.core)).dataset.id).toBe(dataset.id);
     const request = (await env.core.questionSets.get(set.id)).request;
-    const first = env.core.evalRuns.start({ request, dataset_id: dataset.id, variants: [{ model: 'sandbox/baseline-text' }], concurrency: 8 });
+    const first = await env.core.evalRuns.start({ request, dataset_id: dataset.id, variants: [{ model: 'sandbox/baseline-text' }], concurrency: 8 });
     // The second run asks the urgent question in words the baseline finds in some tickets: its answers change.
     const edited = {
       ...request,
       questions: { ...request.questions, urgent: { type: 'noul', instructions: 'Charged twice, or locked out?' } },
     } as DecisionsRequest;
-    const second = env.core.evalRuns.start({ request: edited, dataset_id: dataset.id, variants: [{ model: 'sandbox/baseline-text' }], concurrency: 8 });
+    const second = await env.core.evalRuns.start({ request: edited, dataset_id: dataset.id, variants: [{ model: 'sandbox/baseline-text' }], concurrency: 8 });
     await env.core.evalRuns.wait(first.id);
     await env.core.evalRuns.wait(second.id);
-    expect(env.core.evalRuns.setBaseline(second.id, first.id).baseline_id).toBe(first.id);
-    const c = compareRuns(env.core.store, second.id, first.id);
+    expect((await env.core.evalRuns.setBaseline(second.id, first.id)).baseline_id).toBe(first.id);
+    const c = await compareRuns({ runs: env.core.evalRuns, datasets: env.core.datasets }, second.id, first.id);
     expect(c.runs.map((r) => r.id)).toEqual([second.id, first.id]);
     expect((c.runs[0]!.questions['urgent'] as { instructions: string }).instructions).toBe('Charged twice, or locked out?');
     expect(c.pairs[0]!.questions['urgent']!.n).toBe(SAMPLE_ROWS.length);
@@ -90,12 +90,12 @@ describe('two stored runs compared, and the samples', () => {
     expect(c.changed.every((x) => x.question === 'urgent')).toBe(true);
     const order = c.changed.map((x) => ({ worse: 0, better: 1, changed: 2 })[x.change]);
     expect(order).toEqual([...order].sort((a, b) => a - b));
-    const other = env.core.datasets.create('other', [{ id: 'x', state: 'x', expected: {} }]);
-    const elsewhere = env.core.evalRuns.start({ request, dataset_id: other.id, variants: [{ model: 'sandbox/baseline-text' }], concurrency: 1 });
+    const other = await env.core.datasets.create('other', [{ id: 'x', state: 'x', expected: {} }]);
+    const elsewhere = await env.core.evalRuns.start({ request, dataset_id: other.id, variants: [{ model: 'sandbox/baseline-text' }], concurrency: 1 });
     await env.core.evalRuns.wait(elsewhere.id);
-    expect(() => env.core.evalRuns.setBaseline(second.id, elsewhere.id)).toThrow(/over another dataset/);
+    await expect(env.core.evalRuns.setBaseline(second.id, elsewhere.id)).rejects.toThrow(/over another dataset/);
     expect(await removeSamples(env.core)).toEqual({ sets: 1, datasets: 1 });
-    expect(env.core.evalRuns.list().map((r) => r.id)).toEqual([elsewhere.id]);
+    expect((await env.core.evalRuns.list()).map((r) => r.id)).toEqual([elsewhere.id]);
     expect((await env.core.questionSets.list()).some((s) => s.sample)).toBe(false);
   });
 });

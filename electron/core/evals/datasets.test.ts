@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Question } from '../../../shared/schemas/question';
 import { systemClock } from '../clock';
 import { Store } from '../store/sqlite/database';
+import { SqliteDatasetStore } from '../store/sqlite/dataset-store';
 import { Datasets } from './datasets';
 import { imageFolderRows, readLabels, readRows, type DatasetFormat } from './dataset-sources';
 
@@ -20,11 +21,11 @@ let dir: { path: string; cleanup(): void };
 let store: Store;
 let datasets: Datasets;
 
-beforeEach(() => {
+beforeEach(async () => {
   const path = mkdtempSync(join(tmpdir(), 'verdict-evals-'));
   dir = { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
   store = Store.open(join(dir.path, 'verdict.sqlite'));
-  datasets = new Datasets(store, systemClock);
+  datasets = await Datasets.open(new SqliteDatasetStore(store), systemClock);
 });
 afterEach(() => {
   store.close();
@@ -45,7 +46,7 @@ describe('dataset import', () => {
     expect(report.problems).toEqual([]);
     expect(report.dataset!.items).toBe(2);
     expect(report.dataset!.labelled).toEqual({ late: 2, mood: 2, stars: 2, where: 1 });
-    const page = datasets.items(report.dataset!.id, { offset: 0, limit: 10 });
+    const page = await datasets.items(report.dataset!.id, { offset: 0, limit: 10 });
     expect(page.items[0]).toEqual({
       position: 0,
       id: 'a',
@@ -58,9 +59,9 @@ describe('dataset import', () => {
     const csv = 'id,state,expected.late\n' + 'a,x,true\nb,y,false\nc,z,\n';
     const report = await load(csv, 'data.csv', 'csv');
     const id = report.dataset!.id;
-    expect(datasets.get(id).labelled).toEqual({ late: 2 });
-    datasets.updateExpected(id, 2, { late: true }, QUESTIONS);
-    expect(datasets.list().find((d) => d.id === id)!.labelled).toEqual({ late: 3 });
+    expect((await datasets.get(id)).labelled).toEqual({ late: 2 });
+    await datasets.updateExpected(id, 2, { late: true }, QUESTIONS);
+    expect((await datasets.list()).find((d) => d.id === id)!.labelled).toEqual({ late: 3 });
     // Another process clears an answer (here a second connection to the same file).
     const other = Store.open(join(dir.path, 'verdict.sqlite'));
     try {
@@ -68,7 +69,7 @@ describe('dataset import', () => {
     } finally {
       other.close();
     }
-    expect(datasets.get(id).labelled).toEqual({ late: 2 });
+    expect((await datasets.get(id)).labelled).toEqual({ late: 2 });
   });
 
   it('imports JSONL and a JSON array streamed in small pieces', async () => {
@@ -79,7 +80,7 @@ describe('dataset import', () => {
     const pieces = text.match(/[\s\S]{1,7}/g)!;
     const array = await datasets.import({ name: 'arr', rows: readRows(Readable.from(pieces), 'd.json', 'json'), questions: QUESTIONS });
     expect(array.problems).toEqual([]);
-    expect(datasets.items(array.dataset!.id, { offset: 49, limit: 1 }).items[0]!.state).toEqual(items[49]!.state);
+    expect((await datasets.items(array.dataset!.id, { offset: 49, limit: 1 })).items[0]!.state).toEqual(items[49]!.state);
   });
 
   const bad: [string, string, string, DatasetFormat, { row: number; field: string; message: RegExp }][] = [
@@ -121,7 +122,7 @@ describe('dataset import', () => {
       expect(report.problems[0]).toMatchObject({ file, row: problem.row, field: problem.field });
       expect(report.problems[0]!.message).toMatch(problem.message);
       expect(count()).toBe(0);
-      expect(datasets.list()).toEqual([]);
+      expect(await datasets.list()).toEqual([]);
     });
   }
 
@@ -130,7 +131,7 @@ describe('dataset import', () => {
     expect(report.imported).toBe(2);
     expect(report.skipped).toBe(1);
     expect(report.problems).toHaveLength(1);
-    expect(datasets.items(report.dataset!.id, { offset: 0, limit: 10 }).items.map((i) => i.id)).toEqual(['a', 'c']);
+    expect((await datasets.items(report.dataset!.id, { offset: 0, limit: 10 })).items.map((i) => i.id)).toEqual(['a', 'c']);
   });
 
   it('refuses duplicate ids, naming the row of the first', async () => {
@@ -151,7 +152,7 @@ describe('dataset import', () => {
     // Only the valid rows, when asked: the rows before and after the short one are kept.
     const kept = await load(csv, 'd.csv', 'csv', true);
     expect(kept.imported).toBe(2);
-    expect(datasets.items(kept.dataset!.id, { offset: 0, limit: 10 }).items.map((i) => i.id)).toEqual(['a', 'd']);
+    expect((await datasets.items(kept.dataset!.id, { offset: 0, limit: 10 })).items.map((i) => i.id)).toEqual(['a', 'd']);
   });
 
   it('makes no dataset of a file with no items, in any format, and says so', async () => {
@@ -167,20 +168,20 @@ describe('dataset import', () => {
         expect(report, file).toMatchObject({ dataset: null, imported: 0, problems: [{ file, row: 1, field: '(file)', message }] });
       }
     }
-    expect(datasets.list()).toEqual([]);
+    expect(await datasets.list()).toEqual([]);
   });
 
   it('makes no empty dataset when only the valid rows were asked for and none is valid', async () => {
     const report = await load('id,state,expected.mood\na,x,angry\n', 'd.csv', 'csv', true);
     expect(report).toMatchObject({ dataset: null, imported: 0, skipped: 1 });
-    expect(datasets.list()).toEqual([]);
+    expect(await datasets.list()).toEqual([]);
   });
 
   it('edits expected answers with the same checks, deletes, and exports CSV and JSONL', async () => {
     const report = await load('id,state,expected.late\na,"x, y",true\nb,y,\n', 'd.csv', 'csv');
     const id = report.dataset!.id;
-    expect(() => datasets.updateExpected(id, 1, { stars: 9 }, QUESTIONS)).toThrow(/expected.stars: score level 9/);
-    datasets.updateExpected(id, 1, { late: false, stars: 1 }, QUESTIONS);
+    await expect(datasets.updateExpected(id, 1, { stars: 9 }, QUESTIONS)).rejects.toThrow(/expected.stars: score level 9/);
+    await datasets.updateExpected(id, 1, { late: false, stars: 1 }, QUESTIONS);
     let csv = '';
     await datasets.export(id, 'csv', { write: (t: string) => (csv += t) });
     expect(csv).toBe('id,state,expected.late,expected.stars\na,"x, y",true,\nb,y,false,1\n');
@@ -194,8 +195,8 @@ describe('dataset import', () => {
     ).toEqual({ id: 'b', state: 'y', expected: { late: false, stars: 1 } });
     const again = await load(csv, 'again.csv', 'csv');
     expect(again.imported).toBe(2);
-    datasets.delete(id);
-    expect(datasets.list().map((d) => d.id)).toEqual([again.dataset!.id]);
+    await datasets.delete(id);
+    expect((await datasets.list()).map((d) => d.id)).toEqual([again.dataset!.id]);
   });
 
   it('reads a folder of images with a labels CSV beside it', async () => {
@@ -207,7 +208,7 @@ describe('dataset import', () => {
     writeFileSync(join(dir.path, 'labels.csv'), 'id,expected.late\na.png,true\n');
     const { labels } = await readLabels(join(dir.path, 'labels.csv'));
     const report = await datasets.import({ name: 'images', rows: imageFolderRows(images, labels), questions: QUESTIONS });
-    const items = datasets.items(report.dataset!.id, { offset: 0, limit: 10 }).items;
+    const items = (await datasets.items(report.dataset!.id, { offset: 0, limit: 10 })).items;
     expect(items.map((i) => [i.id, i.expected])).toEqual([
       ['a.png', { late: true }],
       ['b.png', {}],

@@ -4,45 +4,25 @@ import type { DatasetItem, DatasetSummary, Expected, ImportProblem, ImportReport
 import type { Question } from '../../../shared/schemas/question';
 import { isoTime, type Clock } from '../clock';
 import { GatewayError } from '../errors';
-import type { Store } from '../store/sqlite/database';
+import type { DatasetStorage, StoredDataset } from '../store/ports';
 import { checkExpected, expectedMisfits, validateRow, type ExpectedGroup, type RawRow, type ValidRow } from './dataset-rows';
-
-interface DatasetRow {
-  id: string;
-  name: string;
-  status: 'importing' | 'ready';
-  item_count: number;
-  created_at: string;
-  sample: number;
-}
-
-interface ItemRow {
-  position: number;
-  id: string;
-  state: string;
-  expected: string;
-}
 
 /** Rows written per transaction while importing. */
 const BATCH = 500;
 /** Problems listed in a report (all are counted). */
 export const MAX_LISTED_PROBLEMS = 200;
 
-const toItem = (r: ItemRow): DatasetItem => ({
-  position: r.position,
-  id: r.id,
-  state: JSON.parse(r.state) as unknown,
-  expected: JSON.parse(r.expected) as Expected,
-});
-
-/** Labelled datasets in SQLite: imported all-or-nothing (or valid rows only), browsed in pages, edited, exported. */
+/** Labelled datasets: imported all-or-nothing (or valid rows only), browsed in pages, edited, exported. */
 export class Datasets {
-  constructor(
-    private readonly store: Store,
+  private constructor(
+    private readonly storage: DatasetStorage,
     private readonly clock: Clock,
-  ) {
+  ) {}
+
+  static async open(storage: DatasetStorage, clock: Clock): Promise<Datasets> {
     // An import cut off by a killed process left a dataset that never became ready.
-    this.store.run("DELETE FROM datasets WHERE status = 'importing'");
+    await storage.dropUnfinished();
+    return new Datasets(storage, clock);
   }
 
   /** Each dataset's expected answers grouped by question and value, made once per revision of the items (moved by triggers, whoever writes). */
@@ -52,27 +32,11 @@ export class Datasets {
    * The dataset's expected answers by question and value, with how many items give each and one of
    * them: a few rows however many items (boxes are grouped by question alone, one of them shown).
    */
-  expectedGroups(datasetId: string): ExpectedGroup[] {
-    const revision = this.store.revision('items');
+  async expectedGroups(datasetId: string): Promise<ExpectedGroup[]> {
+    const revision = this.storage.changeToken();
     let cached = this.expectedCache.get(datasetId);
     if (!cached || cached.revision !== revision) {
-      const rows = this.store.all<{ name: string; type: string; value: string | number | null; sample: string; items: number; example: string }>(
-        `SELECT j.key AS name, j.type AS type, CASE WHEN j.type IN ('object', 'array') THEN NULL ELSE j.value END AS value,
-           MIN(CASE WHEN j.type IN ('object', 'array') THEN j.value END) AS sample, COUNT(*) AS items, MIN(d.id) AS example
-         FROM dataset_items d, json_each(d.expected) j WHERE d.dataset_id = ? GROUP BY 1, 2, 3`,
-        [datasetId],
-      );
-      const valueOf = (r: (typeof rows)[number]): unknown =>
-        r.type === 'true'
-          ? true
-          : r.type === 'false'
-            ? false
-            : r.type === 'null'
-              ? null
-              : r.type === 'object' || r.type === 'array'
-                ? JSON.parse(r.sample)
-                : r.value;
-      cached = { revision, groups: rows.map((r) => ({ name: r.name, value: valueOf(r), items: r.items, example: r.example })) };
+      cached = { revision, groups: await this.storage.expectedGroups(datasetId) };
       this.expectedCache.set(datasetId, cached);
     }
     return cached.groups;
@@ -83,39 +47,39 @@ export class Datasets {
    * name of another kind, an option it lacks, a level out of its range): its metrics would be
    * meaningless. Answers to questions the set does not ask are left alone.
    */
-  assertFits(datasetId: string, questions: Record<string, Question>): void {
-    const misfits = expectedMisfits(this.expectedGroups(datasetId), questions);
+  async assertFits(datasetId: string, questions: Record<string, Question>): Promise<void> {
+    const misfits = expectedMisfits(await this.expectedGroups(datasetId), questions);
     if (misfits.length === 0) return;
     const shown = misfits.slice(0, 5).join('; ') + (misfits.length > 5 ? `; and ${misfits.length - 5} more` : '');
     throw new GatewayError(
       'bad_request',
-      `dataset "${this.get(datasetId).name}" has expected answers this question set cannot take: ${shown}. Choose the question set the dataset was made for, or correct those answers`,
+      `dataset "${(await this.get(datasetId)).name}" has expected answers this question set cannot take: ${shown}. Choose the question set the dataset was made for, or correct those answers`,
     );
   }
 
-  private summary(row: DatasetRow): DatasetSummary {
+  private async summary(d: StoredDataset): Promise<DatasetSummary> {
     const labelled: Record<string, number> = {};
-    for (const g of this.expectedGroups(row.id)) labelled[g.name] = (labelled[g.name] ?? 0) + g.items;
-    return { id: row.id, name: row.name, items: row.item_count, labelled, created_at: row.created_at, sample: row.sample === 1 };
+    for (const g of await this.expectedGroups(d.id)) labelled[g.name] = (labelled[g.name] ?? 0) + g.items;
+    return { id: d.id, name: d.name, items: d.items, labelled, created_at: d.created_at, sample: d.sample };
   }
 
-  list(): DatasetSummary[] {
-    return this.store.all<DatasetRow>("SELECT * FROM datasets WHERE status = 'ready' ORDER BY created_at DESC").map((r) => this.summary(r));
+  async list(): Promise<DatasetSummary[]> {
+    return Promise.all((await this.storage.list()).map((d) => this.summary(d)));
   }
 
-  get(id: string): DatasetSummary {
-    return this.summary(this.row(id));
+  async get(id: string): Promise<DatasetSummary> {
+    return this.summary(await this.stored(id));
   }
 
   /** How many items a dataset has, without counting its labels (which reads every item). */
-  itemCount(id: string): number {
-    return this.row(id).item_count;
+  async itemCount(id: string): Promise<number> {
+    return (await this.stored(id)).items;
   }
 
-  private row(id: string): DatasetRow {
-    const row = this.store.get<DatasetRow>("SELECT * FROM datasets WHERE id = ? AND status = 'ready'", [id]);
-    if (!row) throw new GatewayError('not_found', `No dataset with id "${id}"`);
-    return row;
+  private async stored(id: string): Promise<StoredDataset> {
+    const d = await this.storage.get(id);
+    if (!d) throw new GatewayError('not_found', `No dataset with id "${id}"`);
+    return d;
   }
 
   /**
@@ -125,25 +89,19 @@ export class Datasets {
    */
   async import(options: { name: string; rows: AsyncIterable<RawRow>; questions: Record<string, Question>; validOnly?: boolean }): Promise<ImportReport> {
     const id = `ds-${randomUUID()}`;
-    this.store.run("INSERT INTO datasets (id, name, status, created_at) VALUES (?, ?, 'importing', ?)", [id, options.name, isoTime(this.clock)]);
+    await this.storage.beginImport({ id, name: options.name, created_at: isoTime(this.clock) });
     const problems: ImportProblem[] = [];
     let problemRows = 0;
     let position = 0;
     let batch: ValidRow[] = [];
     const seen = new Map<string, number>();
-    const flush = () => {
+    const flush = async () => {
       const rows = batch;
       batch = [];
-      this.store.transaction(() => {
-        for (const r of rows)
-          this.store.run('INSERT INTO dataset_items (dataset_id, position, id, state, expected) VALUES (?, ?, ?, ?, ?)', [
-            id,
-            position++,
-            r.id,
-            JSON.stringify(r.state),
-            JSON.stringify(r.expected),
-          ]);
-      });
+      await this.storage.appendItems(
+        id,
+        rows.map((r) => ({ position: position++, id: r.id, state: r.state, expected: r.expected })),
+      );
     };
     try {
       for await (const raw of options.rows) {
@@ -160,70 +118,68 @@ export class Datasets {
         // All-or-nothing: once anything is wrong, keep checking but stop writing.
         if (problemRows > 0 && !options.validOnly) continue;
         batch.push(checked.row);
-        if (batch.length >= BATCH) flush();
+        if (batch.length >= BATCH) await flush();
       }
       // Nothing valid to keep makes no dataset, even when only the valid rows were asked for.
       if (problemRows > 0 && (!options.validOnly || position + batch.length === 0)) {
-        this.store.run('DELETE FROM datasets WHERE id = ?', [id]);
+        await this.storage.remove(id);
         return { dataset: null, imported: 0, skipped: problemRows, problems };
       }
-      flush();
-      this.store.run("UPDATE datasets SET status = 'ready', item_count = ? WHERE id = ?", [position, id]);
+      await flush();
+      await this.storage.finishImport(id, position);
     } catch (error) {
-      this.store.run('DELETE FROM datasets WHERE id = ?', [id]);
+      await this.storage.remove(id);
       throw error;
     }
-    return { dataset: this.get(id), imported: position, skipped: problemRows, problems };
+    return { dataset: await this.get(id), imported: position, skipped: problemRows, problems };
   }
 
   /** Stores items that are already valid (saved from runs or box reviews). */
-  create(name: string, items: readonly ValidRow[], options: { sample?: boolean } = {}): DatasetSummary {
+  async create(name: string, items: readonly ValidRow[], options: { sample?: boolean } = {}): Promise<DatasetSummary> {
     const id = `ds-${randomUUID()}`;
-    this.store.transaction(() => {
-      this.store.run("INSERT INTO datasets (id, name, status, item_count, created_at, sample) VALUES (?, ?, 'ready', ?, ?, ?)", [
-        id,
-        name,
-        items.length,
-        isoTime(this.clock),
-        options.sample ? 1 : 0,
-      ]);
-      items.forEach((r, position) =>
-        this.store.run('INSERT INTO dataset_items (dataset_id, position, id, state, expected) VALUES (?, ?, ?, ?, ?)', [
-          id,
-          position,
-          r.id,
-          JSON.stringify(r.state),
-          JSON.stringify(r.expected),
-        ]),
-      );
-    });
+    await this.storage.create(
+      { id, name, items: items.length, created_at: isoTime(this.clock), sample: options.sample ?? false },
+      items.map((r, position) => ({ position, id: r.id, state: r.state, expected: r.expected })),
+    );
     return this.get(id);
   }
 
-  items(datasetId: string, page: { offset: number; limit: number; search?: string | undefined }): { total: number; items: DatasetItem[] } {
-    this.get(datasetId);
-    const where = page.search ? 'dataset_id = ? AND (id LIKE ? OR state LIKE ?)' : 'dataset_id = ?';
-    const params = page.search ? [datasetId, `%${page.search}%`, `%${page.search}%`] : [datasetId];
-    const total = this.store.get<{ n: number }>(`SELECT COUNT(*) AS n FROM dataset_items WHERE ${where}`, params)!.n;
-    const rows = this.store.all<ItemRow>(`SELECT position, id, state, expected FROM dataset_items WHERE ${where} ORDER BY position LIMIT ? OFFSET ?`, [
-      ...params,
-      page.limit,
-      page.offset,
-    ]);
-    return { total, items: rows.map(toItem) };
+  /** Adds items after the last one (ids made unique as "id (2)"…) with no expected answers; where each went. */
+  async addItems(datasetId: string, items: readonly { id: string; state: unknown }[]): Promise<{ position: number; id: string }[]> {
+    await this.stored(datasetId);
+    return this.storage.addItems(datasetId, items);
   }
 
-  /** Every item in dataset order, one at a time (for runs and exports of any size). */
-  *iterate(datasetId: string, pageSize = 1000): Generator<DatasetItem> {
-    for (let offset = 0; ; offset += pageSize) {
-      const rows = this.store.all<ItemRow>('SELECT position, id, state, expected FROM dataset_items WHERE dataset_id = ? ORDER BY position LIMIT ? OFFSET ?', [
-        datasetId,
-        pageSize,
-        offset,
-      ]);
-      for (const r of rows) yield toItem(r);
+  async items(datasetId: string, page: { offset: number; limit: number; search?: string | undefined }): Promise<{ total: number; items: DatasetItem[] }> {
+    await this.stored(datasetId);
+    const found = await this.storage.page(datasetId, page);
+    return { total: found.total, items: found.items.map(asItem) };
+  }
+
+  /** Every item in dataset order, a page at a time (for runs and exports of any size). */
+  async *iterate(datasetId: string, pageSize = 1000): AsyncGenerator<DatasetItem> {
+    for (let after = -1; ;) {
+      const rows = await this.storage.itemsAfter(datasetId, after, pageSize);
+      for (const r of rows) yield asItem(r);
       if (rows.length < pageSize) return;
+      after = rows[rows.length - 1]!.position;
     }
+  }
+
+  /** Every item's position, id and expected answers in order, without their content (reports read these). */
+  async expectations(datasetId: string, position?: number): Promise<{ position: number; id: string; expected: Expected }[]> {
+    return (await this.storage.expectations(datasetId, position)) as { position: number; id: string; expected: Expected }[];
+  }
+
+  /** The start of an item's content as stored (JSON text): enough to read an image's size without loading it. */
+  contentHead(datasetId: string, position: number, chars: number): Promise<string | undefined> {
+    return this.storage.contentHead(datasetId, position, chars);
+  }
+
+  /** Ready datasets whose first item holds an image. */
+  async withImages(): Promise<DatasetSummary[]> {
+    const ids = new Set(await this.storage.withImageFirst());
+    return (await this.list()).filter((d) => ids.has(d.id));
   }
 
   private readonly largestCache = new Map<string, { revision: number; n: number; positions: number[] }>();
@@ -233,30 +189,26 @@ export class Datasets {
    * longest first: where one request costs the most. A scan of the dataset, kept until dataset
    * items change.
    */
-  largest(datasetId: string, n = 3): DatasetItem[] {
-    this.row(datasetId); // not found, named, before anything is read
-    const revision = this.store.revision('items');
+  async largest(datasetId: string, n = 3): Promise<DatasetItem[]> {
+    await this.stored(datasetId); // not found, named, before anything is read
+    const revision = this.storage.changeToken();
     let cached = this.largestCache.get(datasetId);
     if (!cached || cached.revision !== revision || cached.n !== n) {
-      const rows = this.store.all<{ position: number }>(
-        'SELECT position FROM dataset_items WHERE dataset_id = ? ORDER BY length(state) DESC, position LIMIT ?',
-        [datasetId, n],
-      );
-      cached = { revision, n, positions: rows.map((r) => r.position) };
+      cached = { revision, n, positions: await this.storage.largest(datasetId, n) };
       this.largestCache.set(datasetId, cached);
     }
-    return cached.positions.map((position) => this.item(datasetId, position));
+    return Promise.all(cached.positions.map((position) => this.item(datasetId, position)));
   }
 
-  item(datasetId: string, position: number): DatasetItem {
-    const row = this.store.get<ItemRow>('SELECT position, id, state, expected FROM dataset_items WHERE dataset_id = ? AND position = ?', [datasetId, position]);
-    if (!row) throw new GatewayError('not_found', `No item at position ${position} of dataset "${datasetId}"`);
-    return toItem(row);
+  async item(datasetId: string, position: number): Promise<DatasetItem> {
+    const found = await this.storage.item(datasetId, position);
+    if (!found) throw new GatewayError('not_found', `No item at position ${position} of dataset "${datasetId}"`);
+    return asItem(found);
   }
 
   /** Replaces one item's expected answers, each checked against the questions. */
-  updateExpected(datasetId: string, position: number, expected: Expected, questions: Record<string, Question>): DatasetItem {
-    const item = this.item(datasetId, position);
+  async updateExpected(datasetId: string, position: number, expected: Expected, questions: Record<string, Question>): Promise<DatasetItem> {
+    const item = await this.item(datasetId, position);
     const checked: Expected = {};
     for (const [name, value] of Object.entries(expected)) {
       const q = Object.hasOwn(questions, name) ? questions[name] : undefined;
@@ -265,13 +217,19 @@ export class Datasets {
       if ('message' in result) throw new GatewayError('bad_request', `expected.${name}: ${result.message}`);
       checked[name] = result.value;
     }
-    this.store.run('UPDATE dataset_items SET expected = ? WHERE dataset_id = ? AND position = ?', [JSON.stringify(checked), datasetId, position]);
+    await this.storage.setExpected(datasetId, position, checked);
     return { ...item, expected: checked };
   }
 
-  delete(id: string): { id: string } {
-    this.get(id);
-    this.store.run('DELETE FROM datasets WHERE id = ?', [id]);
+  /** Writes expected answers as they are (already checked by the caller, e.g. box truth). */
+  async putExpected(datasetId: string, position: number, expected: Expected): Promise<void> {
+    if (!(await this.storage.setExpected(datasetId, position, expected)))
+      throw new GatewayError('not_found', `No item at position ${position} of dataset "${datasetId}"`);
+  }
+
+  async delete(id: string): Promise<{ id: string }> {
+    await this.get(id);
+    await this.storage.remove(id);
     this.expectedCache.delete(id);
     this.largestCache.delete(id);
     return { id };
@@ -279,13 +237,13 @@ export class Datasets {
 
   /** Writes the dataset as JSONL or CSV (state as text, or JSON for structured states). */
   async export(id: string, format: 'jsonl' | 'csv', out: Writable | { write(text: string): unknown }): Promise<void> {
-    const summary = this.get(id);
+    const summary = await this.get(id);
     const names = Object.keys(summary.labelled).sort();
     const write = async (text: string) => {
       if (!(out as { write(t: string): boolean }).write(text) && 'once' in out) await new Promise((r) => (out as Writable).once('drain', r));
     };
     if (format === 'csv') await write(`${['id', 'state', ...names.map((n) => `expected.${n}`)].map(csvCell).join(',')}\n`);
-    for (const item of this.iterate(id)) {
+    for await (const item of this.iterate(id)) {
       if (format === 'jsonl') await write(`${JSON.stringify({ id: item.id, state: item.state, expected: item.expected })}\n`);
       else {
         const state = typeof item.state === 'string' ? item.state : JSON.stringify(item.state);
@@ -298,6 +256,13 @@ export class Datasets {
     }
   }
 }
+
+const asItem = (r: { position: number; id: string; state: unknown; expected: Record<string, unknown> }): DatasetItem => ({
+  position: r.position,
+  id: r.id,
+  state: r.state,
+  expected: r.expected as Expected,
+});
 
 export function csvCell(value: string): string {
   return /[",\r\n]/.test(value) || /^\s|\s$/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;

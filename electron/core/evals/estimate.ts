@@ -15,7 +15,7 @@ import type { Catalog } from '../catalog/catalog';
 import type { DecisionsEngine } from '../decisions/engine';
 import type { Gateway } from '../gateway';
 import type { Datasets } from './datasets';
-import { variantKeys } from './eval-runs';
+import { variantKeys } from '../../../shared/evaluations/variant-keys';
 import { variantRequest } from './eval-runner';
 import { expectedRequestCost } from './expected-cost';
 import { fitTokens } from './refine';
@@ -42,11 +42,11 @@ export async function estimateRun(
   deps: EstimateDeps,
   input: { request: DecisionsRequest; dataset_id: string; variants: EvalVariant[] },
 ): Promise<EvalEstimate> {
-  const items = deps.datasets.itemCount(input.dataset_id);
-  deps.datasets.assertFits(input.dataset_id, input.request.questions as Record<string, Question>);
-  const sample = samplePositions(items).map((p) => deps.datasets.item(input.dataset_id, p));
+  const items = await deps.datasets.itemCount(input.dataset_id);
+  await deps.datasets.assertFits(input.dataset_id, input.request.questions as Record<string, Question>);
+  const sample = await Promise.all(samplePositions(items).map((p) => deps.datasets.item(input.dataset_id, p)));
   // Where one request can cost the most: the longest states of the whole dataset.
-  const candidates = deps.datasets.largest(input.dataset_id).map((item) => ({ id: item.id, state: item.state }));
+  const candidates = (await deps.datasets.largest(input.dataset_id)).map((item) => ({ id: item.id, state: item.state }));
   const keys = variantKeys(input.variants);
   const worstItems: { usd: number | null; item: string | null }[] = [];
   const perVariant = [];

@@ -73,13 +73,13 @@ describe('failed items on resume', () => {
     failWith = (item, seen) => (item === 3 && seen === 0 ? 503 : item === 7 ? 400 : null);
     const core = await startCore();
     const datasetId = await importItems(core);
-    const run = core.evalRuns.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'lp/alpha' }], concurrency: 2 });
+    const run = await core.evalRuns.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'lp/alpha' }], concurrency: 2 });
     const first = await core.evalRuns.wait(run.id);
     expect(first).toMatchObject({ status: 'done', done: ITEMS, failed: 2, retryable: 1 });
     const spentBefore = first.spent_usd;
     const receivedBefore = provider.received.length;
 
-    const resumed = core.evalRuns.resume(run.id);
+    const resumed = await core.evalRuns.resume(run.id);
     expect(resumed.status).toBe('running');
     const second = await core.evalRuns.wait(run.id);
     expect(second).toMatchObject({ status: 'done', done: ITEMS, failed: 1, retryable: 0 });
@@ -87,50 +87,50 @@ describe('failed items on resume', () => {
     expect(provider.received.slice(receivedBefore).map(itemOf)).toEqual([3]);
     expect(sent(3)).toBe(2);
     expect(sent(7)).toBe(1);
-    const three = core.evalRuns.item(run.id, 3).results[0]!;
+    const three = (await core.evalRuns.item(run.id, 3)).results[0]!;
     expect(three).toMatchObject({ ok: true, error: null });
     expect(three.answers['late']).toMatchObject({ type: 'noul', noul: expect.closeTo(0.8, 6) });
-    expect(core.evalRuns.item(run.id, 7).results[0]!.error).toMatch(/^400: /);
+    expect((await core.evalRuns.item(run.id, 7)).results[0]!.error).toMatch(/^400: /);
     // The answer's cost is added once: the spend grew by exactly item 3's stored cost.
     expect(second.spent_usd).toBeGreaterThan(spentBefore);
     expect(second.spent_usd - spentBefore).toBeCloseTo(three.usage.cost!, 12);
-    expect(core.evalRuns.report(run.id).models[0]).toMatchObject({ items: ITEMS, failed: 1 });
+    expect((await core.evalRuns.report(run.id)).models[0]).toMatchObject({ items: ITEMS, failed: 1 });
     // Nothing left to send: resuming the finished run again is refused, with the reason.
-    expect(() => core.evalRuns.resume(run.id)).toThrow(/no failed item to try again/);
+    await expect(core.evalRuns.resume(run.id)).rejects.toThrow(/no failed item to try again/);
   });
 
   it(`sends a failing item at most ${MAX_ITEM_TRIES} times in all, across pauses and restarts of the process`, async () => {
     failWith = (item) => (item === 5 ? 502 : null);
     let core = await startCore();
     const datasetId = await importItems(core);
-    const run = core.evalRuns.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'lp/alpha' }], concurrency: 3 });
+    const run = await core.evalRuns.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'lp/alpha' }], concurrency: 3 });
     expect(await core.evalRuns.wait(run.id)).toMatchObject({ done: ITEMS, failed: 1, retryable: 1 });
     for (let resume = 1; resume < MAX_ITEM_TRIES; resume += 1) {
       // A new process on the same data file, as after a restart: the finished run is resumed by hand.
       await open.pop()!.close();
       core = await startCore();
-      core.evalRuns.resume(run.id);
+      await core.evalRuns.resume(run.id);
       await core.evalRuns.wait(run.id);
     }
-    const last = core.evalRuns.get(run.id);
+    const last = await core.evalRuns.get(run.id);
     expect(last).toMatchObject({ status: 'done', done: ITEMS, failed: 1, retryable: 0 });
     expect(sent(5)).toBe(MAX_ITEM_TRIES);
     for (let i = 0; i < ITEMS; i += 1) if (i !== 5) expect(sent(i)).toBe(1);
-    expect(() => core.evalRuns.resume(run.id)).toThrow(/no failed item to try again/);
+    await expect(core.evalRuns.resume(run.id)).rejects.toThrow(/no failed item to try again/);
   });
 
   it('a paused run sends its failed items again on resume, with the items it had not reached', async () => {
     failWith = (item, seen) => (item === 0 && seen === 0 ? 500 : null);
     const core = await startCore();
     const datasetId = await importItems(core);
-    const run = core.evalRuns.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'lp/alpha' }], concurrency: 1 });
+    const run = await core.evalRuns.start({ request: REQUEST, dataset_id: datasetId, variants: [{ model: 'lp/alpha' }], concurrency: 1 });
     // Pause once item 0 has failed and before the run ends.
-    for (let view = core.evalRuns.get(run.id); view.failed === 0; view = core.evalRuns.get(run.id)) await new Promise((r) => setTimeout(r, 2));
-    core.evalRuns.pause(run.id);
+    for (let view = await core.evalRuns.get(run.id); view.failed === 0; view = await core.evalRuns.get(run.id)) await new Promise((r) => setTimeout(r, 2));
+    await core.evalRuns.pause(run.id);
     const paused = await core.evalRuns.wait(run.id);
     expect(paused.status).toBe('paused');
     expect(paused.done).toBeLessThan(ITEMS);
-    core.evalRuns.resume(run.id);
+    await core.evalRuns.resume(run.id);
     expect(await core.evalRuns.wait(run.id)).toMatchObject({ status: 'done', done: ITEMS, failed: 0, retryable: 0 });
     expect(sent(0)).toBe(2);
     for (let i = 1; i < ITEMS; i += 1) expect(sent(i)).toBe(1);

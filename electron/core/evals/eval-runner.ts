@@ -12,7 +12,8 @@ import { isoTime, type Clock } from '../clock';
 import { GatewayError } from '../errors';
 import { usageOf } from '../decisions/usage';
 import { Cancellation, type CancelSignal } from '../cancel';
-import type { Store } from '../store/sqlite/database';
+import type { EvalStorage } from '../store/ports';
+import { variantKeys } from '../../../shared/evaluations/variant-keys';
 import type { Datasets } from './datasets';
 import { calibratedAnswer } from './apply-calibration';
 
@@ -101,14 +102,13 @@ export function budgetMessage(budget: number, stop: BudgetStop | null): string {
   return `${head}: ${usdText(stop.spent)} spent; the next request could cost up to ${usdText(stop.worstCase)} if every endpoint of its route were tried with the longest replies, more than the ${usdText(left)} left`;
 }
 
-/**
- * A stored failure sent again is updated in place (never a stored answer: `WHERE ok = 0`): the
- * item's tokens and cost add up over its tries, so the run's spend counts each one once.
- */
-const AFTER_FAILURE = `ON CONFLICT (run_id, variant, position) DO UPDATE SET ok = excluded.ok, tries = eval_results.tries + 1, retryable = excluded.retryable,
-  input_tokens = eval_results.input_tokens + excluded.input_tokens, output_tokens = eval_results.output_tokens + excluded.output_tokens,
-  cost = CASE WHEN eval_results.cost IS NULL THEN excluded.cost WHEN excluded.cost IS NULL THEN eval_results.cost ELSE eval_results.cost + excluded.cost END,
-  latency_ms = excluded.latency_ms,`;
+export interface RunnerDeps {
+  storage: EvalStorage;
+  clock: Clock;
+  datasets: Datasets;
+  decide: EvalDecide;
+  sleep: (ms: number, signal: CancelSignal) => Promise<void>;
+}
 
 export class EvalRunner {
   done = 0;
@@ -138,27 +138,22 @@ export class EvalRunner {
   readonly total: number;
   readonly finished: Promise<RunnerEnd>;
 
-  constructor(
+  private readonly keys: string[];
+
+  private constructor(
     private readonly spec: RunnerSpec,
-    private readonly deps: { store: Store; clock: Clock; datasets: Datasets; decide: EvalDecide; sleep: (ms: number, signal: CancelSignal) => Promise<void> },
+    private readonly deps: RunnerDeps,
+    counts: { done: number; failed: number; spent: number },
+    items: number,
+    stored: Map<number, number>,
   ) {
     this.startedAt = deps.clock.now();
-    const counts = deps.store.get<{ done: number; failed: number; spent: number }>(
-      'SELECT COUNT(*) AS done, COALESCE(SUM(1 - ok), 0) AS failed, COALESCE(SUM(cost), 0) AS spent FROM eval_results WHERE run_id = ?',
-      [spec.id],
-    )!;
+    this.keys = variantKeys(spec.variants);
     this.done = counts.done;
     this.failed = counts.failed;
     this.spent = counts.spent;
-    this.total = deps.datasets.get(spec.datasetId).items * spec.variants.length;
-    this.stored = new Map(
-      deps.store
-        .all<{ k: number; tries: number }>(
-          'SELECT position * 1024 + variant AS k, CASE WHEN ok = 0 AND retryable = 1 AND tries < ? THEN tries ELSE 0 END AS tries FROM eval_results WHERE run_id = ?',
-          [MAX_ITEM_TRIES, spec.id],
-        )
-        .map((r) => [r.k, r.tries]),
-    );
+    this.total = items * spec.variants.length;
+    this.stored = stored;
     for (const tries of this.stored.values()) if (tries > 0) this.retryable += 1;
     if (spec.only) {
       // Items sent again count as done when their new result is stored, not before.
@@ -166,6 +161,16 @@ export class EvalRunner {
     }
     this.pendingAtStart = spec.only ? spec.only.positions.length * spec.only.variants.length : this.total - counts.done + this.retryable;
     this.finished = this.run();
+  }
+
+  /** A runner for the run as stored: what it has done, spent and may send again is read first. */
+  static async start(spec: RunnerSpec, deps: RunnerDeps): Promise<EvalRunner> {
+    const [counts, items, stored] = await Promise.all([
+      deps.storage.counts(spec.id),
+      deps.datasets.itemCount(spec.datasetId),
+      deps.storage.triesByItem(spec.id, MAX_ITEM_TRIES),
+    ]);
+    return new EvalRunner(spec, deps, counts, items, stored);
   }
 
   /** ms left at the rate since this runner started; null until something was done. */
@@ -194,10 +199,16 @@ export class EvalRunner {
   }
 
   /** Items with no stored result, and stored failures that may be sent again; never a stored answer. */
-  private *tasks(): Generator<Task> {
+  private async *tasks(): AsyncGenerator<Task> {
     const only = this.spec.only;
-    const items = only ? only.positions.map((p) => this.deps.datasets.item(this.spec.datasetId, p)) : this.deps.datasets.iterate(this.spec.datasetId);
-    for (const item of items) {
+    const spec = this.spec;
+    const datasets = this.deps.datasets;
+    const items = only
+      ? (async function* () {
+          for (const p of only.positions) yield await datasets.item(spec.datasetId, p);
+        })()
+      : datasets.iterate(this.spec.datasetId);
+    for await (const item of items) {
       for (let variant = 0; variant < this.spec.variants.length; variant += 1) {
         if (only) {
           if (only.variants.includes(variant)) yield { position: item.position, variant, state: item.state, tries: 0 };
@@ -215,7 +226,7 @@ export class EvalRunner {
     const worker = async () => {
       for (;;) {
         if (this.stopping) return;
-        const next = tasks.next();
+        const next = await tasks.next();
         if (next.done) return;
         this.inFlight += 1;
         try {
@@ -333,24 +344,26 @@ export class EvalRunner {
         }
       }
       const cost = response.usage.cost ?? null;
-      const committed = this.deps.store.commit(
-        `INSERT INTO eval_results (run_id, variant, position, ok, answers, raw_answers, methods, attempts, provider, input_tokens, output_tokens, cost, latency_ms, answered_at) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ${AFTER_FAILURE} answers = excluded.answers, raw_answers = excluded.raw_answers, methods = excluded.methods, attempts = excluded.attempts, provider = excluded.provider, error = NULL, answered_at = excluded.answered_at${this.spec.only ? '' : ' WHERE eval_results.ok = 0'}`,
-        [
-          this.spec.id,
-          task.variant,
-          task.position,
-          JSON.stringify(answers),
-          answers === response.answers ? null : JSON.stringify(response.answers),
-          JSON.stringify(finalMethods),
-          attempts ? JSON.stringify(attempts) : null,
-          response.provider ?? null,
-          response.usage.input_tokens,
-          response.usage.output_tokens,
+      const committed = this.deps.storage.putAnswer(
+        this.spec.id,
+        {
+          variant: task.variant,
+          position: task.position,
+          answers,
+          raw_answers: answers === response.answers ? null : response.answers,
+          methods: finalMethods,
+          attempts,
+          provider: response.provider ?? null,
+          input_tokens: response.usage.input_tokens,
+          output_tokens: response.usage.output_tokens,
           cost,
-          result.latency,
-          isoTime(this.deps.clock),
-        ],
+          latency_ms: result.latency,
+          error: null,
+          answered_at: isoTime(this.deps.clock),
+          model_key: this.keys[task.variant]!,
+          content_chars: contentChars(task.state),
+        },
+        { replace: this.spec.only !== undefined },
       );
       this.spent += cost ?? 0;
       await committed;
@@ -366,21 +379,19 @@ export class EvalRunner {
           : result.error instanceof Error
             ? result.error.message
             : String(result.error);
-      const committed = this.deps.store.commit(
-        `INSERT INTO eval_results (run_id, variant, position, ok, input_tokens, output_tokens, cost, latency_ms, error, retryable) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?)
-         ${AFTER_FAILURE} error = excluded.error WHERE eval_results.ok = 0`,
-        [
-          this.spec.id,
-          task.variant,
-          task.position,
-          usage?.input_tokens ?? 0,
-          usage?.output_tokens ?? 0,
-          usage?.cost ?? null,
-          result.latency,
-          message,
-          retryableFailure(result.error) ? 1 : 0,
-        ],
-      );
+      const committed = this.deps.storage.putFailure(this.spec.id, {
+        variant: task.variant,
+        position: task.position,
+        input_tokens: usage?.input_tokens ?? 0,
+        output_tokens: usage?.output_tokens ?? 0,
+        cost: usage?.cost ?? null,
+        latency_ms: result.latency,
+        error: message,
+        retryable: retryableFailure(result.error),
+        answered_at: isoTime(this.deps.clock),
+        model_key: this.keys[task.variant]!,
+        content_chars: contentChars(task.state),
+      });
       this.spent += usage?.cost ?? 0;
       await committed;
       if (task.tries === 0) this.failed += 1;
@@ -390,4 +401,9 @@ export class EvalRunner {
     if (task.tries === 0) this.done += 1;
     this.handled += 1;
   }
+}
+
+/** The length of an item's content as stored (its JSON text), which the expected cost is refined on. */
+function contentChars(state: unknown): number {
+  return JSON.stringify(state).length;
 }

@@ -23,9 +23,9 @@ describe('the expected cost of a run', () => {
     rows: { id: string; state: unknown; expected: Record<string, unknown> }[],
     variants: { model: string; provider?: Record<string, unknown> }[],
   ) => {
-    const dataset = env.core.datasets.create(`d-${Math.random()}`, rows as never);
+    const dataset = await env.core.datasets.create(`d-${Math.random()}`, rows as never);
     const estimate = await estimateRun(env.core, { request, dataset_id: dataset.id, variants: variants as never });
-    const run = env.core.evalRuns.start({ request, dataset_id: dataset.id, variants: variants as never, concurrency: 4 });
+    const run = await env.core.evalRuns.start({ request, dataset_id: dataset.id, variants: variants as never, concurrency: 4 });
     const done = await env.core.evalRuns.wait(run.id);
     expect(done.status).toBe('done');
     expect(done.failed).toBe(0);

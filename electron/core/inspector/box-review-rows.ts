@@ -36,14 +36,15 @@ export function expectedWithTruth(expected: Expected, truth: readonly TruthBox[]
 }
 
 /** The box answers of one stored evaluation result (its `answers` JSON), by question, keys sorted. */
-export function boxAnswersOf(answersJson: string | null | undefined): Record<string, Edges> {
-  if (!answersJson) return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(answersJson);
-  } catch {
-    return {};
-  }
+export function boxAnswersOf(answers: string | Record<string, unknown> | null | undefined): Record<string, Edges> {
+  if (!answers) return {};
+  let parsed: unknown = answers;
+  if (typeof answers === 'string')
+    try {
+      parsed = JSON.parse(answers);
+    } catch {
+      return {};
+    }
   const out: Record<string, Edges> = {};
   for (const name of Object.keys((parsed ?? {}) as object).sort()) {
     const a = (parsed as Record<string, { type?: unknown; box?: unknown } | null>)[name];

@@ -6,7 +6,7 @@
  */
 import type { BoxItem, TruthBox } from '../../../shared/schemas/inspector';
 import { GatewayError } from '../errors';
-import type { Store } from '../store/sqlite/database';
+import type { BoxStorage, StoredVerdict } from '../store/ports';
 import type { Edges } from './box-review-rows';
 
 /** The row of a verdict on every box question of the item at once. */
@@ -14,23 +14,14 @@ export const WHOLE_IMAGE = '';
 
 export type Verdict = 'accepted' | 'rejected';
 
-export interface VerdictRow {
-  item_id: string;
-  question: string;
-  /** '' when the model is not known (a verdict given before verdicts were per model) */
-  model: string;
+/** A stored verdict as review reads it: `judged_at` is when the answer judged was given (null: not known). */
+export interface VerdictRow extends Omit<StoredVerdict, 'answered_at' | 'verdict'> {
   verdict: Verdict | null;
-  note: string;
-  /** the boxes judged, by question, as JSON */
-  answers: string;
-  /** the truth judged against, as JSON (null before it was kept) */
-  truth: string | null;
-  run_id: string | null;
-  variant: number;
-  /** when the answer judged was given (null: not known) */
   judged_at: string | null;
-  updated_at: string;
 }
+
+const asRow = ({ answered_at, ...v }: StoredVerdict): VerdictRow => ({ ...v, verdict: v.verdict, judged_at: answered_at });
+const asStored = ({ judged_at, ...v }: VerdictRow): StoredVerdict => ({ ...v, answered_at: judged_at });
 
 /** What a verdict is given on: the answers and truth as they stand, and the run and time of the answers. */
 export interface Judged {
@@ -48,19 +39,15 @@ export function judgedPart(judged: Pick<Judged, 'answers' | 'truth'>, question: 
   return { answers: JSON.stringify(answer ? { [question]: answer } : {}), truth: JSON.stringify(judged.truth.filter((t) => (t.label ?? 'box') === question)) };
 }
 
-const COLUMNS =
-  'v.item_id AS item_id, v.question AS question, v.model AS model, v.verdict AS verdict, v.note AS note, v.answers AS answers, v.truth AS truth, v.run_id AS run_id, v.variant AS variant, COALESCE(v.answered_at, r.created_at) AS judged_at, v.updated_at AS updated_at';
-const FROM = 'box_verdicts v LEFT JOIN eval_runs r ON r.id = v.run_id';
-
 export class BoxVerdicts {
-  constructor(private readonly store: Store) {}
+  constructor(private readonly storage: BoxStorage) {}
 
   /** Rows by item for `model` (and those whose model is unknown, which the model's own rows replace), one item only when given. */
-  rows(datasetId: string, model: string | null, itemId?: string): Map<string, VerdictRow[]> {
-    const rows = this.store.all<VerdictRow>(
-      `SELECT ${COLUMNS} FROM ${FROM} WHERE v.dataset_id = ? AND v.model IN (?, '')${itemId === undefined ? '' : ' AND v.item_id = ?'} ORDER BY v.item_id, v.model = '' DESC`,
-      [datasetId, model ?? '', ...(itemId === undefined ? [] : [itemId])],
-    );
+  async rows(datasetId: string, model: string | null, itemId?: string): Promise<Map<string, VerdictRow[]>> {
+    const models = model === null || model === '' ? [''] : [model, ''];
+    const rows = (await this.storage.verdicts(datasetId, models, itemId)).map(asRow);
+    // By item, the model's own rows first.
+    rows.sort((a, b) => (a.item_id < b.item_id ? -1 : a.item_id > b.item_id ? 1 : (a.model === '' ? 1 : 0) - (b.model === '' ? 1 : 0)));
     const out = new Map<string, VerdictRow[]>();
     for (const r of rows) {
       const list = out.get(r.item_id) ?? [];
@@ -72,11 +59,8 @@ export class BoxVerdicts {
   }
 
   /** Verdicts replaced or cleared, newest first, with the note each had. */
-  history(datasetId: string, itemId: string, model: string | null): BoxItem['history'] {
-    return this.store.all<{ question: string; verdict: Verdict; note: string; given_at: string; ended_at: string }>(
-      'SELECT question, verdict, note, given_at, ended_at FROM box_verdict_history WHERE dataset_id = ? AND item_id = ? AND model = ? ORDER BY ended_at DESC, rowid DESC LIMIT 20',
-      [datasetId, itemId, model ?? ''],
-    );
+  history(datasetId: string, itemId: string, model: string | null): Promise<BoxItem['history']> {
+    return this.storage.history(datasetId, itemId, model ?? '');
   }
 
   /**
@@ -94,123 +78,94 @@ export class BoxVerdicts {
     judged: Judged;
     now: string;
     questions: readonly string[];
-  }): void {
-    const question = input.question ?? WHOLE_IMAGE;
-    const key = [input.datasetId, input.itemId];
-    this.store.transaction(() => {
-      const mine = () =>
-        this.store.all<VerdictRow>(`SELECT ${COLUMNS} FROM ${FROM} WHERE v.dataset_id = ? AND v.item_id = ? AND v.model = ?`, [...key, input.model]);
-      // A first verdict on this model carries the note of one whose model is not known.
-      const carried =
-        mine().length === 0
-          ? (this.store.get<{ note: string }>("SELECT note FROM box_verdicts WHERE dataset_id = ? AND item_id = ? AND question = '' AND model = ''", key)
-              ?.note ?? '')
-          : '';
-      if (question !== WHOLE_IMAGE) this.split(input, mine());
-      if (question === WHOLE_IMAGE && input.verdict !== undefined) {
-        // A verdict on the whole image replaces those on its questions.
-        for (const r of mine().filter((r) => r.question !== WHOLE_IMAGE)) this.end(input, r);
-      }
-      const current = mine().find((r) => r.question === question);
-      if (input.verdict === null) {
-        if (current) this.end(input, current);
-        if (question === WHOLE_IMAGE) for (const r of mine()) this.end(input, r);
-        return;
-      }
-      if (input.verdict !== undefined) {
-        const part = judgedPart(input.judged, question);
-        if (current && current.verdict === input.verdict) {
-          // Set again: the same verdict, now on the answers as they stand; its note stays.
-          this.store.run(
-            'UPDATE box_verdicts SET run_id = ?, variant = ?, answered_at = ?, answers = ?, truth = ?, updated_at = ? WHERE dataset_id = ? AND item_id = ? AND question = ? AND model = ?',
-            [input.judged.run_id, input.judged.variant, input.judged.at, part.answers, part.truth, input.now, ...key, question, input.model],
-          );
-        } else {
-          if (current) this.end(input, current);
-          this.store.run(
-            'INSERT INTO box_verdicts (dataset_id, item_id, question, model, verdict, note, run_id, variant, answered_at, answers, truth, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-            [
-              ...key,
-              question,
-              input.model,
-              input.verdict,
-              current ? '' : carried,
-              input.judged.run_id,
-              input.judged.variant,
-              input.judged.at,
-              part.answers,
-              part.truth,
-              input.now,
-            ],
-          );
-        }
-      }
-      if (input.note !== undefined) {
-        const judged = mine().find((r) => r.question === question && r.verdict !== null);
-        if (!judged)
-          throw new GatewayError(
-            'bad_request',
-            `note: ${question === WHOLE_IMAGE ? 'the image' : `the answer to "${question}"`} has no verdict yet; a note is kept with the verdict it explains`,
-          );
-        this.store.run('UPDATE box_verdicts SET note = ?, updated_at = ? WHERE dataset_id = ? AND item_id = ? AND question = ? AND model = ?', [
-          input.note,
-          input.now,
-          ...key,
-          question,
-          input.model,
-        ]);
-      }
+  }): Promise<void> {
+    return this.storage.changeVerdicts(input.datasetId, input.itemId, input.model, (stored, unknownModel) => {
+      const change = planVerdicts(input, stored.map(asRow), unknownModel.map(asRow));
+      return { rows: change.rows.map(asStored), ended: change.ended.map(asStored), at: input.now };
     });
   }
+}
 
-  /** A whole-image verdict becomes one verdict per question (same verdict, note and judged answers), before one question's changes. */
-  private split(input: { datasetId: string; itemId: string; model: string; judged: Judged; questions: readonly string[] }, rows: VerdictRow[]): void {
-    const whole = rows.find((r) => r.question === WHOLE_IMAGE);
-    if (!whole) return;
-    const judgedAnswers = JSON.parse(whole.answers) as Record<string, Edges>;
-    const judgedTruth = whole.truth === null ? input.judged.truth : (JSON.parse(whole.truth) as TruthBox[]);
-    for (const q of input.questions) {
-      if (rows.some((r) => r.question === q)) continue;
-      const part = judgedPart({ answers: judgedAnswers, truth: judgedTruth }, q);
-      this.store.run(
-        'INSERT INTO box_verdicts (dataset_id, item_id, question, model, verdict, note, run_id, variant, answered_at, answers, truth, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        [
-          input.datasetId,
-          input.itemId,
-          q,
-          input.model,
-          whole.verdict,
-          whole.note,
-          whole.run_id,
-          whole.variant,
-          whole.judged_at,
-          part.answers,
-          whole.truth === null ? null : part.truth,
-          whole.updated_at,
-        ],
-      );
-    }
-    this.store.run('DELETE FROM box_verdicts WHERE dataset_id = ? AND item_id = ? AND question = ? AND model = ?', [
-      input.datasetId,
-      input.itemId,
-      WHOLE_IMAGE,
-      input.model,
-    ]);
+/**
+ * The rows of one item and model after a verdict or note is written, and the rows that ended (to
+ * the history): worked out on the rows as they are, in the transaction that writes them.
+ */
+export function planVerdicts(
+  input: {
+    itemId: string;
+    model: string;
+    question: string | null;
+    verdict?: Verdict | null | undefined;
+    note?: string | undefined;
+    judged: Judged;
+    now: string;
+    questions: readonly string[];
+  },
+  stored: readonly VerdictRow[],
+  unknownModel: readonly VerdictRow[],
+): { rows: VerdictRow[]; ended: VerdictRow[] } {
+  const question = input.question ?? WHOLE_IMAGE;
+  let rows = [...stored];
+  const ended: VerdictRow[] = [];
+  const end = (r: VerdictRow) => {
+    ended.push(r);
+    rows = rows.filter((x) => x.question !== r.question);
+  };
+  // A first verdict on this model carries the note of one whose model is not known.
+  const carried = rows.length === 0 ? (unknownModel.find((r) => r.question === WHOLE_IMAGE)?.note ?? '') : '';
+  if (question !== WHOLE_IMAGE) rows = split(input, rows);
+  if (question === WHOLE_IMAGE && input.verdict !== undefined) {
+    // A verdict on the whole image replaces those on its questions.
+    for (const r of rows.filter((r) => r.question !== WHOLE_IMAGE)) end(r);
   }
+  const current = rows.find((r) => r.question === question);
+  if (input.verdict === null) {
+    if (current) end(current);
+    if (question === WHOLE_IMAGE) for (const r of [...rows]) end(r);
+    return { rows, ended };
+  }
+  if (input.verdict !== undefined) {
+    const part = judgedPart(input.judged, question);
+    const judged = { run_id: input.judged.run_id, variant: input.judged.variant, judged_at: input.judged.at, answers: part.answers, truth: part.truth };
+    if (current && current.verdict === input.verdict) {
+      // Set again: the same verdict, now on the answers as they stand; its note stays.
+      rows = rows.map((r) => (r === current ? { ...r, ...judged, updated_at: input.now } : r));
+    } else {
+      if (current) end(current);
+      rows.push({
+        item_id: input.itemId,
+        question,
+        model: input.model,
+        verdict: input.verdict,
+        note: current ? '' : carried,
+        ...judged,
+        updated_at: input.now,
+      });
+    }
+  }
+  if (input.note !== undefined) {
+    const judged = rows.find((r) => r.question === question && r.verdict !== null);
+    if (!judged)
+      throw new GatewayError(
+        'bad_request',
+        `note: ${question === WHOLE_IMAGE ? 'the image' : `the answer to "${question}"`} has no verdict yet; a note is kept with the verdict it explains`,
+      );
+    rows = rows.map((r) => (r === judged ? { ...r, note: input.note!, updated_at: input.now } : r));
+  }
+  return { rows, ended };
+}
 
-  /** A verdict replaced or cleared goes to the history with its note. */
-  private end(input: { datasetId: string; itemId: string; model: string; now: string }, row: VerdictRow): void {
-    if (row.verdict !== null) {
-      this.store.run(
-        'INSERT INTO box_verdict_history (dataset_id, item_id, question, model, verdict, note, given_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        [input.datasetId, input.itemId, row.question, input.model, row.verdict, row.note, row.updated_at, input.now],
-      );
-    }
-    this.store.run('DELETE FROM box_verdicts WHERE dataset_id = ? AND item_id = ? AND question = ? AND model = ?', [
-      input.datasetId,
-      input.itemId,
-      row.question,
-      input.model,
-    ]);
+/** A whole-image verdict becomes one verdict per question (same verdict, note and judged answers), before one question's changes. */
+function split(input: { itemId: string; model: string; judged: Judged; questions: readonly string[] }, rows: VerdictRow[]): VerdictRow[] {
+  const whole = rows.find((r) => r.question === WHOLE_IMAGE);
+  if (!whole) return rows;
+  const judgedAnswers = JSON.parse(whole.answers) as Record<string, Edges>;
+  const judgedTruth = whole.truth === null ? input.judged.truth : (JSON.parse(whole.truth) as TruthBox[]);
+  const out = rows.filter((r) => r.question !== WHOLE_IMAGE);
+  for (const q of input.questions) {
+    if (rows.some((r) => r.question === q)) continue;
+    const part = judgedPart({ answers: judgedAnswers, truth: judgedTruth }, q);
+    out.push({ ...whole, question: q, answers: part.answers, truth: whole.truth === null ? null : part.truth });
   }
+  return out;
 }

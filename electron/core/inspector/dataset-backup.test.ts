@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dispatch } from '../dispatch';
 import { pngWithRect } from '../../test-support/images';
 import { tempCore, type TempCore } from '../../test-support/temp-core';
+import { storedRun } from '../../test-support/stored-run';
 
 const CARD = { top: 40 / 300, left: 120 / 400, bottom: 130 / 300, right: 320 / 400 };
 const image = (name: string, w = 400, h = 300) => ({ name, data_url: pngWithRect(w, h, { x: 12, y: 4, w: 20, h: 9 }) });
@@ -11,26 +12,23 @@ async function reviewed(env: TempCore): Promise<string> {
   const h = env.core.handlers;
   const ds = await h['boxReview.addImages']({ name: 'shelves', images: [image('a.png'), image('b.png', 64, 48)] });
   await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: null, variant: 0, truth: [{ label: 'card', ...CARD }] });
-  env.core.store.run(
-    "INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, status, created_at) VALUES ('r', 'r', ?, 'k', '{}', ?, 1, 'done', '2026-01-01T00:00:00.000Z')",
-    [ds.id, JSON.stringify([{ model: 'acme/one' }, { model: 'acme/two' }])],
-  );
-  for (const variant of [0, 1])
-    env.core.store.run('INSERT INTO eval_results (run_id, variant, position, ok, answers, latency_ms) VALUES (?, ?, 0, 1, ?, 1)', [
-      'r',
-      variant,
-      JSON.stringify({ card: { type: 'box', box: CARD } }),
-    ]);
+  await storedRun(env, {
+    id: 'r',
+    datasetId: ds.id,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    request: {},
+    variants: [{ model: 'acme/one' }, { model: 'acme/two' }],
+    answers: [0, 1].map((variant) => ({ variant, position: 0, answers: JSON.stringify({ card: { type: 'box', box: CARD } }) })),
+  });
   await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'r', variant: 0, verdict: 'accepted', note: 'tight' });
   await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'r', variant: 1, verdict: 'rejected' });
   return ds.id;
 }
 
-const verdictRows = (env: TempCore, datasetId: string) =>
-  env.core.store.all<{ item_id: string; model: string; verdict: string; note: string; answers: string; truth: string }>(
-    'SELECT item_id, model, verdict, note, answers, truth FROM box_verdicts WHERE dataset_id = ? ORDER BY model',
-    [datasetId],
-  );
+const verdictRows = async (env: TempCore, datasetId: string) =>
+  (await env.core.boxStorage.allVerdicts(datasetId))
+    .sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0))
+    .map((v) => ({ item_id: v.item_id, model: v.model, verdict: v.verdict, note: v.note, answers: v.answers, truth: v.truth }));
 
 describe('datasets in a backup', () => {
   it('come back in a fresh data directory with the same items, expected boxes, image sizes and verdicts', async () => {
@@ -52,30 +50,29 @@ describe('datasets in a backup', () => {
       ]);
       expect((await to.core.handlers['boxReview.image']({ dataset_id: restored!.id, position: 1 })).data_url).toBe(image('b.png', 64, 48).data_url);
       // The sizes kept are read back, not measured again.
-      const sizes = to.core.store.all<{ item_id: string; width: number; height: number }>(
-        'SELECT item_id, width, height FROM box_image_sizes WHERE dataset_id = ? ORDER BY item_id',
-        [restored!.id],
-      );
+      const sizes = [...(await to.core.boxStorage.imageSizes(restored!.id))]
+        .map(([item_id, size]) => ({ item_id, ...size }))
+        .sort((a, b) => (a.item_id < b.item_id ? -1 : 1));
       expect(sizes).toEqual([
         { item_id: 'a.png', width: 400, height: 300 },
         { item_id: 'b.png', width: 64, height: 48 },
       ]);
       const judged = JSON.stringify({ card: CARD });
       const truth = JSON.stringify([{ label: 'card', ...CARD }]);
-      expect(verdictRows(to, restored!.id)).toEqual([
+      expect(await verdictRows(to, restored!.id)).toEqual([
         { item_id: 'a.png', model: 'acme/one', verdict: 'accepted', note: 'tight', answers: judged, truth },
         { item_id: 'a.png', model: 'acme/two', verdict: 'rejected', note: '', answers: judged, truth },
       ]);
-      expect(verdictRows(to, restored!.id)).toEqual(verdictRows(from, id));
+      expect(await verdictRows(to, restored!.id)).toEqual(await verdictRows(from, id));
       // A run of the same model over the restored dataset shows the verdict, re-run since.
-      to.core.store.run(
-        "INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, status, created_at) VALUES ('n', 'n', ?, 'k', '{}', '[{\"model\":\"acme/one\"}]', 1, 'done', '2026-03-01T00:00:00.000Z')",
-        [restored!.id],
-      );
-      to.core.store.run('INSERT INTO eval_results (run_id, variant, position, ok, answers, latency_ms) VALUES (?, 0, 0, 1, ?, 1)', [
-        'n',
-        JSON.stringify({ card: { type: 'box', box: CARD } }),
-      ]);
+      await storedRun(to, {
+        id: 'n',
+        datasetId: restored!.id,
+        createdAt: '2026-03-01T00:00:00.000Z',
+        request: {},
+        variants: [{ model: 'acme/one' }],
+        answers: [{ variant: 0, position: 0, answers: JSON.stringify({ card: { type: 'box', box: CARD } }) }],
+      });
       expect((await to.core.handlers['boxReview.items']({ dataset_id: restored!.id, run_id: 'n', variant: 0 }))[0]).toMatchObject({
         verdict: 'accepted',
         verdict_model: 'acme/one',
@@ -114,8 +111,8 @@ describe('datasets in a backup', () => {
         expect(result.ok).toBe(false);
         expect(result.ok ? '' : result.error.message).toMatch(message);
       }
+      // Verdicts and image sizes belong to a dataset (removed with it): no dataset, none of them.
       expect(await to.core.handlers['datasets.list']({})).toEqual([]);
-      expect(to.core.store.get<{ n: number }>('SELECT COUNT(*) AS n FROM box_verdicts')!.n).toBe(0);
       expect((await to.core.handlers['settings.get']({})).theme).toBe('system');
     } finally {
       await from.cleanup();

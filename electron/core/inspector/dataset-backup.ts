@@ -1,48 +1,36 @@
 /**
  * Datasets in a backup: exported item by item in dataset order, with the image sizes and box
- * verdicts kept beside them; checked whole before anything is written, then written in one
- * transaction, so a bad backup adds no dataset at all and says which part is wrong.
+ * verdicts kept beside them; checked whole before anything is written, so a bad backup adds no
+ * dataset at all and says which part is wrong; a dataset whose parts fail to be written is removed again.
  */
 import type { BackupDataset } from '../../../shared/schemas/backup-datasets';
 import type { Expected } from '../../../shared/schemas/evaluation';
 import { isoTime, type Clock } from '../clock';
 import type { Datasets } from '../evals/datasets';
 import { GatewayError } from '../errors';
-import type { Store } from '../store/sqlite/database';
-
-interface VerdictRow {
-  item_id: string;
-  question: string;
-  model: string;
-  verdict: 'accepted' | 'rejected' | null;
-  note: string;
-  answered_at: string | null;
-  answers: string;
-  truth: string | null;
-  updated_at: string;
-}
+import type { BoxStorage } from '../store/ports';
 
 /** Every ready dataset with its items, image sizes and box verdicts. */
-export function* exportDatasets(store: Store, datasets: Datasets): Generator<BackupDataset> {
+export async function* exportDatasets(boxes: BoxStorage, datasets: Datasets): AsyncGenerator<BackupDataset> {
   // Only ready datasets are listed: one still importing is not in a backup.
-  for (const summary of datasets.list()) {
+  for (const summary of await datasets.list()) {
     const items: BackupDataset['items'] = [];
-    for (const item of datasets.iterate(summary.id))
+    for await (const item of datasets.iterate(summary.id))
       items.push({ id: item.id, state: item.state as BackupDataset['items'][number]['state'], expected: item.expected as Expected });
-    const image_sizes = store.all<{ item_id: string; width: number | null; height: number | null }>(
-      'SELECT item_id, width, height FROM box_image_sizes WHERE dataset_id = ? ORDER BY item_id',
-      [summary.id],
-    );
-    const box_verdicts = store
-      .all<VerdictRow>(
-        'SELECT item_id, question, model, verdict, note, answered_at, answers, truth, updated_at FROM box_verdicts WHERE dataset_id = ? ORDER BY item_id, question, model',
-        [summary.id],
-      )
-      .map((v) => ({
-        ...v,
-        answers: JSON.parse(v.answers) as BackupDataset['box_verdicts'][number]['answers'],
-        truth: v.truth === null ? null : (JSON.parse(v.truth) as BackupDataset['box_verdicts'][number]['truth']),
-      }));
+    const image_sizes = [...(await boxes.imageSizes(summary.id))]
+      .map(([item_id, s]) => ({ item_id, width: s.width, height: s.height }))
+      .sort((a, b) => (a.item_id < b.item_id ? -1 : a.item_id > b.item_id ? 1 : 0));
+    const box_verdicts = (await boxes.allVerdicts(summary.id)).map((v) => ({
+      item_id: v.item_id,
+      question: v.question,
+      model: v.model,
+      verdict: v.verdict,
+      note: v.note,
+      answered_at: v.answered_at,
+      answers: JSON.parse(v.answers) as BackupDataset['box_verdicts'][number]['answers'],
+      truth: v.truth === null ? null : (JSON.parse(v.truth) as BackupDataset['box_verdicts'][number]['truth']),
+      updated_at: v.updated_at,
+    }));
     yield { name: summary.name, created_at: summary.created_at, items, image_sizes, box_verdicts };
   }
 }
@@ -74,43 +62,47 @@ export function checkDatasets(list: readonly BackupDataset[]): void {
 }
 
 /** Adds the datasets (new ids; names as they were), all or none; returns how many. */
-export function importDatasets(store: Store, clock: Clock, datasets: Datasets, list: readonly BackupDataset[]): number {
+export async function importDatasets(boxes: BoxStorage, clock: Clock, datasets: Datasets, list: readonly BackupDataset[]): Promise<number> {
   checkDatasets(list);
   const now = isoTime(clock);
-  store.transaction(() => {
+  const added: string[] = [];
+  try {
     for (const d of list) {
-      const { id } = datasets.create(
+      const { id } = await datasets.create(
         d.name,
         d.items.map((item) => ({ id: item.id, state: item.state, expected: item.expected })),
       );
-      for (const s of d.image_sizes)
-        store.run('INSERT INTO box_image_sizes (dataset_id, item_id, width, height) VALUES (?, ?, ?, ?)', [id, s.item_id, s.width, s.height]);
-      for (const v of d.box_verdicts) {
-        // Runs are not in a backup: the verdict keeps its boxes, truth and model, not the run it was given on.
-        store.run(
-          'INSERT INTO box_verdicts (dataset_id, item_id, question, model, verdict, note, run_id, variant, answered_at, answers, truth, updated_at) VALUES (?, ?, ?, ?, ?, ?, NULL, 0, ?, ?, ?, ?)',
-          [
-            id,
-            v.item_id,
-            v.question,
-            v.model,
-            v.verdict,
-            v.note,
-            v.answered_at,
-            // Written as the review writes them (keys sorted, label first), so an unchanged verdict compares equal.
-            JSON.stringify(
-              Object.fromEntries(
-                Object.keys(v.answers)
-                  .sort()
-                  .map((k) => [k, edges(v.answers[k]!)]),
-              ),
+      added.push(id);
+      await boxes.keepImageSizes(id, d.image_sizes);
+      // Runs are not in a backup: the verdict keeps its boxes, truth and model, not the run it was given on.
+      await boxes.putVerdicts(
+        id,
+        d.box_verdicts.map((v) => ({
+          item_id: v.item_id,
+          question: v.question,
+          model: v.model,
+          verdict: v.verdict,
+          note: v.note,
+          run_id: null,
+          variant: 0,
+          answered_at: v.answered_at,
+          // Written as the review writes them (keys sorted, label first), so an unchanged verdict compares equal.
+          answers: JSON.stringify(
+            Object.fromEntries(
+              Object.keys(v.answers)
+                .sort()
+                .map((k) => [k, edges(v.answers[k]!)]),
             ),
-            v.truth === null ? null : JSON.stringify(v.truth.map((t) => ({ label: t.label, ...edges(t) }))),
-            v.updated_at || now,
-          ],
-        );
-      }
+          ),
+          truth: v.truth === null ? null : JSON.stringify(v.truth.map((t) => ({ label: t.label, ...edges(t) }))),
+          updated_at: v.updated_at || now,
+        })),
+      );
     }
-  });
+  } catch (error) {
+    // All or none: what was added before the failure goes again.
+    for (const id of added) await datasets.delete(id).catch(() => undefined);
+    throw error;
+  }
   return list.length;
 }

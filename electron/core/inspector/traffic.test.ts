@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempCore, type TempCore } from '../../test-support/temp-core';
 import { trafficProfile } from './traffic';
+import { SqliteRunStore } from '../store/sqlite/run-store';
+import type { StoredRun } from '../store/ports';
 
 describe("the user's own traffic", () => {
   let env: TempCore;
@@ -10,20 +12,76 @@ describe("the user's own traffic", () => {
   afterAll(() => env.cleanup());
 
   it('is the mean tokens of answered requests per model, from inspector runs and evaluation results', async () => {
-    const s = env.core.store;
-    expect(await trafficProfile(env.core.runStore, s)).toEqual({ models: [], all: null });
+    expect(await trafficProfile(env.core.runStore, env.core.evalRuns)).toEqual({ models: [], all: null });
     // Two inspector runs of a/one (100 and 300 tokens in, 2 and 4 out), one that failed (left out).
-    s.run(
-      "INSERT INTO decisions (id, created_at, origin, model, status, latency_ms, question_count, input_tokens, output_tokens) VALUES ('d1', 1, 'inspector', 'a/one', 200, 1, 1, 100, 2), ('d2', 2, 'inspector', 'a/one', 200, 1, 1, 300, 4), ('d3', 3, 'inspector', 'a/one', 502, 1, 1, 999, 9)",
+    const runs = new SqliteRunStore(env.core.store);
+    const run = (id: string, status: number, input: number, output: number): StoredRun => ({
+      id,
+      created_at: 1,
+      origin: 'inspector',
+      key_id: null,
+      session_id: null,
+      user: null,
+      model: 'a/one',
+      provider: null,
+      endpoint_id: null,
+      status,
+      latency_ms: 1,
+      input_tokens: input,
+      output_tokens: output,
+      cost: null,
+      methods: null,
+      question_count: 1,
+      request: null,
+      response: null,
+      set_id: null,
+      label: null,
+      routing: null,
+    });
+    await runs.add(run('d1', 200, 100, 2));
+    await runs.add(run('d2', 200, 300, 4));
+    await runs.add(run('d3', 502, 999, 9));
+    const ds = await env.core.datasets.create('d', [{ id: 'x', state: 'x', expected: {} }]);
+    await env.core.evalStorage.addRun({
+      id: 'r',
+      name: 'r',
+      dataset_id: ds.id,
+      set_key: 'k',
+      request: {},
+      variants: [{ model: 'b/two' }],
+      concurrency: 1,
+      budget_usd: null,
+      status: 'done',
+      message: null,
+      created_at: 'now',
+      finished_at: null,
+      calibrations: null,
+      baseline_id: null,
+      estimate: null,
+    });
+    await env.core.evalStorage.putAnswer(
+      'r',
+      {
+        variant: 0,
+        position: 0,
+        answers: {},
+        raw_answers: null,
+        methods: null,
+        attempts: null,
+        provider: null,
+        input_tokens: 50,
+        output_tokens: 1,
+        cost: null,
+        latency_ms: 1,
+        error: null,
+        answered_at: 'now',
+        model_key: 'b/two',
+        content_chars: 3,
+      },
+      { replace: false },
     );
-    const ds = env.core.datasets.create('d', [{ id: 'x', state: 'x', expected: {} }]);
-    s.run(
-      "INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, status, created_at) VALUES ('r', 'r', ?, 'k', '{}', ?, 1, 'done', 'now')",
-      [ds.id, JSON.stringify([{ model: 'b/two' }])],
-    );
-    s.run("INSERT INTO eval_results (run_id, variant, position, ok, input_tokens, output_tokens, latency_ms) VALUES ('r', 0, 0, 1, 50, 1, 1)");
     // (100 + 300) / 2 = 200 in, (2 + 4) / 2 = 3 out; overall (400 + 50) / 3 = 150 in, (6 + 1) / 3 out.
-    expect(await trafficProfile(env.core.runStore, s)).toEqual({
+    expect(await trafficProfile(env.core.runStore, env.core.evalRuns)).toEqual({
       models: [
         { model: 'a/one', requests: 2, input_tokens: 200, output_tokens: 3 },
         { model: 'b/two', requests: 1, input_tokens: 50, output_tokens: 1 },

@@ -3,7 +3,6 @@
  * mean input and output tokens (every upstream call of a request together), from the inspector's
  * runs and the evaluation runs kept here. What ZDR would cost is priced on it.
  */
-import type { Store } from '../store/sqlite/database';
 import type { RunStore } from './run-store';
 
 export interface TrafficProfile {
@@ -13,15 +12,12 @@ export interface TrafficProfile {
   output_tokens: number;
 }
 
-/**
- * Runs are asked of the runs domain; evaluation results are read here until the evaluations domain
- * has its storage port.
- */
-export async function trafficProfile(runs: Pick<RunStore, 'answeredTokens'>, store: Store): Promise<{ models: TrafficProfile[]; all: TrafficProfile | null }> {
-  const fromEvals = store.all<{ model: string; requests: number; input: number | null; output: number | null }>(
-    `SELECT json_extract(r.variants, '$[' || res.variant || '].model') AS model, COUNT(*) AS requests, SUM(res.input_tokens) AS input, SUM(res.output_tokens) AS output
-     FROM eval_results res JOIN eval_runs r ON r.id = res.run_id WHERE res.ok = 1 GROUP BY model`,
-  );
+/** Runs are asked of the runs domain, evaluation results of the evaluations domain. */
+export async function trafficProfile(
+  runs: Pick<RunStore, 'answeredTokens'>,
+  evals: { answeredTokens(): Promise<{ model: string; requests: number; input: number | null; output: number | null }[]> },
+): Promise<{ models: TrafficProfile[]; all: TrafficProfile | null }> {
+  const fromEvals = await evals.answeredTokens();
   const byModel = new Map<string, { model: string; requests: number; input: number; output: number }>();
   for (const r of [...(await runs.answeredTokens()), ...fromEvals]) {
     const sum = byModel.get(r.model) ?? { model: r.model, requests: 0, input: 0, output: 0 };

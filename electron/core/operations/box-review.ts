@@ -14,12 +14,12 @@ export function boxReviewHandlers(core: HandlerDeps): BoxReviewOps {
     'boxReview.update': async (input) => core.boxReview.update(input),
     'boxReview.addImages': async (input) => core.boxReview.addImages(input),
     'boxReview.runImage': async ({ dataset_id, position, run_id, variants }) => {
-      core.boxReview.checkRun(dataset_id, run_id, position);
+      await core.boxReview.checkRun(dataset_id, run_id, position);
       return core.evalRuns.rerun(run_id, [position], variants);
     },
     'boxReview.fromLegacy': async ({ name, question }) => {
       const seen = new Set<string>();
-      const legacy = core.boxItems.list();
+      const legacy = await core.boxItems.list();
       const named = legacy.map((b) => {
         let id = b.name;
         for (let n = 2; seen.has(id); n += 1) id = `${b.name} (${n})`;
@@ -31,8 +31,8 @@ export function boxReviewHandlers(core: HandlerDeps): BoxReviewOps {
         state: [{ type: 'image_url', image_url: { url: item.data_url } }],
         expected: expectedWithTruth({}, item.truth, question),
       }));
-      const dataset = core.datasets.create(name, rows);
-      core.boxReview.keepVerdicts(
+      const dataset = await core.datasets.create(name, rows);
+      await core.boxReview.keepVerdicts(
         dataset.id,
         named.map(({ id, item }) => ({
           item_id: id,

@@ -7,6 +7,7 @@ import { staleReason } from '../inspector/box-review';
 import { pngWithRect } from '../../test-support/images';
 import { tempCore, tempDir, type TempCore } from '../../test-support/temp-core';
 import { until } from '../../test-support/until';
+import { storedRun } from '../../test-support/stored-run';
 
 const CARD = { top: 40 / 300, left: 120 / 400, bottom: 130 / 300, right: 320 / 400 };
 const OTHER = { top: 0.5, left: 0.5, bottom: 0.9, right: 0.9 };
@@ -22,34 +23,26 @@ describe('box verdicts per model', () => {
   afterAll(() => env.cleanup());
 
   /** A finished run of two models over the dataset, stored as the runner stores results. */
-  const twoModelRun = (datasetId: string, id: string, createdAt: string, boxes: [typeof CARD, typeof CARD]) => {
-    const s = env.core.store;
-    s.run(
-      "INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, status, created_at) VALUES (?, ?, ?, 'k', ?, ?, 1, 'done', ?)",
-      [
-        id,
-        id,
-        datasetId,
-        JSON.stringify({ model: 'acme/one', state: '', questions: { card: { type: 'box', instructions: 'the card' } } }),
-        JSON.stringify([{ model: 'acme/one' }, { model: 'acme/one', label: 'eu' }]),
-        createdAt,
-      ],
-    );
-    boxes.forEach((b, variant) =>
-      s.run('INSERT INTO eval_results (run_id, variant, position, ok, answers, latency_ms) VALUES (?, ?, 0, 1, ?, 1)', [id, variant, boxAnswer(b)]),
-    );
-  };
+  const twoModelRun = (datasetId: string, id: string, createdAt: string, boxes: [typeof CARD, typeof CARD]) =>
+    storedRun(env, {
+      id,
+      datasetId,
+      createdAt,
+      request: { model: 'acme/one', state: '', questions: { card: { type: 'box', instructions: 'the card' } } },
+      variants: [{ model: 'acme/one' }, { model: 'acme/one', label: 'eu' }],
+      answers: boxes.map((b, variant) => ({ variant, position: 0, answers: boxAnswer(b) })),
+    });
 
   it("keeps one verdict per model: judging one model's answer leaves the other's unreviewed", async () => {
     const h = env.core.handlers;
     const ds = await h['boxReview.addImages']({ name: 'two models', images: [image('a.png')] });
-    twoModelRun(ds.id, 'run-two', '2026-01-01T00:00:00.000Z', [CARD, OTHER]);
+    await twoModelRun(ds.id, 'run-two', '2026-01-01T00:00:00.000Z', [CARD, OTHER]);
     const judged = await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'run-two', variant: 1, verdict: 'rejected', note: 'misses the card' });
     expect(judged).toMatchObject({ model: 'acme/one (eu)', verdict: 'rejected', verdict_model: 'acme/one (eu)', note: 'misses the card', stale: false });
     const first = (await h['boxReview.items']({ dataset_id: ds.id, run_id: 'run-two', variant: 0 }))[0]!;
     expect(first).toMatchObject({ model: 'acme/one', verdict: null, note: '', stale: false });
     await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'run-two', variant: 0, verdict: 'accepted' });
-    const rows = env.core.store.all<{ model: string; verdict: string }>('SELECT model, verdict FROM box_verdicts WHERE dataset_id = ? ORDER BY model', [ds.id]);
+    const rows = (await env.core.boxStorage.allVerdicts(ds.id)).sort((a, b) => (a.model < b.model ? -1 : 1));
     expect(rows.map((r) => [r.model, r.verdict])).toEqual([
       ['acme/one', 'accepted'],
       ['acme/one (eu)', 'rejected'],
@@ -60,11 +53,11 @@ describe('box verdicts per model', () => {
   it('marks a verdict stale when a newer answer of the same model replaced the one judged, saying whether its boxes changed', async () => {
     const h = env.core.handlers;
     const ds = await h['boxReview.addImages']({ name: 're-run', images: [image('b.png')] });
-    twoModelRun(ds.id, 'run-old', '2026-01-01T00:00:00.000Z', [CARD, CARD]);
+    await twoModelRun(ds.id, 'run-old', '2026-01-01T00:00:00.000Z', [CARD, CARD]);
     await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'run-old', variant: 0, verdict: 'accepted' });
     await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'run-old', variant: 1, verdict: 'accepted' });
     // A later run answers the first model with the same box, the second with another.
-    twoModelRun(ds.id, 'run-new', '2026-02-01T00:00:00.000Z', [CARD, OTHER]);
+    await twoModelRun(ds.id, 'run-new', '2026-02-01T00:00:00.000Z', [CARD, OTHER]);
     const same = (await h['boxReview.items']({ dataset_id: ds.id, run_id: 'run-new', variant: 0 }))[0]!;
     expect(same).toMatchObject({ verdict: 'accepted', stale: true, stale_reason: 'rerun_unchanged' });
     const moved = (await h['boxReview.items']({ dataset_id: ds.id, run_id: 'run-new', variant: 1 }))[0]!;
@@ -90,7 +83,7 @@ describe('box verdicts per model', () => {
     const h = env.core.handlers;
     const ds = await h['boxReview.addImages']({ name: 'truth', images: [image('c.png')] });
     await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: null, variant: 0, truth: [{ label: 'card', ...CARD }] });
-    twoModelRun(ds.id, 'run-truth', '2026-01-01T00:00:00.000Z', [CARD, CARD]);
+    await twoModelRun(ds.id, 'run-truth', '2026-01-01T00:00:00.000Z', [CARD, CARD]);
     await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'run-truth', variant: 0, verdict: 'accepted' });
     const edited = await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'run-truth', variant: 0, truth: [{ label: 'card', ...OTHER }] });
     expect(edited).toMatchObject({ verdict: 'accepted', stale: true, stale_reason: 'truth_changed' });
@@ -107,10 +100,7 @@ describe('box verdicts per model', () => {
     );
     await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: run.id, variant: 0, verdict: 'accepted' });
     await h['boxReview.update']({ dataset_id: ds.id, position: 1, run_id: run.id, variant: 0, verdict: 'accepted' });
-    const before = env.core.store.all<{ position: number; answered_at: string }>(
-      'SELECT position, answered_at FROM eval_results WHERE run_id = ? ORDER BY position',
-      [run.id],
-    );
+    const before = await env.core.evalStorage.results(run.id);
     await new Promise((r) => setTimeout(r, 5));
     const again = await h['boxReview.runImage']({ dataset_id: ds.id, position: 1, run_id: run.id });
     expect(again.status).toBe('running');
@@ -121,12 +111,9 @@ describe('box verdicts per model', () => {
       (r) => r.status !== 'running',
     );
     expect(finished).toMatchObject({ status: 'done', done: 2, total: 2, failed: 0 });
-    const after = env.core.store.all<{ position: number; answered_at: string }>(
-      'SELECT position, answered_at FROM eval_results WHERE run_id = ? ORDER BY position',
-      [run.id],
-    );
+    const after = await env.core.evalStorage.results(run.id);
     expect(after[0]!.answered_at).toBe(before[0]!.answered_at);
-    expect(after[1]!.answered_at > before[1]!.answered_at).toBe(true);
+    expect(after[1]!.answered_at! > before[1]!.answered_at!).toBe(true);
     const items = await h['boxReview.items']({ dataset_id: ds.id, run_id: run.id, variant: 0 });
     // The simulated model gives the same box for the same image: re-run, answer unchanged.
     expect(items.map((i) => [i.name, i.stale, i.stale_reason])).toEqual([
@@ -146,17 +133,22 @@ describe('one image sent again', () => {
       const h = env.core.handlers;
       const ds = await h['boxReview.addImages']({ name: 'paused', images: [image('p.png'), image('q.png'), image('r.png')] });
       const request = { model: 'sandbox/baseline-vision', state: '', questions: { card: { type: 'box', instructions: 'the card' } } };
-      env.core.store.run(
-        "INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, status, created_at) VALUES ('held', 'held', ?, 'k', ?, ?, 1, 'paused', '2026-01-01T00:00:00.000Z')",
-        [ds.id, JSON.stringify(request), JSON.stringify([{ model: 'sandbox/baseline-vision' }])],
-      );
+      await storedRun(env, {
+        id: 'held',
+        datasetId: ds.id,
+        createdAt: '2026-01-01T00:00:00.000Z',
+        request,
+        variants: [{ model: 'sandbox/baseline-vision' }],
+        answers: [],
+        status: 'paused',
+      });
       await h['boxReview.runImage']({ dataset_id: ds.id, position: 2, run_id: 'held' });
       const after = await until(
         () => h['evals.get']({ id: 'held' }),
         (r) => r.status !== 'running',
       );
       expect(after).toMatchObject({ status: 'paused', done: 1, total: 3 });
-      expect(env.core.store.all<{ position: number }>("SELECT position FROM eval_results WHERE run_id = 'held'")).toEqual([{ position: 2 }]);
+      expect((await env.core.evalStorage.results('held')).map((r) => r.position)).toEqual([2]);
       await h['evals.resume']({ id: 'held' });
       expect(
         await until(
@@ -238,21 +230,35 @@ describe('verdicts kept before they were per model', () => {
     try {
       const h = env.core.handlers;
       const ds = await h['boxReview.addImages']({ name: 'unknown', images: [image('u.png')] });
-      env.core.store.run(
-        "INSERT INTO box_verdicts (dataset_id, item_id, question, model, verdict, note, answers, updated_at) VALUES (?, 'u.png', '', '', 'accepted', 'from before', '{}', '2026-01-01T00:00:00.000Z')",
-        [ds.id],
-      );
+      await env.core.boxStorage.putVerdicts(ds.id, [
+        {
+          item_id: 'u.png',
+          question: '',
+          model: '',
+          verdict: 'accepted',
+          note: 'from before',
+          answers: '{}',
+          truth: null,
+          run_id: null,
+          variant: 0,
+          answered_at: null,
+          updated_at: '2026-01-01T00:00:00.000Z',
+        },
+      ]);
       expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: null, variant: 0 }))[0]).toMatchObject({
         verdict: 'accepted',
         verdict_model: null,
         note: 'from before',
         stale: false,
       });
-      env.core.store.run(
-        "INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, status, created_at) VALUES ('ru', 'ru', ?, 'k', '{}', '[{\"model\":\"acme/one\"}]', 1, 'done', '2026-02-01T00:00:00.000Z')",
-        [ds.id],
-      );
-      env.core.store.run('INSERT INTO eval_results (run_id, variant, position, ok, answers, latency_ms) VALUES (?, 0, 0, 1, ?, 1)', ['ru', boxAnswer(CARD)]);
+      await storedRun(env, {
+        id: 'ru',
+        datasetId: ds.id,
+        createdAt: '2026-02-01T00:00:00.000Z',
+        request: {},
+        variants: [{ model: 'acme/one' }],
+        answers: [{ variant: 0, position: 0, answers: boxAnswer(CARD) }],
+      });
       expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: 'ru', variant: 0 }))[0]).toMatchObject({
         verdict: 'accepted',
         verdict_model: null,

@@ -96,7 +96,7 @@ export function evalHandlers(core: HandlerDeps): EvalOps {
       core.datasets.updateExpected(dataset_id, position, expected, questions as Record<string, Question>),
     'datasets.delete': async ({ id }) => {
       // Its runs go with it (the store cascades); stop any still sending first.
-      for (const run of core.evalRuns.list()) if (run.dataset_id === id) core.evalRuns.cancel(run.id);
+      for (const run of await core.evalRuns.list()) if (run.dataset_id === id) await core.evalRuns.cancel(run.id);
       return core.datasets.delete(id);
     },
     'datasets.export': async ({ id, format }) => {
@@ -128,16 +128,17 @@ export function evalHandlers(core: HandlerDeps): EvalOps {
     'evals.distributions': async ({ id }) => core.evalRuns.distributions(id),
     'evals.item': async ({ id, position }) => core.evalRuns.item(id, position),
     'evals.export': async ({ id, format }) => {
-      const questions = core.evalRuns.questions(id);
+      const questions = await core.evalRuns.questions(id);
       let content = format === 'csv' ? resultsCsvHeader(Object.keys(questions)) : '';
-      for (const { item, result } of core.evalRuns.rows(id)) content += format === 'csv' ? resultsCsvRow(questions, item, result) : resultLine(item, result);
+      for await (const { item, result } of core.evalRuns.rows(id))
+        content += format === 'csv' ? resultsCsvRow(questions, item, result) : resultLine(item, result);
       return { content };
     },
-    'evals.fitCalibration': async ({ id, variant, question }) => ({ calibration: core.evalRuns.fitCalibration(id, variant, question) }),
+    'evals.fitCalibration': async ({ id, variant, question }) => ({ calibration: await core.evalRuns.fitCalibration(id, variant, question) }),
     'evals.saveCalibration': async ({ id, variant, question, temperature }) => core.evalRuns.saveCalibration({ run_id: id, variant, question, temperature }),
     'evals.calibrations': async () => core.evalRuns.calibrations(),
     'evals.setBaseline': async ({ id, baseline_id }) => core.evalRuns.setBaseline(id, baseline_id),
-    'evals.compare': async ({ id, baseline_id }) => compareRuns(core.store, id, baseline_id),
+    'evals.compare': async ({ id, baseline_id }) => compareRuns({ runs: core.evalRuns, datasets: core.datasets }, id, baseline_id),
     'samples.add': async () => addSamples(core),
     'samples.remove': async () => removeSamples(core),
   };

@@ -53,8 +53,8 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
       question_sets: await Promise.all(
         (await core.questionSets.list()).map(async (s) => ({ name: s.name, request: (await core.questionSets.get(s.id)).request })),
       ),
-      box_items: core.boxItems.list().map(({ id: _id, created_at: _c, ...item }) => item),
-      datasets: [...exportDatasets(core.store, core.datasets)],
+      box_items: (await core.boxItems.list()).map(({ id: _id, created_at: _c, ...item }) => item),
+      datasets: await collectAll(exportDatasets(core.boxStorage, core.datasets)),
     }),
     'backup.import': async ({ backup }) => {
       // Check every part before changing anything, so a bad backup leaves everything as it was.
@@ -80,15 +80,21 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
       await core.refreshSandbox();
       for (const s of sets) await core.questionSets.save(s);
       for (const item of backup.box_items) {
-        const added = core.boxItems.add(item.name, item.data_url);
+        const added = await core.boxItems.add(item.name, item.data_url);
         // A stale verdict stays stale: it is given before the run it predates is restored.
         const ran = { answer: item.answer, answers: item.answers, model: item.model, run_id: item.run_id };
         const reviewed = { truth: item.truth, verdict: item.verdict, note: item.note };
-        if (item.stale) core.boxItems.update(core.boxItems.update(added.id, reviewed).id, ran);
-        else core.boxItems.update(core.boxItems.update(added.id, ran).id, reviewed);
+        if (item.stale) await core.boxItems.update((await core.boxItems.update(added.id, reviewed)).id, ran);
+        else await core.boxItems.update((await core.boxItems.update(added.id, ran)).id, reviewed);
       }
-      const datasets = importDatasets(core.store, core.clock, core.datasets, backup.datasets);
+      const datasets = await importDatasets(core.boxStorage, core.clock, core.datasets, backup.datasets);
       return { question_sets: sets.length, box_items: backup.box_items.length, catalog_endpoints: catalog.endpoints.length, datasets };
     },
   };
+}
+
+async function collectAll<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
 }

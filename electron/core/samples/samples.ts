@@ -30,16 +30,16 @@ export const SAMPLE_REQUEST: DecisionsRequest = {
 export async function addSamples(deps: SampleDeps): Promise<{ set: QuestionSetSummary; dataset: DatasetSummary }> {
   const set =
     (await deps.questionSets.list()).find((s) => s.sample) ?? (await deps.questionSets.save({ name: SAMPLE_SET_NAME, request: SAMPLE_REQUEST, sample: true }));
-  const dataset = deps.datasets.list().find((d) => d.sample) ?? deps.datasets.create(SAMPLE_DATASET_NAME, SAMPLE_ROWS, { sample: true });
+  const dataset = (await deps.datasets.list()).find((d) => d.sample) ?? (await deps.datasets.create(SAMPLE_DATASET_NAME, SAMPLE_ROWS, { sample: true }));
   return { set, dataset };
 }
 
 /** Removes every sample set and dataset, and the evaluation runs over the sample datasets. */
 export async function removeSamples(deps: SampleDeps): Promise<{ sets: number; datasets: number }> {
-  const datasets = deps.datasets.list().filter((d) => d.sample);
-  for (const run of deps.evalRuns.list()) if (datasets.some((d) => d.id === run.dataset_id)) deps.evalRuns.cancel(run.id);
+  const datasets = (await deps.datasets.list()).filter((d) => d.sample);
+  for (const run of await deps.evalRuns.list()) if (datasets.some((d) => d.id === run.dataset_id)) await deps.evalRuns.cancel(run.id);
   // Each goes on its own: a removal cut short is finished by the next.
-  for (const d of datasets) deps.datasets.delete(d.id);
+  for (const d of datasets) await deps.datasets.delete(d.id);
   const sets = await deps.questionSets.removeSamples();
   return { sets, datasets: datasets.length };
 }

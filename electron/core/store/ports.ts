@@ -285,8 +285,8 @@ export interface DatasetStorage {
   /** Up to `limit` items after position `after` (-1: from the first), in order. */
   itemsAfter(datasetId: string, after: number, limit: number): Promise<StoredItem[]>;
   item(datasetId: string, position: number): Promise<StoredItem | undefined>;
-  /** Every item's position, id and expected answers, in order, without their content. */
-  expectations(datasetId: string): Promise<{ position: number; id: string; expected: Record<string, unknown> }[]>;
+  /** Every item's position, id and expected answers, in order, without their content (one position only when given). */
+  expectations(datasetId: string, position?: number): Promise<{ position: number; id: string; expected: Record<string, unknown> }[]>;
   /** Positions of the `n` items with the longest stored content, longest first (then by position). */
   largest(datasetId: string, n: number): Promise<number[]>;
   expectedGroups(datasetId: string): Promise<StoredExpectedGroup[]>;
@@ -481,8 +481,10 @@ export interface BoxStorage {
   addItem(item: StoredBoxItem): Promise<void>;
   putItem(item: StoredBoxItem): Promise<void>;
   removeItem(id: string): Promise<void>;
-  /** A dataset's verdicts, of these models, one item only when given; by item then model. */
+  /** A dataset's verdicts, of these models, one item only when given; by item, then question, then model. */
   verdicts(datasetId: string, models: readonly string[], itemId?: string): Promise<StoredVerdict[]>;
+  /** Every verdict of a dataset, by item, question and model (backups). */
+  allVerdicts(datasetId: string): Promise<StoredVerdict[]>;
   /** The newest 20 verdicts of an item and model that were replaced or cleared, newest first. */
   history(datasetId: string, itemId: string, model: string): Promise<StoredVerdictEnd[]>;
   /**

@@ -80,9 +80,13 @@ export class SqliteBoxStore implements BoxStorage {
   async verdicts(datasetId: string, models: readonly string[], itemId?: string): Promise<StoredVerdict[]> {
     if (models.length === 0) return [];
     return this.store.all<StoredVerdict>(
-      `${VERDICT} WHERE dataset_id = ? AND model IN (${models.map(() => '?').join(', ')})${itemId === undefined ? '' : ' AND item_id = ?'} ORDER BY item_id, model`,
+      `${VERDICT} WHERE dataset_id = ? AND model IN (${models.map(() => '?').join(', ')})${itemId === undefined ? '' : ' AND item_id = ?'} ORDER BY item_id, question, model`,
       [datasetId, ...models, ...(itemId === undefined ? [] : [itemId])],
     );
+  }
+
+  async allVerdicts(datasetId: string): Promise<StoredVerdict[]> {
+    return this.store.all<StoredVerdict>(`${VERDICT} WHERE dataset_id = ? ORDER BY item_id, question, model`, [datasetId]);
   }
 
   async history(datasetId: string, itemId: string, model: string): Promise<StoredVerdictEnd[]> {

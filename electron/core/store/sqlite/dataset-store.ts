@@ -121,11 +121,12 @@ export class SqliteDatasetStore implements DatasetStorage {
     return row ? toItem(row) : undefined;
   }
 
-  async expectations(datasetId: string): Promise<{ position: number; id: string; expected: Record<string, unknown> }[]> {
+  async expectations(datasetId: string, position?: number): Promise<{ position: number; id: string; expected: Record<string, unknown> }[]> {
     return this.store
-      .all<{ position: number; id: string; expected: string }>('SELECT position, id, expected FROM dataset_items WHERE dataset_id = ? ORDER BY position', [
-        datasetId,
-      ])
+      .all<{ position: number; id: string; expected: string }>(
+        `SELECT position, id, expected FROM dataset_items WHERE dataset_id = ?${position === undefined ? '' : ' AND position = ?'} ORDER BY position`,
+        [datasetId, ...(position === undefined ? [] : [position])],
+      )
       .map((r) => ({ position: r.position, id: r.id, expected: JSON.parse(r.expected) as Record<string, unknown> }));
   }
 
