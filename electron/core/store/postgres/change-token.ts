@@ -1,14 +1,27 @@
 import type { PgDatabase } from './database';
 
-/** A port's change token on Postgres: moves on each change notice of its channel, and on this process's own writes. */
+const tokens = new WeakMap<PgDatabase, Map<string, Promise<PgChangeToken>>>();
+
+/**
+ * A port's change token on Postgres: moves on each change notice of its channel, and on this process's own writes.
+ * There is one per database and channel, so a store's own write moves it at once for every store of the process that
+ * reads that channel (dataset items move the evaluations' token too, before any notice comes back).
+ */
 export class PgChangeToken {
   private token = 0;
 
   private constructor() {}
 
-  static async on(db: PgDatabase, channel: string): Promise<PgChangeToken> {
-    const token = new PgChangeToken();
-    await db.onNotice(channel, () => token.moved());
+  static on(db: PgDatabase, channel: string): Promise<PgChangeToken> {
+    const byChannel = tokens.get(db) ?? new Map<string, Promise<PgChangeToken>>();
+    tokens.set(db, byChannel);
+    let token = byChannel.get(channel);
+    if (!token) {
+      const made = new PgChangeToken();
+      token = db.onNotice(channel, () => made.moved()).then(() => made);
+      byChannel.set(channel, token);
+      token.catch(() => byChannel.delete(channel));
+    }
     return token;
   }
 

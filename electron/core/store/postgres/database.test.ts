@@ -1,6 +1,7 @@
 import pgClient from 'pg';
 import { describe, expect, it } from 'vitest';
 import { postgresForFile } from '../../../test-support/store-backends';
+import { PgChangeToken } from './change-token';
 import { PgDatabase, TickBatch } from './database';
 import { PG_MIGRATIONS } from './migrations';
 
@@ -19,8 +20,17 @@ describe('Postgres schema', () => {
       expect(tables.map((t) => t.table_name)).toEqual([
         'api_keys',
         'attempts',
+        'box_image_sizes',
+        'box_items',
+        'box_verdict_history',
+        'box_verdicts',
+        'calibrations',
+        'dataset_items',
+        'datasets',
         'decisions',
         'endpoint_refusals',
+        'eval_results',
+        'eval_runs',
         'key_requests',
         'metric_minutes',
         'provider_key_meta',
@@ -84,6 +94,29 @@ describe('Postgres schema', () => {
       expect(heard).toBeGreaterThan(before);
     } finally {
       await db.close();
+    }
+  });
+});
+
+describe('PgChangeToken', () => {
+  it("is one per database and channel: a store's own write moves it at once for every store of the process reading that channel", async () => {
+    const url = await postgres.url('change_tokens');
+    const [db, other] = await Promise.all([PgDatabase.open(url), PgDatabase.open(url)]);
+    try {
+      const [items, itemsAgain, results, elsewhere] = await Promise.all([
+        PgChangeToken.on(db, 'verdict_items'),
+        PgChangeToken.on(db, 'verdict_items'),
+        PgChangeToken.on(db, 'verdict_results'),
+        PgChangeToken.on(other, 'verdict_items'),
+      ]);
+      expect(itemsAgain).toBe(items);
+      expect(results).not.toBe(items);
+      expect(elsewhere).not.toBe(items);
+      const before = itemsAgain.read();
+      items.moved();
+      expect(itemsAgain.read()).toBe(before + 1);
+    } finally {
+      await Promise.all([db.close(), other.close()]);
     }
   });
 });
