@@ -1,4 +1,7 @@
-import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { build } from 'esbuild';
 import { afterAll, beforeAll } from 'vitest';
 import { PgDatabase } from '../core/store/postgres/database';
 import { Store } from '../core/store/sqlite/database';
@@ -76,4 +79,35 @@ export function postgresForFile(): { url(name: string): Promise<string> } {
   }, 60_000);
   afterAll(() => postgres?.stop());
   return { url: (name) => postgres!.createDatabase(name) };
+}
+
+const CHECKOUT = join(import.meta.dirname, '..', '..');
+
+/**
+ * A program of test-support (a TypeScript entry) bundled with esbuild, for running it as separate
+ * processes beside the test: `run(args)` runs one with Node and resolves with what it printed.
+ */
+export async function bundled(entry: string): Promise<{ run(args: readonly string[]): Promise<string>; remove(): void }> {
+  // Inside the checkout, so that the bundle's imports (pg) resolve from its node_modules.
+  const cache = join(CHECKOUT, 'node_modules', '.cache', 'verdict');
+  mkdirSync(cache, { recursive: true });
+  const dir = mkdtempSync(join(cache, 'process-'));
+  const script = join(dir, basename(entry).replace(/\.ts$/, '.mjs'));
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: script,
+    packages: 'external',
+    logLevel: 'silent',
+  });
+  return {
+    run: (args) =>
+      new Promise<string>((resolve, reject) =>
+        execFile(process.execPath, [script, ...args], { cwd: CHECKOUT }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
+      ),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }

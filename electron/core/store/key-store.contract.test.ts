@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
-import { postgresForFile, storeBackends } from '../../test-support/store-backends';
+import { bundled, postgresForFile, storeBackends } from '../../test-support/store-backends';
 import { until } from '../../test-support/until';
 import type { ApiKeyRecord, KeyStorage } from './ports';
 import { PgDatabase } from './postgres/database';
@@ -144,31 +141,12 @@ describe('KeyStorage on Postgres, from two processes', () => {
     try {
       const keys = await PgKeyStore.open(db);
       await keys.add(key('aaaaaaaaaaaa', '2026-01-01T00:00:00.000Z'));
-      // Inside the checkout, so that the bundle's imports (pg) resolve from its node_modules.
-      const cache = join(import.meta.dirname, '..', '..', '..', 'node_modules', '.cache', 'verdict');
-      mkdirSync(cache, { recursive: true });
-      const dir = mkdtempSync(join(cache, 'charge-'));
-      const script = join(dir, 'charge-process.mjs');
-      await build({
-        entryPoints: [join(import.meta.dirname, '..', '..', 'test-support', 'charge-process.ts')],
-        bundle: true,
-        platform: 'node',
-        format: 'esm',
-        target: 'node20',
-        outfile: script,
-        packages: 'external',
-        logLevel: 'silent',
-      });
-      const run = () =>
-        new Promise<string>((resolve, reject) =>
-          execFile(process.execPath, [script, url, 'aaaaaaaaaaaa', '300', '0.125'], { cwd: join(import.meta.dirname, '..', '..', '..') }, (error, stdout) =>
-            error ? reject(error) : resolve(stdout),
-          ),
-        );
+      const charger = await bundled(join(import.meta.dirname, '..', '..', 'test-support', 'charge-process.ts'));
       try {
+        const run = () => charger.run([url, 'aaaaaaaaaaaa', '300', '0.125']);
         expect(await Promise.all([run(), run()])).toEqual(['done\n', 'done\n']);
       } finally {
-        rmSync(dir, { recursive: true, force: true });
+        charger.remove();
       }
       // 600 charges of an eighth (exact in binary).
       expect((await keys.all())[0]!.spent).toBe(75);
