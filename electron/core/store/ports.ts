@@ -406,7 +406,7 @@ export interface EvalStorage {
   resultsAt(runId: string, position: number, variant?: number): Promise<StoredEvalResult[]>;
   /** Answered results of one variant, by position. */
   answersOf(runId: string, variant: number): Promise<{ position: number; answers: Record<string, unknown>; answered_at: string | null }[]>;
-  /** Per variant, answered results: how many, cost (null when any is unknown), tokens and content characters summed. */
+  /** Per variant, answered results: how many, their known costs summed (null when none is known) and how many costs are unknown, tokens and content characters summed. */
   answeredByVariant(runId: string): Promise<{ variant: number; n: number; cost: number | null; unknown: number; tokens: number; chars: number }[]>;
   /**
    * The newest answer of a model (by variantKey) to each item of a dataset over every run of it,
