@@ -28,9 +28,8 @@ import type { Handlers } from './operations';
 import type { UpstreamHttp } from './providers/http';
 import type { HealthRegistry } from './routing/health';
 import type { FleetOptions, SandboxFleet } from './sandbox/fleet';
-import type { BoxStorage, EvalStorage } from './store/ports';
+import type { Storage } from './store/ports';
 import type { SettingsStore } from './settings/settings';
-import type { Store } from './store/sqlite/database';
 
 export interface CoreOptions {
   dataDir: string;
@@ -55,6 +54,11 @@ export interface CoreOptions {
   resumeEvaluations?: boolean;
   /** How image URLs are fetched when the settings allow it (tests trust their own server's certificate). */
   imageFetch?: ImageFetchOptions;
+  /**
+   * A `postgres://` URL: every domain's data on that server, shared by the instances that name it.
+   * Left out, the data is in the SQLite file of the data directory.
+   */
+  database?: string | undefined;
 }
 
 /** The gateway core: one instance per host process, with every dependency passed in. */
@@ -62,7 +66,8 @@ export interface Core {
   readonly options: Readonly<CoreOptions>;
   readonly clock: Clock;
   readonly logger: Logger;
-  readonly store: Store;
+  /** Every domain's storage (SQLite or PostgreSQL); domains reach it through their own objects below. */
+  readonly storage: Storage;
   readonly catalog: Catalog;
   readonly apiKeys: ApiKeys;
   readonly providerKeys: ProviderKeys;
@@ -79,9 +84,6 @@ export interface Core {
   readonly tracer: OtlpExporter;
   readonly questionSets: QuestionSets;
   readonly runs: Runs;
-  readonly boxStorage: BoxStorage;
-  /** The evaluations domain's storage, for measurements that read what a run stored (benchmarks). */
-  readonly evalStorage: EvalStorage;
   readonly boxItems: BoxItems;
   /** Box review over datasets of images. */
   readonly boxReview: BoxReview;

@@ -20,17 +20,6 @@ import { Datasets } from './evals/datasets';
 import { EvalRuns } from './evals/eval-runs';
 import { createServiceSelector } from './service';
 import { ApiKeys } from './keys/api-keys';
-import { SqliteKeyStore } from './store/sqlite/key-store';
-import { SqliteLegacySpend } from './store/sqlite/legacy-spend';
-import { SqliteMetricsStore } from './store/sqlite/metrics-store';
-import { SqliteQuestionSetStore } from './store/sqlite/question-set-store';
-import { SqliteRunStore } from './store/sqlite/run-store';
-import { SqliteProviderKeyDates } from './store/sqlite/provider-key-dates';
-import { SqliteRefusalStore } from './store/sqlite/refusal-store';
-import { SqliteSettingsStore } from './store/sqlite/settings-store';
-import { SqliteDatasetStore } from './store/sqlite/dataset-store';
-import { SqliteEvalStore } from './store/sqlite/eval-store';
-import { SqliteBoxStore } from './store/sqlite/box-store';
 import { ProviderKeys } from './keys/provider-keys';
 import { silentLogger } from './logger';
 import type { Core, CoreOptions } from './core';
@@ -40,9 +29,9 @@ import { UpstreamHttp } from './providers/http';
 import { HealthRegistry } from './routing/health';
 import { startSandboxFleet, type SandboxFleet } from './sandbox/fleet';
 import { SettingsStore } from './settings/settings';
-import { Store } from './store/sqlite/database';
+import { openStorage } from './store/open';
 
-export const DATABASE_FILE = 'verdict.sqlite';
+export { DATABASE_FILE } from './store/open';
 export const CATALOG_FILE = 'catalog.json';
 export const REQUEST_LOG_DIR = 'requests';
 
@@ -50,16 +39,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silentLogger;
-  const store = Store.open(join(options.dataDir, DATABASE_FILE));
+  const storage = await openStorage({ dataDir: options.dataDir, database: options.database });
   const catalog = new Catalog();
-  const settings = await SettingsStore.open(new SqliteSettingsStore(store));
-  const providerKeys = new ProviderKeys(options.secrets, new SqliteProviderKeyDates(store), clock, (slug) =>
+  const settings = await SettingsStore.open(storage.settings);
+  const providerKeys = new ProviderKeys(options.secrets, storage.providerKeyDates, clock, (slug) =>
     catalog.hasProvider(slug) ? catalog.provider(slug).base_url : undefined,
   );
-  const metrics = await EndpointMetrics.open(new SqliteMetricsStore(store), clock);
+  const metrics = await EndpointMetrics.open(storage.metrics, clock);
   const health = new HealthRegistry(clock);
   const http = new UpstreamHttp(clock);
-  const learned = await LearnedCapabilities.open(new SqliteRefusalStore(store), clock);
+  const learned = await LearnedCapabilities.open(storage.refusals, clock);
   const gateway = new Gateway({
     catalog,
     metrics,
@@ -111,14 +100,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const decisions = new DecisionsEngine(gateway, options.timeouts);
   const tracer = new OtlpExporter(() => settings.get().trace_destinations, logger, options.version);
   const services = createServiceSelector({ settings, gateway, decisions, secrets: options.secrets });
-  const runStorage = new SqliteRunStore(store);
-  const runStore = new RunStore(runStorage);
-  const runs = new Runs({ storage: runStorage, clock, log: runStore, service: () => services.current() });
-  const datasets = await Datasets.open(new SqliteDatasetStore(store), clock);
-  const boxStorage = new SqliteBoxStore(store);
-  const evalStorage = new SqliteEvalStore(store);
+  const runStore = new RunStore(storage.runs);
+  const runs = new Runs({ storage: storage.runs, clock, log: runStore, service: () => services.current() });
+  const datasets = await Datasets.open(storage.datasets, clock);
   const evalRuns = new EvalRuns({
-    storage: evalStorage,
+    storage: storage.evals,
     clock,
     logger,
     datasets,
@@ -148,20 +134,20 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 
   const requestLog = await RequestLog.open({
     dir: join(options.dataDir, REQUEST_LOG_DIR),
-    legacy: new SqliteLegacySpend(store),
+    legacy: storage.legacySpend,
     clock,
     logger,
     mode: options.requestLog ?? 'write',
   });
   // After the request log: opening it adds spend an earlier version left in it.
-  const apiKeys = await ApiKeys.open(new SqliteKeyStore(store), clock);
+  const apiKeys = await ApiKeys.open(storage.keys, clock);
   // Metadata of API requests is kept for 30 days (their cost stays in the keys' spend).
   await runStore.forgetApiRecordsBefore(clock.now() - 30 * 86_400_000);
   const partial = {
     options,
     clock,
     logger,
-    store,
+    storage,
     catalog,
     apiKeys,
     providerKeys,
@@ -175,11 +161,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     service: () => services.current(),
     runStore,
     requestLog,
-    questionSets: new QuestionSets(new SqliteQuestionSetStore(store), clock),
-    boxStorage,
-    evalStorage,
-    boxItems: new BoxItems(boxStorage, clock),
-    boxReview: new BoxReview(boxStorage, clock, datasets, evalRuns),
+    questionSets: new QuestionSets(storage.questionSets, clock),
+    boxItems: new BoxItems(storage.boxes, clock),
+    boxReview: new BoxReview(storage.boxes, clock, datasets, evalRuns),
     runs,
     datasets,
     evalRuns,
@@ -205,7 +189,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await tracer.close();
       await metrics.close();
       await requestLog.close();
-      store.close();
+      await storage.close();
     },
   };
   const core: Core = { ...partial, handlers: createHandlers(partial) };

@@ -1,3 +1,4 @@
+import { sqliteOf } from '../test-support/sqlite-of';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorEnvelopeSchema } from '../../shared/schemas/error-envelope';
 import { tempCore, tempDir } from '../test-support/temp-core';
@@ -110,7 +111,7 @@ describe('headless server (in process)', () => {
     const logged: unknown[] = [];
     const logger = { ...env.core.logger, error: (obj: unknown) => logged.push(obj) };
     const broken = createServerApp({ ...env.core, logger } as typeof env.core, { uiToken: UI_TOKEN, rendererDir: ui.path });
-    env.core.store.close();
+    sqliteOf(env.core).close();
     const error = await envelope(await broken.request('/api/v1/endpoints/zdr', { headers: auth(standard) }), 500);
     expect(error.message).toMatch(/^Internal server error \(request [0-9a-f-]{36}\)$/);
     expect(error.metadata?.['request_id']).toBeTypeOf('string');

@@ -5,6 +5,8 @@ export function serverBanner(o: {
   url: string;
   uiUrl: string;
   dataDir: string;
+  /** Where the data is kept (the storage's own words, without a password); said when not the data directory's file. */
+  data?: string;
   host: string;
   allowedHosts: readonly string[];
   initialKey: string | undefined;
@@ -14,6 +16,7 @@ export function serverBanner(o: {
     `  Open the inspector: ${o.uiUrl}`,
     `  Public API:         ${o.url}/api/v1 and ${o.url}/api/alpha/decisions`,
     `  Data directory:     ${o.dataDir}`,
+    ...(o.data && !o.data.startsWith('SQLite') ? [`  Data:               ${o.data}`] : []),
   ];
   // Any loopback address (127.0.0.0/8, ::1) is reachable from this machine only.
   if (!isLoopbackAddress(o.host)) {

@@ -12,14 +12,20 @@ import { serverBanner } from './banner';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { formatKeyTable } from './keys-table';
+import { runStoreCommand, STORE_USAGE } from './store-command';
+import { isPostgresUrl } from '../core/store/open';
+import { redactUrl } from '../core/store/redact';
 
 const USAGE = `Usage:
-  npm run serve -- [--port 8787] [--host 127.0.0.1] [--allowed-host NAME ...] [--data-dir DIR] [--body-limit BYTES]
-  npm run serve -- keys create --name NAME [--kind standard|management] [--credit-limit USD] [--rate-limit PER_MINUTE] [--data-dir DIR]
-  npm run serve -- keys list [--data-dir DIR]
-  npm run serve -- keys revoke ID [--data-dir DIR]
-The keys commands work on an existing data directory (the server's; the default unless --data-dir says otherwise).
-Options may also be set with VERDICT_PORT, VERDICT_HOST and VERDICT_DATA_DIR.`;
+  npm run serve -- [--port 8787] [--host 127.0.0.1] [--allowed-host NAME ...] [--data-dir DIR] [--database postgres://...] [--body-limit BYTES]
+  npm run serve -- keys create --name NAME [--kind standard|management] [--credit-limit USD] [--rate-limit PER_MINUTE] [--data-dir DIR] [--database URL]
+  npm run serve -- keys list [--data-dir DIR] [--database URL]
+  npm run serve -- keys revoke ID [--data-dir DIR] [--database URL]
+${STORE_USAGE}
+The data is in the data directory's SQLite file unless --database names a PostgreSQL server (a team's
+instances share it). The keys commands work on existing data (the server's; the default unless
+--data-dir or --database says otherwise). store copy checks the whole copy before it writes anything.
+Options may also be set with VERDICT_PORT, VERDICT_HOST, VERDICT_DATA_DIR and VERDICT_DATABASE_URL.`;
 
 const bundleDir = fileURLToPath(new URL('.', import.meta.url));
 
@@ -73,6 +79,9 @@ async function main(argv: string[]): Promise<void> {
           host: { type: 'string' },
           'allowed-host': { type: 'string', multiple: true },
           'data-dir': { type: 'string' },
+          database: { type: 'string' },
+          from: { type: 'string' },
+          to: { type: 'string' },
           'body-limit': { type: 'string' },
           name: { type: 'string' },
           kind: { type: 'string' },
@@ -90,8 +99,18 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const dataDir = values['data-dir'] ?? defaultDataDir();
+  // A team's shared store: every domain's data on this PostgreSQL server instead of the data directory's SQLite file.
+  const database = values.database ?? process.env['VERDICT_DATABASE_URL'] ?? undefined;
+  if (database !== undefined && !isPostgresUrl(database))
+    fail(
+      `--database (or VERDICT_DATABASE_URL) must be a postgres:// URL, not "${redactUrl(database)}"; leave it out to keep the data in ${join(dataDir, DATABASE_FILE)}`,
+    );
   if (positionals[0] === 'keys') {
-    await runKeys(positionals.slice(1), dataDir, values);
+    await runKeys(positionals.slice(1), dataDir, database, values);
+    return;
+  }
+  if (positionals[0] === 'store') {
+    process.exitCode = await runStoreCommand(positionals.slice(1), values);
     return;
   }
   if (positionals.length > 0) fail(`Unknown command "${positionals.join(' ')}"`);
@@ -115,6 +134,7 @@ async function main(argv: string[]): Promise<void> {
     host,
     allowedHosts,
     dataDir,
+    ...(database ? { database } : {}),
     rendererDir: join(bundleDir, '..', 'renderer'),
     version: readVersion(),
     logger: createLogger(),
@@ -122,7 +142,15 @@ async function main(argv: string[]): Promise<void> {
     ...sandboxOptions(),
   }).catch((error: Error) => fail(error.message));
 
-  const lines = serverBanner({ url: running.url, uiUrl: running.uiUrl, dataDir, host, allowedHosts, initialKey: running.initialManagementKey });
+  const lines = serverBanner({
+    url: running.url,
+    uiUrl: running.uiUrl,
+    dataDir,
+    data: running.core.storage.where,
+    host,
+    allowedHosts,
+    initialKey: running.initialManagementKey,
+  });
   process.stdout.write(`${lines.join('\n')}\n`);
 
   const shutdown = () => {
@@ -135,10 +163,11 @@ async function main(argv: string[]): Promise<void> {
 async function runKeys(
   args: string[],
   dataDir: string,
+  database: string | undefined,
   values: { name?: string | undefined; kind?: string | undefined; 'credit-limit'?: string | undefined; 'rate-limit'?: string | undefined },
 ): Promise<void> {
   // A mistyped --data-dir must not quietly become a new, empty data directory.
-  if (!existsSync(join(dataDir, DATABASE_FILE))) {
+  if (database === undefined && !existsSync(join(dataDir, DATABASE_FILE))) {
     fail(
       `No Verdict data in ${dataDir} (it has no ${DATABASE_FILE}). Check --data-dir, or start the server once with it: npm run serve -- --data-dir ${dataDir}`,
     );
@@ -148,6 +177,7 @@ async function runKeys(
     secrets: new FileSecretStore(join(dataDir, 'secrets.json'), ownerOnlyFileCodec),
     host: 'browser',
     version: readVersion(),
+    ...(database ? { database } : {}),
     // Key management needs no simulated providers or discovery, and never writes the request log (a server may be writing it).
     sandbox: {},
     discovery: false,

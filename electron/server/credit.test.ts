@@ -1,3 +1,4 @@
+import { sqliteOf } from '../test-support/sqlite-of';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogFileSchema } from '../../shared/schemas/catalog';
 import { Store } from '../core/store/sqlite/database';
@@ -77,7 +78,7 @@ describe('credit limits and charges', () => {
     });
   /** What SQLite holds for the key, read over a connection of its own (as after a crash). */
   const spentOnDisk = (id: string) => {
-    const store = Store.open(server.core.store.path);
+    const store = Store.open(sqliteOf(server.core).path);
     try {
       return store.get<{ spent: number }>('SELECT spent FROM api_keys WHERE id = ?', [id])!.spent;
     } finally {

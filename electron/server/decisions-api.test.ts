@@ -1,3 +1,4 @@
+import { sqliteOf } from '../test-support/sqlite-of';
 import { OpenRouter } from '@openrouter/sdk';
 import * as sdkErrors from '@openrouter/sdk/models/errors';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -117,7 +118,7 @@ describe('POST /api/alpha/decisions end to end', () => {
       .join('');
     expect(onDisk).toContain('sdk-session');
     expect(onDisk).not.toMatch(/parcel|invoice|damaged|Topic/);
-    expect(server.core.store.get('SELECT COUNT(*) AS n FROM decisions')).toEqual({ n: 0 });
+    expect(sqliteOf(server.core).get('SELECT COUNT(*) AS n FROM decisions')).toEqual({ n: 0 });
   });
 
   it('the body session_id wins over the x-session-id header', async () => {

@@ -20,6 +20,8 @@ export interface StartServerOptions {
   port: number;
   host: string;
   dataDir: string;
+  /** A `postgres://` URL: the data is there (shared by every instance that names it), not in the data directory's SQLite file. */
+  database?: string;
   rendererDir: string;
   version: string;
   bodyLimitBytes?: number;
@@ -55,6 +57,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const secrets = new FileSecretStore(join(options.dataDir, 'secrets.json'), ownerOnlyFileCodec);
   const core = await createCore({
     dataDir: options.dataDir,
+    ...(options.database ? { database: options.database } : {}),
     secrets,
     host: 'browser',
     version: options.version,

@@ -1,14 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
-import type {
-  CalibrationSummary,
-  EvalReport,
-  EvalResultRow,
-  EvalRun,
-  EvalVariant,
-  RunEstimate,
-  SavedCalibration,
-} from '../../../shared/schemas/evaluation';
+import type { CalibrationSummary, EvalReport, EvalResultRow, EvalRun, EvalVariant, RunEstimate, SavedCalibration } from '../../../shared/schemas/evaluation';
 import type { Question } from '../../../shared/schemas/question';
 import { isoTime, type Clock } from '../clock';
 import { GatewayError } from '../errors';

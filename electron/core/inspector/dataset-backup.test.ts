@@ -26,7 +26,7 @@ async function reviewed(env: TempCore): Promise<string> {
 }
 
 const verdictRows = async (env: TempCore, datasetId: string) =>
-  (await env.core.boxStorage.allVerdicts(datasetId))
+  (await env.core.storage.boxes.allVerdicts(datasetId))
     .sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0))
     .map((v) => ({ item_id: v.item_id, model: v.model, verdict: v.verdict, note: v.note, answers: v.answers, truth: v.truth }));
 
@@ -50,7 +50,7 @@ describe('datasets in a backup', () => {
       ]);
       expect((await to.core.handlers['boxReview.image']({ dataset_id: restored!.id, position: 1 })).data_url).toBe(image('b.png', 64, 48).data_url);
       // The sizes kept are read back, not measured again.
-      const sizes = [...(await to.core.boxStorage.imageSizes(restored!.id))]
+      const sizes = [...(await to.core.storage.boxes.imageSizes(restored!.id))]
         .map(([item_id, size]) => ({ item_id, ...size }))
         .sort((a, b) => (a.item_id < b.item_id ? -1 : 1));
       expect(sizes).toEqual([

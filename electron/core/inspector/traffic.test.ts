@@ -1,3 +1,4 @@
+import { sqliteOf } from '../../test-support/sqlite-of';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempCore, type TempCore } from '../../test-support/temp-core';
 import { trafficProfile } from './traffic';
@@ -14,7 +15,7 @@ describe("the user's own traffic", () => {
   it('is the mean tokens of answered requests per model, from inspector runs and evaluation results', async () => {
     expect(await trafficProfile(env.core.runStore, env.core.evalRuns)).toEqual({ models: [], all: null });
     // Two inspector runs of a/one (100 and 300 tokens in, 2 and 4 out), one that failed (left out).
-    const runs = new SqliteRunStore(env.core.store);
+    const runs = new SqliteRunStore(sqliteOf(env.core));
     const run = (id: string, status: number, input: number, output: number): StoredRun => ({
       id,
       created_at: 1,
@@ -42,7 +43,7 @@ describe("the user's own traffic", () => {
     await runs.add(run('d2', 200, 300, 4));
     await runs.add(run('d3', 502, 999, 9));
     const ds = await env.core.datasets.create('d', [{ id: 'x', state: 'x', expected: {} }]);
-    await env.core.evalStorage.addRun({
+    await env.core.storage.evals.addRun({
       id: 'r',
       name: 'r',
       dataset_id: ds.id,
@@ -59,7 +60,7 @@ describe("the user's own traffic", () => {
       baseline_id: null,
       estimate: null,
     });
-    await env.core.evalStorage.putAnswer(
+    await env.core.storage.evals.putAnswer(
       'r',
       {
         variant: 0,

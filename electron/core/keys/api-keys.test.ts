@@ -1,3 +1,4 @@
+import { sqliteOf } from '../../test-support/sqlite-of';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -32,7 +33,7 @@ describe('API keys', () => {
     await env.core.apiKeys.revoke(a.info.id);
     expect(await env.core.apiKeys.verify(a.key)).toBeUndefined();
     // Another process (the command line) revokes b in the same file, over a connection of its own.
-    const otherStore = Store.open(env.core.store.path);
+    const otherStore = Store.open(sqliteOf(env.core).path);
     const other = await ApiKeys.open(new SqliteKeyStore(otherStore), { now: () => now });
     now += 1;
     await other.revoke(b.info.id);
@@ -46,7 +47,7 @@ describe('API keys', () => {
     const first = await env.core.apiKeys.create('first', 'standard');
     expect((await env.core.apiKeys.verify(first.key))?.id).toBe(first.info.id);
     // The command line creates a key in the same file; the clock has not moved on.
-    const otherStore = Store.open(env.core.store.path);
+    const otherStore = Store.open(sqliteOf(env.core).path);
     const created = await (await ApiKeys.open(new SqliteKeyStore(otherStore), { now: () => now })).create('from the command line', 'standard');
     otherStore.close();
     expect((await env.core.apiKeys.verify(created.key))?.id).toBe(created.info.id);
@@ -80,16 +81,16 @@ describe('API keys', () => {
     env = await tempCore({ clock: { now: () => now } });
     const { info } = await env.core.apiKeys.create('job', 'standard');
     env.core.apiKeys.touch(info.id);
-    env.core.store.flush();
+    sqliteOf(env.core).flush();
     const firstUse = (await env.core.apiKeys.list())[0]!.last_used_at;
     expect(firstUse).toBe('2026-01-01T00:00:00.000Z');
     now += 30_000;
     env.core.apiKeys.touch(info.id);
-    env.core.store.flush();
+    sqliteOf(env.core).flush();
     expect((await env.core.apiKeys.list())[0]!.last_used_at).toBe(firstUse);
     now += 61_000;
     env.core.apiKeys.touch(info.id);
-    env.core.store.flush();
+    sqliteOf(env.core).flush();
     expect((await env.core.apiKeys.list())[0]!.last_used_at).toBe('2026-01-01T00:01:31.000Z');
   });
 
@@ -98,9 +99,9 @@ describe('API keys', () => {
     env = await tempCore({ clock: { now: () => now } });
     const { info } = await env.core.apiKeys.create('job', 'standard', { credit_limit: 1, rate_limit_rpm: null });
     // Their cost was carried into api_keys.spent when the schema moved spend there.
-    env.core.store.run('UPDATE api_keys SET spent = 0.75 WHERE id = ?', [info.id]);
+    sqliteOf(env.core).run('UPDATE api_keys SET spent = 0.75 WHERE id = ?', [info.id]);
     const log = (at: number, cost: number) =>
-      env.core.store.run(
+      sqliteOf(env.core).run(
         "INSERT INTO decisions (id, created_at, origin, key_id, model, status, latency_ms, question_count, cost) VALUES (?, ?, 'api', ?, 'a/b', 200, 1, 1, ?)",
         [`d${at}`, at, info.id, cost],
       );
@@ -108,8 +109,8 @@ describe('API keys', () => {
     now += 40 * 86_400_000;
     log(now, 0.5);
     expect(await env.core.runStore.forgetApiRecordsBefore(now - 30 * 86_400_000)).toBe(1);
-    expect(env.core.store.all('SELECT id FROM decisions')).toHaveLength(1);
-    const keys = await ApiKeys.open(new SqliteKeyStore(env.core.store), { now: () => now });
+    expect(sqliteOf(env.core).all('SELECT id FROM decisions')).toHaveLength(1);
+    const keys = await ApiKeys.open(new SqliteKeyStore(sqliteOf(env.core)), { now: () => now });
     expect((await keys.list())[0]!.spent).toBe(0.75);
     await keys.charge(info.id, 0.3, null);
     expect(() => keys.admitCredit(info.id)).toThrow(/has spent \$1\.05 of its \$1 credit/);
@@ -119,7 +120,7 @@ describe('API keys', () => {
     env = await tempCore();
     const { info } = await env.core.apiKeys.create('job', 'standard', { credit_limit: 1, rate_limit_rpm: null });
     const charged = env.core.apiKeys.charge(info.id, 0.4, null);
-    const reread = async () => (await (await ApiKeys.open(new SqliteKeyStore(env.core.store), env.core.clock)).list())[0]!.spent;
+    const reread = async () => (await (await ApiKeys.open(new SqliteKeyStore(sqliteOf(env.core)), env.core.clock)).list())[0]!.spent;
     expect(await reread()).toBe(0);
     expect(() => env.core.apiKeys.reserve(info.id, () => 0.61)).toThrow(/\$0\.6 of its \$1 credit free/);
     await charged;
@@ -155,11 +156,11 @@ describe('API keys', () => {
       now += 1000;
     }
     // Committed with the next group commit (before any answer leaves).
-    await env.core.store.commit('SELECT 1');
-    const restarted = await ApiKeys.open(new SqliteKeyStore(env.core.store), { now: () => now });
+    await sqliteOf(env.core).commit('SELECT 1');
+    const restarted = await ApiKeys.open(new SqliteKeyStore(sqliteOf(env.core)), { now: () => now });
     expect(() => restarted.admitRate(info.id)).toThrow(expect.objectContaining({ status: 429 }));
     now += 58_000;
-    const later = await ApiKeys.open(new SqliteKeyStore(env.core.store), { now: () => now });
+    const later = await ApiKeys.open(new SqliteKeyStore(sqliteOf(env.core)), { now: () => now });
     expect(() => later.admitRate(info.id)).not.toThrow();
   });
 });

@@ -1,3 +1,4 @@
+import { sqliteOf } from '../../test-support/sqlite-of';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pngWithRect } from '../../test-support/images';
 import { tempCore, type TempCore } from '../../test-support/temp-core';
@@ -55,7 +56,7 @@ describe('box review of a dataset', () => {
     });
     const id = imported.dataset!.id;
     expect((await h['boxReview.datasets']({})).map((d) => d.name)).toContain('from evaluations');
-    const count = () => env.core.store.get<{ n: number }>('SELECT COUNT(*) AS n FROM box_image_sizes WHERE dataset_id = ?', [id])!.n;
+    const count = () => sqliteOf(env.core).get<{ n: number }>('SELECT COUNT(*) AS n FROM box_image_sizes WHERE dataset_id = ?', [id])!.n;
     expect(count()).toBe(0);
     const items = await h['boxReview.items']({ dataset_id: id, run_id: null, variant: 0 });
     expect(items.map((i) => [i.name, i.width, i.height, i.truth])).toEqual([
@@ -64,7 +65,7 @@ describe('box review of a dataset', () => {
     ]);
     expect(count()).toBe(2);
     // Later listings read the sizes kept, not the images.
-    env.core.store.run('UPDATE box_image_sizes SET width = 401 WHERE dataset_id = ?', [id]);
+    sqliteOf(env.core).run('UPDATE box_image_sizes SET width = 401 WHERE dataset_id = ?', [id]);
     expect((await h['boxReview.items']({ dataset_id: id, run_id: null, variant: 0 }))[0]!.width).toBe(401);
   });
 
@@ -132,7 +133,7 @@ describe('box review of a dataset', () => {
       stale_reason: 'rerun_unchanged',
     });
     // The newer answer moves: the verdict was on other boxes.
-    env.core.store.run("UPDATE eval_results SET answers = json_set(answers, '$.card.box.top', 0.01) WHERE run_id = ?", [again.id]);
+    sqliteOf(env.core).run("UPDATE eval_results SET answers = json_set(answers, '$.card.box.top', 0.01) WHERE run_id = ?", [again.id]);
     expect((await h['boxReview.items']({ dataset_id: ds.id, run_id: again.id, variant: 0 }))[0]).toMatchObject({
       verdict: 'rejected',
       stale: true,
@@ -206,7 +207,7 @@ describe('images added before datasets, copied into one', () => {
       { parcel: { top: 0.1, left: 0.2, bottom: 0.5, right: 0.6 } },
       { card: CARD, badge: { top: 0.6, left: 0.5, bottom: 0.9, right: 0.9 } },
     ]);
-    const verdicts = env.core.store.all<{ model: string; verdict: string; note: string; answers: string }>(
+    const verdicts = sqliteOf(env.core).all<{ model: string; verdict: string; note: string; answers: string }>(
       'SELECT model, verdict, note, answers FROM box_verdicts WHERE dataset_id = ?',
       [dataset.id],
     );

@@ -1,3 +1,4 @@
+import { sqliteOf } from '../../test-support/sqlite-of';
 import Database from 'libsql';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,7 +43,7 @@ describe('box verdicts per model', () => {
     const first = (await h['boxReview.items']({ dataset_id: ds.id, run_id: 'run-two', variant: 0 }))[0]!;
     expect(first).toMatchObject({ model: 'acme/one', verdict: null, note: '', stale: false });
     await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'run-two', variant: 0, verdict: 'accepted' });
-    const rows = (await env.core.boxStorage.allVerdicts(ds.id)).sort((a, b) => (a.model < b.model ? -1 : 1));
+    const rows = (await env.core.storage.boxes.allVerdicts(ds.id)).sort((a, b) => (a.model < b.model ? -1 : 1));
     expect(rows.map((r) => [r.model, r.verdict])).toEqual([
       ['acme/one', 'accepted'],
       ['acme/one (eu)', 'rejected'],
@@ -100,7 +101,7 @@ describe('box verdicts per model', () => {
     );
     await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: run.id, variant: 0, verdict: 'accepted' });
     await h['boxReview.update']({ dataset_id: ds.id, position: 1, run_id: run.id, variant: 0, verdict: 'accepted' });
-    const before = await env.core.evalStorage.results(run.id);
+    const before = await env.core.storage.evals.results(run.id);
     await new Promise((r) => setTimeout(r, 5));
     const again = await h['boxReview.runImage']({ dataset_id: ds.id, position: 1, run_id: run.id });
     expect(again.status).toBe('running');
@@ -111,7 +112,7 @@ describe('box verdicts per model', () => {
       (r) => r.status !== 'running',
     );
     expect(finished).toMatchObject({ status: 'done', done: 2, total: 2, failed: 0 });
-    const after = await env.core.evalStorage.results(run.id);
+    const after = await env.core.storage.evals.results(run.id);
     expect(after[0]!.answered_at).toBe(before[0]!.answered_at);
     expect(after[1]!.answered_at! > before[1]!.answered_at!).toBe(true);
     const items = await h['boxReview.items']({ dataset_id: ds.id, run_id: run.id, variant: 0 });
@@ -148,7 +149,7 @@ describe('one image sent again', () => {
         (r) => r.status !== 'running',
       );
       expect(after).toMatchObject({ status: 'paused', done: 1, total: 3 });
-      expect((await env.core.evalStorage.results('held')).map((r) => r.position)).toEqual([2]);
+      expect((await env.core.storage.evals.results('held')).map((r) => r.position)).toEqual([2]);
       await h['evals.resume']({ id: 'held' });
       expect(
         await until(
@@ -230,7 +231,7 @@ describe('verdicts kept before they were per model', () => {
     try {
       const h = env.core.handlers;
       const ds = await h['boxReview.addImages']({ name: 'unknown', images: [image('u.png')] });
-      await env.core.boxStorage.putVerdicts(ds.id, [
+      await env.core.storage.boxes.putVerdicts(ds.id, [
         {
           item_id: 'u.png',
           question: '',
@@ -284,7 +285,7 @@ describe('verdicts set per question, never toggled', () => {
     const env = await tempCore({ sandbox: { seed: 5, failures: false, timeScale: 0 } });
     try {
       const h = env.core.handlers;
-      const s = env.core.store;
+      const s = sqliteOf(env.core);
       const ds = await h['boxReview.addImages']({ name: 'per question', images: [image('shelf.png')] });
       s.run(
         "INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, status, created_at) VALUES ('r', 'r', ?, 'k', ?, ?, 1, 'done', '2026-01-01T00:00:00.000Z')",

@@ -54,7 +54,7 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
         (await core.questionSets.list()).map(async (s) => ({ name: s.name, request: (await core.questionSets.get(s.id)).request })),
       ),
       box_items: (await core.boxItems.list()).map(({ id: _id, created_at: _c, ...item }) => item),
-      datasets: await collectAll(exportDatasets(core.boxStorage, core.datasets)),
+      datasets: await collectAll(exportDatasets(core.storage.boxes, core.datasets)),
     }),
     'backup.import': async ({ backup }) => {
       // Check every part before changing anything, so a bad backup leaves everything as it was.
@@ -87,7 +87,7 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
         if (item.stale) await core.boxItems.update((await core.boxItems.update(added.id, reviewed)).id, ran);
         else await core.boxItems.update((await core.boxItems.update(added.id, ran)).id, reviewed);
       }
-      const datasets = await importDatasets(core.boxStorage, core.clock, core.datasets, backup.datasets);
+      const datasets = await importDatasets(core.storage.boxes, core.clock, core.datasets, backup.datasets);
       return { question_sets: sets.length, box_items: backup.box_items.length, catalog_endpoints: catalog.endpoints.length, datasets };
     },
   };

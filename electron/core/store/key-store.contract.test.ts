@@ -77,18 +77,18 @@ describe.each(backends)('KeyStorage on %s', (_name, backend) => {
     }
   });
 
-  it('request starts are kept for the sliding minute and forgotten up to a time', async () => {
+  it('request starts are kept for the sliding minute, to the fraction of a millisecond the clock gives, and forgotten up to a time', async () => {
     const { a, b, close } = await backend.open();
     try {
       await a.add(key('aaaaaaaaaaaa', '2026-01-01T00:00:00.000Z', { rate_limit_rpm: 2 }));
       const t = Date.parse('2026-01-01T00:00:00Z');
-      for (const at of [t + 3, t + 1, t + 2]) a.noteRequest({ keyId: 'aaaaaaaaaaaa', at });
+      for (const at of [t + 3.25, t + 1.5, t + 2.75]) a.noteRequest({ keyId: 'aaaaaaaaaaaa', at });
       await a.flush();
-      expect(await b.requestsSince(t)).toEqual([1, 2, 3].map((d) => ({ keyId: 'aaaaaaaaaaaa', at: t + d })));
-      expect(await b.requestsSince(t + 2)).toEqual([{ keyId: 'aaaaaaaaaaaa', at: t + 3 }]);
-      a.forgetRequests(t + 2);
+      expect(await b.requestsSince(t)).toEqual([1.5, 2.75, 3.25].map((d) => ({ keyId: 'aaaaaaaaaaaa', at: t + d })));
+      expect(await b.requestsSince(t + 2.75)).toEqual([{ keyId: 'aaaaaaaaaaaa', at: t + 3.25 }]);
+      a.forgetRequests(t + 2.75);
       await a.flush();
-      expect(await b.requestsSince(0)).toEqual([{ keyId: 'aaaaaaaaaaaa', at: t + 3 }]);
+      expect(await b.requestsSince(0)).toEqual([{ keyId: 'aaaaaaaaaaaa', at: t + 3.25 }]);
     } finally {
       await close();
     }

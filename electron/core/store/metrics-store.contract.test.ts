@@ -58,7 +58,7 @@ describe.each(backends)('MetricsStorage on %s', (_name, backend) => {
   it("the last provider fault's end per endpoint, of failures started after a time; failures that are not the provider's are left out", async () => {
     const { a, b, close } = await backend.open();
     try {
-      a.logFailure(failure('e1', T0 - 50_000));
+      a.logFailure(failure('e1', T0 - 50_000.375));
       a.logFailure(failure('e1', T0 - 10_000, { totalMs: 250 }));
       a.logFailure(failure('e1', T0 - 5_000, { outcome: 'bad_request', providerFault: false, totalMs: 99_000 }));
       a.logFailure(failure('e2', T0 - 90_000));

@@ -352,6 +352,14 @@ export interface NewEvalResult extends Omit<StoredEvalResult, 'ok' | 'answered_a
   answered_at: string;
 }
 
+/** A result as copied between stores: everything stored, the bookkeeping of tries included. */
+export interface CopiedEvalResult extends StoredEvalResult {
+  tries: number;
+  retryable: boolean;
+  model_key: string | null;
+  content_chars: number;
+}
+
 /** Counts of a run's results. */
 export interface EvalCounts {
   done: number;
@@ -423,6 +431,10 @@ export interface EvalStorage {
   /** Saved calibrations, newest first; of one set and model when given, by question. */
   calibrations(of?: { set_key: string; model: string }): Promise<StoredCalibration[]>;
   deleteCalibration(key: { set_key: string; model: string; question: string }): Promise<number>;
+  /** Every result of a run as stored (copies between stores), by position then variant. */
+  exportResults(runId: string): Promise<CopiedEvalResult[]>;
+  /** Writes results as they were stored elsewhere, in one transaction (the run must be there). */
+  importResults(runId: string, results: readonly CopiedEvalResult[]): Promise<void>;
   /** Moves whenever results change, in any process. */
   changeToken(): number;
 }
@@ -500,7 +512,30 @@ export interface BoxStorage {
   ): Promise<void>;
   /** Adds verdicts as they are (from a backup or the old review table), replacing any on the same item, question and model. */
   putVerdicts(datasetId: string, verdicts: readonly StoredVerdict[]): Promise<void>;
+  /** Every ended verdict of a dataset, oldest first (copies between stores). */
+  allHistory(datasetId: string): Promise<(StoredVerdictEnd & { item_id: string; model: string })[]>;
+  /** Adds ended verdicts in the order given, in one transaction. */
+  putHistory(datasetId: string, rows: readonly (StoredVerdictEnd & { item_id: string; model: string })[]): Promise<void>;
   /** Image sizes by item id (nulls: the header could not be read). */
   imageSizes(datasetId: string): Promise<Map<string, { width: number | null; height: number | null }>>;
   keepImageSizes(datasetId: string, sizes: readonly { item_id: string; width: number | null; height: number | null }[]): Promise<void>;
+}
+
+/** Every domain's storage on one backend, opened together and closed together. */
+export interface Storage {
+  readonly keys: KeyStorage;
+  readonly settings: SettingsStorage;
+  readonly refusals: RefusalStorage;
+  readonly providerKeyDates: ProviderKeyDates;
+  readonly metrics: MetricsStorage;
+  readonly questionSets: QuestionSetStorage;
+  readonly runs: RunStorage;
+  readonly legacySpend: LegacySpendStorage;
+  readonly datasets: DatasetStorage;
+  readonly evals: EvalStorage;
+  readonly boxes: BoxStorage;
+  /** Where the data is, for people and logs, never with a password: "SQLite file …" or "PostgreSQL at host/db". */
+  readonly where: string;
+  /** Commits what is queued and closes the connections. */
+  close(): Promise<void>;
 }

@@ -23,6 +23,29 @@ const set = (id: string, updated_at: string, over: Partial<StoredQuestionSet> = 
 });
 
 describe.each(backends)('QuestionSetStorage on %s', (_name, backend) => {
+  it("keeps a set's questions in the order they were written, however they sort", async () => {
+    const { a, b, close } = await backend.open();
+    try {
+      const questions = {
+        zeta: { type: 'noul', instructions: 'Last by name, first asked?' },
+        alpha: { type: 'noul', instructions: 'Second?' },
+        mid: { type: 'choice', instructions: 'Third?', criteria: { z: 'z', a: 'a' } },
+      };
+      await a.add(set('set-o', '2026-01-01T00:00:00.000Z', { request: { model: 'x/y', state: 's', questions } }));
+      const back = (await b.get('set-o'))!.request as { questions: Record<string, { criteria?: Record<string, string> }> };
+      expect(Object.keys(back.questions)).toEqual(['zeta', 'alpha', 'mid']);
+      expect(Object.keys(back.questions['mid']!.criteria!)).toEqual(['z', 'a']);
+      await a.update('set-o', {
+        name: 'o',
+        request: { model: 'x/y', state: 's', questions: { b: questions.alpha, a: questions.zeta } },
+        updated_at: '2026-01-02T00:00:00.000Z',
+      });
+      expect(Object.keys(((await b.get('set-o'))!.request as { questions: object }).questions)).toEqual(['b', 'a']);
+    } finally {
+      await close();
+    }
+  });
+
   it('keeps each set as given; lists the live ones most recently updated first; another connection reads the same', async () => {
     const { a, b, close } = await backend.open();
     try {

@@ -36,7 +36,8 @@ describe.each(backends)('RunStorage on %s', (_name, backend) => {
   it("keeps a run as given; gets only the inspector's; another connection reads the same", async () => {
     const { a, b, close } = await backend.open();
     try {
-      const mine = run('run-1', 1_000);
+      // Times in ms since the epoch, with the fraction the system clock gives.
+      const mine = run('run-1', 1_795_689_684_240.1858);
       const api = run('d-api', 2_000, { origin: 'api', key_id: 'aaaaaaaaaaaa', request: null, response: null, methods: null, routing: null });
       await a.add(mine);
       await a.add(api);

@@ -142,6 +142,23 @@ export class PgBoxStore implements BoxStorage {
     await this.db.transaction((client) => insertVerdicts(client, datasetId, verdicts));
   }
 
+  async allHistory(datasetId: string): Promise<(StoredVerdictEnd & { item_id: string; model: string })[]> {
+    return this.db.query('SELECT item_id, model, question, verdict, note, given_at, ended_at FROM box_verdict_history WHERE dataset_id = $1 ORDER BY id', [
+      datasetId,
+    ]);
+  }
+
+  async putHistory(datasetId: string, rows: readonly (StoredVerdictEnd & { item_id: string; model: string })[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.transaction(async (client) => {
+      for (const r of rows)
+        await client.query(
+          'INSERT INTO box_verdict_history (dataset_id, item_id, question, model, verdict, note, given_at, ended_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+          [datasetId, r.item_id, r.question, r.model, r.verdict, r.note, r.given_at, r.ended_at],
+        );
+    });
+  }
+
   async imageSizes(datasetId: string): Promise<Map<string, { width: number | null; height: number | null }>> {
     const rows = await this.db.query<{ item_id: string; width: number | null; height: number | null }>(
       'SELECT item_id, width, height FROM box_image_sizes WHERE dataset_id = $1',

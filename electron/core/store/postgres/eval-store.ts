@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { EvalCounts, EvalStorage, NewEvalResult, StoredCalibration, StoredEvalResult, StoredEvalRun } from '../ports';
+import type { CopiedEvalResult, EvalCounts, EvalStorage, NewEvalResult, StoredCalibration, StoredEvalResult, StoredEvalRun } from '../ports';
 import { PgChangeToken } from './change-token';
 import { TickBatch, type PgDatabase } from './database';
 import { CHANNELS } from './migrations';
@@ -201,6 +201,46 @@ export class PgEvalStore implements EvalStorage {
       [maxTries, runId],
     );
     return new Map(rows.map((r) => [r.position * 1024 + r.variant, r.tries]));
+  }
+
+  async exportResults(runId: string): Promise<CopiedEvalResult[]> {
+    const rows = await this.db.query<ResultRow & { tries: number; retryable: boolean; model_key: string | null; content_chars: number }>(
+      `${RESULT.replace(' FROM eval_results', ', tries, retryable, model_key, content_chars FROM eval_results')} WHERE run_id = $1 ORDER BY position, variant`,
+      [runId],
+    );
+    return rows.map((r) => ({ ...toResult(r), tries: r.tries, retryable: r.retryable, model_key: r.model_key, content_chars: r.content_chars }));
+  }
+
+  async importResults(runId: string, results: readonly CopiedEvalResult[]): Promise<void> {
+    await this.db.transaction(async (client) => {
+      for (const r of results)
+        await client.query(
+          `INSERT INTO eval_results (run_id, variant, position, ok, answers, raw_answers, methods, attempts, provider, input_tokens, output_tokens, cost, latency_ms, error, answered_at, tries, retryable, model_key, content_chars)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
+          [
+            runId,
+            r.variant,
+            r.position,
+            r.ok,
+            JSON.stringify(r.answers),
+            text(r.raw_answers),
+            text(r.methods),
+            text(r.attempts),
+            r.provider,
+            r.input_tokens,
+            r.output_tokens,
+            r.cost,
+            r.latency_ms,
+            r.error,
+            r.answered_at,
+            r.tries,
+            r.retryable,
+            r.model_key,
+            r.content_chars,
+          ],
+        );
+    });
+    this.token.moved();
   }
 
   async results(runId: string): Promise<StoredEvalResult[]> {

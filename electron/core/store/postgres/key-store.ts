@@ -80,7 +80,7 @@ export class PgKeyStore implements KeyStorage {
         ]);
       }
       if (notes.length > 0) {
-        await client.query('INSERT INTO key_requests (key_id, at) SELECT * FROM unnest($1::text[], $2::bigint[])', [
+        await client.query('INSERT INTO key_requests (key_id, at) SELECT * FROM unnest($1::text[], $2::float8[])', [
           notes.map((n) => n.keyId),
           notes.map((n) => n.at),
         ]);

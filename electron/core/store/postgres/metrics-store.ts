@@ -46,7 +46,7 @@ export class PgMetricsStore implements MetricsStorage {
         const column = <K extends keyof FailedAttempt>(key: K) => failures.map((f) => f[key]);
         await client.query(
           `INSERT INTO attempts (request_id, endpoint_id, started_at, ttfb_ms, first_token_ms, total_ms, input_tokens, output_tokens, outcome, provider_fault, message)
-           SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::float8[], $5::float8[], $6::float8[], $7::integer[], $8::integer[], $9::text[], $10::boolean[], $11::text[])`,
+           SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::float8[], $5::float8[], $6::float8[], $7::integer[], $8::integer[], $9::text[], $10::boolean[], $11::text[])`,
           [
             column('requestId'),
             column('endpointId'),

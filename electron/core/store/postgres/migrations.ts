@@ -253,6 +253,20 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE TRIGGER eval_results_changed AFTER INSERT OR UPDATE OR DELETE ON eval_results
     FOR EACH STATEMENT EXECUTE FUNCTION verdict_notify('verdict_results');
   `,
+  `
+  -- A saved set's and a run's request keep their questions in the order they were written (the
+  -- OpenAI Decisions shape answers in that order; the screens list them so): json keeps the text as
+  -- written, jsonb sorts an object's keys.
+  ALTER TABLE question_sets ALTER COLUMN request TYPE json USING request::text::json;
+  ALTER TABLE decisions ALTER COLUMN request TYPE json USING request::text::json;
+  ALTER TABLE decisions ALTER COLUMN response TYPE json USING response::text::json;
+  ALTER TABLE decisions ALTER COLUMN methods TYPE json USING methods::text::json;
+  ALTER TABLE decisions ALTER COLUMN routing TYPE json USING routing::text::json;
+  -- Times in ms since the epoch are read from a clock with fractions of a millisecond, as SQLite keeps them.
+  ALTER TABLE decisions ALTER COLUMN created_at TYPE double precision;
+  ALTER TABLE key_requests ALTER COLUMN at TYPE double precision;
+  ALTER TABLE attempts ALTER COLUMN started_at TYPE double precision;
+  `,
 ];
 
 /** The channels the schema notifies on, by domain. */

@@ -1,10 +1,10 @@
 import type { QuestionSetStorage, StoredQuestionSet } from '../ports';
 import type { PgDatabase } from './database';
 
-// pg returns each column as the port's set has it (jsonb parsed, boolean as boolean).
+// pg returns each column as the port's set has it (json parsed, boolean as boolean).
 const COLUMNS = 'id, name, request, created_at, updated_at, deleted_at, sample';
 
-/** The question-sets domain's table in Postgres (the request as jsonb). */
+/** The question-sets domain's table in Postgres (the request as json: its text as written, questions in their order). */
 export class PgQuestionSetStore implements QuestionSetStorage {
   constructor(private readonly db: PgDatabase) {}
 

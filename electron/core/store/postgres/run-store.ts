@@ -14,7 +14,7 @@ const toRun = (r: Row): StoredRun => ({ ...r, created_at: Number(r.created_at), 
 
 const CANCELLED = 499;
 
-/** The runs domain's table in Postgres (content and routing as jsonb). */
+/** The runs domain's table in Postgres (content and routing as json, kept as written). */
 export class PgRunStore implements RunStorage {
   constructor(private readonly db: PgDatabase) {}
 

@@ -130,6 +130,22 @@ export class SqliteBoxStore implements BoxStorage {
     this.store.transaction(() => this.insertVerdicts(datasetId, verdicts));
   }
 
+  async allHistory(datasetId: string): Promise<(StoredVerdictEnd & { item_id: string; model: string })[]> {
+    return this.store.all('SELECT item_id, model, question, verdict, note, given_at, ended_at FROM box_verdict_history WHERE dataset_id = ? ORDER BY rowid', [
+      datasetId,
+    ]);
+  }
+
+  async putHistory(datasetId: string, rows: readonly (StoredVerdictEnd & { item_id: string; model: string })[]): Promise<void> {
+    this.store.transaction(() => {
+      for (const r of rows)
+        this.store.run(
+          'INSERT INTO box_verdict_history (dataset_id, item_id, question, model, verdict, note, given_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+          [datasetId, r.item_id, r.question, r.model, r.verdict, r.note, r.given_at, r.ended_at],
+        );
+    });
+  }
+
   async imageSizes(datasetId: string): Promise<Map<string, { width: number | null; height: number | null }>> {
     return new Map(
       this.store

@@ -1,5 +1,5 @@
 import { variantKeys } from '../../../../shared/evaluations/variant-keys';
-import type { EvalCounts, EvalStorage, NewEvalResult, StoredCalibration, StoredEvalResult, StoredEvalRun } from '../ports';
+import type { CopiedEvalResult, EvalCounts, EvalStorage, NewEvalResult, StoredCalibration, StoredEvalResult, StoredEvalRun } from '../ports';
 import type { Store } from './database';
 
 interface RunRow {
@@ -299,6 +299,46 @@ export class SqliteEvalStore implements EvalStorage {
 
   async deleteCalibration(key: { set_key: string; model: string; question: string }): Promise<number> {
     return this.store.run('DELETE FROM calibrations WHERE set_key = ? AND model = ? AND question = ?', [key.set_key, key.model, key.question]).changes;
+  }
+
+  async exportResults(runId: string): Promise<CopiedEvalResult[]> {
+    return this.store
+      .all<ResultRow & { tries: number; retryable: number; model_key: string | null; content_chars: number }>(
+        `${RESULT.replace(' FROM eval_results', ', tries, retryable, model_key, content_chars FROM eval_results')} WHERE run_id = ? ORDER BY position, variant`,
+        [runId],
+      )
+      .map((r) => ({ ...toResult(r), tries: r.tries, retryable: r.retryable === 1, model_key: r.model_key, content_chars: r.content_chars }));
+  }
+
+  async importResults(runId: string, results: readonly CopiedEvalResult[]): Promise<void> {
+    this.store.transaction(() => {
+      for (const r of results)
+        this.store.run(
+          `INSERT INTO eval_results (run_id, variant, position, ok, answers, raw_answers, methods, attempts, provider, input_tokens, output_tokens, cost, latency_ms, error, answered_at, tries, retryable, model_key, content_chars)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [
+            runId,
+            r.variant,
+            r.position,
+            r.ok ? 1 : 0,
+            JSON.stringify(r.answers),
+            r.raw_answers === null ? null : JSON.stringify(r.raw_answers),
+            r.methods === null ? null : JSON.stringify(r.methods),
+            r.attempts === null ? null : JSON.stringify(r.attempts),
+            r.provider,
+            r.input_tokens,
+            r.output_tokens,
+            r.cost,
+            r.latency_ms,
+            r.error,
+            r.answered_at,
+            r.tries,
+            r.retryable ? 1 : 0,
+            r.model_key,
+            r.content_chars,
+          ],
+        );
+    });
   }
 
   changeToken(): number {

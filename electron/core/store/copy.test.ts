@@ -1,0 +1,167 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pngWithRect } from '../../test-support/images';
+import { startPostgres, type TestPostgres } from '../../test-support/postgres';
+import { tempCore, tempDir } from '../../test-support/temp-core';
+import { until } from '../../test-support/until';
+import { copyStore, CopyRefused } from './copy';
+import type { Storage } from './ports';
+import { openPostgresStorage } from './postgres/storage';
+import { openSqliteStorage } from './sqlite/storage';
+import { DATABASE_FILE } from './open';
+
+/** Everything a store holds that a copy carries, read through the ports, in a stable order. */
+async function dump(s: Storage) {
+  const datasets = await s.datasets.list();
+  const runs = await s.evals.listRuns({ limit: 1000 });
+  const byId = <T extends { id: string }>(list: T[]) => [...list].sort((a, b) => (a.id < b.id ? -1 : 1));
+  return {
+    settings: await s.settings.all(),
+    keys: byId((await s.keys.all()).map((k) => ({ ...k, hash: k.hash.toString('hex') }))),
+    sets: byId(await s.questionSets.live()),
+    inspectorRuns: byId(await s.runs.list({ limit: 1000 })),
+    datasets: await Promise.all(
+      byId(datasets).map(async (d) => ({
+        ...d,
+        items: await s.datasets.itemsAfter(d.id, -1, 100_000),
+        verdicts: await s.boxes.allVerdicts(d.id),
+        history: await s.boxes.allHistory(d.id),
+        sizes: [...(await s.boxes.imageSizes(d.id))].sort(([a], [b]) => (a < b ? -1 : 1)),
+      })),
+    ),
+    evalRuns: await Promise.all(byId(runs).map(async (r) => ({ ...r, results: await s.evals.exportResults(r.id) }))),
+    calibrations: [...(await s.evals.calibrations())].sort((a, b) => (a.model + a.question < b.model + b.question ? -1 : 1)),
+    boxItems: byId(await s.boxes.listItems({ images: true })),
+  };
+}
+
+const image = (name: string) => ({ name, data_url: pngWithRect(64, 48, { x: 8, y: 6, w: 20, h: 10 }) });
+
+describe('store copy', () => {
+  let postgres: TestPostgres;
+  let databases = 0;
+  const database = () => postgres.createDatabase(`copy_${process.pid}_${(databases += 1)}`);
+  beforeAll(async () => {
+    postgres = await startPostgres();
+  }, 60_000);
+  afterAll(() => postgres?.stop());
+
+  /** A laptop's data directory with some of everything, made the way people make it: through the core's handlers. */
+  async function laptop() {
+    const env = await tempCore({ sandbox: { seed: 7, failures: false, timeScale: 0 } });
+    const h = env.core.handlers;
+    await h['settings.update']({ theme: 'dark' });
+    await env.core.apiKeys.create('ci', 'standard', { credit_limit: 5, rate_limit_rpm: 60 });
+    const revoked = await env.core.apiKeys.create('old', 'standard');
+    await env.core.apiKeys.revoke(revoked.info.id);
+    const request = {
+      model: 'sandbox/baseline-text',
+      state: 'The parcel came late',
+      questions: { zeta: { type: 'noul' as const, instructions: 'Late?' }, alpha: { type: 'noul' as const, instructions: 'Damaged?' } },
+    };
+    await env.core.questionSets.save({ name: 'Triage', request });
+    const run = await env.core.runs.start(request, null, 'Triage');
+    await until(
+      () => env.core.runs.get(run.id),
+      (r) => r.status !== 'running',
+    );
+    const ds = await h['datasets.import']({
+      name: 'tickets',
+      format: 'jsonl',
+      content: ['late', 'on time', 'late again'].map((t, i) => JSON.stringify({ id: `t${i}`, state: t, expected: { zeta: i !== 1 } })).join('\n'),
+      questions: request.questions,
+      valid_only: false,
+    });
+    const evalRun = await h['evals.start']({
+      request,
+      dataset_id: ds.dataset!.id,
+      variants: [{ model: 'sandbox/baseline-text' }, { model: 'sandbox/baseline-text', label: 'again' }],
+      concurrency: 2,
+    });
+    await until(
+      () => h['evals.get']({ id: evalRun.id }),
+      (r) => r.status !== 'running',
+    );
+    await h['evals.saveCalibration']({ id: evalRun.id, variant: 0, question: 'zeta', temperature: 1.5 });
+    const boxes = await h['boxReview.addImages']({ name: 'shelves', images: [image('a.png'), image('b.png')] });
+    await h['boxReview.update']({
+      dataset_id: boxes.id,
+      position: 0,
+      run_id: null,
+      variant: 0,
+      truth: [{ label: 'card', top: 0.1, left: 0.1, bottom: 0.5, right: 0.5 }],
+    });
+    await h['boxReview.update']({ dataset_id: boxes.id, position: 0, run_id: null, variant: 0, verdict: 'accepted', note: 'fine' });
+    // A verdict changed leaves the first in the history.
+    await h['boxReview.update']({ dataset_id: boxes.id, position: 0, run_id: null, variant: 0, verdict: 'rejected' });
+    await h['boxes.add']({ name: 'legacy.png', data_url: image('legacy.png').data_url });
+    return env;
+  }
+
+  it('SQLite to Postgres to SQLite brings every row back equal', async () => {
+    const env = await laptop();
+    const back = tempDir();
+    let pg: Storage | undefined;
+    let again: Storage | undefined;
+    let source: Storage | undefined;
+    try {
+      // A second connection to the laptop's file, as the command opens it beside the app.
+      source = openSqliteStorage(join(env.dataDir, DATABASE_FILE));
+      const original = await dump(source);
+      // Something of each kind is there to copy.
+      expect(original.keys.map((k) => [k.name, k.revoked_at !== null]).sort()).toEqual([
+        ['ci', false],
+        ['old', true],
+      ]);
+      pg = await openPostgresStorage(await database());
+      const there = await copyStore(source, pg);
+      expect(there).toMatchObject({
+        keys: 2,
+        question_sets: 1,
+        inspector_runs: 1,
+        datasets: 2,
+        items: 5,
+        eval_runs: 1,
+        results: 6,
+        calibrations: 1,
+        box_items: 1,
+      });
+      expect(there.verdicts).toBeGreaterThan(0);
+      expect(there.verdict_history).toBeGreaterThan(0);
+      expect(await dump(pg)).toEqual(original);
+      again = openSqliteStorage(join(back.path, DATABASE_FILE));
+      await copyStore(pg, again);
+      expect(await dump(again)).toEqual(original);
+    } finally {
+      await source?.close();
+      await pg?.close();
+      await again?.close();
+      back.cleanup();
+      await env.cleanup();
+    }
+  }, 60_000);
+
+  it('refuses a copy that would not go in whole, naming each problem, and writes nothing', async () => {
+    const env = await laptop();
+    let pg: Storage | undefined;
+    let source: Storage | undefined;
+    try {
+      source = openSqliteStorage(join(env.dataDir, DATABASE_FILE));
+      pg = await openPostgresStorage(await database());
+      await copyStore(source, pg);
+      const before = await dump(pg);
+      const refused = await copyStore(source, pg).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(CopyRefused);
+      const problems = (refused as CopyRefused).problems.join('\n');
+      expect(problems).toMatch(/already has 2 API keys with the same id/);
+      expect(problems).toMatch(/already has 1 question sets with the same id/);
+      expect(problems).toMatch(/already has 2 datasets with the same id/);
+      expect(problems).toMatch(/already has 1 evaluation runs with the same id/);
+      expect(await dump(pg)).toEqual(before);
+    } finally {
+      await source?.close();
+      await pg?.close();
+      await env.cleanup();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,211 @@
+/**
+ * Copies a team's or a laptop's data from one store to another (SQLite to PostgreSQL and back):
+ * question sets, datasets with their items, evaluation runs with every result and the saved
+ * calibrations, the inspector's runs, API keys (hashes, limits, revocations and spend), box
+ * reviews (verdicts, their history, image sizes, the images of the old review table) and settings.
+ *
+ * Checked whole before anything is written: every id the copy would add is looked for in the
+ * target, and every reference in the source (a run's dataset, a verdict's item) must resolve; any
+ * problem is reported and nothing is written. The target's own data is never changed: a setting it
+ * already has stays as it is. Endpoint figures and learned refusals are measurements of the place
+ * they were made and are not copied.
+ */
+import type { Storage, StoredDataset, StoredEvalRun } from './ports';
+
+export interface CopyCounts {
+  settings: number;
+  settings_kept: number;
+  keys: number;
+  question_sets: number;
+  inspector_runs: number;
+  datasets: number;
+  items: number;
+  eval_runs: number;
+  results: number;
+  calibrations: number;
+  box_items: number;
+  verdicts: number;
+  verdict_history: number;
+}
+
+/** Items read and written at a time, so a dataset of any size is copied in bounded memory. */
+const PAGE = 500;
+/** As many inspector runs as a store keeps. */
+const ALL = 1_000_000_000;
+
+/** A copy refused before anything was written: each problem says what and where. */
+export class CopyRefused extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Nothing was copied: ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+const clash = (what: string, ids: string[]) =>
+  ids.length === 0 ? [] : [`the target already has ${ids.length} ${what} with the same id (${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''})`];
+
+/** What the source holds, without the items, results and images (read again while writing, a page at a time). */
+async function survey(from: Storage) {
+  const [keys, sets, runs, datasets, evalRuns, calibrations, boxItems] = await Promise.all([
+    from.keys.all(),
+    from.questionSets.live(),
+    from.runs.list({ limit: ALL }),
+    from.datasets.list(),
+    from.evals.listRuns({ limit: ALL }),
+    from.evals.calibrations(),
+    from.boxes.listItems({ images: false }),
+  ]);
+  return { keys, sets, runs, datasets, evalRuns, calibrations, boxItems };
+}
+
+/** Every problem that would stop the copy, found before anything is written. */
+async function check(from: Storage, to: Storage, source: Awaited<ReturnType<typeof survey>>): Promise<string[]> {
+  const problems: string[] = [];
+  const target = await survey(to);
+  const ids = <T extends { id: string }>(list: readonly T[]) => new Set(list.map((x) => x.id));
+  const taken = (mine: readonly { id: string }[], theirs: readonly { id: string }[]) => {
+    const there = ids(theirs);
+    return mine.filter((x) => there.has(x.id)).map((x) => x.id);
+  };
+  problems.push(...clash('API keys', taken(source.keys, target.keys)));
+  const hashes = new Set(target.keys.map((k) => k.hash.toString('hex')));
+  const sameKey = source.keys.filter((k) => hashes.has(k.hash.toString('hex'))).map((k) => k.id);
+  if (sameKey.length > 0) problems.push(`the target already has ${sameKey.length} of these API keys under another id (${sameKey.slice(0, 5).join(', ')})`);
+  problems.push(...clash('question sets', taken(source.sets, target.sets)));
+  problems.push(...clash('inspector runs', taken(source.runs, target.runs)));
+  problems.push(...clash('datasets', taken(source.datasets, target.datasets)));
+  // A dataset still importing in the target is not listed but holds its id.
+  for (const d of source.datasets)
+    if (!target.datasets.some((t) => t.id === d.id) && (await to.datasets.item(d.id, 0))) problems.push(`the target holds items of a dataset "${d.id}"`);
+  problems.push(...clash('evaluation runs', taken(source.evalRuns, target.evalRuns)));
+  problems.push(...clash('images of the old box review', taken(source.boxItems, target.boxItems)));
+  const calibrated = new Set(target.calibrations.map((c) => JSON.stringify([c.set_key, c.model, c.question])));
+  const sameCalibration = source.calibrations.filter((c) => calibrated.has(JSON.stringify([c.set_key, c.model, c.question])));
+  if (sameCalibration.length > 0)
+    problems.push(
+      `the target already has a saved calibration for ${sameCalibration.length} of the same question set, model and question (${sameCalibration[0]!.model} "${sameCalibration[0]!.question}")`,
+    );
+  // References the copy must carry whole.
+  const datasetIds = ids(source.datasets);
+  for (const run of source.evalRuns)
+    if (!datasetIds.has(run.dataset_id)) problems.push(`evaluation run "${run.id}" is over dataset "${run.dataset_id}", which the source does not list`);
+  for (const d of source.datasets) {
+    const items = new Set((await from.datasets.expectations(d.id)).map((i) => i.id));
+    if (items.size !== d.items) problems.push(`dataset "${d.id}" says it has ${d.items} items and ${items.size} are stored`);
+    const strays = (await from.boxes.allVerdicts(d.id)).filter((v) => !items.has(v.item_id));
+    if (strays.length > 0) problems.push(`dataset "${d.id}" has ${strays.length} box verdicts on items it does not have (${strays[0]!.item_id})`);
+  }
+  return problems;
+}
+
+/** Copies `from` into `to` after checking the whole copy; refuses with every problem, writing nothing, when it would not go in whole. */
+export async function copyStore(from: Storage, to: Storage): Promise<CopyCounts> {
+  const source = await survey(from);
+  const problems = await check(from, to, source);
+  if (problems.length > 0) throw new CopyRefused(problems);
+  const counts: CopyCounts = {
+    settings: 0,
+    settings_kept: 0,
+    keys: 0,
+    question_sets: 0,
+    inspector_runs: 0,
+    datasets: 0,
+    items: 0,
+    eval_runs: 0,
+    results: 0,
+    calibrations: 0,
+    box_items: 0,
+    verdicts: 0,
+    verdict_history: 0,
+  };
+  const added: string[] = [];
+  try {
+    const [mine, theirs] = await Promise.all([from.settings.all(), to.settings.all()]);
+    const missing = Object.fromEntries(Object.entries(mine).filter(([k]) => !(k in theirs)));
+    if (Object.keys(missing).length > 0) await to.settings.put(missing);
+    counts.settings = Object.keys(missing).length;
+    counts.settings_kept = Object.keys(mine).length - counts.settings;
+    for (const key of source.keys) await to.keys.add(key);
+    counts.keys = source.keys.length;
+    for (const set of source.sets) await to.questionSets.add(set);
+    counts.question_sets = source.sets.length;
+    for (const run of source.runs) await to.runs.add(run);
+    counts.inspector_runs = source.runs.length;
+    for (const d of source.datasets) {
+      counts.items += await copyDataset(from, to, d, () => added.push(d.id));
+      counts.datasets += 1;
+      const verdicts = await from.boxes.allVerdicts(d.id);
+      await to.boxes.putVerdicts(d.id, verdicts);
+      counts.verdicts += verdicts.length;
+      const history = await from.boxes.allHistory(d.id);
+      await to.boxes.putHistory(d.id, history);
+      counts.verdict_history += history.length;
+      await to.boxes.keepImageSizes(
+        d.id,
+        [...(await from.boxes.imageSizes(d.id))].map(([item_id, s]) => ({ item_id, ...s })),
+      );
+    }
+    // Oldest first, so a run's baseline (always an earlier run) is there before it.
+    for (const run of [...source.evalRuns].reverse()) counts.results += await copyEvalRun(from, to, run);
+    counts.eval_runs = source.evalRuns.length;
+    for (const c of source.calibrations) await to.evals.saveCalibration(c);
+    counts.calibrations = source.calibrations.length;
+    for (const item of source.boxItems) {
+      const whole = (await from.boxes.getItem(item.id))!;
+      await to.boxes.addItem(whole);
+    }
+    counts.box_items = source.boxItems.length;
+  } catch (error) {
+    // The datasets written so far go again, with their runs, results and verdicts (cascades).
+    for (const id of added) await to.datasets.remove(id).catch(() => undefined);
+    const done = Object.entries(counts)
+      .filter(([, n]) => n > 0)
+      .map(([k, n]) => `${n} ${k.replaceAll('_', ' ')}`)
+      .join(', ');
+    throw new Error(
+      `The copy stopped: ${(error as Error).message}. The datasets it had copied were removed again; ${done ? `what else it had written stays in the target (${done})` : 'nothing else was written'}.`,
+      { cause: error },
+    );
+  }
+  return counts;
+}
+
+/** Copies one dataset's items; `started` is called once the target holds the dataset (so a failure after removes it). */
+async function copyDataset(from: Storage, to: Storage, d: StoredDataset, started: () => void): Promise<number> {
+  if (d.sample) {
+    // A sample is small, and only a dataset made whole carries the sample mark.
+    const items = await readItems(from, d.id);
+    await to.datasets.create(d, items);
+    started();
+    return items.length;
+  }
+  // Written as an import is: not listed until every item is in, so a copy cut short leaves no half dataset in sight.
+  await to.datasets.beginImport({ id: d.id, name: d.name, created_at: d.created_at });
+  started();
+  let n = 0;
+  for (let after = -1; ;) {
+    const items = await from.datasets.itemsAfter(d.id, after, PAGE);
+    if (items.length > 0) await to.datasets.appendItems(d.id, items);
+    n += items.length;
+    if (items.length < PAGE) break;
+    after = items[items.length - 1]!.position;
+  }
+  await to.datasets.finishImport(d.id, n);
+  return n;
+}
+
+async function readItems(from: Storage, datasetId: string) {
+  const items: Awaited<ReturnType<Storage['datasets']['itemsAfter']>> = [];
+  for (let after = -1; ;) {
+    const page = await from.datasets.itemsAfter(datasetId, after, PAGE);
+    items.push(...page);
+    if (page.length < PAGE) return items;
+    after = page[page.length - 1]!.position;
+  }
+}
+
+async function copyEvalRun(from: Storage, to: Storage, run: StoredEvalRun): Promise<number> {
+  await to.evals.addRun(run);
+  const results = await from.evals.exportResults(run.id);
+  await to.evals.importResults(run.id, results);
+  return results.length;
+}

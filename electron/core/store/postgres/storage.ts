@@ -1,0 +1,60 @@
+import type { LegacySpendStorage, Storage } from '../ports';
+import { redactUrl } from '../redact';
+import { PgBoxStore } from './box-store';
+import { PgDatabase, type PgOptions } from './database';
+import { PgDatasetStore } from './dataset-store';
+import { PgEvalStore } from './eval-store';
+import { PgKeyStore } from './key-store';
+import { PgMetricsStore } from './metrics-store';
+import { PgProviderKeyDates } from './provider-key-dates';
+import { PgQuestionSetStore } from './question-set-store';
+import { PgRefusalStore } from './refusal-store';
+import { PgRunStore } from './run-store';
+import { PgSettingsStore } from './settings-store';
+
+/** Spend only versions before spend moved to the keys left in a request log, and those kept their data in SQLite. */
+const NO_LEGACY_SPEND: LegacySpendStorage = { foldOnce: async () => undefined };
+
+/** Every domain's storage on a PostgreSQL server: a team's instances share it. */
+export interface PostgresStorage extends Storage {
+  readonly kind: 'postgres';
+  readonly db: PgDatabase;
+}
+
+/** Connects (at most 10 connections by default), applies migrations under the advisory lock, and opens every store. */
+export async function openPostgresStorage(url: string, options: PgOptions = {}): Promise<PostgresStorage> {
+  const db = await PgDatabase.open(url, options);
+  try {
+    const [keys, settings, refusals, datasets, evals] = await Promise.all([
+      PgKeyStore.open(db),
+      PgSettingsStore.open(db),
+      PgRefusalStore.open(db),
+      PgDatasetStore.open(db),
+      PgEvalStore.open(db),
+    ]);
+    const metrics = new PgMetricsStore(db);
+    return {
+      kind: 'postgres',
+      db,
+      keys,
+      settings,
+      refusals,
+      providerKeyDates: new PgProviderKeyDates(db),
+      metrics,
+      questionSets: new PgQuestionSetStore(db),
+      runs: new PgRunStore(db),
+      legacySpend: NO_LEGACY_SPEND,
+      datasets,
+      evals,
+      boxes: new PgBoxStore(db),
+      where: `PostgreSQL at ${redactUrl(url)}`,
+      close: async () => {
+        await Promise.all([keys.flush(), metrics.flush()]);
+        await db.close();
+      },
+    };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}

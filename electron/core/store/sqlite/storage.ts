@@ -1,0 +1,42 @@
+import type { Storage } from '../ports';
+import { SqliteBoxStore } from './box-store';
+import { Store } from './database';
+import { SqliteDatasetStore } from './dataset-store';
+import { SqliteEvalStore } from './eval-store';
+import { SqliteKeyStore } from './key-store';
+import { SqliteLegacySpend } from './legacy-spend';
+import { SqliteMetricsStore } from './metrics-store';
+import { SqliteProviderKeyDates } from './provider-key-dates';
+import { SqliteQuestionSetStore } from './question-set-store';
+import { SqliteRefusalStore } from './refusal-store';
+import { SqliteRunStore } from './run-store';
+import { SqliteSettingsStore } from './settings-store';
+
+/** Every domain's storage in one SQLite file (the desktop's and a single server's). */
+export interface SqliteStorage extends Storage {
+  readonly kind: 'sqlite';
+  /** The file itself, for the tests and tools that look at it directly. */
+  readonly store: Store;
+}
+
+/** Opens (and migrates in place) the SQLite file at `path`. */
+export function openSqliteStorage(path: string): SqliteStorage {
+  const store = Store.open(path);
+  return {
+    kind: 'sqlite',
+    store,
+    keys: new SqliteKeyStore(store),
+    settings: new SqliteSettingsStore(store),
+    refusals: new SqliteRefusalStore(store),
+    providerKeyDates: new SqliteProviderKeyDates(store),
+    metrics: new SqliteMetricsStore(store),
+    questionSets: new SqliteQuestionSetStore(store),
+    runs: new SqliteRunStore(store),
+    legacySpend: new SqliteLegacySpend(store),
+    datasets: new SqliteDatasetStore(store),
+    evals: new SqliteEvalStore(store),
+    boxes: new SqliteBoxStore(store),
+    where: `SQLite file ${path}`,
+    close: async () => store.close(),
+  };
+}
