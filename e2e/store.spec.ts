@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { ChildProcess } from 'node:child_process';
 import { startBuiltServer, test, expect, type ServerInfo } from './fixtures/server';
+import { startPostgres } from '../electron/test-support/postgres';
 
 /**
  * The store against a killed process and a second process: the real built server on 127.0.0.1,
@@ -138,11 +139,10 @@ const killed = (child: ChildProcess) =>
     child.kill('SIGKILL');
   });
 
-test('killed at random moments under load: every acknowledged key, set and charge is there after each restart', async () => {
-  // About 12 s on a quiet machine (ten starts of the server); the margin is for a busy one.
-  test.setTimeout(90_000);
+/** Ten rounds of load, each ended by SIGKILL at a random moment; after each restart every acknowledged write is there. */
+async function killedUnderLoad(env: Record<string, string>): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'verdict-e2e-crash-'));
-  let { info, child } = await startBuiltServer(dataDir, ENV);
+  let { info, child } = await startBuiltServer(dataDir, env);
   try {
     const managementKey = info.managementKey;
     const created = await fetch(`${info.url}/api/v1/keys`, {
@@ -166,8 +166,8 @@ test('killed at random moments under load: every acknowledged key, set and charg
       stop = true;
       await load;
 
-      // The data directory opens again, with nothing to clean up by hand.
-      ({ info, child } = await startBuiltServer(dataDir, ENV));
+      // The data opens again, with nothing to clean up by hand.
+      ({ info, child } = await startBuiltServer(dataDir, env));
       const now = await state(info, managementKey);
       for (const id of acked.keys) expect(now.keys.has(id), `key ${id} acknowledged in round ${round}`).toBe(true);
       for (const id of acked.sets) expect(now.sets.has(id), `set ${id} acknowledged in round ${round}`).toBe(true);
@@ -182,9 +182,28 @@ test('killed at random moments under load: every acknowledged key, set and charg
     expect(acked.keys.size).toBeGreaterThanOrEqual(10);
     expect(acked.sets.size).toBeGreaterThanOrEqual(10);
     expect(acked.statuses.filter((s) => s >= 500)).toEqual([]);
+    // With a database named, the data went there: the data directory holds no SQLite file.
+    expect(existsSync(join(dataDir, 'verdict.sqlite'))).toBe(env['VERDICT_DATABASE_URL'] === undefined);
   } finally {
     await killed(child);
     rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+test('killed at random moments under load: every acknowledged key, set and charge is there after each restart', async () => {
+  // About 12 s on a quiet machine (ten starts of the server); the margin is for a busy one.
+  test.setTimeout(90_000);
+  await killedUnderLoad(ENV);
+});
+
+test('on PostgreSQL, killed at random moments under load: every acknowledged key, set and charge is there after each restart', async () => {
+  // The server's data on a real PostgreSQL server (Debian's, else the build npm ci brought in), started for this test.
+  test.setTimeout(120_000);
+  const postgres = await startPostgres();
+  try {
+    await killedUnderLoad({ ...ENV, VERDICT_DATABASE_URL: await postgres.createDatabase('crash') });
+  } finally {
+    postgres.stop();
   }
 });
 

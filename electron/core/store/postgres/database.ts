@@ -171,7 +171,12 @@ export class TickBatch<T> {
       this.running = this.running.then(() =>
         this.commit(items).then(
           () => waiters.forEach((w) => w.resolve()),
-          (error: unknown) => waiters.forEach((w) => w.reject(error)),
+          (error: unknown) => {
+            waiters.forEach((w) => w.reject(error));
+            // Writes nobody waits for (request starts, usage stamps) would otherwise fail unseen.
+            if (waiters.length === 0)
+              process.emitWarning(`A batch of ${items.length} queued writes was not committed: ${(error as Error).message}`, 'VerdictStoreWarning');
+          },
         ),
       );
     });
