@@ -154,9 +154,9 @@ describe('store copy', () => {
       expect(refused).toBeInstanceOf(CopyRefused);
       const problems = (refused as CopyRefused).problems.join('\n');
       expect(problems).toMatch(/already has 2 API keys with the same id/);
-      expect(problems).toMatch(/already has 1 question sets with the same id/);
+      expect(problems).toMatch(/already has a question set with the same id/);
       expect(problems).toMatch(/already has 2 datasets with the same id/);
-      expect(problems).toMatch(/already has 1 evaluation runs with the same id/);
+      expect(problems).toMatch(/already has an evaluation run with the same id/);
       expect(await dump(pg)).toEqual(before);
     } finally {
       await source?.close();

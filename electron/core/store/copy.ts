@@ -40,8 +40,12 @@ export class CopyRefused extends Error {
   }
 }
 
-const clash = (what: string, ids: string[]) =>
-  ids.length === 0 ? [] : [`the target already has ${ids.length} ${what} with the same id (${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''})`];
+const clash = (what: [string, string], ids: string[]) =>
+  ids.length === 0
+    ? []
+    : [
+        `the target already has ${ids.length === 1 ? what[0] : `${ids.length} ${what[1]}`} with the same id (${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''})`,
+      ];
 
 /** What the source holds, without the items, results and images (read again while writing, a page at a time). */
 async function survey(from: Storage) {
@@ -66,18 +70,19 @@ async function check(from: Storage, to: Storage, source: Awaited<ReturnType<type
     const there = ids(theirs);
     return mine.filter((x) => there.has(x.id)).map((x) => x.id);
   };
-  problems.push(...clash('API keys', taken(source.keys, target.keys)));
+  problems.push(...clash(['an API key', 'API keys'], taken(source.keys, target.keys)));
   const hashes = new Set(target.keys.map((k) => k.hash.toString('hex')));
-  const sameKey = source.keys.filter((k) => hashes.has(k.hash.toString('hex'))).map((k) => k.id);
+  const targetIds = ids(target.keys);
+  const sameKey = source.keys.filter((k) => !targetIds.has(k.id) && hashes.has(k.hash.toString('hex'))).map((k) => k.id);
   if (sameKey.length > 0) problems.push(`the target already has ${sameKey.length} of these API keys under another id (${sameKey.slice(0, 5).join(', ')})`);
-  problems.push(...clash('question sets', taken(source.sets, target.sets)));
-  problems.push(...clash('inspector runs', taken(source.runs, target.runs)));
-  problems.push(...clash('datasets', taken(source.datasets, target.datasets)));
+  problems.push(...clash(['a question set', 'question sets'], taken(source.sets, target.sets)));
+  problems.push(...clash(['an inspector run', 'inspector runs'], taken(source.runs, target.runs)));
+  problems.push(...clash(['a dataset', 'datasets'], taken(source.datasets, target.datasets)));
   // A dataset still importing in the target is not listed but holds its id.
   for (const d of source.datasets)
     if (!target.datasets.some((t) => t.id === d.id) && (await to.datasets.item(d.id, 0))) problems.push(`the target holds items of a dataset "${d.id}"`);
-  problems.push(...clash('evaluation runs', taken(source.evalRuns, target.evalRuns)));
-  problems.push(...clash('images of the old box review', taken(source.boxItems, target.boxItems)));
+  problems.push(...clash(['an evaluation run', 'evaluation runs'], taken(source.evalRuns, target.evalRuns)));
+  problems.push(...clash(['an image of the old box review', 'images of the old box review'], taken(source.boxItems, target.boxItems)));
   const calibrated = new Set(target.calibrations.map((c) => JSON.stringify([c.set_key, c.model, c.question])));
   const sameCalibration = source.calibrations.filter((c) => calibrated.has(JSON.stringify([c.set_key, c.model, c.question])));
   if (sameCalibration.length > 0)
