@@ -49,7 +49,7 @@ describe('npm run serve -- store copy', () => {
       expect(first.out).toMatch(/^Copied from SQLite file .* to SQLite file .*laptop\/verdict\.sqlite:\n\s+1 API keys.*\n\s+1 question sets\n/);
       const second = await store(['copy'], { from: env.dataDir, to: join(target.path, 'laptop') });
       expect(second.code).toBe(1);
-      expect(second.err).toMatch(/^Nothing was copied: 2 problems:\n  - the target already has an API key with the same id/);
+      expect(second.err).toMatch(/^Nothing was copied: 2 problems:\n {2}- the target already has an API key with the same id/);
     } finally {
       await env.cleanup();
     }
