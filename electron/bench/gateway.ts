@@ -1,6 +1,7 @@
 import { GENERIC } from '../core/providers/capabilities';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { startPostgres } from '../test-support/postgres';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -81,6 +82,10 @@ interface Scenario {
   pairShare: number;
   /** Whether to measure a bare Node proxy doing the same HTTP and SSE work beside it (path (a)). */
   floor?: boolean;
+  /** The gateway's data on a PostgreSQL server instead of its data directory's SQLite file. */
+  postgres?: boolean;
+  /** The rows' tag, when not the letter in its name. */
+  tag?: string;
 }
 
 function scenarios(): Scenario[] {
@@ -92,6 +97,14 @@ function scenarios(): Scenario[] {
       targets: true,
       floor: true,
       pairShare: 1,
+    },
+    {
+      name: '(a) on PostgreSQL: the same request, with keys, spend and figures on a PostgreSQL server on this machine',
+      gatewayBody: JSON.stringify({ model: 'bench/chat', state: STATE_1KB, questions: { late: { type: 'noul', instructions: QUESTION } } }),
+      targets: false,
+      pairShare: 1,
+      postgres: true,
+      tag: '(a) on PostgreSQL',
     },
     {
       name: '(b) six noul questions on a 5,000-token state, first then the rest',
@@ -331,11 +344,17 @@ function planBench(): { loadBalance: number; sorted: number } {
 }
 
 /** A gateway of its own for one scenario (fresh data directory and process), so each scenario's CPU and memory are its own. */
-async function startGateway(catalog: string): Promise<{ gatewayUrl: string; auth: Record<string, string>; pid: number; stop: () => Promise<void> }> {
+async function startGateway(
+  catalog: string,
+  database?: string,
+): Promise<{ gatewayUrl: string; auth: Record<string, string>; pid: number; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'verdict-bench-'));
   writeFileSync(join(dataDir, 'catalog.json'), catalog);
   const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-  const gateway = await startChild([...profile, cli, '--port', '0', '--data-dir', dataDir], { VERDICT_LOG_LEVEL: 'error' });
+  const gateway = await startChild([...profile, cli, '--port', '0', '--data-dir', dataDir], {
+    VERDICT_LOG_LEVEL: 'error',
+    ...(database ? { VERDICT_DATABASE_URL: database } : {}),
+  });
   // A fresh data directory: the server prints its first management key once.
   const key = /^\s+(vd-\S+)$/m.exec(gateway.output)![1]!;
   return {
@@ -351,6 +370,9 @@ async function startGateway(catalog: string): Promise<{ gatewayUrl: string; auth
     },
   };
 }
+
+/** Stopped when the bench ends, however it ends. */
+let postgresServer: { stop(): void } | null = null;
 
 async function main(): Promise<void> {
   // Planning is measured first, in this process as it started: after the load runs its heap holds
@@ -397,8 +419,16 @@ async function main(): Promise<void> {
   try {
     const rows: ReturnType<typeof row>[] = [];
     const details: string[] = [];
-    for (const scenario of scenarios().filter((s) => !ONLY || ONLY.some((tag) => s.name.startsWith(tag)))) {
-      const { gatewayUrl, auth, pid, stop } = await startGateway(catalog);
+    const chosen = scenarios().filter((s) => !ONLY || ONLY.some((tag) => s.name.startsWith(tag)));
+    // A real PostgreSQL server (Debian's, else the build npm ci brought in), one database per gateway.
+    const postgres = chosen.some((s) => s.postgres) ? await startPostgres() : null;
+    postgresServer = postgres;
+    let databases = 0;
+    /** Medians of (a) on each backend, compared after both ran. */
+    const backends = new Map<string, { added50: number; cpu: number }>();
+    for (const scenario of chosen) {
+      const database = scenario.postgres ? await postgres!.createDatabase(`bench_${(databases += 1)}`) : undefined;
+      const { gatewayUrl, auth, pid, stop } = await startGateway(catalog, database);
       const calls = await recordCalls(upstreamOrigin, gatewayUrl, auth, scenario.gatewayBody);
       const single = calls.length === 1 ? calls[0]! : null;
       const rounds: {
@@ -460,7 +490,9 @@ async function main(): Promise<void> {
       const mid = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
       const rps = pick((r) => r.c50.rps);
       const goal = <T>(make: () => T) => (scenario.targets ? make() : undefined);
-      const tag = scenario.name.slice(0, 3);
+      const tag = scenario.tag ?? scenario.name.slice(0, 3);
+      if (scenario.name.startsWith('(a)'))
+        backends.set(scenario.postgres ? 'postgres' : 'sqlite', { added50: mid(pick((r) => r.added50)), cpu: mid(pick((r) => r.c50.cpu)) });
       const added50c50 = pick((r) => r.c50.added50).filter((v): v is number => v !== null);
       const directRps = pick((r) => r.c50.directRps).filter((v): v is number => v !== null);
       rows.push(
@@ -594,6 +626,21 @@ async function main(): Promise<void> {
         `${scenario.name}: ${calls.length} upstream call${calls.length === 1 ? '' : 's'} of ${calls.map((c) => `${fmt(c.body.length / 1024, 1)} KiB`).join(', ')} per request. Concurrency 1 per round (direct / through, ms): ${rounds.map((r) => `p50 ${fmt(r.direct50, 3)} / ${fmt(r.through50, 3)}, p99 ${fmt(r.direct99, 3)} / ${fmt(r.through99, 3)}`).join('; ')}.`,
       );
     }
+    const onSqlite = backends.get('sqlite');
+    const onPostgres = backends.get('postgres');
+    if (onSqlite && onPostgres) {
+      // What keeping the data on PostgreSQL adds to path (a): spend and figures batched, one awaited group commit per batch window.
+      const added = onPostgres.added50 - onSqlite.added50;
+      const cpu = onPostgres.cpu - onSqlite.cpu;
+      rows.push(
+        row('(a) on PostgreSQL minus on SQLite: added latency p50, concurrency 1', `${added >= 0 ? '+' : ''}${fmt(added, 3)} ms`, atMost(0.3, ' ms', added)),
+        row(
+          '(a) on PostgreSQL minus on SQLite: gateway CPU time per request, concurrency 50',
+          `${cpu >= 0 ? '+' : ''}${fmt(cpu, 0)} µs`,
+          atMost(60, ' µs', cpu),
+        ),
+      );
+    }
     rows.push(
       row('plan for 10,000 endpoints, load balancing (median)', `${fmt(plan.loadBalance, 3)} ms`, below(1, ' ms', plan.loadBalance)),
       row('plan for 10,000 endpoints, sort + zdr + latency preference (median)', `${fmt(plan.sorted, 3)} ms`, below(1, ' ms', plan.sorted)),
@@ -606,6 +653,7 @@ async function main(): Promise<void> {
     publish({ root, argv: process.argv.slice(2), title: 'Gateway overhead', resultHeader: 'result: median of the rounds (lowest–highest)', rows, detail });
   } finally {
     upstream.child.kill('SIGTERM');
+    postgresServer?.stop();
   }
 }
 

@@ -154,7 +154,7 @@ async function evaluate(
   const estimate = await estimateRun(core, { request: o.request, dataset_id: imported.dataset.id, variants });
   process.stderr.write(
     `${estimate.calls} requests (${imported.dataset.items} items × ${o.models.length} ${o.models.length === 1 ? 'model' : 'models'}); estimate: ${estimate.input_tokens} input and ${estimate.output_tokens} output tokens, ` +
-      `${estimate.cost_usd === null ? 'cost unknown (a price is unknown)' : `about $${estimate.cost_usd.toFixed(4)}`}${o.budget !== null ? `; budget $${o.budget}` : ''}\n`,
+      `${estimate.cost_usd === null ? 'cost unknown (a price is unknown)' : `about ${usdText(estimate.cost_usd)}`}${o.budget !== null ? `; budget $${o.budget}` : ''}\n`,
   );
   checkBudget(estimate, o.budget);
   let run = await core.evalRuns.start({ request: o.request, dataset_id: imported.dataset.id, variants, concurrency: o.concurrency, budget_usd: o.budget });
@@ -243,7 +243,7 @@ function progressBar(run: EvalRun): string {
   const filled = run.total ? Math.round((run.done / run.total) * width) : 0;
   const eta = run.eta_ms === null ? '' : `, ETA ${Math.ceil(run.eta_ms / 1000)} s`;
   const waiting = run.waiting_ms === null ? '' : `, waiting ${Math.ceil(run.waiting_ms / 1000)} s (a provider answered 429 with Retry-After)`;
-  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${run.done}/${run.total} done, ${run.failed} failed, $${run.spent_usd.toFixed(4)} spent${eta}${waiting}`;
+  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${run.done}/${run.total} done, ${run.failed} failed, ${usdText(run.spent_usd)} spent${eta}${waiting}`;
 }
 
 function sandboxOptions(): { sandbox?: { timeScale?: number; failures?: boolean } } {

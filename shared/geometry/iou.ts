@@ -1,4 +1,7 @@
-/** Edges of a box in fractions of the image (origin top-left). */
+/**
+ * Edges of a box in fractions of the image (origin top-left): the one box shape of answers, truth,
+ * reviews and exports (answers are checked by BoxSchema in shared/schemas/answer.ts, which has it).
+ */
 export interface Edges {
   top: number;
   left: number;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Edges } from '../geometry/iou';
 import { GuidanceSchema } from './guidance';
 
 /** A probability in [0, 1]. Meanings are documented in docs/API.md. */
@@ -26,6 +27,9 @@ export const BoxSchema = z
   .object({ top: probability, bottom: probability, left: probability, right: probability })
   .refine((b) => b.top < b.bottom && b.left < b.right, 'box edges out of order or of no area: need top < bottom and left < right');
 export type Box = z.infer<typeof BoxSchema>;
+// The schema's shape is the one box shape (shared/geometry/iou.ts): checked here, at compile time.
+const sameShape: Edges = {} as Box;
+void sameShape;
 
 export const BoxAnswerSchema = z.object({
   type: z.literal('box'),

@@ -1,3 +1,4 @@
+import type { Edges } from '../../../shared/geometry/iou';
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import type { BoxQuestion, Question } from '../../../shared/schemas/question';
 import type { CatalogEndpoint } from '../catalog/types';
@@ -228,7 +229,7 @@ export function statedRequest(labels: LabelSet) {
   return { schema, text, maxTokens: 40 + 12 * labels.labels.length };
 }
 
-const roundBox = (b: { top: number; bottom: number; left: number; right: number }) => ({
+const roundBox = (b: Edges) => ({
   top: Number(b.top.toFixed(6)),
   bottom: Number(b.bottom.toFixed(6)),
   left: Number(b.left.toFixed(6)),

@@ -9,12 +9,13 @@ import type { Question } from '../../../shared/schemas/question';
 import { DEFAULT_THRESHOLD } from '../../../shared/metrics/binary';
 import { iou } from '../../../shared/geometry/iou';
 import { pairedBootstrapDelta } from './bootstrap';
-import { choiceProbabilities, CLIP, DEFAULT_IOU_THRESHOLD, scoreLevel, type FractionBox } from './metrics';
+import { choiceProbabilities, CLIP, DEFAULT_IOU_THRESHOLD, scoreLevel } from './metrics';
+import type { Edges } from '../../../shared/geometry/iou';
 import { judge } from './report';
 import { weightedAuroc, weightedEce, weightedF1, weightedMean, weightedMacroF1, weightedQwk, type Weights } from './weighted';
 import { HIGHER_IS_BETTER } from '../../../shared/metrics/direction';
 
-type AnyAnswer = { type?: string; noul?: number; choice?: string; probabilities?: Record<string, number>; score?: number; box?: FractionBox };
+type AnyAnswer = { type?: string; noul?: number; choice?: string; probabilities?: Record<string, number>; score?: number; box?: Edges };
 
 export interface ComparedItem {
   position: number;
@@ -111,7 +112,7 @@ function statistics(question: Question, answers: readonly AnyAnswer[], expected:
       };
     }
     case 'box': {
-      const ious = answers.map((a, i) => (a.box ? iou(a.box, expected[i] as FractionBox) : 0));
+      const ious = answers.map((a, i) => (a.box ? iou(a.box, expected[i] as Edges) : 0));
       return {
         mean_iou: (w) => weightedMean(ious, w),
         pass_rate: (w) =>

@@ -16,6 +16,7 @@ import type { EvalStorage } from '../store/ports';
 import { variantKeys } from '../../../shared/evaluations/variant-keys';
 import type { Datasets } from './datasets';
 import { calibratedAnswer } from './apply-calibration';
+import { formatUsd } from '../../../shared/money/format-usd';
 
 export interface EvalDecide {
   (
@@ -85,7 +86,8 @@ export interface BudgetStop {
 }
 
 /** Three significant digits, never in exponent form: $0.002, $0.0123, $0.000001, $12.5. */
-export const usdText = (v: number) => (v <= 0 ? '$0' : `$${v.toFixed(Math.min(12, Math.max(2, 2 - Math.floor(Math.log10(v))))).replace(/\.?0+$/, '')}`);
+/** Money in a sentence (shared/money/format-usd.ts); nothing, or less, is $0. */
+export const usdText = (v: number) => formatUsd(Math.max(0, v), { trimZeros: true });
 
 /** What one item sends for one variant: the set's questions on the item's state, the variant's model, its provider preferences or else the set's. */
 export function variantRequest(request: DecisionsRequest, variant: EvalVariant, state: unknown): DecisionsRequest {

@@ -12,7 +12,7 @@ import { budgetMessage, EvalRunner, MAX_ITEM_TRIES, type EvalDecide, type Runner
 import { calibrate } from './calibration';
 import { calibrationPoint, evalReport, judge, type StoredResult } from './report';
 import { iou } from '../../../shared/geometry/iou';
-import type { FractionBox } from './metrics';
+import type { Edges } from '../../../shared/geometry/iou';
 import { itemText } from './item-text';
 import { refinedExpectation, type Answered } from './refine';
 import { variantKeys } from '../../../shared/evaluations/variant-keys';
@@ -505,12 +505,12 @@ export class EvalRuns {
     const counts = new Map<string, Map<number, number>>();
     for (const r of await this.results(id)) {
       if (!r.ok) continue;
-      const answers = r.answers as Record<string, { score?: number; box?: FractionBox }>;
+      const answers = r.answers as Record<string, { score?: number; box?: Edges }>;
       for (const [name, q] of questions) {
         const e = expected.get(r.position)?.[name];
         const a = answers[name];
         if (e === undefined || !a) continue;
-        const at = q.type === 'score' ? Math.round(((a.score ?? 0) - (e as number)) * 2) / 2 : Math.min(9, Math.floor(iou(a.box!, e as FractionBox) * 10)) / 10;
+        const at = q.type === 'score' ? Math.round(((a.score ?? 0) - (e as number)) * 2) / 2 : Math.min(9, Math.floor(iou(a.box!, e as Edges) * 10)) / 10;
         const key = `${name}\u0000${r.variant}`;
         const bucket = counts.get(key) ?? new Map<number, number>();
         bucket.set(at, (bucket.get(at) ?? 0) + 1);

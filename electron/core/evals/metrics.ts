@@ -12,7 +12,6 @@ export const BINS = 10;
 export const DEFAULT_IOU_THRESHOLD = 0.5;
 
 /** A box in fractions of the image: the geometry's own type. */
-export type FractionBox = Edges;
 
 const clip = (p: number) => Math.min(1 - CLIP, Math.max(CLIP, p));
 const mean = (values: readonly number[]) => (values.length === 0 ? NaN : values.reduce((a, b) => a + b, 0) / values.length);
@@ -245,7 +244,7 @@ export function scoreMetrics(points: readonly ScorePoint[], levels: number) {
   };
 }
 
-export function boxMetrics(points: readonly { box: FractionBox; expected: FractionBox }[], threshold = DEFAULT_IOU_THRESHOLD) {
+export function boxMetrics(points: readonly { box: Edges; expected: Edges }[], threshold = DEFAULT_IOU_THRESHOLD) {
   const ious = points.map((x) => iou(x.box, x.expected));
   return {
     type: 'box' as const,

@@ -3,17 +3,8 @@ import { iou } from '../../../shared/geometry/iou';
 import type { Question } from '../../../shared/schemas/question';
 import type { EvalReport, Expected, ModelReport, QuestionMetrics } from '../../../shared/schemas/evaluation';
 import { calibrate, type CalibrationPoint } from './calibration';
-import {
-  boxMetrics,
-  choiceMetrics,
-  choiceProbabilities,
-  noulMetrics,
-  percentile,
-  scoreLevel,
-  scoreMetrics,
-  DEFAULT_IOU_THRESHOLD,
-  type FractionBox,
-} from './metrics';
+import { boxMetrics, choiceMetrics, choiceProbabilities, noulMetrics, percentile, scoreLevel, scoreMetrics, DEFAULT_IOU_THRESHOLD } from './metrics';
+import type { Edges } from '../../../shared/geometry/iou';
 import { boxIntervals, choiceIntervals, intervalMethod, noulIntervals, scoreIntervals } from './intervals';
 
 /** Below this many judged items a metric is shown as provisional, not as a result. */
@@ -34,7 +25,7 @@ export interface StoredResult {
   latency_ms: number;
 }
 
-type AnyAnswer = { type?: string; noul?: number; choice?: string; probabilities?: Record<string, number>; score?: number; box?: FractionBox };
+type AnyAnswer = { type?: string; noul?: number; choice?: string; probabilities?: Record<string, number>; score?: number; box?: Edges };
 
 /** Whether one answer matches its expected value, and the confidence shown for it; null when not comparable. */
 export function judge(question: Question, answer: unknown, expected: Expected[string] | undefined): { correct: boolean | null; confidence: number | null } {
@@ -154,7 +145,7 @@ function detailedMetrics(
       };
     }
     case 'box': {
-      const boxes = pairs.map((x) => ({ box: x.answer.box!, expected: x.expected as FractionBox }));
+      const boxes = pairs.map((x) => ({ box: x.answer.box!, expected: x.expected as Edges }));
       return { ...boxMetrics(boxes), ...(detail ? { intervals: boxIntervals(boxes.map((b) => iou(b.box, b.expected))) } : {}), calibration: null };
     }
   }

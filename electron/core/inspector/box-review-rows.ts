@@ -6,7 +6,8 @@ import { imageSize } from 'image-size';
 import type { Expected } from '../../../shared/schemas/evaluation';
 import type { TruthBox } from '../../../shared/schemas/inspector';
 
-export type Edges = { top: number; left: number; bottom: number; right: number };
+export type { Edges } from '../../../shared/geometry/iou';
+import type { Edges } from '../../../shared/geometry/iou';
 
 /** The question a truth box without a label belongs to (as in the Boxes screen). */
 export const UNLABELLED_QUESTION = 'box';

@@ -9,6 +9,7 @@ import { isoTime, type Clock } from '../clock';
 import type { Datasets } from '../evals/datasets';
 import { GatewayError } from '../errors';
 import type { BoxStorage } from '../store/ports';
+import type { Edges } from '../../../shared/geometry/iou';
 
 /** Every ready dataset with its items, image sizes and box verdicts. */
 export async function* exportDatasets(boxes: BoxStorage, datasets: Datasets): AsyncGenerator<BackupDataset> {
@@ -35,7 +36,7 @@ export async function* exportDatasets(boxes: BoxStorage, datasets: Datasets): As
   }
 }
 
-const edges = (b: { top: number; left: number; bottom: number; right: number }) => ({ top: b.top, left: b.left, bottom: b.bottom, right: b.right });
+const edges = (b: Edges) => ({ top: b.top, left: b.left, bottom: b.bottom, right: b.right });
 
 const bad = (path: string, message: string) => new GatewayError('bad_request', `${path}: ${message}`);
 

@@ -72,21 +72,24 @@ export class PgKeyStore implements KeyStorage {
       else if ('note' in item) notes.push(item.note);
       else forget = Math.max(forget ?? item.forget, item.forget);
     }
-    await this.db.transaction(async (client) => {
-      if (charged.size > 0) {
-        await client.query('UPDATE api_keys AS k SET spent = k.spent + c.usd FROM unnest($1::text[], $2::float8[]) AS c(id, usd) WHERE k.id = c.id', [
-          [...charged.keys()],
-          [...charged.values()],
-        ]);
-      }
-      if (notes.length > 0) {
-        await client.query('INSERT INTO key_requests (key_id, at) SELECT * FROM unnest($1::text[], $2::float8[])', [
-          notes.map((n) => n.keyId),
-          notes.map((n) => n.at),
-        ]);
-      }
-      if (forget !== null) await client.query('DELETE FROM key_requests WHERE at <= $1', [forget]);
-    });
+    const statements: [string, unknown[]][] = [];
+    if (charged.size > 0)
+      statements.push([
+        'UPDATE api_keys AS k SET spent = k.spent + c.usd FROM unnest($1::text[], $2::float8[]) AS c(id, usd) WHERE k.id = c.id',
+        [[...charged.keys()], [...charged.values()]],
+      ]);
+    if (notes.length > 0)
+      statements.push([
+        'INSERT INTO key_requests (key_id, at) SELECT * FROM unnest($1::text[], $2::float8[])',
+        [notes.map((n) => n.keyId), notes.map((n) => n.at)],
+      ]);
+    if (forget !== null) statements.push(['DELETE FROM key_requests WHERE at <= $1', [forget]]);
+    // One statement commits on its own (one round trip, the usual turn: charges only); more share a transaction.
+    if (statements.length === 1) await this.db.query(statements[0]![0], statements[0]![1]);
+    else
+      await this.db.transaction(async (client) => {
+        for (const [sql, params] of statements) await client.query(sql, params);
+      });
   }
 
   async requestsSince(since: number): Promise<KeyRequest[]> {

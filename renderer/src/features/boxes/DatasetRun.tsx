@@ -6,7 +6,7 @@ import { DOUBLE_CLICK_MS, once } from '../../lib/send-once';
 import { ErrorNotice } from '../../ui/components';
 import { evalKeys, evalRunsQuery } from '../evaluations/api';
 import { costLines } from '../evaluations/cost-text';
-import { formatUsd } from '../../lib/money';
+import { formatUsd } from '../../../../shared/money/format-usd';
 import type { BoxQuestion } from './review';
 
 interface Props {

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { EvalRun, RunComparison } from '../../../../shared/schemas/evaluation';
 import { call } from '../../transport/transport';
-import { formatUsd } from '../../lib/money';
+import { formatUsd } from '../../../../shared/money/format-usd';
 import { ErrorNotice, Loading } from '../../ui/components';
 import { evalKeys } from './api';
 import { expectedText } from './answer-text';

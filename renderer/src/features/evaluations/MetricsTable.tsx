@@ -1,5 +1,5 @@
 import type { EvalReport, QuestionMetrics } from '../../../../shared/schemas/evaluation';
-import { formatUsd } from '../../lib/money';
+import { formatUsd } from '../../../../shared/money/format-usd';
 import { UNKNOWN } from '../../ui/format';
 import { bestOf, costPerThousand, intervalText, metricOf, provisionalReason, value3 } from './metric-format';
 

@@ -6,7 +6,7 @@ import { summarizeIssues } from '../../../../shared/contract/result';
 import type { EvalEstimate } from '../../../../shared/schemas/evaluation';
 import { ProviderPreferencesSchema } from '../../../../shared/schemas/provider-preferences';
 import { call } from '../../transport/transport';
-import { formatUsd } from '../../lib/money';
+import { formatUsd } from '../../../../shared/money/format-usd';
 import { ErrorNotice, Panel } from '../../ui/components';
 import { datasetsQuery, evalKeys, modelsQuery, setsQuery } from './api';
 import { QuestionSetSelect } from './QuestionSetSelect';

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { EvalReport, EvalRun, ReliabilityBin } from '../../../../shared/schemas/evaluation';
 import { call } from '../../transport/transport';
 import { download, fileName } from '../../lib/download';
-import { formatUsd } from '../../lib/money';
+import { formatUsd } from '../../../../shared/money/format-usd';
 import { ErrorNotice, Loading, Panel } from '../../ui/components';
 import { evalKeys, evalRunQuery, forgetRuns, reportQuery } from './api';
 import { CalibrationPanel } from './CalibrationPanel';

@@ -1,14 +1,13 @@
+import type { Edges } from '../../../../shared/geometry/iou';
 /**
  * Answers and expected answers in words: a yes/no answer as what it says (yes at P(true) ≥ 0.5)
  * with its probability, a score as the level it is scored as, an expected answer as its value.
  */
 import { scoredLevelIndex } from './answer-detail';
 
-type AnyAnswer =
-  { type?: string; noul?: number; choice?: string; score?: number; box?: { top: number; left: number; bottom: number; right: number } } | undefined;
+type AnyAnswer = { type?: string; noul?: number; choice?: string; score?: number; box?: Edges } | undefined;
 
-const boxText = (b: { top: number; left: number; bottom: number; right: number }) =>
-  `[${[b.top, b.left, b.bottom, b.right].map((v) => v.toFixed(2)).join(' ')}]`;
+const boxText = (b: Edges) => `[${[b.top, b.left, b.bottom, b.right].map((v) => v.toFixed(2)).join(' ')}]`;
 
 export function answerText(answer: unknown): string {
   const a = answer as AnyAnswer;
@@ -28,7 +27,7 @@ export function expectedText(value: unknown): string {
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'number') return `level ${value}`;
   if (typeof value === 'string') return value;
-  if (typeof value === 'object' && 'top' in value) return boxText(value as { top: number; left: number; bottom: number; right: number });
+  if (typeof value === 'object' && 'top' in value) return boxText(value as Edges);
   return JSON.stringify(value);
 }
 

@@ -1,5 +1,5 @@
 import type { EvalRun } from '../../../../shared/schemas/evaluation';
-import { formatUsd } from '../../lib/money';
+import { formatUsd } from '../../../../shared/money/format-usd';
 
 /** How far an actual figure is from what was expected, as a signed percentage of the expected one. */
 export function offBy(actual: number, expected: number): string {

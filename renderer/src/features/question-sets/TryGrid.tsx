@@ -4,7 +4,7 @@ import type { DecisionsRequest } from '../../../../shared/schemas/decisions-requ
 import type { Question } from '../../../../shared/schemas/question';
 import type { Run } from '../../../../shared/schemas/inspector';
 import { call } from '../../transport/transport';
-import { formatUsd } from '../../lib/money';
+import { formatUsd } from '../../../../shared/money/format-usd';
 import { once } from '../../lib/send-once';
 import { ErrorNotice, Panel } from '../../ui/components';
 import { answerText } from '../evaluations/answer-text';

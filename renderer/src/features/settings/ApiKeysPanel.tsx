@@ -4,7 +4,7 @@ import type { ApiKeyKind } from '../../../../shared/schemas/inspector';
 import { call } from '../../transport/transport';
 import { EmptyState, ErrorNotice, Loading, Panel } from '../../ui/components';
 import { apiKeysQuery, settingsKeys } from './api';
-import { formatUsd } from '../../lib/money';
+import { formatUsd } from '../../../../shared/money/format-usd';
 
 /** Keys callers use against this app's HTTP API. A new key's secret is shown once, right after creation. */
 export function ApiKeysPanel() {

@@ -6,7 +6,7 @@ import { EmptyState, ErrorNotice, Loading, Panel, ScreenHeader } from '../../ui/
 import { percent, perMillion, seconds, tokensPerSecond, UNKNOWN } from '../../ui/format';
 import { detailsQuery, listingQuery, modelsQuery } from '../endpoints/api';
 import { SandboxNotice } from '../../app/SandboxNotice';
-import { formatUsd } from '../../lib/money';
+import { formatUsd } from '../../../../shared/money/format-usd';
 
 const priceOf = (value: string): number | null => (value === '-1' ? null : Number(value));
 const best = (values: (number | null | undefined)[], pick: (...v: number[]) => number): number | null => {

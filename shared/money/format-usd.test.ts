@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatUsd } from './money';
+import { formatUsd } from './format-usd';
 
 describe('formatUsd', () => {
   it('shows small amounts with three significant digits rather than rounding them to zero', () => {
@@ -15,5 +15,15 @@ describe('formatUsd', () => {
     expect(formatUsd(0)).toBe('$0');
     expect(formatUsd(-0.25)).toBe('-$0.250');
     expect(formatUsd(Number.NaN)).toBe('unknown');
+  });
+});
+
+describe('formatUsd in sentences', () => {
+  it('drops the zeros a column would keep, and says nothing as $0', () => {
+    expect(formatUsd(0.055, { trimZeros: true })).toBe('$0.055');
+    expect(formatUsd(0.05, { trimZeros: true })).toBe('$0.05');
+    expect(formatUsd(4.2, { trimZeros: true })).toBe('$4.2');
+    expect(formatUsd(0.0000086, { trimZeros: true })).toBe('$0.0000086');
+    expect(formatUsd(0, { trimZeros: true })).toBe('$0');
   });
 });
