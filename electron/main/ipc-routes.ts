@@ -5,7 +5,7 @@
  */
 import { DATASET_UPLOAD_CHANNEL } from '../../shared/contract/dataset-upload';
 import { ipcChannel, OPERATION_NAMES } from '../../shared/contract/names';
-import { asResult, importPath } from '../core/evals/dataset-upload';
+import { asResult, importPath } from '../core/datasets/dataset-upload';
 import type { Core } from '../core/core';
 import { dispatch } from '../core/dispatch';
 import { GatewayError } from '../core/errors';

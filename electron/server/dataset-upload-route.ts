@@ -4,7 +4,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Core } from '../core/core';
-import { asResult, importUpload } from '../core/evals/dataset-upload';
+import { asResult, importUpload } from '../core/datasets/dataset-upload';
 import { GatewayError } from '../core/errors';
 
 /**

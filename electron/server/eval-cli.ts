@@ -10,13 +10,13 @@ import { DecisionsRequestSchema, type DecisionsRequest } from '../../shared/sche
 import type { EvalEstimate, EvalReport, EvalRun } from '../../shared/schemas/evaluation';
 import { createCore } from '../core/create-core';
 import type { Core } from '../core/core';
-import { fileRows, formatOf } from '../core/evals/dataset-sources';
-import { estimateRun } from '../core/evals/estimate';
-import { usdText } from '../core/evals/eval-runner';
+import { fileRows, formatOf } from '../core/datasets/dataset-sources';
+import { estimateRun } from '../core/evaluations/estimate';
+import { usdText } from '../core/evaluations/eval-runner';
 import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
 import { createLogger } from '../core/logger';
 import { defaultDataDir } from './data-dir';
-import { formatTable, resultLine } from '../core/evals/results-export';
+import { formatTable, resultLine } from '../core/evaluations/results-export';
 
 const USAGE = `Usage:
   npm run eval -- --set SET.json --dataset DATA.jsonl|DATA.csv|DATA.json --model A[,B...]

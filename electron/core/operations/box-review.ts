@@ -1,6 +1,6 @@
 import type { BOX_REVIEW_OPERATIONS } from '../../../shared/contract/box-review-operations';
-import type { ValidRow } from '../evals/dataset-rows';
-import { expectedWithTruth } from '../inspector/box-review-rows';
+import type { ValidRow } from '../datasets/dataset-rows';
+import { expectedWithTruth } from '../boxes/box-review-rows';
 import type { HandlerDeps, Handlers } from './index';
 
 type BoxReviewOps = Pick<Handlers, keyof typeof BOX_REVIEW_OPERATIONS>;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../store/sqlite/database';
 import { MIGRATIONS } from '../store/sqlite/migrations';
-import { staleReason } from '../inspector/box-review';
+import { staleReason } from '../boxes/box-review';
 import { pngWithRect } from '../../test-support/images';
 import { tempCore, tempDir, type TempCore } from '../../test-support/temp-core';
 import { until } from '../../test-support/until';

@@ -6,7 +6,7 @@ import { singleEndpointPlan } from '../routing/plan';
 import { methodFor } from '../decisions/ask';
 import type { HandlerDeps, Handlers } from './index';
 import type { CatalogFile } from '../../../shared/schemas/catalog';
-import { trafficProfile } from '../inspector/traffic';
+import { trafficProfile } from '../runs/traffic';
 
 type CatalogOps = Pick<
   Handlers,

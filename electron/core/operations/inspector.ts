@@ -4,7 +4,7 @@ import { summarizeIssues } from '../../../shared/contract/result';
 import { GatewayError } from '../errors';
 import { validateCatalogFile } from '../catalog/catalog-file';
 import { exportCatalogFile } from './catalog';
-import { checkDatasets, exportDatasets, importDatasets } from '../inspector/dataset-backup';
+import { checkDatasets, exportDatasets, importDatasets } from '../datasets/dataset-backup';
 
 type InspectorOps = Pick<
   Handlers,

@@ -5,9 +5,9 @@
 import type { DatasetSummary } from '../../../shared/schemas/evaluation';
 import type { QuestionSetSummary } from '../../../shared/schemas/inspector';
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
-import type { Datasets } from '../evals/datasets';
-import type { EvalRuns } from '../evals/eval-runs';
-import type { QuestionSets } from '../inspector/question-sets';
+import type { Datasets } from '../datasets/datasets';
+import type { EvalRuns } from '../evaluations/eval-runs';
+import type { QuestionSets } from '../question-sets/question-sets';
 import { SAMPLE_DATASET_NAME, SAMPLE_QUESTIONS, SAMPLE_ROWS, SAMPLE_SET_NAME } from './support-tickets';
 
 export interface SampleDeps {

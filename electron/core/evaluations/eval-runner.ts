@@ -14,7 +14,7 @@ import { usageOf } from '../decisions/usage';
 import { Cancellation, type CancelSignal } from '../cancel';
 import type { EvalStorage } from '../store/ports';
 import { variantKeys } from '../../../shared/evaluations/variant-keys';
-import type { Datasets } from './datasets';
+import type { Datasets } from '../datasets/datasets';
 import { calibratedAnswer } from './apply-calibration';
 import { formatUsd } from '../../../shared/money/format-usd';
 

@@ -7,7 +7,7 @@ import type { Core } from '../core';
 import { FileSecretStore, ownerOnlyFileCodec } from '../keys/secret-store';
 import { LogprobProvider, logprobCatalog, type LabelRequest } from '../../test-support/logprob-provider';
 import { tempDir } from '../../test-support/temp-core';
-import { readRows } from './dataset-sources';
+import { readRows } from '../datasets/dataset-sources';
 import { MAX_ITEM_TRIES } from './eval-runner';
 
 /**

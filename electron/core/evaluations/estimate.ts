@@ -14,7 +14,7 @@ import type { Question } from '../../../shared/schemas/question';
 import type { Catalog } from '../catalog/catalog';
 import type { DecisionsEngine } from '../decisions/engine';
 import type { Gateway } from '../gateway';
-import type { Datasets } from './datasets';
+import type { Datasets } from '../datasets/datasets';
 import { variantKeys } from '../../../shared/evaluations/variant-keys';
 import { variantRequest } from './eval-runner';
 import { expectedRequestCost } from './expected-cost';

@@ -1,6 +1,6 @@
 import type { EvalReport, Expected } from '../../../shared/schemas/evaluation';
 import type { Question } from '../../../shared/schemas/question';
-import { csvCell } from './datasets';
+import { csvCell } from '../datasets/datasets';
 import type { resultView } from './eval-runs';
 import { judge } from './report';
 

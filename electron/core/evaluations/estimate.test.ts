@@ -4,7 +4,7 @@ import { CatalogFileSchema } from '../../../shared/schemas/catalog';
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import { maxBillingProvider } from '../../test-support/max-billing-provider';
 import { tempCore, type TempCore } from '../../test-support/temp-core';
-import { readRows } from './dataset-sources';
+import { readRows } from '../datasets/dataset-sources';
 import { estimateRun } from './estimate';
 
 /** Catalog prices in USD per token (and per request), by provider. */

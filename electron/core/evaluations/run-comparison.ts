@@ -2,7 +2,7 @@ import type { DecisionsRequest } from '../../../shared/schemas/decisions-request
 import type { Expected, RunComparison } from '../../../shared/schemas/evaluation';
 import type { Question } from '../../../shared/schemas/question';
 import { GatewayError } from '../errors';
-import type { Datasets } from './datasets';
+import type { Datasets } from '../datasets/datasets';
 import type { EvalRuns } from './eval-runs';
 import { resampleCount } from './bootstrap';
 import { changedItems, compareQuestion, type ComparedItem } from './compare';

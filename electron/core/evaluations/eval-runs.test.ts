@@ -10,8 +10,8 @@ import { silentLogger } from '../logger';
 import { Store } from '../store/sqlite/database';
 import { SqliteDatasetStore } from '../store/sqlite/dataset-store';
 import { SqliteEvalStore } from '../store/sqlite/eval-store';
-import { Datasets } from './datasets';
-import { readRows } from './dataset-sources';
+import { Datasets } from '../datasets/datasets';
+import { readRows } from '../datasets/dataset-sources';
 import { EvalRuns } from './eval-runs';
 import type { EvalDecide } from './eval-runner';
 

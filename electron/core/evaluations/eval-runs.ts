@@ -7,7 +7,7 @@ import { GatewayError } from '../errors';
 import type { Logger } from '../logger';
 import type { CancelSignal } from '../cancel';
 import type { EvalStorage, StoredEvalResult, StoredEvalRun } from '../store/ports';
-import type { Datasets } from './datasets';
+import type { Datasets } from '../datasets/datasets';
 import { budgetMessage, EvalRunner, MAX_ITEM_TRIES, type EvalDecide, type RunnerEnd } from './eval-runner';
 import { calibrate } from './calibration';
 import { calibrationPoint, evalReport, judge, type StoredResult } from './report';

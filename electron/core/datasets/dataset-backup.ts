@@ -6,7 +6,7 @@
 import type { BackupDataset } from '../../../shared/schemas/backup-datasets';
 import type { Expected } from '../../../shared/schemas/evaluation';
 import { isoTime, type Clock } from '../clock';
-import type { Datasets } from '../evals/datasets';
+import type { Datasets } from './datasets';
 import { GatewayError } from '../errors';
 import type { BoxStorage } from '../store/ports';
 import type { Edges } from '../../../shared/geometry/iou';
