@@ -3,7 +3,7 @@ import type { DecisionsRequest } from '../../../shared/schemas/decisions-request
 import type { BoxQuestion, Question } from '../../../shared/schemas/question';
 import type { CatalogEndpoint } from '../catalog/types';
 import type { CancelSignal } from '../cancel';
-import type { Gateway } from '../gateway';
+import type { Upstreams } from './upstreams';
 import type { ChatRequest, ContentPart, NativeAnswer, Timings, UpstreamUsage } from '../providers/types';
 import { UpstreamError } from '../providers/upstream-error';
 import { guidanceText } from '../validation';
@@ -46,7 +46,7 @@ export const BOX_MAX_TOKENS = 120;
  * How an endpoint answers: passed through (a native Decisions provider), from label
  * log-probabilities where the model gives them and every label is one token, else stated.
  */
-export function methodFor(endpoint: CatalogEndpoint, gateway: Gateway, labels?: LabelSet): AnsweringMethod {
+export function methodFor(endpoint: CatalogEndpoint, gateway: Pick<Upstreams, 'adapter' | 'capabilities'>, labels?: LabelSet): AnsweringMethod {
   if (gateway.adapter(endpoint).decide) return 'native';
   if (labels && !labels.singleToken) return 'verbalized';
   return gateway.capabilities(endpoint).topLogprobs > 0 ? 'logprobs' : 'verbalized';
@@ -64,7 +64,7 @@ export interface Asking {
 
 /** One question on one endpoint: label log-probabilities (measured again once if thin), else stated probabilities; or a box. */
 export async function ask(
-  gateway: Gateway,
+  gateway: Upstreams,
   endpoint: CatalogEndpoint,
   q: Asking,
   signal: CancelSignal,
@@ -128,12 +128,12 @@ export async function ask(
 
 /** A box question: the model states a box in its family's convention; it is converted to fractions. */
 async function askBox(
-  gateway: Gateway,
+  gateway: Upstreams,
   endpoint: CatalogEndpoint,
   q: Asking & { question: BoxQuestion },
   signal: CancelSignal,
   ledger: LedgerEntry[],
-  hooks: Parameters<Gateway['call']>[3],
+  hooks: Parameters<Upstreams['call']>[3],
 ): Promise<AnsweredCall> {
   const image = q.image!;
   const convention = endpoint.model.box_format ?? boxConventionFor(endpoint.model.id);
@@ -178,7 +178,7 @@ async function askBox(
  * call was billed either way.
  */
 export async function askNative(
-  gateway: Gateway,
+  gateway: Upstreams,
   endpoint: CatalogEndpoint,
   request: Pick<DecisionsRequest, 'state' | 'questions'>,
   prepared: Pick<Prepared, 'parts' | 'assets'>,

@@ -6,7 +6,7 @@ import type { CatalogEndpoint } from '../catalog/types';
 import type { CancelSignal } from '../cancel';
 import { GatewayError } from '../errors';
 import { UpstreamError } from '../providers/upstream-error';
-import type { Gateway } from '../gateway';
+import type { EngineRoutes } from './upstreams';
 import type { AttemptOutput, AttemptSummary, ExecutionResult } from '../routing/executor';
 import type { Plan, PlannedAttempt } from '../routing/plan';
 import { ask, askNative, MEASURED_ROUNDING, methodFor, type Answered, type AnsweringMethod } from './ask';
@@ -64,7 +64,7 @@ type Run = ExecutionResult<Answered[]>;
  */
 export class DecisionsEngine {
   constructor(
-    private readonly gateway: Gateway,
+    private readonly gateway: EngineRoutes,
     private readonly timeouts?: { deadlineMs: number; attemptMs: number },
   ) {}
 

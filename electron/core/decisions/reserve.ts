@@ -1,5 +1,5 @@
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
-import type { Gateway } from '../gateway';
+import type { Upstreams } from './upstreams';
 import type { Plan } from '../routing/plan';
 import { BOX_MAX_TOKENS, BOX_SYSTEM_PROMPT, boxPrompt, methodFor, questionPart, statedRequest } from './ask';
 import { SYSTEM_PROMPT } from './labels';
@@ -20,12 +20,17 @@ const NATIVE_OUTPUT_TOKENS = 64;
  * longest we ask for plus the room left for thinking. A call made again after a refusal costs no
  * more (the refused one was not billed). Endpoints with an unknown price count 0.
  */
-export function maxCost(gateway: Gateway, plan: Plan, request: DecisionsRequest, prepared: Prepared): number {
+export function maxCost(gateway: Pick<Upstreams, 'adapter' | 'capabilities'>, plan: Plan, request: DecisionsRequest, prepared: Prepared): number {
   return reservation(gateway, plan, request, prepared).usd;
 }
 
 /** `maxCost`, and whether a call it counted was on an endpoint whose price is unknown (counted 0, so the sum is then no bound). */
-export function reservation(gateway: Gateway, plan: Plan, request: DecisionsRequest, prepared: Prepared): { usd: number; unpriced: boolean } {
+export function reservation(
+  gateway: Pick<Upstreams, 'adapter' | 'capabilities'>,
+  plan: Plan,
+  request: DecisionsRequest,
+  prepared: Prepared,
+): { usd: number; unpriced: boolean } {
   const { labelled, sets, parts, images, boxImages } = prepared;
   const stateTokens = parts.reduce((n, p) => n + (p.type === 'text' ? Buffer.byteLength(p.text) : 0), 0) + images * IMAGE_TOKENS + CALL_OVERHEAD_TOKENS;
   // What each label question's calls send, counted once: only box prompts depend on the endpoint.
