@@ -142,4 +142,27 @@ describe('TickBatch', () => {
     await batch.add(14);
     expect(commits.at(-1)).toEqual([14]);
   });
+
+  it('while a commit is in flight, writes of the turns meanwhile wait and go together in the next one', async () => {
+    const commits: number[][] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const batch = new TickBatch<number>(async (items) => {
+      commits.push(items);
+      if (items[0] === 1) await held;
+    });
+    const first = batch.add(1);
+    await new Promise((r) => setImmediate(r));
+    // Three later turns, while the first commit waits.
+    const later: Promise<void>[] = [];
+    for (const n of [2, 3, 4]) {
+      later.push(batch.add(n));
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(commits).toEqual([[1]]);
+    release();
+    await Promise.all([first, ...later]);
+    expect(commits).toEqual([[1], [2, 3, 4]]);
+    await batch.drain();
+  });
 });

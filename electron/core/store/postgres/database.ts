@@ -135,15 +135,19 @@ export class PgDatabase {
 }
 
 /**
- * Writes gathered over one turn of the event loop and committed together: `add` resolves once the
- * batch holding it is committed (a charge an answer waits for), `addSoon` only queues. A failed
- * commit rejects every write in it.
+ * Group commit: writes gathered over one turn of the event loop are committed together, and while
+ * a commit is in flight, everything queued meanwhile waits and goes in the next one (one batch at a
+ * time, in order). Alone, a write commits in the turn it was made; under load, batches grow instead
+ * of queueing up one commit per turn. `add` resolves once the batch holding it is committed (a
+ * charge an answer waits for), `addSoon` only queues. A failed commit rejects every write in it.
  */
 export class TickBatch<T> {
   private items: T[] = [];
   private waiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
   private scheduled = false;
-  private running: Promise<void> = Promise.resolve();
+  private inFlight = false;
+  /** The commit in flight (settled, never rejected), for `drain`. */
+  private current: Promise<void> = Promise.resolve();
 
   constructor(private readonly commit: (items: T[]) => Promise<void>) {}
 
@@ -159,32 +163,41 @@ export class TickBatch<T> {
 
   private queue(item: T): void {
     this.items.push(item);
-    if (this.scheduled) return;
+    // A commit in flight takes what was queued meanwhile when it ends.
+    if (this.scheduled || this.inFlight) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      const items = this.items;
-      const waiters = this.waiters;
-      this.items = [];
-      this.waiters = [];
-      // One batch at a time, in order.
-      this.running = this.running.then(() =>
-        this.commit(items).then(
-          () => waiters.forEach((w) => w.resolve()),
-          (error: unknown) => {
-            waiters.forEach((w) => w.reject(error));
-            // Writes nobody waits for (request starts, usage stamps) would otherwise fail unseen.
-            if (waiters.length === 0)
-              process.emitWarning(`A batch of ${items.length} queued writes was not committed: ${(error as Error).message}`, 'VerdictStoreWarning');
-          },
-        ),
-      );
+      void this.flush();
     });
+  }
+
+  private async flush(): Promise<void> {
+    if (this.inFlight || this.items.length === 0) return;
+    const items = this.items;
+    const waiters = this.waiters;
+    this.items = [];
+    this.waiters = [];
+    this.inFlight = true;
+    let settled!: () => void;
+    this.current = new Promise((resolve) => (settled = resolve));
+    try {
+      await this.commit(items);
+      waiters.forEach((w) => w.resolve());
+    } catch (error) {
+      waiters.forEach((w) => w.reject(error));
+      // Writes nobody waits for (request starts, usage stamps) would otherwise fail unseen.
+      if (waiters.length === 0)
+        process.emitWarning(`A batch of ${items.length} queued writes was not committed: ${(error as Error).message}`, 'VerdictStoreWarning');
+    } finally {
+      this.inFlight = false;
+      settled();
+    }
+    if (this.items.length > 0) await this.flush();
   }
 
   /** Resolves once everything queued so far is committed (or failed). */
   async drain(): Promise<void> {
-    while (this.scheduled || this.items.length > 0) await new Promise((r) => setImmediate(r));
-    await this.running;
+    while (this.scheduled || this.inFlight || this.items.length > 0) await (this.inFlight ? this.current : new Promise((r) => setImmediate(r)));
   }
 }
