@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { PG_MIGRATIONS } from './migrations';
 
 /** Connections a process opens by default: the pool's, and one more that listens for change notices. */
@@ -29,14 +29,17 @@ export class PgDatabase {
   private constructor(
     private readonly url: string,
     readonly pool: pg.Pool,
+    private readonly driver: typeof pg,
   ) {}
 
   static async open(url: string, options: PgOptions = {}): Promise<PgDatabase> {
     const max = Math.max(2, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS) - 1;
-    const pool = new pg.Pool({ connectionString: url, max });
+    // Loaded only when a database is named: a server on its SQLite file does not carry the driver.
+    const driver = (await import('pg')).default;
+    const pool = new driver.Pool({ connectionString: url, max });
     // An idle connection the server dropped is replaced on the next query; it must not end the process.
     pool.on('error', () => {});
-    const db = new PgDatabase(url, pool);
+    const db = new PgDatabase(url, pool, driver);
     try {
       await db.migrate();
       await db.listen();
@@ -63,7 +66,7 @@ export class PgDatabase {
   }
 
   private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url });
+    const client = new this.driver.Client({ connectionString: this.url });
     client.on('notification', (message) => this.notify(message.channel));
     client.on('error', () => {
       if (this.listener !== client) return;
