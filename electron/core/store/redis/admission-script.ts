@@ -1,0 +1,96 @@
+/**
+ * The team server's admission, one Redis round trip per request on a key with limits: every key of
+ * one API key shares a hash tag (`{k:<id>}`), so the script stays valid on Redis Cluster, and time is
+ * Redis's own (`TIME`), never an instance's clock. Named by version, so instances of two releases
+ * running side by side during a rolling deploy each call their own.
+ *
+ * KEYS: 1 the rate log (sorted set of request ids by admission time), 2 the key's state (hash:
+ * `gen` its revocation generation, `spent` its spend as the ledger has it plus settled charges,
+ * `held` what admitted requests hold), 3 the leases (sorted set of request ids by expiry), 4 what
+ * each lease holds (hash). Money is in whole nano-dollars (10⁻⁹ USD), so sums are exact.
+ *
+ * ARGV: 1 the generation the instance knows, 2 the rate limit per window (0: none), 3 the window in
+ * ms, 4 the credit limit (negative: none), 5 the request's worst case, 6 the request
+ * id, 7 the lease in ms, 8 how long the key's state lives without a request, ms.
+ *
+ * Returns {1, Redis's time in ms} admitted; {0, retry-after s} rate-limited; {-1, spent, held} no
+ * credit for the worst case; {-2, generation} revoked or changed (the instance reloads its keys and
+ * asks again with that generation); {-3} the spend is not in Redis (restarted, evicted or new): the
+ * instance loads it from the ledger and asks again.
+ */
+export const ADMIT_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local gen, limit, window = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local credit, worst, rid = tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
+local lease, life = tonumber(ARGV[7]), tonumber(ARGV[8])
+local known = tonumber(redis.call('HGET', KEYS[2], 'gen') or '0')
+if known > gen then return {-2, known} end
+-- Holds of instances that died with requests in flight: released, never charged.
+local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)
+for _, old in ipairs(expired) do
+  local amount = tonumber(redis.call('HGET', KEYS[4], old) or '0')
+  if amount ~= 0 then redis.call('HINCRBY', KEYS[2], 'held', -amount) end
+  redis.call('HDEL', KEYS[4], old)
+  redis.call('ZREM', KEYS[3], old)
+end
+if limit > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+  if redis.call('ZCARD', KEYS[1]) >= limit then
+    local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+    return {0, math.max(1, math.ceil((tonumber(oldest[2]) + window - now) / 1000))}
+  end
+end
+if credit >= 0 then
+  local spent = redis.call('HGET', KEYS[2], 'spent')
+  if not spent then return {-3} end
+  local held = tonumber(redis.call('HGET', KEYS[2], 'held') or '0')
+  if tonumber(spent) + held + worst > credit then return {-1, tonumber(spent), held} end
+  if worst > 0 then
+    redis.call('HINCRBY', KEYS[2], 'held', worst)
+    redis.call('HSET', KEYS[4], rid, worst)
+    redis.call('ZADD', KEYS[3], now + lease, rid)
+    redis.call('PEXPIRE', KEYS[3], lease * 2)
+    redis.call('PEXPIRE', KEYS[4], lease * 2)
+  end
+end
+if limit > 0 then
+  redis.call('ZADD', KEYS[1], now, rid)
+  redis.call('PEXPIRE', KEYS[1], window)
+end
+redis.call('PEXPIRE', KEYS[2], life)
+return {1, now}
+`;
+
+/**
+ * Settles a request: its hold is given back and its real cost added to the spend (once: a second
+ * settle of the same request finds no hold and charges nothing). KEYS as the admission's 2, 4, 3;
+ * ARGV: 1 the request id, 2 its cost in nano-dollars. Returns 1 when it settled, 0 when there was no hold
+ * (no credit limit, or settled already: then the cost is added only when ARGV 3 is '1').
+ */
+export const SETTLE_SCRIPT = `
+local amount = redis.call('HGET', KEYS[2], ARGV[1])
+if amount then
+  redis.call('HINCRBY', KEYS[1], 'held', -tonumber(amount))
+  redis.call('HDEL', KEYS[2], ARGV[1])
+  redis.call('ZREM', KEYS[3], ARGV[1])
+end
+if (amount or ARGV[3] == '1') and tonumber(ARGV[2]) ~= 0 and redis.call('HEXISTS', KEYS[1], 'spent') == 1 then
+  redis.call('HINCRBY', KEYS[1], 'spent', ARGV[2])
+end
+if amount then return 1 end
+return 0
+`;
+
+/** Sets a key's spend from the ledger when Redis has none (another instance may have set it first). KEYS: the state; ARGV: 1 spend, 2 life ms. */
+export const SEED_SCRIPT = `
+redis.call('HSETNX', KEYS[1], 'spent', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return redis.call('HGET', KEYS[1], 'spent')
+`;
+
+/** The keys of one API key, all in one hash slot. */
+export function keysOf(keyId: string, prefix = 'verdict:v1'): { rate: string; state: string; leases: string; holds: string } {
+  const tag = `{k:${keyId}}`;
+  return { rate: `${prefix}:${tag}:rate`, state: `${prefix}:${tag}:state`, leases: `${prefix}:${tag}:leases`, holds: `${prefix}:${tag}:holds` };
+}

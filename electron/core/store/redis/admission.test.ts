@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redisMissing, startRedis, type TestRedis } from '../../../test-support/redis';
+import { AdmissionUnavailable, RedisAdmission, type Admission, type AdmissionAsk } from './admission';
+
+const missing = redisMissing();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+let n = 0;
+const ask = (over: Partial<AdmissionAsk> = {}): AdmissionAsk => ({
+  keyId: 'key-a',
+  generation: 0,
+  rateLimitRpm: null,
+  creditLimit: null,
+  worst: 0,
+  requestId: `req-${(n += 1)}`,
+  ...over,
+});
+
+// A newcomer's machine without Redis skips these, saying why; CI installs Debian's redis-server and runs them.
+describe.skipIf(missing !== null)(`shared admission on a real Redis${missing ? ` (skipped: ${missing})` : ''}`, () => {
+  let redis: TestRedis & { close(): Promise<void> };
+  /** Three clients, as three instances of the server would be. */
+  let instances: RedisAdmission[];
+  beforeAll(async () => {
+    redis = await startRedis();
+    // A generous timeout here: these tests share two cores with the others (the frozen-Redis test sets its own).
+    instances = await Promise.all([0, 1, 2].map(() => RedisAdmission.open(redis.url, { windowMs: 1000, leaseMs: 300, commandTimeoutMs: 5_000 })));
+  }, 20_000);
+  afterAll(async () => {
+    await Promise.all(instances?.map((i) => i.close()) ?? []);
+    await redis?.close();
+  });
+
+  it('150 requests at once over three instances at 6 a window: exactly 6 admitted, the rest told when to come back', async () => {
+    const results = await Promise.all(Array.from({ length: 150 }, (_, i) => instances[i % 3]!.admit(ask({ keyId: 'burst', rateLimitRpm: 6 }))));
+    const admitted = results.filter((r) => r.admitted);
+    expect(admitted).toHaveLength(6);
+    const refused = results.filter((r): r is Extract<Admission, { reason: 'rate' }> => !r.admitted && r.reason === 'rate');
+    expect(refused).toHaveLength(144);
+    // Within the one-second window: come back in a second.
+    expect(new Set(refused.map((r) => r.retryAfterSeconds))).toEqual(new Set([1]));
+  });
+
+  it('requests spread over several windows: no rolling window of admitted requests holds more than the limit', async () => {
+    const times: number[] = [];
+    const until = Date.now() + 2_600;
+    await Promise.all(
+      instances.map(async (instance) => {
+        while (Date.now() < until) {
+          const r = await instance.admit(ask({ keyId: 'spread', rateLimitRpm: 5 }));
+          if (r.admitted) times.push(r.at);
+          await sleep(15);
+        }
+      }),
+    );
+    times.sort((a, b) => a - b);
+    // Times are Redis's own: any 1,000 ms holds at most 5; and the limit was reached in each window (GCRA would admit more).
+    for (let i = 0; i + 5 < times.length; i += 1) expect(times[i + 5]! - times[i]!).toBeGreaterThanOrEqual(1000);
+    expect(times.length).toBeGreaterThanOrEqual(10);
+    expect(times.length).toBeLessThanOrEqual(15);
+  });
+
+  it('50 concurrent requests against a credit that fits 7 of them: exactly 7 admitted, spent + held never past the limit', async () => {
+    const keyId = 'credit';
+    await instances[0]!.seedSpend(keyId, 0.3);
+    // $1.00 limit, $0.30 spent: $0.70 left, each request may cost up to $0.10.
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => instances[i % 3]!.admit(ask({ keyId, creditLimit: 1, worst: 0.1, requestId: `c-${i}` }))),
+    );
+    expect(results.filter((r) => r.admitted)).toHaveLength(7);
+    expect(results.filter((r) => !r.admitted && r.reason === 'credit')).toHaveLength(43);
+    const state = await instances[1]!.state(keyId);
+    expect(state.spent! + state.held).toBeCloseTo(1, 9);
+    // Settled at their real cost ($0.04 each): the holds go back, the spend is what they cost.
+    await Promise.all(results.map((r, i) => (r.admitted ? instances[i % 3]!.settle(keyId, `c-${i}`, 0.04) : undefined)));
+    expect(await instances[2]!.state(keyId)).toMatchObject({ held: 0 });
+    expect((await instances[2]!.state(keyId)).spent).toBeCloseTo(0.3 + 7 * 0.04, 9);
+    // A second settle of the same request charges nothing.
+    const admittedAt = results.findIndex((r) => r.admitted);
+    await instances[0]!.settle(keyId, `c-${admittedAt}`, 0.04);
+    expect((await instances[2]!.state(keyId)).spent).toBeCloseTo(0.3 + 7 * 0.04, 9);
+  });
+
+  it("a killed instance's holds are released when their lease ends, never charged", async () => {
+    const keyId = 'lease';
+    await instances[0]!.seedSpend(keyId, 0);
+    expect(await instances[0]!.admit(ask({ keyId, creditLimit: 0.2, worst: 0.2, requestId: 'lost' }))).toMatchObject({ admitted: true });
+    // The instance that holds it is gone: nothing settles it. Until the lease ends there is no room.
+    expect(await instances[1]!.admit(ask({ keyId, creditLimit: 0.2, worst: 0.2 }))).toMatchObject({ admitted: false, reason: 'credit' });
+    await sleep(350);
+    expect(await instances[1]!.admit(ask({ keyId, creditLimit: 0.2, worst: 0.2 }))).toMatchObject({ admitted: true });
+    expect(await instances[1]!.state(keyId)).toMatchObject({ spent: 0, held: 0.2 });
+  });
+
+  it('a key revoked through one instance is refused by the others on their next request', async () => {
+    const keyId = 'revoked';
+    expect(await instances[1]!.admit(ask({ keyId, rateLimitRpm: 100 }))).toMatchObject({ admitted: true });
+    const generation = await instances[0]!.bumpGeneration(keyId);
+    expect(generation).toBe(1);
+    // The others knew generation 0: told to reload the key (and find it revoked) before anything is admitted.
+    expect(await instances[1]!.admit(ask({ keyId, rateLimitRpm: 100 }))).toEqual({ admitted: false, reason: 'changed', generation: 1 });
+    expect(await instances[2]!.admit(ask({ keyId, rateLimitRpm: 100, generation: 1 }))).toMatchObject({ admitted: true });
+  });
+
+  it('a spend Redis does not have is asked for (from the ledger) before credit is checked; a second seed keeps the first', async () => {
+    const keyId = 'fresh';
+    expect(await instances[0]!.admit(ask({ keyId, creditLimit: 5, worst: 1 }))).toEqual({ admitted: false, reason: 'unknown_spend' });
+    expect(await instances[0]!.seedSpend(keyId, 4.5)).toBeCloseTo(4.5, 9);
+    expect(await instances[1]!.seedSpend(keyId, 0)).toBeCloseTo(4.5, 9);
+    expect(await instances[1]!.admit(ask({ keyId, creditLimit: 5, worst: 1 }))).toMatchObject({ admitted: false, reason: 'credit', spent: 4.5 });
+    expect(await instances[1]!.admit(ask({ keyId, creditLimit: 5, worst: 0.5 }))).toMatchObject({ admitted: true });
+  });
+
+  it('a frozen Redis fails a request within the command timeout instead of holding it, and a returning one is used again', async () => {
+    const admission = await RedisAdmission.open(redis.url, { commandTimeoutMs: 150 });
+    try {
+      redis.freeze();
+      const started = Date.now();
+      await expect(admission.admit(ask({ keyId: 'frozen', rateLimitRpm: 10 }))).rejects.toBeInstanceOf(AdmissionUnavailable);
+      expect(Date.now() - started).toBeLessThan(400);
+      redis.thaw();
+      let back: Admission | null = null;
+      for (let i = 0; i < 50 && !back; i += 1) {
+        back = await admission.admit(ask({ keyId: 'frozen', rateLimitRpm: 10 })).catch(() => null);
+        if (!back) await sleep(100);
+      }
+      expect(back).toMatchObject({ admitted: true });
+    } finally {
+      redis.thaw();
+      await admission.close();
+    }
+  });
+});

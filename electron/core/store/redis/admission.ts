@@ -1,0 +1,165 @@
+import type { Redis as RedisClient } from 'ioredis';
+import { ADMIT_SCRIPT, keysOf, SEED_SCRIPT, SETTLE_SCRIPT } from './admission-script';
+
+/** USD in whole nano-dollars, the unit Redis counts money in (exact sums). */
+const NANO = 1e9;
+/** A worst case is held rounded up, a cost charged to the nearest nano-dollar. */
+const holdOf = (usd: number) => Math.ceil(usd * NANO - 1e-6);
+const chargeOf = (usd: number) => Math.round(usd * NANO);
+
+/** One request asking to be admitted on a key with limits. */
+export interface AdmissionAsk {
+  keyId: string;
+  /** The key's revocation generation as this instance knows it. */
+  generation: number;
+  /** Requests per minute; null: none. */
+  rateLimitRpm: number | null;
+  /** USD; null: none. */
+  creditLimit: number | null;
+  /** The most the request can cost, USD (0 when unknown: nothing is held for it). */
+  worst: number;
+  requestId: string;
+}
+
+export type Admission =
+  | { admitted: true; at: number }
+  | { admitted: false; reason: 'rate'; retryAfterSeconds: number }
+  | { admitted: false; reason: 'credit'; spent: number; held: number }
+  | { admitted: false; reason: 'changed'; generation: number }
+  | { admitted: false; reason: 'unknown_spend' };
+
+export interface AdmissionOptions {
+  /** The sliding window of the rate limit, ms (a minute). */
+  windowMs?: number;
+  /** How long a hold lives if its request is never settled (its instance died), ms. */
+  leaseMs?: number;
+  /** How long a key's state lives without a request, ms (then it is rebuilt from the ledger). */
+  stateMs?: number;
+  /** A command not answered in this long fails, ms: a stopped or frozen Redis never hangs a request. */
+  commandTimeoutMs?: number;
+  /** Key prefix; the version in it changes with the scripts' meaning. */
+  prefix?: string;
+}
+
+/** Thrown when Redis does not answer (down, frozen, unreachable) within the command timeout. */
+export class AdmissionUnavailable extends Error {}
+
+type Scripted = RedisClient & {
+  verdictAdmitV1(rate: string, state: string, leases: string, holds: string, ...argv: (string | number)[]): Promise<number[]>;
+  verdictSettleV1(state: string, holds: string, leases: string, ...argv: (string | number)[]): Promise<number>;
+  verdictSeedV1(state: string, ...argv: (string | number)[]): Promise<string>;
+};
+
+/**
+ * Rate limits and credit reservations shared by every instance of a team's server, in one Redis
+ * round trip per admitted request (admission-script.ts). Settling is sent without waiting for it.
+ * No offline queue and a command timeout: when Redis is away a request that needs a limit is
+ * refused at once, not held.
+ */
+export class RedisAdmission {
+  private readonly windowMs: number;
+  private readonly leaseMs: number;
+  private readonly stateMs: number;
+  private readonly prefix: string;
+
+  private constructor(
+    private readonly redis: Scripted,
+    options: AdmissionOptions,
+  ) {
+    this.windowMs = options.windowMs ?? 60_000;
+    this.leaseMs = options.leaseMs ?? 10 * 60_000;
+    this.stateMs = options.stateMs ?? 7 * 86_400_000;
+    this.prefix = options.prefix ?? 'verdict:v1';
+  }
+
+  static async open(url: string, options: AdmissionOptions = {}): Promise<RedisAdmission> {
+    // Loaded only when Redis is named.
+    const { Redis } = await import('ioredis');
+    const timeout = options.commandTimeoutMs ?? 150;
+    const redis = new Redis(url, {
+      enableOfflineQueue: false,
+      commandTimeout: timeout,
+      connectTimeout: Math.max(1000, timeout),
+      maxRetriesPerRequest: 0,
+      // Reconnect quickly and keep trying: back within seconds of Redis returning.
+      retryStrategy: (times) => Math.min(times * 100, 1000),
+      lazyConnect: true,
+    }) as Scripted;
+    redis.on('error', () => {});
+    redis.defineCommand('verdictAdmitV1', { numberOfKeys: 4, lua: ADMIT_SCRIPT });
+    redis.defineCommand('verdictSettleV1', { numberOfKeys: 3, lua: SETTLE_SCRIPT });
+    redis.defineCommand('verdictSeedV1', { numberOfKeys: 1, lua: SEED_SCRIPT });
+    await redis.connect();
+    return new RedisAdmission(redis, options);
+  }
+
+  /** Checks the key's generation, its rate limit and its credit for the request's worst case, and holds it: one round trip. */
+  async admit(ask: AdmissionAsk): Promise<Admission> {
+    const k = keysOf(ask.keyId, this.prefix);
+    const reply = await this.call(() =>
+      this.redis.verdictAdmitV1(
+        k.rate,
+        k.state,
+        k.leases,
+        k.holds,
+        ask.generation,
+        ask.rateLimitRpm ?? 0,
+        this.windowMs,
+        ask.creditLimit === null ? -1 : Math.floor(ask.creditLimit * NANO + 1e-6),
+        ask.creditLimit === null ? 0 : holdOf(Math.max(0, ask.worst)),
+        ask.requestId,
+        this.leaseMs,
+        this.stateMs,
+      ),
+    );
+    const [code, a, b] = reply.map(Number) as [number, number, number];
+    if (code === 1) return { admitted: true, at: a };
+    if (code === 0) return { admitted: false, reason: 'rate', retryAfterSeconds: a };
+    if (code === -1) return { admitted: false, reason: 'credit', spent: a / NANO, held: b / NANO };
+    if (code === -2) return { admitted: false, reason: 'changed', generation: a };
+    return { admitted: false, reason: 'unknown_spend' };
+  }
+
+  /**
+   * Gives the request's hold back and charges its real cost: sent, not awaited. A request held
+   * nothing for (its price unknown) is charged when `unheld` says so. Returns the command, for tests.
+   */
+  settle(keyId: string, requestId: string, costUsd: number, unheld = false): Promise<void> {
+    const k = keysOf(keyId, this.prefix);
+    return this.redis
+      .verdictSettleV1(k.state, k.holds, k.leases, requestId, chargeOf(costUsd), unheld ? '1' : '0')
+      .then(() => undefined)
+      .catch(() => undefined);
+  }
+
+  /** Puts a key's spend from the ledger into Redis, unless another instance did first; the spend Redis then has, USD. */
+  async seedSpend(keyId: string, spentUsd: number): Promise<number> {
+    const k = keysOf(keyId, this.prefix);
+    return Number(await this.call(() => this.redis.verdictSeedV1(k.state, chargeOf(spentUsd), this.stateMs))) / NANO;
+  }
+
+  /** Moves a key's generation (revoked or limits changed): every instance's next request on it reloads the key. */
+  async bumpGeneration(keyId: string): Promise<number> {
+    const k = keysOf(keyId, this.prefix);
+    return Number(await this.call(() => this.redis.hincrby(k.state, 'gen', 1)));
+  }
+
+  /** What Redis holds for a key: spend, held, generation (for tests and the health page). */
+  async state(keyId: string): Promise<{ spent: number | null; held: number; generation: number }> {
+    const k = keysOf(keyId, this.prefix);
+    const [spent, held, gen] = await this.call(() => this.redis.hmget(k.state, 'spent', 'held', 'gen'));
+    return { spent: spent === null ? null : Number(spent) / NANO, held: Number(held ?? 0) / NANO, generation: Number(gen ?? 0) };
+  }
+
+  async close(): Promise<void> {
+    this.redis.disconnect();
+  }
+
+  private async call<T>(command: () => Promise<T>): Promise<T> {
+    try {
+      return await command();
+    } catch (error) {
+      throw new AdmissionUnavailable(`Redis did not answer: ${(error as Error).message}`, { cause: error });
+    }
+  }
+}
