@@ -187,9 +187,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await http.close();
       await services.close();
       await tracer.close();
-      await metrics.close();
-      await requestLog.close();
-      await storage.close();
+      // Each part closes even when one before it cannot write (its database down): what can be kept is.
+      const attempt = (what: string, step: () => Promise<void>) => step().catch((error: unknown) => logger.error({ err: error }, `${what} not closed cleanly`));
+      await attempt('endpoint figures', () => metrics.close());
+      await attempt('request log', () => requestLog.close());
+      await attempt('storage', () => storage.close());
     },
   };
   const core: Core = { ...partial, handlers: createHandlers(partial) };

@@ -8,6 +8,7 @@ import { inspectorApi, sessionLogin } from './inspector-api';
 import { publicApi } from './public-api';
 import { staticUi } from './static-ui';
 import { LOOPBACK_HOSTNAMES } from './hosts';
+import { observability, type Observability } from './observability';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 20 * 1024 * 1024;
 
@@ -17,6 +18,8 @@ export interface ServerAppOptions {
   bodyLimitBytes?: number;
   /** Host names the server answers to; requests naming another Host are refused (DNS rebinding). */
   allowedHostnames?: readonly string[] | null;
+  /** Health, readiness and metrics, when the HTTP server counts requests itself (it sees those the router never does). */
+  observability?: Observability;
 }
 
 export { LOOPBACK_HOSTNAMES } from './hosts';
@@ -86,6 +89,10 @@ export function createServerApp(core: Core, options: ServerAppOptions): Hono<{ V
     xFrameOptions: 'DENY',
   });
   app.use('*', async (c, next) => (c.req.path.startsWith('/api/') ? next() : uiHeaders(c, next)));
+  // Liveness, readiness and Prometheus metrics for a team's operators; every /api request counted.
+  const watch = options.observability ?? observability(core);
+  if (!options.observability) app.use('/api/*', watch.middleware);
+  app.route('/', watch.routes);
 
   app.route('/api/inspector', inspectorApi(core, { uiToken: options.uiToken, bodyLimitBytes }));
   app.route('/api', publicApi(core, { bodyLimitBytes }));

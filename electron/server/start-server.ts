@@ -15,6 +15,7 @@ import type { GatewayError } from '../core/errors';
 import { writeError } from './http-errors';
 import { allowedHostnames } from './hosts';
 import { decisionsLane } from './decisions-lane';
+import { observability } from './observability';
 
 export interface StartServerOptions {
   port: number;
@@ -69,7 +70,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const initialManagementKey = (await core.apiKeys.count()) === 0 ? (await core.apiKeys.create('Initial management key', 'management')).key : undefined;
   const uiToken = randomBytes(24).toString('base64url');
   const hosts = allowedHostnames(options.host, options.allowedHosts);
+  // Requests are counted where every one passes, the lane's as well as the router's.
+  const watch = observability(core);
   const app = createServerApp(core, {
+    observability: watch,
     uiToken,
     rendererDir: options.rendererDir,
     ...(options.bodyLimitBytes ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
@@ -85,6 +89,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     } catch (error) {
       writeError(res, error as GatewayError, randomUUID());
       return;
+    }
+    if (req.url?.startsWith('/api/')) {
+      const started = performance.now();
+      res.once('finish', () => watch.observe(req.url!, res.statusCode, (performance.now() - started) / 1000));
     }
     if (!lane(req, res)) void routed(req, res);
   });

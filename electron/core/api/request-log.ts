@@ -60,6 +60,7 @@ export class RequestLog {
   private writing: Promise<void> = Promise.resolve();
   private handle: { file: string; fh: FileHandle; size: number } | null = null;
   private closed = false;
+  private readonly listeners = new Set<(entry: RequestLogEntry) => void>();
 
   private constructor(
     readonly dir: string,
@@ -92,8 +93,15 @@ export class RequestLog {
     return log;
   }
 
+  /** Calls `listener` with every entry appended from now on (the server's metrics); returns how to stop. */
+  onAppend(listener: (entry: RequestLogEntry) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   append(entry: RequestLogEntry): void {
     if (this.closed || this.mode === 'read') return;
+    for (const listener of this.listeners) listener(entry);
     const line = `${JSON.stringify(entry)}\n`;
     const file = `${entry.created_at.slice(0, 10)}.ndjson`;
     if (this.pendingFile !== null && file !== this.pendingFile) this.startWrite();

@@ -536,6 +536,8 @@ export interface Storage {
   readonly boxes: BoxStorage;
   /** Where the data is, for people and logs, never with a password: "SQLite file …" or "PostgreSQL at host/db". */
   readonly where: string;
+  /** Resolves when the database answers a trivial query; rejects with why not (readiness checks). */
+  ping(): Promise<void>;
   /** Commits what is queued and closes the connections. */
   close(): Promise<void>;
 }

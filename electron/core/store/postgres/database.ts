@@ -111,6 +111,19 @@ export class PgDatabase {
     return (await this.pool.query<T>(sql, params)).rows;
   }
 
+  /** Resolves when the server answers `SELECT 1` within `timeoutMs`; rejects with why not. */
+  async ping(timeoutMs = 1000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      await Promise.race([this.pool.query('SELECT 1'), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** Runs `work` in one transaction on one connection; rolled back when it throws. */
   async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();

@@ -48,6 +48,7 @@ export async function openPostgresStorage(url: string, options: PgOptions = {}):
       evals,
       boxes: new PgBoxStore(db),
       where: `PostgreSQL at ${redactUrl(url)}`,
+      ping: () => db.ping(),
       close: async () => {
         await Promise.all([keys.flush(), metrics.flush()]);
         await db.close();

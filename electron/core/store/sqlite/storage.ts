@@ -37,6 +37,7 @@ export function openSqliteStorage(path: string): SqliteStorage {
     evals: new SqliteEvalStore(store),
     boxes: new SqliteBoxStore(store),
     where: `SQLite file ${path}`,
+    ping: async () => void store.get('SELECT 1'),
     close: async () => store.close(),
   };
 }

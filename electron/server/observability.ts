@@ -1,0 +1,96 @@
+/**
+ * What a team's operators check first: `GET /healthz` (the process answers), `GET /readyz` (its
+ * database answers; 503 naming what does not), and `GET /metrics` in Prometheus's text format, per
+ * instance (prom-client): API requests and their latency by route and status, admission refusals
+ * by reason, requests answered per provider and outcome, spend, and the process's own figures. No
+ * label carries a key, a user or a request's content.
+ */
+import { Hono, type MiddlewareHandler } from 'hono';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Core } from '../core/core';
+
+/** The public API's routes, by the path a request names (anything else under /api is "other"). */
+const ROUTES = ['/api/alpha/decisions', '/api/v1/decisions', '/api/v1/systemone', '/api/ai/decision-model', '/api/v1/models', '/api/v1/keys'];
+
+const routeOf = (path: string): string =>
+  ROUTES.find((r) => path === r || path.startsWith(`${r}/`)) ?? (path.startsWith('/api/inspector/') ? 'inspector' : 'other');
+
+/** Why a request was refused before it was answered, by its status. */
+const REFUSALS: Record<number, string> = { 401: 'key', 402: 'credit', 403: 'forbidden', 413: 'too_large', 429: 'rate' };
+
+export interface Observability {
+  /** Counts and times one /api request that was answered (its path as requested, query and all). */
+  observe(path: string, status: number, seconds: number): void;
+  /** `observe` as router middleware, for an app served without the HTTP server's own count (tests). */
+  middleware: MiddlewareHandler;
+  /** /healthz, /readyz and /metrics. */
+  routes: Hono;
+  /** Stops listening to the core. */
+  close(): void;
+}
+
+export function observability(core: Core): Observability {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'verdict_' });
+  const requests = new Counter({
+    name: 'verdict_http_requests_total',
+    help: 'API requests answered, by route and status',
+    labelNames: ['route', 'status'],
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'verdict_http_request_duration_seconds',
+    help: 'Time to answer an API request, by route',
+    labelNames: ['route'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [registry],
+  });
+  const refusals = new Counter({
+    name: 'verdict_admission_refusals_total',
+    help: 'API requests refused before they were answered, by reason (key, credit, rate, forbidden, too_large)',
+    labelNames: ['reason'],
+    registers: [registry],
+  });
+  const answered = new Counter({
+    name: 'verdict_decisions_total',
+    help: 'Decisions requests that reached a provider, by provider and outcome (ok, client_error, upstream_error)',
+    labelNames: ['provider', 'outcome'],
+    registers: [registry],
+  });
+  const spend = new Counter({ name: 'verdict_spend_usd_total', help: 'USD charged to API keys by this instance', registers: [registry] });
+  const stop = core.requestLog.onAppend((entry) => {
+    const outcome = entry.status < 400 ? 'ok' : entry.status < 500 ? 'client_error' : 'upstream_error';
+    answered.inc({ provider: entry.provider ?? 'none', outcome });
+    if (entry.cost !== null && entry.cost > 0) spend.inc(entry.cost);
+  });
+
+  const observe = (path: string, status: number, seconds: number) => {
+    const route = routeOf(path.split('?', 1)[0]!);
+    requests.inc({ route, status: String(status) });
+    latency.observe({ route }, seconds);
+    const reason = REFUSALS[status];
+    if (reason) refusals.inc({ reason });
+  };
+  const middleware: MiddlewareHandler = async (c, next) => {
+    if (!c.req.path.startsWith('/api/')) return next();
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      observe(c.req.path, c.res.status, (performance.now() - started) / 1000);
+    }
+  };
+
+  const routes = new Hono();
+  routes.get('/healthz', (c) => c.json({ status: 'ok' }));
+  routes.get('/readyz', async (c) => {
+    try {
+      await core.storage.ping();
+      return c.json({ status: 'ready', database: { ok: true, where: core.storage.where } });
+    } catch (error) {
+      return c.json({ status: 'unready', database: { ok: false, where: core.storage.where, error: (error as Error).message } }, 503);
+    }
+  });
+  routes.get('/metrics', async (c) => c.body(await registry.metrics(), 200, { 'content-type': registry.contentType }));
+  return { observe, middleware, routes, close: () => void stop() };
+}
