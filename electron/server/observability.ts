@@ -64,12 +64,33 @@ export function observability(core: Core): Observability {
     if (entry.cost !== null && entry.cost > 0) spend.inc(entry.cost);
   });
 
+  // Each route and status's series looked up once, not its labels hashed on every request.
+  const counted = new Map<string, { count: () => void; time: (seconds: number) => void }>();
+  const series = (path: string, status: number) => {
+    const key = `${status} ${path}`;
+    let s = counted.get(key);
+    if (!s) {
+      const route = routeOf(path.split('?', 1)[0]!);
+      const requested = requests.labels(route, String(status));
+      const timed = latency.labels(route);
+      const reason = REFUSALS[status];
+      const refused = reason ? refusals.labels(reason) : null;
+      s = {
+        count: () => {
+          requested.inc();
+          refused?.inc();
+        },
+        time: (seconds) => timed.observe(seconds),
+      };
+      // Paths with ids or queries in them are not kept one by one.
+      if (counted.size < 1000) counted.set(key, s);
+    }
+    return s;
+  };
   const observe = (path: string, status: number, seconds: number) => {
-    const route = routeOf(path.split('?', 1)[0]!);
-    requests.inc({ route, status: String(status) });
-    latency.observe({ route }, seconds);
-    const reason = REFUSALS[status];
-    if (reason) refusals.inc({ reason });
+    const s = series(path, status);
+    s.count();
+    s.time(seconds);
   };
   const middleware: MiddlewareHandler = async (c, next) => {
     if (!c.req.path.startsWith('/api/')) return next();
