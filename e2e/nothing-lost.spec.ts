@@ -146,3 +146,16 @@ test('a set whose save is answered after another set was opened keeps its own co
   expect(await stateOf('Parcels')).toBe('The parcel came two days late.');
   expect(await stateOf('Letters')).toBe('The letter came a day early.');
 });
+
+test('emptying the model field to type another keeps exactly what is typed, not the first model offered before it', async ({ page, server }) => {
+  const app = new AppPage(page);
+  const sets = new QuestionSetsPage(page);
+  await app.open(server.uiUrl);
+  await app.goTo('Question sets');
+  // A new set is offered the first model of the list once it arrives.
+  await expect(sets.model).toHaveValue('sandbox/baseline-text');
+  await sets.model.fill('');
+  await expect(sets.model).toHaveValue('');
+  await sets.model.pressSequentially('sandbox/sharp-large');
+  await expect(sets.model).toHaveValue('sandbox/sharp-large');
+});

@@ -158,9 +158,13 @@ export function QuestionSetsScreen() {
     dropDraft(draft.id);
     setDraft(loaded.data && draft.id ? draftFrom(loaded.data.id, loaded.data.name, loaded.data.request) : emptyDraft(models.data?.[0]?.id ?? ''));
   };
+  // The first model is offered once the list arrives, to a set that has none: not again when the
+  // analyst empties the field to type another (that refilled it between keystrokes, and what was
+  // typed next was appended to it).
   useEffect(() => {
-    if (!draft.model && models.data?.[0]) setDraft((d) => ({ ...d, model: models.data![0]!.id }));
-  }, [models.data, draft.model]);
+    const first = models.data?.[0]?.id;
+    if (first) setDraft((d) => (d.model ? d : { ...d, model: first }));
+  }, [models.data]);
   const built = useMemo(() => buildRequest(draft), [draft]);
   const update = (patch: Partial<SetDraft>) => {
     for (const key of Object.keys(patch))
