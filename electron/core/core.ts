@@ -59,6 +59,13 @@ export interface CoreOptions {
    * Left out, the data is in the SQLite file of the data directory.
    */
   database?: string | undefined;
+  /**
+   * A `redis://` URL: rate limits and credit of keys with limits are admitted there, shared by every
+   * instance (a team's server, with `database`). Left out, this process counts them itself.
+   */
+  redis?: string | undefined;
+  /** How long a Redis command may take before the request that needed it is refused (default 150 ms). */
+  redisTimeoutMs?: number;
 }
 
 /** The gateway core: one instance per host process, with every dependency passed in. */

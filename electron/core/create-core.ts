@@ -30,6 +30,7 @@ import { HealthRegistry } from './routing/health';
 import { startSandboxFleet, type SandboxFleet } from './sandbox/fleet';
 import { SettingsStore } from './settings/settings';
 import { openStorage } from './store/open';
+import { RedisAdmission } from './store/redis/admission';
 
 export { DATABASE_FILE } from './store/open';
 export const CATALOG_FILE = 'catalog.json';
@@ -140,7 +141,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     mode: options.requestLog ?? 'write',
   });
   // After the request log: opening it adds spend an earlier version left in it.
-  const apiKeys = await ApiKeys.open(storage.keys, clock);
+  // A team's instances admit keys with limits on one Redis; a hold outlives the longest request.
+  const shared = options.redis
+    ? await RedisAdmission.open(options.redis, {
+        leaseMs: (options.timeouts?.deadlineMs ?? 300_000) + 60_000,
+        ...(options.redisTimeoutMs ? { commandTimeoutMs: options.redisTimeoutMs } : {}),
+      })
+    : null;
+  const apiKeys = await ApiKeys.open(storage.keys, clock, shared);
   // Metadata of API requests is kept for 30 days (their cost stays in the keys' spend).
   await runStore.forgetApiRecordsBefore(clock.now() - 30 * 86_400_000);
   const partial = {
@@ -192,6 +200,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await attempt('endpoint figures', () => metrics.close());
       await attempt('request log', () => requestLog.close());
       await attempt('storage', () => storage.close());
+      await attempt('shared admission', async () => shared?.close());
     },
   };
   const core: Core = { ...partial, handlers: createHandlers(partial) };

@@ -21,7 +21,7 @@ export interface DecideOptions {
   /** Called as each question is answered (progress in the inspector). */
   onAnswer?: (name: string) => void;
   /** Called before any upstream call with what gives the most the request can cost (USD); may refuse by throwing. */
-  admit?: (maxCost: () => number) => void;
+  admit?: (maxCost: () => number) => unknown;
   /** A declined question: a 400 (`fail`, the spec's answers have none) or a refusal answer (`keep`). */
   refusals?: 'fail' | 'keep';
 }

@@ -6,7 +6,7 @@ import type { VerifiedKey } from '../core/keys/api-keys';
 
 export type PublicEnv = { Variables: { apiKey: VerifiedKey; requestId: string } };
 
-/** Bearer-key admission for the public API (spec section 5): the key, after its rate limit. */
+/** Bearer-key admission for the public API (spec section 5): the key, after its rate limit (this process's; a shared one is checked later). */
 export async function authenticate(core: Core, header: string | undefined): Promise<VerifiedKey> {
   if (!header) {
     throw new GatewayError('unauthorized', 'Missing Authorization header; send "Authorization: Bearer <API key>"');
@@ -22,9 +22,16 @@ export async function authenticate(core: Core, header: string | undefined): Prom
   return verified;
 }
 
+/** Routes whose requests a team's shared admission checks once the most they can cost is known (rate and credit in one round trip). */
+const ADMITTED_AT_DECISION = new Set(['/api/alpha/decisions', '/api/v1/decisions', '/api/v1/systemone', '/api/ai/decision-model']);
+
 export function bearerAuth(core: Core): MiddlewareHandler<PublicEnv> {
   return async (c, next) => {
-    c.set('apiKey', await authenticate(core, c.req.header('authorization')));
+    const key = await authenticate(core, c.req.header('authorization'));
+    // With a shared admission, the other routes have their rate limit checked here, one round trip.
+    if (core.apiKeys.shared && !(c.req.method === 'POST' && ADMITTED_AT_DECISION.has(c.req.path)))
+      await core.apiKeys.admitShared(key.id, c.get('requestId') ?? crypto.randomUUID(), null);
+    c.set('apiKey', key);
     await next();
   };
 }

@@ -17,7 +17,7 @@ import { isPostgresUrl } from '../core/store/open';
 import { redactUrl } from '../core/store/redact';
 
 const USAGE = `Usage:
-  npm run serve -- [--port 8787] [--host 127.0.0.1] [--allowed-host NAME ...] [--data-dir DIR] [--database postgres://...] [--body-limit BYTES]
+  npm run serve -- [--port 8787] [--host 127.0.0.1] [--allowed-host NAME ...] [--data-dir DIR] [--database postgres://...] [--redis redis://...] [--body-limit BYTES]
   npm run serve -- keys create --name NAME [--kind standard|management] [--credit-limit USD] [--rate-limit PER_MINUTE] [--data-dir DIR] [--database URL]
   npm run serve -- keys list [--data-dir DIR] [--database URL]
   npm run serve -- keys revoke ID [--data-dir DIR] [--database URL]
@@ -25,7 +25,7 @@ ${STORE_USAGE}
 The data is in the data directory's SQLite file unless --database names a PostgreSQL server (a team's
 instances share it). The keys commands work on existing data (the server's; the default unless
 --data-dir or --database says otherwise). store copy checks the whole copy before it writes anything.
-Options may also be set with VERDICT_PORT, VERDICT_HOST, VERDICT_DATA_DIR and VERDICT_DATABASE_URL.`;
+Options may also be set with VERDICT_PORT, VERDICT_HOST, VERDICT_DATA_DIR, VERDICT_DATABASE_URL and VERDICT_REDIS_URL.`;
 
 const bundleDir = fileURLToPath(new URL('.', import.meta.url));
 
@@ -80,6 +80,7 @@ async function main(argv: string[]): Promise<void> {
           'allowed-host': { type: 'string', multiple: true },
           'data-dir': { type: 'string' },
           database: { type: 'string' },
+          redis: { type: 'string' },
           from: { type: 'string' },
           to: { type: 'string' },
           'body-limit': { type: 'string' },
@@ -105,6 +106,12 @@ async function main(argv: string[]): Promise<void> {
     fail(
       `--database (or VERDICT_DATABASE_URL) must be a postgres:// URL, not "${redactUrl(database)}"; leave it out to keep the data in ${join(dataDir, DATABASE_FILE)}`,
     );
+  // A team's shared limits: keys with a rate or credit limit are admitted on this Redis by every instance.
+  const redis = values.redis ?? process.env['VERDICT_REDIS_URL'] ?? undefined;
+  if (redis !== undefined && !/^rediss?:\/\//i.test(redis))
+    fail(`--redis (or VERDICT_REDIS_URL) must be a redis:// or rediss:// URL, not "${redactUrl(redis)}"`);
+  if (redis !== undefined && database === undefined)
+    fail('--redis shares limits between instances that share their data: name the database too (--database postgres://… or VERDICT_DATABASE_URL)');
   if (positionals[0] === 'keys') {
     await runKeys(positionals.slice(1), dataDir, database, values);
     return;
@@ -135,6 +142,7 @@ async function main(argv: string[]): Promise<void> {
     allowedHosts,
     dataDir,
     ...(database ? { database } : {}),
+    ...(redis ? { redis } : {}),
     rendererDir: join(bundleDir, '..', 'renderer'),
     version: readVersion(),
     logger: createLogger(),
@@ -146,7 +154,7 @@ async function main(argv: string[]): Promise<void> {
     url: running.url,
     uiUrl: running.uiUrl,
     dataDir,
-    data: running.core.storage.where,
+    data: running.core.storage.where + (running.core.apiKeys.shared ? `; limits shared on ${running.core.apiKeys.shared.where}` : ''),
     host,
     allowedHosts,
     initialKey: running.initialManagementKey,

@@ -105,12 +105,19 @@ export function observability(core: Core): Observability {
   const routes = new Hono();
   routes.get('/healthz', (c) => c.json({ status: 'ok' }));
   routes.get('/readyz', async (c) => {
-    try {
-      await core.storage.ping();
-      return c.json({ status: 'ready', database: { ok: true, where: core.storage.where } });
-    } catch (error) {
-      return c.json({ status: 'unready', database: { ok: false, where: core.storage.where, error: (error as Error).message } }, 503);
-    }
+    // Each part reported apart: a team's Redis down leaves keys without limits working, its database down does not.
+    const check = async (where: string, ping: () => Promise<void>) =>
+      ping().then(
+        () => ({ ok: true, where }),
+        (error: unknown) => ({ ok: false, where, error: (error as Error).message }),
+      );
+    const shared = core.apiKeys.shared;
+    const [database, redis] = await Promise.all([
+      check(core.storage.where, () => core.storage.ping()),
+      shared ? check(shared.where, () => shared.ping()) : null,
+    ]);
+    const ready = database.ok && (redis?.ok ?? true);
+    return c.json({ status: ready ? 'ready' : 'unready', database, ...(redis ? { redis } : {}) }, ready ? 200 : 503);
   });
   routes.get('/metrics', async (c) => c.body(await registry.metrics(), 200, { 'content-type': registry.contentType }));
   return { observe, middleware, routes, close: () => void stop() };

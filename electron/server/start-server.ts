@@ -23,6 +23,10 @@ export interface StartServerOptions {
   dataDir: string;
   /** A `postgres://` URL: the data is there (shared by every instance that names it), not in the data directory's SQLite file. */
   database?: string;
+  /** A `redis://` URL: keys with limits admitted there, shared by every instance (with `database`). */
+  redis?: string;
+  /** How long a Redis command may take (default 150 ms). */
+  redisTimeoutMs?: number;
   rendererDir: string;
   version: string;
   bodyLimitBytes?: number;
@@ -59,6 +63,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const core = await createCore({
     dataDir: options.dataDir,
     ...(options.database ? { database: options.database } : {}),
+    ...(options.redis ? { redis: options.redis } : {}),
+    ...(options.redisTimeoutMs ? { redisTimeoutMs: options.redisTimeoutMs } : {}),
     secrets,
     host: 'browser',
     version: options.version,

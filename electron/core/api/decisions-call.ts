@@ -72,9 +72,14 @@ export async function answerApiCall(core: Core, call: ApiCall): Promise<ApiCallA
     ...(call.route && call.route !== 'alpha' ? { route: call.route } : {}),
   });
   let reservation: Reservation | null = null;
-  const admit = (maxCost: () => number) => {
-    reservation = core.apiKeys.reserve(keyId, maxCost);
-  };
+  // A team's shared admission (rate limit and credit in one round trip) when the key has limits; else this process's reservation.
+  const admit = core.apiKeys.sharedFor(keyId, true)
+    ? async (maxCost: () => number) => {
+        reservation = await core.apiKeys.admitShared(keyId, call.requestId, maxCost);
+      }
+    : (maxCost: () => number) => {
+        reservation = core.apiKeys.reserve(keyId, maxCost);
+      };
   let outcome: Answered;
   try {
     outcome = await core.service().decide(request, {

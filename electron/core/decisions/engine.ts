@@ -44,7 +44,7 @@ export interface DecideOptions {
   signal?: CancelSignal;
   onAnswer?: (name: string) => void;
   /** Called once the plan is known and before any upstream call, with the most the request can cost (worked out only if asked); may refuse by throwing. */
-  admit?: (maxCost: () => number) => void;
+  admit?: (maxCost: () => number) => unknown;
   /**
    * A question a host declined to answer: `fail` (the spec's route, whose answers have no refusal)
    * makes the request a 400 naming it, its calls charged; `keep` returns it in `refused` beside the
@@ -74,7 +74,9 @@ export class DecisionsEngine {
     try {
       const prepared = prepare(request, this.gateway.model(request.model));
       const plan = this.plan(request, prepared);
-      options.admit?.(() => maxCost(this.gateway, plan, request, prepared));
+      // A shared admission answers asynchronously; this process's own, at once (no await then).
+      const admitted = options.admit?.(() => maxCost(this.gateway, plan, request, prepared));
+      if (admitted instanceof Promise) await admitted;
       const runs = await this.answer(request, prepared, plan, options, ledger);
       const outcome = { ...assemble(request, prepared, runs, ledger), plan };
       if (outcome.refused.length > 0 && options.refusals !== 'keep') throw refusalError(outcome);

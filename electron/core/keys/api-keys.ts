@@ -2,7 +2,7 @@ import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ApiKeyInfo, ApiKeyKind, ApiKeyLimits } from '../../../shared/schemas/inspector';
 import { isoTime, type Clock } from '../clock';
 import { GatewayError } from '../errors';
-import type { ApiKeyRecord, KeyStorage } from '../store/ports';
+import { SharedAdmissionUnavailable, type ApiKeyRecord, type KeyStorage, type SharedAdmission } from '../store/ports';
 
 /** Keys look like `vd-<12 hex id>-<43 base64url secret>`; only a SHA-256 of the whole key is stored. */
 const KEY_PATTERN = /^vd-([0-9a-f]{12})-([A-Za-z0-9_-]{43})$/;
@@ -30,12 +30,15 @@ export interface VerifiedKey {
 }
 
 const MINUTE = 60_000;
+const labelOf = (row: ApiKeyRecord | undefined) => row?.label ?? 'the key';
 const round = (usd: number) => Number(usd.toFixed(6));
 
 /** Credit held for a request in flight, from admission until its real cost is charged. */
 export interface Reservation {
   readonly keyId: string;
   readonly usd: number;
+  /** Held by the team's shared admission under this request id (settled there), not in this process. */
+  readonly shared?: string;
 }
 
 /**
@@ -64,13 +67,18 @@ export class ApiKeys {
   private readonly recent = new Map<string, number[]>();
   private prunedAt = 0;
 
+  /** Each key's generation as the shared admission last said it (revocations and limit changes move it). */
+  private readonly generations = new Map<string, number>();
+
   private constructor(
     private readonly store: KeyStorage,
     private readonly clock: Clock,
+    /** A team's admission shared by every instance; without it, this process's own counts. */
+    readonly shared: SharedAdmission | null,
   ) {}
 
-  static async open(store: KeyStorage, clock: Clock): Promise<ApiKeys> {
-    const keys = new ApiKeys(store, clock);
+  static async open(store: KeyStorage, clock: Clock, shared: SharedAdmission | null = null): Promise<ApiKeys> {
+    const keys = new ApiKeys(store, clock, shared);
     await keys.readKeys();
     for (const { keyId, at } of await store.requestsSince(clock.now() - MINUTE)) {
       const times = keys.recent.get(keyId) ?? [];
@@ -113,7 +121,8 @@ export class ApiKeys {
    * is committed: the answer (or error) must not leave before.
    */
   charge(id: string, usd: number, reservation: Reservation | null): Promise<void> {
-    if (reservation) this.release(reservation);
+    if (reservation?.shared !== undefined) void this.shared?.settle(id, reservation.shared, Math.max(0, usd), reservation.usd === 0);
+    else if (reservation) this.release(reservation);
     if (!(usd > 0)) return Promise.resolve();
     this.spentByKey.set(id, this.spent(id) + usd);
     return this.store.charge(id, usd);
@@ -126,10 +135,10 @@ export class ApiKeys {
     else this.reservedByKey.delete(reservation.keyId);
   }
 
-  /** Rate limit (requests per minute, sliding window): 429 with Retry-After when over. */
+  /** Rate limit (requests per minute, sliding window): 429 with Retry-After when over. Shared: checked at admission instead. */
   admitRate(id: string): void {
     const row = this.cache.get(id);
-    if (!row?.rate_limit_rpm) return;
+    if (!row?.rate_limit_rpm || this.shared) return;
     const now = this.clock.now();
     const times = this.recent.get(id) ?? [];
     while (times.length > 0 && now - times[0]! >= MINUTE) times.shift();
@@ -150,10 +159,79 @@ export class ApiKeys {
     }
   }
 
+  /** Whether a request on this key is admitted by the team's shared admission: there is one, and the key has a limit it checks. */
+  sharedFor(id: string, withCredit: boolean): boolean {
+    const row = this.cache.get(id);
+    return this.shared !== null && row !== undefined && (row.rate_limit_rpm !== null || (withCredit && row.credit_limit !== null));
+  }
+
+  /**
+   * Admission by the team's shared admission, in one round trip: the rate limit and, given the most
+   * the request can cost, the credit held for it (a key without limits asks nothing). 429 and 402 as
+   * one process answers them; 503 when the shared admission does not answer: a request that needs a
+   * limit is never let through unchecked. Without a shared admission, this process's own reservation.
+   */
+  async admitShared(id: string, requestId: string, mostItCosts: (() => number) | null): Promise<Reservation | null> {
+    if (!this.shared) return mostItCosts ? this.reserve(id, mostItCosts) : null;
+    if (!this.sharedFor(id, mostItCosts !== null)) return null;
+    const shared = this.shared;
+    let worst: number | null = null;
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const row = this.cache.get(id);
+      if (!row || row.revoked_at) throw new GatewayError('unauthorized', 'Invalid or revoked API key');
+      const withCredit = mostItCosts !== null && row.credit_limit !== null;
+      if (withCredit && worst === null) worst = mostItCosts();
+      let answer;
+      try {
+        answer = await shared.admit({
+          keyId: id,
+          generation: this.generations.get(id) ?? 0,
+          rateLimitRpm: row.rate_limit_rpm,
+          creditLimit: withCredit ? row.credit_limit : null,
+          worst: withCredit ? (worst ?? 0) : 0,
+          requestId,
+        });
+      } catch (error) {
+        if (!(error instanceof SharedAdmissionUnavailable)) throw error;
+        throw new GatewayError(
+          'unavailable',
+          `Key ${row.label} has limits shared by every instance, and ${shared.where} did not answer; requests on keys with limits are refused until it does`,
+          { cause: error },
+        );
+      }
+      if (answer.admitted) return withCredit ? { keyId: id, usd: worst ?? 0, shared: requestId } : null;
+      if (answer.reason === 'rate') {
+        const wait = answer.retryAfterSeconds;
+        throw new GatewayError('rate_limited', `Key ${row.label} is limited to ${row.rate_limit_rpm} requests per minute; try again in ${wait} s`, {
+          headers: { 'Retry-After': String(wait) },
+          metadata: { limit_rpm: row.rate_limit_rpm, retry_after_seconds: wait },
+        });
+      }
+      if (answer.reason === 'credit') {
+        const limit = row.credit_limit!;
+        throw new GatewayError(
+          'payment_required',
+          `Key ${row.label} has $${round(Math.max(0, limit - answer.spent - answer.held))} of its $${limit} credit free, and this request may cost up to $${round(worst ?? 0)}; raise its limit or use another key`,
+          { metadata: { credit_limit: limit, spent: round(answer.spent), reserved: round(answer.held), request_max_cost: round(worst ?? 0) } },
+        );
+      }
+      if (answer.reason === 'changed') {
+        // Revoked or its limits changed, through another instance: read the keys again, then ask again.
+        await this.readKeys();
+        this.generations.set(id, answer.generation);
+        continue;
+      }
+      // The shared state lost the key's spend (restarted, evicted, or never had it): the database's, then ask again.
+      const stored = (await this.store.all()).find((k) => k.id === id);
+      await shared.seedSpend(id, stored?.spent ?? 0).catch(() => undefined);
+    }
+    throw new GatewayError('unavailable', `Key ${labelOf(this.cache.get(id))} could not be admitted: the shared limits kept changing; try again`);
+  }
+
   /** Credit, before anything is known of the request: 402 once the key has spent its limit. */
   admitCredit(id: string): void {
     const row = this.cache.get(id);
-    if (row?.credit_limit === null || row?.credit_limit === undefined) return;
+    if (row?.credit_limit === null || row?.credit_limit === undefined || this.shared) return;
     const spent = this.spent(id);
     if (spent >= row.credit_limit) {
       throw new GatewayError(
@@ -226,6 +304,8 @@ export class ApiKeys {
     const record = await this.store.revoke(id, isoTime(this.clock));
     if (!record) throw new GatewayError('not_found', `No API key with id "${id}"`);
     this.remember(record);
+    // Every instance's next request on it reads the key again (the database's notice may come later).
+    await this.shared?.bumpGeneration(id).catch(() => undefined);
     return toInfo(record, round(this.spentByKey.get(id) ?? record.spent));
   }
 

@@ -541,3 +541,43 @@ export interface Storage {
   /** Commits what is queued and closes the connections. */
   close(): Promise<void>;
 }
+
+/** One request asking to be admitted on a key with limits, on a team's shared admission. */
+export interface SharedAdmissionAsk {
+  keyId: string;
+  /** The key's generation as this instance knows it (moved by revocations and limit changes). */
+  generation: number;
+  rateLimitRpm: number | null;
+  creditLimit: number | null;
+  /** The most the request can cost, USD (0: nothing is held). */
+  worst: number;
+  requestId: string;
+}
+
+export type SharedAdmissionAnswer =
+  | { admitted: true; at: number }
+  | { admitted: false; reason: 'rate'; retryAfterSeconds: number }
+  | { admitted: false; reason: 'credit'; spent: number; held: number }
+  | { admitted: false; reason: 'changed'; generation: number }
+  | { admitted: false; reason: 'unknown_spend' };
+
+/**
+ * Rate limits and credit reservations shared by every instance of a team's server: one
+ * round trip admits a request. Rejects with `SharedAdmissionUnavailable` when it cannot answer.
+ */
+export interface SharedAdmission {
+  admit(ask: SharedAdmissionAsk): Promise<SharedAdmissionAnswer>;
+  /** Gives a request's hold back and charges its real cost; sent without waiting. */
+  settle(keyId: string, requestId: string, costUsd: number, unheld?: boolean): Promise<void>;
+  /** Puts a key's spend (from the database) into the shared state unless there is one; the spend it then has. */
+  seedSpend(keyId: string, spentUsd: number): Promise<number>;
+  /** Moves a key's generation: every instance's next request on it reads the key again. */
+  bumpGeneration(keyId: string): Promise<number>;
+  /** Where it is, for people and logs, never with a password. */
+  readonly where: string;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The shared admission did not answer (down, frozen, unreachable) in time. */
+export class SharedAdmissionUnavailable extends Error {}

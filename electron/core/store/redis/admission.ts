@@ -1,4 +1,6 @@
 import type { Redis as RedisClient } from 'ioredis';
+import { SharedAdmissionUnavailable, type SharedAdmission, type SharedAdmissionAnswer, type SharedAdmissionAsk } from '../ports';
+import { redactUrl } from '../redact';
 import { ADMIT_SCRIPT, keysOf, SEED_SCRIPT, SETTLE_SCRIPT } from './admission-script';
 
 /** USD in whole nano-dollars, the unit Redis counts money in (exact sums). */
@@ -7,26 +9,8 @@ const NANO = 1e9;
 const holdOf = (usd: number) => Math.ceil(usd * NANO - 1e-6);
 const chargeOf = (usd: number) => Math.round(usd * NANO);
 
-/** One request asking to be admitted on a key with limits. */
-export interface AdmissionAsk {
-  keyId: string;
-  /** The key's revocation generation as this instance knows it. */
-  generation: number;
-  /** Requests per minute; null: none. */
-  rateLimitRpm: number | null;
-  /** USD; null: none. */
-  creditLimit: number | null;
-  /** The most the request can cost, USD (0 when unknown: nothing is held for it). */
-  worst: number;
-  requestId: string;
-}
-
-export type Admission =
-  | { admitted: true; at: number }
-  | { admitted: false; reason: 'rate'; retryAfterSeconds: number }
-  | { admitted: false; reason: 'credit'; spent: number; held: number }
-  | { admitted: false; reason: 'changed'; generation: number }
-  | { admitted: false; reason: 'unknown_spend' };
+export type AdmissionAsk = SharedAdmissionAsk;
+export type Admission = SharedAdmissionAnswer;
 
 export interface AdmissionOptions {
   /** The sliding window of the rate limit, ms (a minute). */
@@ -42,7 +26,7 @@ export interface AdmissionOptions {
 }
 
 /** Thrown when Redis does not answer (down, frozen, unreachable) within the command timeout. */
-export class AdmissionUnavailable extends Error {}
+export const AdmissionUnavailable = SharedAdmissionUnavailable;
 
 type Scripted = RedisClient & {
   verdictAdmitV1(rate: string, state: string, leases: string, holds: string, ...argv: (string | number)[]): Promise<number[]>;
@@ -56,7 +40,7 @@ type Scripted = RedisClient & {
  * No offline queue and a command timeout: when Redis is away a request that needs a limit is
  * refused at once, not held.
  */
-export class RedisAdmission {
+export class RedisAdmission implements SharedAdmission {
   private readonly windowMs: number;
   private readonly leaseMs: number;
   private readonly stateMs: number;
@@ -65,6 +49,7 @@ export class RedisAdmission {
   private constructor(
     private readonly redis: Scripted,
     options: AdmissionOptions,
+    readonly where: string,
   ) {
     this.windowMs = options.windowMs ?? 60_000;
     this.leaseMs = options.leaseMs ?? 10 * 60_000;
@@ -90,7 +75,7 @@ export class RedisAdmission {
     redis.defineCommand('verdictSettleV1', { numberOfKeys: 3, lua: SETTLE_SCRIPT });
     redis.defineCommand('verdictSeedV1', { numberOfKeys: 1, lua: SEED_SCRIPT });
     await redis.connect();
-    return new RedisAdmission(redis, options);
+    return new RedisAdmission(redis, options, `Redis at ${redactUrl(url)}`);
   }
 
   /** Checks the key's generation, its rate limit and its credit for the request's worst case, and holds it: one round trip. */
@@ -151,6 +136,10 @@ export class RedisAdmission {
     return { spent: spent === null ? null : Number(spent) / NANO, held: Number(held ?? 0) / NANO, generation: Number(gen ?? 0) };
   }
 
+  async ping(): Promise<void> {
+    await this.call(() => this.redis.ping());
+  }
+
   async close(): Promise<void> {
     this.redis.disconnect();
   }
@@ -159,7 +148,7 @@ export class RedisAdmission {
     try {
       return await command();
     } catch (error) {
-      throw new AdmissionUnavailable(`Redis did not answer: ${(error as Error).message}`, { cause: error });
+      throw new SharedAdmissionUnavailable(`Redis did not answer: ${(error as Error).message}`, { cause: error });
     }
   }
 }

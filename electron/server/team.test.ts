@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CatalogFileSchema } from '../../shared/schemas/catalog';
+import { startPostgres, type TestPostgres } from '../test-support/postgres';
+import { redisMissing, startRedis, type TestRedis } from '../test-support/redis';
+import { ScriptedUpstream } from '../test-support/scripted-upstream';
+import { tempDir } from '../test-support/temp-core';
+import { WIRE } from '../test-support/wire-fixtures';
+import { startServer, type RunningServer } from './start-server';
+
+const PRICE = 0.000001;
+const MODEL = {
+  id: 'acme/judge',
+  name: 'Judge',
+  created: 1,
+  architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null },
+};
+const answer = (headerDelayMs: number) => ({
+  ...WIRE.openai('Yes', {
+    top: [
+      { token: 'Yes', logprob: -0.1 },
+      { token: 'No', logprob: -2.4 },
+    ],
+    usage: { prompt: 1000, completion: 1 },
+  }),
+  headerDelayMs,
+});
+const JUDGE = { model: 'acme/judge', state: 'The parcel came two days late.', questions: { late: { type: 'noul', instructions: 'Was it late?' } } };
+
+const missing = redisMissing();
+
+/** Three instances of the server on one Postgres and one Redis, as a team runs them behind a load balancer. */
+describe.skipIf(missing !== null)(`a team's server: three instances, one Postgres, one Redis${missing ? ` (skipped: ${missing})` : ''}`, () => {
+  let postgres: TestPostgres;
+  let redis: TestRedis & { close(): Promise<void> };
+  let upstream: ScriptedUpstream;
+  const servers: RunningServer[] = [];
+  const dirs: { cleanup(): void; path: string }[] = [];
+
+  beforeAll(async () => {
+    [postgres, redis, upstream] = await Promise.all([startPostgres(), startRedis(), new ScriptedUpstream().start()]);
+    upstream.always(answer(0));
+    const database = await postgres.createDatabase('team');
+    for (let i = 0; i < 3; i += 1) {
+      const [data, renderer] = [tempDir(), tempDir()];
+      dirs.push(data, renderer);
+      const server = await startServer({
+        port: 0,
+        host: '127.0.0.1',
+        dataDir: data.path,
+        rendererDir: renderer.path,
+        database,
+        redis: redis.url,
+        // Three servers, Postgres, Redis and the tests share two cores here: a generous command timeout (the fault test sets its own).
+        redisTimeoutMs: 3_000,
+        version: 'test',
+        overrideGlobalObjects: false,
+        sandbox: { seed: 1, failures: false, timeScale: 0 },
+        timeouts: { deadlineMs: 10_000, attemptMs: 5_000 },
+      });
+      servers.push(server);
+      await server.core.replaceCatalogFile(
+        CatalogFileSchema.parse({
+          version: 1,
+          providers: [{ slug: 'acme', name: 'Acme', wire_format: 'openai', base_url: `${upstream.url}/v1`, local: true }],
+          models: [MODEL],
+          endpoints: [
+            {
+              model_id: 'acme/judge',
+              provider: 'acme',
+              upstream_model: 'judge-1',
+              pricing: { prompt: String(PRICE), completion: String(PRICE) },
+              supported_parameters: ['logprobs', 'top_logprobs', 'max_tokens'],
+            },
+          ],
+        }),
+      );
+    }
+  }, 90_000);
+  afterAll(async () => {
+    for (const s of servers) await s.close();
+    await upstream?.close();
+    await redis?.close();
+    postgres?.stop();
+    for (const d of dirs) d.cleanup();
+  });
+
+  const ask = (server: RunningServer, key: string) =>
+    fetch(`${server.url}/api/alpha/decisions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(JUDGE),
+    });
+
+  it('a key created through one instance works through all; revoked through one, it is refused by all on their next request', async () => {
+    const { info, key } = await servers[0]!.core.apiKeys.create('shared', 'standard', { credit_limit: 10, rate_limit_rpm: 1000 });
+    for (const s of servers) expect((await ask(s, key)).status).toBe(200);
+    await servers[1]!.core.apiKeys.revoke(info.id);
+    for (const s of servers) expect((await ask(s, key)).status).toBe(401);
+  });
+
+  it('150 requests at once over the three at 60 a minute: exactly 60 answered, 90 told to come back with Retry-After', async () => {
+    const { key } = await servers[0]!.core.apiKeys.create('sixty', 'standard', { credit_limit: null, rate_limit_rpm: 60 });
+    const responses = await Promise.all(Array.from({ length: 150 }, (_, i) => ask(servers[i % 3]!, key)));
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(60);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(90);
+    const waits = responses.filter((r) => r.status === 429).map((r) => Number(r.headers.get('retry-after')));
+    expect(waits.every((w) => w >= 1 && w <= 60)).toBe(true);
+  });
+
+  it('50 requests at once against a credit that fits 5 of their worst cases: exactly 5 answered, and the spend stays within the limit', async () => {
+    // The most one request may cost, as the server holds it (from a key that cannot afford even one).
+    const probe = (await servers[0]!.core.apiKeys.create('probe', 'standard', { credit_limit: 1e-9, rate_limit_rpm: null })).key;
+    const refused = (await (await ask(servers[0]!, probe)).json()) as { error: { metadata: { request_max_cost: number } } };
+    const worst = refused.error.metadata.request_max_cost;
+    const limit = Number((5.5 * worst).toFixed(9));
+    const { info, key } = await servers[1]!.core.apiKeys.create('tight', 'standard', { credit_limit: limit, rate_limit_rpm: null });
+    // Slow answers: every hold is still held when the last of the fifty is admitted.
+    upstream.always(answer(1500));
+    try {
+      const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => ask(servers[i % 3]!, key)));
+      const statuses = responses.map((r) => r.status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+      expect(statuses.filter((s) => s === 402)).toHaveLength(45);
+      const spent = (await servers[2]!.core.storage.keys.all()).find((k) => k.id === info.id)!.spent;
+      expect(spent).toBeGreaterThan(0);
+      expect(spent).toBeLessThanOrEqual(limit);
+    } finally {
+      upstream.always(answer(0));
+    }
+  });
+
+  it('Redis frozen: a request on a key with limits is refused with 503 at once, one without limits is answered; thawed, both are', async () => {
+    const limited = (await servers[0]!.core.apiKeys.create('limited', 'standard', { credit_limit: 5, rate_limit_rpm: 600 })).key;
+    const free = (await servers[0]!.core.apiKeys.create('free', 'standard')).key;
+    const [data, renderer] = [tempDir(), tempDir()];
+    dirs.push(data, renderer);
+    // An instance with the issue's command timeout.
+    const quick = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      dataDir: data.path,
+      rendererDir: renderer.path,
+      database: postgres.url.replace(/\/verdict$/, '/team'),
+      redis: redis.url,
+      redisTimeoutMs: 150,
+      version: 'test',
+      overrideGlobalObjects: false,
+      sandbox: { seed: 1, failures: false, timeScale: 0 },
+    });
+    servers.push(quick);
+    expect((await fetch(`${quick.url}/api/v1/models`, { headers: { authorization: `Bearer ${limited}` } })).status).toBe(200);
+    redis.freeze();
+    try {
+      const started = Date.now();
+      const refused = await fetch(`${quick.url}/api/v1/models`, { headers: { authorization: `Bearer ${limited}` } });
+      expect(refused.status).toBe(503);
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+        /did not answer; requests on keys with limits are refused until it does/,
+      );
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect((await fetch(`${quick.url}/api/v1/models`, { headers: { authorization: `Bearer ${free}` } })).status).toBe(200);
+      const ready = await fetch(`${quick.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toMatchObject({ status: 'unready', database: { ok: true }, redis: { ok: false } });
+    } finally {
+      redis.thaw();
+    }
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 200; i += 1) {
+      status = (await fetch(`${quick.url}/api/v1/models`, { headers: { authorization: `Bearer ${limited}` } })).status;
+      if (status !== 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe(200);
+  });
+});
