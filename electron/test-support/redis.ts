@@ -1,8 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port';
 
 /** Where Debian's redis-server is (`apt-get install redis-server`; CI installs it). */
 export const REDIS_SERVER = process.env['VERDICT_REDIS_SERVER'] ?? '/usr/bin/redis-server';
@@ -21,17 +21,6 @@ export interface TestRedis {
   /** Stops the server; `start` brings one back on the same port, empty. */
   stop(): Promise<void>;
   start(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A real Redis on loopback, on a free port, in a temporary directory, nothing saved to disk. */
