@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { CatalogFile } from '../../shared/schemas/catalog';
 import { Catalog } from './catalog/catalog';
@@ -106,6 +107,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const datasets = await Datasets.open(storage.datasets, clock);
   const evalRuns = new EvalRuns({
     storage: storage.evals,
+    // One of a team's instances sends a run at a time; this one restarted is the same one.
+    owner: `${hostname()} ${options.dataDir}`,
     clock,
     logger,
     datasets,

@@ -24,6 +24,22 @@ const answer = (headerDelayMs: number) => ({
   }),
   headerDelayMs,
 });
+/** The loopback provider and its priced model, as each instance's catalog file has them. */
+const catalogFile = (url: string) =>
+  CatalogFileSchema.parse({
+    version: 1,
+    providers: [{ slug: 'acme', name: 'Acme', wire_format: 'openai', base_url: `${url}/v1`, local: true }],
+    models: [MODEL],
+    endpoints: [
+      {
+        model_id: 'acme/judge',
+        provider: 'acme',
+        upstream_model: 'judge-1',
+        pricing: { prompt: String(PRICE), completion: String(PRICE) },
+        supported_parameters: ['logprobs', 'top_logprobs', 'max_tokens'],
+      },
+    ],
+  });
 const JUDGE = { model: 'acme/judge', state: 'The parcel came two days late.', questions: { late: { type: 'noul', instructions: 'Was it late?' } } };
 
 const missing = redisMissing();
@@ -58,22 +74,7 @@ describe.skipIf(missing !== null)(`a team's server: three instances, one Postgre
         timeouts: { deadlineMs: 10_000, attemptMs: 5_000 },
       });
       servers.push(server);
-      await server.core.replaceCatalogFile(
-        CatalogFileSchema.parse({
-          version: 1,
-          providers: [{ slug: 'acme', name: 'Acme', wire_format: 'openai', base_url: `${upstream.url}/v1`, local: true }],
-          models: [MODEL],
-          endpoints: [
-            {
-              model_id: 'acme/judge',
-              provider: 'acme',
-              upstream_model: 'judge-1',
-              pricing: { prompt: String(PRICE), completion: String(PRICE) },
-              supported_parameters: ['logprobs', 'top_logprobs', 'max_tokens'],
-            },
-          ],
-        }),
-      );
+      await server.core.replaceCatalogFile(catalogFile(upstream.url));
     }
   }, 90_000);
   afterAll(async () => {
@@ -173,4 +174,61 @@ describe.skipIf(missing !== null)(`a team's server: three instances, one Postgre
     }
     expect(status).toBe(200);
   });
+
+  it('an evaluation run is sent by one instance at a time; stopped there, another takes it up and no item is stored twice', async () => {
+    const [a, b, c] = servers as [RunningServer, RunningServer, RunningServer];
+    const h = a.core.handlers;
+    const items = Array.from({ length: 12 }, (_, i) => JSON.stringify({ id: `t${i}`, state: `ticket ${i}`, expected: { late: i % 2 === 0 } })).join('\n');
+    const imported = await h['datasets.import']({ name: 'tickets', format: 'jsonl', content: items, questions: JUDGE.questions as never, valid_only: false });
+    const datasetId = imported.dataset!.id;
+    upstream.always(answer(150));
+    try {
+      const before = upstream.received.length;
+      const run = await h['evals.start']({ request: JUDGE as never, dataset_id: datasetId, variants: [{ model: 'acme/judge' }], concurrency: 2 });
+      // The other instances look for runs to take up while it is sent: it is leased, they leave it.
+      expect(await b.core.evalRuns.resumeInterrupted()).toBe(0);
+      expect(await c.core.evalRuns.resumeInterrupted()).toBe(0);
+      await expect(b.core.evalRuns.resume(run.id)).rejects.toThrow(/being sent by another instance/);
+      const done = await a.core.evalRuns.wait(run.id);
+      expect(done).toMatchObject({ status: 'done', done: 12, failed: 0 });
+      // One call per item: nobody else sent any of them.
+      expect(upstream.received.length - before).toBe(12);
+
+      // Stopped mid-run (its lease given back on the way out), another instance takes it up and finishes it.
+      const [data, renderer] = [tempDir(), tempDir()];
+      dirs.push(data, renderer);
+      const leaving = await startServer({
+        port: 0,
+        host: '127.0.0.1',
+        dataDir: data.path,
+        rendererDir: renderer.path,
+        database: postgres.url.replace(/\/verdict$/, '/team'),
+        redis: redis.url,
+        redisTimeoutMs: 3_000,
+        version: 'test',
+        overrideGlobalObjects: false,
+        sandbox: { seed: 1, failures: false, timeScale: 0 },
+      });
+      await leaving.core.replaceCatalogFile(catalogFile(upstream.url));
+      const second = await leaving.core.handlers['evals.start']({
+        request: JUDGE as never,
+        dataset_id: datasetId,
+        variants: [{ model: 'acme/judge' }],
+        concurrency: 2,
+      });
+      while ((await leaving.core.evalRuns.get(second.id)).done < 3) await new Promise((r) => setTimeout(r, 50));
+      const sentBefore = upstream.received.length;
+      await leaving.close();
+      expect((await b.core.evalRuns.get(second.id)).status).toBe('running');
+      expect(await b.core.evalRuns.resumeInterrupted()).toBe(1);
+      const finished = await b.core.evalRuns.wait(second.id);
+      expect(finished).toMatchObject({ status: 'done', done: 12 });
+      const results = await b.core.storage.evals.results(second.id);
+      expect(results.map((r) => r.position)).toEqual([...Array(12).keys()]);
+      // At most the requests in flight at the stop were sent twice.
+      expect(upstream.received.length - sentBefore).toBeLessThanOrEqual(12);
+    } finally {
+      upstream.always(answer(0));
+    }
+  }, 60_000);
 });

@@ -19,6 +19,9 @@ import { variantKeys } from '../../../shared/evaluations/variant-keys';
 
 type RunRow = StoredEvalRun;
 
+/** How long a process may send a run's requests without renewing its lease (renewed every third of it). */
+export const RUN_LEASE_MS = 30_000;
+
 /** Answered items before the expected cost is refined from what they cost. */
 export const MIN_FOR_EXPECTATION = 5;
 
@@ -49,6 +52,10 @@ export class EvalRuns {
   /** Runs resumed while their pause was still letting requests in flight return: launched again as soon as they have. */
   private readonly resumeWhenStopped = new Set<string>();
   private closing = false;
+  /** Runs another instance took up while this one sent them (its lease lapsed): stopped here, their status left to it. */
+  private readonly lost = new Set<string>();
+  /** Renews the leases of the runs this process sends, and takes up runs whose sender's lease ended. */
+  private leaseTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     private readonly deps: {
@@ -58,6 +65,12 @@ export class EvalRuns {
       datasets: Datasets;
       decide: EvalDecide;
       sleep?: (ms: number, signal: CancelSignal) => Promise<void>;
+      /**
+       * Who this process is among a team's instances (host and data directory): a run is sent by
+       * one of them at a time, under a lease; a process restarted as the same one takes its runs
+       * back at once, another only once their lease ended.
+       */
+      owner?: string;
     },
   ) {}
 
@@ -222,11 +235,28 @@ export class EvalRuns {
   /** Runs being read to start, before their runner is active: a second launch meanwhile is not a second runner. */
   private readonly launching = new Set<string>();
 
-  private async launch(row: RunRow, only?: { positions: readonly number[]; variants: readonly number[] }): Promise<void> {
+  private get owner(): string {
+    return this.deps.owner ?? 'this process';
+  }
+
+  /** Takes or renews the lease on a run: whether this process may send its requests. */
+  private lease(id: string): Promise<boolean> {
+    const now = this.deps.clock.now();
+    return this.deps.storage.leaseRun(id, this.owner, now, now + RUN_LEASE_MS);
+  }
+
+  private async launch(row: RunRow, only?: { positions: readonly number[]; variants: readonly number[] }, quietly = false): Promise<void> {
     if (this.active.has(row.id) || this.launching.has(row.id) || this.closing) return;
     this.launching.add(row.id);
     let runner: EvalRunner;
     try {
+      if (!(await this.lease(row.id))) {
+        if (quietly) return;
+        throw new GatewayError(
+          'bad_request',
+          'The run is being sent by another instance of the server; pause it there, or wait until it ends or that instance stops',
+        );
+      }
       const variants = row.variants as EvalVariant[];
       // Those fixed when the run started; a run from before they were recorded reads the saved ones.
       const applied = row.calibrations ?? (await this.savedCalibrations(row.set_key, variants));
@@ -260,12 +290,13 @@ export class EvalRuns {
       return;
     }
     this.active.set(row.id, runner);
-    void runner.finished
+    this.keepLeasing();
+    const ended = runner.finished
       .then(async (end: RunnerEnd) => {
         // Resumed while a pause (or its budget) let requests in flight finish: go on at once.
         if ((end === 'paused' || end === 'budget') && this.resumeWhenStopped.delete(row.id) && !this.closing) {
           this.active.delete(row.id);
-          await this.launch(await this.row(row.id));
+          await this.launch(await this.row(row.id), undefined, true);
           return;
         }
         // Items sent again leave a paused or stopped run as it was (it still has items to resume), not done.
@@ -278,23 +309,72 @@ export class EvalRuns {
           this.deps.logger.error({ err: e, run: row.id }, 'evaluation run not marked failed'),
         );
       });
+    // Ended once its status is stored (a database answers later than the runner stops).
+    this.ending.set(row.id, ended);
+    void ended.finally(() => {
+      if (this.ending.get(row.id) === ended) this.ending.delete(row.id);
+    });
   }
+
+  /** Each running run's end, once its status is stored. */
+  private readonly ending = new Map<string, Promise<void>>();
 
   private async finish(id: string, end: RunnerEnd, message: string | null): Promise<void> {
     try {
-      // Closing the core leaves the run 'running', so the next start resumes it.
+      if (this.lost.delete(id)) return;
+      // Closing the core leaves the run 'running', so the next start (of any instance) resumes it.
       if (!this.closing) await this.deps.storage.updateRun(id, { status: end, message, finished_at: end === 'paused' ? null : isoTime(this.deps.clock) });
+      await this.deps.storage.releaseRun(id, this.owner);
     } finally {
       // Not active only once its status says so: a resume meanwhile does not find it stopped and still 'running'.
       this.active.delete(id);
     }
   }
 
-  /** Restarts runs that were running when the process stopped; they send only items with no stored result. */
+  /**
+   * Restarts runs that were running when their sender stopped (this process before a restart, or
+   * another instance whose lease ended); they send only items with no stored result. Then keeps the
+   * leases of the runs sent here and looks again for runs to take up, every RUN_LEASE_MS / 3.
+   */
   async resumeInterrupted(): Promise<number> {
+    this.takingUp = true;
+    const taken = await this.takeUpRuns();
+    this.keepLeasing();
+    return taken;
+  }
+
+  /** Whether this process takes up runs others left (a server does; the eval command runs only its own). */
+  private takingUp = false;
+
+  private keepLeasing(): void {
+    if (this.leaseTimer || this.closing) return;
+    this.leaseTimer = setInterval(
+      () => void this.keepLeases().catch((error: unknown) => this.deps.logger.warn({ err: error }, 'run leases not kept')),
+      RUN_LEASE_MS / 3,
+    );
+    this.leaseTimer.unref();
+  }
+
+  private async takeUpRuns(): Promise<number> {
     const rows = await this.deps.storage.listRuns({ limit: 1_000_000, status: 'running' });
-    for (const row of rows) await this.launch(row);
-    return rows.length;
+    let taken = 0;
+    for (const row of rows) {
+      if (this.active.has(row.id)) continue;
+      await this.launch(row, undefined, true);
+      if (this.active.has(row.id)) taken += 1;
+    }
+    return taken;
+  }
+
+  /** Renews this process's leases (a run whose lease another took is stopped here) and takes up orphaned runs. */
+  private async keepLeases(): Promise<void> {
+    for (const [id, runner] of this.active) {
+      if (await this.lease(id)) continue;
+      this.deps.logger.warn({ run: id }, 'evaluation run taken up by another instance; stopped here');
+      this.lost.add(id);
+      runner.stop('cancelled');
+    }
+    if (this.takingUp && !this.closing) await this.takeUpRuns();
   }
 
   async get(id: string): Promise<EvalRun> {
@@ -354,7 +434,7 @@ export class EvalRuns {
 
   /** Resolves with the final status once the run stops (at once when it is not running here). */
   async wait(id: string): Promise<EvalRun> {
-    await this.active.get(id)?.finished.catch(() => undefined);
+    await this.ending.get(id)?.catch(() => undefined);
     return this.get(id);
   }
 
@@ -593,6 +673,7 @@ export class EvalRuns {
   close(): void {
     this.closing = true;
     clearTimeout(this.matrixRelease);
+    clearInterval(this.leaseTimer);
     this.matrixCache = null;
     for (const runner of this.active.values()) runner.stop('cancelled');
   }

@@ -101,6 +101,35 @@ async function withDataset(datasets: DatasetStorage, id = 'ds', created_at = '20
 }
 
 describe.each(backends)('EvalStorage on %s', (_name, backend) => {
+  it("a run's lease goes to one owner at a time: renewed by it, taken by another only once it ended or was given back", async () => {
+    const { a, b, close } = await backend.open();
+    try {
+      await withDataset(a.datasets);
+      await a.evals.addRun(run('r', '2026-01-01T00:00:00.000Z'));
+      const t = 1_795_689_684_240.25;
+      expect(await a.evals.leaseRun('r', 'host-a', t, t + 30_000)).toBe(true);
+      // Another instance, at once and just before the lease ends: refused.
+      expect(await b.evals.leaseRun('r', 'host-b', t + 1, t + 30_001)).toBe(false);
+      expect(await b.evals.leaseRun('r', 'host-b', t + 29_999, t + 59_999)).toBe(false);
+      // Its owner renews it.
+      expect(await a.evals.leaseRun('r', 'host-a', t + 10_000, t + 40_000)).toBe(true);
+      expect(await b.evals.leaseRun('r', 'host-b', t + 35_000, t + 65_000)).toBe(false);
+      // Once it ended, another takes it, and the first may not renew it.
+      expect(await b.evals.leaseRun('r', 'host-b', t + 40_001, t + 70_001)).toBe(true);
+      expect(await a.evals.leaseRun('r', 'host-a', t + 40_002, t + 70_002)).toBe(false);
+      // Given back by someone else: nothing; by its owner: free at once.
+      await a.evals.releaseRun('r', 'host-a');
+      expect(await a.evals.leaseRun('r', 'host-a', t + 40_003, t + 70_003)).toBe(false);
+      await b.evals.releaseRun('r', 'host-b');
+      expect(await a.evals.leaseRun('r', 'host-a', t + 40_004, t + 70_004)).toBe(true);
+      expect(await a.evals.leaseRun('missing', 'host-a', t, t + 1)).toBe(false);
+      // A lease is not part of the run as stored.
+      expect(await b.evals.getRun('r')).toEqual(run('r', '2026-01-01T00:00:00.000Z'));
+    } finally {
+      await close();
+    }
+  });
+
   it('keeps runs as given, lists the newest first (of a status when asked), names those of a dataset, and changes the fields asked', async () => {
     const { a, b, close } = await backend.open();
     try {

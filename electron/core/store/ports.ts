@@ -431,6 +431,15 @@ export interface EvalStorage {
   /** Saved calibrations, newest first; of one set and model when given, by question. */
   calibrations(of?: { set_key: string; model: string }): Promise<StoredCalibration[]>;
   deleteCalibration(key: { set_key: string; model: string; question: string }): Promise<number>;
+  /**
+   * Takes (or renews) the right to send a run's requests until `until` (ms since the epoch): granted
+   * when nobody holds it, its holder's lease ended before `now`, or `owner` holds it already. One
+   * process of a team's instances sends a run at a time; a dead one's run is taken up once its
+   * lease ends.
+   */
+  leaseRun(id: string, owner: string, now: number, until: number): Promise<boolean>;
+  /** Gives the run's lease back, if `owner` holds it. */
+  releaseRun(id: string, owner: string): Promise<void>;
   /** Every result of a run as stored (copies between stores), by position then variant. */
   exportResults(runId: string): Promise<CopiedEvalResult[]>;
   /** Writes results as they were stored elsewhere, in one transaction (the run must be there). */

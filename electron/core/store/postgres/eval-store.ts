@@ -203,6 +203,18 @@ export class PgEvalStore implements EvalStorage {
     return new Map(rows.map((r) => [r.position * 1024 + r.variant, r.tries]));
   }
 
+  async leaseRun(id: string, owner: string, now: number, until: number): Promise<boolean> {
+    const rows = await this.db.query(
+      'UPDATE eval_runs SET lease_owner = $1, lease_until = $2 WHERE id = $3 AND (lease_owner IS NULL OR lease_owner = $1 OR lease_until < $4) RETURNING id',
+      [owner, until, id, now],
+    );
+    return rows.length > 0;
+  }
+
+  async releaseRun(id: string, owner: string): Promise<void> {
+    await this.db.query('UPDATE eval_runs SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2', [id, owner]);
+  }
+
   async exportResults(runId: string): Promise<CopiedEvalResult[]> {
     const rows = await this.db.query<ResultRow & { tries: number; retryable: boolean; model_key: string | null; content_chars: number }>(
       `${RESULT.replace(' FROM eval_results', ', tries, retryable, model_key, content_chars FROM eval_results')} WHERE run_id = $1 ORDER BY position, variant`,

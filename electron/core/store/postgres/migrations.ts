@@ -267,6 +267,12 @@ export const PG_MIGRATIONS: readonly string[] = [
   ALTER TABLE key_requests ALTER COLUMN at TYPE double precision;
   ALTER TABLE attempts ALTER COLUMN started_at TYPE double precision;
   `,
+  `
+  -- Who sends a run's requests, and until when (ms since the epoch): one instance at a time, and a
+  -- dead one's run taken up once its lease ends.
+  ALTER TABLE eval_runs ADD COLUMN lease_owner text;
+  ALTER TABLE eval_runs ADD COLUMN lease_until double precision;
+  `,
 ];
 
 /** The channels the schema notifies on, by domain. */

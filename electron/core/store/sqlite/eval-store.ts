@@ -301,6 +301,22 @@ export class SqliteEvalStore implements EvalStorage {
     return this.store.run('DELETE FROM calibrations WHERE set_key = ? AND model = ? AND question = ?', [key.set_key, key.model, key.question]).changes;
   }
 
+  async leaseRun(id: string, owner: string, now: number, until: number): Promise<boolean> {
+    return (
+      this.store.run('UPDATE eval_runs SET lease_owner = ?, lease_until = ? WHERE id = ? AND (lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)', [
+        owner,
+        until,
+        id,
+        owner,
+        now,
+      ]).changes > 0
+    );
+  }
+
+  async releaseRun(id: string, owner: string): Promise<void> {
+    this.store.run('UPDATE eval_runs SET lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ?', [id, owner]);
+  }
+
   async exportResults(runId: string): Promise<CopiedEvalResult[]> {
     return this.store
       .all<ResultRow & { tries: number; retryable: number; model_key: string | null; content_chars: number }>(

@@ -337,4 +337,10 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE box_verdicts SET answered_at = (SELECT r.created_at FROM eval_runs r WHERE r.id = box_verdicts.run_id) WHERE answered_at IS NULL AND run_id IS NOT NULL;
   CREATE INDEX eval_results_by_model ON eval_results (model_key, position);
   `,
+  `
+  -- Who sends a run's requests, and until when (ms since the epoch): one process at a time, and a
+  -- dead one's run taken up once its lease ends.
+  ALTER TABLE eval_runs ADD COLUMN lease_owner TEXT;
+  ALTER TABLE eval_runs ADD COLUMN lease_until REAL;
+  `,
 ];
