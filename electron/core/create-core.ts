@@ -49,6 +49,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   );
   const metrics = await EndpointMetrics.open(storage.metrics, clock);
   const health = new HealthRegistry(clock);
+  // A provider's 429 or an opened breaker seen by one of a team's instances cools the endpoint on all.
+  if (storage.health) await health.shareWith(storage.health);
   const http = new UpstreamHttp(clock);
   const learned = await LearnedCapabilities.open(storage.refusals, clock);
   const gateway = new Gateway({

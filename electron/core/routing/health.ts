@@ -1,4 +1,5 @@
 import type { Clock } from '../clock';
+import type { HealthBroadcast, HealthEvent } from '../store/ports';
 
 export interface HealthSnapshot {
   /** The breaker is open: the endpoint failed repeatedly and waits out a cool-down. */
@@ -32,6 +33,22 @@ export const DEFAULT_BREAKER: BreakerOptions = { failureThreshold: 3, baseCooldo
  */
 export class HealthRegistry {
   private readonly states = new Map<string, State>();
+  /** Tells a team's other instances of an endpoint cooled here. */
+  private broadcast: HealthBroadcast | null = null;
+
+  /** Shares cool-downs and opened breakers with a team's other instances, and applies theirs here. */
+  async shareWith(broadcast: HealthBroadcast): Promise<void> {
+    this.broadcast = broadcast;
+    await broadcast.subscribe((event) => this.apply(event));
+  }
+
+  /** Another instance cooled an endpoint: leave it alone here too until then. */
+  apply(event: HealthEvent): void {
+    if (event.until <= this.clock.now()) return;
+    const s = this.state(event.endpointId);
+    if (event.kind === 'cooldown') s.cooldownUntil = Math.max(s.cooldownUntil ?? 0, event.until);
+    else s.openUntil = Math.max(s.openUntil ?? 0, event.until);
+  }
 
   constructor(
     private readonly clock: Clock,
@@ -76,6 +93,7 @@ export class HealthRegistry {
       const cooldown = Math.min(this.options.maxCooldownMs, this.options.baseCooldownMs * 2 ** s.trips);
       s.trips += 1;
       s.openUntil = now + cooldown;
+      this.broadcast?.publish({ endpointId: id, kind: 'open', until: s.openUntil });
     }
   }
 
@@ -83,5 +101,6 @@ export class HealthRegistry {
   onRetryAfter(id: string, waitMs: number): void {
     const s = this.state(id);
     s.cooldownUntil = Math.max(s.cooldownUntil ?? 0, this.clock.now() + waitMs);
+    this.broadcast?.publish({ endpointId: id, kind: 'cooldown', until: s.cooldownUntil });
   }
 }

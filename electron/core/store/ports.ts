@@ -530,6 +530,22 @@ export interface BoxStorage {
   keepImageSizes(datasetId: string, sizes: readonly { item_id: string; width: number | null; height: number | null }[]): Promise<void>;
 }
 
+/** An endpoint cooled by one instance, told to the others: until when (ms since the epoch), and why. */
+export interface HealthEvent {
+  endpointId: string;
+  /** 'cooldown': the provider asked to wait (Retry-After); 'open': the breaker opened on repeated faults. */
+  kind: 'cooldown' | 'open';
+  until: number;
+}
+
+/** How a team's instances tell each other of endpoints to leave alone (one process has nobody to tell). */
+export interface HealthBroadcast {
+  /** Sent without waiting; lost only when the database is away (each instance then learns on its own). */
+  publish(event: HealthEvent): void;
+  /** Calls `listener` with every event any instance publishes, this one's included. */
+  subscribe(listener: (event: HealthEvent) => void): Promise<void>;
+}
+
 /** Every domain's storage on one backend, opened together and closed together. */
 export interface Storage {
   readonly keys: KeyStorage;
@@ -543,6 +559,8 @@ export interface Storage {
   readonly datasets: DatasetStorage;
   readonly evals: EvalStorage;
   readonly boxes: BoxStorage;
+  /** Endpoint cool-downs told between a team's instances; null where there is one process. */
+  readonly health: HealthBroadcast | null;
   /** Where the data is, for people and logs, never with a password: "SQLite file …" or "PostgreSQL at host/db". */
   readonly where: string;
   /** Resolves when the database answers a trivial query; rejects with why not (readiness checks). */

@@ -23,7 +23,7 @@ export interface PgOptions {
  */
 export class PgDatabase {
   private listener: pg.Client | null = null;
-  private readonly listeners = new Map<string, Set<() => void>>();
+  private readonly listeners = new Map<string, Set<(payload?: string) => void>>();
   private closed = false;
 
   private constructor(
@@ -67,7 +67,7 @@ export class PgDatabase {
 
   private async listen(): Promise<void> {
     const client = new this.driver.Client({ connectionString: this.url });
-    client.on('notification', (message) => this.notify(message.channel));
+    client.on('notification', (message) => this.notify(message.channel, message.payload));
     client.on('error', () => {
       if (this.listener !== client) return;
       this.listener = null;
@@ -92,12 +92,15 @@ export class PgDatabase {
     timer.unref();
   }
 
-  private notify(channel: string): void {
-    for (const listener of this.listeners.get(channel) ?? []) listener();
+  private notify(channel: string, payload?: string): void {
+    for (const listener of this.listeners.get(channel) ?? []) listener(payload);
   }
 
-  /** Calls `listener` after each committed change notice on `channel`. */
-  async onNotice(channel: string, listener: () => void): Promise<void> {
+  /**
+   * Calls `listener` after each committed change notice on `channel`, with its payload (none when
+   * the listener reconnected and anything may have changed meanwhile).
+   */
+  async onNotice(channel: string, listener: (payload?: string) => void): Promise<void> {
     let set = this.listeners.get(channel);
     if (!set) {
       set = new Set();

@@ -3,6 +3,7 @@ import { redactUrl } from '../redact';
 import { PgBoxStore } from './box-store';
 import { PgDatabase, type PgOptions } from './database';
 import { PgDatasetStore } from './dataset-store';
+import { PgHealthBroadcast } from './health-broadcast';
 import { PgEvalStore } from './eval-store';
 import { PgKeyStore } from './key-store';
 import { PgMetricsStore } from './metrics-store';
@@ -47,6 +48,7 @@ export async function openPostgresStorage(url: string, options: PgOptions = {}):
       datasets,
       evals,
       boxes: new PgBoxStore(db),
+      health: new PgHealthBroadcast(db),
       where: `PostgreSQL at ${redactUrl(url)}`,
       ping: () => db.ping(),
       close: async () => {

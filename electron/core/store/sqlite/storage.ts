@@ -36,6 +36,8 @@ export function openSqliteStorage(path: string): SqliteStorage {
     datasets: new SqliteDatasetStore(store),
     evals: new SqliteEvalStore(store),
     boxes: new SqliteBoxStore(store),
+    // One process serves a data directory: nobody to tell.
+    health: null,
     where: `SQLite file ${path}`,
     ping: async () => void store.get('SELECT 1'),
     close: async () => store.close(),
