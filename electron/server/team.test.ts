@@ -126,6 +126,8 @@ describe.skipIf(missing !== null)(`a team's server: three instances, one Postgre
       const spent = (await servers[2]!.core.storage.keys.all()).find((k) => k.id === info.id)!.spent;
       expect(spent).toBeGreaterThan(0);
       expect(spent).toBeLessThanOrEqual(limit);
+      // Each instance lists the same spend: the ledger holds every instance's charges.
+      for (const s of servers.slice(0, 3)) expect((await s.core.apiKeys.list()).find((k) => k.id === info.id)!.spent).toBeCloseTo(spent, 6);
     } finally {
       upstream.always(answer(0));
     }

@@ -92,7 +92,7 @@ export async function answerApiCall(core: Core, call: ApiCall): Promise<ApiCallA
     // Upstream calls made before the failure were paid for: the key is charged what they cost.
     const usage = usageOf(error);
     const cost = usage?.cost ?? null;
-    await core.apiKeys.charge(keyId, cost ?? 0, reservation);
+    await core.apiKeys.charge(keyId, cost ?? 0, reservation, call.requestId);
     if (error instanceof GatewayError) {
       const ended = core.clock.now();
       core.requestLog.append(logged(error.status, null, ended, cost));
@@ -109,7 +109,7 @@ export async function answerApiCall(core: Core, call: ApiCall): Promise<ApiCallA
   }
   const ended = core.clock.now();
   const cost = outcome.response.usage.cost ?? null;
-  await core.apiKeys.charge(keyId, cost ?? 0, reservation);
+  await core.apiKeys.charge(keyId, cost ?? 0, reservation, call.requestId);
   const settle = () => {
     core.requestLog.append(logged(200, outcome, ended, cost));
     if (core.tracer.enabled()) {

@@ -120,12 +120,12 @@ export class ApiKeys {
    * Charges a finished request its real cost in place of its reservation. Resolves once the charge
    * is committed: the answer (or error) must not leave before.
    */
-  charge(id: string, usd: number, reservation: Reservation | null): Promise<void> {
+  charge(id: string, usd: number, reservation: Reservation | null, requestId?: string): Promise<void> {
     if (reservation?.shared !== undefined) void this.shared?.settle(id, reservation.shared, Math.max(0, usd), reservation.usd === 0);
     else if (reservation) this.release(reservation);
     if (!(usd > 0)) return Promise.resolve();
     this.spentByKey.set(id, this.spent(id) + usd);
-    return this.store.charge(id, usd);
+    return this.store.charge(id, usd, requestId);
   }
 
   private release(reservation: Reservation): void {
@@ -293,7 +293,8 @@ export class ApiKeys {
   }
 
   async list(): Promise<ApiKeyInfo[]> {
-    return (await this.store.all()).map((r) => toInfo(r, round(this.spentByKey.get(r.id) ?? r.spent)));
+    // The stored spend: every charge is committed before its answer leaves, and on a team's database it counts every instance's.
+    return (await this.store.all()).map((r) => toInfo(r, round(r.spent)));
   }
 
   async count(): Promise<number> {

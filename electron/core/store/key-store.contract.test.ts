@@ -72,6 +72,13 @@ describe.each(backends)('KeyStorage on %s', (_name, backend) => {
       }
       await Promise.all(charges);
       expect((await a.all()).map((k) => k.spent)).toEqual([0.25 + 400 * 0.125, 200 * 0.5]);
+      if (backend.name === 'Postgres') {
+        // The ledger: the same request's charge written again (a retried batch) counts once; another request's counts.
+        await a.charge('bbbbbbbbbbbb', 1, 'req-1');
+        await b.charge('bbbbbbbbbbbb', 1, 'req-1');
+        await b.charge('bbbbbbbbbbbb', 0.5, 'req-2');
+        expect((await a.all()).map((k) => k.spent)).toEqual([0.25 + 400 * 0.125, 200 * 0.5 + 1.5]);
+      }
     } finally {
       await close();
     }

@@ -41,8 +41,12 @@ export interface KeyStorage {
   add(key: ApiKeyRecord): Promise<void>;
   /** Marks a key revoked at `at` unless it already is; the key as it is after, or undefined when unknown. */
   revoke(id: string, at: string): Promise<ApiKeyRecord | undefined>;
-  /** Adds `usd` to a key's spend; resolves once durable. Charges made in one turn of the event loop share a commit. */
-  charge(id: string, usd: number): Promise<void>;
+  /**
+   * Adds `usd` to a key's spend; resolves once durable. Charges made in one turn of the event loop
+   * share a commit. A team's database, which a write may reach twice, keeps them as a ledger by
+   * `requestId`: a request charged again in a later commit counts once.
+   */
+  charge(id: string, usd: number, requestId?: string): Promise<void>;
   /** Records a rate-limited request's start: durable with the next group commit, which an answer awaits. */
   noteRequest(request: KeyRequest): void;
   /** Forgets request starts at or before `at` (with the next group commit). */

@@ -36,6 +36,7 @@ describe('Postgres schema', () => {
         'provider_key_meta',
         'question_sets',
         'settings',
+        'spend_ledger',
         'verdict_schema',
       ]);
     } finally {

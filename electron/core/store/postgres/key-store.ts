@@ -1,12 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import type { ApiKeyRecord, KeyRequest, KeyStorage } from '../ports';
 import { PgChangeToken } from './change-token';
 import { TickBatch, type PgDatabase } from './database';
 import { CHANNELS } from './migrations';
 
 // pg returns each column as the port's record has it (bytea as a Buffer, double precision as a number).
-const COLUMNS = 'id, name, kind, hash, label, created_at, revoked_at, last_used_at, credit_limit, rate_limit_rpm, spent';
+/** A key's spend: its row's (charged before the ledger), plus what its ledger holds. */
+const COLUMNS =
+  'id, name, kind, hash, label, created_at, revoked_at, last_used_at, credit_limit, rate_limit_rpm, spent + COALESCE((SELECT SUM(l.usd) FROM spend_ledger l WHERE l.key_id = api_keys.id), 0) AS spent';
 
-type Write = { charge: { id: string; usd: number } } | { note: KeyRequest } | { forget: number };
+type Write = { charge: { id: string; usd: number; requestId: string; at: number } } | { note: KeyRequest } | { forget: number };
 
 /** Usage stamps nobody was promised are written this often at the latest. */
 const STAMP_DELAY_MS = 250;
@@ -43,16 +46,16 @@ export class PgKeyStore implements KeyStorage {
   async revoke(id: string, at: string): Promise<ApiKeyRecord | undefined> {
     // One statement: the row as it is after, revoked now or before.
     const rows = await this.db.query<ApiKeyRecord>(
-      `WITH changed AS (UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING ${COLUMNS})
-       SELECT ${COLUMNS} FROM changed UNION ALL SELECT ${COLUMNS} FROM api_keys WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM changed)`,
+      `WITH changed AS (UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING id, revoked_at)
+       SELECT ${COLUMNS.replace('revoked_at,', 'COALESCE((SELECT revoked_at FROM changed), revoked_at) AS revoked_at,')} FROM api_keys WHERE id = $1`,
       [id, at],
     );
     this.token.moved();
     return rows[0];
   }
 
-  charge(id: string, usd: number): Promise<void> {
-    return this.writes.add({ charge: { id, usd } });
+  charge(id: string, usd: number, requestId: string = `charge-${randomUUID()}`): Promise<void> {
+    return this.writes.add({ charge: { id, usd, requestId, at: Date.now() } });
   }
 
   noteRequest(request: KeyRequest): void {
@@ -64,19 +67,22 @@ export class PgKeyStore implements KeyStorage {
   }
 
   private async commit(items: Write[]): Promise<void> {
-    const charged = new Map<string, number>();
+    // By request: a request charged twice in one turn is one ledger row with both amounts.
+    const charged = new Map<string, { id: string; usd: number; at: number }>();
     const notes: KeyRequest[] = [];
     let forget: number | null = null;
     for (const item of items) {
-      if ('charge' in item) charged.set(item.charge.id, (charged.get(item.charge.id) ?? 0) + item.charge.usd);
-      else if ('note' in item) notes.push(item.note);
+      if ('charge' in item) {
+        const earlier = charged.get(item.charge.requestId);
+        charged.set(item.charge.requestId, { id: item.charge.id, usd: (earlier?.usd ?? 0) + item.charge.usd, at: item.charge.at });
+      } else if ('note' in item) notes.push(item.note);
       else forget = Math.max(forget ?? item.forget, item.forget);
     }
     const statements: [string, unknown[]][] = [];
     if (charged.size > 0)
       statements.push([
-        'UPDATE api_keys AS k SET spent = k.spent + c.usd FROM unnest($1::text[], $2::float8[]) AS c(id, usd) WHERE k.id = c.id',
-        [[...charged.keys()], [...charged.values()]],
+        'INSERT INTO spend_ledger (request_id, key_id, usd, at) SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::float8[]) ON CONFLICT (request_id) DO NOTHING',
+        [[...charged.keys()], [...charged.values()].map((c) => c.id), [...charged.values()].map((c) => c.usd), [...charged.values()].map((c) => c.at)],
       ]);
     if (notes.length > 0)
       statements.push([

@@ -273,6 +273,19 @@ export const PG_MIGRATIONS: readonly string[] = [
   ALTER TABLE eval_runs ADD COLUMN lease_owner text;
   ALTER TABLE eval_runs ADD COLUMN lease_until double precision;
   `,
+  `
+  -- Spend as an append-only ledger, one row per charged request (its id the key, so a write sent
+  -- twice counts once), written by each instance in batches: never an update of the key's row,
+  -- which all instances would queue on. A key's spend is its row's (charged before the ledger) plus
+  -- its ledger's.
+  CREATE TABLE spend_ledger (
+    request_id text PRIMARY KEY,
+    key_id text NOT NULL REFERENCES api_keys (id) ON DELETE CASCADE,
+    usd double precision NOT NULL,
+    at double precision NOT NULL
+  );
+  CREATE INDEX spend_ledger_by_key ON spend_ledger (key_id);
+  `,
 ];
 
 /** The channels the schema notifies on, by domain. */
