@@ -2,6 +2,7 @@ import { GENERIC } from '../core/providers/capabilities';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { startPostgres } from '../test-support/postgres';
+import { startRedis } from '../test-support/redis';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -84,6 +85,8 @@ interface Scenario {
   floor?: boolean;
   /** The gateway's data on a PostgreSQL server instead of its data directory's SQLite file. */
   postgres?: boolean;
+  /** Limits shared on a Redis server, and the requests sent on a key with a rate and a credit limit (so each is admitted there). */
+  redis?: boolean;
   /** The rows' tag, when not the letter in its name. */
   tag?: string;
 }
@@ -105,6 +108,15 @@ function scenarios(): Scenario[] {
       pairShare: 1,
       postgres: true,
       tag: '(a) on PostgreSQL',
+    },
+    {
+      name: '(a) on PostgreSQL + Redis: the same request on a key with a rate and a credit limit, admitted on Redis',
+      gatewayBody: JSON.stringify({ model: 'bench/chat', state: STATE_1KB, questions: { late: { type: 'noul', instructions: QUESTION } } }),
+      targets: false,
+      pairShare: 1,
+      postgres: true,
+      redis: true,
+      tag: '(a) on PostgreSQL + Redis',
     },
     {
       name: '(b) six noul questions on a 5,000-token state, first then the rest',
@@ -343,10 +355,28 @@ function planBench(): { loadBalance: number; sorted: number } {
   return { loadBalance: time(undefined), sorted: time({ sort: 'latency', zdr: true, preferred_max_latency: 0.3 }) };
 }
 
+/** Decisions requests the gateway answered (any status), from its Prometheus metrics. */
+async function decisionsAnswered(gatewayUrl: string): Promise<number> {
+  const text = await (await fetch(gatewayUrl.replace(/\/api\/alpha\/decisions$/, '/metrics'))).text();
+  return [...text.matchAll(/^verdict_http_requests_total\{route="\/api\/alpha\/decisions",status="\d+"\} (\d+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
+}
+
+/** A standard key with a rate and a credit limit, made through the gateway's API. */
+async function limitedKey(base: string, management: string): Promise<string> {
+  const response = await fetch(`${base}/api/v1/keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${management}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench, limited', kind: 'standard', credit_limit: 1_000_000, rate_limit_rpm: 100_000_000 }),
+  });
+  if (response.status !== 201) throw new Error(`no limited key: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { key: string }).key;
+}
+
 /** A gateway of its own for one scenario (fresh data directory and process), so each scenario's CPU and memory are its own. */
 async function startGateway(
   catalog: string,
   database?: string,
+  redis?: string,
 ): Promise<{ gatewayUrl: string; auth: Record<string, string>; pid: number; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'verdict-bench-'));
   writeFileSync(join(dataDir, 'catalog.json'), catalog);
@@ -354,11 +384,15 @@ async function startGateway(
   const gateway = await startChild([...profile, cli, '--port', '0', '--data-dir', dataDir], {
     VERDICT_LOG_LEVEL: 'error',
     ...(database ? { VERDICT_DATABASE_URL: database } : {}),
+    ...(redis ? { VERDICT_REDIS_URL: redis } : {}),
   });
   // A fresh data directory: the server prints its first management key once.
-  const key = /^\s+(vd-\S+)$/m.exec(gateway.output)![1]!;
+  const management = /^\s+(vd-\S+)$/m.exec(gateway.output)![1]!;
+  const base = /Verdict is serving at (\S+)/.exec(gateway.output)![1]!;
+  // With shared limits, requests go on a key that has both (a rate and a credit nobody reaches here), so each is admitted on Redis.
+  const key = redis ? await limitedKey(base, management) : management;
   return {
-    gatewayUrl: `${/Verdict is serving at (\S+)/.exec(gateway.output)![1]}/api/alpha/decisions`,
+    gatewayUrl: `${base}/api/alpha/decisions`,
     auth: { authorization: `Bearer ${key}` },
     pid: gateway.child.pid!,
     stop: async () => {
@@ -373,6 +407,39 @@ async function startGateway(
 
 /** Stopped when the bench ends, however it ends. */
 let postgresServer: { stop(): void } | null = null;
+let redisServer: { close(): Promise<void> } | null = null;
+
+/** Redis commands and Postgres transactions so far, as the servers count them (null where none is used). */
+async function serverCounts(database: string | undefined, redis: string | undefined): Promise<{ redis: number | null; postgres: number | null }> {
+  let redisCalls: number | null = null;
+  if (redis) {
+    const { Redis } = await import('ioredis');
+    const client = new Redis(redis);
+    try {
+      const info = await client.info('commandstats');
+      // Round trips: the script calls (the commands a script runs inside Redis are counted apart by Redis, and are not trips).
+      redisCalls = [...info.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)]
+        .filter((m) => m[1] === 'evalsha' || m[1] === 'eval')
+        .reduce((n, m) => n + Number(m[2]), 0);
+    } finally {
+      client.disconnect();
+    }
+  }
+  let transactions: number | null = null;
+  if (database) {
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: database });
+    await client.connect();
+    try {
+      const row = (await client.query<{ n: string }>('SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()'))
+        .rows[0];
+      transactions = Number(row?.n ?? 0);
+    } finally {
+      await client.end();
+    }
+  }
+  return { redis: redisCalls, postgres: transactions };
+}
 
 async function main(): Promise<void> {
   // Planning is measured first, in this process as it started: after the load runs its heap holds
@@ -423,12 +490,16 @@ async function main(): Promise<void> {
     // A real PostgreSQL server (Debian's, else the build npm ci brought in), one database per gateway.
     const postgres = chosen.some((s) => s.postgres) ? await startPostgres() : null;
     postgresServer = postgres;
+    const redis = chosen.some((s) => s.redis) ? await startRedis() : null;
+    redisServer = redis;
     let databases = 0;
     /** Medians of (a) on each backend, compared after both ran. */
-    const backends = new Map<string, { added50: number; cpu: number }>();
+    const backends = new Map<string, { added50: number; added99: number; cpu: number; rps: number }>();
     for (const scenario of chosen) {
       const database = scenario.postgres ? await postgres!.createDatabase(`bench_${(databases += 1)}`) : undefined;
-      const { gatewayUrl, auth, pid, stop } = await startGateway(catalog, database);
+      const { gatewayUrl, auth, pid, stop } = await startGateway(catalog, database, scenario.redis ? redis!.url : undefined);
+      // What the load costs Redis and Postgres: commands and transactions per request, counted by the servers.
+      const before = await serverCounts(database, scenario.redis ? redis!.url : undefined);
       const calls = await recordCalls(upstreamOrigin, gatewayUrl, auth, scenario.gatewayBody);
       const single = calls.length === 1 ? calls[0]! : null;
       const rounds: {
@@ -492,7 +563,12 @@ async function main(): Promise<void> {
       const goal = <T>(make: () => T) => (scenario.targets ? make() : undefined);
       const tag = scenario.tag ?? scenario.name.slice(0, 3);
       if (scenario.name.startsWith('(a)'))
-        backends.set(scenario.postgres ? 'postgres' : 'sqlite', { added50: mid(pick((r) => r.added50)), cpu: mid(pick((r) => r.c50.cpu)) });
+        backends.set(scenario.redis ? 'postgres+redis' : scenario.postgres ? 'postgres' : 'sqlite', {
+          added50: mid(pick((r) => r.added50)),
+          added99: mid(pick((r) => r.added99)),
+          cpu: mid(pick((r) => r.c50.cpu)),
+          rps: mid(rps),
+        });
       const added50c50 = pick((r) => r.c50.added50).filter((v): v is number => v !== null);
       const directRps = pick((r) => r.c50.directRps).filter((v): v is number => v !== null);
       rows.push(
@@ -614,6 +690,21 @@ async function main(): Promise<void> {
           ),
         );
       const rss = peakRssMiB(pid);
+      if (scenario.postgres) {
+        // Counted by the servers over the whole scenario, divided by the Decisions requests the gateway answered (its own /metrics).
+        const after = await serverCounts(database, scenario.redis ? redis!.url : undefined);
+        const answered = await decisionsAnswered(gatewayUrl);
+        if (after.redis !== null && before.redis !== null)
+          rows.push(
+            row(
+              `${tag} Redis round trips per request (the admission awaited, the settling sent after)`,
+              fmt((after.redis - before.redis) / answered, 2),
+              atMost(2, '', (after.redis - before.redis) / answered),
+            ),
+          );
+        if (after.postgres !== null && before.postgres !== null)
+          rows.push(row(`${tag} Postgres transactions per request (charges of a turn in one)`, fmt((after.postgres - before.postgres) / answered, 2)));
+      }
       await stop();
       rows.push(
         row(
@@ -641,6 +732,29 @@ async function main(): Promise<void> {
         ),
       );
     }
+    const onTeam = backends.get('postgres+redis');
+    if (onSqlite && onTeam) {
+      // A team's instance: data on Postgres, a key with limits admitted on Redis (one awaited round trip, the settling sent after).
+      const signed = (v: number, digits: number, unit: string) => `${v >= 0 ? '+' : ''}${fmt(v, digits)}${unit}`;
+      const vs = '(a) on PostgreSQL + Redis, a key with limits, minus on SQLite';
+      rows.push(
+        row(
+          `${vs}: added latency p50, concurrency 1`,
+          signed(onTeam.added50 - onSqlite.added50, 3, ' ms'),
+          atMost(0.5, ' ms', onTeam.added50 - onSqlite.added50),
+        ),
+        row(
+          `${vs}: added latency p99, concurrency 1`,
+          signed(onTeam.added99 - onSqlite.added99, 3, ' ms'),
+          atMost(3, ' ms', onTeam.added99 - onSqlite.added99),
+        ),
+        row(`${vs}: gateway CPU time per request, concurrency 50`, signed(onTeam.cpu - onSqlite.cpu, 0, ' µs'), atMost(100, ' µs', onTeam.cpu - onSqlite.cpu)),
+        row(`(a) on PostgreSQL + Redis: requests per second as a share of SQLite's`, `${fmt((100 * onTeam.rps) / onSqlite.rps, 0)}%`, {
+          text: '≥ 80%',
+          met: onTeam.rps >= 0.8 * onSqlite.rps,
+        }),
+      );
+    }
     rows.push(
       row('plan for 10,000 endpoints, load balancing (median)', `${fmt(plan.loadBalance, 3)} ms`, below(1, ' ms', plan.loadBalance)),
       row('plan for 10,000 endpoints, sort + zdr + latency preference (median)', `${fmt(plan.sorted, 3)} ms`, below(1, ' ms', plan.sorted)),
@@ -654,6 +768,7 @@ async function main(): Promise<void> {
   } finally {
     upstream.child.kill('SIGTERM');
     postgresServer?.stop();
+    await redisServer?.close();
   }
 }
 
