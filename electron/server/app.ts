@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Core } from '../core/core';
 import { GatewayError, isGatewayError } from '../core/errors';
+import { StorageUnavailable } from '../core/store/ports';
 import { sendError } from './http-errors';
 import { inspectorApi, sessionLogin } from './inspector-api';
 import { publicApi } from './public-api';
@@ -54,6 +55,12 @@ export function checkHost(allowed: readonly string[], hostHeader: string): void 
 
 /** What the caller sees of any failure: a GatewayError as it is; anything else a logged 500 that leaks nothing. */
 export function asGatewayError(core: Core, error: unknown, requestId: string, path: string): GatewayError {
+  if (error instanceof StorageUnavailable) {
+    core.logger.warn({ err: error, request_id: requestId, path }, 'database unavailable');
+    return new GatewayError('unavailable', 'The database did not answer; nothing of this request was kept. Try again shortly', {
+      metadata: { request_id: requestId },
+    });
+  }
   if (isGatewayError(error)) {
     // A fault of ours caught deeper down (its cause is the bug) is logged like any other.
     if (error.kind === 'internal' && error.cause !== undefined) core.logger.error({ err: error.cause, request_id: requestId, path }, 'request failed');

@@ -95,7 +95,8 @@ describe("what a team's operators check first", () => {
     expect(text).not.toMatch(/key_id|user=/);
   });
 
-  it('/readyz turns 503, naming the database, when PostgreSQL stops answering', async () => {
+  it('/readyz turns 503, naming the database, when PostgreSQL stops answering; a request that must write is refused with 503, never 500', async () => {
+    const { key } = await server.core.apiKeys.create('before the stop', 'standard');
     postgres.stop();
     const started = Date.now();
     const ready = await fetch(`${server.url}/readyz`);
@@ -106,5 +107,12 @@ describe("what a team's operators check first", () => {
     });
     expect(Date.now() - started).toBeLessThan(1_500);
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    const refused = await fetch(`${server.url}/api/alpha/decisions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(DECISION),
+    });
+    expect(refused.status).toBe(503);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/^The database did not answer; nothing of this request was kept/);
   });
 });

@@ -612,3 +612,6 @@ export interface SharedAdmission {
 
 /** The shared admission did not answer (down, frozen, unreachable) in time. */
 export class SharedAdmissionUnavailable extends Error {}
+
+/** The database could not be reached (down, restarting, unreachable): nothing was written by the call that got it. */
+export class StorageUnavailable extends Error {}

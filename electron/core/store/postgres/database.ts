@@ -1,5 +1,17 @@
 import type pg from 'pg';
+import { StorageUnavailable } from '../ports';
 import { PG_MIGRATIONS } from './migrations';
+
+/** Errors that mean the server could not be reached or went away, not that the statement was wrong. */
+const GONE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '08000', '08003', '08006']);
+
+/** A connection failure as the port names it; any other error as it is. */
+function unreachable(error: unknown): unknown {
+  const e = error as { code?: string; message?: string };
+  const lost =
+    (e?.code !== undefined && GONE.has(e.code)) || /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(e?.message ?? '');
+  return lost ? new StorageUnavailable(`The database did not answer: ${e.message ?? String(error)}`, { cause: error }) : error;
+}
 
 /** Connections a process opens by default: the pool's, and one more that listens for change notices. */
 export const DEFAULT_MAX_CONNECTIONS = 10;
@@ -111,7 +123,11 @@ export class PgDatabase {
   }
 
   async query<T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return (await this.pool.query<T>(sql, params)).rows;
+    try {
+      return (await this.pool.query<T>(sql, params)).rows;
+    } catch (error) {
+      throw unreachable(error);
+    }
   }
 
   /** Resolves when the server answers `SELECT 1` within `timeoutMs`; rejects with why not. */
@@ -129,7 +145,9 @@ export class PgDatabase {
 
   /** Runs `work` in one transaction on one connection; rolled back when it throws. */
   async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    const client = await this.pool.connect().catch((error: unknown) => {
+      throw unreachable(error);
+    });
     try {
       await client.query('BEGIN');
       const result = await work(client);
@@ -137,7 +155,7 @@ export class PgDatabase {
       return result;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
-      throw error;
+      throw unreachable(error);
     } finally {
       client.release();
     }
