@@ -102,6 +102,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     }
     if (!lane(req, res)) void routed(req, res);
   });
+  // An idle kept-alive connection is closed by the server only after a load balancer or client would
+  // have given it up (AWS's and nginx's idle timeouts are 60 s): closed sooner, a request sent on it
+  // at that moment meets a reset connection (a 502 behind a proxy).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   // What Node's parser refuses before any handler runs (a malformed Host, an unknown method, a
   // broken request line) gets the same JSON envelope as every other error, not a bare 400.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket, core));
