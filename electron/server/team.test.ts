@@ -51,31 +51,36 @@ describe.skipIf(missing !== null)(`a team's server: three instances, one Postgre
   let upstream: ScriptedUpstream;
   const servers: RunningServer[] = [];
   const dirs: { cleanup(): void; path: string }[] = [];
+  let database: string;
+
+  /** One more instance on the team's Postgres and Redis, with the loopback provider in its catalog; closed after the tests unless `own`. */
+  async function instance(options: { redisTimeoutMs?: number; own?: boolean } = {}): Promise<RunningServer> {
+    const [data, renderer] = [tempDir(), tempDir()];
+    dirs.push(data, renderer);
+    const server = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      dataDir: data.path,
+      rendererDir: renderer.path,
+      database,
+      redis: redis.url,
+      // Several servers, Postgres, Redis and the tests share two cores here: a generous command timeout unless a test sets its own.
+      redisTimeoutMs: options.redisTimeoutMs ?? 3_000,
+      version: 'test',
+      overrideGlobalObjects: false,
+      sandbox: { seed: 1, failures: false, timeScale: 0 },
+      timeouts: { deadlineMs: 10_000, attemptMs: 5_000 },
+    });
+    if (!options.own) servers.push(server);
+    await server.core.replaceCatalogFile(catalogFile(upstream.url));
+    return server;
+  }
 
   beforeAll(async () => {
     [postgres, redis, upstream] = await Promise.all([startPostgres(), startRedis(), new ScriptedUpstream().start()]);
     upstream.always(answer(0));
-    const database = await postgres.createDatabase('team');
-    for (let i = 0; i < 3; i += 1) {
-      const [data, renderer] = [tempDir(), tempDir()];
-      dirs.push(data, renderer);
-      const server = await startServer({
-        port: 0,
-        host: '127.0.0.1',
-        dataDir: data.path,
-        rendererDir: renderer.path,
-        database,
-        redis: redis.url,
-        // Three servers, Postgres, Redis and the tests share two cores here: a generous command timeout (the fault test sets its own).
-        redisTimeoutMs: 3_000,
-        version: 'test',
-        overrideGlobalObjects: false,
-        sandbox: { seed: 1, failures: false, timeScale: 0 },
-        timeouts: { deadlineMs: 10_000, attemptMs: 5_000 },
-      });
-      servers.push(server);
-      await server.core.replaceCatalogFile(catalogFile(upstream.url));
-    }
+    database = await postgres.createDatabase('team');
+    for (let i = 0; i < 3; i += 1) await instance();
   }, 90_000);
   afterAll(async () => {
     for (const s of servers) await s.close();
@@ -136,22 +141,8 @@ describe.skipIf(missing !== null)(`a team's server: three instances, one Postgre
   it('Redis frozen: a request on a key with limits is refused with 503 at once, one without limits is answered; thawed, both are', async () => {
     const limited = (await servers[0]!.core.apiKeys.create('limited', 'standard', { credit_limit: 5, rate_limit_rpm: 600 })).key;
     const free = (await servers[0]!.core.apiKeys.create('free', 'standard')).key;
-    const [data, renderer] = [tempDir(), tempDir()];
-    dirs.push(data, renderer);
     // An instance with the issue's command timeout.
-    const quick = await startServer({
-      port: 0,
-      host: '127.0.0.1',
-      dataDir: data.path,
-      rendererDir: renderer.path,
-      database: postgres.url.replace(/\/verdict$/, '/team'),
-      redis: redis.url,
-      redisTimeoutMs: 150,
-      version: 'test',
-      overrideGlobalObjects: false,
-      sandbox: { seed: 1, failures: false, timeScale: 0 },
-    });
-    servers.push(quick);
+    const quick = await instance({ redisTimeoutMs: 150 });
     expect((await fetch(`${quick.url}/api/v1/models`, { headers: { authorization: `Bearer ${limited}` } })).status).toBe(200);
     redis.freeze();
     try {
@@ -197,21 +188,7 @@ describe.skipIf(missing !== null)(`a team's server: three instances, one Postgre
       expect(upstream.received.length - before).toBe(12);
 
       // Stopped mid-run (its lease given back on the way out), another instance takes it up and finishes it.
-      const [data, renderer] = [tempDir(), tempDir()];
-      dirs.push(data, renderer);
-      const leaving = await startServer({
-        port: 0,
-        host: '127.0.0.1',
-        dataDir: data.path,
-        rendererDir: renderer.path,
-        database: postgres.url.replace(/\/verdict$/, '/team'),
-        redis: redis.url,
-        redisTimeoutMs: 3_000,
-        version: 'test',
-        overrideGlobalObjects: false,
-        sandbox: { seed: 1, failures: false, timeScale: 0 },
-      });
-      await leaving.core.replaceCatalogFile(catalogFile(upstream.url));
+      const leaving = await instance({ own: true });
       const second = await leaving.core.handlers['evals.start']({
         request: JUDGE as never,
         dataset_id: datasetId,
