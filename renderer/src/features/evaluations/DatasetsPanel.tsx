@@ -65,9 +65,11 @@ function ImportForm({ onImported }: { onImported: (d: DatasetSummary) => void })
       // Streamed: a file of any size, never read into the page.
       return uploadDataset({ name: datasetName, file: files[0]!.name, format, questions, valid_only: validOnly }, files[0]!);
     },
-    onSuccess: (r) => {
+    // The list is read again before the import is reported and the new dataset picked: picked while the
+    // list on screen did not hold it yet, the run form fell back to another dataset until the list came.
+    onSuccess: async (r) => {
+      await queryClient.invalidateQueries({ queryKey: evalKeys.datasets });
       setReport(r);
-      void queryClient.invalidateQueries({ queryKey: evalKeys.datasets });
       if (r.dataset) onImported(r.dataset);
     },
   });

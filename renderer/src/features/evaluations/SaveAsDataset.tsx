@@ -12,8 +12,9 @@ export function SaveAsDataset({ onSaved }: { onSaved: (id: string) => void }) {
   const [setId, setSetId] = useState('');
   const [question, setQuestion] = useState('box');
   const held = useRef(false); // a double click saves one dataset
-  const done = (d: { id: string }) => {
-    void queryClient.invalidateQueries({ queryKey: evalKeys.datasets });
+  // Picked once the list holds it (read again first), so nothing falls back to another dataset meanwhile.
+  const done = async (d: { id: string }) => {
+    await queryClient.invalidateQueries({ queryKey: evalKeys.datasets });
     onSaved(d.id);
   };
   const fromRuns = useMutation({
