@@ -47,7 +47,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const providerKeys = new ProviderKeys(options.secrets, storage.providerKeyDates, clock, (slug) =>
     catalog.hasProvider(slug) ? catalog.provider(slug).base_url : undefined,
   );
-  const metrics = await EndpointMetrics.open(storage.metrics, clock);
+  // This instance among a team's (the same one when it restarts): its run leases and its endpoint figures.
+  const instance = `${hostname()} ${options.dataDir}`;
+  const metrics = await EndpointMetrics.open(storage.metrics, clock, instance);
   const health = new HealthRegistry(clock);
   // A provider's 429 or an opened breaker seen by one of a team's instances cools the endpoint on all.
   if (storage.health) await health.shareWith(storage.health);
@@ -110,7 +112,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const evalRuns = new EvalRuns({
     storage: storage.evals,
     // One of a team's instances sends a run at a time; this one restarted is the same one.
-    owner: `${hostname()} ${options.dataDir}`,
+    owner: instance,
     clock,
     logger,
     datasets,

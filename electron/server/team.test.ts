@@ -4,7 +4,7 @@ import { startPostgres, type TestPostgres } from '../test-support/postgres';
 import { redisMissing, startRedis, type TestRedis } from '../test-support/redis';
 import { ScriptedUpstream } from '../test-support/scripted-upstream';
 import { tempDir } from '../test-support/temp-core';
-import { WIRE } from '../test-support/wire-fixtures';
+import { ERROR_BODY, WIRE } from '../test-support/wire-fixtures';
 import { startServer, type RunningServer } from './start-server';
 
 const PRICE = 0.000001;
@@ -24,19 +24,40 @@ const answer = (headerDelayMs: number) => ({
   }),
   headerDelayMs,
 });
-/** The loopback provider and its priced model, as each instance's catalog file has them. */
-const catalogFile = (url: string) =>
+const SUPPORTED = ['logprobs', 'top_logprobs', 'max_tokens'];
+/**
+ * The loopback providers and their priced models, as each instance's catalog file has them: the
+ * judge at Acme; a second model at Acme and, dearer, at Backup (where a cooled Acme sends it).
+ */
+const catalogFile = (url: string, backupUrl: string) =>
   CatalogFileSchema.parse({
     version: 1,
-    providers: [{ slug: 'acme', name: 'Acme', wire_format: 'openai', base_url: `${url}/v1`, local: true }],
-    models: [MODEL],
+    providers: [
+      { slug: 'acme', name: 'Acme', wire_format: 'openai', base_url: `${url}/v1`, local: true },
+      { slug: 'backup', name: 'Backup', wire_format: 'openai', base_url: `${backupUrl}/v1`, local: true },
+    ],
+    models: [MODEL, { ...MODEL, id: 'acme/split', name: 'Split' }],
     endpoints: [
       {
         model_id: 'acme/judge',
         provider: 'acme',
         upstream_model: 'judge-1',
         pricing: { prompt: String(PRICE), completion: String(PRICE) },
-        supported_parameters: ['logprobs', 'top_logprobs', 'max_tokens'],
+        supported_parameters: SUPPORTED,
+      },
+      {
+        model_id: 'acme/split',
+        provider: 'acme',
+        upstream_model: 'split-1',
+        pricing: { prompt: String(PRICE), completion: String(PRICE) },
+        supported_parameters: SUPPORTED,
+      },
+      {
+        model_id: 'acme/split',
+        provider: 'backup',
+        upstream_model: 'split-1',
+        pricing: { prompt: String(10 * PRICE), completion: String(10 * PRICE) },
+        supported_parameters: SUPPORTED,
       },
     ],
   });
@@ -49,6 +70,7 @@ describe.skipIf(missing !== null)(`a team's server: three instances, one Postgre
   let postgres: TestPostgres;
   let redis: TestRedis & { close(): Promise<void> };
   let upstream: ScriptedUpstream;
+  let backup: ScriptedUpstream;
   const servers: RunningServer[] = [];
   const dirs: { cleanup(): void; path: string }[] = [];
   let database: string;
@@ -72,19 +94,21 @@ describe.skipIf(missing !== null)(`a team's server: three instances, one Postgre
       timeouts: { deadlineMs: 10_000, attemptMs: 5_000 },
     });
     if (!options.own) servers.push(server);
-    await server.core.replaceCatalogFile(catalogFile(upstream.url));
+    await server.core.replaceCatalogFile(catalogFile(upstream.url, backup.url));
     return server;
   }
 
   beforeAll(async () => {
-    [postgres, redis, upstream] = await Promise.all([startPostgres(), startRedis(), new ScriptedUpstream().start()]);
+    [postgres, redis, upstream, backup] = await Promise.all([startPostgres(), startRedis(), new ScriptedUpstream().start(), new ScriptedUpstream().start()]);
     upstream.always(answer(0));
+    backup.always(answer(0));
     database = await postgres.createDatabase('team');
     for (let i = 0; i < 3; i += 1) await instance();
   }, 90_000);
   afterAll(async () => {
     for (const s of servers) await s.close();
     await upstream?.close();
+    await backup?.close();
     await redis?.close();
     postgres?.stop();
     for (const d of dirs) d.cleanup();
@@ -166,6 +190,65 @@ describe.skipIf(missing !== null)(`a team's server: three instances, one Postgre
       if (status !== 200) await new Promise((r) => setTimeout(r, 100));
     }
     expect(status).toBe(200);
+  });
+
+  it("a provider's 429 with Retry-After seen by one instance cools that endpoint on all within a second: they send to the other provider", async () => {
+    const { key } = await servers[0]!.core.apiKeys.create('cooling', 'standard');
+    const split = { ...JUDGE, model: 'acme/split', provider: { sort: 'price' } };
+    const send = (server: RunningServer) =>
+      fetch(`${server.url}/api/alpha/decisions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(split),
+      });
+    const acme = servers[0]!.core.catalog.endpointsOf('acme/split').find((e) => e.provider.slug === 'acme')!;
+    // Before: the cheaper provider answers, through any instance.
+    const before = upstream.received.length;
+    expect((await send(servers[2]!)).status).toBe(200);
+    expect(upstream.received.length).toBe(before + 1);
+
+    upstream.script({
+      kind: 'respond',
+      status: 429,
+      headers: { 'content-type': 'application/json', 'retry-after': '30' },
+      chunks: [ERROR_BODY.openai('Rate limit reached for split-1')],
+    });
+    const first = await send(servers[0]!);
+    expect(first.status).toBe(200);
+    expect(((await first.json()) as { provider: string }).provider).toBe('Backup');
+    const seen = Date.now();
+    for (const other of servers.slice(1, 3)) {
+      while (other.core.health.snapshot(acme.id).cooldownUntil === null && Date.now() - seen < 5_000) await new Promise((r) => setTimeout(r, 10));
+      expect(Date.now() - seen).toBeLessThan(1_000);
+    }
+    const [acmeBefore, backupBefore] = [upstream.received.length, backup.received.length];
+    const answers = await Promise.all([1, 2, 1, 2].map((i) => send(servers[i]!)));
+    for (const a of answers) expect(((await a.json()) as { provider: string }).provider).toBe('Backup');
+    expect(upstream.received.length).toBe(acmeBefore);
+    expect(backup.received.length).toBe(backupBefore + 4);
+  });
+
+  it("the endpoint listing from any instance counts every instance's attempts, with the same percentiles", async () => {
+    const { key } = await servers[0]!.core.apiKeys.create('listing', 'standard');
+    await Promise.all(Array.from({ length: 30 }, (_, i) => ask(servers[i % 3]!, key)));
+    for (const s of servers) await s.core.metrics.sync();
+    for (const s of servers) await s.core.metrics.sync();
+    // Every request the judge's provider received was an attempt of one of the instances.
+    const judge = upstream.received.filter((r) => (r.body as { model?: string }).model === 'judge-1').length;
+    const listings = await Promise.all(
+      servers.map(async (s) => {
+        const [details] = await s.core.handlers['endpoints.details']({ model: 'acme/judge' });
+        const listed = (await (await fetch(`${s.url}/api/v1/models/acme/judge/endpoints`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
+          data: { endpoints: { latency_last_30m: unknown; uptime_last_30m: unknown }[] };
+        };
+        return { attempts: details!.attempts_30m, figures: listed.data.endpoints[0] };
+      }),
+    );
+    for (const l of listings) {
+      expect(l.attempts).toBe(judge);
+      expect(l.figures).toEqual(listings[0]!.figures);
+    }
+    expect(listings[0]!.figures!.latency_last_30m).not.toBeNull();
   });
 
   it('an evaluation run is sent by one instance at a time; stopped there, another takes it up and no item is stored twice', async () => {

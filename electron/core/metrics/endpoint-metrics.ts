@@ -1,12 +1,12 @@
 import * as hdr from 'hdr-histogram-js';
 import type { PercentileStats } from '../../../shared/schemas/endpoint';
 import type { Clock } from '../clock';
-import type { MetricsStorage } from '../store/ports';
+import type { MetricsStorage, MinuteFigures } from '../store/ports';
 import { PROVIDER_FAULTS, type AttemptRecord } from './attempt';
 
 const MINUTE = 60_000;
 const FIGURES_TTL_MS = 1_000;
-/** Minute figures reach the disk this often (a crash loses at most this much of them). */
+/** Minute figures reach the disk this often (a crash loses at most this much of them); other instances' are read as often. */
 const PERSIST_EVERY_MS = 10_000;
 const DAY_MINUTES = 24 * 60;
 const HISTOGRAM_MINUTES = 30;
@@ -48,9 +48,16 @@ const round = (value: number, digits: number): number => Number(value.toFixed(di
  * histograms for the last 30 minutes. O(1) per attempt and bounded memory per endpoint; the
  * buckets themselves are stored (one row per endpoint and minute, not per request) and reloaded
  * at start, so a restart keeps the day.
+ *
+ * Where a team's instances share the store, each stores its own buckets and reads the others' (only
+ * what changed) every few seconds: figures count the whole fleet's attempts, and the merged
+ * histograms read the same percentiles as one instance that saw all of them.
  */
 export class EndpointMetrics {
   private readonly buckets = new Map<string, Bucket[]>();
+  /** Other instances' buckets by endpoint, then by instance and minute. */
+  private readonly peers = new Map<string, Map<string, Bucket>>();
+  private peerCursor = 0;
   private readonly lastFault = new Map<string, number>();
   private readonly cache = new Map<string, { at: number; figures: EndpointFigures }>();
 
@@ -61,13 +68,19 @@ export class EndpointMetrics {
   private constructor(
     private readonly storage: MetricsStorage,
     private readonly clock: Clock,
+    /** This instance's name in the store (its rows are its own; any other name's are a peer's). */
+    private readonly instance: string,
   ) {
-    this.timer = setInterval(() => this.persist(), PERSIST_EVERY_MS);
+    this.timer = setInterval(() => {
+      this.persist();
+      // Unreadable (the database away): the others' figures stay as last read until it is back.
+      void this.readPeers().catch(() => {});
+    }, PERSIST_EVERY_MS);
     this.timer.unref();
   }
 
-  static async open(storage: MetricsStorage, clock: Clock): Promise<EndpointMetrics> {
-    const metrics = new EndpointMetrics(storage, clock);
+  static async open(storage: MetricsStorage, clock: Clock, instance = 'local'): Promise<EndpointMetrics> {
+    const metrics = new EndpointMetrics(storage, clock, instance);
     try {
       // A day of minute figures (two, for slack) and a week of failed attempts are kept.
       const now = clock.now();
@@ -84,14 +97,53 @@ export class EndpointMetrics {
   private async reload(): Promise<void> {
     const nowMinute = Math.floor(this.clock.now() / MINUTE);
     for (const row of await this.storage.minutesAfter(nowMinute - DAY_MINUTES)) {
-      const recent = row.minute > nowMinute - HISTOGRAM_MINUTES;
-      const decode = (text: string | null) => (recent && text ? hdr.decodeFromCompressedBase64(text, 'packed', false) : null);
+      if (row.instance !== undefined && row.instance !== this.instance) {
+        this.setPeer(row, nowMinute);
+        continue;
+      }
       const list = this.buckets.get(row.endpointId) ?? [];
-      list.push({ minute: row.minute, attempts: row.attempts, faults: row.faults, latency: decode(row.latency), throughput: decode(row.throughput) });
+      list.push(bucketOf(row, nowMinute));
       this.buckets.set(row.endpointId, list);
     }
-    // The last minute's provider faults (the 30-second outage rule) come from the failure log.
-    for (const f of await this.storage.lastFaults(this.clock.now() - MINUTE)) this.lastFault.set(f.endpointId, f.at);
+    await this.readPeers();
+  }
+
+  private setPeer(row: MinuteFigures, nowMinute: number): void {
+    const byMinute = this.peers.get(row.endpointId) ?? new Map<string, Bucket>();
+    this.peers.set(row.endpointId, byMinute);
+    const key = `${row.instance ?? ''}\u0000${row.minute}`;
+    destroy(byMinute.get(key));
+    byMinute.set(key, bucketOf(row, nowMinute));
+    this.cache.delete(row.endpointId);
+  }
+
+  /** Reads what the other instances stored since the last look, and the fleet's provider faults of the last minute. */
+  private async readPeers(): Promise<void> {
+    const now = this.clock.now();
+    const nowMinute = Math.floor(now / MINUTE);
+    const { rows, cursor } = await this.storage.minutesOfOthers(this.instance, this.peerCursor, nowMinute - DAY_MINUTES);
+    this.peerCursor = cursor;
+    for (const row of rows) this.setPeer(row, nowMinute);
+    for (const byMinute of this.peers.values())
+      for (const [key, bucket] of byMinute) {
+        if (bucket.minute <= nowMinute - DAY_MINUTES) {
+          destroy(bucket);
+          byMinute.delete(key);
+        } else if (bucket.minute <= nowMinute - HISTOGRAM_MINUTES) dropHistograms(bucket);
+      }
+    // The last minute's provider faults (the 30-second outage rule) come from the failure log, every instance's.
+    for (const f of await this.storage.lastFaults(now - MINUTE))
+      if (f.at > (this.lastFault.get(f.endpointId) ?? 0)) {
+        this.lastFault.set(f.endpointId, f.at);
+        this.cache.delete(f.endpointId);
+      }
+  }
+
+  /** Stores this instance's figures and reads the other instances' now, not at the next tick. */
+  async sync(): Promise<void> {
+    this.persist();
+    await this.storage.flush();
+    await this.readPeers();
   }
 
   /** Writes the minute buckets that changed (in the next write-behind batch). */
@@ -99,6 +151,7 @@ export class EndpointMetrics {
     for (const [bucket, endpointId] of this.dirty) {
       const encode = (h: hdr.Histogram | null) => (h && h.totalCount > 0 ? hdr.encodeIntoCompressedBase64(h) : null);
       this.storage.saveMinute({
+        instance: this.instance,
         endpointId,
         minute: bucket.minute,
         attempts: bucket.attempts,
@@ -145,14 +198,7 @@ export class EndpointMetrics {
 
   private prune(list: Bucket[], nowMinute: number): void {
     while (list.length > 0 && list[0]!.minute <= nowMinute - DAY_MINUTES) list.shift();
-    for (const bucket of list) {
-      if (bucket.minute <= nowMinute - HISTOGRAM_MINUTES) {
-        bucket.latency?.destroy();
-        bucket.throughput?.destroy();
-        bucket.latency = null;
-        bucket.throughput = null;
-      }
-    }
+    for (const bucket of list) if (bucket.minute <= nowMinute - HISTOGRAM_MINUTES) dropHistograms(bucket);
   }
 
   private observe(attempt: AttemptRecord): void {
@@ -166,7 +212,9 @@ export class EndpointMetrics {
     bucket.attempts += 1;
     if (PROVIDER_FAULTS.has(attempt.outcome)) {
       bucket.faults += 1;
-      this.lastFault.set(attempt.endpointId, attempt.startedAt + attempt.totalMs);
+      // The latest end, whatever order attempts are told in (those that ran long end last).
+      const end = attempt.startedAt + attempt.totalMs;
+      if (end > (this.lastFault.get(attempt.endpointId) ?? 0)) this.lastFault.set(attempt.endpointId, end);
     }
     if (attempt.outcome !== 'ok' || attempt.firstTokenMs === null) return;
     if (minute <= Math.floor(this.clock.now() / MINUTE) - HISTOGRAM_MINUTES) return;
@@ -212,7 +260,7 @@ export class EndpointMetrics {
       faults: 0,
       buckets: [] as Bucket[],
     }));
-    for (const b of this.buckets.get(endpointId) ?? []) {
+    for (const b of this.all(endpointId)) {
       if (b.minute < first) continue;
       const slot = slots[Math.floor((b.minute - first) / stepMinutes)];
       if (!slot) continue;
@@ -229,15 +277,23 @@ export class EndpointMetrics {
 
   /** When the oldest figure kept for the endpoint (at most a day old) was measured; null without any. */
   measuredSince(endpointId: string): number | null {
-    const list = this.buckets.get(endpointId) ?? [];
     const nowMinute = Math.floor(this.clock.now() / MINUTE);
-    const first = list.find((b) => b.minute > nowMinute - DAY_MINUTES && b.attempts > 0);
-    return first ? first.minute * MINUTE : null;
+    const minutes = this.all(endpointId)
+      .filter((b) => b.minute > nowMinute - DAY_MINUTES && b.attempts > 0)
+      .map((b) => b.minute);
+    return minutes.length > 0 ? Math.min(...minutes) * MINUTE : null;
+  }
+
+  /** This instance's buckets for the endpoint, then the other instances'. */
+  private all(endpointId: string): Bucket[] {
+    const own = this.buckets.get(endpointId) ?? [];
+    const peers = this.peers.get(endpointId);
+    return peers && peers.size > 0 ? [...own, ...peers.values()] : own;
   }
 
   private compute(endpointId: string): EndpointFigures {
     const nowMinute = Math.floor(this.clock.now() / MINUTE);
-    const list = this.buckets.get(endpointId) ?? [];
+    const list = this.all(endpointId);
     const window = (minutes: number) => list.filter((b) => b.minute > nowMinute - minutes);
     const uptime = (buckets: Bucket[]) => {
       const attempts = buckets.reduce((n, b) => n + b.attempts, 0);
@@ -262,6 +318,23 @@ export class EndpointMetrics {
     };
   }
 }
+
+function bucketOf(row: MinuteFigures, nowMinute: number): Bucket {
+  const recent = row.minute > nowMinute - HISTOGRAM_MINUTES;
+  const decode = (text: string | null) => (recent && text ? hdr.decodeFromCompressedBase64(text, 'packed', false) : null);
+  return { minute: row.minute, attempts: row.attempts, faults: row.faults, latency: decode(row.latency), throughput: decode(row.throughput) };
+}
+
+function dropHistograms(bucket: Bucket): void {
+  bucket.latency?.destroy();
+  bucket.throughput?.destroy();
+  bucket.latency = null;
+  bucket.throughput = null;
+}
+
+const destroy = (bucket: Bucket | undefined): void => {
+  if (bucket) dropHistograms(bucket);
+};
 
 /** Merges the window's histograms and reads four points of the distribution; null when empty. */
 function mergedPercentiles(parts: (hdr.Histogram | null)[], max: number, read: (h: hdr.Histogram) => PercentileStats): PercentileStats | null {

@@ -88,3 +88,40 @@ describe.each(backends)('MetricsStorage on %s', (_name, backend) => {
     }
   });
 });
+
+describe.each(backends)("other instances' minutes on %s", (name, backend) => {
+  it(
+    name === 'Postgres'
+      ? "each instance's minute is kept apart; an instance reads the others' (not its own) that changed since its cursor"
+      : 'one process writes the file: there are no other instances to read',
+    async () => {
+      const { a, b, close } = await backend.open();
+      try {
+        a.saveMinute(minute('e1', M0, { instance: 'one', attempts: 2 }));
+        b.saveMinute(minute('e1', M0, { instance: 'two', attempts: 5 }));
+        await Promise.all([a.flush(), b.flush()]);
+        const first = await a.minutesOfOthers('one', 0, M0 - 10);
+        if (name === 'SQLite') {
+          expect(first).toEqual({ rows: [], cursor: 0 });
+          return;
+        }
+        expect(first.rows).toEqual([minute('e1', M0, { instance: 'two', attempts: 5 })]);
+        expect((await b.minutesOfOthers('two', 0, M0 - 10)).rows).toEqual([minute('e1', M0, { instance: 'one', attempts: 2 })]);
+        // Both rows of the minute stay: neither instance's write replaced the other's.
+        expect((await b.minutesAfter(M0 - 1)).map((m) => [m.instance, m.attempts])).toEqual([
+          ['one', 2],
+          ['two', 5],
+        ]);
+        // Minutes before the one asked are not read; a minute saved again is read again after the cursor.
+        b.saveMinute(minute('e1', M0 - 20, { instance: 'two' }));
+        b.saveMinute(minute('e1', M0, { instance: 'two', attempts: 9 }));
+        await b.flush();
+        const next = await a.minutesOfOthers('one', first.cursor, M0 - 10);
+        expect(next.rows).toEqual([minute('e1', M0, { instance: 'two', attempts: 9 })]);
+        expect(next.cursor).toBeGreaterThan(first.cursor);
+      } finally {
+        await close();
+      }
+    },
+  );
+});

@@ -109,6 +109,8 @@ export interface MinuteFigures {
   faults: number;
   latency: string | null;
   throughput: string | null;
+  /** The instance that measured them, where a team's instances share the store; absent where one process writes. */
+  instance?: string;
 }
 
 /** A failed upstream attempt, logged one by one with its message. */
@@ -133,6 +135,11 @@ export interface MetricsStorage {
   saveMinute(figures: MinuteFigures): void;
   /** Every endpoint's minutes after `minute`, oldest first. */
   minutesAfter(minute: number): Promise<MinuteFigures[]>;
+  /**
+   * The minutes other instances saved after `minute` that changed since `cursor` (the store's clock,
+   * ms), with the cursor to ask from next. Where one process writes there are none.
+   */
+  minutesOfOthers(instance: string, cursor: number, minute: number): Promise<{ rows: MinuteFigures[]; cursor: number }>;
   /** Per endpoint, when its last provider-fault attempt started after `since` ended (ms since the epoch). */
   lastFaults(since: number): Promise<{ endpointId: string; at: number }[]>;
   /** Forgets minutes before `minute` and failures started before `startedAt`. */

@@ -4,6 +4,30 @@ import type { PgDatabase } from './database';
 /** Figures written behind reach the database this often at the latest. */
 const WRITE_BEHIND_MS = 250;
 
+/** How far behind its cursor an instance reads the others' figures again (see minutesOfOthers). */
+const CHANGE_OVERLAP_MS = 5_000;
+
+interface MinuteRow {
+  endpoint_id: string;
+  minute: string;
+  attempts: number;
+  faults: number;
+  latency: string | null;
+  throughput: string | null;
+  instance: string;
+}
+
+const figuresOf = (r: MinuteRow): MinuteFigures => ({
+  endpointId: r.endpoint_id,
+  minute: Number(r.minute),
+  attempts: r.attempts,
+  faults: r.faults,
+  latency: r.latency,
+  throughput: r.throughput,
+  // Rows stored before instances were told apart have none.
+  ...(r.instance === '' ? {} : { instance: r.instance }),
+});
+
 /** The endpoint-metrics domain's tables in Postgres; what is written behind goes in one transaction of two statements. */
 export class PgMetricsStore implements MetricsStorage {
   private failures: FailedAttempt[] = [];
@@ -19,7 +43,7 @@ export class PgMetricsStore implements MetricsStorage {
   }
 
   saveMinute(figures: MinuteFigures): void {
-    this.minutes.set(`${figures.endpointId}\u0000${figures.minute}`, figures);
+    this.minutes.set(`${figures.endpointId}\u0000${figures.minute}\u0000${figures.instance ?? ''}`, figures);
     this.schedule();
   }
 
@@ -65,32 +89,43 @@ export class PgMetricsStore implements MetricsStorage {
       if (minutes.length > 0) {
         const column = <K extends keyof MinuteFigures>(key: K) => minutes.map((m) => m[key]);
         await client.query(
-          `INSERT INTO metric_minutes (endpoint_id, minute, attempts, faults, latency, throughput)
-           SELECT * FROM unnest($1::text[], $2::bigint[], $3::integer[], $4::integer[], $5::text[], $6::text[])
-           ON CONFLICT (endpoint_id, minute) DO UPDATE SET attempts = excluded.attempts, faults = excluded.faults, latency = excluded.latency, throughput = excluded.throughput`,
-          [column('endpointId'), column('minute'), column('attempts'), column('faults'), column('latency'), column('throughput')],
+          `INSERT INTO metric_minutes (endpoint_id, minute, attempts, faults, latency, throughput, instance, changed_at)
+           SELECT *, extract(epoch FROM clock_timestamp()) * 1000 FROM unnest($1::text[], $2::bigint[], $3::integer[], $4::integer[], $5::text[], $6::text[], $7::text[])
+           ON CONFLICT (endpoint_id, minute, instance) DO UPDATE SET attempts = excluded.attempts, faults = excluded.faults, latency = excluded.latency,
+             throughput = excluded.throughput, changed_at = excluded.changed_at`,
+          [
+            column('endpointId'),
+            column('minute'),
+            column('attempts'),
+            column('faults'),
+            column('latency'),
+            column('throughput'),
+            minutes.map((m) => m.instance ?? ''),
+          ],
         );
       }
     });
   }
 
   async minutesAfter(minute: number): Promise<MinuteFigures[]> {
-    const rows = await this.db.query<{
-      endpoint_id: string;
-      minute: string;
-      attempts: number;
-      faults: number;
-      latency: string | null;
-      throughput: string | null;
-    }>('SELECT endpoint_id, minute, attempts, faults, latency, throughput FROM metric_minutes WHERE minute > $1 ORDER BY minute, endpoint_id', [minute]);
-    return rows.map((r) => ({
-      endpointId: r.endpoint_id,
-      minute: Number(r.minute),
-      attempts: r.attempts,
-      faults: r.faults,
-      latency: r.latency,
-      throughput: r.throughput,
-    }));
+    const rows = await this.db.query<MinuteRow>(
+      'SELECT endpoint_id, minute, attempts, faults, latency, throughput, instance FROM metric_minutes WHERE minute > $1 ORDER BY minute, endpoint_id, instance',
+      [minute],
+    );
+    return rows.map(figuresOf);
+  }
+
+  /**
+   * Read again from a little before the cursor: a transaction that took its time stamps rows with a
+   * time before it commits, so rows may appear behind the cursor; reading one twice is harmless.
+   */
+  async minutesOfOthers(instance: string, cursor: number, minute: number): Promise<{ rows: MinuteFigures[]; cursor: number }> {
+    const rows = await this.db.query<MinuteRow & { changed_at: number }>(
+      `SELECT endpoint_id, minute, attempts, faults, latency, throughput, instance, changed_at FROM metric_minutes
+       WHERE changed_at > $1 AND instance <> $2 AND minute > $3 ORDER BY changed_at`,
+      [cursor - CHANGE_OVERLAP_MS, instance, minute],
+    );
+    return { rows: rows.map(figuresOf), cursor: rows.reduce((c, r) => Math.max(c, Number(r.changed_at)), cursor) };
   }
 
   async lastFaults(since: number): Promise<{ endpointId: string; at: number }[]> {

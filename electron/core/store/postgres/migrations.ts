@@ -286,6 +286,16 @@ export const PG_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX spend_ledger_by_key ON spend_ledger (key_id);
   `,
+  `
+  -- Endpoint figures per instance and minute, merged by each reader (the histograms are mergeable):
+  -- one row for all instances would keep only the last writer's. changed_at (the database's clock,
+  -- ms) lets an instance read only what the others changed since it last looked.
+  ALTER TABLE metric_minutes ADD COLUMN instance text NOT NULL DEFAULT '';
+  ALTER TABLE metric_minutes ADD COLUMN changed_at double precision NOT NULL DEFAULT 0;
+  ALTER TABLE metric_minutes DROP CONSTRAINT metric_minutes_pkey;
+  ALTER TABLE metric_minutes ADD PRIMARY KEY (endpoint_id, minute, instance);
+  CREATE INDEX metric_minutes_by_change ON metric_minutes (changed_at);
+  `,
 ];
 
 /** The channels the schema notifies on, by domain. */

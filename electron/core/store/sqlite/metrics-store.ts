@@ -42,6 +42,11 @@ export class SqliteMetricsStore implements MetricsStorage {
       .map((r) => ({ endpointId: r.endpoint_id, minute: r.minute, attempts: r.attempts, faults: r.faults, latency: r.latency, throughput: r.throughput }));
   }
 
+  /** One process writes the file: no other instance has figures in it. */
+  async minutesOfOthers(_instance: string, cursor: number): Promise<{ rows: MinuteFigures[]; cursor: number }> {
+    return { rows: [], cursor };
+  }
+
   async lastFaults(since: number): Promise<{ endpointId: string; at: number }[]> {
     return this.store
       .all<{ endpoint_id: string; at: number }>(
