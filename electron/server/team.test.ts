@@ -1,67 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CatalogFileSchema } from '../../shared/schemas/catalog';
 import { startPostgres, type TestPostgres } from '../test-support/postgres';
 import { redisMissing, startRedis, type TestRedis } from '../test-support/redis';
 import { ScriptedUpstream } from '../test-support/scripted-upstream';
-import { tempDir } from '../test-support/temp-core';
-import { ERROR_BODY, WIRE } from '../test-support/wire-fixtures';
-import { startServer, type RunningServer } from './start-server';
-
-const PRICE = 0.000001;
-const MODEL = {
-  id: 'acme/judge',
-  name: 'Judge',
-  created: 1,
-  architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', instruct_type: null, tokenizer: null },
-};
-const answer = (headerDelayMs: number) => ({
-  ...WIRE.openai('Yes', {
-    top: [
-      { token: 'Yes', logprob: -0.1 },
-      { token: 'No', logprob: -2.4 },
-    ],
-    usage: { prompt: 1000, completion: 1 },
-  }),
-  headerDelayMs,
-});
-const SUPPORTED = ['logprobs', 'top_logprobs', 'max_tokens'];
-/**
- * The loopback providers and their priced models, as each instance's catalog file has them: the
- * judge at Acme; a second model at Acme and, dearer, at Backup (where a cooled Acme sends it).
- */
-const catalogFile = (url: string, backupUrl: string) =>
-  CatalogFileSchema.parse({
-    version: 1,
-    providers: [
-      { slug: 'acme', name: 'Acme', wire_format: 'openai', base_url: `${url}/v1`, local: true },
-      { slug: 'backup', name: 'Backup', wire_format: 'openai', base_url: `${backupUrl}/v1`, local: true },
-    ],
-    models: [MODEL, { ...MODEL, id: 'acme/split', name: 'Split' }],
-    endpoints: [
-      {
-        model_id: 'acme/judge',
-        provider: 'acme',
-        upstream_model: 'judge-1',
-        pricing: { prompt: String(PRICE), completion: String(PRICE) },
-        supported_parameters: SUPPORTED,
-      },
-      {
-        model_id: 'acme/split',
-        provider: 'acme',
-        upstream_model: 'split-1',
-        pricing: { prompt: String(PRICE), completion: String(PRICE) },
-        supported_parameters: SUPPORTED,
-      },
-      {
-        model_id: 'acme/split',
-        provider: 'backup',
-        upstream_model: 'split-1',
-        pricing: { prompt: String(10 * PRICE), completion: String(10 * PRICE) },
-        supported_parameters: SUPPORTED,
-      },
-    ],
-  });
-const JUDGE = { model: 'acme/judge', state: 'The parcel came two days late.', questions: { late: { type: 'noul', instructions: 'Was it late?' } } };
+import { answer, JUDGE, teamInstance } from '../test-support/team';
+import { ERROR_BODY } from '../test-support/wire-fixtures';
+import type { RunningServer } from './start-server';
 
 const missing = redisMissing();
 
@@ -75,26 +18,11 @@ describe.skipIf(missing !== null)(`a team's server: three instances, one Postgre
   const dirs: { cleanup(): void; path: string }[] = [];
   let database: string;
 
-  /** One more instance on the team's Postgres and Redis, with the loopback provider in its catalog; closed after the tests unless `own`. */
+  /** One more instance on the team's Postgres and Redis; closed after the tests unless `own`. */
   async function instance(options: { redisTimeoutMs?: number; own?: boolean } = {}): Promise<RunningServer> {
-    const [data, renderer] = [tempDir(), tempDir()];
-    dirs.push(data, renderer);
-    const server = await startServer({
-      port: 0,
-      host: '127.0.0.1',
-      dataDir: data.path,
-      rendererDir: renderer.path,
-      database,
-      redis: redis.url,
-      // Several servers, Postgres, Redis and the tests share two cores here: a generous command timeout unless a test sets its own.
-      redisTimeoutMs: options.redisTimeoutMs ?? 3_000,
-      version: 'test',
-      overrideGlobalObjects: false,
-      sandbox: { seed: 1, failures: false, timeScale: 0 },
-      timeouts: { deadlineMs: 10_000, attemptMs: 5_000 },
-    });
+    const { server, dirs: made } = await teamInstance({ database, redis: redis.url, upstream, backup, redisTimeoutMs: options.redisTimeoutMs });
+    dirs.push(...made);
     if (!options.own) servers.push(server);
-    await server.core.replaceCatalogFile(catalogFile(upstream.url, backup.url));
     return server;
   }
 

