@@ -73,7 +73,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     ...(options.imageFetch ? { imageFetch: options.imageFetch } : {}),
   });
-  const initialManagementKey = (await core.apiKeys.count()) === 0 ? (await core.apiKeys.create('Initial management key', 'management')).key : undefined;
+  // Made by one instance only, when several start together on an empty database.
+  const initialManagementKey = (await core.apiKeys.count()) === 0 ? (await core.apiKeys.createFirst('Initial management key', 'management'))?.key : undefined;
   const uiToken = randomBytes(24).toString('base64url');
   const hosts = allowedHostnames(options.host, options.allowedHosts);
   // Requests are counted where every one passes, the lane's as well as the router's.

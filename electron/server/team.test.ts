@@ -49,6 +49,21 @@ describe.skipIf(missing !== null)(`a team's server: three instances, one Postgre
       body: JSON.stringify(JUDGE),
     });
 
+  it('three instances started together on an empty database apply its schema once and make one first management key', async () => {
+    const fresh = await postgres.createDatabase('fresh_team');
+    const started = await Promise.all([0, 1, 2].map(() => teamInstance({ database: fresh, redis: redis.url, upstream, backup })));
+    try {
+      expect(started.filter((s) => s.server.initialManagementKey !== undefined)).toHaveLength(1);
+      const keys = await started[2]!.server.core.storage.keys.all();
+      expect(keys.map((k) => [k.name, k.kind])).toEqual([['Initial management key', 'management']]);
+    } finally {
+      for (const s of started) {
+        await s.server.close();
+        for (const d of s.dirs) d.cleanup();
+      }
+    }
+  });
+
   it('a key created through one instance works through all; revoked through one, it is refused by all on their next request', async () => {
     const { info, key } = await servers[0]!.core.apiKeys.create('shared', 'standard', { credit_limit: 10, rate_limit_rpm: 1000 });
     for (const s of servers) expect((await ask(s, key)).status).toBe(200);

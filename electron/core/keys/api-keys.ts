@@ -271,6 +271,18 @@ export class ApiKeys {
     kind: ApiKeyKind,
     limits: ApiKeyLimits = { credit_limit: null, rate_limit_rpm: null },
   ): Promise<{ info: ApiKeyInfo; key: string }> {
+    const made = this.made(name, kind, limits);
+    await this.store.add(made.record);
+    return this.added(made);
+  }
+
+  /** Creates the key only when there is no key at all, in any process on the store (instances starting together make one); undefined when there was. */
+  async createFirst(name: string, kind: ApiKeyKind): Promise<{ info: ApiKeyInfo; key: string } | undefined> {
+    const made = this.made(name, kind, { credit_limit: null, rate_limit_rpm: null });
+    return (await this.store.addFirst(made.record)) ? this.added(made) : undefined;
+  }
+
+  private made(name: string, kind: ApiKeyKind, limits: ApiKeyLimits): { record: ApiKeyRecord; key: string } {
     const id = randomBytes(6).toString('hex');
     const key = `vd-${id}-${randomBytes(32).toString('base64url')}`;
     const record: ApiKeyRecord = {
@@ -286,8 +298,11 @@ export class ApiKeys {
       rate_limit_rpm: limits.rate_limit_rpm,
       spent: 0,
     };
-    await this.store.add(record);
-    this.spentByKey.set(id, 0);
+    return { record, key };
+  }
+
+  private added({ record, key }: { record: ApiKeyRecord; key: string }): { info: ApiKeyInfo; key: string } {
+    this.spentByKey.set(record.id, 0);
     this.remember(record);
     return { info: toInfo(record, 0), key };
   }

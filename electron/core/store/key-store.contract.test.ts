@@ -43,6 +43,22 @@ describe.each(backends)('KeyStorage on %s', (_name, backend) => {
     }
   });
 
+  it('the first key is stored once: two connections adding a first key at the same moment store one, and none is added after', async () => {
+    const { a, b, close } = await backend.open();
+    try {
+      for (let round = 0; round < 5; round += 1) {
+        const [x, y] = await Promise.all([
+          a.addFirst(key(`${round}aaaaaaaaaaa`, '2026-01-01T00:00:00.000Z')),
+          b.addFirst(key(`${round}bbbbbbbbbbb`, '2026-01-01T00:00:00.000Z')),
+        ]);
+        expect([x, y].filter(Boolean)).toHaveLength(round === 0 ? 1 : 0);
+      }
+      expect(await b.all()).toHaveLength(1);
+    } finally {
+      await close();
+    }
+  });
+
   it('revokes once: the first time is kept, an unknown key is undefined', async () => {
     const { a, b, close } = await backend.open();
     try {

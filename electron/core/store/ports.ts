@@ -39,6 +39,8 @@ export interface KeyStorage {
   all(): Promise<ApiKeyRecord[]>;
   /** Stores a new key; resolves once it is durable. */
   add(key: ApiKeyRecord): Promise<void>;
+  /** Stores the key only when there is none at all, atomically among every process on the store; whether it did. */
+  addFirst(key: ApiKeyRecord): Promise<boolean>;
   /** Marks a key revoked at `at` unless it already is; the key as it is after, or undefined when unknown. */
   revoke(id: string, at: string): Promise<ApiKeyRecord | undefined>;
   /**

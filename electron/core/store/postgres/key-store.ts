@@ -43,6 +43,21 @@ export class PgKeyStore implements KeyStorage {
     this.token.moved();
   }
 
+  async addFirst(key: ApiKeyRecord): Promise<boolean> {
+    // Instances starting together on an empty database: the lock lets one look and insert at a time.
+    const added = await this.db.transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', ['api_keys first key']);
+      const result = await client.query(
+        `INSERT INTO api_keys (id, name, kind, hash, label, created_at, revoked_at, last_used_at, credit_limit, rate_limit_rpm, spent)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 WHERE NOT EXISTS (SELECT 1 FROM api_keys)`,
+        [key.id, key.name, key.kind, key.hash, key.label, key.created_at, key.revoked_at, key.last_used_at, key.credit_limit, key.rate_limit_rpm, key.spent],
+      );
+      return (result.rowCount ?? 0) > 0;
+    });
+    if (added) this.token.moved();
+    return added;
+  }
+
   async revoke(id: string, at: string): Promise<ApiKeyRecord | undefined> {
     // One statement: the row as it is after, revoked now or before.
     const rows = await this.db.query<ApiKeyRecord>(

@@ -53,6 +53,18 @@ export class SqliteKeyStore implements KeyStorage {
     this.token.moved();
   }
 
+  async addFirst(key: ApiKeyRecord): Promise<boolean> {
+    // One statement: SQLite lets one writer at a time in, so two processes cannot both find the table empty.
+    const added =
+      this.store.run(
+        `INSERT INTO api_keys (id, name, kind, hash, label, created_at, revoked_at, last_used_at, credit_limit, rate_limit_rpm, spent)
+         SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM api_keys)`,
+        [key.id, key.name, key.kind, key.hash, key.label, key.created_at, key.revoked_at, key.last_used_at, key.credit_limit, key.rate_limit_rpm, key.spent],
+      ).changes > 0;
+    if (added) this.token.moved();
+    return added;
+  }
+
   async revoke(id: string, at: string): Promise<ApiKeyRecord | undefined> {
     const changes = this.store.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [at, id]).changes;
     if (changes > 0) this.token.moved();
