@@ -155,6 +155,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         ...(options.redisTimeoutMs ? { commandTimeoutMs: options.redisTimeoutMs } : {}),
       })
     : null;
+  if (shared && shared.settings.appendOnly === false)
+    logger.warn(
+      { redis: shared.where },
+      'Redis keeps no append-only file (appendonly no): restarted, it forgets the holds of requests in flight, which may then overspend a credit limit; spend itself is rebuilt from the ledger',
+    );
   const apiKeys = await ApiKeys.open(storage.keys, clock, shared);
   // Metadata of API requests is kept for 30 days (their cost stays in the keys' spend).
   await runStore.forgetApiRecordsBefore(clock.now() - 30 * 86_400_000);

@@ -24,13 +24,13 @@ export interface TestRedis {
 }
 
 /** A real Redis on loopback, on a free port, in a temporary directory, nothing saved to disk. */
-export async function startRedis(): Promise<TestRedis & { close(): Promise<void> }> {
+export async function startRedis(extra: string[] = []): Promise<TestRedis & { close(): Promise<void> }> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'verdict-redis-'));
   let child: ChildProcess | null = null;
   const start = () =>
     new Promise<void>((resolve, reject) => {
-      const c = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+      const c = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...extra], {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       child = c;

@@ -30,6 +30,21 @@ describe.skipIf(missing !== null)(`shared admission on a real Redis${missing ? `
     await redis?.close();
   });
 
+  it('reads what Redis says of itself: this one evicts nothing and keeps no append-only file', () => {
+    expect(instances[0]!.settings).toEqual({ evictionPolicy: 'noeviction', appendOnly: false });
+  });
+
+  it('a Redis that may evict keys is refused at start, naming the setting to change', async () => {
+    const evicting = await startRedis(['--maxmemory-policy', 'allkeys-lru', '--appendonly', 'yes']);
+    try {
+      await expect(RedisAdmission.open(evicting.url)).rejects.toThrow(
+        /may evict keys \(maxmemory-policy allkeys-lru\).*Set maxmemory-policy noeviction/,
+      );
+    } finally {
+      await evicting.close();
+    }
+  });
+
   it('150 requests at once over three instances at 6 a window: exactly 6 admitted, the rest told when to come back', async () => {
     const results = await Promise.all(Array.from({ length: 150 }, (_, i) => instances[i % 3]!.admit(ask({ keyId: 'burst', rateLimitRpm: 6 }))));
     const admitted = results.filter((r) => r.admitted);

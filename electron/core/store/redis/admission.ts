@@ -34,6 +34,19 @@ type Scripted = RedisClient & {
   verdictSeedV1(state: string, ...argv: (string | number)[]): Promise<string>;
 };
 
+/** What a team needs of its Redis, as its INFO reports it; null where INFO does not say. */
+export interface RedisSettings {
+  evictionPolicy: string | null;
+  /** Writes kept in an append-only file: a restarted Redis has the holds in flight. */
+  appendOnly: boolean | null;
+}
+
+export function settingsOf(info: string): RedisSettings {
+  const field = (name: string) => new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim() ?? null;
+  const aof = field('aof_enabled');
+  return { evictionPolicy: field('maxmemory_policy'), appendOnly: aof === null ? null : aof === '1' };
+}
+
 /**
  * Rate limits and credit reservations shared by every instance of a team's server, in one Redis
  * round trip per admitted request (admission-script.ts). Settling is sent without waiting for it.
@@ -50,6 +63,8 @@ export class RedisAdmission implements SharedAdmission {
     private readonly redis: Scripted,
     options: AdmissionOptions,
     readonly where: string,
+    /** What Redis said of itself at start (the server logs a warning without an append-only file). */
+    readonly settings: RedisSettings,
   ) {
     this.windowMs = options.windowMs ?? 60_000;
     this.leaseMs = options.leaseMs ?? 10 * 60_000;
@@ -75,7 +90,22 @@ export class RedisAdmission implements SharedAdmission {
     redis.defineCommand('verdictSettleV1', { numberOfKeys: 3, lua: SETTLE_SCRIPT });
     redis.defineCommand('verdictSeedV1', { numberOfKeys: 1, lua: SEED_SCRIPT });
     await redis.connect();
-    return new RedisAdmission(redis, options, `Redis at ${redactUrl(url)}`);
+    const where = `Redis at ${redactUrl(url)}`;
+    let settings: RedisSettings;
+    try {
+      settings = settingsOf(await redis.info());
+    } catch (error) {
+      redis.disconnect();
+      throw error;
+    }
+    // Evicted, a key's request log and holds would be forgotten and its limits let more through.
+    if (settings.evictionPolicy !== null && settings.evictionPolicy !== 'noeviction') {
+      redis.disconnect();
+      throw new Error(
+        `${where} may evict keys (maxmemory-policy ${settings.evictionPolicy}): limits kept there would forget requests and holds. Set maxmemory-policy noeviction.`,
+      );
+    }
+    return new RedisAdmission(redis, options, where, settings);
   }
 
   /** Checks the key's generation, its rate limit and its credit for the request's worst case, and holds it: one round trip. */
