@@ -1,3 +1,4 @@
+import type { OtlpCollector } from './trace/otlp';
 /**
  * What the gateway core is, for everything built on it (the hosts, dispatch, the routes): its parts
  * and its options. Made by the composition root, `create-core.ts`, which only the hosts import.
@@ -66,6 +67,8 @@ export interface CoreOptions {
   redis?: string | undefined;
   /** How long a Redis command may take before the request that needed it is refused (default 150 ms). */
   redisTimeoutMs?: number;
+  /** The operator's OTLP collector for traces (beside the settings' destinations). */
+  otlp?: OtlpCollector | undefined;
 }
 
 /** The gateway core: one instance per host process, with every dependency passed in. */

@@ -104,7 +104,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   };
 
   const decisions = new DecisionsEngine(gateway, options.timeouts);
-  const tracer = new OtlpExporter(() => settings.get().trace_destinations, logger, options.version);
+  const tracer = new OtlpExporter(() => settings.get().trace_destinations, logger, options.version, { collector: options.otlp, instance });
   const services = createServiceSelector({ settings, gateway, decisions, secrets: options.secrets });
   const runStore = new RunStore(storage.runs);
   const runs = new Runs({ storage: storage.runs, clock, log: runStore, service: () => services.current() });

@@ -1,3 +1,4 @@
+import { collectorFromEnv } from '../core/trace/otlp';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -112,6 +113,9 @@ async function main(argv: string[]): Promise<void> {
     fail(`--redis (or VERDICT_REDIS_URL) must be a redis:// or rediss:// URL, not "${redactUrl(redis)}"`);
   if (redis !== undefined && database === undefined)
     fail('--redis shares limits between instances that share their data: name the database too (--database postgres://… or VERDICT_DATABASE_URL)');
+  // Traces for the operator's collector, named by the standard OpenTelemetry variables.
+  const otlp = collectorFromEnv(process.env);
+  if (otlp.problem) fail(otlp.problem);
   if (positionals[0] === 'keys') {
     await runKeys(positionals.slice(1), dataDir, database, values);
     return;
@@ -143,6 +147,7 @@ async function main(argv: string[]): Promise<void> {
     dataDir,
     ...(database ? { database } : {}),
     ...(redis ? { redis } : {}),
+    ...(otlp.collector ? { otlp: otlp.collector } : {}),
     rendererDir: join(bundleDir, '..', 'renderer'),
     version: readVersion(),
     logger: createLogger(),

@@ -1,3 +1,4 @@
+import type { OtlpCollector } from '../core/trace/otlp';
 import type { ImageFetchOptions } from '../core/decisions/image-fetch';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -27,6 +28,8 @@ export interface StartServerOptions {
   redis?: string;
   /** How long a Redis command may take (default 150 ms). */
   redisTimeoutMs?: number;
+  /** The operator's OTLP collector for traces (OTEL_EXPORTER_OTLP_* variables). */
+  otlp?: OtlpCollector;
   rendererDir: string;
   version: string;
   bodyLimitBytes?: number;
@@ -65,6 +68,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ...(options.database ? { database: options.database } : {}),
     ...(options.redis ? { redis: options.redis } : {}),
     ...(options.redisTimeoutMs ? { redisTimeoutMs: options.redisTimeoutMs } : {}),
+    ...(options.otlp ? { otlp: options.otlp } : {}),
     secrets,
     host: 'browser',
     version: options.version,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger';
 import { ScriptedUpstream } from '../../test-support/scripted-upstream';
-import { OtlpExporter, otlpId, toOtlpSpan } from './otlp';
+import { collectorFromEnv, OtlpExporter, otlpId, toOtlpSpan } from './otlp';
 
 const span = {
   model: 'acme/judge',
@@ -81,6 +81,37 @@ describe('trace export (OTLP over HTTP)', () => {
     expect(spans[1]!.status).toEqual({ code: 2, message: 'All 1 endpoint tried failed' });
     expect(body.resourceSpans[0]!.resource.attributes).toContainEqual({ key: 'service.name', value: { stringValue: 'verdict' } });
     await exporter.close();
+  });
+
+  it("sends to the operator's collector as the OpenTelemetry variables name it, with its headers, and names the instance", async () => {
+    const { collector } = collectorFromEnv({
+      OTEL_EXPORTER_OTLP_ENDPOINT: `${receiver.url}/ignored`,
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/otlp/traces`,
+      OTEL_EXPORTER_OTLP_HEADERS: 'Authorization=Bearer%20abc,x-tenant = team one',
+    });
+    const before = receiver.received.length;
+    const exporter = new OtlpExporter(() => [], silentLogger, '1', { collector, instance: 'host-a /srv/verdict' });
+    expect(exporter.enabled()).toBe(true);
+    exporter.record({ ...span, trace: undefined });
+    await exporter.close();
+    const [post] = receiver.received.slice(before);
+    expect(post!.path).toBe('/otlp/traces');
+    expect(post!.headers['authorization']).toBe('Bearer abc');
+    expect(post!.headers['x-tenant']).toBe('team one');
+    const resource = (post!.body as { resourceSpans: { resource: { attributes: unknown[] } }[] }).resourceSpans[0]!.resource;
+    expect(resource.attributes).toContainEqual({ key: 'service.instance.id', value: { stringValue: 'host-a /srv/verdict' } });
+  });
+
+  it('the OpenTelemetry variables: a base gets /v1/traces, none is no collector, and what is malformed is named without its value', () => {
+    expect(collectorFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' })).toEqual({
+      collector: { url: 'http://collector:4318/v1/traces', headers: {} },
+    });
+    expect(collectorFromEnv({})).toEqual({});
+    expect(collectorFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4317' }).problem).toMatch(/must be an http\(s\) URL/);
+    expect(collectorFromEnv({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'not a url' }).problem).toBe('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is not a URL');
+    const bad = collectorFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c', OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'api-key=s3cret,broken' });
+    expect(bad.problem).toBe('OTEL_EXPORTER_OTLP_TRACES_HEADERS: entry 2 is not key=value with a header name');
+    expect(bad.problem).not.toContain('s3cret');
   });
 
   it('sends nothing when no destination is configured', async () => {

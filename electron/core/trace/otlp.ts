@@ -3,6 +3,50 @@ import { Pool } from 'undici';
 import { TRACE_KNOWN_KEYS, type TraceConfig } from '../../../shared/schemas/trace';
 import type { Logger } from '../logger';
 
+/** An operator's OTLP/HTTP collector for traces. */
+export interface OtlpCollector {
+  url: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * The collector the standard OpenTelemetry variables name, or why they cannot be used:
+ * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (the traces URL as it is) or `OTEL_EXPORTER_OTLP_ENDPOINT`
+ * (a base, `/v1/traces` added), with `OTEL_EXPORTER_OTLP_TRACES_HEADERS` or `OTEL_EXPORTER_OTLP_HEADERS`
+ * (`key=value` pairs separated by commas, values percent-encoded).
+ */
+export function collectorFromEnv(env: Record<string, string | undefined>): { collector?: OtlpCollector; problem?: string } {
+  const traces = env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']?.trim();
+  const base = env['OTEL_EXPORTER_OTLP_ENDPOINT']?.trim();
+  const [name, given] = traces ? ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', traces] : ['OTEL_EXPORTER_OTLP_ENDPOINT', base];
+  if (!given) return {};
+  let url: URL;
+  try {
+    url = new URL(traces ? given : `${given.replace(/\/+$/, '')}/v1/traces`);
+  } catch {
+    return { problem: `${name} is not a URL` };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { problem: `${name} must be an http(s) URL (OTLP over HTTP), not ${url.protocol}` };
+  const [headersName, list] =
+    env['OTEL_EXPORTER_OTLP_TRACES_HEADERS'] !== undefined
+      ? ['OTEL_EXPORTER_OTLP_TRACES_HEADERS', env['OTEL_EXPORTER_OTLP_TRACES_HEADERS']]
+      : ['OTEL_EXPORTER_OTLP_HEADERS', env['OTEL_EXPORTER_OTLP_HEADERS'] ?? ''];
+  const headers: Record<string, string> = {};
+  for (const [i, pair] of list.split(',').entries()) {
+    if (pair.trim() === '') continue;
+    const at = pair.indexOf('=');
+    const key = pair.slice(0, at).trim();
+    // The value is never named in the message: it is usually a credential.
+    if (at <= 0 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(key)) return { problem: `${headersName}: entry ${i + 1} is not key=value with a header name` };
+    try {
+      headers[key.toLowerCase()] = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      return { problem: `${headersName}: the value of "${key}" is not valid percent-encoding` };
+    }
+  }
+  return { collector: { url: url.toString(), headers } };
+}
+
 /** One finished Decisions request, as the exporter needs it. */
 export interface DecisionSpan {
   trace: TraceConfig | undefined;
@@ -84,14 +128,29 @@ export class OtlpExporter {
   private readonly pools = new Map<string, Pool>();
 
   constructor(
+    /** The settings' destinations: base URLs, sent to at /v1/traces. */
     private readonly destinations: () => readonly string[],
     private readonly logger: Logger,
     private readonly version: string,
+    private readonly deployment: {
+      /** The operator's collector (OTEL_EXPORTER_OTLP_* variables): the traces URL as given, and its headers (never logged). */
+      collector?: OtlpCollector | undefined;
+      /** Which of a team's instances sent the spans (`service.instance.id`). */
+      instance?: string | undefined;
+    } = {},
   ) {}
 
   /** Whether any destination is configured (callers skip building spans otherwise). */
   enabled(): boolean {
-    return this.destinations().length > 0;
+    return this.deployment.collector !== undefined || this.destinations().length > 0;
+  }
+
+  /** Where a batch goes: each setting's destination at /v1/traces, and the operator's collector. */
+  private targets(): { url: URL; headers: Record<string, string>; named: string }[] {
+    const targets = this.destinations().map((d) => ({ url: new URL(`${d.replace(/\/+$/, '')}/v1/traces`), headers: {}, named: d }));
+    const collector = this.deployment.collector;
+    if (collector) targets.push({ url: new URL(collector.url), headers: collector.headers, named: collector.url });
+    return targets;
   }
 
   record(span: DecisionSpan): void {
@@ -117,6 +176,7 @@ export class OtlpExporter {
             attributes: [
               { key: 'service.name', value: { stringValue: 'verdict' } },
               { key: 'service.version', value: { stringValue: this.version } },
+              ...(this.deployment.instance ? [{ key: 'service.instance.id', value: { stringValue: this.deployment.instance } }] : []),
             ],
           },
           scopeSpans: [{ scope: { name: 'verdict.decisions', version: this.version }, spans }],
@@ -124,8 +184,7 @@ export class OtlpExporter {
       ],
     });
     await Promise.all(
-      this.destinations().map(async (destination) => {
-        const url = new URL(`${destination.replace(/\/+$/, '')}/v1/traces`);
+      this.targets().map(async ({ url, headers, named: destination }) => {
         let pool = this.pools.get(url.origin);
         if (!pool) {
           pool = new Pool(url.origin, { connections: 2 });
@@ -134,8 +193,8 @@ export class OtlpExporter {
         try {
           const response = await pool.request({
             method: 'POST',
-            path: url.pathname,
-            headers: { 'content-type': 'application/json' },
+            path: `${url.pathname}${url.search}`,
+            headers: { ...headers, 'content-type': 'application/json' },
             body,
             signal: AbortSignal.timeout(5_000),
           });
