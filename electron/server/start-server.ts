@@ -73,7 +73,16 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     ...(options.imageFetch ? { imageFetch: options.imageFetch } : {}),
   });
-  const initialManagementKey = (await core.apiKeys.count()) === 0 ? (await core.apiKeys.create('Initial management key', 'management')).key : undefined;
+  // The first start makes a management key, logged as the command line's (who started the server).
+  const initialManagementKey =
+    (await core.apiKeys.count()) === 0
+      ? (
+          await core.keyManagement.create(
+            { kind: 'command_line' },
+            { name: 'Initial management key', kind: 'management', credit_limit: null, rate_limit_rpm: null },
+          )
+        ).key
+      : undefined;
   const uiToken = randomBytes(24).toString('base64url');
   const hosts = allowedHostnames(options.host, options.allowedHosts);
   // Requests are counted where every one passes, the lane's as well as the router's.

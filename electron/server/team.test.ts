@@ -3,7 +3,7 @@ import { CatalogFileSchema } from '../../shared/schemas/catalog';
 import { startPostgres, type TestPostgres } from '../test-support/postgres';
 import { redisMissing, startRedis, type TestRedis } from '../test-support/redis';
 import { ScriptedUpstream } from '../test-support/scripted-upstream';
-import { tempDir } from '../test-support/temp-core';
+import { tempDir, AS_DESKTOP } from '../test-support/temp-core';
 import { WIRE } from '../test-support/wire-fixtures';
 import { startServer, type RunningServer } from './start-server';
 
@@ -172,7 +172,10 @@ describe.skipIf(missing !== null)(`a team's server: three instances, one Postgre
     const [a, b, c] = servers as [RunningServer, RunningServer, RunningServer];
     const h = a.core.handlers;
     const items = Array.from({ length: 12 }, (_, i) => JSON.stringify({ id: `t${i}`, state: `ticket ${i}`, expected: { late: i % 2 === 0 } })).join('\n');
-    const imported = await h['datasets.import']({ name: 'tickets', format: 'jsonl', content: items, questions: JUDGE.questions as never, valid_only: false });
+    const imported = await h['datasets.import'](
+      { name: 'tickets', format: 'jsonl', content: items, questions: JUDGE.questions as never, valid_only: false },
+      AS_DESKTOP,
+    );
     const datasetId = imported.dataset!.id;
     upstream.always(answer(150));
     try {
