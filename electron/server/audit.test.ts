@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AuditEntry, AuditPage } from '../../shared/schemas/audit';
-import { ipcChannel } from '../../shared/contract/names';
-import { ipcRoutes, type IpcSender } from '../main/ipc-routes';
 import { startPostgres, type TestPostgres } from '../test-support/postgres';
 import { tempCore, tempDir, type TempCore } from '../test-support/temp-core';
 import { createServerApp } from './app';
@@ -195,18 +193,6 @@ describe('signing in to the web UI with a management key, and the audit log (in 
     // The audit log is an operation too, filtered by who and what.
     const mine = await ok(await op('audit.list', { actor_key_id: ada.id, target_kind: 'dataset' }, cookie));
     expect(mine).toMatchObject({ total: 3 });
-  });
-
-  it('the desktop window (IPC) logs as the desktop', async () => {
-    const routes = new Map(ipcRoutes(env.core));
-    const window: IpcSender = { senderFrame: { url: 'app://verdict/index.html', parent: null } };
-    const answer = (await routes.get(ipcChannel('apiKeys.create'))!(window, { name: 'desktop made' })) as { ok: boolean; data: { info: { id: string } } };
-    expect(answer.ok).toBe(true);
-    await routes.get(ipcChannel('apiKeys.revoke'))!(window, { id: answer.data.info.id });
-    expect((await log()).map((e) => [e.actor, e.action, e.target.name])).toEqual([
-      [{ kind: 'desktop' }, 'key.revoke', 'desktop made'],
-      [{ kind: 'desktop' }, 'key.create', 'desktop made'],
-    ]);
   });
 });
 
