@@ -46,8 +46,7 @@ test('a person signs in with their own management key, creates and revokes a key
   // Before them: the keys the first start's management key made over the public API, under its name.
   await expect(rows.nth(2)).toContainText('Initial management key');
   await expect(rows.nth(2)).toContainText('nightly job');
-  await page.getByRole('heading', { name: 'Audit log' }).scrollIntoViewIfNeeded();
-  await page.screenshot({ path: '/tmp/verdict-audit-log.png' });
+  await page.getByRole('region', { name: 'Audit log' }).screenshot({ path: '/tmp/verdict-audit-log.png' });
 
   await signIn.signOut();
   await expect(signIn.heading).toBeVisible();
