@@ -50,4 +50,13 @@ test('a person signs in with their own management key, creates and revokes a key
 
   await signIn.signOut();
   await expect(signIn.heading).toBeVisible();
+
+  // Signed in again, and the key revoked meanwhile by someone else: the next call returns to the sign-in screen, saying why.
+  await signIn.signIn(ada);
+  await app.nav.waitFor();
+  const adaId = ada.split('-')[1]!;
+  expect((await request.delete(`${server.url}/api/v1/keys/${adaId}`, { headers })).status()).toBe(200);
+  await app.navLink('Runs').click();
+  await expect(signIn.heading).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'you signed in with was revoked' })).toBeVisible();
 });

@@ -56,10 +56,8 @@ export class UiSessions {
     if (!stored) return null;
     if (Date.parse(stored.expires_at) <= this.clock.now()) return { ended: 'Your sign-in has expired; sign in again with your management key' };
     const key = await this.keys.stored(stored.keyId);
-    if (!key || key.revoked_at) {
-      await this.storage.remove(stored.tokenHash);
-      return { ended: `Key "${key?.name ?? stored.keyId}" you signed in with was revoked; sign in with another management key` };
-    }
+    // Kept until it expires (then cleared at a sign-in), so every later request is told why, not just the first.
+    if (!key || key.revoked_at) return { ended: `Key "${key?.name ?? stored.keyId}" you signed in with was revoked; sign in with another management key` };
     return activeOf(key, stored.expires_at);
   }
 
