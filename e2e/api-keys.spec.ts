@@ -30,7 +30,12 @@ test('an API key created in Settings works against the public API until it is re
   await page.getByRole('button', { name: 'Done' }).click();
   await expect(created).toHaveCount(0);
   await page.getByRole('button', { name: 'Revoke nightly job' }).click();
-  await expect(page.getByRole('row', { name: /nightly job/ }).getByText('revoked')).toBeVisible();
+  await expect(
+    page
+      .getByRole('table', { name: 'API server keys' })
+      .getByRole('row', { name: /nightly job/ })
+      .getByText('revoked'),
+  ).toBeVisible();
   const refused = await request.get(`${server.url}/api/v1/endpoints/zdr`, { headers: { Authorization: `Bearer ${key}` } });
   expect(refused.status()).toBe(401);
   expect((await refused.json()).error.code).toBe(401);

@@ -103,11 +103,11 @@ test.describe('a first-time user opens the app', () => {
     expect(['DejaVu Sans Mono', 'Open Sans']).toContain(code[0]);
   });
 
-  test('without the printed link the browser is told how to get in', async ({ page, server }) => {
+  test('without the printed link the browser is asked to sign in, and told of the link', async ({ page, server }) => {
     await page.goto(server.url);
-    await expect(page.getByRole('heading', { name: 'Open Verdict from its link' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Sign in to Verdict' })).toBeVisible();
     await expect(page.getByText(`${server.url}/?token=`)).toBeVisible();
-    await expect(page).toHaveTitle('Open Verdict from its link · Verdict');
+    await expect(page).toHaveTitle('Sign in · Verdict');
     await new AppPage(page).screenshot('no-session');
   });
 });

@@ -25,6 +25,31 @@ export class SettingsPage {
     return this.providerRow(name).locator('.badge');
   }
 
+  /** The API server keys' table (the audit log names keys too). */
+  apiKeyRow(name: string): Locator {
+    return this.page.getByRole('table', { name: 'API server keys' }).getByRole('row', { name: new RegExp(name) });
+  }
+
+  async createApiKey(name: string): Promise<string> {
+    await this.page.getByLabel('Name', { exact: true }).fill(name);
+    await this.page.getByRole('button', { name: 'Create key' }).click();
+    const created = this.page.getByTestId('created-api-key');
+    await expect(created).toHaveText(/^vd-[0-9a-f]{12}-[\w-]{43}$/);
+    const key = (await created.textContent())!;
+    await this.page.getByRole('button', { name: 'Done' }).click();
+    return key;
+  }
+
+  async revokeApiKey(name: string): Promise<void> {
+    await this.page.getByRole('button', { name: `Revoke ${name}` }).click();
+    await expect(this.apiKeyRow(name).getByText('revoked')).toBeVisible();
+  }
+
+  /** The audit log's rows, newest first. */
+  auditRows(): Locator {
+    return this.page.getByRole('table', { name: 'Audit log' }).locator('tbody tr');
+  }
+
   theme(value: 'system' | 'light' | 'dark'): Locator {
     return this.page.getByRole('radio', { name: value });
   }

@@ -6,6 +6,9 @@ import type { OtlpCollector } from './trace/otlp';
 import type { CatalogFile } from '../../shared/schemas/catalog';
 import type { ImageFetchOptions } from './decisions/image-fetch';
 import type { ApiKeys } from './keys/api-keys';
+import type { KeyManagement } from './keys/key-management';
+import type { AuditLog } from './audit/audit-log';
+import type { UiSessions } from './audit/ui-sessions';
 import type { Catalog } from './catalog/catalog';
 import type { DiscoveryResult } from './catalog/discovery';
 import type { Clock } from './clock';
@@ -80,6 +83,12 @@ export interface Core {
   readonly storage: Storage;
   readonly catalog: Catalog;
   readonly apiKeys: ApiKeys;
+  /** Who created, changed or revoked keys, limits, sets and datasets. */
+  readonly audit: AuditLog;
+  /** Creating, changing and revoking keys for a named actor, each change logged. */
+  readonly keyManagement: KeyManagement;
+  /** The web UI's sign-ins with a management key (browser mode). */
+  readonly uiSessions: UiSessions;
   readonly providerKeys: ProviderKeys;
   readonly settings: SettingsStore;
   readonly metrics: EndpointMetrics;

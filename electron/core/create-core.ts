@@ -21,6 +21,9 @@ import { Datasets } from './datasets/datasets';
 import { EvalRuns } from './evaluations/eval-runs';
 import { createServiceSelector } from './service';
 import { ApiKeys } from './keys/api-keys';
+import { KeyManagement } from './keys/key-management';
+import { AuditLog } from './audit/audit-log';
+import { UiSessions } from './audit/ui-sessions';
 import { ProviderKeys } from './keys/provider-keys';
 import { silentLogger } from './logger';
 import type { Core, CoreOptions } from './core';
@@ -161,6 +164,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       'Redis keeps no append-only file (appendonly no): restarted, it forgets the holds of requests in flight, which may then overspend a credit limit; spend itself is rebuilt from the ledger',
     );
   const apiKeys = await ApiKeys.open(storage.keys, clock, shared);
+  const audit = new AuditLog(storage.audit, clock);
   // Metadata of API requests is kept for 30 days (their cost stays in the keys' spend).
   await runStore.forgetApiRecordsBefore(clock.now() - 30 * 86_400_000);
   const partial = {
@@ -170,6 +174,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     storage,
     catalog,
     apiKeys,
+    audit,
+    keyManagement: new KeyManagement(apiKeys, audit),
+    uiSessions: new UiSessions(storage.sessions, apiKeys, clock),
     providerKeys,
     settings,
     metrics,

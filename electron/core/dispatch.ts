@@ -3,16 +3,20 @@ import { isOperationName, type OperationName } from '../../shared/contract/names
 import { OPERATIONS, type OperationOutput } from '../../shared/contract/operations';
 import type { Result } from '../../shared/contract/result';
 import { parseOrBadRequest } from './validation';
+import type { AuditActor } from '../../shared/schemas/audit';
 import type { Core } from './core';
+import type { OperationContext } from './operations/index';
 import { GatewayError } from './errors';
 import { MAX_JSON_DEPTH, valueTooDeepAt } from './json-depth';
 
 /**
  * Runs one inspector operation for a host (IPC or HTTP): validates the input at this trust
  * boundary, and turns every outcome into data. Unexpected errors are logged with a request id
- * that the caller sees; their details are not sent.
+ * that the caller sees; their details are not sent. `actor` is who asked, as the host knows it
+ * (the desktop window, the browser's signed-in key or printed link): what the operation changes
+ * is logged under that name.
  */
-export async function dispatch(core: Core, name: string, rawInput: unknown): Promise<Result<unknown>> {
+export async function dispatch(core: Core, name: string, rawInput: unknown, actor: AuditActor): Promise<Result<unknown>> {
   if (!isOperationName(name)) {
     return failure(new GatewayError('not_found', `Unknown operation "${name}"`));
   }
@@ -20,8 +24,8 @@ export async function dispatch(core: Core, name: string, rawInput: unknown): Pro
     const tooDeep = valueTooDeepAt(rawInput);
     if (tooDeep !== null) throw new GatewayError('bad_request', `input for ${name}: ${tooDeep} nests deeper than ${MAX_JSON_DEPTH} levels; flatten it`);
     const input = parseOrBadRequest(OPERATIONS[name].input, rawInput ?? {}, `input for ${name}`);
-    const handler = core.handlers[name] as (input: unknown) => Promise<OperationOutput<OperationName>>;
-    return { ok: true, data: await handler(input) };
+    const handler = core.handlers[name] as (input: unknown, context: OperationContext) => Promise<OperationOutput<OperationName>>;
+    return { ok: true, data: await handler(input, { actor }) };
   } catch (error) {
     if (error instanceof GatewayError) return failure(error);
     const requestId = randomUUID();

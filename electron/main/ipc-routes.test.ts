@@ -53,6 +53,17 @@ describe('IPC routes', () => {
     });
   });
 
+  it('logs what the window changes as the desktop in the audit log', async () => {
+    const answer = (await route(ipcChannel('apiKeys.create'))(app, { name: 'desktop made' })) as { ok: boolean; data: { info: { id: string } } };
+    expect(answer.ok).toBe(true);
+    await route(ipcChannel('apiKeys.revoke'))(app, { id: answer.data.info.id });
+    const { entries } = await env.core.audit.list({ offset: 0, limit: 10, target_kind: 'key' });
+    expect(entries.map((e) => [e.actor, e.action, e.target.name])).toEqual([
+      [{ kind: 'desktop' }, 'key.revoke', 'desktop made'],
+      [{ kind: 'desktop' }, 'key.create', 'desktop made'],
+    ]);
+  });
+
   it('refuses a sender that is not the app, before reaching the core', async () => {
     const before = (await env.core.handlers['datasets.list']({})).length;
     const data_url = pngWithRect(4, 3, { x: 0, y: 0, w: 1, h: 1 });

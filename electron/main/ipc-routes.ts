@@ -8,6 +8,8 @@ import { ipcChannel, OPERATION_NAMES } from '../../shared/contract/names';
 import { asResult, importPath } from '../core/datasets/dataset-upload';
 import type { Core } from '../core/core';
 import { dispatch } from '../core/dispatch';
+import type { AuditActor } from '../../shared/schemas/audit';
+import { auditedImport } from '../core/audit/audited';
 import { GatewayError } from '../core/errors';
 import { isAppUrl } from './app-url';
 
@@ -25,12 +27,15 @@ export function senderIsTrusted(event: IpcSender): boolean {
   return isAppUrl(frame.url);
 }
 
+/** Whoever uses the desktop app's window: what it changes is logged as the desktop's. */
+const DESKTOP: AuditActor = { kind: 'desktop' };
+
 const refused = () => ({ ok: false, error: new GatewayError('forbidden', 'This window may not call Verdict').toBody() });
 
 /** Every route: results cross as data, never as thrown errors. */
 export function ipcRoutes(core: Core): IpcRoute[] {
   const routes: IpcRoute[] = OPERATION_NAMES.map(
-    (name) => [ipcChannel(name), async (event, input) => (senderIsTrusted(event) ? dispatch(core, name, input) : refused())] as const,
+    (name) => [ipcChannel(name), async (event, input) => (senderIsTrusted(event) ? dispatch(core, name, input, DESKTOP) : refused())] as const,
   );
   // A dataset file the user picked, read from its path as a stream (see shared/contract/dataset-upload.ts).
   routes.push([
@@ -38,7 +43,7 @@ export function ipcRoutes(core: Core): IpcRoute[] {
     async (event, input) =>
       senderIsTrusted(event)
         ? asResult(
-            () => importPath(core.datasets, input),
+            () => importPath(core.datasets, input, (report, file) => auditedImport(core.audit, DESKTOP, report, { file })),
             (error) => core.logger.error({ err: error }, 'dataset import from a path failed'),
           )
         : refused(),

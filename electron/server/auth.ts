@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { FORBIDDEN_MANAGEMENT_MESSAGE } from '../../shared/contract/errors';
+import type { AuditActor } from '../../shared/schemas/audit';
 import type { Core } from '../core/core';
 import { GatewayError } from '../core/errors';
 import type { VerifiedKey } from '../core/keys/api-keys';
@@ -38,4 +39,10 @@ export function bearerAuth(core: Core): MiddlewareHandler<PublicEnv> {
 
 export function requireManagement(key: VerifiedKey): void {
   if (key.kind !== 'management') throw new GatewayError('forbidden', FORBIDDEN_MANAGEMENT_MESSAGE);
+}
+
+/** The bearer key as the actor of a management change: refused (403) unless it is a management key. */
+export function managementActor(key: VerifiedKey): AuditActor {
+  requireManagement(key);
+  return { kind: 'management_key', key_id: key.id, key_name: key.name };
 }

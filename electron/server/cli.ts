@@ -2,7 +2,8 @@ import { collectorFromEnv } from '../core/trace/otlp';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ApiKeyCreateInputSchema, ApiKeyKindSchema } from '../../shared/schemas/inspector';
+import { ApiKeyCreateInputSchema, ApiKeyKindSchema, ApiKeyLimitsInputSchema } from '../../shared/schemas/inspector';
+import type { AuditActor } from '../../shared/schemas/audit';
 import { summarizeIssues } from '../../shared/contract/result';
 import { createCore, DATABASE_FILE } from '../core/create-core';
 import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
@@ -22,6 +23,7 @@ const USAGE = `Usage:
   npm run serve -- keys create --name NAME [--kind standard|management] [--credit-limit USD] [--rate-limit PER_MINUTE] [--data-dir DIR] [--database URL]
   npm run serve -- keys list [--data-dir DIR] [--database URL]
   npm run serve -- keys revoke ID [--data-dir DIR] [--database URL]
+  npm run serve -- keys limits ID [--credit-limit USD|none] [--rate-limit PER_MINUTE|none] [--data-dir DIR] [--database URL]
 ${STORE_USAGE}
 The data is in the data directory's SQLite file unless --database names a PostgreSQL server (a team's
 instances share it). The keys commands work on existing data (the server's; the default unless
@@ -173,6 +175,9 @@ async function main(argv: string[]): Promise<void> {
   process.once('SIGTERM', shutdown);
 }
 
+/** What the keys commands change is logged as done on the command line (whoever can run them holds the data). */
+const COMMAND_LINE: AuditActor = { kind: 'command_line' };
+
 async function runKeys(
   args: string[],
   dataDir: string,
@@ -209,7 +214,7 @@ async function runKeys(
         rate_limit_rpm: values['rate-limit'] === undefined ? null : Number(values['rate-limit']),
       });
       if (!limits.success) fail(`keys create: ${summarizeIssues(limits.error)}`);
-      const created = await core.apiKeys.create(values.name, kind.data, limits.data);
+      const created = await core.keyManagement.create(COMMAND_LINE, limits.data);
       const extra = [
         created.info.credit_limit !== null ? `credit $${created.info.credit_limit}` : null,
         created.info.rate_limit_rpm !== null ? `${created.info.rate_limit_rpm} requests/minute` : null,
@@ -228,8 +233,23 @@ async function runKeys(
         return;
       }
       // An unknown id is reported in one line by the handler around main().
-      const info = await core.apiKeys.revoke(id);
+      const info = await core.keyManagement.revoke(COMMAND_LINE, id);
       process.stdout.write(`Revoked ${info.id} "${info.name}".\n`);
+    } else if (action === 'limits') {
+      if (!id) fail('keys limits needs the key id (see keys list)');
+      const before = (await core.apiKeys.list()).find((k) => k.id === id);
+      if (!before) fail(`keys limits: no API key with id "${id}" (see keys list)`);
+      const given = (value: string | undefined, now: number | null) => (value === undefined ? now : value === 'none' ? null : Number(value));
+      const limits = ApiKeyLimitsInputSchema.safeParse({
+        credit_limit: given(values['credit-limit'], before.credit_limit),
+        rate_limit_rpm: given(values['rate-limit'], before.rate_limit_rpm),
+      });
+      if (!limits.success) fail(`keys limits: ${summarizeIssues(limits.error)}`);
+      const info = await core.keyManagement.updateLimits(COMMAND_LINE, id, limits.data);
+      const shown = (limit: number | null, unit: string) => (limit === null ? 'none' : `${limit}${unit}`);
+      process.stdout.write(
+        `Key ${info.id} "${info.name}": credit ${shown(info.credit_limit, ' USD')}, rate ${shown(info.rate_limit_rpm, ' requests/minute')}.\n`,
+      );
     } else {
       fail(`Unknown keys command "${action ?? ''}"`);
     }

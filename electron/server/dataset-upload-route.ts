@@ -6,13 +6,15 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Core } from '../core/core';
 import { asResult, importUpload } from '../core/datasets/dataset-upload';
 import { GatewayError } from '../core/errors';
+import type { AuditActor } from '../../shared/schemas/audit';
+import { auditedImport } from '../core/audit/audited';
 
 /**
  * `POST /api/inspector/datasets.upload`: a dataset file streamed into the importer (see
  * shared/contract/dataset-upload.ts), so its size is not bounded by the JSON body limit and the
  * server's memory stays flat. Behind the same session gate as every inspector operation.
  */
-export async function datasetUpload(core: Core, c: Context): Promise<Response> {
+export async function datasetUpload(core: Core, c: Context, actor: AuditActor): Promise<Response> {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   const result = await asResult(
     async () => {
@@ -20,7 +22,7 @@ export async function datasetUpload(core: Core, c: Context): Promise<Response> {
       const web = incoming ? null : c.req.raw.body;
       const body = incoming ?? (web ? Readable.fromWeb(web as WebReadableStream) : null);
       if (!body) throw new GatewayError('bad_request', 'upload: the request has no body');
-      return importUpload(core.datasets, body);
+      return importUpload(core.datasets, body, (report, file) => auditedImport(core.audit, actor, report, { file }));
     },
     (error) => core.logger.error({ err: error }, 'dataset upload failed'),
   );

@@ -2,6 +2,7 @@
  * `npm run eval`: a question set over a labelled dataset on one or more models, without the UI.
  * Exit 0 when the run completed, 2 on bad input (file, row and field named), 1 when it could not complete.
  */
+import { auditedImport } from '../core/audit/audited';
 import { createWriteStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -140,12 +141,18 @@ async function evaluate(
     results?: string | undefined;
   },
 ): Promise<number> {
-  const imported = await core.datasets.import({
-    name: `eval: ${basename(o.dataset)}`,
-    rows: fileRows(o.dataset),
-    questions: o.request.questions,
-    validOnly: o.validOnly,
-  });
+  // The dataset an evaluation from the command line reads is logged as the command line's import.
+  const imported = await auditedImport(
+    core.audit,
+    { kind: 'command_line' },
+    await core.datasets.import({
+      name: `eval: ${basename(o.dataset)}`,
+      rows: fileRows(o.dataset),
+      questions: o.request.questions,
+      validOnly: o.validOnly,
+    }),
+    { file: basename(o.dataset) },
+  );
   for (const p of imported.problems) process.stderr.write(`${p.file}: row ${p.row}, ${p.field}: ${p.message}\n`);
   const rows = (n: number) => `${n} ${n === 1 ? 'row' : 'rows'}`;
   if (!imported.dataset) bad(`${basename(o.dataset)}: ${rows(imported.skipped)} with problems; nothing was run (--valid-only runs the valid rows)`);

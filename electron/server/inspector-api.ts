@@ -1,12 +1,15 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { getCookie, setCookie } from 'hono/cookie';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Core } from '../core/core';
 import { dispatch } from '../core/dispatch';
 import { GatewayError } from '../core/errors';
 import { parseJsonText } from './http-errors';
+import { SignInInputSchema, type AuditActor, type UiSession } from '../../shared/schemas/audit';
+import { SESSION_LIFETIME_MS } from '../core/audit/ui-sessions';
+import { parseOrBadRequest } from '../core/validation';
 import { datasetUpload } from './dataset-upload-route';
 
 export const SESSION_COOKIE = 'verdict_session';
@@ -15,15 +18,31 @@ export const CLIENT_HEADER = 'x-verdict-client';
 
 const sameSecret = (a: string, b: string): boolean => timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 
+export const NO_SESSION_MESSAGE = 'This browser is not signed in to Verdict: sign in with your management key, or open the link that `npm start` printed';
+
+/** What the session gate tells the inspector's routes: who is asking (named in the audit log), and the signed-in session if any. */
+export type InspectorEnv = { Variables: { actor: AuditActor; session: UiSession; requestId: string } };
+
 /**
- * The browser-mode session: the URL printed at start carries a one-run token; opening it sets an
- * HttpOnly, SameSite=Strict cookie. Inspector operations need that cookie and the client header.
+ * The browser-mode session. Either the URL printed at start (a one-run token, this process's
+ * alone) or a sign-in with a management key (`POST /api/inspector/session`; stored, so every
+ * instance on the same database knows it) sets an HttpOnly, SameSite=Strict cookie. Inspector
+ * operations need that cookie and the client header; a signed-in session whose key was revoked
+ * stops at its next request, on every instance.
  */
-export function sessionGate(uiToken: string): MiddlewareHandler {
+export function sessionGate(core: Core, uiToken: string): MiddlewareHandler<InspectorEnv> {
   return async (c, next) => {
     const cookie = getCookie(c, SESSION_COOKIE);
-    if (!cookie || !sameSecret(cookie, uiToken)) {
-      throw new GatewayError('unauthorized', 'This browser has no Verdict session; open the link that `npm start` printed');
+    if (!cookie) throw new GatewayError('unauthorized', NO_SESSION_MESSAGE);
+    if (sameSecret(cookie, uiToken)) {
+      c.set('actor', { kind: 'ui_token' });
+      c.set('session', { kind: 'ui_token' });
+    } else {
+      const found = await core.uiSessions.check(cookie);
+      if (found === null) throw new GatewayError('unauthorized', NO_SESSION_MESSAGE);
+      if ('ended' in found) throw new GatewayError('unauthorized', found.ended, { metadata: { session: 'ended' } });
+      c.set('actor', found.actor);
+      c.set('session', found.session);
     }
     if (c.req.header(CLIENT_HEADER) !== 'renderer') {
       throw new GatewayError('forbidden', `Inspector operations need the ${CLIENT_HEADER} header`);
@@ -38,19 +57,45 @@ export function sessionLogin(uiToken: string): MiddlewareHandler {
     const token = c.req.query('token');
     if (token === undefined) return next();
     if (!sameSecret(token, uiToken)) {
-      return c.text('This link has expired: Verdict was restarted. Open the link it printed most recently.', 401);
+      return c.text('This link has expired: Verdict was restarted. Open the link it printed most recently, or sign in with your management key.', 401);
     }
     setCookie(c, SESSION_COOKIE, uiToken, { httpOnly: true, sameSite: 'Strict', path: '/' });
     return c.redirect('/', 303);
   };
 }
 
-/** Every inspector operation as `POST /api/inspector/<name>`, answering the same Result as IPC. */
-export function inspectorApi(core: Core, options: { uiToken: string; bodyLimitBytes: number }): Hono {
-  const api = new Hono();
-  api.use('*', sessionGate(options.uiToken));
+/**
+ * Sign-in with a management key: `POST` checks the key (never stored, never logged) and opens a
+ * session; `GET` says who is signed in; `DELETE` signs out. Standard keys are refused (403), keys
+ * that are not ours or revoked with 401, each with a message saying which.
+ */
+function sessionRoutes(api: Hono<InspectorEnv>, core: Core): void {
+  api.post('/session', async (c) => {
+    if (c.req.header(CLIENT_HEADER) !== 'renderer') throw new GatewayError('forbidden', `Signing in needs the ${CLIENT_HEADER} header`);
+    const { key } = parseOrBadRequest(SignInInputSchema, parseJsonText(await c.req.text(), 'the sign-in'), 'sign-in');
+    const { token, active } = await core.uiSessions.signIn(key);
+    core.logger.info({ key_id: active.actor.key_id, request_id: c.get('requestId') }, 'signed in to the web UI');
+    setCookie(c, SESSION_COOKIE, token, { httpOnly: true, sameSite: 'Strict', path: '/', maxAge: Math.floor(SESSION_LIFETIME_MS / 1000) });
+    return c.json({ ok: true, data: active.session });
+  });
+  api.get('/session', (c) => c.json({ ok: true, data: c.get('session') }));
+  api.delete('/session', async (c) => {
+    const cookie = getCookie(c, SESSION_COOKIE);
+    if (cookie && c.get('session').kind === 'management_key') await core.uiSessions.signOut(cookie);
+    deleteCookie(c, SESSION_COOKIE, { path: '/' });
+    return c.json({ ok: true, data: { signed_out: true } });
+  });
+}
+
+/** Every inspector operation as `POST /api/inspector/<name>`, answering the same Result as IPC; and signing in and out. */
+export function inspectorApi(core: Core, options: { uiToken: string; bodyLimitBytes: number }): Hono<InspectorEnv> {
+  const api = new Hono<InspectorEnv>();
+  const gate = sessionGate(core, options.uiToken);
+  // Signing in is the one request a browser makes before it has a session.
+  api.use('*', (c, next) => (c.req.method === 'POST' && c.req.path.endsWith('/session') ? next() : gate(c, next)));
+  sessionRoutes(api, core);
   // A dataset file as a stream, past the body limit; before the route that reads whole bodies.
-  api.post('/datasets.upload', (c) => datasetUpload(core, c));
+  api.post('/datasets.upload', (c) => datasetUpload(core, c, c.get('actor')));
   api.post(
     '/:operation',
     bodyLimit({
@@ -62,7 +107,7 @@ export function inspectorApi(core: Core, options: { uiToken: string; bodyLimitBy
     async (c) => {
       const text = await c.req.text();
       const input = text.trim() === '' ? {} : parseJsonText(text, 'the operation input');
-      const result = await dispatch(core, c.req.param('operation'), input);
+      const result = await dispatch(core, c.req.param('operation'), input, c.get('actor'));
       const status = (result.ok ? 200 : result.error.code) as ContentfulStatusCode;
       return c.json(result, status);
     },

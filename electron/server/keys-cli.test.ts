@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempCore, type TempCore } from '../test-support/temp-core';
+import { createCore } from '../core/create-core';
+import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
 
 const CLI = join(process.cwd(), 'node_modules', '.cache', 'verdict-test', 'keys-cli.mjs');
 
@@ -17,6 +19,18 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/** The data directory's core opened again after the commands ran, to read what they logged. */
+const tempCoreAt = (dataDir: string) =>
+  createCore({
+    dataDir,
+    secrets: new FileSecretStore(join(dataDir, 'secrets.json'), ownerOnlyFileCodec),
+    host: 'browser',
+    version: 'test',
+    sandbox: {},
+    discovery: false,
+    requestLog: 'read',
+  });
 
 describe('npm run serve -- keys', () => {
   let data: TempCore;
@@ -77,5 +91,34 @@ describe('npm run serve -- keys', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('was already revoked');
     expect(result.stdout).not.toMatch(/^Revoked/);
+  });
+
+  it('creates a key, changes its limits and revokes it, each logged as the command line with the limits before and after, never the secret', async () => {
+    const created = await run(['keys', 'create', '--name', 'audited', '--credit-limit', '3', '--data-dir', data.dataDir]);
+    expect(created.code, created.stderr).toBe(0);
+    const secret = created.stdout.trim().split('\n').at(-1)!;
+    const id = /^vd-([0-9a-f]{12})-/.exec(secret)![1]!;
+    const limits = await run(['keys', 'limits', id, '--credit-limit', 'none', '--rate-limit', '30', '--data-dir', data.dataDir]);
+    expect(limits.code, limits.stderr).toBe(0);
+    expect(limits.stdout).toContain('credit none, rate 30 requests/minute');
+    expect((await run(['keys', 'revoke', id, '--data-dir', data.dataDir])).code).toBe(0);
+    const unknown = await run(['keys', 'limits', 'ffffffffffff', '--rate-limit', '5', '--data-dir', data.dataDir]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no API key with id "ffffffffffff"');
+
+    const reopened = await tempCoreAt(data.dataDir);
+    try {
+      const { entries } = await reopened.audit.list({ offset: 0, limit: 10, target_kind: 'key' });
+      const mine = entries.filter((e) => e.target.id === id);
+      expect(mine.map((e) => [e.actor, e.action])).toEqual([
+        [{ kind: 'command_line' }, 'key.revoke'],
+        [{ kind: 'command_line' }, 'key.update_limits'],
+        [{ kind: 'command_line' }, 'key.create'],
+      ]);
+      expect(mine[1]!.details).toEqual({ before: { credit_limit: 3, rate_limit_rpm: null }, after: { credit_limit: null, rate_limit_rpm: 30 } });
+      expect(JSON.stringify(entries)).not.toContain(secret.slice(16));
+    } finally {
+      await reopened.close();
+    }
   });
 });

@@ -3,7 +3,8 @@ import { DecisionsRequestSchema } from '../../shared/schemas/decisions-request';
 import { DecisionsResponseSchema } from '../../shared/schemas/decisions-response';
 import { ZdrEndpointSchema } from '../../shared/schemas/endpoint';
 import { ErrorEnvelopeSchema } from '../../shared/schemas/error-envelope';
-import { ApiKeyCreateInputSchema, ApiKeyInfoSchema } from '../../shared/schemas/inspector';
+import { ApiKeyCreateInputSchema, ApiKeyInfoSchema, ApiKeyLimitsInputSchema } from '../../shared/schemas/inspector';
+import { AuditPageSchema } from '../../shared/schemas/audit';
 import { ModelWithEndpointsSchema } from '../../shared/schemas/model';
 import { ModelsListSchema } from '../../shared/schemas/models-list';
 import { OpenAiDecisionRequestSchema, OpenAiDecisionSchema, OpenAiErrorBodySchema } from '../../shared/schemas/openai-decisions';
@@ -185,6 +186,32 @@ export function openApiDocument(version: string): JsonSchema {
             ...errors('401', '403', '404', '500'),
           },
         },
+        patch: {
+          operationId: 'setKeyLimits',
+          summary: "Change an API key's credit and rate limits (management keys only; null: no limit); logged in the audit log",
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          requestBody: { required: true, content: { 'application/json': { schema: ref('ApiKeyLimits') } } },
+          responses: {
+            '200': json({ type: 'object', properties: { data: ref('ApiKey') }, required: ['data'] }, 'The key with its new limits'),
+            ...errors('400', '401', '403', '404', '500'),
+          },
+        },
+      },
+      '/api/v1/audit': {
+        get: {
+          operationId: 'auditLog',
+          summary: 'Who created, changed or revoked keys, limits, sets and datasets, newest first (management keys only)',
+          parameters: ['offset', 'limit', 'actor_kind', 'actor_key_id', 'target_kind'].map((name) => ({
+            name,
+            in: 'query',
+            required: false,
+            schema: name === 'offset' || name === 'limit' ? { type: 'integer' } : { type: 'string' },
+          })),
+          responses: {
+            '200': json({ type: 'object', properties: { data: ref('AuditPage') }, required: ['data'] }, 'A page of the audit log'),
+            ...errors('400', '401', '403', '500'),
+          },
+        },
       },
       '/api/v1/openapi.json': {
         get: { operationId: 'openApi', summary: 'This document', security: [], responses: { '200': json({ type: 'object' }, 'The OpenAPI document') } },
@@ -200,6 +227,8 @@ export function openApiDocument(version: string): JsonSchema {
         ZdrEndpoint: jsonSchema(ZdrEndpointSchema, 'output'),
         ApiKey: jsonSchema(ApiKeyInfoSchema, 'output'),
         ApiKeyCreate: jsonSchema(ApiKeyCreateInputSchema, 'input'),
+        ApiKeyLimits: jsonSchema(ApiKeyLimitsInputSchema, 'input'),
+        AuditPage: jsonSchema(AuditPageSchema, 'output'),
         ErrorEnvelope: jsonSchema(ErrorEnvelopeSchema, 'output'),
         OpenAiDecisionRequest: jsonSchema(OpenAiDecisionRequestSchema, 'input'),
         OpenAiDecision: jsonSchema(OpenAiDecisionSchema, 'output'),

@@ -1,8 +1,9 @@
 import { Hono } from 'hono';
-import { ApiKeyCreateInputSchema } from '../../shared/schemas/inspector';
+import { ApiKeyCreateInputSchema, ApiKeyLimitsInputSchema } from '../../shared/schemas/inspector';
+import { AuditListInputSchema } from '../../shared/schemas/audit';
 import type { Core } from '../core/core';
 import { parseOrBadRequest } from '../core/validation';
-import { bearerAuth, requireManagement, type PublicEnv } from './auth';
+import { bearerAuth, managementActor, requireManagement, type PublicEnv } from './auth';
 import { parseJsonText, rejectOtherMethods } from './http-errors';
 import { callerGone, readBodyText } from './body';
 import { answerDecisions } from './decisions-route';
@@ -116,17 +117,41 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
     return c.json({ data: await core.apiKeys.list() });
   });
 
+  // Key management names the bearer management key as the actor of each change in the audit log.
   api.post('/v1/keys', async (c) => {
-    requireManagement(c.get('apiKey'));
+    const actor = managementActor(c.get('apiKey'));
     const body = await readJson(c, 'a key to create');
     const input = parseOrBadRequest(ApiKeyCreateInputSchema, body, 'key');
-    const created = await core.apiKeys.create(input.name, input.kind, input);
+    const created = await core.keyManagement.create(actor, input);
     return c.json({ data: created.info, key: created.key }, 201);
   });
 
+  api.patch('/v1/keys/:id', async (c) => {
+    const actor = managementActor(c.get('apiKey'));
+    const limits = parseOrBadRequest(ApiKeyLimitsInputSchema.strict(), await readJson(c, 'the limits to set'), 'limits');
+    return c.json({ data: await core.keyManagement.updateLimits(actor, c.req.param('id'), limits) });
+  });
+
   api.delete('/v1/keys/:id', async (c) => {
+    const actor = managementActor(c.get('apiKey'));
+    return c.json({ data: await core.keyManagement.revoke(actor, c.req.param('id')) });
+  });
+
+  api.get('/v1/audit', async (c) => {
     requireManagement(c.get('apiKey'));
-    return c.json({ data: await core.apiKeys.revoke(c.req.param('id')) });
+    const query = c.req.query();
+    const input = parseOrBadRequest(
+      AuditListInputSchema,
+      {
+        ...(query['offset'] !== undefined ? { offset: Number(query['offset']) } : {}),
+        ...(query['limit'] !== undefined ? { limit: Number(query['limit']) } : {}),
+        ...(query['actor_kind'] !== undefined ? { actor_kind: query['actor_kind'] } : {}),
+        ...(query['actor_key_id'] !== undefined ? { actor_key_id: query['actor_key_id'] } : {}),
+        ...(query['target_kind'] !== undefined ? { target_kind: query['target_kind'] } : {}),
+      },
+      'query',
+    );
+    return c.json({ data: await core.audit.list(input) });
   });
 
   return api;

@@ -77,8 +77,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     ...(options.imageFetch ? { imageFetch: options.imageFetch } : {}),
   });
-  // Made by one instance only, when several start together on an empty database.
-  const initialManagementKey = (await core.apiKeys.count()) === 0 ? (await core.apiKeys.createFirst('Initial management key', 'management'))?.key : undefined;
+  // Made by one instance only when several start together on an empty database; logged as the command line's (who started the server).
+  const initialManagementKey =
+    (await core.apiKeys.count()) === 0
+      ? (await core.keyManagement.createFirst({ kind: 'command_line' }, { name: 'Initial management key', kind: 'management' }))?.key
+      : undefined;
   const uiToken = randomBytes(24).toString('base64url');
   const hosts = allowedHostnames(options.host, options.allowedHosts);
   // Requests are counted where every one passes, the lane's as well as the router's.

@@ -5,6 +5,7 @@ import { ScriptedUpstream } from '../test-support/scripted-upstream';
 import { answer, JUDGE, teamInstance } from '../test-support/team';
 import { ERROR_BODY } from '../test-support/wire-fixtures';
 import type { RunningServer } from './start-server';
+import { AS_DESKTOP } from '../test-support/temp-core';
 
 const missing = redisMissing();
 
@@ -198,7 +199,10 @@ describe.skipIf(missing !== null)(`a team's server: three instances, one Postgre
     const [a, b, c] = servers as [RunningServer, RunningServer, RunningServer];
     const h = a.core.handlers;
     const items = Array.from({ length: 12 }, (_, i) => JSON.stringify({ id: `t${i}`, state: `ticket ${i}`, expected: { late: i % 2 === 0 } })).join('\n');
-    const imported = await h['datasets.import']({ name: 'tickets', format: 'jsonl', content: items, questions: JUDGE.questions as never, valid_only: false });
+    const imported = await h['datasets.import'](
+      { name: 'tickets', format: 'jsonl', content: items, questions: JUDGE.questions as never, valid_only: false },
+      AS_DESKTOP,
+    );
     const datasetId = imported.dataset!.id;
     upstream.always(answer(150));
     try {

@@ -38,3 +38,6 @@ export async function tempCore(options: { codec?: SecretCodec } & Partial<Omit<C
     },
   };
 }
+
+/** The context an in-process test calls a changing operation with, as the desktop window's IPC does. */
+export const AS_DESKTOP = { actor: { kind: 'desktop' } } as const;

@@ -14,6 +14,8 @@ export const OPERATION_NAMES = [
   'apiKeys.list',
   'apiKeys.create',
   'apiKeys.revoke',
+  'apiKeys.updateLimits',
+  'audit.list',
   'models.list',
   'models.endpoints',
   'endpoints.details',

@@ -4,6 +4,7 @@ import {
   ApiKeyCreatedSchema,
   ApiKeyCreateInputSchema,
   ApiKeyInfoSchema,
+  ApiKeyLimitsInputSchema,
   AppInfoSchema,
   EndpointDetailSchema,
   ModelSummarySchema,
@@ -23,6 +24,7 @@ import {
   SettingsPatchSchema,
   SettingsSchema,
 } from '../schemas/inspector';
+import { AuditListInputSchema, AuditPageSchema } from '../schemas/audit';
 import { ModelWithEndpointsSchema, ModelIdSchema } from '../schemas/model';
 import { ZdrListingSchema } from '../schemas/endpoint';
 import { CatalogFileSchema } from '../schemas/catalog';
@@ -71,6 +73,13 @@ export const OPERATIONS = {
   'apiKeys.list': op('query', 'Keys of the HTTP API server', none, z.array(ApiKeyInfoSchema)),
   'apiKeys.create': op('mutation', 'Create an API key; its secret is shown once', ApiKeyCreateInputSchema, ApiKeyCreatedSchema),
   'apiKeys.revoke': op('mutation', 'Revoke an API key', z.object({ id: z.string().min(1) }).strict(), ApiKeyInfoSchema),
+  'apiKeys.updateLimits': op(
+    'mutation',
+    "Change an API key's credit and rate limits (null: no limit)",
+    ApiKeyLimitsInputSchema.extend({ id: z.string().min(1) }).strict(),
+    ApiKeyInfoSchema,
+  ),
+  'audit.list': op('query', 'Who created, changed or revoked keys, limits, sets and datasets, newest first', AuditListInputSchema, AuditPageSchema),
   'models.list': op('query', 'Models in the catalog', none, z.array(ModelSummarySchema)),
   'models.endpoints': op('query', 'One model with every endpoint serving it (spec 4.2)', z.object({ model: ModelIdSchema }).strict(), ModelWithEndpointsSchema),
   'endpoints.details': op(

@@ -77,6 +77,11 @@ export const ApiKeyCreateInputSchema = z.object({
   rate_limit_rpm: z.number().int().positive('a rate limit is at least 1 request per minute').nullable().default(null),
 });
 export type ApiKeyLimits = { credit_limit: number | null; rate_limit_rpm: number | null };
+/** A key's limits as changed after its creation: both are given, null for no limit. */
+export const ApiKeyLimitsInputSchema = z.object({
+  credit_limit: z.number().positive('a credit limit is more than 0 USD').nullable(),
+  rate_limit_rpm: z.number().int().positive('a rate limit is at least 1 request per minute').nullable(),
+});
 /** The only time a gateway key's secret is shown: right after it is created. */
 export const ApiKeyCreatedSchema = z.object({ info: ApiKeyInfoSchema, key: z.string() });
 

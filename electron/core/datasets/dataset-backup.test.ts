@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dispatch } from '../dispatch';
 import { pngWithRect } from '../../test-support/images';
-import { tempCore, type TempCore } from '../../test-support/temp-core';
+import { tempCore, type TempCore, AS_DESKTOP } from '../../test-support/temp-core';
 import { storedRun } from '../../test-support/stored-run';
 
 const CARD = { top: 40 / 300, left: 120 / 400, bottom: 130 / 300, right: 320 / 400 };
@@ -10,7 +10,7 @@ const image = (name: string, w = 400, h = 300) => ({ name, data_url: pngWithRect
 /** A dataset of two images with truth on one, its sizes read, and a verdict per model of a run. */
 async function reviewed(env: TempCore): Promise<string> {
   const h = env.core.handlers;
-  const ds = await h['boxReview.addImages']({ name: 'shelves', images: [image('a.png'), image('b.png', 64, 48)] });
+  const ds = await h['boxReview.addImages']({ name: 'shelves', images: [image('a.png'), image('b.png', 64, 48)] }, AS_DESKTOP);
   await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: null, variant: 0, truth: [{ label: 'card', ...CARD }] });
   await storedRun(env, {
     id: 'r',
@@ -38,7 +38,7 @@ describe('datasets in a backup', () => {
       const id = await reviewed(from);
       const backup = await from.core.handlers['backup.export']({});
       // Through the wire as a person's file would go: JSON text, parsed and checked again.
-      const result = await dispatch(to.core, 'backup.import', { backup: JSON.parse(JSON.stringify(backup)) });
+      const result = await dispatch(to.core, 'backup.import', { backup: JSON.parse(JSON.stringify(backup)) }, { kind: 'desktop' });
       expect(result).toMatchObject({ ok: true, data: { datasets: 1 } });
 
       const [restored] = await to.core.handlers['datasets.list']({});
@@ -107,7 +107,7 @@ describe('datasets in a backup', () => {
         [badExpected, /datasets\.0\.items\.0\.expected|datasets\[0\]\.items\[0\]\.expected/],
       ];
       for (const [bad, message] of cases) {
-        const result = await dispatch(to.core, 'backup.import', { backup: bad });
+        const result = await dispatch(to.core, 'backup.import', { backup: bad }, { kind: 'desktop' });
         expect(result.ok).toBe(false);
         expect(result.ok ? '' : result.error.message).toMatch(message);
       }
@@ -124,7 +124,7 @@ describe('datasets in a backup', () => {
     const env = await tempCore();
     try {
       const { datasets: _gone, ...old } = await env.core.handlers['backup.export']({});
-      expect(await dispatch(env.core, 'backup.import', { backup: old })).toMatchObject({ ok: true, data: { datasets: 0 } });
+      expect(await dispatch(env.core, 'backup.import', { backup: old }, { kind: 'desktop' })).toMatchObject({ ok: true, data: { datasets: 0 } });
     } finally {
       await env.cleanup();
     }

@@ -68,17 +68,21 @@ export function readHeadLine(input: Readable, limit = DATASET_UPLOAD_HEAD_LIMIT)
 
 type UploadMeta = ReturnType<typeof DatasetUploadSchema.parse>;
 
-function importStream(datasets: Datasets, meta: UploadMeta, input: Readable): Promise<ImportReport> {
-  return datasets.import({
+/** What follows a finished import (the audit log's entry), given the report and the file's name. */
+export type AfterImport = (report: ImportReport, file: string) => Promise<ImportReport>;
+
+async function importStream(datasets: Datasets, meta: UploadMeta, input: Readable, after: AfterImport): Promise<ImportReport> {
+  const report = await datasets.import({
     name: meta.name,
     rows: readRows(input, meta.file ?? meta.name, meta.format),
     questions: meta.questions as Record<string, Question>,
     validOnly: meta.valid_only,
   });
+  return after(report, meta.file ?? meta.name);
 }
 
 /** An upload's body: a line of JSON describing the import (DatasetUploadSchema), then the file. */
-export async function importUpload(datasets: Datasets, body: Readable): Promise<ImportReport> {
+export async function importUpload(datasets: Datasets, body: Readable, after: AfterImport): Promise<ImportReport> {
   const { head, rest } = await readHeadLine(body);
   let described: unknown;
   try {
@@ -87,15 +91,15 @@ export async function importUpload(datasets: Datasets, body: Readable): Promise<
     throw new GatewayError('bad_request', 'upload: the first line is not JSON; it describes the import (name, format, questions)');
   }
   const meta = parseOrBadRequest(DatasetUploadSchema, described, 'upload');
-  return importStream(datasets, meta, rest);
+  return importStream(datasets, meta, rest, after);
 }
 
 /** A file on disk the user picked (the desktop app passes its path). */
-export async function importPath(datasets: Datasets, input: unknown): Promise<ImportReport> {
+export async function importPath(datasets: Datasets, input: unknown, after: AfterImport): Promise<ImportReport> {
   const { path, ...meta } = parseOrBadRequest(DatasetPathUploadSchema, input, 'upload');
   const info = await stat(path).catch(() => null);
   if (!info?.isFile()) throw new GatewayError('bad_request', `upload: ${basename(path)} is not a readable file`);
-  return importStream(datasets, { ...meta, file: meta.file ?? basename(path) }, createReadStream(path));
+  return importStream(datasets, { ...meta, file: meta.file ?? basename(path) }, createReadStream(path), after);
 }
 
 /** Runs an import and answers as an operation does: errors as data, unexpected ones logged. */

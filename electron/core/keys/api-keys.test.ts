@@ -15,7 +15,7 @@ describe('API keys', () => {
   it('verifies a created key, and only that key', async () => {
     env = await tempCore();
     const { info, key } = await env.core.apiKeys.create('ci', 'standard');
-    expect(await env.core.apiKeys.verify(key)).toEqual({ id: info.id, kind: 'standard' });
+    expect(await env.core.apiKeys.verify(key)).toEqual({ id: info.id, kind: 'standard', name: 'ci' });
     const tampered = key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A');
     expect(await env.core.apiKeys.verify(tampered)).toBeUndefined();
     expect(await env.core.apiKeys.verify('not-a-key')).toBeUndefined();

@@ -27,6 +27,8 @@ const toInfo = (row: ApiKeyRecord, spent: number): ApiKeyInfo => ({
 export interface VerifiedKey {
   id: string;
   kind: ApiKeyKind;
+  /** What the audit log names a management key's changes by. */
+  name: string;
 }
 
 const MINUTE = 60_000;
@@ -316,6 +318,33 @@ export class ApiKeys {
     return (await this.store.all()).length;
   }
 
+  /** A key as the store has it now, whichever process changed it last (not the copy kept for verification). */
+  async stored(id: string): Promise<ApiKeyInfo | undefined> {
+    const record = await this.store.get(id);
+    return record ? toInfo(record, round(record.spent)) : undefined;
+  }
+
+  /** Replaces a key's limits; every instance's next request on it reads the key again. */
+  async updateLimits(id: string, limits: ApiKeyLimits): Promise<ApiKeyInfo> {
+    const record = await this.store.setLimits(id, limits);
+    if (!record) throw new GatewayError('not_found', `No API key with id "${id}"`);
+    this.remember(record);
+    await this.shared?.bumpGeneration(id).catch(() => undefined);
+    return toInfo(record, round(this.spentByKey.get(id) ?? record.spent));
+  }
+
+  /**
+   * What a presented key is, for signing in: unknown (not a key of ours, or the wrong secret), or the
+   * key with whether it is revoked, read from the store (another instance's revocation counts at once).
+   */
+  async identify(presented: string): Promise<{ state: 'unknown' } | { state: 'live' | 'revoked'; info: ApiKeyInfo }> {
+    const match = KEY_PATTERN.exec(presented);
+    const record = match ? await this.store.get(match[1]!) : undefined;
+    const equal = timingSafeEqual(digest(presented), record ? Buffer.from(record.hash) : DUMMY_HASH);
+    if (!record || !equal) return { state: 'unknown' };
+    return { state: record.revoked_at ? 'revoked' : 'live', info: toInfo(record, round(record.spent)) };
+  }
+
   async revoke(id: string): Promise<ApiKeyInfo> {
     const record = await this.store.revoke(id, isoTime(this.clock));
     if (!record) throw new GatewayError('not_found', `No API key with id "${id}"`);
@@ -336,7 +365,7 @@ export class ApiKeys {
     const expected = row ? Buffer.from(row.hash) : DUMMY_HASH;
     const equal = timingSafeEqual(digest(presented), expected);
     if (!row || !equal || row.revoked_at) return undefined;
-    const key: VerifiedKey = { id: row.id, kind: row.kind };
+    const key: VerifiedKey = { id: row.id, kind: row.kind, name: row.name };
     // Only keys that passed are remembered (so unknown ones cannot fill this), and only a few.
     if (this.verified.size >= 1_000) this.verified.clear();
     this.verified.set(presented, key);

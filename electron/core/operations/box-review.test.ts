@@ -1,7 +1,7 @@
 import { sqliteOf } from '../../test-support/sqlite-of';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pngWithRect } from '../../test-support/images';
-import { tempCore, type TempCore } from '../../test-support/temp-core';
+import { tempCore, type TempCore, AS_DESKTOP } from '../../test-support/temp-core';
 import { until } from '../../test-support/until';
 
 const CARD = { top: 40 / 300, left: 120 / 400, bottom: 130 / 300, right: 320 / 400 };
@@ -18,16 +18,19 @@ describe('box review of a dataset', () => {
 
   it('makes a dataset of images added a few at a time, listed for review with their sizes and no image data', async () => {
     const h = env.core.handlers;
-    const first = await h['boxReview.addImages']({ name: 'shelves', images: [image('a.png'), image('b.png')] });
-    const second = await h['boxReview.addImages']({ dataset_id: first.id, name: 'shelves', images: [image('a.png')] });
+    const first = await h['boxReview.addImages']({ name: 'shelves', images: [image('a.png'), image('b.png')] }, AS_DESKTOP);
+    const second = await h['boxReview.addImages']({ dataset_id: first.id, name: 'shelves', images: [image('a.png')] }, AS_DESKTOP);
     expect(second).toMatchObject({ id: first.id, items: 3 });
-    await h['datasets.import']({
-      name: 'texts',
-      format: 'jsonl',
-      content: '{"id":"t","state":"hello","expected":{}}\n',
-      questions: { ok: { type: 'noul', instructions: 'ok?' } },
-      valid_only: false,
-    });
+    await h['datasets.import'](
+      {
+        name: 'texts',
+        format: 'jsonl',
+        content: '{"id":"t","state":"hello","expected":{}}\n',
+        questions: { ok: { type: 'noul', instructions: 'ok?' } },
+        valid_only: false,
+      },
+      AS_DESKTOP,
+    );
     expect((await h['boxReview.datasets']({})).map((d) => d.name)).toEqual(['shelves']);
     const items = await h['boxReview.items']({ dataset_id: first.id, run_id: null, variant: 0 });
     expect(items.map((i) => [i.id, i.name, i.width, i.height, i.data_url])).toEqual([
@@ -39,7 +42,9 @@ describe('box review of a dataset', () => {
     await expect(h['boxReview.image']({ dataset_id: first.id, position: 9 })).rejects.toThrow(/No item at position 9/);
     // Bad input loses nothing and adds nothing.
     const before = (await h['datasets.list']({})).length;
-    await expect(h['boxReview.addImages']({ dataset_id: 'ds-gone', name: 'x', images: [image('c.png')] })).rejects.toThrow(/No dataset with id "ds-gone"/);
+    await expect(h['boxReview.addImages']({ dataset_id: 'ds-gone', name: 'x', images: [image('c.png')] }, AS_DESKTOP)).rejects.toThrow(
+      /No dataset with id "ds-gone"/,
+    );
     expect((await h['datasets.list']({})).length).toBe(before);
   });
 
@@ -47,13 +52,16 @@ describe('box review of a dataset', () => {
     const h = env.core.handlers;
     const questions = { card: { type: 'box' as const, instructions: 'the card' } };
     const labels = { format: 'jsonl' as const, content: `${JSON.stringify({ id: 'p.png', expected: { card: CARD } })}\n` };
-    const imported = await h['datasets.importImages']({
-      name: 'from evaluations',
-      images: [image('p.png'), image('q.png')],
-      labels,
-      questions,
-      valid_only: false,
-    });
+    const imported = await h['datasets.importImages'](
+      {
+        name: 'from evaluations',
+        images: [image('p.png'), image('q.png')],
+        labels,
+        questions,
+        valid_only: false,
+      },
+      AS_DESKTOP,
+    );
     const id = imported.dataset!.id;
     expect((await h['boxReview.datasets']({})).map((d) => d.name)).toContain('from evaluations');
     const count = () => sqliteOf(env.core).get<{ n: number }>('SELECT COUNT(*) AS n FROM box_image_sizes WHERE dataset_id = ?', [id])!.n;
@@ -71,13 +79,16 @@ describe('box review of a dataset', () => {
 
   it('writes drawn truth as expected answers, runs an evaluation over the dataset and reviews its answers', async () => {
     const h = env.core.handlers;
-    const ds = await h['boxReview.addImages']({ name: 'cards', images: [image('one.png'), image('two.png')] });
-    await h['datasets.updateExpected']({
-      dataset_id: ds.id,
-      position: 0,
-      expected: { seen: true },
-      questions: { seen: { type: 'noul', instructions: 'seen?' } },
-    });
+    const ds = await h['boxReview.addImages']({ name: 'cards', images: [image('one.png'), image('two.png')] }, AS_DESKTOP);
+    await h['datasets.updateExpected'](
+      {
+        dataset_id: ds.id,
+        position: 0,
+        expected: { seen: true },
+        questions: { seen: { type: 'noul', instructions: 'seen?' } },
+      },
+      AS_DESKTOP,
+    );
     const drawn = await h['boxReview.update']({
       dataset_id: ds.id,
       position: 0,
@@ -114,7 +125,7 @@ describe('box review of a dataset', () => {
 
   it('marks a verdict stale when the item is run again, saying whether the answer changed', async () => {
     const h = env.core.handlers;
-    const ds = await h['boxReview.addImages']({ name: 'stale', images: [image('x.png')] });
+    const ds = await h['boxReview.addImages']({ name: 'stale', images: [image('x.png')] }, AS_DESKTOP);
     await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: null, variant: 0, truth: [{ label: 'card', ...CARD }] });
     const start = async () => {
       const run = await h['evals.start']({ request: BOX_SET, dataset_id: ds.id, variants: [{ model: 'sandbox/baseline-vision' }], concurrency: 1 });
@@ -144,7 +155,7 @@ describe('box review of a dataset', () => {
       verdict: 'accepted',
       stale: false,
     });
-    const other = await h['boxReview.addImages']({ name: 'other', images: [image('y.png')] });
+    const other = await h['boxReview.addImages']({ name: 'other', images: [image('y.png')] }, AS_DESKTOP);
     await expect(h['boxReview.items']({ dataset_id: other.id, run_id: first.id, variant: 0 })).rejects.toThrow(/over another dataset/);
     await expect(
       h['boxReview.update']({ dataset_id: other.id, position: 0, run_id: first.id, variant: 0, truth: [{ label: 'card', ...CARD }] }),
@@ -156,7 +167,7 @@ describe('box review of a dataset', () => {
     const h = env.core.handlers;
     const old = await h['boxes.add']({ name: 'old.png', data_url: image('old.png').data_url });
     await h['boxes.update']({ id: old.id, truth: [{ ...CARD }], answer: CARD, verdict: 'accepted', note: 'kept' });
-    const ds = await h['boxReview.fromLegacy']({ name: 'earlier reviews', question: 'box' });
+    const ds = await h['boxReview.fromLegacy']({ name: 'earlier reviews', question: 'box' }, AS_DESKTOP);
     const { items } = await h['datasets.items']({ dataset_id: ds.id, offset: 0, limit: 10 });
     expect(items[0]).toMatchObject({ id: 'old.png', expected: { box: CARD } });
     // No run of this dataset has answered yet, so the verdict on the old answer shows as stale.
@@ -199,7 +210,7 @@ describe('images added before datasets, copied into one', () => {
         { top: 0.6, left: 0.5, bottom: 0.9, right: 0.9, label: 'badge' },
       ],
     });
-    const dataset = await h['boxReview.fromLegacy']({ name: 'parcels', question: 'parcel' });
+    const dataset = await h['boxReview.fromLegacy']({ name: 'parcels', question: 'parcel' }, AS_DESKTOP);
     const { items } = await h['datasets.items']({ dataset_id: dataset.id, offset: 0, limit: 10 });
     // Two images of one name keep distinct ids (which is which follows the review list's order).
     expect(items.map((i) => i.id).sort()).toEqual(['a.png', 'a.png (2)']);

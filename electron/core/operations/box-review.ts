@@ -1,7 +1,8 @@
 import type { BOX_REVIEW_OPERATIONS } from '../../../shared/contract/box-review-operations';
 import type { ValidRow } from '../datasets/dataset-rows';
 import { expectedWithTruth } from '../boxes/box-review-rows';
-import type { HandlerDeps, Handlers } from './index';
+import { actorOf, type HandlerDeps, type Handlers } from './index';
+import { auditedCreate } from '../audit/audited';
 
 type BoxReviewOps = Pick<Handlers, keyof typeof BOX_REVIEW_OPERATIONS>;
 
@@ -12,12 +13,19 @@ export function boxReviewHandlers(core: HandlerDeps): BoxReviewOps {
     'boxReview.items': async ({ dataset_id, run_id, variant }) => core.boxReview.items(dataset_id, { run_id, variant }),
     'boxReview.image': async ({ dataset_id, position }) => core.boxReview.image(dataset_id, position),
     'boxReview.update': async (input) => core.boxReview.update(input),
-    'boxReview.addImages': async (input) => core.boxReview.addImages(input),
+    'boxReview.addImages': async (input, context) => {
+      const actor = actorOf(context, 'boxReview.addImages');
+      const dataset = await core.boxReview.addImages(input);
+      if (input.dataset_id === undefined) return auditedCreate(core.audit, actor, dataset, `${input.images.length} images`);
+      await core.audit.record(actor, 'dataset.update', { kind: 'dataset', id: dataset.id, name: dataset.name }, { added_images: input.images.length });
+      return dataset;
+    },
     'boxReview.runImage': async ({ dataset_id, position, run_id, variants }) => {
       await core.boxReview.checkRun(dataset_id, run_id, position);
       return core.evalRuns.rerun(run_id, [position], variants);
     },
-    'boxReview.fromLegacy': async ({ name, question }) => {
+    'boxReview.fromLegacy': async ({ name, question }, context) => {
+      const actor = actorOf(context, 'boxReview.fromLegacy');
       const seen = new Set<string>();
       const legacy = await core.boxItems.list();
       const named = legacy.map((b) => {
@@ -42,7 +50,7 @@ export function boxReviewHandlers(core: HandlerDeps): BoxReviewOps {
           answers: Object.keys(item.answers).length > 0 ? item.answers : item.answer ? { [question]: item.answer } : {},
         })),
       );
-      return dataset;
+      return auditedCreate(core.audit, actor, dataset, 'the earlier box review');
     },
   };
 }

@@ -6,7 +6,7 @@ import { Store } from '../store/sqlite/database';
 import { MIGRATIONS } from '../store/sqlite/migrations';
 import { staleReason } from '../boxes/box-review';
 import { pngWithRect } from '../../test-support/images';
-import { tempCore, tempDir, type TempCore } from '../../test-support/temp-core';
+import { tempCore, tempDir, type TempCore, AS_DESKTOP } from '../../test-support/temp-core';
 import { until } from '../../test-support/until';
 import { storedRun } from '../../test-support/stored-run';
 
@@ -36,7 +36,7 @@ describe('box verdicts per model', () => {
 
   it("keeps one verdict per model: judging one model's answer leaves the other's unreviewed", async () => {
     const h = env.core.handlers;
-    const ds = await h['boxReview.addImages']({ name: 'two models', images: [image('a.png')] });
+    const ds = await h['boxReview.addImages']({ name: 'two models', images: [image('a.png')] }, AS_DESKTOP);
     await twoModelRun(ds.id, 'run-two', '2026-01-01T00:00:00.000Z', [CARD, OTHER]);
     const judged = await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'run-two', variant: 1, verdict: 'rejected', note: 'misses the card' });
     expect(judged).toMatchObject({ model: 'acme/one (eu)', verdict: 'rejected', verdict_model: 'acme/one (eu)', note: 'misses the card', stale: false });
@@ -53,7 +53,7 @@ describe('box verdicts per model', () => {
 
   it('marks a verdict stale when a newer answer of the same model replaced the one judged, saying whether its boxes changed', async () => {
     const h = env.core.handlers;
-    const ds = await h['boxReview.addImages']({ name: 're-run', images: [image('b.png')] });
+    const ds = await h['boxReview.addImages']({ name: 're-run', images: [image('b.png')] }, AS_DESKTOP);
     await twoModelRun(ds.id, 'run-old', '2026-01-01T00:00:00.000Z', [CARD, CARD]);
     await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'run-old', variant: 0, verdict: 'accepted' });
     await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'run-old', variant: 1, verdict: 'accepted' });
@@ -82,7 +82,7 @@ describe('box verdicts per model', () => {
 
   it('marks a verdict stale when the truth it was given against is edited', async () => {
     const h = env.core.handlers;
-    const ds = await h['boxReview.addImages']({ name: 'truth', images: [image('c.png')] });
+    const ds = await h['boxReview.addImages']({ name: 'truth', images: [image('c.png')] }, AS_DESKTOP);
     await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: null, variant: 0, truth: [{ label: 'card', ...CARD }] });
     await twoModelRun(ds.id, 'run-truth', '2026-01-01T00:00:00.000Z', [CARD, CARD]);
     await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: 'run-truth', variant: 0, verdict: 'accepted' });
@@ -92,7 +92,7 @@ describe('box verdicts per model', () => {
 
   it('runs one image again through the run: only that item and model are sent, and the verdict on it turns stale', async () => {
     const h = env.core.handlers;
-    const ds = await h['boxReview.addImages']({ name: 'run on image', images: [image('x.png'), image('y.png')] });
+    const ds = await h['boxReview.addImages']({ name: 'run on image', images: [image('x.png'), image('y.png')] }, AS_DESKTOP);
     const request = { model: 'sandbox/baseline-vision', state: '', questions: { card: { type: 'box' as const, instructions: 'the card' } } };
     const run = await h['evals.start']({ request, dataset_id: ds.id, variants: [{ model: 'sandbox/baseline-vision' }], concurrency: 2 });
     await until(
@@ -121,7 +121,7 @@ describe('box verdicts per model', () => {
       ['x.png', false, null],
       ['y.png', true, 'rerun_unchanged'],
     ]);
-    const other = await h['boxReview.addImages']({ name: 'elsewhere', images: [image('z.png')] });
+    const other = await h['boxReview.addImages']({ name: 'elsewhere', images: [image('z.png')] }, AS_DESKTOP);
     await expect(h['boxReview.runImage']({ dataset_id: other.id, position: 0, run_id: run.id })).rejects.toThrow(/over another dataset/);
     await expect(h['boxReview.runImage']({ dataset_id: ds.id, position: 0, run_id: run.id, variants: [3] })).rejects.toThrow(/no model at place 3/);
   });
@@ -132,7 +132,7 @@ describe('one image sent again', () => {
     const env = await tempCore({ sandbox: { seed: 5, failures: false, timeScale: 0 } });
     try {
       const h = env.core.handlers;
-      const ds = await h['boxReview.addImages']({ name: 'paused', images: [image('p.png'), image('q.png'), image('r.png')] });
+      const ds = await h['boxReview.addImages']({ name: 'paused', images: [image('p.png'), image('q.png'), image('r.png')] }, AS_DESKTOP);
       const request = { model: 'sandbox/baseline-vision', state: '', questions: { card: { type: 'box', instructions: 'the card' } } };
       await storedRun(env, {
         id: 'held',
@@ -230,7 +230,7 @@ describe('verdicts kept before they were per model', () => {
     const env = await tempCore({ sandbox: { seed: 5, failures: false, timeScale: 0 } });
     try {
       const h = env.core.handlers;
-      const ds = await h['boxReview.addImages']({ name: 'unknown', images: [image('u.png')] });
+      const ds = await h['boxReview.addImages']({ name: 'unknown', images: [image('u.png')] }, AS_DESKTOP);
       await env.core.storage.boxes.putVerdicts(ds.id, [
         {
           item_id: 'u.png',
@@ -286,7 +286,7 @@ describe('verdicts set per question, never toggled', () => {
     try {
       const h = env.core.handlers;
       const s = sqliteOf(env.core);
-      const ds = await h['boxReview.addImages']({ name: 'per question', images: [image('shelf.png')] });
+      const ds = await h['boxReview.addImages']({ name: 'per question', images: [image('shelf.png')] }, AS_DESKTOP);
       s.run(
         "INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, status, created_at) VALUES ('r', 'r', ?, 'k', ?, ?, 1, 'done', '2026-01-01T00:00:00.000Z')",
         [

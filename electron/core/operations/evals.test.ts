@@ -1,6 +1,6 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempCore, type TempCore } from '../../test-support/temp-core';
+import { tempCore, type TempCore, AS_DESKTOP } from '../../test-support/temp-core';
 import { until } from '../../test-support/until';
 
 const QUESTIONS = {
@@ -25,7 +25,7 @@ describe('evaluation operations', () => {
       (r) => r.status !== 'running',
     );
     const answers = (done.response as { answers: { late: { noul: number }; topic: { choice: string } } }).answers;
-    const dataset = await h['datasets.fromRuns']({ name: 'from runs', run_ids: [run.id] });
+    const dataset = await h['datasets.fromRuns']({ name: 'from runs', run_ids: [run.id] }, AS_DESKTOP);
     expect(dataset).toMatchObject({ name: 'from runs', items: 1 });
     const { items } = await h['datasets.items']({ dataset_id: dataset.id, offset: 0, limit: 10 });
     expect(items[0]).toMatchObject({
@@ -43,7 +43,7 @@ describe('evaluation operations', () => {
         { length: 10 },
         (_, i) => `i${i},"Parcel ${i} ${i % 2 ? 'arrived late' : 'invoice question'}",${i % 2 === 1},${i % 2 ? 'delivery' : 'billing'}`,
       ).join('\n');
-    const imported = await h['datasets.import']({ name: 'tickets.csv', format: 'csv', content: csv, questions: QUESTIONS, valid_only: false });
+    const imported = await h['datasets.import']({ name: 'tickets.csv', format: 'csv', content: csv, questions: QUESTIONS, valid_only: false }, AS_DESKTOP);
     expect(imported.imported).toBe(10);
     const input = {
       request: { model: 'sandbox/baseline-text', state: '', questions: QUESTIONS },
@@ -107,28 +107,34 @@ describe('images as a dataset', () => {
         { name: 'b.png', data_url: PNG },
         { name: 'a.png', data_url: PNG },
       ];
-      const good = await h['datasets.importImages']({
-        name: 'photos',
-        images,
-        questions,
-        valid_only: false,
-        labels: {
-          format: 'csv',
-          content: 'id,expected.visible,expected.parcel\na.png,true,"{""top"":0.1,""bottom"":0.4,""left"":0.2,""right"":0.5}"\nb,false,\n',
+      const good = await h['datasets.importImages'](
+        {
+          name: 'photos',
+          images,
+          questions,
+          valid_only: false,
+          labels: {
+            format: 'csv',
+            content: 'id,expected.visible,expected.parcel\na.png,true,"{""top"":0.1,""bottom"":0.4,""left"":0.2,""right"":0.5}"\nb,false,\n',
+          },
         },
-      });
+        AS_DESKTOP,
+      );
       const { items } = await h['datasets.items']({ dataset_id: good.dataset!.id, offset: 0, limit: 10 });
       expect(items.map((i) => [i.id, i.expected])).toEqual([
         ['b.png', { visible: false }],
         ['a.png', { visible: true, parcel: { top: 0.1, bottom: 0.4, left: 0.2, right: 0.5 } }],
       ]);
-      const bad = await h['datasets.importImages']({
-        name: 'photos',
-        images,
-        questions,
-        valid_only: false,
-        labels: { format: 'csv', content: 'id,expected.parcel\na.png,"{""top"":0.6,""bottom"":0.4,""left"":0.2,""right"":0.5}"\n' },
-      });
+      const bad = await h['datasets.importImages'](
+        {
+          name: 'photos',
+          images,
+          questions,
+          valid_only: false,
+          labels: { format: 'csv', content: 'id,expected.parcel\na.png,"{""top"":0.6,""bottom"":0.4,""left"":0.2,""right"":0.5}"\n' },
+        },
+        AS_DESKTOP,
+      );
       expect(bad.dataset).toBeNull();
       // The problem is in the labels file: named there, with its row.
       expect(bad.problems[0]).toMatchObject({ file: 'labels.csv', row: 2, field: 'expected.parcel' });
@@ -144,14 +150,14 @@ describe('deleting a dataset', () => {
     try {
       const h = env.core.handlers;
       const content = Array.from({ length: 30 }, (_, i) => JSON.stringify({ id: `i${i}`, state: `parcel ${i}`, expected: { late: true } })).join('\n');
-      const imported = await h['datasets.import']({ name: 'd', format: 'jsonl', content, questions: { late: QUESTIONS.late }, valid_only: false });
+      const imported = await h['datasets.import']({ name: 'd', format: 'jsonl', content, questions: { late: QUESTIONS.late }, valid_only: false }, AS_DESKTOP);
       const run = await h['evals.start']({
         request: { model: 'sandbox/baseline-text', state: '', questions: { late: QUESTIONS.late } },
         dataset_id: imported.dataset!.id,
         variants: [{ model: 'sandbox/baseline-text' }],
         concurrency: 2,
       });
-      await h['datasets.delete']({ id: imported.dataset!.id });
+      await h['datasets.delete']({ id: imported.dataset!.id }, AS_DESKTOP);
       await env.core.evalRuns.wait(run.id).catch(() => undefined);
       expect(await h['evals.list']({})).toEqual([]);
       await expect(h['evals.get']({ id: run.id })).rejects.toThrow(/No evaluation run/);

@@ -2,7 +2,8 @@ import { Readable } from 'node:stream';
 import type { Expected, RunEstimate } from '../../../shared/schemas/evaluation';
 import type { Question } from '../../../shared/schemas/question';
 import type { State } from '../../../shared/schemas/decisions-request';
-import type { HandlerDeps, Handlers } from './index';
+import { actorOf, type HandlerDeps, type Handlers } from './index';
+import { auditedCreate, auditedImport } from '../audit/audited';
 import { checkExpected, type RawRow, type ValidRow } from '../datasets/dataset-rows';
 import { imageFolderRowsFrom, readRows } from '../datasets/dataset-sources';
 import { estimateRun } from '../evaluations/estimate';
@@ -61,14 +62,19 @@ export function evalHandlers(core: HandlerDeps): EvalOps {
   return {
     'datasets.list': async () => core.datasets.list(),
     // Problems name the file the rows came from (`file`), which may differ from the dataset's name.
-    'datasets.import': async ({ name, file, format, content, questions, valid_only }) =>
-      core.datasets.import({
-        name,
-        rows: readRows(Readable.from([content]), file ?? name, format),
-        questions: questions as Record<string, Question>,
-        validOnly: valid_only,
-      }),
-    'datasets.importImages': async ({ name, images, labels, questions, valid_only }) => {
+    'datasets.import': async ({ name, file, format, content, questions, valid_only }, context) =>
+      auditedImport(
+        core.audit,
+        actorOf(context, 'datasets.import'),
+        await core.datasets.import({
+          name,
+          rows: readRows(Readable.from([content]), file ?? name, format),
+          questions: questions as Record<string, Question>,
+          validOnly: valid_only,
+        }),
+        { file: file ?? name },
+      ),
+    'datasets.importImages': async ({ name, images, labels, questions, valid_only }, context) => {
       const labelRows = new Map<string, RawRow>();
       const problems: RawRow[] = [];
       if (labels) {
@@ -84,27 +90,43 @@ export function evalHandlers(core: HandlerDeps): EvalOps {
           skipped: problems.length,
           problems: problems.map((p) => ({ file: p.file, row: p.row, field: p.problem!.field, message: p.problem!.message })),
         };
-      return core.datasets.import({
+      const report = await core.datasets.import({
         name,
         rows: imageFolderRowsFrom(images, labelRows),
         questions: questions as Record<string, Question>,
         validOnly: valid_only,
       });
+      return auditedImport(core.audit, actorOf(context, 'datasets.importImages'), report, { file: `${images.length} images` });
     },
     'datasets.items': async ({ dataset_id, offset, limit, search }) => core.datasets.items(dataset_id, { offset, limit, search }),
-    'datasets.updateExpected': async ({ dataset_id, position, expected, questions }) =>
-      core.datasets.updateExpected(dataset_id, position, expected, questions as Record<string, Question>),
-    'datasets.delete': async ({ id }) => {
+    'datasets.updateExpected': async ({ dataset_id, position, expected, questions }, context) => {
+      const actor = actorOf(context, 'datasets.updateExpected');
+      const item = await core.datasets.updateExpected(dataset_id, position, expected, questions as Record<string, Question>);
+      const dataset = await core.datasets.get(dataset_id);
+      await core.audit.record(
+        actor,
+        'dataset.update',
+        { kind: 'dataset', id: dataset.id, name: dataset.name },
+        { item: item.id, position, questions: Object.keys(expected) },
+      );
+      return item;
+    },
+    'datasets.delete': async ({ id }, context) => {
+      const actor = actorOf(context, 'datasets.delete');
       // Its runs go with it (the store cascades); stop any still sending first.
       for (const run of await core.evalRuns.list()) if (run.dataset_id === id) await core.evalRuns.cancel(run.id);
-      return core.datasets.delete(id);
+      const dataset = await core.datasets.get(id);
+      const gone = await core.datasets.delete(id);
+      await core.audit.record(actor, 'dataset.delete', { kind: 'dataset', id, name: dataset.name }, { items: dataset.items });
+      return gone;
     },
     'datasets.export': async ({ id, format }) => {
       const sink = collect();
       await core.datasets.export(id, format, sink.out);
       return { content: sink.text() };
     },
-    'datasets.fromRuns': async ({ name, run_ids }) => {
+    'datasets.fromRuns': async ({ name, run_ids }, context) => {
+      const actor = actorOf(context, 'datasets.fromRuns');
       const items: ValidRow[] = [];
       for (const id of run_ids) {
         const run = await core.runs.get(id);
@@ -113,7 +135,7 @@ export function evalHandlers(core: HandlerDeps): EvalOps {
         if (!request || !response) continue;
         items.push({ id: run.id, state: request.state, expected: expectedFromAnswers(request.questions, response.answers) });
       }
-      return core.datasets.create(name, items);
+      return auditedCreate(core.audit, actor, await core.datasets.create(name, items), `${run_ids.length} runs`);
     },
     'evals.estimate': async (input) => estimateRun(core, input),
     'evals.start': async (input) => core.evalRuns.start({ ...input, estimate: await startingEstimate(core, input) }),

@@ -1,5 +1,6 @@
 import type { OperationName } from '../../../shared/contract/names';
 import type { OperationOutput, ParsedOperationInput } from '../../../shared/contract/operations';
+import type { AuditActor } from '../../../shared/schemas/audit';
 import type { Core } from '../core';
 import { appHandlers } from './app';
 import { catalogHandlers } from './catalog';
@@ -8,9 +9,20 @@ import { inspectorHandlers } from './inspector';
 import { evalHandlers } from './evals';
 import { boxReviewHandlers } from './box-review';
 
+/** What an operation knows of its call besides the input: who asked (named in the audit log when it changes something). */
+export interface OperationContext {
+  actor: AuditActor;
+}
+
 export type Handlers = {
-  [N in OperationName]: (input: ParsedOperationInput<N>) => Promise<OperationOutput<N>>;
+  [N in OperationName]: (input: ParsedOperationInput<N>, context?: OperationContext) => Promise<OperationOutput<N>>;
 };
+
+/** The actor of a change; every host passes one through `dispatch`, so a call without one is a caller's bug. */
+export function actorOf(context: OperationContext | undefined, operation: OperationName): AuditActor {
+  if (!context) throw new Error(`${operation} changes data and was called without an actor for the audit log`);
+  return context.actor;
+}
 
 /** What the inspector operations need from the core. */
 export type HandlerDeps = Omit<Core, 'handlers'>;

@@ -1,4 +1,4 @@
-import type { HandlerDeps, Handlers } from './index';
+import { actorOf, type HandlerDeps, type Handlers } from './index';
 import { DecisionsRequestSchema } from '../../../shared/schemas/decisions-request';
 import { summarizeIssues } from '../../../shared/contract/result';
 import { GatewayError } from '../errors';
@@ -32,9 +32,30 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
   return {
     'sets.list': async () => core.questionSets.list(),
     'sets.get': async ({ id }) => core.questionSets.get(id),
-    'sets.save': async (input) => core.questionSets.save(input),
-    'sets.delete': async ({ id }) => core.questionSets.delete(id),
-    'sets.restore': async ({ id }) => core.questionSets.restore(id),
+    'sets.save': async (input, context) => {
+      const actor = actorOf(context, 'sets.save');
+      const before = input.id ? await core.questionSets.nameOf(input.id) : null;
+      const saved = await core.questionSets.save(input);
+      const questions = Object.keys(input.request.questions);
+      const target = { kind: 'set', id: saved.id, name: saved.name } as const;
+      if (before !== null)
+        await core.audit.record(actor, 'set.update', target, { ...(before !== saved.name ? { name: { before, after: saved.name } } : {}), questions });
+      else await core.audit.record(actor, 'set.create', target, { questions });
+      return saved;
+    },
+    'sets.delete': async ({ id }, context) => {
+      const actor = actorOf(context, 'sets.delete');
+      const name = await core.questionSets.nameOf(id);
+      const gone = await core.questionSets.delete(id);
+      await core.audit.record(actor, 'set.delete', { kind: 'set', id, name });
+      return gone;
+    },
+    'sets.restore': async ({ id }, context) => {
+      const actor = actorOf(context, 'sets.restore');
+      const set = await core.questionSets.restore(id);
+      await core.audit.record(actor, 'set.restore', { kind: 'set', id, name: set.name });
+      return set;
+    },
     'runs.start': async ({ request, set_id, label }) => core.runs.start(request, set_id ?? null, label ?? null),
     'runs.get': async ({ id }) => core.runs.get(id),
     'runs.cancel': async ({ id }) => core.runs.cancel(id),

@@ -1,12 +1,21 @@
 import { encodeBoundKey, originOf } from '../keys/bound-key';
 import { GatewayError } from '../errors';
 import { SecretStoreError } from '../keys/secret-store';
-import type { HandlerDeps, Handlers } from './index';
+import { actorOf, type HandlerDeps, type Handlers } from './index';
 import { REMOTE_KEY_SECRET } from '../service';
 
 type KeyOps = Pick<
   Handlers,
-  'providers.list' | 'providerKeys.set' | 'providerKeys.clear' | 'remoteKey.set' | 'remoteKey.clear' | 'apiKeys.list' | 'apiKeys.create' | 'apiKeys.revoke'
+  | 'providers.list'
+  | 'providerKeys.set'
+  | 'providerKeys.clear'
+  | 'remoteKey.set'
+  | 'remoteKey.clear'
+  | 'apiKeys.list'
+  | 'apiKeys.create'
+  | 'apiKeys.revoke'
+  | 'apiKeys.updateLimits'
+  | 'audit.list'
 >;
 
 export function keyHandlers(core: HandlerDeps): KeyOps {
@@ -74,7 +83,9 @@ export function keyHandlers(core: HandlerDeps): KeyOps {
       return { key_set: false };
     },
     'apiKeys.list': async () => core.apiKeys.list(),
-    'apiKeys.create': async ({ name, kind, credit_limit, rate_limit_rpm }) => core.apiKeys.create(name, kind, { credit_limit, rate_limit_rpm }),
-    'apiKeys.revoke': async ({ id }) => core.apiKeys.revoke(id),
+    'apiKeys.create': async (input, context) => core.keyManagement.create(actorOf(context, 'apiKeys.create'), input),
+    'apiKeys.revoke': async ({ id }, context) => core.keyManagement.revoke(actorOf(context, 'apiKeys.revoke'), id),
+    'apiKeys.updateLimits': async ({ id, ...limits }, context) => core.keyManagement.updateLimits(actorOf(context, 'apiKeys.updateLimits'), id, limits),
+    'audit.list': async (input) => core.audit.list(input),
   };
 }

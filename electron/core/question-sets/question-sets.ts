@@ -34,6 +34,11 @@ export class QuestionSets {
     return set;
   }
 
+  /** A set's name, deleted or not (what the audit log names it by); not found when there is no such set. */
+  async nameOf(id: string): Promise<string> {
+    return (await this.stored(id)).name;
+  }
+
   async get(id: string): Promise<{ id: string; name: string; request: DecisionsRequest }> {
     const set = await this.stored(id);
     if (set.deleted_at) throw new GatewayError('not_found', `Question set "${set.name}" was deleted`);

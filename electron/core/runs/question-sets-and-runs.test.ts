@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempCore, type TempCore } from '../../test-support/temp-core';
+import { tempCore, type TempCore, AS_DESKTOP } from '../../test-support/temp-core';
 import { until } from '../../test-support/until';
 
 const request = {
@@ -20,14 +20,14 @@ describe('question sets and runs', () => {
 
   it('saves, lists, deletes with undo', async () => {
     const h = env.core.handlers;
-    const saved = await h['sets.save']({ name: 'Delivery triage', request });
+    const saved = await h['sets.save']({ name: 'Delivery triage', request }, AS_DESKTOP);
     expect(saved).toMatchObject({ name: 'Delivery triage', model: 'sandbox/baseline-text', question_count: 2 });
     expect((await h['sets.get']({ id: saved.id })).request).toEqual(request);
-    await h['sets.delete']({ id: saved.id });
+    await h['sets.delete']({ id: saved.id }, AS_DESKTOP);
     expect((await h['sets.list']({})).map((s) => s.id)).not.toContain(saved.id);
-    await h['sets.restore']({ id: saved.id });
+    await h['sets.restore']({ id: saved.id }, AS_DESKTOP);
     expect((await h['sets.list']({})).map((s) => s.id)).toContain(saved.id);
-    const renamed = await h['sets.save']({ id: saved.id, name: 'Triage v2', request: { ...request, model: 'sandbox/baseline-vision' } });
+    const renamed = await h['sets.save']({ id: saved.id, name: 'Triage v2', request: { ...request, model: 'sandbox/baseline-vision' } }, AS_DESKTOP);
     expect(renamed).toMatchObject({ id: saved.id, name: 'Triage v2', model: 'sandbox/baseline-vision' });
   });
 
@@ -73,7 +73,7 @@ describe('backup', () => {
     const to = await tempCore();
     try {
       await from.core.handlers['settings.update']({ theme: 'dark', trace_destinations: ['http://127.0.0.1:4318'] });
-      await from.core.handlers['sets.save']({ name: 'Triage', request });
+      await from.core.handlers['sets.save']({ name: 'Triage', request }, AS_DESKTOP);
       const image = await from.core.handlers['boxes.add']({ name: 'a.png', data_url: 'data:image/png;base64,AAAA' });
       await from.core.handlers['boxes.update']({ id: image.id, truth: [{ top: 0.1, left: 0.1, bottom: 0.5, right: 0.5 }], verdict: 'accepted', note: 'ok' });
       await from.core.handlers['providerKeys.set']({ provider: 'openai', key: 'sk-never-in-a-backup' });

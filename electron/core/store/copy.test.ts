@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pngWithRect } from '../../test-support/images';
 import { startPostgres, type TestPostgres } from '../../test-support/postgres';
-import { tempCore, tempDir } from '../../test-support/temp-core';
+import { tempCore, tempDir, AS_DESKTOP } from '../../test-support/temp-core';
 import { until } from '../../test-support/until';
 import { copyStore, CopyRefused } from './copy';
 import type { Storage } from './ports';
@@ -65,13 +65,16 @@ describe('store copy', () => {
       () => env.core.runs.get(run.id),
       (r) => r.status !== 'running',
     );
-    const ds = await h['datasets.import']({
-      name: 'tickets',
-      format: 'jsonl',
-      content: ['late', 'on time', 'late again'].map((t, i) => JSON.stringify({ id: `t${i}`, state: t, expected: { zeta: i !== 1 } })).join('\n'),
-      questions: request.questions,
-      valid_only: false,
-    });
+    const ds = await h['datasets.import'](
+      {
+        name: 'tickets',
+        format: 'jsonl',
+        content: ['late', 'on time', 'late again'].map((t, i) => JSON.stringify({ id: `t${i}`, state: t, expected: { zeta: i !== 1 } })).join('\n'),
+        questions: request.questions,
+        valid_only: false,
+      },
+      AS_DESKTOP,
+    );
     const evalRun = await h['evals.start']({
       request,
       dataset_id: ds.dataset!.id,
@@ -83,7 +86,7 @@ describe('store copy', () => {
       (r) => r.status !== 'running',
     );
     await h['evals.saveCalibration']({ id: evalRun.id, variant: 0, question: 'zeta', temperature: 1.5 });
-    const boxes = await h['boxReview.addImages']({ name: 'shelves', images: [image('a.png'), image('b.png')] });
+    const boxes = await h['boxReview.addImages']({ name: 'shelves', images: [image('a.png'), image('b.png')] }, AS_DESKTOP);
     await h['boxReview.update']({
       dataset_id: boxes.id,
       position: 0,

@@ -59,6 +59,27 @@ describe.each(backends)('KeyStorage on %s', (_name, backend) => {
     }
   });
 
+  it('reads one key as stored now and replaces its limits; the change token moves for the other connection', async () => {
+    const { a, b, close } = await backend.open();
+    try {
+      const stored = key('aaaaaaaaaaaa', '2026-01-01T00:00:00.000Z', { credit_limit: 5, rate_limit_rpm: 60 });
+      await a.add(stored);
+      expect(await b.get('aaaaaaaaaaaa')).toEqual(stored);
+      expect(await b.get('cccccccccccc')).toBeUndefined();
+      const start = b.changeToken();
+      const after = await a.setLimits('aaaaaaaaaaaa', { credit_limit: null, rate_limit_rpm: 10 });
+      expect(after).toEqual({ ...stored, credit_limit: null, rate_limit_rpm: 10 });
+      expect(await b.get('aaaaaaaaaaaa')).toEqual(after);
+      await until(
+        () => b.changeToken(),
+        (t) => t !== start,
+      );
+      expect(await a.setLimits('cccccccccccc', { credit_limit: 1, rate_limit_rpm: null })).toBeUndefined();
+    } finally {
+      await close();
+    }
+  });
+
   it('revokes once: the first time is kept, an unknown key is undefined', async () => {
     const { a, b, close } = await backend.open();
     try {

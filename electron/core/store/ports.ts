@@ -1,3 +1,4 @@
+import type { AuditActorKind, AuditEntry, AuditTargetKind } from '../../../shared/schemas/audit';
 import type { ApiKeyKind } from '../../../shared/schemas/inspector';
 
 /**
@@ -41,8 +42,12 @@ export interface KeyStorage {
   add(key: ApiKeyRecord): Promise<void>;
   /** Stores the key only when there is none at all, atomically among every process on the store; whether it did. */
   addFirst(key: ApiKeyRecord): Promise<boolean>;
+  /** One key as stored now (read from the database each time, for checks that must see another process's revocation at once). */
+  get(id: string): Promise<ApiKeyRecord | undefined>;
   /** Marks a key revoked at `at` unless it already is; the key as it is after, or undefined when unknown. */
   revoke(id: string, at: string): Promise<ApiKeyRecord | undefined>;
+  /** Replaces a key's credit and rate limits (null: none); the key as it is after, or undefined when unknown. */
+  setLimits(id: string, limits: { credit_limit: number | null; rate_limit_rpm: number | null }): Promise<ApiKeyRecord | undefined>;
   /**
    * Adds `usd` to a key's spend; resolves once durable. Charges made in one turn of the event loop
    * share a commit. A team's database, which a write may reach twice, keeps them as a ledger by
@@ -559,6 +564,42 @@ export interface HealthBroadcast {
   subscribe(listener: (event: HealthEvent) => void): Promise<void>;
 }
 
+/** Which entries of the audit log to read, newest first. */
+export interface AuditFilter {
+  offset: number;
+  limit: number;
+  actorKind?: AuditActorKind | undefined;
+  actorKeyId?: string | undefined;
+  targetKind?: AuditTargetKind | undefined;
+}
+
+/** The audit domain's storage: an append-only log of who changed keys, limits, sets and datasets. */
+export interface AuditStorage {
+  /** Adds an entry; resolves once it is durable. Entries are never changed or removed. */
+  append(entry: AuditEntry): Promise<void>;
+  /** A page of the entries that match, newest first (by `at`, then the order they were added), and how many match in all. */
+  list(filter: AuditFilter): Promise<{ total: number; entries: AuditEntry[] }>;
+}
+
+/** A browser's sign-in with a management key: only a SHA-256 of its token is stored, never the token or the key. */
+export interface StoredSession {
+  tokenHash: Buffer;
+  keyId: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** The sign-in sessions of the web UI, shared by every instance that shares the database. */
+export interface SessionStorage {
+  add(session: StoredSession): Promise<void>;
+  /** The session with this token hash, expired or not (the caller judges); undefined when there is none. */
+  get(tokenHash: Buffer): Promise<StoredSession | undefined>;
+  /** Removes a session (signing out); whether there was one. */
+  remove(tokenHash: Buffer): Promise<boolean>;
+  /** Removes sessions that expired at or before `at` (ISO time); how many went. */
+  removeExpired(at: string): Promise<number>;
+}
+
 /** Every domain's storage on one backend, opened together and closed together. */
 export interface Storage {
   readonly keys: KeyStorage;
@@ -572,6 +613,8 @@ export interface Storage {
   readonly datasets: DatasetStorage;
   readonly evals: EvalStorage;
   readonly boxes: BoxStorage;
+  readonly audit: AuditStorage;
+  readonly sessions: SessionStorage;
   /** Endpoint cool-downs told between a team's instances; null where there is one process. */
   readonly health: HealthBroadcast | null;
   /** Where the data is, for people and logs, never with a password: "SQLite file …" or "PostgreSQL at host/db". */

@@ -10,7 +10,9 @@ const EndpointsScreen = lazy(() => import('../features/endpoints/EndpointsScreen
 // Evaluations draws charts too, so it loads the same way.
 const EvaluationsScreen = lazy(() => import('../features/evaluations/EvaluationsScreen').then((m) => ({ default: m.EvaluationsScreen })));
 import { ZdrScreen } from '../features/zdr/ZdrScreen';
-import { OperationError } from '../transport/transport';
+import { OperationError, transportKind } from '../transport/transport';
+import { SignInScreen } from '../features/session/SignInScreen';
+import { SessionBadge } from '../features/session/SessionBadge';
 import { ErrorNotice, Loading } from '../ui/components';
 import { ErrorBoundary } from './ErrorBoundary';
 import { SCREENS, screenFromHash, type ScreenId } from './routes';
@@ -63,32 +65,19 @@ function useTheme(): void {
   }, [theme]);
 }
 
-function NoSession() {
-  return (
-    <main className="centered">
-      <div className="panel narrow">
-        <h1>Open Verdict from its link</h1>
-        <p>
-          This browser has no session with the Verdict server. Open the link that <code>npm start</code> (or <code>npm run serve</code>) printed in the
-          terminal: it starts with <code>{window.location.origin}/?token=</code>.
-        </p>
-      </div>
-    </main>
-  );
-}
-
 export function App() {
   const screen = useScreen();
   const info = useQuery(appInfoQuery());
   const [collapsed, toggleSidebar] = useSidebar();
   useTheme();
-  const noSession = info.error instanceof OperationError && info.error.code === 401;
+  const noSession = info.error instanceof OperationError && info.error.code === 401 ? info.error : null;
   useEffect(() => {
-    const label = noSession ? 'Open Verdict from its link' : (SCREENS.find((s) => s.id === screen)?.label ?? '');
+    const label = noSession ? 'Sign in' : (SCREENS.find((s) => s.id === screen)?.label ?? '');
     document.title = `${label} · Verdict`;
   }, [screen, noSession]);
 
-  if (noSession) return <NoSession />;
+  // A session that stopped (its key revoked, its time up) says why above the sign-in form.
+  if (noSession) return <SignInScreen ended={noSession.metadata?.['session'] === 'ended' ? noSession.message : null} />;
   const Screen = SCREEN_COMPONENTS[screen];
   return (
     <div className="shell" data-sidebar={collapsed ? 'collapsed' : 'open'}>
@@ -122,6 +111,7 @@ export function App() {
           ))}
         </ul>
         <div className="sidebar-foot muted small">
+          {transportKind() === 'http' ? <SessionBadge /> : null}
           {info.data ? `v${info.data.version} · ${info.data.host === 'desktop' ? 'desktop' : 'browser mode'}` : null}
         </div>
       </nav>

@@ -4,6 +4,7 @@ import type { ErrorBody } from '../../../shared/schemas/error-envelope';
 import { FailureSchema } from '../../../shared/contract/result';
 import { DATASET_UPLOAD_PATH } from '../../../shared/contract/dataset-upload-names';
 import type { DatasetUpload } from '../../../shared/contract/dataset-upload';
+import { UI_SESSION_PATH, UiSessionSchema, type UiSession } from '../../../shared/schemas/audit';
 
 /** The object the Electron preload exposes; absent in browser mode. */
 export type Bridge = Record<OperationName, (input: unknown) => Promise<unknown>>;
@@ -98,4 +99,53 @@ function resultOf<N extends OperationName>(name: N, raw: unknown): OperationOutp
   const parsed = OPERATIONS[name].output.safeParse(ok.data);
   if (!parsed.success) throw new OperationError({ code: 502, message: `The answer to ${name} did not have the expected shape` });
   return parsed.data as OperationOutput<N>;
+}
+
+/** One request to the session path (browser mode): the Result's data, or the envelope's error thrown. */
+async function sessionRequest(method: 'GET' | 'POST' | 'DELETE', body?: unknown): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetch(UI_SESSION_PATH, {
+      method,
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json', [CLIENT_HEADER]: 'renderer' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  } catch {
+    throw new OperationError({ code: 503, message: 'Cannot reach the Verdict server. Is it still running?' });
+  }
+  let raw: unknown;
+  try {
+    raw = await response.json();
+  } catch {
+    throw new OperationError({ code: response.status, message: `The server answered ${response.status} without a readable body` });
+  }
+  const failure = FailureSchema.safeParse(raw);
+  if (failure.success) throw new OperationError(failure.data.error);
+  return (raw as { data?: unknown }).data;
+}
+
+const sessionOf = (data: unknown): UiSession => {
+  const parsed = UiSessionSchema.safeParse(data);
+  if (!parsed.success) throw new OperationError({ code: 502, message: 'The answer about the session did not have the expected shape' });
+  return parsed.data;
+};
+
+/**
+ * Signs this browser in with a management key: the server answers with an HttpOnly cookie, so the
+ * key is sent once and kept nowhere in the page. Browser mode only (the desktop app needs no sign-in).
+ */
+export async function signIn(key: string): Promise<UiSession> {
+  return sessionOf(await sessionRequest('POST', { key }));
+}
+
+/** Who this browser is signed in as; null in the desktop app, which has no sessions. */
+export async function currentSession(): Promise<UiSession | null> {
+  if (transportKind() === 'ipc') return null;
+  return sessionOf(await sessionRequest('GET'));
+}
+
+/** Ends this browser's session (the server forgets it and clears the cookie). */
+export async function signOut(): Promise<void> {
+  await sessionRequest('DELETE');
 }

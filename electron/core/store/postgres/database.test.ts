@@ -20,6 +20,7 @@ describe('Postgres schema', () => {
       expect(tables.map((t) => t.table_name)).toEqual([
         'api_keys',
         'attempts',
+        'audit_log',
         'box_image_sizes',
         'box_items',
         'box_verdict_history',
@@ -37,6 +38,7 @@ describe('Postgres schema', () => {
         'question_sets',
         'settings',
         'spend_ledger',
+        'ui_sessions',
         'verdict_schema',
       ]);
     } finally {

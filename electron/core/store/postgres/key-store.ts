@@ -58,6 +58,21 @@ export class PgKeyStore implements KeyStorage {
     return added;
   }
 
+  async get(id: string): Promise<ApiKeyRecord | undefined> {
+    return (await this.db.query<ApiKeyRecord>(`SELECT ${COLUMNS} FROM api_keys WHERE id = $1`, [id]))[0];
+  }
+
+  async setLimits(id: string, limits: { credit_limit: number | null; rate_limit_rpm: number | null }): Promise<ApiKeyRecord | undefined> {
+    // One statement: the row as it is after (the trigger's notice tells the other instances).
+    const rows = await this.db.query<ApiKeyRecord>(
+      `WITH changed AS (UPDATE api_keys SET credit_limit = $2, rate_limit_rpm = $3 WHERE id = $1 RETURNING id, credit_limit, rate_limit_rpm)
+       SELECT ${COLUMNS.replace('credit_limit, rate_limit_rpm,', '(SELECT credit_limit FROM changed) AS credit_limit, (SELECT rate_limit_rpm FROM changed) AS rate_limit_rpm,')} FROM api_keys WHERE id = $1`,
+      [id, limits.credit_limit, limits.rate_limit_rpm],
+    );
+    this.token.moved();
+    return rows[0];
+  }
+
   async revoke(id: string, at: string): Promise<ApiKeyRecord | undefined> {
     // One statement: the row as it is after, revoked now or before.
     const rows = await this.db.query<ApiKeyRecord>(

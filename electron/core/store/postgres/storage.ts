@@ -1,3 +1,4 @@
+import { PgAuditStore, PgSessionStore } from './audit-store';
 import type { LegacySpendStorage, Storage } from '../ports';
 import { redactUrl } from '../redact';
 import { PgBoxStore } from './box-store';
@@ -48,6 +49,8 @@ export async function openPostgresStorage(url: string, options: PgOptions = {}):
       datasets,
       evals,
       boxes: new PgBoxStore(db),
+      audit: new PgAuditStore(db),
+      sessions: new PgSessionStore(db),
       health: new PgHealthBroadcast(db),
       where: `PostgreSQL at ${redactUrl(url)}`,
       ping: () => db.ping(),

@@ -37,9 +37,7 @@ describe.skipIf(missing !== null)(`shared admission on a real Redis${missing ? `
   it('a Redis that may evict keys is refused at start, naming the setting to change', async () => {
     const evicting = await startRedis(['--maxmemory-policy', 'allkeys-lru', '--appendonly', 'yes']);
     try {
-      await expect(RedisAdmission.open(evicting.url)).rejects.toThrow(
-        /may evict keys \(maxmemory-policy allkeys-lru\).*Set maxmemory-policy noeviction/,
-      );
+      await expect(RedisAdmission.open(evicting.url)).rejects.toThrow(/may evict keys \(maxmemory-policy allkeys-lru\).*Set maxmemory-policy noeviction/);
     } finally {
       await evicting.close();
     }

@@ -65,6 +65,21 @@ export class SqliteKeyStore implements KeyStorage {
     return added;
   }
 
+  async get(id: string): Promise<ApiKeyRecord | undefined> {
+    const row = this.store.get<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?`, [id]);
+    return row ? toRecord(row) : undefined;
+  }
+
+  async setLimits(id: string, limits: { credit_limit: number | null; rate_limit_rpm: number | null }): Promise<ApiKeyRecord | undefined> {
+    const changes = this.store.run('UPDATE api_keys SET credit_limit = ?, rate_limit_rpm = ? WHERE id = ?', [
+      limits.credit_limit,
+      limits.rate_limit_rpm,
+      id,
+    ]).changes;
+    if (changes > 0) this.token.moved();
+    return this.get(id);
+  }
+
   async revoke(id: string, at: string): Promise<ApiKeyRecord | undefined> {
     const changes = this.store.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [at, id]).changes;
     if (changes > 0) this.token.moved();

@@ -1,3 +1,4 @@
+import { SqliteAuditStore, SqliteSessionStore } from './audit-store';
 import type { Storage } from '../ports';
 import { SqliteBoxStore } from './box-store';
 import { Store } from './database';
@@ -36,6 +37,8 @@ export function openSqliteStorage(path: string): SqliteStorage {
     datasets: new SqliteDatasetStore(store),
     evals: new SqliteEvalStore(store),
     boxes: new SqliteBoxStore(store),
+    audit: new SqliteAuditStore(store),
+    sessions: new SqliteSessionStore(store),
     // One process serves a data directory: nobody to tell.
     health: null,
     where: `SQLite file ${path}`,

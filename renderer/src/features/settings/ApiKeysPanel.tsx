@@ -15,7 +15,8 @@ export function ApiKeysPanel() {
   const [credit, setCredit] = useState('');
   const [rate, setRate] = useState('');
   const [created, setCreated] = useState<{ id: string; key: string } | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: settingsKeys.apiKeys });
+  // The audit log gains an entry with each change.
+  const refresh = () => Promise.all([settingsKeys.apiKeys, settingsKeys.audit].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
   const create = useMutation({
     mutationFn: () =>
       call('apiKeys.create', { name, kind, credit_limit: credit.trim() ? Number(credit) : null, rate_limit_rpm: rate.trim() ? Number(rate) : null }),
@@ -79,7 +80,7 @@ export function ApiKeysPanel() {
       {keys.error ? <ErrorNotice error={keys.error} title="Keys could not be loaded" /> : null}
       {keys.data && keys.data.length === 0 ? <EmptyState title="No API keys">Create one above to call the HTTP API.</EmptyState> : null}
       {keys.data && keys.data.length > 0 ? (
-        <table className="table">
+        <table className="table" aria-label="API server keys">
           <thead>
             <tr>
               <th scope="col">Name</th>

@@ -4,6 +4,7 @@ import type { Settings } from '../../../../shared/schemas/inspector';
 import { call, transportKind } from '../../transport/transport';
 import { ErrorNotice, Panel, ScreenHeader } from '../../ui/components';
 import { ApiKeysPanel } from './ApiKeysPanel';
+import { AuditLogPanel } from './AuditLogPanel';
 import { appInfoQuery, settingsKeys, settingsQuery } from './api';
 import { ProviderKeysPanel } from './ProviderKeysPanel';
 import { RemoteGatewayPanel } from './RemoteGatewayPanel';
@@ -153,6 +154,7 @@ export function SettingsScreen() {
       <ScreenHeader title="Settings" description="Provider keys, the HTTP API server's keys, appearance, and where your data lives." />
       <ProviderKeysPanel secretStorage={info.data?.secret_storage} />
       <ApiKeysPanel />
+      <AuditLogPanel />
       <CatalogPanel />
       <RemoteGatewayPanel />
       <GatewayPanel />
