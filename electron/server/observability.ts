@@ -1,6 +1,6 @@
 /**
- * What a team's operators check first: `GET /healthz` (the process answers), `GET /readyz` (its
- * database answers; 503 naming what does not), and `GET /metrics` in Prometheus's text format, per
+ * What a team's operators check first: `GET /healthz` (the process answers), `GET /readyz` (200 while its
+ * database answers, "degraded" with Redis away; 503 naming the database when it does not), and `GET /metrics` in Prometheus's text format, per
  * instance (prom-client): API requests and their latency by route and status, admission refusals
  * by reason, requests answered per provider and outcome, spend, and the process's own figures. No
  * label carries a key, a user or a request's content.
@@ -116,8 +116,10 @@ export function observability(core: Core): Observability {
       check(core.storage.where, () => core.storage.ping()),
       shared ? check(shared.where, () => shared.ping()) : null,
     ]);
-    const ready = database.ok && (redis?.ok ?? true);
-    return c.json({ status: ready ? 'ready' : 'unready', database, ...(redis ? { redis } : {}) }, ready ? 200 : 503);
+    // Redis away: keys without limits are still answered (those with limits are refused with 503), so
+    // the instance stays in a load balancer's rotation, "degraded"; every instance shares that Redis.
+    const status = !database.ok ? 'unready' : redis && !redis.ok ? 'degraded' : 'ready';
+    return c.json({ status, database, ...(redis ? { redis } : {}) }, database.ok ? 200 : 503);
   });
   routes.get('/metrics', async (c) => c.body(await registry.metrics(), 200, { 'content-type': registry.contentType }));
   return { observe, middleware, routes, close: () => void stop() };
