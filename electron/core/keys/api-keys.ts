@@ -71,6 +71,8 @@ export class ApiKeys {
 
   /** Each key's generation as the shared admission last said it (revocations and limit changes move it). */
   private readonly generations = new Map<string, number>();
+  /** Keys whose settle did not reach the shared admission: their spend there is raised to the ledger's before their next request. */
+  private readonly unsettled = new Set<string>();
 
   private constructor(
     private readonly store: KeyStorage,
@@ -123,7 +125,11 @@ export class ApiKeys {
    * is committed: the answer (or error) must not leave before.
    */
   charge(id: string, usd: number, reservation: Reservation | null, requestId?: string): Promise<void> {
-    if (reservation?.shared !== undefined) void this.shared?.settle(id, reservation.shared, Math.max(0, usd), reservation.usd === 0);
+    if (reservation?.shared !== undefined)
+      void this.shared?.settle(id, reservation.shared, Math.max(0, usd), reservation.usd === 0).then((arrived) => {
+        // Lost on the way (Redis away): the ledger has the charge; Redis gets it before the key's next admission.
+        if (!arrived) this.unsettled.add(id);
+      });
     else if (reservation) this.release(reservation);
     if (!(usd > 0)) return Promise.resolve();
     this.spentByKey.set(id, this.spent(id) + usd);
@@ -177,6 +183,17 @@ export class ApiKeys {
     if (!this.shared) return mostItCosts ? this.reserve(id, mostItCosts) : null;
     if (!this.sharedFor(id, mostItCosts !== null)) return null;
     const shared = this.shared;
+    // A charge of this key's that Redis did not take: its spend there is raised to the ledger's first.
+    if (this.unsettled.has(id)) {
+      const stored = await this.store.get(id);
+      if (
+        await shared.seedSpend(id, stored?.spent ?? 0).then(
+          () => true,
+          () => false,
+        )
+      )
+        this.unsettled.delete(id);
+    }
     let worst: number | null = null;
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const row = this.cache.get(id);

@@ -650,9 +650,12 @@ export type SharedAdmissionAnswer =
  */
 export interface SharedAdmission {
   admit(ask: SharedAdmissionAsk): Promise<SharedAdmissionAnswer>;
-  /** Gives a request's hold back and charges its real cost; sent without waiting. */
-  settle(keyId: string, requestId: string, costUsd: number, unheld?: boolean): Promise<void>;
-  /** Puts a key's spend (from the database) into the shared state unless there is one; the spend it then has. */
+  /** Gives a request's hold back and charges its real cost; sent without waiting. Resolves false (never rejects) when it did not arrive. */
+  settle(keyId: string, requestId: string, costUsd: number, unheld?: boolean): Promise<boolean>;
+  /**
+   * Puts a key's spend (from the database) into the shared state, or raises the spend there to it
+   * when lower (a charge that never arrived); never lowers it. The spend it then has.
+   */
   seedSpend(keyId: string, spentUsd: number): Promise<number>;
   /** Moves a key's generation: every instance's next request on it reads the key again. */
   bumpGeneration(keyId: string): Promise<number>;

@@ -15,8 +15,9 @@
  *
  * Returns {1, Redis's time in ms} admitted; {0, retry-after s} rate-limited; {-1, spent, held} no
  * credit for the worst case; {-2, generation} revoked or changed (the instance reloads its keys and
- * asks again with that generation); {-3} the spend is not in Redis (restarted, evicted or new): the
- * instance loads it from the ledger and asks again.
+ * asks again with that generation); {-3} the spend is not in Redis (restarted, evicted or new) or is
+ * stale (a lapsed hold's request may be charged in the ledger only): the instance reads it from the
+ * ledger, seeds it and asks again.
  */
 export const ADMIT_SCRIPT = `
 local t = redis.call('TIME')
@@ -26,7 +27,9 @@ local credit, worst, rid = tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
 local lease, life = tonumber(ARGV[7]), tonumber(ARGV[8])
 local known = tonumber(redis.call('HGET', KEYS[2], 'gen') or '0')
 if known > gen then return {-2, known} end
--- Holds of instances that died with requests in flight: released, never charged.
+-- Holds of instances that died with requests in flight: released, never charged here. Such an
+-- instance may have committed the charge to the ledger before it could settle: the spend is marked
+-- stale, and read again from the ledger before the next credit check.
 local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)
 for _, old in ipairs(expired) do
   local amount = tonumber(redis.call('HGET', KEYS[4], old) or '0')
@@ -34,6 +37,7 @@ for _, old in ipairs(expired) do
   redis.call('HDEL', KEYS[4], old)
   redis.call('ZREM', KEYS[3], old)
 end
+if #expired > 0 then redis.call('HSET', KEYS[2], 'stale', 1) end
 if limit > 0 then
   redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
   if redis.call('ZCARD', KEYS[1]) >= limit then
@@ -43,7 +47,7 @@ if limit > 0 then
 end
 if credit >= 0 then
   local spent = redis.call('HGET', KEYS[2], 'spent')
-  if not spent then return {-3} end
+  if not spent or redis.call('HEXISTS', KEYS[2], 'stale') == 1 then return {-3} end
   local held = tonumber(redis.call('HGET', KEYS[2], 'held') or '0')
   if tonumber(spent) + held + worst > credit then return {-1, tonumber(spent), held} end
   if worst > 0 then
@@ -65,8 +69,9 @@ return {1, now}
 /**
  * Settles a request: its hold is given back and its real cost added to the spend (once: a second
  * settle of the same request finds no hold and charges nothing). KEYS as the admission's 2, 4, 3;
- * ARGV: 1 the request id, 2 its cost in nano-dollars. Returns 1 when it settled, 0 when there was no hold
- * (no credit limit, or settled already: then the cost is added only when ARGV 3 is '1').
+ * ARGV: 1 the request id, 2 its cost in nano-dollars, 3 '1' to charge without a hold, 4 the state's
+ * life in ms (given to a state this made). Returns 1 when it settled, 0 when there was no hold (no
+ * credit limit, or settled already: then the cost is added only when ARGV 3 is '1').
  */
 export const SETTLE_SCRIPT = `
 local amount = redis.call('HGET', KEYS[2], ARGV[1])
@@ -78,15 +83,30 @@ end
 if (amount or ARGV[3] == '1') and tonumber(ARGV[2]) ~= 0 and redis.call('HEXISTS', KEYS[1], 'spent') == 1 then
   redis.call('HINCRBY', KEYS[1], 'spent', ARGV[2])
 end
+-- Every key lives for a while only: a state this made (its earlier one expired) gets the key's life.
+if redis.call('PTTL', KEYS[1]) == -1 then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
 if amount then return 1 end
 return 0
 `;
 
-/** Sets a key's spend from the ledger when Redis has none (another instance may have set it first). KEYS: the state; ARGV: 1 spend, 2 life ms. */
+/**
+ * Sets a key's spend from the ledger when Redis has none, or raises it to the ledger's when lower (a
+ * settle that never arrived); never lowers it (settled charges may not be in the ledger yet).
+ * KEYS: the state; ARGV: 1 spend, 2 life ms.
+ */
 export const SEED_SCRIPT = `
-redis.call('HSETNX', KEYS[1], 'spent', ARGV[1])
+local spent = redis.call('HGET', KEYS[1], 'spent')
+if not spent or tonumber(spent) < tonumber(ARGV[1]) then redis.call('HSET', KEYS[1], 'spent', ARGV[1]) end
+redis.call('HDEL', KEYS[1], 'stale')
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return redis.call('HGET', KEYS[1], 'spent')
+`;
+
+/** Moves a key's generation, its state living as long as any key's does. KEYS: the state; ARGV: 1 life ms. */
+export const BUMP_SCRIPT = `
+local gen = redis.call('HINCRBY', KEYS[1], 'gen', 1)
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return gen
 `;
 
 /** The keys of one API key, all in one hash slot. */

@@ -93,15 +93,21 @@ describe.skipIf(missing !== null)(`shared admission on a real Redis${missing ? `
     expect((await instances[2]!.state(keyId)).spent).toBeCloseTo(0.3 + 7 * 0.04, 9);
   });
 
-  it("a killed instance's holds are released when their lease ends, never charged", async () => {
+  it("a killed instance's holds are released when their lease ends, never charged; the spend is then read again from the ledger", async () => {
     const keyId = 'lease';
     await instances[0]!.seedSpend(keyId, 0);
     expect(await instances[0]!.admit(ask({ keyId, creditLimit: 0.2, worst: 0.2, requestId: 'lost' }))).toMatchObject({ admitted: true });
     // The instance that holds it is gone: nothing settles it. Until the lease ends there is no room.
     expect(await instances[1]!.admit(ask({ keyId, creditLimit: 0.2, worst: 0.2 }))).toMatchObject({ admitted: false, reason: 'credit' });
     await sleep(350);
-    expect(await instances[1]!.admit(ask({ keyId, creditLimit: 0.2, worst: 0.2 }))).toMatchObject({ admitted: true });
-    expect(await instances[1]!.state(keyId)).toMatchObject({ spent: 0, held: 0.2 });
+    // Released, and the spend is stale (the dead instance may have charged the ledger before settling): asked for again.
+    expect(await instances[1]!.admit(ask({ keyId, creditLimit: 0.2, worst: 0.2 }))).toEqual({ admitted: false, reason: 'unknown_spend' });
+    expect(await instances[1]!.state(keyId)).toMatchObject({ spent: 0, held: 0 });
+    // The ledger says it was charged $0.05: no room for $0.20 now, room for $0.15.
+    await instances[1]!.seedSpend(keyId, 0.05);
+    expect(await instances[1]!.admit(ask({ keyId, creditLimit: 0.2, worst: 0.2 }))).toMatchObject({ admitted: false, reason: 'credit' });
+    expect(await instances[2]!.admit(ask({ keyId, creditLimit: 0.2, worst: 0.15 }))).toMatchObject({ admitted: true });
+    expect(await instances[1]!.state(keyId)).toMatchObject({ spent: 0.05, held: 0.15 });
   });
 
   it('a key revoked through one instance is refused by the others on their next request', async () => {
@@ -114,13 +120,37 @@ describe.skipIf(missing !== null)(`shared admission on a real Redis${missing ? `
     expect(await instances[2]!.admit(ask({ keyId, rateLimitRpm: 100, generation: 1 }))).toMatchObject({ admitted: true });
   });
 
-  it('a spend Redis does not have is asked for (from the ledger) before credit is checked; a second seed keeps the first', async () => {
+  it('a spend Redis does not have is asked for (from the ledger) before credit is checked; a lower seed keeps it, a higher one raises it', async () => {
     const keyId = 'fresh';
     expect(await instances[0]!.admit(ask({ keyId, creditLimit: 5, worst: 1 }))).toEqual({ admitted: false, reason: 'unknown_spend' });
-    expect(await instances[0]!.seedSpend(keyId, 4.5)).toBeCloseTo(4.5, 9);
-    expect(await instances[1]!.seedSpend(keyId, 0)).toBeCloseTo(4.5, 9);
+    expect(await instances[0]!.seedSpend(keyId, 4)).toBeCloseTo(4, 9);
+    expect(await instances[1]!.seedSpend(keyId, 0)).toBeCloseTo(4, 9);
+    // A charge that never reached Redis is in the ledger: its spend there is raised to the ledger's.
+    expect(await instances[1]!.seedSpend(keyId, 4.5)).toBeCloseTo(4.5, 9);
     expect(await instances[1]!.admit(ask({ keyId, creditLimit: 5, worst: 1 }))).toMatchObject({ admitted: false, reason: 'credit', spent: 4.5 });
     expect(await instances[1]!.admit(ask({ keyId, creditLimit: 5, worst: 0.5 }))).toMatchObject({ admitted: true });
+  });
+
+  it('every key Redis keeps for the limits has a time to live, also those a revocation or a late settle made', async () => {
+    const { Redis } = await import('ioredis');
+    const direct = new Redis(redis.url);
+    try {
+      await instances[0]!.admit(ask({ keyId: 'ttl-a', rateLimitRpm: 10 }));
+      await instances[0]!.seedSpend('ttl-b', 0);
+      await instances[0]!.admit(ask({ keyId: 'ttl-b', creditLimit: 1, worst: 0.1, requestId: 'held-b' }));
+      // Revoked before Redis ever saw it; settled after its state was gone.
+      await instances[1]!.bumpGeneration('ttl-c');
+      await instances[0]!.seedSpend('ttl-d', 0);
+      await instances[0]!.admit(ask({ keyId: 'ttl-d', creditLimit: 1, worst: 0.1, requestId: 'held-d' }));
+      await direct.del('verdict:v1:{k:ttl-d}:state');
+      expect(await instances[2]!.settle('ttl-d', 'held-d', 0.05)).toBe(true);
+      const keys = await direct.keys('verdict:v1:*');
+      expect(keys).toEqual(expect.arrayContaining(['verdict:v1:{k:ttl-c}:state', 'verdict:v1:{k:ttl-d}:state', 'verdict:v1:{k:ttl-b}:holds']));
+      const lives = await Promise.all(keys.map(async (key) => [key, await direct.pttl(key)] as const));
+      expect(lives.filter(([, ms]) => ms <= 0)).toEqual([]);
+    } finally {
+      direct.disconnect();
+    }
   });
 
   it('a frozen Redis fails a request within the command timeout instead of holding it, and a returning one is used again', async () => {

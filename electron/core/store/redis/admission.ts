@@ -1,7 +1,7 @@
 import type { Redis as RedisClient } from 'ioredis';
 import { SharedAdmissionUnavailable, type SharedAdmission, type SharedAdmissionAnswer, type SharedAdmissionAsk } from '../ports';
 import { redactUrl } from '../redact';
-import { ADMIT_SCRIPT, keysOf, SEED_SCRIPT, SETTLE_SCRIPT } from './admission-script';
+import { ADMIT_SCRIPT, BUMP_SCRIPT, keysOf, SEED_SCRIPT, SETTLE_SCRIPT } from './admission-script';
 
 /** USD in whole nano-dollars, the unit Redis counts money in (exact sums). */
 const NANO = 1e9;
@@ -32,6 +32,7 @@ type Scripted = RedisClient & {
   verdictAdmitV1(rate: string, state: string, leases: string, holds: string, ...argv: (string | number)[]): Promise<number[]>;
   verdictSettleV1(state: string, holds: string, leases: string, ...argv: (string | number)[]): Promise<number>;
   verdictSeedV1(state: string, ...argv: (string | number)[]): Promise<string>;
+  verdictBumpV1(state: string, ...argv: (string | number)[]): Promise<number>;
 };
 
 /** What a team needs of its Redis, as its INFO reports it; null where INFO does not say. */
@@ -89,6 +90,7 @@ export class RedisAdmission implements SharedAdmission {
     redis.defineCommand('verdictAdmitV1', { numberOfKeys: 4, lua: ADMIT_SCRIPT });
     redis.defineCommand('verdictSettleV1', { numberOfKeys: 3, lua: SETTLE_SCRIPT });
     redis.defineCommand('verdictSeedV1', { numberOfKeys: 1, lua: SEED_SCRIPT });
+    redis.defineCommand('verdictBumpV1', { numberOfKeys: 1, lua: BUMP_SCRIPT });
     await redis.connect();
     const where = `Redis at ${redactUrl(url)}`;
     let settings: RedisSettings;
@@ -139,12 +141,12 @@ export class RedisAdmission implements SharedAdmission {
    * Gives the request's hold back and charges its real cost: sent, not awaited. A request held
    * nothing for (its price unknown) is charged when `unheld` says so. Returns the command, for tests.
    */
-  settle(keyId: string, requestId: string, costUsd: number, unheld = false): Promise<void> {
+  settle(keyId: string, requestId: string, costUsd: number, unheld = false): Promise<boolean> {
     const k = keysOf(keyId, this.prefix);
     return this.redis
-      .verdictSettleV1(k.state, k.holds, k.leases, requestId, chargeOf(costUsd), unheld ? '1' : '0')
-      .then(() => undefined)
-      .catch(() => undefined);
+      .verdictSettleV1(k.state, k.holds, k.leases, requestId, chargeOf(costUsd), unheld ? '1' : '0', this.stateMs)
+      .then(() => true)
+      .catch(() => false);
   }
 
   /** Puts a key's spend from the ledger into Redis, unless another instance did first; the spend Redis then has, USD. */
@@ -156,7 +158,7 @@ export class RedisAdmission implements SharedAdmission {
   /** Moves a key's generation (revoked or limits changed): every instance's next request on it reloads the key. */
   async bumpGeneration(keyId: string): Promise<number> {
     const k = keysOf(keyId, this.prefix);
-    return Number(await this.call(() => this.redis.hincrby(k.state, 'gen', 1)));
+    return Number(await this.call(() => this.redis.verdictBumpV1(k.state, this.stateMs)));
   }
 
   /** What Redis holds for a key: spend, held, generation (for tests and the health page). */
