@@ -1,3 +1,4 @@
+import type { PgOptions } from './store/postgres/database';
 import type { OtlpCollector } from './trace/otlp';
 /**
  * What the gateway core is, for everything built on it (the hosts, dispatch, the routes): its parts
@@ -70,6 +71,8 @@ export interface CoreOptions {
   redis?: string | undefined;
   /** How long a Redis command may take before the request that needed it is refused (default 150 ms). */
   redisTimeoutMs?: number;
+  /** With `database`: how many connections this process opens, and where its listener connects. */
+  databaseConnections?: PgOptions | undefined;
   /** The operator's OTLP collector for traces (beside the settings' destinations). */
   otlp?: OtlpCollector | undefined;
 }

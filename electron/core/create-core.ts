@@ -44,7 +44,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silentLogger;
-  const storage = await openStorage({ dataDir: options.dataDir, database: options.database });
+  const storage = await openStorage({ dataDir: options.dataDir, database: options.database, connections: options.databaseConnections });
   const catalog = new Catalog();
   const settings = await SettingsStore.open(storage.settings);
   const providerKeys = new ProviderKeys(options.secrets, storage.providerKeyDates, clock, (slug) =>

@@ -20,6 +20,7 @@ import { redactUrl } from '../core/store/redact';
 
 const USAGE = `Usage:
   npm run serve -- [--port 8787] [--host 127.0.0.1] [--allowed-host NAME ...] [--data-dir DIR] [--database postgres://...] [--redis redis://...] [--body-limit BYTES]
+      [--database-pool CONNECTIONS] [--database-listen-url postgres://...] [--redis-timeout MS]
   npm run serve -- keys create --name NAME [--kind standard|management] [--credit-limit USD] [--rate-limit PER_MINUTE] [--data-dir DIR] [--database URL]
   npm run serve -- keys list [--data-dir DIR] [--database URL]
   npm run serve -- keys revoke ID [--data-dir DIR] [--database URL]
@@ -84,6 +85,9 @@ async function main(argv: string[]): Promise<void> {
           'data-dir': { type: 'string' },
           database: { type: 'string' },
           redis: { type: 'string' },
+          'database-pool': { type: 'string' },
+          'database-listen-url': { type: 'string' },
+          'redis-timeout': { type: 'string' },
           from: { type: 'string' },
           to: { type: 'string' },
           'body-limit': { type: 'string' },
@@ -115,6 +119,20 @@ async function main(argv: string[]): Promise<void> {
     fail(`--redis (or VERDICT_REDIS_URL) must be a redis:// or rediss:// URL, not "${redactUrl(redis)}"`);
   if (redis !== undefined && database === undefined)
     fail('--redis shares limits between instances that share their data: name the database too (--database postgres://… or VERDICT_DATABASE_URL)');
+  // A team's connection budget: connections per instance, and the listener past a transaction-mode pooler.
+  const poolText = values['database-pool'] ?? process.env['VERDICT_DATABASE_POOL'];
+  const pool = poolText === undefined ? undefined : Number(poolText);
+  if (pool !== undefined && (!Number.isInteger(pool) || pool < 2 || pool > 200))
+    fail(`--database-pool (or VERDICT_DATABASE_POOL) must be a whole number of connections from 2 to 200 (the listener's included), not "${poolText}"`);
+  const listenUrl = values['database-listen-url'] ?? process.env['VERDICT_DATABASE_LISTEN_URL'];
+  if (listenUrl !== undefined && !isPostgresUrl(listenUrl))
+    fail(`--database-listen-url (or VERDICT_DATABASE_LISTEN_URL) must be a postgres:// URL, not "${redactUrl(listenUrl)}"`);
+  if ((pool !== undefined || listenUrl !== undefined) && database === undefined)
+    fail('--database-pool and --database-listen-url set how the database is reached: name the database too (--database postgres://… or VERDICT_DATABASE_URL)');
+  const redisTimeoutText = values['redis-timeout'] ?? process.env['VERDICT_REDIS_TIMEOUT_MS'];
+  const redisTimeoutMs = redisTimeoutText === undefined ? undefined : Number(redisTimeoutText);
+  if (redisTimeoutMs !== undefined && (!Number.isInteger(redisTimeoutMs) || redisTimeoutMs < 10 || redisTimeoutMs > 10_000))
+    fail(`--redis-timeout (or VERDICT_REDIS_TIMEOUT_MS) must be a whole number of milliseconds from 10 to 10000, not "${redisTimeoutText}"`);
   // Traces for the operator's collector, named by the standard OpenTelemetry variables.
   const otlp = collectorFromEnv(process.env);
   if (otlp.problem) fail(otlp.problem);
@@ -149,6 +167,8 @@ async function main(argv: string[]): Promise<void> {
     dataDir,
     ...(database ? { database } : {}),
     ...(redis ? { redis } : {}),
+    ...(redisTimeoutMs !== undefined ? { redisTimeoutMs } : {}),
+    ...(pool !== undefined || listenUrl !== undefined ? { databaseConnections: { maxConnections: pool, listenUrl } } : {}),
     ...(otlp.collector ? { otlp: otlp.collector } : {}),
     rendererDir: join(bundleDir, '..', 'renderer'),
     version: readVersion(),

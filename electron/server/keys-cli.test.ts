@@ -9,9 +9,9 @@ import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
 
 const CLI = join(process.cwd(), 'node_modules', '.cache', 'verdict-test', 'keys-cli.mjs');
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, VERDICT_LOG_LEVEL: 'error' } });
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, VERDICT_LOG_LEVEL: 'error', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -120,5 +120,31 @@ describe('npm run serve -- keys', () => {
     } finally {
       await reopened.close();
     }
+  });
+});
+
+describe("npm run serve: a team's settings are checked before anything starts, each named", () => {
+  it.each([
+    [
+      ['--database-pool', 'many', '--database', 'postgres://db/verdict'],
+      {},
+      '--database-pool (or VERDICT_DATABASE_POOL) must be a whole number of connections from 2 to 200',
+    ],
+    [['--database-pool', '4'], {}, '--database-pool and --database-listen-url set how the database is reached: name the database too'],
+    [
+      ['--database', 'postgres://db/verdict', '--database-listen-url', 'mysql://db'],
+      {},
+      '--database-listen-url (or VERDICT_DATABASE_LISTEN_URL) must be a postgres:// URL',
+    ],
+    [
+      ['--database', 'postgres://db/verdict', '--redis', 'redis://r', '--redis-timeout', '0'],
+      {},
+      '--redis-timeout (or VERDICT_REDIS_TIMEOUT_MS) must be a whole number of milliseconds',
+    ],
+    [[], { OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317' }, 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL (OTLP over HTTP), not grpc:'],
+  ])('%j %j: refused', async (args, env, message) => {
+    const result = await run(args, env);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(message);
   });
 });

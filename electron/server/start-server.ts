@@ -1,3 +1,4 @@
+import type { PgOptions } from '../core/store/postgres/database';
 import type { OtlpCollector } from '../core/trace/otlp';
 import type { ImageFetchOptions } from '../core/decisions/image-fetch';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -28,6 +29,8 @@ export interface StartServerOptions {
   redis?: string;
   /** How long a Redis command may take (default 150 ms). */
   redisTimeoutMs?: number;
+  /** With `database`: connections per process and the listener's URL. */
+  databaseConnections?: PgOptions;
   /** The operator's OTLP collector for traces (OTEL_EXPORTER_OTLP_* variables). */
   otlp?: OtlpCollector;
   rendererDir: string;
@@ -68,6 +71,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ...(options.database ? { database: options.database } : {}),
     ...(options.redis ? { redis: options.redis } : {}),
     ...(options.redisTimeoutMs ? { redisTimeoutMs: options.redisTimeoutMs } : {}),
+    ...(options.databaseConnections ? { databaseConnections: options.databaseConnections } : {}),
     ...(options.otlp ? { otlp: options.otlp } : {}),
     secrets,
     host: 'browser',

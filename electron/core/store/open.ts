@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Storage } from './ports';
 import { redactUrl } from './redact';
+import type { PgOptions } from './postgres/database';
 import { openPostgresStorage } from './postgres/storage';
 import { openSqliteStorage } from './sqlite/storage';
 
@@ -17,10 +18,10 @@ export function isPostgresUrl(database: string | undefined): database is string 
  * Opens every domain's storage: on the PostgreSQL server a `postgres://` URL names (a team's
  * shared store), else in the SQLite file of the data directory (the default, and the desktop's).
  */
-export async function openStorage(options: { dataDir: string; database?: string | undefined }): Promise<Storage> {
+export async function openStorage(options: { dataDir: string; database?: string | undefined; connections?: PgOptions | undefined }): Promise<Storage> {
   if (options.database !== undefined && !isPostgresUrl(options.database))
     throw new Error(`The database must be a postgres:// URL (or left out, for the SQLite file in the data directory), not "${redactUrl(options.database)}"`);
-  if (isPostgresUrl(options.database)) return openPostgresStorage(options.database);
+  if (isPostgresUrl(options.database)) return openPostgresStorage(options.database, options.connections);
   return openSqliteStorage(join(options.dataDir, DATABASE_FILE));
 }
 

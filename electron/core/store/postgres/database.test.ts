@@ -76,6 +76,21 @@ describe('Postgres schema', () => {
     }
   });
 
+  it('the listener connects where it is told (past a transaction-mode pooler, the server itself) and the pool where the URL says', async () => {
+    const url = await postgres.url('listen_url');
+    const db = await PgDatabase.open(`${url}?application_name=pool`, { listenUrl: `${url}?application_name=listener` });
+    try {
+      await db.onNotice('verdict_keys', () => {});
+      const rows = await db.query<{ application_name: string; query: string }>(
+        "SELECT application_name, query FROM pg_stat_activity WHERE datname = current_database() AND application_name IN ('pool', 'listener')",
+      );
+      expect(rows.filter((r) => r.application_name === 'listener').map((r) => r.query)).toEqual([expect.stringMatching(/^LISTEN /)]);
+      expect(rows.some((r) => r.application_name === 'pool')).toBe(true);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('a change notice sent while the listener was cut off is made up for: every listener hears once it is back', async () => {
     const url = await postgres.url('listener_lost');
     const db = await PgDatabase.open(url);

@@ -20,7 +20,13 @@ const MIGRATION_LOCK = 0x76_65_72_64_69_63_74;
 
 export interface PgOptions {
   /** Connections in all, the listener's included (default 10). */
-  maxConnections?: number;
+  maxConnections?: number | undefined;
+  /**
+   * Where the connection that LISTENs for change notices goes, when not to the pool's URL: LISTEN needs
+   * a session of its own, which a transaction-mode pooler (PgBouncer) does not keep, so behind one it
+   * names the server itself.
+   */
+  listenUrl?: string | undefined;
 }
 
 /**
@@ -39,6 +45,7 @@ export class PgDatabase {
   private closed = false;
 
   private constructor(
+    /** Where the listener connects. */
     private readonly url: string,
     readonly pool: pg.Pool,
     private readonly driver: typeof pg,
@@ -51,7 +58,7 @@ export class PgDatabase {
     const pool = new driver.Pool({ connectionString: url, max });
     // An idle connection the server dropped is replaced on the next query; it must not end the process.
     pool.on('error', () => {});
-    const db = new PgDatabase(url, pool, driver);
+    const db = new PgDatabase(options.listenUrl ?? url, pool, driver);
     try {
       await db.migrate();
       await db.listen();
