@@ -71,6 +71,11 @@ export interface CoreOptions {
   redis?: string | undefined;
   /** How long a Redis command may take before the request that needed it is refused (default 150 ms). */
   redisTimeoutMs?: number;
+  /**
+   * With Redis away: `refuse` requests on keys with limits (the default), or `local`: keep each rate
+   * limit here, divided by the live instances (credit limits are never kept apart: still refused).
+   */
+  redisFallback?: 'refuse' | 'local' | undefined;
   /** With `database`: how many connections this process opens, and where its listener connects. */
   databaseConnections?: PgOptions | undefined;
   /** The operator's OTLP collector for traces (beside the settings' destinations). */

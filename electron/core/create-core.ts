@@ -35,10 +35,35 @@ import { startSandboxFleet, type SandboxFleet } from './sandbox/fleet';
 import { SettingsStore } from './settings/settings';
 import { openStorage } from './store/open';
 import { RedisAdmission } from './store/redis/admission';
+import type { Presence } from './store/ports';
 
 export { DATABASE_FILE } from './store/open';
 export const CATALOG_FILE = 'catalog.json';
 export const REQUEST_LOG_DIR = 'requests';
+
+/** An instance beats every 10 s; one not heard from for 30 s is gone. */
+const BEAT_MS = 10_000;
+const GONE_AFTER_MS = 30_000;
+
+/** This instance among a team's: it beats, and knows how many are alive (itself at least) as of its last beat. */
+async function startPresence(presence: Presence, instance: string): Promise<{ live: () => number; leave: () => Promise<void> }> {
+  let live = 1;
+  const beat = async () => {
+    await presence.beat(instance);
+    live = Math.max(1, await presence.live(GONE_AFTER_MS));
+  };
+  await beat();
+  // Missed beats (the database away) leave the last count.
+  const timer = setInterval(() => void beat().catch(() => undefined), BEAT_MS);
+  timer.unref();
+  return {
+    live: () => live,
+    leave: async () => {
+      clearInterval(timer);
+      await presence.leave(instance);
+    },
+  };
+}
 
 export async function createCore(options: CoreOptions): Promise<Core> {
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
@@ -164,6 +189,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       'Redis keeps no append-only file (appendonly no): restarted, it forgets the holds of requests in flight, which may then overspend a credit limit; spend itself is rebuilt from the ledger',
     );
   const apiKeys = await ApiKeys.open(storage.keys, clock, shared);
+  const presence = storage.presence ? await startPresence(storage.presence, instance) : null;
+  if (shared && presence && options.redisFallback === 'local') apiKeys.fallBackToOwnShare(presence.live);
   const audit = new AuditLog(storage.audit, clock);
   // Metadata of API requests is kept for 30 days (their cost stays in the keys' spend).
   await runStore.forgetApiRecordsBefore(clock.now() - 30 * 86_400_000);
@@ -216,6 +243,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await tracer.close();
       // Each part closes even when one before it cannot write (its database down): what can be kept is.
       const attempt = (what: string, step: () => Promise<void>) => step().catch((error: unknown) => logger.error({ err: error }, `${what} not closed cleanly`));
+      await attempt('presence', async () => presence?.leave());
       await attempt('endpoint figures', () => metrics.close());
       await attempt('request log', () => requestLog.close());
       await attempt('storage', () => storage.close());

@@ -20,7 +20,7 @@ import { redactUrl } from '../core/store/redact';
 
 const USAGE = `Usage:
   npm run serve -- [--port 8787] [--host 127.0.0.1] [--allowed-host NAME ...] [--data-dir DIR] [--database postgres://...] [--redis redis://...] [--body-limit BYTES]
-      [--database-pool CONNECTIONS] [--database-listen-url postgres://...] [--redis-timeout MS]
+      [--database-pool CONNECTIONS] [--database-listen-url postgres://...] [--redis-timeout MS] [--redis-fallback refuse|local]
   npm run serve -- keys create --name NAME [--kind standard|management] [--credit-limit USD] [--rate-limit PER_MINUTE] [--data-dir DIR] [--database URL]
   npm run serve -- keys list [--data-dir DIR] [--database URL]
   npm run serve -- keys revoke ID [--data-dir DIR] [--database URL]
@@ -88,6 +88,7 @@ async function main(argv: string[]): Promise<void> {
           'database-pool': { type: 'string' },
           'database-listen-url': { type: 'string' },
           'redis-timeout': { type: 'string' },
+          'redis-fallback': { type: 'string' },
           from: { type: 'string' },
           to: { type: 'string' },
           'body-limit': { type: 'string' },
@@ -133,6 +134,11 @@ async function main(argv: string[]): Promise<void> {
   const redisTimeoutMs = redisTimeoutText === undefined ? undefined : Number(redisTimeoutText);
   if (redisTimeoutMs !== undefined && (!Number.isInteger(redisTimeoutMs) || redisTimeoutMs < 10 || redisTimeoutMs > 10_000))
     fail(`--redis-timeout (or VERDICT_REDIS_TIMEOUT_MS) must be a whole number of milliseconds from 10 to 10000, not "${redisTimeoutText}"`);
+  const fallback = values['redis-fallback'] ?? process.env['VERDICT_REDIS_FALLBACK'];
+  if (fallback !== undefined && fallback !== 'refuse' && fallback !== 'local')
+    fail(`--redis-fallback (or VERDICT_REDIS_FALLBACK) must be "refuse" or "local", not "${fallback}"`);
+  if (fallback !== undefined && redis === undefined)
+    fail('--redis-fallback says what to do while Redis is away: name Redis too (--redis redis://… or VERDICT_REDIS_URL)');
   // Traces for the operator's collector, named by the standard OpenTelemetry variables.
   const otlp = collectorFromEnv(process.env);
   if (otlp.problem) fail(otlp.problem);
@@ -168,6 +174,7 @@ async function main(argv: string[]): Promise<void> {
     ...(database ? { database } : {}),
     ...(redis ? { redis } : {}),
     ...(redisTimeoutMs !== undefined ? { redisTimeoutMs } : {}),
+    ...(fallback ? { redisFallback: fallback } : {}),
     ...(pool !== undefined || listenUrl !== undefined ? { databaseConnections: { maxConnections: pool, listenUrl } } : {}),
     ...(otlp.collector ? { otlp: otlp.collector } : {}),
     rendererDir: join(bundleDir, '..', 'renderer'),

@@ -29,6 +29,8 @@ export interface StartServerOptions {
   redis?: string;
   /** How long a Redis command may take (default 150 ms). */
   redisTimeoutMs?: number;
+  /** With Redis away, `local` keeps rate limits per instance (divided by the live instances); credit is refused either way. */
+  redisFallback?: 'refuse' | 'local';
   /** With `database`: connections per process and the listener's URL. */
   databaseConnections?: PgOptions;
   /** The operator's OTLP collector for traces (OTEL_EXPORTER_OTLP_* variables). */
@@ -72,6 +74,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ...(options.redis ? { redis: options.redis } : {}),
     ...(options.redisTimeoutMs ? { redisTimeoutMs: options.redisTimeoutMs } : {}),
     ...(options.databaseConnections ? { databaseConnections: options.databaseConnections } : {}),
+    ...(options.redisFallback ? { redisFallback: options.redisFallback } : {}),
     ...(options.otlp ? { otlp: options.otlp } : {}),
     secrets,
     host: 'browser',

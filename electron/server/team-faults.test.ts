@@ -191,4 +191,38 @@ describe.skipIf(missing !== null)(`a team's server when Redis or Postgres goes a
     expect(answered.filter((id) => !ledger.has(id!))).toEqual([]);
     expect(answered.filter((id) => !logged.has(id!))).toEqual([]);
   }, 90_000);
+
+  it('with the per-instance fallback, Redis away: a rate limit holds each live instance to its share; credit is still refused; without it, refused', async () => {
+    const made = await teamInstance({ database, redis: redis.url, upstream, backup, redisTimeoutMs: 150, redisFallback: 'local' });
+    dirs.push(...made.dirs);
+    const local = made.server;
+    try {
+      const live = 3;
+      const rated = (await servers[0]!.core.apiKeys.create('rated', 'standard', { credit_limit: null, rate_limit_rpm: 60 })).key;
+      const credited = (await servers[0]!.core.apiKeys.create('credited', 'standard', { credit_limit: 5, rate_limit_rpm: null })).key;
+      const ask = (server: RunningServer, key: string) =>
+        fetch(`${server.url}/api/alpha/decisions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify(JUDGE),
+        });
+      await redis.stop();
+      try {
+        const statuses = [];
+        for (let i = 0; i < 30; i += 1) statuses.push((await ask(local, rated)).status);
+        expect(statuses.filter((s) => s === 200)).toHaveLength(60 / live);
+        expect(statuses.filter((s) => s === 429)).toHaveLength(30 - 60 / live);
+        const refused = await ask(local, rated);
+        expect(refused.headers.get('retry-after')).not.toBeNull();
+        expect(((await refused.json()) as { error: { message: string } }).error.message).toContain('this instance admits its share, 20');
+        expect((await ask(local, credited)).status).toBe(503);
+        // The instances without the fallback refuse the same key.
+        expect((await ask(servers[1]!, rated)).status).toBe(503);
+      } finally {
+        await redis.start();
+      }
+    } finally {
+      await local.close();
+    }
+  }, 60_000);
 });

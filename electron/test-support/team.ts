@@ -71,6 +71,7 @@ export async function teamInstance(options: {
   upstream: ScriptedUpstream;
   backup: ScriptedUpstream;
   redisTimeoutMs?: number | undefined;
+  redisFallback?: 'refuse' | 'local';
 }): Promise<{ server: RunningServer; dirs: { cleanup(): void; path: string }[] }> {
   const [data, renderer] = [tempDir(), tempDir()];
   const server = await startServer({
@@ -82,6 +83,7 @@ export async function teamInstance(options: {
     redis: options.redis,
     // Several servers, Postgres, Redis and the tests share two cores here: a generous command timeout unless a test sets its own.
     redisTimeoutMs: options.redisTimeoutMs ?? 3_000,
+    ...(options.redisFallback ? { redisFallback: options.redisFallback } : {}),
     version: 'test',
     overrideGlobalObjects: false,
     sandbox: { seed: 1, failures: false, timeScale: 0 },

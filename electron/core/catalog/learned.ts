@@ -40,7 +40,11 @@ export class LearnedCapabilities {
   }
 
   private fresh(): void {
-    if (this.storage.changeToken() !== this.token) this.reading ??= this.read().finally(() => (this.reading = null));
+    if (this.storage.changeToken() !== this.token)
+      // The database away: what was read last stays, and is read again once it answers (the token has not moved).
+      this.reading ??= this.read()
+        .catch(() => undefined)
+        .finally(() => (this.reading = null));
   }
 
   refused(endpointId: string): ReadonlySet<string> {

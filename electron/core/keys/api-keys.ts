@@ -71,6 +71,11 @@ export class ApiKeys {
 
   /** Each key's generation as the shared admission last said it (revocations and limit changes move it). */
   private readonly generations = new Map<string, number>();
+  /**
+   * With the shared admission away, rate limits may be kept here instead, each divided by the live
+   * instances (`--redis-fallback local`); credit never is. Null: refuse (the default).
+   */
+  private fallback: { liveInstances: () => number; recent: Map<string, number[]> } | null = null;
   /** Keys whose settle did not reach the shared admission: their spend there is raised to the ledger's before their next request. */
   private readonly unsettled = new Set<string>();
 
@@ -167,6 +172,29 @@ export class ApiKeys {
     }
   }
 
+  /** Keeps rate limits here while the shared admission is away, each this instance's share of it (never credit). */
+  fallBackToOwnShare(liveInstances: () => number): void {
+    this.fallback = { liveInstances, recent: new Map() };
+  }
+
+  /** This instance's share of the key's rate limit, over a sliding minute here: the limit divided by the live instances, at least one. */
+  private admitOwnShare(row: ApiKeyRecord, fallback: { liveInstances: () => number; recent: Map<string, number[]> }): void {
+    const share = Math.max(1, Math.floor(row.rate_limit_rpm! / Math.max(1, fallback.liveInstances())));
+    const now = this.clock.now();
+    const times = fallback.recent.get(row.id) ?? [];
+    while (times.length > 0 && now - times[0]! >= MINUTE) times.shift();
+    if (times.length >= share) {
+      const wait = Math.max(1, Math.ceil((times[0]! + MINUTE - now) / 1000));
+      throw new GatewayError(
+        'rate_limited',
+        `Key ${row.label} is limited to ${row.rate_limit_rpm} requests per minute; while the shared limits cannot be reached this instance admits its share, ${share}; try again in ${wait} s`,
+        { headers: { 'Retry-After': String(wait) }, metadata: { limit_rpm: row.rate_limit_rpm, instance_share_rpm: share, retry_after_seconds: wait } },
+      );
+    }
+    times.push(now);
+    fallback.recent.set(row.id, times);
+  }
+
   /** Whether a request on this key is admitted by the team's shared admission: there is one, and the key has a limit it checks. */
   sharedFor(id: string, withCredit: boolean): boolean {
     const row = this.cache.get(id);
@@ -212,6 +240,10 @@ export class ApiKeys {
         });
       } catch (error) {
         if (!(error instanceof SharedAdmissionUnavailable)) throw error;
+        if (this.fallback && !withCredit && row.rate_limit_rpm !== null) {
+          this.admitOwnShare(row, this.fallback);
+          return null;
+        }
         throw new GatewayError(
           'unavailable',
           `Key ${row.label} has limits shared by every instance, and ${shared.where} did not answer; requests on keys with limits are refused until it does`,

@@ -31,7 +31,11 @@ export class SettingsStore {
   }
 
   get(): Settings {
-    if (this.storage.changeToken() !== this.token) this.reading ??= this.read().finally(() => (this.reading = null));
+    if (this.storage.changeToken() !== this.token)
+      // The database away: what was read last stays, and is read again once it answers (the token has not moved).
+      this.reading ??= this.read()
+        .catch(() => undefined)
+        .finally(() => (this.reading = null));
     return this.cached;
   }
 

@@ -617,6 +617,8 @@ export interface Storage {
   readonly sessions: SessionStorage;
   /** Endpoint cool-downs told between a team's instances; null where there is one process. */
   readonly health: HealthBroadcast | null;
+  /** Which of a team's instances are alive; null where there is one process. */
+  readonly presence: Presence | null;
   /** Where the data is, for people and logs, never with a password: "SQLite file …" or "PostgreSQL at host/db". */
   readonly where: string;
   /** Resolves when the database answers a trivial query; rejects with why not (readiness checks). */
@@ -663,6 +665,16 @@ export interface SharedAdmission {
   readonly where: string;
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A team's live instances: each beats every few seconds; one not heard from for a while is gone. */
+export interface Presence {
+  /** Says this instance is alive now. */
+  beat(instance: string): Promise<void>;
+  /** How many instances beat within the last `withinMs` (by the store's clock). */
+  live(withinMs: number): Promise<number>;
+  /** This instance stops (closed, not killed). */
+  leave(instance: string): Promise<void>;
 }
 
 /** The shared admission did not answer (down, frozen, unreachable) in time. */

@@ -323,6 +323,14 @@ export const PG_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX ui_sessions_by_expiry ON ui_sessions (expires_at);
   `,
+  `
+  -- A team's live instances, each beating its row every few seconds (the database's clock, ms):
+  -- a per-instance fallback divides rate limits by how many are alive while Redis is away.
+  CREATE TABLE instances (
+    name text PRIMARY KEY,
+    seen_at double precision NOT NULL
+  );
+  `,
 ];
 
 /** The channels the schema notifies on, by domain. */

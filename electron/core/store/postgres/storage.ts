@@ -5,6 +5,7 @@ import { PgBoxStore } from './box-store';
 import { PgDatabase, type PgOptions } from './database';
 import { PgDatasetStore } from './dataset-store';
 import { PgHealthBroadcast } from './health-broadcast';
+import { PgPresence } from './presence';
 import { PgEvalStore } from './eval-store';
 import { PgKeyStore } from './key-store';
 import { PgMetricsStore } from './metrics-store';
@@ -52,6 +53,7 @@ export async function openPostgresStorage(url: string, options: PgOptions = {}):
       audit: new PgAuditStore(db),
       sessions: new PgSessionStore(db),
       health: new PgHealthBroadcast(db),
+      presence: new PgPresence(db),
       where: `PostgreSQL at ${redactUrl(url)}`,
       ping: () => db.ping(),
       close: async () => {

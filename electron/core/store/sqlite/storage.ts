@@ -41,6 +41,7 @@ export function openSqliteStorage(path: string): SqliteStorage {
     sessions: new SqliteSessionStore(store),
     // One process serves a data directory: nobody to tell.
     health: null,
+    presence: null,
     where: `SQLite file ${path}`,
     ping: async () => void store.get('SELECT 1'),
     close: async () => store.close(),
