@@ -36,8 +36,9 @@ export function decisionsLane(core: Core, options: { allowedHostnames: readonly 
         requestId,
         signal: responseClosed(res),
       });
-      json(res, 200, JSON.stringify(response), requestId);
+      // Logged before the answer leaves: a process killed once it is sent has it in its log.
       settle();
+      json(res, 200, JSON.stringify(response), requestId);
     } catch (error) {
       writeError(res, asGatewayError(core, error, requestId, DECISIONS_PATH), requestId);
     }

@@ -1,5 +1,4 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../clock';
 import type { Logger } from '../logger';
@@ -40,9 +39,9 @@ const DAY_MS = 86_400_000;
 
 /**
  * The log of public API calls: one JSON line per request, one file per UTC day under
- * `<data dir>/requests/`, kept `retentionDays`. Lines are appended in the background (a tenth of a
- * second late at most), so the hot path does a JSON.stringify and nothing else. Nothing is read
- * back on the hot path either.
+ * `<data dir>/requests/`, kept `retentionDays`. Each line is written before its answer leaves (one
+ * write to the day's open file: a killed process loses none; an operating system crash may lose the
+ * last, as no fsync is made). Nothing is read back on the hot path.
  *
  * What keys spent is not kept here but in SQLite (`api_keys.spent`, written before each answer
  * leaves). Earlier versions kept it here, folded into SQLite up to a checkpoint; the lines after
@@ -50,15 +49,8 @@ const DAY_MS = 86_400_000;
  * the data directory.
  */
 export class RequestLog {
-  static readonly FLUSH_DELAY_MS = 100;
-  static readonly FLUSH_BYTES = 1 << 20;
-
-  private pending: string[] = [];
-  private pendingBytes = 0;
-  private pendingFile: string | null = null;
-  private flushTimer: NodeJS.Timeout | null = null;
-  private writing: Promise<void> = Promise.resolve();
-  private handle: { file: string; fh: FileHandle; size: number } | null = null;
+  /** The day's file, open for appending. */
+  private open: { file: string; fd: number } | null = null;
   private closed = false;
   private readonly listeners = new Set<(entry: RequestLogEntry) => void>();
 
@@ -99,60 +91,41 @@ export class RequestLog {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * Writes the line before returning (one write to a file kept open, no fsync): an answer sent after
+   * it is in the log even if the process is killed the next moment (the operating system has it).
+   */
   append(entry: RequestLogEntry): void {
     if (this.closed || this.mode === 'read') return;
     for (const listener of this.listeners) listener(entry);
-    const line = `${JSON.stringify(entry)}\n`;
     const file = `${entry.created_at.slice(0, 10)}.ndjson`;
-    if (this.pendingFile !== null && file !== this.pendingFile) this.startWrite();
-    this.pendingFile = file;
-    this.pending.push(line);
-    this.pendingBytes += line.length;
-    if (this.pendingBytes >= RequestLog.FLUSH_BYTES) this.startWrite();
-    else if (!this.flushTimer) {
-      this.flushTimer = setTimeout(() => this.startWrite(), RequestLog.FLUSH_DELAY_MS);
-      this.flushTimer.unref();
+    const bytes = Buffer.from(`${JSON.stringify(entry)}\n`, 'utf8');
+    try {
+      const fd = this.fileFor(file);
+      for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
+    } catch (error) {
+      // The line is lost (what it cost is in the keys' spend already); the next append opens the file again.
+      this.logger.error({ err: error, file }, 'request log write failed');
+      this.closeFile();
     }
   }
 
-  /** Resolves once every line appended so far is written to its file. */
+  /** Every line appended is written when `append` returns; kept for callers that wait for the log. */
   flush(): Promise<void> {
-    this.startWrite();
-    return this.writing;
+    return Promise.resolve();
   }
 
-  private startWrite(): void {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = null;
-    if (this.pending.length === 0 || this.pendingFile === null) return;
-    const text = this.pending.join('');
-    const file = this.pendingFile;
-    this.pending = [];
-    this.pendingBytes = 0;
-    this.writing = this.writing.then(async () => {
-      try {
-        const handle = await this.fileHandle(file);
-        const bytes = Buffer.from(text, 'utf8');
-        for (let done = 0; done < bytes.length;) done += (await handle.fh.write(bytes, done, bytes.length - done, null)).bytesWritten;
-        handle.size += bytes.length;
-      } catch (error) {
-        // The lines are lost (what they cost is in SQLite already).
-        this.logger.error({ err: error, file }, 'request log write failed');
-        // Part of them may have reached the file: the next write opens it again and reads its true size.
-        const broken = this.handle;
-        this.handle = null;
-        await broken?.fh.close().catch(() => undefined);
-      }
-    });
+  private fileFor(file: string): number {
+    if (this.open?.file === file) return this.open.fd;
+    this.closeFile();
+    const fd = openSync(join(this.dir, file), 'a', 0o600);
+    this.open = { file, fd };
+    return fd;
   }
 
-  private async fileHandle(file: string): Promise<{ file: string; fh: FileHandle; size: number }> {
-    if (this.handle?.file === file) return this.handle;
-    await this.handle?.fh.close();
-    this.handle = null;
-    const fh = await open(join(this.dir, file), 'a', 0o600);
-    this.handle = { file, fh, size: (await fh.stat()).size };
-    return this.handle;
+  private closeFile(): void {
+    if (this.open) closeSync(this.open.fd);
+    this.open = null;
   }
 
   private files(): string[] {
@@ -238,10 +211,8 @@ export class RequestLog {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    if (this.mode === 'write') await this.flush();
     this.closed = true;
-    await this.handle?.fh.close();
-    this.handle = null;
+    this.closeFile();
   }
 }
 
