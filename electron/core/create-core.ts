@@ -33,7 +33,7 @@ import { UpstreamHttp } from './providers/http';
 import { HealthRegistry } from './routing/health';
 import { startSandboxFleet, type SandboxFleet } from './sandbox/fleet';
 import { SettingsStore } from './settings/settings';
-import { openStorage } from './store/open';
+import { isPostgresUrl, openStorage } from './store/open';
 import { RedisAdmission } from './store/redis/admission';
 import type { Presence } from './store/ports';
 
@@ -141,6 +141,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     storage: storage.evals,
     // One of a team's instances sends a run at a time; this one restarted is the same one.
     owner: instance,
+    // On a team's Postgres every live instance sends a share of each running run.
+    spread: isPostgresUrl(options.database),
     clock,
     logger,
     datasets,
@@ -234,7 +236,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     },
     close: async () => {
       closed = true;
-      evalRuns.close();
+      // Its claims given back before the storage closes: the other instances take them at once.
+      await evalRuns.close();
       await fleetChange;
       await fleet?.close();
       fleet = null;

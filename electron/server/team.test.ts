@@ -1,4 +1,7 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundled } from '../test-support/store-backends';
 import { startPostgres, type TestPostgres } from '../test-support/postgres';
 import { redisMissing, startRedis, type TestRedis } from '../test-support/redis';
 import { ScriptedUpstream } from '../test-support/scripted-upstream';
@@ -196,49 +199,146 @@ describe.skipIf(missing !== null)(`a team's server: three instances, one Postgre
     expect(listings[0]!.figures!.latency_last_30m).not.toBeNull();
   });
 
-  it('an evaluation run is sent by one instance at a time; stopped there, another takes it up and no item is stored twice', async () => {
-    const [a, b, c] = servers as [RunningServer, RunningServer, RunningServer];
-    const h = a.core.handlers;
-    const items = Array.from({ length: 12 }, (_, i) => JSON.stringify({ id: `t${i}`, state: `ticket ${i}`, expected: { late: i % 2 === 0 } })).join('\n');
-    const imported = await h['datasets.import'](
-      { name: 'tickets', format: 'jsonl', content: items, questions: JUDGE.questions as never, valid_only: false },
-      AS_DESKTOP,
-    );
-    const datasetId = imported.dataset!.id;
-    upstream.always(answer(150));
-    try {
-      const before = upstream.received.length;
-      const run = await h['evals.start']({ request: JUDGE as never, dataset_id: datasetId, variants: [{ model: 'acme/judge' }], concurrency: 2 });
-      // The other instances look for runs to take up while it is sent: it is leased, they leave it.
-      expect(await b.core.evalRuns.resumeInterrupted()).toBe(0);
-      expect(await c.core.evalRuns.resumeInterrupted()).toBe(0);
-      await expect(b.core.evalRuns.resume(run.id)).rejects.toThrow(/being sent by another instance/);
-      const done = await a.core.evalRuns.wait(run.id);
-      expect(done).toMatchObject({ status: 'done', done: 12, failed: 0 });
-      // One call per item: nobody else sent any of them.
-      expect(upstream.received.length - before).toBe(12);
+  describe('an evaluation run spread over the instances', () => {
+    /** Instances on a database of their own, each with its own loopback provider: who sent what is counted there. */
+    let db: string;
+    const own: { server: RunningServer; upstream: ScriptedUpstream }[] = [];
+    let datasetId: string;
 
-      // Stopped mid-run (its lease given back on the way out), another instance takes it up and finishes it.
-      const leaving = await instance({ own: true });
-      const second = await leaving.core.handlers['evals.start']({
+    beforeAll(async () => {
+      db = await postgres.createDatabase('spread');
+      for (let i = 0; i < 3; i += 1) {
+        const mine = await new ScriptedUpstream().start();
+        mine.always(answer(300));
+        const { server, dirs: made } = await teamInstance({ database: db, redis: redis.url, upstream: mine, backup });
+        dirs.push(...made);
+        own.push({ server, upstream: mine });
+        // Listening for runs spread by others (a server does so once discovery is done).
+        await server.core.evalRuns.resumeInterrupted();
+      }
+      const items = Array.from({ length: 30 }, (_, i) => JSON.stringify({ id: `t${i}`, state: `ticket ${i}`, expected: { late: i % 2 === 0 } })).join('\n');
+      const imported = await own[0]!.server.core.handlers['datasets.import'](
+        { name: 'tickets', format: 'jsonl', content: items, questions: JUDGE.questions as never, valid_only: false },
+        AS_DESKTOP,
+      );
+      datasetId = imported.dataset!.id;
+    }, 90_000);
+    afterAll(async () => {
+      for (const o of own) {
+        await o.server.close();
+        await o.upstream.close();
+      }
+    });
+
+    const sent = () => own.map((o) => o.upstream.received.length);
+    const start = (budget?: number) =>
+      own[0]!.server.core.handlers['evals.start']({
         request: JUDGE as never,
         dataset_id: datasetId,
         variants: [{ model: 'acme/judge' }],
         concurrency: 2,
+        ...(budget === undefined ? {} : { budget_usd: budget }),
       });
-      while ((await leaving.core.evalRuns.get(second.id)).done < 3) await new Promise((r) => setTimeout(r, 50));
-      const sentBefore = upstream.received.length;
-      await leaving.close();
-      expect((await b.core.evalRuns.get(second.id)).status).toBe('running');
-      expect(await b.core.evalRuns.resumeInterrupted()).toBe(1);
-      const finished = await b.core.evalRuns.wait(second.id);
-      expect(finished).toMatchObject({ status: 'done', done: 12 });
-      const results = await b.core.storage.evals.results(second.id);
-      expect(results.map((r) => r.position)).toEqual([...Array(12).keys()]);
-      // At most the requests in flight at the stop were sent twice.
-      expect(upstream.received.length - sentBefore).toBeLessThanOrEqual(12);
-    } finally {
-      upstream.always(answer(0));
-    }
-  }, 60_000);
+    const until = async (done: () => Promise<boolean>, ms: number) => {
+      const end = Date.now() + ms;
+      while (!(await done())) {
+        if (Date.now() > end) throw new Error('not in time');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+
+    it('every instance sends a share of its items; each item is sent once and stored once, and the run is done on all', async () => {
+      const before = sent();
+      const run = await start();
+      await until(async () => (await own[2]!.server.core.evalRuns.get(run.id)).status !== 'running', 60_000);
+      const shares = sent().map((n, i) => n - before[i]!);
+      for (const share of shares) expect(share).toBeGreaterThan(0);
+      // Thirty items, thirty requests: nobody sent an item another had.
+      expect(shares.reduce((a, b) => a + b, 0)).toBe(30);
+      const results = await own[1]!.server.core.storage.evals.results(run.id);
+      expect(results.map((r) => r.position)).toEqual([...Array(30).keys()]);
+      expect(results.every((r) => r.ok)).toBe(true);
+      for (const o of own) expect(await o.server.core.evalRuns.get(run.id)).toMatchObject({ status: 'done', done: 30, failed: 0 });
+    }, 90_000);
+
+    it('paused through one instance, all stop; resumed through another, all go on and finish it', async () => {
+      const run = await start();
+      await until(async () => (await own[0]!.server.core.evalRuns.get(run.id)).done >= 3, 30_000);
+      await own[1]!.server.core.evalRuns.pause(run.id);
+      // Within a renewal every instance has stopped sending (requests in flight finish).
+      await new Promise((r) => setTimeout(r, 3_000));
+      const paused = sent();
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(sent()).toEqual(paused);
+      expect((await own[0]!.server.core.evalRuns.get(run.id)).status).toBe('paused');
+      await own[2]!.server.core.evalRuns.resume(run.id);
+      await until(async () => (await own[0]!.server.core.evalRuns.get(run.id)).status === 'done', 60_000);
+      const results = await own[0]!.server.core.storage.evals.results(run.id);
+      expect(results.map((r) => r.position)).toEqual([...Array(30).keys()]);
+    }, 120_000);
+
+    it('a budget that fits a few requests holds over the three: the run stops on all, its spend within the budget', async () => {
+      // The most one request may cost, as the server holds it (from a key that cannot afford even one).
+      const probe = (await own[0]!.server.core.apiKeys.create('probe-eval', 'standard', { credit_limit: 1e-9, rate_limit_rpm: null })).key;
+      const refused = (await (
+        await fetch(`${own[0]!.server.url}/api/alpha/decisions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${probe}`, 'content-type': 'application/json' },
+          body: JSON.stringify(JUDGE),
+        })
+      ).json()) as { error: { metadata: { request_max_cost: number } } };
+      const worst = refused.error.metadata.request_max_cost;
+      const budget = Number((4.5 * worst).toFixed(9));
+      const before = sent();
+      const run = await start(budget);
+      await until(async () => (await own[1]!.server.core.evalRuns.get(run.id)).status !== 'running', 60_000);
+      const stopped = await own[1]!.server.core.evalRuns.get(run.id);
+      expect(stopped.status).toBe('budget');
+      // Every request held its worst case in one place: what the three spent is within the budget (each alone would have spent up to it).
+      expect(stopped.spent_usd).toBeGreaterThan(0);
+      expect(stopped.spent_usd).toBeLessThanOrEqual(budget);
+      // Every request sent was stored: none went out after the stop.
+      const total = sent().reduce((a, n, i) => a + n - before[i]!, 0);
+      expect(total).toBe(stopped.done);
+      expect(total).toBeLessThan(30);
+    }, 90_000);
+
+    it('kill -9 of one instance mid-run: the others take its items within the lease; one result per item, at most its requests in flight sent twice', async () => {
+      const childUpstream = await new ScriptedUpstream().start();
+      childUpstream.always(answer(600));
+      const program = await bundled(join(import.meta.dirname, '..', 'test-support', 'team-process.ts'));
+      const child = spawn(process.execPath, [program.script, db, redis.url, childUpstream.url, backup.url], { stdio: ['ignore', 'pipe', 'inherit'] });
+      try {
+        await new Promise<void>((resolve, reject) => {
+          child.stdout.on('data', (chunk: Buffer) => (chunk.toString().includes('ready') ? resolve() : undefined));
+          child.once('exit', () => reject(new Error('the instance ended before it was ready')));
+        });
+        const before = sent();
+        const run = await start();
+        // Killed once it is sending.
+        await until(async () => childUpstream.received.length >= 2, 30_000);
+        const inFlight = childUpstream.received.filter((r) => r.closedAt === null).length;
+        child.kill('SIGKILL');
+        const killedAt = Date.now();
+        await until(async () => (await own[0]!.server.core.evalRuns.get(run.id)).status !== 'running', 60_000);
+        // Its claims lapse (20 s) and are taken within a poll.
+        expect(Date.now() - killedAt).toBeLessThan(30_000);
+        const results = await own[0]!.server.core.storage.evals.results(run.id);
+        expect(results.map((r) => r.position)).toEqual([...Array(30).keys()]);
+        expect(results.every((r) => r.ok)).toBe(true);
+        expect((await own[0]!.server.core.evalRuns.get(run.id)).status).toBe('done');
+        const others = sent().reduce((a, n, i) => a + n - before[i]!, 0);
+        const byChild = childUpstream.received.length;
+        // Sent in all: thirty, and again at most what the killed one had in flight (claimed is in
+        // flight: one item per request slot, its concurrency of 2).
+        expect(inFlight).toBeGreaterThan(0);
+        expect(others + byChild).toBeGreaterThanOrEqual(30);
+        expect(others + byChild - 30).toBeLessThanOrEqual(2);
+      } finally {
+        if (child.exitCode === null) child.kill('SIGKILL');
+        program.remove();
+        await childUpstream.close();
+      }
+    }, 120_000);
+  });
 });

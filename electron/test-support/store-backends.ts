@@ -87,7 +87,7 @@ const CHECKOUT = join(import.meta.dirname, '..', '..');
  * A program of test-support (a TypeScript entry) bundled with esbuild, for running it as separate
  * processes beside the test: `run(args)` runs one with Node and resolves with what it printed.
  */
-export async function bundled(entry: string): Promise<{ run(args: readonly string[]): Promise<string>; remove(): void }> {
+export async function bundled(entry: string): Promise<{ run(args: readonly string[]): Promise<string>; remove(): void; script: string }> {
   // Inside the checkout, so that the bundle's imports (pg) resolve from its node_modules.
   const cache = join(CHECKOUT, 'node_modules', '.cache', 'verdict');
   mkdirSync(cache, { recursive: true });
@@ -104,6 +104,7 @@ export async function bundled(entry: string): Promise<{ run(args: readonly strin
     logLevel: 'silent',
   });
   return {
+    script,
     run: (args) =>
       new Promise<string>((resolve, reject) =>
         execFile(process.execPath, [script, ...args], { cwd: CHECKOUT }, (error, stdout) => (error ? reject(error) : resolve(stdout))),

@@ -110,7 +110,26 @@ export interface RunnerDeps {
   datasets: Datasets;
   decide: EvalDecide;
   sleep: (ms: number, signal: CancelSignal) => Promise<void>;
+  /**
+   * A run spread over a team's instances: items are claimed one at a time from the run's claims
+   * (this runner's share), renewed while they are sent; the budget, a Retry-After wait and the
+   * run's status are read from the store, where every instance's are.
+   */
+  spread?: Spread | undefined;
 }
+
+export interface Spread {
+  owner: string;
+  /** how long a claim lasts unrenewed: a dead instance's items are taken by others after it */
+  leaseMs: number;
+  /** how often claims are renewed and the run's status and wait read */
+  renewMs: number;
+  /** how often a runner with nothing to claim looks again (items in flight elsewhere may lapse) */
+  pollMs: number;
+}
+
+/** The item's claim lapsed and another instance took it: this one does not send it. */
+class ClaimLost extends Error {}
 
 export class EvalRunner {
   done = 0;
@@ -141,6 +160,16 @@ export class EvalRunner {
   readonly finished: Promise<RunnerEnd>;
 
   private readonly keys: string[];
+  /** Wakes a spread runner waiting for something to claim: a result stored here may have been the last. */
+  private poke = new Cancellation();
+  private renewTimer: ReturnType<typeof setInterval> | undefined;
+  /** The budget's stop, being stored for every instance to see. */
+  private budgetWrite: Promise<unknown> = Promise.resolve();
+
+  /** Whether this runner sends a share of a run spread over instances (its counts are then its own only). */
+  get spread(): boolean {
+    return this.deps.spread !== undefined;
+  }
 
   private constructor(
     private readonly spec: RunnerSpec,
@@ -191,6 +220,7 @@ export class EvalRunner {
   stop(why: 'paused' | 'cancelled'): void {
     this.stopping ??= why;
     this.wake.abort();
+    this.poke.abort();
     this.roomMade();
     if (why === 'cancelled') this.controller.abort();
   }
@@ -223,8 +253,70 @@ export class EvalRunner {
     this.stored.clear();
   }
 
+  /**
+   * A spread run's items, claimed one at a time (claimed is in flight: a dead instance leaves no
+   * more than its requests in flight to send again). With nothing to claim, the run is marked done
+   * when no claim is left anywhere; else looked at again every pollMs, until its status changes.
+   */
+  private async *claimed(spread: Spread): AsyncGenerator<Task> {
+    const { storage, clock, datasets } = this.deps;
+    for (;;) {
+      if (this.stopping) return;
+      const now = clock.now();
+      const [work] = await storage.claimWork(this.spec.id, spread.owner, now, now + spread.leaseMs, 1);
+      if (work) {
+        const item = await datasets.item(this.spec.datasetId, work.position);
+        yield { position: work.position, variant: work.variant, state: item.state, tries: 0 };
+        continue;
+      }
+      if (this.inFlight === 0 && (await storage.finishIfDrained(this.spec.id, isoTime(clock), now))) return;
+      const pace = await storage.renewClaims(this.spec.id, spread.owner, clock.now() + spread.leaseMs);
+      if (this.followed(pace)) return;
+      this.poke = new Cancellation();
+      await this.deps.sleep(spread.pollMs, this.poke).catch(() => undefined);
+    }
+  }
+
+  /** Takes what the store says of the run (any instance's pause, cancel, budget, Retry-After); whether it stopped here. */
+  private followed(pace: Awaited<ReturnType<EvalStorage['renewClaims']>>): boolean {
+    if (!pace) {
+      this.stop('cancelled');
+      return true;
+    }
+    if (pace.not_before !== null) this.notBefore = Math.max(this.notBefore, pace.not_before);
+    if (pace.status === 'running') return false;
+    if (pace.status === 'cancelled') this.stop('cancelled');
+    else if (pace.status !== 'done') {
+      // Paused, stopped by the budget or failed elsewhere: requests in flight here finish and are stored.
+      this.stopping ??= pace.status;
+      this.wake.abort();
+      this.roomMade();
+    }
+    return true;
+  }
+
   private async run(): Promise<RunnerEnd> {
-    const tasks = this.tasks();
+    const spread = this.deps.spread;
+    if (spread) {
+      this.renewTimer = setInterval(() => {
+        const { storage, clock } = this.deps;
+        void storage
+          .renewClaims(this.spec.id, spread.owner, clock.now() + spread.leaseMs)
+          .then((pace) => this.followed(pace))
+          // Not renewed this time: the next renewal comes long before the lease ends.
+          .catch(() => undefined);
+      }, spread.renewMs);
+      this.renewTimer.unref();
+    }
+    try {
+      return await this.work(spread ? this.claimed(spread) : this.tasks());
+    } finally {
+      clearInterval(this.renewTimer);
+      await this.budgetWrite;
+    }
+  }
+
+  private async work(tasks: AsyncGenerator<Task>): Promise<RunnerEnd> {
     const worker = async () => {
       for (;;) {
         if (this.stopping) return;
@@ -274,6 +366,8 @@ export class EvalRunner {
           requestId: `${this.spec.id}-${task.variant}-${task.position}`,
           signal: this.controller,
           admit: (maxCost) => {
+            const spread = this.deps.spread;
+            if (spread) return this.admitSpread(spread, task, maxCost);
             if (this.spec.budgetUsd === null) return;
             const most = maxCost();
             const worstCase = Number.isFinite(most) ? most : 0;
@@ -299,21 +393,52 @@ export class EvalRunner {
           // Nothing was sent (admission comes before any upstream call); not a try of its own.
           // Stopped while it was being admitted: the stop's wake-up has passed, and it would wait for the next answer.
           if (this.stopping) return;
-          await new Promise<void>((resolve) => this.waitingForRoom.push(resolve));
+          await new Promise<void>((resolve) => {
+            this.waitingForRoom.push(resolve);
+            // Spread: requests in flight on other instances give room back too, unheard here.
+            if (this.deps.spread) setTimeout(resolve, this.deps.spread.pollMs).unref();
+          });
           attempt -= 1;
           continue;
         }
-        if (error instanceof BudgetReached || this.controller.aborted) return;
+        if (error instanceof BudgetReached || error instanceof ClaimLost || this.controller.aborted) return;
         if (error instanceof GatewayError && error.status === 429 && attempt < MAX_RATE_LIMIT_TRIES) {
           const retryAfter = Number(error.headers?.['Retry-After'] ?? error.headers?.['retry-after']);
           const delay = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : Math.min(MAX_BACKOFF_MS, 500 * 2 ** attempt);
           this.notBefore = Math.max(this.notBefore, this.deps.clock.now() + delay);
+          // Every instance sending the run waits it out too.
+          if (this.deps.spread) await this.deps.storage.waitUntil(this.spec.id, this.notBefore).catch(() => undefined);
           continue;
         }
         await this.store(task, { ok: false, error, latency: this.deps.clock.now() - started });
         return;
       }
     }
+  }
+
+  /**
+   * Admission of a spread run's request: its claim still this runner's, and its worst case held
+   * against the run's budget beside every instance's stored costs and holds (the store's row lock
+   * orders them). Past the budget even with nothing held, the run stops for every instance.
+   */
+  private async admitSpread(spread: Spread, task: Task, maxCost: () => number): Promise<void> {
+    // Without a budget nothing is held (a lapsed claim is then found out when its result is stored, at most once).
+    if (this.spec.budgetUsd === null) return;
+    const most = maxCost();
+    const worstCase = Number.isFinite(most) ? most : 0;
+    const answer = await this.deps.storage.reserveBudget(this.spec.id, spread.owner, { variant: task.variant, position: task.position }, worstCase);
+    if (answer.reserved) return;
+    if (answer.reason === 'lost') throw new ClaimLost('claimed by another instance');
+    if (answer.reason === 'held') throw new WaitForRoom('waiting for requests in flight');
+    this.budgetStop ??= { spent: answer.spent, worstCase };
+    if (!this.stopping) {
+      this.stopping = 'budget';
+      this.budgetWrite = this.deps.storage
+        .stopRun(this.spec.id, 'budget', budgetMessage(answer.budget, this.budgetStop), isoTime(this.deps.clock))
+        .catch(() => undefined);
+    }
+    this.roomMade();
+    throw new BudgetReached('the budget would be exceeded');
   }
 
   /**
@@ -402,6 +527,7 @@ export class EvalRunner {
     }
     if (task.tries === 0) this.done += 1;
     this.handled += 1;
+    this.poke.abort();
   }
 }
 

@@ -22,6 +22,13 @@ type RunRow = StoredEvalRun;
 /** How long a process may send a run's requests without renewing its lease (renewed every third of it). */
 export const RUN_LEASE_MS = 30_000;
 
+/** How long an instance's claim on a spread run's item lasts unrenewed: a dead instance's items are sent by others after it. */
+export const CLAIM_LEASE_MS = 20_000;
+/** How often claims are renewed (and any instance's pause, cancel, budget stop or Retry-After read). */
+export const CLAIM_RENEW_MS = 2_000;
+/** How often an instance with nothing to claim of a running spread run looks again. */
+export const CLAIM_POLL_MS = 1_000;
+
 /** Answered items before the expected cost is refined from what they cost. */
 export const MIN_FOR_EXPECTATION = 5;
 
@@ -71,6 +78,11 @@ export class EvalRuns {
        * back at once, another only once their lease ended.
        */
       owner?: string;
+      /**
+       * Runs are spread over a team's instances (Postgres): each live instance claims items of every
+       * running run and sends them; without it (SQLite, one process) one process sends a run.
+       */
+      spread?: boolean;
     },
   ) {}
 
@@ -84,7 +96,9 @@ export class EvalRuns {
     const variants = row.variants as EvalVariant[];
     const keys = variantKeys(variants);
     const live = this.active.get(row.id);
-    const counts = live ? { done: live.done, failed: live.failed, spent: live.spent } : await this.deps.storage.counts(row.id);
+    // A spread run's counts are every instance's: the store's.
+    const own = live && !live.spread ? live : undefined;
+    const counts = own ? { done: own.done, failed: own.failed, spent: own.spent } : await this.deps.storage.counts(row.id);
     // A run goes with its dataset: one deleted meanwhile has no items left.
     const items = await this.deps.datasets.itemCount(row.dataset_id).catch(() => 0);
     const estimate = row.estimate === null ? null : (row.estimate as RunEstimate);
@@ -100,7 +114,7 @@ export class EvalRuns {
       total: items * variants.length,
       done: counts.done,
       failed: counts.failed,
-      retryable: live ? live.retryable : await this.retryable(row.id),
+      retryable: own ? own.retryable : await this.retryable(row.id),
       spent_usd: counts.spent,
       eta_ms: live?.eta() ?? null,
       in_flight: live?.inFlight ?? 0,
@@ -245,8 +259,22 @@ export class EvalRuns {
     return this.deps.storage.leaseRun(id, this.owner, now, now + RUN_LEASE_MS);
   }
 
+  /** Items of a run still to send: no stored result, or a failure to try again. */
+  private async pendingWork(row: RunRow): Promise<{ variant: number; position: number }[]> {
+    const [stored, items] = await Promise.all([this.deps.storage.triesByItem(row.id, MAX_ITEM_TRIES), this.deps.datasets.expectations(row.dataset_id)]);
+    const work: { variant: number; position: number }[] = [];
+    for (const { position } of items)
+      for (let variant = 0; variant < row.variants.length; variant += 1) {
+        const tries = stored.get(position * 1024 + variant);
+        if (tries === undefined || tries > 0) work.push({ variant, position });
+      }
+    return work;
+  }
+
   private async launch(row: RunRow, only?: { positions: readonly number[]; variants: readonly number[] }, quietly = false): Promise<void> {
     if (this.active.has(row.id) || this.launching.has(row.id) || this.closing) return;
+    // Items sent again on purpose (from Boxes) go as before: by this instance alone, under the run's lease.
+    if (this.deps.spread && !only) return this.send(row, { spreading: true, quietly });
     this.launching.add(row.id);
     let runner: EvalRunner;
     try {
@@ -316,6 +344,95 @@ export class EvalRuns {
     });
   }
 
+  /**
+   * Sends a share of a spread run here. `spreading` (a start or resume): its items still to send are
+   * put in its claims first and every instance is told; else it joins a run already spread.
+   */
+  private async send(row: RunRow, how: { spreading: boolean; quietly: boolean }): Promise<void> {
+    if (this.active.has(row.id) || this.launching.has(row.id) || this.closing) return;
+    this.launching.add(row.id);
+    let runner: EvalRunner;
+    try {
+      if (how.spreading && !(await this.deps.storage.spreadRun(row.id, this.owner, await this.pendingWork(row), this.deps.clock.now()))) {
+        if (how.quietly) return;
+        throw new GatewayError(
+          'bad_request',
+          'The run is being sent by another instance of the server; pause it there, or wait until it ends or that instance stops',
+        );
+      }
+      const variants = row.variants as EvalVariant[];
+      const applied = row.calibrations ?? (await this.savedCalibrations(row.set_key, variants));
+      const calibrations = new Map<number, Map<string, number>>(variants.map((_, i) => [i, new Map()]));
+      for (const c of applied) calibrations.get(c.variant)?.set(c.question, c.temperature);
+      runner = await EvalRunner.start(
+        {
+          id: row.id,
+          datasetId: row.dataset_id,
+          request: row.request as DecisionsRequest,
+          variants,
+          concurrency: row.concurrency,
+          // As stored now: a resume may have changed it.
+          budgetUsd: (await this.row(row.id)).budget_usd,
+          calibrations,
+        },
+        {
+          storage: this.deps.storage,
+          clock: this.deps.clock,
+          datasets: this.deps.datasets,
+          decide: this.deps.decide,
+          sleep: this.deps.sleep ?? abortableSleep,
+          spread: { owner: this.owner, leaseMs: CLAIM_LEASE_MS, renewMs: CLAIM_RENEW_MS, pollMs: CLAIM_POLL_MS },
+        },
+      );
+    } finally {
+      this.launching.delete(row.id);
+    }
+    if (this.closing) {
+      runner.stop('cancelled');
+      return;
+    }
+    this.active.set(row.id, runner);
+    this.keepLeasing();
+    const ended = runner.finished
+      .then(async (end: RunnerEnd) => {
+        // The run's status is the store's: set by whoever stored its last item (done), stopped it
+        // (budget) or paused or cancelled it, on any instance. Here the claims are given back.
+        await this.letGo(row.id);
+        if ((end === 'paused' || end === 'budget') && this.resumeWhenStopped.delete(row.id) && !this.closing)
+          await this.launch(await this.row(row.id), undefined, true);
+      })
+      .catch(async (error: unknown) => {
+        this.deps.logger.error({ err: error, run: row.id }, 'evaluation run failed');
+        const message = error instanceof Error ? error.message : String(error);
+        await this.deps.storage
+          .stopRun(row.id, 'failed', message, isoTime(this.deps.clock))
+          .catch((e: unknown) => this.deps.logger.error({ err: e, run: row.id }, 'evaluation run not marked failed'));
+        await this.letGo(row.id);
+      });
+    this.ending.set(row.id, ended);
+    void ended.finally(() => {
+      if (this.ending.get(row.id) === ended) this.ending.delete(row.id);
+    });
+  }
+
+  /** A spread run's runner stopped here: its claims given back (others take them at once), no longer active. */
+  private async letGo(id: string): Promise<void> {
+    try {
+      await this.deps.storage.releaseClaims(id, this.owner).catch((error: unknown) => this.deps.logger.warn({ err: error, run: id }, 'claims not given back'));
+    } finally {
+      this.active.delete(id);
+    }
+  }
+
+  /** Joins a running spread run (told by another instance, or found by a look): a share of its items is sent here too. */
+  private async join(id: string): Promise<boolean> {
+    if (this.active.has(id) || this.launching.has(id) || this.closing) return false;
+    const row = await this.deps.storage.getRun(id);
+    if (row?.status !== 'running') return false;
+    await this.send(row, { spreading: false, quietly: true });
+    return this.active.has(id);
+  }
+
   /** Each running run's end, once its status is stored. */
   private readonly ending = new Map<string, Promise<void>>();
 
@@ -337,6 +454,12 @@ export class EvalRuns {
    * leases of the runs sent here and looks again for runs to take up, every RUN_LEASE_MS / 3.
    */
   async resumeInterrupted(): Promise<number> {
+    if (this.deps.spread && !this.takingUp)
+      // A run spread by another instance is joined at once.
+      await this.deps.storage.onSpread((id) => {
+        const joined = id ? this.join(id) : this.takeUpRuns();
+        void joined.catch((error: unknown) => this.deps.logger.warn({ err: error, run: id }, 'evaluation run not joined'));
+      });
     this.takingUp = true;
     const taken = await this.takeUpRuns();
     this.keepLeasing();
@@ -357,10 +480,13 @@ export class EvalRuns {
 
   private async takeUpRuns(): Promise<number> {
     const rows = await this.deps.storage.listRuns({ limit: 1_000_000, status: 'running' });
+    const spread = new Set(this.deps.spread ? await this.deps.storage.spreadRuns() : []);
     let taken = 0;
     for (const row of rows) {
       if (this.active.has(row.id)) continue;
-      await this.launch(row, undefined, true);
+      // Spread: joined as it is. Not yet (sent alone by an instance that stopped, or by an earlier version): spread now.
+      if (spread.has(row.id)) await this.join(row.id);
+      else await this.launch(row, undefined, true);
       if (this.active.has(row.id)) taken += 1;
     }
     return taken;
@@ -369,7 +495,8 @@ export class EvalRuns {
   /** Renews this process's leases (a run whose lease another took is stopped here) and takes up orphaned runs. */
   private async keepLeases(): Promise<void> {
     for (const [id, runner] of this.active) {
-      if (await this.lease(id)) continue;
+      // A spread run's claims are renewed by its runner.
+      if (runner.spread || (await this.lease(id))) continue;
       this.deps.logger.warn({ run: id }, 'evaluation run taken up by another instance; stopped here');
       this.lost.add(id);
       runner.stop('cancelled');
@@ -388,7 +515,11 @@ export class EvalRuns {
   async pause(id: string): Promise<EvalRun> {
     const runner = this.active.get(id);
     this.resumeWhenStopped.delete(id);
-    if (runner) {
+    if (this.deps.spread && !runner?.stoppingFor) {
+      // Every instance sending it stops at its next renewal, letting its requests in flight finish.
+      runner?.stop('paused');
+      await this.deps.storage.stopRun(id, 'paused', null, null);
+    } else if (runner) {
       runner.stop('paused');
       await this.deps.storage.updateRun(id, { status: 'paused' });
     }
@@ -421,7 +552,11 @@ export class EvalRuns {
     const row = await this.row(id);
     this.resumeWhenStopped.delete(id);
     const runner = this.active.get(id);
-    if (runner) runner.stop('cancelled');
+    if (runner?.spread) {
+      // Every instance sending it stops at its next renewal, its requests in flight cut off.
+      runner.stop('cancelled');
+      if (row.status !== 'done') await this.deps.storage.updateRun(id, { status: 'cancelled', message: null, finished_at: isoTime(this.deps.clock) });
+    } else if (runner) runner.stop('cancelled');
     else if (row.status !== 'done') await this.finish(id, 'cancelled', null);
     return this.get(id);
   }
@@ -669,13 +804,17 @@ export class EvalRuns {
     }
   }
 
-  /** Stops work without changing any status: running runs resume at the next start. */
-  close(): void {
+  /**
+   * Stops work without changing any status: running runs resume at the next start (or, spread, go
+   * on at the other instances, which take this one's claims at once). Resolves once they stopped.
+   */
+  async close(): Promise<void> {
     this.closing = true;
     clearTimeout(this.matrixRelease);
     clearInterval(this.leaseTimer);
     this.matrixCache = null;
     for (const runner of this.active.values()) runner.stop('cancelled');
+    await Promise.all([...this.ending.values()].map((e) => e.catch(() => undefined)));
   }
 }
 

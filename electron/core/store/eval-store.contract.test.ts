@@ -130,6 +130,146 @@ describe.each(backends)('EvalStorage on %s', (_name, backend) => {
     }
   });
 
+  it("a spread run's items are claimed by one owner at a time: concurrent claims never share an item, a lapsed claim is taken again, renewal keeps it", async () => {
+    const { a, b, close } = await backend.open();
+    try {
+      await withDataset(a.datasets);
+      await a.evals.addRun(run('r', '2026-01-01T00:00:00.000Z', { status: 'paused' }));
+      const t = 1_795_689_684_240;
+      const work = Array.from({ length: 20 }, (_, i) => ({ variant: i % 2, position: Math.floor(i / 2) }));
+      // Nothing to claim before the run is spread.
+      expect(await a.evals.claimWork('r', 'a', t, t + 20_000, 5)).toEqual([]);
+      expect(await a.evals.spreadRun('r', 'a', work, t)).toBe(true);
+      expect((await b.evals.getRun('r'))!.status).toBe('running');
+      expect(await b.evals.spreadRuns()).toEqual(['r']);
+      // Two connections claiming at once, many times: every item once, none twice.
+      const claims = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? a : b).evals.claimWork('r', i % 2 === 0 ? 'a' : 'b', t, t + 20_000, 3)),
+      );
+      const taken = claims.flat().map((w) => `${w.variant}/${w.position}`);
+      expect(new Set(taken).size).toBe(taken.length);
+      expect(taken.length).toBe(20);
+      expect(await a.evals.claimWork('r', 'c', t + 1, t + 20_000, 5)).toEqual([]);
+      // Renewed by b: its claims outlive a's, which lapse and go to c.
+      const ofB = claims.filter((_, i) => i % 2 === 1).flat();
+      expect(await b.evals.renewClaims('r', 'b', t + 40_000)).toEqual({ status: 'running', not_before: null, held: ofB.length });
+      const retaken = await a.evals.claimWork('r', 'c', t + 30_000, t + 50_000, 100);
+      expect(retaken.length).toBe(20 - ofB.length);
+      expect(retaken.every((w) => !ofB.some((o) => o.variant === w.variant && o.position === w.position))).toBe(true);
+      // a's renewal finds none of its claims left.
+      expect((await a.evals.renewClaims('r', 'a', t + 60_000))!.held).toBe(0);
+      // Given back, b's claims are claimable at once.
+      await b.evals.releaseClaims('r', 'b');
+      expect((await a.evals.claimWork('r', 'c', t + 30_001, t + 50_000, 100)).length).toBe(ofB.length);
+      // Paused: nothing is claimed, even lapsed claims.
+      expect(await a.evals.stopRun('r', 'paused', null, null)).toBe(true);
+      expect(await a.evals.stopRun('r', 'cancelled', null, null)).toBe(false);
+      expect(await b.evals.claimWork('r', 'b', t + 90_000, t + 100_000, 100)).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("a stored result ends its item's claim, and the run is marked done once, by the call that finds no claim left", async () => {
+    const { a, b, close } = await backend.open();
+    try {
+      await withDataset(a.datasets);
+      await a.evals.addRun(run('r', '2026-01-01T00:00:00.000Z'));
+      const t = 1_795_689_684_240;
+      // Another owner sending the run alone (its lease live): not spread under it.
+      expect(await a.evals.leaseRun('r', 'solo', t, t + 30_000)).toBe(true);
+      expect(await a.evals.spreadRun('r', 'a', [{ variant: 0, position: 0 }], t)).toBe(false);
+      await a.evals.releaseRun('r', 'solo');
+      expect(
+        await a.evals.spreadRun(
+          'r',
+          'a',
+          [
+            { variant: 0, position: 0 },
+            { variant: 1, position: 0 },
+          ],
+          t,
+        ),
+      ).toBe(true);
+      expect(await a.evals.claimWork('r', 'a', t, t + 20_000, 1)).toEqual([{ variant: 0, position: 0 }]);
+      expect(await b.evals.claimWork('r', 'b', t, t + 20_000, 1)).toEqual([{ variant: 1, position: 0 }]);
+      await a.evals.putAnswer('r', answer(0, 0), { replace: false });
+      expect(await a.evals.finishIfDrained('r', '2026-01-01T00:02:00.000Z', t)).toBe(false);
+      await b.evals.putFailure('r', failure(1, 0));
+      // Spread again (a resume): stored items are not put back when not given.
+      const [first, second] = await Promise.all([
+        a.evals.finishIfDrained('r', '2026-01-01T00:02:00.000Z', t),
+        b.evals.finishIfDrained('r', '2026-01-01T00:02:00.000Z', t),
+      ]);
+      expect([first, second].filter(Boolean)).toHaveLength(1);
+      expect(await a.evals.getRun('r')).toMatchObject({ status: 'done', finished_at: '2026-01-01T00:02:00.000Z' });
+      expect(await b.evals.spreadRuns()).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("the budget holds every claim's worst case and every stored cost, whoever holds them; a lapsed item's owner is told it lost it", async () => {
+    const { a, b, close } = await backend.open();
+    try {
+      await withDataset(a.datasets);
+      await a.evals.addRun(run('r', '2026-01-01T00:00:00.000Z', { budget_usd: 1 }));
+      const t = 1_795_689_684_240;
+      const work = [0, 1, 2, 3].map((position) => ({ variant: 0, position }));
+      await a.evals.spreadRun('r', 'a', work, t);
+      const [w0, w1] = await a.evals.claimWork('r', 'a', t, t + 20_000, 2);
+      const [w2, w3] = await b.evals.claimWork('r', 'b', t, t + 20_000, 2);
+      expect(await a.evals.reserveBudget('r', 'a', w0!, 0.4)).toEqual({ reserved: true });
+      expect(await b.evals.reserveBudget('r', 'b', w2!, 0.4)).toEqual({ reserved: true });
+      // 0.8 held: a third 0.4 waits, though it would fit with nothing held.
+      expect(await a.evals.reserveBudget('r', 'a', w1!, 0.4)).toEqual({ reserved: false, reason: 'held', spent: 0, held: 0.8, budget: 1 });
+      // Asked again for the same item, its own hold is not counted twice.
+      expect(await a.evals.reserveBudget('r', 'a', w0!, 0.2)).toEqual({ reserved: true });
+      // Stored at a cost of 0.5: the hold goes with the claim, the cost counts.
+      await a.evals.putAnswer('r', answer(0, w0!.position, { cost: 0.5 }), { replace: false });
+      expect(await b.evals.reserveBudget('r', 'b', w3!, 0.2)).toEqual({ reserved: false, reason: 'held', spent: 0.5, held: 0.4, budget: 1 });
+      expect(await b.evals.reserveBudget('r', 'b', w3!, 0.6)).toEqual({ reserved: false, reason: 'budget', spent: 0.5, held: 0.4, budget: 1 });
+      expect(await b.evals.reserveBudget('r', 'b', w3!, 0.1)).toEqual({ reserved: true });
+      // a's claim on w1 lapses (b renewed its own) and b takes it: a is told it is no longer its to send.
+      await b.evals.renewClaims('r', 'b', t + 60_000);
+      const taken = await b.evals.claimWork('r', 'b', t + 30_000, t + 50_000, 5);
+      expect(taken).toEqual([w1]);
+      expect(await a.evals.reserveBudget('r', 'a', w1!, 0.01)).toEqual({ reserved: false, reason: 'lost' });
+      // A Retry-After seen anywhere is read everywhere, the later wait kept.
+      await a.evals.waitUntil('r', t + 5_000);
+      await b.evals.waitUntil('r', t + 2_000);
+      expect((await b.evals.renewClaims('r', 'b', t + 60_000))!.not_before).toBe(t + 5_000);
+    } finally {
+      await close();
+    }
+  });
+
+  it('reservations from two connections at once never take more room than the budget has', async () => {
+    const { a, b, close } = await backend.open();
+    try {
+      await withDataset(a.datasets);
+      await a.evals.addRun(run('r', '2026-01-01T00:00:00.000Z', { budget_usd: 1 }));
+      const t = 1_795_689_684_240;
+      await a.evals.spreadRun(
+        'r',
+        'a',
+        Array.from({ length: 20 }, (_, position) => ({ variant: 0, position })),
+        t,
+      );
+      const mine = await a.evals.claimWork('r', 'a', t, t + 20_000, 10);
+      const theirs = await b.evals.claimWork('r', 'b', t, t + 20_000, 10);
+      // 0.3 each: three fit in 1, a fourth would not.
+      const answers = await Promise.all([
+        ...mine.map((w) => a.evals.reserveBudget('r', 'a', w, 0.3)),
+        ...theirs.map((w) => b.evals.reserveBudget('r', 'b', w, 0.3)),
+      ]);
+      expect(answers.filter((x) => x.reserved)).toHaveLength(3);
+      expect(answers.filter((x) => !x.reserved && x.reason === 'held')).toHaveLength(17);
+    } finally {
+      await close();
+    }
+  });
+
   it('keeps runs as given, lists the newest first (of a status when asked), names those of a dataset, and changes the fields asked', async () => {
     const { a, b, close } = await backend.open();
     try {

@@ -369,4 +369,19 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX ui_sessions_by_expiry ON ui_sessions (expires_at);
   `,
+  `
+  -- A run's items as claims, as on Postgres (one process sends every run here, but the port is one).
+  CREATE TABLE eval_claims (
+    run_id TEXT NOT NULL REFERENCES eval_runs (id) ON DELETE CASCADE,
+    variant INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    owner TEXT,
+    lease_until REAL,
+    reserved REAL NOT NULL DEFAULT 0,
+    PRIMARY KEY (run_id, variant, position)
+  );
+  CREATE INDEX eval_claims_in_order ON eval_claims (run_id, position, variant);
+  ALTER TABLE eval_runs ADD COLUMN spread INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE eval_runs ADD COLUMN not_before REAL;
+  `,
 ];
