@@ -76,6 +76,7 @@ export class ApiKeys {
    * instances (`--redis-fallback local`); credit never is. Null: refuse (the default).
    */
   private fallback: { liveInstances: () => number; recent: Map<string, number[]> } | null = null;
+  private lookUps = { since: 0, count: 0 };
   /** Keys whose settle did not reach the shared admission: their spend there is raised to the ledger's before their next request. */
   private readonly unsettled = new Set<string>();
 
@@ -410,7 +411,7 @@ export class ApiKeys {
     const known = this.verified.get(presented);
     if (known) return known;
     const match = KEY_PATTERN.exec(presented);
-    const row = match ? rows.get(match[1]!) : undefined;
+    const row = match ? (rows.get(match[1]!) ?? (await this.lookUp(match[1]!))) : undefined;
     const expected = row ? Buffer.from(row.hash) : DUMMY_HASH;
     const equal = timingSafeEqual(digest(presented), expected);
     if (!row || !equal || row.revoked_at) return undefined;
@@ -419,6 +420,21 @@ export class ApiKeys {
     if (this.verified.size >= 1_000) this.verified.clear();
     this.verified.set(presented, key);
     return key;
+  }
+
+  /**
+   * A key id this process does not know: perhaps created a moment ago through another instance,
+   * its notice not here yet. Read from the store, at most 20 a second (ids that name nothing cost
+   * the database no more than that).
+   */
+  private async lookUp(id: string): Promise<ApiKeyRecord | undefined> {
+    const now = this.clock.now();
+    if (now - this.lookUps.since >= 1_000) this.lookUps = { since: now, count: 0 };
+    if (this.lookUps.count >= 20) return undefined;
+    this.lookUps.count += 1;
+    const row = await this.store.get(id);
+    if (row) this.remember(row);
+    return row;
   }
 
   /** Usage stamp, written at most once a minute per key so the hot path does not write each call. */
