@@ -1,8 +1,12 @@
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestPostgres } from '../test-support/postgres';
 import { redisMissing, startRedis, type TestRedis } from '../test-support/redis';
 import { ScriptedUpstream } from '../test-support/scripted-upstream';
+import { bundled } from '../test-support/store-backends';
 import { answer, JUDGE, teamInstance } from '../test-support/team';
 import type { RunningServer } from './start-server';
 
@@ -17,7 +21,7 @@ interface Sample {
 }
 
 /** Requests sent without pause by `workers` loops over the instances, half on a key with limits, half on one without, until stopped. */
-function load(servers: RunningServer[], keys: { limited: string; free: string }, workers = 4) {
+function load(urls: string[], keys: { limited: string; free: string }, workers = 4) {
   const samples: Sample[] = [];
   let running = true;
   const loop = async (w: number) => {
@@ -25,7 +29,7 @@ function load(servers: RunningServer[], keys: { limited: string; free: string },
       const key = (w + i) % 2 === 0 ? 'limited' : 'free';
       const sent = Date.now();
       try {
-        const response = await fetch(`${servers[(w + i) % servers.length]!.url}/api/alpha/decisions`, {
+        const response = await fetch(`${urls[(w + i) % urls.length]!}/api/alpha/decisions`, {
           method: 'POST',
           headers: { authorization: `Bearer ${keys[key]}`, 'content-type': 'application/json' },
           body: JSON.stringify(JUDGE),
@@ -115,7 +119,10 @@ describe.skipIf(missing !== null)(`a team's server when Redis or Postgres goes a
   it('under load: Redis stopped, then frozen, then Postgres stopped; refused fast with 503, never 500 or a hang, back without a restart, nothing acknowledged lost', async () => {
     const limited = await servers[0]!.core.apiKeys.create('limited', 'standard', { credit_limit: 100, rate_limit_rpm: 1_000_000 });
     const free = await servers[0]!.core.apiKeys.create('free', 'standard');
-    const traffic = load(servers, { limited: limited.key, free: free.key });
+    const traffic = load(
+      servers.map((s) => s.url),
+      { limited: limited.key, free: free.key },
+    );
     const report: string[] = [];
     try {
       await sleep(500);
@@ -223,6 +230,47 @@ describe.skipIf(missing !== null)(`a team's server when Redis or Postgres goes a
       }
     } finally {
       await local.close();
+    }
+  }, 60_000);
+
+  it('kill -9 of one of three instances under load: every request any of them answered is in the ledger and in a request log', async () => {
+    const program = await bundled(join(import.meta.dirname, '..', 'test-support', 'team-process.ts'));
+    const child = spawn(process.execPath, [program.script, database, redis.url, upstream.url, backup.url], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const [childUrl, childData] = await new Promise<[string, string]>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        const ready = /^ready (\S+) (\S+)$/m.exec(chunk.toString());
+        if (ready) resolve([ready[1]!, ready[2]!]);
+      });
+      child.once('exit', () => reject(new Error('the instance ended before it was ready')));
+    });
+    try {
+      const limited = await servers[0]!.core.apiKeys.create('limited under kill', 'standard', { credit_limit: 100, rate_limit_rpm: 1_000_000 });
+      const free = await servers[0]!.core.apiKeys.create('free under kill', 'standard');
+      const traffic = load([...servers.map((s) => s.url), childUrl], { limited: limited.key, free: free.key }, 6);
+      await sleep(1_500);
+      child.kill('SIGKILL');
+      const killed = Date.now();
+      await sleep(1_000);
+      await traffic.stop();
+      const answered = traffic.samples.filter((s) => s.status === 200);
+      // The killed instance answered some before it died; the others went on answering after.
+      expect(answered.filter((s) => s.sent + s.ms > killed).length).toBeGreaterThan(10);
+      expect(new Set(traffic.samples.map((s) => s.status)).has(500)).toBe(false);
+
+      const client = new pg.Client({ connectionString: database });
+      await client.connect();
+      const ledger = new Set((await client.query<{ request_id: string }>('SELECT request_id FROM spend_ledger')).rows.map((r) => r.request_id));
+      await client.end();
+      const logged = new Set(servers.flatMap((s) => s.core.requestLog.recent({ limit: 100_000 }).map((e) => e.id)));
+      const childLog = join(childData, 'requests');
+      for (const file of readdirSync(childLog))
+        for (const line of readFileSync(join(childLog, file), 'utf8').split('\n')) if (line.trim()) logged.add((JSON.parse(line) as { id: string }).id);
+      const ids = answered.map((s) => s.id!);
+      expect(ids.filter((id) => !ledger.has(id))).toEqual([]);
+      expect(ids.filter((id) => !logged.has(id))).toEqual([]);
+    } finally {
+      child.kill('SIGKILL');
+      program.remove();
     }
   }, 60_000);
 });
