@@ -165,6 +165,12 @@ async function main(argv: string[]): Promise<void> {
       .split(',')
       .map((h) => h.trim())
       .filter(Boolean);
+  // How a SIGTERM stops the server (below).
+  const drainMs = Number(process.env['VERDICT_DRAIN_SECONDS'] ?? 30) * 1000;
+  const noticeMs = Number(process.env['VERDICT_DRAIN_NOTICE_SECONDS'] ?? 5) * 1000;
+  if (!Number.isFinite(drainMs) || drainMs < 0) fail(`VERDICT_DRAIN_SECONDS must be a number of seconds, not "${process.env['VERDICT_DRAIN_SECONDS']}"`);
+  if (!Number.isFinite(noticeMs) || noticeMs < 0)
+    fail(`VERDICT_DRAIN_NOTICE_SECONDS must be a number of seconds, not "${process.env['VERDICT_DRAIN_NOTICE_SECONDS']}"`);
   const port = parsePort(values.port ?? process.env['VERDICT_PORT'] ?? '8787');
   const running = await startServer({
     port,
@@ -195,11 +201,10 @@ async function main(argv: string[]): Promise<void> {
   });
   process.stdout.write(`${lines.join('\n')}\n`);
 
-  const shutdown = () => {
-    void running.close().then(() => process.exit(0));
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  // SIGTERM (a deploy): /readyz turns 503, the load balancer gets a few seconds to notice, requests in
+  // flight finish (30 s at most), then the process ends. SIGINT (Ctrl-C) closes at once.
+  process.once('SIGINT', () => void running.close().then(() => process.exit(0)));
+  process.once('SIGTERM', () => void running.drain({ noticeMs, drainMs }).then(() => process.exit(0)));
 }
 
 /** What the keys commands change is logged as done on the command line (whoever can run them holds the data). */

@@ -27,9 +27,12 @@ export interface Observability {
   routes: Hono;
   /** Stops listening to the core. */
   close(): void;
+  /** From now on /readyz answers 503 "draining": the instance is stopping, a load balancer sends it nothing new. */
+  drain(): void;
 }
 
 export function observability(core: Core): Observability {
+  let draining = false;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'verdict_' });
   const requests = new Counter({
@@ -118,9 +121,17 @@ export function observability(core: Core): Observability {
     ]);
     // Redis away: keys without limits are still answered (those with limits are refused with 503), so
     // the instance stays in a load balancer's rotation, "degraded"; every instance shares that Redis.
-    const status = !database.ok ? 'unready' : redis && !redis.ok ? 'degraded' : 'ready';
-    return c.json({ status, database, ...(redis ? { redis } : {}) }, database.ok ? 200 : 503);
+    const status = draining ? 'draining' : !database.ok ? 'unready' : redis && !redis.ok ? 'degraded' : 'ready';
+    return c.json({ status, database, ...(redis ? { redis } : {}) }, database.ok && !draining ? 200 : 503);
   });
   routes.get('/metrics', async (c) => c.body(await registry.metrics(), 200, { 'content-type': registry.contentType }));
-  return { observe, middleware, routes, close: () => void stop() };
+  return {
+    observe,
+    middleware,
+    routes,
+    close: () => void stop(),
+    drain: () => {
+      draining = true;
+    },
+  };
 }

@@ -61,6 +61,12 @@ export interface RunningServer {
   /** Set when this start created the first management key; shown once, never stored. */
   initialManagementKey: string | undefined;
   close(): Promise<void>;
+  /**
+   * Stops as a rolling deploy wants it: /readyz turns 503 at once, new connections are refused once
+   * the load balancer has had `noticeMs` to see it, requests in flight finish (up to `drainMs`), then
+   * it closes.
+   */
+  drain(options: { noticeMs: number; drainMs: number }): Promise<void>;
 }
 
 const urlHost = (host: string): string => (host.includes(':') ? `[${host}]` : host);
@@ -154,6 +160,19 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         });
         if ('closeAllConnections' in server) server.closeAllConnections();
       }),
+    drain: async ({ noticeMs, drainMs }) => {
+      watch.drain();
+      await new Promise((resolve) => setTimeout(resolve, noticeMs));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Kept-alive connections with nothing in flight go now; the others once their answer is sent.
+      server.closeIdleConnections();
+      const idle = setInterval(() => server.closeIdleConnections(), 100);
+      const late = new Promise<void>((resolve) => setTimeout(resolve, drainMs).unref());
+      await Promise.race([closed, late]);
+      clearInterval(idle);
+      server.closeAllConnections();
+      await core.close();
+    },
   };
 }
 
