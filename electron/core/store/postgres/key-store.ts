@@ -11,6 +11,10 @@ const COLUMNS =
 
 type Write = { charge: { id: string; usd: number; requestId: string; at: number } } | { note: KeyRequest } | { forget: number };
 
+/** Ledger rows are kept this long (a charge written again within it counts once), then folded into their keys' rows. */
+const LEDGER_KEPT_MS = 60 * 60_000;
+const FOLD_EVERY_MS = 10 * 60_000;
+
 /** Usage stamps nobody was promised are written this often at the latest. */
 const STAMP_DELAY_MS = 250;
 
@@ -28,7 +32,31 @@ export class PgKeyStore implements KeyStorage {
   }
 
   static async open(db: PgDatabase): Promise<PgKeyStore> {
-    return new PgKeyStore(db, await PgChangeToken.on(db, CHANNELS.keys));
+    const store = new PgKeyStore(db, await PgChangeToken.on(db, CHANNELS.keys));
+    // The ledger is folded into the keys' rows now and then, so reading a key's spend stays a short sum.
+    const folding = setInterval(() => void store.foldLedger(Date.now() - LEDGER_KEPT_MS).catch(() => undefined), FOLD_EVERY_MS);
+    folding.unref();
+    return store;
+  }
+
+  /**
+   * Moves ledger rows older than `before` (ms since the epoch) into their keys' rows, in one
+   * transaction (a key's spend reads the same before and after), by one instance at a time. Kept
+   * rows still make a charge written twice count once; a request's charge is written within seconds,
+   * so rows an hour old are folded safely. How many rows were folded.
+   */
+  async foldLedger(before: number): Promise<number> {
+    return this.db.transaction(async (client) => {
+      const locked = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok', ['spend_ledger fold']);
+      if (!locked.rows[0]?.ok) return 0;
+      const folded = await client.query(
+        `WITH gone AS (DELETE FROM spend_ledger WHERE at < $1 RETURNING key_id, usd),
+              sums AS (SELECT key_id, SUM(usd) AS usd, count(*) AS n FROM gone GROUP BY key_id)
+         UPDATE api_keys k SET spent = k.spent + sums.usd FROM sums WHERE k.id = sums.key_id RETURNING sums.n`,
+        [before],
+      );
+      return folded.rows.reduce((n, r: { n: string }) => n + Number(r.n), 0);
+    });
   }
 
   async all(): Promise<ApiKeyRecord[]> {
