@@ -75,6 +75,26 @@ describe.skipIf(missing !== null)(`a team's server: three instances, one Postgre
     for (const s of servers) expect((await ask(s, key)).status).toBe(401);
   });
 
+  it('revoked while Redis restarts (its generations gone), the key is still refused by every instance', async () => {
+    const { info, key } = await servers[0]!.core.apiKeys.create('through a restart', 'standard', { credit_limit: 10, rate_limit_rpm: 1000 });
+    for (const s of servers) expect((await ask(s, key)).status).toBe(200);
+    await redis.stop();
+    try {
+      await servers[2]!.core.apiKeys.revoke(info.id);
+    } finally {
+      await redis.start();
+    }
+    // Redis came back empty: nothing there says the key changed; the database does.
+    for (const s of servers) {
+      let status = 0;
+      for (let i = 0; i < 30 && (status === 0 || status === 503); i += 1) {
+        status = (await ask(s, key)).status;
+        if (status === 503) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(status).toBe(401);
+    }
+  });
+
   it('150 requests at once over the three at 60 a minute: exactly 60 answered, 90 told to come back with Retry-After', async () => {
     const { key } = await servers[0]!.core.apiKeys.create('sixty', 'standard', { credit_limit: null, rate_limit_rpm: 60 });
     const responses = await Promise.all(Array.from({ length: 150 }, (_, i) => ask(servers[i % 3]!, key)));
