@@ -191,7 +191,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       'Redis keeps no append-only file (appendonly no): restarted, it forgets the holds of requests in flight, which may then overspend a credit limit; spend itself is rebuilt from the ledger',
     );
   const apiKeys = await ApiKeys.open(storage.keys, clock, shared);
-  const presence = storage.presence ? await startPresence(storage.presence, instance) : null;
+  // Commands (keys, eval) open the core too, without taking up runs: they are not counted as live instances.
+  const presence = storage.presence && options.resumeEvaluations !== false ? await startPresence(storage.presence, instance) : null;
   if (shared && presence && options.redisFallback === 'local') apiKeys.fallBackToOwnShare(presence.live);
   const audit = new AuditLog(storage.audit, clock);
   // Metadata of API requests is kept for 30 days (their cost stays in the keys' spend).

@@ -232,6 +232,8 @@ async function runKeys(
     sandbox: {},
     discovery: false,
     requestLog: 'read',
+    // A command, not one of a team's instances: it takes up no evaluation run and is not counted live.
+    resumeEvaluations: false,
   });
   try {
     const [action, id] = args;

@@ -77,6 +77,7 @@ export class ApiKeys {
    */
   private fallback: { liveInstances: () => number; recent: Map<string, number[]> } | null = null;
   private lookUps = { since: 0, count: 0 };
+  private readonly lookingUp = new Map<string, Promise<ApiKeyRecord | undefined>>();
   /** Keys whose settle did not reach the shared admission: their spend there is raised to the ledger's before their next request. */
   private readonly unsettled = new Set<string>();
 
@@ -427,14 +428,23 @@ export class ApiKeys {
    * its notice not here yet. Read from the store, at most 20 a second (ids that name nothing cost
    * the database no more than that).
    */
-  private async lookUp(id: string): Promise<ApiKeyRecord | undefined> {
+  private lookUp(id: string): Promise<ApiKeyRecord | undefined> {
+    // Requests naming the same id at once share one read.
+    const pending = this.lookingUp.get(id);
+    if (pending) return pending;
     const now = this.clock.now();
     if (now - this.lookUps.since >= 1_000) this.lookUps = { since: now, count: 0 };
-    if (this.lookUps.count >= 20) return undefined;
+    if (this.lookUps.count >= 20) return Promise.resolve(undefined);
     this.lookUps.count += 1;
-    const row = await this.store.get(id);
-    if (row) this.remember(row);
-    return row;
+    const read = this.store
+      .get(id)
+      .then((row) => {
+        if (row) this.remember(row);
+        return row;
+      })
+      .finally(() => this.lookingUp.delete(id));
+    this.lookingUp.set(id, read);
+    return read;
   }
 
   /** Usage stamp, written at most once a minute per key so the hot path does not write each call. */
