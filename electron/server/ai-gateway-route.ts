@@ -1,5 +1,6 @@
 import { DecisionsRequestSchema } from '../../shared/schemas/decisions-request';
 import { fromGatewayRequest, GatewayDecisionRequestSchema, toGatewayResponse } from '../core/api/ai-gateway';
+import { stagesFromGatewayModels } from '../core/api/cascade-request';
 import { answerApiCall, type ApiCallAnswer } from '../core/api/decisions-call';
 import type { Core } from '../core/core';
 import { parseOrBadRequest } from '../core/validation';
@@ -18,7 +19,10 @@ export async function answerGateway(
 ): Promise<{ body: unknown; settle: ApiCallAnswer['settle'] }> {
   const body = parseOrBadRequest(GatewayDecisionRequestSchema, json, 'decision request');
   const request = parseOrBadRequest(DecisionsRequestSchema, fromGatewayRequest(model, body), 'decision request');
-  const { outcome, settle } = await answerApiCall(core, {
+  const models = body.providerOptions?.['gateway']?.['models'];
+  const stages = models === undefined ? undefined : stagesFromGatewayModels(models, request.questions);
+  const { outcome, settle, cascade } = await answerApiCall(core, {
+    stages,
     request,
     sessionId: sessionOf(request, call),
     keyId: call.key.id,
@@ -27,5 +31,5 @@ export async function answerGateway(
     route: 'ai-gateway',
     refusals: 'keep',
   });
-  return { body: toGatewayResponse(body.questions, outcome, request), settle };
+  return { body: toGatewayResponse(body.questions, outcome, request, cascade), settle };
 }

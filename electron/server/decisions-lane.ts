@@ -28,7 +28,7 @@ export function decisionsLane(core: Core, options: { allowedHostnames: readonly 
       if (options.allowedHostnames) checkHost(options.allowedHostnames, req.headers.host ?? '');
       const key = await authenticate(core, req.headers.authorization);
       const body = await readIncomingText(req, options.bodyLimitBytes);
-      const { response, settle } = await answerDecisions(core, {
+      const { response, settle, cascade } = await answerDecisions(core, {
         body,
         // Node joins a repeated header into one string, as the router does.
         sessionHeader: req.headers['x-session-id'] as string | undefined,
@@ -38,7 +38,7 @@ export function decisionsLane(core: Core, options: { allowedHostnames: readonly 
       });
       // Logged before the answer leaves: a process killed once it is sent has it in its log.
       settle();
-      json(res, 200, JSON.stringify(response), requestId);
+      json(res, 200, JSON.stringify(cascade ? { ...response, cascade } : response), requestId);
     } catch (error) {
       writeError(res, asGatewayError(core, error, requestId, DECISIONS_PATH), requestId);
     }

@@ -1,6 +1,7 @@
 import { characterCount, DecisionsRequestSchema, MAX_SESSION_ID_LENGTH, type DecisionsRequest } from '../../shared/schemas/decisions-request';
 import { isPlainDecisionsRequest } from '../../shared/schemas/fast-accept';
 import type { CancelSignal } from '../core/cancel';
+import { stagesFromCascadeField } from '../core/api/cascade-request';
 import { answerApiCall, type ApiCallAnswer } from '../core/api/decisions-call';
 import type { Core } from '../core/core';
 import type { VerifiedKey } from '../core/keys/api-keys';
@@ -26,10 +27,20 @@ export interface DecisionsCall {
  * call this, so they answer alike.
  */
 export async function answerDecisions(core: Core, call: DecisionsCall): Promise<ApiCallAnswer> {
-  const body = parseJsonText(call.body, 'a DecisionsRequest');
+  const json = parseJsonText(call.body, 'a DecisionsRequest');
+  // The cascade extension (docs/API.md) is taken out before the spec's strict request is checked.
+  const { cascade, body } = withoutCascade(json);
   // The common, plainly valid request passes a quick check; anything else gets the schema (and its error messages).
   const request = isPlainDecisionsRequest(body) ? body : parseOrBadRequest(DecisionsRequestSchema, body, 'DecisionsRequest');
-  return answerApiCall(core, { request, sessionId: sessionOf(request, call), keyId: call.key.id, requestId: call.requestId, signal: call.signal });
+  const stages = cascade === undefined ? undefined : stagesFromCascadeField(cascade, request.questions);
+  return answerApiCall(core, { request, sessionId: sessionOf(request, call), keyId: call.key.id, requestId: call.requestId, signal: call.signal, stages });
+}
+
+/** A request body's `cascade` field apart from the rest (bodies that are not objects are left to the schema's message). */
+export function withoutCascade(json: unknown): { cascade: unknown; body: unknown } {
+  if (typeof json !== 'object' || json === null || Array.isArray(json) || !('cascade' in json)) return { cascade: undefined, body: json };
+  const { cascade, ...body } = json as Record<string, unknown>;
+  return { cascade, body };
 }
 
 /** The body's session_id, else the `x-session-id` header (checked here, under its own name); neither is ever sent to a provider. */

@@ -56,7 +56,7 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
 
   api.post('/alpha/decisions', async (c) => {
     const body = await readBodyText(c, options.bodyLimitBytes);
-    const { response, settle } = await answerDecisions(core, {
+    const { response, settle, cascade } = await answerDecisions(core, {
       body,
       sessionHeader: c.req.header('x-session-id'),
       key: c.get('apiKey'),
@@ -64,7 +64,7 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
       signal: callerGone(c),
     });
     settle();
-    return c.json(response);
+    return c.json(cascade ? { ...response, cascade } : response);
   });
 
   // The other Decisions shapes the field's clients speak, each answered by any model (docs/API.md).

@@ -5,7 +5,9 @@ import type { Core } from '../core/core';
 import { concentration } from '../core/decisions/answers';
 import { fromSystemOneBody, toSystemOneResponse } from '../core/providers/systemone/translate-serving';
 import { parseOrBadRequest } from '../core/validation';
-import { sessionOf, type DecisionsCall } from './decisions-route';
+import type { CascadeRecord } from '../core/api/cascade';
+import { stagesFromCascadeField } from '../core/api/cascade-request';
+import { sessionOf, withoutCascade, type DecisionsCall } from './decisions-route';
 
 /**
  * `POST /api/v1/systemone` (TypeSafe's SDKs with base URL `{host}/api`, `@openrouter/sdk`
@@ -17,9 +19,16 @@ export async function answerSystemOne(
   core: Core,
   call: DecisionsCall,
   json: unknown,
-): Promise<{ response: DecisionsResponse; settle: ApiCallAnswer['settle'] }> {
-  const request = parseOrBadRequest(DecisionsRequestSchema, fromSystemOneBody(json), 'System One request');
-  const { response, settle } = await answerApiCall(core, {
+): Promise<{ response: DecisionsResponse & { cascade?: CascadeRecord }; settle: ApiCallAnswer['settle'] }> {
+  const { cascade, body } = withoutCascade(json);
+  const request = parseOrBadRequest(DecisionsRequestSchema, fromSystemOneBody(body), 'System One request');
+  const stages = cascade === undefined ? undefined : stagesFromCascadeField(cascade, request.questions);
+  const {
+    response,
+    settle,
+    cascade: record,
+  } = await answerApiCall(core, {
+    stages,
     request,
     sessionId: sessionOf(request, call),
     keyId: call.key.id,
@@ -27,5 +36,6 @@ export async function answerSystemOne(
     signal: call.signal,
     route: 'systemone',
   });
-  return { response: toSystemOneResponse(response, concentration), settle };
+  const shaped = toSystemOneResponse(response, concentration);
+  return { response: record ? { ...shaped, cascade: record } : shaped, settle };
 }

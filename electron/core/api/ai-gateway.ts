@@ -3,6 +3,7 @@ import type { Answer } from '../../../shared/schemas/answer';
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import type { Rounding } from '../providers/decision-host';
 import { GatewayError } from '../errors';
+import type { CascadeRecord } from './cascade';
 import { foldCriteria } from '../providers/fold-criteria';
 import type { Answered } from '../service';
 
@@ -65,9 +66,6 @@ export const GatewayErrorBodySchema = z.object({
 /** The spec request a gateway-protocol call asks. Box questions are refused: the protocol has no box answer. */
 export function fromGatewayRequest(model: string | undefined, body: GatewayDecisionRequest): DecisionsRequest {
   if (!model) throw new GatewayError('bad_request', 'ai-model-id: the header naming the model is missing');
-  if (body.providerOptions?.['gateway']?.['models'] !== undefined) {
-    throw new GatewayError('bad_request', 'providerOptions.gateway.models: decision fallbacks are not served here; send the request to one model');
-  }
   const questions = Object.fromEntries(
     Object.entries(body.questions).map(([id, q]) => {
       if (q.type === 'box')
@@ -106,7 +104,12 @@ function stateOf(parts: GatewayDecisionRequest['stateParts']): DecisionsRequest[
 }
 
 /** The answers in the protocol's words, with the rounding they were given to and what the caller may want to know beside them. */
-export function toGatewayResponse(questions: Readonly<Record<string, { type: string }>>, outcome: Answered, request: DecisionsRequest) {
+export function toGatewayResponse(
+  questions: Readonly<Record<string, { type: string }>>,
+  outcome: Answered,
+  request: DecisionsRequest,
+  cascade: CascadeRecord | null = null,
+) {
   const answers: Record<string, unknown> = {};
   const confidence: Record<string, number> = {};
   for (const id of Object.keys(questions)) {
@@ -123,7 +126,8 @@ export function toGatewayResponse(questions: Readonly<Record<string, { type: str
   const usage = outcome.response.usage;
   return {
     answers,
-    model: request.model,
+    // The model whose answers these are (the second stage's when a cascade went on to it).
+    model: cascade?.answered_by ?? request.model,
     ...(outcome.rounding ? { rounding: roundingOf(outcome.rounding) } : {}),
     usage: { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens },
     warnings: [],
@@ -134,6 +138,22 @@ export function toGatewayResponse(questions: Readonly<Record<string, { type: str
         cost: usage.cost ?? null,
         confidence,
         methods: outcome.methods,
+        // As Vercel's gateway lists a decision fallback's attempts: each stage, what it cost, and what sent the request on.
+        ...(cascade
+          ? {
+              routing: {
+                modelAttempts: cascade.stages.map((s) => ({
+                  modelId: s.model,
+                  success: s.error === null,
+                  ...(s.provider ? { provider: s.provider } : {}),
+                  ...(s.id ? { generationId: s.id } : {}),
+                  ...(s.usage ? { usage: { inputTokens: s.usage.input_tokens, outputTokens: s.usage.output_tokens }, cost: s.usage.cost ?? null } : {}),
+                  ...(s.error ? { error: s.error } : {}),
+                  ...(s.triggered_by ? { triggeredBy: s.triggered_by } : {}),
+                })),
+              },
+            }
+          : {}),
       },
     },
   };

@@ -6,6 +6,7 @@ import { usageOf } from '../decisions/usage';
 import { GatewayError } from '../errors';
 import type { Reservation } from '../keys/api-keys';
 import type { Answered } from '../service';
+import { decideInStages, type CascadeRecord, type StagePlan } from './cascade';
 import type { RequestLogEntry } from './request-log';
 
 export interface ApiCall {
@@ -20,6 +21,8 @@ export interface ApiCall {
   route?: ApiRoute;
   /** A declined question: a 400 (the spec's shape has no refusal) or a refusal answer in its place. */
   refusals?: 'fail' | 'keep';
+  /** Other models to ask after the request's own: a cascade, error fallbacks (api/cascade.ts). */
+  stages?: StagePlan | undefined;
 }
 
 /** The Decisions shapes served: the spec's, OpenAI's, System One's, the AI SDK gateway protocol's. */
@@ -31,6 +34,8 @@ export interface ApiCallAnswer {
   outcome: Answered;
   /** The bookkeeping that does not change the answer (request log, trace), for once it is on its way. */
   settle: () => void;
+  /** How the stages went, when the call asked for several. */
+  cascade: CascadeRecord | null;
 }
 
 const spanOf = (request: DecisionsRequest, sessionId: string | null, startMs: number, endMs: number) => ({
@@ -81,13 +86,19 @@ export async function answerApiCall(core: Core, call: ApiCall): Promise<ApiCallA
         reservation = core.apiKeys.reserve(keyId, maxCost);
       };
   let outcome: Answered;
+  let cascade: CascadeRecord | null = null;
   try {
-    outcome = await core.service().decide(request, {
+    const options = {
       requestId: call.requestId,
       admit,
       ...(call.signal ? { signal: call.signal } : {}),
       ...(call.refusals ? { refusals: call.refusals } : {}),
-    });
+    };
+    if (call.stages) {
+      const staged = await decideInStages(core.service(), request, call.stages, options, (model) => worstOf(core, request, model));
+      outcome = staged.answered;
+      cascade = staged.record;
+    } else outcome = await core.service().decide(request, options);
   } catch (error) {
     // Upstream calls made before the failure were paid for: the key is charged what they cost.
     const usage = usageOf(error);
@@ -124,5 +135,14 @@ export async function answerApiCall(core: Core, call: ApiCall): Promise<ApiCallA
       });
     }
   };
-  return { response: outcome.response, outcome, settle };
+  return { response: outcome.response, outcome, settle, cascade };
+}
+
+/** The most a later stage's model can cost for this request (null: a price unknown, or it cannot be planned: it then holds nothing). */
+function worstOf(core: Core, request: DecisionsRequest, model: string): number | null {
+  try {
+    return core.decisions.admissionCost({ ...request, model });
+  } catch {
+    return null;
+  }
 }

@@ -60,6 +60,43 @@ describe('ai 7.0.173 experimental_decide', () => {
     expect((measured.providerMetadata?.['gateway'] as { confidence: Record<string, number> }).confidence['mood']).toBeGreaterThanOrEqual(0);
   });
 
+  it("Vercel's decision fallbacks (providerOptions.gateway.models): an uncertain answer rerun on the conditional model, which the result names, with the attempts listed", async () => {
+    const escalate = { model: 'sandbox/baseline-text', when: { any: [{ question: 'late' as const, probabilityBetween: [0, 1] as [number, number] }] } };
+    const result = await experimental_decide({
+      model: gateway().decisionModel('sandbox/decider'),
+      state,
+      questions,
+      maxRetries: 0,
+      providerOptions: { gateway: { models: [escalate] } },
+    });
+    expect(result.response.modelId).toBe('sandbox/baseline-text');
+    const routing = (result.providerMetadata?.['gateway'] as { routing: { modelAttempts: { modelId: string; success: boolean; triggeredBy?: string[] }[] } })
+      .routing;
+    expect(routing.modelAttempts.map((a) => [a.modelId, a.success, a.triggeredBy ?? null])).toEqual([
+      ['sandbox/decider', true, ['late']],
+      ['sandbox/baseline-text', true, null],
+    ]);
+    // A condition that cannot hold keeps the first model's answers.
+    const kept = await experimental_decide({
+      model: gateway().decisionModel('sandbox/decider'),
+      state,
+      questions,
+      maxRetries: 0,
+      providerOptions: { gateway: { models: [{ model: 'sandbox/baseline-text', when: { question: 'mood', confidenceBelow: 0 } }] } },
+    });
+    expect(kept.response.modelId).toBe('sandbox/decider');
+    // A named question that is not asked is refused, as the gateway does, naming it.
+    await expect(
+      experimental_decide({
+        model: gateway().decisionModel('sandbox/decider'),
+        state,
+        questions,
+        maxRetries: 0,
+        providerOptions: { gateway: { models: [{ model: 'sandbox/baseline-text', when: { question: 'tone', confidenceBelow: 0.5 } }] } },
+      }),
+    ).rejects.toThrow(/providerOptions\.gateway\.models\[0\]\.when\.question: the request has no question "tone"/);
+  });
+
   it("a refusal arrives as the SDK's DecisionRefusalError naming the question, through both providers", async () => {
     const two = { late: { type: 'boolean' as const, instructions: 'Late?' }, topic: { type: 'boolean' as const, instructions: 'About billing?' } };
     for (const provider of [() => openai().decisionModel('acme/luna'), () => gateway().decisionModel('acme/luna')]) {

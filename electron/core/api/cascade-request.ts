@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { conditionProblems } from '../../../shared/cascade/conditions';
+import { CascadeConditionSchema, CascadeSchema } from '../../../shared/schemas/cascade';
+import type { Question } from '../../../shared/schemas/question';
+import { GatewayError } from '../errors';
+import type { StagePlan } from './cascade';
+
+/** Zod's issues as "where: what", under the field the caller named. */
+function problemsOf(error: z.ZodError, root: string): string {
+  return error.issues
+    .map((i) => `${[root, ...i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))].join('').replace(/\.\[/g, '[')}: ${i.message}`)
+    .join('; ');
+}
+
+function checkFits(when: z.infer<typeof CascadeConditionSchema>, questions: Readonly<Record<string, Question>>, path: string): void {
+  const problems = conditionProblems(when, questions, path);
+  if (problems.length > 0) throw new GatewayError('bad_request', problems.join('; '));
+}
+
+/**
+ * The `cascade` extension of the spec's and System One's routes: `{ "model": "…", "when": condition }`
+ * (docs/API.md), checked against the request's questions. A server without the extension refuses the
+ * field (the spec's request is strict), so a caller never gets one model's answer thinking it had two.
+ */
+export function stagesFromCascadeField(value: unknown, questions: Readonly<Record<string, Question>>): StagePlan {
+  const parsed = CascadeSchema.safeParse(value);
+  if (!parsed.success) throw new GatewayError('bad_request', problemsOf(parsed.error, 'cascade'));
+  checkFits(parsed.data.when, questions, 'cascade.when');
+  return { then: parsed.data.model, when: parsed.data.when, fallbacks: [] };
+}
+
+const GatewayModelsSchema = z
+  .array(z.union([z.string().min(1, 'a model id'), z.strictObject({ model: z.string().min(1, 'a model id'), when: CascadeConditionSchema })]))
+  .min(1, 'at least 1 model')
+  .refine(
+    (entries) => entries.slice(1).every((e) => typeof e === 'string'),
+    'only the first entry may be conditional ({model, when}); the others are model ids',
+  );
+
+/**
+ * Vercel's decision fallbacks (`providerOptions.gateway.models`): one conditional `{model, when}`
+ * entry first, then plain model ids tried when the model before fails. Questions are the request's,
+ * in the spec's words (a named question must exist with a type its condition reads).
+ */
+export function stagesFromGatewayModels(value: unknown, questions: Readonly<Record<string, Question>>): StagePlan {
+  const parsed = GatewayModelsSchema.safeParse(value);
+  if (!parsed.success) throw new GatewayError('bad_request', problemsOf(parsed.error, 'providerOptions.gateway.models'));
+  const [first, ...rest] = parsed.data;
+  if (typeof first === 'string') return { then: null, when: null, fallbacks: [first, ...(rest as string[])] };
+  checkFits(first!.when, questions, 'providerOptions.gateway.models[0].when');
+  return { then: first!.model, when: first!.when, fallbacks: rest as string[] };
+}
