@@ -118,6 +118,8 @@ export class RequestLog {
   private fileFor(file: string): number {
     if (this.open?.file === file) return this.open.fd;
     this.closeFile();
+    // A new day's file (or the same one again after a failed write): days past the retention go now, not only at start.
+    this.removeExpired();
     const fd = openSync(join(this.dir, file), 'a', 0o600);
     this.open = { file, fd };
     return fd;

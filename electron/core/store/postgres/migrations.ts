@@ -351,6 +351,11 @@ export const PG_MIGRATIONS: readonly string[] = [
   ALTER TABLE eval_runs ADD COLUMN spread boolean NOT NULL DEFAULT false;
   ALTER TABLE eval_runs ADD COLUMN not_before double precision;
   `,
+  `
+  -- The ledger is folded into the keys' rows by age (key-store.ts foldLedger): found by time, not by
+  -- reading every row.
+  CREATE INDEX spend_ledger_by_time ON spend_ledger (at);
+  `,
 ];
 
 /** The channels the schema notifies on, by domain. */
