@@ -351,6 +351,19 @@ export const PG_MIGRATIONS: readonly string[] = [
   ALTER TABLE eval_runs ADD COLUMN spread boolean NOT NULL DEFAULT false;
   ALTER TABLE eval_runs ADD COLUMN not_before double precision;
   `,
+  `
+  -- Named cascades (a second model and when to ask it), saved from an evaluation's curve and used
+  -- by name in requests, shared by every instance. source: the run and point it came from.
+  CREATE TABLE cascade_presets (
+    name text PRIMARY KEY,
+    model text NOT NULL,
+    first_model text,
+    when_json json NOT NULL,
+    source json,
+    created_at text NOT NULL,
+    updated_at text NOT NULL
+  );
+  `,
 ];
 
 /** The channels the schema notifies on, by domain. */
