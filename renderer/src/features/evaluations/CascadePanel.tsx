@@ -11,12 +11,12 @@ import { evalKeys } from './api';
 
 const TOOLTIP = { trigger: 'item', renderMode: 'richText' } as const;
 const percent = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}%`);
-const perThousand = (usd: number) => Number((usd * 1000).toPrecision(4));
+const perItem = (usd: number) => Number(usd.toPrecision(4));
 
 /** Which questions the condition reads: one question, or every question of a family's kinds. */
 type Scope = { question: string } | { family: CascadeFamily };
 
-/** Accuracy against cost per 1,000 items: the cascade at every threshold as a line, each model alone as a point, the picked threshold ringed. */
+/** Accuracy against cost per item (both stages billed): the cascade at every threshold as a line, each model alone as a point, the picked threshold ringed. */
 function CurveChart({ curve, picked }: { curve: CascadeCurve; picked: CascadePoint | null }) {
   const option = useMemo(() => {
     const line = [...curve.points].sort((a, b) => a.cost_per_item - b.cost_per_item).filter((p) => p.accuracy !== null);
@@ -27,16 +27,17 @@ function CurveChart({ curve, picked }: { curve: CascadeCurve; picked: CascadePoi
       symbol: i === 0 ? 'circle' : 'rect',
       symbolSize: 13,
       z: 3,
-      label: { show: true, position: 'right', formatter: `${s.model.split('/').pop()} alone`, fontSize: 11 },
-      tooltip: { formatter: () => `${s.model} alone: ${percent(s.accuracy)} at ${formatUsd(s.cost_per_item * 1000)} per 1,000 items` },
-      data: s.accuracy === null ? [] : [[perThousand(s.cost_per_item), s.accuracy]],
+      // The cheaper model's name to its right, the dearer one's to its left: both stay inside the chart.
+      label: { show: true, position: i === 0 ? 'right' : 'left', formatter: `${s.model.split('/').pop()} alone`, fontSize: 11 },
+      tooltip: { formatter: () => `${s.model} alone: ${percent(s.accuracy)} at ${formatUsd(s.cost_per_item)} per item` },
+      data: s.accuracy === null ? [] : [[perItem(s.cost_per_item), s.accuracy]],
     });
     return {
       tooltip: TOOLTIP,
       legend: { top: 0 },
-      grid: { left: 64, right: 32, top: 40, bottom: 44 },
-      xAxis: { type: 'value', name: 'USD per 1,000 items', nameLocation: 'middle', nameGap: 28, scale: true },
-      yAxis: { type: 'value', name: curve.metric, scale: true, max: 1 },
+      grid: { left: 64, right: 40, top: 40, bottom: 44 },
+      xAxis: { type: 'value', name: 'USD per item', nameLocation: 'middle', nameGap: 28, scale: true },
+      yAxis: { type: 'value', name: curve.metric, scale: true },
       series: [
         {
           name: 'cascade',
@@ -47,10 +48,10 @@ function CurveChart({ curve, picked }: { curve: CascadeCurve; picked: CascadePoi
           tooltip: {
             formatter: (p: { dataIndex: number }) => {
               const x = line[p.dataIndex]!;
-              return `threshold ${x.threshold}: ${percent(x.accuracy)} at ${formatUsd(x.cost_per_item * 1000)} per 1,000 items, ${percent(x.escalated)} escalated`;
+              return `threshold ${x.threshold}: ${percent(x.accuracy)} at ${formatUsd(x.cost_per_item)} per item, ${percent(x.escalated)} escalated`;
             },
           },
-          data: line.map((p) => [perThousand(p.cost_per_item), p.accuracy]),
+          data: line.map((p) => [perItem(p.cost_per_item), p.accuracy]),
         },
         single(curve.first, 0),
         single(curve.second, 1),
@@ -62,7 +63,7 @@ function CurveChart({ curve, picked }: { curve: CascadeCurve; picked: CascadePoi
           symbolSize: 20,
           z: 4,
           tooltip: { formatter: () => (picked ? `picked: threshold ${picked.threshold}` : '') },
-          data: picked && picked.accuracy !== null ? [[perThousand(picked.cost_per_item), picked.accuracy]] : [],
+          data: picked && picked.accuracy !== null ? [[perItem(picked.cost_per_item), picked.accuracy]] : [],
         },
       ],
     };
@@ -270,7 +271,7 @@ export function CascadePanel({ run, done }: { run: EvalRun; done: number }) {
                   <th scope="col">threshold</th>
                   <th scope="col">condition</th>
                   <th scope="col">{curve.data.metric}</th>
-                  <th scope="col">cost / 1,000 items</th>
+                  <th scope="col">cost per item</th>
                   <th scope="col">escalated</th>
                   <th scope="col">latency mean</th>
                   <th scope="col">p50</th>
@@ -283,7 +284,7 @@ export function CascadePanel({ run, done }: { run: EvalRun; done: number }) {
                       {s.model} alone
                     </th>
                     <td className="mono">{percent(s.accuracy)}</td>
-                    <td className="mono">{formatUsd(s.cost_per_item * 1000)}</td>
+                    <td className="mono">{formatUsd(s.cost_per_item)}</td>
                     <td />
                     <td className="mono">{s.latency_ms.mean === null ? '–' : `${s.latency_ms.mean.toFixed(0)} ms`}</td>
                     <td className="mono">{s.latency_ms.p50 === null ? '–' : `${s.latency_ms.p50.toFixed(0)} ms`}</td>
@@ -294,7 +295,7 @@ export function CascadePanel({ run, done }: { run: EvalRun; done: number }) {
                     <td className="mono">{p.threshold}</td>
                     <td className="mono small">{JSON.stringify(p.condition)}</td>
                     <td className="mono">{percent(p.accuracy)}</td>
-                    <td className="mono">{formatUsd(p.cost_per_item * 1000)}</td>
+                    <td className="mono">{formatUsd(p.cost_per_item)}</td>
                     <td className="mono">{percent(p.escalated)}</td>
                     <td className="mono">{p.latency_ms.mean === null ? '–' : `${p.latency_ms.mean.toFixed(0)} ms`}</td>
                     <td className="mono">{p.latency_ms.p50 === null ? '–' : `${p.latency_ms.p50.toFixed(0)} ms`}</td>
