@@ -19,6 +19,7 @@ import type { RunStore } from './runs/run-store';
 import type { RequestLog } from './api/request-log';
 import type { OtlpExporter } from './trace/otlp';
 import type { QuestionSets } from './question-sets/question-sets';
+import type { CascadePresets } from './cascade-presets/cascade-presets';
 import type { Runs } from './runs/runs';
 import type { BoxItems } from './boxes/box-items';
 import type { BoxReview } from './boxes/box-review';
@@ -110,6 +111,8 @@ export interface Core {
   readonly requestLog: RequestLog;
   readonly tracer: OtlpExporter;
   readonly questionSets: QuestionSets;
+  /** Named cascades (a second model and when to ask it): `cascadePresets.presetByName(name)` resolves one. */
+  readonly cascadePresets: CascadePresets;
   readonly runs: Runs;
   readonly boxItems: BoxItems;
   /** Box review over datasets of images. */

@@ -14,6 +14,7 @@ import { RunStore } from './runs/run-store';
 import { RequestLog } from './api/request-log';
 import { OtlpExporter } from './trace/otlp';
 import { QuestionSets } from './question-sets/question-sets';
+import { CascadePresets } from './cascade-presets/cascade-presets';
 import { Runs } from './runs/runs';
 import { BoxItems } from './boxes/box-items';
 import { BoxReview } from './boxes/box-review';
@@ -219,6 +220,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     runStore,
     requestLog,
     questionSets: new QuestionSets(storage.questionSets, clock),
+    cascadePresets: new CascadePresets(storage.cascadePresets, clock),
     boxItems: new BoxItems(storage.boxes, clock),
     boxReview: new BoxReview(storage.boxes, clock, datasets, evalRuns),
     runs,

@@ -314,6 +314,64 @@ describe('npm run eval', () => {
     expect(JSON.parse(readFileSync(join(dir.path, 'budget.json'), 'utf8'))).toMatchObject({ dataset: { items: N }, models: [{ model: 'lp/alpha', items: 1 }] });
   }, 60_000);
 
+  it('prints a cascade curve between two models and the threshold a target picks, worked out by hand from the chosen P(true)', async () => {
+    // late: alpha right on items 1, 5, 8, 9, 10, 11; beta on 1, 2, 3, 4, 7, 11 (6 of 12 each). Escalating
+    // an item changes the count by beta's mark − alpha's: +1 for 2, 3, 4, 7; −1 for 5, 8, 9, 10; 0 else.
+    // Bands widen by |p − 0.5| of alpha's P(true): 0.05 (item 5) → 5, 0.1 (7, 11) → 6, 0.15 (3) → 7 = 58.3%
+    // at 4 of 12 escalated, 0.2 (2, 8) → 7 with 6 escalated, then no higher. A request (3 questions) costs
+    // 3 × (100 × $1e-6 + 1 × $2e-6) = $0.000306 on each model: the cascade at 0.15 costs $0.000306 × 16/12.
+    const args = [
+      '--set',
+      join(dir.path, 'set.json'),
+      '--dataset',
+      join(dir.path, 'data.jsonl'),
+      '--cascade',
+      'lp/alpha,lp/beta',
+      '--cascade-question',
+      'late',
+    ];
+    const out = await run([...args, '--target-accuracy', '0.55']);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).toContain('(12 items × 2 models)');
+    expect(out.stdout).toContain('Cascade lp/alpha → lp/beta: probabilityBetween on "late"; accuracy over 12 items both models answered');
+    expect(out.stdout).toMatch(/lp\/alpha alone\s+50\.0%\s+\$0\.000306/);
+    expect(out.stdout).toMatch(/lp\/beta alone\s+50\.0%\s+\$0\.000306/);
+    const chosen = /Threshold ([\d.]+): 58\.3% at \$0\.000408 per item, 33\.3% escalated\nCondition: (.*)\n/.exec(out.stdout);
+    expect(chosen, out.stdout).not.toBeNull();
+    expect(Number(chosen![1])).toBeCloseTo(0.15, 6);
+    const condition = JSON.parse(chosen![2]!) as { question: string; probabilityBetween: [number, number] };
+    expect(condition.question).toBe('late');
+    expect(condition.probabilityBetween[0]).toBeCloseTo(0.35, 6);
+    expect(condition.probabilityBetween[1]).toBeCloseTo(0.65, 6);
+    // The table's rows, narrowest band first: the accuracies above, in order.
+    const accuracies = [...out.stdout.matchAll(/^[\d.]+\s+\{"question":"late".*?\}\s+([\d.]+)%/gm)].map((m) => Number(m[1]));
+    expect(accuracies.slice(0, 4)).toEqual([50, 41.7, 50, 58.3]);
+    expect(Math.max(...accuracies)).toBe(58.3);
+
+    const unreached = await run([...args, '--target-accuracy', '0.9']);
+    expect(unreached.code).toBe(0);
+    expect(unreached.stdout).toContain('No threshold reaches 90.0%: the most accurate reaches 58.3% at $0.000408 per item');
+    expect(unreached.stdout).toMatch(/Closest: threshold 0\.15\d*, condition \{"question":"late","probabilityBetween":\[0\.35\d*,0\.65\d*\]\}/);
+  }, 60_000);
+
+  it('refuses a cascade without two models, a target out of range, two targets, or a target without a cascade (exit 2, nothing sent)', async () => {
+    const before = provider.received.length;
+    const base = ['--set', join(dir.path, 'set.json'), '--dataset', join(dir.path, 'data.jsonl')];
+    const cases: [string[], RegExp][] = [
+      [['--cascade', 'lp/alpha'], /--cascade names two models, the first and the second, not "lp\/alpha"/],
+      [['--cascade', 'lp/alpha,lp/beta', '--target-accuracy', '95'], /--target-accuracy must be a share between 0 and 1 \(0\.95 for 95%\), not "95"/],
+      [['--cascade', 'lp/alpha,lp/beta', '--target-accuracy', '0.9', '--max-cost-per-item', '0.01'], /give one target, not both/],
+      [['--model', 'lp/alpha', '--max-cost-per-item', '0.01'], /--max-cost-per-item goes with --cascade FIRST,SECOND/],
+      [['--cascade', 'lp/alpha,lp/beta', '--cascade-question', 'nope'], /--cascade-question nope: the set has no such question \(it has late, mood, stars\)/],
+    ];
+    for (const [extra, message] of cases) {
+      const out = await run([...base, ...extra]);
+      expect(out.code, extra.join(' ')).toBe(2);
+      expect(out.stderr).toMatch(message);
+    }
+    expect(provider.received.length).toBe(before);
+  }, 60_000);
+
   it('exits 2 naming file, row and field on a bad dataset, and 2 on an unknown model', async () => {
     writeFileSync(join(dir.path, 'bad.csv'), 'id,state,expected.mood\na,x,happy\nb,y,angry\n');
     const bad = await run(['--set', join(dir.path, 'set.json'), '--dataset', join(dir.path, 'bad.csv'), '--model', 'lp/alpha']);

@@ -18,11 +18,17 @@ import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
 import { createLogger } from '../core/logger';
 import { defaultDataDir } from './data-dir';
 import { formatTable, resultLine } from '../core/evaluations/results-export';
+import { formatCurve, pickPoint } from '../core/evaluations/cascade-curve';
+import type { CascadeCurve, CascadeTarget } from '../../shared/schemas/cascade-curve';
 
 const USAGE = `Usage:
   npm run eval -- --set SET.json --dataset DATA.jsonl|DATA.csv|DATA.json --model A[,B...]
                   [--data-dir DIR] [--report report.json] [--results results.jsonl]
                   [--concurrency N] [--budget USD] [--valid-only]
+                  [--cascade FIRST,SECOND [--cascade-question NAME]
+                   [--target-accuracy 0.95 | --max-cost-per-item USD]]
+--cascade prints the curve of a cascade from FIRST to SECOND (both run; --model may be left out),
+computed from their answers, and the threshold that meets the target.
 Exit 0 when the run completed, 2 on bad input, 1 when it could not complete.`;
 
 class BadInput extends Error {
@@ -76,6 +82,10 @@ async function main(argv: string[]): Promise<number> {
         concurrency: { type: 'string' },
         budget: { type: 'string' },
         'valid-only': { type: 'boolean' },
+        cascade: { type: 'string' },
+        'cascade-question': { type: 'string' },
+        'target-accuracy': { type: 'string' },
+        'max-cost-per-item': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -86,15 +96,20 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  if (!values.set || !values.dataset || !values.model) bad('--set, --dataset and --model are required');
+  const cascade = cascadeOption(values);
+  if (!values.set || !values.dataset || (!values.model && !cascade)) bad('--set, --dataset and --model (or --cascade) are required');
   const request = readSet(values.set);
   if (!existsSync(values.dataset)) bad(`--dataset ${values.dataset}: no such file`);
   if (!formatOf(values.dataset)) bad(`--dataset ${values.dataset}: expected a .csv, .jsonl or .json file`);
-  const models = values.model
+  const models = (values.model ?? '')
     .split(',')
     .map((m) => m.trim())
     .filter(Boolean);
+  // The cascade's models are run too, each once.
+  for (const m of cascade?.models ?? []) if (!models.includes(m)) models.push(m);
   if (models.length === 0) bad('--model names no model');
+  if (cascade?.question !== undefined && !(cascade.question in request.questions))
+    bad(`--cascade-question ${cascade.question}: the set has no such question (it has ${Object.keys(request.questions).join(', ')})`);
   const concurrency = positiveNumber('--concurrency', values.concurrency, true) ?? 4;
   const budget = positiveNumber('--budget', values.budget, false) ?? null;
 
@@ -122,6 +137,7 @@ async function main(argv: string[]): Promise<number> {
       validOnly: values['valid-only'] ?? false,
       report: values.report,
       results: values.results,
+      cascade,
     });
   } finally {
     await core.close();
@@ -139,6 +155,7 @@ async function evaluate(
     validOnly: boolean;
     report?: string | undefined;
     results?: string | undefined;
+    cascade?: CascadeOption | undefined;
   },
 ): Promise<number> {
   // The dataset an evaluation from the command line reads is logged as the command line's import.
@@ -204,6 +221,15 @@ async function evaluate(
     await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
   }
   process.stdout.write(formatTable(report));
+  if (o.cascade)
+    printCascade(
+      await core.evalRuns.cascadeCurve(run.id, {
+        first_variant: o.models.indexOf(o.cascade.models[0]),
+        second_variant: o.models.indexOf(o.cascade.models[1]),
+        question: o.cascade.question,
+      }),
+      o.cascade.target,
+    );
   if (run.status !== 'done') {
     process.stderr.write(`The run did not complete: ${run.status}${run.message ? ` (${run.message})` : ''}\n`);
     return 1;
@@ -242,6 +268,57 @@ function checkBudget(estimate: EvalEstimate, budget: number | null): void {
   if (estimate.cost_usd !== null && budget < estimate.cost_usd)
     process.stderr.write(
       `Warning: --budget ${usdText(budget)} is below the estimate (about ${usdText(estimate.cost_usd)}): the run will likely stop before it ends\n`,
+    );
+}
+
+interface CascadeOption {
+  models: [string, string];
+  question?: string | undefined;
+  target?: CascadeTarget | undefined;
+}
+
+/** --cascade FIRST,SECOND with its question and target, checked. */
+function cascadeOption(values: {
+  cascade?: string | undefined;
+  'cascade-question'?: string | undefined;
+  'target-accuracy'?: string | undefined;
+  'max-cost-per-item'?: string | undefined;
+}): CascadeOption | undefined {
+  const accuracy = values['target-accuracy'];
+  const ceiling = values['max-cost-per-item'];
+  if (!values.cascade) {
+    for (const flag of ['cascade-question', 'target-accuracy', 'max-cost-per-item'] as const)
+      if (values[flag] !== undefined) bad(`--${flag} goes with --cascade FIRST,SECOND`);
+    return undefined;
+  }
+  const models = values.cascade.split(',').map((m) => m.trim());
+  if (models.length !== 2 || !models[0] || !models[1]) bad(`--cascade names two models, the first and the second, not "${values.cascade}"`);
+  if (models[0] === models[1]) bad('--cascade goes from one model to another: name two different models');
+  if (accuracy !== undefined && ceiling !== undefined) bad('--target-accuracy and --max-cost-per-item: give one target, not both');
+  let target: CascadeTarget | undefined;
+  if (accuracy !== undefined) {
+    const x = Number(accuracy);
+    if (accuracy.trim() === '' || !Number.isFinite(x) || x < 0 || x > 1)
+      bad(`--target-accuracy must be a share between 0 and 1 (0.95 for 95%), not "${accuracy}"`);
+    target = { accuracy: x };
+  }
+  if (ceiling !== undefined) {
+    const c = Number(ceiling);
+    if (ceiling.trim() === '' || !Number.isFinite(c) || c < 0) bad(`--max-cost-per-item must be USD per item, 0 or more, not "${ceiling}"`);
+    target = { max_cost_per_item: c };
+  }
+  return { models: [models[0], models[1]], question: values['cascade-question'], target };
+}
+
+/** The curve's table, then the threshold the target picks (or that none does, and the closest). */
+function printCascade(curve: CascadeCurve, target: CascadeTarget | undefined): void {
+  process.stdout.write(`\n${formatCurve(curve)}`);
+  if (!target) return;
+  const pick = pickPoint(curve.points, target);
+  if (pick.reached) process.stdout.write(`Threshold ${pick.point.threshold}: ${pick.message}\nCondition: ${JSON.stringify(pick.point.condition)}\n`);
+  else
+    process.stdout.write(
+      `${pick.message}${pick.closest ? `\nClosest: threshold ${pick.closest.threshold}, condition ${JSON.stringify(pick.closest.condition)}` : ''}\n`,
     );
 }
 

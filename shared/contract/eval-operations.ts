@@ -16,6 +16,8 @@ import {
   SavedCalibrationSchema,
 } from '../schemas/evaluation';
 import { QuestionSetSummarySchema } from '../schemas/inspector';
+import { CascadeCurveSchema, CascadeFamilySchema } from '../schemas/cascade-curve';
+import { CascadePresetInputSchema, CascadePresetNameSchema, CascadePresetSchema } from '../schemas/cascade-preset';
 
 type Kind = 'query' | 'mutation';
 const op = <I extends z.ZodType, O extends z.ZodType>(kind: Kind, summary: string, input: I, output: O) => ({ kind, summary, input, output });
@@ -199,6 +201,28 @@ export const EVAL_OPERATIONS = {
     z.object({ id: z.string(), baseline_id: z.string() }).strict(),
     RunComparisonSchema,
   ),
+  'evals.cascadeCurve': op(
+    'query',
+    'A cascade between two models of a run, computed from their answers without sending a request: accuracy, cost per item, share escalated and latency at every threshold of a condition (question: the one it reads; else family: every question of its kinds)',
+    z
+      .object({
+        id: z.string(),
+        first_variant: z.number().int().min(0),
+        second_variant: z.number().int().min(0),
+        question: z.string().min(1).max(256).optional(),
+        family: CascadeFamilySchema.optional(),
+      })
+      .strict(),
+    CascadeCurveSchema,
+  ),
+  'cascadePresets.list': op('query', 'Saved cascade presets (a second model and when to ask it), by name', z.object({}).strict(), z.array(CascadePresetSchema)),
+  'cascadePresets.save': op(
+    'mutation',
+    'Save a cascade preset under its name (replacing one of that name): usable by name in requests and question sets',
+    CascadePresetInputSchema,
+    CascadePresetSchema,
+  ),
+  'cascadePresets.delete': op('mutation', 'Delete a cascade preset', z.object({ name: CascadePresetNameSchema }).strict(), CascadePresetSchema),
   'samples.add': op(
     'mutation',
     'Add the sample question set and its labelled dataset (marked as samples; again returns those there)',

@@ -77,6 +77,10 @@ export const OPERATION_NAMES = [
   'evals.calibrations',
   'evals.setBaseline',
   'evals.compare',
+  'evals.cascadeCurve',
+  'cascadePresets.list',
+  'cascadePresets.save',
+  'cascadePresets.delete',
   'samples.add',
   'samples.remove',
 ] as const;

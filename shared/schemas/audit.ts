@@ -26,10 +26,12 @@ export const AuditActionSchema = z.enum([
   'dataset.create',
   'dataset.update',
   'dataset.delete',
+  'cascade_preset.save',
+  'cascade_preset.delete',
 ]);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
 
-export const AuditTargetKindSchema = z.enum(['key', 'set', 'dataset']);
+export const AuditTargetKindSchema = z.enum(['key', 'set', 'dataset', 'cascade_preset']);
 export type AuditTargetKind = z.infer<typeof AuditTargetKindSchema>;
 export const AuditTargetSchema = z.object({ kind: AuditTargetKindSchema, id: z.string(), name: z.string() });
 export type AuditTarget = z.infer<typeof AuditTargetSchema>;

@@ -16,6 +16,8 @@ import type { Edges } from '../../../shared/geometry/iou';
 import { itemText } from './item-text';
 import { refinedExpectation, type Answered } from './refine';
 import { variantKeys } from '../../../shared/evaluations/variant-keys';
+import type { CascadeCurve, CascadeFamily } from '../../../shared/schemas/cascade-curve';
+import { cascadeCurve } from './cascade-curve';
 
 type RunRow = StoredEvalRun;
 
@@ -640,6 +642,38 @@ export class EvalRuns {
       items,
       variants: keys.map((key, i) => ({ key, results: byVariant[i]! })),
       detail: options.detail ?? false,
+    });
+  }
+
+  /**
+   * A cascade between two of the run's models, from their stored answers (no request sent): see
+   * cascade-curve.ts. `question` names the question the condition reads, else `family` says which
+   * questions (every one of its kinds).
+   */
+  async cascadeCurve(
+    id: string,
+    options: { first_variant: number; second_variant: number; question?: string | undefined; family?: CascadeFamily | undefined },
+  ): Promise<CascadeCurve> {
+    const row = await this.row(id);
+    const variants = row.variants as EvalVariant[];
+    for (const [name, v] of [
+      ['first_variant', options.first_variant],
+      ['second_variant', options.second_variant],
+    ] as const)
+      if (v >= variants.length) throw new GatewayError('bad_request', `${name}: the run has no model at place ${v} (it has ${variants.length})`);
+    if (options.first_variant === options.second_variant)
+      throw new GatewayError('bad_request', 'second_variant: a cascade goes from one model to another; pick two different models');
+    const keys = variantKeys(variants);
+    const items = (await this.deps.datasets.expectations(row.dataset_id)).map((i) => ({ position: i.position, expected: i.expected as Record<string, never> }));
+    const byVariant = variants.map(() => [] as StoredResult[]);
+    for (const r of await this.results(id)) byVariant[r.variant]?.push(toStored(r));
+    return cascadeCurve({
+      questions: (row.request as DecisionsRequest).questions as Record<string, Question>,
+      items,
+      first: { model: keys[options.first_variant]!, results: byVariant[options.first_variant]! },
+      second: { model: keys[options.second_variant]!, results: byVariant[options.second_variant]! },
+      question: options.question,
+      family: options.family,
     });
   }
 

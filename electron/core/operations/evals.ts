@@ -12,6 +12,7 @@ import { resultsCsvHeader, resultsCsvRow, resultLine } from '../evaluations/resu
 import type { EVAL_OPERATIONS } from '../../../shared/contract/eval-operations';
 import { compareRuns } from '../evaluations/run-comparison';
 import { addSamples, removeSamples } from '../samples/samples';
+import { GatewayError } from '../errors';
 
 type EvalOps = Pick<Handlers, keyof typeof EVAL_OPERATIONS>;
 
@@ -161,6 +162,31 @@ export function evalHandlers(core: HandlerDeps): EvalOps {
     'evals.calibrations': async () => core.evalRuns.calibrations(),
     'evals.setBaseline': async ({ id, baseline_id }) => core.evalRuns.setBaseline(id, baseline_id),
     'evals.compare': async ({ id, baseline_id }) => compareRuns({ runs: core.evalRuns, datasets: core.datasets }, id, baseline_id),
+    'evals.cascadeCurve': async ({ id, first_variant, second_variant, question, family }) =>
+      core.evalRuns.cascadeCurve(id, { first_variant, second_variant, question, family }),
+    'cascadePresets.list': async () => core.cascadePresets.list(),
+    'cascadePresets.save': async (input, context) => {
+      const actor = actorOf(context, 'cascadePresets.save');
+      for (const [field, model] of [
+        ['model', input.model],
+        ['first_model', input.first_model],
+      ] as const)
+        if (model && !core.catalog.hasModel(model)) throw new GatewayError('bad_request', `${field}: no model "${model}" in the catalog`);
+      const { preset, created } = await core.cascadePresets.save(input);
+      await core.audit.record(
+        actor,
+        'cascade_preset.save',
+        { kind: 'cascade_preset', id: preset.name, name: preset.name },
+        { created, model: preset.model, first_model: preset.first_model, when: preset.when },
+      );
+      return preset;
+    },
+    'cascadePresets.delete': async ({ name }, context) => {
+      const actor = actorOf(context, 'cascadePresets.delete');
+      const preset = await core.cascadePresets.delete(name);
+      await core.audit.record(actor, 'cascade_preset.delete', { kind: 'cascade_preset', id: name, name }, { model: preset.model, when: preset.when });
+      return preset;
+    },
     'samples.add': async () => addSamples(core),
     'samples.remove': async () => removeSamples(core),
   };

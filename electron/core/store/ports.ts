@@ -181,6 +181,34 @@ export interface QuestionSetStorage {
   removeSamples(): Promise<number>;
 }
 
+/**
+ * A named cascade as stored: where a request goes when `when` holds on the first model's answers.
+ * `when` is what was saved, checked again by the domain when read.
+ */
+export interface StoredCascadePreset {
+  name: string;
+  /** The model asked again when the condition holds. */
+  model: string;
+  /** The model asked first, when the preset names one (else the request's own model is). */
+  first_model: string | null;
+  when: unknown;
+  /** Where the threshold came from (a run, its models and what the curve said there), or null. */
+  source: unknown;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The cascade presets' storage: one preset per name. */
+export interface CascadePresetStorage {
+  /** Every preset, by name. */
+  list(): Promise<StoredCascadePreset[]>;
+  get(name: string): Promise<StoredCascadePreset | undefined>;
+  /** Adds the preset, or replaces the one of that name (keeping when it was created). */
+  put(preset: StoredCascadePreset): Promise<void>;
+  /** Removes the preset of that name; whether there was one. */
+  remove(name: string): Promise<boolean>;
+}
+
 /** A decision request as recorded: a run from the inspector (with its content) or an API call of an earlier version (metadata only). */
 export interface StoredRun {
   id: string;
@@ -669,6 +697,7 @@ export interface Storage {
   readonly providerKeyDates: ProviderKeyDates;
   readonly metrics: MetricsStorage;
   readonly questionSets: QuestionSetStorage;
+  readonly cascadePresets: CascadePresetStorage;
   readonly runs: RunStorage;
   readonly legacySpend: LegacySpendStorage;
   readonly datasets: DatasetStorage;

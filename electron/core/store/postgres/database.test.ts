@@ -26,6 +26,7 @@ describe('Postgres schema', () => {
         'box_verdict_history',
         'box_verdicts',
         'calibrations',
+        'cascade_presets',
         'dataset_items',
         'datasets',
         'decisions',

@@ -356,6 +356,19 @@ export const PG_MIGRATIONS: readonly string[] = [
   -- reading every row.
   CREATE INDEX spend_ledger_by_time ON spend_ledger (at);
   `,
+  `
+  -- Named cascades (a second model and when to ask it), saved from an evaluation's curve and used
+  -- by name in requests, shared by every instance. source: the run and point it came from.
+  CREATE TABLE cascade_presets (
+    name text PRIMARY KEY,
+    model text NOT NULL,
+    first_model text,
+    when_json json NOT NULL,
+    source json,
+    created_at text NOT NULL,
+    updated_at text NOT NULL
+  );
+  `,
 ];
 
 /** The channels the schema notifies on, by domain. */

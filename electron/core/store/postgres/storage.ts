@@ -11,6 +11,7 @@ import { PgKeyStore } from './key-store';
 import { PgMetricsStore } from './metrics-store';
 import { PgProviderKeyDates } from './provider-key-dates';
 import { PgQuestionSetStore } from './question-set-store';
+import { PgCascadePresetStore } from './cascade-preset-store';
 import { PgRefusalStore } from './refusal-store';
 import { PgRunStore } from './run-store';
 import { PgSettingsStore } from './settings-store';
@@ -45,6 +46,7 @@ export async function openPostgresStorage(url: string, options: PgOptions = {}):
       providerKeyDates: new PgProviderKeyDates(db),
       metrics,
       questionSets: new PgQuestionSetStore(db),
+      cascadePresets: new PgCascadePresetStore(db),
       runs: new PgRunStore(db),
       legacySpend: NO_LEGACY_SPEND,
       datasets,

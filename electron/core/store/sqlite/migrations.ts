@@ -384,4 +384,17 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE eval_runs ADD COLUMN spread INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE eval_runs ADD COLUMN not_before REAL;
   `,
+  `
+  -- Named cascades (a second model and when to ask it), saved from an evaluation's curve and used
+  -- by name in requests. The condition as JSON text; source: the run and point it came from.
+  CREATE TABLE cascade_presets (
+    name TEXT PRIMARY KEY,
+    model TEXT NOT NULL,
+    first_model TEXT,
+    when_json TEXT NOT NULL,
+    source TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  `,
 ];

@@ -9,6 +9,7 @@ import { SqliteLegacySpend } from './legacy-spend';
 import { SqliteMetricsStore } from './metrics-store';
 import { SqliteProviderKeyDates } from './provider-key-dates';
 import { SqliteQuestionSetStore } from './question-set-store';
+import { SqliteCascadePresetStore } from './cascade-preset-store';
 import { SqliteRefusalStore } from './refusal-store';
 import { SqliteRunStore } from './run-store';
 import { SqliteSettingsStore } from './settings-store';
@@ -32,6 +33,7 @@ export function openSqliteStorage(path: string): SqliteStorage {
     providerKeyDates: new SqliteProviderKeyDates(store),
     metrics: new SqliteMetricsStore(store),
     questionSets: new SqliteQuestionSetStore(store),
+    cascadePresets: new SqliteCascadePresetStore(store),
     runs: new SqliteRunStore(store),
     legacySpend: new SqliteLegacySpend(store),
     datasets: new SqliteDatasetStore(store),

@@ -12,6 +12,7 @@ import { BaselinePicker, Comparison } from './Comparison';
 import { costLines } from './cost-text';
 import { QuestionsAsked } from './QuestionsAsked';
 import { ThresholdPanel } from './ThresholdPanel';
+import { CascadePanel } from './CascadePanel';
 import { ItemDetail } from './ItemDetail';
 import { MetricsTable } from './MetricsTable';
 import { ResultsMatrix } from './ResultsMatrix';
@@ -283,6 +284,11 @@ export function RunView({ id, runs, reveal = false }: { id: string; runs: readon
               <ThresholdPanel key={q} report={report.data} question={q} />
             ))}
           <Charts report={report.data} runId={id} done={done} />
+        </Panel>
+      ) : null}
+      {report.data && r.variants.length >= 2 ? (
+        <Panel title="Cascade">
+          <CascadePanel run={r} done={done} />
         </Panel>
       ) : null}
       <Panel title="Results">

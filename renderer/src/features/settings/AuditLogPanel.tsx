@@ -18,6 +18,8 @@ const WHAT: Record<AuditEntry['action'], string> = {
   'dataset.create': 'created dataset',
   'dataset.update': 'changed dataset',
   'dataset.delete': 'deleted dataset',
+  'cascade_preset.save': 'saved cascade preset',
+  'cascade_preset.delete': 'deleted cascade preset',
 };
 
 function who(actor: AuditActor): string {
@@ -72,11 +74,14 @@ export function AuditLogPanel() {
             <option value="key">keys</option>
             <option value="set">question sets</option>
             <option value="dataset">datasets</option>
+            <option value="cascade_preset">cascade presets</option>
           </select>
         </label>
       }
     >
-      <p className="muted">Who created, changed or revoked keys, limits, question sets and datasets. Entries are never changed; no key's secret is in them.</p>
+      <p className="muted">
+        Who created, changed or revoked keys, limits, question sets, datasets and cascade presets. Entries are never changed; no key's secret is in them.
+      </p>
       {page.isPending ? <Loading what="the audit log" /> : null}
       {page.error ? <ErrorNotice error={page.error} title="The audit log could not be loaded" /> : null}
       {page.data && page.data.entries.length === 0 ? (

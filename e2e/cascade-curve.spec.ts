@@ -1,0 +1,89 @@
+import { test, expect } from './fixtures/server';
+import { AppPage } from './pages/app-page';
+import { EvaluationsPage } from './pages/evaluations-page';
+
+test.use({ sandboxFailures: false });
+
+const QUESTIONS = {
+  late: { type: 'noul', instructions: 'Did the parcel arrive late?' },
+  topic: { type: 'choice', instructions: 'Topic?', criteria: { delivery: 'late parcel, delivery, courier', billing: 'invoice, refund, charge' } },
+};
+const ROWS = Array.from({ length: 24 }, (_, i) => {
+  const text = [`parcel ${i} arrived late, the courier lost it`, `invoice ${i} charged twice`, `a question about order ${i}`][i % 3];
+  return `i${i},"${text}",${i % 3 !== 0},${i % 3 === 1 ? 'billing' : 'delivery'}`;
+});
+const CSV = `id,state,expected.late,expected.topic\n${ROWS.join('\n')}\n`;
+const HEADERS = { 'x-verdict-client': 'renderer' };
+
+test('an analyst reads the cascade curve of two models run on a labelled dataset, picks a point by a target, and saves it as a preset', async ({
+  page,
+  server,
+}) => {
+  test.setTimeout(90_000);
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  const app = new AppPage(page);
+  const evals = new EvaluationsPage(page);
+  await app.open(server.uiUrl);
+  const op = async <T>(name: string, data: unknown): Promise<T> => {
+    const response = await page.request.post(`${server.url}/api/inspector/${name}`, { headers: HEADERS, data });
+    expect(response.ok(), `${name}: ${await response.text()}`).toBe(true);
+    const body = (await response.json()) as { ok?: boolean; data?: T } & T;
+    return (body.data ?? body) as T;
+  };
+  const imported = await op<{ dataset: { id: string } }>('datasets.import', { name: 'tickets.csv', format: 'csv', content: CSV, questions: QUESTIONS });
+  const run = await op<{ id: string; name: string }>('evals.start', {
+    request: { model: 'sandbox/cheap-mini', state: '', questions: QUESTIONS },
+    dataset_id: imported.dataset.id,
+    variants: [{ model: 'sandbox/cheap-mini' }, { model: 'sandbox/sharp-large' }],
+    concurrency: 4,
+  });
+  await expect.poll(async () => (await op<{ status: string }>('evals.get', { id: run.id })).status, { timeout: 60_000 }).toBe('done');
+  // What the curve says, read the way the screen reads it.
+  const curve = await op<{ points: { threshold: number; accuracy: number; cost_per_item: number; condition: unknown }[]; first: { accuracy: number } }>(
+    'evals.cascadeCurve',
+    { id: run.id, first_variant: 0, second_variant: 1, question: 'topic' },
+  );
+
+  await app.goTo('Evaluations');
+  await evals.open('Runs');
+  await page.getByRole('list', { name: 'Evaluation runs' }).getByRole('button', { name: run.name }).click();
+  const panel = page.locator('.cascade-panel');
+  await expect(panel.getByRole('img', { name: /Cascade accuracy against cost: sandbox\/cheap-mini then sandbox\/sharp-large/ })).toBeVisible();
+  await panel.getByLabel('Condition reads').selectOption('q:topic');
+  await expect(panel.getByTestId('cascade-items')).toContainText('24 items both models answered; accuracy over topic.');
+  const table = panel.getByRole('table', { name: 'Cascade at each threshold' });
+  await expect(table.locator('tbody tr')).toHaveCount(curve.points.length + 2);
+
+  // The target: the cheapest threshold at the most accurate point's accuracy is the one the screen picks.
+  const best = Math.max(...curve.points.map((p) => p.accuracy));
+  const cheapest = curve.points.filter((p) => p.accuracy >= best).sort((a, b) => a.cost_per_item - b.cost_per_item)[0]!;
+  await panel.getByLabel('Target accuracy in percent').fill(String(Math.floor(best * 1000) / 10));
+  await expect(panel.getByTestId('cascade-pick')).toContainText(`Threshold ${cheapest.threshold}`);
+  const shown = JSON.parse((await panel.getByTestId('cascade-condition').textContent()) ?? '{}') as { model: string; when: unknown };
+  expect(shown).toEqual({ model: 'sandbox/sharp-large', when: cheapest.condition });
+  await panel.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: '/tmp/cascade-curve-picked.png', fullPage: false });
+  await panel.screenshot({ path: '/tmp/cascade-panel.png' });
+
+  // Above what any threshold reaches: said, with the closest.
+  await panel.getByLabel('Target accuracy in percent').fill('100.5');
+  await expect(panel.getByTestId('cascade-pick')).toContainText(/No threshold reaches 100\.5%/);
+  await panel.getByLabel('Target accuracy in percent').fill(String(Math.floor(best * 1000) / 10));
+
+  await panel.getByLabel('Preset name').fill('topic-unsure');
+  await panel.getByRole('button', { name: 'Save as preset' }).click();
+  await expect(panel.getByRole('status')).toContainText('Saved “topic-unsure”');
+  const presets = await op<{ name: string; model: string; first_model: string; when: unknown; source: { run_id: string } }[]>('cascadePresets.list', {});
+  expect(presets).toEqual([
+    expect.objectContaining({
+      name: 'topic-unsure',
+      model: 'sandbox/sharp-large',
+      first_model: 'sandbox/cheap-mini',
+      when: cheapest.condition,
+      source: expect.objectContaining({ run_id: run.id }),
+    }),
+  ]);
+  await panel.screenshot({ path: '/tmp/cascade-panel-saved.png' });
+  expect(problems).toEqual([]);
+});
