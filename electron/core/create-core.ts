@@ -13,6 +13,7 @@ import { DecisionsEngine } from './decisions/engine';
 import { RunStore } from './runs/run-store';
 import { RequestLog } from './api/request-log';
 import { OtlpExporter } from './trace/otlp';
+import { decideInStages } from './api/cascade';
 import { QuestionSets } from './question-sets/question-sets';
 import { CascadePresets } from './cascade-presets/cascade-presets';
 import { Runs } from './runs/runs';
@@ -148,8 +149,19 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     logger,
     datasets,
     // Built in, the engine's attempts are kept with each result; a remote gateway reports none.
-    decide: async (request, decideOptions) => {
-      const answered = await services.current().decide(request, decideOptions);
+    decide: async (request, decideOptions, cascade) => {
+      // A cascade variant: both stages billed to the run and held against its budget, the answering stage's answers stored.
+      const answered = cascade
+        ? (
+            await decideInStages(services.current(), request, { then: cascade.model, when: cascade.when, fallbacks: [] }, decideOptions, (model) => {
+              try {
+                return decisions.admissionCost({ ...request, model });
+              } catch {
+                return null;
+              }
+            })
+          ).answered
+        : await services.current().decide(request, decideOptions);
       const attempts = answered.route?.attempts.map((a) => ({ endpoint: a.endpoint.id, outcome: a.outcome, message: a.message, total_ms: a.totalMs })) ?? null;
       return { response: answered.response, methods: answered.methods, attempts };
     },

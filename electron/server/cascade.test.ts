@@ -162,6 +162,22 @@ describe('cascades on the spec route and System One: the uncertain answers go to
     expect((await post('/api/alpha/decisions', REQUEST, tight.key)).status).toBe(200);
   });
 
+  it('a preset saved under a name is used by it; an unknown name, or a preset chosen for another first model, is a 400 saying so', async () => {
+    await server.core.cascadePresets.save({ name: 'judge unsure', model: 'strong/judge', first_model: 'quick/judge', when: CASCADE.when as never });
+    cheap.always(UNSURE);
+    const named = await post('/api/alpha/decisions', { ...REQUEST, cascade: 'judge unsure' });
+    expect(named.status).toBe(200);
+    expect(((await named.json()) as { cascade: { answered_by: string } }).cascade.answered_by).toBe('strong/judge');
+    const unknown = await post('/api/alpha/decisions', { ...REQUEST, cascade: 'nobody' });
+    expect(unknown.status).toBe(400);
+    expect(((await unknown.json()) as { error: { message: string } }).error.message).toBe('cascade: no cascade preset named "nobody"');
+    const other = await post('/api/alpha/decisions', { ...REQUEST, model: 'strong/judge', cascade: 'judge unsure' });
+    expect(other.status).toBe(400);
+    expect(((await other.json()) as { error: { message: string } }).error.message).toContain(
+      'was chosen for quick/judge first, and this request asks strong/judge',
+    );
+  });
+
   it.each([
     [{ model: 'strong/judge', when: { question: 'nope', probabilityBetween: [0.2, 0.8] } }, 'cascade.when.question: the request has no question "nope"'],
     [{ model: 'strong/judge', when: { question: 'late', confidenceBelow: 0.5 } }, 'cascade.when.confidenceBelow: question "late" is a yes/no (noul) question'],

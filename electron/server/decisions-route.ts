@@ -32,7 +32,7 @@ export async function answerDecisions(core: Core, call: DecisionsCall): Promise<
   const { cascade, body } = withoutCascade(json);
   // The common, plainly valid request passes a quick check; anything else gets the schema (and its error messages).
   const request = isPlainDecisionsRequest(body) ? body : parseOrBadRequest(DecisionsRequestSchema, body, 'DecisionsRequest');
-  const stages = cascade === undefined ? undefined : stagesFromCascadeField(cascade, request.questions);
+  const stages = cascade === undefined ? undefined : await stagesFromCascadeField(cascade, request, core.cascadePresets);
   return answerApiCall(core, { request, sessionId: sessionOf(request, call), keyId: call.key.id, requestId: call.requestId, signal: call.signal, stages });
 }
 

@@ -22,7 +22,7 @@ export async function answerSystemOne(
 ): Promise<{ response: DecisionsResponse & { cascade?: CascadeRecord }; settle: ApiCallAnswer['settle'] }> {
   const { cascade, body } = withoutCascade(json);
   const request = parseOrBadRequest(DecisionsRequestSchema, fromSystemOneBody(body), 'System One request');
-  const stages = cascade === undefined ? undefined : stagesFromCascadeField(cascade, request.questions);
+  const stages = cascade === undefined ? undefined : await stagesFromCascadeField(cascade, request, core.cascadePresets);
   const {
     response,
     settle,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CascadeSchema } from './cascade';
 import { ProviderPreferencesSchema } from './provider-preferences';
 
 /** An expected box: fractions of the image, origin top-left. */
@@ -42,6 +43,8 @@ export const EvalVariantSchema = z.strictObject({
   model: z.string().min(1),
   label: z.string().max(200).optional(),
   provider: ProviderPreferencesSchema.optional(),
+  /** A cascade: the variant's model first, this model asked again when the condition holds (docs/API.md, Cascades). */
+  cascade: CascadeSchema.optional(),
 });
 export type EvalVariant = z.infer<typeof EvalVariantSchema>;
 

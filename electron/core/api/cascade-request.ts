@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { conditionProblems } from '../../../shared/cascade/conditions';
-import { CascadeConditionSchema, CascadeSchema } from '../../../shared/schemas/cascade';
+import { CascadeConditionSchema, CascadeSchema, type CascadeCondition } from '../../../shared/schemas/cascade';
 import type { Question } from '../../../shared/schemas/question';
 import { GatewayError } from '../errors';
 import type { StagePlan } from './cascade';
@@ -22,7 +22,24 @@ function checkFits(when: z.infer<typeof CascadeConditionSchema>, questions: Read
  * (docs/API.md), checked against the request's questions. A server without the extension refuses the
  * field (the spec's request is strict), so a caller never gets one model's answer thinking it had two.
  */
-export function stagesFromCascadeField(value: unknown, questions: Readonly<Record<string, Question>>): StagePlan {
+export async function stagesFromCascadeField(
+  value: unknown,
+  request: { model: string; questions: Readonly<Record<string, Question>> },
+  presets: { presetByName(name: string): Promise<{ name: string; model: string; first_model: string | null; when: CascadeCondition } | null> },
+): Promise<StagePlan> {
+  const questions = request.questions;
+  // A preset saved from an evaluation's curve, by its name.
+  if (typeof value === 'string') {
+    const preset = await presets.presetByName(value);
+    if (!preset) throw new GatewayError('bad_request', `cascade: no cascade preset named "${value}"`);
+    if (preset.first_model !== null && preset.first_model !== request.model)
+      throw new GatewayError(
+        'bad_request',
+        `cascade: the preset "${value}" was chosen for ${preset.first_model} first, and this request asks ${request.model}; ask ${preset.first_model}, or save a preset for ${request.model}`,
+      );
+    checkFits(preset.when, questions, `cascade (preset "${value}").when`);
+    return { then: preset.model, when: preset.when, fallbacks: [] };
+  }
   const parsed = CascadeSchema.safeParse(value);
   if (!parsed.success) throw new GatewayError('bad_request', problemsOf(parsed.error, 'cascade'));
   checkFits(parsed.data.when, questions, 'cascade.when');

@@ -69,6 +69,11 @@ export async function estimateRun(
         break;
       }
     }
+    // A cascade's second stage is asked for the items its condition picks: how many is not known before the run.
+    if (v.cascade && usd !== null) {
+      usd = null;
+      expectedNote = `how many items go on to ${v.cascade.model} is not known before the run (the Cascade panel of two runs' report says, per threshold)`;
+    }
     const scale = sample.length ? items / sample.length : 0;
     const { worst_request_usd, worst_request_note, worst_request_item } = worstRequest(deps, input.request, v, candidates);
     worstItems.push({ usd: worst_request_usd, item: worst_request_item });
@@ -135,7 +140,13 @@ function worstRequest(
   for (const candidate of candidates) {
     let usd: number | null;
     try {
-      usd = deps.decisions.admissionCost(variantRequest(request, variant, candidate.state));
+      const asked = variantRequest(request, variant, candidate.state);
+      usd = deps.decisions.admissionCost(asked);
+      // A cascade holds both stages' worst cases, as the API does.
+      if (usd !== null && variant.cascade) {
+        const second = deps.decisions.admissionCost({ ...asked, model: variant.cascade.model });
+        usd = second === null ? null : usd + second;
+      }
     } catch (error) {
       return { worst_request_usd: null, worst_request_note: `its requests would fail: ${(error as Error).message}`, worst_request_item: candidate.id };
     }

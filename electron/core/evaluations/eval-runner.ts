@@ -4,6 +4,7 @@
  * that have none), 429s waited out as Retry-After says, a budget that stops the run before a
  * call could pass it.
  */
+import type { Cascade } from '../../../shared/schemas/cascade';
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import type { DecisionsResponse } from '../../../shared/schemas/decisions-response';
 import type { EvalVariant } from '../../../shared/schemas/evaluation';
@@ -22,6 +23,8 @@ export interface EvalDecide {
   (
     request: DecisionsRequest,
     options: { requestId: string; signal: CancelSignal; admit: (maxCost: () => number) => void },
+    /** The variant's cascade: the second model and when it is asked. */
+    cascade?: Cascade,
   ): Promise<{
     response: DecisionsResponse;
     methods: Record<string, string>;
@@ -383,7 +386,7 @@ export class EvalRunner {
             reservation = worstCase;
             this.reserved += reservation;
           },
-        });
+        }, this.spec.variants[task.variant]!.cascade);
         this.unreserve(reservation);
         await this.store(task, { ok: true, outcome, latency: this.deps.clock.now() - started });
         return;

@@ -19,6 +19,9 @@ const CSV =
     return `i${i},"${text}",${late},${i % 3 === 1 ? 'billing' : 'delivery'}`;
   }).join('\n');
 
+/** Each model on its cheapest endpoint: what a request costs is then the same in every run (load balancing would spread them over endpoints of other prices). */
+const CHEAPEST = { sort: 'price' as const };
+
 /** The curve and the presets through the operations, on the simulated providers (deterministic answers). */
 describe('cascade curve and presets operations', () => {
   let env: TempCore;
@@ -28,7 +31,7 @@ describe('cascade curve and presets operations', () => {
     const h = env.core.handlers;
     const imported = await h['datasets.import']({ name: 'tickets.csv', format: 'csv', content: CSV, questions: QUESTIONS, valid_only: false }, AS_DESKTOP);
     const run = await h['evals.start']({
-      request: { model: 'sandbox/cheap-mini', state: '', questions: QUESTIONS },
+      request: { model: 'sandbox/cheap-mini', state: '', questions: QUESTIONS, provider: CHEAPEST },
       dataset_id: imported.dataset!.id,
       variants: [{ model: 'sandbox/cheap-mini' }, { model: 'sandbox/sharp-large' }],
       concurrency: 4,
@@ -135,4 +138,26 @@ describe('cascade curve and presets operations', () => {
     );
     expect(await env.core.cascadePresets.presetByName('x')).toBeNull();
   });
+
+  it("a real cascade run over the same dataset lands on the curve: its accuracy and cost per item are the point's, item by item", async () => {
+    const h = env.core.handlers;
+    const curve = await h['evals.cascadeCurve']({ id: runId, first_variant: 0, second_variant: 1, question: 'topic' });
+    // A point that sends some items on and keeps others (else the first escalating one).
+    const point = curve.points.find((p) => p.escalated > 0 && p.escalated < 1) ?? curve.points.find((p) => p.escalated > 0)!;
+    const run = await h['evals.start']({
+      request: { model: 'sandbox/cheap-mini', state: '', questions: QUESTIONS, provider: CHEAPEST },
+      dataset_id: (await h['evals.get']({ id: runId })).dataset_id,
+      variants: [{ model: 'sandbox/cheap-mini', cascade: { model: 'sandbox/sharp-large', when: point.condition } }],
+      concurrency: 4,
+    });
+    const done = await until(
+      () => h['evals.get']({ id: run.id }),
+      (r) => r.status !== 'running',
+    );
+    expect(done).toMatchObject({ status: 'done', done: 24, failed: 0 });
+    const report = await h['evals.report']({ id: run.id });
+    expect(report.models[0]!.model).toBe('sandbox/cheap-mini → sandbox/sharp-large');
+    expect(report.models[0]!.questions['topic']!['accuracy'] as number).toBeCloseTo(point.accuracy!, 12);
+    expect(done.spent_usd / 24).toBeCloseTo(point.cost_per_item, 12);
+  }, 60_000);
 });
