@@ -77,6 +77,8 @@ export interface CoreOptions {
    * limit here, divided by the live instances (credit limits are never kept apart: still refused).
    */
   redisFallback?: 'refuse' | 'local' | undefined;
+  /** On a team's database: how long an evaluation item's claim lasts unrenewed (default 20 s), so how soon a dead instance's items are sent by others. */
+  claimLeaseMs?: number | undefined;
   /** With `database`: how many connections this process opens, and where its listener connects. */
   databaseConnections?: PgOptions | undefined;
   /** The operator's OTLP collector for traces (beside the settings' destinations). */

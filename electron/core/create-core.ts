@@ -145,6 +145,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     owner: instance,
     // On a team's Postgres every live instance sends a share of each running run.
     spread: isPostgresUrl(options.database),
+    ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}),
     clock,
     logger,
     datasets,

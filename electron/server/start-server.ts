@@ -31,6 +31,8 @@ export interface StartServerOptions {
   redisTimeoutMs?: number;
   /** With Redis away, `local` keeps rate limits per instance (divided by the live instances); credit is refused either way. */
   redisFallback?: 'refuse' | 'local';
+  /** On a team's database: how long an evaluation item's claim lasts unrenewed (default 20 s). */
+  claimLeaseMs?: number;
   /** With `database`: connections per process and the listener's URL. */
   databaseConnections?: PgOptions;
   /** The operator's OTLP collector for traces (OTEL_EXPORTER_OTLP_* variables). */
@@ -81,6 +83,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ...(options.redisTimeoutMs ? { redisTimeoutMs: options.redisTimeoutMs } : {}),
     ...(options.databaseConnections ? { databaseConnections: options.databaseConnections } : {}),
     ...(options.redisFallback ? { redisFallback: options.redisFallback } : {}),
+    ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}),
     ...(options.otlp ? { otlp: options.otlp } : {}),
     secrets,
     host: 'browser',

@@ -72,6 +72,7 @@ export async function teamInstance(options: {
   backup: ScriptedUpstream;
   redisTimeoutMs?: number | undefined;
   redisFallback?: 'refuse' | 'local';
+  claimLeaseMs?: number | undefined;
 }): Promise<{ server: RunningServer; dirs: { cleanup(): void; path: string }[] }> {
   const [data, renderer] = [tempDir(), tempDir()];
   const server = await startServer({
@@ -84,6 +85,7 @@ export async function teamInstance(options: {
     // Several servers, Postgres, Redis and the tests share two cores here: a generous command timeout unless a test sets its own.
     redisTimeoutMs: options.redisTimeoutMs ?? 3_000,
     ...(options.redisFallback ? { redisFallback: options.redisFallback } : {}),
+    ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}),
     version: 'test',
     overrideGlobalObjects: false,
     sandbox: { seed: 1, failures: false, timeScale: 0 },

@@ -85,6 +85,8 @@ export class EvalRuns {
        * running run and sends them; without it (SQLite, one process) one process sends a run.
        */
       spread?: boolean;
+      /** How long a claim lasts unrenewed (default CLAIM_LEASE_MS): how long a dead instance's items wait for the others. */
+      claimLeaseMs?: number;
     },
   ) {}
 
@@ -383,7 +385,13 @@ export class EvalRuns {
           datasets: this.deps.datasets,
           decide: this.deps.decide,
           sleep: this.deps.sleep ?? abortableSleep,
-          spread: { owner: this.owner, leaseMs: CLAIM_LEASE_MS, renewMs: CLAIM_RENEW_MS, pollMs: CLAIM_POLL_MS },
+          spread: {
+            owner: this.owner,
+            leaseMs: this.deps.claimLeaseMs ?? CLAIM_LEASE_MS,
+            // Renewed ten times a lease at most, every 2 s at most.
+            renewMs: Math.min(CLAIM_RENEW_MS, (this.deps.claimLeaseMs ?? CLAIM_LEASE_MS) / 10),
+            pollMs: CLAIM_POLL_MS,
+          },
         },
       );
     } finally {
