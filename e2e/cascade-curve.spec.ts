@@ -52,6 +52,8 @@ test('an analyst reads the cascade curve of two models run on a labelled dataset
   );
   // The set the cascade run asks: the same questions, each request on its model's cheapest endpoint.
   await op('sets.save', { name: 'tickets, cheapest endpoints', request: { model: 'sandbox/cheap-mini', state: '', questions: QUESTIONS, provider: CHEAPEST } });
+  // A preset saved through the API for any first model: the form asks which model goes first.
+  await op('cascadePresets.save', { name: 'any-unsure', model: 'sandbox/sharp-large', when: { confidenceBelow: 0.5 } });
 
   await app.goTo('Evaluations');
   await evals.open('Runs');
@@ -84,6 +86,7 @@ test('an analyst reads the cascade curve of two models run on a labelled dataset
   await expect(panel.getByRole('status')).toContainText('Saved “topic-unsure”');
   const presets = await op<{ name: string; model: string; first_model: string; when: unknown; source: { run_id: string } }[]>('cascadePresets.list', {});
   expect(presets).toEqual([
+    expect.objectContaining({ name: 'any-unsure', first_model: null }),
     expect.objectContaining({
       name: 'topic-unsure',
       model: 'sandbox/sharp-large',
@@ -109,6 +112,13 @@ test('an analyst reads the cascade curve of two models run on a labelled dataset
   const preset = presetBox.getByRole('checkbox', { name: 'topic-unsure: sandbox/cheap-mini → sandbox/sharp-large, when topic: confidence below' });
   await expect(preset).toBeVisible();
   await expect(presetBox).toContainText(`on its curve: ${pickedAccuracy} at ${pickedCost} per item`);
+  // Without a first model of its own, a preset cannot be ticked until one is chosen.
+  const anyUnsure = (first: string) =>
+    presetBox.getByRole('checkbox', { name: `any-unsure: ${first} → sandbox/sharp-large, when any choice, score or box question: confidence below 0.5` });
+  await expect(anyUnsure('a first model')).toBeDisabled();
+  await presetBox.getByLabel('First model for any-unsure').selectOption('sandbox/skewed-small');
+  await expect(anyUnsure('sandbox/skewed-small')).toBeEnabled();
+  await expect(anyUnsure('sandbox/skewed-small')).not.toBeChecked();
   // A preset alone is a run: no plain model needs ticking.
   await expect(evals.startButton).toBeDisabled();
   await preset.check();

@@ -138,23 +138,26 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
           </span>
         </label>
         {p.first_model === null ? (
-          <select
-            value={firstFor[p.name] ?? ''}
-            aria-label={`First model for ${p.name}`}
-            onChange={(e) => {
-              setFirstFor({ ...firstFor, [p.name]: e.target.value });
-              inputsChanged();
-            }}
-          >
-            <option value="" disabled>
-              which model answers first?
-            </option>
-            {callable.map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.id}
+          <span className="preset-first small">
+            first model:
+            <select
+              value={firstFor[p.name] ?? ''}
+              aria-label={`First model for ${p.name}`}
+              onChange={(e) => {
+                setFirstFor({ ...firstFor, [p.name]: e.target.value });
+                inputsChanged();
+              }}
+            >
+              <option value="" disabled>
+                which model answers first?
               </option>
-            ))}
-          </select>
+              {callable.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.id}
+                </option>
+              ))}
+            </select>
+          </span>
         ) : null}
         {p.source ? (
           <span className="small muted preset-source" data-testid="preset-source">
