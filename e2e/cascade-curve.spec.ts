@@ -14,12 +14,18 @@ const ROWS = Array.from({ length: 24 }, (_, i) => {
 });
 const CSV = `id,state,expected.late,expected.topic\n${ROWS.join('\n')}\n`;
 const HEADERS = { 'x-verdict-client': 'renderer' };
+/**
+ * Every request on its model's cheapest endpoint: the simulated fleet answers the same whatever the
+ * endpoint, but its load balancing spreads requests over endpoints of different prices, so without
+ * this a cascade run's cost per item would differ from the curve's by which endpoints it drew.
+ */
+const CHEAPEST = { sort: 'price' };
 
-test('an analyst reads the cascade curve of two models run on a labelled dataset, picks a point by a target, and saves it as a preset', async ({
+test('an analyst reads the cascade curve of two models run on a labelled dataset, picks a point by a target, saves it as a preset, runs the preset from the run form, and sees the run land on the point', async ({
   page,
   server,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(e.message));
   const app = new AppPage(page);
@@ -33,7 +39,7 @@ test('an analyst reads the cascade curve of two models run on a labelled dataset
   };
   const imported = await op<{ dataset: { id: string } }>('datasets.import', { name: 'tickets.csv', format: 'csv', content: CSV, questions: QUESTIONS });
   const run = await op<{ id: string; name: string }>('evals.start', {
-    request: { model: 'sandbox/cheap-mini', state: '', questions: QUESTIONS },
+    request: { model: 'sandbox/cheap-mini', state: '', questions: QUESTIONS, provider: CHEAPEST },
     dataset_id: imported.dataset.id,
     variants: [{ model: 'sandbox/cheap-mini' }, { model: 'sandbox/sharp-large' }],
     concurrency: 4,
@@ -44,6 +50,10 @@ test('an analyst reads the cascade curve of two models run on a labelled dataset
     'evals.cascadeCurve',
     { id: run.id, first_variant: 0, second_variant: 1, question: 'topic' },
   );
+  // The set the cascade run asks: the same questions, each request on its model's cheapest endpoint.
+  await op('sets.save', { name: 'tickets, cheapest endpoints', request: { model: 'sandbox/cheap-mini', state: '', questions: QUESTIONS, provider: CHEAPEST } });
+  // A preset saved through the API for any first model: the form asks which model goes first.
+  await op('cascadePresets.save', { name: 'any-unsure', model: 'sandbox/sharp-large', when: { confidenceBelow: 0.5 } });
 
   await app.goTo('Evaluations');
   await evals.open('Runs');
@@ -76,6 +86,7 @@ test('an analyst reads the cascade curve of two models run on a labelled dataset
   await expect(panel.getByRole('status')).toContainText('Saved “topic-unsure”');
   const presets = await op<{ name: string; model: string; first_model: string; when: unknown; source: { run_id: string } }[]>('cascadePresets.list', {});
   expect(presets).toEqual([
+    expect.objectContaining({ name: 'any-unsure', first_model: null }),
     expect.objectContaining({
       name: 'topic-unsure',
       model: 'sandbox/sharp-large',
@@ -85,5 +96,68 @@ test('an analyst reads the cascade curve of two models run on a labelled dataset
     }),
   ]);
   await panel.screenshot({ path: '/tmp/cascade-panel-saved.png' });
+
+  // What the panel shows of the picked point: the figures the cascade run is to land on.
+  const pickedRow = table.locator('tbody tr[aria-selected="true"]');
+  await expect(pickedRow).toHaveCount(1);
+  const pickedAccuracy = (await pickedRow.locator('td').nth(2).textContent())!;
+  const pickedCost = (await pickedRow.locator('td').nth(3).textContent())!;
+  expect(pickedAccuracy).toBe(`${(cheapest.accuracy * 100).toFixed(1)}%`);
+
+  await evals.open('New run');
+  const form = page.getByRole('region', { name: 'New evaluation run' });
+  await form.getByLabel('Question set to evaluate').selectOption({ label: 'tickets, cheapest endpoints' });
+  await form.getByLabel('Dataset to evaluate on').selectOption({ label: 'tickets.csv (24)' });
+  const presetBox = form.getByRole('group', { name: 'Cascade presets' });
+  const preset = presetBox.getByRole('checkbox', { name: 'topic-unsure: sandbox/cheap-mini → sandbox/sharp-large, when topic: confidence below' });
+  await expect(preset).toBeVisible();
+  await expect(presetBox).toContainText(`on its curve: ${pickedAccuracy} at ${pickedCost} per item`);
+  // Without a first model of its own, a preset cannot be ticked until one is chosen.
+  const anyUnsure = (first: string) =>
+    presetBox.getByRole('checkbox', { name: `any-unsure: ${first} → sandbox/sharp-large, when any choice, score or box question: confidence below 0.5` });
+  await expect(anyUnsure('a first model')).toBeDisabled();
+  await presetBox.getByLabel('First model for any-unsure').selectOption('sandbox/skewed-small');
+  await expect(anyUnsure('sandbox/skewed-small')).toBeEnabled();
+  await expect(anyUnsure('sandbox/skewed-small')).not.toBeChecked();
+  // A preset alone is a run: no plain model needs ticking.
+  await expect(evals.startButton).toBeDisabled();
+  await preset.check();
+  await expect(evals.startButton).toBeEnabled();
+  await evals.estimateButton.click();
+  await expect(evals.estimate).toBeVisible();
+  await expect(evals.estimate.getByTestId('expected-cost')).toHaveText('unknown');
+  const note = form.getByRole('note', { name: 'Cascade estimate' });
+  await expect(note).toContainText('unknown before the run');
+  // The worst case holds both stages for every item: the whole run's worst case is the cascade's, and more than the first model's alone.
+  const worst = (await evals.estimate.getByTestId('worst-case').textContent())!;
+  await expect(note).toContainText(`sandbox/cheap-mini → sandbox/sharp-large (topic-unsure) at most ${worst}`);
+  const firstAlone = await op<{ worst_usd: number }>('evals.estimate', {
+    request: { model: 'sandbox/cheap-mini', state: '', questions: QUESTIONS, provider: CHEAPEST },
+    dataset_id: imported.dataset.id,
+    variants: [{ model: 'sandbox/cheap-mini' }],
+  });
+  expect(Number(worst.replace('$', ''))).toBeGreaterThan(firstAlone.worst_usd);
+  await form.screenshot({ path: '/tmp/cascade-run-form.png' });
+
+  await form.getByLabel('Run name (optional)').fill('topic-unsure on tickets');
+  await evals.startButton.click();
+  await expect(evals.runPanel('done')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole('heading', { level: 2, name: 'topic-unsure on tickets · done' })).toBeVisible();
+  const landed = page.getByTestId('cascade-run');
+  await expect(landed).toContainText('sandbox/cheap-mini answers every item, sandbox/sharp-large again when topic: confidence below');
+  // Answers are deterministic: the accuracy is the point's. Costs are too, every request on its cheapest endpoint.
+  await expect(landed.getByTestId('cascade-run-accuracy')).toHaveText(pickedAccuracy);
+  await expect(landed.getByTestId('cascade-run-cost')).toHaveText(pickedCost);
+  await expect(landed.getByTestId('cascade-curve-accuracy')).toHaveText(pickedAccuracy);
+  await expect(landed.getByTestId('cascade-curve-cost')).toHaveText(pickedCost);
+  // And beyond the screen's rounding: the report's figures are the point's.
+  const runs = await op<{ id: string; name: string; spent_usd: number }[]>('evals.list', {});
+  const cascadeRun = runs.find((r) => r.name === 'topic-unsure on tickets')!;
+  const report = await op<{ models: { model: string; questions: Record<string, { accuracy: number }> }[] }>('evals.report', { id: cascadeRun.id });
+  expect(report.models.map((m) => m.model)).toEqual(['sandbox/cheap-mini → sandbox/sharp-large (topic-unsure)']);
+  expect(report.models[0]!.questions['topic']!.accuracy).toBeCloseTo(cheapest.accuracy, 12);
+  expect(cascadeRun.spent_usd / 24).toBeCloseTo(cheapest.cost_per_item, 12);
+  await landed.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: '/tmp/cascade-run-report.png' });
   expect(problems).toEqual([]);
 });

@@ -112,7 +112,8 @@ export const EvalRunSchema = z.object({
   name: z.string(),
   dataset_id: z.string(),
   set_key: z.string(),
-  variants: z.array(z.object({ name: z.string(), model: z.string(), label: z.string().nullable() })),
+  /** `cascade`: the variant's second stage and when it is asked, for a cascade variant (absent from views made before runs had them) */
+  variants: z.array(z.object({ name: z.string(), model: z.string(), label: z.string().nullable(), cascade: CascadeSchema.nullable().optional() })),
   status: EvalRunStatusSchema,
   concurrency: z.number().int(),
   budget_usd: z.number().nullable(),

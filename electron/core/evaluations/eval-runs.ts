@@ -111,7 +111,7 @@ export class EvalRuns {
       name: row.name,
       dataset_id: row.dataset_id,
       set_key: row.set_key,
-      variants: variants.map((v, i) => ({ name: keys[i]!, model: v.model, label: v.label ?? null })),
+      variants: variants.map((v, i) => ({ name: keys[i]!, model: v.model, label: v.label ?? null, cascade: v.cascade ?? null })),
       status: row.status,
       concurrency: row.concurrency,
       budget_usd: row.budget_usd,

@@ -155,6 +155,15 @@ describe('cascade curve and presets operations', () => {
       (r) => r.status !== 'running',
     );
     expect(done).toMatchObject({ status: 'done', done: 24, failed: 0 });
+    // The run says what its variant is: the second stage and its condition, as the report's summary reads them.
+    expect(done.variants).toEqual([
+      {
+        name: 'sandbox/cheap-mini → sandbox/sharp-large',
+        model: 'sandbox/cheap-mini',
+        label: null,
+        cascade: { model: 'sandbox/sharp-large', when: point.condition },
+      },
+    ]);
     const report = await h['evals.report']({ id: run.id });
     expect(report.models[0]!.model).toBe('sandbox/cheap-mini → sandbox/sharp-large');
     expect(report.models[0]!.questions['topic']!['accuracy'] as number).toBeCloseTo(point.accuracy!, 12);

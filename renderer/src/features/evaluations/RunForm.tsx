@@ -2,40 +2,16 @@ import { kindTag, modelKind } from '../../lib/answering';
 import type { ModelSummary } from '../../../../shared/schemas/inspector';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { summarizeIssues } from '../../../../shared/contract/result';
 import type { EvalEstimate } from '../../../../shared/schemas/evaluation';
-import { ProviderPreferencesSchema } from '../../../../shared/schemas/provider-preferences';
+import type { CascadePreset } from '../../../../shared/schemas/cascade-preset';
+import { describeCascade, describeCondition } from '../../../../shared/cascade/describe';
 import { call } from '../../transport/transport';
 import { formatUsd } from '../../../../shared/money/format-usd';
 import { ErrorNotice, Panel } from '../../ui/components';
-import { datasetsQuery, evalKeys, modelsQuery, setsQuery } from './api';
+import { cascadePresetsQuery, datasetsQuery, evalKeys, modelsQuery, setsQuery } from './api';
 import { QuestionSetSelect } from './QuestionSetSelect';
+import { presetVariant, variantsOf } from './run-variants';
 import { once } from '../../lib/send-once';
-
-type Variant = { model: string; label?: string; provider?: Record<string, unknown> };
-
-/** Several models, or one model under each line's provider preferences. */
-function variantsOf(models: string[], preferences: string): Variant[] {
-  // Each non-blank line with its number as the user sees it.
-  const lines = preferences.split('\n').flatMap((text, i) => (text.trim() ? [{ text: text.trim(), number: i + 1 }] : []));
-  if (lines.length === 0) return models.map((model) => ({ model }));
-  if (models.length !== 1) throw new Error('Provider preferences per line compare one model: choose exactly one');
-  return lines.map(({ text, number }, i) => {
-    let parsed: { label?: string; provider?: Record<string, unknown> };
-    try {
-      parsed = JSON.parse(text) as typeof parsed;
-    } catch {
-      throw new Error(`Provider preferences, line ${number}: not valid JSON`);
-    }
-    // {"label": ..., "provider": {...}}, or the preferences themselves with an optional label beside them.
-    const { label: _label, ...bare } = parsed;
-    const provider = parsed.provider ?? (bare as Record<string, unknown>);
-    // Checked here, so the problem is named by its line rather than as variants[i] by the core.
-    const checked = ProviderPreferencesSchema.safeParse(provider);
-    if (!checked.success) throw new Error(`Provider preferences, line ${number}: ${summarizeIssues(checked.error)}`);
-    return { model: models[0]!, label: parsed.label ?? `preferences ${i + 1}`, provider };
-  });
-}
 
 /** The variant whose one request costs the most at worst, when the budget is below that (the smallest budget that lets every variant send). */
 function budgetShortfall(estimate: EvalEstimate | null, budget: number | null): EvalEstimate['per_variant'][number] | null {
@@ -52,10 +28,20 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
   const [setId, setSetId] = useState('');
   const [dataset, setDataset] = useState('');
   const [chosen, setChosen] = useState<string[]>([]);
+  const presets = useQuery(cascadePresetsQuery());
+  // Presets ticked, by name, and the first model chosen for each preset that names none.
+  const [chosenPresets, setChosenPresets] = useState<string[]>([]);
+  const [firstFor, setFirstFor] = useState<Record<string, string>>({});
+  // Ticked presets still saved (one may have been deleted since), each as its variant.
+  const cascades = (presets.data ?? []).flatMap((p) => {
+    const variant = chosenPresets.includes(p.name) ? presetVariant(p, firstFor[p.name]) : null;
+    return variant ? [variant] : [];
+  });
   const [concurrency, setConcurrency] = useState(4);
   const [budget, setBudget] = useState('');
   // The estimate with the dataset it was made for: the dataset can also change from the Datasets panel.
-  const [estimated, setEstimated] = useState<{ dataset: string; estimate: EvalEstimate } | null>(null);
+  // `cascade` marks, per variant in the estimate's order, the cascades among them.
+  const [estimated, setEstimated] = useState<{ dataset: string; estimate: EvalEstimate; cascade: boolean[] } | null>(null);
   // Moved by every change of the form the estimate depends on: an answer asked for before the change is not shown after it.
   const inputsSeen = useRef(0);
   const inputsChanged = () => {
@@ -72,14 +58,16 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
   const shortfall = budgetShortfall(estimate, budgetUsd);
   const input = async () => {
     const set = await call('sets.get', { id: setId || sets.data![0]!.id });
-    return { request: set.request, dataset_id: effectiveDataset, variants: variantsOf(chosen, preferences) };
+    return { request: set.request, dataset_id: effectiveDataset, variants: variantsOf(chosen, preferences, cascades) };
   };
   const estimating = useMutation({
     mutationFn: async () => {
       const asked = inputsSeen.current;
       const asking = await input();
       const fresh = await call('evals.estimate', asking);
-      return asked === inputsSeen.current ? { dataset: asking.dataset_id, estimate: fresh } : null;
+      return asked === inputsSeen.current
+        ? { dataset: asking.dataset_id, estimate: fresh, cascade: asking.variants.map((v) => v.cascade !== undefined) }
+        : null;
     },
     onSuccess: (fresh) => {
       if (fresh) setEstimated(fresh);
@@ -112,7 +100,7 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
   // A double click on Start starts one run (twice the cost otherwise), and on Estimate asks once.
   const startHeld = useRef(false);
   const estimateHeld = useRef(false);
-  const ready = chosen.length > 0 && effectiveDataset !== '' && (sets.data?.length ?? 0) > 0;
+  const ready = chosen.length + cascades.length > 0 && effectiveDataset !== '' && (sets.data?.length ?? 0) > 0;
   const keyless = (models.data ?? []).filter((m) => m.callable_endpoints === 0);
   const modelCheck = (m: ModelSummary) => (
     <label key={m.id} className="inline-check" title={modelKind(m)}>
@@ -128,6 +116,61 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
       <span className="mono small">{m.id}</span> <span className={`model-kind model-kind-${m.answering}`}>{kindTag(m)}</span>
     </label>
   );
+  const callable = (models.data ?? []).filter((m) => m.callable_endpoints > 0);
+  const presetCheck = (p: CascadePreset) => {
+    const first = p.first_model ?? firstFor[p.name];
+    const text = describeCascade(first ?? null, p.model, p.when);
+    return (
+      <div key={p.name} className="preset-check">
+        <label className="inline-check" title={`Preset “${p.name}”`}>
+          <input
+            type="checkbox"
+            aria-label={`${p.name}: ${text}`}
+            disabled={first === undefined}
+            checked={first !== undefined && chosenPresets.includes(p.name)}
+            onChange={(e) => {
+              setChosenPresets(e.target.checked ? [...chosenPresets, p.name] : chosenPresets.filter((c) => c !== p.name));
+              inputsChanged();
+            }}
+          />
+          <span>
+            <strong>{p.name}</strong>: <span className="mono small">{`${first ?? 'a first model'} → ${p.model}`}</span>, when {describeCondition(p.when)}
+          </span>
+        </label>
+        {p.first_model === null ? (
+          <span className="preset-first small">
+            first model:
+            <select
+              value={firstFor[p.name] ?? ''}
+              aria-label={`First model for ${p.name}`}
+              onChange={(e) => {
+                setFirstFor({ ...firstFor, [p.name]: e.target.value });
+                inputsChanged();
+              }}
+            >
+              <option value="" disabled>
+                which model answers first?
+              </option>
+              {callable.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.id}
+                </option>
+              ))}
+            </select>
+          </span>
+        ) : null}
+        {p.source ? (
+          <span className="small muted preset-source" data-testid="preset-source">
+            {' '}
+            on its curve: {p.source.accuracy === null ? 'metric unknown' : `${(p.source.accuracy * 100).toFixed(1)}%`} at {formatUsd(p.source.cost_per_item)}{' '}
+            per item, {(p.source.escalated * 100).toFixed(1)}% escalated
+          </span>
+        ) : null}
+      </div>
+    );
+  };
+  const variantWord = preferences.trim() ? 'preference set' : cascades.length > 0 ? 'variant' : 'model';
+  const cascadeRows = estimate ? estimate.per_variant.filter((_, i) => estimated!.cascade[i]) : [];
   return (
     <Panel title="New evaluation run">
       <form
@@ -173,6 +216,15 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
             </details>
           ) : null}
         </fieldset>
+        {(presets.data ?? []).length > 0 ? (
+          <fieldset className="model-choice preset-choice" aria-label="Cascade presets">
+            <legend>Cascade presets</legend>
+            <p className="small muted">
+              Each a variant: the first model answers every item, and where the condition holds on its answers the second answers it again (both billed).
+            </p>
+            {(presets.data ?? []).map(presetCheck)}
+          </fieldset>
+        ) : null}
         <label>
           Provider preferences (optional: with one model, one JSON object per line, each a variant)
           <textarea
@@ -230,20 +282,27 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
             </dl>
             <span>
               {estimate.calls.toLocaleString('en-US')} requests ({estimate.items} items × {estimate.per_variant.length}{' '}
-              {preferences.trim() ? 'preference sets' : estimate.per_variant.length === 1 ? 'model' : 'models'}) · about{' '}
-              {estimate.input_tokens.toLocaleString('en-US')} input and {estimate.output_tokens.toLocaleString('en-US')} output tokens. Expected: each request
-              as it would be built, counted as its endpoint counts tokens, at the prices of the endpoints routing picks, as often as it picks them (
+              {estimate.per_variant.length === 1 ? variantWord : `${variantWord}s`})
+              {cascadeRows.length > 0 ? ", and a cascade's second stage where its condition holds" : ''} · about {estimate.input_tokens.toLocaleString('en-US')}{' '}
+              input and {estimate.output_tokens.toLocaleString('en-US')} output tokens. Expected: each request as it would be built, counted as its endpoint
+              counts tokens, at the prices of the endpoints routing picks, as often as it picks them (
               {estimate.sampled === estimate.items ? 'every item' : `${estimate.sampled} items spread over the dataset`} priced one by one); it is refined from
               the first answered items once the run starts. Worst case: every request tried on every endpoint of its route with the longest replies; the run
               cannot cost more.
             </span>
             <span>
-              Per {preferences.trim() ? 'preference set' : 'model'}:{' '}
+              Per {variantWord}:{' '}
               {estimate.per_variant
-                .map(
-                  (v) =>
-                    `${v.variant} expected ${v.cost_usd === null ? `unknown (${v.cost_note ?? 'not known'})` : formatUsd(v.cost_usd)}, worst ${v.worst_usd === null ? 'unknown' : formatUsd(v.worst_usd)}`,
-                )
+                .map((v, i) => {
+                  // A cascade's expected cost is unknown by its nature: said once, below.
+                  const expected =
+                    v.cost_usd !== null
+                      ? formatUsd(v.cost_usd)
+                      : estimated!.cascade[i]
+                        ? 'unknown before the run (below)'
+                        : `unknown (${v.cost_note ?? 'not known'})`;
+                  return `${v.variant} expected ${expected}, worst ${v.worst_usd === null ? 'unknown' : formatUsd(v.worst_usd)}`;
+                })
                 .join(' · ')}
             </span>
             <span>
@@ -254,10 +313,17 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
                   (v) => `${v.variant} ${v.worst_request_usd === null ? `unknown (${v.worst_request_note ?? 'not known'})` : formatUsd(v.worst_request_usd)}`,
                 )
                 .join(' · ')}{' '}
-              · smallest budget that lets every {preferences.trim() ? 'preference set' : 'model'} send a request:{' '}
+              · smallest budget that lets every {variantWord} send a request:{' '}
               {estimate.min_budget_usd === null ? 'unknown' : formatUsd(estimate.min_budget_usd)}
             </span>
           </div>
+        ) : null}
+        {cascadeRows.length > 0 ? (
+          <p className="notice" role="note" aria-label="Cascade estimate">
+            {`The expected cost of ${cascadeRows.length === 1 ? 'a cascade' : 'the cascades'} is unknown before the run: how many items the condition sends on to the second model is known only once the first has answered them (the Cascade panel of a run of both models says, per threshold). `}
+            {`Its worst case counts both stages for every item: `}
+            {cascadeRows.map((v) => `${v.variant} at most ${v.worst_usd === null ? 'unknown' : formatUsd(v.worst_usd)}`).join(' · ')}.
+          </p>
         ) : null}
         {shortfall ? (
           <p className="notice notice-warn" role="alert" aria-label="Budget below one request's worst case">

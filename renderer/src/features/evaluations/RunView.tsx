@@ -13,6 +13,7 @@ import { costLines } from './cost-text';
 import { QuestionsAsked } from './QuestionsAsked';
 import { ThresholdPanel } from './ThresholdPanel';
 import { CascadePanel } from './CascadePanel';
+import { CascadeRunSummary } from './CascadeRunSummary';
 import { ItemDetail } from './ItemDetail';
 import { MetricsTable } from './MetricsTable';
 import { ResultsMatrix } from './ResultsMatrix';
@@ -278,6 +279,7 @@ export function RunView({ id, runs, reveal = false }: { id: string; runs: readon
       {report.data ? (
         <Panel title="Metrics">
           <MetricsTable report={report.data} running={running} />
+          <CascadeRunSummary run={r} report={report.data} />
           {questions
             .filter((q) => report.data.models[0]?.questions[q]?.type === 'noul')
             .map((q) => (

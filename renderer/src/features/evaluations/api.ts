@@ -14,6 +14,9 @@ export const evalKeys = {
   item: (id: string, position: number) => ['evaluations', 'runs', id, 'item', position] as const,
 };
 
+/** Saved cascade presets: the Cascade panel saves them (and invalidates this key), the run form offers them as variants. */
+export const cascadePresetsQuery = () => queryOptions({ queryKey: ['cascadePresets'] as const, queryFn: () => call('cascadePresets.list', {}) });
+
 export const datasetsQuery = () => queryOptions({ queryKey: evalKeys.datasets, queryFn: () => call('datasets.list', {}) });
 // The same lists (and caches) as Question sets and Endpoints: a set saved there shows here at once.
 export { setsQuery } from '../question-sets/api';
