@@ -1,7 +1,7 @@
 import { characterCount, DecisionsRequestSchema, MAX_SESSION_ID_LENGTH, type DecisionsRequest } from '../../shared/schemas/decisions-request';
 import { isPlainDecisionsRequest } from '../../shared/schemas/fast-accept';
 import type { CancelSignal } from '../core/cancel';
-import { stagesFromCascadeField } from '../core/api/cascade-request';
+import { stagesFromCascadeField, withoutCascade } from '../core/api/cascade-request';
 import { answerApiCall, type ApiCallAnswer } from '../core/api/decisions-call';
 import type { Core } from '../core/core';
 import type { VerifiedKey } from '../core/keys/api-keys';
@@ -36,12 +36,7 @@ export async function answerDecisions(core: Core, call: DecisionsCall): Promise<
   return answerApiCall(core, { request, sessionId: sessionOf(request, call), keyId: call.key.id, requestId: call.requestId, signal: call.signal, stages });
 }
 
-/** A request body's `cascade` field apart from the rest (bodies that are not objects are left to the schema's message). */
-export function withoutCascade(json: unknown): { cascade: unknown; body: unknown } {
-  if (typeof json !== 'object' || json === null || Array.isArray(json) || !('cascade' in json)) return { cascade: undefined, body: json };
-  const { cascade, ...body } = json as Record<string, unknown>;
-  return { cascade, body };
-}
+export { withoutCascade };
 
 /** The body's session_id, else the `x-session-id` header (checked here, under its own name); neither is ever sent to a provider. */
 export function sessionOf(request: Pick<DecisionsRequest, 'session_id'>, call: Pick<DecisionsCall, 'sessionHeader'>): string | null {

@@ -136,20 +136,34 @@ export const OPERATIONS = {
     'query',
     'One question set',
     z.object({ id: z.string() }).strict(),
-    z.object({ id: z.string(), name: z.string(), request: DecisionsRequestSchema }),
+    z.object({ id: z.string(), name: z.string(), request: DecisionsRequestSchema, cascade: z.string().nullable() }),
   ),
   'sets.save': op(
     'mutation',
-    'Create or update a question set (the request is validated)',
-    z.object({ id: z.string().optional(), name: z.string().trim().min(1, 'a set needs a name').max(200), request: DecisionsRequestSchema }).strict(),
+    'Create or update a question set (the request is validated; cascade names a saved cascade preset, which must exist)',
+    z
+      .object({
+        id: z.string().optional(),
+        name: z.string().trim().min(1, 'a set needs a name').max(200),
+        request: DecisionsRequestSchema,
+        cascade: z.string().min(1).max(200).nullable().optional(),
+      })
+      .strict(),
     QuestionSetSummarySchema,
   ),
   'sets.delete': op('mutation', 'Delete a question set (can be undone)', z.object({ id: z.string() }).strict(), z.object({ id: z.string() })),
   'sets.restore': op('mutation', 'Undo deleting a question set', z.object({ id: z.string() }).strict(), QuestionSetSummarySchema),
   'runs.start': op(
     'mutation',
-    'Start answering a request; follow it with runs.get',
-    z.object({ request: DecisionsRequestSchema, set_id: z.string().optional(), label: z.string().max(200).optional() }).strict(),
+    'Start answering a request; follow it with runs.get. cascade names a saved cascade preset: the request is then asked in stages, its model first',
+    z
+      .object({
+        request: DecisionsRequestSchema,
+        set_id: z.string().optional(),
+        label: z.string().max(200).optional(),
+        cascade: z.string().min(1).max(200).optional(),
+      })
+      .strict(),
     RunSchema,
   ),
   'runs.get': op('query', 'A run and its answers so far', z.object({ id: z.string() }).strict(), RunSchema),

@@ -67,3 +67,10 @@ export function stagesFromGatewayModels(value: unknown, questions: Readonly<Reco
   checkFits(first!.when, questions, 'providerOptions.gateway.models[0].when');
   return { then: first!.model, when: first!.when, fallbacks: rest as string[] };
 }
+
+/** A request body's `cascade` field apart from the rest (bodies that are not objects are left to the schema's message). */
+export function withoutCascade(json: unknown): { cascade: unknown; body: unknown } {
+  if (typeof json !== 'object' || json === null || Array.isArray(json) || !('cascade' in json)) return { cascade: undefined, body: json };
+  const { cascade, ...body } = json as Record<string, unknown>;
+  return { cascade, body };
+}

@@ -2,6 +2,7 @@ import { actorOf, type HandlerDeps, type Handlers } from './index';
 import { DecisionsRequestSchema } from '../../../shared/schemas/decisions-request';
 import { summarizeIssues } from '../../../shared/contract/result';
 import { GatewayError } from '../errors';
+import { stagesFromCascadeField, withoutCascade } from '../api/cascade-request';
 import { validateCatalogFile } from '../catalog/catalog-file';
 import { exportCatalogFile } from './catalog';
 import { checkDatasets, exportDatasets, importDatasets } from '../datasets/dataset-backup';
@@ -35,6 +36,8 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
     'sets.save': async (input, context) => {
       const actor = actorOf(context, 'sets.save');
       const before = input.id ? await core.questionSets.nameOf(input.id) : null;
+      // The preset must exist and fit the set's model and questions now, not when the set is first run.
+      if (input.cascade) await stagesFromCascadeField(input.cascade, input.request, core.cascadePresets);
       const saved = await core.questionSets.save(input);
       const questions = Object.keys(input.request.questions);
       const target = { kind: 'set', id: saved.id, name: saved.name } as const;
@@ -56,7 +59,13 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
       await core.audit.record(actor, 'set.restore', { kind: 'set', id, name: set.name });
       return set;
     },
-    'runs.start': async ({ request, set_id, label }) => core.runs.start(request, set_id ?? null, label ?? null),
+    'runs.start': async ({ request, set_id, label, cascade }) => {
+      // A preset deleted since the set was saved refuses the run: one model answering alone would pass for the cascade.
+      if (cascade !== undefined && !(await core.cascadePresets.presetByName(cascade)))
+        throw new GatewayError('bad_request', `cascade: the cascade preset "${cascade}" no longer exists; pick another for the set, or none`);
+      const stages = cascade === undefined ? null : await stagesFromCascadeField(cascade, request, core.cascadePresets);
+      return core.runs.start(request, set_id ?? null, label ?? null, stages);
+    },
     'runs.get': async ({ id }) => core.runs.get(id),
     'runs.cancel': async ({ id }) => core.runs.cancel(id),
     'runs.delete': async ({ id }) => core.runs.remove(id),
@@ -72,7 +81,11 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
       settings: core.settings.get(),
       catalog: exportCatalogFile(core),
       question_sets: await Promise.all(
-        (await core.questionSets.list()).map(async (s) => ({ name: s.name, request: (await core.questionSets.get(s.id)).request })),
+        (await core.questionSets.list()).map(async (s) => {
+          // A set's cascade preset travels by name, in the request as the API's extension does.
+          const { request, cascade } = await core.questionSets.get(s.id);
+          return { name: s.name, request: cascade ? { ...request, cascade } : request };
+        }),
       ),
       box_items: (await core.boxItems.list()).map(({ id: _id, created_at: _c, ...item }) => item),
       datasets: await collectAll(exportDatasets(core.storage.boxes, core.datasets)),
@@ -80,9 +93,13 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
     'backup.import': async ({ backup }) => {
       // Check every part before changing anything, so a bad backup leaves everything as it was.
       const sets = backup.question_sets.map((s, i) => {
-        const parsed = DecisionsRequestSchema.safeParse(s.request);
+        const { cascade, body } = withoutCascade(s.request);
+        const parsed = DecisionsRequestSchema.safeParse(body);
         if (!parsed.success) throw new GatewayError('bad_request', `question_sets[${i}].request: ${summarizeIssues(parsed.error)}`);
-        return { name: s.name, request: parsed.data };
+        if (cascade !== undefined && typeof cascade !== 'string')
+          throw new GatewayError('bad_request', `question_sets[${i}].request.cascade: the name of a cascade preset`);
+        // The preset is not in the backup: a set naming one missing here refuses to run, saying which.
+        return { name: s.name, request: parsed.data, cascade: cascade ?? null };
       });
       const builtIn = core.catalog.listProviders().filter((p) => p.source !== 'file');
       const catalog = validateCatalogFile(

@@ -39,26 +39,39 @@ export class QuestionSets {
     return (await this.stored(id)).name;
   }
 
-  async get(id: string): Promise<{ id: string; name: string; request: DecisionsRequest }> {
+  /** The set's request and the cascade preset it names (null: none), apart: the request alone is the spec's. */
+  async get(id: string): Promise<{ id: string; name: string; request: DecisionsRequest; cascade: string | null }> {
     const set = await this.stored(id);
     if (set.deleted_at) throw new GatewayError('not_found', `Question set "${set.name}" was deleted`);
-    const parsed = DecisionsRequestSchema.safeParse(set.request);
-    if (!parsed.success) throw new GatewayError('internal', `Question set "${set.name}" no longer validates`);
-    return { id: set.id, name: set.name, request: parsed.data };
+    const { cascade, ...request } = set.request as Record<string, unknown>;
+    const parsed = DecisionsRequestSchema.safeParse(request);
+    if (!parsed.success || (cascade !== undefined && typeof cascade !== 'string'))
+      throw new GatewayError('internal', `Question set "${set.name}" no longer validates`);
+    return { id: set.id, name: set.name, request: parsed.data, cascade: (cascade as string | undefined) ?? null };
   }
 
-  /** `sample` marks the set offered on first start (only new sets take it). */
-  async save(input: { id?: string | undefined; name: string; request: DecisionsRequest; sample?: boolean }): Promise<QuestionSetSummary> {
+  /**
+   * `sample` marks the set offered on first start (only new sets take it). `cascade` (a preset's name,
+   * checked by the caller) is kept in the stored request beside the spec's fields, as the API's extension is.
+   */
+  async save(input: {
+    id?: string | undefined;
+    name: string;
+    request: DecisionsRequest;
+    cascade?: string | null | undefined;
+    sample?: boolean;
+  }): Promise<QuestionSetSummary> {
     const now = isoTime(this.clock);
+    const request = input.cascade ? { ...input.request, cascade: input.cascade } : input.request;
     if (input.id) {
       const existing = await this.stored(input.id);
-      await this.storage.update(existing.id, { name: input.name, request: input.request, updated_at: now });
-      return summary({ ...existing, name: input.name, request: input.request, updated_at: now });
+      await this.storage.update(existing.id, { name: input.name, request, updated_at: now });
+      return summary({ ...existing, name: input.name, request, updated_at: now });
     }
     const set: StoredQuestionSet = {
       id: `set-${randomUUID()}`,
       name: input.name,
-      request: input.request,
+      request,
       created_at: now,
       updated_at: now,
       deleted_at: null,

@@ -106,3 +106,73 @@ describe('backup', () => {
     }
   });
 });
+
+/** A set naming a cascade preset is run in stages, its own model first, on the simulated providers. */
+describe('a question set with a cascade preset', () => {
+  let env: TempCore;
+  const late = { model: 'sandbox/cheap-mini', state: 'The parcel arrived two days late.', questions: { late: request.questions.late } };
+  const topic = { model: 'sandbox/cheap-mini', state: 'The parcel arrived two days late.', questions: { topic: request.questions.topic } };
+  beforeAll(async () => {
+    env = await tempCore({ sandbox: { seed: 2, failures: false, timeScale: 0 } });
+    const h = env.core.handlers;
+    await h['cascadePresets.save']({ name: 'always', model: 'sandbox/sharp-large', when: { probabilityBetween: [0, 1] } }, AS_DESKTOP);
+    await h['cascadePresets.save']({ name: 'never', model: 'sandbox/sharp-large', when: { confidenceBelow: 0 } }, AS_DESKTOP);
+  });
+  afterAll(() => env.cleanup());
+
+  const runOf = async (setId: string) => {
+    const h = env.core.handlers;
+    const set = await h['sets.get']({ id: setId });
+    const started = await h['runs.start']({ request: set.request, set_id: setId, label: set.name, ...(set.cascade ? { cascade: set.cascade } : {}) });
+    return until(
+      () => h['runs.get']({ id: started.id }),
+      (r) => r.status !== 'running',
+    );
+  };
+
+  it('escalates when the condition holds: the second model answers, and both stages are in the cost recorded', async () => {
+    const h = env.core.handlers;
+    const saved = await h['sets.save']({ name: 'Late, cascaded', request: late, cascade: 'always' }, AS_DESKTOP);
+    expect(await h['sets.get']({ id: saved.id })).toMatchObject({ request: late, cascade: 'always' });
+    const done = await runOf(saved.id);
+    expect(done.status).toBe('done');
+    expect(done.model).toBe('sandbox/cheap-mini');
+    const response = done.response as {
+      provider: string;
+      usage: { cost: number };
+      cascade: { answered_by: string; triggered_by: string[]; stages: { model: string; usage: { cost: number } }[] };
+    };
+    expect(response.cascade.answered_by).toBe('sandbox/sharp-large');
+    expect(response.cascade.triggered_by).toEqual(['late']);
+    expect(response.cascade.stages.map((s) => s.model)).toEqual(['sandbox/cheap-mini', 'sandbox/sharp-large']);
+    expect(response.usage.cost).toBeCloseTo(response.cascade.stages[0]!.usage.cost + response.cascade.stages[1]!.usage.cost, 12);
+    // Kept so in the history too.
+    const [stored] = await h['runs.list']({ set_id: saved.id, limit: 1 });
+    expect((stored!.response as typeof response).cascade.answered_by).toBe('sandbox/sharp-large');
+  });
+
+  it('keeps the first answer when the condition never holds', async () => {
+    const h = env.core.handlers;
+    const saved = await h['sets.save']({ name: 'Topic, cascaded', request: topic, cascade: 'never' }, AS_DESKTOP);
+    const done = await runOf(saved.id);
+    expect(done.status).toBe('done');
+    const cascade = (done.response as { cascade: { answered_by: string; stages: unknown[] } }).cascade;
+    expect(cascade.answered_by).toBe('sandbox/cheap-mini');
+    expect(cascade.stages).toHaveLength(1);
+  });
+
+  it('refuses to save a set naming a preset that does not exist, naming the field and the preset', async () => {
+    await expect(env.core.handlers['sets.save']({ name: 'Nope', request: late, cascade: 'missing' }, AS_DESKTOP)).rejects.toThrow(
+      /cascade: no cascade preset named "missing"/,
+    );
+  });
+
+  it('a set whose preset was deleted refuses to run, naming the preset, and runs nothing', async () => {
+    const h = env.core.handlers;
+    await h['cascadePresets.save']({ name: 'short-lived', model: 'sandbox/sharp-large', when: { probabilityBetween: [0, 1] } }, AS_DESKTOP);
+    const saved = await h['sets.save']({ name: 'Orphaned', request: late, cascade: 'short-lived' }, AS_DESKTOP);
+    await h['cascadePresets.delete']({ name: 'short-lived' }, AS_DESKTOP);
+    await expect(runOf(saved.id)).rejects.toThrow(/cascade preset "short-lived" no longer exists/);
+    expect(await h['runs.list']({ set_id: saved.id, limit: 10 })).toEqual([]);
+  });
+});

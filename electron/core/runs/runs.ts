@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import type { Run, RunRouting } from '../../../shared/schemas/inspector';
 import { routingOf, routingOfFailure } from './run-routing';
+import { decideInStages, type StagePlan } from '../api/cascade';
 import type { Clock } from '../clock';
 import { GatewayError } from '../errors';
 import type { RunStore } from './run-store';
@@ -39,7 +40,12 @@ export class Runs {
 
   constructor(private readonly deps: { storage: RunStorage; clock: Clock; log: RunStore; service: () => GatewayService }) {}
 
-  start(request: DecisionsRequest, setId: string | null, label: string | null): Run {
+  /**
+   * With `stages` the request is asked as a cascade (its model first); the inspector's runs hold no
+   * key's credit, and the cost recorded is every stage's, summed. The response carries the cascade's
+   * record (`cascade`: who answered, and why it was escalated), as the API's does.
+   */
+  start(request: DecisionsRequest, setId: string | null, label: string | null, stages: StagePlan | null = null): Run {
     const id = `run-${randomUUID()}`;
     const started = this.deps.clock.now();
     const controller = new AbortController();
@@ -71,9 +77,22 @@ export class Runs {
       setId,
       label,
     };
-    void this.deps
-      .service()
-      .decide(request, { requestId: id, signal: controller.signal, onAnswer: (name) => run.answered.push(name) })
+    const options = {
+      requestId: id,
+      signal: controller.signal,
+      onAnswer: (name: string) => {
+        // A cascade's second stage answers the same questions again.
+        if (!run.answered.includes(name)) run.answered.push(name);
+      },
+    };
+    const service = this.deps.service();
+    const decided = stages
+      ? decideInStages(service, request, stages, options, () => null).then(({ answered, record }) => ({
+          ...answered,
+          response: { ...answered.response, cascade: record },
+        }))
+      : service.decide(request, options);
+    void decided
       .then((outcome) => {
         run.status = 'done';
         run.response = outcome.response;
