@@ -8,6 +8,8 @@ import { SandboxNotice } from '../../app/SandboxNotice';
 import { EmptyState, ErrorNotice, Panel, ScreenHeader } from '../../ui/components';
 import { download, fileName } from '../../lib/download';
 import { listingQuery, modelsQuery } from '../endpoints/api';
+import { cascadePresetsQuery } from '../evaluations/api';
+import { describeCascade } from '../../../../shared/cascade/describe';
 import { setQuery, setsKeys, setsQuery } from './api';
 import { buildRequest, draftFrom, emptyDraft, newQuestion, problemsAt, type SetDraft } from './draft';
 import { FieldProblems, QuestionEditor } from './QuestionEditor';
@@ -52,7 +54,7 @@ function SetList({ selected, onSelect, onNew }: { selected: string | undefined; 
   const duplicate = useMutation({
     mutationFn: async (id: string) => {
       const set = await call('sets.get', { id });
-      return call('sets.save', { name: `${set.name} (copy)`, request: set.request });
+      return call('sets.save', { name: `${set.name} (copy)`, request: set.request, cascade: set.cascade });
     },
     onSuccess: (s) => {
       onSelect(s.id);
@@ -128,6 +130,7 @@ function ModelEndpoints({ model, known }: { model: string; known: boolean }) {
 export function QuestionSetsScreen() {
   const queryClient = useQueryClient();
   const models = useQuery(modelsQuery());
+  const presets = useQuery(cascadePresetsQuery());
   const [selected, setSelectedState] = useState<string | undefined>(readSelected);
   const [draft, setDraft] = useState<SetDraft>(() => readDraft(readSelected()) ?? emptyDraft());
   // The saved version's fingerprint, for the set it belongs to: edits that differ from it are a draft.
@@ -137,7 +140,7 @@ export function QuestionSetsScreen() {
   const loaded = useQuery({ ...setQuery(selected ?? ''), enabled: selected !== undefined });
   useEffect(() => {
     if (!loaded.data) return;
-    const fromServer = draftFrom(loaded.data.id, loaded.data.name, loaded.data.request);
+    const fromServer = draftFrom(loaded.data.id, loaded.data.name, loaded.data.request, loaded.data.cascade);
     setSaved({ id: loaded.data.id, print: fingerprint(fromServer) });
     setDraft((current) => (current.id === loaded.data.id ? current : (readDraft(loaded.data.id) ?? fromServer)));
   }, [loaded.data]);
@@ -156,7 +159,9 @@ export function QuestionSetsScreen() {
   const discard = () => {
     if (!window.confirm(`Discard the unsaved changes to “${draft.name}”?`)) return;
     dropDraft(draft.id);
-    setDraft(loaded.data && draft.id ? draftFrom(loaded.data.id, loaded.data.name, loaded.data.request) : emptyDraft(models.data?.[0]?.id ?? ''));
+    setDraft(
+      loaded.data && draft.id ? draftFrom(loaded.data.id, loaded.data.name, loaded.data.request, loaded.data.cascade) : emptyDraft(models.data?.[0]?.id ?? ''),
+    );
   };
   // The first model is offered once the list arrives, to a set that has none: not again when the
   // analyst empties the field to type another (that refilled it between keystrokes, and what was
@@ -177,7 +182,7 @@ export function QuestionSetsScreen() {
   const save = useMutation({
     mutationFn: async () => ({
       from: draft.id,
-      saved: await call('sets.save', { ...(draft.id ? { id: draft.id } : {}), name: draft.name, request: built.savable! }),
+      saved: await call('sets.save', { ...(draft.id ? { id: draft.id } : {}), name: draft.name, request: built.savable!, cascade: draft.cascade || null }),
     }),
     onSuccess: ({ from, saved: s }) => {
       if (from === undefined) dropDraft(undefined);
@@ -271,6 +276,22 @@ export function QuestionSetsScreen() {
                 <ModelEndpoints model={draft.model} known={(models.data ?? []).some((m) => m.id === draft.model)} />
               </div>
             </div>
+            <div>
+              <label htmlFor="set-cascade">Cascade preset</label>
+              <select id="set-cascade" value={draft.cascade ?? ''} onChange={(e) => update({ cascade: e.target.value })}>
+                <option value="">none: the model alone answers</option>
+                {(presets.data ?? []).map((p) => (
+                  <option key={p.name} value={p.name}>
+                    {p.name}: {describeCascade(p.first_model ?? draft.model, p.model, p.when)}
+                  </option>
+                ))}
+                {/* A preset deleted since the set was saved stays named, so the run's refusal is understood. */}
+                {draft.cascade && presets.data && !presets.data.some((p) => p.name === draft.cascade) ? (
+                  <option value={draft.cascade}>{draft.cascade}: deleted; runs are refused until another is chosen</option>
+                ) : null}
+              </select>
+              <p className="muted small">Run here, the set asks its model first and the preset&apos;s model when the condition holds.</p>
+            </div>
             <StateEditor draft={draft} onChange={update} />
             <FieldProblems problems={statePending} />
           </Panel>
@@ -323,6 +344,7 @@ export function QuestionSetsScreen() {
             request={built.savable ?? null}
             ownState={built.valid ? built.valid.state : null}
             models={models2}
+            cascade={draft.cascade || null}
           />
           <div className="action-bar">
             {dirty ? (

@@ -29,6 +29,8 @@ interface Props {
   /** The content of the set when it has some (the first example), else null. */
   ownState: DecisionsRequest['state'] | null;
   models: readonly string[];
+  /** The set's cascade preset: the set's own model's runs go through it (the other models are asked alone). */
+  cascade: string | null;
   ref?: Ref<TryGridHandle>;
 }
 
@@ -40,6 +42,7 @@ function Cell({ run, questions, expected }: { run: Run | undefined; questions: s
   if (run.status === 'failed') return <td className="text-error">{run.error?.message ?? 'failed'}</td>;
   const answers = (run.response as { answers?: Record<string, unknown>; usage?: { cost?: number } } | null)?.answers ?? {};
   const cost = (run.response as { usage?: { cost?: number } } | null)?.usage?.cost;
+  const cascade = (run.response as { cascade?: { answered_by: string; stages: unknown[] } } | null)?.cascade;
   return (
     <td className="try-cell" data-run={run.id}>
       {questions.map((q) => {
@@ -53,7 +56,13 @@ function Cell({ run, questions, expected }: { run: Run | undefined; questions: s
       })}
       {run.status === 'done' ? (
         <div className="muted small">
-          {cost === undefined ? 'cost unknown' : formatUsd(cost)} · <a href={`#/runs?run=${run.id}`}>open in Runs</a>
+          {cascade ? (
+            <>
+              answered by {cascade.answered_by} ({cascade.stages.length === 1 ? 'first stage' : 'escalated'}) ·{' '}
+            </>
+          ) : null}
+          {cost === undefined ? 'cost unknown' : formatUsd(cost)}
+          {cascade && cascade.stages.length > 1 ? ' for both stages' : ''} · <a href={`#/runs?run=${run.id}`}>open in Runs</a>
         </div>
       ) : null}
     </td>
@@ -65,7 +74,7 @@ function Cell({ run, questions, expected }: { run: Run | undefined; questions: s
  * grids do): each example's content and what its answers should be, each model's answers beside
  * them marked right or wrong; the examples are kept with the set and saved as a dataset on request.
  */
-export function TryGrid({ setId, setName, request, ownState, models, ref }: Props) {
+export function TryGrid({ setId, setName, request, ownState, models, cascade, ref }: Props) {
   const queryClient = useQueryClient();
   const [examples, setExamples] = useState<Example[]>(() => readExamples(setId));
   useEffect(() => setExamples(readExamples(setId)), [setId]);
@@ -109,6 +118,7 @@ export function TryGrid({ setId, setName, request, ownState, models, ref }: Prop
             const run = await call('runs.start', {
               request: { ...request!, model, state, questions: asked } as DecisionsRequest,
               ...(setId ? { set_id: setId } : {}),
+              ...(cascade && model === request!.model ? { cascade } : {}),
               label,
             });
             started[`${e.key}|${model}`] = run.id;

@@ -10,7 +10,7 @@ const SELECTED = 'verdict:draft-selected';
 const slot = (id: string | undefined) => `${PREFIX}${id ?? 'new'}`;
 
 /** What a draft says, without the editor's row keys: equal fingerprints mean nothing to save. */
-export const fingerprint = (draft: SetDraft): string => JSON.stringify([draft.name, buildRequest(draft).request]);
+export const fingerprint = (draft: SetDraft): string => JSON.stringify([draft.name, buildRequest(draft).request, draft.cascade ?? '']);
 
 /** Fresh row keys, so a restored draft never shares keys with rows made since the page loaded. */
 function rekey(draft: SetDraft): SetDraft {

@@ -29,6 +29,8 @@ export interface SetDraft {
   images: ImageDraft[];
   questions: QuestionDraft[];
   preferences: string;
+  /** The cascade preset the set is run with, by name; '' for none. */
+  cascade: string;
 }
 
 let counter = 0;
@@ -62,6 +64,7 @@ export const emptyDraft = (model = ''): SetDraft => ({
   images: [],
   questions: [newQuestion('noul', 'q1')],
   preferences: '',
+  cascade: '',
 });
 
 /** Guidance typed as JSON stays structured; anything else is text. */
@@ -146,7 +149,7 @@ export function buildRequest(draft: SetDraft): Built {
 }
 
 /** The editor's view of a saved request. */
-export function draftFrom(id: string | undefined, name: string, request: DecisionsRequest): SetDraft {
+export function draftFrom(id: string | undefined, name: string, request: DecisionsRequest, cascade: string | null = null): SetDraft {
   const images: ImageDraft[] = [];
   let stateText = '';
   let stateMode: SetDraft['stateMode'] = 'text';
@@ -180,6 +183,7 @@ export function draftFrom(id: string | undefined, name: string, request: Decisio
     images,
     questions,
     preferences: request.provider ? JSON.stringify(request.provider, null, 2) : '',
+    cascade: cascade ?? '',
   };
 }
 
