@@ -108,3 +108,31 @@ test('deleting a set can be undone', async ({ page, server }) => {
   await page.getByRole('button', { name: 'Undo' }).click();
   await expect(page.getByRole('button', { name: /^Throwaway/ })).toBeVisible();
 });
+
+test('a set run with a cascade preset says the second model answered, and costs both stages', async ({ page, server }) => {
+  const app = new AppPage(page);
+  const sets = new QuestionSetsPage(page);
+  await app.open(server.uiUrl);
+  // A preset whose condition always holds on a yes/no question: the second model answers every time.
+  const saved = await page.request.post(`${server.url}/api/inspector/cascadePresets.save`, {
+    headers: { 'x-verdict-client': 'renderer' },
+    data: { name: 'always-escalate', model: 'sandbox/sharp-large', when: { probabilityBetween: [0, 1] } },
+  });
+  expect(await saved.text()).toContain('always-escalate');
+  // The screen listed the presets when it opened: read again.
+  await page.reload();
+  await app.goTo('Question sets');
+  await sets.name.fill('Cascaded triage');
+  await sets.model.fill('sandbox/cheap-mini');
+  await sets.state.fill('The parcel arrived two days late.');
+  await sets.fillQuestion('q1', { name: 'late', instructions: 'Did the parcel arrive late?' });
+  const select = page.getByLabel('Cascade preset');
+  await expect(select.locator('option', { hasText: 'always-escalate' })).toHaveText(/sandbox\/cheap-mini → sandbox\/sharp-large, when/);
+  await select.selectOption('always-escalate');
+  await app.screenshot('question-set-cascade');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByRole('button', { name: /^Cascaded triage sandbox/ })).toBeVisible();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.locator('.try-cell').first()).toContainText('answered by sandbox/sharp-large (escalated)');
+  await expect(page.locator('.try-cell').first()).toContainText('for both stages');
+});

@@ -278,7 +278,7 @@ export function QuestionSetsScreen() {
             </div>
             <div>
               <label htmlFor="set-cascade">Cascade preset</label>
-              <select id="set-cascade" value={draft.cascade ?? ''} onChange={(e) => update({ cascade: e.target.value })}>
+              <select id="set-cascade" style={{ maxWidth: '100%' }} value={draft.cascade ?? ''} onChange={(e) => update({ cascade: e.target.value })}>
                 <option value="">none: the model alone answers</option>
                 {(presets.data ?? []).map((p) => (
                   <option key={p.name} value={p.name}>
