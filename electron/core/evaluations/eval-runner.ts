@@ -365,28 +365,32 @@ export class EvalRunner {
       let reservation = 0;
       const started = this.deps.clock.now();
       try {
-        const outcome = await this.deps.decide(request, {
-          requestId: `${this.spec.id}-${task.variant}-${task.position}`,
-          signal: this.controller,
-          admit: (maxCost) => {
-            const spread = this.deps.spread;
-            if (spread) return this.admitSpread(spread, task, maxCost);
-            if (this.spec.budgetUsd === null) return;
-            const most = maxCost();
-            const worstCase = Number.isFinite(most) ? most : 0;
-            // Past the budget even if nothing else were spent: the run stops here.
-            if (this.spent + worstCase > this.spec.budgetUsd) {
-              this.budgetStop ??= { spent: this.spent, worstCase };
-              this.stopping ??= 'budget';
-              this.roomMade();
-              throw new BudgetReached('the budget would be exceeded');
-            }
-            // Past it only with what requests in flight hold: they usually cost less, so wait for them.
-            if (this.spent + this.reserved + worstCase > this.spec.budgetUsd) throw new WaitForRoom('waiting for requests in flight');
-            reservation = worstCase;
-            this.reserved += reservation;
+        const outcome = await this.deps.decide(
+          request,
+          {
+            requestId: `${this.spec.id}-${task.variant}-${task.position}`,
+            signal: this.controller,
+            admit: (maxCost) => {
+              const spread = this.deps.spread;
+              if (spread) return this.admitSpread(spread, task, maxCost);
+              if (this.spec.budgetUsd === null) return;
+              const most = maxCost();
+              const worstCase = Number.isFinite(most) ? most : 0;
+              // Past the budget even if nothing else were spent: the run stops here.
+              if (this.spent + worstCase > this.spec.budgetUsd) {
+                this.budgetStop ??= { spent: this.spent, worstCase };
+                this.stopping ??= 'budget';
+                this.roomMade();
+                throw new BudgetReached('the budget would be exceeded');
+              }
+              // Past it only with what requests in flight hold: they usually cost less, so wait for them.
+              if (this.spent + this.reserved + worstCase > this.spec.budgetUsd) throw new WaitForRoom('waiting for requests in flight');
+              reservation = worstCase;
+              this.reserved += reservation;
+            },
           },
-        }, this.spec.variants[task.variant]!.cascade);
+          this.spec.variants[task.variant]!.cascade,
+        );
         this.unreserve(reservation);
         await this.store(task, { ok: true, outcome, latency: this.deps.clock.now() - started });
         return;
