@@ -383,6 +383,8 @@ async function startGateway(
   const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
   const gateway = await startChild([...profile, cli, '--port', '0', '--data-dir', dataDir], {
     VERDICT_LOG_LEVEL: 'error',
+    // Stopped by SIGTERM with no load balancer to tell: no drain notice.
+    VERDICT_DRAIN_NOTICE_SECONDS: '0',
     ...(database ? { VERDICT_DATABASE_URL: database } : {}),
     ...(redis ? { VERDICT_REDIS_URL: redis } : {}),
   });

@@ -20,7 +20,7 @@ const REFRESH_MS = 1000 / 60;
 export function startServer(root: string, dataDir: string): Promise<{ url: string; uiUrl: string; pid: number; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [join(root, 'dist', 'server', 'cli.mjs'), '--port', '0', '--data-dir', dataDir], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, VERDICT_LOG_LEVEL: 'warn', VERDICT_SANDBOX_TIME_SCALE: '0', VERDICT_SANDBOX_FAILURES: 'off' },
+    env: { ...process.env, VERDICT_LOG_LEVEL: 'warn', VERDICT_SANDBOX_TIME_SCALE: '0', VERDICT_SANDBOX_FAILURES: 'off', VERDICT_DRAIN_NOTICE_SECONDS: '0' },
   });
   const stop = () => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM'))));
   let out = '';
