@@ -174,6 +174,14 @@ export class ApiKeys {
     }
   }
 
+  private sharedAway(id: string, where: string, cause: unknown): GatewayError {
+    return new GatewayError(
+      'unavailable',
+      `Key ${labelOf(this.cache.get(id))} has limits shared by every instance, and ${where} did not answer; requests on keys with limits are refused until it does`,
+      { cause },
+    );
+  }
+
   /** Keeps rate limits here while the shared admission is away, each this instance's share of it (never credit). */
   fallBackToOwnShare(liveInstances: () => number): void {
     this.fallback = { liveInstances, recent: new Map() };
@@ -216,13 +224,14 @@ export class ApiKeys {
     // A charge of this key's that Redis did not take: its spend there is raised to the ledger's first.
     if (this.unsettled.has(id)) {
       const stored = await this.store.get(id);
-      if (
-        await shared.seedSpend(id, stored?.spent ?? 0).then(
-          () => true,
-          () => false,
-        )
-      )
+      try {
+        await shared.seedSpend(id, stored?.spent ?? 0);
         this.unsettled.delete(id);
+      } catch (error) {
+        // Redis still away: refused at once, not after a second command's timeout.
+        if (!(error instanceof SharedAdmissionUnavailable)) throw error;
+        throw this.sharedAway(id, shared.where, error);
+      }
     }
     let worst: number | null = null;
     for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -246,11 +255,7 @@ export class ApiKeys {
           this.admitOwnShare(row, this.fallback);
           return null;
         }
-        throw new GatewayError(
-          'unavailable',
-          `Key ${row.label} has limits shared by every instance, and ${shared.where} did not answer; requests on keys with limits are refused until it does`,
-          { cause: error },
-        );
+        throw this.sharedAway(id, shared.where, error);
       }
       if (answer.admitted) return withCredit ? { keyId: id, usd: worst ?? 0, shared: requestId } : null;
       if (answer.reason === 'rate') {

@@ -62,6 +62,8 @@ export class RedisAdmission implements SharedAdmission {
 
   private constructor(
     private readonly redis: Scripted,
+    /** The settles' connection (pipelined). */
+    private readonly settler: Scripted,
     options: AdmissionOptions,
     readonly where: string,
     /** What Redis said of itself at start (the server logs a warning without an append-only file). */
@@ -77,40 +79,48 @@ export class RedisAdmission implements SharedAdmission {
     // Loaded only when Redis is named.
     const { Redis } = await import('ioredis');
     const timeout = options.commandTimeoutMs ?? 150;
-    const redis = new Redis(url, {
-      enableOfflineQueue: false,
-      // Commands of one turn of the event loop go out in one write (admissions and settles of requests
-      // in flight together): a write per command was most of what Redis cost a request.
-      enableAutoPipelining: true,
-      commandTimeout: timeout,
-      connectTimeout: Math.max(1000, timeout),
-      maxRetriesPerRequest: 0,
-      // Reconnect quickly and keep trying: back within seconds of Redis returning.
-      retryStrategy: (times) => Math.min(times * 100, 1000),
-      lazyConnect: true,
-    }) as Scripted;
-    redis.on('error', () => {});
-    redis.defineCommand('verdictAdmitV1', { numberOfKeys: 4, lua: ADMIT_SCRIPT });
-    redis.defineCommand('verdictSettleV1', { numberOfKeys: 3, lua: SETTLE_SCRIPT });
-    redis.defineCommand('verdictSeedV1', { numberOfKeys: 1, lua: SEED_SCRIPT });
-    redis.defineCommand('verdictBumpV1', { numberOfKeys: 1, lua: BUMP_SCRIPT });
-    await redis.connect();
+    const client = (pipelined: boolean) => {
+      const c = new Redis(url, {
+        enableOfflineQueue: false,
+        enableAutoPipelining: pipelined,
+        commandTimeout: timeout,
+        connectTimeout: Math.max(1000, timeout),
+        maxRetriesPerRequest: 0,
+        // Reconnect quickly and keep trying: back within seconds of Redis returning.
+        retryStrategy: (times) => Math.min(times * 100, 1000),
+        lazyConnect: true,
+      }) as Scripted;
+      c.on('error', () => {});
+      c.defineCommand('verdictAdmitV1', { numberOfKeys: 4, lua: ADMIT_SCRIPT });
+      c.defineCommand('verdictSettleV1', { numberOfKeys: 3, lua: SETTLE_SCRIPT });
+      c.defineCommand('verdictSeedV1', { numberOfKeys: 1, lua: SEED_SCRIPT });
+      c.defineCommand('verdictBumpV1', { numberOfKeys: 1, lua: BUMP_SCRIPT });
+      return c;
+    };
+    // Admissions one command each, so a Redis that does not answer refuses within one command timeout
+    // (pipelined, ioredis took two); settles, which nobody waits for, go out pipelined: the settles of
+    // one turn of the event loop in one write.
+    const redis = client(false);
+    const settler = client(true);
+    await Promise.all([redis.connect(), settler.connect()]);
     const where = `Redis at ${redactUrl(url)}`;
     let settings: RedisSettings;
     try {
       settings = settingsOf(await redis.info());
     } catch (error) {
       redis.disconnect();
+      settler.disconnect();
       throw error;
     }
     // Evicted, a key's request log and holds would be forgotten and its limits let more through.
     if (settings.evictionPolicy !== null && settings.evictionPolicy !== 'noeviction') {
       redis.disconnect();
+      settler.disconnect();
       throw new Error(
         `${where} may evict keys (maxmemory-policy ${settings.evictionPolicy}): limits kept there would forget requests and holds. Set maxmemory-policy noeviction.`,
       );
     }
-    return new RedisAdmission(redis, options, where, settings);
+    return new RedisAdmission(redis, settler, options, where, settings);
   }
 
   /** Checks the key's generation, its rate limit and its credit for the request's worst case, and holds it: one round trip. */
@@ -146,7 +156,7 @@ export class RedisAdmission implements SharedAdmission {
    */
   settle(keyId: string, requestId: string, costUsd: number, unheld = false): Promise<boolean> {
     const k = keysOf(keyId, this.prefix);
-    return this.redis
+    return this.settler
       .verdictSettleV1(k.state, k.holds, k.leases, requestId, chargeOf(costUsd), unheld ? '1' : '0', this.stateMs)
       .then(() => true)
       .catch(() => false);
@@ -177,6 +187,7 @@ export class RedisAdmission implements SharedAdmission {
 
   async close(): Promise<void> {
     this.redis.disconnect();
+    this.settler.disconnect();
   }
 
   private async call<T>(command: () => Promise<T>): Promise<T> {
