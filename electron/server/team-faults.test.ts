@@ -162,7 +162,12 @@ describe.skipIf(missing !== null)(`a team's server when Redis or Postgres goes a
       expect(whileFrozen.length).toBeGreaterThan(5);
       expect(whileFrozen.filter((s) => s.status !== 503).map((s) => [s.status, s.message])).toEqual([]);
       const slowest = Math.max(...whileFrozen.map((s) => s.ms));
-      expect(traffic.since(frozen, 'free').filter((s) => s.status !== 200 && s.sent < frozen + 1_500).map((s) => [s.status, s.message])).toEqual([]);
+      expect(
+        traffic
+          .since(frozen, 'free')
+          .filter((s) => s.status !== 200 && s.sent < frozen + 1_500)
+          .map((s) => [s.status, s.message]),
+      ).toEqual([]);
       const thawed = Date.now();
       await settled(traffic.samples, thawed, 5_000);
       const afterFreeze = recoveredAfter(traffic.samples, thawed, 'limited');
