@@ -66,7 +66,7 @@ test('an analyst builds a set, sees problems live, saves, runs, compares and exp
   // Run answers here, in the grid beside the set; the run opens in Runs from there.
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByRole('table', { name: 'Examples and answers' }).locator('td.try-cell')).toContainText('late:', { timeout: 15_000 });
-  await page.getByRole('link', { name: 'Open in Runs' }).click();
+  await page.getByRole('link', { name: 'Open in Runs', exact: true }).click();
   await expect(page).toHaveURL(/#\/runs\?run=run-/);
   await expect(page.getByText(/Run “Delivery triage” · done/)).toBeVisible({ timeout: 15_000 });
   await expect(page.getByRole('meter', { name: 'P(true) for late' })).toBeVisible();
@@ -84,7 +84,7 @@ test('an analyst builds a set, sees problems live, saves, runs, compares and exp
   await expect(sets.name).toHaveValue('Delivery triage');
   await page.getByLabel('Also run on').selectOption(['sandbox/baseline-vision']);
   await page.getByRole('button', { name: 'Run on 2 models' }).click();
-  await page.getByRole('link', { name: 'Compare in Runs' }).click();
+  await page.getByRole('link', { name: 'Compare in Runs', exact: true }).click();
   await expect(page).toHaveURL(/compare=/);
   const compared = page.getByRole('table', { name: 'Compared runs' });
   await expect(compared.locator('thead')).toContainText('sandbox/baseline-text');

@@ -29,7 +29,7 @@ async function composeSet(page: Page, name: string, preferences?: string): Promi
 /** Run answers in place, beside the set; its run is opened in Runs from there. */
 async function runHere(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Run', exact: true }).click();
-  await page.getByRole('link', { name: 'Open in Runs' }).click();
+  await page.getByRole('link', { name: 'Open in Runs', exact: true }).click();
 }
 
 /**
@@ -50,7 +50,7 @@ test('compare shows distributions, usage and run identity side by side, and expo
   await composeSet(page, 'Triage');
   await page.getByLabel('Also run on').selectOption(['sandbox/baseline-vision']);
   await page.getByRole('button', { name: 'Run on 2 models' }).click();
-  await page.getByRole('link', { name: 'Compare in Runs' }).click();
+  await page.getByRole('link', { name: 'Compare in Runs', exact: true }).click();
   await expect(page).toHaveURL(/compare=/);
   const compared = page.getByRole('table', { name: 'Compared runs' });
   await expect(compared.getByRole('row', { name: /^latency/ })).toContainText(' s', { timeout: 15_000 });
