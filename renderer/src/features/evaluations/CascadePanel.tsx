@@ -17,6 +17,19 @@ const perItem = (usd: number) => Number(usd.toPrecision(4));
 type Scope = { question: string } | { family: CascadeFamily };
 
 /** Accuracy against cost per item (both stages billed): the cascade at every threshold as a line, each model alone as a point, the picked threshold ringed. */
+/** One of the run's variants, by its place in the run. */
+function VariantSelect({ run, value, onChange, label }: { run: EvalRun; value: number; onChange: (i: number) => void; label: string }) {
+  return (
+    <select value={value} onChange={(e) => onChange(Number(e.target.value))} aria-label={label}>
+      {run.variants.map((v, i) => (
+        <option key={v.name} value={i}>
+          {v.name}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 function CurveChart({ curve, picked }: { curve: CascadeCurve; picked: CascadePoint | null }) {
   const option = useMemo(() => {
     const line = [...curve.points].sort((a, b) => a.cost_per_item - b.cost_per_item).filter((p) => p.accuracy !== null);
@@ -154,24 +167,10 @@ export function CascadePanel({ run, done }: { run: EvalRun; done: number }) {
       </p>
       <div className="toolbar">
         <label>
-          First{' '}
-          <select value={first} onChange={(e) => setFirst(Number(e.target.value))} aria-label="First model">
-            {run.variants.map((v, i) => (
-              <option key={v.name} value={i}>
-                {v.name}
-              </option>
-            ))}
-          </select>
+          First <VariantSelect run={run} value={first} onChange={setFirst} label="First model" />
         </label>
         <label>
-          then{' '}
-          <select value={second} onChange={(e) => setSecond(Number(e.target.value))} aria-label="Second model">
-            {run.variants.map((v, i) => (
-              <option key={v.name} value={i}>
-                {v.name}
-              </option>
-            ))}
-          </select>
+          then <VariantSelect run={run} value={second} onChange={setSecond} label="Second model" />
         </label>
         <label>
           when{' '}
