@@ -95,21 +95,32 @@ function extraHeight(option: EChartsCoreOption, width: number): number {
   return grid.top - ((o['grid'] as { top?: number }).top ?? 40);
 }
 
-/** An ECharts chart that follows its container's size; `label` names it for assistive technology. */
+/**
+ * An ECharts chart that follows its container's size; `label` names it for assistive technology.
+ * It is laid out again only when its option or its width changed: the size observer also reports
+ * the first layout and every change of height (the legend's rows change the height), and each
+ * `setOption` with `notMerge` redraws the whole chart.
+ */
 export function Chart({ option, height, label }: { option: EChartsCoreOption; height: number; label: string }) {
   const ref = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
   const current = useRef(option);
   current.current = option;
+  const drawn = useRef<{ option: EChartsCoreOption; width: number } | null>(null);
   const [extra, setExtra] = useState(0);
+  const draw = (next: EChartsCoreOption) => {
+    const width = ref.current?.clientWidth ?? 0;
+    if (!chart.current || (drawn.current?.option === next && drawn.current.width === width)) return;
+    drawn.current = { option: next, width };
+    chart.current.setOption(themed(next, width), { notMerge: true });
+    // A new width may wrap the legend onto more or fewer rows.
+    setExtra(extraHeight(next, width));
+  };
   useEffect(() => {
     if (!ref.current) return;
     chart.current = echarts.init(ref.current, null, { renderer: 'svg' });
-    // A new width may wrap the legend onto more or fewer rows: laid out again, not only resized.
     const observer = new ResizeObserver(() => {
-      const width = ref.current?.clientWidth ?? 0;
-      chart.current?.setOption(themed(current.current, width), { notMerge: true });
-      setExtra(extraHeight(current.current, width));
+      draw(current.current);
       chart.current?.resize();
     });
     observer.observe(ref.current);
@@ -117,12 +128,10 @@ export function Chart({ option, height, label }: { option: EChartsCoreOption; he
       observer.disconnect();
       chart.current?.dispose();
       chart.current = null;
+      drawn.current = null;
     };
+    // Once per mount: `draw` reads only refs.
   }, []);
-  useEffect(() => {
-    const width = ref.current?.clientWidth ?? 0;
-    chart.current?.setOption(themed(option, width), { notMerge: true });
-    setExtra(extraHeight(option, width));
-  }, [option]);
+  useEffect(() => draw(option), [option]);
   return <div ref={ref} className="chart" role="img" aria-label={label} style={{ height: height + extra }} />;
 }
