@@ -11,20 +11,20 @@ test('a person signs in with their own management key, creates and revokes a key
   const job = await make('nightly job', 'standard');
 
   const signIn = new SignInPage(page);
+  const app = new AppPage(page);
   await page.goto(server.url);
   await expect(signIn.heading).toBeVisible();
   await expect(signIn.key).toHaveAttribute('type', 'password');
-  await page.screenshot({ path: '/tmp/verdict-sign-in.png', fullPage: true });
+  await app.screenshot('sign-in');
 
   // A standard key is refused, saying why; so is a key that is not this server's.
   await signIn.signIn(job);
   await expect(signIn.refusal).toContainText('A standard key cannot sign in');
   await signIn.signIn(`${ada.slice(0, -4)}AAAA`);
   await expect(signIn.refusal).toContainText('That key was not recognised');
-  await page.screenshot({ path: '/tmp/verdict-sign-in-refused.png', fullPage: true });
+  await app.screenshot('sign-in-refused');
 
   await signIn.signIn(ada);
-  const app = new AppPage(page);
   await app.nav.waitFor();
   await expect(signIn.badge).toContainText('Signed in as Ada Lovelace');
   // The key is in no storage the page can read.
@@ -46,7 +46,7 @@ test('a person signs in with their own management key, creates and revokes a key
   // Before them: the keys the first start's management key made over the public API, under its name.
   await expect(rows.nth(2)).toContainText('Initial management key');
   await expect(rows.nth(2)).toContainText('nightly job');
-  await page.getByRole('region', { name: 'Audit log' }).screenshot({ path: '/tmp/verdict-audit-log.png' });
+  await app.screenshotOf(page.getByRole('region', { name: 'Audit log' }), 'audit-log');
 
   await signIn.signOut();
   await expect(signIn.heading).toBeVisible();

@@ -73,8 +73,8 @@ test('an analyst reads the cascade curve of two models run on a labelled dataset
   const shown = JSON.parse((await panel.getByTestId('cascade-condition').textContent()) ?? '{}') as { model: string; when: unknown };
   expect(shown).toEqual({ model: 'sandbox/sharp-large', when: cheapest.condition });
   await panel.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: '/tmp/cascade-curve-picked.png', fullPage: false });
-  await panel.screenshot({ path: '/tmp/cascade-panel.png' });
+  await app.screenshot('cascade-curve-picked', { fullPage: false });
+  await app.screenshotOf(panel, 'cascade-panel');
 
   // Above what any threshold reaches: said, with the closest.
   await panel.getByLabel('Target accuracy in percent').fill('100.5');
@@ -95,7 +95,7 @@ test('an analyst reads the cascade curve of two models run on a labelled dataset
       source: expect.objectContaining({ run_id: run.id }),
     }),
   ]);
-  await panel.screenshot({ path: '/tmp/cascade-panel-saved.png' });
+  await app.screenshotOf(panel, 'cascade-panel-saved');
 
   // What the panel shows of the picked point: the figures the cascade run is to land on.
   const pickedRow = table.locator('tbody tr[aria-selected="true"]');
@@ -137,7 +137,7 @@ test('an analyst reads the cascade curve of two models run on a labelled dataset
     variants: [{ model: 'sandbox/cheap-mini' }],
   });
   expect(Number(worst.replace('$', ''))).toBeGreaterThan(firstAlone.worst_usd);
-  await form.screenshot({ path: '/tmp/cascade-run-form.png' });
+  await app.screenshotOf(form, 'cascade-run-form');
 
   await form.getByLabel('Run name (optional)').fill('topic-unsure on tickets');
   await evals.startButton.click();
@@ -158,6 +158,6 @@ test('an analyst reads the cascade curve of two models run on a labelled dataset
   expect(report.models[0]!.questions['topic']!.accuracy).toBeCloseTo(cheapest.accuracy, 12);
   expect(cascadeRun.spent_usd / 24).toBeCloseTo(cheapest.cost_per_item, 12);
   await landed.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: '/tmp/cascade-run-report.png' });
+  await app.screenshot('cascade-run-report', { fullPage: false });
   expect(problems).toEqual([]);
 });

@@ -4,6 +4,13 @@ import { join } from 'node:path';
 
 export const ARTIFACTS = join(import.meta.dirname, '..', 'artifacts');
 
+/**
+ * Screens are saved to e2e/artifacts, for people to look at, when VERDICT_SCREENSHOTS is set
+ * (`VERDICT_SCREENSHOTS=1 npm run test:e2e`). No check reads them, and a full-page picture costs
+ * the browser about a tenth of a second, so `npm test` takes none.
+ */
+const SCREENSHOTS = Boolean(process.env['VERDICT_SCREENSHOTS']);
+
 export const SCREEN_LABELS = ['Question sets', 'Runs', 'Evaluations', 'Boxes', 'Endpoints', 'ZDR', 'Settings'] as const;
 export type ScreenLabel = (typeof SCREEN_LABELS)[number];
 
@@ -31,8 +38,16 @@ export class AppPage {
     await this.heading.filter({ hasText: label }).waitFor();
   }
 
-  async screenshot(name: string): Promise<void> {
+  async screenshot(name: string, { fullPage = true }: { fullPage?: boolean } = {}): Promise<void> {
+    if (!SCREENSHOTS) return;
     mkdirSync(ARTIFACTS, { recursive: true });
-    await this.page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+    await this.page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage });
+  }
+
+  /** One part of the screen, saved as `screenshot` saves the whole. */
+  async screenshotOf(part: Locator, name: string): Promise<void> {
+    if (!SCREENSHOTS) return;
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await part.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
   }
 }
