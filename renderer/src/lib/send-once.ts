@@ -1,6 +1,3 @@
-/** A double click's second click comes within this of the first (desktops default to 400-500 ms). */
-export const DOUBLE_CLICK_MS = 500;
-
 /**
  * Runs `send` unless the one before it is still going: held in a ref, set in the click's own event,
  * so a double click sends once (React shows `isPending` only a render later, after the second click).

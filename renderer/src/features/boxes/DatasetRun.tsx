@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { EvalEstimate, EvalRun } from '../../../../shared/schemas/evaluation';
 import { call } from '../../transport/transport';
-import { DOUBLE_CLICK_MS, once } from '../../lib/send-once';
+import { firstClick, once } from '../../lib/send-once';
 import { ErrorNotice } from '../../ui/components';
 import { evalKeys, evalRunsQuery } from '../evaluations/api';
 import { costLines } from '../evaluations/cost-text';
@@ -35,16 +35,11 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
   const [budget, setBudget] = useState('');
   const [estimated, setEstimated] = useState<{ of: string; estimate: EvalEstimate } | null>(null);
   const [picked, setPicked] = useState(false);
-  // One request at a time from these controls: a double click starts one run, not two.
+  // One request at a time from these controls. A double click starts one run, not two: its second
+  // click is ignored (`firstClick`) even when the run has started and answered before it comes.
   const held = useRef(false);
-  // A run can start and answer before a double click's second click comes: the start stays held for
-  // that long after it, so the second click does not start another run over the same images.
   const startHeld = useRef(false);
-  const startOnce = () =>
-    once(startHeld, async () => {
-      await starting.mutateAsync();
-      await new Promise((settled) => setTimeout(settled, DOUBLE_CLICK_MS));
-    });
+  const startOnce = firstClick(() => once(startHeld, () => starting.mutateAsync()));
   const mine = (runs.data ?? []).filter((r) => r.dataset_id === datasetId);
   const run = mine.find((r) => r.id === runId) ?? null;
   useEffect(() => {
