@@ -110,7 +110,7 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
           type="button"
           className="secondary"
           disabled={!model || !runnable || estimating.isPending}
-          onClick={() => once(held, () => estimating.mutateAsync())}
+          onClick={firstClick(() => once(held, () => estimating.mutateAsync()))}
         >
           Estimate
         </button>
@@ -157,11 +157,11 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
           </span>
         ) : null}
         {run?.status === 'running' ? (
-          <button type="button" className="secondary" onClick={() => once(held, () => control.mutateAsync('evals.pause'))}>
+          <button type="button" className="secondary" onClick={firstClick(() => once(held, () => control.mutateAsync('evals.pause')))}>
             Pause
           </button>
         ) : run && (run.status === 'paused' || run.status === 'budget' || run.status === 'failed' || (run.status === 'done' && run.retryable > 0)) ? (
-          <button type="button" className="secondary" onClick={() => once(held, () => control.mutateAsync('evals.resume'))}>
+          <button type="button" className="secondary" onClick={firstClick(() => once(held, () => control.mutateAsync('evals.resume')))}>
             {run.status === 'done' ? 'Retry failed' : 'Resume'}
           </button>
         ) : null}

@@ -11,7 +11,7 @@ import { ErrorNotice, Panel } from '../../ui/components';
 import { cascadePresetsQuery, datasetsQuery, evalKeys, modelsQuery, setsQuery } from './api';
 import { QuestionSetSelect } from './QuestionSetSelect';
 import { presetVariant, variantsOf } from './run-variants';
-import { once } from '../../lib/send-once';
+import { firstClick, once } from '../../lib/send-once';
 
 /** The variant whose one request costs the most at worst, when the budget is below that (the smallest budget that lets every variant send). */
 function budgetShortfall(estimate: EvalEstimate | null, budget: number | null): EvalEstimate['per_variant'][number] | null {
@@ -256,11 +256,12 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
             type="button"
             className="secondary"
             disabled={!ready || estimating.isPending}
-            onClick={() => once(estimateHeld, () => estimating.mutateAsync())}
+            onClick={firstClick(() => once(estimateHeld, () => estimating.mutateAsync()))}
           >
             Estimate
           </button>
-          <button type="submit" disabled={!ready || starting.isPending || estimating.isPending}>
+          {/* A double click's second click does not submit again, even after the first start answered. */}
+          <button type="submit" disabled={!ready || starting.isPending || estimating.isPending} onClick={(e) => e.detail > 1 && e.preventDefault()}>
             {shortfall ? 'Start anyway' : 'Start run'}
           </button>
         </div>
