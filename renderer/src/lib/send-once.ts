@@ -30,3 +30,8 @@ export function firstClick(act: () => void): (event: { detail: number }) => void
     act();
   };
 }
+
+/** A click handler that sends once (`once`) and never on a double click's second click (`firstClick`). */
+export function clickOnce(held: { current: boolean }, send: () => Promise<unknown>): (event: { detail: number }) => void {
+  return firstClick(() => once(held, send));
+}

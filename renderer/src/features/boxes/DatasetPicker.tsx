@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { call } from '../../transport/transport';
-import { firstClick, once } from '../../lib/send-once';
+import { clickOnce } from '../../lib/send-once';
 import { ErrorNotice } from '../../ui/components';
 import { evalKeys } from '../evaluations/api';
 import { boxItemsQuery, imageDatasetsQuery, LEGACY } from './api';
@@ -58,7 +58,7 @@ export function LegacyNotice({ onCopied }: { onCopied: (id: string) => void }) {
         These images were added to Boxes before it kept images as datasets. Copy them into a dataset to run evaluations over them (truth, verdicts and notes
         come along; these stay as they are).
       </span>
-      <button type="button" className="secondary" disabled={copy.isPending} onClick={firstClick(() => once(held, () => copy.mutateAsync()))}>
+      <button type="button" className="secondary" disabled={copy.isPending} onClick={clickOnce(held, () => copy.mutateAsync())}>
         Copy into a dataset
       </button>
       {copy.error ? <ErrorNotice error={copy.error} title="Not copied" /> : null}

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { EvalEstimate, EvalRun } from '../../../../shared/schemas/evaluation';
 import { call } from '../../transport/transport';
-import { firstClick, once } from '../../lib/send-once';
+import { clickOnce } from '../../lib/send-once';
 import { ErrorNotice } from '../../ui/components';
 import { evalKeys, evalRunsQuery } from '../evaluations/api';
 import { costLines } from '../evaluations/cost-text';
@@ -39,7 +39,7 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
   // click is ignored (`firstClick`) even when the run has started and answered before it comes.
   const held = useRef(false);
   const startHeld = useRef(false);
-  const startOnce = firstClick(() => once(startHeld, () => starting.mutateAsync()));
+  const startOnce = clickOnce(startHeld, () => starting.mutateAsync());
   const mine = (runs.data ?? []).filter((r) => r.dataset_id === datasetId);
   const run = mine.find((r) => r.id === runId) ?? null;
   useEffect(() => {
@@ -110,7 +110,7 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
           type="button"
           className="secondary"
           disabled={!model || !runnable || estimating.isPending}
-          onClick={firstClick(() => once(held, () => estimating.mutateAsync()))}
+          onClick={clickOnce(held, () => estimating.mutateAsync())}
         >
           Estimate
         </button>
@@ -157,11 +157,11 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
           </span>
         ) : null}
         {run?.status === 'running' ? (
-          <button type="button" className="secondary" onClick={firstClick(() => once(held, () => control.mutateAsync('evals.pause')))}>
+          <button type="button" className="secondary" onClick={clickOnce(held, () => control.mutateAsync('evals.pause'))}>
             Pause
           </button>
         ) : run && (run.status === 'paused' || run.status === 'budget' || run.status === 'failed' || (run.status === 'done' && run.retryable > 0)) ? (
-          <button type="button" className="secondary" onClick={firstClick(() => once(held, () => control.mutateAsync('evals.resume')))}>
+          <button type="button" className="secondary" onClick={clickOnce(held, () => control.mutateAsync('evals.resume'))}>
             {run.status === 'done' ? 'Retry failed' : 'Resume'}
           </button>
         ) : null}

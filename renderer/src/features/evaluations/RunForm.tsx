@@ -11,7 +11,7 @@ import { ErrorNotice, Panel } from '../../ui/components';
 import { cascadePresetsQuery, datasetsQuery, evalKeys, modelsQuery, setsQuery } from './api';
 import { QuestionSetSelect } from './QuestionSetSelect';
 import { presetVariant, variantsOf } from './run-variants';
-import { firstClick, once } from '../../lib/send-once';
+import { clickOnce, once } from '../../lib/send-once';
 
 /** The variant whose one request costs the most at worst, when the budget is below that (the smallest budget that lets every variant send). */
 function budgetShortfall(estimate: EvalEstimate | null, budget: number | null): EvalEstimate['per_variant'][number] | null {
@@ -256,7 +256,7 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
             type="button"
             className="secondary"
             disabled={!ready || estimating.isPending}
-            onClick={firstClick(() => once(estimateHeld, () => estimating.mutateAsync()))}
+            onClick={clickOnce(estimateHeld, () => estimating.mutateAsync())}
           >
             Estimate
           </button>

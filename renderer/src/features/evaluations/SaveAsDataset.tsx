@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { call } from '../../transport/transport';
-import { firstClick, once } from '../../lib/send-once';
+import { clickOnce } from '../../lib/send-once';
 import { ErrorNotice } from '../../ui/components';
 import { evalKeys, setsQuery } from './api';
 
@@ -43,7 +43,7 @@ export function SaveAsDataset({ onSaved }: { onSaved: (id: string) => void }) {
             </option>
           ))}
         </select>
-        <button type="button" className="secondary" onClick={firstClick(() => once(held, () => fromRuns.mutateAsync()))} disabled={fromRuns.isPending}>
+        <button type="button" className="secondary" onClick={clickOnce(held, () => fromRuns.mutateAsync())} disabled={fromRuns.isPending}>
           Save its runs as a dataset
         </button>
       </div>
@@ -56,7 +56,7 @@ export function SaveAsDataset({ onSaved }: { onSaved: (id: string) => void }) {
         <button
           type="button"
           className="secondary"
-          onClick={firstClick(() => once(held, () => fromBoxes.mutateAsync()))}
+          onClick={clickOnce(held, () => fromBoxes.mutateAsync())}
           disabled={fromBoxes.isPending || question.trim() === ''}
         >
           Save box reviews as a dataset

@@ -5,7 +5,7 @@ import type { Question } from '../../../../shared/schemas/question';
 import type { Run } from '../../../../shared/schemas/inspector';
 import { call } from '../../transport/transport';
 import { formatUsd } from '../../../../shared/money/format-usd';
-import { firstClick, once } from '../../lib/send-once';
+import { clickOnce, once } from '../../lib/send-once';
 import { ErrorNotice, Panel } from '../../ui/components';
 import { answerText } from '../evaluations/answer-text';
 import { evalKeys } from '../evaluations/api';
@@ -162,7 +162,7 @@ export function TryGrid({ setId, setName, request, ownState, models, cascade, re
           <button
             type="button"
             disabled={!request || ready.length === 0 || models.length === 0 || tryAll.isPending}
-            onClick={firstClick(() => once(held, () => tryAll.mutateAsync()))}
+            onClick={clickOnce(held, () => tryAll.mutateAsync())}
           >
             Try {ready.length} example{ready.length === 1 ? '' : 's'} on {models.length} model{models.length === 1 ? '' : 's'}
           </button>

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { call } from '../../transport/transport';
-import { firstClick, once } from '../../lib/send-once';
+import { clickOnce, once } from '../../lib/send-once';
 import { ErrorNotice } from '../../ui/components';
 import { setsKeys, setsQuery } from '../question-sets/api';
 import { datasetsQuery, evalKeys } from '../evaluations/api';
@@ -31,7 +31,7 @@ export function SampleOffer({ onAdded }: { onAdded?: (added: { set: string; data
         A support-triage question set (is a ticket urgent, what is it about, how upset is the customer) and 40 labelled tickets to run it on. Both are marked
         <span className="badge badge-muted">sample</span> and can be removed at any time.
       </span>
-      <button type="button" disabled={add.isPending} onClick={firstClick(() => once(held, () => add.mutateAsync()))}>
+      <button type="button" disabled={add.isPending} onClick={clickOnce(held, () => add.mutateAsync())}>
         Add the sample set and dataset
       </button>
       {add.error ? <ErrorNotice error={add.error} title="Samples not added" /> : null}
