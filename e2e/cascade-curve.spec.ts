@@ -60,10 +60,24 @@ test('an analyst reads the cascade curve of two models run on a labelled dataset
   await page.getByRole('list', { name: 'Evaluation runs' }).getByRole('button', { name: run.name }).click();
   const panel = page.locator('.cascade-panel');
   await expect(panel.getByRole('img', { name: /Cascade accuracy against cost: sandbox\/cheap-mini then sandbox\/sharp-large/ })).toBeVisible();
-  await panel.getByLabel('Condition reads').selectOption('q:topic');
-  await expect(panel.getByTestId('cascade-items')).toContainText('24 items both models answered; accuracy over topic.');
   const table = panel.getByRole('table', { name: 'Cascade at each threshold' });
+  await expect(table).toBeVisible();
+  // While the curve of another condition is fetched, the one shown before goes: its points (and the
+  // condition a pick would save) read other questions. The reply is held until that is checked.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/inspector/evals.cascadeCurve', async (route) => {
+    if ((route.request().postDataJSON() as { question?: string }).question === 'topic') await held;
+    await route.continue();
+  });
+  await panel.getByLabel('Condition reads').selectOption('q:topic');
+  await expect(panel.getByRole('status').filter({ hasText: 'Loading the cascade curve' })).toBeVisible();
+  await expect(table).toHaveCount(0);
+  await expect(panel.getByTestId('cascade-condition')).toHaveCount(0);
+  release();
+  await expect(panel.getByTestId('cascade-items')).toContainText('24 items both models answered; accuracy over topic.');
   await expect(table.locator('tbody tr')).toHaveCount(curve.points.length + 2);
+  await expect(table.locator('tbody tr').nth(2).locator('td').nth(1)).toHaveText(JSON.stringify(curve.points[0]!.condition));
 
   // The target: the cheapest threshold at the most accurate point's accuracy is the one the screen picks.
   const best = Math.max(...curve.points.map((p) => p.accuracy));

@@ -4,7 +4,7 @@ import type { EvalEstimate, EvalRun } from '../../../../shared/schemas/evaluatio
 import { call } from '../../transport/transport';
 import { clickOnce } from '../../lib/send-once';
 import { ErrorNotice } from '../../ui/components';
-import { evalKeys, evalRunsQuery } from '../evaluations/api';
+import { evalKeys, evalRunsQuery, sameRunPlaceholder } from '../evaluations/api';
 import { costLines } from '../evaluations/cost-text';
 import { formatUsd } from '../../../../shared/money/format-usd';
 import type { BoxQuestion } from './review';
@@ -79,7 +79,7 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
     queryKey: evalKeys.report(run?.id ?? '', reported),
     queryFn: () => call('evals.report', { id: run!.id }),
     enabled: run !== null && run.done > 0,
-    placeholderData: (previous) => previous,
+    placeholderData: sameRunPlaceholder(run?.id ?? ''),
   });
   const metrics = Object.entries(report.data?.models[variant]?.questions ?? {}).filter(([, m]) => m.type === 'box');
   return (

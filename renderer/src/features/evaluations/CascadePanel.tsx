@@ -13,10 +13,12 @@ const TOOLTIP = { trigger: 'item', renderMode: 'richText' } as const;
 const percent = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}%`);
 const perItem = (usd: number) => Number(usd.toPrecision(4));
 
+/** Whether a query key (ending in how many answers were done) asks for the same curve as `asked`. */
+const sameCurve = (key: readonly unknown[], asked: readonly unknown[]) => JSON.stringify(key.slice(0, -1)) === JSON.stringify(asked);
+
 /** Which questions the condition reads: one question, or every question of a family's kinds. */
 type Scope = { question: string } | { family: CascadeFamily };
 
-/** Accuracy against cost per item (both stages billed): the cascade at every threshold as a line, each model alone as a point, the picked threshold ringed. */
 /** One of the run's variants, by its place in the run. */
 function VariantSelect({ run, value, onChange, label }: { run: EvalRun; value: number; onChange: (i: number) => void; label: string }) {
   return (
@@ -30,6 +32,7 @@ function VariantSelect({ run, value, onChange, label }: { run: EvalRun; value: n
   );
 }
 
+/** Accuracy against cost per item (both stages billed): the cascade at every threshold as a line, each model alone as a point, the picked threshold ringed. */
 function CurveChart({ curve, picked }: { curve: CascadeCurve; picked: CascadePoint | null }) {
   const option = useMemo(() => {
     const line = [...curve.points].sort((a, b) => a.cost_per_item - b.cost_per_item).filter((p) => p.accuracy !== null);
@@ -145,11 +148,14 @@ export function CascadePanel({ run, done }: { run: EvalRun; done: number }) {
   const [targetKind, setTargetKind] = useState<'accuracy' | 'cost'>('accuracy');
   const [accuracyPercent, setAccuracyPercent] = useState(95);
   const [ceiling, setCeiling] = useState(0.001);
+  const asked = [...evalKeys.run(run.id), 'cascade', first, second, scope];
   const curve = useQuery({
-    queryKey: [...evalKeys.run(run.id), 'cascade', first, second, scope, done],
+    queryKey: [...asked, done],
     queryFn: () => call('evals.cascadeCurve', { id: run.id, first_variant: first, second_variant: second, ...scope }),
     enabled: first !== second,
-    placeholderData: (previous) => previous,
+    // Keep showing the curve while more answers arrive, not when the models or the condition change:
+    // the old curve's points (and the condition a pick would save) belong to another question.
+    placeholderData: (previous, previousQuery) => (previousQuery && sameCurve(previousQuery.queryKey, asked) ? previous : undefined),
   });
   const target: CascadeTarget = targetKind === 'accuracy' ? { accuracy: accuracyPercent / 100 } : { max_cost_per_item: ceiling };
   const pick = curve.data ? pickPoint(curve.data.points, target) : null;

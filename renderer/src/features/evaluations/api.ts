@@ -52,9 +52,18 @@ export function forgetRuns(client: QueryClient, ids: readonly string[]): void {
   }
 }
 
+/**
+ * While a run's query is fetched again (more answers done), its last data stays on screen; another
+ * run's never does (its figures would be shown as this run's).
+ */
+export const sameRunPlaceholder =
+  (id: string) =>
+  <T>(previous: T | undefined, previousQuery: { queryKey: readonly unknown[] } | undefined): T | undefined =>
+    previousQuery?.queryKey[2] === id ? previous : undefined;
+
 /** Keyed by the number of results, so it is fetched again as results arrive (at most every poll). */
 export const reportQuery = (id: string, done: number) =>
-  queryOptions({ queryKey: evalKeys.report(id, done), queryFn: () => call('evals.report', { id }), placeholderData: (previous) => previous });
+  queryOptions({ queryKey: evalKeys.report(id, done), queryFn: () => call('evals.report', { id }), placeholderData: sameRunPlaceholder(id) });
 
 export const RESULTS_PAGE = 200;
 export type ResultFilter = 'all' | 'wrong' | 'disagree' | 'low';
