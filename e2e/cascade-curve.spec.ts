@@ -74,6 +74,7 @@ test('an analyst reads the cascade curve of two models run on a labelled dataset
   await expect(panel.getByRole('status').filter({ hasText: 'Loading the cascade curve' })).toBeVisible();
   await expect(table).toHaveCount(0);
   await expect(panel.getByTestId('cascade-condition')).toHaveCount(0);
+  await app.screenshotOf(panel, 'cascade-panel-loading');
   release();
   await expect(panel.getByTestId('cascade-items')).toContainText('24 items both models answered; accuracy over topic.');
   await expect(table.locator('tbody tr')).toHaveCount(curve.points.length + 2);
