@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
+import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pngWithRect } from '../../test-support/images';
@@ -47,13 +48,129 @@ describe('fetching an image URL', () => {
   });
 
   it('by default refuses a name that resolves to a private or loopback address, before connecting', async () => {
-    await expect(fetchImage(`${base}/card.png`, 'input[0]', { lookup: async () => ['127.0.0.1'], ca: cert })).rejects.toThrow(
-      'images.test resolves to 127.0.0.1, which is not a public address',
+    await expect(fetchImage(`${base}/card.png`, 'input[0]', { lookup: async () => ['127.0.0.1'], ca: cert })).rejects.toThrow(NOT_PUBLIC);
+    // One private address among public ones is enough to refuse: the name could be pointed either way.
+    await expect(fetchImage(`${base}/card.png`, 'input[0]', { lookup: async () => ['8.8.8.8', '10.0.0.1'], ca: cert })).rejects.toThrow(NOT_PUBLIC);
+    await expect(fetchImage('https://[::1]/card.png', 'input[0]')).rejects.toThrow(NOT_PUBLIC);
+  });
+
+  it('a connection that fails says the same whatever answered (refused, not TLS, a certificate for another name)', async () => {
+    const closed = await listen(createNetServer((socket) => socket.destroy()));
+    const refusedPort = await freePort();
+    const anyAddress = { lookup: async () => ['127.0.0.1'], allowAddress: () => true };
+    const messages = await Promise.all(
+      [`https://images.test:${refusedPort}/x.png`, `https://images.test:${port(closed)}/x.png`, `https://other.test:${port(server)}/card.png`].map((url) =>
+        fetchImage(url, 'input[0]', { ...anyAddress, ca: cert }).then(
+          () => 'fetched',
+          (error: Error) => error.message,
+        ),
+      ),
     );
-    await expect(fetchImage('https://[::1]/card.png', 'input[0]')).rejects.toThrow('resolves to ::1, which is not a public address');
-    expect(
-      ['10.1.2.3', '172.20.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1'].filter(isPublicAddress),
-    ).toEqual([]);
-    expect(['8.8.8.8', '1.1.1.1', '2606:4700::1111'].every(isPublicAddress)).toBe(true);
+    closed.close();
+    expect(new Set(messages)).toEqual(new Set(['input[0]: the image could not be fetched from its host']));
   });
 });
+
+const NOT_PUBLIC = "input[0]: the image URL's host is not a public internet address; such images are not fetched";
+
+describe('an image URL can reach only the public internet, in whatever form the address is written', () => {
+  let listener: TlsServer;
+  let connections = 0;
+  beforeAll(async () => {
+    listener = createTlsServer({ cert, key: readFileSync(join(TLS, 'images-test.key'), 'utf8') }, (socket) => socket.end());
+    listener.on('connection', () => (connections += 1));
+    await listen(listener);
+  });
+  afterAll(() => new Promise<void>((resolve) => listener.close(() => resolve())));
+
+  it('refuses every loopback form with one message, and the listener on loopback receives no connection', async () => {
+    const p = port(listener);
+    const forms = [
+      '127.0.0.1',
+      '127.1',
+      '2130706433',
+      '0x7f000001',
+      '0177.0.0.1',
+      '0x7f.1',
+      'localhost',
+      'LOCALHOST.',
+      'images.localhost',
+      '[::ffff:127.0.0.1]',
+      '[::ffff:7f00:1]',
+      '[0:0:0:0:0:ffff:7f00:1]',
+      '[::127.0.0.1]',
+      '[64:ff9b::7f00:1]',
+      '[64:ff9b:1::7f00:1]',
+      '[2002:7f00:1::]',
+      '[2001::7f00:1]',
+      '[::1]',
+      '[::]',
+      '0.0.0.0',
+      '0',
+    ];
+    const answers = await Promise.all(
+      forms.map((host) =>
+        fetchImage(`https://${host}:${p}/x.png`, 'input[0]', { ca: cert }).then(
+          () => `${host}: fetched`,
+          (error: Error) => error.message,
+        ),
+      ),
+    );
+    expect(answers).toEqual(forms.map(() => NOT_PUBLIC));
+    expect(connections).toBe(0);
+  });
+
+  it('classes every private, link-local, shared, multicast and reserved range as not public, and public unicast as public', () => {
+    const notPublic = [
+      '10.1.2.3',
+      '172.20.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '127.255.255.254',
+      '192.0.0.8',
+      '192.0.2.1',
+      '198.18.0.1',
+      '198.51.100.7',
+      '203.0.113.9',
+      '224.0.0.1',
+      '240.0.0.1',
+      '255.255.255.255',
+      'fd00::1',
+      'fc00::1',
+      'fe80::1',
+      'fec0::1',
+      'ff02::1',
+      '::',
+      '::1',
+      '::ffff:10.0.0.1',
+      '::ffff:8.8.8.8',
+      '::8.8.8.8',
+      '64:ff9b::808:808',
+      '2002:808:808::1',
+      '2001::1',
+      '2001:db8::1',
+      '100::1',
+      '4000::1',
+      'not an address',
+    ];
+    expect(notPublic.filter(isPublicAddress)).toEqual([]);
+    expect(
+      ['8.8.8.8', '1.1.1.1', '93.184.216.34', '2606:4700::1111', '2001:4860:4860::8888', '[2a00:1450:4001::200e]'].filter((a) => !isPublicAddress(a)),
+    ).toEqual([]);
+  });
+});
+
+function listen<T extends NetServer>(server: T): Promise<T> {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+const port = (server: NetServer): number => (server.address() as AddressInfo).port;
+
+async function freePort(): Promise<number> {
+  const probe = await listen(createNetServer());
+  const free = port(probe);
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return free;
+}

@@ -2,6 +2,9 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
 import { GatewayError } from '../errors';
+import { isLocalName, isPublicAddress } from '../net/public-address';
+
+export { isPublicAddress } from '../net/public-address';
 
 /** Largest image fetched for a request; larger ones are refused rather than cut. */
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
@@ -31,12 +34,14 @@ export async function fetchImage(url: string, where: string, options: ImageFetch
     throw new GatewayError('bad_request', `${where}: not a URL`);
   }
   if (target.protocol !== 'https:') throw new GatewayError('bad_request', `${where}: only https image URLs are fetched (got ${target.protocol})`);
+  // WHATWG URL parsing has already turned 2130706433, 0x7f000001 and 127.1 into 127.0.0.1.
   const host = target.hostname.replace(/^\[|\]$/g, '');
+  const allowed = options.allowAddress ?? isPublicAddress;
+  if (!options.allowAddress && isLocalName(host)) throw notPublic(where);
   const addresses = isIP(host) ? [host] : await (options.lookup ?? defaultLookup)(host).catch(() => []);
   if (addresses.length === 0) throw new GatewayError('bad_request', `${where}: ${host} could not be resolved`);
-  const allowed = options.allowAddress ?? isPublicAddress;
-  const refused = addresses.find((a) => !allowed(a));
-  if (refused) throw new GatewayError('bad_request', `${where}: ${host} resolves to ${refused}, which is not a public address; such images are not fetched`);
+  // Every address the name has must be public: the connection goes to the first, checked here.
+  if (addresses.some((a) => !allowed(a))) throw notPublic(where);
   const address = addresses[0]!;
   const dispatcher = new Agent({
     connect: {
@@ -47,8 +52,10 @@ export async function fetchImage(url: string, where: string, options: ImageFetch
   });
   try {
     // undici's request follows no redirect: a 3xx is answered as itself.
-    const response = await request(target, { dispatcher, method: 'GET', headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS }).catch((error: Error) => {
-      throw new GatewayError('bad_request', `${where}: the image could not be fetched (${error.message})`);
+    // One message whatever went wrong on the way (refused, reset, TLS, timeout), so that the
+    // answer says nothing about what listens where.
+    const response = await request(target, { dispatcher, method: 'GET', headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS }).catch(() => {
+      throw new GatewayError('bad_request', `${where}: the image could not be fetched from its host`);
     });
     if (response.statusCode !== 200) {
       await response.body.dump();
@@ -64,13 +71,18 @@ export async function fetchImage(url: string, where: string, options: ImageFetch
     }
     const chunks: Buffer[] = [];
     let size = 0;
-    for await (const chunk of response.body) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_IMAGE_BYTES) {
-        response.body.destroy();
-        throw new GatewayError('bad_request', `${where}: the image is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
+    try {
+      for await (const chunk of response.body) {
+        size += (chunk as Buffer).length;
+        if (size > MAX_IMAGE_BYTES) {
+          response.body.destroy();
+          throw new GatewayError('bad_request', `${where}: the image is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
+        }
+        chunks.push(chunk as Buffer);
       }
-      chunks.push(chunk as Buffer);
+    } catch (error) {
+      if (error instanceof GatewayError) throw error;
+      throw new GatewayError('bad_request', `${where}: the image could not be fetched from its host`);
     }
     return `data:${type};base64,${Buffer.concat(chunks).toString('base64')}`;
   } finally {
@@ -80,32 +92,6 @@ export async function fetchImage(url: string, where: string, options: ImageFetch
 
 const defaultLookup = async (host: string): Promise<string[]> => (await dnsLookup(host, { all: true })).map((a) => a.address);
 
-/** Not loopback, private, link-local, carrier-grade NAT, multicast or reserved (IPv4 and IPv6). */
-export function isPublicAddress(address: string): boolean {
-  if (isIP(address) === 4) {
-    const [a, b] = address.split('.').map(Number) as [number, number];
-    return !(
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 100 && b >= 64 && b <= 127) ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      a >= 224
-    );
-  }
-  const v6 = address.toLowerCase();
-  if (v6.startsWith('::ffff:')) return isPublicAddress(v6.slice(7));
-  return !(
-    v6 === '::' ||
-    v6 === '::1' ||
-    v6.startsWith('fc') ||
-    v6.startsWith('fd') ||
-    v6.startsWith('fe8') ||
-    v6.startsWith('fe9') ||
-    v6.startsWith('fea') ||
-    v6.startsWith('feb') ||
-    v6.startsWith('ff')
-  );
-}
+/** The one refusal for every address or name that is not on the public internet, whatever form it took. */
+const notPublic = (where: string): GatewayError =>
+  new GatewayError('bad_request', `${where}: the image URL's host is not a public internet address; such images are not fetched`);
