@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { build } from 'esbuild';
 import { findChromium } from './lib/chromium.mjs';
+import { imageWorker } from './bundle.mjs';
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
@@ -16,6 +17,7 @@ if (names.length === 0 || unknown.length > 0 || names.some((n) => n !== 'gateway
 }
 const common = { bundle: true, platform: 'node', target: 'node20', format: 'esm', packages: 'external', logLevel: 'warning' };
 await build({ ...common, entryPoints: ['electron/bench/upstream.ts'], outfile: 'dist/bench/upstream.mjs' });
+await imageWorker('dist/bench');
 await build({ ...common, entryPoints: ['electron/bench/fleet.ts'], outfile: 'dist/bench/fleet.mjs' });
 await build({ ...common, entryPoints: ['electron/bench/node-floor.ts'], outfile: 'dist/bench/node-floor.mjs' });
 // The results matrix is measured in the Chromium the browser tests use (scripts/lib/chromium.mjs).

@@ -10,6 +10,7 @@ import { systemClock } from './clock';
 import { LearnedCapabilities } from './catalog/learned';
 import { Gateway } from './gateway';
 import { DecisionsEngine } from './decisions/engine';
+import { ImagePool } from './images/pool';
 import { RunStore } from './runs/run-store';
 import { RequestLog } from './api/request-log';
 import { OtlpExporter } from './trace/otlp';
@@ -84,6 +85,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // A provider's 429 or an opened breaker seen by one of a team's instances cools the endpoint on all.
   if (storage.health) await health.shareWith(storage.health);
   const http = new UpstreamHttp(clock);
+  // Decoding, rotating and re-encoding images, for the engine and the simulated fleet, off this thread.
+  const images = new ImagePool();
   const learned = await LearnedCapabilities.open(storage.refusals, clock);
   const gateway = new Gateway({
     catalog,
@@ -121,7 +124,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       if (closed) return;
       const wanted = await wantsSandbox();
       if (wanted && !fleet) {
-        fleet = await startSandboxFleet(options.sandbox ?? {});
+        fleet = await startSandboxFleet({ ...options.sandbox, images });
         catalog.setSource('sandbox', fleet.catalog);
       } else if (!wanted && fleet) {
         const closing = fleet;
@@ -133,7 +136,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     return fleetChange;
   };
 
-  const decisions = new DecisionsEngine(gateway, options.timeouts);
+  const decisions = new DecisionsEngine(gateway, images, options.timeouts);
   const tracer = new OtlpExporter(() => settings.get().trace_destinations, logger, options.version, { collector: options.otlp, instance });
   const services = createServiceSelector({ settings, gateway, decisions, secrets: options.secrets });
   const runStore = new RunStore(storage.runs);
@@ -258,6 +261,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await fleet?.close();
       fleet = null;
       await http.close();
+      await images.close();
       await services.close();
       await tracer.close();
       // Each part closes even when one before it cannot write (its database down): what can be kept is.

@@ -9,7 +9,7 @@ import { UpstreamError } from '../providers/upstream-error';
 import { guidanceText } from '../validation';
 import { answerFrom, type LabelQuestion } from './answers';
 import { boxConventionFor, boxInstruction, parseBox, seenSize } from './box/conventions';
-import type { PreparedImage } from './box/image';
+import type { PreparedImage } from './prepare';
 import { labelDistribution } from './extract';
 import { questionText, SYSTEM_PROMPT, type LabelSet } from './labels';
 import { countTokens } from './tokens';

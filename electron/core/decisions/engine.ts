@@ -10,7 +10,8 @@ import type { EngineRoutes } from './upstreams';
 import type { AttemptOutput, AttemptSummary, ExecutionResult } from '../routing/executor';
 import type { Plan, PlannedAttempt } from '../routing/plan';
 import { ask, askNative, MEASURED_ROUNDING, methodFor, type Answered, type AnsweringMethod } from './ask';
-import { prepare, type Prepared } from './prepare';
+import { prepare, uprightImages, type Prepared } from './prepare';
+import type { ImagePool } from '../images/pool';
 import { maxCost, reservation } from './reserve';
 import { estimateTokensOfLength } from './state';
 import { decisionShape } from './shape';
@@ -65,6 +66,8 @@ type Run = ExecutionResult<Answered[]>;
 export class DecisionsEngine {
   constructor(
     private readonly gateway: EngineRoutes,
+    /** Where box images are turned upright, off the server's thread. */
+    private readonly images: ImagePool,
     private readonly timeouts?: { deadlineMs: number; attemptMs: number },
   ) {}
 
@@ -77,8 +80,10 @@ export class DecisionsEngine {
       // A shared admission answers asynchronously; this process's own, at once (no await then).
       const admitted = options.admit?.(() => maxCost(this.gateway, plan, request, prepared));
       if (admitted instanceof Promise) await admitted;
-      const runs = await this.answer(request, prepared, plan, options, ledger);
-      const outcome = { ...assemble(request, prepared, runs, ledger), plan };
+      // Pixels are turned only for an admitted request: sizes and the plan need the header alone.
+      const ready = await uprightImages(prepared, this.images);
+      const runs = await this.answer(request, ready, plan, options, ledger);
+      const outcome = { ...assemble(request, ready, runs, ledger), plan };
       if (outcome.refused.length > 0 && options.refusals !== 'keep') throw refusalError(outcome);
       return outcome;
     } catch (error) {

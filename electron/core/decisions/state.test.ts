@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../errors';
+import { pngWithRect } from '../../test-support/images';
 import { isBase64, stateParts } from './state';
 
 /** The rule written out independently: the alphabet by a regular expression, then the lengths base64 can have. */
@@ -46,12 +47,17 @@ describe('isBase64', () => {
 
 describe('stateParts', () => {
   it('reads image data: URLs and names a bad one by its index', () => {
-    const png = Buffer.from('89504e470d0a1a0a', 'hex').toString('base64');
+    const dataUrl = pngWithRect(4, 3, { x: 1, y: 1, w: 1, h: 1 });
+    const png = dataUrl.slice(dataUrl.indexOf(',') + 1);
     const { parts, images } = stateParts([
       { type: 'text', text: 'look' },
       { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } },
     ] as never);
     expect(images).toBe(1);
+    // A signature with no header after it is not an image anyone can read.
+    expect(() =>
+      stateParts([{ type: 'image_url', image_url: { url: `data:image/png;base64,${Buffer.from('89504e470d0a1a0a', 'hex').toString('base64')}` } }] as never),
+    ).toThrow("state[0].image_url.url: the PNG image's header could not be read");
     expect(parts[1]).toEqual({ type: 'image', mediaType: 'image/png', base64: png });
     const bad = () =>
       stateParts([

@@ -1,6 +1,7 @@
 import type { ImageAsset, State } from '../../../shared/schemas/decisions-request';
 import type { ContentPart } from '../providers/types';
 import { GatewayError } from '../errors';
+import { checkImage, type ImageHeader } from '../images/limits';
 
 const DATA_URL_HEAD = /^data:(image\/(?:png|jpeg|gif|webp));base64,/;
 
@@ -33,11 +34,17 @@ function dataUrl(url: string): { mediaType: string; base64: string } | null {
   return { mediaType: head[1]!, base64: url.slice(head[0].length) };
 }
 
+/** An image part, and its header as checked (format, size within the limit, EXIF orientation). */
+export type ImagePart = Extract<ContentPart, { type: 'image' }>;
+export type ImageHeaders = Map<ImagePart, ImageHeader>;
+
 /**
  * The request's `state` as content parts: text, and images from OpenAI-style `image_url` parts
  * carrying `data:` URLs. Other URLs are refused: the gateway never fetches a URL a caller names.
+ * Each image is checked from its header (checkImage) before anything decodes it; `headers` gets
+ * what was read.
  */
-export function stateParts(state: State): { parts: ContentPart[]; images: number } {
+export function stateParts(state: State, headers: ImageHeaders = new Map()): { parts: ContentPart[]; images: number } {
   if (typeof state === 'string') return { parts: [{ type: 'text', text: state }], images: 0 };
   if (!Array.isArray(state)) return { parts: [{ type: 'text', text: JSON.stringify(state, null, 1) }], images: 0 };
   const parts: ContentPart[] = [];
@@ -57,7 +64,9 @@ export function stateParts(state: State): { parts: ContentPart[]; images: number
             : `state[${index}].image_url.url: only data: URLs are accepted (got ${scheme}…); the gateway does not fetch URLs on a caller's behalf. Embed the image as data:image/png;base64,…`,
         );
       }
-      parts.push({ type: 'image', mediaType: match.mediaType, base64: match.base64 });
+      const image: ImagePart = { type: 'image', mediaType: match.mediaType, base64: match.base64 };
+      headers.set(image, checkImage(match.mediaType, match.base64, `state[${index}].image_url.url`));
+      parts.push(image);
       images += 1;
     } else if (part && typeof part === 'object' && part.type === 'text' && typeof part.text === 'string') {
       parts.push({ type: 'text', text: part.text });
@@ -80,7 +89,7 @@ const MAGIC: Record<ImageAsset['format'], { mediaType: string; bytes: number[] }
  * question referring to `photo` can be read against the image of that name. Checked as inline images
  * are: base64, and the format it says it is.
  */
-export function assetParts(assets: Readonly<Record<string, ImageAsset>>): { key: string; part: Extract<ContentPart, { type: 'image' }> }[] {
+export function assetParts(assets: Readonly<Record<string, ImageAsset>>, headers: ImageHeaders = new Map()): { key: string; part: ImagePart }[] {
   return Object.entries(assets).map(([key, asset]) => {
     const where = `assets.${key}.data_base64`;
     if (asset.data_base64.startsWith('data:'))
@@ -90,7 +99,9 @@ export function assetParts(assets: Readonly<Record<string, ImageAsset>>): { key:
     const head = Buffer.from(asset.data_base64.slice(0, 8), 'base64');
     if (!magic.bytes.every((b, i) => head[i] === b))
       throw new GatewayError('bad_request', `${where}: the data is not a ${asset.format.toUpperCase()} image, as assets.${key}.format says`);
-    return { key, part: { type: 'image', mediaType: magic.mediaType, base64: asset.data_base64 } };
+    const part: ImagePart = { type: 'image', mediaType: magic.mediaType, base64: asset.data_base64 };
+    headers.set(part, checkImage(magic.mediaType, asset.data_base64, where));
+    return { key, part };
   });
 }
 

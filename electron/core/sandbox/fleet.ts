@@ -5,9 +5,12 @@ import type { CatalogContribution, CatalogModel, CatalogProvider } from '../cata
 import { logNormal, seededRandom, splitPrompt } from './baseline';
 import { behaviourOf, scaledPrice } from './behaviours';
 import { SANDBOX_MODELS, SANDBOX_PROFILES, type SandboxProfile } from './profiles';
-import { gatewayDecide, openAiDecide, systemOneDecide, type HostReply } from './native-decisions';
+import { gatewayDecide, openAiDecide, systemOneDecide, type HostReply, type Locate } from './native-decisions';
 import type { WireFormat } from '../../../shared/schemas/inspector';
-import { foregroundBox, statedBox } from './image-baseline';
+import { statedBox } from './image-baseline';
+import { ImagePool } from '../images/pool';
+import { checkImage } from '../images/limits';
+import { isGatewayError } from '../errors';
 import { estimateTokens } from '../decisions/state';
 import { cachedPrefixTokens, chatPromptTokens, dataUrlSize } from './counting';
 
@@ -25,7 +28,12 @@ export interface FleetOptions {
   /** Replace the scripted failure rates (tests that need a quiet fleet). */
   failures?: boolean;
   profiles?: readonly SandboxProfile[];
+  /** Where images are decoded (off the server's thread); by default a pool of the fleet's own. */
+  images?: ImagePool;
 }
+
+/** An image a simulated provider refuses, as real ones refuse what is past their limits: a 400 with this message. */
+class ImageRefused extends Error {}
 
 const sleep = (ms: number) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
 const CACHE_TTL_MS = 5 * 60_000;
@@ -63,9 +71,24 @@ export async function startSandboxFleet(options: FleetOptions = {}): Promise<San
   const profiles = options.profiles ?? SANDBOX_PROFILES;
   const bySlug = new Map(profiles.map((p) => [p.slug, p]));
   const promptCache = new Map<string, number>();
+  const images = options.images ?? new ImagePool();
+  /** The box the baseline finds in an image: its header checked first (a provider refuses what is past its limits), then decoded on the pool. */
+  const locate: Locate = async (dataUrl) => {
+    const match = /^data:(image\/(?:png|jpeg));base64,/.exec(dataUrl.slice(0, 40));
+    if (!match) return null;
+    const base64 = dataUrl.slice(match[0].length);
+    try {
+      checkImage(match[1]!, base64, 'image');
+    } catch (error) {
+      if (isGatewayError(error)) throw new ImageRefused(`Invalid image: ${error.message}`);
+      throw error;
+    }
+    return images.foreground({ base64 });
+  };
 
   const server: Server = createServer((req, res) => {
-    void handle(req, res).catch(() => {
+    void handle(req, res).catch((error: unknown) => {
+      if (error instanceof ImageRefused && !res.headersSent) return openaiError(res, 400, error.message, 'invalid_request_error');
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: 'sandbox failure', type: 'server_error' } }));
     });
@@ -133,7 +156,7 @@ export async function startSandboxFleet(options: FleetOptions = {}): Promise<San
     const labelled = behaviour.read(prefix, question);
     const wantsBox = /"box_2d"|"bbox_2d"|"box": \{/.test(question);
     const image = wantsBox ? firstImage(messages) : null;
-    const located = image ? foregroundBox(image) : null;
+    const located = image && model === 'sandbox/baseline-vision' ? await locate(image) : null;
     if (wantsBox && model !== 'sandbox/baseline-vision') {
       return openaiError(res, 400, `${model} does not accept images`, 'invalid_request_error');
     }
@@ -208,7 +231,7 @@ export async function startSandboxFleet(options: FleetOptions = {}): Promise<San
     if (decide && path === decide.path) {
       if (misfortune(profile, res)) return;
       await sleep(logNormal(random, profile.latencyMedianMs, profile.latencySigma) * timeScale);
-      const answer = decide.answer(body, profile);
+      const answer = await decide.answer(body, profile, locate);
       res.writeHead(answer.status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(answer.body));
       return;
@@ -223,16 +246,20 @@ export async function startSandboxFleet(options: FleetOptions = {}): Promise<San
     url,
     profiles,
     catalog: sandboxCatalog(url, profiles),
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+      if (!options.images) await images.close();
+    },
   };
 }
 
 /** Where each simulated decision host answers, and how. */
-const DECISION_ROUTES: Partial<Record<WireFormat, { path: string; answer: (body: unknown, profile: SandboxProfile) => HostReply }>> = {
+const DECISION_ROUTES: Partial<
+  Record<WireFormat, { path: string; answer: (body: unknown, profile: SandboxProfile, locate: Locate) => HostReply | Promise<HostReply> }>
+> = {
   decisions: { path: '/api/alpha/decisions', answer: gatewayDecide },
   systemone: { path: '/v1/systemone', answer: systemOneDecide },
   'openai-decisions': { path: '/v1/decisions', answer: openAiDecide },

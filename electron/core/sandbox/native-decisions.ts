@@ -7,7 +7,7 @@ import { overlap, softmax, words } from './baseline';
 import type { SandboxProfile } from './profiles';
 import { guidanceText } from '../validation';
 import { nativePromptTokens } from './counting';
-import { foregroundBox } from './image-baseline';
+import type { Foreground } from '../images/pool';
 
 /**
  * The simulated decision hosts: one of each wire family, answering from the sandbox's transparent
@@ -18,6 +18,9 @@ import { foregroundBox } from './image-baseline';
  */
 
 export type HostReply = { status: number; body: unknown };
+
+/** Finds the box in an image (a data URL), off the server's thread; null when nothing stands out or it cannot be read. */
+export type Locate = (dataUrl: string) => Promise<Foreground | null>;
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
@@ -31,7 +34,7 @@ function concentration(p: readonly number[]): number {
 const textOf = (g: Guidance | null | undefined) => (g === null || g === undefined ? '' : guidanceText(g));
 
 /** The baseline's answer to one question, rounded as the family's hosts round. */
-function baselineAnswer(question: Question, state: Set<string>, image: string | null): Answer | null {
+function baselineAnswer(question: Question, state: Set<string>, found: Foreground | null): Answer | null {
   switch (question.type) {
     case 'noul':
       return { type: 'noul', noul: round2(0.1 + 0.8 * overlap(state, `${textOf(question.instructions)} ${textOf(question.criteria?.true)}`)) };
@@ -58,7 +61,6 @@ function baselineAnswer(question: Question, state: Set<string>, image: string | 
       };
     }
     case 'box': {
-      const found = image ? foregroundBox(image) : null;
       if (!found) return null;
       const f = { top: found.top / found.height, left: found.left / found.width, bottom: found.bottom / found.height, right: found.right / found.width };
       return { type: 'box', box: { top: +f.top.toFixed(4), bottom: +f.bottom.toFixed(4), left: +f.left.toFixed(4), right: +f.right.toFixed(4) } };
@@ -89,7 +91,7 @@ function usage(text: string, questions: number, profile: SandboxProfile, withCos
 }
 
 /** Another gateway's `/api/alpha/decisions` (OpenRouter's shape): boxes over images in `state`, `cost` in the usage. */
-export function gatewayDecide(body: unknown, profile: SandboxProfile): HostReply {
+export async function gatewayDecide(body: unknown, profile: SandboxProfile, locate: Locate): Promise<HostReply> {
   const parsed = DecisionsRequestSchema.safeParse(body);
   if (!parsed.success)
     return {
@@ -109,7 +111,8 @@ export function gatewayDecide(body: unknown, profile: SandboxProfile): HostReply
     return asset ? `data:image/${asset.format === 'png' ? 'png' : 'jpeg'};base64,${asset.data_base64}` : null;
   };
   for (const [name, q] of Object.entries(request.questions)) {
-    const answer = baselineAnswer(q, state, firstImage(request.state) ?? assetImage(textOf(q.instructions)));
+    const image = q.type === 'box' ? (firstImage(request.state) ?? assetImage(textOf(q.instructions))) : null;
+    const answer = baselineAnswer(q, state, image ? await locate(image) : null);
     if (!answer) return { status: 400, body: { error: { code: 400, message: `questions.${name}: a box question needs an image in state` } } };
     answers[name] = answer;
   }

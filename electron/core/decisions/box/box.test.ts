@@ -3,7 +3,6 @@ import { CatalogFileSchema } from '../../../../shared/schemas/catalog';
 import { jpegWithOrientation, pngWithRect } from '../../../test-support/images';
 import { tempCore, type TempCore } from '../../../test-support/temp-core';
 import { boxConventionFor, iou, parseBox, seenSize } from './conventions';
-import { orient } from './image';
 
 describe('box conventions', () => {
   const expected = { top: 0.1, left: 0.2, bottom: 0.5, right: 0.8 };
@@ -56,13 +55,6 @@ describe('box conventions', () => {
     expect(iou(expected, expected)).toBe(1);
     expect(iou(expected, { top: 0.5, left: 0.8, bottom: 0.9, right: 0.9 })).toBe(0);
     expect(iou({ top: 0, left: 0, bottom: 1, right: 1 }, { top: 0, left: 0, bottom: 0.5, right: 1 })).toBeCloseTo(0.5, 10);
-  });
-  it('EXIF orientation 6 turns a stored landscape image into a portrait one, rotated clockwise', () => {
-    // 3 x 2 stored: pixel values 0..5 row by row; shown rotated 90° clockwise it is 2 x 3.
-    const data = new Uint8Array(Array.from({ length: 6 }, (_, i) => [i, 0, 0, 255]).flat());
-    const out = orient(data, 3, 2, 6);
-    expect([out.width, out.height]).toEqual([2, 3]);
-    expect(Array.from({ length: 6 }, (_, i) => out.data[i * 4])).toEqual([3, 0, 4, 1, 5, 2]);
   });
 });
 
