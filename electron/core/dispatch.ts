@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isOperationName, type OperationName } from '../../shared/contract/names';
 import { OPERATIONS, type OperationOutput } from '../../shared/contract/operations';
 import type { Result } from '../../shared/contract/result';
-import { parseOrBadRequest } from './validation';
+import { parseStrictOrBadRequest, refuseReservedKeys } from './validation';
 import type { AuditActor } from '../../shared/schemas/audit';
 import type { Core } from './core';
 import type { OperationContext } from './operations/index';
@@ -23,7 +23,8 @@ export async function dispatch(core: Core, name: string, rawInput: unknown, acto
   try {
     const tooDeep = valueTooDeepAt(rawInput);
     if (tooDeep !== null) throw new GatewayError('bad_request', `input for ${name}: ${tooDeep} nests deeper than ${MAX_JSON_DEPTH} levels; flatten it`);
-    const input = parseOrBadRequest(OPERATIONS[name].input, rawInput ?? {}, `input for ${name}`);
+    refuseReservedKeys(rawInput);
+    const input = parseStrictOrBadRequest(OPERATIONS[name].input, rawInput ?? {}, `input for ${name}`);
     const handler = core.handlers[name] as (input: unknown, context: OperationContext) => Promise<OperationOutput<OperationName>>;
     return { ok: true, data: await handler(input, { actor }) };
   } catch (error) {

@@ -50,3 +50,23 @@ export function valueTooDeepAt(value: unknown, max = MAX_JSON_DEPTH): string | n
   }
   return null;
 }
+
+/**
+ * The path of the first `__proto__` key anywhere in a parsed JSON value (JSON.parse makes it an own
+ * key, which no object built from it can keep), or null. Iterative.
+ */
+export function reservedKeyAt(value: unknown): (string | number)[] | null {
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if (item.value === null || typeof item.value !== 'object') continue;
+    if (Array.isArray(item.value)) {
+      for (let i = item.value.length - 1; i >= 0; i -= 1) stack.push({ value: item.value[i], path: [...item.path, i] });
+      continue;
+    }
+    if (Object.prototype.hasOwnProperty.call(item.value, '__proto__')) return [...item.path, '__proto__'];
+    const entries = Object.entries(item.value);
+    for (let i = entries.length - 1; i >= 0; i -= 1) stack.push({ value: entries[i]![1], path: [...item.path, entries[i]![0]] });
+  }
+  return null;
+}

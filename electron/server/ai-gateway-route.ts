@@ -1,6 +1,6 @@
 import { DecisionsRequestSchema } from '../../shared/schemas/decisions-request';
 import { fromGatewayRequest, GatewayDecisionRequestSchema, toGatewayResponse } from '../core/api/ai-gateway';
-import { stagesFromGatewayModels } from '../core/api/cascade-request';
+import { knownModel, stagesFromGatewayModels } from '../core/api/cascade-request';
 import { answerApiCall, type ApiCallAnswer } from '../core/api/decisions-call';
 import type { Core } from '../core/core';
 import { parseOrBadRequest } from '../core/validation';
@@ -20,7 +20,7 @@ export async function answerGateway(
   const body = parseOrBadRequest(GatewayDecisionRequestSchema, json, 'decision request');
   const request = parseOrBadRequest(DecisionsRequestSchema, fromGatewayRequest(model, body), 'decision request');
   const models = body.providerOptions?.['gateway']?.['models'];
-  const stages = models === undefined ? undefined : stagesFromGatewayModels(models, request.questions);
+  const stages = models === undefined ? undefined : stagesFromGatewayModels(models, request.questions, knownModel(core));
   const { outcome, settle, cascade } = await answerApiCall(core, {
     stages,
     request,

@@ -1,7 +1,7 @@
 import { characterCount, DecisionsRequestSchema, MAX_SESSION_ID_LENGTH, type DecisionsRequest } from '../../shared/schemas/decisions-request';
 import { isPlainDecisionsRequest } from '../../shared/schemas/fast-accept';
 import type { CancelSignal } from '../core/cancel';
-import { stagesFromCascadeField, withoutCascade } from '../core/api/cascade-request';
+import { knownModel, stagesFromCascadeField, withoutCascade } from '../core/api/cascade-request';
 import { answerApiCall, type ApiCallAnswer } from '../core/api/decisions-call';
 import type { Core } from '../core/core';
 import type { VerifiedKey } from '../core/keys/api-keys';
@@ -32,7 +32,7 @@ export async function answerDecisions(core: Core, call: DecisionsCall): Promise<
   const { cascade, body } = withoutCascade(json);
   // The common, plainly valid request passes a quick check; anything else gets the schema (and its error messages).
   const request = isPlainDecisionsRequest(body) ? body : parseOrBadRequest(DecisionsRequestSchema, body, 'DecisionsRequest');
-  const stages = cascade === undefined ? undefined : await stagesFromCascadeField(cascade, request, core.cascadePresets);
+  const stages = cascade === undefined ? undefined : await stagesFromCascadeField(cascade, request, core.cascadePresets, knownModel(core));
   return answerApiCall(core, { request, sessionId: sessionOf(request, call), keyId: call.key.id, requestId: call.requestId, signal: call.signal, stages });
 }
 

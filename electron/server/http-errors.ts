@@ -4,6 +4,7 @@ import { methodNotAllowed } from 'hono/method-not-allowed';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { GatewayError } from '../core/errors';
 import { jsonTextTooDeepAt, MAX_JSON_DEPTH } from '../core/json-depth';
+import { refuseReservedKeys } from '../core/validation';
 import type { ErrorEnvelope } from '../../shared/schemas/error-envelope';
 
 /** Sends a GatewayError in the spec's envelope, `error.code` equal to the HTTP status. */
@@ -25,8 +26,13 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
   return { line, column: offset - lineStart + 1 };
 }
 
-/** Parses a JSON request body; a malformed one is a 400 that says where it broke. */
-export function parseJsonText(text: string, what: string): unknown {
+/**
+ * Parses a JSON request body; a malformed one is a 400 that says where it broke, and so is a
+ * `__proto__` key anywhere in it (JavaScript cannot keep it, so it would be dropped without a word).
+ * A byte order mark before the JSON is read past, as RFC 8259 allows.
+ */
+export function parseJsonText(raw: string, what: string): unknown {
+  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
   // A scan to the first non-blank character, not a trimmed copy of what may be megabytes.
   if (!/\S/.test(text)) throw new GatewayError('bad_request', `The request body is empty; expected ${what} as JSON`);
   const tooDeep = jsonTextTooDeepAt(text);
@@ -36,8 +42,9 @@ export function parseJsonText(text: string, what: string): unknown {
       metadata: { line, column, offset: tooDeep, max_depth: MAX_JSON_DEPTH },
     });
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     const reason = (error as Error).message;
     const position = /position (\d+)/.exec(reason);
@@ -48,6 +55,8 @@ export function parseJsonText(text: string, what: string): unknown {
       metadata: { line, column, offset },
     });
   }
+  refuseReservedKeys(value, text);
+  return value;
 }
 
 /** 405 in the envelope, with Allow, for a path that exists under another method in `app`. */

@@ -9,7 +9,7 @@ import { GatewayError } from '../core/errors';
 import { parseJsonText } from './http-errors';
 import { SignInInputSchema, type AuditActor, type UiSession } from '../../shared/schemas/audit';
 import { SESSION_LIFETIME_MS } from '../core/audit/ui-sessions';
-import { parseOrBadRequest } from '../core/validation';
+import { parseStrictOrBadRequest } from '../core/validation';
 import { datasetUpload } from './dataset-upload-route';
 
 export const SESSION_COOKIE = 'verdict_session';
@@ -72,7 +72,7 @@ export function sessionLogin(uiToken: string): MiddlewareHandler {
 function sessionRoutes(api: Hono<InspectorEnv>, core: Core): void {
   api.post('/session', async (c) => {
     if (c.req.header(CLIENT_HEADER) !== 'renderer') throw new GatewayError('forbidden', `Signing in needs the ${CLIENT_HEADER} header`);
-    const { key } = parseOrBadRequest(SignInInputSchema, parseJsonText(await c.req.text(), 'the sign-in'), 'sign-in');
+    const { key } = parseStrictOrBadRequest(SignInInputSchema, parseJsonText(await c.req.text(), 'the sign-in'), 'sign-in');
     const { token, active } = await core.uiSessions.signIn(key);
     core.logger.info({ key_id: active.actor.key_id, request_id: c.get('requestId') }, 'signed in to the web UI');
     setCookie(c, SESSION_COOKIE, token, { httpOnly: true, sameSite: 'Strict', path: '/', maxAge: Math.floor(SESSION_LIFETIME_MS / 1000) });

@@ -21,6 +21,11 @@ const isOpenAiShape = (json: unknown): boolean =>
  * and billed. A box question has no place in this shape: it is refused, naming the routes that take it.
  */
 export async function answerOpenAiShape(core: Core, call: DecisionsCall, json: unknown): Promise<{ body: unknown; settle: ApiCallAnswer['settle'] }> {
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new GatewayError(
+      'bad_request',
+      `The request body must be a JSON object (got ${json === null ? 'null' : Array.isArray(json) ? 'an array' : `a ${typeof json}`}): OpenAI's Decisions request (model, input, questions) or System One's (model, state, questions)`,
+    );
   if (!isOpenAiShape(json)) {
     const { response, settle } = await answerSystemOne(core, call, json);
     return { body: response, settle };

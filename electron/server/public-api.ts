@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { ApiKeyCreateInputSchema, ApiKeyLimitsInputSchema } from '../../shared/schemas/inspector';
 import { AuditListInputSchema } from '../../shared/schemas/audit';
 import type { Core } from '../core/core';
-import { parseOrBadRequest } from '../core/validation';
+import { parseOrBadRequest, parseStrictOrBadRequest } from '../core/validation';
 import { bearerAuth, managementActor, requireManagement, type PublicEnv } from './auth';
 import { parseJsonText, rejectOtherMethods } from './http-errors';
 import { callerGone, readBodyText } from './body';
@@ -121,14 +121,14 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
   api.post('/v1/keys', async (c) => {
     const actor = managementActor(c.get('apiKey'));
     const body = await readJson(c, 'a key to create');
-    const input = parseOrBadRequest(ApiKeyCreateInputSchema, body, 'key');
+    const input = parseStrictOrBadRequest(ApiKeyCreateInputSchema, body, 'key');
     const created = await core.keyManagement.create(actor, input);
     return c.json({ data: created.info, key: created.key }, 201);
   });
 
   api.patch('/v1/keys/:id', async (c) => {
     const actor = managementActor(c.get('apiKey'));
-    const limits = parseOrBadRequest(ApiKeyLimitsInputSchema.strict(), await readJson(c, 'the limits to set'), 'limits');
+    const limits = parseStrictOrBadRequest(ApiKeyLimitsInputSchema, await readJson(c, 'the limits to set'), 'limits');
     return c.json({ data: await core.keyManagement.updateLimits(actor, c.req.param('id'), limits) });
   });
 

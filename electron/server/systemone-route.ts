@@ -6,7 +6,7 @@ import { concentration } from '../core/decisions/answers';
 import { fromSystemOneBody, toSystemOneResponse } from '../core/providers/systemone/translate-serving';
 import { parseOrBadRequest } from '../core/validation';
 import type { CascadeRecord } from '../core/api/cascade';
-import { stagesFromCascadeField } from '../core/api/cascade-request';
+import { knownModel, stagesFromCascadeField } from '../core/api/cascade-request';
 import { sessionOf, withoutCascade, type DecisionsCall } from './decisions-route';
 
 /**
@@ -22,7 +22,7 @@ export async function answerSystemOne(
 ): Promise<{ response: DecisionsResponse & { cascade?: CascadeRecord }; settle: ApiCallAnswer['settle'] }> {
   const { cascade, body } = withoutCascade(json);
   const request = parseOrBadRequest(DecisionsRequestSchema, fromSystemOneBody(body), 'System One request');
-  const stages = cascade === undefined ? undefined : await stagesFromCascadeField(cascade, request, core.cascadePresets);
+  const stages = cascade === undefined ? undefined : await stagesFromCascadeField(cascade, request, core.cascadePresets, knownModel(core));
   const {
     response,
     settle,

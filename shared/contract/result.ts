@@ -51,6 +51,8 @@ export function describeIssues(error: z.ZodError): ValidationProblem[] {
       }
       return [{ path: formatIssuePath(issue.path), message: 'does not match any allowed shape' }];
     }
+    // A record's key refused: the key's own problem says why ("question names must not be empty").
+    if (issue.code === 'invalid_key' && issue.issues.length > 0) return [{ path: formatIssuePath(issue.path), message: issue.issues[0]!.message }];
     return [{ path: formatIssuePath(issue.path), message: issue.message }];
   });
 }

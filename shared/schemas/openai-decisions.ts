@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { namedRecord } from './key';
 
 /**
  * OpenAI's Decisions wire (`POST /v1/decisions`), as `openai` 7.55.0 types it
@@ -95,7 +96,7 @@ const breakpoint = z.strictObject({ mode: z.literal('explicit') }).nullish();
 const detail = z.enum(['low', 'high', 'auto', 'original']).nullish();
 export const OpenAiInputTextSchema = z.strictObject({ type: z.literal('input_text'), text: z.string(), prompt_cache_breakpoint: breakpoint });
 export const OpenAiInputImageSchema = z.strictObject({ type: z.literal('input_image'), image_url: z.string(), detail, prompt_cache_breakpoint: breakpoint });
-const jsonObject = z.record(z.string(), z.unknown());
+const jsonObject = namedRecord(z.string(), z.unknown());
 export const OpenAiInputJsonSchema = z.strictObject({ type: z.literal('input_json'), data: z.union([jsonObject, z.array(jsonObject)]) });
 const inputPart = z.discriminatedUnion('type', [OpenAiInputTextSchema, OpenAiInputImageSchema, OpenAiInputJsonSchema]);
 const textOrParts = <T extends z.ZodType>(part: T) => z.union([z.string(), z.array(part)]);

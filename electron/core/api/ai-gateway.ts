@@ -3,6 +3,8 @@ import type { Answer } from '../../../shared/schemas/answer';
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import type { Rounding } from '../providers/decision-host';
 import { GatewayError } from '../errors';
+import { imageDataUrl } from '../decisions/state';
+import { namedRecord } from '../../../shared/schemas/key';
 import type { CascadeRecord } from './cascade';
 import { foldCriteria } from '../providers/fold-criteria';
 import type { Answered } from '../service';
@@ -16,7 +18,7 @@ import type { Answered } from '../service';
  * `{error: {message, type, param?, code?}}`, read by `type`.
  */
 
-const guidance = z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]);
+const guidance = z.union([z.string(), namedRecord(z.string(), z.unknown()), z.array(z.unknown())]);
 const nullable = guidance.nullish();
 
 const StatePartSchema = z.discriminatedUnion('type', [
@@ -27,14 +29,14 @@ const StatePartSchema = z.discriminatedUnion('type', [
 
 const GatewayQuestionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('boolean'), instructions: nullable, criteria: z.object({ true: nullable, false: nullable }).strict().nullish() }).strict(),
-  z.object({ type: z.literal('choice'), instructions: nullable, criteria: z.record(z.string(), nullable) }).strict(),
+  z.object({ type: z.literal('choice'), instructions: nullable, criteria: namedRecord(z.string(), nullable) }).strict(),
   z.object({ type: z.literal('score'), instructions: nullable, criteria: z.array(nullable) }).strict(),
   z.object({ type: z.literal('box'), instructions: nullable }).strict(),
 ]);
 
 export const GatewayDecisionRequestSchema = z.object({
   stateParts: z.array(StatePartSchema),
-  questions: z.record(z.string(), GatewayQuestionSchema),
+  questions: namedRecord(z.string(), GatewayQuestionSchema),
   maxOutputTokens: z.number().int().positive().nullish(),
   reasoning: z.unknown().optional(),
   providerOptions: z.record(z.string(), z.record(z.string(), z.unknown())).nullish(),
@@ -99,7 +101,10 @@ function stateOf(parts: GatewayDecisionRequest['stateParts']): DecisionsRequest[
     if (part.type === 'json') return typeof part.value === 'object' && part.value !== null ? part.value : JSON.stringify(part.value);
     if (!part.mediaType.startsWith('image/'))
       throw new GatewayError('bad_request', `stateParts[${i}]: ${part.mediaType} files are not taken; images (PNG, JPEG, GIF, WebP) are`);
-    return { type: 'image_url', image_url: { url: `data:${part.mediaType};base64,${part.data.data}` } };
+    const url = `data:${part.mediaType};base64,${part.data.data}`;
+    // Checked here, in the caller's words, before it is a state's part.
+    imageDataUrl(url, `stateParts[${i}].data.data`);
+    return { type: 'image_url', image_url: { url } };
   });
 }
 

@@ -17,6 +17,19 @@ function checkFits(when: z.infer<typeof CascadeConditionSchema>, questions: Read
   if (problems.length > 0) throw new GatewayError('bad_request', problems.join('; '));
 }
 
+/** Whether a model can be asked here; a remote gateway knows its own models, so it is not asked. */
+export type KnownModel = (id: string) => boolean;
+
+/** Models the catalog knows, when this server answers itself. */
+export const knownModel =
+  (core: { service(): { mode: string }; catalog: { hasModel(id: string): boolean } }): KnownModel =>
+  (id) =>
+    core.service().mode === 'remote' || core.catalog.hasModel(id);
+
+function checkModel(id: string, known: KnownModel | undefined, path: string): void {
+  if (known && !known(id)) throw new GatewayError('bad_request', `${path}: no model "${id}" is known here (GET /api/v1/models lists them)`);
+}
+
 /**
  * The `cascade` extension of the spec's and System One's routes: `{ "model": "…", "when": condition }`
  * (docs/API.md), checked against the request's questions. A server without the extension refuses the
@@ -26,6 +39,7 @@ export async function stagesFromCascadeField(
   value: unknown,
   request: { model: string; questions: Readonly<Record<string, Question>> },
   presets: { presetByName(name: string): Promise<{ name: string; model: string; first_model: string | null; when: CascadeCondition } | null> },
+  knownModel?: KnownModel,
 ): Promise<StagePlan> {
   const questions = request.questions;
   // A preset saved from an evaluation's curve, by its name.
@@ -38,11 +52,13 @@ export async function stagesFromCascadeField(
         `cascade: the preset "${value}" was chosen for ${preset.first_model} first, and this request asks ${request.model}; ask ${preset.first_model}, or save a preset for ${request.model}`,
       );
     checkFits(preset.when, questions, `cascade (preset "${value}").when`);
+    checkModel(preset.model, knownModel, `cascade (preset "${value}").model`);
     return { then: preset.model, when: preset.when, fallbacks: [] };
   }
   const parsed = CascadeSchema.safeParse(value);
   if (!parsed.success) throw new GatewayError('bad_request', problemsOf(parsed.error, 'cascade'));
   checkFits(parsed.data.when, questions, 'cascade.when');
+  checkModel(parsed.data.model, knownModel, 'cascade.model');
   return { then: parsed.data.model, when: parsed.data.when, fallbacks: [] };
 }
 
@@ -59,9 +75,10 @@ const GatewayModelsSchema = z
  * entry first, then plain model ids tried when the model before fails. Questions are the request's,
  * in the spec's words (a named question must exist with a type its condition reads).
  */
-export function stagesFromGatewayModels(value: unknown, questions: Readonly<Record<string, Question>>): StagePlan {
+export function stagesFromGatewayModels(value: unknown, questions: Readonly<Record<string, Question>>, knownModel?: KnownModel): StagePlan {
   const parsed = GatewayModelsSchema.safeParse(value);
   if (!parsed.success) throw new GatewayError('bad_request', problemsOf(parsed.error, 'providerOptions.gateway.models'));
+  parsed.data.forEach((entry, i) => checkModel(typeof entry === 'string' ? entry : entry.model, knownModel, `providerOptions.gateway.models[${i}]`));
   const [first, ...rest] = parsed.data;
   if (typeof first === 'string') return { then: null, when: null, fallbacks: [first, ...(rest as string[])] };
   checkFits(first!.when, questions, 'providerOptions.gateway.models[0].when');

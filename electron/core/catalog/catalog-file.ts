@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { CatalogFileSchema, type CatalogFile } from '../../../shared/schemas/catalog';
 import type { ValidationProblem } from '../../../shared/contract/result';
-import { parseOrBadRequest } from '../validation';
+import { parseStrictOrBadRequest } from '../validation';
 import { jsonTextTooDeepAt, MAX_JSON_DEPTH } from '../json-depth';
 import { GatewayError } from '../errors';
 import { writeFileAtomic } from '../store/atomic-file';
@@ -12,7 +12,7 @@ import type { CatalogContribution } from './types';
  * exist (in the file or built in). Problems name the JSON path, e.g. `endpoints[2].provider`.
  */
 export function validateCatalogFile(json: unknown, knownProviders: ReadonlySet<string>, knownModels: ReadonlySet<string>): CatalogFile {
-  const file = parseOrBadRequest(CatalogFileSchema, json, 'catalog');
+  const file = parseStrictOrBadRequest(CatalogFileSchema, json, 'catalog');
   const providers = new Set([...knownProviders, ...file.providers.map((p) => p.slug)]);
   const models = new Set([...knownModels, ...file.models.map((m) => m.id)]);
   const problems: ValidationProblem[] = [];

@@ -11,7 +11,7 @@ import type { Result } from '../../../shared/contract/result';
 import type { ImportReport } from '../../../shared/schemas/evaluation';
 import type { Question } from '../../../shared/schemas/question';
 import { GatewayError } from '../errors';
-import { parseOrBadRequest } from '../validation';
+import { parseStrictOrBadRequest } from '../validation';
 import type { Datasets } from './datasets';
 import { readRows } from './dataset-sources';
 
@@ -90,13 +90,13 @@ export async function importUpload(datasets: Datasets, body: Readable, after: Af
   } catch {
     throw new GatewayError('bad_request', 'upload: the first line is not JSON; it describes the import (name, format, questions)');
   }
-  const meta = parseOrBadRequest(DatasetUploadSchema, described, 'upload');
+  const meta = parseStrictOrBadRequest(DatasetUploadSchema, described, 'upload');
   return importStream(datasets, meta, rest, after);
 }
 
 /** A file on disk the user picked (the desktop app passes its path). */
 export async function importPath(datasets: Datasets, input: unknown, after: AfterImport): Promise<ImportReport> {
-  const { path, ...meta } = parseOrBadRequest(DatasetPathUploadSchema, input, 'upload');
+  const { path, ...meta } = parseStrictOrBadRequest(DatasetPathUploadSchema, input, 'upload');
   const info = await stat(path).catch(() => null);
   if (!info?.isFile()) throw new GatewayError('bad_request', `upload: ${basename(path)} is not a readable file`);
   return importStream(datasets, { ...meta, file: meta.file ?? basename(path) }, createReadStream(path), after);

@@ -39,6 +39,25 @@ export type ImagePart = Extract<ContentPart, { type: 'image' }>;
 export type ImageHeaders = Map<ImagePart, ImageHeader>;
 
 /**
+ * An image `data:` URL read and checked (base64, the format it declares, its header within the
+ * limits), or a 400 naming `where`: the caller's own path, so that each route's translation checks
+ * its images in its own words before they become a state.
+ */
+export function imageDataUrl(url: string, where: string): { mediaType: string; base64: string; header: ImageHeader } {
+  const match = dataUrl(url);
+  if (!match) {
+    const scheme = url.slice(0, url.indexOf(':') + 1) || url.slice(0, 12);
+    throw new GatewayError(
+      'bad_request',
+      url.startsWith('data:')
+        ? `${where}: expected a base64 PNG, JPEG, GIF or WebP data: URL`
+        : `${where}: only data: URLs are accepted (got ${scheme}…); the gateway does not fetch URLs on a caller's behalf. Embed the image as data:image/png;base64,…`,
+    );
+  }
+  return { ...match, header: checkImage(match.mediaType, match.base64, where) };
+}
+
+/**
  * The request's `state` as content parts: text, and images from OpenAI-style `image_url` parts
  * carrying `data:` URLs. Other URLs are refused: the gateway never fetches a URL a caller names.
  * Each image is checked from its header (checkImage) before anything decodes it; `headers` gets
@@ -54,18 +73,10 @@ export function stateParts(state: State, headers: ImageHeaders = new Map()): { p
     if (part && typeof part === 'object' && part.type === 'image_url') {
       const url = typeof part.image_url === 'string' ? part.image_url : part.image_url?.url;
       if (typeof url !== 'string') throw new GatewayError('bad_request', `state[${index}].image_url.url: expected a data: URL string`);
-      const match = dataUrl(url);
-      if (!match) {
-        const scheme = url.slice(0, url.indexOf(':') + 1) || url.slice(0, 12);
-        throw new GatewayError(
-          'bad_request',
-          url.startsWith('data:')
-            ? `state[${index}].image_url.url: expected a base64 PNG, JPEG, GIF or WebP data: URL`
-            : `state[${index}].image_url.url: only data: URLs are accepted (got ${scheme}…); the gateway does not fetch URLs on a caller's behalf. Embed the image as data:image/png;base64,…`,
-        );
-      }
+      const where = `state[${index}].image_url.url`;
+      const match = imageDataUrl(url, where);
       const image: ImagePart = { type: 'image', mediaType: match.mediaType, base64: match.base64 };
-      headers.set(image, checkImage(match.mediaType, match.base64, `state[${index}].image_url.url`));
+      headers.set(image, match.header);
       parts.push(image);
       images += 1;
     } else if (part && typeof part === 'object' && part.type === 'text' && typeof part.text === 'string') {

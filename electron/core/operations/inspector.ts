@@ -2,7 +2,7 @@ import { actorOf, type HandlerDeps, type Handlers } from './index';
 import { DecisionsRequestSchema } from '../../../shared/schemas/decisions-request';
 import { summarizeIssues } from '../../../shared/contract/result';
 import { GatewayError } from '../errors';
-import { stagesFromCascadeField, withoutCascade } from '../api/cascade-request';
+import { knownModel, stagesFromCascadeField, withoutCascade } from '../api/cascade-request';
 import { validateCatalogFile } from '../catalog/catalog-file';
 import { exportCatalogFile } from './catalog';
 import { checkDatasets, exportDatasets, importDatasets } from '../datasets/dataset-backup';
@@ -37,7 +37,7 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
       const actor = actorOf(context, 'sets.save');
       const before = input.id ? await core.questionSets.nameOf(input.id) : null;
       // The preset must exist and fit the set's model and questions now, not when the set is first run.
-      if (input.cascade) await stagesFromCascadeField(input.cascade, input.request, core.cascadePresets);
+      if (input.cascade) await stagesFromCascadeField(input.cascade, input.request, core.cascadePresets, knownModel(core));
       const saved = await core.questionSets.save(input);
       const questions = Object.keys(input.request.questions);
       const target = { kind: 'set', id: saved.id, name: saved.name } as const;
@@ -63,7 +63,7 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
       // A preset deleted since the set was saved refuses the run: one model answering alone would pass for the cascade.
       if (cascade !== undefined && !(await core.cascadePresets.presetByName(cascade)))
         throw new GatewayError('bad_request', `cascade: the cascade preset "${cascade}" no longer exists; pick another for the set, or none`);
-      const stages = cascade === undefined ? null : await stagesFromCascadeField(cascade, request, core.cascadePresets);
+      const stages = cascade === undefined ? null : await stagesFromCascadeField(cascade, request, core.cascadePresets, knownModel(core));
       return core.runs.start(request, set_id ?? null, label ?? null, stages);
     },
     'runs.get': async ({ id }) => core.runs.get(id),

@@ -4,6 +4,8 @@ import type { Guidance } from '../../../../shared/schemas/guidance';
 import type { OpenAiAnswer, OpenAiDecision, OpenAiDecisionRequest, OpenAiInputItem, OpenAiQuestion } from '../../../../shared/schemas/openai-decisions';
 import type { Question } from '../../../../shared/schemas/question';
 import { GatewayError } from '../../errors';
+import { imageDataUrl } from '../../decisions/state';
+import { RESERVED_KEY_MESSAGE } from '../../../../shared/schemas/key';
 
 /**
  * The other direction of translate.ts: OpenAI's Decisions as Verdict serves them. A request in
@@ -56,7 +58,10 @@ export async function fromOpenAiRequest(body: OpenAiDecisionRequest, resolve: Im
 function questionShapes(questions: readonly OpenAiQuestion[]): QuestionShape[] {
   const named = new Set(questions.flatMap((q) => (q.name === undefined ? [] : [q.name])));
   let unnamed = 0;
-  return questions.map((q) => {
+  return questions.map((q, i) => {
+    // A name becomes a key of the spec request's questions: `__proto__` cannot be one.
+    if (q.name === '__proto__')
+      throw new GatewayError('bad_request', `questions[${i}].name: ${RESERVED_KEY_MESSAGE}`, { metadata: { param: `questions[${i}].name` } });
     let key = q.name;
     while (key === undefined || (q.name === undefined && named.has(key))) key = `question ${(unnamed += 1)}`;
     if (q.name === undefined) named.add(key);
@@ -66,7 +71,15 @@ function questionShapes(questions: readonly OpenAiQuestion[]): QuestionShape[] {
       // A boolean is asked as its text, unless a string of that text is a choice too.
       shape.values = q.choices.map((c) => ({
         value: c.value,
-        key: typeof c.value === 'string' ? c.value || '""' : strings.has(String(c.value)) ? `${c.value} (boolean)` : String(c.value),
+        // The empty string and `__proto__` are values like others, asked under a name an object can hold.
+        key:
+          typeof c.value === 'string'
+            ? c.value === '' || c.value === '__proto__'
+              ? JSON.stringify(c.value)
+              : c.value
+            : strings.has(String(c.value))
+              ? `${c.value} (boolean)`
+              : String(c.value),
       }));
     }
     if (q.type === 'score') shape.labels = q.levels.map((l) => l.label);
@@ -152,6 +165,8 @@ async function partOf(part: Part, where: string, say: (text: string) => string, 
       return part.data;
     case 'input_image': {
       const url = part.image_url.startsWith('data:') ? part.image_url : await resolve(part.image_url, `${where}.image_url`);
+      // Checked here, in the caller's words (`input[0].content[1].image_url`), before it is a state's part.
+      imageDataUrl(url, `${where}.image_url`);
       return { type: 'image_url', image_url: { url } };
     }
   }
