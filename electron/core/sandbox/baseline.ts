@@ -37,7 +37,7 @@ export interface LabelledPrompt {
   probabilities: number[];
 }
 
-const OPTION_LINE = /^([A-Z]|\d)\) (.+)$/gm;
+const OPTION_LINE = /^([A-Z]+|\d+)\) (.+)$/gm;
 
 /**
  * Splits a Decisions prompt into the content (state) and the question, which starts at the last

@@ -28,7 +28,7 @@ const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 /** The parts of a Decisions question prompt (labels.ts writes them). */
 function parts(question: string) {
   const line = (prefix: string) => new RegExp(`^${prefix}(.*)$`, 'm').exec(question)?.[1] ?? '';
-  const options = [...question.matchAll(/^([A-Z]|\d)\) (.+)$/gm)].map((m) => ({ label: m[1]!, text: m[2]! }));
+  const options = [...question.matchAll(/^([A-Z]+|\d+)\) (.+)$/gm)].map((m) => ({ label: m[1]!, text: m[2]! }));
   return {
     asked: line('Question: '),
     whenTrue: line('It is true when: '),

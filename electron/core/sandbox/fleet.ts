@@ -35,6 +35,10 @@ export interface FleetOptions {
 /** An image a simulated provider refuses, as real ones refuse what is past their limits: a 400 with this message. */
 class ImageRefused extends Error {}
 
+/** Every simulated chat endpoint's context, as its catalog entry says and its server holds to. */
+const SANDBOX_CONTEXT_TOKENS = 32_768;
+/** The instruction that asks a model to state each label's probability as JSON (decisions/ask.ts, statedRequest). */
+const STATED = /Do not answer with a label\. Instead give, as JSON/;
 const sleep = (ms: number) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
 const CACHE_TTL_MS = 5 * 60_000;
 
@@ -101,9 +105,16 @@ export async function startSandboxFleet(options: FleetOptions = {}): Promise<San
     return JSON.parse(text || '{}');
   }
 
-  const openaiError = (res: ServerResponse, status: number, message: string, type: string, headers: Record<string, string> = {}) => {
+  const openaiError = (
+    res: ServerResponse,
+    status: number,
+    message: string,
+    type: string,
+    headers: Record<string, string> = {},
+    extra: { param?: string; code?: string } = {},
+  ) => {
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
-    res.end(JSON.stringify({ error: { message, type, code: null } }));
+    res.end(JSON.stringify({ error: { message, type, param: extra.param ?? null, code: extra.code ?? null } }));
   };
 
   /** Scripted misfortune: returns true when the request was answered with a failure. */
@@ -149,8 +160,19 @@ export async function startSandboxFleet(options: FleetOptions = {}): Promise<San
     const { state: prefix, question } = splitPrompt(userText);
     // Text at four characters a token, images by their size (see counting.ts).
     const promptTokens = chatPromptTokens(messages.map((m) => ({ characters: messageText(m).length, images: imageUrls(m).map(dataUrlSize) })));
-    const cached = cachedTokens(prefix, `${profile.slug}/${model}`);
     const maxTokens = Number(body['max_tokens'] ?? 16);
+    // What a provider refuses before anything else: more than the model's context, in OpenAI's words.
+    const context = SANDBOX_CONTEXT_TOKENS;
+    if (promptTokens + maxTokens > context)
+      return openaiError(
+        res,
+        400,
+        `This model's maximum context length is ${context} tokens. However, you requested ${promptTokens + maxTokens} tokens (${promptTokens} in the messages, ${maxTokens} in the completion). Please reduce the length of the messages or completion.`,
+        'invalid_request_error',
+        {},
+        { param: 'messages', code: 'context_length_exceeded' },
+      );
+    const cached = cachedTokens(prefix, `${profile.slug}/${model}`);
     const topN = body['logprobs'] === true ? Math.min(20, Number(body['top_logprobs'] ?? 0)) : 0;
     const behaviour = behaviourOf(model);
     const labelled = behaviour.read(prefix, question);
@@ -172,6 +194,13 @@ export async function startSandboxFleet(options: FleetOptions = {}): Promise<San
     if (wantsBox) {
       // The statistics found nothing: a real model would say so in words, not invent a box.
       const reply = located ? statedBox(located, question) : 'I cannot find it in the image.';
+      chunk(reply);
+      completionTokens = Math.ceil(reply.length / 4);
+    } else if (labelled && STATED.test(question)) {
+      // Asked to state its probabilities (a list too long for one-token labels), it states them as asked.
+      const reply = JSON.stringify({
+        probabilities: Object.fromEntries(labelled.labels.map((label, i) => [label, Number(labelled.probabilities[i]!.toFixed(3))])),
+      });
       chunk(reply);
       completionTokens = Math.ceil(reply.length / 4);
     } else if (labelled) {
@@ -286,7 +315,7 @@ export function sandboxCatalog(url: string, profiles: readonly SandboxProfile[])
         model_id: modelId,
         provider: p.slug,
         upstream_model: modelId,
-        context_length: 32_768,
+        context_length: SANDBOX_CONTEXT_TOKENS,
         max_completion_tokens: 4096,
         max_prompt_tokens: null,
         pricing: {
