@@ -157,6 +157,17 @@ export function openApiDocument(version: string): JsonSchema {
           },
         },
       },
+      '/api/v1/key': {
+        get: {
+          operationId: 'getCurrentKey',
+          summary:
+            "The bearer key's own label, usage (in all, today, this week and this month, UTC), credit limit and what remains of it, and rate limit, as OpenRouter's GET /api/v1/key",
+          responses: {
+            '200': json({ type: 'object', properties: { data: { type: 'object' } }, required: ['data'] }, "The key's figures"),
+            ...errors('401', '500'),
+          },
+        },
+      },
       '/api/v1/keys': {
         get: {
           operationId: 'listKeys',

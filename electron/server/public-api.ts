@@ -16,6 +16,7 @@ import { GatewayError, isGatewayError } from '../core/errors';
 import { answerGateway } from './ai-gateway-route';
 import { answerOpenAiShape, openAiErrorBody } from './openai-decisions-route';
 import { answerSystemOne } from './systemone-route';
+import { currentKey } from './current-key';
 
 /**
  * Answers a route's errors in its clients' shape: an error any step raised (the key, the body, the
@@ -111,6 +112,9 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
   });
 
   api.get('/v1/endpoints/zdr', async (c) => c.json({ data: await core.service().zdr() }));
+
+  // The bearer key's own figures, as OpenRouter's GET /api/v1/key gives them (any key, its own only).
+  api.get('/v1/key', async (c) => c.json({ data: currentKey(await core.apiKeys.spendPeriods(c.get('apiKey').id)) }));
 
   api.get('/v1/keys', async (c) => {
     requireManagement(c.get('apiKey'));

@@ -380,6 +380,22 @@ export class ApiKeys {
     return record ? toInfo(record, round(record.spent)) : undefined;
   }
 
+  /**
+   * What a key spent in the current UTC day, week (from Monday) and month, from the per-day spend
+   * the store keeps with every charge; and its whole spend. Undefined for a key that is not there.
+   */
+  async spendPeriods(id: string): Promise<{ info: ApiKeyInfo; day: number; week: number; month: number } | undefined> {
+    const info = await this.stored(id);
+    if (!info) return undefined;
+    const now = new Date(this.clock.now());
+    const day = now.toISOString().slice(0, 10);
+    const monday = new Date(now.getTime() - ((now.getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
+    const month = `${day.slice(0, 8)}01`;
+    const days = await this.store.spendByDay(id, monday < month ? monday : month);
+    const since = (from: string) => round([...days].reduce((sum, [d, usd]) => (d >= from ? sum + usd : sum), 0));
+    return { info, day: since(day), week: since(monday), month: since(month) };
+  }
+
   /** Replaces a key's limits; every instance's next request on it reads the key again. */
   async updateLimits(id: string, limits: ApiKeyLimits): Promise<ApiKeyInfo> {
     const record = await this.store.setLimits(id, limits);

@@ -121,6 +121,30 @@ describe.each(backends)('KeyStorage on %s', (_name, backend) => {
     }
   });
 
+  it("a charge counts in its UTC day's spend, read from any connection, the ledger not yet folded included and after the fold the same", async () => {
+    const { a, b, close } = await backend.open();
+    try {
+      await a.add(key('aaaaaaaaaaaa', '2026-01-01T00:00:00.000Z'));
+      await a.add(key('bbbbbbbbbbbb', '2026-01-01T00:00:01.000Z'));
+      const today = new Date().toISOString().slice(0, 10);
+      await a.charge('aaaaaaaaaaaa', 0.25, 'r1');
+      await b.charge('aaaaaaaaaaaa', 0.125, 'r2');
+      await b.charge('bbbbbbbbbbbb', 1, 'r3');
+      expect(await b.spendByDay('aaaaaaaaaaaa', '2000-01-01')).toEqual(new Map([[today, 0.375]]));
+      expect(await a.spendByDay('bbbbbbbbbbbb', today)).toEqual(new Map([[today, 1]]));
+      // A day after today: nothing from before it.
+      expect(await a.spendByDay('aaaaaaaaaaaa', '9999-12-31')).toEqual(new Map());
+      if (a instanceof PgKeyStore) {
+        await a.foldLedger(Date.now() + 1000);
+        await a.charge('aaaaaaaaaaaa', 0.5, 'r4');
+        expect(await b.spendByDay('aaaaaaaaaaaa', today)).toEqual(new Map([[today, 0.875]]));
+        expect((await b.all()).map((k) => k.spent)).toEqual([0.875, 1]);
+      }
+    } finally {
+      await close();
+    }
+  });
+
   it('request starts are kept for the sliding minute, to the fraction of a millisecond the clock gives, and forgotten up to a time', async () => {
     const { a, b, close } = await backend.open();
     try {

@@ -54,6 +54,8 @@ export interface KeyStorage {
    * `requestId`: a request charged again in a later commit counts once.
    */
   charge(id: string, usd: number, requestId?: string): Promise<void>;
+  /** What a key spent on each UTC day (`YYYY-MM-DD`) from `fromDay` on, charges not yet folded included; days with none are left out. */
+  spendByDay(id: string, fromDay: string): Promise<Map<string, number>>;
   /** Records a rate-limited request's start: durable with the next group commit, which an answer awaits. */
   noteRequest(request: KeyRequest): void;
   /** Forgets request starts at or before `at` (with the next group commit). */

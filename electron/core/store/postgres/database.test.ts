@@ -36,6 +36,7 @@ describe('Postgres schema', () => {
         'eval_runs',
         'instances',
         'key_requests',
+        'key_spend_days',
         'metric_minutes',
         'provider_key_meta',
         'question_sets',

@@ -11,6 +11,9 @@ const COLUMNS =
 
 type Write = { charge: { id: string; usd: number; requestId: string; at: number } } | { note: KeyRequest } | { forget: number };
 
+/** A ledger row's UTC day (\`at\` is ms since the epoch), as the days table names them. */
+const DAY_OF_AT = "to_char(to_timestamp(at / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD')";
+
 /** Ledger rows are kept this long (a charge written again within it counts once), then folded into their keys' rows. */
 const LEDGER_KEPT_MS = 60 * 60_000;
 const FOLD_EVERY_MS = 10 * 60_000;
@@ -50,7 +53,12 @@ export class PgKeyStore implements KeyStorage {
       const locked = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok', ['spend_ledger fold']);
       if (!locked.rows[0]?.ok) return 0;
       const folded = await client.query(
-        `WITH gone AS (DELETE FROM spend_ledger WHERE at < $1 RETURNING key_id, usd),
+        `WITH gone AS (DELETE FROM spend_ledger WHERE at < $1 RETURNING key_id, usd, at),
+              days AS (
+                INSERT INTO key_spend_days (key_id, day, usd)
+                SELECT key_id, ${DAY_OF_AT}, SUM(usd) FROM gone GROUP BY 1, 2
+                ON CONFLICT (key_id, day) DO UPDATE SET usd = key_spend_days.usd + excluded.usd
+              ),
               sums AS (SELECT key_id, SUM(usd) AS usd, count(*) AS n FROM gone GROUP BY key_id)
          UPDATE api_keys k SET spent = k.spent + sums.usd FROM sums WHERE k.id = sums.key_id RETURNING sums.n`,
         [before],
@@ -114,6 +122,17 @@ export class PgKeyStore implements KeyStorage {
 
   charge(id: string, usd: number, requestId: string = `charge-${randomUUID()}`): Promise<void> {
     return this.writes.add({ charge: { id, usd, requestId, at: Date.now() } });
+  }
+
+  async spendByDay(id: string, fromDay: string): Promise<Map<string, number>> {
+    const rows = await this.db.query<{ day: string; usd: number }>(
+      `SELECT day, SUM(usd)::float8 AS usd FROM (
+         SELECT day, usd FROM key_spend_days WHERE key_id = $1 AND day >= $2
+         UNION ALL SELECT ${DAY_OF_AT} AS day, usd FROM spend_ledger WHERE key_id = $1
+       ) spent WHERE day >= $2 GROUP BY day`,
+      [id, fromDay],
+    );
+    return new Map(rows.map((r) => [r.day, Number(r.usd)]));
   }
 
   noteRequest(request: KeyRequest): void {

@@ -369,6 +369,16 @@ export const PG_MIGRATIONS: readonly string[] = [
     updated_at text NOT NULL
   );
   `,
+  `
+  -- What each key spent per UTC day: the ledger is folded into it with the keys' rows (key-store.ts
+  -- foldLedger); GET /api/v1/key reads the day, week and month from it and the ledger not yet folded.
+  CREATE TABLE key_spend_days (
+    key_id text NOT NULL,
+    day text NOT NULL,
+    usd double precision NOT NULL,
+    PRIMARY KEY (key_id, day)
+  );
+  `,
 ];
 
 /** The channels the schema notifies on, by domain. */

@@ -88,7 +88,18 @@ export class SqliteKeyStore implements KeyStorage {
   }
 
   charge(id: string, usd: number): Promise<void> {
+    // The day's row in the same group commit as the spend: both or neither.
+    this.store.commitSoon('INSERT INTO key_spend_days (key_id, day, usd) VALUES (?, ?, ?) ON CONFLICT (key_id, day) DO UPDATE SET usd = usd + excluded.usd', [
+      id,
+      new Date().toISOString().slice(0, 10),
+      usd,
+    ]);
     return this.store.commit('UPDATE api_keys SET spent = spent + ? WHERE id = ?', [usd, id]);
+  }
+
+  async spendByDay(id: string, fromDay: string): Promise<Map<string, number>> {
+    const rows = this.store.all<{ day: string; usd: number }>('SELECT day, usd FROM key_spend_days WHERE key_id = ? AND day >= ?', [id, fromDay]);
+    return new Map(rows.map((r) => [r.day, r.usd]));
   }
 
   noteRequest({ keyId, at }: KeyRequest): void {

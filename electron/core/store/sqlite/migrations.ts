@@ -397,4 +397,17 @@ export const MIGRATIONS: readonly string[] = [
     updated_at TEXT NOT NULL
   );
   `,
+  `
+  -- What each key spent per UTC day, charged with its spend (GET /api/v1/key reads the day, week and
+  -- month from it). Days before this table are filled from the API records an older version kept.
+  CREATE TABLE key_spend_days (
+    key_id TEXT NOT NULL,
+    day TEXT NOT NULL,
+    usd REAL NOT NULL,
+    PRIMARY KEY (key_id, day)
+  );
+  INSERT INTO key_spend_days (key_id, day, usd)
+    SELECT key_id, strftime('%Y-%m-%d', created_at / 1000, 'unixepoch'), SUM(cost) FROM decisions
+    WHERE origin = 'api' AND key_id IS NOT NULL AND cost IS NOT NULL GROUP BY 1, 2;
+  `,
 ];
