@@ -12,7 +12,7 @@ import { Gateway } from './gateway';
 import { DecisionsEngine } from './decisions/engine';
 import { ImagePool } from './images/pool';
 import { RunStore } from './runs/run-store';
-import { RequestLog } from './api/request-log';
+import { RequestLog, REQUEST_LOG_DIR } from './api/request-log';
 import { OtlpExporter } from './trace/otlp';
 import { decideInStages } from './api/cascade';
 import { QuestionSets } from './question-sets/question-sets';
@@ -42,7 +42,7 @@ import type { Presence } from './store/ports';
 
 export { DATABASE_FILE } from './store/open';
 export const CATALOG_FILE = 'catalog.json';
-export const REQUEST_LOG_DIR = 'requests';
+export { REQUEST_LOG_DIR };
 
 /** An instance beats every 10 s; one not heard from for 30 s is gone. */
 const BEAT_MS = 10_000;

@@ -188,7 +188,18 @@ async function main(argv: string[]): Promise<void> {
     logger: createLogger(),
     ...(bodyLimitBytes ? { bodyLimitBytes } : {}),
     ...sandboxOptions(),
-  }).catch((error: Error) => fail(error.message));
+  }).catch((error: Error) => {
+    // Not a mistake in the command line: the reason alone, without the usage.
+    const malformed = /malformed|not a database/i.test(error.message) && !error.message.startsWith('The data file');
+    process.stderr.write(
+      `${
+        malformed
+          ? `The data file ${join(dataDir, DATABASE_FILE)} cannot be read as a Verdict database (SQLite says: ${error.message}). It was left as it is; restore it from a backup, or move it aside to start with an empty one.`
+          : error.message
+      }\n`,
+    );
+    process.exit(2);
+  });
 
   const lines = serverBanner({
     url: running.url,

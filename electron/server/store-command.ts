@@ -1,12 +1,20 @@
-import { copyStore, CopyRefused, type CopyCounts } from '../core/store/copy';
-import { openPlace } from '../core/store/open';
+import { join, resolve } from 'node:path';
+import { RequestLog, REQUEST_LOG_DIR } from '../core/api/request-log';
+import { systemClock } from '../core/clock';
+import { silentLogger } from '../core/logger';
+import { copyStore, CopyRefused, TABLES, type CopyCounts } from '../core/store/copy';
+import { isPostgresUrl, openPlace } from '../core/store/open';
 import type { Storage } from '../core/store/ports';
 
 export const STORE_USAGE = `  npm run serve -- store copy --from <data dir or postgres:// URL> --to <data dir or postgres:// URL>`;
 
 const LINES: [keyof CopyCounts, string][] = [
   ['keys', 'API keys (hashes, limits and spend)'],
+  ['spend_days', "days of the keys' spend"],
+  ['rate_window', "requests in the keys' rate window"],
+  ['audit_entries', 'audit log entries'],
   ['question_sets', 'question sets'],
+  ['cascade_presets', 'cascade presets'],
   ['datasets', 'datasets'],
   ['items', 'dataset items'],
   ['eval_runs', 'evaluation runs'],
@@ -16,6 +24,7 @@ const LINES: [keyof CopyCounts, string][] = [
   ['verdicts', 'box verdicts'],
   ['verdict_history', 'earlier box verdicts'],
   ['box_items', 'images of the old box review'],
+  ['claims', "items still to send of runs spread over a team's instances"],
   ['settings', 'settings'],
 ];
 
@@ -38,11 +47,18 @@ export async function runStoreCommand(args: string[], values: { from?: string | 
   try {
     from = await openPlace(values.from, 'from');
     to = await openPlace(values.to, 'to');
+    // A data directory's request log already counted in its keys' spend (an older version's, or the
+    // log a team instance kept there): folded now, before the copied keys arrive, so that the spend
+    // they bring is never counted again from it.
+    if (!isPostgresUrl(values.to))
+      await RequestLog.open({ dir: join(resolve(values.to), REQUEST_LOG_DIR), legacy: to.legacySpend, clock: systemClock, logger: silentLogger, mode: 'read' });
     const counts = await copyStore(from, to);
     const lines = LINES.map(([key, label]) => `  ${String(counts[key]).padStart(8)} ${label}`);
     process.stdout.write(`Copied from ${from.where} to ${to.where}:\n${lines.join('\n')}\n`);
     if (counts.settings_kept > 0) process.stdout.write(`  ${counts.settings_kept} settings the target already had were left as they were.\n`);
-    process.stdout.write('Provider keys are secrets of the machine they were entered on and were not copied; endpoint figures and learned refusals neither.\n');
+    const left = new Map<string, string[]>();
+    for (const [table, why] of Object.entries(TABLES)) if (why !== null) left.set(why, [...(left.get(why) ?? []), table]);
+    process.stdout.write(`Not copied:\n${[...left].map(([why, tables]) => `  ${tables.join(', ')}: ${why}`).join('\n')}\n`);
     return 0;
   } catch (error) {
     process.stderr.write(`${error instanceof CopyRefused ? error.message : `store copy failed: ${(error as Error).message}`}\n`);

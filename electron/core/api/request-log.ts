@@ -34,6 +34,9 @@ export interface LogPosition {
   offset: number;
 }
 
+/** The request log's folder in a data directory. */
+export const REQUEST_LOG_DIR = 'requests';
+
 const FILE_PATTERN = /^(\d{4}-\d{2}-\d{2})\.ndjson$/;
 const DAY_MS = 86_400_000;
 

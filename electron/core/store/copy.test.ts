@@ -4,11 +4,25 @@ import { pngWithRect } from '../../test-support/images';
 import { startPostgres, type TestPostgres } from '../../test-support/postgres';
 import { tempCore, tempDir, AS_DESKTOP } from '../../test-support/temp-core';
 import { until } from '../../test-support/until';
-import { copyStore, CopyRefused } from './copy';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { copyStore, CopyRefused, TABLES } from './copy';
 import type { Storage } from './ports';
-import { openPostgresStorage } from './postgres/storage';
-import { openSqliteStorage } from './sqlite/storage';
-import { DATABASE_FILE } from './open';
+import { openPostgresStorage, type PostgresStorage } from './postgres/storage';
+import { openSqliteStorage, type SqliteStorage } from './sqlite/storage';
+import { DATABASE_FILE, openPlace } from './open';
+
+/** Rows in every table a copy carries, counted with SQL on either backend. */
+async function rowCounts(s: Storage): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const table of await s.tables()) {
+    if (TABLES[table] !== null) continue;
+    const sql = `SELECT count(*) AS n FROM ${table}`;
+    counts[table] =
+      'store' in s ? (s as SqliteStorage).store.get<{ n: number }>(sql)!.n : Number((await (s as PostgresStorage).db.query<{ n: string }>(sql))[0]!.n);
+  }
+  return counts;
+}
 
 /** Everything a store holds that a copy carries, read through the ports, in a stable order. */
 async function dump(s: Storage) {
@@ -32,6 +46,10 @@ async function dump(s: Storage) {
     evalRuns: await Promise.all(byId(runs).map(async (r) => ({ ...r, results: await s.evals.exportResults(r.id) }))),
     calibrations: [...(await s.evals.calibrations())].sort((a, b) => (a.model + a.question < b.model + b.question ? -1 : 1)),
     boxItems: byId(await s.boxes.listItems({ images: true })),
+    presets: await s.cascadePresets.list(),
+    audit: await s.audit.list({ offset: 0, limit: 1000 }),
+    spendDays: await Promise.all((await s.keys.all()).map(async (k) => [k.id, [...(await s.keys.spendByDay(k.id, '0000-00-00'))]])),
+    claims: await Promise.all(byId(runs).map((r) => s.evals.exportClaims(r.id))),
   };
 }
 
@@ -51,15 +69,21 @@ describe('store copy', () => {
     const env = await tempCore({ sandbox: { seed: 7, failures: false, timeScale: 0 } });
     const h = env.core.handlers;
     await h['settings.update']({ theme: 'dark' });
-    await env.core.apiKeys.create('ci', 'standard', { credit_limit: 5, rate_limit_rpm: 60 });
-    const revoked = await env.core.apiKeys.create('old', 'standard');
-    await env.core.apiKeys.revoke(revoked.info.id);
+    // Through the handlers, so that the audit log has their entries.
+    const ci = await h['apiKeys.create']({ name: 'ci', kind: 'standard', credit_limit: 5, rate_limit_rpm: 60 }, AS_DESKTOP);
+    const revoked = await h['apiKeys.create']({ name: 'old', kind: 'standard', credit_limit: null, rate_limit_rpm: null }, AS_DESKTOP);
+    await h['apiKeys.revoke']({ id: revoked.info.id }, AS_DESKTOP);
+    // Spend by day, and a request in the key's rate window.
+    await env.core.apiKeys.charge(ci.info.id, 0.25, null, 'copy-test');
+    env.core.apiKeys.admitRate(ci.info.id);
+    await h['cascadePresets.save']({ name: 'tickets', model: 'sandbox/sharp-large', first_model: null, when: { confidenceBelow: 0.6 } }, AS_DESKTOP);
     const request = {
       model: 'sandbox/baseline-text',
       state: 'The parcel came late',
       questions: { zeta: { type: 'noul' as const, instructions: 'Late?' }, alpha: { type: 'noul' as const, instructions: 'Damaged?' } },
     };
     await env.core.questionSets.save({ name: 'Triage', request });
+    await env.core.questionSets.save({ name: 'Cascaded', request, cascade: 'tickets' });
     const run = await env.core.runs.start(request, null, 'Triage');
     await until(
       () => env.core.runs.get(run.id),
@@ -120,7 +144,10 @@ describe('store copy', () => {
       const there = await copyStore(source, pg);
       expect(there).toMatchObject({
         keys: 2,
-        question_sets: 1,
+        question_sets: 2,
+        cascade_presets: 1,
+        spend_days: 1,
+        rate_window: 1,
         inspector_runs: 1,
         datasets: 2,
         items: 5,
@@ -131,10 +158,17 @@ describe('store copy', () => {
       });
       expect(there.verdicts).toBeGreaterThan(0);
       expect(there.verdict_history).toBeGreaterThan(0);
+      expect(there.audit_entries).toBeGreaterThanOrEqual(4);
       expect(await dump(pg)).toEqual(original);
       again = openSqliteStorage(join(back.path, DATABASE_FILE));
       await copyStore(pg, again);
       expect(await dump(again)).toEqual(original);
+      // Every table a copy carries has as many rows on each side, on both backends, and each holds some.
+      const counts = await rowCounts(source);
+      expect(await rowCounts(pg)).toEqual({ ...counts, spend_ledger: (await rowCounts(pg))['spend_ledger'] });
+      expect(await rowCounts(again)).toEqual(counts);
+      const empty = Object.entries(counts).filter(([table, n]) => n === 0 && table !== 'eval_claims' && table !== 'decisions');
+      expect(empty).toEqual([]);
     } finally {
       await source?.close();
       await pg?.close();
@@ -157,13 +191,68 @@ describe('store copy', () => {
       expect(refused).toBeInstanceOf(CopyRefused);
       const problems = (refused as CopyRefused).problems.join('\n');
       expect(problems).toMatch(/already has 2 API keys with the same id/);
-      expect(problems).toMatch(/already has a question set with the same id/);
+      expect(problems).toMatch(/already has 2 question sets with the same id/);
+      expect(problems).toMatch(/already has a cascade preset with the same id \(tickets\)/);
       expect(problems).toMatch(/already has 2 datasets with the same id/);
       expect(problems).toMatch(/already has an evaluation run with the same id/);
       expect(await dump(pg)).toEqual(before);
     } finally {
       await source?.close();
       await pg?.close();
+      await env.cleanup();
+    }
+  }, 60_000);
+
+  it('reads its source without changing a byte of it, and refuses one of an older schema rather than upgrade it', async () => {
+    const env = await laptop();
+    const file = join(env.dataDir, DATABASE_FILE);
+    let source: Storage | undefined;
+    let pg: Storage | undefined;
+    try {
+      // What a closed app leaves: the file alone.
+      await env.core.close();
+      const before = createHash('sha256').update(readFileSync(file)).digest('hex');
+      source = await openPlace(env.dataDir, 'from');
+      pg = await openPostgresStorage(await database());
+      await copyStore(source, pg);
+      await source.close();
+      source = undefined;
+      expect(createHash('sha256').update(readFileSync(file)).digest('hex')).toBe(before);
+      // An older schema: read as it is, never migrated in place.
+      const old = openSqliteStorage(file);
+      old.store.run('PRAGMA user_version = 23');
+      await old.close();
+      const older = createHash('sha256').update(readFileSync(file)).digest('hex');
+      await expect(openPlace(env.dataDir, 'from')).rejects.toThrow(
+        /is of an older Verdict \(schema 23, this build's is \d+\) and is only read here, never changed: start this version once on its data directory/,
+      );
+      expect(createHash('sha256').update(readFileSync(file)).digest('hex')).toBe(older);
+    } finally {
+      await source?.close();
+      await pg?.close();
+      await env.cleanup();
+    }
+  }, 60_000);
+
+  it('refuses a source holding a table it does not know, naming it, and writes nothing', async () => {
+    const env = await laptop();
+    const target = tempDir();
+    let source: SqliteStorage | undefined;
+    let to: Storage | undefined;
+    try {
+      source = openSqliteStorage(join(env.dataDir, DATABASE_FILE));
+      source.store.run('CREATE TABLE review_queue (id TEXT PRIMARY KEY)');
+      to = openSqliteStorage(join(target.path, DATABASE_FILE));
+      const refused = await copyStore(source, to).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(CopyRefused);
+      expect((refused as CopyRefused).problems).toContain(
+        'the source holds a table this build does not know (review_queue): copy with the build that wrote it',
+      );
+      expect(await to.keys.all()).toEqual([]);
+    } finally {
+      await source?.close();
+      await to?.close();
+      target.cleanup();
       await env.cleanup();
     }
   }, 60_000);

@@ -1,16 +1,54 @@
 /**
  * Copies a team's or a laptop's data from one store to another (SQLite to PostgreSQL and back):
- * question sets, datasets with their items, evaluation runs with every result and the saved
- * calibrations, the inspector's runs, API keys (hashes, limits, revocations and spend), box
- * reviews (verdicts, their history, image sizes, the images of the old review table) and settings.
+ * question sets and cascade presets, datasets with their items, evaluation runs with every result
+ * (and the claims of a run spread over a team) and the saved calibrations, the inspector's runs, API
+ * keys (hashes, limits, revocations, spend in all and by day, the rate window), the audit log, box
+ * reviews (verdicts, their history, image sizes, the images of the old box review table) and settings.
  *
+ * Every table of the source is in TABLES, copied or left with its reason; a table that is not
+ * (a newer build's, say) makes the copy refuse, naming it, rather than leave it behind unsaid.
  * Checked whole before anything is written: every id the copy would add is looked for in the
- * target, and every reference in the source (a run's dataset, a verdict's item) must resolve; any
- * problem is reported and nothing is written. The target's own data is never changed: a setting it
- * already has stays as it is. Endpoint figures and learned refusals are measurements of the place
- * they were made and are not copied.
+ * target, and every reference in the source (a run's dataset, a verdict's item, a set's cascade
+ * preset) must resolve; any problem is reported and nothing is written. The source is only read
+ * (open.ts opens it read-only). The target's own data is never changed: a setting it already has
+ * stays as it is.
  */
+import type { AuditEntry } from '../../../shared/schemas/audit';
 import type { Storage, StoredDataset, StoredEvalRun } from './ports';
+
+/** Every table either backend holds: null when a copy carries it, else why it does not. */
+export const TABLES: Readonly<Record<string, string | null>> = {
+  api_keys: null,
+  spend_ledger: null,
+  key_spend_days: null,
+  key_requests: null,
+  settings: null,
+  question_sets: null,
+  cascade_presets: null,
+  audit_log: null,
+  decisions: null,
+  datasets: null,
+  dataset_items: null,
+  eval_runs: null,
+  eval_results: null,
+  eval_claims: null,
+  calibrations: null,
+  box_items: null,
+  box_verdicts: null,
+  box_verdict_history: null,
+  box_image_sizes: null,
+  attempts: 'endpoint figures are measurements of the place they were made',
+  metric_minutes: 'endpoint figures are measurements of the place they were made',
+  endpoint_refusals: "what providers refused is learned again from the target's own providers",
+  provider_key_meta: 'provider keys are secrets of the machine they were entered on, and their dates go with them',
+  ui_sessions: 'sign-ins belong to the server that issued them: people sign in again',
+  instances: "a team's live instances announce themselves",
+  verdict_schema: "the store's own bookkeeping",
+  sqlite_sequence: "the store's own bookkeeping",
+  revisions: "the store's own bookkeeping",
+  request_log_legacy: "the store's own bookkeeping",
+  request_log_checkpoint: "the store's own bookkeeping",
+};
 
 export interface CopyCounts {
   settings: number;
@@ -26,6 +64,11 @@ export interface CopyCounts {
   box_items: number;
   verdicts: number;
   verdict_history: number;
+  cascade_presets: number;
+  audit_entries: number;
+  spend_days: number;
+  rate_window: number;
+  claims: number;
 }
 
 /** Items read and written at a time, so a dataset of any size is copied in bounded memory. */
@@ -47,9 +90,19 @@ const clash = (what: [string, string], ids: string[]) =>
         `the target already has ${ids.length === 1 ? what[0] : `${ids.length} ${what[1]}`} with the same id (${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''})`,
       ];
 
+/** Every entry of an audit log, oldest first. */
+async function auditEntries(from: Storage): Promise<AuditEntry[]> {
+  const entries: AuditEntry[] = [];
+  for (let offset = 0; ; offset += PAGE) {
+    const page = await from.audit.list({ offset, limit: PAGE });
+    entries.push(...page.entries);
+    if (page.entries.length < PAGE) return entries.reverse();
+  }
+}
+
 /** What the source holds, without the items, results and images (read again while writing, a page at a time). */
 async function survey(from: Storage) {
-  const [keys, sets, runs, datasets, evalRuns, calibrations, boxItems] = await Promise.all([
+  const [keys, sets, runs, datasets, evalRuns, calibrations, boxItems, presets, audit] = await Promise.all([
     from.keys.all(),
     from.questionSets.live(),
     from.runs.list({ limit: ALL }),
@@ -57,13 +110,26 @@ async function survey(from: Storage) {
     from.evals.listRuns({ limit: ALL }),
     from.evals.calibrations(),
     from.boxes.listItems({ images: false }),
+    from.cascadePresets.list(),
+    auditEntries(from),
   ]);
-  return { keys, sets, runs, datasets, evalRuns, calibrations, boxItems };
+  return { keys, sets, runs, datasets, evalRuns, calibrations, boxItems, presets, audit };
 }
+
+/** The cascade preset a stored set's request names, if any. */
+const presetOf = (request: unknown): string | null => {
+  const cascade = (request as { cascade?: unknown } | null)?.cascade;
+  return typeof cascade === 'string' ? cascade : null;
+};
 
 /** Every problem that would stop the copy, found before anything is written. */
 async function check(from: Storage, to: Storage, source: Awaited<ReturnType<typeof survey>>): Promise<string[]> {
   const problems: string[] = [];
+  const unknown = (await from.tables()).filter((t) => !(t in TABLES));
+  if (unknown.length > 0)
+    problems.push(
+      `the source holds ${unknown.length === 1 ? 'a table' : 'tables'} this build does not know (${unknown.join(', ')}): copy with the build that wrote ${unknown.length === 1 ? 'it' : 'them'}`,
+    );
   const target = await survey(to);
   const ids = <T extends { id: string }>(list: readonly T[]) => new Set(list.map((x) => x.id));
   const taken = (mine: readonly { id: string }[], theirs: readonly { id: string }[]) => {
@@ -89,7 +155,29 @@ async function check(from: Storage, to: Storage, source: Awaited<ReturnType<type
     problems.push(
       `the target already has a saved calibration for ${sameCalibration.length} of the same question set, model and question (${sameCalibration[0]!.model} "${sameCalibration[0]!.question}")`,
     );
+  const names = new Set(target.presets.map((p) => p.name));
+  problems.push(
+    ...clash(
+      ['a cascade preset', 'cascade presets'],
+      source.presets.filter((p) => names.has(p.name)).map((p) => p.name),
+    ),
+  );
+  problems.push(
+    ...clash(
+      ['an audit entry', 'audit entries'],
+      taken(
+        source.audit,
+        (await auditEntries(to)).map((e) => ({ id: e.id })),
+      ),
+    ),
+  );
   // References the copy must carry whole.
+  const presets = new Set(source.presets.map((p) => p.name));
+  for (const set of source.sets) {
+    const preset = presetOf(set.request);
+    if (preset !== null && !presets.has(preset))
+      problems.push(`question set "${set.name}" names the cascade preset "${preset}", which the source does not have`);
+  }
   const datasetIds = ids(source.datasets);
   for (const run of source.evalRuns)
     if (!datasetIds.has(run.dataset_id)) problems.push(`evaluation run "${run.id}" is over dataset "${run.dataset_id}", which the source does not list`);
@@ -121,6 +209,11 @@ export async function copyStore(from: Storage, to: Storage): Promise<CopyCounts>
     box_items: 0,
     verdicts: 0,
     verdict_history: 0,
+    cascade_presets: 0,
+    audit_entries: 0,
+    spend_days: 0,
+    rate_window: 0,
+    claims: 0,
   };
   const added: string[] = [];
   try {
@@ -129,10 +222,24 @@ export async function copyStore(from: Storage, to: Storage): Promise<CopyCounts>
     if (Object.keys(missing).length > 0) await to.settings.put(missing);
     counts.settings = Object.keys(missing).length;
     counts.settings_kept = Object.keys(mine).length - counts.settings;
-    for (const key of source.keys) await to.keys.add(key);
+    for (const key of source.keys) {
+      await to.keys.add(key);
+      const days = await from.keys.spendByDay(key.id, '0000-00-00');
+      await to.keys.addSpendDays(key.id, days);
+      counts.spend_days += days.size;
+    }
     counts.keys = source.keys.length;
+    // The rate window of the last minute, so that a key's limit holds across the move too.
+    const window = await from.keys.requestsSince(Date.now() - 60_000);
+    for (const request of window) to.keys.noteRequest(request);
+    await to.keys.flush();
+    counts.rate_window = window.length;
+    for (const preset of source.presets) await to.cascadePresets.put(preset);
+    counts.cascade_presets = source.presets.length;
     for (const set of source.sets) await to.questionSets.add(set);
     counts.question_sets = source.sets.length;
+    for (const entry of source.audit) await to.audit.append(entry);
+    counts.audit_entries = source.audit.length;
     for (const run of source.runs) await to.runs.add(run);
     counts.inspector_runs = source.runs.length;
     for (const d of source.datasets) {
@@ -150,7 +257,12 @@ export async function copyStore(from: Storage, to: Storage): Promise<CopyCounts>
       );
     }
     // Oldest first, so a run's baseline (always an earlier run) is there before it.
-    for (const run of [...source.evalRuns].reverse()) counts.results += await copyEvalRun(from, to, run);
+    for (const run of [...source.evalRuns].reverse()) {
+      counts.results += await copyEvalRun(from, to, run);
+      const claims = await from.evals.exportClaims(run.id);
+      await to.evals.importClaims(run.id, claims);
+      counts.claims += claims.length;
+    }
     counts.eval_runs = source.evalRuns.length;
     for (const c of source.calibrations) await to.evals.saveCalibration(c);
     counts.calibrations = source.calibrations.length;

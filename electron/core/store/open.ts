@@ -28,13 +28,14 @@ export async function openStorage(options: { dataDir: string; database?: string 
 /**
  * Opens the store a command names: a `postgres://` URL, or a data directory (which must already
  * hold Verdict's data when it is the source of a copy; a target directory is made when missing).
+ * A source is opened for reading only, and never migrated.
  */
 export async function openPlace(place: string, role: 'from' | 'to'): Promise<Storage> {
-  if (isPostgresUrl(place)) return openPostgresStorage(place);
+  if (isPostgresUrl(place)) return openPostgresStorage(place, { readOnly: role === 'from' });
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(place)) throw new Error(`--${role} must be a data directory or a postgres:// URL, not "${redactUrl(place)}"`);
   const dir = resolve(place);
   if (role === 'from' && !existsSync(join(dir, DATABASE_FILE)))
     throw new Error(`--from ${dir}: no Verdict data there (it has no ${DATABASE_FILE}); name the data directory a server or the app has used`);
   if (role === 'to') mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return openSqliteStorage(join(dir, DATABASE_FILE));
+  return openSqliteStorage(join(dir, DATABASE_FILE), { readOnly: role === 'from' });
 }

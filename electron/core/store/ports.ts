@@ -56,6 +56,8 @@ export interface KeyStorage {
   charge(id: string, usd: number, requestId?: string): Promise<void>;
   /** What a key spent on each UTC day (`YYYY-MM-DD`) from `fromDay` on, charges not yet folded included; days with none are left out. */
   spendByDay(id: string, fromDay: string): Promise<Map<string, number>>;
+  /** Adds to a key's spend by day without touching its spend in all (a store copy brings both apart); resolves once durable. */
+  addSpendDays(id: string, days: ReadonlyMap<string, number>): Promise<void>;
   /** Records a rate-limited request's start: durable with the next group commit, which an answer awaits. */
   noteRequest(request: KeyRequest): void;
   /** Forgets request starts at or before `at` (with the next group commit). */
@@ -520,6 +522,10 @@ export interface EvalStorage {
    * instance listening (`onSpread`).
    */
   spreadRun(id: string, owner: string, work: readonly EvalWork[], now: number): Promise<boolean>;
+  /** A spread run's claims (items still to send), whoever holds them; for a store copy. */
+  exportClaims(runId: string): Promise<EvalWork[]>;
+  /** Puts these items in a run's claims, unclaimed, leaving the run as it is; for a store copy. */
+  importClaims(runId: string, work: readonly EvalWork[]): Promise<void>;
   /** Running runs that are spread over instances. */
   spreadRuns(): Promise<string[]>;
   /** Calls `listener` with a run's id when a run is spread (by any instance; without an id after a lost connection: look again). */
@@ -713,6 +719,8 @@ export interface Storage {
   readonly presence: Presence | null;
   /** Where the data is, for people and logs, never with a password: "SQLite file …" or "PostgreSQL at host/db". */
   readonly where: string;
+  /** The names of the tables the store holds (a store copy refuses one it does not know). */
+  tables(): Promise<string[]>;
   /** Resolves when the database answers a trivial query; rejects with why not (readiness checks). */
   ping(): Promise<void>;
   /** Commits what is queued and closes the connections. */

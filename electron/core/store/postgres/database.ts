@@ -27,6 +27,12 @@ export interface PgOptions {
    * names the server itself.
    */
   listenUrl?: string | undefined;
+  /**
+   * Reads only (the source of a store copy): every session is read-only (`default_transaction_read_only`),
+   * nothing is migrated (a database of an older schema is refused, saying how to bring it up to date)
+   * and no change notices are listened for.
+   */
+  readOnly?: boolean | undefined;
 }
 
 /**
@@ -55,11 +61,15 @@ export class PgDatabase {
     const max = Math.max(2, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS) - 1;
     // Loaded only when a database is named: a server on its SQLite file does not carry the driver.
     const driver = (await import('pg')).default;
-    const pool = new driver.Pool({ connectionString: url, max });
+    const pool = new driver.Pool({ connectionString: url, max, ...(options.readOnly ? { options: '-c default_transaction_read_only=on' } : {}) });
     // An idle connection the server dropped is replaced on the next query; it must not end the process.
     pool.on('error', () => {});
     const db = new PgDatabase(options.listenUrl ?? url, pool, driver);
     try {
+      if (options.readOnly) {
+        await db.checkVersion();
+        return db;
+      }
       await db.migrate();
       await db.listen();
     } catch (error) {
@@ -67,6 +77,17 @@ export class PgDatabase {
       throw error;
     }
     return db;
+  }
+
+  private async checkVersion(): Promise<void> {
+    const schema = await this.query<{ version: number }>("SELECT version FROM verdict_schema WHERE to_regclass('verdict_schema') IS NOT NULL").catch(() => []);
+    const current = schema[0]?.version ?? 0;
+    if (current > PG_MIGRATIONS.length)
+      throw new Error(`The database was written by a newer Verdict (schema ${current}, this build knows ${PG_MIGRATIONS.length}); it was left untouched.`);
+    if (current < PG_MIGRATIONS.length)
+      throw new Error(
+        `The database is of ${current === 0 ? 'no Verdict at all' : `an older Verdict (schema ${current}, this build's is ${PG_MIGRATIONS.length})`} and is only read here, never changed: start this version once on it (npm run serve -- --database <url>), which upgrades it, then copy again.`,
+      );
   }
 
   private async migrate(): Promise<void> {

@@ -249,6 +249,21 @@ export class PgEvalStore implements EvalStorage {
     return spread;
   }
 
+  async exportClaims(runId: string): Promise<EvalWork[]> {
+    return this.db.query<EvalWork>('SELECT variant, position FROM eval_claims WHERE run_id = $1 ORDER BY position, variant', [runId]);
+  }
+
+  async importClaims(runId: string, work: readonly EvalWork[]): Promise<void> {
+    for (let i = 0; i < work.length; i += 5_000) {
+      const slice = work.slice(i, i + 5_000);
+      await this.db.query(
+        `INSERT INTO eval_claims (run_id, variant, position) SELECT $1, v, p FROM unnest($2::integer[], $3::integer[]) AS t (v, p)
+         ON CONFLICT (run_id, variant, position) DO NOTHING`,
+        [runId, slice.map((w) => w.variant), slice.map((w) => w.position)],
+      );
+    }
+  }
+
   async spreadRuns(): Promise<string[]> {
     return (await this.db.query<{ id: string }>("SELECT id FROM eval_runs WHERE status = 'running' AND spread ORDER BY created_at, id")).map((r) => r.id);
   }

@@ -124,6 +124,15 @@ export class PgKeyStore implements KeyStorage {
     return this.writes.add({ charge: { id, usd, requestId, at: Date.now() } });
   }
 
+  async addSpendDays(id: string, days: ReadonlyMap<string, number>): Promise<void> {
+    if (days.size === 0) return;
+    await this.db.query(
+      `INSERT INTO key_spend_days (key_id, day, usd) SELECT $1, d, u FROM unnest($2::text[], $3::float8[]) AS t (d, u)
+       ON CONFLICT (key_id, day) DO UPDATE SET usd = key_spend_days.usd + excluded.usd`,
+      [id, [...days.keys()], [...days.values()]],
+    );
+  }
+
   async spendByDay(id: string, fromDay: string): Promise<Map<string, number>> {
     const rows = await this.db.query<{ day: string; usd: number }>(
       `SELECT day, SUM(usd)::float8 AS usd FROM (

@@ -57,6 +57,12 @@ export async function openPostgresStorage(url: string, options: PgOptions = {}):
       health: new PgHealthBroadcast(db),
       presence: new PgPresence(db),
       where: `PostgreSQL at ${redactUrl(url)}`,
+      tables: async () =>
+        (
+          await db.query<{ name: string }>(
+            "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY 1",
+          )
+        ).map((r) => r.name),
       ping: () => db.ping(),
       close: async () => {
         await Promise.all([keys.flush(), metrics.flush()]);

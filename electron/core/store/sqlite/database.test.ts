@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -45,6 +45,18 @@ describe('Store', () => {
     expect(() => Store.open(path)).toThrow(/newer Verdict.*left untouched/);
     const again = Store.open.bind(Store);
     expect(() => again(path)).toThrow(/schema \d+/);
+  });
+
+  it('a file that is not a database is refused naming the file and what to do, and left as it was', () => {
+    dir = tempDir();
+    const garbage = join(dir.path, 'garbage.sqlite');
+    writeFileSync(garbage, Buffer.alloc(8192, 7));
+    expect(() => Store.open(garbage)).toThrow(
+      new RegExp(
+        `^The data file ${garbage.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} cannot be read as a Verdict database \\(SQLite says: .+\\)\\. It was left as it is; restore it from a backup, or move it aside`,
+      ),
+    );
+    expect(readFileSync(garbage)).toEqual(Buffer.alloc(8192, 7));
   });
 
   it('opens a data file written by the earlier store, removes the lock directory a kill left behind, and switches it to WAL', () => {

@@ -19,6 +19,20 @@ const STATEMENT_CACHE = 256;
  * can write beside this one (it waits up to BUSY_TIMEOUT_MS for the lock). A power cut may lose the
  * last commits before the log was synced, never consistency.
  */
+/**
+ * SQLite's bare reasons for a file it cannot open ("file is not a database", "database disk image is
+ * malformed") with the file's path and what to do; our own messages pass as they are.
+ */
+function unreadable(path: string, error: unknown): Error {
+  const message = (error as Error).message ?? String(error);
+  if (/not a database|malformed|disk image|file is encrypted|unable to open/i.test(message))
+    return new Error(
+      `The data file ${path} cannot be read as a Verdict database (SQLite says: ${message}). It was left as it is; restore it from a backup, or move it aside to start with an empty one.`,
+      { cause: error },
+    );
+  return error instanceof Error ? error : new Error(message);
+}
+
 export class Store {
   private readonly db: Connection;
   private readonly statements = new Map<string, Statement>();
@@ -31,24 +45,54 @@ export class Store {
   static readonly FLUSH_DELAY_MS = 250;
   static readonly FLUSH_ROWS = 1000;
 
-  private constructor(readonly path: string) {
-    this.db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+  private constructor(
+    readonly path: string,
+    readonly readOnly: boolean,
+  ) {
+    this.db = new Database(path, { timeout: BUSY_TIMEOUT_MS, ...(readOnly ? { readonly: true, fileMustExist: true } : {}) });
   }
 
-  static open(path: string): Store {
-    removeStaleLockDirectory(path);
-    const store = new Store(path);
+  /**
+   * Opens the file, migrating it in place to this build's schema. `readOnly` (the source of a store
+   * copy) opens it for reading only and migrates nothing: a file of an older schema is refused,
+   * saying how to bring it up to date, rather than changed.
+   */
+  static open(path: string, options: { readOnly?: boolean } = {}): Store {
+    if (!options.readOnly) removeStaleLockDirectory(path);
+    let store: Store;
     try {
-      // WAL is recorded in the file: a file from the earlier store (rollback journal) switches here, once.
+      store = new Store(path, options.readOnly ?? false);
+    } catch (error) {
+      throw unreadable(path, error);
+    }
+    try {
       store.db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      if (store.readOnly) {
+        store.checkVersion();
+        return store;
+      }
+      // WAL is recorded in the file: a file from the earlier store (rollback journal) switches here, once.
       store.db.exec('PRAGMA journal_mode = WAL');
       store.db.exec('PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
       store.migrate();
     } catch (error) {
       store.close();
-      throw error;
+      throw unreadable(path, error);
     }
     return store;
+  }
+
+  /** A file opened only to be read must be of this build's schema: nothing here migrates it. */
+  private checkVersion(): void {
+    const current = this.get<{ user_version: number }>('PRAGMA user_version')!.user_version;
+    if (current > MIGRATIONS.length)
+      throw new Error(
+        `The data file ${this.path} was written by a newer Verdict (schema ${current}, this build knows ${MIGRATIONS.length}); it was left untouched.`,
+      );
+    if (current < MIGRATIONS.length)
+      throw new Error(
+        `The data file ${this.path} is of an older Verdict (schema ${current}, this build's is ${MIGRATIONS.length}) and is only read here, never changed: start this version once on its data directory (npm run serve -- --data-dir <dir>), which upgrades it, then copy again.`,
+      );
   }
 
   private migrate(): void {

@@ -335,6 +335,16 @@ export class SqliteEvalStore implements EvalStorage {
     this.store.run('UPDATE eval_runs SET lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ?', [id, owner]);
   }
 
+  async exportClaims(runId: string): Promise<EvalWork[]> {
+    return this.store.all<EvalWork>('SELECT variant, position FROM eval_claims WHERE run_id = ? ORDER BY position, variant', [runId]);
+  }
+
+  async importClaims(runId: string, work: readonly EvalWork[]): Promise<void> {
+    this.store.transaction(() => {
+      for (const w of work) this.store.run('INSERT OR IGNORE INTO eval_claims (run_id, variant, position) VALUES (?, ?, ?)', [runId, w.variant, w.position]);
+    });
+  }
+
   async spreadRun(id: string, owner: string, work: readonly EvalWork[], now: number): Promise<boolean> {
     return this.store.transaction(() => {
       const marked = this.store.run(

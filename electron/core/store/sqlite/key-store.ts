@@ -97,6 +97,17 @@ export class SqliteKeyStore implements KeyStorage {
     return this.store.commit('UPDATE api_keys SET spent = spent + ? WHERE id = ?', [usd, id]);
   }
 
+  async addSpendDays(id: string, days: ReadonlyMap<string, number>): Promise<void> {
+    this.store.transaction(() => {
+      for (const [day, usd] of days)
+        this.store.run('INSERT INTO key_spend_days (key_id, day, usd) VALUES (?, ?, ?) ON CONFLICT (key_id, day) DO UPDATE SET usd = usd + excluded.usd', [
+          id,
+          day,
+          usd,
+        ]);
+    });
+  }
+
   async spendByDay(id: string, fromDay: string): Promise<Map<string, number>> {
     const rows = this.store.all<{ day: string; usd: number }>('SELECT day, usd FROM key_spend_days WHERE key_id = ? AND day >= ?', [id, fromDay]);
     return new Map(rows.map((r) => [r.day, r.usd]));

@@ -21,9 +21,9 @@ export interface SqliteStorage extends Storage {
   readonly store: Store;
 }
 
-/** Opens (and migrates in place) the SQLite file at `path`. */
-export function openSqliteStorage(path: string): SqliteStorage {
-  const store = Store.open(path);
+/** Opens (and migrates in place) the SQLite file at `path`; `readOnly` reads it as it is (Store.open). */
+export function openSqliteStorage(path: string, options: { readOnly?: boolean } = {}): SqliteStorage {
+  const store = Store.open(path, options);
   return {
     kind: 'sqlite',
     store,
@@ -45,6 +45,7 @@ export function openSqliteStorage(path: string): SqliteStorage {
     health: null,
     presence: null,
     where: `SQLite file ${path}`,
+    tables: async () => store.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map((r) => r.name),
     ping: async () => void store.get('SELECT 1'),
     close: async () => store.close(),
   };
