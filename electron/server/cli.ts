@@ -10,6 +10,7 @@ import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
 import { createLogger } from '../core/logger';
 import { defaultDataDir } from './data-dir';
 import { startServer } from './start-server';
+import type { ConnectionLimits } from './connections';
 import { serverBanner } from './banner';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -21,6 +22,7 @@ import { redactUrl } from '../core/store/redact';
 const USAGE = `Usage:
   npm run serve -- [--port 8787] [--host 127.0.0.1] [--allowed-host NAME ...] [--data-dir DIR] [--database postgres://...] [--redis redis://...] [--body-limit BYTES]
       [--database-pool CONNECTIONS] [--database-listen-url postgres://...] [--redis-timeout MS] [--redis-fallback refuse|local]
+      [--headers-timeout SECONDS] [--body-min-rate BYTES_PER_SECOND] [--max-connections N] [--max-connections-per-address N (0: none)]
   npm run serve -- keys create --name NAME [--kind standard|management] [--credit-limit USD] [--rate-limit PER_MINUTE] [--data-dir DIR] [--database URL]
   npm run serve -- keys list [--data-dir DIR] [--database URL]
   npm run serve -- keys revoke ID [--data-dir DIR] [--database URL]
@@ -66,6 +68,30 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+/** A whole number of at least `min` from a flag or its variable, or undefined when neither is given. */
+function wholeSetting(flag: string, variable: string, value: string | undefined, min: number): number | undefined {
+  const raw = value ?? process.env[variable];
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) fail(`--${flag} (or ${variable}) must be a whole number of at least ${min}, not "${raw}"`);
+  return n;
+}
+
+/** The connection limits the command line or the environment set (connections.ts has the defaults). */
+function connectionSettings(values: Record<string, unknown>): Partial<ConnectionLimits> {
+  const get = (flag: string) => values[flag] as string | undefined;
+  const headers = wholeSetting('headers-timeout', 'VERDICT_HEADERS_TIMEOUT_SECONDS', get('headers-timeout'), 1);
+  const rate = wholeSetting('body-min-rate', 'VERDICT_BODY_MIN_RATE', get('body-min-rate'), 0);
+  const total = wholeSetting('max-connections', 'VERDICT_MAX_CONNECTIONS', get('max-connections'), 1);
+  const perAddress = wholeSetting('max-connections-per-address', 'VERDICT_MAX_CONNECTIONS_PER_ADDRESS', get('max-connections-per-address'), 0);
+  return {
+    ...(headers !== undefined ? { headersTimeoutMs: headers * 1000 } : {}),
+    ...(rate !== undefined ? { bodyMinBytesPerSecond: rate } : {}),
+    ...(total !== undefined ? { maxConnections: total } : {}),
+    ...(perAddress !== undefined ? { maxConnectionsPerAddress: perAddress } : {}),
+  };
+}
+
 function parsePort(value: string): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a whole number from 0 to 65535, not "${value}"`);
@@ -92,6 +118,10 @@ async function main(argv: string[]): Promise<void> {
           from: { type: 'string' },
           to: { type: 'string' },
           'body-limit': { type: 'string' },
+          'headers-timeout': { type: 'string' },
+          'body-min-rate': { type: 'string' },
+          'max-connections': { type: 'string' },
+          'max-connections-per-address': { type: 'string' },
           name: { type: 'string' },
           kind: { type: 'string' },
           'credit-limit': { type: 'string' },
@@ -172,7 +202,9 @@ async function main(argv: string[]): Promise<void> {
   if (!Number.isFinite(noticeMs) || noticeMs < 0)
     fail(`VERDICT_DRAIN_NOTICE_SECONDS must be a number of seconds, not "${process.env['VERDICT_DRAIN_NOTICE_SECONDS']}"`);
   const port = parsePort(values.port ?? process.env['VERDICT_PORT'] ?? '8787');
+  const connections = connectionSettings(values);
   const running = await startServer({
+    connections,
     port,
     host,
     allowedHosts,

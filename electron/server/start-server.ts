@@ -18,6 +18,7 @@ import { writeError } from './http-errors';
 import { allowedHostnames } from './hosts';
 import { decisionsLane } from './decisions-lane';
 import { observability } from './observability';
+import { defaultConnectionLimits, holdConnections, type ConnectionLimits } from './connections';
 
 export interface StartServerOptions {
   port: number;
@@ -52,6 +53,8 @@ export interface StartServerOptions {
   overrideGlobalObjects?: boolean;
   /** How image URLs in requests are fetched, when the settings allow it (tests trust their own server). */
   imageFetch?: ImageFetchOptions;
+  /** Connection caps and slow-client timeouts, over the defaults (connections.ts). */
+  connections?: Partial<ConnectionLimits>;
 }
 
 export interface RunningServer {
@@ -112,7 +115,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const routed = getRequestListener(app.fetch, { overrideGlobalObjects: options.overrideGlobalObjects ?? true });
   const lane = decisionsLane(core, { allowedHostnames: hosts, bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES });
   // The Host check below answers a missing Host in the envelope; Node's own check would send a bare 400.
-  const server = createServer({ requireHostHeader: false }, (req, res) => {
+  // Timeouts are checked every second (Node's default, 30 s, would let a slow client stay that much longer).
+  const server = createServer({ requireHostHeader: false, connectionsCheckingInterval: 1000 }, (req, res) => {
+    if (!held(req, res)) return;
     // Checked before anything else reads the request, so a missing or foreign Host gets the envelope.
     try {
       checkHost(hosts, req.headers.host ?? '');
@@ -128,9 +133,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   });
   // An idle kept-alive connection is closed by the server only after a load balancer or client would
   // have given it up (AWS's and nginx's idle timeouts are 60 s): closed sooner, a request sent on it
-  // at that moment meets a reset connection (a 502 behind a proxy).
+  // at that moment meets a reset connection (a 502 behind a proxy). Idle kept-alive connections are
+  // not subject to the headers timeout (set by holdConnections), which only runs while a request's
+  // headers are arriving, or on a new connection that has sent none.
   server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
+  const held = holdConnections(server, { ...defaultConnectionLimits(), ...options.connections });
   // What Node's parser refuses before any handler runs (a malformed Host, an unknown method, a
   // broken request line) gets the same JSON envelope as every other error, not a bare 400.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket, core));
@@ -186,13 +193,14 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, core: C
     socket.destroy();
     return;
   }
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-  const message =
-    status === 431
-      ? 'The request headers are larger than this server accepts'
-      : `The request could not be read as HTTP (${error.code ?? 'malformed'}): check the method, the request line and the headers`;
+  const [status, reason, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'The request headers are larger than this server accepts']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'The request took too long to send its headers; send them at once']
+        : [400, 'Bad Request', `The request could not be read as HTTP (${error.code ?? 'malformed'}): check the method, the request line and the headers`];
   const body = JSON.stringify({ error: { code: status, message } });
   socket.end(
-    `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 }

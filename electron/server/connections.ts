@@ -1,0 +1,163 @@
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+/** How many connections a server holds and how slow a client may be: settings (docs/DEPLOY.md). */
+export interface ConnectionLimits {
+  /** A request's headers must arrive whole within this (and a silent new connection is closed after it). */
+  headersTimeoutMs: number;
+  /** A body slower than this on average (bytes a second, after its first seconds) is cut with a 408. */
+  bodyMinBytesPerSecond: number;
+  /** Connections held at once; at the cap, the longest idle one is closed to make room. */
+  maxConnections: number;
+  /** Connections held at once from one client address (0: no such cap, e.g. behind a load balancer). */
+  maxConnectionsPerAddress: number;
+}
+
+/** A body gets this long before its rate is judged (a client's first round trips, a slow start). */
+const BODY_GRACE_MS = 5_000;
+/** After an answer sent before the body was read, the rest is read and dropped this long at most, so the client reads the answer rather than a reset. */
+const LINGER_MS = 2_000;
+
+/** The open-file limit of this process (Linux), or null where it cannot be read. */
+function openFileLimit(): number | null {
+  try {
+    const line = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+    return line ? Number(line[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The defaults: 10 s for headers, 1 KB/s for bodies, 4,096 connections (fewer when the open-file limit is lower), a quarter of them per address. */
+export function defaultConnectionLimits(): ConnectionLimits {
+  const files = openFileLimit();
+  const maxConnections = Math.max(64, Math.min(4096, files === null ? 4096 : files - 256));
+  return { headersTimeoutMs: 10_000, bodyMinBytesPerSecond: 1024, maxConnections, maxConnectionsPerAddress: Math.max(16, Math.floor(maxConnections / 4)) };
+}
+
+interface Held {
+  address: string;
+  /** A request is being read or answered on it. */
+  busy: boolean;
+  /** When it last became idle (or connected). */
+  since: number;
+}
+
+/**
+ * Holds a server's connections to its limits, so that slow or idle clients cannot take every
+ * connection from the others: headers within `headersTimeoutMs` (Node's own timer, checked every
+ * second; idle kept-alive connections are not subject to it), bodies at `bodyMinBytesPerSecond` at
+ * least, connections capped in all (the longest idle one is closed to make room for a new one, and
+ * the new one is refused when every one is busy) and per client address. An answer sent before its
+ * request's body was read (401, 413, 429) ends the connection. Returns what the request handler calls
+ * first with each request.
+ */
+export function holdConnections(
+  server: Server,
+  limits: ConnectionLimits,
+  now: () => number = Date.now,
+): (req: IncomingMessage, res: ServerResponse) => boolean {
+  server.headersTimeout = limits.headersTimeoutMs;
+  const held = new Map<Socket, Held>();
+  const perAddress = new Map<string, number>();
+
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? 'unknown';
+    const fromThere = perAddress.get(address) ?? 0;
+    if (limits.maxConnectionsPerAddress > 0 && fromThere >= limits.maxConnectionsPerAddress)
+      return refuse(socket, `This server holds at most ${limits.maxConnectionsPerAddress} connections from one address; close some, or reuse one`);
+    if (held.size >= limits.maxConnections && !closeLongestIdle(held))
+      return refuse(socket, 'This server holds as many connections as it can; try again in a moment');
+    held.set(socket, { address, busy: false, since: now() });
+    perAddress.set(address, fromThere + 1);
+    socket.once('close', () => {
+      held.delete(socket);
+      const left = (perAddress.get(address) ?? 1) - 1;
+      if (left > 0) perAddress.set(address, left);
+      else perAddress.delete(address);
+    });
+  });
+
+  return (req, res) => {
+    const socket = req.socket;
+    const state = held.get(socket);
+    // A connection refused at the door (its 503 sent) serves nothing it sends after.
+    if (!state) {
+      socket.destroy();
+      return false;
+    }
+    state.busy = true;
+    const started = now();
+    const readAtStart = socket.bytesRead;
+    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+    const watch = hasBody
+      ? setInterval(() => {
+          if (req.complete) return clearInterval(watch);
+          const elapsed = now() - started;
+          if (elapsed < BODY_GRACE_MS) return;
+          if ((socket.bytesRead - readAtStart) / (elapsed / 1000) >= limits.bodyMinBytesPerSecond) return;
+          clearInterval(watch);
+          tooSlow(res, socket, limits.bodyMinBytesPerSecond);
+        }, 1000)
+      : undefined;
+    watch?.unref();
+    res.once('close', () => {
+      if (watch) clearInterval(watch);
+      Object.assign(state, { busy: false, since: now() });
+    });
+    closeIfUnread(req, res, socket);
+    return true;
+  };
+}
+
+/**
+ * An answer sent before its request's body has arrived whole (a 401, 413 or 429 refusing it) says
+ * `Connection: close`, so no client sends another request on the connection, and the connection then
+ * ends after it. Not at once: what is still coming is read and dropped for LINGER_MS at most, so that
+ * the client, still sending, reads the answer rather than a reset.
+ */
+function closeIfUnread(req: IncomingMessage, res: ServerResponse, socket: Socket): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
+    if (!req.complete && !this.headersSent) {
+      this.setHeader('connection', 'close');
+      // Node ends a connection closed after its answer with destroySoon, which resets what is still arriving.
+      (socket as Socket & { destroySoon(): void }).destroySoon = () => {
+        socket.end();
+        req.resume();
+        setTimeout(() => socket.destroy(), LINGER_MS).unref();
+      };
+    }
+    return writeHead.apply(this, args);
+  } as ServerResponse['writeHead'];
+}
+
+/** Closes the connection idle the longest (none busy with a request); whether there was one. */
+function closeLongestIdle(held: Map<Socket, Held>): boolean {
+  let oldest: [Socket, Held] | null = null;
+  for (const entry of held) if (!entry[1].busy && (!oldest || entry[1].since < oldest[1].since)) oldest = entry;
+  if (!oldest) return false;
+  oldest[0].destroy();
+  held.delete(oldest[0]);
+  return true;
+}
+
+/** A 503 in the envelope on a connection that is not taken, then closed. */
+function refuse(socket: Socket, message: string): void {
+  const body = JSON.stringify({ error: { code: 503, message } });
+  socket.end(
+    `HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nretry-after: 1\r\nconnection: close\r\n\r\n${body}`,
+  );
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
+}
+
+/** A body arriving slower than the limit: 408 when nothing was answered yet, and the connection ends. */
+function tooSlow(res: ServerResponse, socket: Socket, rate: number): void {
+  if (!res.headersSent) {
+    const body = JSON.stringify({ error: { code: 408, message: `The request body arrived slower than ${rate} bytes a second; send it at once` } });
+    res.writeHead(408, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' });
+    res.end(body);
+  }
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
+}
