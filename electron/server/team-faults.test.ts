@@ -247,7 +247,7 @@ describe.skipIf(missing !== null)(`a team's server when Redis or Postgres goes a
     }
   }, 60_000);
 
-  it('kill -9 of one of three instances under load: every request any of them answered is in the ledger and in a request log', async () => {
+  it('kill -9 of one of three instances under load: every request any of them answered is in the ledger and in a request log, and every charge has its line', async () => {
     const program = await bundled(join(import.meta.dirname, '..', 'test-support', 'team-process.ts'));
     const child = spawn(process.execPath, [program.script, database, redis.url, upstream.url, backup.url], { stdio: ['ignore', 'pipe', 'inherit'] });
     const [childUrl, childData] = await new Promise<[string, string]>((resolve, reject) => {
@@ -274,6 +274,10 @@ describe.skipIf(missing !== null)(`a team's server when Redis or Postgres goes a
       const client = new pg.Client({ connectionString: database });
       await client.connect();
       const ledger = new Set((await client.query<{ request_id: string }>('SELECT request_id FROM spend_ledger')).rows.map((r) => r.request_id));
+      // This test's charges: every one of them, answered or cut off by the kill, has its request-log line.
+      const charged = (
+        await client.query<{ request_id: string }>('SELECT request_id FROM spend_ledger WHERE key_id = ANY($1)', [[limited.info.id, free.info.id]])
+      ).rows.map((r) => r.request_id);
       await client.end();
       const logged = new Set(servers.flatMap((s) => s.core.requestLog.recent({ limit: 100_000 }).map((e) => e.id)));
       const childLog = join(childData, 'requests');
@@ -282,6 +286,8 @@ describe.skipIf(missing !== null)(`a team's server when Redis or Postgres goes a
       const ids = answered.map((s) => s.id!);
       expect(ids.filter((id) => !ledger.has(id))).toEqual([]);
       expect(ids.filter((id) => !logged.has(id))).toEqual([]);
+      expect(charged.length).toBeGreaterThanOrEqual(ids.length);
+      expect(charged.filter((id) => !logged.has(id))).toEqual([]);
     } finally {
       child.kill('SIGKILL');
       program.remove();

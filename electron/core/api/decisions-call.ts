@@ -32,7 +32,7 @@ export interface ApiCallAnswer {
   response: DecisionsResponse;
   /** The whole outcome, for shapes that say more than the spec's (refusals, rounding, token details). */
   outcome: Answered;
-  /** The bookkeeping that does not change the answer (request log, trace), for once it is on its way. */
+  /** The bookkeeping that does not change the answer (the trace), for once it is on its way; the request log's line is written before the charge. */
   settle: () => void;
   /** How the stages went, when the call asked for several. */
   cascade: CascadeRecord | null;
@@ -49,9 +49,10 @@ const spanOf = (request: DecisionsRequest, sessionId: string | null, startMs: nu
 
 /**
  * A public API Decisions call, as the key that made it sees it: credit checked and the most it can
- * cost reserved before any upstream call, the real cost charged and committed before this returns
- * or throws (what a failed request's upstream calls cost too), so no answer leaves uncharged; its
- * metadata in the request log and its span traced once the answer has left.
+ * cost reserved before any upstream call, its metadata in the request log and then the real cost
+ * charged and committed before this returns or throws (what a failed request's upstream calls cost
+ * too), so no answer leaves uncharged and no charge stands without its log line; its span traced
+ * once the answer has left.
  */
 export async function answerApiCall(core: Core, call: ApiCall): Promise<ApiCallAnswer> {
   const { request, sessionId } = call;
@@ -103,10 +104,11 @@ export async function answerApiCall(core: Core, call: ApiCall): Promise<ApiCallA
     // Upstream calls made before the failure were paid for: the key is charged what they cost.
     const usage = usageOf(error);
     const cost = usage?.cost ?? null;
+    const ended = core.clock.now();
+    // The line before the charge: a charge never stands without its line, whenever the process dies.
+    core.requestLog.append(logged(error instanceof GatewayError ? error.status : 500, null, ended, cost));
     await core.apiKeys.charge(keyId, cost ?? 0, reservation, call.requestId);
     if (error instanceof GatewayError) {
-      const ended = core.clock.now();
-      core.requestLog.append(logged(error.status, null, ended, cost));
       core.tracer.record({
         ...spanOf(request, sessionId, started, ended),
         provider: null,
@@ -120,9 +122,11 @@ export async function answerApiCall(core: Core, call: ApiCall): Promise<ApiCallA
   }
   const ended = core.clock.now();
   const cost = outcome.response.usage.cost ?? null;
+  // The line before the charge, the charge before the answer: a process killed at any moment leaves
+  // no charge without its line (a line without its charge only between the two, a few milliseconds).
+  core.requestLog.append(logged(200, outcome, ended, cost));
   await core.apiKeys.charge(keyId, cost ?? 0, reservation, call.requestId);
   const settle = () => {
-    core.requestLog.append(logged(200, outcome, ended, cost));
     if (core.tracer.enabled()) {
       const usage = outcome.response.usage;
       core.tracer.record({
