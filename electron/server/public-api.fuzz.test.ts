@@ -118,6 +118,62 @@ describe('public API fuzz', () => {
     );
   });
 
+  it('any JSON body on any public route is answered with a 2xx or a 4xx in the envelope, never a 5xx', async () => {
+    const management = (await server.core.apiKeys.create('fuzz admin', 'management')).key;
+    const target = (await server.core.apiKeys.create('fuzz target', 'standard')).info.id;
+    const valid: Record<string, unknown> = {
+      '/api/alpha/decisions': { model: MODEL, state: 'The parcel came late', questions: { late: { type: 'noul', instructions: 'Late?' } } },
+      '/api/v1/systemone': { model: MODEL, state: 'The parcel came late', questions: { late: { type: 'noul', instructions: 'Late?' } } },
+      '/api/v1/decisions': { model: MODEL, input: 'The parcel came late', questions: [{ type: 'predicate', name: 'late', instructions: 'Late?' }] },
+      '/api/ai/decision-model': {
+        stateParts: [{ type: 'text', text: 'The parcel came late' }],
+        questions: { late: { type: 'boolean', instructions: 'Late?' } },
+      },
+      '/api/v1/keys': { name: 'made by the fuzz', credit_limit: 1, rate_limit_rpm: 60 },
+      [`/api/v1/keys/${target}`]: { credit_limit: 1, rate_limit_rpm: null },
+    };
+    const routes = Object.keys(valid);
+    // A valid body with one field (at any depth) replaced by any JSON, or a field added, or any JSON at all.
+    const mutated = (route: string) =>
+      fc.tuple(fc.jsonValue(), fc.nat(), fc.string({ maxLength: 8 })).map(([value, at, name]) => {
+        const body = structuredClone(valid[route]) as Record<string, unknown>;
+        const places: [Record<string, unknown>, string][] = [];
+        const walk = (node: unknown) => {
+          if (node === null || typeof node !== 'object') return;
+          for (const [k, v] of Object.entries(node)) {
+            places.push([node as Record<string, unknown>, k]);
+            walk(v);
+          }
+        };
+        walk(body);
+        const [parent, key] = places[at % places.length]!;
+        if (at % 3 === 0) parent[name || 'extra'] = value;
+        else parent[key] = value;
+        return body;
+      });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...routes).chain((route) => fc.tuple(fc.constant(route), fc.oneof(mutated(route), fc.jsonValue()))),
+        async ([route, body]) => {
+          const management_route = route.startsWith('/api/v1/keys');
+          const response = await fetch(`${server.url}${route}`, {
+            method: route.startsWith('/api/v1/keys/') ? 'PATCH' : 'POST',
+            headers: {
+              authorization: `Bearer ${management_route ? management : key}`,
+              'content-type': 'application/json',
+              ...(route === '/api/ai/decision-model' ? { 'ai-model-id': MODEL } : {}),
+            },
+            body: JSON.stringify(body),
+          });
+          const text = await response.text();
+          expect(response.status, `${route} ${JSON.stringify(body).slice(0, 200)}: ${text.slice(0, 300)}`).toBeLessThan(500);
+          if (response.status >= 400) expect(JSON.parse(text)).toMatchObject({ error: { message: expect.any(String) } });
+        },
+      ),
+      { numRuns: 300 },
+    );
+  }, 120_000);
+
   it('no endpoint was paused or marked failing by any of it', () => {
     for (const endpoint of server.core.catalog.endpoints()) {
       const health = server.core.gateway.view(endpoint).health;
