@@ -9,9 +9,10 @@ import { imageWorker } from './bundle.mjs';
 const names = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
 const unknown = flags.filter((f) => f !== '--write-docs');
-if (names.length === 0 || unknown.length > 0 || names.some((n) => n !== 'gateway' && n !== 'decisions' && n !== 'evaluations')) {
+const BENCHES = ['gateway', 'decisions', 'evaluations', 'images'];
+if (names.length === 0 || unknown.length > 0 || names.some((n) => !BENCHES.includes(n))) {
   process.stderr.write(
-    `usage: node scripts/run-bench.mjs <gateway|decisions|evaluations>... [--write-docs]${unknown.length ? ` (unknown: ${unknown.join(' ')})` : ''}\n`,
+    `usage: node scripts/run-bench.mjs <${BENCHES.join('|')}>... [--write-docs]${unknown.length ? ` (unknown: ${unknown.join(' ')})` : ''}\n`,
   );
   process.exit(2);
 }
