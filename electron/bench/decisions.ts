@@ -98,7 +98,7 @@ async function main(): Promise<void> {
       overheads.push(total - inFlight(outcome.attempts.map((a) => [a.startedAt, a.startedAt + a.totalMs] as const)));
       totals.push(total);
       const d0 = performance.now();
-      await core.gateway.call(
+      await core.upstreams.callForLogprobs(
         endpoint,
         {
           messages: [{ role: 'user', content: [{ type: 'text', text: `${state}\n\nQuestion: Did the parcel arrive late?\nAnswer Yes or No.` }] }],

@@ -61,7 +61,9 @@ async function main(): Promise<void> {
       .toBuffer();
     const jpegUrl = `data:image/jpeg;base64,${rotated.toString('base64')}`;
     // Warm: the image pool's first thread.
+    process.stderr.write('images: one rotated 6000 × 6000 JPEG to warm the pool…\n');
     await (await post(boxBody(jpegUrl))).text();
+    process.stderr.write('images: eight at once, /healthz probed meanwhile…\n');
 
     const waits: number[] = [];
     let flying = true;
@@ -92,6 +94,7 @@ async function main(): Promise<void> {
       };
       return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IEND', Buffer.alloc(0))]);
     })();
+    process.stderr.write('images: 200 PNG headers of 20,000 × 20,000…\n');
     const bomb = boxBody(`data:image/png;base64,${header.toString('base64')}`);
     await (await post(bomb)).text();
     const rssBefore = rssMiB(child.pid!);

@@ -13,7 +13,9 @@ import type { UiSessions } from './audit/ui-sessions';
 import type { Catalog } from './catalog/catalog';
 import type { DiscoveryResult } from './catalog/discovery';
 import type { Clock } from './clock';
-import type { Gateway } from './gateway';
+import type { Router } from './routing/router';
+import type { Upstreams } from './decisions/upstreams';
+import type { Listings } from './catalog/listing';
 import type { DecisionsEngine } from './decisions/engine';
 import type { RunStore } from './runs/run-store';
 import type { RequestLog } from './api/request-log';
@@ -105,7 +107,12 @@ export interface Core {
   readonly metrics: EndpointMetrics;
   readonly health: HealthRegistry;
   readonly http: UpstreamHttp;
-  readonly gateway: Gateway;
+  /** Plans a request's endpoints and runs the plan (routing/router.ts). */
+  readonly router: Router;
+  /** Reaches one endpoint: chat calls, native decisions, what it accepts now (decisions/upstreams.ts). */
+  readonly upstreams: Upstreams;
+  /** The endpoint listings and the ZDR preview, with figures computed now. */
+  readonly listings: Listings;
   readonly decisions: DecisionsEngine;
   /** Runs from the inspector (content kept, in SQLite). */
   readonly runStore: RunStore;

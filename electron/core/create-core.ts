@@ -8,13 +8,14 @@ import { discover, type DiscoveryResult } from './catalog/discovery';
 import { providerHints } from './catalog/bundled-providers';
 import { systemClock } from './clock';
 import { LearnedCapabilities } from './catalog/learned';
-import { Gateway } from './gateway';
+import { Router } from './routing/router';
+import { Upstreams } from './decisions/upstreams';
+import { Listings } from './catalog/listing';
 import { DecisionsEngine } from './decisions/engine';
 import { ImagePool } from './images/pool';
 import { RunStore } from './runs/run-store';
 import { RequestLog, REQUEST_LOG_DIR } from './api/request-log';
 import { OtlpExporter } from './trace/otlp';
-import { decideInStages } from './api/cascade';
 import { QuestionSets } from './question-sets/question-sets';
 import { CascadePresets } from './cascade-presets/cascade-presets';
 import { Runs } from './runs/runs';
@@ -88,17 +89,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // Decoding, rotating and re-encoding images, for the engine and the simulated fleet, off this thread.
   const images = new ImagePool();
   const learned = await LearnedCapabilities.open(storage.refusals, clock);
-  const gateway = new Gateway({
+  const router = new Router({
     catalog,
     metrics,
     health,
-    http,
-    providerKeys,
     clock,
     account: () => settings.get().routing,
-    learned,
     ...(options.random ? { random: options.random } : {}),
   });
+  const upstreams = new Upstreams({ http, providerKeys, clock, learned });
+  const listings = new Listings({ catalog, metrics, health });
   const catalogPath = join(options.dataDir, CATALOG_FILE);
   const known = () => ({ providers: new Set(catalog.listProviders().map((p) => p.slug)), models: new Set(catalog.listModels().map((m) => m.id)) });
   const loaded = await loadCatalogFile(catalogPath, known().providers, known().models);
@@ -136,9 +136,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     return fleetChange;
   };
 
-  const decisions = new DecisionsEngine(gateway, images, options.timeouts);
+  const decisions = new DecisionsEngine({ catalog, router, upstreams, images, timeouts: options.timeouts });
   const tracer = new OtlpExporter(() => settings.get().trace_destinations, logger, options.version, { collector: options.otlp, instance });
-  const services = createServiceSelector({ settings, gateway, decisions, secrets: options.secrets });
+  const services = createServiceSelector({ settings, listings, decisions, secrets: options.secrets });
   const runStore = new RunStore(storage.runs);
   const runs = new Runs({ storage: storage.runs, clock, log: runStore, service: () => services.current() });
   const datasets = await Datasets.open(storage.datasets, clock);
@@ -155,17 +155,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     // Built in, the engine's attempts are kept with each result; a remote gateway reports none.
     decide: async (request, decideOptions, cascade) => {
       // A cascade variant: both stages billed to the run and held against its budget, the answering stage's answers stored.
-      const answered = cascade
-        ? (
-            await decideInStages(services.current(), request, { then: cascade.model, when: cascade.when, fallbacks: [] }, decideOptions, (model) => {
-              try {
-                return decisions.admissionCost({ ...request, model });
-              } catch {
-                return null;
-              }
-            })
-          ).answered
-        : await services.current().decide(request, decideOptions);
+      const stages = cascade ? { then: cascade.model, when: cascade.when, fallbacks: [] } : undefined;
+      const answered = await services.current().decide(request, { ...decideOptions, ...(stages ? { stages } : {}) });
       const attempts = answered.route?.attempts.map((a) => ({ endpoint: a.endpoint.id, outcome: a.outcome, message: a.message, total_ms: a.totalMs })) ?? null;
       return { response: answered.response, methods: answered.methods, attempts };
     },
@@ -229,7 +220,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     metrics,
     health,
     http,
-    gateway,
+    router,
+    upstreams,
+    listings,
     decisions,
     tracer,
     service: () => services.current(),

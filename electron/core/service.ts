@@ -4,27 +4,19 @@ import type { DecisionsRequest } from '../../shared/schemas/decisions-request';
 import type { DecisionsResponse } from '../../shared/schemas/decisions-response';
 import type { ZdrEndpoint } from '../../shared/schemas/endpoint';
 import type { ModelWithEndpoints } from '../../shared/schemas/model';
-import type { DecisionsEngine, AnsweringMethod, DecisionOutcome } from './decisions/engine';
-import type { Gateway } from './gateway';
+import type { DecisionsEngine, AnsweringMethod, DecisionOutcome, DecideOptions as AnswerOptions } from './decisions/engine';
+import { decideInStages, type CascadeRecord, type StagePlan } from './decisions/stages';
+import type { Listings } from './catalog/listing';
 import { RemoteGateway } from './remote/remote-gateway';
 import type { SecretStore } from './keys/secret-store';
 import type { SettingsStore } from './settings/settings';
-import type { CancelSignal } from './cancel';
 import type { Rounding } from './providers/decision-host';
 import type { TokenDetails } from './decisions/usage';
 
 export const REMOTE_KEY_SECRET = 'remote-gateway';
 
-export interface DecideOptions {
-  requestId: string;
-  signal?: CancelSignal;
-  /** Called as each question is answered (progress in the inspector). */
-  onAnswer?: (name: string) => void;
-  /** Called before any upstream call with what gives the most the request can cost (USD); may refuse by throwing. */
-  admit?: (maxCost: () => number) => unknown;
-  /** A declined question: a 400 (`fail`, the spec's answers have none) or a refusal answer (`keep`). */
-  refusals?: 'fail' | 'keep';
-}
+/** The engine's options for answering a request, and the stages to answer it in, if any (decisions/stages.ts). */
+export type DecideOptions = AnswerOptions & { stages?: StagePlan | undefined };
 
 export interface Answered {
   response: DecisionsResponse;
@@ -39,9 +31,16 @@ export interface Answered {
   rounding: Rounding | null;
   /** Cached, cache-write and reasoning tokens; null when another gateway answered (its usage has none). */
   tokens: TokenDetails | null;
+  /** How the stages went, when the request was asked in several; null when it was asked of one model. */
+  cascade: CascadeRecord | null;
 }
 
-/** The three public operations, answered here or by a remote gateway, as the settings say. */
+/**
+ * The three public operations, answered here or by a remote gateway, as the settings say. `decide`
+ * is the one entry to "answer a request, in stages": with `options.stages` the request is asked of
+ * its model, then of the later models as the stages say, each later stage's worst case held at the
+ * first admission.
+ */
 export interface GatewayService {
   mode: 'built-in' | 'remote';
   listing(modelId: string): Promise<ModelWithEndpoints>;
@@ -49,15 +48,34 @@ export interface GatewayService {
   decide(request: DecisionsRequest, options: DecideOptions): Promise<Answered>;
 }
 
-export function createServiceSelector(deps: { settings: SettingsStore; gateway: Gateway; decisions: DecisionsEngine; secrets: SecretStore }): {
+/**
+ * `decideOne` in stages when the options name some: each later model's worst case is what the
+ * engine would reserve for it (null when it cannot be worked out here, which then holds nothing).
+ */
+function inStages(decideOne: (request: DecisionsRequest, options: AnswerOptions) => Promise<Answered>, decisions: DecisionsEngine): GatewayService['decide'] {
+  return async (request, { stages, ...options }) => {
+    if (!stages) return decideOne(request, options);
+    const worstOf = (model: string) => {
+      try {
+        return decisions.admissionCost({ ...request, model });
+      } catch {
+        return null;
+      }
+    };
+    const { answered, record } = await decideInStages(decideOne, request, stages, options, worstOf);
+    return { ...answered, cascade: record };
+  };
+}
+
+export function createServiceSelector(deps: { settings: SettingsStore; listings: Listings; decisions: DecisionsEngine; secrets: SecretStore }): {
   current(): GatewayService;
   close(): Promise<void>;
 } {
   const builtIn: GatewayService = {
     mode: 'built-in',
-    listing: async (modelId) => deps.gateway.listing(modelId),
-    zdr: async () => deps.gateway.zdrListing(),
-    decide: async (request, options) => {
+    listing: async (modelId) => deps.listings.listing(modelId),
+    zdr: async () => deps.listings.zdrListing(),
+    decide: inStages(async (request, options) => {
       const outcome = await deps.decisions.decide(request, options);
       return {
         response: outcome.response,
@@ -67,8 +85,9 @@ export function createServiceSelector(deps: { settings: SettingsStore; gateway: 
         refused: outcome.refused,
         rounding: outcome.rounding,
         tokens: outcome.tokens,
+        cascade: null,
       };
-    },
+    }, deps.decisions),
   };
   let remote: RemoteGateway | null = null;
   return {
@@ -97,7 +116,7 @@ export function createServiceSelector(deps: { settings: SettingsStore; gateway: 
         mode: 'remote',
         listing: (modelId) => target.listing(modelId),
         zdr: () => target.zdr(),
-        decide: async (request, options) => {
+        decide: inStages(async (request, options) => {
           const response = await target.decide(request, options.signal);
           // Another gateway's numbers, rounded as it rounds them: none declared here.
           return {
@@ -108,8 +127,9 @@ export function createServiceSelector(deps: { settings: SettingsStore; gateway: 
             refused: [],
             rounding: null,
             tokens: null,
+            cascade: null,
           };
-        },
+        }, deps.decisions),
       };
     },
     close: async () => {

@@ -58,10 +58,10 @@ describe('official client @openrouter/sdk against the headless server', () => {
     const core = server.core;
     const endpoint = core.catalog.endpointsOf('sandbox/baseline-text').find((e) => e.provider.slug === 'sandbox-swift')!;
     for (let i = 0; i < 3; i += 1) {
-      await core.gateway.route(
+      await core.router.run(
         singleEndpointPlan(endpoint, 'test'),
         async (_a, signal) => {
-          const result = (await core.gateway.call(
+          const result = (await core.upstreams.call(
             endpoint,
             { messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }], maxTokens: 8 },
             signal,

@@ -176,7 +176,7 @@ describe('public API fuzz', () => {
 
   it('no endpoint was paused or marked failing by any of it', () => {
     for (const endpoint of server.core.catalog.endpoints()) {
-      const health = server.core.gateway.view(endpoint).health;
+      const health = server.core.listings.view(endpoint).health;
       expect(health, endpoint.id).toMatchObject({ paused: false, lastFailureAt: null });
     }
   });

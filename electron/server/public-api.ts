@@ -100,7 +100,7 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
     const outputs = outputModalitiesFilter(c.req.query('output_modalities'));
     return c.json(
       modelsList(
-        core.catalog.listModels().map((m) => core.gateway.listing(m.id)),
+        core.catalog.listModels().map((m) => core.listings.listing(m.id)),
         outputs,
       ),
     );

@@ -5,7 +5,7 @@ import type { Core } from '../core/core';
 import { concentration } from '../core/decisions/answers';
 import { fromSystemOneBody, toSystemOneResponse } from '../core/providers/systemone/translate-serving';
 import { parseOrBadRequest } from '../core/validation';
-import type { CascadeRecord } from '../core/api/cascade';
+import type { CascadeRecord } from '../core/decisions/stages';
 import { knownModel, stagesFromCascadeField } from '../core/api/cascade-request';
 import { sessionOf, withoutCascade, type DecisionsCall } from './decisions-route';
 

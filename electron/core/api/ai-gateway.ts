@@ -5,7 +5,7 @@ import type { Rounding } from '../providers/decision-host';
 import { GatewayError } from '../errors';
 import { imageDataUrl } from '../decisions/state';
 import { namedRecord } from '../../../shared/schemas/key';
-import type { CascadeRecord } from './cascade';
+import type { CascadeRecord } from '../decisions/stages';
 import { foldCriteria } from '../providers/fold-criteria';
 import type { Answered } from '../service';
 

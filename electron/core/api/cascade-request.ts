@@ -3,7 +3,7 @@ import { conditionProblems } from '../../../shared/cascade/conditions';
 import { CascadeConditionSchema, CascadeSchema, type CascadeCondition } from '../../../shared/schemas/cascade';
 import type { Question } from '../../../shared/schemas/question';
 import { GatewayError } from '../errors';
-import type { StagePlan } from './cascade';
+import type { StagePlan } from '../decisions/stages';
 
 /** Zod's issues as "where: what", under the field the caller named. */
 function problemsOf(error: z.ZodError, root: string): string {

@@ -6,7 +6,7 @@ import { usageOf } from '../decisions/usage';
 import { GatewayError } from '../errors';
 import type { Reservation } from '../keys/api-keys';
 import type { Answered } from '../service';
-import { decideInStages, type CascadeRecord, type StagePlan } from './cascade';
+import type { CascadeRecord, StagePlan } from '../decisions/stages';
 import type { RequestLogEntry } from './request-log';
 
 export interface ApiCall {
@@ -89,17 +89,14 @@ export async function answerApiCall(core: Core, call: ApiCall): Promise<ApiCallA
   let outcome: Answered;
   let cascade: CascadeRecord | null = null;
   try {
-    const options = {
+    outcome = await core.service().decide(request, {
       requestId: call.requestId,
       admit,
       ...(call.signal ? { signal: call.signal } : {}),
       ...(call.refusals ? { refusals: call.refusals } : {}),
-    };
-    if (call.stages) {
-      const staged = await decideInStages(core.service(), request, call.stages, options, (model) => worstOf(core, request, model));
-      outcome = staged.answered;
-      cascade = staged.record;
-    } else outcome = await core.service().decide(request, options);
+      ...(call.stages ? { stages: call.stages } : {}),
+    });
+    cascade = outcome.cascade;
   } catch (error) {
     // Upstream calls made before the failure were paid for: the key is charged what they cost.
     const usage = usageOf(error);
@@ -140,13 +137,4 @@ export async function answerApiCall(core: Core, call: ApiCall): Promise<ApiCallA
     }
   };
   return { response: outcome.response, outcome, settle, cascade };
-}
-
-/** The most a later stage's model can cost for this request (null: a price unknown, or it cannot be planned: it then holds nothing). */
-function worstOf(core: Core, request: DecisionsRequest, model: string): number | null {
-  try {
-    return core.decisions.admissionCost({ ...request, model });
-  } catch {
-    return null;
-  }
 }

@@ -1,8 +1,8 @@
 import type { Endpoint, ZdrEndpoint } from '../../../shared/schemas/endpoint';
 import type { ModelWithEndpoints } from '../../../shared/schemas/model';
-import type { EndpointFigures } from '../metrics/endpoint-metrics';
-import type { HealthSnapshot } from '../routing/health';
-import { endpointSlug } from './catalog';
+import type { EndpointFigures, EndpointMetrics } from '../metrics/endpoint-metrics';
+import type { HealthSnapshot } from '../metrics/health-snapshot';
+import { endpointSlug, type Catalog } from './catalog';
 import type { CatalogEndpoint, CatalogModel } from './types';
 
 /**
@@ -79,4 +79,39 @@ export function modelRecord(model: CatalogModel, views: readonly EndpointView[])
     architecture: model.architecture,
     endpoints: views.map(endpointRecord),
   };
+}
+
+/**
+ * What the listings show (spec 4.2 and 4.3, and the inspector's Endpoints): each endpoint with its
+ * figures computed now (not the router's cache) and its health.
+ */
+export class Listings {
+  constructor(
+    private readonly deps: {
+      catalog: Catalog;
+      metrics: EndpointMetrics;
+      health: { snapshot(endpointId: string): HealthSnapshot };
+    },
+  ) {}
+
+  view(endpoint: CatalogEndpoint): EndpointView {
+    return { endpoint, figures: this.deps.metrics.figures(endpoint.id, { fresh: true }), health: this.deps.health.snapshot(endpoint.id) };
+  }
+
+  /** Spec 4.2: the model and every endpoint serving it, with measured figures. */
+  listing(modelId: string): ModelWithEndpoints {
+    const model = this.deps.catalog.model(modelId);
+    return modelRecord(
+      model,
+      this.deps.catalog.endpointsOf(modelId).map((e) => this.view(e)),
+    );
+  }
+
+  /** Spec 4.3: every endpoint whose provider retains no prompts. */
+  zdrListing(): ZdrEndpoint[] {
+    return this.deps.catalog
+      .endpoints()
+      .filter((e) => e.provider.data_policy.zdr === true)
+      .map((e) => zdrRecord(this.view(e)));
+  }
 }

@@ -46,10 +46,10 @@ export const BOX_MAX_TOKENS = 120;
  * How an endpoint answers: passed through (a native Decisions provider), from label
  * log-probabilities where the model gives them and every label is one token, else stated.
  */
-export function methodFor(endpoint: CatalogEndpoint, gateway: Pick<Upstreams, 'adapter' | 'capabilities'>, labels?: LabelSet): AnsweringMethod {
-  if (gateway.adapter(endpoint).decide) return 'native';
+export function methodFor(endpoint: CatalogEndpoint, upstreams: Pick<Upstreams, 'adapter' | 'capabilities'>, labels?: LabelSet): AnsweringMethod {
+  if (upstreams.adapter(endpoint).decide) return 'native';
   if (labels && !labels.singleToken) return 'verbalized';
-  return gateway.capabilities(endpoint).topLogprobs > 0 ? 'logprobs' : 'verbalized';
+  return upstreams.capabilities(endpoint).topLogprobs > 0 ? 'logprobs' : 'verbalized';
 }
 
 /** What one question needs to be asked: its name, the shared state and what the plan forwards. */
@@ -64,7 +64,7 @@ export interface Asking {
 
 /** One question on one endpoint: label log-probabilities (measured again once if thin), else stated probabilities; or a box. */
 export async function ask(
-  gateway: Upstreams,
+  upstreams: Upstreams,
   endpoint: CatalogEndpoint,
   q: Asking,
   signal: CancelSignal,
@@ -72,7 +72,7 @@ export async function ask(
   onFirstToken?: () => void,
 ): Promise<AnsweredCall> {
   const hooks = { onFirstToken, onBilled: (usage: UpstreamUsage) => ledger.push({ endpoint, usage, estimated: false }) };
-  if (q.question.type === 'box') return askBox(gateway, endpoint, { ...q, question: q.question }, signal, ledger, hooks);
+  if (q.question.type === 'box') return askBox(upstreams, endpoint, { ...q, question: q.question }, signal, ledger, hooks);
   const question: LabelQuestion = q.question;
   const labels = q.labels!;
   const content: ContentPart[] = [...markCacheable(q.parts), { type: 'text', text: questionPart(question, labels) }];
@@ -86,8 +86,8 @@ export async function ask(
   };
   const provider = endpoint.provider.name;
   // Checked before each call: an endpoint that refuses log-probabilities goes straight to stated ones.
-  for (let attempt = 0; attempt < 2 && methodFor(endpoint, gateway, labels) === 'logprobs'; attempt += 1) {
-    const result = await gateway.call(endpoint, { ...base, topLogprobs: TOP_LOGPROBS }, signal, hooks);
+  for (let attempt = 0; attempt < 2 && methodFor(endpoint, upstreams, labels) === 'logprobs'; attempt += 1) {
+    const result = await upstreams.callForLogprobs(endpoint, { ...base, topLogprobs: TOP_LOGPROBS }, signal, hooks);
     if (!result) break;
     await recordUsage(ledger, endpoint, result.usage, content, result.text);
     const distribution = labelDistribution(result.tokens, labels);
@@ -110,8 +110,7 @@ export async function ask(
     messages: [{ role: 'user', content: [...content, { type: 'text', text: stated.text }] }],
     jsonSchema: { name: 'label_probabilities', schema: stated.schema },
   };
-  // Null only for calls that ask for log-probabilities; this one does not.
-  const result = (await gateway.call(endpoint, asked, signal, hooks))!;
+  const result = await upstreams.call(endpoint, asked, signal, hooks);
   await recordUsage(ledger, endpoint, result.usage, content, result.text);
   const probabilities = statedProbabilities(result.text, labels);
   if (!probabilities) throw new UpstreamError('invalid_response', `no usable probabilities for "${q.name}" in the model's reply`);
@@ -128,7 +127,7 @@ export async function ask(
 
 /** A box question: the model states a box in its family's convention; it is converted to fractions. */
 async function askBox(
-  gateway: Upstreams,
+  upstreams: Upstreams,
   endpoint: CatalogEndpoint,
   q: Asking & { question: BoxQuestion },
   signal: CancelSignal,
@@ -149,8 +148,7 @@ async function askBox(
     minimalReasoning: true,
     options: q.options,
   };
-  // Null only for calls that ask for log-probabilities; this one does not.
-  const result = (await gateway.call(endpoint, request, signal, hooks))!;
+  const result = await upstreams.call(endpoint, request, signal, hooks);
   await recordUsage(ledger, endpoint, result.usage, content, result.text);
   const parsed = parseBox(result.text, convention, seen);
   const box = parsed && roundBox(parsed);
@@ -178,7 +176,7 @@ async function askBox(
  * call was billed either way.
  */
 export async function askNative(
-  gateway: Upstreams,
+  upstreams: Upstreams,
   endpoint: CatalogEndpoint,
   request: Pick<DecisionsRequest, 'state' | 'questions'>,
   prepared: Pick<Prepared, 'parts' | 'assets'>,
@@ -186,7 +184,7 @@ export async function askNative(
   ledger: LedgerEntry[],
 ) {
   const assets = prepared.assets.map((a) => ({ key: a.key, image: a.part }));
-  const result = await gateway.decide(endpoint, { state: request.state, parts: prepared.parts, questions: request.questions, assets }, signal);
+  const result = await upstreams.decide(endpoint, { state: request.state, parts: prepared.parts, questions: request.questions, assets }, signal);
   ledger.push({ endpoint, usage: result.usage, estimated: false });
   const problem = nativeAnswerProblem(request.questions, result.answers, endpoint.host?.rounding ?? null);
   if (problem) throw new UpstreamError('invalid_response', `the answers break the host's own rules: ${problem}`);

@@ -6,15 +6,16 @@ import type { CatalogEndpoint } from '../catalog/types';
 import type { CancelSignal } from '../cancel';
 import { GatewayError } from '../errors';
 import { UpstreamError } from '../providers/upstream-error';
-import type { EngineRoutes } from './upstreams';
+import type { Catalog } from '../catalog/catalog';
+import type { Router } from '../routing/router';
+import type { Upstreams } from './upstreams';
+import { requestNeeds } from './needs';
 import type { AttemptOutput, AttemptSummary, ExecutionResult } from '../routing/executor';
 import type { Plan, PlannedAttempt } from '../routing/plan';
 import { ask, askNative, MEASURED_ROUNDING, methodFor, type Answered, type AnsweringMethod } from './ask';
 import { prepare, uprightImages, type Prepared } from './prepare';
 import type { ImagePool } from '../images/pool';
 import { maxCost, reservation } from './reserve';
-import { estimateTokensOfLength } from './state';
-import { decisionShape } from './shape';
 import { attachUsage, tokenDetails, totalUsage, type LedgerEntry, type TokenDetails } from './usage';
 import type { Answer } from '../../../shared/schemas/answer';
 import type { Rounding } from '../providers/decision-host';
@@ -63,25 +64,35 @@ type Run = ExecutionResult<Answered[]>;
  * the model's own label probabilities, its stated probabilities, or a native Decisions endpoint;
  * never a number made up here.
  */
+export interface EngineDeps {
+  catalog: Catalog;
+  router: Router;
+  upstreams: Upstreams;
+  /** Where box images are turned upright, off the server's thread. */
+  images: ImagePool;
+  timeouts?: { deadlineMs: number; attemptMs: number } | undefined;
+}
+
 export class DecisionsEngine {
-  constructor(
-    private readonly gateway: EngineRoutes,
-    /** Where box images are turned upright, off the server's thread. */
-    private readonly images: ImagePool,
-    private readonly timeouts?: { deadlineMs: number; attemptMs: number },
-  ) {}
+  private readonly catalog: Catalog;
+  private readonly router: Router;
+  private readonly upstreams: Upstreams;
+
+  constructor(private readonly deps: EngineDeps) {
+    ({ catalog: this.catalog, router: this.router, upstreams: this.upstreams } = deps);
+  }
 
   /** An error raised after paid upstream calls carries their usage (see `usageOf`), so the caller can charge it. */
   async decide(request: DecisionsRequest, options: DecideOptions): Promise<DecisionOutcome> {
     const ledger: LedgerEntry[] = [];
     try {
-      const prepared = prepare(request, this.gateway.model(request.model));
+      const prepared = prepare(request, this.catalog.model(request.model));
       const plan = this.plan(request, prepared);
       // A shared admission answers asynchronously; this process's own, at once (no await then).
-      const admitted = options.admit?.(() => maxCost(this.gateway, plan, request, prepared));
+      const admitted = options.admit?.(() => maxCost(this.upstreams, plan, request, prepared));
       if (admitted instanceof Promise) await admitted;
       // Pixels are turned only for an admitted request: sizes and the plan need the header alone.
-      const ready = await uprightImages(prepared, this.images);
+      const ready = await uprightImages(prepared, this.deps.images);
       const runs = await this.answer(request, ready, plan, options, ledger);
       const outcome = { ...assemble(request, ready, runs, ledger), plan };
       if (outcome.refused.length > 0 && options.refusals !== 'keep') throw refusalError(outcome);
@@ -100,23 +111,13 @@ export class DecisionsEngine {
    * Throws as `decide` would when the request cannot be prepared or planned.
    */
   admissionCost(request: DecisionsRequest): number | null {
-    const prepared = prepare(request, this.gateway.model(request.model));
-    const held = reservation(this.gateway, this.plan(request, prepared), request, prepared);
+    const prepared = prepare(request, this.catalog.model(request.model));
+    const held = reservation(this.upstreams, this.plan(request, prepared), request, prepared);
     return held.unpriced ? null : held.usd;
   }
 
   private plan(request: DecisionsRequest, prepared: Prepared): Plan {
-    const promptChars = prepared.parts.reduce((n, p) => n + (p.type === 'text' ? p.text.length : 0), 0);
-    return this.gateway.plan(request.model, request.provider ?? undefined, {
-      // The gateway sets every model parameter itself, and only those each endpoint accepts.
-      parameters: [],
-      calls: prepared.labelled.length,
-      promptTokens: estimateTokensOfLength(promptChars) + 60,
-      completionTokens: 1,
-      images: prepared.images,
-      // Only native hosts have limits to check: a chat model's requests skip the work.
-      ...(this.gateway.hasNativeEndpoint(request.model) ? { decision: decisionShape(request, prepared) } : {}),
-    });
+    return this.router.plan(request.model, request.provider ?? undefined, requestNeeds(this.catalog, request, prepared));
   }
 
   /**
@@ -130,15 +131,15 @@ export class DecisionsEngine {
     let warmed!: (endpoint: CatalogEndpoint) => void;
     const warm = new Promise<CatalogEndpoint>((resolve) => (warmed = resolve));
     const firstRun = this.route(plan, options, (attempt, signal) =>
-      this.gateway.adapter(attempt.endpoint).decide
-        ? askNative(this.gateway, attempt.endpoint, request, prepared, signal, ledger)
+      this.upstreams.adapter(attempt.endpoint).decide
+        ? askNative(this.upstreams, attempt.endpoint, request, prepared, signal, ledger)
         : this.askOne(attempt, first!, { prepared, signal, ledger, options, onFirstToken: () => warmed(attempt.endpoint) }),
     );
     let restRuns: Promise<Run>[] = [];
     if (others.length > 0) {
       const early = await Promise.race([
         warm.then((endpoint) => ({ endpoint, native: false })),
-        firstRun.then((r) => ({ endpoint: r.endpoint, native: methodFor(r.endpoint, this.gateway) === 'native' })),
+        firstRun.then((r) => ({ endpoint: r.endpoint, native: methodFor(r.endpoint, this.upstreams) === 'native' })),
       ]);
       if (!early.native) {
         const pinned: Plan = {
@@ -147,8 +148,15 @@ export class DecisionsEngine {
         };
         restRuns = others.map(([name, question]) =>
           this.route(pinned, options, async (attempt, signal) => {
-            if (!this.gateway.adapter(attempt.endpoint).decide) return this.askOne(attempt, [name, question], { prepared, signal, ledger, options });
-            const native = await askNative(this.gateway, attempt.endpoint, { state: request.state, questions: { [name]: question } }, prepared, signal, ledger);
+            if (!this.upstreams.adapter(attempt.endpoint).decide) return this.askOne(attempt, [name, question], { prepared, signal, ledger, options });
+            const native = await askNative(
+              this.upstreams,
+              attempt.endpoint,
+              { state: request.state, questions: { [name]: question } },
+              prepared,
+              signal,
+              ledger,
+            );
             return { ...native, value: native.value.filter((a) => a.name === name) };
           }).then((r) => {
             for (const a of r.value) options.onAnswer?.(a.name);
@@ -188,12 +196,12 @@ export class DecisionsEngine {
     };
     const started = Date.now();
     try {
-      const one = await ask(this.gateway, attempt.endpoint, asking, ctx.signal, ctx.ledger, ctx.onFirstToken);
+      const one = await ask(this.upstreams, attempt.endpoint, asking, ctx.signal, ctx.ledger, ctx.onFirstToken);
       return { value: [one], usage: one.usage, timings: one.timings };
     } catch (error) {
       if (!(error instanceof UpstreamError && error.kind === 'refused' && ctx.options.refusals === 'keep')) throw error;
       const usage = error.details.usage ?? { inputTokens: null, outputTokens: null, cachedInputTokens: 0, cacheWriteTokens: 0, cost: null };
-      const method = methodFor(attempt.endpoint, this.gateway, prepared.sets.get(name));
+      const method = methodFor(attempt.endpoint, this.upstreams, prepared.sets.get(name));
       return {
         value: [{ name, answer: { type: 'refusal' }, method, provider: attempt.endpoint.provider.name, rounding: MEASURED_ROUNDING }],
         usage,
@@ -202,11 +210,16 @@ export class DecisionsEngine {
     }
   }
 
-  private route(plan: Plan, options: DecideOptions, call: (attempt: PlannedAttempt, signal: CancelSignal) => Promise<AttemptOutput<Answered[]>>): Promise<Run> {
-    return this.gateway.route(plan, call, {
+  private route(
+    plan: Plan,
+    options: DecideOptions,
+    attempt: (attempt: PlannedAttempt, signal: CancelSignal) => Promise<AttemptOutput<Answered[]>>,
+  ): Promise<Run> {
+    const timeouts = this.deps.timeouts;
+    return this.router.run(plan, attempt, {
       requestId: options.requestId,
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(this.timeouts ? { deadlineMs: this.timeouts.deadlineMs, attemptTimeoutMs: this.timeouts.attemptMs } : {}),
+      ...(timeouts ? { deadlineMs: timeouts.deadlineMs, attemptTimeoutMs: timeouts.attemptMs } : {}),
     });
   }
 }

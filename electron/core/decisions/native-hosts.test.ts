@@ -207,7 +207,7 @@ describe('decision models on their native hosts, through POST /api/alpha/decisio
         const request = fixture<DecisionsRequest & { model: string }>(`${file}/${host === 'typesafe' ? 'evaluation' : 'decision'}-request.json`);
         const endpoint = server.core.catalog.endpointsOf(MODEL).find((e) => e.provider.slug === host)!;
         // The published requests name their host's model: the endpoint is asked as they ask it.
-        const outcome = await server.core.gateway.decide(
+        const outcome = await server.core.upstreams.decide(
           { ...endpoint, upstreamModel: model },
           { state: request.state, parts: [], questions: request.questions, assets: [] },
           AbortSignal.timeout(5000),

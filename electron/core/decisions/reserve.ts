@@ -20,13 +20,13 @@ const NATIVE_OUTPUT_TOKENS = 64;
  * longest we ask for plus the room left for thinking. A call made again after a refusal costs no
  * more (the refused one was not billed). Endpoints with an unknown price count 0.
  */
-export function maxCost(gateway: Pick<Upstreams, 'adapter' | 'capabilities'>, plan: Plan, request: DecisionsRequest, prepared: Prepared): number {
-  return reservation(gateway, plan, request, prepared).usd;
+export function maxCost(upstreams: Pick<Upstreams, 'adapter' | 'capabilities'>, plan: Plan, request: DecisionsRequest, prepared: Prepared): number {
+  return reservation(upstreams, plan, request, prepared).usd;
 }
 
 /** `maxCost`, and whether a call it counted was on an endpoint whose price is unknown (counted 0, so the sum is then no bound). */
 export function reservation(
-  gateway: Pick<Upstreams, 'adapter' | 'capabilities'>,
+  upstreams: Pick<Upstreams, 'adapter' | 'capabilities'>,
   plan: Plan,
   request: DecisionsRequest,
   prepared: Prepared,
@@ -50,7 +50,7 @@ export function reservation(
   });
   // A host that answers natively takes the whole request in one call per attempt; only when chat
   // endpoints share the plan may the questions after the first reach it one by one.
-  const allNative = plan.attempts.every(({ endpoint }) => methodFor(endpoint, gateway) === 'native');
+  const allNative = plan.attempts.every(({ endpoint }) => methodFor(endpoint, upstreams) === 'native');
   const nativePrompt = stateTokens + Buffer.byteLength(JSON.stringify(request.questions));
   let total = 0;
   let unpriced = false;
@@ -59,7 +59,7 @@ export function reservation(
     return usd ?? 0;
   };
   for (const { endpoint } of plan.attempts) {
-    const room = gateway.capabilities(endpoint).thinkingRoom;
+    const room = upstreams.capabilities(endpoint).thinkingRoom;
     const cost = (promptTokens: number, outputTokens: number) => priced(maxCallCost(endpoint, { promptTokens, outputTokens: outputTokens + room }));
     // No output is held where the host bills none (every decision host so far).
     const nativeOutput = endpoint.host?.outputBilled === false ? 0 : NATIVE_OUTPUT_TOKENS * labelled.length;
@@ -68,7 +68,7 @@ export function reservation(
       continue;
     }
     for (const ask of asks) {
-      const method = methodFor(endpoint, gateway, ask.labels);
+      const method = methodFor(endpoint, upstreams, ask.labels);
       if (method === 'native') {
         total += priced(maxCallCost(endpoint, { promptTokens: nativePrompt, outputTokens: nativeOutput }));
       } else if (ask.question.type === 'box') {

@@ -13,7 +13,8 @@ import type { EvalEstimate, EvalVariant } from '../../../shared/schemas/evaluati
 import type { Question } from '../../../shared/schemas/question';
 import type { Catalog } from '../catalog/catalog';
 import type { DecisionsEngine } from '../decisions/engine';
-import type { Gateway } from '../gateway';
+import type { Router } from '../routing/router';
+import type { Upstreams } from '../decisions/upstreams';
 import type { Datasets } from '../datasets/datasets';
 import { variantKeys } from '../../../shared/evaluations/variant-keys';
 import { variantRequest } from './eval-runner';
@@ -26,7 +27,8 @@ export const SAMPLE = 60;
 export interface EstimateDeps {
   datasets: Datasets;
   catalog: Catalog;
-  gateway: Gateway;
+  router: Router;
+  upstreams: Upstreams;
   decisions: Pick<DecisionsEngine, 'admissionCost'>;
   /** Where requests are answered: a remote gateway reserves nothing here before a request. */
   service(): { mode: 'built-in' | 'remote' };
@@ -58,7 +60,7 @@ export async function estimateRun(
     const points: { chars: number; tokens: number }[] = [];
     for (const item of sample) {
       try {
-        const e = await expectedRequestCost(deps.gateway, variantRequest(input.request, v, item.state));
+        const e = await expectedRequestCost(deps, variantRequest(input.request, v, item.state));
         inputTokens += e.input;
         outputTokens += e.output;
         points.push({ chars: JSON.stringify(item.state).length, tokens: e.input + e.output });

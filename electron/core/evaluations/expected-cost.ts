@@ -13,10 +13,19 @@ import { imageTokens } from '../catalog/image-tokens';
 import { BOX_SYSTEM_PROMPT, boxPrompt, methodFor, questionPart, statedRequest } from '../decisions/ask';
 import { SYSTEM_PROMPT } from '../decisions/labels';
 import { prepare, type Prepared } from '../decisions/prepare';
-import { decisionShape } from '../decisions/shape';
 import { estimateTokensOfLength } from '../decisions/state';
 import { countTokens } from '../decisions/tokens';
-import type { Gateway } from '../gateway';
+import type { Catalog } from '../catalog/catalog';
+import type { Router } from '../routing/router';
+import type { Upstreams } from '../decisions/upstreams';
+import { requestNeeds } from '../decisions/needs';
+
+/** Where routing would send a request, and what each endpoint takes. */
+export interface CostDeps {
+  catalog: Catalog;
+  router: Router;
+  upstreams: Upstreams;
+}
 import { cachedPrefixTokens, chatPromptTokens, dataUrlSize, nativePromptTokens } from '../sandbox/counting';
 
 /** OpenAI's documented framing of a chat request ("How to count tokens with tiktoken"): 3 per message, 3 to start the reply. */
@@ -54,7 +63,7 @@ function imageSizes(prepared: Prepared): Size[] {
 }
 
 /** The calls a chat endpoint gets for the request, as ask.ts builds them (a box call sends only the image it is about). */
-function chatCalls(gateway: Gateway, endpoint: CatalogEndpoint, prepared: Prepared, images: Size[]): Call[] {
+function chatCalls(upstreams: Upstreams, endpoint: CatalogEndpoint, prepared: Prepared, images: Size[]): Call[] {
   const state = stateText(prepared);
   return prepared.labelled.map(([name, question]) => {
     if (question.type === 'box') {
@@ -70,7 +79,7 @@ function chatCalls(gateway: Gateway, endpoint: CatalogEndpoint, prepared: Prepar
     }
     const labels = prepared.sets.get(name)!;
     const asked = state + questionPart(question as Exclude<Question, { type: 'box' }>, labels);
-    if (methodFor(endpoint, gateway, labels) === 'logprobs')
+    if (methodFor(endpoint, upstreams, labels) === 'logprobs')
       return { system: SYSTEM_PROMPT, user: asked, prefix: state.length, images, reply: labels.labels[0]! };
     const stated = statedRequest(labels);
     const reply = JSON.stringify({ probabilities: Object.fromEntries(labels.labels.map((l) => [l, 0.25])) });
@@ -99,9 +108,15 @@ async function callTokens(endpoint: CatalogEndpoint, call: Call, cachedPrefix: b
 }
 
 /** One endpoint's cost for the request; null when a price it needs is unknown. */
-async function endpointCost(gateway: Gateway, endpoint: CatalogEndpoint, request: DecisionsRequest, prepared: Prepared, images: Size[]): Promise<ExpectedCost> {
+async function endpointCost(
+  upstreams: Upstreams,
+  endpoint: CatalogEndpoint,
+  request: DecisionsRequest,
+  prepared: Prepared,
+  images: Size[],
+): Promise<ExpectedCost> {
   const p = endpoint.prices;
-  if (methodFor(endpoint, gateway) === 'native') {
+  if (methodFor(endpoint, upstreams) === 'native') {
     const questions = prepared.labelled.length;
     const state = stateText(prepared);
     const input = endpoint.provider.simulated
@@ -118,7 +133,7 @@ async function endpointCost(gateway: Gateway, endpoint: CatalogEndpoint, request
   let input = 0;
   let output = 0;
   let usd: number | null = 0;
-  const calls = chatCalls(gateway, endpoint, prepared, images);
+  const calls = chatCalls(upstreams, endpoint, prepared, images);
   for (const [i, call] of calls.entries()) {
     const t = await callTokens(endpoint, call, i > 0);
     input += t.input;
@@ -145,19 +160,11 @@ function shares(strategy: string, costs: readonly ExpectedCost[]): number[] {
 }
 
 /** The expected cost of one request: each endpoint routing may pick first, weighted by how often it would. */
-export async function expectedRequestCost(gateway: Gateway, request: DecisionsRequest): Promise<ExpectedCost> {
-  const prepared = prepare(request, gateway.model(request.model));
+export async function expectedRequestCost(deps: CostDeps, request: DecisionsRequest): Promise<ExpectedCost> {
+  const prepared = prepare(request, deps.catalog.model(request.model));
   const images = imageSizes(prepared);
-  const promptChars = prepared.parts.reduce((n, part) => n + (part.type === 'text' ? part.text.length : 0), 0);
-  const plan = gateway.plan(request.model, request.provider ?? undefined, {
-    parameters: [],
-    calls: prepared.labelled.length,
-    promptTokens: estimateTokensOfLength(promptChars) + 60,
-    completionTokens: 1,
-    images: prepared.images,
-    ...(gateway.hasNativeEndpoint(request.model) ? { decision: decisionShape(request, prepared) } : {}),
-  });
-  const costs = await Promise.all(plan.attempts.map((a) => endpointCost(gateway, a.endpoint, request, prepared, images)));
+  const plan = deps.router.plan(request.model, request.provider ?? undefined, requestNeeds(deps.catalog, request, prepared));
+  const costs = await Promise.all(plan.attempts.map((a) => endpointCost(deps.upstreams, a.endpoint, request, prepared, images)));
   const weights = shares(plan.strategy, costs);
   let usd: number | null = 0;
   let input = 0;

@@ -92,10 +92,10 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
           attempts_30m: figures.attempts30m,
           attempts_1d: figures.attempts1d,
           measured_since: ((since) => (since === null ? null : new Date(since).toISOString()))(core.metrics.measuredSince(e.id)),
-          capabilities: capabilityView(e, core.gateway),
+          capabilities: capabilityView(e, core.upstreams),
           host: hostView(e),
           sources: e.sources,
-          refused: core.gateway.refusals(e),
+          refused: core.upstreams.refusals(e),
         };
       });
     },
@@ -112,24 +112,23 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
             const plan = singleEndpointPlan(endpoint, 'probe');
             attempts += 1;
             try {
-              await core.gateway.route(
+              await core.router.run(
                 plan,
                 async (_a, signal) => {
                   // A host that answers Decisions is measured with the shortest Decisions request: one yes/no question.
                   if (endpoint.host) {
-                    const result = await core.gateway.decide(
+                    const result = await core.upstreams.decide(
                       endpoint,
                       { state: PROBE_STATE, parts: [{ type: 'text', text: PROBE_STATE }], questions: PROBE_QUESTION, assets: [] },
                       signal,
                     );
                     return { value: null, usage: result.usage, timings: result.timings };
                   }
-                  // Null only for calls that ask for log-probabilities; this one does not.
-                  const result = (await core.gateway.call(
+                  const result = await core.upstreams.call(
                     endpoint,
                     { messages: [{ role: 'user', content: [{ type: 'text', text: 'Write a short sentence.' }] }], maxTokens: PROBE_NEEDS.completionTokens },
                     signal,
-                  ))!;
+                  );
                   return { value: null, usage: result.usage, timings: result.timings };
                 },
                 { requestId: `probe-${randomUUID()}`, deadlineMs: 30_000, attemptTimeoutMs: 30_000 },
@@ -164,7 +163,7 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
       }));
     },
     'routing.plan': async ({ model, preferences }) => {
-      const plan = core.gateway.plan(model, preferences ?? undefined, { ...PROBE_NEEDS, parameters: ['logprobs', 'top_logprobs'], completionTokens: 1 });
+      const plan = core.router.plan(model, preferences ?? undefined, { ...PROBE_NEEDS, parameters: ['logprobs', 'top_logprobs'], completionTokens: 1 });
       return {
         strategy: plan.strategy,
         attempts: plan.attempts.map((a) => attemptView(a.endpoint, a.reason)),
@@ -217,9 +216,9 @@ function hostView(endpoint: CatalogEndpoint) {
 }
 
 /** How requests to an endpoint are built now, in the words of its row and what it refused. */
-function capabilityView(endpoint: CatalogEndpoint, gateway: HandlerDeps['gateway']) {
-  const caps = gateway.capabilities(endpoint);
-  const method = methodFor(endpoint, gateway);
+function capabilityView(endpoint: CatalogEndpoint, upstreams: HandlerDeps['upstreams']) {
+  const caps = upstreams.capabilities(endpoint);
+  const method = methodFor(endpoint, upstreams);
   return {
     method: method === 'box' ? 'verbalized' : method,
     token_limit: endpoint.wire === 'gemini' ? 'maxOutputTokens' : endpoint.wire === 'openai' ? caps.tokenLimit : 'max_tokens',

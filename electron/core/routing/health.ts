@@ -1,14 +1,9 @@
 import type { Clock } from '../clock';
 import type { HealthBroadcast, HealthEvent } from '../store/ports';
 
-export interface HealthSnapshot {
-  /** The breaker is open: the endpoint failed repeatedly and waits out a cool-down. */
-  paused: boolean;
-  /** The provider asked us to wait (Retry-After) until then, ms since epoch. */
-  cooldownUntil: number | null;
-  lastFailureAt: number | null;
-  consecutiveFailures: number;
-}
+import type { HealthSnapshot } from '../metrics/health-snapshot';
+
+export type { HealthSnapshot } from '../metrics/health-snapshot';
 
 interface State {
   consecutiveFailures: number;

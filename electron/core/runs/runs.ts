@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import type { Run, RunRouting } from '../../../shared/schemas/inspector';
 import { routingOf, routingOfFailure } from './run-routing';
-import { decideInStages, type StagePlan } from '../api/cascade';
+import type { StagePlan } from '../decisions/stages';
 import type { Clock } from '../clock';
 import { GatewayError } from '../errors';
 import type { RunStore } from './run-store';
@@ -85,13 +85,10 @@ export class Runs {
         if (!run.answered.includes(name)) run.answered.push(name);
       },
     };
-    const service = this.deps.service();
-    const decided = stages
-      ? decideInStages(service, request, stages, options, () => null).then(({ answered, record }) => ({
-          ...answered,
-          response: { ...answered.response, cascade: record },
-        }))
-      : service.decide(request, options);
+    const decided = this.deps
+      .service()
+      .decide(request, { ...options, ...(stages ? { stages } : {}) })
+      .then((answered) => (answered.cascade ? { ...answered, response: { ...answered.response, cascade: answered.cascade } } : answered));
     void decided
       .then((outcome) => {
         run.status = 'done';

@@ -1,10 +1,15 @@
 import { evaluateCondition } from '../../../shared/cascade/conditions';
 import type { CascadeCondition } from '../../../shared/schemas/cascade';
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
-import type { Usage } from '../../../shared/schemas/decisions-response';
-import { attachUsage, usageOf } from '../decisions/usage';
+import type { DecisionsResponse, Usage } from '../../../shared/schemas/decisions-response';
+import { attachUsage, usageOf } from './usage';
 import { GatewayError } from '../errors';
-import type { Answered, DecideOptions, GatewayService } from '../service';
+import type { DecideOptions } from './engine';
+
+/** What one stage's answer gives the stages after it: the response, and whatever the caller reads beside it. */
+export interface StageAnswer {
+  response: DecisionsResponse;
+}
 
 /**
  * A request asked of several models in turn. The first stage is the request's own model; `then` is
@@ -56,21 +61,22 @@ function sumUsage(parts: readonly (Usage | null)[]): Usage {
 /**
  * Asks the stages in turn and answers with the last stage that answered. One admission covers
  * them all: the first stage's most it can cost plus each later model's (`worstOf`, worked out
- * without sending), held before anything is sent. Every stage that made paid calls is billed: the
- * answer's usage is their sum, and so is a failure's.
+ * without sending, only when there is an admission to hold it), held before anything is sent. Every
+ * stage that made paid calls is billed: the answer's usage is their sum, and so is a failure's.
+ * `decideOne` answers one stage; the service (service.ts) is the one caller.
  */
-export async function decideInStages(
-  service: GatewayService,
+export async function decideInStages<A extends StageAnswer>(
+  decideOne: (request: DecisionsRequest, options: DecideOptions) => Promise<A>,
   request: DecisionsRequest,
   plan: StagePlan,
   options: DecideOptions,
   worstOf: (model: string) => number | null,
-): Promise<{ answered: Answered; record: CascadeRecord }> {
+): Promise<{ answered: A; record: CascadeRecord }> {
   const models = [request.model, ...(plan.then ? [plan.then] : []), ...plan.fallbacks];
-  const later = models.slice(1).reduce((sum, model) => sum + (worstOf(model) ?? 0), 0);
+  const later = () => models.slice(1).reduce((sum, model) => sum + (worstOf(model) ?? 0), 0);
   let admitted = false;
   const stages: StageRecord[] = [];
-  let best: { answered: Answered; index: number } | null = null;
+  let best: { answered: A; index: number } | null = null;
   let triggeredBy: string[] = [];
   let lastError: unknown = null;
   for (let i = 0; i < models.length; i += 1) {
@@ -80,11 +86,11 @@ export async function decideInStages(
       ? undefined
       : (maxCost: () => number) => {
           admitted = true;
-          return options.admit?.(() => maxCost() + (i === 0 ? later : 0));
+          return options.admit?.(() => maxCost() + (i === 0 ? later() : 0));
         };
     try {
       const { admit: _outer, ...rest } = options;
-      const answered = await service.decide(
+      const answered = await decideOne(
         { ...request, model },
         { ...rest, requestId: i === 0 ? options.requestId : `${options.requestId}-${i + 1}`, ...(admit ? { admit } : {}) },
       );
