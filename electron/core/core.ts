@@ -7,6 +7,8 @@ import type { OtlpCollector } from './trace/otlp';
 import type { CatalogFile } from '../../shared/schemas/catalog';
 import type { ImageFetchOptions } from './decisions/image-fetch';
 import type { ApiKeys } from './keys/api-keys';
+import type { SpendLedger } from './keys/spend-ledger';
+import type { Admission } from './keys/admission/admission';
 import type { KeyManagement } from './keys/key-management';
 import type { AuditLog } from './audit/audit-log';
 import type { UiSessions } from './audit/ui-sessions';
@@ -96,6 +98,10 @@ export interface Core {
   readonly storage: Storage;
   readonly catalog: Catalog;
   readonly apiKeys: ApiKeys;
+  /** What each key spent, charged before each answer leaves. */
+  readonly spend: SpendLedger;
+  /** Who is admitted: each key's rate limit and credit (keys/admission/). */
+  readonly admission: Admission;
   /** Who created, changed or revoked keys, limits, sets and datasets. */
   readonly audit: AuditLog;
   /** Creating, changing and revoking keys for a named actor, each change logged. */

@@ -25,6 +25,10 @@ import { Datasets } from './datasets/datasets';
 import { EvalRuns } from './evaluations/eval-runs';
 import { createServiceSelector } from './service';
 import { ApiKeys } from './keys/api-keys';
+import { SpendLedger } from './keys/spend-ledger';
+import { LocalAdmission } from './keys/admission/local';
+import { SharedKeyAdmission } from './keys/admission/shared';
+import { FallbackAdmission } from './keys/admission/fallback';
 import { KeyManagement } from './keys/key-management';
 import { AuditLog } from './audit/audit-log';
 import { UiSessions } from './audit/ui-sessions';
@@ -198,10 +202,17 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       { redis: shared.where },
       'Redis keeps no append-only file (appendonly no): restarted, it forgets the holds of requests in flight, which may then overspend a credit limit; spend itself is rebuilt from the ledger',
     );
-  const apiKeys = await ApiKeys.open(storage.keys, clock, shared);
+  // A key revoked or re-limited here is read again by every instance's next request on it.
+  const apiKeys = await ApiKeys.open(storage.keys, clock, shared ? async (id) => void (await shared.bumpGeneration(id).catch(() => undefined)) : undefined);
+  const spend = new SpendLedger(storage.keys, clock, (id) => apiKeys.row(id)?.spent);
   // Commands (keys, eval) open the core too, without taking up runs: they are not counted as live instances.
   const presence = storage.presence && options.resumeEvaluations !== false ? await startPresence(storage.presence, instance) : null;
-  if (shared && presence && options.redisFallback === 'local') apiKeys.fallBackToOwnShare(presence.live);
+  // Who is admitted: this process's limits, a team's on Redis, or Redis with this instance's share while it is away.
+  const admission = !shared
+    ? await LocalAdmission.open(apiKeys, spend, storage.keys, clock)
+    : presence && options.redisFallback === 'local'
+      ? new FallbackAdmission(new SharedKeyAdmission(apiKeys, storage.keys, shared), presence.live, () => clock.now())
+      : new SharedKeyAdmission(apiKeys, storage.keys, shared);
   const audit = new AuditLog(storage.audit, clock);
   // Metadata of API requests is kept for 30 days (their cost stays in the keys' spend).
   await runStore.forgetApiRecordsBefore(clock.now() - 30 * 86_400_000);
@@ -212,6 +223,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     storage,
     catalog,
     apiKeys,
+    spend,
+    admission,
     audit,
     keyManagement: new KeyManagement(apiKeys, audit),
     uiSessions: new UiSessions(storage.sessions, apiKeys, clock),

@@ -8,7 +8,7 @@ import type { VerifiedKey } from '../core/keys/api-keys';
 export type PublicEnv = { Variables: { apiKey: VerifiedKey; requestId: string } };
 
 /** Bearer-key admission for the public API (spec section 5): the key, after its rate limit (this process's; a shared one is checked later). */
-export async function authenticate(core: Core, header: string | undefined): Promise<VerifiedKey> {
+export async function authenticate(core: Core, header: string | undefined, request: { requestId: string; atDecision: boolean }): Promise<VerifiedKey> {
   if (!header) {
     throw new GatewayError('unauthorized', 'Missing Authorization header; send "Authorization: Bearer <API key>"');
   }
@@ -19,7 +19,8 @@ export async function authenticate(core: Core, header: string | undefined): Prom
   const verified = await core.apiKeys.verify(match[1]!);
   if (!verified) throw new GatewayError('unauthorized', 'Invalid or revoked API key');
   core.apiKeys.touch(verified.id);
-  core.apiKeys.admitRate(verified.id);
+  const admitted = core.admission.onRequest(verified.id, request.requestId, request.atDecision);
+  if (admitted instanceof Promise) await admitted;
   return verified;
 }
 
@@ -28,10 +29,9 @@ const ADMITTED_AT_DECISION = new Set(['/api/alpha/decisions', '/api/v1/decisions
 
 export function bearerAuth(core: Core): MiddlewareHandler<PublicEnv> {
   return async (c, next) => {
-    const key = await authenticate(core, c.req.header('authorization'));
-    // With a shared admission, the other routes have their rate limit checked here, one round trip.
-    if (core.apiKeys.shared && !(c.req.method === 'POST' && ADMITTED_AT_DECISION.has(c.req.path)))
-      await core.apiKeys.admitShared(key.id, c.get('requestId') ?? crypto.randomUUID(), null);
+    // Decisions routes are admitted at their decision (rate and credit together, where that is one round trip).
+    const atDecision = c.req.method === 'POST' && ADMITTED_AT_DECISION.has(c.req.path);
+    const key = await authenticate(core, c.req.header('authorization'), { requestId: c.get('requestId') ?? crypto.randomUUID(), atDecision });
     c.set('apiKey', key);
     await next();
   };

@@ -237,7 +237,7 @@ async function main(argv: string[]): Promise<void> {
     url: running.url,
     uiUrl: running.uiUrl,
     dataDir,
-    data: running.core.storage.where + (running.core.apiKeys.shared ? `; limits shared on ${running.core.apiKeys.shared.where}` : ''),
+    data: running.core.storage.where + (running.core.admission.where ? `; limits shared on ${running.core.admission.where}` : ''),
     host,
     allowedHosts,
     initialKey: running.initialManagementKey,

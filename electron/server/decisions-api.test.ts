@@ -322,7 +322,7 @@ describe('POST /api/alpha/decisions end to end', () => {
 
   it('the official client raises its typed errors for 402 and 429', async () => {
     const broke = (await server.core.apiKeys.create('broke', 'standard', { credit_limit: 0.0000001, rate_limit_rpm: null })).key;
-    await server.core.apiKeys.charge((await server.core.apiKeys.list()).find((k) => k.name === 'broke')!.id, 1, null);
+    await server.core.spend.charge((await server.core.apiKeys.list()).find((k) => k.name === 'broke')!.id, 1);
     const client = new OpenRouter({ apiKey: broke, retryConfig: { strategy: 'none' } });
     const error = await client.alpha.decisions.create({ decisionsRequest: judge as never }, { serverURL: server.url }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(sdkErrors.PaymentRequiredResponseError);

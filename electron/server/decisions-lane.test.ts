@@ -161,9 +161,9 @@ describe('the direct lane for POST /api/alpha/decisions answers exactly as the r
     // Each way gets keys of its own, so that limits one spends do not change what the other sees.
     const keys = async () => {
       const spent = await server.core.apiKeys.create('spent', 'standard', { credit_limit: 0.01, rate_limit_rpm: null });
-      void server.core.apiKeys.charge(spent.info.id, 0.02, null);
+      void server.core.spend.charge(spent.info.id, 0.02);
       const limited = await server.core.apiKeys.create('limited', 'standard', { credit_limit: null, rate_limit_rpm: 1 });
-      server.core.apiKeys.admitRate(limited.info.id);
+      void server.core.admission.onRequest(limited.info.id, 'fill', false);
       return { key: (await server.core.apiKeys.create('caller', 'standard')).key, spent: spent.key, limited: limited.key };
     };
     const laneKeys = await keys();

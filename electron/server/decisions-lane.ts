@@ -26,7 +26,7 @@ export function decisionsLane(core: Core, options: { allowedHostnames: readonly 
     const requestId = randomUUID();
     try {
       if (options.allowedHostnames) checkHost(options.allowedHostnames, req.headers.host ?? '');
-      const key = await authenticate(core, req.headers.authorization);
+      const key = await authenticate(core, req.headers.authorization, { requestId, atDecision: true });
       const body = await readIncomingText(req, options.bodyLimitBytes);
       const { response, settle, cascade } = await answerDecisions(core, {
         body,

@@ -114,10 +114,10 @@ export function observability(core: Core): Observability {
         () => ({ ok: true, where }),
         (error: unknown) => ({ ok: false, where, error: (error as Error).message }),
       );
-    const shared = core.apiKeys.shared;
+    const limits = core.admission.where;
     const [database, redis] = await Promise.all([
       check(core.storage.where, () => core.storage.ping()),
-      shared ? check(shared.where, () => shared.ping()) : null,
+      limits ? check(limits, () => core.admission.ping()) : null,
     ]);
     // Redis away: keys without limits are still answered (those with limits are refused with 503), so
     // the instance stays in a load balancer's rotation, "degraded"; every instance shares that Redis.

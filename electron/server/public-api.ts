@@ -114,7 +114,11 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
   api.get('/v1/endpoints/zdr', async (c) => c.json({ data: await core.service().zdr() }));
 
   // The bearer key's own figures, as OpenRouter's GET /api/v1/key gives them (any key, its own only).
-  api.get('/v1/key', async (c) => c.json({ data: currentKey(await core.apiKeys.spendPeriods(c.get('apiKey').id)) }));
+  api.get('/v1/key', async (c) => {
+    const id = c.get('apiKey').id;
+    const [info, periods] = await Promise.all([core.apiKeys.stored(id), core.spend.periods(id)]);
+    return c.json({ data: currentKey(info && { info, ...periods }) });
+  });
 
   api.get('/v1/keys', async (c) => {
     requireManagement(c.get('apiKey'));

@@ -63,7 +63,7 @@ describe('npm run serve -- store copy', () => {
     dirs.push(target);
     try {
       const key = await env.core.apiKeys.create('team', 'standard');
-      await env.core.apiKeys.charge(key.info.id, 0.5, null, 'r1');
+      await env.core.spend.charge(key.info.id, 0.5, 'r1');
       // The log a team instance kept in the directory while its data was on a shared database.
       mkdirSync(join(target.path, 'requests'));
       const line = { id: 'r1', created_at: '2026-11-27T10:00:00.000Z', key_id: key.info.id, session_id: null, user: null, model: 'm', provider: 'p' };

@@ -99,7 +99,7 @@ describe.skipIf(missing !== null)(`a team's server: three instances, one Postgre
     for (const s of servers)
       for (let i = 0; i < 50; i += 1) {
         if (
-          await s.core.apiKeys.shared!.ping().then(
+          await s.core.admission.ping().then(
             () => true,
             () => false,
           )

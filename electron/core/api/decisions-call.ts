@@ -4,7 +4,7 @@ import type { CancelSignal } from '../cancel';
 import type { Core } from '../core';
 import { usageOf } from '../decisions/usage';
 import { GatewayError } from '../errors';
-import type { Reservation } from '../keys/api-keys';
+import type { Reservation } from '../keys/admission/admission';
 import type { Answered } from '../service';
 import type { CascadeRecord, StagePlan } from '../decisions/stages';
 import type { RequestLogEntry } from './request-log';
@@ -57,7 +57,7 @@ const spanOf = (request: DecisionsRequest, sessionId: string | null, startMs: nu
 export async function answerApiCall(core: Core, call: ApiCall): Promise<ApiCallAnswer> {
   const { request, sessionId } = call;
   const keyId = call.keyId;
-  core.apiKeys.admitCredit(keyId);
+  core.admission.onDecision(keyId);
   const started = core.clock.now();
   const logged = (status: number, outcome: Answered | null, ended: number, cost: number | null): RequestLogEntry => ({
     id: call.requestId,
@@ -78,14 +78,12 @@ export async function answerApiCall(core: Core, call: ApiCall): Promise<ApiCallA
     ...(call.route && call.route !== 'alpha' ? { route: call.route } : {}),
   });
   let reservation: Reservation | null = null;
-  // A team's shared admission (rate limit and credit in one round trip) when the key has limits; else this process's reservation.
-  const admit = core.apiKeys.sharedFor(keyId, true)
-    ? async (maxCost: () => number) => {
-        reservation = await core.apiKeys.admitShared(keyId, call.requestId, maxCost);
-      }
-    : (maxCost: () => number) => {
-        reservation = core.apiKeys.reserve(keyId, maxCost);
-      };
+  // Admitted once the most it can cost is known; this process's own admission answers at once (no await then).
+  const admit = (maxCost: () => number) => {
+    const admitted = core.admission.admit(keyId, call.requestId, maxCost);
+    if (!(admitted instanceof Promise)) reservation = admitted;
+    else return admitted.then((r) => void (reservation = r));
+  };
   let outcome: Answered;
   let cascade: CascadeRecord | null = null;
   try {
@@ -104,7 +102,8 @@ export async function answerApiCall(core: Core, call: ApiCall): Promise<ApiCallA
     const ended = core.clock.now();
     // The line before the charge: a charge never stands without its line, whenever the process dies.
     core.requestLog.append(logged(error instanceof GatewayError ? error.status : 500, null, ended, cost));
-    await core.apiKeys.charge(keyId, cost ?? 0, reservation, call.requestId);
+    core.admission.settle(keyId, reservation, cost ?? 0);
+    await core.spend.charge(keyId, cost ?? 0, call.requestId);
     if (error instanceof GatewayError) {
       core.tracer.record({
         ...spanOf(request, sessionId, started, ended),
@@ -122,7 +121,8 @@ export async function answerApiCall(core: Core, call: ApiCall): Promise<ApiCallA
   // The line before the charge, the charge before the answer: a process killed at any moment leaves
   // no charge without its line (a line without its charge only between the two, a few milliseconds).
   core.requestLog.append(logged(200, outcome, ended, cost));
-  await core.apiKeys.charge(keyId, cost ?? 0, reservation, call.requestId);
+  core.admission.settle(keyId, reservation, cost ?? 0);
+  await core.spend.charge(keyId, cost ?? 0, call.requestId);
   const settle = () => {
     if (core.tracer.enabled()) {
       const usage = outcome.response.usage;

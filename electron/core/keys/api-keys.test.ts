@@ -7,6 +7,18 @@ import { DATABASE_FILE } from '../create-core';
 import { Store } from '../store/sqlite/database';
 import { SqliteKeyStore } from '../store/sqlite/key-store';
 import { ApiKeys } from './api-keys';
+import type { Clock } from '../clock';
+import type { KeyStorage } from '../store/ports';
+import type { Reservation } from './admission/admission';
+import { LocalAdmission } from './admission/local';
+import { SpendLedger } from './spend-ledger';
+
+/** A process's keys as the composition root makes them on a store: directory, ledger and local admission. */
+async function local(store: KeyStorage, clock: Clock) {
+  const keys = await ApiKeys.open(store, clock);
+  const ledger = new SpendLedger(store, clock, (id) => keys.row(id)?.spent);
+  return { keys, ledger, admission: await LocalAdmission.open(keys, ledger, store, clock) };
+}
 
 describe('API keys', () => {
   let env: Awaited<ReturnType<typeof tempCore>>;
@@ -110,19 +122,19 @@ describe('API keys', () => {
     log(now, 0.5);
     expect(await env.core.runStore.forgetApiRecordsBefore(now - 30 * 86_400_000)).toBe(1);
     expect(sqliteOf(env.core).all('SELECT id FROM decisions')).toHaveLength(1);
-    const keys = await ApiKeys.open(new SqliteKeyStore(sqliteOf(env.core)), { now: () => now });
+    const { keys, ledger, admission } = await local(new SqliteKeyStore(sqliteOf(env.core)), { now: () => now });
     expect((await keys.list())[0]!.spent).toBe(0.75);
-    await keys.charge(info.id, 0.3, null);
-    expect(() => keys.admitCredit(info.id)).toThrow(/has spent \$1\.05 of its \$1 credit/);
+    await ledger.charge(info.id, 0.3);
+    expect(() => admission.onDecision(info.id)).toThrow(/has spent \$1\.05 of its \$1 credit/);
   });
 
   it('a charge is in the file once it resolves, and counts at once for the next admission', async () => {
     env = await tempCore();
     const { info } = await env.core.apiKeys.create('job', 'standard', { credit_limit: 1, rate_limit_rpm: null });
-    const charged = env.core.apiKeys.charge(info.id, 0.4, null);
+    const charged = env.core.spend.charge(info.id, 0.4);
     const reread = async () => (await (await ApiKeys.open(new SqliteKeyStore(sqliteOf(env.core)), env.core.clock)).list())[0]!.spent;
     expect(await reread()).toBe(0);
-    expect(() => env.core.apiKeys.reserve(info.id, () => 0.61)).toThrow(/\$0\.6 of its \$1 credit free/);
+    expect(() => env.core.admission.admit(info.id, 'r', () => 0.61)).toThrow(/\$0\.6 of its \$1 credit free/);
     await charged;
     expect(await reread()).toBe(0.4);
   });
@@ -130,18 +142,20 @@ describe('API keys', () => {
   it('reservations of requests in flight count against the limit until they are settled', async () => {
     env = await tempCore();
     const { info } = await env.core.apiKeys.create('job', 'standard', { credit_limit: 1, rate_limit_rpm: null });
-    const first = env.core.apiKeys.reserve(info.id, () => 0.5)!;
-    const second = env.core.apiKeys.reserve(info.id, () => 0.5)!;
-    expect(() => env.core.apiKeys.reserve(info.id, () => 0.01)).toThrow(expect.objectContaining({ status: 402 }));
+    const { admission, spend } = env.core;
+    const first = admission.admit(info.id, 'r1', () => 0.5) as Reservation;
+    const second = admission.admit(info.id, 'r2', () => 0.5) as Reservation;
+    expect(() => admission.admit(info.id, 'r3', () => 0.01)).toThrow(expect.objectContaining({ status: 402 }));
     // Settled below what was held: the difference is free again.
-    await env.core.apiKeys.charge(info.id, 0.1, first);
-    expect(env.core.apiKeys.reserve(info.id, () => 0.4)).not.toBeNull();
-    await env.core.apiKeys.charge(info.id, 0, second);
+    admission.settle(info.id, first, 0.1);
+    await spend.charge(info.id, 0.1);
+    expect(admission.admit(info.id, 'r4', () => 0.4)).not.toBeNull();
+    admission.settle(info.id, second, 0);
     expect((await env.core.apiKeys.list())[0]!.spent).toBe(0.1);
     // A key without a credit limit holds nothing.
     const free = await env.core.apiKeys.create('free', 'standard');
     expect(
-      env.core.apiKeys.reserve(free.info.id, () => {
+      admission.admit(free.info.id, 'r5', () => {
         throw new Error('not worked out for a key without a limit');
       }),
     ).toBeNull();
@@ -152,15 +166,15 @@ describe('API keys', () => {
     env = await tempCore({ clock: { now: () => now } });
     const { info } = await env.core.apiKeys.create('job', 'standard', { credit_limit: null, rate_limit_rpm: 3 });
     for (let i = 0; i < 3; i += 1) {
-      env.core.apiKeys.admitRate(info.id);
+      env.core.admission.onRequest(info.id, `r${i}`, false);
       now += 1000;
     }
     // Committed with the next group commit (before any answer leaves).
     await sqliteOf(env.core).commit('SELECT 1');
-    const restarted = await ApiKeys.open(new SqliteKeyStore(sqliteOf(env.core)), { now: () => now });
-    expect(() => restarted.admitRate(info.id)).toThrow(expect.objectContaining({ status: 429 }));
+    const restarted = (await local(new SqliteKeyStore(sqliteOf(env.core)), { now: () => now })).admission;
+    expect(() => restarted.onRequest(info.id)).toThrow(expect.objectContaining({ status: 429 }));
     now += 58_000;
-    const later = await ApiKeys.open(new SqliteKeyStore(sqliteOf(env.core)), { now: () => now });
-    expect(() => later.admitRate(info.id)).not.toThrow();
+    const later = (await local(new SqliteKeyStore(sqliteOf(env.core)), { now: () => now })).admission;
+    expect(() => later.onRequest(info.id)).not.toThrow();
   });
 });

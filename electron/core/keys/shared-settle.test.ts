@@ -7,6 +7,7 @@ import { Store } from '../store/sqlite/database';
 import { SqliteKeyStore } from '../store/sqlite/key-store';
 import { systemClock } from '../clock';
 import { ApiKeys } from './api-keys';
+import { SharedKeyAdmission } from './admission/shared';
 
 const missing = redisMissing();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -26,21 +27,22 @@ describe.skipIf(missing !== null)(`a settle lost on the way to Redis${missing ? 
     // Holds live 300 ms here, as a killed instance's lapse after the longest request.
     const [dying, living] = await Promise.all([0, 1].map(() => RedisAdmission.open(redis.url, { commandTimeoutMs: 5_000, leaseMs: 300 })));
     try {
-      const before = await ApiKeys.open(new SqliteKeyStore(first), systemClock, dying!);
-      const { info } = await before.create('tight', 'standard', { credit_limit: 1, rate_limit_rpm: null });
-      const held = await before.admitShared(info.id, 'first', () => 0.5);
+      const beforeKeys = await ApiKeys.open(new SqliteKeyStore(first), systemClock);
+      const before = new SharedKeyAdmission(beforeKeys, new SqliteKeyStore(first), dying!);
+      const { info } = await beforeKeys.create('tight', 'standard', { credit_limit: 1, rate_limit_rpm: null });
+      const held = await before.admit(info.id, 'first', () => 0.5);
       expect(held).toMatchObject({ usd: 0.5 });
       // The charge reaches the ledger; the instance dies before its settle is sent.
       await new SqliteKeyStore(first).charge(info.id, 0.4);
       await dying!.close();
-      const after = await ApiKeys.open(new SqliteKeyStore(second), systemClock, living!);
+      const after = new SharedKeyAdmission(await ApiKeys.open(new SqliteKeyStore(second), systemClock), new SqliteKeyStore(second), living!);
       // Until the hold lapses its $0.50 is held: nothing past the limit either way.
-      await expect(after.admitShared(info.id, 'second', () => 0.7)).rejects.toMatchObject({ status: 402 });
+      await expect(after.admit(info.id, 'second', () => 0.7)).rejects.toMatchObject({ status: 402 });
       await sleep(350);
       // $0.40 spent of $1 (Redis alone would have said $0): a request that may cost $0.70 does not fit, one of $0.60 does.
-      await expect(after.admitShared(info.id, 'third', () => 0.7)).rejects.toMatchObject({ status: 402 });
+      await expect(after.admit(info.id, 'third', () => 0.7)).rejects.toMatchObject({ status: 402 });
       expect((await living!.state(info.id)).spent).toBeCloseTo(0.4, 9);
-      expect(await after.admitShared(info.id, 'fourth', () => 0.6)).toMatchObject({ usd: 0.6 });
+      expect(await after.admit(info.id, 'fourth', () => 0.6)).toMatchObject({ usd: 0.6 });
     } finally {
       await living!.close();
       first.close();

@@ -74,8 +74,8 @@ describe('store copy', () => {
     const revoked = await h['apiKeys.create']({ name: 'old', kind: 'standard', credit_limit: null, rate_limit_rpm: null }, AS_DESKTOP);
     await h['apiKeys.revoke']({ id: revoked.info.id }, AS_DESKTOP);
     // Spend by day, and a request in the key's rate window.
-    await env.core.apiKeys.charge(ci.info.id, 0.25, null, 'copy-test');
-    env.core.apiKeys.admitRate(ci.info.id);
+    await env.core.spend.charge(ci.info.id, 0.25, 'copy-test');
+    await env.core.admission.onRequest(ci.info.id, 'copy-test', false);
     await h['cascadePresets.save']({ name: 'tickets', model: 'sandbox/sharp-large', first_model: null, when: { confidenceBelow: 0.6 } }, AS_DESKTOP);
     const request = {
       model: 'sandbox/baseline-text',
