@@ -46,7 +46,8 @@ export interface ModelRows {
   model_rows: MetricRow[];
 }
 
-const fmt = (v: number) => String(Number(v.toPrecision(4)));
+/** Four significant digits; a rounding residue (a Wilson end of 2e-17 for 0 of n) reads as 0. */
+const fmt = (v: number) => (Math.abs(v) < 1e-12 ? '0' : String(Number(v.toPrecision(4))));
 const intervalText = (i: Interval | null, method: string | null) =>
   i ? `95% ${method === 'wilson' ? 'Wilson' : 'bootstrap'} interval [${fmt(i.low)}, ${fmt(i.high)}]` : 'no interval';
 
