@@ -73,7 +73,8 @@ function judge(spec: GateSpec, model: string, question: string | null, row: Metr
   if (row.n < o.minItems) return insufficient(`it stands on ${row.n} items, fewer than ${o.minItems}`);
   if (row.value === null) return insufficient(`${row.metric} is undefined on these answers${row.metric === 'precision' ? ' (no item was said yes)' : ''}`);
   if (usesInterval && row.interval === null) return insufficient('no interval could be made');
-  const compared = bound === 'low' ? row.interval!.low : bound === 'high' ? row.interval!.high : row.value;
+  // Never less strict than the value itself: a Wilson low end for 0 of n is a rounding residue above 0 (2e-17).
+  const compared = bound === 'low' ? Math.min(row.interval!.low, row.value) : bound === 'high' ? Math.max(row.interval!.high, row.value) : row.value;
   const met = under ? compared >= spec.limit : compared <= spec.limit;
   const what = bound === 'point' ? 'the value' : `the interval's ${bound} end ${fmt(compared)}`;
   const verdict = met ? `${what} is ${under ? 'at or above' : 'at or below'} ${spec.limit}` : `${what} is ${under ? 'below' : 'above'} ${spec.limit}`;

@@ -85,7 +85,7 @@ function metricTable(r: CiReport): string[] {
           m.model,
           '(model)',
           x.metric,
-          x.metric === 'cost_per_item' ? (x.value === null ? '—' : `$${x.value.toPrecision(3)}`) : v3(x.value),
+          x.value === null ? '—' : x.metric === 'cost_per_item' ? `$${x.value.toPrecision(3)}` : `${Math.round(x.value)} ms`,
           '—',
           String(x.n),
           ...(r.baseline ? ['', ''] : []),
