@@ -17,9 +17,14 @@ const cell = (s: string) =>
     .replace(/[\r\n]+/g, ' ')
     .replace(/\|/g, '\\|')
     .replace(/</g, '&lt;');
-const v3 = (v: number | null | undefined) => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(3) : '—');
+/** Three decimals with a true minus sign (as the screen writes them); a value that rounds to 0 has no sign. */
+const v3 = (v: number | null | undefined) => {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return '—';
+  const text = Math.abs(v).toFixed(3);
+  return v < 0 && text !== '0.000' ? `−${text}` : text;
+};
 const iv = (i: Interval | null | undefined) => (i ? `[${v3(i.low)}, ${v3(i.high)}]` : '—');
-const signed = (v: number | null | undefined) => (typeof v === 'number' ? `${v > 0 ? '+' : v < 0 ? '−' : ''}${Math.abs(v).toFixed(3)}` : '—');
+const signed = (v: number | null | undefined) => (typeof v === 'number' && v > 0 && v.toFixed(3) !== '0.000' ? `+${v3(v)}` : v3(v));
 const row = (cells: readonly string[]) => `| ${cells.map(cell).join(' | ')} |`;
 const STATUS: Record<GateResult['status'], string> = { pass: '✅ met', fail: '❌ not met', insufficient: '⚠️ insufficient data' };
 
