@@ -58,6 +58,14 @@ export function parseGates(under: readonly string[], over: readonly string[], qu
   return { gates: read.filter((g): g is GateSpec => typeof g !== 'string'), problems: read.filter((g): g is string => typeof g === 'string') };
 }
 
+/** The metrics a run is compared with its baseline on, per kind of question (compare.ts's statistics). */
+export const COMPARED_METRICS: Readonly<Record<string, readonly string[]>> = {
+  noul: ['accuracy', 'precision', 'recall', 'f1', 'brier', 'log_loss', 'auroc', 'ece'],
+  choice: ['accuracy', 'macro_f1', 'log_loss', 'ece'],
+  score: ['mae', 'exact', 'qwk'],
+  box: ['mean_iou', 'pass_rate'],
+};
+
 /** Metrics `--regression-metrics` may name: those a run is compared with its baseline on. */
 export function parseRegressionMetrics(list: string, questions: Record<string, Question>): { question: string | null; metric: string }[] | string {
   const out: { question: string | null; metric: string }[] = [];
@@ -70,7 +78,7 @@ export function parseRegressionMetrics(list: string, questions: Record<string, Q
     const metric = dot >= 0 ? part.slice(dot + 1) : part;
     if (question !== null && !questions[question]) return `--regression-metrics ${part}: the set has no question "${question}"`;
     const kinds = question !== null ? [questions[question]!.type] : Object.values(questions).map((q) => q.type);
-    if (!kinds.some((k) => (QUESTION_METRICS[k] ?? []).includes(metric)) || higherIsBetter(metric) === null)
+    if (!kinds.some((k) => (COMPARED_METRICS[k] ?? []).includes(metric)))
       return `--regression-metrics ${part}: not a metric compared with a baseline for ${question === null ? 'any question of the set' : `"${question}"`}`;
     out.push({ question, metric });
   }

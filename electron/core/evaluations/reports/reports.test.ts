@@ -5,7 +5,9 @@ import { create } from 'xmlbuilder2';
 import { validateXML } from 'xmllint-wasm';
 import { describe, expect, it } from 'vitest';
 import { atReportThreshold, onThresholdGrid } from './at-threshold';
-import { parseGates } from './gate-specs';
+import { COMPARED_METRICS, parseGates, parseRegressionMetrics } from './gate-specs';
+import { compareQuestion } from '../compare';
+import type { Question } from '../../../../shared/schemas/question';
 import { evaluateRegressions } from './gates';
 import { junitXml } from './junit';
 import { markdownSummary } from './markdown';
@@ -88,6 +90,27 @@ describe('thresholds', () => {
     expect(status(comparison('ece', false, 0.01, 0.2))).toBe('fail');
     expect(status(comparison('ece', false, -0.2, -0.01))).toBe('pass');
     expect(status(comparison('accuracy', true, -0.2, -0.01, 10))).toBe('insufficient');
+  });
+});
+
+describe('regression metrics', () => {
+  it('are the metrics the comparison with a baseline makes, for each kind of question', () => {
+    const questions: Record<string, Question> = {
+      noul: { type: 'noul', instructions: 'q' },
+      choice: { type: 'choice', instructions: 'q', criteria: { a: null, b: null } },
+      score: { type: 'score', instructions: 'q', criteria: ['low', 'high'] },
+      box: { type: 'box', instructions: 'q' },
+    } as Record<string, Question>;
+    for (const [kind, question] of Object.entries(questions))
+      expect(
+        compareQuestion(kind, question, []).metrics.map((m) => m.metric),
+        kind,
+      ).toEqual(COMPARED_METRICS[kind]);
+    expect(parseRegressionMetrics('choice.brier', questions)).toMatch(/not a metric compared with a baseline for "choice"/);
+    expect(parseRegressionMetrics('accuracy,score.qwk', questions)).toEqual([
+      { question: null, metric: 'accuracy' },
+      { question: 'score', metric: 'qwk' },
+    ]);
   });
 });
 
