@@ -72,8 +72,10 @@ async function storeFileRun(
   const items = new Map((await core.datasets.expectations(datasetId)).map((i) => [i.id, i]));
   if (!file.lines.some((l) => items.has(l.id)))
     bad(`--baseline ${file.name}: none of its items is in ${dataset.file}; a baseline is over the same items`, false);
-  const models: string[] = [];
-  for (const l of file.lines) models[l.variant] ??= l.model;
+  const given: string[] = [];
+  for (const l of file.lines) given[l.variant] ??= l.model;
+  // Holes (a variant with no line) made undefined, so the check below sees them.
+  const models = Array.from({ length: given.length }, (_, i) => given[i]);
   if (models.some((m, i) => m === undefined || file.lines.some((l) => l.variant === i && l.model !== m)))
     bad(`--baseline ${file.name}: its lines do not give one model per variant`, false);
   const notes: string[] = [];
@@ -87,7 +89,7 @@ async function storeFileRun(
     dataset_id: datasetId,
     set_key: setKey(questions),
     request: { ...request, questions, provider: file.run ? file.run.provider : request.provider },
-    variants: models.map((model) => ({ model })),
+    variants: models.map((model) => ({ model: model! })),
     concurrency: 1,
     budget_usd: null,
     status: 'done',

@@ -56,6 +56,8 @@ export interface CiReport {
   min_final_n: number;
   min_items: number;
   gate_on: 'bound' | 'point';
+  /** whether insufficient data lets the gate pass (--allow-insufficient) */
+  allow_insufficient: boolean;
   models: CiModel[];
   baseline: (BaselineSource & { run_id: string; name: string; created_at: string } & Omit<RunComparison, 'runs'>) | null;
   gates: GateResult[];
@@ -119,6 +121,7 @@ export function ciReport(input: {
     min_final_n: report.min_final_n ?? 0,
     min_items: o.minItems,
     gate_on: o.on,
+    allow_insufficient: o.allowInsufficient,
     models,
     baseline:
       comparison && base && input.baseline

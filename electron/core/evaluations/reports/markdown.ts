@@ -38,7 +38,7 @@ function headline(r: CiReport): string[] {
       : r.outcome === 'fail'
         ? [
             'CAUTION',
-            `${unmet + (r.exit_code === 3 ? insufficient : 0)} of ${r.gates.length} thresholds not met${insufficient ? ` (${insufficient} for insufficient data)` : ''}`,
+            `${unmet + (r.allow_insufficient ? 0 : insufficient)} of ${r.gates.length} thresholds not met${insufficient && !r.allow_insufficient ? ` (${insufficient} for insufficient data)` : ''}`,
           ]
         : insufficient
           ? ['WARNING', `every threshold met or allowed; ${insufficient} with insufficient data`]
