@@ -296,7 +296,7 @@ describe('npm run eval', () => {
     expect(provider.received.length).toBe(before);
 
     // At the smallest budget the first request is admitted; the next one's worst case no longer fits beside it.
-    const out = await run([...args, '--budget', smallest!]);
+    const out = await run([...args, '--budget', smallest!, '--fail-under', 'late.accuracy=0.1', '--junit', join(dir.path, 'budget.xml')]);
     expect(out.code).toBe(1);
     expect(out.stderr).toContain(`(${N} items × 1 model)`);
     expect(out.stderr).toMatch(
@@ -304,7 +304,18 @@ describe('npm run eval', () => {
     );
     // One item, three questions.
     expect(provider.received.length).toBe(before + 3);
-    expect(JSON.parse(readFileSync(join(dir.path, 'budget.json'), 'utf8'))).toMatchObject({ dataset: { items: N }, models: [{ model: 'lp/alpha', items: 1 }] });
+    expect(JSON.parse(readFileSync(join(dir.path, 'budget.json'), 'utf8'))).toMatchObject({
+      dataset: { items: N },
+      models: [{ model: 'lp/alpha', items: 1 }],
+      outcome: 'incomplete',
+      exit_code: 1,
+    });
+    // A run that could not complete is an error in JUnit, whatever its thresholds.
+    const junit = readFileSync(join(dir.path, 'budget.xml'), 'utf8');
+    expect(junit).toMatch(
+      /<testcase classname="verdict\.run" name="run completed">\s*<error message="The run did not complete: budget \(Stopped before the budget/,
+    );
+    expect(junit).toMatch(/<testcase classname="verdict\.lp\/alpha\.late" name="late\.accuracy &gt;= 0\.1">/);
   }, 60_000);
 
   it('prints a cascade curve between two models and the threshold a target picks, worked out by hand from the chosen P(true)', async () => {
