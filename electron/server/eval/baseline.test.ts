@@ -11,6 +11,7 @@ import { LATE, lateP, N, TOPIC, ticketLabels, ticketLines, ticketSet, topicAnswe
 type Changed = { id: string; question: string; model: string; change: string; baseline_answer: string; run_answer: string };
 type Report = {
   run: { id: string; dataset_id: string };
+  models: { model: string; cost_usd: number; latency_ms: unknown; questions: Record<string, Record<string, unknown>> }[];
   baseline: {
     source: string;
     file: string | null;
@@ -117,6 +118,12 @@ describe('verdict eval --baseline', () => {
       expect(runs.find((r) => r.id === again.run.id)?.baseline_id).toBe(v1.run.id);
       const v1Name = (await h['evals.get']({ id: v1.run.id })).name;
       expect(runs.find((r) => r.id === v3.baseline!.run_id)).toMatchObject({ status: 'done', name: `${v1Name} (baseline from v1.jsonl)` });
+      // The screen's report of the same run: every figure it shows is the command's, to the last digit.
+      const screen = await h['evals.report']({ id: v3.run.id });
+      for (const [i, m] of screen.models.entries()) {
+        expect(v3.models[i]).toMatchObject({ model: m.model, cost_usd: m.cost_usd, latency_ms: m.latency_ms });
+        for (const [name, q] of Object.entries(m.questions)) expect(v3.models[i]!.questions[name], name).toMatchObject(q);
+      }
       const compared = await h['evals.compare']({ id: v3.run.id, baseline_id: v3.baseline!.run_id });
       expect(compared.changed).toEqual(v3.baseline!.changed);
       expect(compared.runs[1]!.questions).toEqual(ticketSet(1).questions);
