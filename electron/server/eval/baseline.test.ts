@@ -130,7 +130,7 @@ describe('verdict eval --baseline', () => {
     } finally {
       await core.close();
     }
-  }, 120_000);
+  }, 240_000);
 
   it('refuses a baseline run over other items, and a file that is not a results file (exit 2)', async () => {
     const first = await run(1, ['--format', 'json']);
@@ -154,5 +154,5 @@ describe('verdict eval --baseline', () => {
     const notResults = await run(3, ['--baseline', at('not-results.jsonl')]);
     expect(notResults.code).toBe(2);
     expect(notResults.stderr).toMatch(/--baseline not-results\.jsonl: line 1 is not a results line of --results: model: /);
-  }, 120_000);
+  }, 240_000);
 });

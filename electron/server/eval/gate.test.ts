@@ -51,7 +51,7 @@ describe('verdict eval as a gate', () => {
     writeFileSync(at('data/catalog.json'), JSON.stringify(logprobCatalog(provider.url, ['alpha', 'never'])));
     writeFileSync(at('set.json'), JSON.stringify(ticketSet(1)));
     writeFileSync(at('tickets.jsonl'), ticketLines());
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await provider.close();
     dir.cleanup();
@@ -96,7 +96,7 @@ describe('verdict eval as a gate', () => {
     // The classifier that never says yes: accuracy 0.65, recall 0, precision undefined.
     const never = report.models.find((m) => m.model === 'lp/never')!.questions['late']!;
     expect(never).toMatchObject({ accuracy: 0.65, recall: 0, precision: null, f1: 0 });
-  }, 60_000);
+  }, 180_000);
 
   it('exits 3 on an unmet threshold, naming it with its value, with the failure in a JUnit file that validates against the JUnit schema', async () => {
     writeFileSync(at('step-summary.md'), '# Earlier step output\n');
@@ -144,7 +144,7 @@ describe('verdict eval as a gate', () => {
       `| lp/alpha | late | precision | ${(12 / 14).toFixed(3)} | [${wilsonHere(12, 14)!.low.toFixed(3)}, ${wilsonHere(12, 14)!.high.toFixed(3)}] | 14 |`,
     );
     expect(readFileSync(at('step-summary.md'), 'utf8')).toBe(`# Earlier step output\n\n${summary}`);
-  }, 60_000);
+  }, 180_000);
 
   it('exits 0 when every threshold is met, and says insufficient data apart from pass and fail', async () => {
     const met = await runCommand(cli, [
@@ -175,7 +175,7 @@ describe('verdict eval as a gate', () => {
     expect(allowed.code).toBe(0);
     expect((JSON.parse(allowed.stdout) as Report)['outcome']).toBe('pass');
     expect(junitCases(readFileSync(at('insufficient.xml'), 'utf8'))[0]).toMatchObject({ skipped: true, failure: undefined });
-  }, 60_000);
+  }, 180_000);
 
   it('exits 2 naming the problem, before anything is sent, on bad thresholds and options', async () => {
     const before = provider.received.length;
@@ -198,5 +198,5 @@ describe('verdict eval as a gate', () => {
       expect(out.stderr, extra.join(' ')).toMatch(message);
     }
     expect(provider.received.length).toBe(before);
-  }, 60_000);
+  }, 180_000);
 });
