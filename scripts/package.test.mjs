@@ -86,7 +86,7 @@ describe('npx verdict from a project that installs the packed package', () => {
     const none = await npx([]);
     expect(none.code).toBe(2);
     expect(none.stdout).toContain('verdict eval --set SET.json');
-  }, 60_000);
+  }, 180_000);
 
   it('runs an evaluation from the installed package on the simulated providers, and gates it', async () => {
     writeFileSync(
@@ -106,5 +106,5 @@ describe('npx verdict from a project that installs the packed package', () => {
     const unmet = await npx([...args, '--fail-under', 'late.accuracy=1', '--min-items', '5'], { VERDICT_SANDBOX_TIME_SCALE: '0' });
     expect(unmet.code, unmet.stderr).toBe(3);
     expect(unmet.stdout).toMatch(/NOT MET {2}sandbox\/cheap-mini late\.accuracy = [\d.]+ \(95% Wilson interval/);
-  }, 120_000);
+  }, 240_000);
 });
