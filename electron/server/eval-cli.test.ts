@@ -1,12 +1,11 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildEvalCommand, reportSchema, runCommand } from '../test-support/eval-command';
 import { LogprobProvider, logprobCatalog } from '../test-support/logprob-provider';
 import { tempDir } from '../test-support/temp-core';
 
-const CLI = join(process.cwd(), 'node_modules', '.cache', 'verdict-test', 'eval.mjs');
+let CLI = '';
 
 const SET = {
   model: 'lp/alpha',
@@ -183,16 +182,7 @@ describe('npm run eval', () => {
   let provider: LogprobProvider;
 
   beforeAll(async () => {
-    await build({
-      entryPoints: ['electron/server/eval-cli.ts'],
-      outfile: CLI,
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'esm',
-      packages: 'external',
-      logLevel: 'warning',
-    });
+    CLI = await buildEvalCommand('eval');
     provider = await new LogprobProvider(({ model, text }) => ({ labels: labelsFor(model, text) })).start();
     mkdirSync(join(dir.path, 'data'));
     writeFileSync(join(dir.path, 'data', 'catalog.json'), JSON.stringify(logprobCatalog(provider.url, ['alpha', 'beta'])));
@@ -207,15 +197,7 @@ describe('npm run eval', () => {
     dir.cleanup();
   });
 
-  const run = (args: string[]) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [CLI, '--data-dir', join(dir.path, 'data'), ...args], { env: { ...process.env, VERDICT_LOG_LEVEL: 'error' } });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('exit', (code) => resolve({ code, stdout, stderr }));
-    });
+  const run = (args: string[]) => runCommand(CLI, ['--data-dir', join(dir.path, 'data'), ...args]);
 
   it('reports what the chosen logprobs imply, for two models', async () => {
     const out = await run([
@@ -236,6 +218,10 @@ describe('npm run eval', () => {
     expect(out.stderr).toMatch(/lp\/beta: one request can cost up to \$0\.\d+ \(on item i1\d, the largest in the dataset\)/);
     expect(out.code, out.stderr).toBe(0);
     const report = JSON.parse(readFileSync(join(dir.path, 'report.json'), 'utf8')) as { dataset: { items: number }; models: Record<string, unknown>[] };
+    // The whole report against the schema docs publish (its current version): no field it lacks, none it requires missing.
+    const { schema, validate } = reportSchema();
+    expect(validate(report), JSON.stringify(validate.errors, null, 1)).toBe(true);
+    expect(report).toMatchObject({ report_version: 1, outcome: 'pass', exit_code: 0, gates: [], baseline: null, threshold: 0.5 });
     expect(report.dataset).toEqual({ items: N });
     expect(report.models.map((m) => m['model'])).toEqual(['lp/alpha', 'lp/beta']);
     for (const [index, model] of ['alpha', 'beta'].entries()) {
@@ -248,6 +234,13 @@ describe('npm run eval', () => {
       const { calibration: noulCal, ...noul } = m.questions['late']!;
       const { calibration: choiceCal, ...choice } = m.questions['mood']!;
       const { calibration: scoreCal, ...score } = m.questions['stars']!;
+      // Each question has exactly the fields of its kind in the schema.
+      for (const [question, kind] of [
+        ['late', 'noulQuestion'],
+        ['mood', 'choiceQuestion'],
+        ['stars', 'scoreQuestion'],
+      ] as const)
+        expect(Object.keys(m.questions[question]!).sort(), question).toEqual(Object.keys(schema.$defs[kind]!.properties!).sort());
       expectClose(noul, expectedNoul(model));
       expectClose(choice, expectedChoice(model));
       expectClose(score, expectedScore(model));
@@ -303,7 +296,7 @@ describe('npm run eval', () => {
     expect(provider.received.length).toBe(before);
 
     // At the smallest budget the first request is admitted; the next one's worst case no longer fits beside it.
-    const out = await run([...args, '--budget', smallest!]);
+    const out = await run([...args, '--budget', smallest!, '--fail-under', 'late.accuracy=0.1', '--junit', join(dir.path, 'budget.xml')]);
     expect(out.code).toBe(1);
     expect(out.stderr).toContain(`(${N} items × 1 model)`);
     expect(out.stderr).toMatch(
@@ -311,7 +304,18 @@ describe('npm run eval', () => {
     );
     // One item, three questions.
     expect(provider.received.length).toBe(before + 3);
-    expect(JSON.parse(readFileSync(join(dir.path, 'budget.json'), 'utf8'))).toMatchObject({ dataset: { items: N }, models: [{ model: 'lp/alpha', items: 1 }] });
+    expect(JSON.parse(readFileSync(join(dir.path, 'budget.json'), 'utf8'))).toMatchObject({
+      dataset: { items: N },
+      models: [{ model: 'lp/alpha', items: 1 }],
+      outcome: 'incomplete',
+      exit_code: 1,
+    });
+    // A run that could not complete is an error in JUnit, whatever its thresholds.
+    const junit = readFileSync(join(dir.path, 'budget.xml'), 'utf8');
+    expect(junit).toMatch(
+      /<testcase classname="verdict\.run" name="run completed">\s*<error message="The run did not complete: budget \(Stopped before the budget/,
+    );
+    expect(junit).toMatch(/<testcase classname="verdict\.lp\/alpha\.late" name="late\.accuracy &gt;= 0\.1">/);
   }, 60_000);
 
   it('prints a cascade curve between two models and the threshold a target picks, worked out by hand from the chosen P(true)', async () => {
@@ -388,8 +392,8 @@ describe('npm run eval', () => {
   }, 60_000);
 });
 
+/** Every figure computed here matches the report's (the report's other fields are held to the schema above). */
 function expectClose(actual: Record<string, unknown>, expected: Record<string, unknown>) {
-  expect(Object.keys(actual).sort()).toEqual(Object.keys(expected).sort());
   const walk = (a: unknown, e: unknown, path: string): void => {
     if (typeof e === 'number') expect(a, path).toBeCloseTo(e, 9);
     else if (e && typeof e === 'object')

@@ -292,6 +292,8 @@ export const RunComparisonSchema = z.object({
   ),
   /** changed answers in all (the list holds the first 500) */
   changed_total: z.number().int(),
+  /** changed answers in all by kind: worse, better, and changed with neither right */
+  changed_counts: z.object({ worse: z.number().int(), better: z.number().int(), changed: z.number().int() }).optional(),
 });
 export type RunComparison = z.infer<typeof RunComparisonSchema>;
 

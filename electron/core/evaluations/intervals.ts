@@ -16,6 +16,13 @@ export function intervalMethod(n: number): string {
   return `95% intervals: Wilson score for shares of items; percentile bootstrap over items (${resampleCount(n).toLocaleString('en-US')} resamples, seeded) for the rest`;
 }
 
+/** The metrics whose interval is a Wilson score interval (shares of items); every other metric's is a percentile bootstrap over items. */
+export const WILSON_METRICS: ReadonlySet<string> = new Set(['accuracy', 'precision', 'recall', 'specificity', 'base_rate', 'exact', 'pass_rate']);
+
+/** How a metric's interval is made, named as the report names it. */
+export type IntervalKind = 'wilson' | 'percentile_bootstrap';
+export const intervalKind = (metric: string): IntervalKind => (WILSON_METRICS.has(metric) ? 'wilson' : 'percentile_bootstrap');
+
 const clip = (p: number) => Math.min(1 - CLIP, Math.max(CLIP, p));
 
 /** Items sorted by a score, ascending: the order a weighted AUROC reads them in. */

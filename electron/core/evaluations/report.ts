@@ -71,8 +71,8 @@ export function calibrationPoint(question: Question, answer: AnyAnswer, expected
 }
 
 /**
- * The metrics `npm run eval --report` has always written, per kind: a report without `detail` keeps
- * to them (its readers and its test compare whole objects); the screen asks for the detail.
+ * The metrics of the plain report, per kind (what `npm run eval --report` wrote before it wrote the
+ * screen's detailed report, reports/ci-report.ts): a report without `detail` keeps to them.
  */
 const PLAIN_KEYS = new Set([
   'type',
@@ -178,8 +178,8 @@ export function modelReport(options: {
 
 /**
  * The report. With `detail` (the screen's), each metric's interval, the majority baseline, yes/no
- * precision, recall, F1, base rate and the counts at every threshold; without, the metrics
- * `npm run eval --report` writes.
+ * precision, recall, F1, base rate and the counts at every threshold (the screen and `verdict eval`
+ * read this one); without, the plain metrics.
  */
 export function evalReport(options: {
   questions: Record<string, Question>;

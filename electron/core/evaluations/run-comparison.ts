@@ -76,5 +76,10 @@ export async function compareRuns(deps: { runs: EvalRuns; datasets: Datasets }, 
     not_compared: notCompared,
     changed: changed.slice(0, LISTED),
     changed_total: changed.length,
+    changed_counts: {
+      worse: changed.filter((c) => c.change === 'worse').length,
+      better: changed.filter((c) => c.change === 'better').length,
+      changed: changed.filter((c) => c.change === 'changed').length,
+    },
   };
 }

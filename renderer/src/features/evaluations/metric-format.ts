@@ -4,6 +4,7 @@
  */
 import type { EvalReport, QuestionMetrics } from '../../../../shared/schemas/evaluation';
 import { HIGHER_IS_BETTER } from '../../../../shared/metrics/direction';
+import { costPerItem } from '../../../../shared/metrics/cost';
 
 export interface Interval {
   low: number;
@@ -71,6 +72,6 @@ export function metricOf(q: QuestionMetrics | undefined, metric: string): { valu
 
 /** Cost per 1,000 items of a model, from the items whose cost is known; null when none is. */
 export function costPerThousand(m: EvalReport['models'][number]): number | null {
-  const priced = m.items - m.cost_unknown;
-  return priced > 0 ? (m.cost_usd / priced) * 1000 : null;
+  const each = costPerItem(m);
+  return each === null ? null : each * 1000;
 }
