@@ -28,7 +28,7 @@ import type { Runs } from './runs/runs';
 import type { BoxItems } from './boxes/box-items';
 import type { BoxReview } from './boxes/box-review';
 import type { Datasets } from './datasets/datasets';
-import type { EvalRuns } from './evaluations/eval-runs';
+import type { EvalRuns } from './evaluations/runs/eval-runs';
 import type { GatewayService } from './service';
 import type { ProviderKeys } from './keys/provider-keys';
 import type { SecretStore } from './keys/secret-store';

@@ -22,7 +22,7 @@ import { Runs } from './runs/runs';
 import { BoxItems } from './boxes/box-items';
 import { BoxReview } from './boxes/box-review';
 import { Datasets } from './datasets/datasets';
-import { EvalRuns } from './evaluations/eval-runs';
+import { EvalRuns } from './evaluations/runs/eval-runs';
 import { createServiceSelector } from './service';
 import { ApiKeys } from './keys/api-keys';
 import { SpendLedger } from './keys/spend-ledger';

@@ -4,7 +4,7 @@ import { isoTime, type Clock } from '../clock';
 import type { Datasets } from '../datasets/datasets';
 import { GatewayError } from '../errors';
 import type { BoxStorage } from '../store/ports';
-import type { EvalRuns } from '../evaluations/eval-runs';
+import type { EvalRuns } from '../evaluations/runs/eval-runs';
 import { variantKeys } from '../../../shared/evaluations/variant-keys';
 import { boxAnswersOf, expectedWithTruth, imageUrlOf, sizeFromHead, truthFromExpected, type Edges } from './box-review-rows';
 import { BoxVerdicts, judgedPart, WHOLE_IMAGE, type VerdictRow } from './box-verdicts';

@@ -6,11 +6,11 @@ import { actorOf, type HandlerDeps, type Handlers } from './index';
 import { auditedCreate, auditedImport } from '../audit/audited';
 import { checkExpected, type RawRow, type ValidRow } from '../datasets/dataset-rows';
 import { imageFolderRowsFrom, readRows } from '../datasets/dataset-sources';
-import { estimateRun } from '../evaluations/estimate';
-import { scoreLevel } from '../evaluations/metrics';
-import { resultsCsvHeader, resultsCsvRow, resultLine } from '../evaluations/results-export';
+import { estimateRun } from '../evaluations/estimate/estimate';
+import { scoreLevel } from '../evaluations/reports/metrics';
+import { resultsCsvHeader, resultsCsvRow, resultLine } from '../evaluations/reports/results-export';
 import type { EVAL_OPERATIONS } from '../../../shared/contract/eval-operations';
-import { compareRuns } from '../evaluations/run-comparison';
+import { compareRuns } from '../evaluations/reports/run-comparison';
 import { addSamples, removeSamples } from '../samples/samples';
 import { GatewayError } from '../errors';
 

@@ -6,7 +6,7 @@ import type { DatasetSummary } from '../../../shared/schemas/evaluation';
 import type { QuestionSetSummary } from '../../../shared/schemas/inspector';
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import type { Datasets } from '../datasets/datasets';
-import type { EvalRuns } from '../evaluations/eval-runs';
+import type { EvalRuns } from '../evaluations/runs/eval-runs';
 import type { QuestionSets } from '../question-sets/question-sets';
 import { SAMPLE_DATASET_NAME, SAMPLE_QUESTIONS, SAMPLE_ROWS, SAMPLE_SET_NAME } from './support-tickets';
 

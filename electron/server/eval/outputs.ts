@@ -4,7 +4,7 @@ import type { Core } from '../../core/core';
 import type { CiReport } from '../../core/evaluations/reports/ci-report';
 import { junitXml } from '../../core/evaluations/reports/junit';
 import { markdownSummary, SUMMARY_LIMIT } from '../../core/evaluations/reports/markdown';
-import { formatTable, resultLine } from '../../core/evaluations/results-export';
+import { formatTable, resultLine } from '../../core/evaluations/reports/results-export';
 import type { EvalReport } from '../../../shared/schemas/evaluation';
 import { withRecordedRun, type RecordedRun } from './results-file';
 

@@ -2,12 +2,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCore } from '../create-core';
-import type { Core } from '../core';
-import { FileSecretStore, ownerOnlyFileCodec } from '../keys/secret-store';
-import { LogprobProvider, logprobCatalog, type LabelRequest } from '../../test-support/logprob-provider';
-import { tempDir } from '../../test-support/temp-core';
-import { readRows } from '../datasets/dataset-sources';
+import { createCore } from '../../create-core';
+import type { Core } from '../../core';
+import { FileSecretStore, ownerOnlyFileCodec } from '../../keys/secret-store';
+import { LogprobProvider, logprobCatalog, type LabelRequest } from '../../../test-support/logprob-provider';
+import { tempDir } from '../../../test-support/temp-core';
+import { readRows } from '../../datasets/dataset-sources';
 import { MAX_ITEM_TRIES } from './eval-runner';
 
 /**

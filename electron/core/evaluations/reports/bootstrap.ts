@@ -5,10 +5,10 @@
  * same intervals each time it is read.
  */
 import { quantileSorted } from 'simple-statistics';
-import type { Interval } from '../../../shared/metrics/binary';
-import { BOOTSTRAP_SEED, resampleCount, seededRandom } from '../../../shared/metrics/resample';
+import type { Interval } from '../../../../shared/metrics/binary';
+import { BOOTSTRAP_SEED, resampleCount, seededRandom } from '../../../../shared/metrics/resample';
 
-export { MAX_RESAMPLES, MIN_RESAMPLES, resampleCount } from '../../../shared/metrics/resample';
+export { MAX_RESAMPLES, MIN_RESAMPLES, resampleCount } from '../../../../shared/metrics/resample';
 
 /**
  * The 95% percentile interval of `statistic` over `n` items. A draw is passed as weights (how many

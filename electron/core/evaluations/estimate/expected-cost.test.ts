@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
-import type { Question } from '../../../shared/schemas/question';
-import { tempCore, type TempCore } from '../../test-support/temp-core';
-import { pngWithRect } from '../../test-support/images';
-import { SAMPLE_QUESTIONS, SAMPLE_ROWS } from '../samples/support-tickets';
+import type { DecisionsRequest } from '../../../../shared/schemas/decisions-request';
+import type { Question } from '../../../../shared/schemas/question';
+import { tempCore, type TempCore } from '../../../test-support/temp-core';
+import { pngWithRect } from '../../../test-support/images';
+import { SAMPLE_QUESTIONS, SAMPLE_ROWS } from '../../samples/support-tickets';
 import { estimateRun } from './estimate';
 
 /**

@@ -2,8 +2,8 @@
  * Temperature scaling (issue 12): noul p' = σ(logit(p)/T); choice and score p'_k = softmax(ln p_k / T).
  * For noul the two are the same map over {p, 1 − p}, so one function serves all three.
  */
-import { MAX_TEMPERATURE, type CalibrationSummary } from '../../../shared/schemas/evaluation';
-import { calibrationError, CLIP } from './metrics';
+import { MAX_TEMPERATURE, type CalibrationSummary } from '../../../../shared/schemas/evaluation';
+import { calibrationError, CLIP } from '../reports/metrics';
 
 export const MIN_TEMPERATURE = 0.05;
 

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { evaluateCondition } from '../../../shared/cascade/conditions';
-import type { Answer } from '../../../shared/schemas/answer';
-import type { CascadeCurve } from '../../../shared/schemas/cascade-curve';
-import type { Question } from '../../../shared/schemas/question';
+import { evaluateCondition } from '../../../../shared/cascade/conditions';
+import type { Answer } from '../../../../shared/schemas/answer';
+import type { CascadeCurve } from '../../../../shared/schemas/cascade-curve';
+import type { Question } from '../../../../shared/schemas/question';
 import { cascadeCurve, pickPoint } from './cascade-curve';
 import type { ItemLabels, StoredResult } from './report';
 

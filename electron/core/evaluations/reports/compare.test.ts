@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
-import type { Question } from '../../../shared/schemas/question';
-import { tempCore, type TempCore } from '../../test-support/temp-core';
+import type { DecisionsRequest } from '../../../../shared/schemas/decisions-request';
+import type { Question } from '../../../../shared/schemas/question';
+import { tempCore, type TempCore } from '../../../test-support/temp-core';
 import { changedItems, compareQuestion, type ComparedItem } from './compare';
 import { compareRuns, pairOf } from './run-comparison';
-import { addSamples, removeSamples } from '../samples/samples';
-import { SAMPLE_ROWS } from '../samples/support-tickets';
+import { addSamples, removeSamples } from '../../samples/samples';
+import { SAMPLE_ROWS } from '../../samples/support-tickets';
 
 const late: Question = { type: 'noul', instructions: 'Late?' };
 const noul = (p: number) => ({ type: 'noul', noul: p });

@@ -8,16 +8,16 @@
  *   can cost more. Per model, the worst case of one request too, and the smallest budget that lets
  *   every model send one. Null where a price is unknown.
  */
-import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
-import type { EvalEstimate, EvalVariant } from '../../../shared/schemas/evaluation';
-import type { Question } from '../../../shared/schemas/question';
-import type { Catalog } from '../catalog/catalog';
-import type { DecisionsEngine } from '../decisions/engine';
-import type { Router } from '../routing/router';
-import type { Upstreams } from '../decisions/upstreams';
-import type { Datasets } from '../datasets/datasets';
-import { variantKeys } from '../../../shared/evaluations/variant-keys';
-import { variantRequest } from './eval-runner';
+import type { DecisionsRequest } from '../../../../shared/schemas/decisions-request';
+import type { EvalEstimate, EvalVariant } from '../../../../shared/schemas/evaluation';
+import type { Question } from '../../../../shared/schemas/question';
+import type { Catalog } from '../../catalog/catalog';
+import type { DecisionsEngine } from '../../decisions/engine';
+import type { Router } from '../../routing/router';
+import type { Upstreams } from '../../decisions/upstreams';
+import type { Datasets } from '../../datasets/datasets';
+import { variantKeys } from '../../../../shared/evaluations/variant-keys';
+import { variantRequest } from '../sending/eval-runner';
 import { expectedRequestCost } from './expected-cost';
 import { fitTokens } from './refine';
 

@@ -1,6 +1,6 @@
-import type { Answer } from '../../../shared/schemas/answer';
-import type { Question } from '../../../shared/schemas/question';
-import { answerFrom } from '../decisions/answers';
+import type { Answer } from '../../../../shared/schemas/answer';
+import type { Question } from '../../../../shared/schemas/question';
+import { answerFrom } from '../../decisions/answers';
 import { scaleNoul, scaleProbabilities } from './calibration';
 
 /** The answer with a saved temperature applied (null when the answer carries no probabilities to scale). */

@@ -4,7 +4,7 @@
  * for the rest (Brier, log loss, AUROC, ECE, F1, macro-F1, MAE, QWK, mean IoU).
  */
 import { quantileSorted } from 'simple-statistics';
-import { countsAt, DEFAULT_THRESHOLD, f1Interval, rateIntervals, wilson, type Interval } from '../../../shared/metrics/binary';
+import { countsAt, DEFAULT_THRESHOLD, f1Interval, rateIntervals, wilson, type Interval } from '../../../../shared/metrics/binary';
 import { bootstrapInterval, resampleCount } from './bootstrap';
 import { CLIP, DEFAULT_IOU_THRESHOLD, scoreLevel, type ChoicePoint, type NoulPoint, type ScorePoint } from './metrics';
 import { weightedAuroc, weightedEce, weightedMacroF1, weightedMean, weightedQwk } from './weighted';

@@ -1,10 +1,10 @@
 /** The evaluation report (issue 12's shape) from stored results: pure. */
-import { iou } from '../../../shared/geometry/iou';
-import type { Question } from '../../../shared/schemas/question';
-import type { EvalReport, Expected, ModelReport, QuestionMetrics } from '../../../shared/schemas/evaluation';
-import { calibrate, type CalibrationPoint } from './calibration';
+import { iou } from '../../../../shared/geometry/iou';
+import type { Question } from '../../../../shared/schemas/question';
+import type { EvalReport, Expected, ModelReport, QuestionMetrics } from '../../../../shared/schemas/evaluation';
+import { calibrate, type CalibrationPoint } from '../calibration/calibration';
 import { boxMetrics, choiceMetrics, choiceProbabilities, noulMetrics, percentile, scoreLevel, scoreMetrics, DEFAULT_IOU_THRESHOLD } from './metrics';
-import type { Edges } from '../../../shared/geometry/iou';
+import type { Edges } from '../../../../shared/geometry/iou';
 import { boxIntervals, choiceIntervals, intervalMethod, noulIntervals, scoreIntervals } from './intervals';
 
 /** Below this many judged items a metric is shown as provisional, not as a result. */

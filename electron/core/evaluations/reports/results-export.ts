@@ -1,7 +1,7 @@
-import type { EvalReport, Expected } from '../../../shared/schemas/evaluation';
-import type { Question } from '../../../shared/schemas/question';
-import { csvCell } from '../datasets/datasets';
-import type { resultView } from './eval-runs';
+import type { EvalReport, Expected } from '../../../../shared/schemas/evaluation';
+import type { Question } from '../../../../shared/schemas/question';
+import { csvCell } from '../../datasets/datasets';
+import type { resultView } from '../runs/eval-runs';
 import { judge } from './report';
 
 type ResultView = ReturnType<typeof resultView>;

@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CatalogFileSchema } from '../../../shared/schemas/catalog';
-import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
-import { maxBillingProvider } from '../../test-support/max-billing-provider';
-import { tempCore, type TempCore } from '../../test-support/temp-core';
-import { readRows } from '../datasets/dataset-sources';
+import { CatalogFileSchema } from '../../../../shared/schemas/catalog';
+import type { DecisionsRequest } from '../../../../shared/schemas/decisions-request';
+import { maxBillingProvider } from '../../../test-support/max-billing-provider';
+import { tempCore, type TempCore } from '../../../test-support/temp-core';
+import { readRows } from '../../datasets/dataset-sources';
 import { estimateRun } from './estimate';
 
 /** Catalog prices in USD per token (and per request), by provider. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EvalReport } from '../../../shared/schemas/evaluation';
+import type { EvalReport } from '../../../../shared/schemas/evaluation';
 import { formatTable } from './results-export';
 
 const model = (name: string, cost: number): EvalReport['models'][number] => ({

@@ -4,16 +4,16 @@
  * for both), and the items whose answer changed: worse (right before, wrong now), better, or changed
  * with neither right. Pure over stored answers and expected values.
  */
-import type { Expected, RunComparison } from '../../../shared/schemas/evaluation';
-import type { Question } from '../../../shared/schemas/question';
-import { DEFAULT_THRESHOLD } from '../../../shared/metrics/binary';
-import { iou } from '../../../shared/geometry/iou';
+import type { Expected, RunComparison } from '../../../../shared/schemas/evaluation';
+import type { Question } from '../../../../shared/schemas/question';
+import { DEFAULT_THRESHOLD } from '../../../../shared/metrics/binary';
+import { iou } from '../../../../shared/geometry/iou';
 import { pairedBootstrapDelta } from './bootstrap';
 import { choiceProbabilities, CLIP, DEFAULT_IOU_THRESHOLD, scoreLevel } from './metrics';
-import type { Edges } from '../../../shared/geometry/iou';
+import type { Edges } from '../../../../shared/geometry/iou';
 import { judge } from './report';
 import { weightedAuroc, weightedEce, weightedF1, weightedMean, weightedMacroF1, weightedQwk, type Weights } from './weighted';
-import { HIGHER_IS_BETTER } from '../../../shared/metrics/direction';
+import { HIGHER_IS_BETTER } from '../../../../shared/metrics/direction';
 
 type AnyAnswer = { type?: string; noul?: number; choice?: string; probabilities?: Record<string, number>; score?: number; box?: Edges };
 

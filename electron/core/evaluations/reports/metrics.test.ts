@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { calibrate, fitTemperature, scaleNoul, scaleProbabilities, type CalibrationPoint } from './calibration';
+import { calibrate, fitTemperature, scaleNoul, scaleProbabilities, type CalibrationPoint } from '../calibration/calibration';
 import { auroc, boxMetrics, calibrationError, choiceMetrics, noulMetrics, percentile, quadraticWeightedKappa, scoreMetrics } from './metrics';
 
 describe('noul metrics', () => {

@@ -6,19 +6,19 @@
  * it first. Retries after a failure are not counted; the expectation refined from a run's answered
  * items (eval-runs.ts) takes in what they cost.
  */
-import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
-import type { Question } from '../../../shared/schemas/question';
-import type { CatalogEndpoint } from '../catalog/types';
-import { imageTokens } from '../catalog/image-tokens';
-import { BOX_SYSTEM_PROMPT, boxPrompt, methodFor, questionPart, statedRequest } from '../decisions/ask';
-import { SYSTEM_PROMPT } from '../decisions/labels';
-import { prepare, type Prepared } from '../decisions/prepare';
-import { estimateTokensOfLength } from '../decisions/state';
-import { countTokens } from '../decisions/tokens';
-import type { Catalog } from '../catalog/catalog';
-import type { Router } from '../routing/router';
-import type { Upstreams } from '../decisions/upstreams';
-import { requestNeeds } from '../decisions/needs';
+import type { DecisionsRequest } from '../../../../shared/schemas/decisions-request';
+import type { Question } from '../../../../shared/schemas/question';
+import type { CatalogEndpoint } from '../../catalog/types';
+import { imageTokens } from '../../catalog/image-tokens';
+import { BOX_SYSTEM_PROMPT, boxPrompt, methodFor, questionPart, statedRequest } from '../../decisions/ask';
+import { SYSTEM_PROMPT } from '../../decisions/labels';
+import { prepare, type Prepared } from '../../decisions/prepare';
+import { estimateTokensOfLength } from '../../decisions/state';
+import { countTokens } from '../../decisions/tokens';
+import type { Catalog } from '../../catalog/catalog';
+import type { Router } from '../../routing/router';
+import type { Upstreams } from '../../decisions/upstreams';
+import { requestNeeds } from '../../decisions/needs';
 
 /** Where routing would send a request, and what each endpoint takes. */
 export interface CostDeps {
@@ -26,7 +26,7 @@ export interface CostDeps {
   router: Router;
   upstreams: Upstreams;
 }
-import { cachedPrefixTokens, chatPromptTokens, dataUrlSize, nativePromptTokens } from '../sandbox/counting';
+import { cachedPrefixTokens, chatPromptTokens, dataUrlSize, nativePromptTokens } from '../../sandbox/counting';
 
 /** OpenAI's documented framing of a chat request ("How to count tokens with tiktoken"): 3 per message, 3 to start the reply. */
 const CHAT_FRAME_TOKENS = 3 * 2 + 3;

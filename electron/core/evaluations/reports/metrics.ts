@@ -2,10 +2,10 @@
  * Evaluation metrics and calibration, as issue 12 defines them. Pure functions over answers and
  * expected values; nothing here reads the store or the clock.
  */
-import { iou, type Edges } from '../../../shared/geometry/iou';
-import type { Question } from '../../../shared/schemas/question';
-import type { ReliabilityBin } from '../../../shared/schemas/evaluation';
-import { countsAt, curve, DEFAULT_THRESHOLD, rates, wilson, type Interval } from '../../../shared/metrics/binary';
+import { iou, type Edges } from '../../../../shared/geometry/iou';
+import type { Question } from '../../../../shared/schemas/question';
+import type { ReliabilityBin } from '../../../../shared/schemas/evaluation';
+import { countsAt, curve, DEFAULT_THRESHOLD, rates, wilson, type Interval } from '../../../../shared/metrics/binary';
 
 export const CLIP = 1e-15;
 export const BINS = 10;

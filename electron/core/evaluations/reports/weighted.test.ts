@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { auroc, calibrationError, choiceMetrics, quadraticWeightedKappa } from './metrics';
 import { quantileSorted } from 'simple-statistics';
-import { f1Interval } from '../../../shared/metrics/binary';
+import { f1Interval } from '../../../../shared/metrics/binary';
 import { weightedAuroc, weightedEce, weightedF1, weightedMacroF1, weightedMean, weightedQwk } from './weighted';
 import { bootstrapInterval, pairedBootstrapDelta, resampleCount } from './bootstrap';
 

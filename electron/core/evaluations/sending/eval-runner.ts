@@ -4,20 +4,20 @@
  * that have none), 429s waited out as Retry-After says, a budget that stops the run before a
  * call could pass it.
  */
-import type { Cascade } from '../../../shared/schemas/cascade';
-import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
-import type { DecisionsResponse } from '../../../shared/schemas/decisions-response';
-import type { EvalVariant } from '../../../shared/schemas/evaluation';
-import type { Question } from '../../../shared/schemas/question';
-import { isoTime, type Clock } from '../clock';
-import { GatewayError } from '../errors';
-import { usageOf } from '../decisions/usage';
-import { Cancellation, type CancelSignal } from '../cancel';
-import type { EvalStorage } from '../store/ports';
-import { variantKeys } from '../../../shared/evaluations/variant-keys';
-import type { Datasets } from '../datasets/datasets';
-import { calibratedAnswer } from './apply-calibration';
-import { formatUsd } from '../../../shared/money/format-usd';
+import type { Cascade } from '../../../../shared/schemas/cascade';
+import type { DecisionsRequest } from '../../../../shared/schemas/decisions-request';
+import type { DecisionsResponse } from '../../../../shared/schemas/decisions-response';
+import type { EvalVariant } from '../../../../shared/schemas/evaluation';
+import type { Question } from '../../../../shared/schemas/question';
+import { isoTime, type Clock } from '../../clock';
+import { GatewayError } from '../../errors';
+import { usageOf } from '../../decisions/usage';
+import { Cancellation, type CancelSignal } from '../../cancel';
+import type { EvalStorage } from '../../store/ports';
+import { variantKeys } from '../../../../shared/evaluations/variant-keys';
+import type { Datasets } from '../../datasets/datasets';
+import { calibratedAnswer } from '../calibration/apply-calibration';
+import { formatUsd } from '../../../../shared/money/format-usd';
 
 export interface EvalDecide {
   (

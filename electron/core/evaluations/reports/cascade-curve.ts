@@ -18,16 +18,16 @@
  *   the band [min(p, 1 − p), max(p, 1 − p)] (half-width |p − 0.5|), and [0.5, 0.5] and [0, 1]. Between
  *   two such thresholds no item changes side, so the curve is exact, not sampled.
  */
-import type { Question } from '../../../shared/schemas/question';
-import type { Answer } from '../../../shared/schemas/answer';
-import type { CascadeCondition } from '../../../shared/schemas/cascade';
-import type { CascadeCurve, CascadeFamily, CascadePoint, CascadeSingle } from '../../../shared/schemas/cascade-curve';
-import { conditionProblems, figureOf } from '../../../shared/cascade/conditions';
-import { GatewayError } from '../errors';
+import type { Question } from '../../../../shared/schemas/question';
+import type { Answer } from '../../../../shared/schemas/answer';
+import type { CascadeCondition } from '../../../../shared/schemas/cascade';
+import type { CascadeCurve, CascadeFamily, CascadePoint, CascadeSingle } from '../../../../shared/schemas/cascade-curve';
+import { conditionProblems, figureOf } from '../../../../shared/cascade/conditions';
+import { GatewayError } from '../../errors';
 import { percentile } from './metrics';
 import { judge, type ItemLabels, type StoredResult } from './report';
 
-export { pickPoint } from '../../../shared/evaluations/cascade-pick';
+export { pickPoint } from '../../../../shared/evaluations/cascade-pick';
 
 const READS: Record<CascadeFamily, ReadonlySet<Question['type']>> = {
   confidenceBelow: new Set(['choice', 'score', 'box']),

@@ -1,13 +1,13 @@
-import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
-import type { Expected, RunComparison } from '../../../shared/schemas/evaluation';
-import type { Question } from '../../../shared/schemas/question';
-import { GatewayError } from '../errors';
-import type { Datasets } from '../datasets/datasets';
-import type { EvalRuns } from './eval-runs';
+import type { DecisionsRequest } from '../../../../shared/schemas/decisions-request';
+import type { Expected, RunComparison } from '../../../../shared/schemas/evaluation';
+import type { Question } from '../../../../shared/schemas/question';
+import { GatewayError } from '../../errors';
+import type { Datasets } from '../../datasets/datasets';
+import type { EvalRuns } from '../runs/eval-runs';
 import { resampleCount } from './bootstrap';
 import { changedItems, compareQuestion, type ComparedItem } from './compare';
-import { variantKeys } from '../../../shared/evaluations/variant-keys';
-import { itemText } from './item-text';
+import { variantKeys } from '../../../../shared/evaluations/variant-keys';
+import { itemText } from '../results/item-text';
 
 /** The changed answers listed; all are counted. */
 const LISTED = 500;
