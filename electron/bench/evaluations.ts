@@ -280,7 +280,7 @@ async function runnerAlone(core: Awaited<ReturnType<typeof createCore>>, dataset
     attempts: [{ endpoint: 'p/m', outcome: 'ok', message: null, total_ms: 1 }],
   };
   const runs = new EvalRuns({
-    storage: core.storage.evals,
+    storage: core.storage,
     clock: core.clock,
     logger: core.logger,
     datasets: core.datasets,

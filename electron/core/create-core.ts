@@ -147,7 +147,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const runs = new Runs({ storage: storage.runs, clock, log: runStore, service: () => services.current() });
   const datasets = await Datasets.open(storage.datasets, clock);
   const evalRuns = new EvalRuns({
-    storage: storage.evals,
+    storage,
     // One of a team's instances sends a run at a time; this one restarted is the same one.
     owner: instance,
     // On a team's Postgres every live instance sends a share of each running run.

@@ -43,7 +43,7 @@ describe("the user's own traffic", () => {
     await runs.add(run('d2', 200, 300, 4));
     await runs.add(run('d3', 502, 999, 9));
     const ds = await env.core.datasets.create('d', [{ id: 'x', state: 'x', expected: {} }]);
-    await env.core.storage.evals.addRun({
+    await env.core.storage.evalRuns.addRun({
       id: 'r',
       name: 'r',
       dataset_id: ds.id,
@@ -60,7 +60,7 @@ describe("the user's own traffic", () => {
       baseline_id: null,
       estimate: null,
     });
-    await env.core.storage.evals.putAnswer(
+    await env.core.storage.evalWork.putAnswer(
       'r',
       {
         variant: 0,

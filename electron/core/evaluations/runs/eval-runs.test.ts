@@ -9,7 +9,7 @@ import { GatewayError } from '../../errors';
 import { silentLogger } from '../../logger';
 import { Store } from '../../store/sqlite/database';
 import { SqliteDatasetStore } from '../../store/sqlite/dataset-store';
-import { SqliteEvalStore } from '../../store/sqlite/eval-store';
+import { sqliteEvaluationStorage } from '../../store/sqlite/eval-store';
 import { Datasets } from '../../datasets/datasets';
 import { readRows } from '../../datasets/dataset-sources';
 import { EvalRuns } from './eval-runs';
@@ -49,7 +49,7 @@ beforeEach(async () => {
     return behaviour(request, calls.length);
   };
   runs = new EvalRuns({
-    storage: new SqliteEvalStore(store),
+    storage: sqliteEvaluationStorage(store),
     clock: systemClock,
     logger: silentLogger,
     datasets,
@@ -291,7 +291,7 @@ describe('evaluation runs', () => {
   it('a pause does not wait out a Retry-After first, and a resume then goes on', async () => {
     runs.close();
     // The runs' own sleep, which a stop wakes (the other tests use one that ignores it).
-    runs = new EvalRuns({ storage: new SqliteEvalStore(store), clock: systemClock, logger: silentLogger, datasets, decide });
+    runs = new EvalRuns({ storage: sqliteEvaluationStorage(store), clock: systemClock, logger: silentLogger, datasets, decide });
     behaviour = async (_r, n) => {
       if (n === 1) throw new GatewayError('rate_limited', 'slow down', { headers: { 'Retry-After': '30' } });
       return answer(0.9);

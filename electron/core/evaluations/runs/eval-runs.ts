@@ -6,7 +6,7 @@ import { isoTime, type Clock } from '../../clock';
 import { GatewayError } from '../../errors';
 import type { Logger } from '../../logger';
 import type { CancelSignal } from '../../cancel';
-import type { EvalStorage, StoredEvalResult, StoredEvalRun } from '../../store/ports';
+import type { EvaluationStorage, StoredEvalResult, StoredEvalRun } from '../../store/ports';
 import type { Datasets } from '../../datasets/datasets';
 import { budgetMessage, EvalRunner, MAX_ITEM_TRIES, type EvalDecide, type RunnerEnd } from '../sending/eval-runner';
 import { calibrate } from '../calibration/calibration';
@@ -68,7 +68,7 @@ export class EvalRuns {
 
   constructor(
     private readonly deps: {
-      storage: EvalStorage;
+      storage: EvaluationStorage;
       clock: Clock;
       logger: Logger;
       datasets: Datasets;
@@ -91,7 +91,7 @@ export class EvalRuns {
   ) {}
 
   private async row(id: string): Promise<RunRow> {
-    const row = await this.deps.storage.getRun(id);
+    const row = await this.deps.storage.evalRuns.getRun(id);
     if (!row) throw new GatewayError('not_found', `No evaluation run with id "${id}"`);
     return row;
   }
@@ -102,7 +102,7 @@ export class EvalRuns {
     const live = this.active.get(row.id);
     // A spread run's counts are every instance's: the store's.
     const own = live && !live.spread ? live : undefined;
-    const counts = own ? { done: own.done, failed: own.failed, spent: own.spent } : await this.deps.storage.counts(row.id);
+    const counts = own ? { done: own.done, failed: own.failed, spent: own.spent } : await this.deps.storage.evalResults.counts(row.id);
     // A run goes with its dataset: one deleted meanwhile has no items left.
     const items = await this.deps.datasets.itemCount(row.dataset_id).catch(() => 0);
     const estimate = row.estimate === null ? null : (row.estimate as RunEstimate);
@@ -143,7 +143,7 @@ export class EvalRuns {
    * MIN_FOR_EXPECTATION requests are answered, or when a cost is unknown.
    */
   private async expectation(id: string, total: number, estimate: RunEstimate | null): Promise<{ expected_usd: number | null; expected_from: number }> {
-    const answered: (Answered & { cost: number | null; unknown: number })[] = await this.deps.storage.answeredByVariant(id);
+    const answered: (Answered & { cost: number | null; unknown: number })[] = await this.deps.storage.evalResults.answeredByVariant(id);
     const n = answered.reduce((s, a) => s + a.n, 0);
     if (n < MIN_FOR_EXPECTATION || total === 0) return { expected_usd: null, expected_from: n };
     if (estimate?.variants) return { expected_usd: refinedExpectation(estimate.variants, answered), expected_from: n };
@@ -167,7 +167,7 @@ export class EvalRuns {
           `baseline_id: the run "${base.name}" is over another dataset than "${row.name}"; a baseline must be over the same items`,
         );
     }
-    await this.deps.storage.updateRun(id, { baseline_id: baselineId });
+    await this.deps.storage.evalRuns.updateRun(id, { baseline_id: baselineId });
     return this.get(id);
   }
 
@@ -175,7 +175,11 @@ export class EvalRuns {
   private async savedCalibrations(set: string, variants: readonly EvalVariant[]): Promise<AppliedCalibration[]> {
     const each = await Promise.all(
       variants.map(async (v, variant) =>
-        (await this.deps.storage.calibrations({ set_key: set, model: v.model })).map((c) => ({ variant, question: c.question, temperature: c.temperature })),
+        (await this.deps.storage.calibrations.calibrations({ set_key: set, model: v.model })).map((c) => ({
+          variant,
+          question: c.question,
+          temperature: c.temperature,
+        })),
       ),
     );
     return each.flat();
@@ -197,7 +201,7 @@ export class EvalRuns {
     const id = `eval-${randomUUID()}`;
     const name = input.name ?? (await this.defaultName(dataset, input.variants));
     const set = setKey(input.request.questions);
-    await this.deps.storage.addRun({
+    await this.deps.storage.evalRuns.addRun({
       id,
       name,
       dataset_id: dataset.id,
@@ -225,7 +229,7 @@ export class EvalRuns {
   private async defaultName(dataset: { id: string; name: string }, variants: readonly EvalVariant[]): Promise<string> {
     const keys = variantKeys(variants);
     const base = `${dataset.name} × ${keys.length === 1 ? keys[0] : `${keys.length} models`}`;
-    const taken = new Set(await this.deps.storage.runNames(dataset.id));
+    const taken = new Set(await this.deps.storage.evalRuns.runNames(dataset.id));
     if (!taken.has(base)) return base;
     let n = 2;
     while (taken.has(`${base}, run ${n}`)) n += 1;
@@ -260,12 +264,15 @@ export class EvalRuns {
   /** Takes or renews the lease on a run: whether this process may send its requests. */
   private lease(id: string): Promise<boolean> {
     const now = this.deps.clock.now();
-    return this.deps.storage.leaseRun(id, this.owner, now, now + RUN_LEASE_MS);
+    return this.deps.storage.evalWork.leaseRun(id, this.owner, now, now + RUN_LEASE_MS);
   }
 
   /** Items of a run still to send: no stored result, or a failure to try again. */
   private async pendingWork(row: RunRow): Promise<{ variant: number; position: number }[]> {
-    const [stored, items] = await Promise.all([this.deps.storage.triesByItem(row.id, MAX_ITEM_TRIES), this.deps.datasets.expectations(row.dataset_id)]);
+    const [stored, items] = await Promise.all([
+      this.deps.storage.evalResults.triesByItem(row.id, MAX_ITEM_TRIES),
+      this.deps.datasets.expectations(row.dataset_id),
+    ]);
     const work: { variant: number; position: number }[] = [];
     for (const { position } of items)
       for (let variant = 0; variant < row.variants.length; variant += 1) {
@@ -294,7 +301,7 @@ export class EvalRuns {
       const applied = row.calibrations ?? (await this.savedCalibrations(row.set_key, variants));
       const calibrations = new Map<number, Map<string, number>>(variants.map((_, i) => [i, new Map()]));
       for (const c of applied) calibrations.get(c.variant)?.set(c.question, c.temperature);
-      await this.deps.storage.updateRun(row.id, { status: 'running', message: null, finished_at: null });
+      await this.deps.storage.evalRuns.updateRun(row.id, { status: 'running', message: null, finished_at: null });
       runner = await EvalRunner.start(
         {
           id: row.id,
@@ -357,7 +364,7 @@ export class EvalRuns {
     this.launching.add(row.id);
     let runner: EvalRunner;
     try {
-      if (how.spreading && !(await this.deps.storage.spreadRun(row.id, this.owner, await this.pendingWork(row), this.deps.clock.now()))) {
+      if (how.spreading && !(await this.deps.storage.evalWork.spreadRun(row.id, this.owner, await this.pendingWork(row), this.deps.clock.now()))) {
         if (how.quietly) return;
         throw new GatewayError(
           'bad_request',
@@ -414,7 +421,7 @@ export class EvalRuns {
       .catch(async (error: unknown) => {
         this.deps.logger.error({ err: error, run: row.id }, 'evaluation run failed');
         const message = error instanceof Error ? error.message : String(error);
-        await this.deps.storage
+        await this.deps.storage.evalWork
           .stopRun(row.id, 'failed', message, isoTime(this.deps.clock))
           .catch((e: unknown) => this.deps.logger.error({ err: e, run: row.id }, 'evaluation run not marked failed'));
         await this.letGo(row.id);
@@ -428,7 +435,9 @@ export class EvalRuns {
   /** A spread run's runner stopped here: its claims given back (others take them at once), no longer active. */
   private async letGo(id: string): Promise<void> {
     try {
-      await this.deps.storage.releaseClaims(id, this.owner).catch((error: unknown) => this.deps.logger.warn({ err: error, run: id }, 'claims not given back'));
+      await this.deps.storage.evalWork
+        .releaseClaims(id, this.owner)
+        .catch((error: unknown) => this.deps.logger.warn({ err: error, run: id }, 'claims not given back'));
     } finally {
       this.active.delete(id);
     }
@@ -437,7 +446,7 @@ export class EvalRuns {
   /** Joins a running spread run (told by another instance, or found by a look): a share of its items is sent here too. */
   private async join(id: string): Promise<boolean> {
     if (this.active.has(id) || this.launching.has(id) || this.closing) return false;
-    const row = await this.deps.storage.getRun(id);
+    const row = await this.deps.storage.evalRuns.getRun(id);
     if (row?.status !== 'running') return false;
     await this.send(row, { spreading: false, quietly: true });
     return this.active.has(id);
@@ -450,8 +459,9 @@ export class EvalRuns {
     try {
       if (this.lost.delete(id)) return;
       // Closing the core leaves the run 'running', so the next start (of any instance) resumes it.
-      if (!this.closing) await this.deps.storage.updateRun(id, { status: end, message, finished_at: end === 'paused' ? null : isoTime(this.deps.clock) });
-      await this.deps.storage.releaseRun(id, this.owner);
+      if (!this.closing)
+        await this.deps.storage.evalRuns.updateRun(id, { status: end, message, finished_at: end === 'paused' ? null : isoTime(this.deps.clock) });
+      await this.deps.storage.evalWork.releaseRun(id, this.owner);
     } finally {
       // Not active only once its status says so: a resume meanwhile does not find it stopped and still 'running'.
       this.active.delete(id);
@@ -466,7 +476,7 @@ export class EvalRuns {
   async resumeInterrupted(): Promise<number> {
     if (this.deps.spread && !this.takingUp)
       // A run spread by another instance is joined at once.
-      await this.deps.storage.onSpread((id) => {
+      await this.deps.storage.evalWork.onSpread((id) => {
         const joined = id ? this.join(id) : this.takeUpRuns();
         void joined.catch((error: unknown) => this.deps.logger.warn({ err: error, run: id }, 'evaluation run not joined'));
       });
@@ -489,8 +499,8 @@ export class EvalRuns {
   }
 
   private async takeUpRuns(): Promise<number> {
-    const rows = await this.deps.storage.listRuns({ limit: 1_000_000, status: 'running' });
-    const spread = new Set(this.deps.spread ? await this.deps.storage.spreadRuns() : []);
+    const rows = await this.deps.storage.evalRuns.listRuns({ limit: 1_000_000, status: 'running' });
+    const spread = new Set(this.deps.spread ? await this.deps.storage.evalWork.spreadRuns() : []);
     let taken = 0;
     for (const row of rows) {
       if (this.active.has(row.id)) continue;
@@ -519,7 +529,7 @@ export class EvalRuns {
   }
 
   async list(): Promise<EvalRun[]> {
-    return Promise.all((await this.deps.storage.listRuns({ limit: 200 })).map((r) => this.view(r)));
+    return Promise.all((await this.deps.storage.evalRuns.listRuns({ limit: 200 })).map((r) => this.view(r)));
   }
 
   async pause(id: string): Promise<EvalRun> {
@@ -528,17 +538,17 @@ export class EvalRuns {
     if (this.deps.spread && !runner?.stoppingFor) {
       // Every instance sending it stops at its next renewal, letting its requests in flight finish.
       runner?.stop('paused');
-      await this.deps.storage.stopRun(id, 'paused', null, null);
+      await this.deps.storage.evalWork.stopRun(id, 'paused', null, null);
     } else if (runner) {
       runner.stop('paused');
-      await this.deps.storage.updateRun(id, { status: 'paused' });
+      await this.deps.storage.evalRuns.updateRun(id, { status: 'paused' });
     }
     return this.get(id);
   }
 
   /** Failed items a resume would send again: not refused as malformed, and sent fewer than MAX_ITEM_TRIES times. */
   private retryable(id: string): Promise<number> {
-    return this.deps.storage.retryableCount(id, MAX_ITEM_TRIES);
+    return this.deps.storage.evalResults.retryableCount(id, MAX_ITEM_TRIES);
   }
 
   /** Goes on with the items that have no result, and sends failed items again (a finished run too, when it has some). */
@@ -547,13 +557,13 @@ export class EvalRuns {
     if (row.status === 'cancelled') throw new GatewayError('bad_request', 'The run is cancelled; start a new one');
     if (row.status === 'done' && (await this.retryable(id)) === 0)
       throw new GatewayError('bad_request', 'The run is done and has no failed item to try again; start a new one');
-    if (budget !== undefined) await this.deps.storage.updateRun(id, { budget_usd: budget });
+    if (budget !== undefined) await this.deps.storage.evalRuns.updateRun(id, { budget_usd: budget });
     const runner = this.active.get(id);
     if (!runner) await this.launch(await this.row(id));
     else if (runner.stoppingFor === 'paused' || runner.stoppingFor === 'budget') {
       // Stopping, with requests still in flight: a resume now is not dropped; the run goes on once they return.
       this.resumeWhenStopped.add(id);
-      await this.deps.storage.updateRun(id, { status: 'running', message: null });
+      await this.deps.storage.evalRuns.updateRun(id, { status: 'running', message: null });
     }
     return this.get(id);
   }
@@ -565,7 +575,7 @@ export class EvalRuns {
     if (runner?.spread) {
       // Every instance sending it stops at its next renewal, its requests in flight cut off.
       runner.stop('cancelled');
-      if (row.status !== 'done') await this.deps.storage.updateRun(id, { status: 'cancelled', message: null, finished_at: isoTime(this.deps.clock) });
+      if (row.status !== 'done') await this.deps.storage.evalRuns.updateRun(id, { status: 'cancelled', message: null, finished_at: isoTime(this.deps.clock) });
     } else if (runner) runner.stop('cancelled');
     else if (row.status !== 'done') await this.finish(id, 'cancelled', null);
     return this.get(id);
@@ -573,7 +583,7 @@ export class EvalRuns {
 
   async delete(id: string): Promise<{ id: string }> {
     await this.cancel(id);
-    await this.deps.storage.removeRun(id);
+    await this.deps.storage.evalRuns.removeRun(id);
     return { id };
   }
 
@@ -613,27 +623,27 @@ export class EvalRuns {
     variant: number,
     position?: number,
   ): Promise<{ position: number; answers: Record<string, unknown>; answered_at: string | null }[]> {
-    if (position === undefined) return this.deps.storage.answersOf(runId, variant);
-    return (await this.deps.storage.resultsAt(runId, position, variant)).filter((r) => r.ok);
+    if (position === undefined) return this.deps.storage.evalResults.answersOf(runId, variant);
+    return (await this.deps.storage.evalResults.resultsAt(runId, position, variant)).filter((r) => r.ok);
   }
 
   /** The newest answer of a model (as variantKeys names it) to each item of a dataset, over every run of it. */
   newestAnswers(datasetId: string, modelKey: string, position?: number) {
-    return this.deps.storage.newestAnswers(datasetId, modelKey, position);
+    return this.deps.storage.evalResults.newestAnswers(datasetId, modelKey, position);
   }
 
   /** USD the run's results cost, every try counted. */
   async spent(id: string): Promise<number> {
-    return (await this.deps.storage.counts(id)).spent;
+    return (await this.deps.storage.evalResults.counts(id)).spent;
   }
 
   /** Per model, answered results with their tokens summed (the user's own traffic). */
   answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number }[]> {
-    return this.deps.storage.answeredTokens();
+    return this.deps.storage.evalResults.answeredTokens();
   }
 
   private results(id: string): Promise<ResultRow[]> {
-    return this.deps.storage.results(id);
+    return this.deps.storage.evalResults.results(id);
   }
 
   /** The report; `detail` as evalReport takes it (the command line's plain report by default). */
@@ -698,7 +708,7 @@ export class EvalRuns {
     options: { offset: number; limit: number; filter: 'all' | 'wrong' | 'disagree' | 'low'; question?: string | undefined; below?: number },
   ): Promise<{ total: number; rows: EvalResultRow[] }> {
     // Moved by every write to results or dataset items, by any process; nothing else.
-    const version = this.deps.storage.changeToken();
+    const version = this.deps.storage.evalResults.changeToken();
     const key = JSON.stringify([id, options.filter, options.question ?? null, options.below ?? null, version]);
     if (this.matrixCache?.key !== key) this.matrixCache = { key, rows: await this.matrixRows(id, options) };
     const rows = this.matrixCache.rows;
@@ -791,7 +801,7 @@ export class EvalRuns {
     const row = await this.row(id);
     const keys = variantKeys(row.variants);
     const item = await this.deps.datasets.item(row.dataset_id, position);
-    const results = await this.deps.storage.resultsAt(id, position);
+    const results = await this.deps.storage.evalResults.resultsAt(id, position);
     return { item, results: results.map((r) => resultView(r, keys)) };
   }
 
@@ -820,16 +830,16 @@ export class EvalRuns {
     const model = row.variants[input.variant]?.model;
     if (!model) throw new GatewayError('bad_request', `variant: the run has no variant ${input.variant}`);
     const saved = { set_key: row.set_key, model, question: input.question, temperature: input.temperature, created_at: isoTime(this.deps.clock) };
-    await this.deps.storage.saveCalibration(saved);
+    await this.deps.storage.calibrations.saveCalibration(saved);
     return saved;
   }
 
   calibrations(): Promise<SavedCalibration[]> {
-    return this.deps.storage.calibrations();
+    return this.deps.storage.calibrations.calibrations();
   }
 
   async deleteCalibration(input: { set_key: string; model: string; question: string }): Promise<{ deleted: number }> {
-    return { deleted: await this.deps.storage.deleteCalibration(input) };
+    return { deleted: await this.deps.storage.calibrations.deleteCalibration(input) };
   }
 
   /** Every stored result with its item, one at a time (exports); items are read without their content. */

@@ -13,7 +13,7 @@ import { isoTime, type Clock } from '../../clock';
 import { GatewayError } from '../../errors';
 import { usageOf } from '../../decisions/usage';
 import { Cancellation, type CancelSignal } from '../../cancel';
-import type { EvalStorage } from '../../store/ports';
+import type { EvalRunPace, EvaluationStorage } from '../../store/ports';
 import { variantKeys } from '../../../../shared/evaluations/variant-keys';
 import type { Datasets } from '../../datasets/datasets';
 import { calibratedAnswer } from '../calibration/apply-calibration';
@@ -108,7 +108,7 @@ export function budgetMessage(budget: number, stop: BudgetStop | null): string {
 }
 
 export interface RunnerDeps {
-  storage: EvalStorage;
+  storage: EvaluationStorage;
   clock: Clock;
   datasets: Datasets;
   decide: EvalDecide;
@@ -200,9 +200,9 @@ export class EvalRunner {
   /** A runner for the run as stored: what it has done, spent and may send again is read first. */
   static async start(spec: RunnerSpec, deps: RunnerDeps): Promise<EvalRunner> {
     const [counts, items, stored] = await Promise.all([
-      deps.storage.counts(spec.id),
+      deps.storage.evalResults.counts(spec.id),
       deps.datasets.itemCount(spec.datasetId),
-      deps.storage.triesByItem(spec.id, MAX_ITEM_TRIES),
+      deps.storage.evalResults.triesByItem(spec.id, MAX_ITEM_TRIES),
     ]);
     return new EvalRunner(spec, deps, counts, items, stored);
   }
@@ -266,14 +266,14 @@ export class EvalRunner {
     for (;;) {
       if (this.stopping) return;
       const now = clock.now();
-      const [work] = await storage.claimWork(this.spec.id, spread.owner, now, now + spread.leaseMs, 1);
+      const [work] = await storage.evalWork.claimWork(this.spec.id, spread.owner, now, now + spread.leaseMs, 1);
       if (work) {
         const item = await datasets.item(this.spec.datasetId, work.position);
         yield { position: work.position, variant: work.variant, state: item.state, tries: 0 };
         continue;
       }
-      if (this.inFlight === 0 && (await storage.finishIfDrained(this.spec.id, isoTime(clock), now))) return;
-      const pace = await storage.renewClaims(this.spec.id, spread.owner, clock.now() + spread.leaseMs);
+      if (this.inFlight === 0 && (await storage.evalWork.finishIfDrained(this.spec.id, isoTime(clock), now))) return;
+      const pace = await storage.evalWork.renewClaims(this.spec.id, spread.owner, clock.now() + spread.leaseMs);
       if (this.followed(pace)) return;
       this.poke = new Cancellation();
       await this.deps.sleep(spread.pollMs, this.poke).catch(() => undefined);
@@ -281,7 +281,7 @@ export class EvalRunner {
   }
 
   /** Takes what the store says of the run (any instance's pause, cancel, budget, Retry-After); whether it stopped here. */
-  private followed(pace: Awaited<ReturnType<EvalStorage['renewClaims']>>): boolean {
+  private followed(pace: EvalRunPace | undefined): boolean {
     if (!pace) {
       this.stop('cancelled');
       return true;
@@ -303,7 +303,7 @@ export class EvalRunner {
     if (spread) {
       this.renewTimer = setInterval(() => {
         const { storage, clock } = this.deps;
-        void storage
+        void storage.evalWork
           .renewClaims(this.spec.id, spread.owner, clock.now() + spread.leaseMs)
           .then((pace) => this.followed(pace))
           // Not renewed this time: the next renewal comes long before the lease ends.
@@ -414,7 +414,7 @@ export class EvalRunner {
           const delay = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : Math.min(MAX_BACKOFF_MS, 500 * 2 ** attempt);
           this.notBefore = Math.max(this.notBefore, this.deps.clock.now() + delay);
           // Every instance sending the run waits it out too.
-          if (this.deps.spread) await this.deps.storage.waitUntil(this.spec.id, this.notBefore).catch(() => undefined);
+          if (this.deps.spread) await this.deps.storage.evalWork.waitUntil(this.spec.id, this.notBefore).catch(() => undefined);
           continue;
         }
         await this.store(task, { ok: false, error, latency: this.deps.clock.now() - started });
@@ -433,14 +433,14 @@ export class EvalRunner {
     if (this.spec.budgetUsd === null) return;
     const most = maxCost();
     const worstCase = Number.isFinite(most) ? most : 0;
-    const answer = await this.deps.storage.reserveBudget(this.spec.id, spread.owner, { variant: task.variant, position: task.position }, worstCase);
+    const answer = await this.deps.storage.evalWork.reserveBudget(this.spec.id, spread.owner, { variant: task.variant, position: task.position }, worstCase);
     if (answer.reserved) return;
     if (answer.reason === 'lost') throw new ClaimLost('claimed by another instance');
     if (answer.reason === 'held') throw new WaitForRoom('waiting for requests in flight');
     this.budgetStop ??= { spent: answer.spent, worstCase };
     if (!this.stopping) {
       this.stopping = 'budget';
-      this.budgetWrite = this.deps.storage
+      this.budgetWrite = this.deps.storage.evalWork
         .stopRun(this.spec.id, 'budget', budgetMessage(answer.budget, this.budgetStop), isoTime(this.deps.clock))
         .catch(() => undefined);
     }
@@ -478,7 +478,7 @@ export class EvalRunner {
         }
       }
       const cost = response.usage.cost ?? null;
-      const committed = this.deps.storage.putAnswer(
+      const committed = this.deps.storage.evalWork.putAnswer(
         this.spec.id,
         {
           variant: task.variant,
@@ -513,7 +513,7 @@ export class EvalRunner {
           : result.error instanceof Error
             ? result.error.message
             : String(result.error);
-      const committed = this.deps.storage.putFailure(this.spec.id, {
+      const committed = this.deps.storage.evalWork.putFailure(this.spec.id, {
         variant: task.variant,
         position: task.position,
         input_tokens: usage?.input_tokens ?? 0,

@@ -4,7 +4,11 @@ import type {
   EvalBudgetAnswer,
   EvalCounts,
   EvalRunPace,
-  EvalStorage,
+  CalibrationStorage,
+  EvalResultStorage,
+  EvalRunStorage,
+  EvalWorkStorage,
+  EvaluationStorage,
   EvalWork,
   NewEvalResult,
   StoredCalibration,
@@ -104,7 +108,7 @@ const byResult = (a: Write, b: Write): number => {
 };
 
 /** The evaluations domain's tables (`eval_runs`, `eval_results`, `calibrations`) in Postgres, JSON as the text SQLite keeps. */
-export class PgEvalStore implements EvalStorage {
+export class PgEvalStore implements EvalRunStorage, EvalResultStorage, EvalWorkStorage, CalibrationStorage {
   private readonly writes: TickBatch<Write>;
 
   private constructor(
@@ -525,4 +529,10 @@ async function put(client: pg.PoolClient, w: Write): Promise<void> {
     r.model_key,
     r.content_chars,
   ]);
+}
+
+/** The evaluations domain's four ports on Postgres. */
+export async function pgEvaluationStorage(db: PgDatabase): Promise<EvaluationStorage> {
+  const evals = await PgEvalStore.open(db);
+  return { evalRuns: evals, evalResults: evals, evalWork: evals, calibrations: evals };
 }

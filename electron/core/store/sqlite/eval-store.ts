@@ -4,7 +4,11 @@ import type {
   EvalBudgetAnswer,
   EvalCounts,
   EvalRunPace,
-  EvalStorage,
+  CalibrationStorage,
+  EvalResultStorage,
+  EvalRunStorage,
+  EvalWorkStorage,
+  EvaluationStorage,
   EvalWork,
   NewEvalResult,
   StoredCalibration,
@@ -100,7 +104,7 @@ const AFTER_FAILURE = `ON CONFLICT (run_id, variant, position) DO UPDATE SET ok 
 const PATCHABLE = ['status', 'message', 'finished_at', 'budget_usd', 'baseline_id'] as const;
 
 /** The evaluations domain's tables (`eval_runs`, `eval_results`, `calibrations`) in the SQLite file. */
-export class SqliteEvalStore implements EvalStorage {
+export class SqliteEvalStore implements EvalRunStorage, EvalResultStorage, EvalWorkStorage, CalibrationStorage {
   constructor(private readonly store: Store) {
     this.nameEarlierResults();
   }
@@ -487,4 +491,10 @@ export class SqliteEvalStore implements EvalStorage {
     // Moved by triggers on every write to results and dataset items, whichever process makes it.
     return this.store.revision('results');
   }
+}
+
+/** The evaluations domain's four ports on the SQLite file. */
+export function sqliteEvaluationStorage(store: Store): EvaluationStorage {
+  const evals = new SqliteEvalStore(store);
+  return { evalRuns: evals, evalResults: evals, evalWork: evals, calibrations: evals };
 }
