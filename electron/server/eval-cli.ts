@@ -13,7 +13,7 @@ import { createCore } from '../core/create-core';
 import type { Core } from '../core/core';
 import { fileRows } from '../core/datasets/dataset-sources';
 import { estimateRun } from '../core/evaluations/estimate/estimate';
-import { usdText } from '../core/evaluations/sending/eval-runner';
+import { usdText } from '../core/evaluations/sending/budget';
 import { compareRuns } from '../core/evaluations/reports/run-comparison';
 import { ciReport } from '../core/evaluations/reports/ci-report';
 import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';

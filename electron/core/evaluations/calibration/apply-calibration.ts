@@ -15,3 +15,27 @@ export function calibratedAnswer(question: Question, answer: Answer, temperature
   }
   return null;
 }
+
+/**
+ * A response's answers with the run's temperatures applied, and each changed answer's method saying
+ * so; the same objects when no temperature applies to the variant.
+ */
+export function calibratedAnswers(
+  questions: Record<string, Question>,
+  response: { answers: Record<string, Answer>; methods: Record<string, string> },
+  temperatures: ReadonlyMap<string, number> | undefined,
+): { answers: Record<string, Answer>; methods: Record<string, string> } {
+  if (!temperatures || temperatures.size === 0) return response;
+  const answers = { ...response.answers };
+  const methods = { ...response.methods };
+  for (const [name, t] of temperatures) {
+    const q = questions[name];
+    const a = answers[name];
+    if (!q || !a) continue;
+    const adjusted = calibratedAnswer(q, a, t);
+    if (!adjusted) continue;
+    answers[name] = adjusted;
+    methods[name] = `${response.methods[name] ?? 'unknown'}+temperature(T=${Number(t.toPrecision(4))})`;
+  }
+  return { answers, methods };
+}

@@ -17,11 +17,11 @@ import type { Router } from '../../routing/router';
 import type { Upstreams } from '../../decisions/upstreams';
 import type { Datasets } from '../../datasets/datasets';
 import { variantKeys } from '../../../../shared/evaluations/variant-keys';
-import { variantRequest } from '../sending/eval-runner';
+import { variantRequest } from '../sending/variant-request';
 import { expectedRequestCost } from './expected-cost';
 import { fitTokens } from './refine';
 
-/** Items whose requests are priced, spread evenly over the dataset; the rest are taken as alike. */
+/** Items whose requests are priced, evenly placed over the dataset; the rest are taken as alike. */
 export const SAMPLE = 60;
 
 export interface EstimateDeps {
@@ -34,7 +34,7 @@ export interface EstimateDeps {
   service(): { mode: 'built-in' | 'remote' };
 }
 
-/** Positions of up to SAMPLE items spread evenly over `items`. */
+/** Positions of up to SAMPLE items evenly placed over `items`. */
 export function samplePositions(items: number): number[] {
   if (items <= SAMPLE) return Array.from({ length: items }, (_, i) => i);
   return Array.from({ length: SAMPLE }, (_, i) => Math.floor(((i + 0.5) * items) / SAMPLE));

@@ -6,6 +6,7 @@
  * requests measured are set against what that line says for those same items: the expected cost of
  * that model is scaled by the ratio (its prices stay those routing is expected to pay).
  */
+import type { RunEstimate } from '../../../../shared/schemas/evaluation';
 
 /** A request's estimated tokens as `fixed + per_char × characters of the item's state (as stored, JSON)`. */
 export interface TokenFit {
@@ -53,4 +54,30 @@ export function refinedExpectation(variants: readonly { expected_usd: number | n
     const r = ratios.get(i) ?? all;
     return sum + v.expected_usd! * (r.measured / r.fitted);
   }, 0);
+}
+
+/** Answered requests before the expected cost is refined from what they cost. */
+export const MIN_FOR_EXPECTATION = 5;
+
+/**
+ * The run's expected cost refined from its answered items. With the estimate it started with: each
+ * model's expected cost scaled by the tokens its answered requests measured against the tokens the
+ * estimate's fit says for those same items (refinedExpectation), so the prices stay those routing is
+ * expected to pay; a run from before the fit: against the estimate's tokens per request. Without an
+ * estimate, what its answered requests cost on average, over every request. Null before
+ * MIN_FOR_EXPECTATION requests are answered, or when a cost is unknown.
+ */
+export function runExpectation(
+  answered: readonly (Answered & { cost: number | null; unknown: number })[],
+  total: number,
+  estimate: RunEstimate | null,
+): { expected_usd: number | null; expected_from: number } {
+  const n = answered.reduce((s, a) => s + a.n, 0);
+  if (n < MIN_FOR_EXPECTATION || total === 0) return { expected_usd: null, expected_from: n };
+  if (estimate?.variants) return { expected_usd: refinedExpectation(estimate.variants, answered), expected_from: n };
+  const tokens = answered.reduce((s, a) => s + a.tokens, 0);
+  const estimated = estimate ? (estimate.input_tokens + estimate.output_tokens) / total : 0;
+  if (estimate && estimate.expected_usd !== null && estimated > 0) return { expected_usd: estimate.expected_usd * (tokens / n / estimated), expected_from: n };
+  if (answered.some((a) => a.unknown > 0 || a.cost === null)) return { expected_usd: null, expected_from: n };
+  return { expected_usd: (answered.reduce((s, a) => s + a.cost!, 0) / n) * total, expected_from: n };
 }

@@ -1,10 +1,9 @@
 import type { EvalReport, Expected } from '../../../../shared/schemas/evaluation';
 import type { Question } from '../../../../shared/schemas/question';
 import { csvCell } from '../../datasets/datasets';
-import type { resultView } from '../runs/eval-runs';
+import type { ResultView } from '../results/result-view';
 import { judge } from './report';
 
-type ResultView = ReturnType<typeof resultView>;
 type ItemView = { id: string; position: number; expected: Record<string, unknown> };
 
 /** One JSONL line per item × model: the item's expected answers and the full stored result. */

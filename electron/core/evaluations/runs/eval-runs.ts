@@ -8,13 +8,15 @@ import type { Logger } from '../../logger';
 import type { CancelSignal } from '../../cancel';
 import type { EvaluationStorage, StoredEvalResult, StoredEvalRun } from '../../store/ports';
 import type { Datasets } from '../../datasets/datasets';
-import { budgetMessage, EvalRunner, MAX_ITEM_TRIES, type EvalDecide, type RunnerEnd } from '../sending/eval-runner';
+import { EvalRunner, MAX_ITEM_TRIES, type EvalDecide, type RunnerEnd } from '../sending/eval-runner';
+import { budgetMessage } from '../sending/budget';
 import { calibrate } from '../calibration/calibration';
-import { calibrationPoint, evalReport, judge, type StoredResult } from '../reports/report';
-import { iou } from '../../../../shared/geometry/iou';
-import type { Edges } from '../../../../shared/geometry/iou';
-import { itemText } from '../results/item-text';
-import { refinedExpectation, type Answered } from '../estimate/refine';
+import { calibrationPoint, evalReport, type StoredResult } from '../reports/report';
+import { distributions, type Distribution } from '../results/distributions';
+import { matrixRow, type MatrixFilter } from '../results/matrix';
+import { resultView, type ResultView } from '../results/result-view';
+import { storedRun } from './stored-run';
+import { runExpectation } from '../estimate/refine';
 import { variantKeys } from '../../../../shared/evaluations/variant-keys';
 import type { CascadeCurve, CascadeFamily } from '../../../../shared/schemas/cascade-curve';
 import { cascadeCurve } from '../reports/cascade-curve';
@@ -30,9 +32,6 @@ export const CLAIM_LEASE_MS = 20_000;
 export const CLAIM_RENEW_MS = 2_000;
 /** How often an instance with nothing to claim of a running spread run looks again. */
 export const CLAIM_POLL_MS = 1_000;
-
-/** Answered items before the expected cost is refined from what they cost. */
-export const MIN_FOR_EXPECTATION = 5;
 
 type AppliedCalibration = { variant: number; question: string; temperature: number };
 
@@ -90,10 +89,8 @@ export class EvalRuns {
     },
   ) {}
 
-  private async row(id: string): Promise<RunRow> {
-    const row = await this.deps.storage.evalRuns.getRun(id);
-    if (!row) throw new GatewayError('not_found', `No evaluation run with id "${id}"`);
-    return row;
+  private row(id: string): Promise<RunRow> {
+    return storedRun(this.deps.storage.evalRuns, id);
   }
 
   private async view(row: RunRow): Promise<EvalRun> {
@@ -134,25 +131,9 @@ export class EvalRuns {
     };
   }
 
-  /**
-   * The run's expected cost refined from its answered items. With the estimate it started with: each
-   * model's expected cost scaled by the tokens its answered requests measured against the tokens the
-   * estimate's fit says for those same items (refine.ts; a run from before the fit: against the
-   * estimate's tokens per request), so the prices stay those routing is expected to pay; without an
-   * estimate, what its answered requests cost on average, over every request. Null before
-   * MIN_FOR_EXPECTATION requests are answered, or when a cost is unknown.
-   */
+  /** The run's expected cost refined from its answered items (refine.ts). */
   private async expectation(id: string, total: number, estimate: RunEstimate | null): Promise<{ expected_usd: number | null; expected_from: number }> {
-    const answered: (Answered & { cost: number | null; unknown: number })[] = await this.deps.storage.evalResults.answeredByVariant(id);
-    const n = answered.reduce((s, a) => s + a.n, 0);
-    if (n < MIN_FOR_EXPECTATION || total === 0) return { expected_usd: null, expected_from: n };
-    if (estimate?.variants) return { expected_usd: refinedExpectation(estimate.variants, answered), expected_from: n };
-    const tokens = answered.reduce((s, a) => s + a.tokens, 0);
-    const estimated = estimate ? (estimate.input_tokens + estimate.output_tokens) / total : 0;
-    if (estimate && estimate.expected_usd !== null && estimated > 0)
-      return { expected_usd: estimate.expected_usd * (tokens / n / estimated), expected_from: n };
-    if (answered.some((a) => a.unknown > 0 || a.cost === null)) return { expected_usd: null, expected_from: n };
-    return { expected_usd: (answered.reduce((s, a) => s + a.cost!, 0) / n) * total, expected_from: n };
+    return runExpectation(await this.deps.storage.evalResults.answeredByVariant(id), total, estimate);
   }
 
   /** Compares this run with an earlier one over the same dataset (null clears it). */
@@ -721,10 +702,7 @@ export class EvalRuns {
   private matrixCache: { key: string; rows: EvalResultRow[] } | null = null;
   private matrixRelease: ReturnType<typeof setTimeout> | undefined;
 
-  private async matrixRows(
-    id: string,
-    options: { filter: 'all' | 'wrong' | 'disagree' | 'low'; question?: string | undefined; below?: number },
-  ): Promise<EvalResultRow[]> {
+  private async matrixRows(id: string, options: MatrixFilter): Promise<EvalResultRow[]> {
     const row = await this.row(id);
     const request = row.request as DecisionsRequest;
     const keys = variantKeys(row.variants);
@@ -733,35 +711,16 @@ export class EvalRuns {
     const rows: EvalResultRow[] = [];
     let r = 0;
     for await (const item of this.deps.datasets.iterate(row.dataset_id)) {
-      const cells: EvalResultRow['cells'] = [];
-      while (r < results.length && results[r]!.position === item.position) {
-        const res = results[r++]!;
-        const answers = res.answers;
-        const correct: Record<string, boolean | null> = {};
-        const confidence: Record<string, number | null> = {};
-        for (const [name, q] of questions) {
-          const j = res.ok ? judge(q, answers[name], item.expected[name]) : { correct: null, confidence: null };
-          correct[name] = j.correct;
-          confidence[name] = j.confidence;
-        }
-        cells.push({ variant: keys[res.variant] ?? String(res.variant), ok: res.ok, answers, correct, confidence, error: res.error });
-      }
-      const marks = cells.flatMap((c) => Object.values(c.correct));
-      const keep =
-        options.filter === 'all' ||
-        (options.filter === 'wrong' && (marks.includes(false) || cells.some((c) => !c.ok))) ||
-        (options.filter === 'disagree' && questions.some(([name]) => new Set(cells.map((c) => JSON.stringify(summaryOf(c.answers[name])))).size > 1)) ||
-        (options.filter === 'low' && cells.some((c) => Object.values(c.confidence).some((v) => v !== null && v < (options.below ?? 0.7))));
-      if (keep) rows.push({ position: item.position, id: item.id, text: itemText(item.state), expected: item.expected, cells });
+      const from = r;
+      while (r < results.length && results[r]!.position === item.position) r += 1;
+      const kept = matrixRow(item, results.slice(from, r), questions, keys, options);
+      if (kept) rows.push(kept);
     }
     return rows;
   }
 
-  /**
-   * What the charts draw beyond the report: per score question and model, how often each signed
-   * error (score − expected, to the nearest 0.5) occurs; per box question and model, IoU in ten bins.
-   */
-  async distributions(id: string): Promise<{ question: string; type: 'score' | 'box'; model: string; buckets: { at: number; count: number }[] }[]> {
+  /** What the charts draw beyond the report (distributions.ts). */
+  async distributions(id: string): Promise<Distribution[]> {
     const row = await this.row(id);
     const questions = Object.entries((row.request as DecisionsRequest).questions as Record<string, Question>).filter(
       ([, q]) => q.type === 'score' || q.type === 'box',
@@ -769,31 +728,7 @@ export class EvalRuns {
     if (questions.length === 0) return [];
     const keys = variantKeys(row.variants);
     const expected = new Map((await this.deps.datasets.expectations(row.dataset_id)).map((i) => [i.position, i.expected as Record<string, unknown>]));
-    const counts = new Map<string, Map<number, number>>();
-    for (const r of await this.results(id)) {
-      if (!r.ok) continue;
-      const answers = r.answers as Record<string, { score?: number; box?: Edges }>;
-      for (const [name, q] of questions) {
-        const e = expected.get(r.position)?.[name];
-        const a = answers[name];
-        if (e === undefined || !a) continue;
-        const at = q.type === 'score' ? Math.round(((a.score ?? 0) - (e as number)) * 2) / 2 : Math.min(9, Math.floor(iou(a.box!, e as Edges) * 10)) / 10;
-        const key = `${name}\u0000${r.variant}`;
-        const bucket = counts.get(key) ?? new Map<number, number>();
-        bucket.set(at, (bucket.get(at) ?? 0) + 1);
-        counts.set(key, bucket);
-      }
-    }
-    return [...counts.entries()].map(([key, bucket]) => {
-      const [question, variant] = key.split('\u0000') as [string, string];
-      const type = questions.find(([n]) => n === question)![1].type as 'score' | 'box';
-      return {
-        question,
-        type,
-        model: keys[Number(variant)]!,
-        buckets: [...bucket.entries()].sort((a, b) => a[0] - b[0]).map(([at, count]) => ({ at, count })),
-      };
-    });
+    return distributions(questions, keys, expected, await this.results(id));
   }
 
   /** One item with its state and every variant's full stored result. */
@@ -843,9 +778,7 @@ export class EvalRuns {
   }
 
   /** Every stored result with its item, one at a time (exports); items are read without their content. */
-  async *rows(
-    id: string,
-  ): AsyncGenerator<{ item: { id: string; position: number; expected: Record<string, unknown> }; result: ReturnType<typeof resultView> }> {
+  async *rows(id: string): AsyncGenerator<{ item: { id: string; position: number; expected: Record<string, unknown> }; result: ResultView }> {
     const row = await this.row(id);
     const keys = variantKeys(row.variants);
     const results = await this.results(id);
@@ -874,31 +807,6 @@ export class EvalRuns {
 function asked(request: unknown): { questions: Record<string, unknown>; provider: unknown } {
   const r = request as DecisionsRequest;
   return { questions: r.questions as Record<string, unknown>, provider: r.provider ?? null };
-}
-
-function summaryOf(answer: unknown): unknown {
-  const a = answer as { type?: string; noul?: number; choice?: string; score?: number; probabilities?: Record<string, number>; box?: unknown } | undefined;
-  if (!a) return null;
-  if (a.type === 'noul') return (a.noul ?? 0) >= 0.5;
-  if (a.type === 'choice') return a.choice;
-  if (a.type === 'score') return Math.round(a.score ?? 0);
-  return a.box ?? null;
-}
-
-export function resultView(r: ResultRow, keys: readonly string[]) {
-  return {
-    model: keys[r.variant] ?? String(r.variant),
-    variant: r.variant,
-    ok: r.ok,
-    answers: r.answers,
-    raw_answers: r.raw_answers,
-    methods: r.methods,
-    attempts: r.attempts,
-    provider: r.provider,
-    usage: { input_tokens: r.input_tokens, output_tokens: r.output_tokens, cost: r.cost },
-    latency_ms: r.latency_ms,
-    error: r.error,
-  };
 }
 
 function abortableSleep(ms: number, signal: CancelSignal): Promise<void> {

@@ -11,13 +11,13 @@ import type { EvalVariant } from '../../../../shared/schemas/evaluation';
 import type { Question } from '../../../../shared/schemas/question';
 import { isoTime, type Clock } from '../../clock';
 import { GatewayError } from '../../errors';
-import { usageOf } from '../../decisions/usage';
 import { Cancellation, type CancelSignal } from '../../cancel';
 import type { EvalRunPace, EvaluationStorage } from '../../store/ports';
 import { variantKeys } from '../../../../shared/evaluations/variant-keys';
 import type { Datasets } from '../../datasets/datasets';
-import { calibratedAnswer } from '../calibration/apply-calibration';
-import { formatUsd } from '../../../../shared/money/format-usd';
+import { budgetMessage, type BudgetStop } from './budget';
+import { answerRow, failureRow } from './result-rows';
+import { variantRequest } from './variant-request';
 
 export interface EvalDecide {
   (
@@ -59,16 +59,6 @@ const MAX_BACKOFF_MS = 60_000;
  */
 export const MAX_ITEM_TRIES = 3;
 
-/**
- * Whether a failed request is worth sending again on resume. The request itself was refused
- * (400 bad request, 404 no such model, 405, 413 too large): it would be refused again. Anything
- * else may pass later: rate limits, provider faults and timeouts, and keys or credits (401, 402,
- * 403) that the user can fix before resuming.
- */
-export function retryableFailure(error: unknown): boolean {
-  return !(error instanceof GatewayError && [400, 404, 405, 413].includes(error.status));
-}
-
 interface Task {
   position: number;
   variant: number;
@@ -80,32 +70,6 @@ interface Task {
 class BudgetReached extends Error {}
 /** Refused for now: what requests in flight hold would leave too little, but they may cost less. */
 class WaitForRoom extends Error {}
-
-export interface BudgetStop {
-  /** USD the run spent, every request in flight at the stop included */
-  spent: number;
-  /** the most the refused request could have cost (every endpoint of its plan, replies at their longest) */
-  worstCase: number;
-}
-
-/** Three significant digits, never in exponent form: $0.002, $0.0123, $0.000001, $12.5. */
-/** Money in a sentence (shared/money/format-usd.ts); nothing, or less, is $0. */
-export const usdText = (v: number) => formatUsd(Math.max(0, v), { trimZeros: true });
-
-/** What one item sends for one variant: the set's questions on the item's state, the variant's model, its provider preferences or else the set's. */
-export function variantRequest(request: DecisionsRequest, variant: EvalVariant, state: unknown): DecisionsRequest {
-  const { provider: basePreferences, ...base } = request;
-  const provider = variant.provider ?? basePreferences;
-  return { ...base, model: variant.model, state, ...(provider ? { provider } : {}) } as DecisionsRequest;
-}
-
-/** The run's message when its budget stopped it: what was spent, and why the next request was not sent. */
-export function budgetMessage(budget: number, stop: BudgetStop | null): string {
-  const head = `Stopped before the budget of ${usdText(budget)} would be exceeded`;
-  if (!stop) return head;
-  const left = Math.max(0, budget - stop.spent);
-  return `${head}: ${usdText(stop.spent)} spent; the next request could cost up to ${usdText(stop.worstCase)} if every endpoint of its route were tried with the longest replies, more than the ${usdText(left)} left`;
-}
 
 export interface RunnerDeps {
   storage: EvaluationStorage;
@@ -458,87 +422,28 @@ export class EvalRunner {
     task: Task,
     result: { ok: true; outcome: Awaited<ReturnType<EvalDecide>>; latency: number } | { ok: false; error: unknown; latency: number },
   ): Promise<void> {
-    const questions = this.spec.request.questions as Record<string, Question>;
+    const stamp = { task, modelKey: this.keys[task.variant]!, latency: result.latency, answeredAt: isoTime(this.deps.clock) };
     if (result.ok) {
-      const { response, methods, attempts } = result.outcome;
-      const temperatures = this.spec.calibrations.get(task.variant);
-      let answers = response.answers;
-      let finalMethods = methods;
-      if (temperatures && temperatures.size > 0) {
-        answers = { ...answers };
-        finalMethods = { ...methods };
-        for (const [name, t] of temperatures) {
-          const q = questions[name];
-          const a = answers[name];
-          if (!q || !a) continue;
-          const adjusted = calibratedAnswer(q, a, t);
-          if (!adjusted) continue;
-          answers[name] = adjusted;
-          finalMethods[name] = `${methods[name] ?? 'unknown'}+temperature(T=${Number(t.toPrecision(4))})`;
-        }
-      }
-      const cost = response.usage.cost ?? null;
-      const committed = this.deps.storage.evalWork.putAnswer(
-        this.spec.id,
-        {
-          variant: task.variant,
-          position: task.position,
-          answers,
-          raw_answers: answers === response.answers ? null : response.answers,
-          methods: finalMethods,
-          attempts,
-          provider: response.provider ?? null,
-          input_tokens: response.usage.input_tokens,
-          output_tokens: response.usage.output_tokens,
-          cost,
-          latency_ms: result.latency,
-          error: null,
-          answered_at: isoTime(this.deps.clock),
-          model_key: this.keys[task.variant]!,
-          content_chars: contentChars(task.state),
-        },
-        { replace: this.spec.only !== undefined },
-      );
-      this.spent += cost ?? 0;
+      const questions = this.spec.request.questions as Record<string, Question>;
+      const row = answerRow({ ...stamp, questions, outcome: result.outcome, temperatures: this.spec.calibrations.get(task.variant) });
+      const committed = this.deps.storage.evalWork.putAnswer(this.spec.id, row, { replace: this.spec.only !== undefined });
+      this.spent += row.cost ?? 0;
       await committed;
       if (task.tries > 0) {
         this.failed -= 1;
         this.retryable -= 1;
       }
     } else {
-      const usage = usageOf(result.error);
-      const message =
-        result.error instanceof GatewayError
-          ? `${result.error.status}: ${result.error.message}`
-          : result.error instanceof Error
-            ? result.error.message
-            : String(result.error);
-      const committed = this.deps.storage.evalWork.putFailure(this.spec.id, {
-        variant: task.variant,
-        position: task.position,
-        input_tokens: usage?.input_tokens ?? 0,
-        output_tokens: usage?.output_tokens ?? 0,
-        cost: usage?.cost ?? null,
-        latency_ms: result.latency,
-        error: message,
-        retryable: retryableFailure(result.error),
-        answered_at: isoTime(this.deps.clock),
-        model_key: this.keys[task.variant]!,
-        content_chars: contentChars(task.state),
-      });
-      this.spent += usage?.cost ?? 0;
+      const row = failureRow({ ...stamp, error: result.error });
+      const committed = this.deps.storage.evalWork.putFailure(this.spec.id, row);
+      this.spent += row.cost ?? 0;
       await committed;
       if (task.tries === 0) this.failed += 1;
-      const again = retryableFailure(result.error) && task.tries + 1 < MAX_ITEM_TRIES;
+      const again = row.retryable && task.tries + 1 < MAX_ITEM_TRIES;
       this.retryable += (again ? 1 : 0) - (task.tries > 0 ? 1 : 0);
     }
     if (task.tries === 0) this.done += 1;
     this.handled += 1;
     this.poke.abort();
   }
-}
-
-/** The length of an item's content as stored (its JSON text), which the expected cost is refined on. */
-function contentChars(state: unknown): number {
-  return JSON.stringify(state).length;
 }
