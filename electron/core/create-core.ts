@@ -22,7 +22,7 @@ import { Runs } from './runs/runs';
 import { BoxItems } from './boxes/box-items';
 import { BoxReview } from './boxes/box-review';
 import { Datasets } from './datasets/datasets';
-import { EvalRuns } from './evaluations/runs/eval-runs';
+import { wireEvaluations } from './evaluations/wire';
 import { createServiceSelector } from './service';
 import { ApiKeys } from './keys/api-keys';
 import { SpendLedger } from './keys/spend-ledger';
@@ -146,13 +146,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const runStore = new RunStore(storage.runs);
   const runs = new Runs({ storage: storage.runs, clock, log: runStore, service: () => services.current() });
   const datasets = await Datasets.open(storage.datasets, clock);
-  const evalRuns = new EvalRuns({
+  const evaluations = wireEvaluations({
     storage,
     // One of a team's instances sends a run at a time; this one restarted is the same one.
     owner: instance,
     // On a team's Postgres every live instance sends a share of each running run.
-    spread: isPostgresUrl(options.database),
-    ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}),
+    team: isPostgresUrl(options.database) ? { claimLeaseMs: options.claimLeaseMs || undefined } : undefined,
     clock,
     logger,
     datasets,
@@ -244,10 +243,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     questionSets: new QuestionSets(storage.questionSets, clock),
     cascadePresets: new CascadePresets(storage.cascadePresets, clock),
     boxItems: new BoxItems(storage.boxes, clock),
-    boxReview: new BoxReview(storage.boxes, clock, datasets, evalRuns),
+    boxReview: new BoxReview(storage.boxes, clock, datasets, evaluations.results),
     runs,
     datasets,
-    evalRuns,
+    evalRuns: evaluations.runs,
+    evalResults: evaluations.results,
+    evalReports: evaluations.reports,
+    calibrations: evaluations.calibrations,
     sandbox: () => fleet,
     catalogProblem: () => loaded.problem,
     refreshSandbox,
@@ -262,7 +264,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     close: async () => {
       closed = true;
       // Its claims given back before the storage closes: the other instances take them at once.
-      await evalRuns.close();
+      await evaluations.close();
       await fleetChange;
       await fleet?.close();
       fleet = null;
@@ -283,7 +285,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   await refreshSandbox();
   const resumeEvaluations = () => {
     if (options.resumeEvaluations !== false && !closed)
-      void evalRuns.resumeInterrupted().catch((error: unknown) => logger.error({ err: error }, 'interrupted evaluation runs not resumed'));
+      void evaluations.runs.resumeInterrupted().catch((error: unknown) => logger.error({ err: error }, 'interrupted evaluation runs not resumed'));
   };
   // Evaluation runs that were running when the process stopped go on with the items not yet
   // stored, once the models discovery finds are known.

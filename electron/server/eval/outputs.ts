@@ -14,7 +14,7 @@ const STEP_SUMMARY_BYTES = 1024 * 1024;
 export async function writeResults(core: Core, runId: string, path: string, recorded: RecordedRun): Promise<void> {
   const out = createWriteStream(path);
   let first = true;
-  for await (const { item, result } of core.evalRuns.rows(runId)) {
+  for await (const { item, result } of core.evalResults.rows(runId)) {
     const line = first ? withRecordedRun(resultLine(item, result), recorded) : resultLine(item, result);
     first = false;
     if (!out.write(line)) await new Promise<void>((r) => out.once('drain', () => r()));

@@ -82,7 +82,7 @@ describe('two stored runs compared, and the samples', () => {
     await env.core.evalRuns.wait(first.id);
     await env.core.evalRuns.wait(second.id);
     expect((await env.core.evalRuns.setBaseline(second.id, first.id)).baseline_id).toBe(first.id);
-    const c = await compareRuns({ runs: env.core.evalRuns, datasets: env.core.datasets }, second.id, first.id);
+    const c = await compareRuns({ results: env.core.evalResults, datasets: env.core.datasets }, second.id, first.id);
     expect(c.runs.map((r) => r.id)).toEqual([second.id, first.id]);
     expect((c.runs[0]!.questions['urgent'] as { instructions: string }).instructions).toBe('Charged twice, or locked out?');
     expect(c.pairs[0]!.questions['urgent']!.n).toBe(SAMPLE_ROWS.length);

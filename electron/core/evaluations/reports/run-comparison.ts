@@ -3,7 +3,7 @@ import type { Expected, RunComparison } from '../../../../shared/schemas/evaluat
 import type { Question } from '../../../../shared/schemas/question';
 import { GatewayError } from '../../errors';
 import type { Datasets } from '../../datasets/datasets';
-import type { EvalRuns } from '../runs/eval-runs';
+import type { EvalResults } from '../results/eval-results';
 import { resampleCount } from './bootstrap';
 import { changedItems, compareQuestion, type ComparedItem } from './compare';
 import { variantKeys } from '../../../../shared/evaluations/variant-keys';
@@ -18,10 +18,14 @@ export function pairOf(name: string, place: number, baseline: readonly string[])
   return same >= 0 ? same : place < baseline.length ? place : 0;
 }
 
-/** Reads both runs from the evaluations domain and their items from the datasets domain, and compares them (see compare.ts). */
-export async function compareRuns(deps: { runs: EvalRuns; datasets: Datasets }, runId: string, baselineId: string): Promise<RunComparison> {
-  const run = await deps.runs.stored(runId);
-  const base = await deps.runs.stored(baselineId);
+/** Reads both runs' results and their items from the datasets domain, and compares them (see compare.ts). */
+export async function compareRuns(
+  deps: { results: Pick<EvalResults, 'stored' | 'answerMaps' | 'spent'>; datasets: Datasets },
+  runId: string,
+  baselineId: string,
+): Promise<RunComparison> {
+  const run = await deps.results.stored(runId);
+  const base = await deps.results.stored(baselineId);
   if (run.id === base.id) throw new GatewayError('bad_request', 'baseline_id: a run cannot be its own baseline');
   if (run.dataset_id !== base.dataset_id)
     throw new GatewayError(
@@ -36,7 +40,7 @@ export async function compareRuns(deps: { runs: EvalRuns; datasets: Datasets }, 
   const notCompared = [...new Set([...Object.keys(questions), ...Object.keys(theirs)])].filter((n) => !(n in compared));
   const items: { position: number; id: string; text: string; expected: Expected }[] = [];
   for await (const i of deps.datasets.iterate(run.dataset_id)) items.push({ position: i.position, id: i.id, text: itemText(i.state), expected: i.expected });
-  const answers = (id: string) => deps.runs.answerMaps(id);
+  const answers = (id: string) => deps.results.answerMaps(id);
   const ours = await answers(run.id);
   const others = await answers(base.id);
   const pairs: RunComparison['pairs'] = [];
@@ -60,7 +64,7 @@ export async function compareRuns(deps: { runs: EvalRuns; datasets: Datasets }, 
   });
   const order = { worse: 0, better: 1, changed: 2 } as const;
   changed.sort((a, b) => order[a.change] - order[b.change] || a.position - b.position);
-  const spent = [await deps.runs.spent(run.id), await deps.runs.spent(base.id)];
+  const spent = [await deps.results.spent(run.id), await deps.results.spent(base.id)];
   return {
     runs: [run, base].map((r, i) => ({
       id: r.id,

@@ -1,25 +1,19 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { DecisionsRequest } from '../../../../shared/schemas/decisions-request';
-import type { CalibrationSummary, EvalReport, EvalResultRow, EvalRun, EvalVariant, RunEstimate, SavedCalibration } from '../../../../shared/schemas/evaluation';
+import type { EvalRun, EvalVariant, RunEstimate } from '../../../../shared/schemas/evaluation';
 import type { Question } from '../../../../shared/schemas/question';
 import { isoTime, type Clock } from '../../clock';
 import { GatewayError } from '../../errors';
 import type { Logger } from '../../logger';
 import type { CancelSignal } from '../../cancel';
-import type { EvaluationStorage, StoredEvalResult, StoredEvalRun } from '../../store/ports';
+import type { EvaluationStorage, StoredEvalRun } from '../../store/ports';
 import type { Datasets } from '../../datasets/datasets';
 import { EvalRunner, MAX_ITEM_TRIES, type EvalDecide, type RunnerEnd } from '../sending/eval-runner';
 import { budgetMessage } from '../sending/budget';
-import { calibrate } from '../calibration/calibration';
-import { calibrationPoint, evalReport, type StoredResult } from '../reports/report';
-import { distributions, type Distribution } from '../results/distributions';
-import { matrixRow, type MatrixFilter } from '../results/matrix';
-import { resultView, type ResultView } from '../results/result-view';
 import { storedRun } from './stored-run';
 import { runExpectation } from '../estimate/refine';
+import { setKey, type Calibrations } from '../calibration/calibrations';
 import { variantKeys } from '../../../../shared/evaluations/variant-keys';
-import type { CascadeCurve, CascadeFamily } from '../../../../shared/schemas/cascade-curve';
-import { cascadeCurve } from '../reports/cascade-curve';
 
 type RunRow = StoredEvalRun;
 
@@ -32,27 +26,6 @@ export const CLAIM_LEASE_MS = 20_000;
 export const CLAIM_RENEW_MS = 2_000;
 /** How often an instance with nothing to claim of a running spread run looks again. */
 export const CLAIM_POLL_MS = 1_000;
-
-type AppliedCalibration = { variant: number; question: string; temperature: number };
-
-export type ResultRow = StoredEvalResult;
-
-/** A question set's identity for saved calibrations: its questions, whatever it is called. */
-export function setKey(questions: DecisionsRequest['questions']): string {
-  return `q-${createHash('sha256').update(JSON.stringify(questions)).digest('hex').slice(0, 16)}`;
-}
-
-export { variantKeys };
-
-export const toStored = (r: ResultRow): StoredResult => ({
-  position: r.position,
-  ok: r.ok,
-  answers: r.answers,
-  cost: r.cost,
-  input_tokens: r.input_tokens,
-  output_tokens: r.output_tokens,
-  latency_ms: r.latency_ms,
-});
 
 /** Evaluation runs: started, paused, resumed after a restart, reported. */
 export class EvalRuns {
@@ -86,6 +59,8 @@ export class EvalRuns {
       spread?: boolean;
       /** How long a claim lasts unrenewed (default CLAIM_LEASE_MS): how long a dead instance's items wait for the others. */
       claimLeaseMs?: number;
+      /** The saved calibrations a run starts with (and a run from before they were recorded applies). */
+      calibrations: Pick<Calibrations, 'forRun'>;
     },
   ) {}
 
@@ -152,20 +127,6 @@ export class EvalRuns {
     return this.get(id);
   }
 
-  /** The saved calibrations of a question set for each model of a run, as they stand now. */
-  private async savedCalibrations(set: string, variants: readonly EvalVariant[]): Promise<AppliedCalibration[]> {
-    const each = await Promise.all(
-      variants.map(async (v, variant) =>
-        (await this.deps.storage.calibrations.calibrations({ set_key: set, model: v.model })).map((c) => ({
-          variant,
-          question: c.question,
-          temperature: c.temperature,
-        })),
-      ),
-    );
-    return each.flat();
-  }
-
   /** `estimate` is what the estimate said at the start, kept to be shown against what the run cost. */
   async start(input: {
     name?: string | undefined;
@@ -195,7 +156,7 @@ export class EvalRuns {
       message: null,
       created_at: isoTime(this.deps.clock),
       finished_at: null,
-      calibrations: await this.savedCalibrations(set, input.variants),
+      calibrations: await this.deps.calibrations.forRun(set, input.variants),
       baseline_id: null,
       estimate: input.estimate ?? null,
     });
@@ -279,7 +240,7 @@ export class EvalRuns {
       }
       const variants = row.variants as EvalVariant[];
       // Those fixed when the run started; a run from before they were recorded reads the saved ones.
-      const applied = row.calibrations ?? (await this.savedCalibrations(row.set_key, variants));
+      const applied = row.calibrations ?? (await this.deps.calibrations.forRun(row.set_key, variants));
       const calibrations = new Map<number, Map<string, number>>(variants.map((_, i) => [i, new Map()]));
       for (const c of applied) calibrations.get(c.variant)?.set(c.question, c.temperature);
       await this.deps.storage.evalRuns.updateRun(row.id, { status: 'running', message: null, finished_at: null });
@@ -353,7 +314,7 @@ export class EvalRuns {
         );
       }
       const variants = row.variants as EvalVariant[];
-      const applied = row.calibrations ?? (await this.savedCalibrations(row.set_key, variants));
+      const applied = row.calibrations ?? (await this.deps.calibrations.forRun(row.set_key, variants));
       const calibrations = new Map<number, Map<string, number>>(variants.map((_, i) => [i, new Map()]));
       for (const c of applied) calibrations.get(c.variant)?.set(c.question, c.temperature);
       runner = await EvalRunner.start(
@@ -574,230 +535,13 @@ export class EvalRuns {
     return this.get(id);
   }
 
-  async questionNames(id: string): Promise<string[]> {
-    return Object.keys(await this.questions(id));
-  }
-
-  async questions(id: string): Promise<Record<string, Question>> {
-    return ((await this.row(id)).request as DecisionsRequest).questions as Record<string, Question>;
-  }
-
-  /** The run as stored: its dataset, request and models (for other domains that read its answers). */
-  async stored(id: string): Promise<StoredEvalRun> {
-    return this.row(id);
-  }
-
-  /** Answers of each variant by item position (answered results only). */
-  async answerMaps(id: string): Promise<Map<number, Map<number, Record<string, unknown>>>> {
-    const byVariant = new Map<number, Map<number, Record<string, unknown>>>();
-    for (const r of await this.results(id)) {
-      if (!r.ok) continue;
-      if (!byVariant.has(r.variant)) byVariant.set(r.variant, new Map());
-      byVariant.get(r.variant)!.set(r.position, r.answers);
-    }
-    return byVariant;
-  }
-
-  /** Answered results of one variant by position (one position only when given), with when each was answered. */
-  async answersOf(
-    runId: string,
-    variant: number,
-    position?: number,
-  ): Promise<{ position: number; answers: Record<string, unknown>; answered_at: string | null }[]> {
-    if (position === undefined) return this.deps.storage.evalResults.answersOf(runId, variant);
-    return (await this.deps.storage.evalResults.resultsAt(runId, position, variant)).filter((r) => r.ok);
-  }
-
-  /** The newest answer of a model (as variantKeys names it) to each item of a dataset, over every run of it. */
-  newestAnswers(datasetId: string, modelKey: string, position?: number) {
-    return this.deps.storage.evalResults.newestAnswers(datasetId, modelKey, position);
-  }
-
-  /** USD the run's results cost, every try counted. */
-  async spent(id: string): Promise<number> {
-    return (await this.deps.storage.evalResults.counts(id)).spent;
-  }
-
-  /** Per model, answered results with their tokens summed (the user's own traffic). */
-  answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number }[]> {
-    return this.deps.storage.evalResults.answeredTokens();
-  }
-
-  private results(id: string): Promise<ResultRow[]> {
-    return this.deps.storage.evalResults.results(id);
-  }
-
-  /** The report; `detail` as evalReport takes it (the command line's plain report by default). */
-  async report(id: string, options: { detail?: boolean } = {}): Promise<EvalReport> {
-    const row = await this.row(id);
-    const request = row.request as DecisionsRequest;
-    const variants = row.variants as EvalVariant[];
-    const items = (await this.deps.datasets.expectations(row.dataset_id)).map((i) => ({ position: i.position, expected: i.expected as Record<string, never> }));
-    const byVariant = variants.map(() => [] as StoredResult[]);
-    for (const r of await this.results(id)) byVariant[r.variant]?.push(toStored(r));
-    const keys = variantKeys(variants);
-    return evalReport({
-      questions: request.questions as Record<string, Question>,
-      items,
-      variants: keys.map((key, i) => ({ key, results: byVariant[i]! })),
-      detail: options.detail ?? false,
-    });
-  }
-
-  /**
-   * A cascade between two of the run's models, from their stored answers (no request sent): see
-   * cascade-curve.ts. `question` names the question the condition reads, else `family` says which
-   * questions (every one of its kinds).
-   */
-  async cascadeCurve(
-    id: string,
-    options: { first_variant: number; second_variant: number; question?: string | undefined; family?: CascadeFamily | undefined },
-  ): Promise<CascadeCurve> {
-    const row = await this.row(id);
-    const variants = row.variants as EvalVariant[];
-    for (const [name, v] of [
-      ['first_variant', options.first_variant],
-      ['second_variant', options.second_variant],
-    ] as const)
-      if (v >= variants.length) throw new GatewayError('bad_request', `${name}: the run has no model at place ${v} (it has ${variants.length})`);
-    if (options.first_variant === options.second_variant)
-      throw new GatewayError('bad_request', 'second_variant: a cascade goes from one model to another; pick two different models');
-    const keys = variantKeys(variants);
-    const items = (await this.deps.datasets.expectations(row.dataset_id)).map((i) => ({ position: i.position, expected: i.expected as Record<string, never> }));
-    const byVariant = variants.map(() => [] as StoredResult[]);
-    for (const r of await this.results(id)) byVariant[r.variant]?.push(toStored(r));
-    return cascadeCurve({
-      questions: (row.request as DecisionsRequest).questions as Record<string, Question>,
-      items,
-      first: { model: keys[options.first_variant]!, results: byVariant[options.first_variant]! },
-      second: { model: keys[options.second_variant]!, results: byVariant[options.second_variant]! },
-      question: options.question,
-      family: options.family,
-    });
-  }
-
-  /**
-   * Items × variants with right/wrong marks, filtered, one page at a time. The filtered rows are
-   * kept for the next page while no result or dataset item was written (the `results` revision,
-   * moved by triggers on both tables, whoever writes), so scrolling through them does not judge
-   * every result again for each page. Keyed on every change to the file instead, a metrics flush or
-   * an API call's spend during a scroll made the next page rebuild all 10,000 rows (about 200 ms of
-   * the server's CPU, on the cores the page scrolls on).
-   */
-  async matrix(
-    id: string,
-    options: { offset: number; limit: number; filter: 'all' | 'wrong' | 'disagree' | 'low'; question?: string | undefined; below?: number },
-  ): Promise<{ total: number; rows: EvalResultRow[] }> {
-    // Moved by every write to results or dataset items, by any process; nothing else.
-    const version = this.deps.storage.evalResults.changeToken();
-    const key = JSON.stringify([id, options.filter, options.question ?? null, options.below ?? null, version]);
-    if (this.matrixCache?.key !== key) this.matrixCache = { key, rows: await this.matrixRows(id, options) };
-    const rows = this.matrixCache.rows;
-    // Let go of them when nobody has scrolled for a while: a large run's rows are sizeable.
-    clearTimeout(this.matrixRelease);
-    this.matrixRelease = setTimeout(() => (this.matrixCache = null), 30_000).unref();
-    return { total: rows.length, rows: rows.slice(options.offset, options.offset + options.limit) };
-  }
-
-  private matrixCache: { key: string; rows: EvalResultRow[] } | null = null;
-  private matrixRelease: ReturnType<typeof setTimeout> | undefined;
-
-  private async matrixRows(id: string, options: MatrixFilter): Promise<EvalResultRow[]> {
-    const row = await this.row(id);
-    const request = row.request as DecisionsRequest;
-    const keys = variantKeys(row.variants);
-    const questions = Object.entries(request.questions as Record<string, Question>).filter(([n]) => !options.question || n === options.question);
-    const results = await this.results(id);
-    const rows: EvalResultRow[] = [];
-    let r = 0;
-    for await (const item of this.deps.datasets.iterate(row.dataset_id)) {
-      const from = r;
-      while (r < results.length && results[r]!.position === item.position) r += 1;
-      const kept = matrixRow(item, results.slice(from, r), questions, keys, options);
-      if (kept) rows.push(kept);
-    }
-    return rows;
-  }
-
-  /** What the charts draw beyond the report (distributions.ts). */
-  async distributions(id: string): Promise<Distribution[]> {
-    const row = await this.row(id);
-    const questions = Object.entries((row.request as DecisionsRequest).questions as Record<string, Question>).filter(
-      ([, q]) => q.type === 'score' || q.type === 'box',
-    );
-    if (questions.length === 0) return [];
-    const keys = variantKeys(row.variants);
-    const expected = new Map((await this.deps.datasets.expectations(row.dataset_id)).map((i) => [i.position, i.expected as Record<string, unknown>]));
-    return distributions(questions, keys, expected, await this.results(id));
-  }
-
-  /** One item with its state and every variant's full stored result. */
-  async item(id: string, position: number) {
-    const row = await this.row(id);
-    const keys = variantKeys(row.variants);
-    const item = await this.deps.datasets.item(row.dataset_id, position);
-    const results = await this.deps.storage.evalResults.resultsAt(id, position);
-    return { item, results: results.map((r) => resultView(r, keys)) };
-  }
-
-  /** Fits a temperature for one variant and question (even positions), reported on odd positions. */
-  async fitCalibration(id: string, variant: number, question: string): Promise<CalibrationSummary | null> {
-    const row = await this.row(id);
-    const q = (row.request as DecisionsRequest).questions[question] as Question | undefined;
-    if (!q) throw new GatewayError('bad_request', `question: the run has no question "${question}"`);
-    const expected = new Map(
-      (await this.deps.datasets.expectations(row.dataset_id)).map((i) => [i.position, (i.expected as Record<string, unknown>)[question]]),
-    );
-    const points = (await this.results(id))
-      .filter((r) => r.variant === variant && r.ok)
-      .flatMap((r) => {
-        // Fitted on raw answers: a calibration already applied is not fitted again on top of itself.
-        const answer = (r.raw_answers ?? r.answers)[question] as { type?: string } | undefined;
-        const e = expected.get(r.position);
-        const p = answer && e !== undefined && answer.type === q.type ? calibrationPoint(q, answer, e as never, r.position) : null;
-        return p ? [p] : [];
-      });
-    return calibrate(points);
-  }
-
-  async saveCalibration(input: { run_id: string; variant: number; question: string; temperature: number }): Promise<SavedCalibration> {
-    const row = await this.row(input.run_id);
-    const model = row.variants[input.variant]?.model;
-    if (!model) throw new GatewayError('bad_request', `variant: the run has no variant ${input.variant}`);
-    const saved = { set_key: row.set_key, model, question: input.question, temperature: input.temperature, created_at: isoTime(this.deps.clock) };
-    await this.deps.storage.calibrations.saveCalibration(saved);
-    return saved;
-  }
-
-  calibrations(): Promise<SavedCalibration[]> {
-    return this.deps.storage.calibrations.calibrations();
-  }
-
-  async deleteCalibration(input: { set_key: string; model: string; question: string }): Promise<{ deleted: number }> {
-    return { deleted: await this.deps.storage.calibrations.deleteCalibration(input) };
-  }
-
-  /** Every stored result with its item, one at a time (exports); items are read without their content. */
-  async *rows(id: string): AsyncGenerator<{ item: { id: string; position: number; expected: Record<string, unknown> }; result: ResultView }> {
-    const row = await this.row(id);
-    const keys = variantKeys(row.variants);
-    const results = await this.results(id);
-    let r = 0;
-    for (const item of await this.deps.datasets.expectations(row.dataset_id)) {
-      while (r < results.length && results[r]!.position === item.position)
-        yield { item: { id: item.id, position: item.position, expected: item.expected }, result: resultView(results[r++]!, keys) };
-    }
-  }
-
   /**
    * Stops work without changing any status: running runs resume at the next start (or, spread, go
    * on at the other instances, which take this one's claims at once). Resolves once they stopped.
    */
   async close(): Promise<void> {
     this.closing = true;
-    clearTimeout(this.matrixRelease);
     clearInterval(this.leaseTimer);
-    this.matrixCache = null;
     for (const runner of this.active.values()) runner.stop('cancelled');
     await Promise.all([...this.ending.values()].map((e) => e.catch(() => undefined)));
   }

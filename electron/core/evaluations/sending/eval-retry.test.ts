@@ -87,14 +87,14 @@ describe('failed items on resume', () => {
     expect(provider.received.slice(receivedBefore).map(itemOf)).toEqual([3]);
     expect(sent(3)).toBe(2);
     expect(sent(7)).toBe(1);
-    const three = (await core.evalRuns.item(run.id, 3)).results[0]!;
+    const three = (await core.evalResults.item(run.id, 3)).results[0]!;
     expect(three).toMatchObject({ ok: true, error: null });
     expect(three.answers['late']).toMatchObject({ type: 'noul', noul: expect.closeTo(0.8, 6) });
-    expect((await core.evalRuns.item(run.id, 7)).results[0]!.error).toMatch(/^400: /);
+    expect((await core.evalResults.item(run.id, 7)).results[0]!.error).toMatch(/^400: /);
     // The answer's cost is added once: the spend grew by exactly item 3's stored cost.
     expect(second.spent_usd).toBeGreaterThan(spentBefore);
     expect(second.spent_usd - spentBefore).toBeCloseTo(three.usage.cost!, 12);
-    expect((await core.evalRuns.report(run.id)).models[0]).toMatchObject({ items: ITEMS, failed: 1 });
+    expect((await core.evalReports.report(run.id)).models[0]).toMatchObject({ items: ITEMS, failed: 1 });
     // Nothing left to send: resuming the finished run again is refused, with the reason.
     await expect(core.evalRuns.resume(run.id)).rejects.toThrow(/no failed item to try again/);
   });
