@@ -131,7 +131,7 @@ async function measure(core: Core, c: Case): Promise<{ expected: number; refined
   });
   const done = await core.evalRuns.wait(started.id);
   if (done.status !== 'done') throw new Error(`${c.name}: the run ended ${done.status} (${done.message ?? ''})`);
-  // The refined expectation as the screen showed it once five items were answered (eval-runs.ts, over those five).
+  // The refined expectation as the screen showed it once five items were answered (estimate/refine.ts, runExpectation, over those five).
   const firstFive = (await core.storage.evalResults.results(started.id))
     .filter((r) => r.ok)
     .sort((a, b) => (a.answered_at! < b.answered_at! ? -1 : a.answered_at! > b.answered_at! ? 1 : 0))

@@ -28,7 +28,7 @@ import type { Runs } from './runs/runs';
 import type { BoxItems } from './boxes/box-items';
 import type { BoxReview } from './boxes/box-review';
 import type { Datasets } from './datasets/datasets';
-import type { EvalRuns } from './evaluations/runs/eval-runs';
+import type { EvalRunBook } from './evaluations/runs/run-book';
 import type { EvalResults } from './evaluations/results/eval-results';
 import type { EvalReports } from './evaluations/reports/eval-reports';
 import type { Calibrations } from './evaluations/calibration/calibrations';
@@ -138,7 +138,7 @@ export interface Core {
   /** Labelled datasets and evaluation runs over them. */
   readonly datasets: Datasets;
   /** Evaluation runs: started, paused, resumed, cancelled, sent again in part (evaluations/runs/). */
-  readonly evalRuns: EvalRuns;
+  readonly evalRuns: EvalRunBook;
   /** Their results, read: answers, the matrix, distributions, exports (evaluations/results/). */
   readonly evalResults: EvalResults;
   /** A run's report, cascade curve and comparison with a baseline (evaluations/reports/). */

@@ -11,8 +11,11 @@ import type { EvaluationStorage } from '../store/ports';
 import { Calibrations } from './calibration/calibrations';
 import { EvalReports } from './reports/eval-reports';
 import { EvalResults } from './results/eval-results';
-import { EvalRuns } from './runs/eval-runs';
+import { EvalRunBook } from './runs/run-book';
+import { ClaimedQueue } from './sending/claimed-queue';
 import type { EvalDecide } from './sending/eval-runner';
+import { LocalQueue } from './sending/local-queue';
+import { RunSender } from './sending/run-sender';
 
 export interface EvaluationsDeps {
   storage: EvaluationStorage;
@@ -36,7 +39,7 @@ export interface EvaluationsDeps {
 }
 
 export interface Evaluations {
-  readonly runs: EvalRuns;
+  readonly runs: EvalRunBook;
   readonly results: EvalResults;
   readonly reports: EvalReports;
   readonly calibrations: Calibrations;
@@ -52,18 +55,33 @@ export function wireEvaluations(deps: EvaluationsDeps): Evaluations {
   const owner = deps.owner ?? 'this process';
   const results = new EvalResults({ results: storage.evalResults, runs: storage.evalRuns, datasets });
   const calibrations = new Calibrations({ storage: storage.calibrations, results, datasets, clock });
-  const runs = new EvalRuns({
-    storage,
-    owner,
-    spread: deps.team !== undefined,
-    ...(deps.team?.claimLeaseMs !== undefined ? { claimLeaseMs: deps.team.claimLeaseMs } : {}),
+  const local = new LocalQueue({ runs: storage.evalRuns, work: storage.evalWork, datasets, clock, logger, owner });
+  const source = deps.team
+    ? new ClaimedQueue({
+        runs: storage.evalRuns,
+        results: storage.evalResults,
+        work: storage.evalWork,
+        datasets,
+        clock,
+        logger,
+        owner,
+        claimLeaseMs: deps.team.claimLeaseMs,
+        local,
+      })
+    : local;
+  const sender = new RunSender({
+    source,
+    runs: storage.evalRuns,
+    results: storage.evalResults,
+    work: storage.evalWork,
+    savedCalibrations: (set, variants) => calibrations.forRun(set, variants),
+    datasets,
     clock,
     logger,
-    datasets,
     decide: deps.decide,
-    ...(deps.sleep ? { sleep: deps.sleep } : {}),
-    calibrations,
+    sleep: deps.sleep,
   });
+  const runs = new EvalRunBook({ runs: storage.evalRuns, results, sender, calibrations, datasets, clock });
   return {
     runs,
     results,
@@ -71,7 +89,7 @@ export function wireEvaluations(deps: EvaluationsDeps): Evaluations {
     calibrations,
     close: async () => {
       results.close();
-      await runs.close();
+      await sender.close();
     },
   };
 }

@@ -4,7 +4,7 @@
  * call for all questions on a host that answers natively), counted as the endpoint counts tokens,
  * at the prices of the endpoints routing would send it to, each weighted by how often routing picks
  * it first. Retries after a failure are not counted; the expectation refined from a run's answered
- * items (eval-runs.ts) takes in what they cost.
+ * items (refine.ts) takes in what they cost.
  */
 import type { DecisionsRequest } from '../../../../shared/schemas/decisions-request';
 import type { Question } from '../../../../shared/schemas/question';
