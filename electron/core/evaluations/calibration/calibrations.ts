@@ -1,3 +1,10 @@
+/**
+ * evaluations/calibration/: temperatures. Owns the pure fit (calibration.ts), applying a saved
+ * temperature to an answer (apply-calibration.ts), a question set's key, and Calibrations (here):
+ * fit on a run, save, list, delete, over `CalibrationStorage`. May import shared/, the clock, errors,
+ * datasets and decisions/answers, the pure metric files of reports/, and results/ (the answers a fit
+ * is made on).
+ */
 import { createHash } from 'node:crypto';
 import type { DecisionsRequest } from '../../../../shared/schemas/decisions-request';
 import type { CalibrationSummary, EvalVariant, SavedCalibration } from '../../../../shared/schemas/evaluation';

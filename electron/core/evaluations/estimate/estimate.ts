@@ -7,6 +7,11 @@
  *   replies), the highest over the dataset's largest items, times the requests of the run: no run
  *   can cost more. Per model, the worst case of one request too, and the smallest budget that lets
  *   every model send one. Null where a price is unknown.
+ *
+ * evaluations/estimate/ owns this, what one request is expected to cost (expected-cost.ts) and the
+ * expected cost refined as a run answers (refine.ts). May import shared/, the catalog, routing and
+ * decisions (to build and price a request as the engine would), datasets, and what an item sends
+ * for a model (sending/variant-request.ts).
  */
 import type { DecisionsRequest } from '../../../../shared/schemas/decisions-request';
 import type { EvalEstimate, EvalVariant } from '../../../../shared/schemas/evaluation';

@@ -1,3 +1,11 @@
+/**
+ * evaluations/reports/: the figures. Owns the pure metric files (report, metrics, intervals,
+ * bootstrap, weighted, compare, cascade-curve, results-export, and the CI gate's ci-report, gates,
+ * gate-specs, metric-table, at-threshold, junit, markdown), which import only shared/, each other,
+ * errors, calibration/calibration.ts and the types and CSV cell of what they format; and EvalReports
+ * (here) with run-comparison.ts, which read a run through results/ and its items through datasets
+ * and hand them to the pure files.
+ */
 import type { CascadeCurve, CascadeFamily } from '../../../../shared/schemas/cascade-curve';
 import type { DecisionsRequest } from '../../../../shared/schemas/decisions-request';
 import type { EvalReport, RunComparison } from '../../../../shared/schemas/evaluation';

@@ -1,3 +1,10 @@
+/**
+ * evaluations/results/: the read side. Owns reading a run's results: EvalResults over
+ * `EvalResultStorage` (answers of a run or a model, counts, matrix rows, distributions, one item,
+ * every row), which is all Boxes, the reports, calibration and a run's view are given. May import
+ * shared/ and datasets, runs/storage.ts and stored-run.ts (the run a result is of), and the pure
+ * `judge` of reports/report.ts. Boxes import nothing else of evaluations/ (an ESLint rule).
+ */
 import type { DecisionsRequest } from '../../../../shared/schemas/decisions-request';
 import type { EvalResultRow } from '../../../../shared/schemas/evaluation';
 import type { Question } from '../../../../shared/schemas/question';

@@ -1,3 +1,10 @@
+/**
+ * evaluations/runs/: the run book. Owns a run's life (start, pause, resume, cancel, send some items
+ * again, delete) and its view with progress, over `EvalRunStorage` (storage.ts, which with
+ * stored-run.ts is all the other parts read of a run). May import shared/, the clock, errors and
+ * datasets, and the parts it drives: sending/ (RunSender), results/ (counts for the view),
+ * calibration/ (what a run starts with) and estimate/refine.ts. Nothing in evaluations/ imports it.
+ */
 import { randomUUID } from 'node:crypto';
 import type { DecisionsRequest } from '../../../../shared/schemas/decisions-request';
 import type { EvalRun, EvalVariant, RunEstimate } from '../../../../shared/schemas/evaluation';

@@ -1,8 +1,13 @@
 /**
- * Sends evaluation runs from this process: one runner for each run sent here, over the
- * `WorkSource` chosen once in the root. It keeps which runs are sent here, sends again a run resumed
- * while it was stopping, has the source renew what this process holds, and takes up runs left
- * running by a process that stopped.
+ * evaluations/sending/: the sender. Owns sending a run's items: RunSender (here), one EvalRunner per
+ * run sent in this process, the WorkSource it sends from (LocalQueue, ClaimedQueue: work-source.ts)
+ * and `EvalWorkStorage` (results written, leases, claims). May import shared/, the clock, cancel,
+ * errors, the logger, datasets and decisions/usage, the ports of runs/ and results/ (storage.ts,
+ * runs/stored-run.ts) and calibration/ (applying temperatures); never the run book, EvalResults or
+ * the reports.
+ *
+ * The RunSender keeps which runs are sent here, sends again a run resumed while it was stopping, has
+ * the source renew what this process holds, and takes up runs left running by a process that stopped.
  */
 import type { EvalVariant } from '../../../../shared/schemas/evaluation';
 import type { DecisionsRequest } from '../../../../shared/schemas/decisions-request';
