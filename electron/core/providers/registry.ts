@@ -1,11 +1,11 @@
 import type { WireFormat } from '../../../shared/schemas/inspector';
 import { anthropicAdapter } from './anthropic/adapter';
 import { decisionsAdapter } from './decisions/adapter';
-import { gatewayHost } from './decisions/capabilities';
+import { gatewayHost } from './decisions/hosts';
 import { openAiDecisionsAdapter } from './openai-decisions/adapter';
-import { openAiDecisionsHost } from './openai-decisions/capabilities';
+import { openAiDecisionsHost } from './openai-decisions/hosts';
 import { systemOneAdapter } from './systemone/adapter';
-import { systemOneHost } from './systemone/capabilities';
+import { systemOneHost } from './systemone/hosts';
 import type { DecisionHost } from './decision-host';
 import { geminiAdapter } from './gemini/adapter';
 import { openaiAdapter } from './openai/adapter';
