@@ -14,7 +14,7 @@ import { Listings } from './catalog/listing';
 import { DecisionsEngine } from './decisions/engine';
 import { ImagePool } from './images/pool';
 import { RunStore } from './runs/run-store';
-import { RequestLog, REQUEST_LOG_DIR } from './api/request-log';
+import { RequestLog, REQUEST_LOG_DIR } from './public-api/request-log';
 import { OtlpExporter } from './trace/otlp';
 import { QuestionSets } from './question-sets/question-sets';
 import { CascadePresets } from './cascade-presets/cascade-presets';

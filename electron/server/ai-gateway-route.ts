@@ -1,7 +1,7 @@
 import { DecisionsRequestSchema } from '../../shared/schemas/decisions-request';
-import { fromGatewayRequest, GatewayDecisionRequestSchema, toGatewayResponse } from '../core/api/ai-gateway';
-import { knownModel, stagesFromGatewayModels } from '../core/api/cascade-request';
-import { answerApiCall, type ApiCallAnswer } from '../core/api/decisions-call';
+import { fromGatewayRequest, GatewayDecisionRequestSchema, toGatewayResponse } from '../core/public-api/shapes/ai-gateway-protocol';
+import { knownModel, stagesFromGatewayModels } from '../core/public-api/cascade-request';
+import { answerApiCall, type ApiCallAnswer } from '../core/public-api/decisions-call';
 import type { Core } from '../core/core';
 import { parseOrBadRequest } from '../core/validation';
 import { sessionOf, type DecisionsCall } from './decisions-route';

@@ -1,8 +1,8 @@
 import { characterCount, DecisionsRequestSchema, MAX_SESSION_ID_LENGTH, type DecisionsRequest } from '../../shared/schemas/decisions-request';
 import { isPlainDecisionsRequest } from '../../shared/schemas/fast-accept';
 import type { CancelSignal } from '../core/cancel';
-import { knownModel, stagesFromCascadeField, withoutCascade } from '../core/api/cascade-request';
-import { answerApiCall, type ApiCallAnswer } from '../core/api/decisions-call';
+import { knownModel, stagesFromCascadeField, withoutCascade } from '../core/public-api/cascade-request';
+import { answerApiCall, type ApiCallAnswer } from '../core/public-api/decisions-call';
 import type { Core } from '../core/core';
 import type { VerifiedKey } from '../core/keys/api-keys';
 import { GatewayError } from '../core/errors';

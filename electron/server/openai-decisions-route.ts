@@ -1,11 +1,11 @@
 import { DecisionsRequestSchema } from '../../shared/schemas/decisions-request';
 import { OpenAiDecisionRequestSchema, type OpenAiDecision } from '../../shared/schemas/openai-decisions';
-import { answerApiCall, type ApiCallAnswer } from '../core/api/decisions-call';
+import { answerApiCall, type ApiCallAnswer } from '../core/public-api/decisions-call';
 import type { Core } from '../core/core';
 import { concentration } from '../core/decisions/answers';
 import { fetchImage } from '../core/decisions/image-fetch';
 import { GatewayError } from '../core/errors';
-import { fromOpenAiRequest, toOpenAiDecision, type ImageResolver } from '../core/providers/openai-decisions/translate-serving';
+import { fromOpenAiRequest, toOpenAiDecision, type ImageResolver } from '../core/public-api/shapes/openai-translate';
 import { parseOrBadRequest } from '../core/validation';
 import { sessionOf, type DecisionsCall } from './decisions-route';
 import { answerSystemOne } from './systemone-route';

@@ -8,7 +8,7 @@ import { AuditPageSchema } from '../../shared/schemas/audit';
 import { ModelWithEndpointsSchema } from '../../shared/schemas/model';
 import { ModelsListSchema } from '../../shared/schemas/models-list';
 import { OpenAiDecisionRequestSchema, OpenAiDecisionSchema, OpenAiErrorBodySchema } from '../../shared/schemas/openai-decisions';
-import { GatewayDecisionRequestSchema, GatewayDecisionResponseSchema, GatewayErrorBodySchema } from '../core/api/ai-gateway';
+import { GatewayDecisionRequestSchema, GatewayDecisionResponseSchema, GatewayErrorBodySchema } from '../core/public-api/shapes/ai-gateway-protocol';
 
 type JsonSchema = Record<string, unknown>;
 

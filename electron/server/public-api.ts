@@ -11,7 +11,7 @@ import { openApiDocument } from './openapi';
 import { modelsList, outputModalitiesFilter } from './models-list';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { gatewayErrorBody } from '../core/api/ai-gateway';
+import { gatewayErrorBody } from '../core/public-api/shapes/ai-gateway-protocol';
 import { GatewayError, isGatewayError } from '../core/errors';
 import { answerGateway } from './ai-gateway-route';
 import { answerOpenAiShape, openAiErrorBody } from './openai-decisions-route';

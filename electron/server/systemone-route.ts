@@ -1,12 +1,12 @@
 import { DecisionsRequestSchema } from '../../shared/schemas/decisions-request';
 import type { DecisionsResponse } from '../../shared/schemas/decisions-response';
-import { answerApiCall, type ApiCallAnswer } from '../core/api/decisions-call';
+import { answerApiCall, type ApiCallAnswer } from '../core/public-api/decisions-call';
 import type { Core } from '../core/core';
 import { concentration } from '../core/decisions/answers';
-import { fromSystemOneBody, toSystemOneResponse } from '../core/providers/systemone/translate-serving';
+import { fromSystemOneBody, toSystemOneResponse } from '../core/public-api/shapes/systemone-translate';
 import { parseOrBadRequest } from '../core/validation';
 import type { CascadeRecord } from '../core/decisions/stages';
-import { knownModel, stagesFromCascadeField } from '../core/api/cascade-request';
+import { knownModel, stagesFromCascadeField } from '../core/public-api/cascade-request';
 import { sessionOf, withoutCascade, type DecisionsCall } from './decisions-route';
 
 /**
