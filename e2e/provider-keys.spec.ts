@@ -136,7 +136,7 @@ test('the catalog is edited in Settings; a mistake is named and nothing changes'
     }),
   );
   await page.getByRole('button', { name: 'Check and save' }).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'endpoints[0].provider: unknown provider "nobody"' })).toBeVisible();
+  await expect(page.locator('.notice-error').filter({ hasText: 'endpoints[0].provider: unknown provider "nobody"' })).toBeVisible();
   await editor.fill(
     JSON.stringify({
       version: 1,

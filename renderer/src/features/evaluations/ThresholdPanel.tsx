@@ -53,7 +53,8 @@ function Confusion({ model, c }: { model: string; c: CurvePoint }) {
       <caption className="muted small">{model}</caption>
       <thead>
         <tr>
-          <th />
+          {/* The corner names no column: a cell, not an empty header. */}
+          <td />
           <th scope="col">said yes</th>
           <th scope="col">said no</th>
         </tr>

@@ -98,4 +98,27 @@ describe('VirtualRows', () => {
         .sort((a, b) => a - b),
     ).toEqual(Array.from({ length: 15 }, (_, i) => 15 + i));
   });
+
+  it('keeps a pinned row, as one element, wherever the list is scrolled', () => {
+    render(
+      <VirtualRows
+        label="Items"
+        count={10_000}
+        rowHeight={ROW}
+        height={HEIGHT}
+        layout="placed"
+        pinned={3}
+        renderRow={(i, top, key) => <Row key={key} index={i} top={top} />}
+      />,
+    );
+    const pinned = rows().find((r) => r.dataset['index'] === '3')!;
+    expect(rows()).toHaveLength(15);
+    scrollTo(5_000 * ROW);
+    // Far from the view, the row is still there (one more than the 25 around the view), the same element.
+    expect(rows()).toHaveLength(26);
+    expect(rows().find((r) => r.dataset['index'] === '3')).toBe(pinned);
+    scrollTo(0);
+    expect(rows().find((r) => r.dataset['index'] === '3')).toBe(pinned);
+    expect(rows().filter((r) => r.dataset['index'] === '3')).toHaveLength(1);
+  });
 });
