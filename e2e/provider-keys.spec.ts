@@ -110,7 +110,7 @@ test('a key that breaks the rules is refused with a reason and nothing is stored
   await app.open(server.uiUrl);
   await app.goTo('Settings');
   await settings.storeKey('Anthropic', 'has space inside');
-  await expect(settings.providerRow('Anthropic').getByRole('alert')).toContainText('a provider key has no spaces or non-ASCII characters');
+  await expect(settings.providerRow('Anthropic').locator('.notice-error')).toContainText('a provider key has no spaces or non-ASCII characters');
   await expect(settings.keyStatus('Anthropic')).toHaveText('not set');
   await app.screenshot('settings-key-refused');
 });

@@ -35,8 +35,17 @@ const SCREEN_COMPONENTS: Record<ScreenId, ComponentType> = {
 
 function useScreen(): ScreenId {
   const [screen, setScreen] = useState<ScreenId>(() => screenFromHash(window.location.hash));
+  const shown = useRef(screen);
   useEffect(() => {
-    const onHash = () => setScreen(screenFromHash(window.location.hash));
+    const onHash = () => {
+      const next = screenFromHash(window.location.hash);
+      if (next === shown.current) return;
+      shown.current = next;
+      // A new screen's heading takes focus once drawn (asked before it is): the control that had
+      // focus is gone, and a screen reader says where it is now.
+      focusNextHeading();
+      setScreen(next);
+    };
     const onKey = (event: KeyboardEvent) => {
       if (!event.altKey || event.ctrlKey || event.metaKey) return;
       const target = SCREENS.find((s) => s.key === event.key);
@@ -52,12 +61,6 @@ function useScreen(): ScreenId {
       window.removeEventListener('keydown', onKey);
     };
   }, []);
-  // A new screen's heading takes focus once drawn: the control that had it is gone, and a screen reader says where it is now.
-  const first = useRef(true);
-  useEffect(() => {
-    if (first.current) first.current = false;
-    else focusNextHeading();
-  }, [screen]);
   return screen;
 }
 

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { focusAwaited } from '../ui/focus-when-shown';
 
 /** What holds a composite widget's one Tab stop: focus goes back to it, not to the widget's start. */
 const COMPOSITE = '[role="toolbar"], [role="tablist"], [role="grid"], [role="radiogroup"]';
@@ -48,7 +49,7 @@ export function useFocusRescue(): void {
     const check = () => {
       timer = null;
       const active = document.activeElement;
-      if (!last || (active && active !== document.body) || !gone(last)) return;
+      if (!last || (active && active !== document.body) || !gone(last) || focusAwaited()) return;
       rescueTarget(last, trail)?.focus();
     };
     const observer = new MutationObserver(() => {

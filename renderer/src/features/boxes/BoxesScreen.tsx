@@ -7,6 +7,7 @@ import { call } from '../../transport/transport';
 import { SandboxNotice } from '../../app/SandboxNotice';
 import { once } from '../../lib/send-once';
 import { announce } from '../../ui/announcer';
+import { focusWhenShown } from '../../ui/focus-when-shown';
 import { EmptyState, ErrorNotice, Panel, ScreenHeader } from '../../ui/components';
 import { modelsQuery } from '../endpoints/api';
 import { evalKeys, evalRunsQuery } from '../evaluations/api';
@@ -110,8 +111,13 @@ export function BoxesScreen() {
       by,
     );
     if (!next) return;
-    setSelected(next);
     const at = shown.findIndex((i) => i.id === next);
+    // Drawing goes on on the next image: the canvas that had focus is replaced by that image's.
+    if (document.activeElement?.matches('[data-testid="box-canvas"]')) {
+      const label = `Ground truth for ${shown[at]!.name}:`;
+      focusWhenShown(() => [...document.querySelectorAll<HTMLElement>('[data-testid="box-canvas"]')].find((c) => c.ariaLabel?.startsWith(label)));
+    }
+    setSelected(next);
     announce(imageLine(shown[at]!, at, shown.length));
   };
   const perQuestion = source?.kind === 'dataset';

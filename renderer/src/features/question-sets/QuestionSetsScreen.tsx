@@ -19,6 +19,7 @@ import { PreferencesForm } from './PreferencesForm';
 import { TryGrid, type TryGridHandle } from './TryGrid';
 import { SampleOffer } from '../samples/SampleOffer';
 import { focusWhenShown } from '../../ui/focus-when-shown';
+import { StickyBar } from '../../ui/StickyBar';
 import { announce } from '../../ui/announcer';
 
 const PREFERENCE_HELP =
@@ -355,7 +356,7 @@ export function QuestionSetsScreen() {
             models={models2}
             cascade={draft.cascade || null}
           />
-          <div className="action-bar">
+          <StickyBar className="action-bar">
             {dirty ? (
               <span className="draft-state" role="note">
                 <span className="badge badge-sim">unsaved changes</span> kept as a draft
@@ -408,7 +409,7 @@ export function QuestionSetsScreen() {
             >
               {compareWith.length > 0 ? `Run on ${compareWith.length + 1} models` : 'Run'}
             </button>
-          </div>
+          </StickyBar>
           {save.error ? <ErrorNotice error={save.error} title="Not saved" /> : null}
           {save.isSuccess && save.data.saved.id === draft.id ? (
             <p className="muted small" role="status">
