@@ -74,6 +74,9 @@ test('settings: a key created, a provider key saved', async ({ page, server }) =
   await expect(settings.keyStatus('OpenAI')).toHaveText(/set/);
   await calls.quiet();
   await expectAccessibleInBothThemes(page, 'Settings, provider key saved');
+  await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+  await expectAccessibleInBothThemes(page, 'the keyboard shortcuts dialog');
 });
 
 test('evaluations: the tabs, a run of 40 items on two models, an item open', async ({ page, server }) => {

@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { pngWithRects } from '../electron/test-support/images';
 import { inspector } from './fixtures/inspector';
+import { inspectorCalls } from './fixtures/network';
 import { test, expect } from './fixtures/server';
 import { AppPage } from './pages/app-page';
 import { EvaluationsPage } from './pages/evaluations-page';
@@ -160,4 +161,70 @@ test('an operator creates an API key', async ({ page, server }) => {
   await expect(notice).toHaveCount(0);
   await expect(name).toBeFocused();
   await expect(page.getByRole('table', { name: 'API server keys' }).getByRole('row', { name: /nightly job/ })).toBeVisible();
+});
+
+test('single-key shortcuts are listed with ?, and can be turned off or given other keys in Settings', async ({ page, server }) => {
+  test.setTimeout(60_000);
+  const app = new AppPage(page);
+  const calls = inspectorCalls(page);
+  await app.open(server.uiUrl);
+  const image = pngWithRects(400, 300, [{ x: 40, y: 60, w: 120, h: 90 }]);
+  await inspector(page, server.url)('datasets.importImages', {
+    name: 'shelves',
+    images: [
+      { name: 'img01.png', data_url: image },
+      { name: 'img02.png', data_url: image },
+    ],
+    questions: { box: { type: 'box', instructions: 'the dark rectangle' } },
+  });
+  // ? lists them; Escape closes the list and focus is back where it was.
+  await page.keyboard.press('Alt+7');
+  const heading = page.getByRole('heading', { level: 1, name: 'Settings' });
+  await expect(heading).toBeFocused();
+  await page.keyboard.press('Shift+Slash');
+  const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('row', { name: /Accept the answer under review/ })).toContainText('A');
+  await app.screenshot('shortcuts-dialog');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(heading).toBeFocused();
+
+  // Accept on Y instead of A; a key another shortcut has is refused beside its field.
+  const accept = page.getByLabel('Accept the answer under review');
+  await tabTo(page, accept);
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type('r');
+  await expect(page.getByText('R is already “Reject the answer under review”')).toBeVisible();
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('y');
+  await expect(page.getByText(/is already/)).toHaveCount(0);
+  await app.screenshot('settings-shortcuts');
+
+  // On Boxes, J moves on, A does nothing now, and Y accepts.
+  await page.keyboard.press('Alt+4');
+  const announcements = page.getByRole('log', { name: 'Announcements' });
+  await expect(page.getByTestId('review-keys')).toContainText('Y accept the answer under review');
+  await page.keyboard.press('j');
+  await expect(announcements).toContainText('img02.png, image 2 of 2');
+  await page.keyboard.press('a');
+  await page.keyboard.press('y');
+  const accepted = announcements.getByText('The whole image accepted.');
+  await expect(accepted).toHaveCount(1);
+  // Nothing else is on its way: A sent no verdict of its own.
+  await calls.quiet();
+  await expect(accepted).toHaveCount(1);
+
+  // Turned off, no single key acts, and ? lists them as off.
+  await page.keyboard.press('Alt+7');
+  await tabTo(page, page.getByLabel('Single-key shortcuts are on'));
+  await page.keyboard.press('Space');
+  await expect(page.getByLabel('Single-key shortcuts are on')).not.toBeChecked();
+  await page.keyboard.press('Alt+4');
+  await page.keyboard.press('k');
+  await page.keyboard.press('Shift+Slash');
+  await calls.quiet();
+  await expect(dialog).toBeHidden();
+  await expect(announcements).not.toContainText('img01.png, image 1 of 2');
+  await expect(page.getByTestId('review-keys')).toHaveText('Single-key shortcuts are turned off (Settings → Keyboard shortcuts).');
 });

@@ -4,7 +4,12 @@ import { useShortcutSettings } from '../../lib/use-shortcuts';
 /** The review's single keys as they are set now (Settings can change or turn them off), said under the review bar. */
 export function ReviewKeys({ perQuestion }: { perQuestion: boolean }) {
   const settings = useShortcutSettings();
-  if (!settings.enabled) return <p className="muted small">Single-key shortcuts are turned off (Settings → Keyboard shortcuts).</p>;
+  if (!settings.enabled)
+    return (
+      <p className="muted small" data-testid="review-keys">
+        Single-key shortcuts are turned off (Settings → Keyboard shortcuts).
+      </p>
+    );
   const ids: ShortcutId[] = perQuestion ? ['accept', 'reject', 'clear', 'next', 'previous', 'runImage'] : ['accept', 'reject', 'next', 'previous', 'runImage'];
   const parts = ids.flatMap((id) => {
     const keys = keysOf(settings, id);
