@@ -89,6 +89,12 @@ test('an analyst starts an evaluation run and reads its results', async ({ page,
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { name: 'Item t02' })).toHaveCount(0);
   await expect(answer).toBeFocused();
+  // Ctrl+End and Ctrl+Home reach the last and the first cell, rows the list had not drawn yet included.
+  const row = (id: string) => evals.results.getByRole('row').filter({ has: page.getByRole('button', { name: new RegExp(`^${id}`) }) });
+  await page.keyboard.press('Control+End');
+  await expect(row('t40').getByRole('gridcell').last()).toBeFocused();
+  await page.keyboard.press('Control+Home');
+  await expect(row('t01').getByRole('gridcell').first()).toBeFocused();
 });
 
 test('a reviewer runs a model over images, draws a box and judges the answers', async ({ page, server }) => {

@@ -250,7 +250,15 @@ export function BoxesScreen() {
           <input type="file" multiple {...({ webkitdirectory: '' } as object)} onChange={(e) => e.target.files && addFiles(e.target.files, true)} />
         </label>
         {adding ? (
-          <span role="status" className="muted small">
+          <span
+            role="progressbar"
+            aria-label="Images added"
+            aria-valuemin={0}
+            aria-valuemax={adding.total}
+            aria-valuenow={adding.done}
+            aria-valuetext={`${adding.done} of ${adding.total}`}
+            className="muted small"
+          >
             Adding images: {adding.done} of {adding.total}
           </span>
         ) : (
@@ -339,6 +347,7 @@ export function BoxesScreen() {
                 step={0.05}
                 value={threshold}
                 onChange={(e) => setThreshold(Number(e.target.value))}
+                aria-valuetext={`pass at IoU ${threshold.toFixed(2)} or more`}
               />
               <span className="muted small">
                 {scored.length > 0

@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useLayoutEffect, useRef, type RefObject } from 'react';
 import type { EvalResultRow } from '../../../../shared/schemas/evaluation';
 import { answerText, expectedText } from './answer-text';
 
@@ -42,6 +42,7 @@ export const MatrixRow = memo(function MatrixRow({
   models,
   questions,
   focusCol,
+  gridHoldsFocus,
   onOpen,
 }: {
   index: number;
@@ -50,11 +51,19 @@ export const MatrixRow = memo(function MatrixRow({
   models: readonly string[];
   questions: readonly string[];
   focusCol: number | null;
+  gridHoldsFocus: RefObject<boolean>;
   onOpen: (position: number) => void;
 }) {
   const tab = (col: number) => (focusCol === col ? 0 : -1);
+  const element = useRef<HTMLDivElement>(null);
+  // The row holding the grid's stop, drawn again under another key (scrolled away from the view, or
+  // back into it) while it had focus: it takes focus back where the old element left it.
+  useLayoutEffect(() => {
+    if (focusCol === null || !gridHoldsFocus.current || document.activeElement !== document.body) return;
+    element.current?.querySelector<HTMLElement>(`[data-col="${focusCol}"]`)?.focus({ preventScroll: true });
+  }, []);
   return (
-    <div className="matrix-row" role="row" aria-rowindex={index + 2} data-row={index} style={{ top }}>
+    <div ref={element} className="matrix-row" role="row" aria-rowindex={index + 2} data-row={index} style={{ top }}>
       <span role="gridcell" className="muted" data-col={0} tabIndex={tab(0)}>
         {row ? row.position + 1 : ''}
       </span>

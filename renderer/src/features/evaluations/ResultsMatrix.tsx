@@ -95,6 +95,7 @@ export function ResultsMatrix({
         className="matrix-grid"
         onKeyDown={nav.onKeyDown}
         onFocus={nav.onFocus}
+        onBlur={nav.onBlur}
       >
         <div role="rowgroup">
           <div className="matrix-head" role="row" aria-rowindex={1}>
@@ -129,6 +130,7 @@ export function ResultsMatrix({
               models={stableModels}
               questions={stableQuestions}
               focusCol={nav.active?.row === i ? nav.active.col : null}
+              gridHoldsFocus={nav.holds}
               onOpen={open}
             />
           )}

@@ -16,9 +16,9 @@ const OVERSCAN = 10;
  * It renders again only when the first row in view changes, and rows that stay in view are left
  * alone when `renderRow` returns memoised components.
  *
- * `pinned` (placed layout) is a row kept rendered wherever the list is scrolled, under a key of its
- * own: the row holding the keyboard focus of a grid stays one element while the wheel scrolls it out
- * of view and back, and Tab still finds it.
+ * `pinned` (placed layout) is a row kept rendered wherever the list is scrolled (under a key of its
+ * own while it is outside the rows around the view): the row holding a grid's Tab stop, which Tab
+ * must still find after the wheel has scrolled it far away.
  *
  * `tabbable` puts the list itself in the Tab order, so keys scroll it; a grid whose cells take focus
  * does not need it.
@@ -54,10 +54,10 @@ export function VirtualRows({
     // In slot order: a row leaving one edge becomes the row entering the other, updated in place,
     // never moved or re-created (their order in the DOM does not matter, each is placed by its top).
     const bySlot: ReactNode[] = new Array(slots).fill(null);
-    const keep = pinned !== null && pinned >= 0 && pinned < count ? pinned : null;
-    for (let i = first; i < last; i += 1) if (i !== keep) bySlot[i % slots] = renderRow(i, i * rowHeight, String(i % slots));
+    for (let i = first; i < last; i += 1) bySlot[i % slots] = renderRow(i, i * rowHeight, String(i % slots));
     for (const r of bySlot) if (r !== null) rows.push(r);
-    if (keep !== null) rows.push(renderRow(keep, keep * rowHeight, `pinned-${keep}`));
+    if (pinned !== null && pinned >= 0 && pinned < count && (pinned < first || pinned >= last))
+      rows.push(renderRow(pinned, pinned * rowHeight, `pinned-${pinned}`));
   } else for (let i = first; i < last; i += 1) rows.push(renderRow(i, i * rowHeight, String(i % slots)));
   return (
     <div

@@ -23,6 +23,9 @@ export function useGridFocus({
   const [chosen, setChosen] = useState<GridCell>({ row: 0, col: initialCol });
   const grid = useRef<HTMLDivElement>(null);
   const moved = useRef(false);
+  // Whether focus is in the grid: left by a blur to somewhere else, not by the focused row being
+  // redrawn (a removed element sends no blur), so the row drawn again can take it back.
+  const holds = useRef(false);
   // Fewer rows or columns (a filter, another question) keep the stop inside the grid.
   const active: GridCell | null = rows > 0 && cols > 0 ? { row: Math.min(chosen.row, rows - 1), col: Math.min(chosen.col, cols - 1) } : null;
   const cellAt = (c: GridCell) => grid.current?.querySelector<HTMLElement>(`[data-row="${c.row}"] [data-col="${c.col}"]`) ?? null;
@@ -46,7 +49,11 @@ export function useGridFocus({
     moved.current = true;
     setChosen(next);
   };
+  const onBlur = (e: FocusEvent<HTMLElement>) => {
+    holds.current = e.relatedTarget instanceof Node && grid.current?.contains(e.relatedTarget) === true;
+  };
   const onFocus = (e: FocusEvent<HTMLElement>) => {
+    holds.current = true;
     const cell = (e.target as HTMLElement).closest<HTMLElement>('[data-col]');
     const row = cell?.closest<HTMLElement>('[data-row]');
     if (!cell || !row) return;
@@ -57,5 +64,5 @@ export function useGridFocus({
   const focusActive = () => {
     if (active) cellAt(active)?.focus();
   };
-  return { active, grid, onKeyDown, onFocus, focusActive };
+  return { active, grid, holds, onKeyDown, onFocus, onBlur, focusActive };
 }
