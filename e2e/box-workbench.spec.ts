@@ -133,7 +133,7 @@ test('a reviewer labels truth per object, zooms, undoes, runs a box question per
 
   // Truth for the other shelves from another tool's COCO file.
   await boxes.importTruth([{ name: 'instances.json', text: cocoTruth() }]);
-  await expect(page.getByText('Truth for 2 images imported.')).toBeVisible();
+  await expect(page.getByTestId('truth-imported')).toHaveText('Truth for 2 images imported.');
 
   // Both questions over the folder, as an evaluation run over its dataset: an estimate first, then the run.
   await expect(boxes.dataset).toContainText(/verdict-shelves-.* \(3 images\)/);

@@ -36,7 +36,7 @@ test('an analyst puts a native decision model beside a chat model on one dataset
   await app.goTo('Evaluations');
   await evals.datasetFile.setInputFiles({ name: 'parcels.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
   await evals.importButton.click();
-  await expect(page.getByText('Imported 4 items')).toBeVisible();
+  await expect(page.getByTestId('import-result')).toContainText('Imported 4 items');
   await evals.open('New run');
 
   // The picker says which models answer natively and which are asked by a method here.

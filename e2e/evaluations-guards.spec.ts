@@ -304,7 +304,7 @@ test("the dataset's name is held to 200 characters as it is typed, and a long na
   await expect(name).toHaveValue('x'.repeat(200));
   await evals.datasetFile.setInputFiles({ name: 'parcels.csv', mimeType: 'text/csv', buffer: Buffer.from(csvOf(4)) });
   await evals.importButton.click();
-  await expect(page.getByText('Imported 4 items')).toBeVisible();
+  await expect(page.getByTestId('import-result')).toContainText('Imported 4 items');
   await expect(page.getByRole('list', { name: 'Datasets' }).getByRole('button', { name: 'x'.repeat(200), exact: true })).toBeVisible();
   expect(problems).toEqual([]);
 });
@@ -319,7 +319,7 @@ test('an estimate is for the dataset it was made for, picked in the form or in t
   await evals.open('Datasets');
   await evals.datasetFile.setInputFiles({ name: 'second.csv', mimeType: 'text/csv', buffer: Buffer.from(csvOf(6)) });
   await evals.importButton.click();
-  await expect(page.getByText('Imported 6 items')).toBeVisible();
+  await expect(page.getByTestId('import-result')).toContainText('Imported 6 items');
   await evals.open('New run');
   await evals.model('sandbox/baseline-text').check();
   await evals.estimateButton.click();
@@ -355,7 +355,7 @@ test('a provider preference that is not allowed is named by its line and says wh
   const preferences = page.getByLabel('Provider preferences per variant');
   await preferences.fill('{"label": "cheapest", "provider": {"sort": "price"}}\n\n{"label": "odd", "provider": {"sort": "bogus"}}');
   await evals.estimateButton.click();
-  await expect(page.getByRole('alert').filter({ hasText: 'No estimate' })).toContainText(
+  await expect(page.locator('.notice-error').filter({ hasText: 'No estimate' })).toContainText(
     'Provider preferences, line 3: sort: Invalid option: expected one of "price"|"throughput"|"latency"|"exacto"',
   );
   // The preferences themselves with a label beside them are taken too.

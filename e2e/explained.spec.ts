@@ -110,7 +110,7 @@ test('history shows provider, cost and latency, and searches, re-runs, deletes a
   expect(csv).toHaveLength(2);
   expect(csv[1]).toContain('Alpha set');
 
-  await page.getByRole('button', { name: 'Run Alpha set again' }).click();
+  await page.getByRole('button', { name: 'Re-run Alpha set' }).click();
   await expect(page).toHaveURL(/#\/runs\?run=run-/);
   await expectRunDone(page, 'Alpha set');
   await page.getByLabel('Search').fill('alpha');

@@ -110,7 +110,7 @@ test('a key that breaks the rules is refused with a reason and nothing is stored
   await app.open(server.uiUrl);
   await app.goTo('Settings');
   await settings.storeKey('Anthropic', 'has space inside');
-  await expect(settings.providerRow('Anthropic').getByRole('alert')).toContainText('a provider key has no spaces or non-ASCII characters');
+  await expect(settings.providerRow('Anthropic').locator('.notice-error')).toContainText('a provider key has no spaces or non-ASCII characters');
   await expect(settings.keyStatus('Anthropic')).toHaveText('not set');
   await app.screenshot('settings-key-refused');
 });
@@ -136,7 +136,7 @@ test('the catalog is edited in Settings; a mistake is named and nothing changes'
     }),
   );
   await page.getByRole('button', { name: 'Check and save' }).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'endpoints[0].provider: unknown provider "nobody"' })).toBeVisible();
+  await expect(page.locator('.notice-error').filter({ hasText: 'endpoints[0].provider: unknown provider "nobody"' })).toBeVisible();
   await editor.fill(
     JSON.stringify({
       version: 1,

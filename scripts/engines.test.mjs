@@ -53,6 +53,8 @@ const TEST_CLIENTS = [
  * unpack its archive with node:zlib, which 20.19 and 22.13 do too: the tests run on both.
  */
 const TEST_BROWSER = ['@sparticuz/chromium'];
+/** axe-core's Playwright runner asks for Node 22.12+; the browser journeys that use it pass on Node 20. */
+const TEST_AXE = ['@axe-core/playwright'];
 const PROBES = ['20.18.0', '20.19.0', '21.7.0', '22.0.0', '22.12.0', '22.13.0', '22.17.0', '23.11.0', '24.0.0', '25.2.0'];
 
 const constrained = Object.entries(lock.packages)
@@ -65,10 +67,13 @@ describe('engines', () => {
       expect(satisfies(version, pkg.engines.node), version).toBe(true);
   });
 
-  it('claims no Node version that a dependency refuses, except the Electron tools and the test clients on Node 20, and the test browser before 22.17', () => {
+  it('claims no Node version that a dependency refuses, except the Electron tools, the test clients and axe on Node 20, and the test browser before 22.17', () => {
     for (const version of PROBES.filter((p) => satisfies(p, pkg.engines.node))) {
       const refused = constrained.filter((d) => !satisfies(version, d.range)).map((d) => d.name);
-      const allowed = [...(version.startsWith('20.') ? [...ELECTRON_TOOLS, ...TEST_CLIENTS] : []), ...(satisfies(version, '<22.17.0') ? TEST_BROWSER : [])];
+      const allowed = [
+        ...(version.startsWith('20.') ? [...ELECTRON_TOOLS, ...TEST_CLIENTS, ...TEST_AXE] : []),
+        ...(satisfies(version, '<22.17.0') ? TEST_BROWSER : []),
+      ];
       expect(
         refused.filter((name) => !allowed.includes(name)),
         `Node ${version}`,
@@ -80,6 +85,6 @@ describe('engines', () => {
     expect(readme).toContain(pkg.engines.node);
     const line = readme.split('\n').find((l) => l.includes('EBADENGINE'));
     expect(line).toBeDefined();
-    for (const name of [...ELECTRON_TOOLS, ...TEST_CLIENTS, ...TEST_BROWSER]) expect(line).toContain(name);
+    for (const name of [...ELECTRON_TOOLS, ...TEST_CLIENTS, ...TEST_BROWSER, ...TEST_AXE]) expect(line).toContain(name);
   });
 });

@@ -20,7 +20,7 @@ export class EvaluationsPage {
     this.startButton = page.getByRole('button', { name: 'Start run' });
     this.estimate = page.getByRole('status', { name: 'Estimate' });
     this.metrics = page.getByRole('table', { name: 'Metrics per model' });
-    this.results = page.getByRole('rowgroup', { name: 'Results' });
+    this.results = page.getByRole('grid', { name: 'Results' });
     this.fitButton = page.getByRole('button', { name: 'Fit calibration' });
     this.fitted = page.getByRole('status', { name: 'Fitted calibration' });
     this.saveCalibration = page.getByRole('button', { name: 'Save calibration' });

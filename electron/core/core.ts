@@ -20,7 +20,7 @@ import type { Upstreams } from './decisions/upstreams';
 import type { Listings } from './catalog/listing';
 import type { DecisionsEngine } from './decisions/engine';
 import type { RunStore } from './runs/run-store';
-import type { RequestLog } from './api/request-log';
+import type { RequestLog } from './public-api/request-log';
 import type { OtlpExporter } from './trace/otlp';
 import type { QuestionSets } from './question-sets/question-sets';
 import type { CascadePresets } from './cascade-presets/cascade-presets';

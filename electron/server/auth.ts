@@ -4,6 +4,7 @@ import type { AuditActor } from '../../shared/schemas/audit';
 import type { Core } from '../core/core';
 import { GatewayError } from '../core/errors';
 import type { VerifiedKey } from '../core/keys/api-keys';
+import { SHAPES } from '../core/public-api/shapes';
 
 export type PublicEnv = { Variables: { apiKey: VerifiedKey; requestId: string } };
 
@@ -25,7 +26,7 @@ export async function authenticate(core: Core, header: string | undefined, reque
 }
 
 /** Routes whose requests a team's shared admission checks once the most they can cost is known (rate and credit in one round trip). */
-const ADMITTED_AT_DECISION = new Set(['/api/alpha/decisions', '/api/v1/decisions', '/api/v1/systemone', '/api/ai/decision-model']);
+const ADMITTED_AT_DECISION = new Set(SHAPES.map((shape) => `/api${shape.path}`));
 
 export function bearerAuth(core: Core): MiddlewareHandler<PublicEnv> {
   return async (c, next) => {

@@ -4,8 +4,9 @@ import type { Core } from '../core/core';
 import { asGatewayError, checkHost } from './app';
 import { authenticate } from './auth';
 import { readIncomingText, responseClosed } from './body';
-import { answerDecisions } from './decisions-route';
-import { writeError } from './http-errors';
+import { answerShape } from '../core/public-api/answer-shape';
+import { alphaShape } from '../core/public-api/shapes';
+import { parseJsonText, writeError } from './http-errors';
 
 export const DECISIONS_PATH = '/api/alpha/decisions';
 
@@ -13,7 +14,7 @@ export const DECISIONS_PATH = '/api/alpha/decisions';
  * `POST /api/alpha/decisions` straight from Node's HTTP server, without the router's request and
  * response objects and middleware chain: the gateway's hottest path. It runs the same steps in the
  * same order as the routed version (host check, request id, key, rate limit, body limit, then
- * `answerDecisions`) and answers with the same statuses, headers and envelopes; a test sends the
+ * `answerShape` with the spec's shape) and answers with the same statuses, headers and envelopes; a test sends the
  * same requests both ways and compares. Any other request is left to the router.
  */
 export function decisionsLane(core: Core, options: { allowedHostnames: readonly string[] | null; bodyLimitBytes: number }) {
@@ -28,17 +29,16 @@ export function decisionsLane(core: Core, options: { allowedHostnames: readonly 
       if (options.allowedHostnames) checkHost(options.allowedHostnames, req.headers.host ?? '');
       const key = await authenticate(core, req.headers.authorization, { requestId, atDecision: true });
       const body = await readIncomingText(req, options.bodyLimitBytes);
-      const { response, settle, cascade } = await answerDecisions(core, {
-        body,
+      const { body: answer, settle } = await answerShape(core, alphaShape, {
+        json: parseJsonText(body, alphaShape.what),
         // Node joins a repeated header into one string, as the router does.
-        sessionHeader: req.headers['x-session-id'] as string | undefined,
+        header: (name) => req.headers[name] as string | undefined,
         key,
         requestId,
         signal: responseClosed(res),
       });
-      // Logged before the answer leaves: a process killed once it is sent has it in its log.
       settle();
-      json(res, 200, JSON.stringify(cascade ? { ...response, cascade } : response), requestId);
+      json(res, 200, JSON.stringify(answer), requestId);
     } catch (error) {
       writeError(res, asGatewayError(core, error, requestId, DECISIONS_PATH), requestId);
     }

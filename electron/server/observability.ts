@@ -5,12 +5,13 @@
  * by reason, requests answered per provider and outcome, spend, and the process's own figures. No
  * label carries a key, a user or a request's content.
  */
+import { SHAPES } from '../core/public-api/shapes';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Core } from '../core/core';
 
 /** The public API's routes, by the path a request names (anything else under /api is "other"). */
-const ROUTES = ['/api/alpha/decisions', '/api/v1/decisions', '/api/v1/systemone', '/api/ai/decision-model', '/api/v1/models', '/api/v1/key', '/api/v1/keys'];
+const ROUTES = [...SHAPES.map((shape) => `/api${shape.path}`), '/api/v1/models', '/api/v1/key', '/api/v1/keys'];
 
 const routeOf = (path: string): string =>
   ROUTES.find((r) => path === r || path.startsWith(`${r}/`)) ?? (path.startsWith('/api/inspector/') ? 'inspector' : 'other');

@@ -8,7 +8,9 @@ import { AuditPageSchema } from '../../shared/schemas/audit';
 import { ModelWithEndpointsSchema } from '../../shared/schemas/model';
 import { ModelsListSchema } from '../../shared/schemas/models-list';
 import { OpenAiDecisionRequestSchema, OpenAiDecisionSchema, OpenAiErrorBodySchema } from '../../shared/schemas/openai-decisions';
-import { GatewayDecisionRequestSchema, GatewayDecisionResponseSchema, GatewayErrorBodySchema } from '../core/api/ai-gateway';
+import { GatewayDecisionRequestSchema, GatewayDecisionResponseSchema, GatewayErrorBodySchema } from '../core/public-api/shapes/ai-gateway-protocol';
+import { SHAPES } from '../core/public-api/shapes';
+import type { PublicShape } from '../core/public-api/shape';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -38,6 +40,36 @@ const ERRORS: Record<string, string> = {
 };
 const errors = (...codes: string[]) => Object.fromEntries(codes.map((code) => [code, json(ref('ErrorEnvelope'), ERRORS[code]!)]));
 
+const DECISION_ERRORS = ['400', '401', '402', '403', '404', '413', '429', '500', '502', '503', '524', '529'];
+
+/** A Decisions shape's operation, from what the shape says of itself (core/public-api/shapes). */
+function decisionOperation(shape: PublicShape) {
+  const { openapi } = shape;
+  const errorSchema = openapi.errorSchema;
+  return {
+    operationId: openapi.operationId,
+    summary: openapi.summary,
+    ...(openapi.headers
+      ? {
+          parameters: openapi.headers.map((h) => ({
+            name: h.name,
+            in: 'header',
+            required: h.required,
+            schema: { type: 'string' },
+            ...(h.description ? { description: h.description } : {}),
+          })),
+        }
+      : {}),
+    requestBody: { required: true, content: { 'application/json': { schema: openapi.request } } },
+    responses: {
+      '200': json(openapi.response as JsonSchema, openapi.responseDescription),
+      ...(errorSchema
+        ? Object.fromEntries(DECISION_ERRORS.map((code) => [code, json(ref(errorSchema.ref), `${ERRORS[code]} (${errorSchema.description})`)]))
+        : errors(...DECISION_ERRORS)),
+    },
+  };
+}
+
 let built: JsonSchema | null = null;
 
 /**
@@ -55,68 +87,7 @@ export function openApiDocument(version: string): JsonSchema {
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
     paths: {
-      '/api/alpha/decisions': {
-        post: {
-          operationId: 'createDecisions',
-          summary: 'Answer named questions about some content',
-          parameters: [
-            { name: 'x-session-id', in: 'header', required: false, schema: { type: 'string' }, description: 'Groups requests; the body session_id wins' },
-          ],
-          requestBody: { required: true, content: { 'application/json': { schema: ref('DecisionsRequest') } } },
-          responses: {
-            '200': json(ref('DecisionsResponse'), 'One typed answer per question'),
-            ...errors('400', '401', '402', '403', '404', '413', '429', '500', '502', '503', '524', '529'),
-          },
-        },
-      },
-      '/api/v1/decisions': {
-        post: {
-          operationId: 'createOpenAiDecision',
-          summary:
-            "OpenAI's Decisions (input + ordered questions; answers in order, a refusal per question), answered by any model. A System One body is answered as /api/v1/systemone answers it.",
-          requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [ref('OpenAiDecisionRequest'), ref('DecisionsRequest')] } } } },
-          responses: {
-            '200': json({ oneOf: [ref('OpenAiDecision'), ref('DecisionsResponse')] }, "The answers in the request's shape"),
-            ...Object.fromEntries(
-              ['400', '401', '402', '403', '404', '413', '429', '500', '502', '503', '524', '529'].map((code) => [
-                code,
-                json(ref('OpenAiError'), `${ERRORS[code]} (OpenAI's error object)`),
-              ]),
-            ),
-          },
-        },
-      },
-      '/api/v1/systemone': {
-        post: {
-          operationId: 'createSystemOne',
-          summary: "System One (TypeSafe's contract, the spec's shape), answered by any model; every choice and score answer with its confidence",
-          requestBody: { required: true, content: { 'application/json': { schema: ref('DecisionsRequest') } } },
-          responses: {
-            '200': json(ref('DecisionsResponse'), 'One typed answer per question'),
-            ...errors('400', '401', '402', '403', '404', '413', '429', '500', '502', '503', '524', '529'),
-          },
-        },
-      },
-      '/api/ai/decision-model': {
-        post: {
-          operationId: 'createGatewayDecision',
-          summary: "The AI SDK gateway protocol (createGateway({ baseURL: '{host}/api/ai' })), answered by any model",
-          parameters: [
-            { name: 'ai-model-id', in: 'header', required: true, schema: { type: 'string' }, description: 'The model' },
-            { name: 'ai-decision-model-specification-version', in: 'header', required: false, schema: { type: 'string' } },
-          ],
-          requestBody: { required: true, content: { 'application/json': { schema: ref('GatewayDecisionRequest') } } },
-          responses: {
-            '200': json(ref('GatewayDecision'), 'Answers by question id, with the rounding they were given to'),
-            ...Object.fromEntries(
-              ['400', '401', '402', '403', '404', '413', '429', '500', '502', '503', '524', '529'].map((code) => [
-                code,
-                json(ref('GatewayError'), `${ERRORS[code]} (the gateway protocol's error body)`),
-              ]),
-            ),
-          },
-        },
-      },
+      ...Object.fromEntries(SHAPES.map((shape) => [`/api${shape.path}`, { post: decisionOperation(shape) }])),
       '/api/v1/models': {
         get: {
           operationId: 'listModels',

@@ -6,16 +6,13 @@ import { parseOrBadRequest, parseStrictOrBadRequest } from '../core/validation';
 import { bearerAuth, managementActor, requireManagement, type PublicEnv } from './auth';
 import { parseJsonText, rejectOtherMethods } from './http-errors';
 import { callerGone, readBodyText } from './body';
-import { answerDecisions } from './decisions-route';
 import { openApiDocument } from './openapi';
 import { modelsList, outputModalitiesFilter } from './models-list';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { gatewayErrorBody } from '../core/api/ai-gateway';
 import { GatewayError, isGatewayError } from '../core/errors';
-import { answerGateway } from './ai-gateway-route';
-import { answerOpenAiShape, openAiErrorBody } from './openai-decisions-route';
-import { answerSystemOne } from './systemone-route';
+import { SHAPES } from '../core/public-api/shapes';
+import { answerShape } from '../core/public-api/answer-shape';
 import { currentKey } from './current-key';
 
 /**
@@ -46,8 +43,7 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
 
   api.use('*', rejectOtherMethods(api));
   // Errors in the shape each route's clients read (the key's refusal included): OpenAI's error object, the AI SDK gateway's.
-  api.use('/v1/decisions', inShape(openAiErrorBody));
-  api.use('/ai/*', inShape(gatewayErrorBody));
+  for (const shape of SHAPES) if (shape.errorBody) api.use(shape.path, inShape(shape.errorBody));
   // The API's own description holds no secret: it is served without a key.
   api.get('/v1/openapi.json', (c) => c.json(openApiDocument(core.options.version || '0.0.0')));
   const auth = bearerAuth(core);
@@ -55,45 +51,20 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
   api.use('/alpha/*', auth);
   api.use('/ai/*', auth);
 
-  api.post('/alpha/decisions', async (c) => {
-    const body = await readBodyText(c, options.bodyLimitBytes);
-    const { response, settle, cascade } = await answerDecisions(core, {
-      body,
-      sessionHeader: c.req.header('x-session-id'),
-      key: c.get('apiKey'),
-      requestId: c.get('requestId'),
-      signal: callerGone(c),
+  // Each Decisions shape the field's clients speak, answered by any model (docs/API.md).
+  for (const shape of SHAPES)
+    api.post(shape.path, async (c) => {
+      const text = await readBodyText(c, options.bodyLimitBytes);
+      const { body, settle } = await answerShape(core, shape, {
+        json: parseJsonText(text, shape.what),
+        header: (name) => c.req.header(name),
+        key: c.get('apiKey'),
+        requestId: c.get('requestId'),
+        signal: callerGone(c),
+      });
+      settle();
+      return c.json(body);
     });
-    settle();
-    return c.json(cascade ? { ...response, cascade } : response);
-  });
-
-  // The other Decisions shapes the field's clients speak, each answered by any model (docs/API.md).
-  const decisionsCall = async (c: Context<PublicEnv>, what: string) => {
-    const body = await readBodyText(c, options.bodyLimitBytes);
-    return {
-      json: parseJsonText(body, what),
-      call: { body, sessionHeader: c.req.header('x-session-id'), key: c.get('apiKey'), requestId: c.get('requestId'), signal: callerGone(c) },
-    };
-  };
-  api.post('/v1/decisions', async (c) => {
-    const { json, call } = await decisionsCall(c, 'a Decisions request');
-    const { body, settle } = await answerOpenAiShape(core, call, json);
-    settle();
-    return c.json(body);
-  });
-  api.post('/v1/systemone', async (c) => {
-    const { json, call } = await decisionsCall(c, 'a System One request');
-    const { response, settle } = await answerSystemOne(core, call, json);
-    settle();
-    return c.json(response);
-  });
-  api.post('/ai/decision-model', async (c) => {
-    const { json, call } = await decisionsCall(c, 'a decision request');
-    const { body, settle } = await answerGateway(core, call, c.req.header('ai-model-id'), json);
-    settle();
-    return c.json(body);
-  });
 
   // The models this gateway serves, so a caller can find a valid id (OpenRouter's models-list shape and filter).
   api.get('/v1/models', (c) => {

@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { RequestLog, REQUEST_LOG_DIR } from '../core/api/request-log';
+import { RequestLog, REQUEST_LOG_DIR } from '../core/public-api/request-log';
 import { systemClock } from '../core/clock';
 import { silentLogger } from '../core/logger';
 import { copyStore, CopyRefused, TABLES, type CopyCounts } from '../core/store/copy';

@@ -1,12 +1,6 @@
-import { listAnthropicModels } from '../providers/anthropic/listing';
-import { listGeminiModels } from '../providers/gemini/listing';
-import { listOpenAiModels } from '../providers/openai/listing';
-import { listSystemOneModels } from '../providers/systemone/listing';
-import type { WireFormat } from '../../../shared/schemas/inspector';
-import type { ModelLister } from '../providers/listing';
 import type { KeyLookup } from '../keys/provider-keys';
 import { supportedParameters } from '../providers/capabilities';
-import { endpointCapabilities } from '../providers/registry';
+import { endpointCapabilities, WIRES } from '../providers/registry';
 import { MODELS_DEV_SOURCE, modelsDevEntry, modelsDevPricing } from './models-dev';
 import type { CatalogContribution, CatalogModel, CatalogProvider } from './types';
 import type { Clock } from '../clock';
@@ -24,16 +18,6 @@ export interface DiscoveryResult {
  * Each wire format's model listing, read by its provider folder (pagination included). Another
  * gateway's alpha route and OpenAI's Decisions have none that says which models answer Decisions.
  */
-const LISTERS: Partial<Record<WireFormat, ModelLister>> = {
-  openai: listOpenAiModels,
-  anthropic: listAnthropicModels,
-  gemini: listGeminiModels,
-  systemone: listSystemOneModels,
-};
-
-/** Wire formats whose models answer Decisions themselves: what their listing names is a decision model. */
-const DECISION_WIRES: ReadonlySet<WireFormat> = new Set(['decisions', 'systemone', 'openai-decisions']);
-
 /** Catalog model id for a provider's model name: names with an author keep it, others get the provider's. */
 export function discoveredModelId(provider: CatalogProvider, upstreamId: string, author: string | undefined): string {
   const cleaned = upstreamId
@@ -64,7 +48,7 @@ export async function discover(
   const endpoints: NonNullable<CatalogContribution['endpoints']>[number][] = [];
   const results = await Promise.all(
     providers
-      .filter((p) => !p.simulated && LISTERS[p.wire_format] !== undefined && deps.hints(p.slug).listsModels !== false)
+      .filter((p) => !p.simulated && WIRES[p.wire_format].listModels !== undefined && deps.hints(p.slug).listsModels !== false)
       .map(async (provider): Promise<DiscoveryResult | null> => {
         const found = provider.local ? null : await deps.keyFor(provider);
         if (!provider.local && !found) return null;
@@ -74,8 +58,10 @@ export async function discover(
         const apiKey = found?.key;
         const signal = AbortSignal.timeout(provider.local ? 1_500 : 10_000);
         try {
-          const listed = await LISTERS[provider.wire_format]!(provider.base_url, apiKey, deps.http, signal);
-          const outputs = DECISION_WIRES.has(provider.wire_format) ? 'decisions' : 'text';
+          const wire = WIRES[provider.wire_format];
+          const listed = await wire.listModels!(provider.base_url, apiKey, deps.http, signal);
+          // Models of a family that answers Decisions itself are decision models.
+          const outputs = wire.host ? 'decisions' : 'text';
           const hints = deps.hints(provider.slug);
           for (const m of listed) {
             // A name the catalog already knows (a bundled decision model's upstream name) adds to that model.

@@ -6,7 +6,7 @@ import type { Clock } from '../clock';
 import type { ProviderKeys } from '../keys/provider-keys';
 import { withoutLearned, type Capabilities } from '../providers/capabilities';
 import type { UpstreamHttp } from '../providers/http';
-import { ADAPTERS } from '../providers/registry';
+import { WIRES } from '../providers/registry';
 import type { CallContext, ChatRequest, ChatResult, DecideResult, NativeAsk, ProviderAdapter, Target, UpstreamUsage } from '../providers/types';
 import { UpstreamError } from '../providers/upstream-error';
 
@@ -74,7 +74,7 @@ export class Upstreams {
   }
 
   adapter(endpoint: CatalogEndpoint): ProviderAdapter {
-    return ADAPTERS[endpoint.wire];
+    return WIRES[endpoint.wire].adapter;
   }
 
   private async chat(endpoint: CatalogEndpoint, request: ChatRequest, signal: CancelSignal, hooks: CallHooks): Promise<ChatResult | null> {

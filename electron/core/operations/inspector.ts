@@ -2,7 +2,7 @@ import { actorOf, type HandlerDeps, type Handlers } from './index';
 import { DecisionsRequestSchema } from '../../../shared/schemas/decisions-request';
 import { summarizeIssues } from '../../../shared/contract/result';
 import { GatewayError } from '../errors';
-import { knownModel, stagesFromCascadeField, withoutCascade } from '../api/cascade-request';
+import { knownModel, stagesFromCascadeField, withoutCascade } from '../public-api/cascade-request';
 import { validateCatalogFile } from '../catalog/catalog-file';
 import { exportCatalogFile } from './catalog';
 import { checkDatasets, exportDatasets, importDatasets } from '../datasets/dataset-backup';

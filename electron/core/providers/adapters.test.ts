@@ -5,7 +5,7 @@ import { OPEN_CAPABILITIES } from '../../test-support/catalog-fixtures';
 import { ERROR_BODY, WIRE } from '../../test-support/wire-fixtures';
 import { anthropicAdapter } from './anthropic/adapter';
 import { decisionsAdapter } from './decisions/adapter';
-import { gatewayHost } from './decisions/capabilities';
+import { gatewayHost } from './decisions/hosts';
 import { geminiAdapter } from './gemini/adapter';
 import { openaiAdapter } from './openai/adapter';
 import type { ChatRequest, ProviderAdapter } from './types';

@@ -1,51 +1,28 @@
 import type { WireFormat } from '../../../shared/schemas/inspector';
-import { anthropicAdapter } from './anthropic/adapter';
-import { decisionsAdapter } from './decisions/adapter';
-import { gatewayHost } from './decisions/capabilities';
-import { openAiDecisionsAdapter } from './openai-decisions/adapter';
-import { openAiDecisionsHost } from './openai-decisions/capabilities';
-import { systemOneAdapter } from './systemone/adapter';
-import { systemOneHost } from './systemone/capabilities';
-import type { DecisionHost } from './decision-host';
-import { geminiAdapter } from './gemini/adapter';
-import { openaiAdapter } from './openai/adapter';
-import type { ProviderAdapter } from './types';
-import { GENERIC, type Capabilities } from './capabilities';
 import { MODELS_DEV_SOURCE, modelsDevEntry } from '../catalog/models-dev';
-import { anthropicCapabilities } from './anthropic/capabilities';
-import { geminiCapabilities } from './gemini/capabilities';
-import { openaiCapabilities } from './openai/capabilities';
+import { GENERIC, type Capabilities } from './capabilities';
+import type { DecisionHost } from './decision-host';
+import { anthropicWire } from './anthropic';
+import { decisionsWire } from './decisions';
+import { geminiWire } from './gemini';
+import { openAiWire } from './openai';
+import { openAiDecisionsWire } from './openai-decisions';
+import { systemOneWire } from './systemone';
+import type { WireModule } from './wire-module';
 
-/** Adding a wire format: a folder beside this file and one line here. */
-export const ADAPTERS: Record<WireFormat, ProviderAdapter> = {
-  openai: openaiAdapter,
-  anthropic: anthropicAdapter,
-  gemini: geminiAdapter,
-  decisions: decisionsAdapter,
-  systemone: systemOneAdapter,
-  'openai-decisions': openAiDecisionsAdapter,
-};
-
-/** Each wire format's capability table: what a provider's model accepts. */
-export const CAPABILITIES: Record<WireFormat, (provider: string, model: string) => Capabilities> = {
-  openai: openaiCapabilities,
-  anthropic: anthropicCapabilities,
-  gemini: geminiCapabilities,
-  decisions: () => GENERIC,
-  systemone: () => GENERIC,
-  'openai-decisions': () => GENERIC,
-};
-
-/** Each Decisions wire format's host table: what a host that answers natively takes and how. */
-const DECISION_HOSTS: Partial<Record<WireFormat, (provider: { slug: string; name: string }, model: string) => DecisionHost>> = {
-  decisions: gatewayHost,
-  systemone: systemOneHost,
-  'openai-decisions': openAiDecisionsHost,
+/** The one table of wire formats. Adding a wire format: a folder beside this file (its index.ts) and one line here. */
+export const WIRES: Record<WireFormat, WireModule> = {
+  openai: openAiWire,
+  anthropic: anthropicWire,
+  gemini: geminiWire,
+  decisions: decisionsWire,
+  systemone: systemOneWire,
+  'openai-decisions': openAiDecisionsWire,
 };
 
 /** The host row of an endpoint reached through a Decisions wire format; null for chat APIs. */
 export function decisionHost(wire: WireFormat, provider: { slug: string; name: string }, upstreamModel: string): DecisionHost | null {
-  return DECISION_HOSTS[wire]?.(provider, upstreamModel) ?? null;
+  return WIRES[wire].host?.(provider, upstreamModel) ?? null;
 }
 
 /**
@@ -53,7 +30,7 @@ export function decisionHost(wire: WireFormat, provider: { slug: string; name: s
  * (the user's word) or the simulated fleet lists in `supported_parameters`.
  */
 export function endpointCapabilities(wire: WireFormat, provider: string, upstreamModel: string, listed: readonly string[], userListed: boolean): Capabilities {
-  const caps = withModelsDev(CAPABILITIES[wire](provider, upstreamModel), provider, upstreamModel);
+  const caps = withModelsDev(WIRES[wire].capabilities(provider, upstreamModel), provider, upstreamModel);
   if (!userListed || listed.length === 0) return caps;
   const has = (p: string) => listed.includes(p);
   return {

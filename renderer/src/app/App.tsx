@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ComponentType } from 'react';
 import { appInfoQuery, settingsQuery } from '../features/settings/api';
 import { SettingsScreen } from '../features/settings/SettingsScreen';
 import { QuestionSetsScreen } from '../features/question-sets/QuestionSetsScreen';
@@ -10,13 +10,18 @@ const EndpointsScreen = lazy(() => import('../features/endpoints/EndpointsScreen
 // Evaluations draws charts too, so it loads the same way.
 const EvaluationsScreen = lazy(() => import('../features/evaluations/EvaluationsScreen').then((m) => ({ default: m.EvaluationsScreen })));
 import { ZdrScreen } from '../features/zdr/ZdrScreen';
-import { OperationError, transportKind } from '../transport/transport';
+import { OperationError } from '../transport/transport';
 import { SignInScreen } from '../features/session/SignInScreen';
-import { SessionBadge } from '../features/session/SessionBadge';
-import { ErrorNotice, Loading } from '../ui/components';
+import { actionFor } from '../lib/shortcuts';
+import { isTyping, shortcutSettings } from '../lib/use-shortcuts';
+import { Announcer } from '../ui/announcer';
+import { ErrorNotice, focusNextHeading, Loading } from '../ui/components';
 import { ErrorBoundary } from './ErrorBoundary';
 import { SCREENS, screenFromHash, type ScreenId } from './routes';
+import { ShortcutsDialog } from './ShortcutsDialog';
+import { Sidebar } from './Sidebar';
 import { useSidebar } from './sidebar';
+import { useFocusRescue } from './use-focus-rescue';
 
 const SCREEN_COMPONENTS: Record<ScreenId, ComponentType> = {
   'question-sets': QuestionSetsScreen,
@@ -30,8 +35,17 @@ const SCREEN_COMPONENTS: Record<ScreenId, ComponentType> = {
 
 function useScreen(): ScreenId {
   const [screen, setScreen] = useState<ScreenId>(() => screenFromHash(window.location.hash));
+  const shown = useRef(screen);
   useEffect(() => {
-    const onHash = () => setScreen(screenFromHash(window.location.hash));
+    const onHash = () => {
+      const next = screenFromHash(window.location.hash);
+      if (next === shown.current) return;
+      shown.current = next;
+      // A new screen's heading takes focus once drawn (asked before it is): the control that had
+      // focus is gone, and a screen reader says where it is now.
+      focusNextHeading();
+      setScreen(next);
+    };
     const onKey = (event: KeyboardEvent) => {
       if (!event.altKey || event.ctrlKey || event.metaKey) return;
       const target = SCREENS.find((s) => s.key === event.key);
@@ -65,11 +79,37 @@ function useTheme(): void {
   }, [theme]);
 }
 
+/** The shortcuts dialog: opened by its key (? unless changed) outside text fields, closed back to where focus was. */
+function useShortcutsDialog(): [boolean, () => void, () => void] {
+  const [open, setOpen] = useState(false);
+  const opener = useRef<HTMLElement | null>(null);
+  const show = () => {
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setOpen(true);
+  };
+  const close = () => {
+    setOpen(false);
+    if (opener.current?.isConnected) opener.current.focus();
+  };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (isTyping(e.target) || document.querySelector('dialog[open]') || actionFor(shortcutSettings(), e)?.id !== 'help') return;
+      e.preventDefault();
+      show();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+  return [open, show, close];
+}
+
 export function App() {
   const screen = useScreen();
   const info = useQuery(appInfoQuery());
   const [collapsed, toggleSidebar] = useSidebar();
+  const [shortcutsOpen, showShortcuts, closeShortcuts] = useShortcutsDialog();
   useTheme();
+  useFocusRescue();
   const noSession = info.error instanceof OperationError && info.error.code === 401 ? info.error : null;
   useEffect(() => {
     const label = noSession ? 'Sign in' : (SCREENS.find((s) => s.id === screen)?.label ?? '');
@@ -84,37 +124,7 @@ export function App() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <nav className="sidebar" aria-label="Screens">
-        <div className="brand">
-          <span className="brand-mark" aria-hidden="true">
-            V
-          </span>
-          <span className="brand-name">Verdict</span>
-          <button
-            type="button"
-            className="sidebar-toggle secondary"
-            aria-expanded={!collapsed}
-            aria-label={collapsed ? 'Expand the sidebar' : 'Collapse the sidebar'}
-            onClick={toggleSidebar}
-          >
-            {collapsed ? '»' : '«'}
-          </button>
-        </div>
-        <ul>
-          {SCREENS.map((s) => (
-            <li key={s.id}>
-              <a href={`#/${s.id}`} aria-current={s.id === screen ? 'page' : undefined} title={`Alt+${s.key}`}>
-                <span className="nav-label">{s.label}</span>
-                <kbd aria-hidden="true">{collapsed ? s.key : `Alt ${s.key}`}</kbd>
-              </a>
-            </li>
-          ))}
-        </ul>
-        <div className="sidebar-foot muted small">
-          {transportKind() === 'http' ? <SessionBadge /> : null}
-          {info.data ? `v${info.data.version} · ${info.data.host === 'desktop' ? 'desktop' : 'browser mode'}` : null}
-        </div>
-      </nav>
+      <Sidebar screen={screen} collapsed={collapsed} onToggle={toggleSidebar} onShortcuts={showShortcuts} />
       <main id="main" className="content" tabIndex={-1}>
         {info.isPending ? <Loading what="Verdict" /> : null}
         {info.error && !(info.error instanceof OperationError && info.error.code === 401) ? (
@@ -126,6 +136,8 @@ export function App() {
           </Suspense>
         </ErrorBoundary>
       </main>
+      <ShortcutsDialog open={shortcutsOpen} onClose={closeShortcuts} />
+      <Announcer />
     </div>
   );
 }

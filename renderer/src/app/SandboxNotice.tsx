@@ -3,22 +3,27 @@ import { appInfoQuery } from '../features/settings/api';
 
 /**
  * Said on every screen with data while the simulated providers stand in for real ones: one line,
- * with what they are one click away, so the screen's own work keeps its place.
+ * with what they are one click away, so the screen's own work keeps its place. The link to Settings
+ * sits beside the disclosure, never inside its summary: a control in a control is not reachable as
+ * itself by a screen reader.
  */
 export function SandboxNotice() {
   const info = useQuery(appInfoQuery());
   if (!info.data?.sandbox_active) return null;
   return (
-    <details className="notice notice-sim sandbox-line" role="note">
-      <summary>
-        <strong>Simulated providers are on</strong> <span className="muted">· no real provider is configured;</span>{' '}
-        <a href="#/settings">add a key in Settings</a> <span className="muted">· what are they?</span>
-      </summary>
+    <div className="notice notice-sim sandbox-line" role="note">
       <span>
-        Providers marked <span className="badge badge-sim">simulated</span> stand in: real loopback servers with scripted latency, failures and prices,
-        answering from a word-overlap baseline, not a model. Their models differ on purpose (a sharp but dear one, a cheap overconfident one, one that misses
-        the rare class), so a model choice can be rehearsed.
+        <strong>Simulated providers are on</strong> <span className="muted">· no real provider is configured;</span>{' '}
+        <a href="#/settings">add a key in Settings</a>
       </span>
-    </details>
+      <details>
+        <summary>What are they?</summary>
+        <span>
+          Providers marked <span className="badge badge-sim">simulated</span> stand in: real loopback servers with scripted latency, failures and prices,
+          answering from a word-overlap baseline, not a model. Their models differ on purpose (a sharp but dear one, a cheap overconfident one, one that misses
+          the rare class), so a model choice can be rehearsed.
+        </span>
+      </details>
+    </div>
   );
 }

@@ -1,107 +1,24 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import * as echarts from 'echarts/core';
 import { BarChart, CustomChart, LineChart, ScatterChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TooltipComponent, DatasetComponent } from 'echarts/components';
 import { SVGRenderer } from 'echarts/renderers';
 import type { EChartsCoreOption } from 'echarts/core';
+import { ChartData, tableOf, type ChartTable } from './chart-table';
+import { extraHeight, themed } from './chart-theme';
+
+export { NEUTRAL, PALETTE, shadeOf } from './chart-theme';
 
 echarts.use([BarChart, LineChart, ScatterChart, CustomChart, GridComponent, LegendComponent, TooltipComponent, DatasetComponent, SVGRenderer]);
 
 /**
- * Series colours that read on the light and the dark theme alike and stay apart for colour-blind
- * readers: the Okabe–Ito palette (Okabe & Ito, "Color Universal Design", 2008). ECharts' own
- * default has a dark slate third colour that vanished on the dark theme.
- */
-export const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442'];
-
-/** Rough width of a legend entry: its name at the legend's font, with the symbol and the gap. */
-const legendEntryWidth = (name: string) => name.length * 7 + 34;
-
-/**
- * Rows a plain (wrapping) legend takes at this width, so the plot starts below it: a paged legend
- * hid most names behind arrows and cut the others ("Bargain (simulate").
- */
-export function legendRows(names: readonly string[], width: number): number {
-  if (names.length === 0 || width <= 0) return 1;
-  let rows = 1;
-  let used = 0;
-  for (const name of names) {
-    const w = legendEntryWidth(name);
-    if (used > 0 && used + w > width - 24) {
-      rows += 1;
-      used = 0;
-    }
-    used += w;
-  }
-  return rows;
-}
-
-const LEGEND_ROW = 22;
-
-/** Text and axis colours from the app's theme (light or dark), which ECharts does not read itself; legends wrap instead of paging. */
-function themed(option: EChartsCoreOption, width: number): EChartsCoreOption {
-  const css = getComputedStyle(document.documentElement);
-  const text = css.getPropertyValue('--text').trim() || '#1b1f24';
-  const muted = css.getPropertyValue('--muted').trim() || '#5b6573';
-  const border = css.getPropertyValue('--border').trim() || '#dde1e7';
-  const axis = (a: unknown) =>
-    a && typeof a === 'object'
-      ? {
-          ...a,
-          axisLabel: { hideOverlap: true, ...((a as { axisLabel?: object }).axisLabel ?? {}), color: muted },
-          nameTextStyle: { color: muted },
-          axisLine: { lineStyle: { color: border } },
-          splitLine: { lineStyle: { color: border } },
-        }
-      : a;
-  const surface = css.getPropertyValue('--surface').trim() || '#ffffff';
-  const o = option as Record<string, unknown>;
-  // Point labels in the theme's text colour without ECharts' halo, which smudged them on the dark theme.
-  const series = Array.isArray(o['series'])
-    ? (o['series'] as Record<string, unknown>[]).map((one) =>
-        one['label'] ? { ...one, label: { color: text, textBorderWidth: 0, ...(one['label'] as object) } } : one,
-      )
-    : o['series'];
-  return {
-    color: PALETTE,
-    ...o,
-    ...(series ? { series } : {}),
-    textStyle: { color: text },
-    // Rich-text tooltips are drawn by the chart itself: the HTML tooltip sets inline style attributes,
-    // which the Content-Security-Policy (style-src without 'unsafe-inline') refuses, one report per move.
-    ...(o['tooltip']
-      ? { tooltip: { ...(o['tooltip'] as object), renderMode: 'richText', backgroundColor: surface, borderColor: border, textStyle: { color: text } } }
-      : {}),
-    ...(o['legend'] ? { legend: { type: 'plain', ...(o['legend'] as object), textStyle: { color: text } } } : {}),
-    ...(o['legend'] && o['grid'] ? { grid: withLegendRoom(o, width) } : {}),
-    ...(o['xAxis'] ? { xAxis: axis(o['xAxis']) } : {}),
-    ...(o['yAxis'] ? { yAxis: axis(o['yAxis']) } : {}),
-  };
-}
-
-/** The grid moved down by the rows its wrapping legend takes beyond the first. */
-function withLegendRoom(o: Record<string, unknown>, width: number): object {
-  const grid = o['grid'] as { top?: number };
-  const series = Array.isArray(o['series']) ? (o['series'] as { name?: string }[]) : [];
-  const names = [...new Set(series.map((x) => x.name).filter((n): n is string => typeof n === 'string'))];
-  return { ...grid, top: (grid.top ?? 40) + (legendRows(names, width) - 1) * LEGEND_ROW };
-}
-
-/** What the legend's extra rows add to the chart's height, so the plot keeps its own. */
-function extraHeight(option: EChartsCoreOption, width: number): number {
-  const o = option as Record<string, unknown>;
-  if (!o['legend'] || !o['grid']) return 0;
-  const grid = withLegendRoom(o, width) as { top: number };
-  return grid.top - ((o['grid'] as { top?: number }).top ?? 40);
-}
-
-/**
- * An ECharts chart that follows its container's size; `label` names it for assistive technology.
+ * An ECharts chart that follows its container's size; `label` names it for assistive technology,
+ * and its numbers follow it as a table (`table`, else read from the option), folded.
  * It is laid out again only when its option or its width changed: the size observer also reports
  * the first layout and every change of height (the legend's rows change the height), and each
  * `setOption` with `notMerge` redraws the whole chart.
  */
-export function Chart({ option, height, label }: { option: EChartsCoreOption; height: number; label: string }) {
+export function Chart({ option, height, label, table }: { option: EChartsCoreOption; height: number; label: string; table?: ChartTable }) {
   const ref = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
   const current = useRef(option);
@@ -124,8 +41,15 @@ export function Chart({ option, height, label }: { option: EChartsCoreOption; he
       chart.current?.resize();
     });
     observer.observe(ref.current);
+    // A theme chosen or followed from the system: drawn again in its colours.
+    const theme = new MutationObserver(() => {
+      drawn.current = null;
+      draw(current.current);
+    });
+    theme.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
     return () => {
       observer.disconnect();
+      theme.disconnect();
       chart.current?.dispose();
       chart.current = null;
       drawn.current = null;
@@ -133,5 +57,11 @@ export function Chart({ option, height, label }: { option: EChartsCoreOption; he
     // Once per mount: `draw` reads only refs.
   }, []);
   useEffect(() => draw(option), [option]);
-  return <div ref={ref} className="chart" role="img" aria-label={label} style={{ height: height + extra }} />;
+  const numbers = useMemo(() => table ?? tableOf(option), [table, option]);
+  return (
+    <>
+      <div ref={ref} className="chart" role="img" aria-label={label} style={{ height: height + extra }} />
+      <ChartData label={label} table={numbers} />
+    </>
+  );
 }

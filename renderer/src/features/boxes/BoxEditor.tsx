@@ -20,7 +20,8 @@ import {
   type View,
 } from './geometry';
 import { push, redo, start, undo, type History } from './history';
-import { colourOf } from './palette';
+import { BoxTools } from './BoxTools';
+import { TruthList } from './TruthList';
 
 type Drag =
   | { mode: 'create'; from: Point }
@@ -229,64 +230,30 @@ export function BoxEditor({ image, name, size, truth, answers, labels, nextLabel
   const shownLabels = [...labels, ...boxes.map((b) => b.label).filter((l): l is string => !!l && !labels.includes(l))];
   return (
     <div className="box-workbench">
-      <div className="toolbar box-tools">
-        <div role="group" aria-label="Zoom" className="button-group">
-          <button type="button" className="secondary" onClick={() => zoomBy(1 / ZOOM_STEP)} aria-label="Zoom out">
-            −
-          </button>
-          <span className="zoom-level" data-testid="zoom-level">
-            {Math.round(v.scale * 100)}%
-          </span>
-          <button type="button" className="secondary" onClick={() => zoomBy(ZOOM_STEP)} aria-label="Zoom in">
-            +
-          </button>
-          <button type="button" className="secondary" onClick={() => setView(fit(dims, box))}>
-            Fit
-          </button>
-          <button type="button" className="secondary" onClick={() => setView(actualSize(v, { x: box.width / 2, y: box.height / 2 }))}>
-            100%
-          </button>
-        </div>
-        <div role="group" aria-label="Edit history" className="button-group">
-          <button type="button" className="secondary" disabled={history.past.length === 0} onClick={() => travel(undo)} title="Ctrl+Z">
-            Undo
-          </button>
-          <button type="button" className="secondary" disabled={history.future.length === 0} onClick={() => travel(redo)} title="Ctrl+Shift+Z or Ctrl+Y">
-            Redo
-          </button>
-        </div>
-        <button
-          type="button"
-          className="secondary"
-          disabled={selected === null || !history.present[selected]}
-          onClick={() => selected !== null && (commit(history.present.filter((_, i) => i !== selected)), setSelected(null))}
-          title="Delete"
-        >
-          Delete box
-        </button>
-        <div role="radiogroup" aria-label="Show" className="button-group">
-          {(['both', 'truth', 'answer'] as const).map((s) => (
-            <button key={s} type="button" role="radio" aria-checked={show === s} className={show === s ? '' : 'secondary'} onClick={() => setShow(s)}>
-              {s === 'both' ? 'Both' : s === 'truth' ? 'Truth' : 'Answers'}
-            </button>
-          ))}
-        </div>
-        <label htmlFor="box-label" title="1–9 choose it from the keyboard">
-          Next box
-        </label>
-        <select id="box-label" value={label ?? ''} onChange={(e) => onNextLabel(e.target.value || undefined)} aria-label="Label of the next box">
-          <option value="">(none)</option>
-          {shownLabels.map((l, i) => (
-            <option key={l} value={l}>
-              {i < 9 ? `${i + 1} · ` : ''}
-              {l}
-            </option>
-          ))}
-        </select>
-        <span className="muted small mono" data-testid="cursor-readout">
-          {inside ? `x ${Math.floor(readout.x)}, y ${Math.floor(readout.y)} px` : natural ? `${natural.width} × ${natural.height} px` : ''}
-        </span>
-      </div>
+      <BoxTools
+        zoom={v.scale}
+        onZoom={(how) =>
+          how === 'out'
+            ? zoomBy(1 / ZOOM_STEP)
+            : how === 'in'
+              ? zoomBy(ZOOM_STEP)
+              : how === 'fit'
+                ? setView(fit(dims, box))
+                : setView(actualSize(v, { x: box.width / 2, y: box.height / 2 }))
+        }
+        canUndo={history.past.length > 0}
+        canRedo={history.future.length > 0}
+        onUndo={() => travel(undo)}
+        onRedo={() => travel(redo)}
+        canDelete={selected !== null && history.present[selected] !== undefined}
+        onDelete={() => selected !== null && (commit(history.present.filter((_, i) => i !== selected)), setSelected(null))}
+        show={show}
+        onShow={setShow}
+        label={label}
+        labels={shownLabels}
+        onLabel={onNextLabel}
+        readout={inside ? `x ${Math.floor(readout.x)}, y ${Math.floor(readout.y)} px` : natural ? `${natural.width} × ${natural.height} px` : ''}
+      />
       <div
         ref={viewport}
         className={`box-viewport${space || drag?.mode === 'pan' ? ' panning' : ''}`}
@@ -333,6 +300,7 @@ export function BoxEditor({ image, name, size, truth, answers, labels, nextLabel
       </div>
       <TruthList
         boxes={history.present}
+        image={natural}
         labels={shownLabels}
         selected={selected}
         onSelect={setSelected}
@@ -342,60 +310,6 @@ export function BoxEditor({ image, name, size, truth, answers, labels, nextLabel
           setSelected(null);
         }}
       />
-    </div>
-  );
-}
-
-/**
- * The ground-truth boxes as a list (as Label Studio and CVAT list regions): each box's label is
- * changed here, on that box alone, and a box is selected or removed by its row.
- */
-function TruthList({
-  boxes,
-  labels,
-  selected,
-  onSelect,
-  onRelabel,
-  onRemove,
-}: {
-  boxes: TruthBox[];
-  labels: readonly string[];
-  selected: number | null;
-  onSelect: (i: number) => void;
-  onRelabel: (i: number, label: string | undefined) => void;
-  onRemove: (i: number) => void;
-}) {
-  return (
-    <div className="truth-list">
-      <p className="muted small box-legend">
-        <span>
-          {boxes.length} ground-truth box{boxes.length === 1 ? '' : 'es'}
-        </span>
-        <span>dashed: ground truth · solid: the model's answer</span>
-      </p>
-      {boxes.length > 0 ? (
-        <ul className="plain-list region-list" aria-label="Ground-truth boxes">
-          {boxes.map((b, i) => (
-            <li key={i} aria-current={i === selected ? 'true' : undefined}>
-              <span className="swatch" style={{ background: colourOf(b.label, labels) }} aria-hidden="true" />
-              <button type="button" className="link-button" onClick={() => onSelect(i)}>
-                Box {i + 1}
-              </button>
-              <select value={b.label ?? ''} onChange={(e) => onRelabel(i, e.target.value || undefined)} aria-label={`Label of box ${i + 1}`}>
-                <option value="">(none)</option>
-                {[...new Set([...labels, ...(b.label ? [b.label] : [])])].map((l) => (
-                  <option key={l} value={l}>
-                    {l}
-                  </option>
-                ))}
-              </select>
-              <button type="button" className="secondary small" onClick={() => onRemove(i)} aria-label={`Remove box ${i + 1}`}>
-                Remove
-              </button>
-            </li>
-          ))}
-        </ul>
-      ) : null}
     </div>
   );
 }

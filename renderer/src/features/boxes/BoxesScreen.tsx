@@ -6,6 +6,8 @@ import { baseName, stem } from '../../../../shared/box-formats/types';
 import { call } from '../../transport/transport';
 import { SandboxNotice } from '../../app/SandboxNotice';
 import { once } from '../../lib/send-once';
+import { announce } from '../../ui/announcer';
+import { focusWhenShown } from '../../ui/focus-when-shown';
 import { EmptyState, ErrorNotice, Panel, ScreenHeader } from '../../ui/components';
 import { modelsQuery } from '../endpoints/api';
 import { evalKeys, evalRunsQuery } from '../evaluations/api';
@@ -21,10 +23,11 @@ import { answersOf, matches, neighbour, NO_FILTER, questionsFor, worstIou, DEFAU
 import { BoxExport } from './BoxExport';
 import { truthFromFiles } from './transfer';
 import { useAddImages } from './use-add-images';
+import { imageLine, verdictLine } from './review-text';
+import { useReviewKeys } from './use-review-keys';
 import { useStored } from './use-stored';
 import './boxes.css';
 
-const typing = (t: EventTarget | null) => t instanceof HTMLElement && (t.matches('input, textarea, select, [contenteditable="true"]') || t.isContentEditable);
 const today = () => new Date().toISOString().slice(0, 16).replace('T', ' ');
 
 export function BoxesScreen() {
@@ -107,7 +110,15 @@ export function BoxesScreen() {
       selected,
       by,
     );
-    if (next) setSelected(next);
+    if (!next) return;
+    const at = shown.findIndex((i) => i.id === next);
+    // Drawing goes on on the next image: the canvas that had focus is replaced by that image's.
+    if (document.activeElement?.matches('[data-testid="box-canvas"]')) {
+      const label = `Ground truth for ${shown[at]!.name}:`;
+      focusWhenShown(() => [...document.querySelectorAll<HTMLElement>('[data-testid="box-canvas"]')].find((c) => c.ariaLabel?.startsWith(label)));
+    }
+    setSelected(next);
+    announce(imageLine(shown[at]!, at, shown.length));
   };
   const perQuestion = source?.kind === 'dataset';
   const itemQuestions = current ? reviewQuestions(current, names) : [];
@@ -122,10 +133,13 @@ export function BoxesScreen() {
       { id: current.id, verdict: v, ...(question !== null && perQuestion ? { question } : {}) },
       {
         onSuccess: (item) => {
+          announce(verdictLine(question !== null && perQuestion ? question : null, v));
           if (v === null) return;
           const open = reviewQuestions(item, names).filter((q) => q in item.answers && !item.verdicts[q]);
-          if (perQuestion && open.length > 0) setFocus(open[0]!);
-          else if (autoAdvance && (item.verdict !== null || !perQuestion)) step(1);
+          if (perQuestion && open.length > 0) {
+            setFocus(open[0]!);
+            announce(`Next answer under review: ${open[0]!}.`);
+          } else if (autoAdvance && (item.verdict !== null || !perQuestion)) step(1);
         },
       },
     );
@@ -172,37 +186,23 @@ export function BoxesScreen() {
       const unmatched = byStem.size - new Set(targets.map((i) => stem(baseName(i.name)))).size;
       const labels = new Set([...byStem.values()].flat().map((b) => b.label));
       setChosen([...chosen, ...[...labels].filter((l) => !chosen.some((q) => q.name === l)).map((l) => ({ name: l, instructions: l }))]);
-      setImported({
-        version: (imported?.version ?? 0) + 1,
-        message: `Truth for ${targets.length} image${targets.length === 1 ? '' : 's'} imported${unmatched > 0 ? `; ${unmatched} image${unmatched === 1 ? '' : 's'} in the files are not loaded here` : ''}.`,
-      });
+      const message = `Truth for ${targets.length} image${targets.length === 1 ? '' : 's'} imported${unmatched > 0 ? `; ${unmatched} image${unmatched === 1 ? '' : 's'} in the files are not loaded here` : ''}.`;
+      setImported({ version: (imported?.version ?? 0) + 1, message });
+      announce(message);
     },
   });
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target) || !current) return;
-      const key = e.key.toLowerCase();
-      const digit = /^Digit([1-9])$/.exec(e.code)?.[1];
-      // A and R judge the answer under review; with Shift, the whole image. C clears.
-      const target = e.shiftKey || !perQuestion ? null : focused;
-      if (key === 'a') verdict(target, 'accepted');
-      else if (key === 'r') verdict(target, 'rejected');
-      else if (key === 'c') verdict(target, null);
-      else if (digit && !e.shiftKey) {
-        // 1–9: the label of the next box drawn, as label hotkeys work in Label Studio and CVAT.
-        const label = names[Number(digit) - 1];
-        if (!label) return;
-        setNextLabel(label);
-      } else if (key === 'j' || key === ']') step(1);
-      else if (key === 'k' || key === '[') step(-1);
-      else if (key === 'g') {
-        if (runImage.blocked === null && !runImage.pending) runImage.onRun(e.shiftKey);
-      } else return;
-      e.preventDefault();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
+  useReviewKeys(current !== null, {
+    // A and R judge the answer under review; with Shift, the whole image. C clears.
+    onVerdict: (wholeImage, v) => verdict(wholeImage || !perQuestion ? null : focused, v),
+    onLabel: (digit) => {
+      const label = names[digit - 1];
+      if (label) setNextLabel(label);
+    },
+    onStep: step,
+    onRunImage: (every) => {
+      if (runImage.blocked === null && !runImage.pending) runImage.onRun(every);
+    },
   });
 
   const scored = list.map((i) => worstIou(i)).filter((s): s is number => s !== null);
@@ -250,7 +250,15 @@ export function BoxesScreen() {
           <input type="file" multiple {...({ webkitdirectory: '' } as object)} onChange={(e) => e.target.files && addFiles(e.target.files, true)} />
         </label>
         {adding ? (
-          <span role="status" className="muted small">
+          <span
+            role="progressbar"
+            aria-label="Images added"
+            aria-valuemin={0}
+            aria-valuemax={adding.total}
+            aria-valuenow={adding.done}
+            aria-valuetext={`${adding.done} of ${adding.total}`}
+            className="muted small"
+          >
             Adding images: {adding.done} of {adding.total}
           </span>
         ) : (
@@ -299,7 +307,7 @@ export function BoxesScreen() {
         ) : null}
       </details>
       {imported ? (
-        <p role="status" className="small">
+        <p className="small" data-testid="truth-imported">
           {imported.message}
         </p>
       ) : null}
@@ -339,6 +347,7 @@ export function BoxesScreen() {
                 step={0.05}
                 value={threshold}
                 onChange={(e) => setThreshold(Number(e.target.value))}
+                aria-valuetext={`pass at IoU ${threshold.toFixed(2)} or more`}
               />
               <span className="muted small">
                 {scored.length > 0

@@ -6,6 +6,7 @@ import { clickOnce } from '../../lib/send-once';
 import { ErrorNotice } from '../../ui/components';
 import { evalKeys, evalRunsQuery, sameRunPlaceholder } from '../evaluations/api';
 import { costLines } from '../evaluations/cost-text';
+import { useAnnounceRunEnd } from '../evaluations/run-end';
 import { formatUsd } from '../../../../shared/money/format-usd';
 import type { BoxQuestion } from './review';
 
@@ -22,6 +23,25 @@ interface Props {
 /** A cost, or why there is none: a price on the route is unknown. */
 const money = (usd: number | null) => (usd === null ? 'unknown (a price is unknown)' : formatUsd(usd));
 const fixed = (v: unknown) => (typeof v === 'number' ? v.toFixed(3) : '–');
+
+/** How far the run under review is: a progress bar with its value, not a live region (its end is announced once). */
+function RunProgress({ run }: { run: EvalRun }) {
+  const text = `${run.status === 'running' ? 'Running' : run.status}: ${run.done} of ${run.total} done${run.failed > 0 ? ` · ${run.failed} failed` : ''} · ${formatUsd(run.spent_usd)} spent`;
+  return (
+    <span
+      role="progressbar"
+      aria-label="Items done"
+      aria-valuemin={0}
+      aria-valuemax={run.total}
+      aria-valuenow={run.done}
+      aria-valuetext={text}
+      className="small"
+      data-testid="box-run-progress"
+    >
+      {text}
+    </span>
+  );
+}
 
 /**
  * "Run over the dataset" starts an evaluation run (the same runs as the Evaluations screen: an
@@ -81,6 +101,7 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
     enabled: run !== null && run.done > 0,
     placeholderData: sameRunPlaceholder(run?.id ?? ''),
   });
+  useAnnounceRunEnd(run);
   const metrics = Object.entries(report.data?.models[variant]?.questions ?? {}).filter(([, m]) => m.type === 'box');
   return (
     <>
@@ -114,7 +135,8 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
         >
           Estimate
         </button>
-        <button type="button" disabled={!model || !runnable || starting.isPending} onClick={startOnce}>
+        {/* Not disabled while it starts (a disabled button drops focus): marked so, and a second press sends nothing (clickOnce). */}
+        <button type="button" disabled={!model || !runnable} aria-disabled={starting.isPending || undefined} onClick={startOnce}>
           Run over the dataset
         </button>
         {estimate ? (
@@ -144,12 +166,7 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
             )),
           )}
         </select>
-        {run ? (
-          <span role="status" className="small" data-testid="box-run-progress">
-            {run.status === 'running' ? `Running: ${run.done} of ${run.total} done` : `${run.status}: ${run.done} of ${run.total} done`}
-            {run.failed > 0 ? ` · ${run.failed} failed` : ''} · {formatUsd(run.spent_usd)} spent
-          </span>
-        ) : null}
+        {run ? <RunProgress run={run} /> : null}
         {run?.estimate ? (
           // What the run was expected to cost, and once done, what it cost against that.
           <span className="small muted" data-testid="box-run-cost">

@@ -1,6 +1,7 @@
 import type { BoxItem } from '../../../../shared/schemas/inspector';
 import { colourOf } from './palette';
 import { answersOf, iousOf } from './review';
+import { ReviewKeys, useVerdictKey } from './ReviewKeys';
 import { staleAdvice, staleLabel, verdictOwner } from './stale';
 
 /** The models of the run under review, by their place in it. */
@@ -115,6 +116,7 @@ export function ReviewBar({
   const focusedVerdict = focused ? (item.verdicts[focused] ?? null) : null;
   const noteOn = perQuestion ? focusedVerdict : item.verdict ? { verdict: item.verdict, note: item.note, whole_image: true } : null;
   const passing = Object.values(scores).filter((s) => s >= threshold).length;
+  const confirmKey = useVerdictKey(item.verdict);
   return (
     <div className="box-review">
       {models && models.names.length > 1 ? (
@@ -194,7 +196,7 @@ export function ReviewBar({
       ) : null}
       {item.stale ? (
         <p className="text-stale small" role="status" data-testid="stale-verdict">
-          {staleAdvice(item)}
+          {staleAdvice(item, confirmKey)}
         </p>
       ) : null}
       <label htmlFor="box-note">
@@ -242,10 +244,7 @@ export function ReviewBar({
       <label className="checkbox small">
         <input type="checkbox" checked={autoAdvance} onChange={(e) => onAutoAdvance(e.target.checked)} /> Next image once every answer has a verdict
       </label>
-      <p className="muted small">
-        Keys: {perQuestion ? 'A accept · R reject · C clear the answer under review (Shift: the whole image) · ' : 'A accept · R reject · '}J or ] next · K or [
-        previous · 1–9 label of the next box · G run on this image · outside text fields.
-      </p>
+      <ReviewKeys perQuestion={perQuestion} />
     </div>
   );
 }

@@ -16,6 +16,11 @@ describe('stale verdicts in words', () => {
     expect(staleAdvice({ verdict: 'accepted', stale_reason: 'answers_differ' })).toMatch(/^Accepted on other answers/);
   });
 
+  it('name the key chosen in Settings, or the button when that key is off', () => {
+    expect(staleAdvice({ verdict: 'accepted', stale_reason: 'rerun_unchanged' }, 'Y')).toMatch(/ Press Y to confirm it\.$/);
+    expect(staleAdvice({ verdict: 'rejected', stale_reason: 'rerun_unchanged' }, null)).toMatch(/ Reject it again to confirm it\.$/);
+  });
+
   it('name the model a verdict is on, or say it is not known', () => {
     expect(verdictOwner({ verdict: 'accepted', verdict_model: 'acme/one' })).toBe('acme/one');
     expect(verdictOwner({ verdict: 'rejected', verdict_model: null })).toBe('model unknown');

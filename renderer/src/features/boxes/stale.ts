@@ -32,12 +32,16 @@ export function staleShort(reason: BoxItem['stale_reason']): string {
   }
 }
 
-/** What a stale verdict means and what to do, as the review bar says it. */
-export function staleAdvice(item: Pick<BoxItem, 'verdict' | 'stale_reason'>): string {
+/**
+ * What a stale verdict means and what to do, as the review bar says it. `confirmKey` is the key that
+ * gives the same verdict again (A or R unless changed in Settings), null when that shortcut is off.
+ */
+export function staleAdvice(item: Pick<BoxItem, 'verdict' | 'stale_reason'>, confirmKey: string | null = item.verdict === 'accepted' ? 'A' : 'R'): string {
   const given = item.verdict === 'accepted' ? 'Accepted' : 'Rejected';
+  const confirm = confirmKey ? `Press ${confirmKey} to confirm it.` : `${item.verdict === 'accepted' ? 'Accept' : 'Reject'} it again to confirm it.`;
   switch (item.stale_reason) {
     case 'rerun_unchanged':
-      return `Re-run since verdict (answer unchanged): ${given.toLowerCase()} before the item was run again, and the new answer has the same boxes. Press ${item.verdict === 'accepted' ? 'A' : 'R'} to confirm it.`;
+      return `Re-run since verdict (answer unchanged): ${given.toLowerCase()} before the item was run again, and the new answer has the same boxes. ${confirm}`;
     case 'rerun_changed':
       return `Re-run since verdict (answer changed): ${given.toLowerCase()} before the item was run again, and the new answer has other boxes. Check them and give the verdict again.`;
     case 'truth_changed':

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { call } from '../../transport/transport';
+import { announce } from '../../ui/announcer';
 import { imagesFrom } from '../question-sets/StateEditor';
 
 /** Images read and sent together: at most this many, and about this many bytes (base64 adds a third). */
@@ -65,6 +66,7 @@ export function useAddImages(onDataset: (id: string) => void) {
         } else if (first) await refresh();
       }
       if (done === 0) throw new Error('No PNG, JPEG, GIF or WebP image among the files picked.');
+      announce(`Added ${done} image${done === 1 ? '' : 's'}.`);
     },
     onSettled: () => {
       setAdding(null);

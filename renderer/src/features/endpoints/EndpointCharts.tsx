@@ -1,9 +1,8 @@
 import { useMemo } from 'react';
 import type { Endpoint, PercentileStats } from '../../../../shared/schemas/endpoint';
-import { Chart } from '../../ui/Chart';
+import { Chart, PALETTE } from '../../ui/Chart';
 
 const PERCENTILES = ['p50', 'p75', 'p90', 'p99'] as const;
-const COLORS = ['#3a5bd9', '#6c8cff', '#e39b2f', '#c0392b'];
 
 function percentileOption(endpoints: Endpoint[], pick: (e: Endpoint) => PercentileStats | null, unit: string) {
   const measured = endpoints.filter((e) => pick(e) !== null);
@@ -16,7 +15,7 @@ function percentileOption(endpoints: Endpoint[], pick: (e: Endpoint) => Percenti
       grid: { left: 160, right: 24, top: 32, bottom: 28 },
       xAxis: { type: 'value', name: unit, nameLocation: 'end' },
       yAxis: { type: 'category', data: measured.map((e) => e.provider_name), inverse: true },
-      series: PERCENTILES.map((p, i) => ({ name: p, type: 'bar', data: measured.map((e) => pick(e)![p]), itemStyle: { color: COLORS[i] } })),
+      series: PERCENTILES.map((p, i) => ({ name: p, type: 'bar', data: measured.map((e) => pick(e)![p]), itemStyle: { color: PALETTE[i] } })),
     },
   };
 }

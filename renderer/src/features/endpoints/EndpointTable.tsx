@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import type { Endpoint } from '../../../../shared/schemas/endpoint';
 import type { EndpointDetail } from '../../../../shared/schemas/inspector';
 import { integer, percent, perMillion, seconds, STATUS_LABEL, tokensPerSecond, UNKNOWN } from '../../ui/format';
+import { ScrollArea } from '../../ui/ScrollArea';
 
 export interface Row {
   record: Endpoint;
@@ -191,7 +192,7 @@ export function EndpointTable({ rows, unmeasured = [] }: { rows: Row[]; unmeasur
           {sorted.length} of {rows.length} endpoints · {UNKNOWN} means unknown, or no traffic in that window
         </span>
       </div>
-      <div className="table-scroll">
+      <ScrollArea label="Endpoints, scrolls sideways">
         <table className="table dense sticky-first" aria-label="Endpoints">
           <thead>
             <tr>
@@ -250,7 +251,7 @@ export function EndpointTable({ rows, unmeasured = [] }: { rows: Row[]; unmeasur
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollArea>
     </div>
   );
 }

@@ -41,10 +41,11 @@ export function EndpointsScreen() {
               <label className="inline-check">
                 <input type="checkbox" checked={live} onChange={(e) => setLive(e.target.checked)} /> Live (every 5 s)
               </label>
+              {/* Not disabled while measuring (a disabled button drops focus): marked so, and pressed again it sends nothing. */}
               <button
                 type="button"
-                onClick={() => probe.mutate()}
-                disabled={probe.isPending}
+                onClick={() => !probe.isPending && probe.mutate()}
+                aria-disabled={probe.isPending || undefined}
                 title="Sends 3 short requests to each endpoint; real providers charge for them"
               >
                 {probe.isPending ? 'Measuring…' : 'Measure now'}

@@ -1,5 +1,6 @@
 import type { EndpointDetail } from '../../../../shared/schemas/inspector';
 import { methodText } from '../../lib/answering';
+import { ScrollArea } from '../../ui/ScrollArea';
 
 const UNKNOWN_SOURCE = 'unknown (no source gives it)';
 
@@ -11,7 +12,7 @@ const UNKNOWN_SOURCE = 'unknown (no source gives it)';
 export function RequestShape({ details }: { details: EndpointDetail[] }) {
   if (details.length === 0) return null;
   return (
-    <div className="table-scroll">
+    <ScrollArea label="How requests are built, scrolls sideways">
       <table className="table dense" aria-label="How requests are built">
         <thead>
           <tr>
@@ -52,7 +53,7 @@ export function RequestShape({ details }: { details: EndpointDetail[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollArea>
   );
 }
 

@@ -5,9 +5,10 @@ import type { CascadeCurve, CascadeFamily, CascadePoint, CascadeTarget } from '.
 import { pickPoint } from '../../../../shared/evaluations/cascade-pick';
 import { formatUsd } from '../../../../shared/money/format-usd';
 import { call } from '../../transport/transport';
-import { Chart, PALETTE } from '../../ui/Chart';
+import { Chart, NEUTRAL, PALETTE } from '../../ui/Chart';
 import { ErrorNotice, Loading } from '../../ui/components';
 import { evalKeys } from './api';
+import { ScrollArea } from '../../ui/ScrollArea';
 
 const TOOLTIP = { trigger: 'item', renderMode: 'richText' } as const;
 const percent = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}%`);
@@ -58,7 +59,7 @@ function CurveChart({ curve, picked }: { curve: CascadeCurve; picked: CascadePoi
         {
           name: 'cascade',
           type: 'line',
-          color: '#5b6573',
+          color: NEUTRAL,
           symbolSize: 5,
           z: 2,
           tooltip: {
@@ -269,7 +270,7 @@ export function CascadePanel({ run, done }: { run: EvalRun; done: number }) {
             </div>
           ) : null}
           <CurveChart curve={curve.data} picked={picked} />
-          <div className="cascade-table">
+          <ScrollArea label="Cascade at each threshold, scrolls" className="cascade-table">
             <table className="table small" aria-label="Cascade at each threshold">
               <thead>
                 <tr>
@@ -308,7 +309,7 @@ export function CascadePanel({ run, done }: { run: EvalRun; done: number }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollArea>
         </>
       ) : null}
     </section>

@@ -9,6 +9,7 @@ import { expectedText } from './answer-text';
 import { intervalText, value3 } from './metric-format';
 import { METRIC_LABELS } from './MetricsTable';
 import { QuestionsAsked } from './QuestionsAsked';
+import { ScrollArea } from '../../ui/ScrollArea';
 
 const signed = (v: number | null) => (v === null ? '—' : `${v > 0 ? '+' : v < 0 ? '−' : '±'}${Math.abs(v).toFixed(3)}`);
 
@@ -54,7 +55,7 @@ function Deltas({ comparison }: { comparison: RunComparison }) {
   if (!first) return null;
   const rows = Object.entries(first.questions).flatMap(([question, q]) => q.metrics.map((m) => ({ question, metric: m.metric, n: q.n })));
   return (
-    <div className="table-scroll">
+    <ScrollArea label="Metric deltas against the baseline, scrolls">
       <table className="table small" aria-label="Metric deltas against the baseline">
         <thead>
           <tr>
@@ -97,7 +98,7 @@ function Deltas({ comparison }: { comparison: RunComparison }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollArea>
   );
 }
 
@@ -112,7 +113,7 @@ function Changed({ comparison }: { comparison: RunComparison }) {
         {counts.changed} changed with neither right
         {comparison.changed_total > comparison.changed.length ? ` (the first ${comparison.changed.length} listed)` : ''}.
       </p>
-      <div className="table-scroll changed-list">
+      <ScrollArea label="Changed answers, scrolls" className="table-scroll changed-list">
         <table className="table small" aria-label="Changed answers">
           <thead>
             <tr>
@@ -144,7 +145,7 @@ function Changed({ comparison }: { comparison: RunComparison }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollArea>
     </>
   );
 }

@@ -75,45 +75,59 @@ export function DatasetBrowser({ dataset }: { dataset: DatasetSummary }) {
         <input type="search" placeholder="Filter by id or content" value={search} onChange={(e) => setSearch(e.target.value)} aria-label="Filter items" />
         <span className="muted small">{total.toLocaleString('en-US')} items</span>
       </div>
-      <div className="matrix-head" role="row">
-        <span>#</span>
-        <span>id</span>
-        <span>state</span>
-        <span>expected</span>
-      </div>
-      <VirtualRows
-        label={`Items of ${dataset.name}`}
-        count={total}
-        rowHeight={ROW}
-        height={Math.min(360, Math.max(ROW * 3, total * ROW))}
-        onRange={onRange}
-        renderRow={(index) => {
-          const item = at(index);
-          return (
-            <div key={index} className="matrix-row" role="row">
-              <span className="muted">{index + 1}</span>
-              <span className="mono">{item?.id ?? '…'}</span>
-              {/* While edited, the editor takes the state's place too: the row grows, its cells stay in their tracks. */}
-              {item && editing === item.position ? null : <span className="truncate">{item ? stateText(item.state) : ''}</span>}
-              {item && editing === item.position ? (
-                <ExpectedEditor dataset={dataset} item={item} onDone={() => setEditing(null)} />
-              ) : (
-                <span className="expected-cell">
-                  {/* In words; the editor takes JSON (every kind of answer, boxes included). */}
-                  <span className="small truncate" title={item ? expectedLine(item.expected as Record<string, unknown>) : undefined}>
-                    {item ? expectedLine(item.expected as Record<string, unknown>) : ''}
-                  </span>
-                  {item ? (
-                    <button type="button" className="link-button small" onClick={() => setEditing(item.position)}>
-                      edit
-                    </button>
-                  ) : null}
+      <div role="table" aria-label={`Items of ${dataset.name}`} aria-rowcount={total + 1}>
+        <div role="rowgroup">
+          <div className="matrix-head" role="row" aria-rowindex={1}>
+            <span role="columnheader">#</span>
+            <span role="columnheader">id</span>
+            <span role="columnheader">state</span>
+            <span role="columnheader">expected</span>
+          </div>
+        </div>
+        <VirtualRows
+          label="Rows"
+          count={total}
+          rowHeight={ROW}
+          height={Math.min(360, Math.max(ROW * 3, total * ROW))}
+          onRange={onRange}
+          renderRow={(index) => {
+            const item = at(index);
+            return (
+              <div key={index} className="matrix-row" role="row" aria-rowindex={index + 2}>
+                <span role="cell" className="muted">
+                  {index + 1}
                 </span>
-              )}
-            </div>
-          );
-        }}
-      />
+                <span role="cell" className="mono">
+                  {item?.id ?? '…'}
+                </span>
+                {/* While edited, the editor takes the state's place too: the row grows, its cells stay in their tracks. */}
+                {item && editing === item.position ? null : (
+                  <span role="cell" className="truncate">
+                    {item ? stateText(item.state) : ''}
+                  </span>
+                )}
+                {item && editing === item.position ? (
+                  <span role="cell" className="expected-editor">
+                    <ExpectedEditor dataset={dataset} item={item} onDone={() => setEditing(null)} />
+                  </span>
+                ) : (
+                  <span role="cell" className="expected-cell">
+                    {/* In words; the editor takes JSON (every kind of answer, boxes included). */}
+                    <span className="small truncate" title={item ? expectedLine(item.expected as Record<string, unknown>) : undefined}>
+                      {item ? expectedLine(item.expected as Record<string, unknown>) : ''}
+                    </span>
+                    {item ? (
+                      <button type="button" className="link-button small" onClick={() => setEditing(item.position)}>
+                        edit
+                      </button>
+                    ) : null}
+                  </span>
+                )}
+              </div>
+            );
+          }}
+        />
+      </div>
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { EmptyState, ErrorNotice, Panel } from '../../ui/components';
 import { datasetsQuery, evalKeys, forgetRuns, setsQuery } from './api';
 import { DatasetBrowser } from './DatasetBrowser';
 import { importHeadline } from './import-headline';
+import { announce } from '../../ui/announcer';
 import { QuestionSetSelect } from './QuestionSetSelect';
 import { SaveAsDataset } from './SaveAsDataset';
 import { once } from '../../lib/send-once';
@@ -70,6 +71,7 @@ function ImportForm({ onImported }: { onImported: (d: DatasetSummary) => void })
     onSuccess: async (r) => {
       await queryClient.invalidateQueries({ queryKey: evalKeys.datasets });
       setReport(r);
+      announce(`${r.dataset ? `${r.dataset.name}: ` : ''}${importHeadline(r)}.`);
       if (r.dataset) onImported(r.dataset);
     },
   });
@@ -146,7 +148,7 @@ t2,How do I export?,false,feature`}</pre>
 
 function ImportResult({ report }: { report: ImportReport }) {
   return (
-    <div className={`notice ${report.dataset ? (report.problems.length ? 'notice-warn' : 'notice-ok') : 'notice-error'}`} role="status">
+    <div className={`notice ${report.dataset ? (report.problems.length ? 'notice-warn' : 'notice-ok') : 'notice-error'}`} data-testid="import-result">
       <strong>{importHeadline(report)}</strong>
       {report.problems.length ? (
         <table className="table small" aria-label="Import problems">

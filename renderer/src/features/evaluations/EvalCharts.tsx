@@ -1,6 +1,6 @@
 import { useMemo, type CSSProperties } from 'react';
 import type { EvalReport, ReliabilityBin } from '../../../../shared/schemas/evaluation';
-import { Chart, PALETTE } from '../../ui/Chart';
+import { Chart, NEUTRAL, PALETTE, shadeOf } from '../../ui/Chart';
 import { costPerThousand, metricOf } from './metric-format';
 
 /** Tooltips as rich text: no inline-styled HTML, so the app's Content-Security-Policy holds. */
@@ -28,7 +28,7 @@ export function ReliabilityChart({ title, series }: { title: string; series: { m
             [1, 1],
           ],
           symbol: 'none',
-          color: '#8a94a3',
+          color: NEUTRAL,
           lineStyle: { type: 'dashed', width: 1 },
         },
         ...series.map((s, i) => ({
@@ -125,7 +125,7 @@ export function AccuracyCostChart({ report, question, type }: { report: EvalRepo
           renderItem: (_params: unknown, api: { value: (i: number) => number; coord: (p: number[]) => number[]; style: (o: object) => object }) => {
             const low = api.coord([api.value(0), api.value(1)]);
             const high = api.coord([api.value(0), api.value(2)]);
-            return { type: 'line', shape: { x1: low[0], y1: low[1], x2: high[0], y2: high[1] }, style: { stroke: '#8a94a3', lineWidth: 2 } };
+            return { type: 'line', shape: { x1: low[0], y1: low[1], x2: high[0], y2: high[1] }, style: { stroke: shadeOf(NEUTRAL), lineWidth: 2 } };
           },
           data: shown.filter((p) => p.interval).map((p) => [p.cost, p.interval!.low, p.interval!.high]),
           z: 1,
@@ -155,7 +155,8 @@ export function ConfusionMatrix({ model, confusion }: { model: string; confusion
       <caption className="muted small">{model}: rows expected, columns predicted</caption>
       <thead>
         <tr>
-          <th />
+          {/* The corner names no column: a cell, not an empty header. */}
+          <td />
           {labels.map((l) => (
             <th key={l} scope="col">
               {l}

@@ -2,6 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import './evaluations.css';
 import { Panel, ScreenHeader } from '../../ui/components';
+import { focusWhenShown } from '../../ui/focus-when-shown';
+import { TabList } from '../../ui/Tabs';
 import { RemoveSamples, SampleOffer } from '../samples/SampleOffer';
 import { datasetsQuery, evalRunsQuery } from './api';
 import { DatasetsPanel } from './DatasetsPanel';
@@ -48,25 +50,26 @@ export function EvaluationsScreen() {
         onAdded={({ dataset: added }) => {
           setDataset(added);
           setTab('new');
+          // The offer is gone: focus goes to the tab the new dataset opened.
+          focusWhenShown(() => document.getElementById('eval-tab-new'));
         }}
       />
-      <div className="tabs" role="tablist" aria-label="Evaluations">
-        {TABS.map((t) => (
-          <button
-            key={t.id}
-            type="button"
-            role="tab"
-            id={`eval-tab-${t.id}`}
-            aria-selected={tab === t.id}
-            aria-controls={`eval-panel-${t.id}`}
-            onClick={() => setTab(t.id)}
-          >
-            {t.label}
-            {t.id === 'runs' && runs.data?.length ? <span className="tab-count">{runs.data.length}</span> : null}
-            {t.id === 'datasets' && datasets.data?.length ? <span className="tab-count">{datasets.data.length}</span> : null}
-          </button>
-        ))}
-      </div>
+      <TabList
+        label="Evaluations"
+        idPrefix="eval"
+        selected={tab}
+        onSelect={setTab}
+        tabs={TABS.map((t) => ({
+          id: t.id,
+          label: (
+            <>
+              {t.label}
+              {t.id === 'runs' && runs.data?.length ? <span className="tab-count">{runs.data.length}</span> : null}
+              {t.id === 'datasets' && datasets.data?.length ? <span className="tab-count">{datasets.data.length}</span> : null}
+            </>
+          ),
+        }))}
+      />
       {/* Every tab stays mounted, hidden when not chosen: a form filled in, an estimate or an open item survives a look at another tab. */}
       <div role="tabpanel" id="eval-panel-datasets" aria-labelledby="eval-tab-datasets" hidden={tab !== 'datasets'}>
         <DatasetsPanel
@@ -85,6 +88,8 @@ export function EvaluationsScreen() {
             setRunId(id);
             setStarted(id);
             setTab('runs');
+            // The form is hidden with its tab: focus goes to the new run's heading once it is drawn.
+            focusWhenShown(() => document.querySelector<HTMLElement>(`[data-run-id="${id}"] h2`));
           }}
         />
       </div>

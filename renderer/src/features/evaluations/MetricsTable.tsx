@@ -2,6 +2,7 @@ import type { EvalReport, QuestionMetrics } from '../../../../shared/schemas/eva
 import { formatUsd } from '../../../../shared/money/format-usd';
 import { UNKNOWN } from '../../ui/format';
 import { bestOf, costPerThousand, intervalText, metricOf, provisionalReason, value3 } from './metric-format';
+import { ScrollArea } from '../../ui/ScrollArea';
 
 const METRICS: Record<string, string[]> = {
   noul: ['accuracy', 'precision', 'recall', 'f1', 'brier', 'log_loss', 'auroc', 'ece'],
@@ -75,7 +76,7 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
   const span = report.models.length + 2;
   const minimum = report.min_final_n ?? 0;
   return (
-    <div className="table-scroll">
+    <ScrollArea label="Metrics per model, scrolls sideways">
       <p className="muted small" data-testid="interval-method">
         {report.interval_method}. ★ best in the row, its lead beyond the others&apos; intervals; ☆ best, but within another model&apos;s interval.
       </p>
@@ -205,6 +206,6 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
           </tr>
         </tbody>
       </table>
-    </div>
+    </ScrollArea>
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EvalResultRow } from '../../../../shared/schemas/evaluation';
-import { cellText } from './ResultsMatrix';
+import { cellText } from './MatrixRow';
 import { answerText, expectedLine, expectedText } from './answer-text';
 
 const row = (cells: EvalResultRow['cells'], expected: Record<string, unknown> = {}): EvalResultRow =>

@@ -53,7 +53,8 @@ function Confusion({ model, c }: { model: string; c: CurvePoint }) {
       <caption className="muted small">{model}</caption>
       <thead>
         <tr>
-          <th />
+          {/* The corner names no column: a cell, not an empty header. */}
+          <td />
           <th scope="col">said yes</th>
           <th scope="col">said no</th>
         </tr>
@@ -122,6 +123,7 @@ export function ThresholdPanel({ report, question }: { report: EvalReport; quest
           value={threshold}
           onChange={(e) => setThreshold(Number(e.target.value))}
           aria-label={`Threshold for ${question}`}
+          aria-valuetext={`say yes at P(true) ${threshold.toFixed(2)} or more`}
         />
         {threshold !== DEFAULT_THRESHOLD ? (
           <button type="button" className="secondary small" onClick={() => setThreshold(DEFAULT_THRESHOLD)}>

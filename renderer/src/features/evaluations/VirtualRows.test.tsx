@@ -98,4 +98,28 @@ describe('VirtualRows', () => {
         .sort((a, b) => a - b),
     ).toEqual(Array.from({ length: 15 }, (_, i) => 15 + i));
   });
+
+  it('keeps a pinned row rendered, once, wherever the list is scrolled', () => {
+    render(
+      <VirtualRows
+        label="Items"
+        count={10_000}
+        rowHeight={ROW}
+        height={HEIGHT}
+        layout="placed"
+        pinned={3}
+        renderRow={(i, top, key) => <Row key={key} index={i} top={top} />}
+      />,
+    );
+    expect(rows()).toHaveLength(15);
+    scrollTo(5_000 * ROW);
+    // Far from the view, the row is still there: one more than the 25 around the view, at its own top.
+    expect(rows()).toHaveLength(26);
+    const far = rows().filter((r) => r.dataset['index'] === '3');
+    expect(far).toHaveLength(1);
+    expect(far[0]!.style.top).toBe(`${3 * ROW}px`);
+    scrollTo(0);
+    expect(rows().filter((r) => r.dataset['index'] === '3')).toHaveLength(1);
+    expect(rows()).toHaveLength(15);
+  });
 });

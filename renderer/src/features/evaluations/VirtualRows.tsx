@@ -5,7 +5,7 @@ const OVERSCAN = 10;
 
 /**
  * A list that renders only the rows in view (plus a margin), so 100,000 rows cost what 30 do.
- * `renderRow` gets each visible index and the row's top in pixels.
+ * `renderRow` gets each visible index, the row's top in pixels and the React key to give it.
  *
  * - `layout="flow"` (default): rows stack in a window moved to the first one; a row may grow (one
  *   being edited) and push the next ones down.
@@ -15,6 +15,13 @@ const OVERSCAN = 10;
  *
  * It renders again only when the first row in view changes, and rows that stay in view are left
  * alone when `renderRow` returns memoised components.
+ *
+ * `pinned` (placed layout) is a row kept rendered wherever the list is scrolled (under a key of its
+ * own while it is outside the rows around the view): the row holding a grid's Tab stop, which Tab
+ * must still find after the wheel has scrolled it far away.
+ *
+ * `tabbable` puts the list itself in the Tab order, so keys scroll it; a grid whose cells take focus
+ * does not need it.
  */
 export function VirtualRows({
   count,
@@ -24,14 +31,18 @@ export function VirtualRows({
   label,
   onRange,
   layout = 'flow',
+  pinned = null,
+  tabbable = true,
 }: {
   count: number;
   rowHeight: number;
   height: number;
-  renderRow: (index: number, top: number, slot: number) => ReactNode;
+  renderRow: (index: number, top: number, key: string) => ReactNode;
   label: string;
   onRange?: (first: number, last: number) => void;
   layout?: 'flow' | 'placed';
+  pinned?: number | null;
+  tabbable?: boolean;
 }) {
   const [topRow, setTopRow] = useState(0);
   const first = Math.max(0, topRow - OVERSCAN);
@@ -43,9 +54,11 @@ export function VirtualRows({
     // In slot order: a row leaving one edge becomes the row entering the other, updated in place,
     // never moved or re-created (their order in the DOM does not matter, each is placed by its top).
     const bySlot: ReactNode[] = new Array(slots).fill(null);
-    for (let i = first; i < last; i += 1) bySlot[i % slots] = renderRow(i, i * rowHeight, i % slots);
+    for (let i = first; i < last; i += 1) bySlot[i % slots] = renderRow(i, i * rowHeight, String(i % slots));
     for (const r of bySlot) if (r !== null) rows.push(r);
-  } else for (let i = first; i < last; i += 1) rows.push(renderRow(i, i * rowHeight, i % slots));
+    if (pinned !== null && pinned >= 0 && pinned < count && (pinned < first || pinned >= last))
+      rows.push(renderRow(pinned, pinned * rowHeight, `pinned-${pinned}`));
+  } else for (let i = first; i < last; i += 1) rows.push(renderRow(i, i * rowHeight, String(i % slots)));
   return (
     <div
       className="virtual-rows"
@@ -53,7 +66,7 @@ export function VirtualRows({
       aria-label={label}
       style={{ height }}
       onScroll={(e) => setTopRow(Math.floor(e.currentTarget.scrollTop / rowHeight))}
-      tabIndex={0}
+      tabIndex={tabbable ? 0 : undefined}
     >
       <div className="virtual-spacer" style={{ height: count * rowHeight }}>
         {layout === 'placed' ? (

@@ -18,6 +18,9 @@ import { StateEditor } from './StateEditor';
 import { PreferencesForm } from './PreferencesForm';
 import { TryGrid, type TryGridHandle } from './TryGrid';
 import { SampleOffer } from '../samples/SampleOffer';
+import { focusWhenShown } from '../../ui/focus-when-shown';
+import { StickyBar } from '../../ui/StickyBar';
+import { announce } from '../../ui/announcer';
 
 const PREFERENCE_HELP =
   'The same as JSON (the form and the text follow each other). For example {"sort": "price", "zdr": true}. Fields: order, allow_fallbacks, only, ignore, sort ("price" | "latency" | "throughput" | "exacto", or {by, partition}), max_price {prompt, completion, request, image, audio as "USD" strings}, quantizations, zdr, data_collection ("allow" | "deny"), require_parameters, enforce_distillable_text, preferred_max_latency / preferred_min_throughput (a number for p50, or {p50, p75, p90, p99}), options {provider slug: {...}}.';
@@ -84,7 +87,7 @@ function SetList({ selected, onSelect, onNew }: { selected: string | undefined; 
       <ul className="set-list">
         {(sets.data ?? []).map((s) => (
           <li key={s.id} aria-current={s.id === selected ? 'true' : undefined}>
-            <button type="button" className="link-button" onClick={() => onSelect(s.id)}>
+            <button type="button" className="link-button" data-set-id={s.id} onClick={() => onSelect(s.id)}>
               <strong>{s.name}</strong> {s.sample ? <span className="badge badge-muted">sample</span> : null}
               <span className="muted small">
                 {s.model} · {s.question_count} question{s.question_count === 1 ? '' : 's'}
@@ -213,6 +216,7 @@ export function QuestionSetsScreen() {
       keepSelected(undefined);
       setSelectedState(undefined);
       setDraft(draftFrom(undefined, file.name.replace(/\.json$/i, ''), parsed.data));
+      announce(`Imported ${file.name} as a new set: ${Object.keys(parsed.data.questions).length} questions, not saved yet.`);
     } catch (error) {
       setImportError(`${file.name} is not JSON: ${(error as Error).message}`);
     }
@@ -242,7 +246,13 @@ export function QuestionSetsScreen() {
         }
       />
       <SandboxNotice />
-      <SampleOffer onAdded={({ set }) => setSelected(set)} />
+      <SampleOffer
+        onAdded={({ set }) => {
+          setSelected(set);
+          // The offer is gone: focus goes to the set it added, in the list.
+          focusWhenShown(() => document.querySelector<HTMLElement>(`[data-set-id="${set}"]`));
+        }}
+      />
       {importError ? <ErrorNotice error={new Error(importError)} title="Import failed" /> : null}
       <div className="split">
         <SetList
@@ -346,7 +356,7 @@ export function QuestionSetsScreen() {
             models={models2}
             cascade={draft.cascade || null}
           />
-          <div className="action-bar">
+          <StickyBar className="action-bar">
             {dirty ? (
               <span className="draft-state" role="note">
                 <span className="badge badge-sim">unsaved changes</span> kept as a draft
@@ -399,7 +409,7 @@ export function QuestionSetsScreen() {
             >
               {compareWith.length > 0 ? `Run on ${compareWith.length + 1} models` : 'Run'}
             </button>
-          </div>
+          </StickyBar>
           {save.error ? <ErrorNotice error={save.error} title="Not saved" /> : null}
           {save.isSuccess && save.data.saved.id === draft.id ? (
             <p className="muted small" role="status">

@@ -11,6 +11,7 @@ import { answerText } from '../evaluations/answer-text';
 import { evalKeys } from '../evaluations/api';
 import { newKey } from './draft';
 import { examplesAsJsonl, expectedChoices, keepExamples, matchesExpected, readExamples, type Example } from './examples';
+import { ScrollArea } from '../../ui/ScrollArea';
 
 /** The set's own content is the first example; its expected answers are kept under this key. */
 const OWN = 'own';
@@ -176,7 +177,7 @@ export function TryGrid({ setId, setName, request, ownState, models, cascade, re
             <a href={`#/runs?${ownRuns.length > 1 ? 'compare' : 'run'}=${ownRuns.join(',')}`}>{ownRuns.length > 1 ? 'Compare in Runs' : 'Open in Runs'}</a>
           ) : null}
         </p>
-        <div className="table-scroll">
+        <ScrollArea label="Examples and answers, scrolls sideways">
           <table className="table small try-grid" aria-label="Examples and answers">
             <thead>
               <tr>
@@ -261,7 +262,7 @@ export function TryGrid({ setId, setName, request, ownState, models, cascade, re
               })}
             </tbody>
           </table>
-        </div>
+        </ScrollArea>
         <div className="toolbar">
           <button
             type="button"

@@ -6,6 +6,7 @@ import { download } from '../../lib/download';
 import { probability } from '../../ui/format';
 import { runQuery } from './api';
 import { compareCsv, costText, differs, latencyText, responseOf, summary } from './run-format';
+import { ScrollArea } from '../../ui/ScrollArea';
 
 /** An answer's whole distribution, small: each option or level with its probability. */
 function Distribution({ answer }: { answer: Answer | undefined }) {
@@ -52,7 +53,7 @@ export function CompareRuns({ ids }: { ids: string[] }) {
         </button>
       }
     >
-      <div className="table-scroll">
+      <ScrollArea label="Compared runs, scrolls sideways">
         <table className="table dense compare" aria-label="Compared runs">
           <thead>
             <tr>
@@ -115,7 +116,7 @@ export function CompareRuns({ ids }: { ids: string[] }) {
             </tr>
           </tbody>
         </table>
-      </div>
+      </ScrollArea>
     </Panel>
   );
 }

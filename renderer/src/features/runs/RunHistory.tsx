@@ -6,6 +6,7 @@ import { call } from '../../transport/transport';
 import { EmptyState, ErrorNotice, Panel } from '../../ui/components';
 import { download } from '../../lib/download';
 import { costText, historyCsv, latencyText, responseOf } from './run-format';
+import { ScrollArea } from '../../ui/ScrollArea';
 
 const matches = (run: Run, search: string) => {
   const words = search.toLowerCase().split(/\s+/).filter(Boolean);
@@ -90,7 +91,7 @@ export function RunHistory() {
       ) : null}
       {history.data && history.data.length > 0 && shown.length === 0 ? <EmptyState title="No run matches">Nothing matches “{search}”.</EmptyState> : null}
       {shown.length > 0 ? (
-        <div className="table-scroll">
+        <ScrollArea label="Run history, scrolls sideways">
           <table className="table dense" aria-label="Run history">
             <thead>
               <tr>
@@ -140,7 +141,7 @@ export function RunHistory() {
                       className="secondary"
                       disabled={r.request === null || rerun.isPending}
                       onClick={() => rerun.mutate(r)}
-                      aria-label={`Run ${r.label ?? r.id} again`}
+                      aria-label={`Re-run ${r.label ?? r.id}`}
                     >
                       Re-run
                     </button>
@@ -158,7 +159,7 @@ export function RunHistory() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollArea>
       ) : null}
     </Panel>
   );

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { call } from '../../transport/transport';
 import { clickOnce, once } from '../../lib/send-once';
+import { announce } from '../../ui/announcer';
 import { ErrorNotice } from '../../ui/components';
 import { setsKeys, setsQuery } from '../question-sets/api';
 import { datasetsQuery, evalKeys } from '../evaluations/api';
@@ -20,6 +21,7 @@ export function SampleOffer({ onAdded }: { onAdded?: (added: { set: string; data
     onSuccess: (added) => {
       void queryClient.invalidateQueries({ queryKey: setsKeys.all });
       void queryClient.invalidateQueries({ queryKey: evalKeys.datasets });
+      announce(`Added the sample question set “${added.set.name}” and the dataset “${added.dataset.name}”.`);
       onAdded?.({ set: added.set.id, dataset: added.dataset.id });
     },
   });

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { ApiKeyKind } from '../../../../shared/schemas/inspector';
 import { call } from '../../transport/transport';
 import { EmptyState, ErrorNotice, Loading, Panel } from '../../ui/components';
@@ -15,6 +15,17 @@ export function ApiKeysPanel() {
   const [credit, setCredit] = useState('');
   const [rate, setRate] = useState('');
   const [created, setCreated] = useState<{ id: string; key: string } | null>(null);
+  // Focus follows the key: to its one-time notice when made (the form's button is disabled with its
+  // name cleared), and back to the name field when the notice is done with.
+  const notice = useRef<HTMLDivElement>(null);
+  const nameField = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (created) notice.current?.focus();
+  }, [created]);
+  const done = () => {
+    setCreated(null);
+    nameField.current?.focus();
+  };
   // The audit log gains an entry with each change.
   const refresh = () => Promise.all([settingsKeys.apiKeys, settingsKeys.audit].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
   const create = useMutation({
@@ -41,7 +52,7 @@ export function ApiKeysPanel() {
       </p>
       <form className="inline-form" onSubmit={onSubmit}>
         <label htmlFor="new-key-name">Name</label>
-        <input id="new-key-name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} placeholder="e.g. analytics job" />
+        <input ref={nameField} id="new-key-name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} placeholder="e.g. analytics job" />
         <label htmlFor="new-key-kind">Kind</label>
         <select id="new-key-kind" value={kind} onChange={(e) => setKind(e.target.value as ApiKeyKind)}>
           <option value="standard">standard</option>
@@ -66,12 +77,12 @@ export function ApiKeysPanel() {
       </form>
       {create.error ? <ErrorNotice error={create.error} title="Key not created" /> : null}
       {created ? (
-        <div className="notice notice-ok" role="status">
-          <strong>Copy this key now; it will not be shown again.</strong>
+        <div ref={notice} className="notice notice-ok" role="status" tabIndex={-1} aria-labelledby="created-key-title">
+          <strong id="created-key-title">Copy this key now; it will not be shown again.</strong>
           <code className="secret-once" data-testid="created-api-key">
             {created.key}
           </code>
-          <button type="button" className="secondary" onClick={() => setCreated(null)}>
+          <button type="button" className="secondary" onClick={done}>
             Done
           </button>
         </div>

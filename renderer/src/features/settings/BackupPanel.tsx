@@ -5,6 +5,7 @@ import { summarizeIssues } from '../../../../shared/contract/result';
 import { call } from '../../transport/transport';
 import { download } from '../../lib/download';
 import { ErrorNotice, Panel } from '../../ui/components';
+import { announce } from '../../ui/announcer';
 
 /** Export and import everything but secrets: settings, catalog, question sets, datasets with their box verdicts, box reviews. */
 export function BackupPanel() {
@@ -27,7 +28,12 @@ export function BackupPanel() {
       if (!parsed.success) throw new Error(`${file.name} is not a Verdict backup: ${summarizeIssues(parsed.error)}`);
       return call('backup.import', { backup: parsed.data });
     },
-    onSuccess: () => queryClient.invalidateQueries(),
+    onSuccess: (done) => {
+      announce(
+        `Imported ${done.question_sets} question sets, ${done.datasets} datasets, ${done.box_items} images and ${done.catalog_endpoints} catalog endpoints.`,
+      );
+      return queryClient.invalidateQueries();
+    },
     onError: (error) => setProblem((error as Error).message),
   });
   return (
@@ -45,7 +51,7 @@ export function BackupPanel() {
           <input type="file" accept="application/json,.json" onChange={(e) => e.target.files?.[0] && importAll.mutate(e.target.files[0])} />
         </label>
         {importAll.data ? (
-          <span role="status" className="small">
+          <span className="small">
             Imported {importAll.data.question_sets} question sets, {importAll.data.datasets} datasets, {importAll.data.box_items} images and{' '}
             {importAll.data.catalog_endpoints} catalog endpoints.
           </span>

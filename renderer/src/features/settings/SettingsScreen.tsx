@@ -11,6 +11,7 @@ import { RemoteGatewayPanel } from './RemoteGatewayPanel';
 import { TracePanel } from './TracePanel';
 import { BackupPanel } from './BackupPanel';
 import { CatalogPanel } from './CatalogPanel';
+import { ShortcutsPanel } from './ShortcutsPanel';
 
 /**
  * The settings as shown, and a way to change them. A choice shows in the event that made it (React
@@ -161,6 +162,7 @@ export function SettingsScreen() {
       <TracePanel />
       <ImageUrlsPanel />
       <AppearancePanel />
+      <ShortcutsPanel />
       <BackupPanel />
       <AboutPanel />
     </>

@@ -7,6 +7,7 @@ import { percent, perMillion, seconds, tokensPerSecond, UNKNOWN } from '../../ui
 import { detailsQuery, listingQuery, modelsQuery } from '../endpoints/api';
 import { SandboxNotice } from '../../app/SandboxNotice';
 import { formatUsd } from '../../../../shared/money/format-usd';
+import { ScrollArea } from '../../ui/ScrollArea';
 
 const priceOf = (value: string): number | null => (value === '-1' ? null : Number(value));
 const best = (values: (number | null | undefined)[], pick: (...v: number[]) => number): number | null => {
@@ -192,7 +193,7 @@ export function ZdrScreen() {
             />
             <span>output tokens.</span>
           </div>
-          <div className="table-scroll">
+          <ScrollArea label="ZDR coverage by model, scrolls sideways">
             <table className="table dense sticky-first" aria-label="ZDR coverage by model">
               <thead>
                 <tr>
@@ -251,7 +252,7 @@ export function ZdrScreen() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollArea>
         </Panel>
       ) : null}
     </>

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import type { Answer } from '../../../shared/schemas/answer';
-import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
-import type { Rounding } from '../providers/decision-host';
-import { GatewayError } from '../errors';
-import { imageDataUrl } from '../decisions/state';
-import { namedRecord } from '../../../shared/schemas/key';
-import type { CascadeRecord } from '../decisions/stages';
-import { foldCriteria } from '../providers/fold-criteria';
-import type { Answered } from '../service';
+import type { Answer } from '../../../../shared/schemas/answer';
+import type { DecisionsRequest } from '../../../../shared/schemas/decisions-request';
+import type { Rounding } from '../../providers/decision-host';
+import { GatewayError } from '../../errors';
+import { imageDataUrl } from '../../decisions/state';
+import { namedRecord } from '../../../../shared/schemas/key';
+import type { CascadeRecord } from '../../decisions/stages';
+import { foldCriteria } from '../../providers/fold-criteria';
+import type { Answered } from '../../service';
 
 /**
  * The AI SDK's gateway protocol for decision models, as `@ai-sdk/gateway` 4.0.146 speaks it

@@ -1,6 +1,6 @@
 import type { Answer } from '../../../../shared/schemas/answer';
 import type { DecisionsResponse } from '../../../../shared/schemas/decisions-response';
-import { foldCriteria } from '../fold-criteria';
+import { foldCriteria } from '../../providers/fold-criteria';
 
 /**
  * The other direction of translate.ts: System One as Verdict serves it at `/api/v1/systemone` (and

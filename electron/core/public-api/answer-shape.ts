@@ -1,0 +1,53 @@
+import { characterCount, MAX_SESSION_ID_LENGTH, type DecisionsRequest } from '../../../shared/schemas/decisions-request';
+import type { CancelSignal } from '../cancel';
+import type { Core } from '../core';
+import { GatewayError } from '../errors';
+import type { VerifiedKey } from '../keys/api-keys';
+import { knownModel } from './cascade-request';
+import { answerApiCall, type ApiCallAnswer } from './decisions-call';
+import type { PublicShape } from './shape';
+
+/** A public Decisions call as HTTP hands it over, once the caller is admitted and its body read as JSON. */
+export interface ShapeRequest {
+  json: unknown;
+  /** A request header, by its lower-case name. */
+  header(name: string): string | undefined;
+  key: VerifiedKey;
+  requestId: string;
+  /** Fires when the caller hangs up. */
+  signal: CancelSignal | undefined;
+}
+
+/**
+ * Answers one public Decisions call in its shape: the body read by the shape, the call answered by
+ * the core (credit, charge, request log, trace: decisions-call.ts), the answer written back by the
+ * shape. Every route and the direct lane come through here, so they answer alike.
+ */
+export async function answerShape(core: Core, shape: PublicShape, call: ShapeRequest): Promise<{ body: unknown; settle: ApiCallAnswer['settle'] }> {
+  const parsed = await shape.parse(call.json, {
+    presets: core.cascadePresets,
+    knownModel: knownModel(core),
+    imageUrls: { fetch: core.settings.get().image_urls === 'fetch', options: core.options.imageFetch },
+    header: call.header,
+  });
+  const answer = await answerApiCall(core, {
+    request: parsed.request,
+    sessionId: sessionOf(parsed.request, call.header('x-session-id')),
+    keyId: call.key.id,
+    requestId: call.requestId,
+    signal: call.signal,
+    route: parsed.route,
+    ...(parsed.refusals ? { refusals: parsed.refusals } : {}),
+    stages: parsed.stages,
+  });
+  return { body: parsed.render(answer), settle: answer.settle };
+}
+
+/** The body's session_id, else the `x-session-id` header (checked here, under its own name); neither is ever sent to a provider. */
+export function sessionOf(request: Pick<DecisionsRequest, 'session_id'>, header: string | undefined): string | null {
+  const sessionId = request.session_id ?? header ?? null;
+  if (request.session_id === undefined && sessionId !== null && characterCount(sessionId) > MAX_SESSION_ID_LENGTH) {
+    throw new GatewayError('bad_request', `x-session-id: at most ${MAX_SESSION_ID_LENGTH} characters`);
+  }
+  return sessionId;
+}
