@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { BoxItem } from '../../../../shared/schemas/inspector';
 import { baseName, stem } from '../../../../shared/box-formats/types';
 import { call } from '../../transport/transport';
-import { SandboxNotice } from '../../app/SandboxNotice';
+import { SandboxNotice } from '../settings/SandboxNotice';
 import { once } from '../../lib/send-once';
 import { announce } from '../../ui/announcer';
 import { focusWhenShown } from '../../ui/focus-when-shown';

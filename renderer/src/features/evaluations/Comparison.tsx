@@ -5,7 +5,7 @@ import { call } from '../../transport/transport';
 import { formatUsd } from '../../../../shared/money/format-usd';
 import { ErrorNotice, Loading } from '../../ui/components';
 import { evalKeys } from './api';
-import { expectedText } from './answer-text';
+import { expectedText } from '../../lib/answer-text';
 import { intervalText, value3 } from './metric-format';
 import { METRIC_LABELS } from './MetricsTable';
 import { QuestionsAsked } from './QuestionsAsked';

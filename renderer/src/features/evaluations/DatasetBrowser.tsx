@@ -1,4 +1,4 @@
-import { expectedLine } from './answer-text';
+import { expectedLine } from '../../lib/answer-text';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import type { DatasetItem, DatasetSummary } from '../../../../shared/schemas/evaluation';

@@ -3,8 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { ErrorNotice, Loading } from '../../ui/components';
 import { evalItemQuery } from './api';
-import { answerText, expectedLine, expectedText } from './answer-text';
-import { choiceConfidence, scoredLevel } from './answer-detail';
+import { answerText, expectedLine, expectedText } from '../../lib/answer-text';
+import { choiceConfidence, scoredLevel } from '../../lib/answer-detail';
 
 function StateView({ state }: { state: unknown }) {
   if (typeof state === 'string') return <p className="item-state">{state}</p>;

@@ -1,6 +1,6 @@
 import { memo, useLayoutEffect, useRef, type RefObject } from 'react';
 import type { EvalResultRow } from '../../../../shared/schemas/evaluation';
-import { answerText, expectedText } from './answer-text';
+import { answerText, expectedText } from '../../lib/answer-text';
 
 /** What a cell's number is, said on hover: a yes/no answer's P(true), a choice's probability. */
 function cellTitle(answer: unknown): string {

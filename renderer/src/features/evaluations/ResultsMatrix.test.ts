@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EvalResultRow } from '../../../../shared/schemas/evaluation';
 import { cellText } from './MatrixRow';
-import { answerText, expectedLine, expectedText } from './answer-text';
+import { answerText, expectedLine, expectedText } from '../../lib/answer-text';
 
 const row = (cells: EvalResultRow['cells'], expected: Record<string, unknown> = {}): EvalResultRow =>
   ({ position: 3, id: 'item-3', text: 'x', expected, cells }) as unknown as EvalResultRow;

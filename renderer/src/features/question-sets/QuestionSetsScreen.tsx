@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { DecisionsRequestSchema } from '../../../../shared/schemas/decisions-request';
 import { summarizeIssues } from '../../../../shared/contract/result';
 import { call } from '../../transport/transport';
-import { SandboxNotice } from '../../app/SandboxNotice';
+import { SandboxNotice } from '../settings/SandboxNotice';
 import { EmptyState, ErrorNotice, Panel, ScreenHeader } from '../../ui/components';
 import { download, fileName } from '../../lib/download';
 import { listingQuery, modelsQuery } from '../endpoints/api';

@@ -7,7 +7,7 @@ import { call } from '../../transport/transport';
 import { formatUsd } from '../../../../shared/money/format-usd';
 import { clickOnce, once } from '../../lib/send-once';
 import { ErrorNotice, Panel } from '../../ui/components';
-import { answerText } from '../evaluations/answer-text';
+import { answerText } from '../../lib/answer-text';
 import { evalKeys } from '../evaluations/api';
 import { newKey } from './draft';
 import { examplesAsJsonl, expectedChoices, keepExamples, matchesExpected, readExamples, type Example } from './examples';

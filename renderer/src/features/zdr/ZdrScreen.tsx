@@ -5,7 +5,7 @@ import type { Endpoint } from '../../../../shared/schemas/endpoint';
 import { EmptyState, ErrorNotice, Loading, Panel, ScreenHeader } from '../../ui/components';
 import { percent, perMillion, seconds, tokensPerSecond, UNKNOWN } from '../../ui/format';
 import { detailsQuery, listingQuery, modelsQuery } from '../endpoints/api';
-import { SandboxNotice } from '../../app/SandboxNotice';
+import { SandboxNotice } from '../settings/SandboxNotice';
 import { formatUsd } from '../../../../shared/money/format-usd';
 import { ScrollArea } from '../../ui/ScrollArea';
 

@@ -1,4 +1,4 @@
-import type { Edges } from '../../../../shared/geometry/iou';
+import type { Edges } from '../../../shared/geometry/iou';
 /**
  * Answers and expected answers in words: a yes/no answer as what it says (yes at P(true) ≥ 0.5)
  * with its probability, a score as the level it is scored as, an expected answer as its value.
