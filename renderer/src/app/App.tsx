@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef, useState, type ComponentType } from 'react';
-import { appInfoQuery, settingsQuery } from '../features/settings/api';
+import { appInfoQuery, settingsQuery } from '../features/settings';
 import { SettingsScreen } from '../features/settings/SettingsScreen';
 import { QuestionSetsScreen } from '../features/question-sets/QuestionSetsScreen';
 import { RunsScreen } from '../features/runs/RunsScreen';
@@ -11,7 +11,7 @@ const EndpointsScreen = lazy(() => import('../features/endpoints/EndpointsScreen
 const EvaluationsScreen = lazy(() => import('../features/evaluations/EvaluationsScreen').then((m) => ({ default: m.EvaluationsScreen })));
 import { ZdrScreen } from '../features/zdr/ZdrScreen';
 import { OperationError } from '../transport/transport';
-import { SignInScreen } from '../features/session/SignInScreen';
+import { SignInScreen } from '../features/session';
 import { actionFor } from '../lib/shortcuts';
 import { isTyping, shortcutSettings } from '../lib/use-shortcuts';
 import { Announcer } from '../ui/announcer';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { appInfoQuery } from '../features/settings/api';
-import { SessionBadge } from '../features/session/SessionBadge';
+import { appInfoQuery } from '../features/settings';
+import { SessionBadge } from '../features/session';
 import { transportKind } from '../transport/transport';
 import { SCREENS, type ScreenId } from './routes';
 

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { call } from '../../transport/transport';
 import { EmptyState, ErrorNotice, Loading, Panel, ScreenHeader } from '../../ui/components';
-import { SandboxNotice } from '../settings/SandboxNotice';
+import { SandboxNotice } from '../settings';
 import { detailsQuery, listingQuery, modelsQuery } from './api';
 import { EndpointCharts } from './EndpointCharts';
 import { EndpointTable } from './EndpointTable';

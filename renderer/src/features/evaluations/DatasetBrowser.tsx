@@ -4,7 +4,8 @@ import { useCallback, useState } from 'react';
 import type { DatasetItem, DatasetSummary } from '../../../../shared/schemas/evaluation';
 import { call } from '../../transport/transport';
 import { ErrorNotice } from '../../ui/components';
-import { datasetItemsQuery, evalKeys, setsQuery } from './api';
+import { setsQuery } from '../question-sets';
+import { datasetItemsQuery, evalKeys } from './api';
 import { VirtualRows } from './VirtualRows';
 
 const PAGE = 100;

@@ -4,7 +4,8 @@ import type { DatasetSummary, ImportReport } from '../../../../shared/schemas/ev
 import { call, uploadDataset } from '../../transport/transport';
 import { download, fileName } from '../../lib/download';
 import { EmptyState, ErrorNotice, Panel } from '../../ui/components';
-import { datasetsQuery, evalKeys, forgetRuns, setsQuery } from './api';
+import { setsQuery } from '../question-sets';
+import { datasetsQuery, evalKeys, forgetRuns } from './api';
 import { DatasetBrowser } from './DatasetBrowser';
 import { importHeadline } from './import-headline';
 import { announce } from '../../ui/announcer';

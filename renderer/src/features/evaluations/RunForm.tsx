@@ -8,7 +8,9 @@ import { describeCascade, describeCondition } from '../../../../shared/cascade/d
 import { call } from '../../transport/transport';
 import { formatUsd } from '../../../../shared/money/format-usd';
 import { ErrorNotice, Panel } from '../../ui/components';
-import { cascadePresetsQuery, datasetsQuery, evalKeys, modelsQuery, setsQuery } from './api';
+import { modelsQuery } from '../endpoints';
+import { setsQuery } from '../question-sets';
+import { cascadePresetsQuery, datasetsQuery, evalKeys } from './api';
 import { QuestionSetSelect } from './QuestionSetSelect';
 import { presetVariant, variantsOf } from './run-variants';
 import { clickOnce, once } from '../../lib/send-once';

@@ -18,9 +18,6 @@ export const evalKeys = {
 export const cascadePresetsQuery = () => queryOptions({ queryKey: ['cascadePresets'] as const, queryFn: () => call('cascadePresets.list', {}) });
 
 export const datasetsQuery = () => queryOptions({ queryKey: evalKeys.datasets, queryFn: () => call('datasets.list', {}) });
-// The same lists (and caches) as Question sets and Endpoints: a set saved there shows here at once.
-export { setsQuery } from '../question-sets/api';
-export { modelsQuery } from '../endpoints/api';
 /** Read again while a run runs, and while a paused run's requests in flight are still being answered and counted. */
 const moving = (run: EvalRun) => run.status === 'running' || run.in_flight > 0;
 

@@ -8,7 +8,7 @@ import { formatUsd } from '../../../../shared/money/format-usd';
 import { clickOnce, once } from '../../lib/send-once';
 import { ErrorNotice, Panel } from '../../ui/components';
 import { answerText } from '../../lib/answer-text';
-import { evalKeys } from '../evaluations/api';
+import { evalKeys } from '../evaluations';
 import { newKey } from './draft';
 import { examplesAsJsonl, expectedChoices, keepExamples, matchesExpected, readExamples, type Example } from './examples';
 import { ScrollArea } from '../../ui/ScrollArea';

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import type { DecisionsResponse } from '../../../../shared/schemas/decisions-response';
 import type { Run } from '../../../../shared/schemas/inspector';
 import { call } from '../../transport/transport';
-import { SandboxNotice } from '../settings/SandboxNotice';
+import { SandboxNotice } from '../settings';
 import { ErrorNotice, Loading, Panel, ScreenHeader } from '../../ui/components';
 import { UNKNOWN } from '../../ui/format';
 import { AnswerView } from './AnswerView';

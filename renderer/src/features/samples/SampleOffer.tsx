@@ -4,8 +4,8 @@ import { call } from '../../transport/transport';
 import { clickOnce, once } from '../../lib/send-once';
 import { announce } from '../../ui/announcer';
 import { ErrorNotice } from '../../ui/components';
-import { setsKeys, setsQuery } from '../question-sets/api';
-import { datasetsQuery, evalKeys } from '../evaluations/api';
+import { setsKeys, setsQuery } from '../question-sets';
+import { datasetsQuery, evalKeys } from '../evaluations';
 
 /**
  * Offered while there is no question set and no dataset (a first start): a support-triage question

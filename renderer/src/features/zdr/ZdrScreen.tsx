@@ -4,8 +4,8 @@ import { call } from '../../transport/transport';
 import type { Endpoint } from '../../../../shared/schemas/endpoint';
 import { EmptyState, ErrorNotice, Loading, Panel, ScreenHeader } from '../../ui/components';
 import { percent, perMillion, seconds, tokensPerSecond, UNKNOWN } from '../../ui/format';
-import { detailsQuery, listingQuery, modelsQuery } from '../endpoints/api';
-import { SandboxNotice } from '../settings/SandboxNotice';
+import { detailsQuery, listingQuery, modelsQuery } from '../endpoints';
+import { SandboxNotice } from '../settings';
 import { formatUsd } from '../../../../shared/money/format-usd';
 import { ScrollArea } from '../../ui/ScrollArea';
 
