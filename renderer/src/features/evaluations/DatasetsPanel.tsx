@@ -12,14 +12,7 @@ import { announce } from '../../ui/announcer';
 import { QuestionSetSelect } from './QuestionSetSelect';
 import { SaveAsDataset } from './SaveAsDataset';
 import { once } from '../../lib/send-once';
-
-const readDataUrl = (file: File) =>
-  new Promise<string>((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error ?? new Error(`could not read ${file.name}`));
-    reader.readAsDataURL(file);
-  });
+import { readDataUrl } from '../../lib/read-file';
 
 /** The core's limit on a dataset's name. */
 const NAME_LIMIT = 200;
