@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { appInfoQuery } from '../features/settings';
+import { appInfoQuery, transportKind } from '../features/settings';
 import { SessionBadge } from '../features/session';
-import { transportKind } from '../transport/transport';
 import { SCREENS, type ScreenId } from './routes';
 
 /** The screens in the order of the work, each with its Alt+number; the keyboard shortcuts one press away. */

@@ -1,14 +1,12 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { ApiKeyKind } from '../../../../shared/schemas/inspector';
-import { call } from '../../transport/transport';
 import { EmptyState, ErrorNotice, Loading, Panel } from '../../ui/components';
-import { apiKeysQuery, settingsKeys } from './api';
+import { apiKeysQuery, useCreateApiKey, useRevokeApiKey } from './api';
 import { formatUsd } from '../../../../shared/money/format-usd';
 
 /** Keys callers use against this app's HTTP API. A new key's secret is shown once, right after creation. */
 export function ApiKeysPanel() {
-  const queryClient = useQueryClient();
   const keys = useQuery(apiKeysQuery());
   const [name, setName] = useState('');
   const [kind, setKind] = useState<ApiKeyKind>('standard');
@@ -26,20 +24,13 @@ export function ApiKeysPanel() {
     setCreated(null);
     nameField.current?.focus();
   };
-  // The audit log gains an entry with each change.
-  const refresh = () => Promise.all([settingsKeys.apiKeys, settingsKeys.audit].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
-  const create = useMutation({
-    mutationFn: () =>
-      call('apiKeys.create', { name, kind, credit_limit: credit.trim() ? Number(credit) : null, rate_limit_rpm: rate.trim() ? Number(rate) : null }),
-    onSuccess: (result) => {
-      setCreated({ id: result.info.id, key: result.key });
-      setName('');
-      setCredit('');
-      setRate('');
-      return refresh();
-    },
+  const create = useCreateApiKey({ name, kind, credit, rate }, (made) => {
+    setCreated(made);
+    setName('');
+    setCredit('');
+    setRate('');
   });
-  const revoke = useMutation({ mutationFn: (id: string) => call('apiKeys.revoke', { id }), onSuccess: refresh });
+  const revoke = useRevokeApiKey();
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (name.trim()) create.mutate();
