@@ -1,10 +1,9 @@
 import { kindTag, modelKind } from '../../lib/answering';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import { call } from '../../transport/transport';
 import { EmptyState, ErrorNotice, Loading, Panel, ScreenHeader } from '../../ui/components';
 import { SandboxNotice } from '../settings';
-import { detailsQuery, listingQuery, modelsQuery } from './api';
+import { detailsQuery, listingQuery, modelsQuery, useProbeEndpoints } from './api';
 import { EndpointCharts } from './EndpointCharts';
 import { EndpointTable } from './EndpointTable';
 import { RequestShape } from './RequestShape';
@@ -12,7 +11,6 @@ import { RoutePreview } from './RoutePreview';
 import { UptimeChart } from './UptimeChart';
 
 export function EndpointsScreen() {
-  const queryClient = useQueryClient();
   const models = useQuery(modelsQuery());
   // A link such as #/endpoints?model=author/slug (from ZDR) opens that model.
   const [model, setModel] = useState<string>(() => new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('model') ?? '');
@@ -22,10 +20,7 @@ export function EndpointsScreen() {
   }, [model, models.data]);
   const listing = useQuery({ ...listingQuery(model, live), enabled: model !== '' });
   const details = useQuery({ ...detailsQuery(model, live), enabled: model !== '' });
-  const probe = useMutation({
-    mutationFn: () => call('endpoints.probe', { model, calls: 3 }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['endpoints'] }),
-  });
+  const probe = useProbeEndpoints(model);
   const rows = useMemo(
     () => (listing.data?.endpoints ?? []).map((record) => ({ record, detail: details.data?.find((d) => d.tag === record.tag) })),
     [listing.data, details.data],

@@ -1,11 +1,11 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { call } from '../../transport/transport';
 import type { Endpoint } from '../../../../shared/schemas/endpoint';
 import { EmptyState, ErrorNotice, Loading, Panel, ScreenHeader } from '../../ui/components';
 import { percent, perMillion, seconds, tokensPerSecond, UNKNOWN } from '../../ui/format';
 import { detailsQuery, listingQuery, modelsQuery } from '../endpoints';
 import { SandboxNotice } from '../settings';
+import { trafficQuery, zdrEndpointsQuery } from './api';
 import { formatUsd } from '../../../../shared/money/format-usd';
 import { ScrollArea } from '../../ui/ScrollArea';
 
@@ -66,7 +66,7 @@ const impact = (r: ZdrRow, pair: readonly [number | null, number | null], format
   r.kept.length === 0 ? `${format(pair[0])} → none` : change(pair[0], pair[1], format);
 
 export function ZdrScreen() {
-  const zdr = useQuery({ queryKey: ['zdr', 'endpoints'], queryFn: () => call('endpoints.zdr', {}) });
+  const zdr = useQuery(zdrEndpointsQuery());
   const models = useQuery(modelsQuery());
   // The models that can be asked here now: what zdr: true would change for them is what matters today.
   const usable = (models.data ?? []).filter((m) => m.callable_endpoints > 0);
@@ -74,7 +74,7 @@ export function ZdrScreen() {
   const listings = useQueries({ queries: usable.map((m) => listingQuery(m.id, false)) });
   const details = useQueries({ queries: usable.map((m) => detailsQuery(m.id, false)) });
   const [sort, setSort] = useState<{ key: SortKey; dir: 1 | -1 }>({ key: 'model', dir: 1 });
-  const traffic = useQuery({ queryKey: ['usage', 'traffic'], queryFn: () => call('usage.traffic', {}) });
+  const traffic = useQuery(trafficQuery());
   // Typed tokens of a request, for models without traffic here yet (nothing is assumed for them).
   const [typed, setTyped] = useState({ input: '', output: '' });
   const typedTraffic: Traffic | null =
