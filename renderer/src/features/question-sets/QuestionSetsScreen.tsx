@@ -1,16 +1,15 @@
 import { kindTag, modelKind } from '../../lib/answering';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { DecisionsRequestSchema } from '../../../../shared/schemas/decisions-request';
 import { summarizeIssues } from '../../../../shared/contract/result';
-import { call } from '../../transport/transport';
 import { SandboxNotice } from '../settings';
 import { EmptyState, ErrorNotice, Panel, ScreenHeader } from '../../ui/components';
 import { download, fileName } from '../../lib/download';
 import { listingQuery, modelsQuery } from '../endpoints';
 import { cascadePresetsQuery } from '../evaluations';
 import { describeCascade } from '../../../../shared/cascade/describe';
-import { setQuery, setsKeys, setsQuery } from './api';
+import { setQuery, setsQuery, useDeleteSet, useDuplicateSet, useRestoreSet, useSaveSet } from './api';
 import { buildRequest, draftFrom, emptyDraft, newQuestion, problemsAt, type SetDraft } from './draft';
 import { FieldProblems, QuestionEditor } from './QuestionEditor';
 import { dropDraft, fingerprint, keepDraft, keepSelected, readDraft, readSelected } from './draft-store';
@@ -36,34 +35,11 @@ function preferencesSummary(json: string): string {
 }
 
 function SetList({ selected, onSelect, onNew }: { selected: string | undefined; onSelect: (id: string) => void; onNew: () => void }) {
-  const queryClient = useQueryClient();
   const sets = useQuery(setsQuery());
   const [undo, setUndo] = useState<{ id: string; name: string } | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: setsKeys.all });
-  const remove = useMutation({
-    mutationFn: (s: { id: string; name: string }) => call('sets.delete', { id: s.id }).then(() => s),
-    onSuccess: (s) => {
-      setUndo(s);
-      return refresh();
-    },
-  });
-  const restore = useMutation({
-    mutationFn: (id: string) => call('sets.restore', { id }),
-    onSuccess: () => {
-      setUndo(null);
-      return refresh();
-    },
-  });
-  const duplicate = useMutation({
-    mutationFn: async (id: string) => {
-      const set = await call('sets.get', { id });
-      return call('sets.save', { name: `${set.name} (copy)`, request: set.request, cascade: set.cascade });
-    },
-    onSuccess: (s) => {
-      onSelect(s.id);
-      return refresh();
-    },
-  });
+  const remove = useDeleteSet(setUndo);
+  const restore = useRestoreSet(() => setUndo(null));
+  const duplicate = useDuplicateSet(onSelect);
   return (
     <Panel
       title="Sets"
@@ -131,7 +107,6 @@ function ModelEndpoints({ model, known }: { model: string; known: boolean }) {
 }
 
 export function QuestionSetsScreen() {
-  const queryClient = useQueryClient();
   const models = useQuery(modelsQuery());
   const presets = useQuery(cascadePresetsQuery());
   const [selected, setSelectedState] = useState<string | undefined>(readSelected);
@@ -182,21 +157,14 @@ export function QuestionSetsScreen() {
   // The set on screen now, for a save answered after the analyst opened another one.
   const showing = useRef(draft.id);
   showing.current = draft.id;
-  const save = useMutation({
-    mutationFn: async () => ({
-      from: draft.id,
-      saved: await call('sets.save', { ...(draft.id ? { id: draft.id } : {}), name: draft.name, request: built.savable!, cascade: draft.cascade || null }),
-    }),
-    onSuccess: ({ from, saved: s }) => {
-      if (from === undefined) dropDraft(undefined);
-      // Only the draft that was saved takes the saved id: given to another set's draft, its next save would overwrite this set.
-      if (showing.current === from) {
-        setDraft((d) => (d.id === from ? { ...d, id: s.id } : d));
-        keepSelected(s.id);
-        setSelectedState(s.id);
-      }
-      return queryClient.invalidateQueries({ queryKey: setsKeys.all });
-    },
+  const save = useSaveSet(({ from, saved: s }) => {
+    if (from === undefined) dropDraft(undefined);
+    // Only the draft that was saved takes the saved id: given to another set's draft, its next save would overwrite this set.
+    if (showing.current === from) {
+      setDraft((d) => (d.id === from ? { ...d, id: s.id } : d));
+      keepSelected(s.id);
+      setSelectedState(s.id);
+    }
   });
   // Run tries the set here, on its content and examples, on each model chosen: no screen switch.
   const tryGrid = useRef<TryGridHandle>(null);
@@ -398,7 +366,19 @@ export function QuestionSetsScreen() {
                   </option>
                 ))}
             </select>
-            <button type="button" className="secondary" disabled={save.isPending} onClick={() => (built.savable ? save.mutate() : setTried(true))}>
+            <button
+              type="button"
+              className="secondary"
+              disabled={save.isPending}
+              onClick={() =>
+                built.savable
+                  ? save.mutate({
+                      from: draft.id,
+                      set: { ...(draft.id ? { id: draft.id } : {}), name: draft.name, request: built.savable, cascade: draft.cascade || null },
+                    })
+                  : setTried(true)
+              }
+            >
               {save.isPending ? 'Saving…' : 'Save'}
             </button>
             <button
