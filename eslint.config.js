@@ -34,6 +34,10 @@ const noRoot = {
     'Only the hosts (the desktop main process, the server, the command lines) import the composition root; take the Core type from core.ts, or better what you need as arguments.',
 };
 const nodeBuiltins = { group: ['node:*'], message: 'This layer has no Node APIs.' };
+const resultsOnly = {
+  regex: '^\\.\\./evaluations/(?!results/)',
+  message: "Boxes read a run's answers through the evaluations' read side (evaluations/results/), not the run book, the sender or the reports.",
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', '.tsbuild/**', 'node_modules/**', 'e2e/artifacts/**', 'test-results/**', 'playwright-report/**'] },
@@ -57,6 +61,10 @@ export default tseslint.config(
   {
     files: ['electron/core/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noHost, noSqlite, noServer, noRoot] }] },
+  },
+  {
+    files: ['electron/core/boxes/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noHost, noSqlite, noServer, noRoot, resultsOnly] }] },
   },
   // What may open SQLite still keeps the other boundaries.
   {

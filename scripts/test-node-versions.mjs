@@ -3,7 +3,8 @@
 // `node` package installs), kept in node_modules/.cache/verdict/ once fetched. CI runs it after
 // `npm test`. Linux x64 only: elsewhere it says so and runs nothing.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** The Node releases the tests run on besides the machine's: the newest of each line when they were pinned. */
@@ -29,15 +30,34 @@ for (const version of VERSIONS) {
     }
   }
   process.stdout.write(`\nUnit tests on Node ${version}\n`);
-  const run = spawnSync(node, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], {
-    stdio: 'inherit',
-    cwd: root,
-    env: { ...process.env, CI: process.env.CI ?? 'true' },
-  });
-  if (run.status !== 0) failed.push(version);
+  const report = join(tmpdir(), `verdict-node-${version}-${process.pid}.json`);
+  const run = spawnSync(
+    node,
+    [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+    { stdio: 'inherit', cwd: root, env: { ...process.env, CI: process.env.CI ?? 'true' } },
+  );
+  if (run.status !== 0) failed.push(`${version}${failures(report, run)}`);
+  rmSync(report, { force: true });
 }
 if (failed.length > 0) {
-  process.stderr.write(`\nThe unit tests failed on Node ${failed.join(', ')}.\n`);
+  // Said last, so that whoever reads only the end of a long log still sees which tests failed where.
+  process.stderr.write(`\nThe unit tests failed on Node ${failed.join('; ')}.\n`);
   process.exit(1);
 }
 process.stdout.write(`\nThe unit tests passed on Node ${VERSIONS.join(' and ')}.\n`);
+
+/** What failed in one run, read from vitest's JSON report: each failing test's file, name and first line of its error. */
+function failures(report, run) {
+  if (!existsSync(report)) return ` (vitest ended with ${run.status ?? run.signal} before writing its report)`;
+  const { testResults = [] } = JSON.parse(readFileSync(report, 'utf8'));
+  const lines = [];
+  for (const file of testResults) {
+    const failedTests = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+    for (const test of failedTests) {
+      const first = String(test.failureMessages?.[0] ?? '').split('\n')[0];
+      lines.push(`  ${file.name.replace(root + '/', '')} > ${test.fullName}: ${first}`);
+    }
+    if (failedTests.length === 0 && file.status === 'failed') lines.push(`  ${file.name.replace(root + '/', '')}: ${String(file.message ?? '').split('\n')[0]}`);
+  }
+  return lines.length > 0 ? `:\n${lines.join('\n')}\n` : ` (no test failed; vitest ended with ${run.status ?? run.signal}: an error outside the tests, printed above)`;
+}

@@ -14,9 +14,9 @@ import type { EvalVariant } from '../../shared/schemas/evaluation';
 import type { Question } from '../../shared/schemas/question';
 import { createCore } from '../core/create-core';
 import type { Core } from '../core/core';
-import { estimateRun } from '../core/evaluations/estimate';
-import { percentile } from '../core/evaluations/metrics';
-import { refinedExpectation, type Answered } from '../core/evaluations/refine';
+import { estimateRun } from '../core/evaluations/estimate/estimate';
+import { percentile } from '../core/evaluations/reports/metrics';
+import { refinedExpectation, type Answered } from '../core/evaluations/estimate/refine';
 import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
 import { SAMPLE_QUESTIONS, SAMPLE_ROWS } from '../core/samples/support-tickets';
 import { pngWithRects } from '../test-support/images';
@@ -131,8 +131,8 @@ async function measure(core: Core, c: Case): Promise<{ expected: number; refined
   });
   const done = await core.evalRuns.wait(started.id);
   if (done.status !== 'done') throw new Error(`${c.name}: the run ended ${done.status} (${done.message ?? ''})`);
-  // The refined expectation as the screen showed it once five items were answered (eval-runs.ts, over those five).
-  const firstFive = (await core.storage.evals.results(started.id))
+  // The refined expectation as the screen showed it once five items were answered (estimate/refine.ts, runExpectation, over those five).
+  const firstFive = (await core.storage.evalResults.results(started.id))
     .filter((r) => r.ok)
     .sort((a, b) => (a.answered_at! < b.answered_at! ? -1 : a.answered_at! > b.answered_at! ? 1 : 0))
     .slice(0, 5);

@@ -9,9 +9,9 @@ import type { EvalVariant } from '../../shared/schemas/evaluation';
 import { createCore } from '../core/create-core';
 import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
 import { fileRows } from '../core/datasets/dataset-sources';
-import { evalReport, type StoredResult } from '../core/evaluations/report';
-import { EvalRuns } from '../core/evaluations/eval-runs';
-import { noulMetrics, choiceMetrics, scoreMetrics } from '../core/evaluations/metrics';
+import { evalReport, type StoredResult } from '../core/evaluations/reports/report';
+import { wireEvaluations } from '../core/evaluations/wire';
+import { noulMetrics, choiceMetrics, scoreMetrics } from '../core/evaluations/reports/metrics';
 import { fleetProcess } from './fleet-process';
 import { atMost, fmt, publish, row, type BenchRow } from './report';
 import { resultsMatrixBench } from './results-matrix';
@@ -279,13 +279,14 @@ async function runnerAlone(core: Awaited<ReturnType<typeof createCore>>, dataset
     methods: { late: 'logprobs', topic: 'logprobs', severity: 'logprobs' },
     attempts: [{ endpoint: 'p/m', outcome: 'ok', message: null, total_ms: 1 }],
   };
-  const runs = new EvalRuns({
-    storage: core.storage.evals,
+  const evaluations = wireEvaluations({
+    storage: core.storage,
     clock: core.clock,
     logger: core.logger,
     datasets: core.datasets,
     decide: async (_request, options) => (options.admit(() => 0.001), answer),
   });
+  const runs = evaluations.runs;
   gc();
   const cpu0 = process.cpuUsage();
   const run = await runs.start({
@@ -299,7 +300,7 @@ async function runnerAlone(core: Awaited<ReturnType<typeof createCore>>, dataset
   const cpu = process.cpuUsage(cpu0);
   const perItem = (cpu.user + cpu.system) / 1000 / n;
   const perResult = growth.stop();
-  runs.close();
+  void evaluations.close();
   return [
     row('of which the evaluation runner alone (the same run with an instant decide, no gateway)', `${fmt(perItem, 3)} ms`),
     row("the runner's heap growth per stored result, between 20% and 80% done (after GC)", `${fmt(perResult, 0)} bytes`, atMost(100, ' bytes', perResult)),

@@ -28,7 +28,10 @@ import type { Runs } from './runs/runs';
 import type { BoxItems } from './boxes/box-items';
 import type { BoxReview } from './boxes/box-review';
 import type { Datasets } from './datasets/datasets';
-import type { EvalRuns } from './evaluations/eval-runs';
+import type { EvalRunBook } from './evaluations/runs/run-book';
+import type { EvalResults } from './evaluations/results/eval-results';
+import type { EvalReports } from './evaluations/reports/eval-reports';
+import type { Calibrations } from './evaluations/calibration/calibrations';
 import type { GatewayService } from './service';
 import type { ProviderKeys } from './keys/provider-keys';
 import type { SecretStore } from './keys/secret-store';
@@ -134,7 +137,14 @@ export interface Core {
   readonly boxReview: BoxReview;
   /** Labelled datasets and evaluation runs over them. */
   readonly datasets: Datasets;
-  readonly evalRuns: EvalRuns;
+  /** Evaluation runs: started, paused, resumed, cancelled, sent again in part (evaluations/runs/). */
+  readonly evalRuns: EvalRunBook;
+  /** Their results, read: answers, the matrix, distributions, exports (evaluations/results/). */
+  readonly evalResults: EvalResults;
+  /** A run's report, cascade curve and comparison with a baseline (evaluations/reports/). */
+  readonly evalReports: EvalReports;
+  /** Temperatures fitted on a run, saved, listed and deleted (evaluations/calibration/). */
+  readonly calibrations: Calibrations;
   /** The three public operations, here or at a remote gateway as the settings say. */
   service(): GatewayService;
   readonly handlers: Handlers;

@@ -4,8 +4,6 @@ import { join } from 'node:path';
 import type { CatalogFile } from '../../shared/schemas/catalog';
 import { Catalog } from './catalog/catalog';
 import { contributionOf, loadCatalogFile, saveCatalogFile } from './catalog/catalog-file';
-import { discover, type DiscoveryResult } from './catalog/discovery';
-import { providerHints } from './catalog/bundled-providers';
 import { systemClock } from './clock';
 import { LearnedCapabilities } from './catalog/learned';
 import { Router } from './routing/router';
@@ -22,7 +20,7 @@ import { Runs } from './runs/runs';
 import { BoxItems } from './boxes/box-items';
 import { BoxReview } from './boxes/box-review';
 import { Datasets } from './datasets/datasets';
-import { EvalRuns } from './evaluations/eval-runs';
+import { wireEvaluations } from './evaluations/wire';
 import { createServiceSelector } from './service';
 import { ApiKeys } from './keys/api-keys';
 import { SpendLedger } from './keys/spend-ledger';
@@ -39,7 +37,8 @@ import { EndpointMetrics } from './metrics/endpoint-metrics';
 import { createHandlers } from './operations';
 import { UpstreamHttp } from './providers/http';
 import { HealthRegistry } from './routing/health';
-import { startSandboxFleet, type SandboxFleet } from './sandbox/fleet';
+import { SandboxLifecycle } from './sandbox/lifecycle';
+import { CatalogRefresh } from './catalog/refresh';
 import { SettingsStore } from './settings/settings';
 import { isPostgresUrl, openStorage } from './store/open';
 import { RedisAdmission } from './store/redis/admission';
@@ -109,36 +108,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   if (loaded.problem) logger.warn({ problem: loaded.problem }, 'catalog file not loaded');
   catalog.setSource('file', contributionOf(loaded.file));
 
-  let fleet: SandboxFleet | null = null;
   let closed = false;
-  let fleetChange: Promise<void> = Promise.resolve();
-  const wantsSandbox = async (): Promise<boolean> => {
-    const mode = settings.get().sandbox;
-    if (mode !== 'auto') return mode === 'on';
-    const fileEndpoints = catalog.source('file')?.endpoints?.length ?? 0;
-    const discoveredEndpoints = catalog.source('discovered')?.endpoints?.length ?? 0;
-    if (fileEndpoints > 0 || discoveredEndpoints > 0) return false;
-    for (const p of catalog.listProviders()) {
-      if (!p.simulated && !p.local && (await providerKeys.state(p.slug)).key_set) return false;
-    }
-    return true;
-  };
-  const refreshSandbox = () => {
-    fleetChange = fleetChange.then(async () => {
-      if (closed) return;
-      const wanted = await wantsSandbox();
-      if (wanted && !fleet) {
-        fleet = await startSandboxFleet({ ...options.sandbox, images });
-        catalog.setSource('sandbox', fleet.catalog);
-      } else if (!wanted && fleet) {
-        const closing = fleet;
-        fleet = null;
-        catalog.setSource('sandbox', undefined);
-        await closing.close();
-      }
-    });
-    return fleetChange;
-  };
+  const sandbox = new SandboxLifecycle({ catalog, settings, providerKeys, images, options: options.sandbox });
+  const refreshSandbox = () => sandbox.refresh();
 
   const decisions = new DecisionsEngine({ catalog, router, upstreams, images, timeouts: options.timeouts });
   const tracer = new OtlpExporter(() => settings.get().trace_destinations, logger, options.version, { collector: options.otlp, instance });
@@ -146,13 +118,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const runStore = new RunStore(storage.runs);
   const runs = new Runs({ storage: storage.runs, clock, log: runStore, service: () => services.current() });
   const datasets = await Datasets.open(storage.datasets, clock);
-  const evalRuns = new EvalRuns({
-    storage: storage.evals,
+  const evaluations = wireEvaluations({
+    storage,
     // One of a team's instances sends a run at a time; this one restarted is the same one.
     owner: instance,
     // On a team's Postgres every live instance sends a share of each running run.
-    spread: isPostgresUrl(options.database),
-    ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}),
+    team: isPostgresUrl(options.database) ? { claimLeaseMs: options.claimLeaseMs || undefined } : undefined,
     clock,
     logger,
     datasets,
@@ -165,22 +136,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       return { response: answered.response, methods: answered.methods, attempts };
     },
   });
-  const discoveries = new Map<string, DiscoveryResult>();
-  const refreshDiscovery = async () => {
-    const { contribution, results } = await discover(catalog.listProviders(), {
-      http,
-      clock,
-      keyFor: (provider) => providerKeys.keyFor(provider.slug, provider.base_url, provider.name),
-      hints: providerHints,
-      knownModel: (provider, upstream) =>
-        catalog.endpoints().find((e) => e.source !== 'discovered' && e.provider.slug === provider && e.upstreamModel === upstream)?.model.id,
-    });
-    if (closed) return results;
-    for (const r of results) discoveries.set(r.provider, r);
-    catalog.setSource('discovered', contribution);
-    await refreshSandbox();
-    return results;
-  };
+  const discovery = new CatalogRefresh({ catalog, http, clock, providerKeys, after: refreshSandbox });
+  const refreshDiscovery = () => discovery.refresh();
 
   const requestLog = await RequestLog.open({
     dir: join(options.dataDir, REQUEST_LOG_DIR),
@@ -244,15 +201,18 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     questionSets: new QuestionSets(storage.questionSets, clock),
     cascadePresets: new CascadePresets(storage.cascadePresets, clock),
     boxItems: new BoxItems(storage.boxes, clock),
-    boxReview: new BoxReview(storage.boxes, clock, datasets, evalRuns),
+    boxReview: new BoxReview(storage.boxes, clock, datasets, evaluations.results),
     runs,
     datasets,
-    evalRuns,
-    sandbox: () => fleet,
+    evalRuns: evaluations.runs,
+    evalResults: evaluations.results,
+    evalReports: evaluations.reports,
+    calibrations: evaluations.calibrations,
+    sandbox: () => sandbox.current(),
     catalogProblem: () => loaded.problem,
     refreshSandbox,
     refreshDiscovery,
-    discoveryResults: () => discoveries,
+    discoveryResults: () => discovery.last(),
     replaceCatalogFile: async (file: CatalogFile) => {
       await saveCatalogFile(catalogPath, file);
       loaded.problem = null;
@@ -261,11 +221,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     },
     close: async () => {
       closed = true;
+      discovery.close();
       // Its claims given back before the storage closes: the other instances take them at once.
-      await evalRuns.close();
-      await fleetChange;
-      await fleet?.close();
-      fleet = null;
+      await evaluations.close();
+      await sandbox.close();
       await http.close();
       await images.close();
       await services.close();
@@ -283,7 +242,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   await refreshSandbox();
   const resumeEvaluations = () => {
     if (options.resumeEvaluations !== false && !closed)
-      void evalRuns.resumeInterrupted().catch((error: unknown) => logger.error({ err: error }, 'interrupted evaluation runs not resumed'));
+      void evaluations.runs.resumeInterrupted().catch((error: unknown) => logger.error({ err: error }, 'interrupted evaluation runs not resumed'));
   };
   // Evaluation runs that were running when the process stopped go on with the items not yet
   // stored, once the models discovery finds are known.

@@ -12,9 +12,8 @@ import type { EvalRun } from '../../shared/schemas/evaluation';
 import { createCore } from '../core/create-core';
 import type { Core } from '../core/core';
 import { fileRows } from '../core/datasets/dataset-sources';
-import { estimateRun } from '../core/evaluations/estimate';
-import { usdText } from '../core/evaluations/eval-runner';
-import { compareRuns } from '../core/evaluations/run-comparison';
+import { estimateRun } from '../core/evaluations/estimate/estimate';
+import { usdText } from '../core/evaluations/sending/budget';
 import { ciReport } from '../core/evaluations/reports/ci-report';
 import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
 import { createLogger } from '../core/logger';
@@ -137,9 +136,9 @@ async function evaluate(core: Core, o: EvalOptions, version: string): Promise<nu
       `Applying the saved calibration of ${o.models[c.variant]} on "${c.question}": T = ${Number(c.temperature.toPrecision(4))} (the raw answers are kept beside the calibrated ones in --results JSONL)\n`,
     );
   run = await waitWithProgress(core, run);
-  const comparison = placed ? await compareRuns({ runs: core.evalRuns, datasets: core.datasets }, run.id, placed.baselineId) : null;
+  const comparison = placed ? await core.evalReports.compare(run.id, placed.baselineId) : null;
   const report = ciReport({
-    report: await core.evalRuns.report(run.id, { detail: true }),
+    report: await core.evalReports.report(run.id, { detail: true }),
     run,
     comparison,
     baseline: placed?.source ?? null,
@@ -165,7 +164,7 @@ async function evaluate(core: Core, o: EvalOptions, version: string): Promise<nu
   printReport(report, o.format);
   if (o.cascade)
     printCascade(
-      await core.evalRuns.cascadeCurve(run.id, {
+      await core.evalReports.cascadeCurve(run.id, {
         first_variant: o.models.indexOf(o.cascade.models[0]),
         second_variant: o.models.indexOf(o.cascade.models[1]),
         question: o.cascade.question,

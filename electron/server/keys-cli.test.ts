@@ -120,7 +120,8 @@ describe('npm run serve -- keys', () => {
     } finally {
       await reopened.close();
     }
-  });
+    // Four command-line processes, each opening the data directory's core: seconds apiece on a busy machine.
+  }, 90_000);
 });
 
 describe("npm run serve: a team's settings are checked before anything starts, each named", () => {

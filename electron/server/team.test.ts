@@ -290,7 +290,7 @@ describe.skipIf(missing !== null)(`a team's server: three instances, one Postgre
       for (const share of shares) expect(share).toBeGreaterThan(0);
       // Thirty items, thirty requests: nobody sent an item another had.
       expect(shares.reduce((a, b) => a + b, 0)).toBe(30);
-      const results = await own[1]!.server.core.storage.evals.results(run.id);
+      const results = await own[1]!.server.core.storage.evalResults.results(run.id);
       expect(results.map((r) => r.position)).toEqual([...Array(30).keys()]);
       expect(results.every((r) => r.ok)).toBe(true);
       for (const o of own) expect(await o.server.core.evalRuns.get(run.id)).toMatchObject({ status: 'done', done: 30, failed: 0 });
@@ -308,7 +308,7 @@ describe.skipIf(missing !== null)(`a team's server: three instances, one Postgre
       expect((await own[0]!.server.core.evalRuns.get(run.id)).status).toBe('paused');
       await own[2]!.server.core.evalRuns.resume(run.id);
       await until(async () => (await own[0]!.server.core.evalRuns.get(run.id)).status === 'done', 60_000);
-      const results = await own[0]!.server.core.storage.evals.results(run.id);
+      const results = await own[0]!.server.core.storage.evalResults.results(run.id);
       expect(results.map((r) => r.position)).toEqual([...Array(30).keys()]);
     }, 120_000);
 
@@ -360,7 +360,7 @@ describe.skipIf(missing !== null)(`a team's server: three instances, one Postgre
         await until(async () => (await own[0]!.server.core.evalRuns.get(run.id)).status !== 'running', 60_000);
         // Its claims lapse (CLAIM_MS) and are taken within a poll; the run then finishes.
         expect(Date.now() - killedAt).toBeLessThan(CLAIM_MS + 10_000);
-        const results = await own[0]!.server.core.storage.evals.results(run.id);
+        const results = await own[0]!.server.core.storage.evalResults.results(run.id);
         expect(results.map((r) => r.position)).toEqual([...Array(30).keys()]);
         expect(results.every((r) => r.ok)).toBe(true);
         expect((await own[0]!.server.core.evalRuns.get(run.id)).status).toBe('done');

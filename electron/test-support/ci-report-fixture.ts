@@ -1,7 +1,7 @@
 /** A report made by the project's report module from answers a test chooses: for the pure report tests. */
 import type { EvalRun } from '../../shared/schemas/evaluation';
 import type { Question } from '../../shared/schemas/question';
-import { evalReport } from '../core/evaluations/report';
+import { evalReport } from '../core/evaluations/reports/report';
 import { ciReport, type CiOptions } from '../core/evaluations/reports/ci-report';
 
 export const QUESTIONS: Record<string, Question> = { late: { type: 'noul', instructions: 'Late?' } };

@@ -8,12 +8,12 @@
  * write resolved.
  */
 import { PgDatabase } from '../core/store/postgres/database';
-import { PgEvalStore } from '../core/store/postgres/eval-store';
+import { pgEvaluationStorage } from '../core/store/postgres/eval-store';
 
 const [url, runId, process_, count] = process.argv.slice(2);
 const me = Number(process_);
 const db = await PgDatabase.open(url!);
-const store = await PgEvalStore.open(db);
+const store = (await pgEvaluationStorage(db)).evalWork;
 const common = { latency_ms: 10, content_chars: 5, answered_at: new Date().toISOString() };
 const writes: Promise<void>[] = [];
 for (let position = 0; position < Number(count); position += 1) {

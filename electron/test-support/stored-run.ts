@@ -14,7 +14,7 @@ export async function storedRun(
     status?: 'done' | 'paused';
   },
 ): Promise<void> {
-  await env.core.storage.evals.addRun({
+  await env.core.storage.evalRuns.addRun({
     id: run.id,
     name: run.id,
     dataset_id: run.datasetId,
@@ -33,7 +33,7 @@ export async function storedRun(
   });
   const keys = variantKeys(run.variants);
   for (const a of run.answers)
-    await env.core.storage.evals.putAnswer(
+    await env.core.storage.evalWork.putAnswer(
       run.id,
       {
         variant: a.variant,

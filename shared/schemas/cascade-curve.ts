@@ -4,7 +4,7 @@ import { CascadeConditionSchema, type CascadeCondition } from './cascade';
 /**
  * A cascade between two models already run on the same labelled dataset, computed offline (no
  * request sent): for each threshold of a condition family, what the cascade would have scored, cost
- * and taken. See electron/core/evaluations/cascade-curve.ts for how each figure is counted.
+ * and taken. See electron/core/evaluations/reports/cascade-curve.ts for how each figure is counted.
  */
 export const CascadeFamilySchema = z.enum(['confidenceBelow', 'probabilityBetween']);
 export type CascadeFamily = z.infer<typeof CascadeFamilySchema>;

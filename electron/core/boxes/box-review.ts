@@ -4,7 +4,7 @@ import { isoTime, type Clock } from '../clock';
 import type { Datasets } from '../datasets/datasets';
 import { GatewayError } from '../errors';
 import type { BoxStorage } from '../store/ports';
-import type { EvalRuns } from '../evaluations/eval-runs';
+import type { EvalResults } from '../evaluations/results/eval-results';
 import { variantKeys } from '../../../shared/evaluations/variant-keys';
 import { boxAnswersOf, expectedWithTruth, imageUrlOf, sizeFromHead, truthFromExpected, type Edges } from './box-review-rows';
 import { BoxVerdicts, judgedPart, WHOLE_IMAGE, type VerdictRow } from './box-verdicts';
@@ -67,7 +67,7 @@ export class BoxReview {
     private readonly storage: BoxStorage,
     private readonly clock: Clock,
     private readonly datasets: Datasets,
-    private readonly evalRuns: EvalRuns,
+    private readonly evalResults: Pick<EvalResults, 'answersOf' | 'newestAnswers' | 'stored'>,
   ) {
     this.judgements = new BoxVerdicts(storage);
   }
@@ -237,14 +237,14 @@ export class BoxReview {
   /** The newest answer of `model` to each item over every run of the dataset (one item only when given). */
   private async newest(datasetId: string, model: string | null, position?: number): Promise<Map<number, NewestRow>> {
     if (model === null) return new Map();
-    const rows = await this.evalRuns.newestAnswers(datasetId, model, position);
+    const rows = await this.evalResults.newestAnswers(datasetId, model, position);
     return new Map(rows.map((r) => [r.position, r]));
   }
 
   /** When the answer under review at `position` was given, or null with none. */
   private async answeredAt(answers: Answers, position: number): Promise<string | null> {
     if (answers.run_id === null) return null;
-    return (await this.evalRuns.answersOf(answers.run_id, answers.variant, position))[0]?.answered_at ?? null;
+    return (await this.evalResults.answersOf(answers.run_id, answers.variant, position))[0]?.answered_at ?? null;
   }
 
   private toItem(o: {
@@ -317,14 +317,14 @@ export class BoxReview {
   /** Box answers by item position for one run variant (one position only when given). */
   private async answerMap(answers: Answers, position?: number): Promise<Map<number, Record<string, Edges>>> {
     if (answers.run_id === null) return new Map();
-    const rows = await this.evalRuns.answersOf(answers.run_id, answers.variant, position);
+    const rows = await this.evalResults.answersOf(answers.run_id, answers.variant, position);
     return new Map(rows.map((r) => [r.position, boxAnswersOf(r.answers)]));
   }
 
   /** The model of the answers under review, as the run names it; a run over another dataset is refused. */
   private async modelOf(datasetId: string, answers: Answers): Promise<string | null> {
     if (answers.run_id === null) return null;
-    const run = await this.evalRuns.stored(answers.run_id);
+    const run = await this.evalResults.stored(answers.run_id);
     if (run.dataset_id !== datasetId) throw new GatewayError('bad_request', `run_id: the evaluation run "${answers.run_id}" is over another dataset`);
     return answers.variant < run.variants.length ? variantKeys(run.variants)[answers.variant]! : null;
   }

@@ -101,7 +101,7 @@ describe('box verdicts per model', () => {
     );
     await h['boxReview.update']({ dataset_id: ds.id, position: 0, run_id: run.id, variant: 0, verdict: 'accepted' });
     await h['boxReview.update']({ dataset_id: ds.id, position: 1, run_id: run.id, variant: 0, verdict: 'accepted' });
-    const before = await env.core.storage.evals.results(run.id);
+    const before = await env.core.storage.evalResults.results(run.id);
     await new Promise((r) => setTimeout(r, 5));
     const again = await h['boxReview.runImage']({ dataset_id: ds.id, position: 1, run_id: run.id });
     expect(again.status).toBe('running');
@@ -112,7 +112,7 @@ describe('box verdicts per model', () => {
       (r) => r.status !== 'running',
     );
     expect(finished).toMatchObject({ status: 'done', done: 2, total: 2, failed: 0 });
-    const after = await env.core.storage.evals.results(run.id);
+    const after = await env.core.storage.evalResults.results(run.id);
     expect(after[0]!.answered_at).toBe(before[0]!.answered_at);
     expect(after[1]!.answered_at! > before[1]!.answered_at!).toBe(true);
     const items = await h['boxReview.items']({ dataset_id: ds.id, run_id: run.id, variant: 0 });
@@ -149,7 +149,7 @@ describe('one image sent again', () => {
         (r) => r.status !== 'running',
       );
       expect(after).toMatchObject({ status: 'paused', done: 1, total: 3 });
-      expect((await env.core.storage.evals.results('held')).map((r) => r.position)).toEqual([2]);
+      expect((await env.core.storage.evalResults.results('held')).map((r) => r.position)).toEqual([2]);
       await h['evals.resume']({ id: 'held' });
       expect(
         await until(

@@ -58,7 +58,7 @@ describe('cascade curve and presets operations', () => {
 
     // Every point, checked against the stored results with the API's condition evaluation.
     const rows: { position: number; variant: number; answers: Record<string, Answer>; cost: number; expected: string }[] = [];
-    for await (const { item, result } of env.core.evalRuns.rows(runId))
+    for await (const { item, result } of env.core.evalResults.rows(runId))
       rows.push({
         position: item.position,
         variant: result.variant,

@@ -74,7 +74,7 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
       return [...models.filter((m) => m.callable_endpoints > 0), ...models.filter((m) => m.callable_endpoints === 0)];
     },
     'models.endpoints': async ({ model }) => core.service().listing(model),
-    'usage.traffic': async () => trafficProfile(core.runStore, core.evalRuns),
+    'usage.traffic': async () => trafficProfile(core.runStore, core.evalResults),
     'endpoints.details': async ({ model }) => {
       core.catalog.model(model);
       return core.catalog.endpointsOf(model).map((e) => {

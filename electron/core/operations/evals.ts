@@ -6,11 +6,10 @@ import { actorOf, type HandlerDeps, type Handlers } from './index';
 import { auditedCreate, auditedImport } from '../audit/audited';
 import { checkExpected, type RawRow, type ValidRow } from '../datasets/dataset-rows';
 import { imageFolderRowsFrom, readRows } from '../datasets/dataset-sources';
-import { estimateRun } from '../evaluations/estimate';
-import { scoreLevel } from '../evaluations/metrics';
-import { resultsCsvHeader, resultsCsvRow, resultLine } from '../evaluations/results-export';
+import { estimateRun } from '../evaluations/estimate/estimate';
+import { scoreLevel } from '../evaluations/reports/metrics';
+import { resultsCsvHeader, resultsCsvRow, resultLine } from '../evaluations/reports/results-export';
 import type { EVAL_OPERATIONS } from '../../../shared/contract/eval-operations';
-import { compareRuns } from '../evaluations/run-comparison';
 import { addSamples, removeSamples } from '../samples/samples';
 import { GatewayError } from '../errors';
 
@@ -146,24 +145,25 @@ export function evalHandlers(core: HandlerDeps): EvalOps {
     'evals.resume': async ({ id, budget_usd }) => core.evalRuns.resume(id, budget_usd),
     'evals.cancel': async ({ id }) => core.evalRuns.cancel(id),
     'evals.delete': async ({ id }) => core.evalRuns.delete(id),
-    'evals.report': async ({ id }) => core.evalRuns.report(id, { detail: true }),
-    'evals.results': async ({ id, offset, limit, filter, question, below }) => core.evalRuns.matrix(id, { offset, limit, filter, question, below }),
-    'evals.distributions': async ({ id }) => core.evalRuns.distributions(id),
-    'evals.item': async ({ id, position }) => core.evalRuns.item(id, position),
+    'evals.report': async ({ id }) => core.evalReports.report(id, { detail: true }),
+    'evals.results': async ({ id, offset, limit, filter, question, below }) => core.evalResults.matrix(id, { offset, limit, filter, question, below }),
+    'evals.distributions': async ({ id }) => core.evalResults.distributions(id),
+    'evals.item': async ({ id, position }) => core.evalResults.item(id, position),
     'evals.export': async ({ id, format }) => {
-      const questions = await core.evalRuns.questions(id);
+      const questions = await core.evalResults.questions(id);
       let content = format === 'csv' ? resultsCsvHeader(Object.keys(questions)) : '';
-      for await (const { item, result } of core.evalRuns.rows(id))
+      for await (const { item, result } of core.evalResults.rows(id))
         content += format === 'csv' ? resultsCsvRow(questions, item, result) : resultLine(item, result);
       return { content };
     },
-    'evals.fitCalibration': async ({ id, variant, question }) => ({ calibration: await core.evalRuns.fitCalibration(id, variant, question) }),
-    'evals.saveCalibration': async ({ id, variant, question, temperature }) => core.evalRuns.saveCalibration({ run_id: id, variant, question, temperature }),
-    'evals.calibrations': async () => core.evalRuns.calibrations(),
+    'evals.fitCalibration': async ({ id, variant, question }) => ({ calibration: await core.calibrations.fitCalibration(id, variant, question) }),
+    'evals.saveCalibration': async ({ id, variant, question, temperature }) =>
+      core.calibrations.saveCalibration({ run_id: id, variant, question, temperature }),
+    'evals.calibrations': async () => core.calibrations.calibrations(),
     'evals.setBaseline': async ({ id, baseline_id }) => core.evalRuns.setBaseline(id, baseline_id),
-    'evals.compare': async ({ id, baseline_id }) => compareRuns({ runs: core.evalRuns, datasets: core.datasets }, id, baseline_id),
+    'evals.compare': async ({ id, baseline_id }) => core.evalReports.compare(id, baseline_id),
     'evals.cascadeCurve': async ({ id, first_variant, second_variant, question, family }) =>
-      core.evalRuns.cascadeCurve(id, { first_variant, second_variant, question, family }),
+      core.evalReports.cascadeCurve(id, { first_variant, second_variant, question, family }),
     'cascadePresets.list': async () => core.cascadePresets.list(),
     'cascadePresets.save': async (input, context) => {
       const actor = actorOf(context, 'cascadePresets.save');

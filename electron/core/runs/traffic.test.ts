@@ -13,7 +13,7 @@ describe("the user's own traffic", () => {
   afterAll(() => env.cleanup());
 
   it('is the mean tokens of answered requests per model, from inspector runs and evaluation results', async () => {
-    expect(await trafficProfile(env.core.runStore, env.core.evalRuns)).toEqual({ models: [], all: null });
+    expect(await trafficProfile(env.core.runStore, env.core.evalResults)).toEqual({ models: [], all: null });
     // Two inspector runs of a/one (100 and 300 tokens in, 2 and 4 out), one that failed (left out).
     const runs = new SqliteRunStore(sqliteOf(env.core));
     const run = (id: string, status: number, input: number, output: number): StoredRun => ({
@@ -43,7 +43,7 @@ describe("the user's own traffic", () => {
     await runs.add(run('d2', 200, 300, 4));
     await runs.add(run('d3', 502, 999, 9));
     const ds = await env.core.datasets.create('d', [{ id: 'x', state: 'x', expected: {} }]);
-    await env.core.storage.evals.addRun({
+    await env.core.storage.evalRuns.addRun({
       id: 'r',
       name: 'r',
       dataset_id: ds.id,
@@ -60,7 +60,7 @@ describe("the user's own traffic", () => {
       baseline_id: null,
       estimate: null,
     });
-    await env.core.storage.evals.putAnswer(
+    await env.core.storage.evalWork.putAnswer(
       'r',
       {
         variant: 0,
@@ -82,7 +82,7 @@ describe("the user's own traffic", () => {
       { replace: false },
     );
     // (100 + 300) / 2 = 200 in, (2 + 4) / 2 = 3 out; overall (400 + 50) / 3 = 150 in, (6 + 1) / 3 out.
-    expect(await trafficProfile(env.core.runStore, env.core.evalRuns)).toEqual({
+    expect(await trafficProfile(env.core.runStore, env.core.evalResults)).toEqual({
       models: [
         { model: 'a/one', requests: 2, input_tokens: 200, output_tokens: 3 },
         { model: 'b/two', requests: 1, input_tokens: 50, output_tokens: 1 },

@@ -6,14 +6,14 @@ import type { DatasetSummary } from '../../../shared/schemas/evaluation';
 import type { QuestionSetSummary } from '../../../shared/schemas/inspector';
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import type { Datasets } from '../datasets/datasets';
-import type { EvalRuns } from '../evaluations/eval-runs';
+import type { EvalRunBook } from '../evaluations/runs/run-book';
 import type { QuestionSets } from '../question-sets/question-sets';
 import { SAMPLE_DATASET_NAME, SAMPLE_QUESTIONS, SAMPLE_ROWS, SAMPLE_SET_NAME } from './support-tickets';
 
 export interface SampleDeps {
   questionSets: QuestionSets;
   datasets: Datasets;
-  evalRuns: Pick<EvalRuns, 'list' | 'cancel'>;
+  evalRuns: Pick<EvalRunBook, 'list' | 'cancel'>;
 }
 
 /** The sample set asks the baseline about the first ticket; Evaluations asks it of every ticket. */

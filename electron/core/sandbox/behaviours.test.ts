@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { labelSet, questionText } from '../decisions/labels';
-import { noulMetrics } from '../evaluations/metrics';
+import { noulMetrics } from '../evaluations/reports/metrics';
 import { SAMPLE_QUESTIONS, SAMPLE_ROWS } from '../samples/support-tickets';
 import { BEHAVIOURS, promptHash } from './behaviours';
 

@@ -27,7 +27,7 @@ async function rowCounts(s: Storage): Promise<Record<string, number>> {
 /** Everything a store holds that a copy carries, read through the ports, in a stable order. */
 async function dump(s: Storage) {
   const datasets = await s.datasets.list();
-  const runs = await s.evals.listRuns({ limit: 1000 });
+  const runs = await s.evalRuns.listRuns({ limit: 1000 });
   const byId = <T extends { id: string }>(list: T[]) => [...list].sort((a, b) => (a.id < b.id ? -1 : 1));
   return {
     settings: await s.settings.all(),
@@ -43,13 +43,13 @@ async function dump(s: Storage) {
         sizes: [...(await s.boxes.imageSizes(d.id))].sort(([a], [b]) => (a < b ? -1 : 1)),
       })),
     ),
-    evalRuns: await Promise.all(byId(runs).map(async (r) => ({ ...r, results: await s.evals.exportResults(r.id) }))),
-    calibrations: [...(await s.evals.calibrations())].sort((a, b) => (a.model + a.question < b.model + b.question ? -1 : 1)),
+    evalRuns: await Promise.all(byId(runs).map(async (r) => ({ ...r, results: await s.evalResults.exportResults(r.id) }))),
+    calibrations: [...(await s.calibrations.calibrations())].sort((a, b) => (a.model + a.question < b.model + b.question ? -1 : 1)),
     boxItems: byId(await s.boxes.listItems({ images: true })),
     presets: await s.cascadePresets.list(),
     audit: await s.audit.list({ offset: 0, limit: 1000 }),
     spendDays: await Promise.all((await s.keys.all()).map(async (k) => [k.id, [...(await s.keys.spendByDay(k.id, '0000-00-00'))]])),
-    claims: await Promise.all(byId(runs).map((r) => s.evals.exportClaims(r.id))),
+    claims: await Promise.all(byId(runs).map((r) => s.evalWork.exportClaims(r.id))),
   };
 }
 

@@ -107,8 +107,8 @@ async function survey(from: Storage) {
     from.questionSets.live(),
     from.runs.list({ limit: ALL }),
     from.datasets.list(),
-    from.evals.listRuns({ limit: ALL }),
-    from.evals.calibrations(),
+    from.evalRuns.listRuns({ limit: ALL }),
+    from.calibrations.calibrations(),
     from.boxes.listItems({ images: false }),
     from.cascadePresets.list(),
     auditEntries(from),
@@ -259,12 +259,12 @@ export async function copyStore(from: Storage, to: Storage): Promise<CopyCounts>
     // Oldest first, so a run's baseline (always an earlier run) is there before it.
     for (const run of [...source.evalRuns].reverse()) {
       counts.results += await copyEvalRun(from, to, run);
-      const claims = await from.evals.exportClaims(run.id);
-      await to.evals.importClaims(run.id, claims);
+      const claims = await from.evalWork.exportClaims(run.id);
+      await to.evalWork.importClaims(run.id, claims);
       counts.claims += claims.length;
     }
     counts.eval_runs = source.evalRuns.length;
-    for (const c of source.calibrations) await to.evals.saveCalibration(c);
+    for (const c of source.calibrations) await to.calibrations.saveCalibration(c);
     counts.calibrations = source.calibrations.length;
     for (const item of source.boxItems) {
       const whole = (await from.boxes.getItem(item.id))!;
@@ -321,8 +321,8 @@ async function readItems(from: Storage, datasetId: string) {
 }
 
 async function copyEvalRun(from: Storage, to: Storage, run: StoredEvalRun): Promise<number> {
-  await to.evals.addRun(run);
-  const results = await from.evals.exportResults(run.id);
-  await to.evals.importResults(run.id, results);
+  await to.evalRuns.addRun(run);
+  const results = await from.evalResults.exportResults(run.id);
+  await to.evalResults.importResults(run.id, results);
   return results.length;
 }

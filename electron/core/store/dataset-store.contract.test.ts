@@ -1,24 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { storeBackends } from '../../test-support/store-backends';
 import { until } from '../../test-support/until';
-import type { BoxStorage, DatasetStorage, EvalStorage, StoredDataset, StoredItem } from './ports';
+import type { BoxStorage, DatasetStorage, EvaluationStorage, StoredDataset, StoredItem } from './ports';
 import { PgBoxStore } from './postgres/box-store';
 import { PgDatasetStore } from './postgres/dataset-store';
-import { PgEvalStore } from './postgres/eval-store';
+import { pgEvaluationStorage } from './postgres/eval-store';
 import { SqliteBoxStore } from './sqlite/box-store';
 import { SqliteDatasetStore } from './sqlite/dataset-store';
-import { SqliteEvalStore } from './sqlite/eval-store';
+import { sqliteEvaluationStorage } from './sqlite/eval-store';
 
 /** The datasets domain's storage contract, on both backends, with the domains that keep data of a dataset (its removal cascades to them). */
-interface Ports {
+interface Ports extends EvaluationStorage {
   datasets: DatasetStorage;
-  evals: EvalStorage;
   boxes: BoxStorage;
 }
 
 const backends = storeBackends<Ports>({
-  sqlite: (store) => ({ datasets: new SqliteDatasetStore(store), evals: new SqliteEvalStore(store), boxes: new SqliteBoxStore(store) }),
-  postgres: async (db) => ({ datasets: await PgDatasetStore.open(db), evals: await PgEvalStore.open(db), boxes: new PgBoxStore(db) }),
+  sqlite: (store) => ({ datasets: new SqliteDatasetStore(store), ...sqliteEvaluationStorage(store), boxes: new SqliteBoxStore(store) }),
+  postgres: async (db) => ({ datasets: await PgDatasetStore.open(db), ...(await pgEvaluationStorage(db)), boxes: new PgBoxStore(db) }),
 });
 
 const dataset = (id: string, created_at: string, over: Partial<StoredDataset> = {}): StoredDataset => ({
@@ -256,7 +255,7 @@ describe.each(backends)('DatasetStorage on %s', (_name, backend) => {
     try {
       for (const id of ['gone', 'kept']) {
         await withItems(a.datasets, id, [item(0, 'img-1', 'x')]);
-        await a.evals.addRun({
+        await a.evalRuns.addRun({
           id: `run-${id}`,
           name: `run over ${id}`,
           dataset_id: id,
@@ -273,7 +272,7 @@ describe.each(backends)('DatasetStorage on %s', (_name, backend) => {
           baseline_id: null,
           estimate: null,
         });
-        await a.evals.putAnswer(
+        await a.evalWork.putAnswer(
           `run-${id}`,
           {
             variant: 0,
@@ -321,9 +320,9 @@ describe.each(backends)('DatasetStorage on %s', (_name, backend) => {
       const left = async (id: string) => ({
         dataset: (await a.datasets.get(id))?.id,
         items: (await a.datasets.itemsAfter(id, -1, 10)).length,
-        run: (await a.evals.getRun(`run-${id}`))?.id,
-        runs: await a.evals.runNames(id),
-        results: (await a.evals.results(`run-${id}`)).length,
+        run: (await a.evalRuns.getRun(`run-${id}`))?.id,
+        runs: await a.evalRuns.runNames(id),
+        results: (await a.evalResults.results(`run-${id}`)).length,
         verdicts: (await a.boxes.verdicts(id, ['m'])).length,
         history: (await a.boxes.history(id, 'img-1', 'm')).length,
         sizes: (await a.boxes.imageSizes(id)).size,
@@ -348,11 +347,11 @@ describe.each(backends)('DatasetStorage on %s', (_name, backend) => {
     const { a, b, close } = await backend.open();
     try {
       const moves = async (write: () => Promise<unknown>) => {
-        const [items, results] = [a.datasets.changeToken(), a.evals.changeToken()];
+        const [items, results] = [a.datasets.changeToken(), a.evalResults.changeToken()];
         await write();
         // Another connection's write is heard after its commit (Postgres: a notice on the listening connection).
         await until(
-          () => [a.datasets.changeToken(), a.evals.changeToken()],
+          () => [a.datasets.changeToken(), a.evalResults.changeToken()],
           ([i, r]) => i !== items && r !== results,
         );
       };
@@ -362,10 +361,10 @@ describe.each(backends)('DatasetStorage on %s', (_name, backend) => {
       await moves(() => b.datasets.remove('ds'));
 
       await withItems(a.datasets, 'own', [item(0, 'i0', 'x')]);
-      const [items, results] = [a.datasets.changeToken(), a.evals.changeToken()];
+      const [items, results] = [a.datasets.changeToken(), a.evalResults.changeToken()];
       await a.datasets.setExpected('own', 0, { urgent: false });
       expect(a.datasets.changeToken()).not.toBe(items);
-      expect(a.evals.changeToken()).not.toBe(results);
+      expect(a.evalResults.changeToken()).not.toBe(results);
     } finally {
       await close();
     }

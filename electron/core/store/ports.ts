@@ -1,5 +1,9 @@
 import type { AuditActorKind, AuditEntry, AuditTargetKind } from '../../../shared/schemas/audit';
 import type { ApiKeyKind } from '../../../shared/schemas/inspector';
+import type { CalibrationStorage } from '../evaluations/calibration/storage';
+import type { EvalResultStorage } from '../evaluations/results/storage';
+import type { EvalRunStorage } from '../evaluations/runs/storage';
+import type { EvalWorkStorage } from '../evaluations/sending/storage';
 
 /**
  * The storage interfaces the domains ask, one per domain that owns data. No SQL and no backend is
@@ -350,218 +354,14 @@ export interface DatasetStorage {
   changeToken(): number;
 }
 
-/** An evaluation run as stored. */
-export interface StoredEvalRun {
-  id: string;
-  name: string;
-  dataset_id: string;
-  /** the question set's identity (setKey) */
-  set_key: string;
-  request: unknown;
-  variants: { model: string; label?: string | undefined }[];
-  concurrency: number;
-  budget_usd: number | null;
-  status: 'running' | 'paused' | 'done' | 'cancelled' | 'budget' | 'failed';
-  message: string | null;
-  created_at: string;
-  finished_at: string | null;
-  /** calibrations applied, fixed at the start; null for runs from before they were recorded */
-  calibrations: { variant: number; question: string; temperature: number }[] | null;
-  baseline_id: string | null;
-  /** what the estimate said at the start; null for runs from before */
-  estimate: unknown;
-}
-
-/** One item's result for one variant of a run. */
-export interface StoredEvalResult {
-  variant: number;
-  position: number;
-  ok: boolean;
-  /** answers as used (calibrated); {} when failed */
-  answers: Record<string, unknown>;
-  /** answers as the model gave them, when a calibration changed them */
-  raw_answers: Record<string, unknown> | null;
-  methods: Record<string, string> | null;
-  attempts: unknown[] | null;
-  provider: string | null;
-  input_tokens: number;
-  output_tokens: number;
-  cost: number | null;
-  latency_ms: number;
-  error: string | null;
-  /** when it was answered (the run's start for results stored before that was kept) */
-  answered_at: string | null;
-}
-
-/** What a new result carries besides the stored fields: who answered it, and how long the item's content is. */
-export interface NewEvalResult extends Omit<StoredEvalResult, 'ok' | 'answered_at'> {
-  /** the variant's name as variantKey() forms it, for looking answers up by model across runs */
-  model_key: string;
-  /** characters of the item's content as stored, for refining the expected cost */
-  content_chars: number;
-  answered_at: string;
-}
-
-/** A result as copied between stores: everything stored, the bookkeeping of tries included. */
-export interface CopiedEvalResult extends StoredEvalResult {
-  tries: number;
-  retryable: boolean;
-  model_key: string | null;
-  content_chars: number;
-}
-
-/** Counts of a run's results. */
-export interface EvalCounts {
-  done: number;
-  failed: number;
-  /** USD, known costs summed */
-  spent: number;
-}
-
-/** A saved calibration: a temperature per question set, model and question. */
-export interface StoredCalibration {
-  set_key: string;
-  model: string;
-  question: string;
-  temperature: number;
-  created_at: string;
-}
-
-/** One item of a run for one of its models: what one instance claims and sends. */
-export interface EvalWork {
-  variant: number;
-  position: number;
-}
-
-/** What an instance sending a spread run reads at each renewal of its claims: how the run stands. */
-export interface EvalRunPace {
-  status: StoredEvalRun['status'];
-  /** ms since the epoch before which no request of the run is sent (a provider's Retry-After, seen by any instance); null when none */
-  not_before: number | null;
-  /** claims this owner still holds and renewed */
-  held: number;
-}
-
-/** The run's budget asked for one request's worst case, counting every instance's spend and holds. */
-export type EvalBudgetAnswer =
-  | { reserved: true }
-  /** the item is no longer this owner's (its claim lapsed and another took it): not to be sent */
-  | { reserved: false; reason: 'lost' }
-  /** `budget`: past the budget even with nothing held; `held`: past it only with what requests in flight hold */
-  | { reserved: false; reason: 'budget' | 'held'; spent: number; held: number; budget: number };
-
-/** The evaluations domain's storage: runs, their results, saved calibrations. */
-export interface EvalStorage {
-  addRun(run: StoredEvalRun): Promise<void>;
-  getRun(id: string): Promise<StoredEvalRun | undefined>;
-  /** The newest `limit` runs, newest first; with `status`, only those. */
-  listRuns(options: { limit: number; status?: StoredEvalRun['status'] }): Promise<StoredEvalRun[]>;
-  /** Names of the runs over a dataset. */
-  runNames(datasetId: string): Promise<string[]>;
-  /** Changes some of a run's fields. */
-  updateRun(id: string, patch: Partial<Pick<StoredEvalRun, 'status' | 'message' | 'finished_at' | 'budget_usd' | 'baseline_id'>>): Promise<void>;
-  removeRun(id: string): Promise<boolean>;
-  /**
-   * Stores an answer. Over a stored failure it adds its tokens and cost to the failure's and counts
-   * one more try; over a stored answer it changes nothing, unless `replace` (an item sent again on
-   * purpose). Results stored in one turn of the event loop share a commit; durable when it resolves.
-   * The item's claim (spread runs) ends in the same commit.
-   */
-  putAnswer(runId: string, result: NewEvalResult, options: { replace: boolean }): Promise<void>;
-  /**
-   * Stores a failure: a new one with one try, or over a stored failure with one more try. Over a
-   * stored answer it changes nothing (an answer is never replaced by a failure). Tokens and cost add
-   * up over the tries. Shares a commit as `putAnswer` does; durable when it resolves.
-   */
-  putFailure(
-    runId: string,
-    result: Omit<NewEvalResult, 'answers' | 'raw_answers' | 'methods' | 'attempts' | 'provider'> & { retryable: boolean },
-  ): Promise<void>;
-  counts(runId: string): Promise<EvalCounts>;
-  /** Failed results that were not refused as malformed and were sent fewer than `maxTries` times. */
-  retryableCount(runId: string, maxTries: number): Promise<number>;
-  /** Tries of each stored result, by `position * 1024 + variant`: retryable failures under `maxTries` give their tries, anything else 0. */
-  triesByItem(runId: string, maxTries: number): Promise<Map<number, number>>;
-  /** Every result of a run, by position then variant. */
-  results(runId: string): Promise<StoredEvalResult[]>;
-  /** One position's results of a run, by variant (one variant only when given). */
-  resultsAt(runId: string, position: number, variant?: number): Promise<StoredEvalResult[]>;
-  /** Answered results of one variant, by position. */
-  answersOf(runId: string, variant: number): Promise<{ position: number; answers: Record<string, unknown>; answered_at: string | null }[]>;
-  /** Per variant, answered results: how many, their known costs summed (null when none is known) and how many costs are unknown, tokens and content characters summed. */
-  answeredByVariant(runId: string): Promise<{ variant: number; n: number; cost: number | null; unknown: number; tokens: number; chars: number }[]>;
-  /**
-   * The newest answer of a model (by variantKey) to each item of a dataset over every run of it,
-   * one position only when given.
-   */
-  newestAnswers(
-    datasetId: string,
-    modelKey: string,
-    position?: number,
-  ): Promise<{ position: number; run_id: string; variant: number; at: string; answers: Record<string, unknown> }[]>;
-  /** Per model (the variant's model, unlabelled), answered results with their tokens summed. */
-  answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number }[]>;
-  saveCalibration(calibration: StoredCalibration): Promise<void>;
-  /** Saved calibrations, newest first; of one set and model when given, by question. */
-  calibrations(of?: { set_key: string; model: string }): Promise<StoredCalibration[]>;
-  deleteCalibration(key: { set_key: string; model: string; question: string }): Promise<number>;
-  /**
-   * Takes (or renews) the right to send a run's requests until `until` (ms since the epoch): granted
-   * when nobody holds it, its holder's lease ended before `now`, or `owner` holds it already. One
-   * process of a team's instances sends a run at a time; a dead one's run is taken up once its
-   * lease ends.
-   */
-  leaseRun(id: string, owner: string, now: number, until: number): Promise<boolean>;
-  /** Gives the run's lease back, if `owner` holds it. */
-  releaseRun(id: string, owner: string): Promise<void>;
-  /**
-   * Spreads a run over a team's instances: marks it running and spread, and puts each of `work` (the
-   * items it has to send) in its claims, unclaimed; work already there is kept as it is (an item in
-   * flight stays its sender's). Refused (false) while another owner holds the run's lease (one
-   * instance sending it alone, `leaseRun`); a lease of `owner`'s own is given back. Told to every
-   * instance listening (`onSpread`).
-   */
-  spreadRun(id: string, owner: string, work: readonly EvalWork[], now: number): Promise<boolean>;
-  /** A spread run's claims (items still to send), whoever holds them; for a store copy. */
-  exportClaims(runId: string): Promise<EvalWork[]>;
-  /** Puts these items in a run's claims, unclaimed, leaving the run as it is; for a store copy. */
-  importClaims(runId: string, work: readonly EvalWork[]): Promise<void>;
-  /** Running runs that are spread over instances. */
-  spreadRuns(): Promise<string[]>;
-  /** Calls `listener` with a run's id when a run is spread (by any instance; without an id after a lost connection: look again). */
-  onSpread(listener: (runId?: string) => void): Promise<void>;
-  /**
-   * Claims up to `limit` items of a running spread run for `owner` until `until`: items nobody
-   * claimed, or whose claim lapsed before `now`. Never the same item to two callers at once
-   * (`FOR UPDATE SKIP LOCKED` on Postgres); a claim taken over starts with nothing held.
-   */
-  claimWork(runId: string, owner: string, now: number, until: number, limit: number): Promise<EvalWork[]>;
-  /** Extends `owner`'s claims on a run to `until`, and says how the run stands (undefined: no such run). */
-  renewClaims(runId: string, owner: string, until: number): Promise<EvalRunPace | undefined>;
-  /** Gives `owner`'s claims on a run back (unclaimed, nothing held): others take them at once. */
-  releaseClaims(runId: string, owner: string): Promise<void>;
-  /**
-   * Holds `worst` USD of the run's budget for an item `owner` claimed, when the run's stored
-   * results' costs, what every other claim holds and `worst` fit in it: checked and held under the
-   * run's row lock, so two instances never both take the last room. A run with no budget holds nothing.
-   */
-  reserveBudget(runId: string, owner: string, work: EvalWork, worst: number): Promise<EvalBudgetAnswer>;
-  /**
-   * Marks a running spread run done when no claim is left (every item stored) and nobody holds its
-   * lease; true for the one call that did. The result that ends the last claim is committed first.
-   */
-  finishIfDrained(runId: string, finishedAt: string, now: number): Promise<boolean>;
-  /** Sets a running run's status (budget, paused, cancelled, failed); true only for the call that changed it from running. */
-  stopRun(runId: string, status: Exclude<StoredEvalRun['status'], 'running' | 'done'>, message: string | null, finishedAt: string | null): Promise<boolean>;
-  /** No request of the run before `notBefore` (ms since the epoch), for every instance: the later of it and any earlier wait. */
-  waitUntil(runId: string, notBefore: number): Promise<void>;
-  /** Every result of a run as stored (copies between stores), by position then variant. */
-  exportResults(runId: string): Promise<CopiedEvalResult[]>;
-  /** Writes results as they were stored elsewhere, in one transaction (the run must be there). */
-  importResults(runId: string, results: readonly CopiedEvalResult[]): Promise<void>;
-  /** Moves whenever results change, in any process. */
-  changeToken(): number;
-}
+/**
+ * The evaluations domain's four ports sit beside their parts: the run book's runs, the read side's
+ * results, the sender's writes, leases and claims, and saved calibrations.
+ */
+export type { EvalRunStorage, StoredEvalRun } from '../evaluations/runs/storage';
+export type { CopiedEvalResult, EvalCounts, EvalResultStorage, StoredEvalResult } from '../evaluations/results/storage';
+export type { EvalBudgetAnswer, EvalRunPace, EvalWork, EvalWorkStorage, NewEvalFailure, NewEvalResult } from '../evaluations/sending/storage';
+export type { CalibrationStorage, StoredCalibration } from '../evaluations/calibration/storage';
 
 /** An image added to Boxes before datasets kept images (the old review table). */
 export interface StoredBoxItem {
@@ -697,6 +497,9 @@ export interface SessionStorage {
   removeExpired(at: string): Promise<number>;
 }
 
+/** The evaluations domain's four ports on one backend. */
+export type EvaluationStorage = Pick<Storage, 'evalRuns' | 'evalResults' | 'evalWork' | 'calibrations'>;
+
 /** Every domain's storage on one backend, opened together and closed together. */
 export interface Storage {
   readonly keys: KeyStorage;
@@ -709,7 +512,10 @@ export interface Storage {
   readonly runs: RunStorage;
   readonly legacySpend: LegacySpendStorage;
   readonly datasets: DatasetStorage;
-  readonly evals: EvalStorage;
+  readonly evalRuns: EvalRunStorage;
+  readonly evalResults: EvalResultStorage;
+  readonly evalWork: EvalWorkStorage;
+  readonly calibrations: CalibrationStorage;
   readonly boxes: BoxStorage;
   readonly audit: AuditStorage;
   readonly sessions: SessionStorage;

@@ -8,7 +8,7 @@ import type { Question } from '../../../shared/schemas/question';
 import { formatOf } from '../../core/datasets/dataset-sources';
 import { onThresholdGrid } from '../../core/evaluations/reports/at-threshold';
 import { parseGates, parseRegressionMetrics, type GateSpec } from '../../core/evaluations/reports/gate-specs';
-import { MIN_FINAL_N } from '../../core/evaluations/report';
+import { MIN_FINAL_N } from '../../core/evaluations/reports/report';
 import { bad } from './bad-input';
 import { cascadeOption, type CascadeOption } from './cascade';
 

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import type { BaselineSource } from '../../core/evaluations/reports/ci-report';
 import type { Core } from '../../core/core';
-import { setKey } from '../../core/evaluations/eval-runs';
+import { setKey } from '../../core/evaluations/calibration/calibrations';
 import { isoTime } from '../../core/clock';
 import { bad } from './bad-input';
 import { readResultsFile, type ResultsFile } from './results-file';
@@ -83,7 +83,7 @@ async function storeFileRun(
   if (!file.run) notes.push(`${file.name} does not record the questions its run asked; they are taken to be this run's.`);
   const now = isoTime(core.clock);
   const id = `eval-${randomUUID()}`;
-  await core.storage.evals.addRun({
+  await core.storage.evalRuns.addRun({
     id,
     name: `${file.run?.name ?? file.name} (baseline from ${file.name})`,
     dataset_id: datasetId,
@@ -131,8 +131,8 @@ async function storeFileRun(
         provider: l.provider ?? null,
         error: null,
       };
-      await core.storage.evals.putAnswer(id, answer, { replace: false });
-    } else await core.storage.evals.putFailure(id, { ...common, error: l.error ?? 'failed', retryable: false });
+      await core.storage.evalWork.putAnswer(id, answer, { replace: false });
+    } else await core.storage.evalWork.putFailure(id, { ...common, error: l.error ?? 'failed', retryable: false });
   }
   if (missing) notes.push(`${missing} of its results are of items not in this dataset: left out.`);
   if (relabelled) notes.push(`${relabelled} of its results had other expected answers than this dataset's: both runs are judged by this dataset's.`);

@@ -4,7 +4,7 @@ import type { Core } from '../../core/core';
 import type { CiReport } from '../../core/evaluations/reports/ci-report';
 import { junitXml } from '../../core/evaluations/reports/junit';
 import { markdownSummary, SUMMARY_LIMIT } from '../../core/evaluations/reports/markdown';
-import { formatTable, resultLine } from '../../core/evaluations/results-export';
+import { formatTable, resultLine } from '../../core/evaluations/reports/results-export';
 import type { EvalReport } from '../../../shared/schemas/evaluation';
 import { withRecordedRun, type RecordedRun } from './results-file';
 
@@ -14,7 +14,7 @@ const STEP_SUMMARY_BYTES = 1024 * 1024;
 export async function writeResults(core: Core, runId: string, path: string, recorded: RecordedRun): Promise<void> {
   const out = createWriteStream(path);
   let first = true;
-  for await (const { item, result } of core.evalRuns.rows(runId)) {
+  for await (const { item, result } of core.evalResults.rows(runId)) {
     const line = first ? withRecordedRun(resultLine(item, result), recorded) : resultLine(item, result);
     first = false;
     if (!out.write(line)) await new Promise<void>((r) => out.once('drain', () => r()));

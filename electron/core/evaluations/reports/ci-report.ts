@@ -1,6 +1,6 @@
 /**
  * The report `verdict eval` writes (`--report`, `--format json`): the screen's report of the run
- * (electron/core/evaluations/report.ts, with detail), its yes/no figures at `--threshold`, each
+ * (electron/core/evaluations/reports/report.ts, with detail), its yes/no figures at `--threshold`, each
  * metric as a row with its n, interval and method, the comparison with a baseline as the screen's
  * comparison makes it, the thresholds judged, and the outcome with the exit code. Versioned: fields
  * are only added within a `report_version`; the JSON Schema is docs/eval-report.schema.json. Pure.

@@ -7,7 +7,7 @@ import type { Interval } from '../../../../shared/metrics/binary';
 import type { ModelReport, QuestionMetrics } from '../../../../shared/schemas/evaluation';
 import { HIGHER_IS_BETTER } from '../../../../shared/metrics/direction';
 import { costPerItem } from '../../../../shared/metrics/cost';
-import { intervalKind, type IntervalKind } from '../intervals';
+import { intervalKind, type IntervalKind } from './intervals';
 
 export interface MetricRow {
   metric: string;

@@ -6,7 +6,7 @@ import { validateXML } from 'xmllint-wasm';
 import { describe, expect, it } from 'vitest';
 import { atReportThreshold, onThresholdGrid } from './at-threshold';
 import { COMPARED_METRICS, parseGates, parseRegressionMetrics } from './gate-specs';
-import { compareQuestion } from '../compare';
+import { compareQuestion } from './compare';
 import type { Question } from '../../../../shared/schemas/question';
 import { evaluateRegressions } from './gates';
 import { junitXml } from './junit';

@@ -6,7 +6,7 @@ import { PgDatabase, type PgOptions } from './database';
 import { PgDatasetStore } from './dataset-store';
 import { PgHealthBroadcast } from './health-broadcast';
 import { PgPresence } from './presence';
-import { PgEvalStore } from './eval-store';
+import { pgEvaluationStorage } from './eval-store';
 import { PgKeyStore } from './key-store';
 import { PgMetricsStore } from './metrics-store';
 import { PgProviderKeyDates } from './provider-key-dates';
@@ -34,7 +34,7 @@ export async function openPostgresStorage(url: string, options: PgOptions = {}):
       PgSettingsStore.open(db),
       PgRefusalStore.open(db),
       PgDatasetStore.open(db),
-      PgEvalStore.open(db),
+      pgEvaluationStorage(db),
     ]);
     const metrics = new PgMetricsStore(db);
     return {
@@ -50,7 +50,7 @@ export async function openPostgresStorage(url: string, options: PgOptions = {}):
       runs: new PgRunStore(db),
       legacySpend: NO_LEGACY_SPEND,
       datasets,
-      evals,
+      ...evals,
       boxes: new PgBoxStore(db),
       audit: new PgAuditStore(db),
       sessions: new PgSessionStore(db),

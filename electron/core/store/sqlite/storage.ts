@@ -3,7 +3,7 @@ import type { Storage } from '../ports';
 import { SqliteBoxStore } from './box-store';
 import { Store } from './database';
 import { SqliteDatasetStore } from './dataset-store';
-import { SqliteEvalStore } from './eval-store';
+import { sqliteEvaluationStorage } from './eval-store';
 import { SqliteKeyStore } from './key-store';
 import { SqliteLegacySpend } from './legacy-spend';
 import { SqliteMetricsStore } from './metrics-store';
@@ -37,7 +37,7 @@ export function openSqliteStorage(path: string, options: { readOnly?: boolean } 
     runs: new SqliteRunStore(store),
     legacySpend: new SqliteLegacySpend(store),
     datasets: new SqliteDatasetStore(store),
-    evals: new SqliteEvalStore(store),
+    ...sqliteEvaluationStorage(store),
     boxes: new SqliteBoxStore(store),
     audit: new SqliteAuditStore(store),
     sessions: new SqliteSessionStore(store),

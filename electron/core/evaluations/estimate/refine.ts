@@ -1,0 +1,83 @@
+/**
+ * Refining a run's expected cost from its answered items. The estimate counts the tokens of a sample
+ * of items; the tokens of a request grow with its item's state, so a run's first items (often
+ * shorter or longer than the average) say little against the average request. Instead each model's
+ * estimated tokens are fitted as a line in the length of an item's state, and the tokens its answered
+ * requests measured are set against what that line says for those same items: the expected cost of
+ * that model is scaled by the ratio (its prices stay those routing is expected to pay).
+ */
+import type { RunEstimate } from '../../../../shared/schemas/evaluation';
+
+/** A request's estimated tokens as `fixed + per_char × characters of the item's state (as stored, JSON)`. */
+export interface TokenFit {
+  fixed: number;
+  per_char: number;
+}
+
+/** Least squares over the sampled items; a flat line through the mean when their lengths are all alike. */
+export function fitTokens(points: readonly { chars: number; tokens: number }[]): TokenFit {
+  if (points.length === 0) return { fixed: 0, per_char: 0 };
+  const n = points.length;
+  const mx = points.reduce((s, p) => s + p.chars, 0) / n;
+  const my = points.reduce((s, p) => s + p.tokens, 0) / n;
+  const sxx = points.reduce((s, p) => s + (p.chars - mx) ** 2, 0);
+  const sxy = points.reduce((s, p) => s + (p.chars - mx) * (p.tokens - my), 0);
+  const per_char = sxx > 0 ? sxy / sxx : 0;
+  return { fixed: my - per_char * mx, per_char };
+}
+
+/** What one model's answered requests measured: how many, the characters of their items' states, their tokens. */
+export interface Answered {
+  variant: number;
+  n: number;
+  chars: number;
+  tokens: number;
+}
+
+/**
+ * The run's expected cost with each model's expectation scaled by its measured tokens against the
+ * fitted tokens of the same items; a model with nothing answered yet takes the ratio of all the
+ * answered requests. Null when an expected cost is unknown or nothing is answered.
+ */
+export function refinedExpectation(variants: readonly { expected_usd: number | null; fit: TokenFit }[], answered: readonly Answered[]): number | null {
+  if (variants.some((v) => v.expected_usd === null)) return null;
+  const ratios = new Map<number, { measured: number; fitted: number }>();
+  for (const a of answered) {
+    const v = variants[a.variant];
+    if (!v) continue;
+    const fitted = a.n * v.fit.fixed + a.chars * v.fit.per_char;
+    if (fitted > 0) ratios.set(a.variant, { measured: a.tokens, fitted });
+  }
+  if (ratios.size === 0) return null;
+  const all = [...ratios.values()].reduce((s, r) => ({ measured: s.measured + r.measured, fitted: s.fitted + r.fitted }), { measured: 0, fitted: 0 });
+  return variants.reduce((sum, v, i) => {
+    const r = ratios.get(i) ?? all;
+    return sum + v.expected_usd! * (r.measured / r.fitted);
+  }, 0);
+}
+
+/** Answered requests before the expected cost is refined from what they cost. */
+export const MIN_FOR_EXPECTATION = 5;
+
+/**
+ * The run's expected cost refined from its answered items. With the estimate it started with: each
+ * model's expected cost scaled by the tokens its answered requests measured against the tokens the
+ * estimate's fit says for those same items (refinedExpectation), so the prices stay those routing is
+ * expected to pay; a run from before the fit: against the estimate's tokens per request. Without an
+ * estimate, what its answered requests cost on average, over every request. Null before
+ * MIN_FOR_EXPECTATION requests are answered, or when a cost is unknown.
+ */
+export function runExpectation(
+  answered: readonly (Answered & { cost: number | null; unknown: number })[],
+  total: number,
+  estimate: RunEstimate | null,
+): { expected_usd: number | null; expected_from: number } {
+  const n = answered.reduce((s, a) => s + a.n, 0);
+  if (n < MIN_FOR_EXPECTATION || total === 0) return { expected_usd: null, expected_from: n };
+  if (estimate?.variants) return { expected_usd: refinedExpectation(estimate.variants, answered), expected_from: n };
+  const tokens = answered.reduce((s, a) => s + a.tokens, 0);
+  const estimated = estimate ? (estimate.input_tokens + estimate.output_tokens) / total : 0;
+  if (estimate && estimate.expected_usd !== null && estimated > 0) return { expected_usd: estimate.expected_usd * (tokens / n / estimated), expected_from: n };
+  if (answered.some((a) => a.unknown > 0 || a.cost === null)) return { expected_usd: null, expected_from: n };
+  return { expected_usd: (answered.reduce((s, a) => s + a.cost!, 0) / n) * total, expected_from: n };
+}
