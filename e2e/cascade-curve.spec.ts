@@ -122,7 +122,7 @@ test('an analyst reads the cascade curve of two models run on a labelled dataset
   await evals.open('New run');
   const form = page.getByRole('region', { name: 'New evaluation run' });
   await form.getByLabel('Question set to evaluate').selectOption({ label: 'tickets, cheapest endpoints' });
-  await form.getByLabel('Dataset to evaluate on').selectOption({ label: 'tickets.csv (24)' });
+  await form.getByLabel('Dataset to evaluate on').selectOption({ label: 'tickets.csv (24 items, all labelled for this set)' });
   const presetBox = form.getByRole('group', { name: 'Cascade presets' });
   const preset = presetBox.getByRole('checkbox', { name: 'topic-unsure: sandbox/cheap-mini → sandbox/sharp-large, when topic: confidence below' });
   await expect(preset).toBeVisible();
