@@ -136,7 +136,7 @@ export function RunView({ id, runs, reveal = false }: { id: string; runs: readon
       ) : null}
       {report.data && r.variants.length >= 2 ? (
         <Panel title="Cascade">
-          <CascadePanel run={r} done={done} />
+          <CascadePanel run={r} report={report.data} done={done} />
         </Panel>
       ) : null}
       <Panel title="Results">
