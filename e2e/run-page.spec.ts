@@ -49,6 +49,21 @@ test('the run page has a section index that stays in view and moves to each sect
   expect(boxes[2]!.x).toBe(boxes[0]!.x);
   expect(boxes[2]!.y).toBeGreaterThan(boxes[0]!.y);
 
+  // Answers that read right: P(yes) named in the cells, a choice's confidence named (not p=), a score's level with its mean.
+  await index.getByRole('button', { name: 'Items' }).click();
+  await expect(
+    evals.results
+      .getByRole('gridcell')
+      .filter({ hasText: /^(yes|no) · P\(yes\) \d\.\d\d/ })
+      .first(),
+  ).toBeVisible();
+  await evals.results.getByRole('button', { name: /^t01/ }).click();
+  const answers = page.getByRole('table', { name: 'Answers of each model' });
+  await expect(answers).toContainText(/category: \w+ confidence \d\.\d\d/);
+  await expect(answers).toContainText(/tone: level \d( \([^)]+\))? · mean \d\.\d\d/);
+  await expect(answers).not.toContainText('p=');
+  await app.screenshotInBothThemes('run-page-item', answers);
+
   await page.getByText('Confusion: category').scrollIntoViewIfNeeded();
   await app.screenshotInBothThemes('run-page-sections');
   await expectAccessibleInBothThemes(page, 'Evaluation run page with its section index');

@@ -1,23 +1,28 @@
-import type { Edges } from '../../../shared/geometry/iou';
+import { iou, type Edges } from '../../../shared/geometry/iou';
 /**
- * Answers and expected answers in words: a yes/no answer as what it says (yes at P(true) ≥ 0.5)
- * with its probability, a score as the level it is scored as, an expected answer as its value.
+ * Answers and expected answers in words: a yes/no answer as what it says (yes at P(yes) ≥ 0.5)
+ * with its P(yes) named, a score as the level it is scored as with its mean, a box with its IoU
+ * against the expected box and its edges named, an expected answer as its value.
  */
-import { scoredLevelIndex } from './answer-detail';
+import { scoredLevel } from './answer-detail';
 
 type AnyAnswer = { type?: string; noul?: number; choice?: string; score?: number; box?: Edges } | undefined;
 
-const boxText = (b: Edges) => `[${[b.top, b.left, b.bottom, b.right].map((v) => v.toFixed(2)).join(' ')}]`;
+/** A box's edges, each named by its initial (top, left, bottom, right), as fractions of the image. */
+const boxText = (b: Edges) => `t ${b.top.toFixed(2)} l ${b.left.toFixed(2)} b ${b.bottom.toFixed(2)} r ${b.right.toFixed(2)}`;
 
-export function answerText(answer: unknown): string {
+const isBox = (v: unknown): v is Edges => typeof v === 'object' && v !== null && 'top' in v && 'left' in v && 'bottom' in v && 'right' in v;
+
+/** An answer in words; `expected`, when given, is what a box answer's IoU is taken against. */
+export function answerText(answer: unknown, expected?: unknown): string {
   const a = answer as AnyAnswer;
   if (!a) return '—';
-  // What it says, then its P(true): "no (0.10)" is a no whose P(true) is 0.10.
-  if (a.type === 'noul') return `${(a.noul ?? 0) >= 0.5 ? 'yes' : 'no'} (${(a.noul ?? 0).toFixed(2)})`;
+  // What it says, then its P(yes) named: "no (0.10)" read as 10% sure of the no.
+  if (a.type === 'noul') return `${(a.noul ?? 0) >= 0.5 ? 'yes' : 'no'} · P(yes) ${(a.noul ?? 0).toFixed(2)}`;
   if (a.type === 'choice') return a.choice ?? '—';
-  // The level it is scored as (what the mark judges), with the score beside it: 0.99 may well be level 0.
-  if (a.type === 'score') return `level ${scoredLevelIndex(a) ?? '?'} (${(a.score ?? 0).toFixed(2)})`;
-  if (a.type === 'box' && a.box) return boxText(a.box);
+  // The level it is scored as (what the mark judges), with the mean beside it: a mean of 0.99 may well be level 0.
+  if (a.type === 'score') return `${scoredLevel(a) ?? 'level ?'} · mean ${(a.score ?? 0).toFixed(2)}`;
+  if (a.type === 'box' && a.box) return isBox(expected) ? `IoU ${iou(expected, a.box).toFixed(2)} · ${boxText(a.box)}` : boxText(a.box);
   return '—';
 }
 
