@@ -3,6 +3,7 @@ import { DecisionsRequestSchema } from '../schemas/decisions-request';
 import { ImageDataUrlSchema } from '../schemas/inspector';
 import {
   CalibrationSummarySchema,
+  DatasetFitSchema,
   DatasetItemSchema,
   DatasetSummarySchema,
   EvalEstimateSchema,
@@ -106,6 +107,12 @@ export const EVAL_OPERATIONS = {
     'A dataset as CSV or JSONL text',
     z.object({ id: z.string(), format: z.enum(['csv', 'jsonl']) }).strict(),
     z.object({ content: z.string() }),
+  ),
+  'datasets.fit': op(
+    'query',
+    'How each dataset suits a question set: items labelled for its questions, images or not, and when the set last ran on it',
+    z.object({ questions }).strict(),
+    z.array(DatasetFitSchema),
   ),
   'datasets.fromRuns': op(
     'mutation',

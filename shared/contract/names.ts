@@ -59,6 +59,7 @@ export const OPERATION_NAMES = [
   'datasets.updateExpected',
   'datasets.delete',
   'datasets.export',
+  'datasets.fit',
   'datasets.fromRuns',
   'evals.estimate',
   'evals.start',

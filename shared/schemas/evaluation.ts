@@ -19,6 +19,18 @@ export const DatasetSummarySchema = z.object({
 });
 export type DatasetSummary = z.infer<typeof DatasetSummarySchema>;
 
+/** How a dataset suits one question set: whether a run of the set over it can be judged, and whether its items are what the set asks about. */
+export const DatasetFitSchema = z.object({
+  dataset_id: z.string(),
+  /** items with an expected answer to at least one of the set's questions */
+  labelled_items: z.number().int(),
+  /** its items are images (its first item holds one) */
+  images: z.boolean(),
+  /** when a run of the set (its questions, whatever the set is called) last started on the dataset; null when none did */
+  last_run_at: z.string().nullable(),
+});
+export type DatasetFit = z.infer<typeof DatasetFitSchema>;
+
 export const DatasetItemSchema = z.object({
   position: z.number().int(),
   id: z.string(),

@@ -4,9 +4,7 @@ import type { EvalEstimate, EvalRun } from '../../../../shared/schemas/evaluatio
 import { call } from '../../transport/transport';
 import { clickOnce } from '../../lib/send-once';
 import { ErrorNotice } from '../../ui/components';
-import { evalKeys, evalRunsQuery, sameRunPlaceholder } from '../evaluations/api';
-import { costLines } from '../evaluations/cost-text';
-import { useAnnounceRunEnd } from '../evaluations/run-end';
+import { costLines, evalKeys, evalRunsQuery, sameRunPlaceholder, useAnnounceRunEnd } from '../evaluations';
 import { formatUsd } from '../../../../shared/money/format-usd';
 import type { BoxQuestion } from './review';
 
