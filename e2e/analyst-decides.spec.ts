@@ -26,6 +26,7 @@ test('an analyst sees the never-yes classifier at recall 0 beside its always-fal
   await expect(page.getByTestId('expected-cost')).toHaveText(/^\$0\.\d+$/);
   await expect(page.getByTestId('worst-case')).toHaveText(/^\$\d+\.\d+$/);
   await expect(page.getByTestId('likely-cost')).toHaveText(/^\$0\.\d+ – \$0\.\d+$/);
+  await page.getByRole('status', { name: 'Estimate' }).scrollIntoViewIfNeeded();
   await app.screenshot('analyst-estimate-light', { fullPage: false });
   await evals.startButton.click();
   // While it runs, the expected cost is never below what is already spent.
