@@ -3,7 +3,7 @@ import type { BoxItem } from '../../../../shared/schemas/inspector';
 import { ErrorNotice } from '../../ui/components';
 import { toBoxImages } from './review';
 import { exportFiles, save, type ExportFormat } from './transfer';
-import { useStored } from './use-stored';
+import { useStored } from '../../lib/use-stored';
 
 const FORMATS: { format: ExportFormat; label: string }[] = [
   { format: 'coco', label: 'COCO JSON (truth and answers)' },

@@ -16,7 +16,9 @@ import { SetActionBar } from './SetActionBar';
 import { SetEditor } from './SetEditor';
 import { SetList } from './SetList';
 import { TryGrid, type TryGridHandle } from './TryGrid';
+import './question-sets.css';
 import { useSetDraft } from './use-set-draft';
+import { keepCompareWith, moveTried, readCompareWith } from './try-store';
 
 /** A field's problems show once it was edited, or once Save was tried: a new, blank set is not "2 problems". */
 function useProblemsShown(isNew: boolean) {
@@ -49,7 +51,12 @@ export function QuestionSetsScreen() {
   const presets = useQuery(cascadePresetsQuery());
   const { selected, draft, setDraft, dirty, setSelected, mayReplaceNew, startNew, discard, savedAs } = useSetDraft(models.data);
   const [importError, setImportError] = useState<string | null>(null);
-  const [compareWith, setCompareWith] = useState<string[]>([]);
+  // The other models tried, kept across screens (try-store.ts).
+  const [compareWith, setCompareWithShown] = useState<string[]>(readCompareWith);
+  const setCompareWith = (models: string[]) => {
+    setCompareWithShown(models);
+    keepCompareWith(models);
+  };
   const built = useMemo(() => buildRequest(draft), [draft]);
   const { shown, touch, setTried } = useProblemsShown(draft.id === undefined);
   const update = (patch: Partial<SetDraft>) => {
@@ -57,7 +64,10 @@ export function QuestionSetsScreen() {
       touch(key === 'stateText' || key === 'images' || key === 'stateMode' ? 'state' : key === 'preferences' ? 'provider' : key);
     setDraft((d) => ({ ...d, ...patch }));
   };
-  const save = useSaveSet(({ from, saved: s }) => savedAs(from, s.id));
+  const save = useSaveSet(({ from, saved: s }) => {
+    if (from === undefined) moveTried(s.id);
+    savedAs(from, s.id);
+  });
   // Run tries the set here, on its content and examples, on each model chosen: no screen switch.
   const tryGrid = useRef<TryGridHandle>(null);
   const models2 = [draft.model, ...compareWith.filter((m) => m !== draft.model)].filter((m) => m !== '');

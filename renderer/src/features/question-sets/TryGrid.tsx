@@ -12,6 +12,7 @@ import { useSaveExamplesAsDataset, useTryRuns, type TryRun } from './api';
 import { newKey } from './draft';
 import { examplesAsJsonl, expectedChoices, keepExamples, matchesExpected, readExamples, type Example } from './examples';
 import { ScrollArea } from '../../ui/ScrollArea';
+import { keepTried, readTried } from './try-store';
 
 /** The set's own content is the first example; its expected answers are kept under this key. */
 const OWN = 'own';
@@ -88,8 +89,13 @@ export function TryGrid({ setId, setName, request, ownState, models, cascade, re
   const rows = [...(ownState !== null ? [own] : []), ...examples.filter((e) => e.key !== OWN)];
   // Examples not written yet are not sent.
   const ready = rows.filter((e) => e.key === OWN || e.text.trim() !== '');
-  // Run ids by example and model, kept while the set is on screen.
-  const [runs, setRuns] = useState<Record<string, string>>({});
+  // Run ids by example and model, kept with the set across screens and reloads (try-store.ts).
+  const [runs, setRunsShown] = useState<Record<string, string>>(() => readTried(setId));
+  useEffect(() => setRunsShown(readTried(setId)), [setId]);
+  const setRuns = (next: Record<string, string>) => {
+    setRunsShown(next);
+    keepTried(setId, next);
+  };
   const ids = Object.values(runs);
   const polled = useQueries({ queries: ids.map((id) => runQuery(id)) });
   const byId = new Map(polled.flatMap((p) => (p.data ? [[p.data.id, p.data] as const] : [])));
