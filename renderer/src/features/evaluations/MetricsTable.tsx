@@ -1,7 +1,7 @@
 import type { EvalReport, QuestionMetrics } from '../../../../shared/schemas/evaluation';
 import { formatUsd } from '../../../../shared/money/format-usd';
 import { UNKNOWN } from '../../ui/format';
-import { bestOf, costPerThousand, intervalText, metricOf, provisionalReason, value3 } from './metric-format';
+import { bestOf, costPerThousand, intervalText, marksLegend, metricOf, provisionalReason, value3 } from './metric-format';
 import { ScrollArea } from '../../ui/ScrollArea';
 
 const METRICS: Record<string, string[]> = {
@@ -78,7 +78,12 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
   return (
     <ScrollArea label="Metrics per model, scrolls sideways">
       <p className="muted small" data-testid="interval-method">
-        {report.interval_method}. ★ best in the row, its lead beyond the others&apos; intervals; ☆ best, but within another model&apos;s interval.
+        {report.interval_method}.{' '}
+        {marksLegend(
+          questions.map(([, q]) => q.n),
+          minimum,
+          running,
+        )}
       </p>
       <table className="table metrics-table" aria-label="Metrics per model">
         <thead>

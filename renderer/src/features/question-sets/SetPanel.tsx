@@ -9,6 +9,7 @@ import { listingQuery } from '../endpoints';
 import type { SetDraft } from './draft';
 import { FieldProblems } from './QuestionEditor';
 import { StateEditor } from './StateEditor';
+import { counted } from '../../lib/plural';
 
 /** The endpoints serving the picked model, so the choice is made knowing prices and policies. */
 function ModelEndpoints({ model, known }: { model: string; known: boolean }) {
@@ -57,7 +58,7 @@ export function SetPanel({ draft, onChange, models, presets, modelProblems, stat
           <datalist id="model-options">
             {(models ?? []).map((m) => (
               <option key={m.id} value={m.id}>
-                {m.name} · {m.endpoint_count} endpoints · {modelKind(m)}
+                {m.name} · {counted(m.endpoint_count, 'endpoint')} · {modelKind(m)}
               </option>
             ))}
           </datalist>
