@@ -11,7 +11,7 @@ import { focusWhenShown } from '../../ui/focus-when-shown';
 import { EmptyState, ErrorNotice, Panel, ScreenHeader } from '../../ui/components';
 import { modelsQuery } from '../endpoints';
 import { evalKeys, evalRunsQuery } from '../evaluations';
-import { boxImageQuery, boxItemsQuery, imageOf, itemsKey, LEGACY, updateItem, type BoxSource, type ItemPatch } from './api';
+import { boxImageQuery, boxItemsQuery, imageDatasetsQuery, imageOf, itemsKey, LEGACY, updateItem, type BoxSource, type ItemPatch } from './api';
 import { BoxEditor } from './BoxEditor';
 import { BoxQuestions, questionProblems } from './BoxQuestions';
 import { DatasetPicker, LEGACY_ID, LegacyNotice } from './DatasetPicker';
@@ -35,6 +35,9 @@ export function BoxesScreen() {
   const models = useQuery(modelsQuery());
   const [datasetId, setDatasetId] = useStored<string | null>('verdict.boxes.dataset', null);
   const [answers, setAnswers] = useState<{ run_id: string | null; variant: number }>({ run_id: null, variant: 0 });
+  const imageDatasets = useQuery(imageDatasetsQuery());
+  // Exports are named after the dataset under review.
+  const datasetName = datasetId === LEGACY_ID ? 'boxes' : (imageDatasets.data?.find((d) => d.id === datasetId)?.name ?? 'boxes');
   const source: BoxSource | null = datasetId === LEGACY_ID ? LEGACY : datasetId ? { kind: 'dataset', dataset_id: datasetId, ...answers } : null;
   const runs = useQuery(evalRunsQuery());
   const items = useQuery({ ...boxItemsQuery(source ?? LEGACY), enabled: source !== null });
@@ -237,7 +240,7 @@ export function BoxesScreen() {
                 onChange={(e) => e.target.files && importTruth.mutate(e.target.files)}
               />
             </label>
-            <BoxExport items={list} threshold={threshold} />
+            <BoxExport items={list} threshold={threshold} name={datasetName} />
           </>
         }
       />
