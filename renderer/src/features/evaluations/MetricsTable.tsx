@@ -73,7 +73,10 @@ function BaselineCell({ q, metric }: { q: QuestionMetrics | undefined; metric: s
  */
 export function MetricsTable({ report, running }: { report: EvalReport; running: boolean }) {
   const questions = Object.entries(report.models[0]?.questions ?? {});
-  const span = report.models.length + 2;
+  // A majority baseline is for answers with classes (yes/no, choice, score): box runs have no such column.
+  const withBaseline = questions.some(([, q]) => q.type !== 'box');
+  const span = report.models.length + (withBaseline ? 2 : 1);
+  const pad = withBaseline ? <td /> : null;
   const minimum = report.min_final_n ?? 0;
   return (
     <ScrollArea label="Metrics per model, scrolls sideways">
@@ -94,9 +97,11 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
                 {m.model}
               </th>
             ))}
-            <th scope="col" title="What always giving the most common expected answer scores">
-              Majority baseline
-            </th>
+            {withBaseline ? (
+              <th scope="col" title="What always giving the most common expected answer scores">
+                Majority baseline
+              </th>
+            ) : null}
           </tr>
         </thead>
         {questions.map(([name, first]) => {
@@ -111,7 +116,7 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
                     {String(m.questions[name]?.n ?? 0)}
                   </td>
                 ))}
-                <td />
+                {pad}
               </tr>
               {(METRICS[first.type] ?? []).map((metric) => {
                 const cells = report.models.map((m) => metricOf(m.questions[name], metric));
@@ -146,7 +151,7 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
                         {cells[i]!.interval ? <span className="metric-interval">{intervalText(cells[i]!.interval)}</span> : null}
                       </td>
                     ))}
-                    <BaselineCell q={first} metric={metric} />
+                    {withBaseline ? <BaselineCell q={first} metric={metric} /> : null}
                   </tr>
                 );
               })}
@@ -167,7 +172,7 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
                 {m.items} ({m.failed})
               </td>
             ))}
-            <td />
+            {pad}
           </tr>
           <tr>
             <td>cost</td>
@@ -177,7 +182,7 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
                 {m.cost_unknown ? ` + ${m.cost_unknown} unknown` : ''}
               </td>
             ))}
-            <td />
+            {pad}
           </tr>
           <tr>
             <td>cost / 1,000 items</td>
@@ -189,7 +194,7 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
                 </td>
               );
             })}
-            <td />
+            {pad}
           </tr>
           <tr>
             <td>tokens in / out</td>
@@ -198,7 +203,7 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
                 {m.input_tokens.toLocaleString('en-US')} / {m.output_tokens.toLocaleString('en-US')}
               </td>
             ))}
-            <td />
+            {pad}
           </tr>
           <tr>
             <td>latency p50 / p95</td>
@@ -207,7 +212,7 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
                 {m.latency_ms.p50 === null ? UNKNOWN : `${Math.round(m.latency_ms.p50)} / ${Math.round(m.latency_ms.p95 ?? 0)} ms`}
               </td>
             ))}
-            <td />
+            {pad}
           </tr>
         </tbody>
       </table>

@@ -168,7 +168,15 @@ export function RunView({
       ) : null}
       <Panel title="Results">
         <div className={open === null ? 'results-split' : 'results-split with-item'}>
-          <ResultsMatrix ref={matrix} runId={id} done={done} questions={questions} models={r.variants.map((v) => v.name)} onOpen={setOpen} />
+          <ResultsMatrix
+            ref={matrix}
+            runId={id}
+            done={done}
+            questions={questions}
+            models={r.variants.map((v) => v.name)}
+            onOpen={setOpen}
+            confidence={report.data ? labelQuestions.length > 0 : true}
+          />
           {open !== null ? <ItemDetail runId={id} position={open} onClose={close} /> : null}
         </div>
       </Panel>
