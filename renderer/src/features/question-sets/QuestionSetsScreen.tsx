@@ -12,6 +12,7 @@ import { SampleOffer } from '../samples';
 import { SandboxNotice } from '../settings';
 import { useSaveSet } from './api';
 import { buildRequest, draftFrom, emptyDraft, type Built, type SetDraft } from './draft';
+import { CompareModels } from './CompareModels';
 import { SetActionBar } from './SetActionBar';
 import { SetEditor } from './SetEditor';
 import { SetList } from './SetList';
@@ -126,16 +127,14 @@ export function QuestionSetsScreen() {
             ownState={built.valid ? built.valid.state : null}
             models={models2}
             cascade={draft.cascade || null}
+            modelPicker={<CompareModels models={models.data} model={draft.model} compareWith={compareWith} onCompareWith={setCompareWith} />}
           />
           <SetActionBar
             dirty={dirty}
             onDiscard={discard}
             built={built}
             noProblemShown={visibleProblems.length === 0}
-            models={models.data}
-            model={draft.model}
             compareWith={compareWith}
-            onCompareWith={setCompareWith}
             saving={save.isPending}
             onSave={onSave}
             onRun={() => tryGrid.current?.tryAll()}

@@ -1,5 +1,3 @@
-import type { ModelSummary } from '../../../../shared/schemas/inspector';
-import { kindTag, modelKind } from '../../lib/answering';
 import { StickyBar } from '../../ui/StickyBar';
 import type { Built } from './draft';
 
@@ -10,46 +8,15 @@ interface Props {
   built: Built;
   /** None of the problems is shown yet (a new, blank set). */
   noProblemShown: boolean;
-  models: ModelSummary[] | undefined;
-  /** The set's own model, which is always run. */
-  model: string;
+  /** The other models the set is run on (chosen in the Try it panel). */
   compareWith: string[];
-  onCompareWith: (models: string[]) => void;
   saving: boolean;
   onSave: () => void;
   onRun: () => void;
 }
 
-/**
- * The other models to run the set on, as a list of checkboxes opened from the bar (a multiple
- * select needed Ctrl-click for a second model); a model that needs a provider key says so.
- */
-function CompareModels({ models, model, compareWith, onCompareWith }: Pick<Props, 'models' | 'model' | 'compareWith' | 'onCompareWith'>) {
-  const others = (models ?? []).filter((m) => m.id !== model);
-  return (
-    <details className="compare-models">
-      <summary>Also run on{compareWith.length > 0 ? ` (${compareWith.length})` : ''}</summary>
-      <fieldset className="compare-models-list">
-        <legend className="visually-hidden">Also run on</legend>
-        {others.map((m) => (
-          <label key={m.id} className="inline-check" title={modelKind(m)}>
-            <input
-              type="checkbox"
-              aria-label={m.id}
-              checked={compareWith.includes(m.id)}
-              onChange={(e) => onCompareWith(e.target.checked ? [...compareWith, m.id] : compareWith.filter((c) => c !== m.id))}
-            />
-            <span className="mono small">{m.id}</span> <span className={`model-kind model-kind-${m.answering}`}>{kindTag(m)}</span>
-            {m.callable_endpoints === 0 ? <span className="small muted"> needs a provider key</span> : null}
-          </label>
-        ))}
-      </fieldset>
-    </details>
-  );
-}
-
-/** Kept in view at the bottom: whether there are unsaved changes, whether the request is valid, the models to run it on, Save and Run. */
-export function SetActionBar({ dirty, onDiscard, built, noProblemShown, models, model, compareWith, onCompareWith, saving, onSave, onRun }: Props) {
+/** Kept in view at the bottom: whether there are unsaved changes, whether the request is valid, Save and Run. */
+export function SetActionBar({ dirty, onDiscard, built, noProblemShown, compareWith, saving, onSave, onRun }: Props) {
   return (
     <StickyBar className="action-bar">
       {dirty ? (
@@ -75,7 +42,6 @@ export function SetActionBar({ dirty, onDiscard, built, noProblemShown, models, 
               ? 'new set: write content and a question'
               : `${built.problems.length} problem${built.problems.length === 1 ? '' : 's'}`}
       </span>
-      <CompareModels models={models} model={model} compareWith={compareWith} onCompareWith={onCompareWith} />
       <button type="button" className="secondary" disabled={saving} onClick={onSave}>
         {saving ? 'Saving…' : 'Save'}
       </button>

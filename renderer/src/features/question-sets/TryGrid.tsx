@@ -1,5 +1,5 @@
 import { useQueries } from '@tanstack/react-query';
-import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
+import { useEffect, useImperativeHandle, useRef, useState, type ReactNode, type Ref } from 'react';
 import type { DecisionsRequest } from '../../../../shared/schemas/decisions-request';
 import type { Question } from '../../../../shared/schemas/question';
 import type { Run } from '../../../../shared/schemas/inspector';
@@ -33,6 +33,8 @@ interface Props {
   models: readonly string[];
   /** The set's cascade preset: the set's own model's runs go through it (the other models are asked alone). */
   cascade: string | null;
+  /** Where the other models to try are chosen, beside the grid's own button. */
+  modelPicker?: ReactNode;
   ref?: Ref<TryGridHandle>;
 }
 
@@ -76,7 +78,7 @@ function Cell({ run, questions, expected }: { run: Run | undefined; questions: s
  * grids do): each example's content and what its answers should be, each model's answers beside
  * them marked right or wrong; the examples are kept with the set and saved as a dataset on request.
  */
-export function TryGrid({ setId, setName, request, ownState, models, cascade, ref }: Props) {
+export function TryGrid({ setId, setName, request, ownState, models, cascade, modelPicker, ref }: Props) {
   const [examples, setExamples] = useState<Example[]>(() => readExamples(setId));
   useEffect(() => setExamples(readExamples(setId)), [setId]);
   const change = (next: Example[]) => {
@@ -160,6 +162,7 @@ export function TryGrid({ setId, setName, request, ownState, models, cascade, re
           </button>
         }
       >
+        {modelPicker}
         <p className="muted small">
           Each example is sent to each model here, without leaving the set; say what each answer should be and the grid marks it.{' '}
           {request ? '' : 'Fix the problems above to try the set.'}{' '}
