@@ -69,7 +69,8 @@ function BaselineCell({ q, metric }: { q: QuestionMetrics | undefined; metric: s
 /**
  * Per question, each metric with the models side by side, each value with its 95% interval, the
  * best in a row marked (★ when the others' intervals stay below it, ☆ when they reach it), the
- * majority-class baseline beside accuracy; then cost, tokens and latency per model.
+ * majority-class baseline beside accuracy, first after the metric's name so no number of models pushes it out of view;
+ * then cost, tokens and latency per model.
  */
 export function MetricsTable({ report, running }: { report: EvalReport; running: boolean }) {
   const questions = Object.entries(report.models[0]?.questions ?? {});
@@ -92,16 +93,16 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
         <thead>
           <tr>
             <th scope="col">Metric</th>
-            {report.models.map((m) => (
-              <th key={m.model} scope="col" className="mono">
-                {m.model}
-              </th>
-            ))}
             {withBaseline ? (
               <th scope="col" title="What always giving the most common expected answer scores">
                 Majority baseline
               </th>
             ) : null}
+            {report.models.map((m) => (
+              <th key={m.model} scope="col" className="mono">
+                {m.model}
+              </th>
+            ))}
           </tr>
         </thead>
         {questions.map(([name, first]) => {
@@ -111,12 +112,12 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
               <QuestionHead name={name} q={first} minimum={minimum} running={running} span={span} />
               <tr>
                 <td title={METRIC_LABELS['n']![1]}>n</td>
+                {pad}
                 {report.models.map((m) => (
                   <td key={m.model} className="mono" data-metric={`${m.model} ${name} n`}>
                     {String(m.questions[name]?.n ?? 0)}
                   </td>
                 ))}
-                {pad}
               </tr>
               {(METRICS[first.type] ?? []).map((metric) => {
                 const cells = report.models.map((m) => metricOf(m.questions[name], metric));
@@ -130,6 +131,7 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
                 return (
                   <tr key={metric}>
                     <td title={METRIC_LABELS[metric]?.[1]}>{METRIC_LABELS[metric]?.[0] ?? metric}</td>
+                    {withBaseline ? <BaselineCell q={first} metric={metric} /> : null}
                     {report.models.map((m, i) => (
                       <td key={m.model} className={`metric-cell${provisional ? ' provisional' : ''}`}>
                         <span className="mono" data-metric={`${m.model} ${name} ${metric}`}>
@@ -151,7 +153,6 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
                         {cells[i]!.interval ? <span className="metric-interval">{intervalText(cells[i]!.interval)}</span> : null}
                       </td>
                     ))}
-                    {withBaseline ? <BaselineCell q={first} metric={metric} /> : null}
                   </tr>
                 );
               })}
@@ -164,28 +165,29 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
               per model
             </th>
           </tr>
-          {/* Each row ends with the baseline column's cell, empty: the rows run the table's width. */}
+          {/* Each row has the baseline column's cell, empty: the rows run the table's width. */}
           <tr>
             <td>items (failed)</td>
+            {pad}
             {report.models.map((m) => (
               <td key={m.model} className="mono">
                 {m.items} ({m.failed})
               </td>
             ))}
-            {pad}
           </tr>
           <tr>
             <td>cost</td>
+            {pad}
             {report.models.map((m) => (
               <td key={m.model} className="mono">
                 {formatUsd(m.cost_usd)}
                 {m.cost_unknown ? ` + ${m.cost_unknown} unknown` : ''}
               </td>
             ))}
-            {pad}
           </tr>
           <tr>
             <td>cost / 1,000 items</td>
+            {pad}
             {report.models.map((m) => {
               const c = costPerThousand(m);
               return (
@@ -194,25 +196,24 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
                 </td>
               );
             })}
-            {pad}
           </tr>
           <tr>
             <td>tokens in / out</td>
+            {pad}
             {report.models.map((m) => (
               <td key={m.model} className="mono">
                 {m.input_tokens.toLocaleString('en-US')} / {m.output_tokens.toLocaleString('en-US')}
               </td>
             ))}
-            {pad}
           </tr>
           <tr>
             <td>latency p50 / p95</td>
+            {pad}
             {report.models.map((m) => (
               <td key={m.model} className="mono">
                 {m.latency_ms.p50 === null ? UNKNOWN : `${Math.round(m.latency_ms.p50)} / ${Math.round(m.latency_ms.p95 ?? 0)} ms`}
               </td>
             ))}
-            {pad}
           </tr>
         </tbody>
       </table>
