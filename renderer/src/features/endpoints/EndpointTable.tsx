@@ -4,6 +4,7 @@ import type { EndpointDetail } from '../../../../shared/schemas/inspector';
 import { integer, percent, perMillion, seconds, STATUS_LABEL, tokensPerSecond, UNKNOWN } from '../../ui/format';
 import { ScrollArea } from '../../ui/ScrollArea';
 import { counted } from '../../lib/plural';
+import { unmeasuredText } from './unmeasured-text';
 
 export interface Row {
   record: Endpoint;
@@ -184,7 +185,7 @@ function EndpointRow({ row: r, unmeasured }: { row: Row; unmeasured: { tag: stri
               .filter((u) => u.tag === r.record.tag)
               .map((u) => (
                 <div key={u.tag} className="unmeasured small" role="note">
-                  Could not be measured: {u.reason}
+                  {unmeasuredText(u.reason, r.record.latency_last_30m !== null || r.record.throughput_last_30m !== null)}
                 </div>
               ))}
           </th>
