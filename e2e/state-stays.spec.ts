@@ -69,6 +69,15 @@ test('the Try-it grid keeps its answers and its models, chosen as checkboxes, ac
   await expect(page.getByRole('button', { name: 'Run on 2 models' })).toBeVisible();
   await expect(cells).toHaveCount(2);
   expect((await cells.allTextContents()).map((t) => t.replace(/ · open in Runs$/, ''))).toEqual(answered);
+
+  // Four models at 1280 × 800: the grid runs across the page and shows every model without scrolling sideways.
+  await sets.alsoRunOn(['sandbox/cheap-mini', 'sandbox/skewed-small']);
+  await expect(page.getByRole('table', { name: 'Examples and answers' }).getByRole('columnheader')).toHaveCount(5);
+  const widths = await page
+    .getByRole('table', { name: 'Examples and answers' })
+    .evaluate((table) => ({ scroll: table.parentElement!.scrollWidth, client: table.parentElement!.clientWidth }));
+  expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+  await app.screenshotInBothThemes('try-grid-four-models');
 });
 
 test('New run keeps its ticked models, runs a finished run again with it as the baseline, and the samples can be added later', async ({ page, server }) => {

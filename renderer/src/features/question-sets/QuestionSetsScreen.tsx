@@ -108,44 +108,48 @@ export function QuestionSetsScreen() {
         }}
       />
       {importError ? <ErrorNotice error={new Error(importError)} title="Import failed" /> : null}
-      <div className="split">
-        <SetList
-          selected={selected}
-          onSelect={setSelected}
-          onNew={() => {
-            if (!mayReplaceNew()) return;
-            startNew(emptyDraft(models.data?.[0]?.id ?? ''));
-          }}
-        />
-        <div>
-          <SetEditor draft={draft} onChange={update} models={models.data} presets={presets.data} problems={built.problems} shown={shown} />
-          <TryGrid
-            ref={tryGrid}
-            setId={draft.id}
-            setName={draft.name}
-            request={built.savable ?? null}
-            ownState={built.valid ? built.valid.state : null}
-            models={models2}
-            cascade={draft.cascade || null}
-            modelPicker={<CompareModels models={models.data} model={draft.model} compareWith={compareWith} onCompareWith={setCompareWith} />}
+      {/* One block for the editor, the grid and the bar: the bar stays at the window's foot while any of them is in view. */}
+      <div>
+        <div className="split">
+          <SetList
+            selected={selected}
+            onSelect={setSelected}
+            onNew={() => {
+              if (!mayReplaceNew()) return;
+              startNew(emptyDraft(models.data?.[0]?.id ?? ''));
+            }}
           />
-          <SetActionBar
-            dirty={dirty}
-            onDiscard={discard}
-            built={built}
-            noProblemShown={visibleProblems.length === 0}
-            compareWith={compareWith}
-            saving={save.isPending}
-            onSave={onSave}
-            onRun={() => tryGrid.current?.tryAll()}
-          />
-          {save.error ? <ErrorNotice error={save.error} title="Not saved" /> : null}
-          {save.isSuccess && save.data.saved.id === draft.id ? (
-            <p className="muted small" role="status">
-              Saved.
-            </p>
-          ) : null}
+          <div>
+            <SetEditor draft={draft} onChange={update} models={models.data} presets={presets.data} problems={built.problems} shown={shown} />
+          </div>
         </div>
+        {/* Across the page, under the list and the editor: with four models the grid was cut in the editor's column beside an empty list. */}
+        <TryGrid
+          ref={tryGrid}
+          setId={draft.id}
+          setName={draft.name}
+          request={built.savable ?? null}
+          ownState={built.valid ? built.valid.state : null}
+          models={models2}
+          cascade={draft.cascade || null}
+          modelPicker={<CompareModels models={models.data} model={draft.model} compareWith={compareWith} onCompareWith={setCompareWith} />}
+        />
+        <SetActionBar
+          dirty={dirty}
+          onDiscard={discard}
+          built={built}
+          noProblemShown={visibleProblems.length === 0}
+          compareWith={compareWith}
+          saving={save.isPending}
+          onSave={onSave}
+          onRun={() => tryGrid.current?.tryAll()}
+        />
+        {save.error ? <ErrorNotice error={save.error} title="Not saved" /> : null}
+        {save.isSuccess && save.data.saved.id === draft.id ? (
+          <p className="muted small" role="status">
+            Saved.
+          </p>
+        ) : null}
       </div>
     </>
   );
