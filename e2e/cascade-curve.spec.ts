@@ -155,9 +155,13 @@ test('an analyst reads the cascade curve of two models run on a labelled dataset
   await expect(evals.startButton).toBeEnabled();
   await evals.estimateButton.click();
   await expect(evals.estimate).toBeVisible();
-  await expect(evals.estimate.getByTestId('expected-cost')).toHaveText('unknown');
+  // cheap-mini has answered these 24 items alone: the share its condition sends on is read from those answers, so the cascade has an expected cost and a range.
+  await expect(evals.estimate.getByTestId('expected-cost')).toHaveText(/^\$0\.\d+$/);
+  await expect(evals.estimate.getByTestId('likely-cost')).toHaveText(/^\$0\.\d+ – \$0\.\d+$/);
   const note = form.getByRole('note', { name: 'Cascade estimate' });
-  await expect(note).toContainText('unknown before the run');
+  await expect(note).toContainText(
+    /\d+% of items go on to sandbox\/sharp-large: its condition holds on that share of sandbox\/cheap-mini's newest answers to 24 of this dataset's items/,
+  );
   // The worst case holds both stages for every item: the whole run's worst case is the cascade's, and more than the first model's alone.
   const worst = (await evals.estimate.getByTestId('worst-case').textContent())!;
   await expect(note).toContainText(`sandbox/cheap-mini → sandbox/sharp-large (topic-unsure) at most ${worst}`);

@@ -120,7 +120,13 @@ export const EVAL_OPERATIONS = {
     z.object({ name: z.string().trim().min(1).max(200), run_ids: z.array(z.string()).min(1).max(10_000) }).strict(),
     DatasetSummarySchema,
   ),
-  'evals.estimate': op('query', 'Calls, tokens and cost of a run before it starts (an estimate)', runInput, EvalEstimateSchema),
+  'evals.estimate': op(
+    'query',
+    'Calls, tokens and cost of a run before it starts (an estimate)',
+    // As many requests in flight as the run will send: how fast they go decides how long a fault moves traffic for.
+    runInput.extend({ concurrency: z.number().int().min(1).max(64).optional() }),
+    EvalEstimateSchema,
+  ),
   'evals.start': op(
     'mutation',
     'Start an evaluation run in the background',

@@ -21,6 +21,7 @@ export const OPERATION_NAMES = [
   'endpoints.details',
   'endpoints.zdr',
   'usage.traffic',
+  'usage.zdr_cost',
   'endpoints.probe',
   'endpoints.uptime',
   'routing.plan',

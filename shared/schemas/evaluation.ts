@@ -76,6 +76,11 @@ export const EvalEstimateSchema = z.object({
       /** the expected cost (USD): requests as built, at the prices of the endpoints routing picks, as often as it picks them; null when not known, and why in `cost_note` */
       cost_usd: z.number().nullable(),
       cost_note: z.string().nullable(),
+      /** the likely range of the cost (USD, 5th to 95th percentile of the run walked through routing with its endpoints' fault rates); null with cost_usd */
+      cost_low_usd: z.number().nullable(),
+      cost_high_usd: z.number().nullable(),
+      /** the request rate the expectation assumed, and how it was read */
+      cost_rate: z.string(),
       /** the worst case of the whole run for this model: one request's worst case times its requests */
       worst_usd: z.number().nullable(),
       /**
@@ -92,6 +97,9 @@ export const EvalEstimateSchema = z.object({
   output_tokens: z.number().int(),
   /** the expected cost of the run; null when a price is unknown */
   cost_usd: z.number().nullable(),
+  /** its likely range (5th to 95th percentile): one run's cost varies, as a fault sends a model's traffic to its fallbacks for 30 s */
+  cost_low_usd: z.number().nullable(),
+  cost_high_usd: z.number().nullable(),
   /** the most the run can cost; null when a price is unknown */
   worst_usd: z.number().nullable(),
   /** id of the item the highest worst case is for (of the dataset's longest states); null for an empty dataset */
@@ -108,6 +116,9 @@ export type EvalEstimate = z.infer<typeof EvalEstimateSchema>;
 /** The estimate a run started with: its expected cost and its worst case, each labelled as such on screen. */
 export const RunEstimateSchema = z.object({
   expected_usd: z.number().nullable(),
+  /** the expected cost's likely range as estimated; absent for runs from before */
+  low_usd: z.number().nullable().optional(),
+  high_usd: z.number().nullable().optional(),
   worst_usd: z.number().nullable(),
   input_tokens: z.number().int(),
   output_tokens: z.number().int(),

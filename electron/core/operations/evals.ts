@@ -49,6 +49,8 @@ async function startingEstimate(core: HandlerDeps, input: Parameters<typeof esti
     const e = await estimateRun(core, input);
     return {
       expected_usd: e.cost_usd,
+      low_usd: e.cost_low_usd,
+      high_usd: e.cost_high_usd,
       worst_usd: e.worst_usd,
       input_tokens: e.input_tokens,
       output_tokens: e.output_tokens,

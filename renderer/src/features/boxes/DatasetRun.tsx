@@ -71,9 +71,9 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
     variants: [{ model }],
   });
   // An estimate is shown only for the model, questions and dataset it was made for: they change under it as the reviewer works.
-  const inputKey = JSON.stringify(input());
+  const inputKey = JSON.stringify({ ...input(), concurrency });
   const estimating = useMutation({
-    mutationFn: async () => ({ of: inputKey, estimate: await call('evals.estimate', input()) }),
+    mutationFn: async () => ({ of: inputKey, estimate: await call('evals.estimate', { ...input(), concurrency }) }),
     onSuccess: setEstimated,
   });
   const estimate = estimated?.of === inputKey ? estimated.estimate : null;

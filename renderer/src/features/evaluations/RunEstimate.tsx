@@ -28,6 +28,14 @@ export function RunEstimate({ estimate, cascade, variantWord }: Props) {
               {estimate.cost_usd === null ? 'unknown' : formatUsd(estimate.cost_usd)}
             </dd>
           </div>
+          {estimate.cost_low_usd !== null && estimate.cost_high_usd !== null ? (
+            <div>
+              <dt>Likely</dt>
+              <dd className="mono" data-testid="likely-cost">
+                {formatUsd(estimate.cost_low_usd)} – {formatUsd(estimate.cost_high_usd)}
+              </dd>
+            </div>
+          ) : null}
           <div>
             <dt>Worst case</dt>
             <dd className="mono" data-testid="worst-case">
@@ -40,16 +48,17 @@ export function RunEstimate({ estimate, cascade, variantWord }: Props) {
           {estimate.per_variant.length === 1 ? variantWord : `${variantWord}s`})
           {cascadeRows.length > 0 ? ", and a cascade's second stage where its condition holds" : ''} · about {estimate.input_tokens.toLocaleString('en-US')}{' '}
           input and {estimate.output_tokens.toLocaleString('en-US')} output tokens. Expected: each request as it would be built, counted as its endpoint counts
-          tokens, at the prices of the endpoints routing picks, as often as it picks them (
-          {estimate.sampled === estimate.items ? 'every item' : `${estimate.sampled} items spread over the dataset`} priced one by one); it is refined from the
-          first answered items once the run starts. Worst case: every request tried on every endpoint of its route with the longest replies; the run cannot cost
-          more.
+          tokens ({estimate.sampled === estimate.items ? 'every item' : `${estimate.sampled} items spread over the dataset`} priced one by one), sent through
+          routing as it would send them: a fault keeps an endpoint out of load balancing for 30 s and its traffic goes to dearer ones, so one run costs more or
+          less than another. Likely: nine runs in ten cost within this range ({rateNote(estimate)}). Once the run starts, the expected cost is what is spent
+          plus the items left at what the answered ones cost. Worst case: every request tried on every endpoint of its route with the longest replies; the run
+          cannot cost more.
         </span>
         <span>
           Per {variantWord}:{' '}
           {estimate.per_variant
             .map((v, i) => {
-              // A cascade's expected cost is unknown by its nature: said once, below.
+              // A cascade's expected cost is said with the share it sends on, below.
               const expected =
                 v.cost_usd !== null ? formatUsd(v.cost_usd) : cascade[i] ? 'unknown before the run (below)' : `unknown (${v.cost_note ?? 'not known'})`;
               return `${v.variant} expected ${expected}, worst ${v.worst_usd === null ? 'unknown' : formatUsd(v.worst_usd)}`;
@@ -67,13 +76,21 @@ export function RunEstimate({ estimate, cascade, variantWord }: Props) {
       </div>
       {cascadeRows.length > 0 ? (
         <p className="notice" role="note" aria-label="Cascade estimate">
-          {`The expected cost of ${cascadeRows.length === 1 ? 'a cascade' : 'the cascades'} is unknown before the run: how many items the condition sends on to the second model is known only once the first has answered them (the Cascade panel of a run of both models says, per threshold). `}
+          {cascadeRows.every((v) => v.cost_usd === null)
+            ? `The expected cost of ${cascadeRows.length === 1 ? 'a cascade' : 'the cascades'} is unknown before the run: how many items the condition sends on to the second model is known only once the first has answered this dataset's items (a run of the first model alone says). `
+            : `${cascadeRows.map((v) => `${v.variant}: ${v.cost_usd === null ? `unknown (${v.cost_note ?? 'not known'})` : `expected ${formatUsd(v.cost_usd)}; ${v.cost_note ?? ''}`}`).join(' · ')}. `}
           {`Its worst case counts both stages for every item: `}
           {cascadeRows.map((v) => `${v.variant} at most ${v.worst_usd === null ? 'unknown' : formatUsd(v.worst_usd)}`).join(' · ')}.
         </p>
       ) : null}
     </>
   );
+}
+
+/** The request rate the expectation assumed, as the core read it, for each variant that says one. */
+function rateNote(estimate: EvalEstimate): string {
+  const rates = [...new Set(estimate.per_variant.map((v) => v.cost_rate).filter((r) => r !== 'not walked'))];
+  return rates.length === 1 ? `routing walked at ${rates[0]}` : `routing walked at each model's own rate: ${rates.join('; ')}`;
 }
 
 /** What a budget does to the run, once there is an estimate: below one request's worst case it sends nothing; below the expected cost it stops early. */

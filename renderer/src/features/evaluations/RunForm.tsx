@@ -101,7 +101,8 @@ export function RunForm({
     mutationFn: async () => {
       const seen = inputsSeen.current;
       const asking = await input();
-      const fresh = await call('evals.estimate', asking);
+      // As many in flight as the run will send: how fast requests go decides how long a fault moves traffic for.
+      const fresh = await call('evals.estimate', { ...asking, concurrency });
       return seen === inputsSeen.current ? { dataset: asking.dataset_id, estimate: fresh, cascade: asking.variants.map((v) => v.cascade !== undefined) } : null;
     },
     onSuccess: (fresh) => {

@@ -16,7 +16,8 @@ export function TrafficInput({
   return (
     <div className="toolbar small traffic-input">
       <span>
-        Cost per 1,000 requests is priced on your own traffic: each model&apos;s requests answered here (inspector and evaluation runs), their mean tokens.
+        Cost per 1,000 requests is priced on your own traffic (each model&apos;s requests answered here, inspector and evaluation runs, their mean tokens) as
+        routing sends them: each endpoint as often as it answers, with its failures and the fallbacks they cause.
         {traffic?.all ? ` ${traffic.all.requests.toLocaleString('en-US')} requests measured so far.` : ' No traffic measured yet.'} For a model without any,
         price a request of
       </span>

@@ -3,8 +3,8 @@ import { useMemo, useState } from 'react';
 import { EmptyState, ErrorNotice, Loading, Panel, ScreenHeader } from '../../ui/components';
 import { detailsQuery, listingQuery, modelsQuery } from '../endpoints';
 import { SandboxNotice } from '../settings';
-import { trafficQuery, zdrEndpointsQuery } from './api';
-import { sortRows, zdrRow, type Sort, type Traffic } from './impact';
+import { trafficQuery, zdrCostQuery, zdrEndpointsQuery } from './api';
+import { sortRows, zdrRow, type Sort } from './impact';
 import { TrafficInput } from './TrafficInput';
 import { ZdrTable } from './ZdrTable';
 
@@ -21,18 +21,17 @@ export function ZdrScreen() {
   const traffic = useQuery(trafficQuery());
   // Typed tokens of a request, for models without traffic here yet (nothing is assumed for them).
   const [typed, setTyped] = useState({ input: '', output: '' });
-  const typedTraffic: Traffic | null =
-    typed.input.trim() !== '' && Number.isFinite(Number(typed.input))
-      ? { input: Number(typed.input), output: Number(typed.output) || 0, requests: null }
+  const typedTokens =
+    typed.input.trim() !== '' && Number.isFinite(Number(typed.input)) && Number(typed.input) >= 0
+      ? { input_tokens: Number(typed.input), output_tokens: Math.max(0, Number(typed.output) || 0) }
       : null;
-  const trafficOf = (model: string): Traffic | null => {
-    const own = traffic.data?.models.find((m) => m.model === model);
-    return own ? { input: own.input_tokens, output: own.output_tokens, requests: own.requests } : typedTraffic;
-  };
+  // Priced by the core's cost model as routing sends requests; the list price beside it.
+  const costs = useQuery(zdrCostQuery(typedTokens));
+  const costOf = (model: string) => costs.data?.find((c) => c.model === model) ?? null;
   const zdrTags = new Set((zdr.data?.data ?? []).map((e) => `${e.model_id}|${e.tag}`));
   const rows = listings
     .flatMap((q, i) => (q.data ? [{ model: q.data, details: details[i]?.data ?? [] }] : []))
-    .map(({ model, details: detail }) => zdrRow({ model, details: detail, traffic: trafficOf(model.id) }, zdrTags));
+    .map(({ model, details: detail }) => zdrRow({ model, details: detail, cost: costOf(model.id) }, zdrTags));
   const sorted = useMemo(() => sortRows(rows, sort), [rows, sort]);
   const lost = rows.filter((r) => r.all > 0 && r.kept.length === 0);
   const unknownTotal = rows.reduce((n, r) => n + r.unknown, 0);

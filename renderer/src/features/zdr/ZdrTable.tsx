@@ -3,6 +3,8 @@ import { percent, perMillion, seconds, tokensPerSecond, UNKNOWN } from '../../ui
 import { ScrollArea } from '../../ui/ScrollArea';
 import { impact, type Sort, type SortKey, type ZdrRow } from './impact';
 
+const usd = (v: number | null) => (v === null ? UNKNOWN : formatUsd(v));
+
 /** Sorts by the sort made of the one in force. */
 type SortBy = (next: (sort: Sort) => Sort) => void;
 
@@ -39,12 +41,19 @@ function ModelRow({ row: r }: { row: ZdrRow }) {
         <div className="muted small zdr-providers">{r.kept.map((e) => e.provider_name.replace(' (simulated)', '')).join(', ') || 'none'}</div>
       </td>
       <td data-traffic={r.id} className="wrap impact">
-        {r.traffic ? impact(r, r.perThousand, (v) => (v === null ? UNKNOWN : formatUsd(v))) : <span className="muted">no traffic yet</span>}
-        {r.traffic ? (
-          <div className="muted small">
-            {r.traffic.requests === null ? 'typed' : `${r.traffic.requests.toLocaleString('en-US')} request${r.traffic.requests === 1 ? '' : 's'}`}:{' '}
-            {Math.round(r.traffic.input).toLocaleString('en-US')} in, {Math.round(r.traffic.output).toLocaleString('en-US')} out each
-          </div>
+        {r.cost ? impact(r, r.perThousand, usd) : <span className="muted">no traffic yet</span>}
+        {r.cost ? (
+          <>
+            <div className="muted small">list price: {impact(r, r.list, usd)}</div>
+            {r.cost.measured !== null ? <div className="muted small">your requests cost {formatUsd(r.cost.measured)} per 1,000</div> : null}
+            <div className="muted small">
+              {r.cost.traffic.requests === null
+                ? 'typed'
+                : `${r.cost.traffic.requests.toLocaleString('en-US')} request${r.cost.traffic.requests === 1 ? '' : 's'}`}
+              : {Math.round(r.cost.traffic.input_tokens).toLocaleString('en-US')} in, {Math.round(r.cost.traffic.output_tokens).toLocaleString('en-US')} out
+              each
+            </div>
+          </>
         ) : null}
       </td>
       <td className="wrap impact">
@@ -67,7 +76,11 @@ export function ZdrTable({ rows, sort, onSort }: { rows: ZdrRow[]; sort: Sort; o
           <tr>
             {header('model', 'Model')}
             {header('coverage', 'ZDR endpoints', 'Endpoints known to keep no prompts, of all; unknown ones are left out by zdr: true')}
-            {header('traffic', 'Per 1,000 of your requests', 'Cheapest cost of 1,000 requests like yours, all endpoints → ZDR only')}
+            {header(
+              'traffic',
+              'Per 1,000 of your requests',
+              'What 1,000 requests like yours cost as routing sends them (each endpoint as often as it answers, failures and fallbacks included), all endpoints → ZDR only; the cheapest list price below',
+            )}
             {header('input', 'Cheapest $/M in · out', 'Cheapest input and output prices, all endpoints → ZDR only, USD per million tokens')}
             {header('latency', 'Best TTFT p50', 'Best median time to first token, last 30 minutes, all endpoints → ZDR only')}
             {header('throughput', 'Best tok/s p50', 'Best median output tokens per second, last 30 minutes, all endpoints → ZDR only')}

@@ -1,4 +1,5 @@
 import type { Endpoint } from '../../../../shared/schemas/endpoint';
+import type { OperationOutput } from '../../../../shared/contract/operations';
 import type { EndpointDetail } from '../../../../shared/schemas/inspector';
 
 const priceOf = (value: string): number | null => (value === '-1' ? null : Number(value));
@@ -14,16 +15,8 @@ function change(before: number | null, after: number | null, format: (v: number 
   return `${format(before)} → ${format(after)} (${delta >= 0 ? '+' : ''}${delta.toFixed(0)}%)`;
 }
 
-/** Mean tokens of one request: measured from the user's traffic, or typed in. */
-export type Traffic = { input: number; output: number; requests: number | null };
-
-/** USD per 1,000 requests of `traffic` at an endpoint's prices; null when a price is unknown. */
-export function perThousand(e: Endpoint, traffic: Traffic): number | null {
-  const p = priceOf(e.pricing.prompt);
-  const c = priceOf(e.pricing.completion);
-  if (p === null || c === null) return null;
-  return 1000 * (traffic.input * p + traffic.output * c);
-}
+/** What 1,000 requests like the user's cost for one model, as the core's cost model prices them. */
+export type ZdrCost = OperationOutput<'usage.zdr_cost'>[number];
 
 /** One model's figures over all its endpoints and over its ZDR ones alone (each pair is [all, ZDR only]). */
 export interface ZdrRow {
@@ -31,8 +24,10 @@ export interface ZdrRow {
   name: string;
   all: number;
   kept: Endpoint[];
-  traffic: Traffic | null;
+  /** null when the model has no traffic here and no tokens were typed */
+  cost: ZdrCost | null;
   perThousand: readonly [number | null, number | null];
+  list: readonly [number | null, number | null];
   unknown: number;
   coverage: number | null;
   input: readonly [number | null, number | null];
@@ -45,11 +40,11 @@ export interface ZdrRow {
 export interface ModelEndpoints {
   model: { id: string; name: string; endpoints: Endpoint[] };
   details: readonly Pick<EndpointDetail, 'tag' | 'zdr'>[];
-  traffic: Traffic | null;
+  cost: ZdrCost | null;
 }
 
 /** The impact of zdr: true on one model: which endpoints stay (by `model_id|tag`), and each figure before and after. */
-export function zdrRow({ model, details, traffic: t }: ModelEndpoints, zdrTags: ReadonlySet<string>): ZdrRow {
+export function zdrRow({ model, details, cost }: ModelEndpoints, zdrTags: ReadonlySet<string>): ZdrRow {
   const all = model.endpoints;
   const kept = all.filter((e) => zdrTags.has(`${e.model_id}|${e.tag}`));
   const pair = (pick: (e: Endpoint) => number | null | undefined, better: (...v: number[]) => number) =>
@@ -59,8 +54,9 @@ export function zdrRow({ model, details, traffic: t }: ModelEndpoints, zdrTags: 
     name: model.name,
     all: all.length,
     kept,
-    traffic: t,
-    perThousand: t ? pair((e) => perThousand(e, t), Math.min) : ([null, null] as const),
+    cost,
+    perThousand: [cost?.now?.usd ?? null, cost?.zdr?.usd ?? null] as const,
+    list: [cost?.list_now ?? null, cost?.list_zdr ?? null] as const,
     unknown: all.filter((e) => details.find((d) => d.tag === e.tag)?.zdr === null).length,
     coverage: all.length === 0 ? null : (100 * kept.length) / all.length,
     input: pair((e) => priceOf(e.pricing.prompt), Math.min),
