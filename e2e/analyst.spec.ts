@@ -82,7 +82,7 @@ test('an analyst builds a set, sees problems live, saves, runs, compares and exp
   await app.goTo('Question sets');
   await page.getByRole('button', { name: /^Delivery triage sandbox/ }).click();
   await expect(sets.name).toHaveValue('Delivery triage');
-  await page.getByLabel('Also run on').selectOption(['sandbox/baseline-vision']);
+  await sets.alsoRunOn(['sandbox/baseline-vision']);
   await page.getByRole('button', { name: 'Run on 2 models' }).click();
   await page.getByRole('link', { name: 'Compare in Runs', exact: true }).click();
   await expect(page).toHaveURL(/compare=/);

@@ -1,10 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { strFromU8, unzipSync } from 'fflate';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures/server';
 import { AppPage } from './pages/app-page';
 import { BoxesPage } from './pages/boxes-page';
+import { EvaluationsPage } from './pages/evaluations-page';
 import { pngWithRects, type Rect } from '../electron/test-support/images';
 
 test.use({ sandboxFailures: false });
@@ -215,8 +217,12 @@ test('a reviewer labels truth per object, zooms, undoes, runs a box question per
   const downloads: Promise<import('@playwright/test').Download>[] = [];
   page.on('download', (d) => downloads.push(Promise.resolve(d)));
   await page.getByRole('button', { name: 'Export', exact: true }).click();
-  await expect.poll(() => downloads.length).toBe(2);
-  const files = await Promise.all(downloads.map(async (d) => ({ name: (await d).suggestedFilename(), text: readFileSync((await (await d).path())!, 'utf8') })));
+  // One file, named after the dataset: a zip of the COCO dataset and its answers.
+  await expect.poll(() => downloads.length).toBe(1);
+  const zip = await downloads[0]!;
+  const datasetName = (await boxes.dataset.locator('option:checked').textContent())!.replace(/ \(\d+ images?\)$/, '');
+  expect(zip.suggestedFilename()).toBe(`${datasetName}-${new Date().toISOString().slice(0, 10)}.coco.zip`);
+  const files = Object.entries(unzipSync(readFileSync((await zip.path())!))).map(([name, data]) => ({ name, text: strFromU8(data) }));
   const dataset = JSON.parse(files.find((f) => f.name.endsWith('.coco.json'))!.text) as {
     images: { id: number; file_name: string; width: number; height: number }[];
     categories: { id: number; name: string }[];
@@ -311,6 +317,23 @@ test("a reviewer checks an evaluation's box answers over a dataset of images, it
   await expect(page.getByTestId('box-run-metrics')).toContainText('badge: mean IoU');
   const report = await call<{ models: { questions: Record<string, { mean_iou: number }> }[] }>('evals.report', { id: run.id });
   await expect(page.getByTestId('box-run-metrics')).toContainText(`card: mean IoU ${report.models[0]!.questions['card']!.mean_iou.toFixed(3)}`);
+
+  // The same run in Evaluations: box cells give their IoU and name their edges; no filter or column
+  // that box answers cannot fill (they carry no confidence and have no majority class).
+  const evals = new EvaluationsPage(page);
+  await app.goTo('Evaluations');
+  await evals.open('Runs');
+  await expect(
+    evals.results
+      .getByRole('gridcell')
+      .filter({ hasText: /^IoU \d\.\d\d · t \d\.\d\d l \d\.\d\d b \d\.\d\d r \d\.\d\d/ })
+      .first(),
+  ).toBeVisible();
+  await expect(evals.filter('Wrong')).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Show items' }).getByRole('button', { name: /^Low confidence/ })).toHaveCount(0);
+  await expect(evals.metrics.getByRole('columnheader', { name: 'Majority baseline' })).toHaveCount(0);
+  await evals.results.scrollIntoViewIfNeeded();
+  await app.screenshotInBothThemes('box-run-in-evaluations');
 });
 
 test('images added to Boxes before it kept datasets are still there, and copy into a dataset with their verdicts', async ({ page, server }) => {

@@ -48,7 +48,7 @@ test('compare shows distributions, usage and run identity side by side, and expo
   await app.open(server.uiUrl);
   await app.goTo('Question sets');
   await composeSet(page, 'Triage');
-  await page.getByLabel('Also run on').selectOption(['sandbox/baseline-vision']);
+  await new QuestionSetsPage(page).alsoRunOn(['sandbox/baseline-vision']);
   await page.getByRole('button', { name: 'Run on 2 models' }).click();
   await page.getByRole('link', { name: 'Compare in Runs', exact: true }).click();
   await expect(page).toHaveURL(/compare=/);

@@ -89,6 +89,8 @@ test('a first start shows no problem on a blank form, a one-line notice, and the
   expect((await notice.boundingBox())!.height).toBeLessThan(48);
   // The provider preferences are folded until wanted.
   await expect(page.getByLabel('Zero data retention')).toBeHidden();
+  // No cascade preset saved yet: no preset picker offering only "none".
+  await expect(page.getByLabel('Cascade preset')).toHaveCount(0);
   await expect(page.getByRole('region', { name: 'Samples to try' })).toBeVisible();
   // Evaluations comes right after Runs.
   await expect(app.navLink('Evaluations')).toContainText('Alt 3');

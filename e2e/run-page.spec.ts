@@ -35,6 +35,9 @@ test('the run page has a section index that stays in view and moves to each sect
   await index.getByRole('button', { name: 'Summary' }).click();
   await expect(page.getByRole('heading', { level: 2, name: `${first.name} · done` })).toBeFocused();
 
+  // The majority baseline comes first after the metric's name: however many models, it is not pushed out of view.
+  expect((await evals.metrics.getByRole('columnheader').allTextContents())[1]).toBe('Majority baseline');
+
   // One heading says Metrics, however many sections speak of metrics.
   await expect(page.getByRole('heading', { name: 'Metrics', exact: true })).toHaveCount(1);
 

@@ -45,7 +45,7 @@ async function walk(page: Page, max = 250): Promise<{ stops: number; lost: strin
     const at = await page.evaluate(focusedInView);
     if (at === null) break;
     // Past the screen's end, Tab comes round to the sidebar: the walk is over.
-    if (await page.evaluate(() => document.activeElement?.closest('nav') !== null)) break;
+    if (await page.evaluate(() => document.activeElement?.closest('nav[aria-label="Screens"]') !== null)) break;
     // Round again to the first stop: the walk is over.
     const again = await page.evaluate(() => {
       const el = document.activeElement!;

@@ -14,6 +14,14 @@ export class QuestionSetsPage {
     this.validity = page.locator('.action-bar [role="status"]');
   }
 
+  /** Ticks the other models to run the set on, in the action bar's list, and closes the list. */
+  async alsoRunOn(models: readonly string[]): Promise<void> {
+    const list = this.page.locator('details.compare-models');
+    await list.locator('summary').click();
+    for (const m of models) await list.getByRole('checkbox', { name: m, exact: true }).check();
+    await list.locator('summary').click();
+  }
+
   question(name: string): Locator {
     return this.page.getByRole('group', { name: `Question ${name}` });
   }

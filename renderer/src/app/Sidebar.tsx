@@ -29,6 +29,12 @@ export function Sidebar({ screen, collapsed, onToggle, onShortcuts }: { screen: 
             <a href={`#/${s.id}`} aria-current={s.id === screen ? 'page' : undefined} title={`Alt+${s.key}`} aria-keyshortcuts={`Alt+${s.key}`}>
               <span className="nav-label">{s.label}</span>
               <kbd aria-hidden="true">{collapsed ? s.key : `Alt ${s.key}`}</kbd>
+              {/* Collapsed (narrow windows), a word under the digit: digits alone did not tell Evaluations from ZDR. */}
+              {collapsed ? (
+                <span className="nav-short" aria-hidden="true">
+                  {s.short}
+                </span>
+              ) : null}
             </a>
           </li>
         ))}

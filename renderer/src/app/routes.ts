@@ -1,12 +1,13 @@
 /** The screens in the order of the work: compose, run, evaluate, review boxes, then the providers and settings. */
+/** Each screen: its label, a word short enough for the collapsed sidebar, and its Alt shortcut's digit. */
 export const SCREENS = [
-  { id: 'question-sets', label: 'Question sets', key: '1' },
-  { id: 'runs', label: 'Runs', key: '2' },
-  { id: 'evaluations', label: 'Evaluations', key: '3' },
-  { id: 'boxes', label: 'Boxes', key: '4' },
-  { id: 'endpoints', label: 'Endpoints', key: '5' },
-  { id: 'zdr', label: 'ZDR', key: '6' },
-  { id: 'settings', label: 'Settings', key: '7' },
+  { id: 'question-sets', label: 'Question sets', short: 'Sets', key: '1' },
+  { id: 'runs', label: 'Runs', short: 'Runs', key: '2' },
+  { id: 'evaluations', label: 'Evaluations', short: 'Evals', key: '3' },
+  { id: 'boxes', label: 'Boxes', short: 'Boxes', key: '4' },
+  { id: 'endpoints', label: 'Endpoints', short: 'Endpts', key: '5' },
+  { id: 'zdr', label: 'ZDR', short: 'ZDR', key: '6' },
+  { id: 'settings', label: 'Settings', short: 'Settings', key: '7' },
 ] as const;
 
 export type ScreenId = (typeof SCREENS)[number]['id'];

@@ -2,24 +2,32 @@ import { useState } from 'react';
 import type { BoxItem } from '../../../../shared/schemas/inspector';
 import { ErrorNotice } from '../../ui/components';
 import { toBoxImages } from './review';
-import { exportFiles, save, type ExportFormat } from './transfer';
-import { useStored } from './use-stored';
+import { exportBase, exportFiles, save, type ExportFormat } from './transfer';
+import { useStored } from '../../lib/use-stored';
 
 const FORMATS: { format: ExportFormat; label: string }[] = [
-  { format: 'coco', label: 'COCO JSON (truth and answers)' },
+  { format: 'coco', label: 'COCO JSON (truth and answers, zipped)' },
   { format: 'label-studio', label: 'Label Studio JSON' },
   { format: 'yolo', label: 'YOLO (zip)' },
   { format: 'csv', label: 'CSV (pixels)' },
 ];
 
 /** The export format and its button: the truth, the answers with their IoU and the review, as files. */
-export function BoxExport({ items, threshold }: { items: readonly BoxItem[]; threshold: number }) {
+export function BoxExport({
+  items,
+  threshold,
+  name,
+}: {
+  items: readonly BoxItem[];
+  threshold: number;
+  /** what is exported, in its files' names */ name: string;
+}) {
   const [format, setFormat] = useStored<ExportFormat>('verdict.boxes.exportFormat', 'coco');
   const [error, setError] = useState<unknown>(null);
   const exportAs = () => {
     setError(null);
     try {
-      exportFiles(format, toBoxImages(items), `boxes-${new Date().toISOString().slice(0, 10)}`, threshold).forEach(save);
+      exportFiles(format, toBoxImages(items), exportBase(name, new Date()), threshold).forEach(save);
     } catch (e) {
       setError(e);
     }

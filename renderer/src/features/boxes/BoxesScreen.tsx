@@ -11,7 +11,7 @@ import { focusWhenShown } from '../../ui/focus-when-shown';
 import { EmptyState, ErrorNotice, Panel, ScreenHeader } from '../../ui/components';
 import { modelsQuery } from '../endpoints';
 import { evalKeys, evalRunsQuery } from '../evaluations';
-import { boxImageQuery, boxItemsQuery, imageOf, itemsKey, LEGACY, updateItem, type BoxSource, type ItemPatch } from './api';
+import { boxImageQuery, boxItemsQuery, imageDatasetsQuery, imageOf, itemsKey, LEGACY, updateItem, type BoxSource, type ItemPatch } from './api';
 import { BoxEditor } from './BoxEditor';
 import { BoxQuestions, questionProblems } from './BoxQuestions';
 import { DatasetPicker, LEGACY_ID, LegacyNotice } from './DatasetPicker';
@@ -25,7 +25,7 @@ import { truthFromFiles } from './transfer';
 import { useAddImages } from './use-add-images';
 import { imageLine, verdictLine } from './review-text';
 import { useReviewKeys } from './use-review-keys';
-import { useStored } from './use-stored';
+import { useStored } from '../../lib/use-stored';
 import './boxes.css';
 
 const today = () => new Date().toISOString().slice(0, 16).replace('T', ' ');
@@ -35,6 +35,9 @@ export function BoxesScreen() {
   const models = useQuery(modelsQuery());
   const [datasetId, setDatasetId] = useStored<string | null>('verdict.boxes.dataset', null);
   const [answers, setAnswers] = useState<{ run_id: string | null; variant: number }>({ run_id: null, variant: 0 });
+  const imageDatasets = useQuery(imageDatasetsQuery());
+  // Exports are named after the dataset under review.
+  const datasetName = datasetId === LEGACY_ID ? 'boxes' : (imageDatasets.data?.find((d) => d.id === datasetId)?.name ?? 'boxes');
   const source: BoxSource | null = datasetId === LEGACY_ID ? LEGACY : datasetId ? { kind: 'dataset', dataset_id: datasetId, ...answers } : null;
   const runs = useQuery(evalRunsQuery());
   const items = useQuery({ ...boxItemsQuery(source ?? LEGACY), enabled: source !== null });
@@ -211,7 +214,10 @@ export function BoxesScreen() {
   useEffect(() => {
     if (runs.data && folded?.dataset !== datasetId) setFolded({ dataset: datasetId, open: !run });
   }, [runs.data !== undefined, datasetId]);
-  const setupOpen = folded?.dataset === datasetId ? folded.open : !run;
+  // Folded or opened by the reviewer, per dataset: kept across runs, screens and reloads (it re-opened on every return).
+  const [remembered, remember] = useStored<Record<string, boolean>>('verdict.boxes.setupOpen', {});
+  const setupKey = datasetId ?? '';
+  const setupOpen = remembered[setupKey] ?? (folded?.dataset === datasetId ? folded.open : !run);
   const effectiveLabel = nextLabel === undefined ? names[0] : nextLabel || undefined;
   const runSummary = run ? `${run.name} · ${run.status}, ${run.done} of ${run.total}` : source?.kind === 'dataset' ? 'not run yet' : '';
   return (
@@ -234,7 +240,7 @@ export function BoxesScreen() {
                 onChange={(e) => e.target.files && importTruth.mutate(e.target.files)}
               />
             </label>
-            <BoxExport items={list} threshold={threshold} />
+            <BoxExport items={list} threshold={threshold} name={datasetName} />
           </>
         }
       />
@@ -270,7 +276,16 @@ export function BoxesScreen() {
       {source?.kind === 'legacy' ? <LegacyNotice onCopied={open} /> : null}
       {add.error ? <ErrorNotice error={add.error} title="Images not added" /> : null}
       {/* Questions and runs fold away once a run is there: the workbench below is what a reviewer came for. */}
-      <details className="panel boxes-setup" open={setupOpen} onToggle={(e) => setFolded({ dataset: datasetId, open: e.currentTarget.open })}>
+      <details
+        className="panel boxes-setup"
+        open={setupOpen}
+        onToggle={(e) => {
+          const nowOpen = e.currentTarget.open;
+          setFolded({ dataset: datasetId, open: nowOpen });
+          // A toggle the reviewer made, not the screen's own default moving (that fires toggle too).
+          if (nowOpen !== setupOpen) remember({ ...remembered, [setupKey]: nowOpen });
+        }}
+      >
         <summary>
           <strong>Box questions and runs</strong>{' '}
           <span className="muted small">

@@ -1,8 +1,9 @@
 import type { BoxItem } from '../../../../shared/schemas/inspector';
-import { colourOf } from './palette';
 import { answersOf, iousOf } from './review';
 import { ReviewKeys, useVerdictKey } from './ReviewKeys';
-import { staleAdvice, staleLabel } from './stale';
+import { staleAdvice } from './stale';
+import { AnswerList, VerdictHistory } from './AnswerList';
+import { VerdictButtons, type Verdict } from './VerdictButtons';
 import { verdictSummary } from './review-text';
 
 /** The models of the run under review, by their place in it. */
@@ -19,7 +20,7 @@ export interface RunImage {
   onRun: (every: boolean) => void;
 }
 
-export type Verdict = BoxItem['verdict'];
+export type { Verdict } from './VerdictButtons';
 
 interface Props {
   item: BoxItem;
@@ -56,36 +57,6 @@ function wholeVerdict(item: BoxItem, questions: readonly string[], perQuestion: 
   return verdicts.length > 0 && verdicts.every((v) => v !== null && v === verdicts[0]) ? verdicts[0]! : null;
 }
 
-const VERDICT_WORD = { accepted: 'Accepted', rejected: 'Rejected' } as const;
-
-function VerdictButtons({ name, current, onVerdict }: { name: string; current: Verdict; onVerdict: (v: Verdict) => void }) {
-  return (
-    <span className="verdict-buttons">
-      <button
-        type="button"
-        className={current === 'accepted' ? 'verdict-on' : 'secondary'}
-        aria-pressed={current === 'accepted'}
-        onClick={() => onVerdict('accepted')}
-        aria-label={`Accept ${name}`}
-      >
-        Accept
-      </button>
-      <button
-        type="button"
-        className={current === 'rejected' ? 'verdict-on verdict-rejected' : 'secondary'}
-        aria-pressed={current === 'rejected'}
-        onClick={() => onVerdict('rejected')}
-        aria-label={`Reject ${name}`}
-      >
-        Reject
-      </button>
-      <button type="button" className="secondary" disabled={current === null} onClick={() => onVerdict(null)} aria-label={`Clear ${name}`}>
-        Clear
-      </button>
-    </span>
-  );
-}
-
 /**
  * The review of one image as a list of its answers (as Label Studio reviews each region): per
  * question the IoU, whether it is drawn, and a verdict set on that answer alone; a verdict on the
@@ -110,7 +81,6 @@ export function ReviewBar({
   runImage,
 }: Props) {
   const scores = iousOf(item);
-  const answers = answersOf(item);
   const questions = reviewQuestions(item, labels);
   const summary = verdictSummary(item);
   const focused = perQuestion ? (focus && questions.includes(focus) ? focus : (questions[0] ?? null)) : null;
@@ -120,22 +90,7 @@ export function ReviewBar({
   const confirmKey = useVerdictKey(item.verdict);
   return (
     <div className="box-review">
-      {models && models.names.length > 1 ? (
-        <div className="toolbar">
-          <label htmlFor="review-model">Judging the answers of</label>
-          <select id="review-model" value={models.variant} onChange={(e) => models.onVariant(Number(e.target.value))}>
-            {models.names.map((name, i) => (
-              <option key={`${i}-${name}`} value={i}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </div>
-      ) : item.model ? (
-        <p className="muted small" data-testid="judged-model">
-          Judging the answers of {item.model}
-        </p>
-      ) : null}
+      <JudgedModel models={models} model={item.model} />
       <strong data-testid="iou">
         {Object.keys(scores).length === 0
           ? 'IoU: not available yet'
@@ -144,42 +99,17 @@ export function ReviewBar({
             : `${passing} of ${Object.keys(scores).length} pass`}
       </strong>
       {perQuestion ? (
-        <ul className="plain-list answer-list" aria-label="Answers to review">
-          {questions.map((q) => {
-            const v = item.verdicts[q] ?? null;
-            const s = scores[q];
-            return (
-              <li key={q} aria-current={q === focused ? 'true' : undefined} data-question={q} onClick={() => onFocus(q)}>
-                <div className="answer-row-head">
-                  <label className="answer-visible" title={hidden.has(q) ? 'Draw this answer' : 'Hide this answer from the image'}>
-                    <input
-                      type="checkbox"
-                      checked={!hidden.has(q)}
-                      disabled={!(q in answers)}
-                      onChange={() => onToggleHidden(q)}
-                      aria-label={`Show the answer to ${q}`}
-                    />
-                    <span className="swatch" style={{ background: colourOf(q, labels) }} aria-hidden="true" />
-                  </label>
-                  <button type="button" className="link-button answer-name" onClick={() => onFocus(q)}>
-                    {q}
-                  </button>
-                  <span className={`small ${s === undefined ? 'muted' : s >= threshold ? 'text-ok' : 'text-error'}`} data-testid={`iou-${q}`}>
-                    {s === undefined ? (q in answers ? 'no truth' : 'no answer') : `IoU ${s.toFixed(3)}`}
-                  </span>
-                </div>
-                <div className="answer-row-verdict">
-                  <VerdictButtons name={q} current={v?.verdict ?? null} onVerdict={(next) => onVerdict(q, next)} />
-                  <span className={`small ${v?.stale ? 'text-stale' : 'muted'}`} data-testid={`verdict-${q}`}>
-                    {v
-                      ? `${VERDICT_WORD[v.verdict]}${v.whole_image ? ' with the image' : ''}${v.stale ? ` · stale: ${staleLabel(v.stale_reason)}` : ''}`
-                      : 'no verdict'}
-                  </span>
-                </div>
-              </li>
-            );
-          })}
-        </ul>
+        <AnswerList
+          item={item}
+          questions={questions}
+          labels={labels}
+          threshold={threshold}
+          focused={focused}
+          onFocus={onFocus}
+          onVerdict={onVerdict}
+          hidden={hidden}
+          onToggleHidden={onToggleHidden}
+        />
       ) : null}
       <div className="toolbar whole-image">
         <span className="small">{perQuestion ? 'Whole image' : 'Verdict'}</span>
@@ -212,19 +142,37 @@ export function ReviewBar({
         key={`${item.id}-${item.verdict_model ?? ''}-${focused ?? ''}-${noteOn?.verdict ?? ''}-note`}
         onBlur={(e) => noteOn && e.target.value !== noteOn.note && onNote(perQuestion ? focused : null, e.target.value)}
       />
-      {item.history.length > 0 ? (
-        <details className="verdict-history">
-          <summary className="small">Earlier verdicts ({item.history.length})</summary>
-          <ul className="plain-list small">
-            {item.history.map((h, i) => (
-              <li key={i}>
-                {VERDICT_WORD[h.verdict]} {h.question === '' ? 'the image' : h.question}
-                {h.note ? `: “${h.note}”` : ''} <span className="muted">({h.ended_at.slice(0, 16).replace('T', ' ')})</span>
-              </li>
-            ))}
-          </ul>
-        </details>
-      ) : null}
+      <VerdictHistory history={item.history} />
+      <StepTools onStep={onStep} runImage={runImage} autoAdvance={autoAdvance} onAutoAdvance={onAutoAdvance} />
+      <ReviewKeys perQuestion={perQuestion} />
+    </div>
+  );
+}
+
+/** Whose answers are judged: a choice among the run's models, or the one model named. */
+function JudgedModel({ models, model }: { models: RunModels | null; model: string | null }) {
+  return models && models.names.length > 1 ? (
+    <div className="toolbar">
+      <label htmlFor="review-model">Judging the answers of</label>
+      <select id="review-model" value={models.variant} onChange={(e) => models.onVariant(Number(e.target.value))}>
+        {models.names.map((name, i) => (
+          <option key={`${i}-${name}`} value={i}>
+            {name}
+          </option>
+        ))}
+      </select>
+    </div>
+  ) : model ? (
+    <p className="muted small" data-testid="judged-model">
+      Judging the answers of {model}
+    </p>
+  ) : null;
+}
+
+/** Moving on: the previous and next image, running this image again, and moving on by itself once every answer is judged. */
+function StepTools({ onStep, runImage, autoAdvance, onAutoAdvance }: Pick<Props, 'onStep' | 'runImage' | 'autoAdvance' | 'onAutoAdvance'>) {
+  return (
+    <>
       <div className="toolbar">
         <button type="button" className="secondary" onClick={() => onStep(-1)} title="K or [">
           Previous
@@ -245,7 +193,6 @@ export function ReviewBar({
       <label className="checkbox small">
         <input type="checkbox" checked={autoAdvance} onChange={(e) => onAutoAdvance(e.target.checked)} /> Next image once every answer has a verdict
       </label>
-      <ReviewKeys perQuestion={perQuestion} />
-    </div>
+    </>
   );
 }

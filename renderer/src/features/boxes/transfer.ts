@@ -14,14 +14,17 @@ export interface ExportFile {
   data: string | Uint8Array;
 }
 
-/** The files one export gives: COCO and its answers set, Label Studio tasks, a YOLO zip, or CSV. */
+/** The file one export gives: a zip of COCO and its answers set, Label Studio tasks, a YOLO zip, or CSV. */
 export function exportFiles(format: ExportFormat, images: readonly BoxImage[], base: string, threshold: number): ExportFile[] {
   if (format === 'coco') {
+    // One download (two made browsers ask twice, and the second was easily lost): the COCO dataset
+    // and the answers as COCO results, in one zip named like them.
     const { dataset, answers } = toCoco(images);
-    return [
-      { name: `${base}.coco.json`, type: 'application/json', data: JSON.stringify(dataset, null, 1) },
-      { name: `${base}.coco-answers.json`, type: 'application/json', data: JSON.stringify(answers, null, 1) },
-    ];
+    const entries = {
+      [`${base}.coco.json`]: strToU8(JSON.stringify(dataset, null, 1)),
+      [`${base}.coco-answers.json`]: strToU8(JSON.stringify(answers, null, 1)),
+    };
+    return [{ name: `${base}.coco.zip`, type: 'application/zip', data: zipSync(entries) }];
   }
   if (format === 'label-studio') return [{ name: `${base}.label-studio.json`, type: 'application/json', data: JSON.stringify(toLabelStudio(images), null, 1) }];
   if (format === 'csv') return [{ name: `${base}.csv`, type: 'text/csv', data: toBoxCsv(images, threshold) }];
@@ -30,6 +33,15 @@ export function exportFiles(format: ExportFormat, images: readonly BoxImage[], b
   for (const l of labels) entries[`labels/${l.file}`] = strToU8(l.text);
   return [{ name: `${base}.yolo.zip`, type: 'application/zip', data: zipSync(entries) }];
 }
+
+/** Export files' names: the dataset's name, made safe for a file name, and the day ("shelf-2026-11-27"). */
+export const exportBase = (name: string, day: Date): string =>
+  `${
+    name
+      .trim()
+      .replace(/[^\w.-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'boxes'
+  }-${day.toISOString().slice(0, 10)}`;
 
 /** Offers a file for download (binary or text). */
 export function save(file: ExportFile): void {

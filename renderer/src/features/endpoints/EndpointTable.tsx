@@ -3,6 +3,8 @@ import type { Endpoint } from '../../../../shared/schemas/endpoint';
 import type { EndpointDetail } from '../../../../shared/schemas/inspector';
 import { integer, percent, perMillion, seconds, STATUS_LABEL, tokensPerSecond, UNKNOWN } from '../../ui/format';
 import { ScrollArea } from '../../ui/ScrollArea';
+import { counted } from '../../lib/plural';
+import { unmeasuredText } from './unmeasured-text';
 
 export interface Row {
   record: Endpoint;
@@ -183,7 +185,7 @@ function EndpointRow({ row: r, unmeasured }: { row: Row; unmeasured: { tag: stri
               .filter((u) => u.tag === r.record.tag)
               .map((u) => (
                 <div key={u.tag} className="unmeasured small" role="note">
-                  Could not be measured: {u.reason}
+                  {unmeasuredText(u.reason, r.record.latency_last_30m !== null || r.record.throughput_last_30m !== null)}
                 </div>
               ))}
           </th>
@@ -225,7 +227,7 @@ export function EndpointTable({ rows, unmeasured = [] }: { rows: Row[]; unmeasur
         <label htmlFor="endpoint-filter">Filter</label>
         <input id="endpoint-filter" type="search" placeholder="provider, tag or quantization" value={filter} onChange={(e) => setFilter(e.target.value)} />
         <span className="muted small">
-          {sorted.length} of {rows.length} endpoints · {UNKNOWN} means unknown, or no traffic in that window
+          {sorted.length} of {counted(rows.length, 'endpoint')} · {UNKNOWN} means unknown, or no traffic in that window
         </span>
       </div>
       <ScrollArea label="Endpoints, scrolls sideways">

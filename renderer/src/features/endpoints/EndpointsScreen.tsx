@@ -11,6 +11,7 @@ import { EndpointTable, type Row } from './EndpointTable';
 import { RequestShape } from './RequestShape';
 import { RoutePreview } from './RoutePreview';
 import { UptimeChart } from './UptimeChart';
+import { counted } from '../../lib/plural';
 
 /** Live updates, and measuring each endpoint now (real providers charge for it). */
 function MeasureActions({ live, onLive, probe }: { live: boolean; onLive: (live: boolean) => void; probe: ReturnType<typeof useProbeEndpoints> }) {
@@ -50,7 +51,7 @@ function ModelPanels({
 }) {
   return (
     <>
-      <Panel title={`${listing.name} — ${listing.endpoints.length} endpoints`}>
+      <Panel title={`${listing.name} — ${counted(listing.endpoints.length, 'endpoint')}`}>
         <p className="muted small">{listing.description}</p>
         <EndpointTable rows={rows} unmeasured={unmeasured} />
       </Panel>
@@ -118,7 +119,7 @@ export function EndpointsScreen() {
             <select id="model-picker" value={model} onChange={(e) => setModel(e.target.value)}>
               {models.data.map((m) => (
                 <option key={m.id} value={m.id} title={modelKind(m)}>
-                  {m.name} ({m.id}) · {m.endpoint_count} endpoints · {kindTag(m)}
+                  {m.name} ({m.id}) · {counted(m.endpoint_count, 'endpoint')} · {kindTag(m)}
                   {m.callable_endpoints === 0 ? ' · needs a key' : ''}
                 </option>
               ))}

@@ -4,12 +4,13 @@ import type { DatasetSummary, ImportReport } from '../../../../shared/schemas/ev
 import { call, uploadDataset } from '../../transport/transport';
 import { download, fileName } from '../../lib/download';
 import { EmptyState, ErrorNotice, Panel } from '../../ui/components';
-import { setsQuery } from '../question-sets';
+import { setQuery, setsQuery } from '../question-sets';
 import { datasetsQuery, evalKeys, forgetRuns } from './api';
 import { DatasetBrowser } from './DatasetBrowser';
 import { importHeadline } from './import-headline';
 import { announce } from '../../ui/announcer';
 import { QuestionSetSelect } from './QuestionSetSelect';
+import { templateCsv } from './dataset-template';
 import { SaveAsDataset } from './SaveAsDataset';
 import { once } from '../../lib/send-once';
 import { readDataUrl } from '../../lib/read-file';
@@ -105,7 +106,7 @@ function ImportForm({ onImported }: { onImported: (d: DatasetSummary) => void })
           <input type="file" accept=".csv,.jsonl" aria-label="Labels file" onChange={(e) => setLabels(e.target.files?.[0] ?? null)} />
         </label>
       ) : null}
-      <FormatHelp />
+      <FormatHelp setId={setId || sets.data?.[0]?.id || ''} />
       <label className="inline-check">
         <input type="checkbox" checked={validOnly} onChange={(e) => setValidOnly(e.target.checked)} /> Import only the valid rows
       </label>
@@ -119,11 +120,24 @@ function ImportForm({ onImported }: { onImported: (d: DatasetSummary) => void })
 }
 
 /** The file formats, where the file is chosen (they were only in the README). */
-function FormatHelp() {
+/** How a dataset file is laid out, with a template to fill in for the chosen set. */
+function FormatHelp({ setId }: { setId: string }) {
+  const set = useQuery({ ...setQuery(setId), enabled: setId !== '' });
   return (
     <details className="format-help">
       <summary className="small">What the file looks like</summary>
       <div className="small">
+        {set.data ? (
+          <p>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => download(fileName(`${set.data.name} template`, 'csv'), templateCsv(set.data.request.questions), 'text/csv')}
+            >
+              Download a CSV template for “{set.data.name}”
+            </button>
+          </p>
+        ) : null}
         <p>
           One item per row (CSV) or line (JSONL), or a JSON array. Each has an <span className="mono">id</span>, the <span className="mono">state</span> to
           judge, and an expected answer per question: <span className="mono">expected.&lt;question&gt;</span> columns in CSV, an{' '}

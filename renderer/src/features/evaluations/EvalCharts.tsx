@@ -1,3 +1,4 @@
+import { sharedLabels } from './chart-labels';
 import { useMemo, type CSSProperties } from 'react';
 import type { EvalReport, ReliabilityBin } from '../../../../shared/schemas/evaluation';
 import { Chart, NEUTRAL, PALETTE, shadeOf } from '../../ui/Chart';
@@ -110,6 +111,7 @@ export function AccuracyCostChart({ report, question, type }: { report: EvalRepo
       colour: PALETTE[i % PALETTE.length],
     }));
     const shown = points.filter((p): p is typeof p & { cost: number; value: number } => p.cost !== null && p.value !== null);
+    const labels = sharedLabels(shown);
     const costs = shown.map((p) => p.cost).filter((c) => c > 0);
     // Prices of models often differ a hundredfold: a log axis keeps the cheap ones apart.
     const spread = costs.length > 1 && Math.max(...costs) / Math.min(...costs) > 10;
@@ -130,13 +132,14 @@ export function AccuracyCostChart({ report, question, type }: { report: EvalRepo
           data: shown.filter((p) => p.interval).map((p) => [p.cost, p.interval!.low, p.interval!.high]),
           z: 1,
         },
-        ...shown.map((p) => ({
+        ...shown.map((p, i) => ({
           name: p.model,
           type: 'scatter',
           color: p.colour,
           symbolSize: 12,
           z: 2,
-          label: { show: true, position: 'right', formatter: p.model.split('/').pop(), fontSize: 11 },
+          // Models at the same point share one label, not names printed over each other.
+          label: { show: labels[i] !== '', position: 'right', formatter: labels[i], fontSize: 11 },
           tooltip: { formatter: () => `${p.model}: ${metric.replace('_', ' ')} ${p.value.toFixed(3)} at $${p.cost.toPrecision(3)} per 1,000 items` },
           data: [[p.cost, p.value]],
         })),

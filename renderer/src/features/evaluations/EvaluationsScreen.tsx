@@ -4,7 +4,8 @@ import './evaluations.css';
 import { Panel, ScreenHeader } from '../../ui/components';
 import { focusWhenShown } from '../../ui/focus-when-shown';
 import { TabList } from '../../ui/Tabs';
-import { RemoveSamples, SampleOffer } from '../samples';
+import { AddSamples, RemoveSamples, SampleOffer } from '../samples';
+import type { EvalRun } from '../../../../shared/schemas/evaluation';
 import { datasetsQuery, evalRunsQuery } from './api';
 import { DatasetsPanel } from './DatasetsPanel';
 import { RunForm } from './RunForm';
@@ -24,6 +25,8 @@ const TABS: { id: Tab; label: string }[] = [
 export function EvaluationsScreen() {
   const [dataset, setDataset] = useState<string | null>(null);
   const [runId, setRunId] = useState<string | null>(null);
+  // A finished run to run again from the New run tab, as its baseline.
+  const [again, setAgain] = useState<EvalRun | null>(null);
   // A run just started is brought into view; one chosen from the list is not moved to.
   const [started, setStarted] = useState<string | null>(null);
   const runs = useQuery(evalRunsQuery());
@@ -44,7 +47,17 @@ export function EvaluationsScreen() {
       <ScreenHeader
         title="Evaluations"
         description="Run a question set over a labelled dataset on several models: how often each is right, what it costs, how fast it is, and whether its probabilities can be trusted."
-        actions={<RemoveSamples />}
+        actions={
+          <>
+            <AddSamples
+              onAdded={({ dataset: added }) => {
+                setDataset(added);
+                setTab('datasets');
+              }}
+            />
+            <RemoveSamples />
+          </>
+        }
       />
       <SampleOffer
         onAdded={({ dataset: added }) => {
@@ -84,6 +97,7 @@ export function EvaluationsScreen() {
       <div role="tabpanel" id="eval-panel-new" aria-labelledby="eval-tab-new" hidden={tab !== 'new'}>
         <RunForm
           datasetId={dataset}
+          again={again}
           onStarted={(id) => {
             setRunId(id);
             setStarted(id);
@@ -111,7 +125,19 @@ export function EvaluationsScreen() {
                 ))}
               </ul>
             </Panel>
-            {current ? <RunView key={current} id={current} runs={runs.data} reveal={current === started && tab === 'runs'} /> : null}
+            {current ? (
+              <RunView
+                key={current}
+                id={current}
+                runs={runs.data}
+                reveal={current === started && tab === 'runs'}
+                onRunAgain={(run) => {
+                  setAgain(run);
+                  setTab('new');
+                  focusWhenShown(() => document.getElementById('eval-tab-new'));
+                }}
+              />
+            ) : null}
           </>
         ) : (
           <Panel title="Evaluation runs">

@@ -17,6 +17,7 @@ export function MatrixFilters({
   only,
   fits,
   onOnly,
+  confidence = true,
 }: {
   filter: ResultFilter;
   onFilter: (filter: ResultFilter) => void;
@@ -25,10 +26,12 @@ export function MatrixFilters({
   only: string | null;
   fits: boolean;
   onOnly: (question: string) => void;
+  /** Whether any question's answers carry a confidence (box answers carry none): else no Low confidence filter. */
+  confidence?: boolean;
 }) {
   return (
     <div className="segmented" role="group" aria-label="Show items">
-      {FILTERS.map((f) => (
+      {FILTERS.filter((f) => confidence || f.id !== 'low').map((f) => (
         <button key={f.id} type="button" aria-pressed={filter === f.id} onClick={() => onFilter(f.id)} title={f.title}>
           {f.label}
         </button>

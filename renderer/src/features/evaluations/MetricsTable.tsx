@@ -1,7 +1,7 @@
 import type { EvalReport, QuestionMetrics } from '../../../../shared/schemas/evaluation';
 import { formatUsd } from '../../../../shared/money/format-usd';
 import { UNKNOWN } from '../../ui/format';
-import { bestOf, costPerThousand, intervalText, metricOf, provisionalReason, value3 } from './metric-format';
+import { bestOf, costPerThousand, intervalText, marksLegend, metricOf, provisionalReason, value3 } from './metric-format';
 import { ScrollArea } from '../../ui/ScrollArea';
 
 const METRICS: Record<string, string[]> = {
@@ -69,29 +69,40 @@ function BaselineCell({ q, metric }: { q: QuestionMetrics | undefined; metric: s
 /**
  * Per question, each metric with the models side by side, each value with its 95% interval, the
  * best in a row marked (★ when the others' intervals stay below it, ☆ when they reach it), the
- * majority-class baseline beside accuracy; then cost, tokens and latency per model.
+ * majority-class baseline beside accuracy, first after the metric's name so no number of models pushes it out of view;
+ * then cost, tokens and latency per model.
  */
 export function MetricsTable({ report, running }: { report: EvalReport; running: boolean }) {
   const questions = Object.entries(report.models[0]?.questions ?? {});
-  const span = report.models.length + 2;
+  // A majority baseline is for answers with classes (yes/no, choice, score): box runs have no such column.
+  const withBaseline = questions.some(([, q]) => q.type !== 'box');
+  const span = report.models.length + (withBaseline ? 2 : 1);
+  const pad = withBaseline ? <td /> : null;
   const minimum = report.min_final_n ?? 0;
   return (
     <ScrollArea label="Metrics per model, scrolls sideways">
       <p className="muted small" data-testid="interval-method">
-        {report.interval_method}. ★ best in the row, its lead beyond the others&apos; intervals; ☆ best, but within another model&apos;s interval.
+        {report.interval_method}.{' '}
+        {marksLegend(
+          questions.map(([, q]) => q.n),
+          minimum,
+          running,
+        )}
       </p>
       <table className="table metrics-table" aria-label="Metrics per model">
         <thead>
           <tr>
             <th scope="col">Metric</th>
+            {withBaseline ? (
+              <th scope="col" title="What always giving the most common expected answer scores">
+                Majority baseline
+              </th>
+            ) : null}
             {report.models.map((m) => (
               <th key={m.model} scope="col" className="mono">
                 {m.model}
               </th>
             ))}
-            <th scope="col" title="What always giving the most common expected answer scores">
-              Majority baseline
-            </th>
           </tr>
         </thead>
         {questions.map(([name, first]) => {
@@ -101,12 +112,12 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
               <QuestionHead name={name} q={first} minimum={minimum} running={running} span={span} />
               <tr>
                 <td title={METRIC_LABELS['n']![1]}>n</td>
+                {pad}
                 {report.models.map((m) => (
                   <td key={m.model} className="mono" data-metric={`${m.model} ${name} n`}>
                     {String(m.questions[name]?.n ?? 0)}
                   </td>
                 ))}
-                <td />
               </tr>
               {(METRICS[first.type] ?? []).map((metric) => {
                 const cells = report.models.map((m) => metricOf(m.questions[name], metric));
@@ -120,6 +131,7 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
                 return (
                   <tr key={metric}>
                     <td title={METRIC_LABELS[metric]?.[1]}>{METRIC_LABELS[metric]?.[0] ?? metric}</td>
+                    {withBaseline ? <BaselineCell q={first} metric={metric} /> : null}
                     {report.models.map((m, i) => (
                       <td key={m.model} className={`metric-cell${provisional ? ' provisional' : ''}`}>
                         <span className="mono" data-metric={`${m.model} ${name} ${metric}`}>
@@ -141,7 +153,6 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
                         {cells[i]!.interval ? <span className="metric-interval">{intervalText(cells[i]!.interval)}</span> : null}
                       </td>
                     ))}
-                    <BaselineCell q={first} metric={metric} />
                   </tr>
                 );
               })}
@@ -154,28 +165,29 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
               per model
             </th>
           </tr>
-          {/* Each row ends with the baseline column's cell, empty: the rows run the table's width. */}
+          {/* Each row has the baseline column's cell, empty: the rows run the table's width. */}
           <tr>
             <td>items (failed)</td>
+            {pad}
             {report.models.map((m) => (
               <td key={m.model} className="mono">
                 {m.items} ({m.failed})
               </td>
             ))}
-            <td />
           </tr>
           <tr>
             <td>cost</td>
+            {pad}
             {report.models.map((m) => (
               <td key={m.model} className="mono">
                 {formatUsd(m.cost_usd)}
                 {m.cost_unknown ? ` + ${m.cost_unknown} unknown` : ''}
               </td>
             ))}
-            <td />
           </tr>
           <tr>
             <td>cost / 1,000 items</td>
+            {pad}
             {report.models.map((m) => {
               const c = costPerThousand(m);
               return (
@@ -184,25 +196,24 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
                 </td>
               );
             })}
-            <td />
           </tr>
           <tr>
             <td>tokens in / out</td>
+            {pad}
             {report.models.map((m) => (
               <td key={m.model} className="mono">
                 {m.input_tokens.toLocaleString('en-US')} / {m.output_tokens.toLocaleString('en-US')}
               </td>
             ))}
-            <td />
           </tr>
           <tr>
             <td>latency p50 / p95</td>
+            {pad}
             {report.models.map((m) => (
               <td key={m.model} className="mono">
                 {m.latency_ms.p50 === null ? UNKNOWN : `${Math.round(m.latency_ms.p50)} / ${Math.round(m.latency_ms.p95 ?? 0)} ms`}
               </td>
             ))}
-            <td />
           </tr>
         </tbody>
       </table>

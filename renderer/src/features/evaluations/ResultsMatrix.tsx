@@ -33,12 +33,15 @@ export function ResultsMatrix({
   models,
   onOpen,
   ref,
+  confidence = true,
 }: {
   runId: string;
   done: number;
   questions: string[];
   models: string[];
   onOpen: (position: number) => void;
+  /** Whether any question's answers carry a confidence (a run of box questions has none). */
+  confidence?: boolean;
   ref?: Ref<ResultsMatrixHandle>;
 }) {
   const [filter, setFilter] = useState<ResultFilter>('all');
@@ -85,7 +88,16 @@ export function ResultsMatrix({
   useImperativeHandle(ref, () => ({ focusActive: nav.focusActive }));
   return (
     <div className="results-matrix">
-      <MatrixFilters filter={filter} onFilter={setFilter} total={total} questions={allQuestions} only={only} fits={fits} onOnly={setChosen} />
+      <MatrixFilters
+        filter={filter}
+        onFilter={setFilter}
+        total={total}
+        questions={allQuestions}
+        only={only}
+        fits={fits}
+        onOnly={setChosen}
+        confidence={confidence}
+      />
       <div
         ref={nav.grid}
         role="grid"

@@ -1,11 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
-import type { EvalEstimate } from '../../../../shared/schemas/evaluation';
+import { useEffect, useRef, useState } from 'react';
 import { call } from '../../transport/transport';
 import { ErrorNotice, Panel } from '../../ui/components';
 import { modelsQuery } from '../endpoints';
 import { setQuery, setsQuery } from '../question-sets';
-import { cascadePresetsQuery, datasetFitQuery, datasetsQuery, evalKeys } from './api';
+import { cascadePresetsQuery, datasetFitQuery, datasetsQuery, evalKeys, evalRunsQuery } from './api';
+import type { EvalEstimate, EvalRun } from '../../../../shared/schemas/evaluation';
+import { useStored } from '../../lib/use-stored';
 import { QuestionSetSelect } from './QuestionSetSelect';
 import { presetVariant, variantsOf } from './run-variants';
 import { clickOnce, once } from '../../lib/send-once';
@@ -16,17 +17,38 @@ import { ModelChoice } from './ModelChoice';
 import { defaultDataset, pairingProblems, setContent } from './dataset-choice';
 
 /** Set × dataset × models, with the estimate shown before anything is sent. */
-export function RunForm({ datasetId, onStarted }: { datasetId: string | null; onStarted: (id: string) => void }) {
+export function RunForm({
+  datasetId,
+  again,
+  onStarted,
+}: {
+  datasetId: string | null;
+  /** A finished run to run again: its dataset and models are taken, and it is the new run's baseline. */
+  again: EvalRun | null;
+  onStarted: (id: string) => void;
+}) {
   const queryClient = useQueryClient();
   const sets = useQuery(setsQuery());
   const datasets = useQuery(datasetsQuery());
   const models = useQuery(modelsQuery());
+  const runs = useQuery(evalRunsQuery());
   const [setId, setSetId] = useState('');
   const effectiveSet = setId || sets.data?.[0]?.id || '';
   const set = useQuery({ ...setQuery(effectiveSet), enabled: effectiveSet !== '' });
   const fits = useQuery({ ...datasetFitQuery(set.data?.request.questions ?? {}), enabled: set.data !== undefined });
   const [dataset, setDataset] = useState('');
-  const [chosen, setChosen] = useState<string[]>([]);
+  // The models ticked, kept across screens and reloads like the other forms' choices.
+  const [chosen, setChosen] = useStored<string[]>('verdict.evaluations.models', []);
+  // The run this one is compared with once it starts; none unless one is chosen or it runs one again.
+  const [baseline, setBaseline] = useState('');
+  // Once per run asked to run again: its dataset, its plain models, and itself as the baseline.
+  useEffect(() => {
+    if (!again) return;
+    setDataset(again.dataset_id);
+    setChosen([...new Set(again.variants.filter((v) => !v.cascade && v.label === null).map((v) => v.model))]);
+    setBaseline(again.id);
+    inputsChanged();
+  }, [again?.id]);
   const presets = useQuery(cascadePresetsQuery());
   // Presets ticked, by name, and the first model chosen for each preset that names none.
   const [chosenPresets, setChosenPresets] = useState<string[]>([]);
@@ -54,6 +76,8 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
   const [runName, setRunName] = useState('');
   // A dataset chosen here while it exists (it may have been deleted since), else one picked in the Datasets panel, else the one the set last ran on.
   const exists = (id: string) => id !== '' && (datasets.data ?? []).some((d) => d.id === id);
+  // Kept models no longer listed (a provider's key removed since) are not sent.
+  const ticked = models.data ? chosen.filter((id) => models.data.some((m) => m.id === id)) : chosen;
   const effectiveDataset = (exists(dataset) ? dataset : defaultDataset(datasets.data ?? [], fits.data, datasetId)) ?? '';
   const fit = fits.data?.find((f) => f.dataset_id === effectiveDataset);
   const chosenDataset = datasets.data?.find((d) => d.id === effectiveDataset);
@@ -71,7 +95,7 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
   const shortfall = budgetShortfall(estimate, budgetUsd);
   const input = async () => {
     const saved = await call('sets.get', { id: effectiveSet });
-    return { request: saved.request, dataset_id: effectiveDataset, variants: variantsOf(chosen, preferences, cascades) };
+    return { request: saved.request, dataset_id: effectiveDataset, variants: variantsOf(ticked, preferences, cascades) };
   };
   const estimating = useMutation({
     mutationFn: async () => {
@@ -85,14 +109,17 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
       if (fresh) setEstimated(fresh);
     },
   });
+  const baselineRun = (runs.data ?? []).find((r) => r.id === baseline && r.dataset_id === effectiveDataset);
   const starting = useMutation({
-    mutationFn: async () =>
-      call('evals.start', {
+    mutationFn: async () => {
+      const run = await call('evals.start', {
         ...(await input()),
         concurrency,
         ...(budget ? { budget_usd: Number(budget) } : {}),
         ...(runName.trim() ? { name: runName.trim() } : {}),
-      }),
+      });
+      return baselineRun ? call('evals.setBaseline', { id: run.id, baseline_id: baselineRun.id }) : run;
+    },
     onSuccess: (run) => {
       void queryClient.invalidateQueries({ queryKey: evalKeys.runs });
       // The set has now run on this dataset: the form's default for it moves here.
@@ -118,7 +145,7 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
   const startHeld = useRef(false);
   const estimateHeld = useRef(false);
   // Start waits for how the dataset suits the set, so a pairing problem is said before anything is sent.
-  const ready = chosen.length + cascades.length > 0 && effectiveDataset !== '' && (sets.data?.length ?? 0) > 0 && fits.data !== undefined;
+  const ready = ticked.length + cascades.length > 0 && effectiveDataset !== '' && (sets.data?.length ?? 0) > 0 && fits.data !== undefined;
   const callable = (models.data ?? []).filter((m) => m.callable_endpoints > 0);
   const variantWord = preferences.trim() ? 'preference set' : cascades.length > 0 ? 'variant' : 'model';
   return (
@@ -187,6 +214,19 @@ export function RunForm({ datasetId, onStarted }: { datasetId: string | null; on
             placeholder={'{"label": "cheapest", "provider": {"sort": "price"}}\n{"label": "zdr", "provider": {"zdr": true}}'}
             aria-label="Provider preferences per variant"
           />
+        </label>
+        <label>
+          Baseline (optional)
+          <select value={baselineRun?.id ?? ''} onChange={(e) => setBaseline(e.target.value)} aria-label="Baseline for the new run">
+            <option value="">none</option>
+            {(runs.data ?? [])
+              .filter((r) => r.dataset_id === effectiveDataset)
+              .map((r) => (
+                <option key={r.id} value={r.id}>
+                  {r.name} · {new Date(r.created_at).toLocaleString()}
+                </option>
+              ))}
+          </select>
         </label>
         <label>
           Run name (optional)

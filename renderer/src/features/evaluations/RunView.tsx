@@ -68,7 +68,18 @@ function CostSummary({ run }: { run: EvalRun }) {
 }
 
 /** One evaluation run: progress and controls, metrics side by side, charts, the results matrix, calibration, exports. */
-export function RunView({ id, runs, reveal = false }: { id: string; runs: readonly EvalRun[]; reveal?: boolean }) {
+export function RunView({
+  id,
+  runs,
+  reveal = false,
+  onRunAgain,
+}: {
+  id: string;
+  runs: readonly EvalRun[];
+  reveal?: boolean;
+  /** Opens New run on this run's dataset and models, with this run as the baseline. */
+  onRunAgain?: (run: EvalRun) => void;
+}) {
   const run = useQuery(evalRunQuery(id));
   const top = useRef<HTMLDivElement>(null);
   const loaded = run.data !== undefined;
@@ -114,6 +125,11 @@ export function RunView({ id, runs, reveal = false }: { id: string; runs: readon
         {r.message ? <p className="notice notice-warn">{r.message}</p> : null}
         <div className="toolbar run-tools">
           <BaselinePicker run={r} runs={runs} />
+          {onRunAgain && !running ? (
+            <button type="button" className="secondary" onClick={() => onRunAgain(r)} title="New run on this dataset and these models, compared with this run">
+              Run again against this run
+            </button>
+          ) : null}
           {report.data ? <Exports run={r} report={report.data} /> : null}
         </div>
         <details className="asked-details">
@@ -152,7 +168,15 @@ export function RunView({ id, runs, reveal = false }: { id: string; runs: readon
       ) : null}
       <Panel title="Results">
         <div className={open === null ? 'results-split' : 'results-split with-item'}>
-          <ResultsMatrix ref={matrix} runId={id} done={done} questions={questions} models={r.variants.map((v) => v.name)} onOpen={setOpen} />
+          <ResultsMatrix
+            ref={matrix}
+            runId={id}
+            done={done}
+            questions={questions}
+            models={r.variants.map((v) => v.name)}
+            onOpen={setOpen}
+            confidence={report.data ? labelQuestions.length > 0 : true}
+          />
           {open !== null ? <ItemDetail runId={id} position={open} onClose={close} /> : null}
         </div>
       </Panel>

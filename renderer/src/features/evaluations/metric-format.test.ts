@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bestOf, intervalText, provisionalReason } from './metric-format';
+import { bestOf, intervalText, marksLegend, provisionalReason } from './metric-format';
 
 describe('reading metrics', () => {
   it("marks the best of a row by the metric's direction, clear only when the others' intervals stay short of it", () => {
@@ -37,5 +37,14 @@ describe('reading metrics', () => {
     expect(intervalText({ low: -0.001, high: 0 })).toBe('[−0.001, 0.00]');
     expect(intervalText({ low: -1e-9, high: 0.0049 })).toBe('[0.00, 0.005]');
     expect(intervalText(null)).toBe('');
+  });
+});
+
+describe('the legend of the best-in-a-row marks', () => {
+  it('says how to read them where a question shows them, and when they appear where none does', () => {
+    expect(marksLegend([40, 12], 30, false)).toMatch(/^★ best in the row/);
+    // Twenty items, fewer than 30: no question shows a mark, so the legend says when they come.
+    expect(marksLegend([20, 20], 30, false)).toBe('The best in each row is marked (★, ☆) from 30 judged items; fewer here.');
+    expect(marksLegend([40], 30, true)).toBe('The best in each row is marked (★, ☆) once the run has ended.');
   });
 });

@@ -75,3 +75,14 @@ export function costPerThousand(m: EvalReport['models'][number]): number | null 
   const each = costPerItem(m);
   return each === null ? null : each * 1000;
 }
+
+/**
+ * What the legend says of the best-in-a-row marks: how to read them where some question shows them;
+ * where every question is provisional (no marks at all), when they will appear.
+ */
+export function marksLegend(judged: readonly number[], minimum: number, running: boolean): string {
+  if (judged.some((n) => provisionalReason(n, minimum, running) === null))
+    return "★ best in the row, its lead beyond the others' intervals; ☆ best, but within another model's interval.";
+  if (running) return 'The best in each row is marked (★, ☆) once the run has ended.';
+  return `The best in each row is marked (★, ☆) from ${minimum} judged items; fewer here.`;
+}

@@ -12,11 +12,14 @@ import { SampleOffer } from '../samples';
 import { SandboxNotice } from '../settings';
 import { useSaveSet } from './api';
 import { buildRequest, draftFrom, emptyDraft, type Built, type SetDraft } from './draft';
+import { CompareModels } from './CompareModels';
 import { SetActionBar } from './SetActionBar';
 import { SetEditor } from './SetEditor';
 import { SetList } from './SetList';
 import { TryGrid, type TryGridHandle } from './TryGrid';
+import './question-sets.css';
 import { useSetDraft } from './use-set-draft';
+import { keepCompareWith, moveTried, readCompareWith } from './try-store';
 
 /** A field's problems show once it was edited, or once Save was tried: a new, blank set is not "2 problems". */
 function useProblemsShown(isNew: boolean) {
@@ -49,7 +52,12 @@ export function QuestionSetsScreen() {
   const presets = useQuery(cascadePresetsQuery());
   const { selected, draft, setDraft, dirty, setSelected, mayReplaceNew, startNew, discard, savedAs } = useSetDraft(models.data);
   const [importError, setImportError] = useState<string | null>(null);
-  const [compareWith, setCompareWith] = useState<string[]>([]);
+  // The other models tried, kept across screens (try-store.ts).
+  const [compareWith, setCompareWithShown] = useState<string[]>(readCompareWith);
+  const setCompareWith = (models: string[]) => {
+    setCompareWithShown(models);
+    keepCompareWith(models);
+  };
   const built = useMemo(() => buildRequest(draft), [draft]);
   const { shown, touch, setTried } = useProblemsShown(draft.id === undefined);
   const update = (patch: Partial<SetDraft>) => {
@@ -57,7 +65,10 @@ export function QuestionSetsScreen() {
       touch(key === 'stateText' || key === 'images' || key === 'stateMode' ? 'state' : key === 'preferences' ? 'provider' : key);
     setDraft((d) => ({ ...d, ...patch }));
   };
-  const save = useSaveSet(({ from, saved: s }) => savedAs(from, s.id));
+  const save = useSaveSet(({ from, saved: s }) => {
+    if (from === undefined) moveTried(s.id);
+    savedAs(from, s.id);
+  });
   // Run tries the set here, on its content and examples, on each model chosen: no screen switch.
   const tryGrid = useRef<TryGridHandle>(null);
   const models2 = [draft.model, ...compareWith.filter((m) => m !== draft.model)].filter((m) => m !== '');
@@ -97,46 +108,48 @@ export function QuestionSetsScreen() {
         }}
       />
       {importError ? <ErrorNotice error={new Error(importError)} title="Import failed" /> : null}
-      <div className="split">
-        <SetList
-          selected={selected}
-          onSelect={setSelected}
-          onNew={() => {
-            if (!mayReplaceNew()) return;
-            startNew(emptyDraft(models.data?.[0]?.id ?? ''));
-          }}
-        />
-        <div>
-          <SetEditor draft={draft} onChange={update} models={models.data} presets={presets.data} problems={built.problems} shown={shown} />
-          <TryGrid
-            ref={tryGrid}
-            setId={draft.id}
-            setName={draft.name}
-            request={built.savable ?? null}
-            ownState={built.valid ? built.valid.state : null}
-            models={models2}
-            cascade={draft.cascade || null}
+      {/* One block for the editor, the grid and the bar: the bar stays at the window's foot while any of them is in view. */}
+      <div>
+        <div className="split">
+          <SetList
+            selected={selected}
+            onSelect={setSelected}
+            onNew={() => {
+              if (!mayReplaceNew()) return;
+              startNew(emptyDraft(models.data?.[0]?.id ?? ''));
+            }}
           />
-          <SetActionBar
-            dirty={dirty}
-            onDiscard={discard}
-            built={built}
-            noProblemShown={visibleProblems.length === 0}
-            models={models.data}
-            model={draft.model}
-            compareWith={compareWith}
-            onCompareWith={setCompareWith}
-            saving={save.isPending}
-            onSave={onSave}
-            onRun={() => tryGrid.current?.tryAll()}
-          />
-          {save.error ? <ErrorNotice error={save.error} title="Not saved" /> : null}
-          {save.isSuccess && save.data.saved.id === draft.id ? (
-            <p className="muted small" role="status">
-              Saved.
-            </p>
-          ) : null}
+          <div>
+            <SetEditor draft={draft} onChange={update} models={models.data} presets={presets.data} problems={built.problems} shown={shown} />
+          </div>
         </div>
+        {/* Across the page, under the list and the editor: with four models the grid was cut in the editor's column beside an empty list. */}
+        <TryGrid
+          ref={tryGrid}
+          setId={draft.id}
+          setName={draft.name}
+          request={built.savable ?? null}
+          ownState={built.valid ? built.valid.state : null}
+          models={models2}
+          cascade={draft.cascade || null}
+          modelPicker={<CompareModels models={models.data} model={draft.model} compareWith={compareWith} onCompareWith={setCompareWith} />}
+        />
+        <SetActionBar
+          dirty={dirty}
+          onDiscard={discard}
+          built={built}
+          noProblemShown={visibleProblems.length === 0}
+          compareWith={compareWith}
+          saving={save.isPending}
+          onSave={onSave}
+          onRun={() => tryGrid.current?.tryAll()}
+        />
+        {save.error ? <ErrorNotice error={save.error} title="Not saved" /> : null}
+        {save.isSuccess && save.data.saved.id === draft.id ? (
+          <p className="muted small" role="status">
+            Saved.
+          </p>
+        ) : null}
       </div>
     </>
   );

@@ -1,5 +1,3 @@
-import type { ModelSummary } from '../../../../shared/schemas/inspector';
-import { kindTag, modelKind } from '../../lib/answering';
 import { StickyBar } from '../../ui/StickyBar';
 import type { Built } from './draft';
 
@@ -10,18 +8,15 @@ interface Props {
   built: Built;
   /** None of the problems is shown yet (a new, blank set). */
   noProblemShown: boolean;
-  models: ModelSummary[] | undefined;
-  /** The set's own model, which is always run. */
-  model: string;
+  /** The other models the set is run on (chosen in the Try it panel). */
   compareWith: string[];
-  onCompareWith: (models: string[]) => void;
   saving: boolean;
   onSave: () => void;
   onRun: () => void;
 }
 
-/** Kept in view at the bottom: whether there are unsaved changes, whether the request is valid, the models to run it on, Save and Run. */
-export function SetActionBar({ dirty, onDiscard, built, noProblemShown, models, model, compareWith, onCompareWith, saving, onSave, onRun }: Props) {
+/** Kept in view at the bottom: whether there are unsaved changes, whether the request is valid, Save and Run. */
+export function SetActionBar({ dirty, onDiscard, built, noProblemShown, compareWith, saving, onSave, onRun }: Props) {
   return (
     <StickyBar className="action-bar">
       {dirty ? (
@@ -47,16 +42,6 @@ export function SetActionBar({ dirty, onDiscard, built, noProblemShown, models, 
               ? 'new set: write content and a question'
               : `${built.problems.length} problem${built.problems.length === 1 ? '' : 's'}`}
       </span>
-      <label htmlFor="compare-models">Also run on</label>
-      <select id="compare-models" multiple size={2} value={compareWith} onChange={(e) => onCompareWith([...e.target.selectedOptions].map((o) => o.value))}>
-        {(models ?? [])
-          .filter((m) => m.id !== model)
-          .map((m) => (
-            <option key={m.id} value={m.id} title={modelKind(m)}>
-              {m.id} ({kindTag(m)})
-            </option>
-          ))}
-      </select>
       <button type="button" className="secondary" disabled={saving} onClick={onSave}>
         {saving ? 'Saving…' : 'Save'}
       </button>

@@ -9,6 +9,7 @@ import { listingQuery } from '../endpoints';
 import type { SetDraft } from './draft';
 import { FieldProblems } from './QuestionEditor';
 import { StateEditor } from './StateEditor';
+import { counted } from '../../lib/plural';
 
 /** The endpoints serving the picked model, so the choice is made knowing prices and policies. */
 function ModelEndpoints({ model, known }: { model: string; known: boolean }) {
@@ -57,7 +58,7 @@ export function SetPanel({ draft, onChange, models, presets, modelProblems, stat
           <datalist id="model-options">
             {(models ?? []).map((m) => (
               <option key={m.id} value={m.id}>
-                {m.name} · {m.endpoint_count} endpoints · {modelKind(m)}
+                {m.name} · {counted(m.endpoint_count, 'endpoint')} · {modelKind(m)}
               </option>
             ))}
           </datalist>
@@ -65,22 +66,25 @@ export function SetPanel({ draft, onChange, models, presets, modelProblems, stat
           <ModelEndpoints model={draft.model} known={(models ?? []).some((m) => m.id === draft.model)} />
         </div>
       </div>
-      <div>
-        <label htmlFor="set-cascade">Cascade preset</label>
-        <select id="set-cascade" style={{ maxWidth: '100%' }} value={draft.cascade ?? ''} onChange={(e) => onChange({ cascade: e.target.value })}>
-          <option value="">none: the model alone answers</option>
-          {(presets ?? []).map((p) => (
-            <option key={p.name} value={p.name}>
-              {p.name}: {describeCascade(p.first_model ?? draft.model, p.model, p.when)}
-            </option>
-          ))}
-          {/* A preset deleted since the set was saved stays named, so the run's refusal is understood. */}
-          {draft.cascade && presets && !presets.some((p) => p.name === draft.cascade) ? (
-            <option value={draft.cascade}>{draft.cascade}: deleted; runs are refused until another is chosen</option>
-          ) : null}
-        </select>
-        <p className="muted small">Run here, the set asks its model first and the preset&apos;s model when the condition holds.</p>
-      </div>
+      {/* Offered once a preset exists (saved from a run's Cascade panel), or while the set names one: on a first start it offered only "none". */}
+      {(presets ?? []).length > 0 || draft.cascade ? (
+        <div>
+          <label htmlFor="set-cascade">Cascade preset</label>
+          <select id="set-cascade" style={{ maxWidth: '100%' }} value={draft.cascade ?? ''} onChange={(e) => onChange({ cascade: e.target.value })}>
+            <option value="">none: the model alone answers</option>
+            {(presets ?? []).map((p) => (
+              <option key={p.name} value={p.name}>
+                {p.name}: {describeCascade(p.first_model ?? draft.model, p.model, p.when)}
+              </option>
+            ))}
+            {/* A preset deleted since the set was saved stays named, so the run's refusal is understood. */}
+            {draft.cascade && presets && !presets.some((p) => p.name === draft.cascade) ? (
+              <option value={draft.cascade}>{draft.cascade}: deleted; runs are refused until another is chosen</option>
+            ) : null}
+          </select>
+          <p className="muted small">Run here, the set asks its model first and the preset&apos;s model when the condition holds.</p>
+        </div>
+      ) : null}
       <StateEditor draft={draft} onChange={onChange} />
       <FieldProblems problems={stateProblems} />
     </Panel>

@@ -1,5 +1,5 @@
 import { useQueries } from '@tanstack/react-query';
-import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
+import { useEffect, useImperativeHandle, useRef, useState, type ReactNode, type Ref } from 'react';
 import type { DecisionsRequest } from '../../../../shared/schemas/decisions-request';
 import type { Question } from '../../../../shared/schemas/question';
 import type { Run } from '../../../../shared/schemas/inspector';
@@ -12,6 +12,7 @@ import { useSaveExamplesAsDataset, useTryRuns, type TryRun } from './api';
 import { newKey } from './draft';
 import { examplesAsJsonl, expectedChoices, keepExamples, matchesExpected, readExamples, type Example } from './examples';
 import { ScrollArea } from '../../ui/ScrollArea';
+import { keepTried, readTried } from './try-store';
 
 /** The set's own content is the first example; its expected answers are kept under this key. */
 const OWN = 'own';
@@ -32,6 +33,8 @@ interface Props {
   models: readonly string[];
   /** The set's cascade preset: the set's own model's runs go through it (the other models are asked alone). */
   cascade: string | null;
+  /** Where the other models to try are chosen, beside the grid's own button. */
+  modelPicker?: ReactNode;
   ref?: Ref<TryGridHandle>;
 }
 
@@ -75,7 +78,7 @@ function Cell({ run, questions, expected }: { run: Run | undefined; questions: s
  * grids do): each example's content and what its answers should be, each model's answers beside
  * them marked right or wrong; the examples are kept with the set and saved as a dataset on request.
  */
-export function TryGrid({ setId, setName, request, ownState, models, cascade, ref }: Props) {
+export function TryGrid({ setId, setName, request, ownState, models, cascade, modelPicker, ref }: Props) {
   const [examples, setExamples] = useState<Example[]>(() => readExamples(setId));
   useEffect(() => setExamples(readExamples(setId)), [setId]);
   const change = (next: Example[]) => {
@@ -88,8 +91,13 @@ export function TryGrid({ setId, setName, request, ownState, models, cascade, re
   const rows = [...(ownState !== null ? [own] : []), ...examples.filter((e) => e.key !== OWN)];
   // Examples not written yet are not sent.
   const ready = rows.filter((e) => e.key === OWN || e.text.trim() !== '');
-  // Run ids by example and model, kept while the set is on screen.
-  const [runs, setRuns] = useState<Record<string, string>>({});
+  // Run ids by example and model, kept with the set across screens and reloads (try-store.ts).
+  const [runs, setRunsShown] = useState<Record<string, string>>(() => readTried(setId));
+  useEffect(() => setRunsShown(readTried(setId)), [setId]);
+  const setRuns = (next: Record<string, string>) => {
+    setRunsShown(next);
+    keepTried(setId, next);
+  };
   const ids = Object.values(runs);
   const polled = useQueries({ queries: ids.map((id) => runQuery(id)) });
   const byId = new Map(polled.flatMap((p) => (p.data ? [[p.data.id, p.data] as const] : [])));
@@ -154,6 +162,7 @@ export function TryGrid({ setId, setName, request, ownState, models, cascade, re
           </button>
         }
       >
+        {modelPicker}
         <p className="muted small">
           Each example is sent to each model here, without leaving the set; say what each answer should be and the grid marks it.{' '}
           {request ? '' : 'Fix the problems above to try the set.'}{' '}

@@ -58,3 +58,36 @@ export function RemoveSamples() {
     </button>
   );
 }
+
+/**
+ * Adds the samples later, once the first-start offer is gone (a set or a dataset of one's own
+ * exists): shown while the sample set or the sample dataset is missing.
+ */
+export function AddSamples({ onAdded }: { onAdded?: (added: { set: string; dataset: string }) => void }) {
+  const sets = useQuery(setsQuery());
+  const datasets = useQuery(datasetsQuery());
+  const held = useRef(false);
+  const add = useAddSamples((added) => {
+    announce(`Added the sample question set “${added.set.name}” and the dataset “${added.dataset.name}”.`);
+    onAdded?.({ set: added.set.id, dataset: added.dataset.id });
+  });
+  if (!sets.data || !datasets.data) return null;
+  const first = sets.data.length === 0 && datasets.data.length === 0;
+  const complete = sets.data.some((s) => s.sample) && datasets.data.some((d) => d.sample);
+  // On a first start the offer says it all.
+  if (first || complete) return null;
+  return (
+    <>
+      <button
+        type="button"
+        className="secondary"
+        disabled={add.isPending}
+        title="A support-triage question set and 40 labelled tickets to rehearse on, marked as samples"
+        onClick={clickOnce(held, () => add.mutateAsync())}
+      >
+        Add the samples
+      </button>
+      {add.error ? <ErrorNotice error={add.error} title="Samples not added" /> : null}
+    </>
+  );
+}

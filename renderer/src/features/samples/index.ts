@@ -3,4 +3,4 @@
  * other features may use of it is exported here. It imports question sets and evaluations (the
  * two lists it fills).
  */
-export { RemoveSamples, SampleOffer } from './SampleOffer';
+export { AddSamples, RemoveSamples, SampleOffer } from './SampleOffer';

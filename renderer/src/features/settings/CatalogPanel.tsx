@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { download } from '../../lib/download';
 import { ErrorNotice, Panel } from '../../ui/components';
 import { catalogQuery, useImportCatalog } from './api';
+import { counted } from '../../lib/plural';
 
 const EXAMPLE = `{
   "version": 1,
@@ -57,7 +58,7 @@ export function CatalogPanel() {
         </label>
         {save.data ? (
           <span role="status" className="small">
-            Saved: {save.data.providers} providers, {save.data.models} models, {save.data.endpoints} endpoints.
+            Saved: {counted(save.data.providers, 'provider')}, {counted(save.data.models, 'model')}, {counted(save.data.endpoints, 'endpoint')}.
           </span>
         ) : null}
       </div>
