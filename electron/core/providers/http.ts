@@ -1,4 +1,6 @@
-import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
+import type * as Undici from 'undici';
+import type { Dispatcher, Pool } from 'undici';
+import { onFirstUse } from '../on-first-use';
 import type { Clock } from '../clock';
 import { stringifyBody } from './verbatim-json';
 import { UpstreamError, kindForStatus, parseRetryAfter, upstreamMessage, type ErrorClassifier } from './upstream-error';
@@ -6,6 +8,9 @@ import type { CancelSignal } from '../cancel';
 import { UpstreamBody } from './upstream-body';
 
 const ACCEPT = 'application/json, text/event-stream';
+
+/** undici, loaded with the first upstream call (an idle server holds none). */
+const undici = onFirstUse<typeof Undici>('undici');
 
 export interface RequestOptions {
   headers: Record<string, string>;
@@ -34,7 +39,7 @@ export class UpstreamHttp {
   private pool(origin: string): Pool {
     let pool = this.pools.get(origin);
     if (!pool) {
-      pool = new Pool(origin, { connections: 64, keepAliveTimeout: 30_000, pipelining: 1, connect: { timeout: 10_000 } });
+      pool = new (undici().Pool)(origin, { connections: 64, keepAliveTimeout: 30_000, pipelining: 1, connect: { timeout: 10_000 } });
       this.pools.set(origin, pool);
     }
     return pool;
@@ -181,7 +186,7 @@ export function classifyTransportError(error: unknown, signal: CancelSignal): Up
     return reason?.name === 'TimeoutError' ? new UpstreamError('timeout', 'timed out') : new UpstreamError('cancelled', 'cancelled by the caller');
   }
   const code = (error as { code?: string }).code ?? '';
-  if (error instanceof undiciErrors.ConnectTimeoutError) return new UpstreamError('timeout', 'connection timed out');
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return new UpstreamError('timeout', 'connection timed out');
   if (code === 'ECONNREFUSED') return new UpstreamError('connection', 'connection refused');
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return new UpstreamError('connection', 'connection reset');
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new UpstreamError('connection', 'host not found');
