@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import type * as Undici from 'undici';
 import type { Dispatcher, Pool } from 'undici';
 import { onFirstUse } from '../on-first-use';
@@ -53,6 +54,30 @@ export class UpstreamHttp {
   /** GETs a resource (model listings); non-2xx statuses become UpstreamErrors as for POST. */
   get(url: string, options: RequestOptions): Promise<UpstreamResponse> {
     return this.send('GET', url, undefined, options);
+  }
+
+  /**
+   * Resolves once something accepts a connection at the URL's host and port (and hangs up at once);
+   * fails as a call to it would (connection refused, timed out). Discovery asks it before listing a
+   * local server's models: one that is not running is known without loading the HTTP client.
+   */
+  listening(url: string, signal: CancelSignal): Promise<void> {
+    const target = new URL(url);
+    const port = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
+    return new Promise<void>((resolve, reject) => {
+      const socket = connect({ host: target.hostname.replace(/^\[|\]$/g, ''), port });
+      const onAbort = () => socket.destroy(abortReason(signal));
+      const done = (error?: Error) => {
+        signal.removeEventListener('abort', onAbort);
+        socket.destroy();
+        if (error) reject(classifyTransportError(error, signal));
+        else resolve();
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      if (signal.aborted) onAbort();
+      socket.once('connect', () => done());
+      socket.once('error', done);
+    });
   }
 
   private readonly parsed = new Map<string, URL>();
