@@ -25,9 +25,26 @@ test('an analyst sees the never-yes classifier at recall 0 beside its always-fal
   // Two figures, each named: what the run is expected to cost, and the most it can cost.
   await expect(page.getByTestId('expected-cost')).toHaveText(/^\$0\.\d+$/);
   await expect(page.getByTestId('worst-case')).toHaveText(/^\$\d+\.\d+$/);
+  await expect(page.getByTestId('likely-cost')).toHaveText(/^\$0\.\d+ – \$0\.\d+$/);
+  await page.getByRole('status', { name: 'Estimate' }).scrollIntoViewIfNeeded();
+  await app.screenshot('analyst-estimate-light', { fullPage: false });
   await evals.startButton.click();
+  // While it runs, the expected cost is never below what is already spent.
+  const money = (text: string, label: RegExp) => Number(label.exec(text)?.[1]);
+  for (let seen = 0; seen < 40; seen += 1) {
+    const text =
+      (await page
+        .getByTestId('estimate-against-actual')
+        .textContent()
+        .catch(() => '')) ?? '';
+    if (text.includes('Actual:')) break;
+    if (text.includes('Expected now:')) expect(money(text, /Expected now: \$([\d.]+)/)).toBeGreaterThanOrEqual(money(text, /\$([\d.]+) spent so far/));
+    await page.waitForTimeout(250);
+  }
   await expect(evals.runPanel('done')).toBeVisible({ timeout: 60_000 });
-  await expect(page.getByTestId('estimate-against-actual')).toContainText(/Actual: \$0\.\d+, [+−][\d.]+% against the expected cost/);
+  await expect(page.getByTestId('estimate-against-actual')).toContainText(
+    /Actual: \$0\.\d+, [+−][\d.]+% against the expected cost, (inside|outside) the likely range/,
+  );
 
   // The model that never says yes: recall 0, no precision, and its accuracy is the always-false baseline's.
   await expect(evals.metric('sandbox/skewed-small', 'urgent', 'recall')).toHaveText('0.000');

@@ -21,6 +21,14 @@ const HEADERS = { 'x-verdict-client': 'renderer' };
  */
 const CHEAPEST = { sort: 'price' };
 
+type Single = { accuracy: number; cost_per_item: number };
+type Point = Single & { threshold: number; condition: unknown; escalated_items: number };
+/** The rows the panel lists: of thresholds escalating the same items, the lowest. */
+const distinct = (points: Point[]) => points.filter((p, i) => i === 0 || p.escalated_items !== points[i - 1]!.escalated_items);
+/** A threshold a model alone beats: as accurate or more for no more, better on one. */
+const beaten = (p: Single, singles: Single[]) =>
+  singles.some((s) => s.accuracy >= p.accuracy && s.cost_per_item <= p.cost_per_item && (s.accuracy > p.accuracy || s.cost_per_item < p.cost_per_item));
+
 test('an analyst reads the cascade curve of two models run on a labelled dataset, picks a point by a target, saves it as a preset, runs the preset from the run form, and sees the run land on the point', async ({
   page,
   server,
@@ -46,10 +54,12 @@ test('an analyst reads the cascade curve of two models run on a labelled dataset
   });
   await expect.poll(async () => (await op<{ status: string }>('evals.get', { id: run.id })).status, { timeout: 60_000 }).toBe('done');
   // What the curve says, read the way the screen reads it.
-  const curve = await op<{ points: { threshold: number; accuracy: number; cost_per_item: number; condition: unknown }[]; first: { accuracy: number } }>(
-    'evals.cascadeCurve',
-    { id: run.id, first_variant: 0, second_variant: 1, question: 'topic' },
-  );
+  const curve = await op<{ points: Point[]; first: Single; second: Single }>('evals.cascadeCurve', {
+    id: run.id,
+    first_variant: 0,
+    second_variant: 1,
+    question: 'topic',
+  });
   // The set the cascade run asks: the same questions, each request on its model's cheapest endpoint.
   await op('sets.save', { name: 'tickets, cheapest endpoints', request: { model: 'sandbox/cheap-mini', state: '', questions: QUESTIONS, provider: CHEAPEST } });
   // A preset saved through the API for any first model: the form asks which model goes first.
@@ -77,12 +87,17 @@ test('an analyst reads the cascade curve of two models run on a labelled dataset
   await app.screenshotOf(panel, 'cascade-panel-loading');
   release();
   await expect(panel.getByTestId('cascade-items')).toContainText('24 items both models answered; accuracy over topic.');
-  await expect(table.locator('tbody tr')).toHaveCount(curve.points.length + 2);
-  await expect(table.locator('tbody tr').nth(2).locator('td').nth(1)).toHaveText(JSON.stringify(curve.points[0]!.condition));
+  const rows = distinct(curve.points);
+  await expect(table.locator('tbody tr')).toHaveCount(rows.length + 2);
+  await expect(table.locator('tbody tr').nth(2).locator('td').nth(1)).toHaveText(JSON.stringify(rows[0]!.condition));
 
-  // The target: the cheapest threshold at the most accurate point's accuracy is the one the screen picks.
-  const best = Math.max(...curve.points.map((p) => p.accuracy));
-  const cheapest = curve.points.filter((p) => p.accuracy >= best).sort((a, b) => a.cost_per_item - b.cost_per_item)[0]!;
+  // The target: the cheapest threshold no model alone beats, at the best accuracy such a threshold
+  // reaches, is the one the screen picks, and the target it starts with.
+  const worth = rows.filter((p) => !beaten(p, [curve.first, curve.second]));
+  const best = Math.max(...worth.map((p) => p.accuracy));
+  const cheapest = worth.filter((p) => p.accuracy >= best).sort((a, b) => a.cost_per_item - b.cost_per_item)[0]!;
+  await expect(panel.getByLabel('Target accuracy in percent')).toHaveValue(String(Math.floor(best * 1000) / 10));
+  await expect(panel.getByTestId('cascade-pick')).toContainText(`Threshold ${cheapest.threshold}`);
   await panel.getByLabel('Target accuracy in percent').fill(String(Math.floor(best * 1000) / 10));
   await expect(panel.getByTestId('cascade-pick')).toContainText(`Threshold ${cheapest.threshold}`);
   const shown = JSON.parse((await panel.getByTestId('cascade-condition').textContent()) ?? '{}') as { model: string; when: unknown };
@@ -122,7 +137,7 @@ test('an analyst reads the cascade curve of two models run on a labelled dataset
   await evals.open('New run');
   const form = page.getByRole('region', { name: 'New evaluation run' });
   await form.getByLabel('Question set to evaluate').selectOption({ label: 'tickets, cheapest endpoints' });
-  await form.getByLabel('Dataset to evaluate on').selectOption({ label: 'tickets.csv (24)' });
+  await form.getByLabel('Dataset to evaluate on').selectOption({ label: 'tickets.csv (24 items, all labelled for this set)' });
   const presetBox = form.getByRole('group', { name: 'Cascade presets' });
   const preset = presetBox.getByRole('checkbox', { name: 'topic-unsure: sandbox/cheap-mini → sandbox/sharp-large, when topic: confidence below' });
   await expect(preset).toBeVisible();
@@ -140,9 +155,13 @@ test('an analyst reads the cascade curve of two models run on a labelled dataset
   await expect(evals.startButton).toBeEnabled();
   await evals.estimateButton.click();
   await expect(evals.estimate).toBeVisible();
-  await expect(evals.estimate.getByTestId('expected-cost')).toHaveText('unknown');
+  // cheap-mini has answered these 24 items alone: the share its condition sends on is read from those answers, so the cascade has an expected cost and a range.
+  await expect(evals.estimate.getByTestId('expected-cost')).toHaveText(/^\$0\.\d+$/);
+  await expect(evals.estimate.getByTestId('likely-cost')).toHaveText(/^\$0\.\d+ – \$0\.\d+$/);
   const note = form.getByRole('note', { name: 'Cascade estimate' });
-  await expect(note).toContainText('unknown before the run');
+  await expect(note).toContainText(
+    /\d+% of items go on to sandbox\/sharp-large: its condition holds on that share of sandbox\/cheap-mini's newest answers to 24 of this dataset's items/,
+  );
   // The worst case holds both stages for every item: the whole run's worst case is the cascade's, and more than the first model's alone.
   const worst = (await evals.estimate.getByTestId('worst-case').textContent())!;
   await expect(note).toContainText(`sandbox/cheap-mini → sandbox/sharp-large (topic-unsure) at most ${worst}`);
@@ -175,4 +194,73 @@ test('an analyst reads the cascade curve of two models run on a labelled dataset
   await landed.scrollIntoViewIfNeeded();
   await app.screenshot('cascade-run-report', { fullPage: false });
   expect(problems).toEqual([]);
+});
+
+test('the cascade panel starts on the cheapest model then the dearer, at a target it reaches, with thresholds as people write them, and never picks a threshold a model alone beats', async ({
+  page,
+  server,
+}) => {
+  test.setTimeout(120_000);
+  const app = new AppPage(page);
+  const evals = new EvaluationsPage(page);
+  await app.open(server.uiUrl);
+  const op = async <T>(name: string, data: unknown): Promise<T> => {
+    const response = await page.request.post(`${server.url}/api/inspector/${name}`, { headers: HEADERS, data });
+    expect(response.ok(), `${name}: ${await response.text()}`).toBe(true);
+    const body = (await response.json()) as { ok?: boolean; data?: T } & T;
+    return (body.data ?? body) as T;
+  };
+  const imported = await op<{ dataset: { id: string } }>('datasets.import', { name: 'tickets.csv', format: 'csv', content: CSV, questions: QUESTIONS });
+  // The dear model listed first, as the review's run had it.
+  const run = await op<{ id: string; name: string }>('evals.start', {
+    request: { model: 'sandbox/sharp-large', state: '', questions: QUESTIONS, provider: CHEAPEST },
+    dataset_id: imported.dataset.id,
+    variants: [{ model: 'sandbox/sharp-large' }, { model: 'sandbox/cheap-mini' }],
+    concurrency: 4,
+  });
+  await expect.poll(async () => (await op<{ status: string }>('evals.get', { id: run.id })).status, { timeout: 60_000 }).toBe('done');
+  const report = await op<{ models: { model: string; cost_usd: number; items: number }[] }>('evals.report', { id: run.id });
+  const perItem = (m: string) => report.models.find((x) => x.model === m)!;
+  // Measured: cheap-mini costs less per item than sharp-large.
+  expect(perItem('sandbox/cheap-mini').cost_usd / perItem('sandbox/cheap-mini').items).toBeLessThan(
+    perItem('sandbox/sharp-large').cost_usd / perItem('sandbox/sharp-large').items,
+  );
+
+  await app.goTo('Evaluations');
+  await evals.open('Runs');
+  const panel = page.locator('.cascade-panel');
+  await expect(panel.getByLabel('First model')).toHaveValue('1');
+  await expect(panel.getByLabel('First model').locator('option:checked')).toHaveText('sandbox/cheap-mini');
+  await expect(panel.getByLabel('Second model').locator('option:checked')).toHaveText('sandbox/sharp-large');
+  // What the condition's figure is, beside the control.
+  await expect(panel.getByTestId('cascade-figure-help')).toContainText('1 − H/ln n');
+  await expect(panel.getByTestId('cascade-figure-help')).toContainText('not the probability of being right');
+
+  const curve = await op<{ points: Point[]; first: Single; second: Single }>('evals.cascadeCurve', { id: run.id, first_variant: 1, second_variant: 0 });
+  const table = panel.getByRole('table', { name: 'Cascade at each threshold' });
+  const rows = distinct(curve.points);
+  await expect(table.locator('tbody tr')).toHaveCount(rows.length + 2);
+  // Thresholds as people write them: no float noise (0.5517909999999999), each row a different share escalated.
+  const thresholds = await table.locator('tbody tr td:first-child.mono').allTextContents();
+  expect(thresholds.length).toBe(rows.length);
+  for (const t of thresholds) expect(t).toMatch(/^\d(\.\d{1,6})?$/);
+  const escalated = await table.locator('tbody tr').evaluateAll((trs) => trs.slice(2).map((tr) => tr.children[4]!.textContent));
+  expect(new Set(escalated).size).toBe(escalated.length);
+  // The default target is reached, by a threshold no model alone beats; the beaten ones say so.
+  const pick = panel.getByTestId('cascade-pick');
+  await expect(pick).toContainText(/^Threshold /);
+  await expect(pick).not.toHaveClass(/notice-warn/);
+  const picked = table.locator('tbody tr[aria-selected="true"]');
+  await expect(picked).toHaveCount(1);
+  await expect(picked.getByTestId('dominated')).toHaveText('');
+  const beatenRows = rows.filter((p) => beaten(p, [curve.first, curve.second]));
+  await expect(table.getByTestId('dominated').filter({ hasText: 'alone does as well for less' })).toHaveCount(beatenRows.length);
+  // A target only a beaten threshold reaches is not reached by a cascade: the second model alone is the answer there.
+  const reachedOnlyByBeaten = beatenRows.filter((p) => !rows.some((q) => !beaten(q, [curve.first, curve.second]) && q.accuracy >= p.accuracy));
+  if (reachedOnlyByBeaten.length > 0) {
+    await panel.getByLabel('Target accuracy in percent').fill(String(Math.floor(reachedOnlyByBeaten[0]!.accuracy * 1000) / 10));
+    await expect(pick).toHaveClass(/notice-warn/);
+  }
+  await panel.scrollIntoViewIfNeeded();
+  await app.screenshotInBothThemes('cascade-panel-defaults', panel);
 });

@@ -335,12 +335,12 @@ test('an estimate is for the dataset it was made for, picked in the form or in t
 
   // Picked in the form too, then deleted: the form moves to a dataset that exists, and estimates it.
   const picked = page.getByLabel('Dataset to evaluate on');
-  await picked.selectOption({ label: 'first.csv (4)' });
+  await picked.selectOption({ label: 'first.csv (4 items, all labelled for this set)' });
   await evals.open('Datasets');
   await answer(page, 'accept', page.getByRole('button', { name: 'Delete dataset' }));
   await expect(page.getByRole('list', { name: 'Datasets' }).getByRole('listitem')).toHaveCount(1);
   await evals.open('New run');
-  await expect(picked.locator('option:checked')).toHaveText('second.csv (6)');
+  await expect(picked.locator('option:checked')).toHaveText('second.csv (6 items, all labelled for this set)');
   await expect(evals.estimate).toBeHidden();
   await evals.estimateButton.click();
   await expect(evals.estimate).toContainText('6 requests (6 items × 1 model)');

@@ -49,6 +49,9 @@ test('a product manager compares providers and ZDR at 1280 × 800: every screen 
     // What ZDR costs on their own traffic: the baseline's cheapest endpoint keeps no prompts only at a higher price.
     await expect(zdr.locator('[data-traffic="sandbox/baseline-text"]')).toContainText(/^\$[\d.]+ → \$[\d.]+ \(\+\d+%\)/);
     await expect(zdr.locator('[data-traffic="sandbox/baseline-text"]')).toContainText('1 request:');
+    // Beside the cost as routed, the cheapest list price, and what their requests did cost.
+    await expect(zdr.locator('[data-traffic="sandbox/baseline-text"]')).toContainText(/list price: \$[\d.]+ → \$[\d.]+/);
+    await expect(zdr.locator('[data-traffic="sandbox/baseline-text"]')).toContainText(/your requests cost \$[\d.]+ per 1,000/);
     await expect(zdr.locator('[data-traffic="sandbox/cheap-mini"]')).toContainText('no traffic yet');
     await page.getByLabel('Input tokens of a request').fill('1000');
     await page.getByLabel('Output tokens of a request').fill('10');

@@ -113,6 +113,46 @@ test("a reviewer rejects one question's answer and keeps the other accepted; Rej
   await app.screenshot('reviewer-per-answer-dark');
 });
 
+test("the queue filters by the verdict on the chosen question's answer, and the image's line names the answer rejected", async ({ page, server }) => {
+  test.setTimeout(90_000);
+  const app = new AppPage(page);
+  const boxes = new BoxesPage(page);
+  await app.open(server.uiUrl);
+  await reviewable(page, server.url);
+  await app.goTo('Boxes');
+  await expect(boxes.queue.getByRole('listitem')).toHaveCount(2);
+  await page.getByLabel('Next image once every answer has a verdict').uncheck();
+  // On shelf-1 the card's answer accepted and the badge's rejected; shelf-2 not judged.
+  await boxes.item('shelf-1.png').getByRole('button').click();
+  await page.getByRole('button', { name: 'Accept card' }).click();
+  await page.getByRole('button', { name: 'Reject badge' }).click();
+  await expect(page.getByTestId('verdict-badge')).toHaveText('Rejected');
+  await expect(page.getByTestId('verdict-owner')).toHaveText('Rejected: badge · Accepted: card · on the answers of sandbox/baseline-vision');
+
+  const verdict = page.getByLabel('Verdict', { exact: true });
+  const question = page.getByLabel('Question', { exact: true });
+  await question.selectOption('card');
+  await verdict.selectOption('rejected');
+  // No card answer was rejected: the image is rejected only for its badge.
+  await expect(page.getByText('No image matches these filters.')).toBeVisible();
+  await verdict.selectOption('accepted');
+  await expect(boxes.queue.getByRole('listitem')).toHaveCount(1);
+  await expect(boxes.item('shelf-1.png')).toContainText('card accepted');
+  await verdict.selectOption('unreviewed');
+  await expect(boxes.queue.getByRole('listitem')).toHaveCount(1);
+  await expect(boxes.item('shelf-2.png')).toContainText('card not reviewed');
+  await question.selectOption('badge');
+  await verdict.selectOption('rejected');
+  await expect(boxes.queue.getByRole('listitem')).toHaveCount(1);
+  await expect(boxes.item('shelf-1.png')).toContainText('badge rejected');
+  await boxes.item('shelf-1.png').getByRole('button').click();
+  await app.screenshotInBothThemes('reviewer-filter-by-answer');
+  // Without a question, the image's own verdict: rejected, as one of its answers is.
+  await question.selectOption('');
+  await expect(boxes.queue.getByRole('listitem')).toHaveCount(1);
+  await expect(boxes.item('shelf-1.png')).toContainText('rejected');
+});
+
 test("label hotkeys set the next box's label, never the box just drawn; the pointer reads the image pixel it is over", async ({ page, server }) => {
   test.setTimeout(90_000);
   const app = new AppPage(page);

@@ -44,6 +44,18 @@ export class AppPage {
     await this.page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage });
   }
 
+  /** The screen (or one part of it) in the light theme and the dark, as `<name>-light.png` and `<name>-dark.png`. */
+  async screenshotInBothThemes(name: string, part?: Locator): Promise<void> {
+    if (!SCREENSHOTS) return;
+    for (const scheme of ['light', 'dark'] as const) {
+      await this.page.emulateMedia({ colorScheme: scheme });
+      await this.page.locator(`html[data-theme="${scheme}"]`).waitFor({ state: 'attached' });
+      if (part) await this.screenshotOf(part, `${name}-${scheme}`);
+      else await this.screenshot(`${name}-${scheme}`, { fullPage: false });
+    }
+    await this.page.emulateMedia({ colorScheme: 'light' });
+  }
+
   /** One part of the screen, saved as `screenshot` saves the whole. */
   async screenshotOf(part: Locator, name: string): Promise<void> {
     if (!SCREENSHOTS) return;

@@ -16,6 +16,7 @@ import type { Catalog } from './catalog/catalog';
 import type { DiscoveryResult } from './catalog/discovery';
 import type { Clock } from './clock';
 import type { Router } from './routing/router';
+import type { CostModel } from './cost/cost-model';
 import type { Upstreams } from './decisions/upstreams';
 import type { Listings } from './catalog/listing';
 import type { DecisionsEngine } from './decisions/engine';
@@ -122,6 +123,8 @@ export interface Core {
   readonly upstreams: Upstreams;
   /** The endpoint listings and the ZDR preview, with figures computed now. */
   readonly listings: Listings;
+  /** What requests will cost as routing sends them: every estimate and expected price asks it (cost/cost-model.ts). */
+  readonly costs: CostModel;
   readonly decisions: DecisionsEngine;
   /** Runs from the inspector (content kept, in SQLite). */
   readonly runStore: RunStore;

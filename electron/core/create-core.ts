@@ -21,6 +21,7 @@ import { BoxItems } from './boxes/box-items';
 import { BoxReview } from './boxes/box-review';
 import { Datasets } from './datasets/datasets';
 import { wireEvaluations } from './evaluations/wire';
+import { CostModel } from './cost/cost-model';
 import { createServiceSelector } from './service';
 import { ApiKeys } from './keys/api-keys';
 import { SpendLedger } from './keys/spend-ledger';
@@ -110,6 +111,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 
   let closed = false;
   const sandbox = new SandboxLifecycle({ catalog, settings, providerKeys, images, options: options.sandbox });
+  const costs = new CostModel({
+    catalog,
+    router,
+    upstreams,
+    scripted: (endpoint) => (endpoint.provider.simulated ? (sandbox.current()?.fare(endpoint.provider.slug) ?? null) : null),
+  });
   const refreshSandbox = () => sandbox.refresh();
 
   const decisions = new DecisionsEngine({ catalog, router, upstreams, images, timeouts: options.timeouts });
@@ -193,6 +200,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     router,
     upstreams,
     listings,
+    costs,
     decisions,
     tracer,
     service: () => services.current(),

@@ -3,7 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { OperationError } from './transport/transport';
-import { settingsKeys } from './features/settings/api';
+import { settingsKeys } from './features/settings';
 import './ui/styles.css';
 
 /**

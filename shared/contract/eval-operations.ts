@@ -3,6 +3,7 @@ import { DecisionsRequestSchema } from '../schemas/decisions-request';
 import { ImageDataUrlSchema } from '../schemas/inspector';
 import {
   CalibrationSummarySchema,
+  DatasetFitSchema,
   DatasetItemSchema,
   DatasetSummarySchema,
   EvalEstimateSchema,
@@ -107,13 +108,25 @@ export const EVAL_OPERATIONS = {
     z.object({ id: z.string(), format: z.enum(['csv', 'jsonl']) }).strict(),
     z.object({ content: z.string() }),
   ),
+  'datasets.fit': op(
+    'query',
+    'How each dataset suits a question set: items labelled for its questions, images or not, and when the set last ran on it',
+    z.object({ questions }).strict(),
+    z.array(DatasetFitSchema),
+  ),
   'datasets.fromRuns': op(
     'mutation',
     "Save runs as a dataset: each run's state, its answers as the expected answers",
     z.object({ name: z.string().trim().min(1).max(200), run_ids: z.array(z.string()).min(1).max(10_000) }).strict(),
     DatasetSummarySchema,
   ),
-  'evals.estimate': op('query', 'Calls, tokens and cost of a run before it starts (an estimate)', runInput, EvalEstimateSchema),
+  'evals.estimate': op(
+    'query',
+    'Calls, tokens and cost of a run before it starts (an estimate)',
+    // As many requests in flight as the run will send: how fast they go decides how long a fault moves traffic for.
+    runInput.extend({ concurrency: z.number().int().min(1).max(64).optional() }),
+    EvalEstimateSchema,
+  ),
   'evals.start': op(
     'mutation',
     'Start an evaluation run in the background',

@@ -50,7 +50,28 @@ const op = <I extends z.ZodType, O extends z.ZodType>(kind: OperationKind, summa
 });
 
 const none = z.object({}).strict();
-const TrafficProfileSchema = z.object({ model: z.string(), requests: z.number().int(), input_tokens: z.number(), output_tokens: z.number() });
+const TrafficProfileSchema = z.object({
+  model: z.string(),
+  requests: z.number().int(),
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+  /** USD per answered request, over those whose cost is known; null when none is */
+  cost_usd: z.number().nullable(),
+});
+const CostRangeSchema = z.object({ usd: z.number(), low: z.number(), high: z.number(), rate: z.string() });
+const ZdrCostSchema = z.object({
+  model: z.string(),
+  /** whose tokens the requests have: the model's own answered requests here, or the ones typed in */
+  traffic: z.object({ source: z.enum(['measured', 'typed']), requests: z.number().int().nullable(), input_tokens: z.number(), output_tokens: z.number() }),
+  /** USD per 1,000 requests as routing sends them now, and with ZDR required (each a call of the traffic's tokens); null when a price is unknown or (ZDR) no endpoint retains nothing */
+  now: CostRangeSchema.nullable(),
+  zdr: CostRangeSchema.nullable(),
+  /** the same at the cheapest list price of any endpoint, and of a ZDR one */
+  list_now: z.number().nullable(),
+  list_zdr: z.number().nullable(),
+  /** USD per 1,000 of what the model's answered requests here did cost; null without measured traffic */
+  measured: z.number().nullable(),
+});
 
 /**
  * The inspector's operation table. IPC channels, HTTP routes and the renderer client are all
@@ -94,6 +115,19 @@ export const OPERATIONS = {
     "The user's own traffic per model: requests answered and their mean input and output tokens (inspector and evaluation runs)",
     none,
     z.object({ models: z.array(TrafficProfileSchema), all: TrafficProfileSchema.nullable() }),
+  ),
+  'usage.zdr_cost': op(
+    'query',
+    "What 1,000 requests like the user's cost per model as routed now and with zero data retention required, asked of the cost model (routing's own planner, each endpoint's fault rate); the cheapest list price beside each",
+    z
+      .object({
+        typed: z
+          .object({ input_tokens: z.number().min(0).max(10_000_000), output_tokens: z.number().min(0).max(10_000_000) })
+          .strict()
+          .nullable(),
+      })
+      .strict(),
+    z.array(ZdrCostSchema),
   ),
   'endpoints.probe': op(
     'mutation',

@@ -19,6 +19,18 @@ export const DatasetSummarySchema = z.object({
 });
 export type DatasetSummary = z.infer<typeof DatasetSummarySchema>;
 
+/** How a dataset suits one question set: whether a run of the set over it can be judged, and whether its items are what the set asks about. */
+export const DatasetFitSchema = z.object({
+  dataset_id: z.string(),
+  /** items with an expected answer to at least one of the set's questions */
+  labelled_items: z.number().int(),
+  /** its items are images (its first item holds one) */
+  images: z.boolean(),
+  /** when a run of the set (its questions, whatever the set is called) last started on the dataset; null when none did */
+  last_run_at: z.string().nullable(),
+});
+export type DatasetFit = z.infer<typeof DatasetFitSchema>;
+
 export const DatasetItemSchema = z.object({
   position: z.number().int(),
   id: z.string(),
@@ -64,6 +76,11 @@ export const EvalEstimateSchema = z.object({
       /** the expected cost (USD): requests as built, at the prices of the endpoints routing picks, as often as it picks them; null when not known, and why in `cost_note` */
       cost_usd: z.number().nullable(),
       cost_note: z.string().nullable(),
+      /** the likely range of the cost (USD, 5th to 95th percentile of the run walked through routing with its endpoints' fault rates); null with cost_usd */
+      cost_low_usd: z.number().nullable(),
+      cost_high_usd: z.number().nullable(),
+      /** the request rate the expectation assumed, and how it was read */
+      cost_rate: z.string(),
       /** the worst case of the whole run for this model: one request's worst case times its requests */
       worst_usd: z.number().nullable(),
       /**
@@ -80,6 +97,9 @@ export const EvalEstimateSchema = z.object({
   output_tokens: z.number().int(),
   /** the expected cost of the run; null when a price is unknown */
   cost_usd: z.number().nullable(),
+  /** its likely range (5th to 95th percentile): one run's cost varies, as a fault sends a model's traffic to its fallbacks for 30 s */
+  cost_low_usd: z.number().nullable(),
+  cost_high_usd: z.number().nullable(),
   /** the most the run can cost; null when a price is unknown */
   worst_usd: z.number().nullable(),
   /** id of the item the highest worst case is for (of the dataset's longest states); null for an empty dataset */
@@ -96,6 +116,9 @@ export type EvalEstimate = z.infer<typeof EvalEstimateSchema>;
 /** The estimate a run started with: its expected cost and its worst case, each labelled as such on screen. */
 export const RunEstimateSchema = z.object({
   expected_usd: z.number().nullable(),
+  /** the expected cost's likely range as estimated; absent for runs from before */
+  low_usd: z.number().nullable().optional(),
+  high_usd: z.number().nullable().optional(),
   worst_usd: z.number().nullable(),
   input_tokens: z.number().int(),
   output_tokens: z.number().int(),

@@ -5,6 +5,7 @@ import type { Question } from '../../../shared/schemas/question';
 import { isoTime, type Clock } from '../clock';
 import { GatewayError } from '../errors';
 import type { DatasetStorage, StoredDataset } from '../store/ports';
+import { itemsLabelledFor } from './dataset-fit';
 import { checkExpected, expectedMisfits, validateRow, type ExpectedGroup, type RawRow, type ValidRow } from './dataset-rows';
 
 /** Rows written per transaction while importing. */
@@ -174,6 +175,18 @@ export class Datasets {
   /** The start of an item's content as stored (JSON text): enough to read an image's size without loading it. */
   contentHead(datasetId: string, position: number, chars: number): Promise<string | undefined> {
     return this.storage.contentHead(datasetId, position, chars);
+  }
+
+  /** Per dataset, how many items carry an expected answer to one of the questions, and whether its items are images. */
+  async fitFor(questions: readonly string[]): Promise<{ dataset_id: string; labelled_items: number; images: boolean }[]> {
+    const images = new Set(await this.storage.withImageFirst());
+    return Promise.all(
+      (await this.storage.list()).map(async (d) => ({
+        dataset_id: d.id,
+        labelled_items: itemsLabelledFor(await this.storage.expectations(d.id), questions),
+        images: images.has(d.id),
+      })),
+    );
   }
 
   /** Ready datasets whose first item holds an image. */

@@ -1,6 +1,7 @@
 import type { Usage } from '../../../shared/schemas/decisions-response';
 import type { CatalogEndpoint } from '../catalog/types';
 import type { UpstreamUsage } from '../providers/types';
+import { priceCall, priceCeiling } from '../cost/price';
 
 /** One upstream call's billable usage, kept for the request's total. */
 export interface LedgerEntry {
@@ -10,27 +11,16 @@ export interface LedgerEntry {
   estimated: boolean;
 }
 
-/** USD for one call: the provider's own figure, else the endpoint's prices per token class; null if a price is unknown. */
+/** USD for one call: the provider's own figure, else the endpoint's prices per token class (cost/price.ts); null if a price is unknown. */
 export function callCost(endpoint: CatalogEndpoint, usage: UpstreamUsage): number | null {
   if (usage.cost !== null) return usage.cost;
-  const p = endpoint.prices;
-  if (p.prompt === null || p.completion === null || usage.inputTokens === null || usage.outputTokens === null) return null;
-  const cached = usage.cachedInputTokens;
-  const written = usage.cacheWriteTokens;
-  const uncached = Math.max(0, usage.inputTokens - cached - written);
-  return uncached * p.prompt + cached * (p.cacheRead ?? p.prompt) + written * (p.cacheWrite ?? p.prompt) + usage.outputTokens * p.completion + (p.request ?? 0);
+  if (endpoint.prices.completion === null || usage.inputTokens === null || usage.outputTokens === null) return null;
+  return priceCall(endpoint.prices, { input: usage.inputTokens, cached: usage.cachedInputTokens, written: usage.cacheWriteTokens, output: usage.outputTokens });
 }
 
-/**
- * The most one call can cost on the endpoint with at most these tokens (input at its dearest
- * class: uncached, cache read or cache write); null when a price is unknown.
- */
-export function maxCallCost(endpoint: CatalogEndpoint, call: { promptTokens: number; outputTokens: number }): number | null {
-  const p = endpoint.prices;
-  if (p.prompt === null || p.completion === null) return null;
-  const input = Math.max(p.prompt, p.cacheRead ?? 0, p.cacheWrite ?? 0);
-  return call.promptTokens * input + call.outputTokens * p.completion + (p.request ?? 0);
-}
+/** The most one call can cost on the endpoint with at most these tokens; null when a price is unknown. */
+export const maxCallCost = (endpoint: CatalogEndpoint, call: { promptTokens: number; outputTokens: number }): number | null =>
+  priceCeiling(endpoint.prices, { input: call.promptTokens, output: call.outputTokens });
 
 /** The response's usage: every call summed (retries and fallbacks too); cost only when every part is known. */
 export function totalUsage(ledger: readonly LedgerEntry[]): Usage {

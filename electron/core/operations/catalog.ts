@@ -7,6 +7,7 @@ import { methodFor } from '../decisions/ask';
 import type { HandlerDeps, Handlers } from './index';
 import type { CatalogFile } from '../../../shared/schemas/catalog';
 import { trafficProfile } from '../runs/traffic';
+import { zdrCosts } from '../cost/zdr-cost';
 
 type CatalogOps = Pick<
   Handlers,
@@ -15,6 +16,7 @@ type CatalogOps = Pick<
   | 'endpoints.details'
   | 'endpoints.zdr'
   | 'usage.traffic'
+  | 'usage.zdr_cost'
   | 'endpoints.probe'
   | 'endpoints.uptime'
   | 'routing.plan'
@@ -75,6 +77,7 @@ export function catalogHandlers(core: HandlerDeps): CatalogOps {
     },
     'models.endpoints': async ({ model }) => core.service().listing(model),
     'usage.traffic': async () => trafficProfile(core.runStore, core.evalResults),
+    'usage.zdr_cost': async ({ typed }) => zdrCosts(core, await trafficProfile(core.runStore, core.evalResults), typed),
     'endpoints.details': async ({ model }) => {
       core.catalog.model(model);
       return core.catalog.endpointsOf(model).map((e) => {

@@ -144,6 +144,47 @@ describe('images as a dataset', () => {
   });
 });
 
+describe('datasets.fit', () => {
+  it('says per dataset how many items carry labels for the set, whether they are images, and when the set last ran on it', async () => {
+    const env = await tempCore({ sandbox: { seed: 3, failures: false, timeScale: 0 } });
+    try {
+      const h = env.core.handlers;
+      // Three tickets, two of them labelled for `late` only; `topic` is labelled nowhere.
+      const csv = 'id,state,expected.late\nt1,Parcel late,true\nt2,Invoice,false\nt3,Unlabelled,\n';
+      const tickets = (await h['datasets.import']({ name: 'tickets', format: 'csv', content: csv, questions: QUESTIONS, valid_only: false }, AS_DESKTOP))
+        .dataset!;
+      const shelf = (
+        await h['datasets.importImages'](
+          { name: 'shelf', images: [{ name: 'a.png', data_url: PNG }], questions: { card: { type: 'box', instructions: 'The card' } }, valid_only: false },
+          AS_DESKTOP,
+        )
+      ).dataset!;
+      const fitOf = async (questions: Parameters<(typeof h)['datasets.fit']>[0]['questions'], id: string) =>
+        (await h['datasets.fit']({ questions })).find((f) => f.dataset_id === id);
+      expect(await fitOf(QUESTIONS, tickets.id)).toEqual({ dataset_id: tickets.id, labelled_items: 2, images: false, last_run_at: null });
+      expect(await fitOf(QUESTIONS, shelf.id)).toEqual({ dataset_id: shelf.id, labelled_items: 0, images: true, last_run_at: null });
+      expect((await fitOf({ topic: QUESTIONS.topic }, tickets.id))!.labelled_items).toBe(0);
+
+      const run = await h['evals.start']({
+        request: { model: 'sandbox/baseline-text', state: '', questions: QUESTIONS },
+        dataset_id: tickets.id,
+        variants: [{ model: 'sandbox/baseline-text' }],
+        concurrency: 2,
+      });
+      await until(
+        () => h['evals.get']({ id: run.id }),
+        (r) => r.status !== 'running',
+      );
+      // The set is known by its questions: the same questions under another set name ran there.
+      expect((await fitOf(QUESTIONS, tickets.id))!.last_run_at).toBe(run.created_at);
+      expect((await fitOf(QUESTIONS, shelf.id))!.last_run_at).toBeNull();
+      expect((await fitOf({ late: QUESTIONS.late }, tickets.id))!.last_run_at).toBeNull();
+    } finally {
+      await env.cleanup();
+    }
+  });
+});
+
 describe('deleting a dataset', () => {
   it('stops its running evaluation and removes the run with it', async () => {
     const env = await tempCore({ sandbox: { seed: 5, failures: false, timeScale: 1 } });

@@ -5,6 +5,8 @@ import type { State } from '../../../shared/schemas/decisions-request';
 import { actorOf, type HandlerDeps, type Handlers } from './index';
 import { auditedCreate, auditedImport } from '../audit/audited';
 import { checkExpected, type RawRow, type ValidRow } from '../datasets/dataset-rows';
+import { lastRunOn } from '../datasets/dataset-fit';
+import { setKey } from '../evaluations/calibration/calibrations';
 import { imageFolderRowsFrom, readRows } from '../datasets/dataset-sources';
 import { estimateRun } from '../evaluations/estimate/estimate';
 import { scoreLevel } from '../evaluations/reports/metrics';
@@ -47,6 +49,8 @@ async function startingEstimate(core: HandlerDeps, input: Parameters<typeof esti
     const e = await estimateRun(core, input);
     return {
       expected_usd: e.cost_usd,
+      low_usd: e.cost_low_usd,
+      high_usd: e.cost_high_usd,
       worst_usd: e.worst_usd,
       input_tokens: e.input_tokens,
       output_tokens: e.output_tokens,
@@ -124,6 +128,11 @@ export function evalHandlers(core: HandlerDeps): EvalOps {
       const sink = collect();
       await core.datasets.export(id, format, sink.out);
       return { content: sink.text() };
+    },
+    'datasets.fit': async ({ questions }) => {
+      const key = setKey(questions);
+      const runs = await core.evalRuns.list();
+      return (await core.datasets.fitFor(Object.keys(questions))).map((fit) => ({ ...fit, last_run_at: lastRunOn(runs, { key, dataset: fit.dataset_id }) }));
     },
     'datasets.fromRuns': async ({ name, run_ids }, context) => {
       const actor = actorOf(context, 'datasets.fromRuns');

@@ -5,7 +5,7 @@ import type { Clock } from '../clock';
 import type { EndpointMetrics } from '../metrics/endpoint-metrics';
 import { executePlan, type AttemptOutput, type ExecuteOptions, type ExecutionResult } from './executor';
 import type { HealthRegistry } from './health';
-import { planRoute, type AccountRouting, type Candidate, type Plan, type PlannedAttempt, type RequestNeeds } from './plan';
+import { planRoute, type AccountRouting, type Candidate, type Plan, type PlanInput, type PlannedAttempt, type RequestNeeds } from './plan';
 
 export const DEFAULT_DEADLINE_MS = 60_000;
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 30_000;
@@ -52,16 +52,13 @@ export class Router {
   }
 
   plan(modelId: string, preferences: ProviderPreferences | undefined, needs: RequestNeeds): Plan {
+    return planRoute({ ...this.planInput(modelId, preferences, needs), random: this.deps.random ?? Math.random });
+  }
+
+  /** What the planner weighs for a request now, but its random draw: the cost model plans with it too. */
+  planInput(modelId: string, preferences: ProviderPreferences | undefined, needs: RequestNeeds): Omit<PlanInput, 'random'> {
     this.deps.catalog.model(modelId);
-    return planRoute({
-      modelId,
-      candidates: this.candidates(modelId),
-      preferences,
-      account: this.deps.account(),
-      needs,
-      now: this.deps.clock.now(),
-      random: this.deps.random ?? Math.random,
-    });
+    return { modelId, candidates: this.candidates(modelId), preferences, account: this.deps.account(), needs, now: this.deps.clock.now() };
   }
 
   /** Runs `attempt` on each planned endpoint until one succeeds; every attempt is recorded for the metrics and the breaker. */

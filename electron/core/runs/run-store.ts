@@ -36,7 +36,7 @@ export class RunStore {
   }
 
   /** Per model, answered requests with known tokens: how many, and their tokens summed. */
-  answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number }[]> {
+  answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number; cost: number; priced: number }[]> {
     return this.storage.answeredTokens();
   }
 

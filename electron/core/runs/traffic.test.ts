@@ -16,7 +16,7 @@ describe("the user's own traffic", () => {
     expect(await trafficProfile(env.core.runStore, env.core.evalResults)).toEqual({ models: [], all: null });
     // Two inspector runs of a/one (100 and 300 tokens in, 2 and 4 out), one that failed (left out).
     const runs = new SqliteRunStore(sqliteOf(env.core));
-    const run = (id: string, status: number, input: number, output: number): StoredRun => ({
+    const run = (id: string, status: number, input: number, output: number, cost: number | null = null): StoredRun => ({
       id,
       created_at: 1,
       origin: 'inspector',
@@ -30,7 +30,7 @@ describe("the user's own traffic", () => {
       latency_ms: 1,
       input_tokens: input,
       output_tokens: output,
-      cost: null,
+      cost,
       methods: null,
       question_count: 1,
       request: null,
@@ -39,8 +39,8 @@ describe("the user's own traffic", () => {
       label: null,
       routing: null,
     });
-    await runs.add(run('d1', 200, 100, 2));
-    await runs.add(run('d2', 200, 300, 4));
+    await runs.add(run('d1', 200, 100, 2, 0.002));
+    await runs.add(run('d2', 200, 300, 4, 0.004));
     await runs.add(run('d3', 502, 999, 9));
     const ds = await env.core.datasets.create('d', [{ id: 'x', state: 'x', expected: {} }]);
     await env.core.storage.evalRuns.addRun({
@@ -82,12 +82,13 @@ describe("the user's own traffic", () => {
       { replace: false },
     );
     // (100 + 300) / 2 = 200 in, (2 + 4) / 2 = 3 out; overall (400 + 50) / 3 = 150 in, (6 + 1) / 3 out.
+    // Cost per request over those priced: a/one (0.002 + 0.004) / 2; b/two's is unknown; overall the same two.
     expect(await trafficProfile(env.core.runStore, env.core.evalResults)).toEqual({
       models: [
-        { model: 'a/one', requests: 2, input_tokens: 200, output_tokens: 3 },
-        { model: 'b/two', requests: 1, input_tokens: 50, output_tokens: 1 },
+        { model: 'a/one', requests: 2, input_tokens: 200, output_tokens: 3, cost_usd: 0.003 },
+        { model: 'b/two', requests: 1, input_tokens: 50, output_tokens: 1, cost_usd: null },
       ],
-      all: { model: '*', requests: 3, input_tokens: 150, output_tokens: 7 / 3 },
+      all: { model: '*', requests: 3, input_tokens: 150, output_tokens: 7 / 3, cost_usd: 0.003 },
     });
   });
 });

@@ -13,11 +13,14 @@ import { checkImage } from '../images/limits';
 import { isGatewayError } from '../errors';
 import { estimateTokens } from '../decisions/state';
 import { cachedPrefixTokens, chatPromptTokens, dataUrlSize } from './counting';
+import type { EndpointFare } from '../cost/cost-model';
 
 export interface SandboxFleet {
   url: string;
   profiles: readonly SandboxProfile[];
   catalog: CatalogContribution;
+  /** A simulated provider's scripted figures as this fleet plays them (failures on or off, time scaled): what the cost model walks. */
+  fare(slug: string): EndpointFare | null;
   close(): Promise<void>;
 }
 
@@ -275,6 +278,17 @@ export async function startSandboxFleet(options: FleetOptions = {}): Promise<San
     url,
     profiles,
     catalog: sandboxCatalog(url, profiles),
+    fare: (slug) => {
+      const p = bySlug.get(slug);
+      if (!p) return null;
+      const quiet = options.failures === false;
+      return {
+        faultRate: quiet ? 0 : p.failureRate,
+        rateLimitRate: quiet ? 0 : p.rateLimitRate,
+        retryAfterMs: p.retryAfterSeconds * 1000,
+        latencyMs: p.latencyMedianMs * timeScale,
+      };
+    },
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

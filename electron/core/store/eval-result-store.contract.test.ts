@@ -120,15 +120,16 @@ describe.each(backends)('EvalResultStorage on %s', (_name, backend) => {
       await a.evalRuns.addRun(run('r1', '2026-01-01T00:00:00.000Z'));
       await a.evalRuns.addRun(run('r2', '2026-01-02T00:00:00.000Z', { variants: [{ model: 'groq/llama', label: 'eu' }, { model: 'openai/gpt-5' }] }));
       await a.evalWork.putAnswer('r1', answer(0, 0, { input_tokens: 100, output_tokens: 10 }), { replace: false });
-      await a.evalWork.putAnswer('r1', answer(0, 1, { input_tokens: 200, output_tokens: 20 }), { replace: false });
+      await a.evalWork.putAnswer('r1', answer(0, 1, { input_tokens: 200, output_tokens: 20, cost: null }), { replace: false });
       await a.evalWork.putAnswer('r1', answer(1, 0, { input_tokens: 1, output_tokens: 2 }), { replace: false });
       await a.evalWork.putAnswer('r2', answer(0, 0, { input_tokens: 3, output_tokens: 4 }), { replace: false });
       await a.evalWork.putAnswer('r2', answer(1, 0, { input_tokens: 5, output_tokens: 6 }), { replace: false });
       await a.evalWork.putFailure('r2', failure(1, 1, { input_tokens: 1000, output_tokens: 1000 }));
       const tokens = (await b.evalResults.answeredTokens()).sort((x, y) => (x.model < y.model ? -1 : 1));
       expect(tokens).toEqual([
-        { model: 'groq/llama', requests: 2, input: 4, output: 6 },
-        { model: 'openai/gpt-5', requests: 3, input: 305, output: 36 },
+        // Costs: 0.5 each where known; one of gpt-5's is unknown, so two of its three are priced.
+        { model: 'groq/llama', requests: 2, input: 4, output: 6, cost: 1, priced: 2 },
+        { model: 'openai/gpt-5', requests: 3, input: 305, output: 36, cost: 1, priced: 2 },
       ]);
     } finally {
       await close();

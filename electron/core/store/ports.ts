@@ -264,7 +264,7 @@ export interface RunStorage {
   /** Removes API records created before `cutoff`; how many went. */
   forgetApiRecordsBefore(cutoff: number): Promise<number>;
   /** Per model, answered requests with known tokens: how many, and their tokens summed. */
-  answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number }[]>;
+  answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number; cost: number; priced: number }[]>;
 }
 
 /** A place in the request log: a day's file and a byte offset in it. */

@@ -80,7 +80,7 @@ describe.each(backends)('RunStorage on %s', (_name, backend) => {
       expect(await b.remove('r1')).toBe(true);
       expect(await b.remove('r1')).toBe(false);
       expect(await b.forgetApiRecordsBefore(5_000)).toBe(1);
-      expect(await a.answeredTokens()).toEqual([{ model: 'sandbox/baseline-text', requests: 1, input: 120, output: 3 }]);
+      expect(await a.answeredTokens()).toEqual([{ model: 'sandbox/baseline-text', requests: 1, input: 120, output: 3, cost: 0.000125, priced: 1 }]);
     } finally {
       await close();
     }
@@ -90,13 +90,15 @@ describe.each(backends)('RunStorage on %s', (_name, backend) => {
     const { a, b, close } = await backend.open();
     try {
       await a.add(run('r1', 1, { input_tokens: 100, output_tokens: 2 }));
-      await a.add(run('r2', 2, { input_tokens: 300, output_tokens: 4 }));
+      await a.add(run('r2', 2, { input_tokens: 300, output_tokens: 4, cost: 0.0003 }));
+      await a.add(run('r6', 6, { input_tokens: 50, output_tokens: 1, cost: null }));
       await a.add(run('r3', 3, { status: 502, input_tokens: 999, output_tokens: 9 }));
       await a.add(run('r4', 4, { input_tokens: null, output_tokens: null }));
       await a.add(run('r5', 5, { model: 'a/one', input_tokens: 7, output_tokens: 1, origin: 'api' }));
       expect(await b.answeredTokens()).toEqual([
-        { model: 'a/one', requests: 1, input: 7, output: 1 },
-        { model: 'sandbox/baseline-text', requests: 2, input: 400, output: 6 },
+        { model: 'a/one', requests: 1, input: 7, output: 1, cost: 0.000125, priced: 1 },
+        // r1 at 0.000125 and r2 at 0.0003; r6's cost is unknown: three requests, two priced.
+        { model: 'sandbox/baseline-text', requests: 3, input: 450, output: 7, cost: 0.000425, priced: 2 },
       ]);
     } finally {
       await close();

@@ -46,7 +46,7 @@ export function cascadeOption(values: {
 export function printCascade(curve: CascadeCurve, target: CascadeTarget | undefined): void {
   process.stdout.write(`\n${formatCurve(curve)}`);
   if (!target) return;
-  const pick = pickPoint(curve.points, target);
+  const pick = pickPoint(curve.points, target, [curve.first, curve.second]);
   if (pick.reached) process.stdout.write(`Threshold ${pick.point.threshold}: ${pick.message}\nCondition: ${JSON.stringify(pick.point.condition)}\n`);
   else
     process.stdout.write(

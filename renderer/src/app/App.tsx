@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef, useState, type ComponentType } from 'react';
-import { appInfoQuery, settingsQuery } from '../features/settings/api';
+import { appInfoQuery, settingsQuery } from '../features/settings';
 import { SettingsScreen } from '../features/settings/SettingsScreen';
 import { QuestionSetsScreen } from '../features/question-sets/QuestionSetsScreen';
 import { RunsScreen } from '../features/runs/RunsScreen';
@@ -10,8 +10,7 @@ const EndpointsScreen = lazy(() => import('../features/endpoints/EndpointsScreen
 // Evaluations draws charts too, so it loads the same way.
 const EvaluationsScreen = lazy(() => import('../features/evaluations/EvaluationsScreen').then((m) => ({ default: m.EvaluationsScreen })));
 import { ZdrScreen } from '../features/zdr/ZdrScreen';
-import { OperationError } from '../transport/transport';
-import { SignInScreen } from '../features/session/SignInScreen';
+import { sessionRefusal, SignInScreen } from '../features/session';
 import { actionFor } from '../lib/shortcuts';
 import { isTyping, shortcutSettings } from '../lib/use-shortcuts';
 import { Announcer } from '../ui/announcer';
@@ -110,7 +109,7 @@ export function App() {
   const [shortcutsOpen, showShortcuts, closeShortcuts] = useShortcutsDialog();
   useTheme();
   useFocusRescue();
-  const noSession = info.error instanceof OperationError && info.error.code === 401 ? info.error : null;
+  const noSession = sessionRefusal(info.error);
   useEffect(() => {
     const label = noSession ? 'Sign in' : (SCREENS.find((s) => s.id === screen)?.label ?? '');
     document.title = `${label} · Verdict`;
@@ -127,9 +126,7 @@ export function App() {
       <Sidebar screen={screen} collapsed={collapsed} onToggle={toggleSidebar} onShortcuts={showShortcuts} />
       <main id="main" className="content" tabIndex={-1}>
         {info.isPending ? <Loading what="Verdict" /> : null}
-        {info.error && !(info.error instanceof OperationError && info.error.code === 401) ? (
-          <ErrorNotice error={info.error} title="Verdict's core did not answer" />
-        ) : null}
+        {info.error && !noSession ? <ErrorNotice error={info.error} title="Verdict's core did not answer" /> : null}
         <ErrorBoundary resetKey={screen}>
           <Suspense fallback={<Loading what="the screen" />}>
             <Screen />

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { appInfoQuery } from '../features/settings/api';
-import { SessionBadge } from '../features/session/SessionBadge';
-import { transportKind } from '../transport/transport';
+import { appInfoQuery, transportKind } from '../features/settings';
+import { SessionBadge } from '../features/session';
 import { SCREENS, type ScreenId } from './routes';
 
 /** The screens in the order of the work, each with its Alt+number; the keyboard shortcuts one press away. */

@@ -1,29 +1,28 @@
 /**
  * What a run will cost before it starts. Two figures, each named as what it is:
- * - the expected cost: each sampled item's requests as the engine would build them, counted as each
- *   endpoint counts tokens, at the prices of the endpoints routing would pick, weighted as routing
- *   weighs them (expected-cost.ts), averaged over the sample and multiplied out over the dataset;
+ * - the expected cost, with its likely range: the sampled items' requests asked of the one cost
+ *   model (cost/cost-model.ts), which counts them as each endpoint bills them and walks the run's
+ *   requests through routing's own planner with each endpoint's fault rate;
  * - the worst case: what a budget holds per request (every endpoint of its route tried, the longest
  *   replies), the highest over the dataset's largest items, times the requests of the run: no run
  *   can cost more. Per model, the worst case of one request too, and the smallest budget that lets
  *   every model send one. Null where a price is unknown.
  *
- * evaluations/estimate/ owns this, what one request is expected to cost (expected-cost.ts) and the
- * expected cost refined as a run answers (refine.ts). May import shared/, the catalog, routing and
- * decisions (to build and price a request as the engine would), datasets, and what an item sends
- * for a model (sending/variant-request.ts).
+ * evaluations/estimate/ owns this and the expected cost refined as a run answers (refine.ts). May
+ * import shared/, the cost model, decisions (the worst case the engine holds), datasets, and what an
+ * item sends for a model (sending/variant-request.ts).
  */
 import type { DecisionsRequest } from '../../../../shared/schemas/decisions-request';
 import type { EvalEstimate, EvalVariant } from '../../../../shared/schemas/evaluation';
 import type { Question } from '../../../../shared/schemas/question';
-import type { Catalog } from '../../catalog/catalog';
 import type { DecisionsEngine } from '../../decisions/engine';
-import type { Router } from '../../routing/router';
-import type { Upstreams } from '../../decisions/upstreams';
 import type { Datasets } from '../../datasets/datasets';
+import { summedRange, type CostModel, type RunCost } from '../../cost/cost-model';
+import type { EvalResults } from '../results/eval-results';
+import { evaluateCondition } from '../../../../shared/cascade/conditions';
+import type { Answer } from '../../../../shared/schemas/answer';
 import { variantKeys } from '../../../../shared/evaluations/variant-keys';
 import { variantRequest } from '../sending/variant-request';
-import { expectedRequestCost } from './expected-cost';
 import { fitTokens } from './refine';
 
 /** Items whose requests are priced, evenly placed over the dataset; the rest are taken as alike. */
@@ -31,9 +30,8 @@ export const SAMPLE = 60;
 
 export interface EstimateDeps {
   datasets: Datasets;
-  catalog: Catalog;
-  router: Router;
-  upstreams: Upstreams;
+  costs: CostModel;
+  evalResults: Pick<EvalResults, 'newestAnswers'>;
   decisions: Pick<DecisionsEngine, 'admissionCost'>;
   /** Where requests are answered: a remote gateway reserves nothing here before a request. */
   service(): { mode: 'built-in' | 'remote' };
@@ -47,7 +45,7 @@ export function samplePositions(items: number): number[] {
 
 export async function estimateRun(
   deps: EstimateDeps,
-  input: { request: DecisionsRequest; dataset_id: string; variants: EvalVariant[] },
+  input: { request: DecisionsRequest; dataset_id: string; variants: EvalVariant[]; concurrency?: number | undefined },
 ): Promise<EvalEstimate> {
   const items = await deps.datasets.itemCount(input.dataset_id);
   await deps.datasets.assertFits(input.dataset_id, input.request.questions as Record<string, Question>);
@@ -57,45 +55,56 @@ export async function estimateRun(
   const keys = variantKeys(input.variants);
   const worstItems: { usd: number | null; item: string | null }[] = [];
   const perVariant = [];
+  const costs: RunCost[] = [];
   for (const [i, v] of input.variants.entries()) {
-    let usd: number | null = 0;
-    let inputTokens = 0;
-    let outputTokens = 0;
+    let cost: RunCost | null = null;
     let expectedNote: string | null = null;
     const points: { chars: number; tokens: number }[] = [];
-    for (const item of sample) {
-      try {
-        const e = await expectedRequestCost(deps, variantRequest(input.request, v, item.state));
-        inputTokens += e.input;
-        outputTokens += e.output;
-        points.push({ chars: JSON.stringify(item.state).length, tokens: e.input + e.output });
-        usd = usd === null || e.usd === null ? null : usd + e.usd;
-      } catch (error) {
-        usd = null;
-        expectedNote = `its requests would fail: ${(error as Error).message}`;
-        break;
+    try {
+      const requests = sample.map((item) => variantRequest(input.request, v, item.state));
+      const walked = await deps.costs.ofRequests(requests, items, input.concurrency ?? 4);
+      cost = walked;
+      // Each sampled item's expected tokens, for the line a run refines its expectation with.
+      for (const [k, item] of sample.entries())
+        points.push({ chars: JSON.stringify(item.state).length, tokens: walked.perRequest[k]!.input + walked.perRequest[k]!.output });
+      // A cascade's second stage is asked for the items its condition picks: as many as it picks among the first model's answers so far.
+      if (v.cascade) {
+        const share = await escalatedShare(deps, input, v);
+        if (share === null) {
+          cost = null;
+          expectedNote = `how many items go on to ${v.cascade.model} is not known before ${v.model} has answered this dataset's items alone (a run of it gives the share its condition picks)`;
+        } else {
+          const second = sample.map((item) => variantRequest(input.request, { model: v.cascade!.model }, item.state));
+          const then = await deps.costs.ofRequests(second, Math.round(share.share * items), input.concurrency ?? 4);
+          cost = addCosts(walked, then);
+          expectedNote = `${Math.round(100 * share.share)}% of items go on to ${v.cascade.model}: its condition holds on that share of ${v.model}'s newest answers to ${share.of} of this dataset's items`;
+        }
       }
+    } catch (error) {
+      cost = null;
+      expectedNote = `its requests would fail: ${(error as Error).message}`;
     }
-    // A cascade's second stage is asked for the items its condition picks: how many is not known before the run.
-    if (v.cascade && usd !== null) {
-      usd = null;
-      expectedNote = `how many items go on to ${v.cascade.model} is not known before the run (the Cascade panel of two runs' report says, per threshold)`;
-    }
-    const scale = sample.length ? items / sample.length : 0;
+    const usd = cost?.usd ?? null;
+    if (cost && usd === null) expectedNote = 'a price on its route is unknown';
+    if (usd !== null && cost) costs.push(cost);
     const { worst_request_usd, worst_request_note, worst_request_item } = worstRequest(deps, input.request, v, candidates);
     worstItems.push({ usd: worst_request_usd, item: worst_request_item });
     perVariant.push({
       variant: keys[i]!,
-      input_tokens: Math.round(inputTokens * scale),
-      output_tokens: Math.round(outputTokens * scale),
-      cost_usd: usd === null ? null : usd * scale,
-      cost_note: usd === null ? (expectedNote ?? 'a price on its route is unknown') : null,
+      input_tokens: Math.round(cost?.input ?? 0),
+      output_tokens: Math.round(cost?.output ?? 0),
+      cost_usd: usd,
+      cost_note: usd === null || v.cascade ? expectedNote : null,
+      cost_low_usd: usd === null ? null : cost!.low,
+      cost_high_usd: usd === null ? null : cost!.high,
+      cost_rate: cost?.rate ?? 'not walked',
       worst_usd: worst_request_usd === null ? null : worst_request_usd * items,
       worst_request_usd,
       worst_request_note,
       tokens_fit: fitTokens(points),
     });
   }
+  const range = costs.length === perVariant.length ? summedRange(costs) : { low: null, high: null };
   const worst = perVariant.map((v) => v.worst_request_usd);
   const sum = (values: (number | null)[]) => (values.some((x) => x === null) ? null : values.reduce<number>((s, x) => s + x!, 0));
   return {
@@ -107,6 +116,8 @@ export async function estimateRun(
     input_tokens: perVariant.reduce((s, v) => s + v.input_tokens, 0),
     output_tokens: perVariant.reduce((s, v) => s + v.output_tokens, 0),
     cost_usd: sum(perVariant.map((v) => v.cost_usd)),
+    cost_low_usd: range.low,
+    cost_high_usd: range.high,
     worst_usd: sum(perVariant.map((v) => v.worst_usd)),
     // The item of the highest worst case over the variants (the one the smallest budget is for).
     worst_request_item:
@@ -117,6 +128,31 @@ export async function estimateRun(
     // Below the largest worst case, a request of that model is never admitted: the run stops at it.
     min_budget_usd: worst.length === 0 || worst.some((w) => w === null) ? null : roundedUp(Math.max(...(worst as number[]))),
   };
+}
+
+/** Answers of the first model before a share is read from them: fewer say too little of the dataset. */
+const MIN_ANSWERS_FOR_SHARE = 10;
+
+/** The share of items a cascade's condition sends on, read from the first model's newest answers to this dataset's items; null with too few. */
+async function escalatedShare(
+  deps: EstimateDeps,
+  input: { request: DecisionsRequest; dataset_id: string },
+  v: EvalVariant,
+): Promise<{ share: number; of: number } | null> {
+  const rows = await deps.evalResults.newestAnswers(input.dataset_id, v.model);
+  if (rows.length < MIN_ANSWERS_FOR_SHARE) return null;
+  const questions = input.request.questions as Record<string, Question>;
+  const held = rows.filter((r) => evaluateCondition(v.cascade!.when, questions, r.answers as Record<string, Answer>).holds).length;
+  return { share: held / rows.length, of: rows.length };
+}
+
+/** Two stages' costs as one: expected costs and tokens added, walks added walk by walk. */
+function addCosts(a: RunCost, b: RunCost): RunCost {
+  if (a.usd === null || b.usd === null || a.totals === null || b.totals === null) return { ...a, usd: null, low: null, high: null, totals: null };
+  const n = Math.min(a.totals.length, b.totals.length);
+  const totals = Array.from({ length: n }, (_, i) => a.totals![i]! + b.totals![i]!);
+  const range = summedRange([a, b]);
+  return { usd: a.usd + b.usd, low: range.low, high: range.high, totals, input: a.input + b.input, output: a.output + b.output, rate: a.rate };
 }
 
 /** Three significant digits, rounded up: a budget typed as shown is enough. */

@@ -60,24 +60,42 @@ export function refinedExpectation(variants: readonly { expected_usd: number | n
 export const MIN_FOR_EXPECTATION = 5;
 
 /**
- * The run's expected cost refined from its answered items. With the estimate it started with: each
- * model's expected cost scaled by the tokens its answered requests measured against the tokens the
- * estimate's fit says for those same items (refinedExpectation), so the prices stay those routing is
- * expected to pay; a run from before the fit: against the estimate's tokens per request. Without an
- * estimate, what its answered requests cost on average, over every request. Null before
- * MIN_FOR_EXPECTATION requests are answered, or when a cost is unknown.
+ * The run's expected cost now: what is spent, and for each model's items not yet answered, what its
+ * answered items cost each (over MIN_FOR_EXPECTATION of them, every cost known); a model with fewer
+ * answered takes its share of the estimate scaled by its measured tokens against the fit
+ * (refinedExpectation's ratio), or without an estimate the mean spend per answered item of the
+ * others. So it is never below what is spent, and once items are answered it follows what they
+ * cost, whichever endpoints routing sent them to. Null before MIN_FOR_EXPECTATION requests are
+ * answered, or when a model's cost per item is unknown.
  */
 export function runExpectation(
   answered: readonly (Answered & { cost: number | null; unknown: number })[],
-  total: number,
+  run: { items: number; variants: number; spent: number },
   estimate: RunEstimate | null,
 ): { expected_usd: number | null; expected_from: number } {
   const n = answered.reduce((s, a) => s + a.n, 0);
-  if (n < MIN_FOR_EXPECTATION || total === 0) return { expected_usd: null, expected_from: n };
-  if (estimate?.variants) return { expected_usd: refinedExpectation(estimate.variants, answered), expected_from: n };
-  const tokens = answered.reduce((s, a) => s + a.tokens, 0);
-  const estimated = estimate ? (estimate.input_tokens + estimate.output_tokens) / total : 0;
-  if (estimate && estimate.expected_usd !== null && estimated > 0) return { expected_usd: estimate.expected_usd * (tokens / n / estimated), expected_from: n };
-  if (answered.some((a) => a.unknown > 0 || a.cost === null)) return { expected_usd: null, expected_from: n };
-  return { expected_usd: (answered.reduce((s, a) => s + a.cost!, 0) / n) * total, expected_from: n };
+  if (n < MIN_FOR_EXPECTATION || run.items === 0) return { expected_usd: null, expected_from: n };
+  const measured = (a: (typeof answered)[number] | undefined) => (a && a.n >= MIN_FOR_EXPECTATION && a.unknown === 0 && a.cost !== null ? a.cost / a.n : null);
+  const known = answered.map(measured).filter((x): x is number => x !== null);
+  let expected = run.spent;
+  for (let v = 0; v < run.variants; v += 1) {
+    const a = answered.find((x) => x.variant === v);
+    let perItem = measured(a);
+    if (perItem === null) perItem = fromEstimate(estimate, v, run.items, answered);
+    if (perItem === null && known.length > 0) perItem = known.reduce((s, x) => s + x, 0) / known.length;
+    if (perItem === null) return { expected_usd: null, expected_from: n };
+    expected += Math.max(0, run.items - (a?.n ?? 0)) * perItem;
+  }
+  return { expected_usd: expected, expected_from: n };
+}
+
+/** A model's expected cost per item from the estimate, scaled by what the answered tokens say against its fit. */
+function fromEstimate(estimate: RunEstimate | null, variant: number, items: number, answered: readonly Answered[]): number | null {
+  const v = estimate?.variants?.[variant];
+  if (!v || v.expected_usd === null) return null;
+  const scaled = refinedExpectation(
+    [{ ...v, expected_usd: v.expected_usd }],
+    answered.filter((a) => a.variant === variant).map((a) => ({ ...a, variant: 0 })),
+  );
+  return (scaled ?? v.expected_usd) / items;
 }

@@ -4,7 +4,7 @@ import { evaluateCondition } from '../../../../shared/cascade/conditions';
 import type { Answer } from '../../../../shared/schemas/answer';
 import type { CascadeCurve } from '../../../../shared/schemas/cascade-curve';
 import type { Question } from '../../../../shared/schemas/question';
-import { cascadeCurve, pickPoint } from './cascade-curve';
+import { cascadeCurve, pickPoint, shortestIn } from './cascade-curve';
 import type { ItemLabels, StoredResult } from './report';
 
 const result = (position: number, answers: Record<string, unknown>, cost: number, latency_ms: number, ok = true): StoredResult => ({
@@ -308,8 +308,12 @@ describe('the curve is the conditions, item by item', () => {
         // A threshold between the data's figures lands on the curve's next point (the curve is exact).
         const q = d.question === undefined ? {} : { question: d.question };
         if (d.family === 'confidenceBelow') {
-          const next = curve.points.find((p) => p.threshold >= d.between)!;
-          check(next, { ...q, confidenceBelow: d.between });
+          // Its point is the one escalating the same items: a point's bound is the shortest decimal
+          // splitting the figures as its figure does, so it may lie either side of \`between\`.
+          const condition = { ...q, confidenceBelow: d.between };
+          const same = curve.points.find((p) => Math.abs(p.escalated - byHand(d, condition, scoped).escalated) < 1e-12)!;
+          expect(same).toBeDefined();
+          check(same, condition);
         } else {
           const w = d.between / 2;
           const within = curve.points.filter((p) => p.threshold <= w);
@@ -317,6 +321,28 @@ describe('the curve is the conditions, item by item', () => {
         }
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('shortestIn', () => {
+  it('is the number with the fewest decimals above the lower figure and at most the upper one', () => {
+    expect(shortestIn(0.41, 0.5517909999999999)).toBe(0.5);
+    expect(shortestIn(0.0003, 0.0003290000000000237)).toBe(0.00032);
+    expect(shortestIn(0.051, 0.051791)).toBe(0.0517);
+    expect(shortestIn(0.9, 1)).toBe(1);
+    expect(shortestIn(0.2, 0.2000001)).toBe(0.2000001);
+  });
+
+  it('always lies in (lo, hi]', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (a, b) => {
+        fc.pre(a !== b);
+        const [lo, hi] = a < b ? [a, b] : [b, a];
+        const x = shortestIn(lo, hi);
+        expect(x > lo && x <= hi).toBe(true);
+      }),
+      { numRuns: 500 },
     );
   });
 });

@@ -13,8 +13,9 @@
  *   are billed. An unknown cost counts as 0 and is counted in `cost_unknown`.
  * - **Latency.** The first stage's, plus the second's where escalated (one after the other): mean,
  *   p50 and p95 as the report takes percentiles.
- * - **Thresholds.** `confidenceBelow`: every distinct confidence the first model gave on those
- *   questions, and 0 and 1. `probabilityBetween`: for every distinct P(true) p the first model gave,
+ * - **Thresholds.** `confidenceBelow`: for every distinct confidence the first model gave on those
+ *   questions, and 0 and 1, the shortest decimal above the one below it and at most it (it splits
+ *   the figures as the figure itself does, and reads as people write bounds). `probabilityBetween`: for every distinct P(true) p the first model gave,
  *   the band [min(p, 1 − p), max(p, 1 − p)] (half-width |p − 0.5|), and [0.5, 0.5] and [0, 1]. Between
  *   two such thresholds no item changes side, so the curve is exact, not sampled.
  */
@@ -71,7 +72,11 @@ interface Threshold {
 function thresholds(family: CascadeFamily, question: string | undefined, figures: readonly number[]): Threshold[] {
   if (family === 'confidenceBelow') {
     const ts = [...new Set([0, 1, ...figures])].sort((a, b) => a - b);
-    return ts.map((t) => ({ threshold: t, condition: leaf(family, question, t), holds: (f) => f < t }));
+    // Every bound in (previous figure, this figure] splits the figures alike: the shortest is shown.
+    return ts.map((t, i) => {
+      const bound = i === 0 ? t : shortestIn(ts[i - 1]!, t);
+      return { threshold: bound, condition: leaf(family, question, bound), holds: (f) => f < bound };
+    });
   }
   // Bands nest: sorted from the narrowest (its low bound highest) to the widest.
   const bands = new Map<string, [number, number]>();
@@ -89,6 +94,16 @@ function thresholds(family: CascadeFamily, question: string | undefined, figures
 }
 
 const round = (x: number) => Number(x.toFixed(12));
+
+/** The number with the fewest decimals in (lo, hi]: 0.5517909999999999 over 0.41 is 0.5. */
+export function shortestIn(lo: number, hi: number): number {
+  for (let digits = 0; digits <= 15; digits += 1) {
+    const scale = 10 ** digits;
+    const candidate = Number((Math.floor(hi * scale) / scale).toFixed(digits));
+    if (candidate > lo && candidate <= hi) return candidate;
+  }
+  return hi;
+}
 
 /** Count of sorted figures in [lo, hi]. */
 function countIn(sorted: readonly number[], lo: number, hi: number): number {

@@ -2,6 +2,7 @@
  * Evaluation metrics and calibration, as issue 12 defines them. Pure functions over answers and
  * expected values; nothing here reads the store or the clock.
  */
+import { percentile } from '../../../../shared/metrics/percentile';
 import { iou, type Edges } from '../../../../shared/geometry/iou';
 import type { Question } from '../../../../shared/schemas/question';
 import type { ReliabilityBin } from '../../../../shared/schemas/evaluation';
@@ -255,16 +256,6 @@ export function boxMetrics(points: readonly { box: Edges; expected: Edges }[], t
   };
 }
 
-/** Linear interpolation between closest ranks (numpy's default); null for no values. */
-export function percentile(values: readonly number[], q: number): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const h = (sorted.length - 1) * q;
-  const lo = Math.floor(h);
-  const hi = Math.ceil(h);
-  return sorted[lo]! + (h - lo) * (sorted[hi]! - sorted[lo]!);
-}
-
 /** The option names or level indexes a question's answers range over. */
 export function questionLabels(question: Question): string[] {
   if (question.type === 'choice') return Object.keys(question.criteria);
@@ -272,3 +263,5 @@ export function questionLabels(question: Question): string[] {
   if (question.type === 'noul') return ['false', 'true'];
   return [];
 }
+
+export { percentile };

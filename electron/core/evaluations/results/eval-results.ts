@@ -89,7 +89,7 @@ export class EvalResults {
   }
 
   /** Per model, answered results with their tokens summed (the user's own traffic). */
-  answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number }[]> {
+  answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number; cost: number; priced: number }[]> {
     return this.deps.results.answeredTokens();
   }
 

@@ -62,7 +62,7 @@ export interface EvalResultStorage {
     position?: number,
   ): Promise<{ position: number; run_id: string; variant: number; at: string; answers: Record<string, unknown> }[]>;
   /** Per model (the variant's model, unlabelled), answered results with their tokens summed. */
-  answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number }[]>;
+  answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number; cost: number; priced: number }[]>;
   /** Every result of a run as stored (copies between stores), by position then variant. */
   exportResults(runId: string): Promise<CopiedEvalResult[]>;
   /** Writes results as they were stored elsewhere, in one transaction (the run must be there). */

@@ -81,7 +81,7 @@ export class EvalRunBook {
       ...asked(row.request),
       baseline_id: row.baseline_id,
       estimate,
-      ...runExpectation(await this.deps.results.answeredByVariant(row.id), items * variants.length, estimate),
+      ...runExpectation(await this.deps.results.answeredByVariant(row.id), { items, variants: variants.length, spent: counts.spent }, estimate),
     };
   }
 

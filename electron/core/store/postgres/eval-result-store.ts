@@ -80,10 +80,11 @@ export class PgEvalResultStore implements EvalResultStorage {
     return rows.map((r) => ({ ...r, answers: JSON.parse(r.answers) as Record<string, unknown> }));
   }
 
-  async answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number }[]> {
+  async answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number; cost: number; priced: number }[]> {
     return this.db.query(
       `SELECT r.variants::json -> res.variant ->> 'model' AS model, COUNT(*)::integer AS requests,
-         COALESCE(SUM(res.input_tokens), 0)::float8 AS input, COALESCE(SUM(res.output_tokens), 0)::float8 AS output
+         COALESCE(SUM(res.input_tokens), 0)::float8 AS input, COALESCE(SUM(res.output_tokens), 0)::float8 AS output,
+         COALESCE(SUM(res.cost), 0)::float8 AS cost, COUNT(res.cost)::integer AS priced
        FROM eval_results res JOIN eval_runs r ON r.id = res.run_id WHERE res.ok GROUP BY 1 ORDER BY 1`,
     );
   }

@@ -74,10 +74,17 @@ export class PgRunStore implements RunStorage {
     return (await this.db.pool.query("DELETE FROM decisions WHERE origin = 'api' AND created_at < $1", [cutoff])).rowCount ?? 0;
   }
 
-  async answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number }[]> {
-    const rows = await this.db.query<{ model: string; requests: string; input: string; output: string }>(
-      'SELECT model, COUNT(*) AS requests, SUM(input_tokens) AS input, SUM(output_tokens) AS output FROM decisions WHERE status = 200 AND input_tokens IS NOT NULL AND output_tokens IS NOT NULL GROUP BY model ORDER BY model',
+  async answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number; cost: number; priced: number }[]> {
+    const rows = await this.db.query<{ model: string; requests: string; input: string; output: string; cost: string; priced: string }>(
+      'SELECT model, COUNT(*) AS requests, SUM(input_tokens) AS input, SUM(output_tokens) AS output, COALESCE(SUM(cost), 0) AS cost, COUNT(cost) AS priced FROM decisions WHERE status = 200 AND input_tokens IS NOT NULL AND output_tokens IS NOT NULL GROUP BY model ORDER BY model',
     );
-    return rows.map((r) => ({ model: r.model, requests: Number(r.requests), input: Number(r.input), output: Number(r.output) }));
+    return rows.map((r) => ({
+      model: r.model,
+      requests: Number(r.requests),
+      input: Number(r.input),
+      output: Number(r.output),
+      cost: Number(r.cost),
+      priced: Number(r.priced),
+    }));
   }
 }

@@ -96,9 +96,10 @@ export class SqliteEvalResultStore implements EvalResultStorage {
       .map((r) => ({ ...r, answers: JSON.parse(r.answers) as Record<string, unknown> }));
   }
 
-  async answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number }[]> {
+  async answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number; cost: number; priced: number }[]> {
     return this.store.all(
-      `SELECT json_extract(r.variants, '$[' || res.variant || '].model') AS model, COUNT(*) AS requests, COALESCE(SUM(res.input_tokens), 0) AS input, COALESCE(SUM(res.output_tokens), 0) AS output
+      `SELECT json_extract(r.variants, '$[' || res.variant || '].model') AS model, COUNT(*) AS requests, COALESCE(SUM(res.input_tokens), 0) AS input, COALESCE(SUM(res.output_tokens), 0) AS output,
+         COALESCE(SUM(res.cost), 0) AS cost, COUNT(res.cost) AS priced
        FROM eval_results res JOIN eval_runs r ON r.id = res.run_id WHERE res.ok = 1 GROUP BY model`,
     );
   }

@@ -89,9 +89,9 @@ export class SqliteRunStore implements RunStorage {
     return this.store.run("DELETE FROM decisions WHERE origin = 'api' AND created_at < ?", [cutoff]).changes;
   }
 
-  async answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number }[]> {
-    return this.store.all<{ model: string; requests: number; input: number; output: number }>(
-      'SELECT model, COUNT(*) AS requests, SUM(input_tokens) AS input, SUM(output_tokens) AS output FROM decisions WHERE status = 200 AND input_tokens IS NOT NULL AND output_tokens IS NOT NULL GROUP BY model ORDER BY model',
+  async answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number; cost: number; priced: number }[]> {
+    return this.store.all<{ model: string; requests: number; input: number; output: number; cost: number; priced: number }>(
+      'SELECT model, COUNT(*) AS requests, SUM(input_tokens) AS input, SUM(output_tokens) AS output, COALESCE(SUM(cost), 0) AS cost, COUNT(cost) AS priced FROM decisions WHERE status = 200 AND input_tokens IS NOT NULL AND output_tokens IS NOT NULL GROUP BY model ORDER BY model',
     );
   }
 }

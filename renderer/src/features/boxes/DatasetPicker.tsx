@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 import { call } from '../../transport/transport';
 import { clickOnce } from '../../lib/send-once';
 import { ErrorNotice } from '../../ui/components';
-import { evalKeys } from '../evaluations/api';
+import { evalKeys } from '../evaluations';
 import { boxItemsQuery, imageDatasetsQuery, LEGACY } from './api';
 
 /** The picker's value for the images added to Boxes before it kept them as datasets. */

@@ -4,9 +4,7 @@ import type { EvalEstimate, EvalRun } from '../../../../shared/schemas/evaluatio
 import { call } from '../../transport/transport';
 import { clickOnce } from '../../lib/send-once';
 import { ErrorNotice } from '../../ui/components';
-import { evalKeys, evalRunsQuery, sameRunPlaceholder } from '../evaluations/api';
-import { costLines } from '../evaluations/cost-text';
-import { useAnnounceRunEnd } from '../evaluations/run-end';
+import { costLines, evalKeys, evalRunsQuery, sameRunPlaceholder, useAnnounceRunEnd } from '../evaluations';
 import { formatUsd } from '../../../../shared/money/format-usd';
 import type { BoxQuestion } from './review';
 
@@ -73,9 +71,9 @@ export function DatasetRun({ datasetId, model, questions, runnable, runId, varia
     variants: [{ model }],
   });
   // An estimate is shown only for the model, questions and dataset it was made for: they change under it as the reviewer works.
-  const inputKey = JSON.stringify(input());
+  const inputKey = JSON.stringify({ ...input(), concurrency });
   const estimating = useMutation({
-    mutationFn: async () => ({ of: inputKey, estimate: await call('evals.estimate', input()) }),
+    mutationFn: async () => ({ of: inputKey, estimate: await call('evals.estimate', { ...input(), concurrency }) }),
     onSuccess: setEstimated,
   });
   const estimate = estimated?.of === inputKey ? estimated.estimate : null;

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { BoxItem } from '../../../../shared/schemas/inspector';
 import { Panel } from '../../ui/components';
 import { useThumbnail } from './thumbnails';
-import { NO_FILTER, worstIou, type QueueFilter, type VerdictFilter } from './review';
+import { NO_FILTER, verdictOn, worstIou, type QueueFilter, type VerdictFilter } from './review';
 import type { RunModels } from './ReviewBar';
 import { staleLabel, staleShort } from './stale';
 
@@ -23,6 +23,14 @@ interface Props {
   models: RunModels | null;
   /** Shown under the filters (the IoU a pass needs). */
   children?: ReactNode;
+}
+
+/** The verdict a row shows: with a question chosen, the one on that question's answer, named; else the image's. */
+function verdictText(item: BoxItem, question: string | undefined): string {
+  const { verdict } = verdictOn(item, question);
+  if (verdict === null) return question === undefined ? '' : ` · ${question} not reviewed`;
+  const unknown = item.verdict_model === null ? ' (model unknown)' : '';
+  return question === undefined ? ` · ${verdict}${unknown}` : ` · ${question} ${verdict}${unknown}`;
 }
 
 const numberOrNull = (v: string) => (v.trim() === '' ? null : Math.min(1, Math.max(0, Number(v))));
@@ -132,7 +140,7 @@ export function QueuePanel({ shown, total, selected, onSelect, filter, onFilter,
                         ) : (
                           <span className={score >= threshold ? 'text-ok' : 'text-error'}>IoU {score.toFixed(2)}</span>
                         )}
-                        {i.verdict ? ` · ${i.verdict}${i.verdict_model === null ? ' (model unknown)' : ''}` : ''}
+                        {verdictText(i, filter.question)}
                       </span>
                       {i.stale ? (
                         <span className="small text-stale" data-testid="queue-stale" title={`Stale verdict: ${staleLabel(i.stale_reason)}`}>

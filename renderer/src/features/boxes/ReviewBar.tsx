@@ -2,7 +2,8 @@ import type { BoxItem } from '../../../../shared/schemas/inspector';
 import { colourOf } from './palette';
 import { answersOf, iousOf } from './review';
 import { ReviewKeys, useVerdictKey } from './ReviewKeys';
-import { staleAdvice, staleLabel, verdictOwner } from './stale';
+import { staleAdvice, staleLabel } from './stale';
+import { verdictSummary } from './review-text';
 
 /** The models of the run under review, by their place in it. */
 export interface RunModels {
@@ -111,7 +112,7 @@ export function ReviewBar({
   const scores = iousOf(item);
   const answers = answersOf(item);
   const questions = reviewQuestions(item, labels);
-  const owner = verdictOwner(item);
+  const summary = verdictSummary(item);
   const focused = perQuestion ? (focus && questions.includes(focus) ? focus : (questions[0] ?? null)) : null;
   const focusedVerdict = focused ? (item.verdicts[focused] ?? null) : null;
   const noteOn = perQuestion ? focusedVerdict : item.verdict ? { verdict: item.verdict, note: item.note, whole_image: true } : null;
@@ -189,9 +190,9 @@ export function ReviewBar({
           onVerdict={(next) => onVerdict(null, next)}
         />
       </div>
-      {owner ? (
+      {summary ? (
         <p className="small" data-testid="verdict-owner">
-          {item.verdict === 'accepted' ? 'Accepted' : 'Rejected'} · on the answer of {owner}
+          {summary}
         </p>
       ) : null}
       {item.stale ? (

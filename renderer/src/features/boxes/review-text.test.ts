@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { imageLine, verdictLine } from './review-text';
+import { imageLine, verdictLine, verdictSummary } from './review-text';
 
 const card = { left: 0.1, right: 0.5, top: 0.1, bottom: 0.5 };
 
@@ -19,5 +19,26 @@ describe('what is said as the review moves', () => {
     expect(verdictLine('card', 'accepted')).toBe('card accepted.');
     expect(verdictLine(null, 'rejected')).toBe('The whole image rejected.');
     expect(verdictLine('badge', null)).toBe('badge: verdict cleared.');
+  });
+
+  it('says which answers a verdict rejected and which it accepted, not that the image was rejected', () => {
+    const v = (verdict: 'accepted' | 'rejected') => ({ verdict, note: '', whole_image: false, stale: false, stale_reason: null });
+    const model = 'sandbox/baseline-vision';
+    expect(verdictSummary({ verdict: 'rejected', verdict_model: model, verdicts: { card: v('accepted'), badge: v('rejected') } })).toBe(
+      'Rejected: badge · Accepted: card · on the answers of sandbox/baseline-vision',
+    );
+    expect(verdictSummary({ verdict: 'accepted', verdict_model: model, verdicts: { card: v('accepted'), badge: v('accepted') } })).toBe(
+      'Accepted: badge, card · on the answers of sandbox/baseline-vision',
+    );
+    expect(verdictSummary({ verdict: null, verdict_model: model, verdicts: { card: v('accepted') } })).toBe(
+      'Accepted: card · on the answers of sandbox/baseline-vision',
+    );
+    // A verdict on the whole image, one given before verdicts were per answer, and none.
+    const whole = { ...v('accepted'), whole_image: true };
+    expect(verdictSummary({ verdict: 'accepted', verdict_model: model, verdicts: { card: whole, badge: whole } })).toBe(
+      'Accepted · on the answer of sandbox/baseline-vision',
+    );
+    expect(verdictSummary({ verdict: 'rejected', verdict_model: null, verdicts: {} })).toBe('Rejected · on the answer of model unknown');
+    expect(verdictSummary({ verdict: null, verdict_model: null, verdicts: {} })).toBeNull();
   });
 });

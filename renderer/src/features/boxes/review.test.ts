@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BoxItem } from '../../../../shared/schemas/inspector';
-import { DEFAULT_QUESTIONS, iousOf, matches, neighbour, NO_FILTER, questionsFor, toBoxImages, worstIou } from './review';
+import { DEFAULT_QUESTIONS, iousOf, matches, verdictOn, neighbour, NO_FILTER, questionsFor, toBoxImages, worstIou } from './review';
 
 const item = (over: Partial<BoxItem>): BoxItem => ({
   id: 'i',
@@ -57,6 +57,34 @@ describe('review queue', () => {
     expect(matches(two, { ...NO_FILTER, minIou: 0.9, question: 'badge' })).toBe(true);
     expect(matches(two, { ...NO_FILTER, question: 'cup' })).toBe(false);
     expect(matches(item({}), { ...NO_FILTER, minIou: 0 })).toBe(false);
+  });
+
+  it("with a question, filters by the verdict on that question's answer, not the image's", () => {
+    const judged = (card: 'accepted' | 'rejected' | null, badge: 'accepted' | 'rejected' | null, image: BoxItem['verdict']) =>
+      item({
+        ...two,
+        verdict: image,
+        verdicts: Object.fromEntries(
+          Object.entries({ card, badge })
+            .filter(([, v]) => v !== null)
+            .map(([q, v]) => [q, { verdict: v!, note: '', whole_image: false, stale: false, stale_reason: null }]),
+        ),
+      });
+    // Card accepted, badge rejected: the image reads rejected, its card answer accepted.
+    const img01 = judged('accepted', 'rejected', 'rejected');
+    // Only the badge judged: the card answer has no verdict.
+    const img02 = judged(null, 'rejected', 'rejected');
+    expect(matches(img01, { ...NO_FILTER, question: 'card', verdict: 'rejected' })).toBe(false);
+    expect(matches(img01, { ...NO_FILTER, question: 'card', verdict: 'accepted' })).toBe(true);
+    expect(matches(img01, { ...NO_FILTER, question: 'badge', verdict: 'rejected' })).toBe(true);
+    expect(matches(img02, { ...NO_FILTER, question: 'card', verdict: 'rejected' })).toBe(false);
+    expect(matches(img02, { ...NO_FILTER, question: 'card', verdict: 'unreviewed' })).toBe(true);
+    expect(matches(img02, { ...NO_FILTER, verdict: 'rejected' })).toBe(true);
+    const staleBadge = item({ ...img01, verdicts: { ...img01.verdicts, badge: { ...img01.verdicts['badge']!, stale: true } }, stale: true });
+    expect(matches(staleBadge, { ...NO_FILTER, question: 'badge', verdict: 'stale' })).toBe(true);
+    expect(matches(staleBadge, { ...NO_FILTER, question: 'card', verdict: 'stale' })).toBe(false);
+    // An image judged before verdicts were per answer: its verdict is every question's.
+    expect(verdictOn(item({ verdict: 'accepted' }), 'card')).toEqual({ verdict: 'accepted', stale: false });
   });
 
   it('steps through the queue and stops at its ends', () => {

@@ -53,10 +53,25 @@ export interface QueueFilter {
 
 export const NO_FILTER: QueueFilter = { verdict: 'any', minIou: null, maxIou: null, question: undefined };
 
+/**
+ * The verdict a filter looks at: with a question, the one on that question's answer (its own, or the
+ * whole image's given to every answer); without one, or on an image judged before verdicts were per
+ * answer, the image's.
+ */
+export function verdictOn(
+  item: Pick<BoxItem, 'verdict' | 'stale' | 'verdicts'>,
+  question: string | undefined,
+): { verdict: BoxItem['verdict']; stale: boolean } {
+  if (question === undefined || Object.keys(item.verdicts).length === 0) return { verdict: item.verdict, stale: item.stale };
+  const own = item.verdicts[question];
+  return own ? { verdict: own.verdict, stale: own.stale } : { verdict: null, stale: false };
+}
+
 export function matches(item: BoxItem, f: QueueFilter): boolean {
-  if (f.verdict === 'unreviewed' && item.verdict !== null) return false;
-  if ((f.verdict === 'accepted' || f.verdict === 'rejected') && item.verdict !== f.verdict) return false;
-  if (f.verdict === 'stale' && !item.stale) return false;
+  const { verdict, stale } = verdictOn(item, f.question);
+  if (f.verdict === 'unreviewed' && verdict !== null) return false;
+  if ((f.verdict === 'accepted' || f.verdict === 'rejected') && verdict !== f.verdict) return false;
+  if (f.verdict === 'stale' && !stale) return false;
   if (f.question !== undefined && !item.truth.some((t) => labelOf(t) === f.question) && !(f.question in answersOf(item))) return false;
   if (f.minIou === null && f.maxIou === null) return true;
   const score = worstIou(item, f.question);

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { call } from '../../transport/transport';
 import { announce } from '../../ui/announcer';
-import { imagesFrom } from '../question-sets/StateEditor';
+import { readDataUrl } from '../../lib/read-file';
 
 /** Images read and sent together: at most this many, and about this many bytes (base64 adds a third). */
 const CHUNK_FILES = 24;
@@ -50,12 +50,9 @@ export function useAddImages(onDataset: (id: string) => void) {
       let id = datasetId;
       let done = 0;
       for (const chunk of chunksOf(files)) {
-        const read = await imagesFrom(chunk);
-        const dataset = await call('boxReview.addImages', {
-          ...(id ? { dataset_id: id } : {}),
-          name,
-          images: read.map((img) => ({ name: img.name, data_url: img.dataUrl })),
-        });
+        // Every file of a chunk is an image (chunksOf keeps only those).
+        const images = await Promise.all(chunk.map(async (f) => ({ name: f.name, data_url: await readDataUrl(f) })));
+        const dataset = await call('boxReview.addImages', { ...(id ? { dataset_id: id } : {}), name, images });
         const first = done === 0;
         done += chunk.length;
         setAdding({ done, total: files.length });

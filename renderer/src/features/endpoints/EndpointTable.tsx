@@ -165,6 +165,42 @@ const COLUMNS: Column[] = [
   ),
 ];
 
+/** One endpoint: its provider, tag, context and limits in the first cell, then one cell per column. */
+function EndpointRow({ row: r, unmeasured }: { row: Row; unmeasured: { tag: string; reason: string }[] }) {
+  return (
+    <tr data-tag={r.record.tag}>
+      {COLUMNS.map((c, i) =>
+        i === 0 ? (
+          <th key={c.id} scope="row">
+            {c.render(r)}
+            <div className="muted small">
+              <span className="mono">{r.record.tag}</span> · {r.record.quantization ?? 'quantization unknown'} ·{' '}
+              {r.detail?.context_length ? `${integer(r.detail.context_length)} context` : 'context unknown'} ·{' '}
+              {r.record.max_completion_tokens !== null ? `${integer(r.record.max_completion_tokens)} max out` : 'max output unknown'}{' '}
+              {r.detail?.simulated ? <span className="badge badge-sim">simulated</span> : null}
+            </div>
+            {unmeasured
+              .filter((u) => u.tag === r.record.tag)
+              .map((u) => (
+                <div key={u.tag} className="unmeasured small" role="note">
+                  Could not be measured: {u.reason}
+                </div>
+              ))}
+          </th>
+        ) : (
+          <td
+            key={c.id}
+            className={`${c.numeric ? 'num' : ''} ${c.id === 'status' ? `status-${r.record.status} status-${statusText(r).text.replace(' ', '-')}` : ''}`}
+            title={c.cellTitle?.(r)}
+          >
+            {c.render(r)}
+          </td>
+        ),
+      )}
+    </tr>
+  );
+}
+
 /** Sortable, filterable table of a model's endpoints; unknown and unmeasured values sort last. */
 export function EndpointTable({ rows, unmeasured = [] }: { rows: Row[]; unmeasured?: { tag: string; reason: string }[] }) {
   const [sort, setSort] = useState<{ id: string; dir: 1 | -1 }>({ id: 'prompt', dir: 1 });
@@ -218,36 +254,7 @@ export function EndpointTable({ rows, unmeasured = [] }: { rows: Row[]; unmeasur
           </thead>
           <tbody>
             {sorted.map((r) => (
-              <tr key={r.record.tag} data-tag={r.record.tag}>
-                {COLUMNS.map((c, i) =>
-                  i === 0 ? (
-                    <th key={c.id} scope="row">
-                      {c.render(r)}
-                      <div className="muted small">
-                        <span className="mono">{r.record.tag}</span> · {r.record.quantization ?? 'quantization unknown'} ·{' '}
-                        {r.detail?.context_length ? `${integer(r.detail.context_length)} context` : 'context unknown'} ·{' '}
-                        {r.record.max_completion_tokens !== null ? `${integer(r.record.max_completion_tokens)} max out` : 'max output unknown'}{' '}
-                        {r.detail?.simulated ? <span className="badge badge-sim">simulated</span> : null}
-                      </div>
-                      {unmeasured
-                        .filter((u) => u.tag === r.record.tag)
-                        .map((u) => (
-                          <div key={u.tag} className="unmeasured small" role="note">
-                            Could not be measured: {u.reason}
-                          </div>
-                        ))}
-                    </th>
-                  ) : (
-                    <td
-                      key={c.id}
-                      className={`${c.numeric ? 'num' : ''} ${c.id === 'status' ? `status-${r.record.status} status-${statusText(r).text.replace(' ', '-')}` : ''}`}
-                      title={c.cellTitle?.(r)}
-                    >
-                      {c.render(r)}
-                    </td>
-                  ),
-                )}
-              </tr>
+              <EndpointRow key={r.record.tag} row={r} unmeasured={unmeasured} />
             ))}
           </tbody>
         </table>

@@ -1,18 +1,76 @@
 import { kindTag, modelKind } from '../../lib/answering';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import { call } from '../../transport/transport';
+import type { OperationOutput } from '../../../../shared/contract/operations';
+import type { EndpointDetail } from '../../../../shared/schemas/inspector';
 import { EmptyState, ErrorNotice, Loading, Panel, ScreenHeader } from '../../ui/components';
-import { SandboxNotice } from '../../app/SandboxNotice';
-import { detailsQuery, listingQuery, modelsQuery } from './api';
+import { SandboxNotice } from '../settings';
+import { detailsQuery, listingQuery, modelsQuery, useProbeEndpoints } from './api';
 import { EndpointCharts } from './EndpointCharts';
-import { EndpointTable } from './EndpointTable';
+import { EndpointTable, type Row } from './EndpointTable';
 import { RequestShape } from './RequestShape';
 import { RoutePreview } from './RoutePreview';
 import { UptimeChart } from './UptimeChart';
 
+/** Live updates, and measuring each endpoint now (real providers charge for it). */
+function MeasureActions({ live, onLive, probe }: { live: boolean; onLive: (live: boolean) => void; probe: ReturnType<typeof useProbeEndpoints> }) {
+  return (
+    <>
+      <label className="inline-check">
+        <input type="checkbox" checked={live} onChange={(e) => onLive(e.target.checked)} /> Live (every 5 s)
+      </label>
+      {/* Not disabled while measuring (a disabled button drops focus): marked so, and pressed again it sends nothing. */}
+      <button
+        type="button"
+        onClick={() => !probe.isPending && probe.mutate()}
+        aria-disabled={probe.isPending || undefined}
+        title="Sends 3 short requests to each endpoint; real providers charge for them"
+      >
+        {probe.isPending ? 'Measuring…' : 'Measure now'}
+      </button>
+    </>
+  );
+}
+
+/** A model's endpoints: the table, how requests are built, the charts, and a routing preview. */
+function ModelPanels({
+  model,
+  live,
+  listing,
+  rows,
+  details,
+  unmeasured,
+}: {
+  model: string;
+  live: boolean;
+  listing: OperationOutput<'models.endpoints'>;
+  rows: Row[];
+  details: EndpointDetail[];
+  unmeasured: { tag: string; reason: string }[];
+}) {
+  return (
+    <>
+      <Panel title={`${listing.name} — ${listing.endpoints.length} endpoints`}>
+        <p className="muted small">{listing.description}</p>
+        <EndpointTable rows={rows} unmeasured={unmeasured} />
+      </Panel>
+      <Panel title="How requests are built">
+        <p className="muted small">Each endpoint gets only the parameters it takes. What an endpoint refused once is left out from then on.</p>
+        <RequestShape details={details} />
+      </Panel>
+      <Panel title="Compare providers">
+        <EndpointCharts endpoints={listing.endpoints} />
+        <UptimeChart model={model} live={live} />
+      </Panel>
+      <Panel title="Routing preview">
+        <RoutePreview model={model} />
+      </Panel>
+    </>
+  );
+}
+
+/** Every provider endpoint of a model, measured and compared. */
 export function EndpointsScreen() {
-  const queryClient = useQueryClient();
   const models = useQuery(modelsQuery());
   // A link such as #/endpoints?model=author/slug (from ZDR) opens that model.
   const [model, setModel] = useState<string>(() => new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('model') ?? '');
@@ -22,10 +80,7 @@ export function EndpointsScreen() {
   }, [model, models.data]);
   const listing = useQuery({ ...listingQuery(model, live), enabled: model !== '' });
   const details = useQuery({ ...detailsQuery(model, live), enabled: model !== '' });
-  const probe = useMutation({
-    mutationFn: () => call('endpoints.probe', { model, calls: 3 }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['endpoints'] }),
-  });
+  const probe = useProbeEndpoints(model);
   const rows = useMemo(
     () => (listing.data?.endpoints ?? []).map((record) => ({ record, detail: details.data?.find((d) => d.tag === record.tag) })),
     [listing.data, details.data],
@@ -35,24 +90,7 @@ export function EndpointsScreen() {
       <ScreenHeader
         title="Endpoints"
         description="Every provider endpoint serving a model: pricing, limits, and measured latency, throughput and uptime."
-        actions={
-          model ? (
-            <>
-              <label className="inline-check">
-                <input type="checkbox" checked={live} onChange={(e) => setLive(e.target.checked)} /> Live (every 5 s)
-              </label>
-              {/* Not disabled while measuring (a disabled button drops focus): marked so, and pressed again it sends nothing. */}
-              <button
-                type="button"
-                onClick={() => !probe.isPending && probe.mutate()}
-                aria-disabled={probe.isPending || undefined}
-                title="Sends 3 short requests to each endpoint; real providers charge for them"
-              >
-                {probe.isPending ? 'Measuring…' : 'Measure now'}
-              </button>
-            </>
-          ) : null
-        }
+        actions={model ? <MeasureActions live={live} onLive={setLive} probe={probe} /> : null}
       />
       <SandboxNotice />
       {probe.data ? (
@@ -88,23 +126,7 @@ export function EndpointsScreen() {
           </div>
           {listing.error ? <ErrorNotice error={listing.error} title="Endpoints could not be loaded" /> : null}
           {listing.data ? (
-            <>
-              <Panel title={`${listing.data.name} — ${listing.data.endpoints.length} endpoints`}>
-                <p className="muted small">{listing.data.description}</p>
-                <EndpointTable rows={rows} unmeasured={probe.data?.failed ?? []} />
-              </Panel>
-              <Panel title="How requests are built">
-                <p className="muted small">Each endpoint gets only the parameters it takes. What an endpoint refused once is left out from then on.</p>
-                <RequestShape details={details.data ?? []} />
-              </Panel>
-              <Panel title="Compare providers">
-                <EndpointCharts endpoints={listing.data.endpoints} />
-                <UptimeChart model={model} live={live} />
-              </Panel>
-              <Panel title="Routing preview">
-                <RoutePreview model={model} />
-              </Panel>
-            </>
+            <ModelPanels model={model} live={live} listing={listing.data} rows={rows} details={details.data ?? []} unmeasured={probe.data?.failed ?? []} />
           ) : null}
         </>
       ) : null}

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { call } from '../../transport/transport';
 import { Chart } from '../../ui/Chart';
+import { uptimeQuery } from './api';
 
 type Series = { tag: string; provider_name: string; points: { at: string; uptime: number | null; ttft_p50: number | null; throughput_p50: number | null }[] };
 type Pick = 'uptime' | 'ttft_p50' | 'throughput_p50';
@@ -38,11 +38,7 @@ function lineOption(series: Series[], pick: Pick, unit: string, max: number | un
 
 /** Uptime, latency and throughput per provider over the last hour, minute by minute; minutes without traffic are gaps, not 100%. */
 export function UptimeChart({ model, live }: { model: string; live: boolean }) {
-  const history = useQuery({
-    queryKey: ['endpoints', 'uptime', model],
-    queryFn: () => call('endpoints.uptime', { model, hours: 1 }),
-    refetchInterval: live ? 5_000 : false,
-  });
+  const history = useQuery(uptimeQuery(model, live));
   const charts = useMemo(() => CHARTS.map((c) => ({ ...c, ...lineOption(history.data ?? [], c.pick, c.unit, c.max) })), [history.data]);
   if (!history.data) return null;
   return (

@@ -5,7 +5,7 @@ import { call } from '../../transport/transport';
 import { formatUsd } from '../../../../shared/money/format-usd';
 import { ErrorNotice, Loading } from '../../ui/components';
 import { evalKeys } from './api';
-import { expectedText } from './answer-text';
+import { expectedText } from '../../lib/answer-text';
 import { intervalText, value3 } from './metric-format';
 import { METRIC_LABELS } from './MetricsTable';
 import { QuestionsAsked } from './QuestionsAsked';
@@ -207,7 +207,7 @@ export function Comparison({ run }: { run: EvalRun }) {
       <AskedSideBySide ours={ours} theirs={theirs} />
       <h3 className="small-heading">Answers that changed</h3>
       <Changed comparison={c} />
-      <h3 className="small-heading">Metrics</h3>
+      <h3 className="small-heading">How the metrics moved</h3>
       <p className="muted small">{c.interval_method}. A difference is marked better or worse only when its interval stays on one side of 0.</p>
       <Deltas comparison={c} />
     </div>

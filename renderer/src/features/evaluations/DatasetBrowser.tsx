@@ -1,10 +1,11 @@
-import { expectedLine } from './answer-text';
+import { expectedLine } from '../../lib/answer-text';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import type { DatasetItem, DatasetSummary } from '../../../../shared/schemas/evaluation';
 import { call } from '../../transport/transport';
 import { ErrorNotice } from '../../ui/components';
-import { datasetItemsQuery, evalKeys, setsQuery } from './api';
+import { setsQuery } from '../question-sets';
+import { datasetItemsQuery, evalKeys } from './api';
 import { VirtualRows } from './VirtualRows';
 
 const PAGE = 100;

@@ -4,21 +4,15 @@ import type { DatasetSummary, ImportReport } from '../../../../shared/schemas/ev
 import { call, uploadDataset } from '../../transport/transport';
 import { download, fileName } from '../../lib/download';
 import { EmptyState, ErrorNotice, Panel } from '../../ui/components';
-import { datasetsQuery, evalKeys, forgetRuns, setsQuery } from './api';
+import { setsQuery } from '../question-sets';
+import { datasetsQuery, evalKeys, forgetRuns } from './api';
 import { DatasetBrowser } from './DatasetBrowser';
 import { importHeadline } from './import-headline';
 import { announce } from '../../ui/announcer';
 import { QuestionSetSelect } from './QuestionSetSelect';
 import { SaveAsDataset } from './SaveAsDataset';
 import { once } from '../../lib/send-once';
-
-const readDataUrl = (file: File) =>
-  new Promise<string>((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error ?? new Error(`could not read ${file.name}`));
-    reader.readAsDataURL(file);
-  });
+import { readDataUrl } from '../../lib/read-file';
 
 /** The core's limit on a dataset's name. */
 const NAME_LIMIT = 200;

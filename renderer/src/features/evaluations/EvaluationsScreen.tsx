@@ -4,7 +4,7 @@ import './evaluations.css';
 import { Panel, ScreenHeader } from '../../ui/components';
 import { focusWhenShown } from '../../ui/focus-when-shown';
 import { TabList } from '../../ui/Tabs';
-import { RemoveSamples, SampleOffer } from '../samples/SampleOffer';
+import { RemoveSamples, SampleOffer } from '../samples';
 import { datasetsQuery, evalRunsQuery } from './api';
 import { DatasetsPanel } from './DatasetsPanel';
 import { RunForm } from './RunForm';

@@ -3,8 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { ErrorNotice, Loading } from '../../ui/components';
 import { evalItemQuery } from './api';
-import { answerText, expectedLine, expectedText } from './answer-text';
-import { choiceConfidence, scoredLevel } from './answer-detail';
+import { answerText, expectedLine, expectedText } from '../../lib/answer-text';
+import { choiceConfidence } from '../../lib/answer-detail';
 
 function StateView({ state }: { state: unknown }) {
   if (typeof state === 'string') return <p className="item-state">{state}</p>;
@@ -71,14 +71,13 @@ export function ItemDetail({ runId, position, onClose }: { runId: string; positi
                     {r.ok ? (
                       Object.entries(r.answers).map(([q, a]) => (
                         <div key={q}>
-                          {q}: <strong>{answerText(a)}</strong>
+                          {q}: <strong>{answerText(a, detail.data.item.expected[q])}</strong>
                           {choiceConfidence(a) ? <span className="small"> {choiceConfidence(a)}</span> : null}
-                          {scoredLevel(a) ? <span className="small"> = {scoredLevel(a)}</span> : null}
                           {/* The raw value only where a calibration changed the answer (its method says so). */}
                           {r.raw_answers?.[q] && r.methods?.[q]?.includes('+temperature') ? (
                             <span className="muted small">
                               {' '}
-                              (raw {answerText(r.raw_answers[q])}
+                              (raw {answerText(r.raw_answers[q], detail.data.item.expected[q])}
                               {choiceConfidence(r.raw_answers[q]) ? ` ${choiceConfidence(r.raw_answers[q])}` : ''})
                             </span>
                           ) : null}

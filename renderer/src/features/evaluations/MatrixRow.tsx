@@ -1,11 +1,13 @@
 import { memo, useLayoutEffect, useRef, type RefObject } from 'react';
 import type { EvalResultRow } from '../../../../shared/schemas/evaluation';
-import { answerText, expectedText } from './answer-text';
+import { answerText, expectedText } from '../../lib/answer-text';
 
-/** What a cell's number is, said on hover: a yes/no answer's P(true), a choice's probability. */
+/** What a cell's numbers are, said on hover: a yes/no answer's P(yes), a box's edges in order. */
 function cellTitle(answer: unknown): string {
   const a = answer as { type?: string; noul?: number } | undefined;
-  return a?.type === 'noul' ? `P(true) = ${(a.noul ?? 0).toFixed(3)} · ` : '';
+  if (a?.type === 'noul') return `P(yes) = ${(a.noul ?? 0).toFixed(3)} · `;
+  if (a?.type === 'box') return 'IoU against the expected box; edges t top, l left, b bottom, r right, as fractions of the image · ';
+  return '';
 }
 
 const mark = (v: boolean | null | undefined) => (v === true ? '✓' : v === false ? '✗' : '');
@@ -24,7 +26,7 @@ export function cellText(
   if (!row) return '';
   if (!cell) return 'not sent';
   if (!cell.ok) return 'failed';
-  return `${answerText(cell.answers[question])} ${mark(correct)}`.trimEnd();
+  return `${answerText(cell.answers[question], row.expected[question])} ${mark(correct)}`.trimEnd();
 }
 
 /** The column the item's button is in: where the keyboard lands in a row. */

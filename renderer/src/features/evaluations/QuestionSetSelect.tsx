@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { setsQuery } from './api';
+import { setsQuery } from '../question-sets';
 
 /** The labelled picker of saved question sets, as the import and run forms show it. */
 export function QuestionSetSelect({ value, onChange, label }: { value: string; onChange: (id: string) => void; label: string }) {

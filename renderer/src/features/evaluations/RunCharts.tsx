@@ -39,15 +39,18 @@ export function RunCharts({ report, runId, done }: { report: EvalReport; runId: 
       {questions
         .filter(([, q]) => q.type === 'choice')
         .map(([name]) => (
-          <figure key={`${name}-confusion`} className="chart-box">
+          <figure key={`${name}-confusion`} className="chart-box chart-wide">
             <figcaption>Confusion: {name}</figcaption>
-            {report.models.map((m) => (
-              <ConfusionMatrix
-                key={m.model}
-                model={m.model}
-                confusion={(m.questions[name]?.['confusion'] as Record<string, Record<string, number>> | undefined) ?? {}}
-              />
-            ))}
+            {/* Two by two, across the page: stacked, five models ran far down one column beside an empty one. */}
+            <div className="confusion-grid">
+              {report.models.map((m) => (
+                <ConfusionMatrix
+                  key={m.model}
+                  model={m.model}
+                  confusion={(m.questions[name]?.['confusion'] as Record<string, Record<string, number>> | undefined) ?? {}}
+                />
+              ))}
+            </div>
           </figure>
         ))}
       {questions

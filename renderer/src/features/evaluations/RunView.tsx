@@ -18,6 +18,7 @@ import { ResultsMatrix, type ResultsMatrixHandle } from './ResultsMatrix';
 import { Controls, Progress } from './RunControls';
 import { RunCharts } from './RunCharts';
 import { useAnnounceRunEnd } from './run-end';
+import { panelHeading, RunSections } from './RunSections';
 
 /** Which saved calibrations the run's answers went through (fixed when it started). */
 function Applied({ run }: { run: EvalRun }) {
@@ -93,10 +94,20 @@ export function RunView({ id, runs, reveal = false }: { id: string; runs: readon
   const questions = Object.keys(report.data?.models[0]?.questions ?? {});
   const labelQuestions = questions.filter((q) => report.data?.models[0]?.questions[q]?.type !== 'box');
   const running = r.status === 'running' || r.in_flight > 0;
+  const title = `${r.name} · ${r.status}`;
+  const sections = [
+    { label: 'Summary', heading: panelHeading(title) },
+    ...(r.baseline_id ? [{ label: 'Against baseline', heading: panelHeading('Against its baseline') }] : []),
+    ...(report.data ? [{ label: 'Metrics', heading: panelHeading('Metrics') }] : []),
+    ...(report.data && r.variants.length >= 2 ? [{ label: 'Cascade', heading: panelHeading('Cascade') }] : []),
+    { label: 'Items', heading: panelHeading('Results') },
+    ...(labelQuestions.length ? [{ label: 'Calibration', heading: panelHeading('Calibration') }] : []),
+  ];
   return (
-    <div data-run-id={id}>
+    <div data-run-id={id} className="run-view">
       <div ref={top} />
-      <Panel title={`${r.name} · ${r.status}`} aside={<Controls run={r} />}>
+      <RunSections sections={sections} />
+      <Panel title={title} aside={<Controls run={r} />}>
         <Progress run={r} />
         <CostSummary run={r} />
         <Applied run={r} />
@@ -136,7 +147,7 @@ export function RunView({ id, runs, reveal = false }: { id: string; runs: readon
       ) : null}
       {report.data && r.variants.length >= 2 ? (
         <Panel title="Cascade">
-          <CascadePanel run={r} done={done} />
+          <CascadePanel run={r} report={report.data} done={done} />
         </Panel>
       ) : null}
       <Panel title="Results">

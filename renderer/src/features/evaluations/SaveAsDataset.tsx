@@ -3,7 +3,8 @@ import { useRef, useState } from 'react';
 import { call } from '../../transport/transport';
 import { clickOnce } from '../../lib/send-once';
 import { ErrorNotice } from '../../ui/components';
-import { evalKeys, setsQuery } from './api';
+import { setsQuery } from '../question-sets';
+import { evalKeys } from './api';
 
 /** "Save as dataset" from work already done: a set's past runs (answers become expected answers, to review) or the box reviews. */
 export function SaveAsDataset({ onSaved }: { onSaved: (id: string) => void }) {

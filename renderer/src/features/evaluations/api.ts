@@ -1,4 +1,5 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import type { DecisionsRequest } from '../../../../shared/schemas/decisions-request';
 import type { EvalRun } from '../../../../shared/schemas/evaluation';
 import { call } from '../../transport/transport';
 
@@ -17,10 +18,11 @@ export const evalKeys = {
 /** Saved cascade presets: the Cascade panel saves them (and invalidates this key), the run form offers them as variants. */
 export const cascadePresetsQuery = () => queryOptions({ queryKey: ['cascadePresets'] as const, queryFn: () => call('cascadePresets.list', {}) });
 
+/** How each dataset suits a set's questions (labelled items, images or not, the set's last run there); under the datasets' key, so it is read again when they change. */
+export const datasetFitQuery = (questions: DecisionsRequest['questions']) =>
+  queryOptions({ queryKey: [...evalKeys.datasets, 'fit', questions] as const, queryFn: () => call('datasets.fit', { questions }) });
+
 export const datasetsQuery = () => queryOptions({ queryKey: evalKeys.datasets, queryFn: () => call('datasets.list', {}) });
-// The same lists (and caches) as Question sets and Endpoints: a set saved there shows here at once.
-export { setsQuery } from '../question-sets/api';
-export { modelsQuery } from '../endpoints/api';
 /** Read again while a run runs, and while a paused run's requests in flight are still being answered and counted. */
 const moving = (run: EvalRun) => run.status === 'running' || run.in_flight > 0;
 

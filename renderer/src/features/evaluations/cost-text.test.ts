@@ -32,8 +32,17 @@ describe('estimate against actual', () => {
   });
   it('while running, says the expectation refined from the answered items', () => {
     const lines = costLines(run({ status: 'running', done: 8, spent_usd: 0.0002, expected_usd: 0.00095, expected_from: 8 }));
-    expect(lines[1]).toBe(
-      "Expected now: $0.000950 for all 40 requests, from the tokens the first 8 answered ones measured against the estimate's count for them · $0.000200 spent so far",
+    expect(lines[1]).toBe('Expected now: $0.000950 for all 40 requests: $0.000200 spent so far, and the requests left at what the 8 answered ones cost each');
+  });
+  it('with the likely range the estimate stated, says whether the actual fell inside it', () => {
+    const ranged = { expected_usd: 0.001, low_usd: 0.0009, high_usd: 0.0012, worst_usd: 0.02, input_tokens: 4000, output_tokens: 40 };
+    const lines = costLines(run({ estimate: ranged }), { short: true });
+    expect(lines).toEqual([
+      'Estimate at the start: expected $0.00100 (likely $0.000900 – $0.00120) · worst case $0.0200',
+      'Actual: $0.00110, +10% against the expected cost, inside the likely range',
+    ]);
+    expect(costLines(run({ estimate: ranged, spent_usd: 0.0013 }), { short: true })[1]).toBe(
+      'Actual: $0.00130, +30% against the expected cost, outside the likely range',
     );
   });
   it('signs the difference and says when nothing was expected', () => {

@@ -9,15 +9,16 @@ export function offBy(actual: number, expected: number): string {
 }
 
 /**
- * What a run was expected to cost against what it costs: the estimate it started with (expected and
- * worst case, each named), the expectation refined from its answered items while it runs, and once
- * it ends, the actual spend beside the expected one.
+ * What a run was expected to cost against what it costs: the estimate it started with (expected with
+ * its likely range, and the worst case, each named), the expectation refined from its answered items
+ * while it runs (never below what is spent), and once it ends, the actual spend beside the expected one.
  */
 export function costLines(run: EvalRun, options: { short?: boolean } = {}): string[] {
   const lines: string[] = [];
   const e = run.estimate;
   if (e) {
-    const expected = e.expected_usd === null ? 'expected cost unknown (a price is unknown)' : `expected ${formatUsd(e.expected_usd)}`;
+    const likely = e.low_usd != null && e.high_usd != null ? ` (likely ${formatUsd(e.low_usd)} – ${formatUsd(e.high_usd)})` : '';
+    const expected = e.expected_usd === null ? 'expected cost unknown (a price is unknown)' : `expected ${formatUsd(e.expected_usd)}${likely}`;
     const worst = e.worst_usd === null ? 'worst case unknown' : `worst case ${formatUsd(e.worst_usd)}`;
     lines.push(
       `Estimate at the start: ${expected} · ${worst}${options.short ? '' : ' (every request tried on every endpoint of its route with the longest replies)'}`,
@@ -25,10 +26,16 @@ export function costLines(run: EvalRun, options: { short?: boolean } = {}): stri
   }
   const finished = run.status !== 'running' && run.in_flight === 0;
   if (finished && run.done === run.total && e?.expected_usd !== null && e?.expected_usd !== undefined) {
-    lines.push(`Actual: ${formatUsd(run.spent_usd)}, ${offBy(run.spent_usd, e.expected_usd)}`);
+    const range =
+      e.low_usd != null && e.high_usd != null
+        ? run.spent_usd >= e.low_usd && run.spent_usd <= e.high_usd
+          ? ', inside the likely range'
+          : ', outside the likely range'
+        : '';
+    lines.push(`Actual: ${formatUsd(run.spent_usd)}, ${offBy(run.spent_usd, e.expected_usd)}${range}`);
   } else if (run.expected_usd !== null && !finished) {
     lines.push(
-      `Expected now: ${formatUsd(run.expected_usd)} for all ${run.total.toLocaleString('en-US')} requests, from the tokens the first ${run.expected_from.toLocaleString('en-US')} answered ones measured against the estimate's count for them · ${formatUsd(run.spent_usd)} spent so far`,
+      `Expected now: ${formatUsd(run.expected_usd)} for all ${run.total.toLocaleString('en-US')} requests: ${formatUsd(run.spent_usd)} spent so far, and the requests left at what the ${run.expected_from.toLocaleString('en-US')} answered ones cost each`,
     );
   } else {
     lines.push(

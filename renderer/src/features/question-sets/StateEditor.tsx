@@ -1,17 +1,10 @@
 import { useState, type DragEvent } from 'react';
+import { readDataUrl } from '../../lib/read-file';
 import { newKey, type ImageDraft, type SetDraft } from './draft';
-
-const readAsDataUrl = (file: File) =>
-  new Promise<string>((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error);
-    reader.readAsDataURL(file);
-  });
 
 export async function imagesFrom(files: FileList | File[]): Promise<ImageDraft[]> {
   const images = [...files].filter((f) => /^image\/(png|jpeg|gif|webp)$/.test(f.type));
-  return Promise.all(images.map(async (f) => ({ key: newKey(), name: f.name, dataUrl: await readAsDataUrl(f) })));
+  return Promise.all(images.map(async (f) => ({ key: newKey(), name: f.name, dataUrl: await readDataUrl(f) })));
 }
 
 /** The content to judge: text or JSON, plus images by file picker or drag and drop. */

@@ -1,14 +1,14 @@
-import { queryOptions, useMutation, useQueries, useQueryClient } from '@tanstack/react-query';
+import { useQueries } from '@tanstack/react-query';
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import type { DecisionsRequest } from '../../../../shared/schemas/decisions-request';
 import type { Question } from '../../../../shared/schemas/question';
 import type { Run } from '../../../../shared/schemas/inspector';
-import { call } from '../../transport/transport';
 import { formatUsd } from '../../../../shared/money/format-usd';
 import { clickOnce, once } from '../../lib/send-once';
 import { ErrorNotice, Panel } from '../../ui/components';
-import { answerText } from '../evaluations/answer-text';
-import { evalKeys } from '../evaluations/api';
+import { answerText } from '../../lib/answer-text';
+import { runQuery } from '../runs';
+import { useSaveExamplesAsDataset, useTryRuns, type TryRun } from './api';
 import { newKey } from './draft';
 import { examplesAsJsonl, expectedChoices, keepExamples, matchesExpected, readExamples, type Example } from './examples';
 import { ScrollArea } from '../../ui/ScrollArea';
@@ -76,7 +76,6 @@ function Cell({ run, questions, expected }: { run: Run | undefined; questions: s
  * them marked right or wrong; the examples are kept with the set and saved as a dataset on request.
  */
 export function TryGrid({ setId, setName, request, ownState, models, cascade, ref }: Props) {
-  const queryClient = useQueryClient();
   const [examples, setExamples] = useState<Example[]>(() => readExamples(setId));
   useEffect(() => setExamples(readExamples(setId)), [setId]);
   const change = (next: Example[]) => {
@@ -92,65 +91,51 @@ export function TryGrid({ setId, setName, request, ownState, models, cascade, re
   // Run ids by example and model, kept while the set is on screen.
   const [runs, setRuns] = useState<Record<string, string>>({});
   const ids = Object.values(runs);
-  const polled = useQueries({
-    queries: ids.map((id) =>
-      queryOptions({
-        queryKey: ['runs', 'one', id],
-        queryFn: () => call('runs.get', { id }),
-        refetchInterval: (q) => (q.state.data?.status === 'running' ? 400 : false),
-      }),
-    ),
-  });
+  const polled = useQueries({ queries: ids.map((id) => runQuery(id)) });
   const byId = new Map(polled.flatMap((p) => (p.data ? [[p.data.id, p.data] as const] : [])));
   const ownRuns = models.map((m) => runs[`${OWN}|${m}`]).filter((id): id is string => id !== undefined);
   const top = useRef<HTMLDivElement>(null);
   const held = useRef(false);
-  const tryAll = useMutation({
-    mutationFn: async () => {
-      const started: Record<string, string> = {};
-      await Promise.all(
-        ready.flatMap((e) =>
-          models.map(async (model) => {
-            // Examples of text only: the set's questions about images are asked of the set's own content alone.
-            const state = e.key === OWN ? ownState! : e.text;
-            const asked = e.key === OWN ? request!.questions : Object.fromEntries(textQuestions.map((q) => [q, request!.questions[q]!]));
-            // Labelled as Runs lists them: the set's own run by the set's name, an example's by its place.
-            const label = e.key === OWN ? setName : `${setName} · example ${rows.filter((x) => x.key !== OWN).indexOf(e) + 1}`;
-            const run = await call('runs.start', {
-              request: { ...request!, model, state, questions: asked } as DecisionsRequest,
-              ...(setId ? { set_id: setId } : {}),
-              ...(cascade && model === request!.model ? { cascade } : {}),
-              label,
-            });
-            started[`${e.key}|${model}`] = run.id;
-          }),
-        ),
-      );
-      return started;
-    },
-    onSuccess: (started) => setRuns(started),
-  });
+  /** Every ready example on every model, each run labelled as Runs lists it. */
+  const toTry = (): TryRun[] =>
+    ready.flatMap((e) =>
+      models.map((model) => {
+        // Examples of text only: the set's questions about images are asked of the set's own content alone.
+        const state = e.key === OWN ? ownState! : e.text;
+        const asked = e.key === OWN ? request!.questions : Object.fromEntries(textQuestions.map((q) => [q, request!.questions[q]!]));
+        // Labelled as Runs lists them: the set's own run by the set's name, an example's by its place.
+        const label = e.key === OWN ? setName : `${setName} · example ${rows.filter((x) => x.key !== OWN).indexOf(e) + 1}`;
+        return {
+          key: `${e.key}|${model}`,
+          input: {
+            request: { ...request!, model, state, questions: asked } as DecisionsRequest,
+            ...(setId ? { set_id: setId } : {}),
+            ...(cascade && model === request!.model ? { cascade } : {}),
+            label,
+          },
+        };
+      }),
+    );
+  const tryAll = useTryRuns(setRuns);
   useImperativeHandle(ref, () => ({
     tryAll: () => {
       top.current?.scrollIntoView({ block: 'nearest' });
-      if (request && ready.length > 0 && models.length > 0) once(held, () => tryAll.mutateAsync());
+      if (request && ready.length > 0 && models.length > 0) once(held, () => tryAll.mutateAsync(toTry()));
     },
   }));
   const [datasetName, setDatasetName] = useState('');
-  const saveDataset = useMutation({
-    mutationFn: () =>
-      call('datasets.import', {
-        name: datasetName.trim() || `${setName} examples`,
-        file: 'examples.jsonl',
-        format: 'jsonl',
-        content: examplesAsJsonl(
-          rows.filter((e) => e.key !== OWN),
-          request!.questions,
-        ),
-        questions: request!.questions,
-      }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: evalKeys.datasets }),
-  });
+  const saveDataset = useSaveExamplesAsDataset();
+  const saveAsDataset = () =>
+    saveDataset.mutate({
+      name: datasetName.trim() || `${setName} examples`,
+      file: 'examples.jsonl',
+      format: 'jsonl',
+      content: examplesAsJsonl(
+        rows.filter((e) => e.key !== OWN),
+        request!.questions,
+      ),
+      questions: request!.questions,
+    });
   const setExpected = (e: Example, q: string, value: string) => {
     const next = { ...e, expected: { ...e.expected, [q]: value } };
     change(examples.some((x) => x.key === e.key) ? examples.map((x) => (x.key === e.key ? next : x)) : [...examples, next]);
@@ -163,7 +148,7 @@ export function TryGrid({ setId, setName, request, ownState, models, cascade, re
           <button
             type="button"
             disabled={!request || ready.length === 0 || models.length === 0 || tryAll.isPending}
-            onClick={clickOnce(held, () => tryAll.mutateAsync())}
+            onClick={clickOnce(held, () => tryAll.mutateAsync(toTry()))}
           >
             Try {ready.length} example{ready.length === 1 ? '' : 's'} on {models.length} model{models.length === 1 ? '' : 's'}
           </button>
@@ -286,7 +271,7 @@ export function TryGrid({ setId, setName, request, ownState, models, cascade, re
             type="button"
             className="secondary"
             disabled={!request || rows.filter((e) => e.key !== OWN && e.text.trim()).length === 0 || saveDataset.isPending}
-            onClick={() => saveDataset.mutate()}
+            onClick={saveAsDataset}
           >
             Save as dataset
           </button>

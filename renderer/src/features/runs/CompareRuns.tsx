@@ -34,6 +34,54 @@ function Distribution({ answer }: { answer: Answer | undefined }) {
   );
 }
 
+/** One compared run's column heading: model, status and provider, when, its id, its preferences. */
+function RunHeading({ run: r }: { run: Run }) {
+  return (
+    <th scope="col">
+      {r.model}
+      <div className="muted small">
+        {r.status} · {responseOf(r)?.provider ?? 'no provider'}
+      </div>
+      <div className="muted small">
+        <time dateTime={r.started_at}>{new Date(r.started_at).toLocaleString()}</time> ·{' '}
+        <a href={`#/runs?run=${r.id}`} className="mono">
+          {r.id.slice(0, 12)}
+        </a>
+      </div>
+      <div className="mono small" title="Provider preferences of this run">
+        {JSON.stringify((r.request as { provider?: unknown } | null)?.provider ?? {})}
+      </div>
+    </th>
+  );
+}
+
+/** The last rows: each run's tokens, cost and latency. */
+function UsageRows({ runs }: { runs: Run[] }) {
+  return (
+    <>
+      <tr>
+        <th scope="row">tokens</th>
+        {runs.map((r) => {
+          const usage = responseOf(r)?.usage;
+          return <td key={r.id}>{usage ? `${usage.input_tokens.toLocaleString('en-US')} in · ${usage.output_tokens} out` : '—'}</td>;
+        })}
+      </tr>
+      <tr>
+        <th scope="row">cost</th>
+        {runs.map((r) => (
+          <td key={r.id}>{costText(r)}</td>
+        ))}
+      </tr>
+      <tr>
+        <th scope="row">latency</th>
+        {runs.map((r) => (
+          <td key={r.id}>{latencyText(r)}</td>
+        ))}
+      </tr>
+    </>
+  );
+}
+
 /** Runs side by side: every answer's distribution, differing answers marked, and usage, cost and latency per run. */
 export function CompareRuns({ ids }: { ids: string[] }) {
   const runs = useQueries({ queries: ids.map((id) => runQuery(id)) });
@@ -59,21 +107,7 @@ export function CompareRuns({ ids }: { ids: string[] }) {
             <tr>
               <th scope="col">Question</th>
               {loaded.map((r) => (
-                <th scope="col" key={r.id}>
-                  {r.model}
-                  <div className="muted small">
-                    {r.status} · {responseOf(r)?.provider ?? 'no provider'}
-                  </div>
-                  <div className="muted small">
-                    <time dateTime={r.started_at}>{new Date(r.started_at).toLocaleString()}</time> ·{' '}
-                    <a href={`#/runs?run=${r.id}`} className="mono">
-                      {r.id.slice(0, 12)}
-                    </a>
-                  </div>
-                  <div className="mono small" title="Provider preferences of this run">
-                    {JSON.stringify((r.request as { provider?: unknown } | null)?.provider ?? {})}
-                  </div>
-                </th>
+                <RunHeading key={r.id} run={r} />
               ))}
             </tr>
           </thead>
@@ -95,25 +129,7 @@ export function CompareRuns({ ids }: { ids: string[] }) {
                 </tr>
               );
             })}
-            <tr>
-              <th scope="row">tokens</th>
-              {loaded.map((r) => {
-                const usage = responseOf(r)?.usage;
-                return <td key={r.id}>{usage ? `${usage.input_tokens.toLocaleString('en-US')} in · ${usage.output_tokens} out` : '—'}</td>;
-              })}
-            </tr>
-            <tr>
-              <th scope="row">cost</th>
-              {loaded.map((r) => (
-                <td key={r.id}>{costText(r)}</td>
-              ))}
-            </tr>
-            <tr>
-              <th scope="row">latency</th>
-              {loaded.map((r) => (
-                <td key={r.id}>{latencyText(r)}</td>
-              ))}
-            </tr>
+            <UsageRows runs={loaded} />
           </tbody>
         </table>
       </ScrollArea>

@@ -1,13 +1,12 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { DecisionsResponse } from '../../../../shared/schemas/decisions-response';
 import type { Run } from '../../../../shared/schemas/inspector';
-import { call } from '../../transport/transport';
-import { SandboxNotice } from '../../app/SandboxNotice';
+import { SandboxNotice } from '../settings';
 import { ErrorNotice, Loading, Panel, ScreenHeader } from '../../ui/components';
 import { UNKNOWN } from '../../ui/format';
 import { AnswerView } from './AnswerView';
-import { runQuery } from './api';
+import { runQuery, useCancelRun } from './api';
 import { CompareRuns } from './CompareRuns';
 import { RunHistory } from './RunHistory';
 import { RunRouting } from './RunRouting';
@@ -39,9 +38,8 @@ function RunFacts({ run }: { run: Run }) {
 }
 
 function RunDetail({ id }: { id: string }) {
-  const queryClient = useQueryClient();
   const run = useQuery(runQuery(id));
-  const cancel = useMutation({ mutationFn: () => call('runs.cancel', { id }), onSuccess: () => queryClient.invalidateQueries({ queryKey: ['runs'] }) });
+  const cancel = useCancelRun(id);
   if (run.isPending) return <Loading what="the run" />;
   if (run.error) return <ErrorNotice error={run.error} title="Run not found" />;
   const r = run.data;

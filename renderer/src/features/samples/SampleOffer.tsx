@@ -1,29 +1,23 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useRef } from 'react';
-import { call } from '../../transport/transport';
 import { clickOnce, once } from '../../lib/send-once';
 import { announce } from '../../ui/announcer';
 import { ErrorNotice } from '../../ui/components';
-import { setsKeys, setsQuery } from '../question-sets/api';
-import { datasetsQuery, evalKeys } from '../evaluations/api';
+import { setsQuery } from '../question-sets';
+import { datasetsQuery } from '../evaluations';
+import { useAddSamples, useRemoveSamples } from './api';
 
 /**
  * Offered while there is no question set and no dataset (a first start): a support-triage question
  * set with forty labelled tickets to rehearse on, marked as samples and removed with one click.
  */
 export function SampleOffer({ onAdded }: { onAdded?: (added: { set: string; dataset: string }) => void }) {
-  const queryClient = useQueryClient();
   const sets = useQuery(setsQuery());
   const datasets = useQuery(datasetsQuery());
   const held = useRef(false);
-  const add = useMutation({
-    mutationFn: () => call('samples.add', {}),
-    onSuccess: (added) => {
-      void queryClient.invalidateQueries({ queryKey: setsKeys.all });
-      void queryClient.invalidateQueries({ queryKey: evalKeys.datasets });
-      announce(`Added the sample question set “${added.set.name}” and the dataset “${added.dataset.name}”.`);
-      onAdded?.({ set: added.set.id, dataset: added.dataset.id });
-    },
+  const add = useAddSamples((added) => {
+    announce(`Added the sample question set “${added.set.name}” and the dataset “${added.dataset.name}”.`);
+    onAdded?.({ set: added.set.id, dataset: added.dataset.id });
   });
   if (!sets.data || !datasets.data || sets.data.length > 0 || datasets.data.length > 0) return null;
   return (
@@ -43,14 +37,10 @@ export function SampleOffer({ onAdded }: { onAdded?: (added: { set: string; data
 
 /** Removes the samples (and runs made on the sample dataset), after asking. */
 export function RemoveSamples() {
-  const queryClient = useQueryClient();
   const sets = useQuery(setsQuery());
   const datasets = useQuery(datasetsQuery());
   const held = useRef(false);
-  const remove = useMutation({
-    mutationFn: () => call('samples.remove', {}),
-    onSuccess: () => void queryClient.invalidateQueries(),
-  });
+  const remove = useRemoveSamples();
   const has = (sets.data ?? []).some((s) => s.sample) || (datasets.data ?? []).some((d) => d.sample);
   if (!has) return null;
   return (

@@ -1,15 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { OperationError, signIn } from '../../transport/transport';
-
-/** What a refused sign-in means for the person in front of the form. */
-function refusalTitle(error: unknown): string {
-  if (!(error instanceof OperationError)) return 'Not signed in';
-  if (error.code === 403) return 'A standard key cannot sign in';
-  if (error.code === 401) return /revoked/.test(error.message) ? 'This key was revoked' : 'That key was not recognised';
-  if (error.code === 400) return 'Paste a key first';
-  return 'Not signed in';
-}
+import { refusalTitle, useSignIn } from './api';
 
 /**
  * Shown when the server answers that this browser has no session: sign in with one's own
@@ -17,16 +7,8 @@ function refusalTitle(error: unknown): string {
  * `ended` is the server's reason when a session stopped (revoked, expired).
  */
 export function SignInScreen({ ended }: { ended: string | null }) {
-  const queryClient = useQueryClient();
   const [key, setKey] = useState('');
-  const attempt = useMutation({
-    mutationFn: () => signIn(key),
-    onSuccess: () => {
-      setKey('');
-      // Everything asked before signing in was refused: ask again as the signed-in key.
-      return queryClient.resetQueries();
-    },
-  });
+  const attempt = useSignIn(key, () => setKey(''));
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (key.trim()) attempt.mutate();

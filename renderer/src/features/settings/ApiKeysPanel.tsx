@@ -1,14 +1,12 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { ApiKeyKind } from '../../../../shared/schemas/inspector';
-import { call } from '../../transport/transport';
+import type { ApiKeyInfo, ApiKeyKind } from '../../../../shared/schemas/inspector';
 import { EmptyState, ErrorNotice, Loading, Panel } from '../../ui/components';
-import { apiKeysQuery, settingsKeys } from './api';
+import { apiKeysQuery, useCreateApiKey, useRevokeApiKey } from './api';
 import { formatUsd } from '../../../../shared/money/format-usd';
 
 /** Keys callers use against this app's HTTP API. A new key's secret is shown once, right after creation. */
 export function ApiKeysPanel() {
-  const queryClient = useQueryClient();
   const keys = useQuery(apiKeysQuery());
   const [name, setName] = useState('');
   const [kind, setKind] = useState<ApiKeyKind>('standard');
@@ -26,20 +24,13 @@ export function ApiKeysPanel() {
     setCreated(null);
     nameField.current?.focus();
   };
-  // The audit log gains an entry with each change.
-  const refresh = () => Promise.all([settingsKeys.apiKeys, settingsKeys.audit].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
-  const create = useMutation({
-    mutationFn: () =>
-      call('apiKeys.create', { name, kind, credit_limit: credit.trim() ? Number(credit) : null, rate_limit_rpm: rate.trim() ? Number(rate) : null }),
-    onSuccess: (result) => {
-      setCreated({ id: result.info.id, key: result.key });
-      setName('');
-      setCredit('');
-      setRate('');
-      return refresh();
-    },
+  const create = useCreateApiKey({ name, kind, credit, rate }, (made) => {
+    setCreated(made);
+    setName('');
+    setCredit('');
+    setRate('');
   });
-  const revoke = useMutation({ mutationFn: (id: string) => call('apiKeys.revoke', { id }), onSuccess: refresh });
+  const revoke = useRevokeApiKey();
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (name.trim()) create.mutate();
@@ -90,47 +81,52 @@ export function ApiKeysPanel() {
       {keys.isPending ? <Loading what="keys" /> : null}
       {keys.error ? <ErrorNotice error={keys.error} title="Keys could not be loaded" /> : null}
       {keys.data && keys.data.length === 0 ? <EmptyState title="No API keys">Create one above to call the HTTP API.</EmptyState> : null}
-      {keys.data && keys.data.length > 0 ? (
-        <table className="table" aria-label="API server keys">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Created</th>
-              <th scope="col">Spent</th>
-              <th scope="col">Rate limit</th>
-              <th scope="col">Last used</th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data.map((k) => (
-              <tr key={k.id}>
-                <th scope="row">{k.name}</th>
-                <td className="mono small">{k.label}</td>
-                <td>{k.kind}</td>
-                <td className="small">{new Date(k.created_at).toLocaleString()}</td>
-                <td className="small">
-                  {formatUsd(k.spent)}
-                  {k.credit_limit !== null ? ` of ${formatUsd(k.credit_limit)}` : ''}
-                </td>
-                <td className="small">{k.rate_limit_rpm !== null ? `${k.rate_limit_rpm}/min` : <span className="muted">none</span>}</td>
-                <td className="small">{k.last_used_at ? new Date(k.last_used_at).toLocaleString() : <span className="muted">never</span>}</td>
-                <td>
-                  {k.revoked_at ? (
-                    <span className="badge badge-muted">revoked</span>
-                  ) : (
-                    <button type="button" className="secondary" onClick={() => revoke.mutate(k.id)} aria-label={`Revoke ${k.name}`}>
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      {keys.data && keys.data.length > 0 ? <ApiKeyTable keys={keys.data} onRevoke={revoke.mutate} /> : null}
     </Panel>
+  );
+}
+
+/** The keys made, with what each has spent and may spend, when it was last used, and a way to revoke it. */
+function ApiKeyTable({ keys, onRevoke }: { keys: ApiKeyInfo[]; onRevoke: (id: string) => void }) {
+  return (
+    <table className="table" aria-label="API server keys">
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">Key</th>
+          <th scope="col">Kind</th>
+          <th scope="col">Created</th>
+          <th scope="col">Spent</th>
+          <th scope="col">Rate limit</th>
+          <th scope="col">Last used</th>
+          <th scope="col">State</th>
+        </tr>
+      </thead>
+      <tbody>
+        {keys.map((k) => (
+          <tr key={k.id}>
+            <th scope="row">{k.name}</th>
+            <td className="mono small">{k.label}</td>
+            <td>{k.kind}</td>
+            <td className="small">{new Date(k.created_at).toLocaleString()}</td>
+            <td className="small">
+              {formatUsd(k.spent)}
+              {k.credit_limit !== null ? ` of ${formatUsd(k.credit_limit)}` : ''}
+            </td>
+            <td className="small">{k.rate_limit_rpm !== null ? `${k.rate_limit_rpm}/min` : <span className="muted">none</span>}</td>
+            <td className="small">{k.last_used_at ? new Date(k.last_used_at).toLocaleString() : <span className="muted">never</span>}</td>
+            <td>
+              {k.revoked_at ? (
+                <span className="badge badge-muted">revoked</span>
+              ) : (
+                <button type="button" className="secondary" onClick={() => onRevoke(k.id)} aria-label={`Revoke ${k.name}`}>
+                  Revoke
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

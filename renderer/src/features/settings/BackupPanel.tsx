@@ -1,40 +1,19 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { BackupSchema } from '../../../../shared/schemas/inspector';
-import { summarizeIssues } from '../../../../shared/contract/result';
-import { call } from '../../transport/transport';
-import { download } from '../../lib/download';
 import { ErrorNotice, Panel } from '../../ui/components';
 import { announce } from '../../ui/announcer';
+import { useExportBackup, useImportBackup } from './api';
 
 /** Export and import everything but secrets: settings, catalog, question sets, datasets with their box verdicts, box reviews. */
 export function BackupPanel() {
-  const queryClient = useQueryClient();
   const [problem, setProblem] = useState<string | null>(null);
-  const exportAll = useMutation({
-    mutationFn: () => call('backup.export', {}),
-    onSuccess: (backup) => download(`verdict-backup-${backup.exported_at.slice(0, 10)}.json`, JSON.stringify(backup, null, 2)),
-  });
-  const importAll = useMutation({
-    mutationFn: async (file: File) => {
-      setProblem(null);
-      let json: unknown;
-      try {
-        json = JSON.parse(await file.text());
-      } catch (error) {
-        throw new Error(`${file.name} is not JSON: ${(error as Error).message}`);
-      }
-      const parsed = BackupSchema.safeParse(json);
-      if (!parsed.success) throw new Error(`${file.name} is not a Verdict backup: ${summarizeIssues(parsed.error)}`);
-      return call('backup.import', { backup: parsed.data });
-    },
-    onSuccess: (done) => {
+  const exportAll = useExportBackup();
+  const importAll = useImportBackup({
+    started: () => setProblem(null),
+    imported: (done) =>
       announce(
         `Imported ${done.question_sets} question sets, ${done.datasets} datasets, ${done.box_items} images and ${done.catalog_endpoints} catalog endpoints.`,
-      );
-      return queryClient.invalidateQueries();
-    },
-    onError: (error) => setProblem((error as Error).message),
+      ),
+    failed: setProblem,
   });
   return (
     <Panel title="Export and import">

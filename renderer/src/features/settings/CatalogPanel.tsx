@@ -1,8 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { call } from '../../transport/transport';
 import { download } from '../../lib/download';
 import { ErrorNotice, Panel } from '../../ui/components';
+import { catalogQuery, useImportCatalog } from './api';
 
 const EXAMPLE = `{
   "version": 1,
@@ -19,8 +19,7 @@ const EXAMPLE = `{
  * is saved, with each problem named by its path; nothing changes while it is invalid.
  */
 export function CatalogPanel() {
-  const queryClient = useQueryClient();
-  const current = useQuery({ queryKey: ['settings', 'catalog'], queryFn: () => call('catalog.export', {}) });
+  const current = useQuery(catalogQuery());
   const [text, setText] = useState('');
   // What the user typed is never replaced by a later load of the saved catalog.
   const [dirty, setDirty] = useState(false);
@@ -31,21 +30,7 @@ export function CatalogPanel() {
     setDirty(true);
     setText(value);
   };
-  const save = useMutation({
-    mutationFn: async () => {
-      let catalog: unknown;
-      try {
-        catalog = JSON.parse(text);
-      } catch (error) {
-        throw new Error(`Not valid JSON: ${(error as Error).message}`);
-      }
-      return call('catalog.import', { catalog });
-    },
-    onSuccess: () => {
-      setDirty(false);
-      return queryClient.invalidateQueries();
-    },
-  });
+  const save = useImportCatalog(text, () => setDirty(false));
   return (
     <Panel title="Your catalog">
       <p className="muted">

@@ -1,9 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { ProviderSummary } from '../../../../shared/schemas/inspector';
-import { call } from '../../transport/transport';
 import { ErrorNotice, Loading, Panel } from '../../ui/components';
-import { providersQuery, settingsKeys } from './api';
+import { providersQuery, useClearProviderKey, useDiscoverModels, useSetProviderKey } from './api';
 
 function KeyStatus({ provider }: { provider: ProviderSummary }) {
   if (!provider.needs_key) return <span className="badge">local, no key needed</span>;
@@ -50,20 +49,9 @@ function DiscoveryStatus({ provider, discovery }: { provider: ProviderSummary; d
 
 /** A write-only key field: the value leaves this component once, on save, and is then forgotten. */
 function ProviderKeyRow({ provider }: { provider: ProviderSummary }) {
-  const queryClient = useQueryClient();
   const [draft, setDraft] = useState('');
-  const refresh = () => queryClient.invalidateQueries({ queryKey: settingsKeys.providers });
-  const save = useMutation({
-    mutationFn: (key: string) => call('providerKeys.set', { provider: provider.slug, key }),
-    onSuccess: () => {
-      setDraft('');
-      return refresh();
-    },
-  });
-  const clear = useMutation({
-    mutationFn: () => call('providerKeys.clear', { provider: provider.slug }),
-    onSuccess: refresh,
-  });
+  const save = useSetProviderKey(provider.slug, () => setDraft(''));
+  const clear = useClearProviderKey(provider.slug);
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (draft.trim()) save.mutate(draft);
@@ -116,8 +104,7 @@ function ProviderKeyRow({ provider }: { provider: ProviderSummary }) {
 
 export function ProviderKeysPanel({ secretStorage }: { secretStorage: { available: boolean; description: string } | undefined }) {
   const providers = useQuery(providersQuery());
-  const queryClient = useQueryClient();
-  const discover = useMutation({ mutationFn: () => call('catalog.discover', {}), onSuccess: () => queryClient.invalidateQueries() });
+  const discover = useDiscoverModels();
   return (
     <Panel
       title="Provider keys"

@@ -1,31 +1,16 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { call } from '../../transport/transport';
 import { ErrorNotice, Panel } from '../../ui/components';
-import { appInfoQuery, settingsKeys, settingsQuery } from './api';
+import { appInfoQuery, settingsQuery, useChooseGateway, useSaveRemoteKey } from './api';
 
 /** Built-in routing, or another gateway serving the same API (base URL ending in /api/v1 and its key). */
 export function RemoteGatewayPanel() {
-  const queryClient = useQueryClient();
   const settings = useQuery(settingsQuery());
   const info = useQuery(appInfoQuery());
   const [url, setUrl] = useState('');
   const [key, setKey] = useState('');
-  const refresh = () => queryClient.invalidateQueries();
-  const mode = useMutation({
-    mutationFn: (gateway: { mode: 'built-in' } | { mode: 'remote'; base_url: string }) => call('settings.update', { gateway }),
-    onSuccess: (next) => {
-      queryClient.setQueryData(settingsKeys.settings, next);
-      return refresh();
-    },
-  });
-  const saveKey = useMutation({
-    mutationFn: () => call('remoteKey.set', { key }),
-    onSuccess: () => {
-      setKey('');
-      return refresh();
-    },
-  });
+  const mode = useChooseGateway();
+  const saveKey = useSaveRemoteKey(key, () => setKey(''));
   const current = settings.data?.gateway;
   const onConnect = (event: FormEvent) => {
     event.preventDefault();

@@ -1,55 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import type { Settings } from '../../../../shared/schemas/inspector';
-import { call, transportKind } from '../../transport/transport';
+import { useQuery } from '@tanstack/react-query';
 import { ErrorNotice, Panel, ScreenHeader } from '../../ui/components';
 import { ApiKeysPanel } from './ApiKeysPanel';
 import { AuditLogPanel } from './AuditLogPanel';
-import { appInfoQuery, settingsKeys, settingsQuery } from './api';
+import { appInfoQuery, transportKind, useSettings } from './api';
 import { ProviderKeysPanel } from './ProviderKeysPanel';
 import { RemoteGatewayPanel } from './RemoteGatewayPanel';
 import { TracePanel } from './TracePanel';
 import { BackupPanel } from './BackupPanel';
 import { CatalogPanel } from './CatalogPanel';
 import { ShortcutsPanel } from './ShortcutsPanel';
-
-/**
- * The settings as shown, and a way to change them. A choice shows in the event that made it (React
- * state): the query cache's own optimistic update reaches the screen only after it has cancelled a
- * read in flight and its observers are told, a few ticks later, and until then a controlled radio
- * went back to the old value. The cache is updated too, for the rest of the app, and rolled back if
- * the core refuses the choice.
- */
-function useSettings() {
-  const queryClient = useQueryClient();
-  const settings = useQuery(settingsQuery());
-  const [pending, setPending] = useState<Partial<Settings>>({});
-  const update = useMutation({
-    mutationFn: (patch: Partial<Settings>) => call('settings.update', patch),
-    onMutate: async (patch) => {
-      await queryClient.cancelQueries({ queryKey: settingsKeys.settings });
-      const previous = queryClient.getQueryData<Settings>(settingsKeys.settings);
-      if (previous) queryClient.setQueryData(settingsKeys.settings, { ...previous, ...patch });
-      return { previous };
-    },
-    onError: (_error, _patch, context) => {
-      if (context?.previous) queryClient.setQueryData(settingsKeys.settings, context.previous);
-    },
-    onSuccess: (next) => {
-      queryClient.setQueryData(settingsKeys.settings, next);
-      // The sandbox setting changes the catalog and what the app says about it.
-      return queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'settings' || q.queryKey[1] === 'app-info' });
-    },
-    onSettled: (_next, _error, patch) =>
-      setPending((held) => Object.fromEntries(Object.entries(held).filter(([key, value]) => patch[key as keyof Settings] !== value))),
-  });
-  const change = (patch: Partial<Settings>) => {
-    setPending((held) => ({ ...held, ...patch }));
-    update.mutate(patch);
-  };
-  const shown = settings.data ? { ...settings.data, ...pending } : undefined;
-  return { shown, change, error: update.error };
-}
 
 function GatewayPanel() {
   const { shown, change, error } = useSettings();

@@ -1,31 +1,17 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { call } from '../../transport/transport';
 import { ErrorNotice, Panel } from '../../ui/components';
-import { settingsKeys, settingsQuery } from './api';
+import { settingsQuery, useSaveTraceDestinations } from './api';
 
 /** Where Decisions spans are exported (OTLP over HTTP); one collector base URL per line. */
 export function TracePanel() {
-  const queryClient = useQueryClient();
   const settings = useQuery(settingsQuery());
   const [text, setText] = useState('');
   const [dirty, setDirty] = useState(false);
   useEffect(() => {
     if (settings.data && !dirty) setText(settings.data.trace_destinations.join('\n'));
   }, [settings.data, dirty]);
-  const save = useMutation({
-    mutationFn: () =>
-      call('settings.update', {
-        trace_destinations: text
-          .split('\n')
-          .map((l) => l.trim())
-          .filter(Boolean),
-      }),
-    onSuccess: (next) => {
-      setDirty(false);
-      queryClient.setQueryData(settingsKeys.settings, next);
-    },
-  });
+  const save = useSaveTraceDestinations(text, () => setDirty(false));
   return (
     <Panel title="Trace destinations">
       <p className="muted">

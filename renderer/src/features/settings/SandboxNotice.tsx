@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { appInfoQuery } from '../features/settings/api';
+import { appInfoQuery } from './api';
 
 /**
  * Said on every screen with data while the simulated providers stand in for real ones: one line,

@@ -29,8 +29,12 @@ export function scoredLevelIndex(answer: unknown): number | null {
   return best;
 }
 
-/** A choice answer's confidence as a number beside the option, so a calibrated answer shows what changed. */
+/**
+ * A choice answer's confidence beside the option, so a calibrated answer shows what changed. Named
+ * confidence, not p: it is 1 − H/ln n, how concentrated the distribution is (docs/API.md), not the
+ * probability of the option.
+ */
 export function choiceConfidence(answer: unknown): string | null {
   const a = answer as { type?: string; confidence?: number } | undefined;
-  return a?.type === 'choice' && typeof a.confidence === 'number' ? `p=${a.confidence.toFixed(2)}` : null;
+  return a?.type === 'choice' && typeof a.confidence === 'number' ? `confidence ${a.confidence.toFixed(2)}` : null;
 }

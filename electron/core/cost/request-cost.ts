@@ -1,32 +1,21 @@
 /**
- * What one request is expected to cost: its calls as the engine would build them (one per question
+ * What one request costs on one endpoint: its calls as the engine would build them (one per question
  * on a chat model, asking for label log-probabilities or stated ones, the box prompt for boxes; one
  * call for all questions on a host that answers natively), counted as the endpoint counts tokens,
- * at the prices of the endpoints routing would send it to, each weighted by how often routing picks
- * it first. Retries after a failure are not counted; the expectation refined from a run's answered
- * items (refine.ts) takes in what they cost.
+ * priced by cost/price.ts. Which endpoints answer, and how often, is the cost model's (cost-model.ts).
  */
-import type { DecisionsRequest } from '../../../../shared/schemas/decisions-request';
-import type { Question } from '../../../../shared/schemas/question';
-import type { CatalogEndpoint } from '../../catalog/types';
-import { imageTokens } from '../../catalog/image-tokens';
-import { BOX_SYSTEM_PROMPT, boxPrompt, methodFor, questionPart, statedRequest } from '../../decisions/ask';
-import { SYSTEM_PROMPT } from '../../decisions/labels';
-import { prepare, type Prepared } from '../../decisions/prepare';
-import { estimateTokensOfLength } from '../../decisions/state';
-import { countTokens } from '../../decisions/tokens';
-import type { Catalog } from '../../catalog/catalog';
-import type { Router } from '../../routing/router';
-import type { Upstreams } from '../../decisions/upstreams';
-import { requestNeeds } from '../../decisions/needs';
-
-/** Where routing would send a request, and what each endpoint takes. */
-export interface CostDeps {
-  catalog: Catalog;
-  router: Router;
-  upstreams: Upstreams;
-}
-import { cachedPrefixTokens, chatPromptTokens, dataUrlSize, nativePromptTokens } from '../../sandbox/counting';
+import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
+import type { Question } from '../../../shared/schemas/question';
+import type { CatalogEndpoint } from '../catalog/types';
+import { imageTokens } from '../catalog/image-tokens';
+import { BOX_SYSTEM_PROMPT, boxPrompt, methodFor, questionPart, statedRequest } from '../decisions/ask';
+import { SYSTEM_PROMPT } from '../decisions/labels';
+import type { Prepared } from '../decisions/prepare';
+import { estimateTokensOfLength } from '../decisions/state';
+import { countTokens } from '../decisions/tokens';
+import type { Upstreams } from '../decisions/upstreams';
+import { priceCall } from './price';
+import { cachedPrefixTokens, chatPromptTokens, dataUrlSize, nativePromptTokens } from '../sandbox/counting';
 
 /** OpenAI's documented framing of a chat request ("How to count tokens with tiktoken"): 3 per message, 3 to start the reply. */
 const CHAT_FRAME_TOKENS = 3 * 2 + 3;
@@ -51,10 +40,10 @@ interface Call {
 
 const stateText = (prepared: Prepared) => prepared.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
 
-type Size = { width: number; height: number };
+export type Size = { width: number; height: number };
 
 /** The size of each image part (its header read), for what it counts as. */
-function imageSizes(prepared: Prepared): Size[] {
+export function imageSizes(prepared: Prepared): Size[] {
   return prepared.parts.flatMap((p) => {
     if (p.type !== 'image') return [];
     const size = dataUrlSize(`data:${p.mediaType};base64,${p.base64.slice(0, 65_536)}`);
@@ -108,7 +97,7 @@ async function callTokens(endpoint: CatalogEndpoint, call: Call, cachedPrefix: b
 }
 
 /** One endpoint's cost for the request; null when a price it needs is unknown. */
-async function endpointCost(
+export async function endpointCost(
   upstreams: Upstreams,
   endpoint: CatalogEndpoint,
   request: DecisionsRequest,
@@ -124,11 +113,7 @@ async function endpointCost(
       : (await countTokens(state)) + (await countTokens(JSON.stringify(request.questions)));
     // No decision host bills output; one that does is counted a token per question.
     const output = endpoint.host?.outputBilled === false ? 0 : questions;
-    const usd =
-      p.prompt === null || (output > 0 && p.completion === null)
-        ? null
-        : input * p.prompt + output * (p.completion ?? 0) + (p.request ?? 0) + (p.image ?? 0) * images.length;
-    return { usd, input, output };
+    return { usd: priceCall(p, { input, output, images: images.length }), input, output };
   }
   let input = 0;
   let output = 0;
@@ -138,43 +123,8 @@ async function endpointCost(
     const t = await callTokens(endpoint, call, i > 0);
     input += t.input;
     output += t.output;
-    if (usd === null || p.prompt === null || p.completion === null) {
-      usd = null;
-      continue;
-    }
-    usd +=
-      (t.input - t.cached) * p.prompt + t.cached * (p.cacheRead ?? p.prompt) + t.output * p.completion + (p.request ?? 0) + (p.image ?? 0) * call.images.length;
+    const one = p.completion === null ? null : priceCall(p, { input: t.input, cached: t.cached, output: t.output, images: call.images.length });
+    usd = usd === null || one === null ? null : usd + one;
   }
-  return { usd, input, output };
-}
-
-/** Routing's first choice as shares: the first attempt, or under load balancing each planned endpoint by 1/cost², free ones first. */
-function shares(strategy: string, costs: readonly ExpectedCost[]): number[] {
-  if (strategy !== 'load-balance' || costs.length < 2) return costs.map((_, i) => (i === 0 ? 1 : 0));
-  const free = costs.map((c) => c.usd === 0);
-  if (free.some(Boolean)) return free.map((f) => (f ? 1 / free.filter(Boolean).length : 0));
-  const weights = costs.map((c) => (c.usd === null ? 0 : 1 / (c.usd * c.usd)));
-  const total = weights.reduce((a, b) => a + b, 0);
-  // Every price unknown: any endpoint alike, as routing picks then.
-  return total === 0 ? costs.map(() => 1 / costs.length) : weights.map((w) => w / total);
-}
-
-/** The expected cost of one request: each endpoint routing may pick first, weighted by how often it would. */
-export async function expectedRequestCost(deps: CostDeps, request: DecisionsRequest): Promise<ExpectedCost> {
-  const prepared = prepare(request, deps.catalog.model(request.model));
-  const images = imageSizes(prepared);
-  const plan = deps.router.plan(request.model, request.provider ?? undefined, requestNeeds(deps.catalog, request, prepared));
-  const costs = await Promise.all(plan.attempts.map((a) => endpointCost(deps.upstreams, a.endpoint, request, prepared, images)));
-  const weights = shares(plan.strategy, costs);
-  let usd: number | null = 0;
-  let input = 0;
-  let output = 0;
-  costs.forEach((c, i) => {
-    const w = weights[i]!;
-    if (w === 0) return;
-    input += w * c.input;
-    output += w * c.output;
-    usd = usd === null || c.usd === null ? null : usd + w * c.usd;
-  });
   return { usd, input, output };
 }

@@ -22,8 +22,8 @@ describe('scoredLevel', () => {
 });
 
 describe('choiceConfidence', () => {
-  it("is the chosen option's probability, for choice answers only", () => {
-    expect(choiceConfidence({ type: 'choice', choice: 'billing', confidence: 0.643 })).toBe('p=0.64');
+  it('is named confidence, not p (it is 1 − H/ln n, not a probability), for choice answers only', () => {
+    expect(choiceConfidence({ type: 'choice', choice: 'billing', confidence: 0.643 })).toBe('confidence 0.64');
     expect(choiceConfidence({ type: 'score', score: 1 })).toBeNull();
   });
 });

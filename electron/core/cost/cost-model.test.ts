@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempCore, type TempCore } from '../../test-support/temp-core';
+import { CostModel, summedRange, type EndpointFare } from './cost-model';
+
+/**
+ * The cost model on the simulated providers' catalog and the core's own router, with the fault
+ * rates given here (a simulated provider's are its profile's; these are chosen so the expectation
+ * can be worked out by hand).
+ */
+describe('the cost model', () => {
+  let env: TempCore;
+  beforeAll(async () => {
+    env = await tempCore({ sandbox: { seed: 1, failures: false, timeScale: 0 } });
+  });
+  afterAll(() => env.cleanup());
+
+  const traffic = { input: 1000, output: 0 };
+  const modelOf = (fares: Record<string, Partial<EndpointFare>>) =>
+    new CostModel({
+      catalog: env.core.catalog,
+      router: env.core.router,
+      upstreams: env.core.upstreams,
+      // Requests a day apart unless a fare says otherwise: no fault outlives the next request.
+      scripted: (e) => ({ faultRate: 0, rateLimitRate: 0, retryAfterMs: 0, latencyMs: 86_400_000, ...fares[e.provider.slug] }),
+    });
+  const prices = () =>
+    Object.fromEntries(
+      env.core.catalog.endpointsOf('sandbox/decider').map((e) => [e.provider.slug, traffic.input * e.prices.prompt! + (e.prices.request ?? 0)]),
+    );
+
+  it('prices 1,000 requests as load balancing spreads them: each endpoint by 1/price², nothing failing', () => {
+    const c = prices();
+    const w = Object.fromEntries(Object.entries(c).map(([slug, usd]) => [slug, 1 / usd ** 2]));
+    const total = Object.values(w).reduce((a, b) => a + b, 0);
+    const byHand = 1000 * Object.keys(c).reduce((s, slug) => s + (w[slug]! / total) * c[slug]!, 0);
+    const cost = modelOf({}).perThousand('sandbox/decider', traffic);
+    expect(Math.abs(cost.usd! - byHand) / byHand).toBeLessThan(0.01);
+    expect(cost.low!).toBeLessThanOrEqual(cost.usd!);
+    expect(cost.high!).toBeGreaterThanOrEqual(cost.usd!);
+  });
+
+  it('a failing cheapest endpoint hands its failures to the next cheapest, and the figure rises by what they cost there', () => {
+    const c = prices();
+    const [cheapest, next] = Object.keys(c).sort((a, b) => c[a]! - c[b]!);
+    const w = Object.fromEntries(Object.entries(c).map(([slug, usd]) => [slug, 1 / usd ** 2]));
+    const total = Object.values(w).reduce((a, b) => a + b, 0);
+    // Picked first with its weight, cheapest answers half the time; the other half go to the next by price.
+    const perRequest = Object.keys(c).reduce((s, slug) => s + (w[slug]! / total) * (slug === cheapest ? 0.5 * c[slug]! + 0.5 * c[next!]! : c[slug]!), 0);
+    const cost = modelOf({ [cheapest!]: { faultRate: 0.5 } }).perThousand('sandbox/decider', traffic);
+    expect(Math.abs(cost.usd! - 1000 * perRequest) / (1000 * perRequest)).toBeLessThan(0.01);
+    expect(cost.usd!).toBeGreaterThan(modelOf({}).perThousand('sandbox/decider', traffic).usd!);
+  });
+
+  it('under load, a fault keeps the cheapest out of load balancing for 30 s: dearer, and the range says how much one run may vary', () => {
+    const c = prices();
+    const cheapest = Object.keys(c).sort((a, b) => c[a]! - c[b]!)[0]!;
+    // 1% faults; 20 ms a request: 1,000 requests in 20 s, so one fault moves the rest of a run.
+    const busy = modelOf(
+      Object.fromEntries(Object.keys(c).map((slug) => [slug, { latencyMs: 20, ...(slug === cheapest ? { faultRate: 0.01 } : {}) }])),
+    ).perThousand('sandbox/decider', traffic);
+    const far = modelOf({ [cheapest]: { faultRate: 0.01 } }).perThousand('sandbox/decider', traffic);
+    expect(busy.usd!).toBeGreaterThan(far.usd! * 1.05);
+    expect(busy.high! - busy.low!).toBeGreaterThan(far.high! - far.low!);
+    expect(busy.rate).toMatch(/^50 requests a second \(1 at a time, 20 ms each/);
+  });
+
+  it('a run of several models: their ranges add up walk by walk, narrower than the sum of each range', () => {
+    const a = { usd: 2, low: 1, high: 3, totals: [1, 3, 1, 3], input: 0, output: 0, rate: '' };
+    const b = { usd: 2, low: 1, high: 3, totals: [3, 1, 1, 3], input: 0, output: 0, rate: '' };
+    // Sums 4, 4, 2, 6: the 5th and 95th percentiles by linear interpolation (2 + 0.15 × 2, 4 + 0.85 × 2).
+    const range = summedRange([a, b]);
+    expect(range.low).toBeCloseTo(2.3, 12);
+    expect(range.high).toBeCloseTo(5.7, 12);
+    expect(summedRange([a, { ...b, totals: null }])).toEqual({ low: null, high: null });
+  });
+});

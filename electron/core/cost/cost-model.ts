@@ -1,0 +1,203 @@
+/**
+ * The one cost model: what requests will cost as routing will send them. Each endpoint's cost of a
+ * request is counted as the engine builds and the endpoint bills it (request-cost.ts, price.ts);
+ * how many of the requests each endpoint answers is walked through the router's own planner with
+ * each endpoint's fault and 429 rates (routing-walk.ts). Every figure that shows money before it is
+ * spent asks this: an evaluation's or a box run's estimate, ZDR's cost per 1,000 requests, the
+ * endpoint views. Nothing else computes a price.
+ *
+ * cost/ owns prices and expected costs. May import shared/, the catalog, routing (its planner) and
+ * decisions (to build a request as the engine does); nothing imports it but the domains that show
+ * money and the core's wiring.
+ */
+import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
+import type { ProviderPreferences } from '../../../shared/schemas/provider-preferences';
+import { percentile } from '../../../shared/metrics/percentile';
+import { seededRandom } from '../../../shared/metrics/resample';
+import type { Catalog } from '../catalog/catalog';
+import type { CatalogEndpoint } from '../catalog/types';
+import { requestNeeds } from '../decisions/needs';
+import { prepare } from '../decisions/prepare';
+import type { Upstreams } from '../decisions/upstreams';
+import type { Router } from '../routing/router';
+import type { Candidate } from '../routing/plan';
+import { priceCall } from './price';
+import { endpointCost, imageSizes, type ExpectedCost } from './request-cost';
+import { walkRouting, type EndpointOdds } from './routing-walk';
+
+/** How an endpoint fares, and how long it takes to answer (null when neither measured nor scripted). */
+export type EndpointFare = EndpointOdds & { latencyMs: number | null };
+
+export interface CostModelDeps {
+  catalog: Catalog;
+  router: Router;
+  upstreams: Upstreams;
+  /** Scripted figures of a simulated endpoint (its profile); null for any other, whose figures are measured. */
+  scripted: (endpoint: CatalogEndpoint) => EndpointFare | null;
+}
+
+/** Below this many attempts in a day an endpoint's measured fault rate is not relied on (as routing's ranking). */
+const MEASURED_ATTEMPTS = 20;
+/** The likely range: from this quantile of the walked runs' cost to its complement (nine runs in ten fall inside). */
+const RANGE_QUANTILE = 0.05;
+/** Walks of 1,000 requests for a per-1,000 figure: a screen asks it for every model at once. */
+const PER_THOUSAND_WALKS = 50;
+
+/** What a number of requests is expected to cost, with its likely range (5th to 95th percentile). */
+export interface RunCost {
+  /** USD; null when a price on the way is unknown */
+  usd: number | null;
+  low: number | null;
+  high: number | null;
+  /** each walked run's total, for ranges over several runs added together */
+  totals: number[] | null;
+  input: number;
+  output: number;
+  /** How the request rate the walk assumed was read. */
+  rate: string;
+}
+
+export class CostModel {
+  constructor(private readonly deps: CostModelDeps) {}
+
+  /**
+   * `count` requests like `sample` (each request's cost on an endpoint averaged over the sample),
+   * sent `concurrency` at a time: each endpoint's answered share walked through the planner.
+   */
+  async ofRequests(
+    sample: readonly DecisionsRequest[],
+    count: number,
+    concurrency: number,
+  ): Promise<RunCost & { perRequest: { input: number; output: number }[] }> {
+    const first = sample[0];
+    if (!first || count === 0) return { usd: 0, low: 0, high: 0, totals: [0], input: 0, output: 0, rate: 'no requests', perRequest: [] };
+    const { catalog, router, upstreams } = this.deps;
+    const model = catalog.model(first.model);
+    const prepared = prepare(first, model);
+    const input = router.planInput(first.model, first.provider ?? undefined, requestNeeds(catalog, first, prepared));
+    // Each endpoint's cost of each sampled request: only for those the walk sends requests to.
+    const walked = this.walk(input, count, concurrency);
+    const perEndpoint = new Map<string, PerRequest>();
+    const perRequest = sample.map(() => ({ input: 0, output: 0 }));
+    const answered = walked.walks.reduce((n, w) => n + [...w.answered.values()].reduce((a, b) => a + b, 0), 0);
+    for (const id of walked.reached) {
+      const endpoint = walked.endpoints.get(id)!;
+      const share = walked.walks.reduce((n, w) => n + (w.answered.get(id) ?? 0), 0) / Math.max(1, answered);
+      const usds: number[] = [];
+      let unknown = false;
+      let tokensIn = 0;
+      let tokensOut = 0;
+      for (const [k, request] of sample.entries()) {
+        const p = prepare(request, model);
+        const one = await endpointCost(upstreams, endpoint, request, p, imageSizes(p));
+        if (one.usd === null) unknown = true;
+        else usds.push(one.usd);
+        tokensIn += one.input;
+        tokensOut += one.output;
+        perRequest[k]!.input += share * one.input;
+        perRequest[k]!.output += share * one.output;
+      }
+      const mean = usds.reduce((a, b) => a + b, 0) / Math.max(1, usds.length);
+      const sd = Math.sqrt(usds.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, usds.length - 1));
+      perEndpoint.set(id, { usd: unknown ? null : mean, sd: unknown ? 0 : sd, input: tokensIn / sample.length, output: tokensOut / sample.length });
+    }
+    // Items differ, and the sample's mean is not the dataset's: both widen the range (none when every item was priced).
+    return { ...priced(walked, perEndpoint, { sampled: sample.length, of: count }), perRequest };
+  }
+
+  /**
+   * 1,000 requests of `traffic` tokens each on `model` (one call each, as a gateway client sends),
+   * routed as now or with ZDR required; sent one at a time.
+   */
+  perThousand(model: string, traffic: { input: number; output: number }, preferences?: ProviderPreferences): RunCost {
+    const { router } = this.deps;
+    const input = router.planInput(model, preferences, { parameters: [], calls: 1, promptTokens: traffic.input, completionTokens: traffic.output, images: 0 });
+    const perEndpoint = new Map<string, PerRequest>(
+      input.candidates.map((c) => [c.endpoint.id, { usd: priceCall(c.endpoint.prices, traffic), sd: 0, input: traffic.input, output: traffic.output }]),
+    );
+    return priced(this.walk(input, 1000, 1, PER_THOUSAND_WALKS), perEndpoint);
+  }
+
+  /** How an endpoint fares: its scripted figures if simulated, else as measured over the last day. */
+  fare(candidate: Candidate): EndpointFare {
+    const scripted = this.deps.scripted(candidate.endpoint);
+    // A simulated endpoint fails as scripted; how long it takes is measured once it has answered (it includes the images' decoding, the stream, this process).
+    if (scripted) return { ...scripted, latencyMs: candidate.latency?.p50 ?? scripted.latencyMs };
+    const measured = candidate.attempts1d >= MEASURED_ATTEMPTS && candidate.successRate1d !== null;
+    return { faultRate: measured ? 1 - candidate.successRate1d! : 0, rateLimitRate: 0, retryAfterMs: 0, latencyMs: candidate.latency?.p50 ?? null };
+  }
+
+  /** The walks of `count` requests through the planner, and which endpoints answered any. */
+  private walk(input: ReturnType<Router['planInput']>, count: number, concurrency: number, walks?: number): Walked {
+    const fares = new Map(input.candidates.map((c) => [c.endpoint.id, this.fare(c)]));
+    const latencies = [...fares.values()].map((f) => f.latencyMs).filter((l): l is number => l !== null);
+    const latency = latencies.length > 0 ? latencies.reduce((a, b) => a + b, 0) / latencies.length : null;
+    // Requests a second: as many as are in flight, each taking the endpoints' mean time to answer.
+    const perSecond = latency === null ? concurrency : (1000 * concurrency) / Math.max(1, latency);
+    const rate =
+      latency === null
+        ? `${concurrency} request(s) a second: no endpoint's time to answer is measured`
+        : `${fmtRate(perSecond)} requests a second (${concurrency} at a time, ${Math.round(latency)} ms each, the endpoints' mean)`;
+    const walked = walkRouting({ plan: input, odds: (e) => fares.get(e.id)!, requests: count, perSecond, ...(walks ? { walks } : {}) });
+    const reached = new Set<string>();
+    for (const w of walked.walks) for (const id of w.answered.keys()) reached.add(id);
+    return { ...walked, reached, rate };
+  }
+}
+
+type Walked = ReturnType<typeof walkRouting> & { reached: Set<string>; rate: string };
+
+/** One endpoint's cost of a request: the mean over the sample, and how much items differ (standard deviation). */
+type PerRequest = ExpectedCost & { sd: number };
+
+/**
+ * The walks priced: each walked run's total, their mean and the likely range. Each total is the
+ * requests each endpoint answered at its mean cost, moved by a seeded normal draw with the spread
+ * that items' differing costs and the sample's own error add (when `sampling` says a sample priced a larger run).
+ */
+function priced(walked: Walked, perEndpoint: ReadonlyMap<string, PerRequest>, sampling?: { sampled: number; of: number }): RunCost {
+  const { walks, rate } = walked;
+  const normal = normalDraws(0x9e3779b9);
+  let unknown = false;
+  const totals: number[] = [];
+  let sum = 0;
+  let tokensIn = 0;
+  let tokensOut = 0;
+  for (const w of walks) {
+    let usd = 0;
+    let itemVariance = 0;
+    let spread = 0;
+    for (const [id, n] of w.answered) {
+      const cost = perEndpoint.get(id)!;
+      if (cost.usd === null) unknown = true;
+      else usd += n * cost.usd;
+      itemVariance += n * cost.sd ** 2;
+      spread += n * cost.sd;
+      tokensIn += n * cost.input;
+      tokensOut += n * cost.output;
+    }
+    sum += usd;
+    const sampleVariance = sampling && sampling.sampled < sampling.of ? (spread ** 2 / sampling.sampled) * (1 - sampling.sampled / sampling.of) : 0;
+    totals.push(Math.max(0, usd + normal() * Math.sqrt(itemVariance + sampleVariance)));
+  }
+  const input = tokensIn / walks.length;
+  const output = tokensOut / walks.length;
+  if (unknown) return { usd: null, low: null, high: null, totals: null, input, output, rate };
+  return { usd: sum / walks.length, low: percentile(totals, RANGE_QUANTILE), high: percentile(totals, 1 - RANGE_QUANTILE), totals, input, output, rate };
+}
+
+/** Standard normal draws (Box–Muller) from a seeded generator: one input gives one range. */
+function normalDraws(seed: number): () => number {
+  const random = seededRandom(seed);
+  return () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+}
+
+const fmtRate = (r: number) => (r >= 100 ? Math.round(r).toLocaleString('en-US') : r.toPrecision(2));
+
+/** The likely range of several runs' costs added together: their walked totals summed walk by walk. */
+export function summedRange(costs: readonly RunCost[]): { low: number | null; high: number | null } {
+  if (costs.some((c) => c.totals === null)) return { low: null, high: null };
+  const n = Math.min(...costs.map((c) => c.totals!.length));
+  const sums = Array.from({ length: n }, (_, i) => costs.reduce((s, c) => s + c.totals![i]!, 0));
+  return { low: percentile(sums, RANGE_QUANTILE), high: percentile(sums, 1 - RANGE_QUANTILE) };
+}

@@ -1,0 +1,8 @@
+/**
+ * Settings: the app's facts and settings, provider and API keys, the catalog, the audit log,
+ * shortcuts and backups; and the notice every screen with data shows while simulated providers
+ * stand in. What other features and the shell may use of it is exported here. It imports no
+ * other feature.
+ */
+export { appInfoQuery, settingsKeys, settingsQuery, transportKind } from './api';
+export { SandboxNotice } from './SandboxNotice';
