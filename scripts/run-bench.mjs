@@ -1,7 +1,7 @@
 // `npm run bench:<name>`: bundles electron/bench/<name>.ts (and the upstream it starts) and runs it.
 // `npm run bench` runs both; `-- --write-docs` also updates docs/BENCHMARKS.md (otherwise only the
 // untracked bench-results.md is written). `--smoke` (`npm run bench:smoke`, run by CI) runs one short
-// round of the gateway's path (a), (e) and the idle server: it checks that the bench still runs and
+// round of the gateway's path (a) on SQLite, (e) and the idle server: it checks that the bench still runs and
 // fails only when a request fails, never on a figure (a shared CI machine's timings are noise).
 import { spawn } from 'node:child_process';
 import { build } from 'esbuild';
@@ -25,7 +25,8 @@ await build({ ...common, entryPoints: ['electron/bench/fleet.ts'], outfile: 'dis
 await build({ ...common, entryPoints: ['electron/bench/node-floor.ts'], outfile: 'dist/bench/node-floor.mjs' });
 // The results matrix is measured in the Chromium the browser tests use (scripts/lib/chromium.mjs).
 const env = { ...process.env };
-if (flags.includes('--smoke')) Object.assign(env, { VERDICT_BENCH_QUICK: '1', VERDICT_BENCH_ONLY: env.VERDICT_BENCH_ONLY ?? 'a,e,idle' });
+if (flags.includes('--smoke'))
+  Object.assign(env, { VERDICT_BENCH_QUICK: '1', VERDICT_BENCH_SMOKE: '1', VERDICT_BENCH_ONLY: env.VERDICT_BENCH_ONLY ?? 'a,e,idle' });
 if (names.includes('evaluations')) {
   const chromium = await findChromium();
   Object.assign(env, { CHROMIUM_PATH: chromium.path, FONTCONFIG_FILE: chromium.fontsConfig });

@@ -36,6 +36,8 @@ const PAIRS = QUICK ? 500 : 4000;
 const LOAD_SECONDS = QUICK ? 3 : 8;
 // VERDICT_BENCH_ONLY=a,e measures only those scenarios (letters as in their names), to try a change; `idle` is the idle server's RSS.
 const ONLY = process.env['VERDICT_BENCH_ONLY']?.split(',').map((l) => `(${l.trim()})`);
+// VERDICT_BENCH_SMOKE=1 (npm run bench:smoke) leaves out the scenarios on PostgreSQL and Redis: a smoke round checks that the bench runs.
+const SMOKE = process.env['VERDICT_BENCH_SMOKE'] === '1';
 // VERDICT_BENCH_PROFILE=DIR writes a V8 CPU profile of each gateway process there (node --cpu-prof), to see where its time goes.
 const PROFILE_DIR = process.env['VERDICT_BENCH_PROFILE'];
 /** About 1 KB of state, as a short customer message with context. */
@@ -528,7 +530,7 @@ async function main(): Promise<void> {
   try {
     const rows: ReturnType<typeof row>[] = [];
     const details: string[] = [];
-    const chosen = scenarios().filter((s) => !ONLY || ONLY.some((tag) => s.name.startsWith(tag)));
+    const chosen = scenarios().filter((s) => (!ONLY || ONLY.some((tag) => s.name.startsWith(tag))) && !(SMOKE && s.postgres));
     // A real PostgreSQL server (Debian's, else the build npm ci brought in), one database per gateway.
     const postgres = chosen.some((s) => s.postgres) ? await startPostgres() : null;
     postgresServer = postgres;
