@@ -57,7 +57,10 @@ function failures(report, run) {
       const first = String(test.failureMessages?.[0] ?? '').split('\n')[0];
       lines.push(`  ${file.name.replace(root + '/', '')} > ${test.fullName}: ${first}`);
     }
-    if (failedTests.length === 0 && file.status === 'failed') lines.push(`  ${file.name.replace(root + '/', '')}: ${String(file.message ?? '').split('\n')[0]}`);
+    if (failedTests.length === 0 && file.status === 'failed')
+      lines.push(`  ${file.name.replace(root + '/', '')}: ${String(file.message ?? '').split('\n')[0]}`);
   }
-  return lines.length > 0 ? `:\n${lines.join('\n')}\n` : ` (no test failed; vitest ended with ${run.status ?? run.signal}: an error outside the tests, printed above)`;
+  return lines.length > 0
+    ? `:\n${lines.join('\n')}\n`
+    : ` (no test failed; vitest ended with ${run.status ?? run.signal}: an error outside the tests, printed above)`;
 }
