@@ -1,6 +1,8 @@
 // `npm run bench:<name>`: bundles electron/bench/<name>.ts (and the upstream it starts) and runs it.
 // `npm run bench` runs both; `-- --write-docs` also updates docs/BENCHMARKS.md (otherwise only the
-// untracked bench-results.md is written).
+// untracked bench-results.md is written). `--smoke` (`npm run bench:smoke`, run by CI) runs one short
+// round of the gateway's path (a) on SQLite, (e) and the idle server: it checks that the bench still runs and
+// fails only when a request fails, never on a figure (a shared CI machine's timings are noise).
 import { spawn } from 'node:child_process';
 import { build } from 'esbuild';
 import { findChromium } from './lib/chromium.mjs';
@@ -8,7 +10,7 @@ import { imageWorker } from './bundle.mjs';
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
-const unknown = flags.filter((f) => f !== '--write-docs');
+const unknown = flags.filter((f) => f !== '--write-docs' && f !== '--smoke');
 const BENCHES = ['gateway', 'decisions', 'evaluations', 'images'];
 if (names.length === 0 || unknown.length > 0 || names.some((n) => !BENCHES.includes(n))) {
   process.stderr.write(
@@ -23,6 +25,8 @@ await build({ ...common, entryPoints: ['electron/bench/fleet.ts'], outfile: 'dis
 await build({ ...common, entryPoints: ['electron/bench/node-floor.ts'], outfile: 'dist/bench/node-floor.mjs' });
 // The results matrix is measured in the Chromium the browser tests use (scripts/lib/chromium.mjs).
 const env = { ...process.env };
+if (flags.includes('--smoke'))
+  Object.assign(env, { VERDICT_BENCH_QUICK: '1', VERDICT_BENCH_SMOKE: '1', VERDICT_BENCH_ONLY: env.VERDICT_BENCH_ONLY ?? 'a,e,idle' });
 if (names.includes('evaluations')) {
   const chromium = await findChromium();
   Object.assign(env, { CHROMIUM_PATH: chromium.path, FONTCONFIG_FILE: chromium.fontsConfig });
@@ -30,7 +34,7 @@ if (names.includes('evaluations')) {
 for (const name of names) {
   await build({ ...common, entryPoints: [`electron/bench/${name}.ts`], outfile: `dist/bench/${name}.mjs` });
   const code = await new Promise((resolve) =>
-    spawn(process.execPath, [`dist/bench/${name}.mjs`, ...flags], { stdio: 'inherit', env }).on('exit', (c) => resolve(c ?? 1)),
+    spawn(process.execPath, [`dist/bench/${name}.mjs`, ...flags.filter((f) => f !== '--smoke')], { stdio: 'inherit', env }).on('exit', (c) => resolve(c ?? 1)),
   );
   if (code !== 0) process.exit(code);
 }

@@ -12,7 +12,7 @@ import { PNG } from 'pngjs';
 import { Pool } from 'undici';
 import { planRoute, type Candidate } from '../core/routing/plan';
 import type { CatalogEndpoint } from '../core/catalog/types';
-import { cpuMicros, peakRssMiB } from './proc';
+import { cpuMicros, peakRssMiB, rssMiB } from './proc';
 import { atMost, below, fmt, publish, row } from './report';
 
 /**
@@ -34,8 +34,10 @@ const QUICK = process.env['VERDICT_BENCH_QUICK'] === '1';
 const ROUNDS = QUICK ? 1 : 3;
 const PAIRS = QUICK ? 500 : 4000;
 const LOAD_SECONDS = QUICK ? 3 : 8;
-// VERDICT_BENCH_ONLY=a,e measures only those scenarios (letters as in their names), to try a change.
+// VERDICT_BENCH_ONLY=a,e measures only those scenarios (letters as in their names), to try a change; `idle` is the idle server's RSS.
 const ONLY = process.env['VERDICT_BENCH_ONLY']?.split(',').map((l) => `(${l.trim()})`);
+// VERDICT_BENCH_SMOKE=1 (npm run bench:smoke) leaves out the scenarios on PostgreSQL and Redis: a smoke round checks that the bench runs.
+const SMOKE = process.env['VERDICT_BENCH_SMOKE'] === '1';
 // VERDICT_BENCH_PROFILE=DIR writes a V8 CPU profile of each gateway process there (node --cpu-prof), to see where its time goes.
 const PROFILE_DIR = process.env['VERDICT_BENCH_PROFILE'];
 /** About 1 KB of state, as a short customer message with context. */
@@ -443,10 +445,50 @@ async function serverCounts(database: string | undefined, redis: string | undefi
   return { redis: redisCalls, postgres: transactions };
 }
 
+/** Idle server RSS: starts measured, each in a fresh data directory, as `npm run serve` starts it with its defaults. */
+const IDLE_STARTS = QUICK ? 1 : 3;
+/** How long a started server is left alone before its memory is read. */
+const IDLE_SETTLE_MS = 5_000;
+
+/**
+ * The resident memory of a server nobody has asked anything: started with the default options (a
+ * fresh data directory, so the simulated fleet is on and discovery probes the local servers), read
+ * from /proc once /healthz answers and 5 s have passed. One process per start.
+ */
+async function idleRss(): Promise<number[]> {
+  const figures: number[] = [];
+  for (let start = 1; start <= IDLE_STARTS; start += 1) {
+    process.stdout.write(`idle server: start ${start} of ${IDLE_STARTS}…\n`);
+    const dataDir = mkdtempSync(join(tmpdir(), 'verdict-idle-'));
+    const server = await startChild([cli, '--port', '0', '--data-dir', dataDir], { VERDICT_LOG_LEVEL: 'error', VERDICT_DRAIN_NOTICE_SECONDS: '0' });
+    try {
+      const base = /Verdict is serving at (\S+)/.exec(server.output)![1]!;
+      for (;;) {
+        const ok = await fetch(`${base}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        );
+        if (ok) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
+      figures.push(rssMiB(server.child.pid!));
+    } finally {
+      const exited = new Promise((resolve) => server.child.once('exit', resolve));
+      server.child.kill('SIGTERM');
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  return figures;
+}
+
 async function main(): Promise<void> {
   // Planning is measured first, in this process as it started: after the load runs its heap holds
   // the load generator's results, and planning measured then came out two to five times slower.
   const plan = planBench();
+  // Before the upstream and any load start, so that nothing else is running beside the idle servers.
+  const idle = !ONLY || ONLY.includes('(idle)') ? await idleRss() : null;
   const upstream = await startChild([join(root, 'dist', 'bench', 'upstream.mjs')]);
   const upstreamOrigin = `http://127.0.0.1:${upstream.output.trim()}`;
   const model = (id: string, vision = false) => ({
@@ -488,7 +530,7 @@ async function main(): Promise<void> {
   try {
     const rows: ReturnType<typeof row>[] = [];
     const details: string[] = [];
-    const chosen = scenarios().filter((s) => !ONLY || ONLY.some((tag) => s.name.startsWith(tag)));
+    const chosen = scenarios().filter((s) => (!ONLY || ONLY.some((tag) => s.name.startsWith(tag))) && !(SMOKE && s.postgres));
     // A real PostgreSQL server (Debian's, else the build npm ci brought in), one database per gateway.
     const postgres = chosen.some((s) => s.postgres) ? await startPostgres() : null;
     postgresServer = postgres;
@@ -581,7 +623,8 @@ async function main(): Promise<void> {
             3,
             ' ms',
           ),
-          goal(() => atMost(0.3, ' ms', mid(pick((r) => r.added50)))),
+          // The lean issue's target for (a); (e) keeps the earlier 0.3 ms.
+          goal(() => atMost(tag === '(a)' ? 0.25 : 0.3, ' ms', mid(pick((r) => r.added50)))),
         ),
         row(
           `${tag} added latency p99, concurrency 1`,
@@ -614,7 +657,8 @@ async function main(): Promise<void> {
             0,
             ' µs',
           ),
-          goal(() => atMost(150, ' µs', mid(pick((r) => r.c50.cpu)))),
+          // (e), the native pass-through: 50 µs (the lean issue); (a) is held to its work above the bare proxy below.
+          goal(() => atMost(tag === '(e)' ? 50 : 150, ' µs', mid(pick((r) => r.c50.cpu)))),
         ),
       );
       const upstreamCpu = pick((r) => r.c50.upstreamCpu).filter((v): v is number => v !== null);
@@ -677,6 +721,7 @@ async function main(): Promise<void> {
               0,
               ' µs',
             ),
+            goal(() => atMost(25, ' µs', mid(rounds.filter((r) => r.c50.floor !== null).map((r) => r.c50.cpu - r.c50.floor!.cpu)))),
           ),
         );
       }
@@ -709,11 +754,13 @@ async function main(): Promise<void> {
           rows.push(row(`${tag} Postgres transactions per request (charges of a turn in one)`, fmt((after.postgres - before.postgres) / answered, 2)));
       }
       await stop();
+      // The lean issue's ceilings: (a) 140 MiB at concurrency 50, (b) 180, (d) 300 on a 1-megapixel image; (e) keeps 150.
+      const rssCeiling: Record<string, number> = { '(a)': 140, '(b)': 180, '(d)': 300, '(e)': 150 };
       rows.push(
         row(
-          `${tag} gateway peak RSS (a gateway process per scenario)`,
+          `${tag} gateway peak RSS (a gateway process per scenario, over its ${ROUNDS} rounds)`,
           `${fmt(rss, 0)} MiB`,
-          goal(() => atMost(150, ' MiB', rss)),
+          rssCeiling[tag] !== undefined ? atMost(rssCeiling[tag], ' MiB', rss) : undefined,
         ),
       );
       details.push(
@@ -756,6 +803,17 @@ async function main(): Promise<void> {
           text: '≥ 80%',
           met: onTeam.rps >= 0.8 * onSqlite.rps,
         }),
+      );
+    }
+    if (idle) {
+      const sorted = [...idle].sort((a, b) => a - b);
+      const median = sorted[Math.floor(sorted.length / 2)]!;
+      rows.push(
+        row(
+          `idle server after start (npm run serve's defaults, fresh data directory, /healthz answered and ${IDLE_SETTLE_MS / 1000} s later): RSS, median of ${IDLE_STARTS} starts`,
+          `${fmt(median, 1)} MiB (${fmt(sorted[0]!, 1)}–${fmt(sorted.at(-1)!, 1)})`,
+          atMost(90, ' MiB', median),
+        ),
       );
     }
     rows.push(

@@ -9,10 +9,16 @@ export function cpuMicros(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1e6;
 }
 
-/** Peak resident set size of a process, in MiB. */
-export function peakRssMiB(pid: number): number {
+/** A memory figure of a process's /proc status (VmHWM, VmRSS…), in MiB. */
+function statusMiB(pid: number, field: string): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
     .split('\n')
-    .find((l) => l.startsWith('VmHWM:'));
+    .find((l) => l.startsWith(`${field}:`));
   return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) / 1024;
 }
+
+/** Peak resident set size of a process, in MiB. */
+export const peakRssMiB = (pid: number): number => statusMiB(pid, 'VmHWM');
+
+/** Resident set size of a process now, in MiB. */
+export const rssMiB = (pid: number): number => statusMiB(pid, 'VmRSS');

@@ -7,7 +7,8 @@
  */
 import { SHAPES } from '../core/public-api/shapes';
 import { Hono, type MiddlewareHandler } from 'hono';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type * as PromClient from 'prom-client';
+import { onFirstUse } from '../core/on-first-use';
 import type { Core } from '../core/core';
 
 /** The public API's routes, by the path a request names (anything else under /api is "other"). */
@@ -15,6 +16,13 @@ const ROUTES = [...SHAPES.map((shape) => `/api${shape.path}`), '/api/v1/models',
 
 const routeOf = (path: string): string =>
   ROUTES.find((r) => path === r || path.startsWith(`${r}/`)) ?? (path.startsWith('/api/inspector/') ? 'inspector' : 'other');
+
+/**
+ * prom-client, loaded with the first API request or scrape: an idle server holds neither it nor its
+ * default metrics (whose event-loop monitor alone keeps a 1 MB histogram and wakes the loop every
+ * 10 ms). The process's own figures (CPU, memory, GC, event-loop lag) are measured from then on.
+ */
+const promClient = onFirstUse<typeof PromClient>('prom-client');
 
 /** Why a request was refused before it was answered, by its status. */
 const REFUSALS: Record<number, string> = { 401: 'key', 402: 'credit', 403: 'forbidden', 413: 'too_large', 429: 'rate' };
@@ -34,36 +42,52 @@ export interface Observability {
 
 export function observability(core: Core): Observability {
   let draining = false;
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'verdict_' });
-  const requests = new Counter({
-    name: 'verdict_http_requests_total',
-    help: 'API requests answered, by route and status',
-    labelNames: ['route', 'status'],
-    registers: [registry],
-  });
-  const latency = new Histogram({
-    name: 'verdict_http_request_duration_seconds',
-    help: 'Time to answer an API request, by route',
-    labelNames: ['route'],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
-    registers: [registry],
-  });
-  const refusals = new Counter({
-    name: 'verdict_admission_refusals_total',
-    help: 'API requests refused before they were answered, by reason (key, credit, rate, forbidden, too_large)',
-    labelNames: ['reason'],
-    registers: [registry],
-  });
-  const answered = new Counter({
-    name: 'verdict_decisions_total',
-    help: 'Decisions requests that reached a provider, by provider and outcome (ok, client_error, upstream_error)',
-    labelNames: ['provider', 'outcome'],
-    registers: [registry],
-  });
-  const spend = new Counter({ name: 'verdict_spend_usd_total', help: 'USD charged to API keys by this instance', registers: [registry] });
+  const made = (): {
+    registry: PromClient.Registry;
+    requests: PromClient.Counter;
+    latency: PromClient.Histogram;
+    refusals: PromClient.Counter;
+    answered: PromClient.Counter;
+    spend: PromClient.Counter;
+  } => {
+    const { Counter, Histogram, Registry, collectDefaultMetrics } = promClient();
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry, prefix: 'verdict_' });
+    return {
+      registry,
+      requests: new Counter({
+        name: 'verdict_http_requests_total',
+        help: 'API requests answered, by route and status',
+        labelNames: ['route', 'status'],
+        registers: [registry],
+      }),
+      latency: new Histogram({
+        name: 'verdict_http_request_duration_seconds',
+        help: 'Time to answer an API request, by route',
+        labelNames: ['route'],
+        buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+        registers: [registry],
+      }),
+      refusals: new Counter({
+        name: 'verdict_admission_refusals_total',
+        help: 'API requests refused before they were answered, by reason (key, credit, rate, forbidden, too_large)',
+        labelNames: ['reason'],
+        registers: [registry],
+      }),
+      answered: new Counter({
+        name: 'verdict_decisions_total',
+        help: 'Decisions requests that reached a provider, by provider and outcome (ok, client_error, upstream_error)',
+        labelNames: ['provider', 'outcome'],
+        registers: [registry],
+      }),
+      spend: new Counter({ name: 'verdict_spend_usd_total', help: 'USD charged to API keys by this instance', registers: [registry] }),
+    };
+  };
+  let metrics: ReturnType<typeof made> | null = null;
+  const figures = () => (metrics ??= made());
   const stop = core.requestLog.onAppend((entry) => {
     const outcome = entry.status < 400 ? 'ok' : entry.status < 500 ? 'client_error' : 'upstream_error';
+    const { answered, spend } = figures();
     answered.inc({ provider: entry.provider ?? 'none', outcome });
     if (entry.cost !== null && entry.cost > 0) spend.inc(entry.cost);
   });
@@ -75,6 +99,7 @@ export function observability(core: Core): Observability {
     let s = counted.get(key);
     if (!s) {
       const route = routeOf(path.split('?', 1)[0]!);
+      const { requests, latency, refusals } = figures();
       const requested = requests.labels(route, String(status));
       const timed = latency.labels(route);
       const reason = REFUSALS[status];
@@ -125,7 +150,10 @@ export function observability(core: Core): Observability {
     const status = draining ? 'draining' : !database.ok ? 'unready' : redis && !redis.ok ? 'degraded' : 'ready';
     return c.json({ status, database, ...(redis ? { redis } : {}) }, database.ok && !draining ? 200 : 503);
   });
-  routes.get('/metrics', async (c) => c.body(await registry.metrics(), 200, { 'content-type': registry.contentType }));
+  routes.get('/metrics', async (c) => {
+    const { registry } = figures();
+    return c.body(await registry.metrics(), 200, { 'content-type': registry.contentType });
+  });
   return {
     observe,
     middleware,

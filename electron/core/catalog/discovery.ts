@@ -59,6 +59,8 @@ export async function discover(
         const signal = AbortSignal.timeout(provider.local ? 1_500 : 10_000);
         try {
           const wire = WIRES[provider.wire_format];
+          // A local server that is not running (the usual case) refuses the connection: known without a listing call.
+          if (provider.local) await deps.http.listening(provider.base_url, signal);
           const listed = await wire.listModels!(provider.base_url, apiKey, deps.http, signal);
           // Models of a family that answers Decisions itself are decision models.
           const outputs = wire.host ? 'decisions' : 'text';

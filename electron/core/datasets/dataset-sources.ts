@@ -6,7 +6,6 @@ import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { parse } from 'csv-parse';
 import type { RawRow } from './dataset-rows';
 
 export type DatasetFormat = 'csv' | 'jsonl' | 'json';
@@ -65,6 +64,8 @@ async function* jsonlRows(input: Readable, file: string): AsyncGenerator<RawRow>
 }
 
 async function* csvRows(input: Readable, file: string, needsState = true): AsyncGenerator<RawRow> {
+  // csv-parse is loaded with the first CSV file read: a server that is sent none never holds it.
+  const { parse } = await import('csv-parse');
   const parser = input.pipe(parse({ bom: true, relax_quotes: false, skip_empty_lines: true, relax_column_count: true }));
   let header: string[] | null = null;
   let row = 0;

@@ -1,6 +1,5 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { Agent, request } from 'undici';
 import { GatewayError } from '../errors';
 import { isLocalName, isPublicAddress } from '../net/public-address';
 
@@ -43,6 +42,8 @@ export async function fetchImage(url: string, where: string, options: ImageFetch
   // Every address the name has must be public: the connection goes to the first, checked here.
   if (addresses.some((a) => !allowed(a))) throw notPublic(where);
   const address = addresses[0]!;
+  // undici is loaded with the first image fetched: a server that fetches none never holds it.
+  const { Agent, request } = await import('undici');
   const dispatcher = new Agent({
     connect: {
       ...(options.ca ? { ca: options.ca } : {}),

@@ -1,5 +1,10 @@
-import { imageSize } from 'image-size';
+import type * as ImageSize from 'image-size';
+import { onFirstUse } from '../on-first-use';
 import { GatewayError } from '../errors';
+
+/** image-size, loaded with the first image read (an idle server holds none). */
+const imageSizeModule = onFirstUse<typeof ImageSize>('image-size');
+const imageSize = (input: Uint8Array) => imageSizeModule().imageSize(input);
 
 /**
  * The most pixels an image may have (width × height, as its header says): 40 megapixels, above
@@ -39,7 +44,7 @@ export function checkImage(mediaType: string, base64: string, where: string): Im
       'bad_request',
       `${where}: the data is a ${actual.name} image, not ${nameOf(mediaType)} as it is declared; declare it as ${actual.mediaType}`,
     );
-  let size: ReturnType<typeof imageSize>;
+  let size: ReturnType<typeof ImageSize.imageSize>;
   try {
     size = imageSize(Buffer.from(base64, 'base64'));
   } catch {

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { GatewayError } from '../errors';
 import { MAX_IMAGE_PIXELS } from './limits';
 import type { Foreground, Upright } from './pixels.mjs';
@@ -23,18 +23,26 @@ export interface ImagePoolOptions {
  * most MAX_IMAGE_PIXELS, checked from its header before it gets here) and its queue bounded.
  */
 export class ImagePool {
-  private readonly pool: Piscina;
+  /** Made with the first image (piscina is loaded then: a server that is sent no image never holds it). */
+  private pool: Promise<Piscina> | null = null;
+  private readonly threads: number;
 
-  constructor(options: ImagePoolOptions = {}) {
-    const threads = options.threads ?? Math.max(1, Math.min(2, availableParallelism() - 1));
-    this.pool = new Piscina({
-      // Beside the module in the source tree, and beside each bundle (scripts/bundle.mjs).
-      filename: fileURLToPath(new URL('./image-worker.mjs', import.meta.url)),
-      minThreads: 0,
-      maxThreads: threads,
-      maxQueue: options.maxQueue ?? 64,
-      idleTimeout: options.idleMs ?? 30_000,
-    });
+  constructor(private readonly options: ImagePoolOptions = {}) {
+    this.threads = options.threads ?? Math.max(1, Math.min(2, availableParallelism() - 1));
+  }
+
+  private started(): Promise<Piscina> {
+    return (this.pool ??= import('piscina').then(
+      ({ Piscina }) =>
+        new Piscina({
+          // Beside the module in the source tree, and beside each bundle (scripts/bundle.mjs).
+          filename: fileURLToPath(new URL('./image-worker.mjs', import.meta.url)),
+          minThreads: 0,
+          maxThreads: this.threads,
+          maxQueue: this.options.maxQueue ?? 64,
+          idleTimeout: this.options.idleMs ?? 30_000,
+        }),
+    ));
   }
 
   /** The JPEG turned upright (EXIF orientation 2-8 applied); a JPEG that cannot be decoded is a 400 naming `where`. */
@@ -52,14 +60,15 @@ export class ImagePool {
     return (await this.run({ kind: 'foreground', base64: image.base64 })) as Foreground | null;
   }
 
-  close(): Promise<void> {
-    return this.pool.destroy();
+  async close(): Promise<void> {
+    await (await this.pool)?.destroy();
   }
 
-  private run(task: Record<string, unknown>): Promise<unknown> {
-    if (this.pool.queueSize >= this.pool.options.maxQueue)
+  private async run(task: Record<string, unknown>): Promise<unknown> {
+    const pool = await this.started();
+    if (pool.queueSize >= pool.options.maxQueue)
       throw new GatewayError('unavailable', 'Too many images are being prepared at once; try again in a few seconds', { headers: { 'retry-after': '5' } });
     // The header was checked against the limit already; sharp holds to it as well.
-    return this.pool.run({ ...task, maxPixels: MAX_IMAGE_PIXELS });
+    return pool.run({ ...task, maxPixels: MAX_IMAGE_PIXELS });
   }
 }

@@ -1,4 +1,5 @@
-import * as hdr from 'hdr-histogram-js';
+import type * as Hdr from 'hdr-histogram-js';
+import { onFirstUse } from '../on-first-use';
 import type { PercentileStats } from '../../../shared/schemas/endpoint';
 import type { Clock } from '../clock';
 import type { MetricsStorage, MinuteFigures } from '../store/ports';
@@ -15,16 +16,19 @@ const LATENCY_MAX = 600_000;
 const THROUGHPUT_SCALE = 100;
 const THROUGHPUT_MAX = 100_000 * THROUGHPUT_SCALE;
 
+/** The HDR histograms, loaded with the first figure measured or read (a fresh server holds none). */
+const hdr = onFirstUse<typeof Hdr>('hdr-histogram-js');
+
 interface Bucket {
   minute: number;
   attempts: number;
   faults: number;
-  latency: hdr.Histogram | null;
-  throughput: hdr.Histogram | null;
+  latency: Hdr.Histogram | null;
+  throughput: Hdr.Histogram | null;
 }
 
-const newHistogram = (max: number): hdr.Histogram =>
-  hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: max, numberOfSignificantValueDigits: 2, bitBucketSize: 'packed', useWebAssembly: false });
+const newHistogram = (max: number): Hdr.Histogram =>
+  hdr().build({ lowestDiscernibleValue: 1, highestTrackableValue: max, numberOfSignificantValueDigits: 2, bitBucketSize: 'packed', useWebAssembly: false });
 
 export interface EndpointFigures {
   latency: PercentileStats | null;
@@ -149,7 +153,7 @@ export class EndpointMetrics {
   /** Writes the minute buckets that changed (in the next write-behind batch). */
   persist(): void {
     for (const [bucket, endpointId] of this.dirty) {
-      const encode = (h: hdr.Histogram | null) => (h && h.totalCount > 0 ? hdr.encodeIntoCompressedBase64(h) : null);
+      const encode = (h: Hdr.Histogram | null) => (h && h.totalCount > 0 ? hdr().encodeIntoCompressedBase64(h) : null);
       this.storage.saveMinute({
         instance: this.instance,
         endpointId,
@@ -321,7 +325,7 @@ export class EndpointMetrics {
 
 function bucketOf(row: MinuteFigures, nowMinute: number): Bucket {
   const recent = row.minute > nowMinute - HISTOGRAM_MINUTES;
-  const decode = (text: string | null) => (recent && text ? hdr.decodeFromCompressedBase64(text, 'packed', false) : null);
+  const decode = (text: string | null) => (recent && text ? hdr().decodeFromCompressedBase64(text, 'packed', false) : null);
   return { minute: row.minute, attempts: row.attempts, faults: row.faults, latency: decode(row.latency), throughput: decode(row.throughput) };
 }
 
@@ -337,8 +341,8 @@ const destroy = (bucket: Bucket | undefined): void => {
 };
 
 /** Merges the window's histograms and reads four points of the distribution; null when empty. */
-function mergedPercentiles(parts: (hdr.Histogram | null)[], max: number, read: (h: hdr.Histogram) => PercentileStats): PercentileStats | null {
-  const present = parts.filter((h): h is hdr.Histogram => h !== null && h.totalCount > 0);
+function mergedPercentiles(parts: (Hdr.Histogram | null)[], max: number, read: (h: Hdr.Histogram) => PercentileStats): PercentileStats | null {
+  const present = parts.filter((h): h is Hdr.Histogram => h !== null && h.totalCount > 0);
   if (present.length === 0) return null;
   const merged = newHistogram(max);
   for (const part of present) merged.add(part);

@@ -1,4 +1,8 @@
-import ipaddr from 'ipaddr.js';
+import type * as IpAddr from 'ipaddr.js';
+import { onFirstUse } from '../on-first-use';
+
+/** ipaddr.js, loaded with the first address checked (only image URLs are). */
+const addresses = onFirstUse<typeof IpAddr>('ipaddr.js');
 
 /**
  * Whether an address is on the public internet: the one rule for every connection Verdict makes to
@@ -11,14 +15,15 @@ import ipaddr from 'ipaddr.js';
  * them is a translator's choice; and anything that is not an address.
  */
 export function isPublicAddress(address: string): boolean {
-  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  const ipaddr = addresses();
+  let parsed: IpAddr.IPv4 | IpAddr.IPv6;
   try {
     parsed = ipaddr.parse(address.replace(/^\[|\]$/g, ''));
   } catch {
     return false;
   }
   if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
-  const v6 = parsed as ipaddr.IPv6;
+  const v6 = parsed as IpAddr.IPv6;
   if (v6.range() !== 'unicast') return false;
   // IPv4-compatible (::a.b.c.d, deprecated) has no range of its own in ipaddr.js.
   if (v6.match(ipaddr.IPv6.parse('::'), 96)) return false;

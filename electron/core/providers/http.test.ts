@@ -59,4 +59,21 @@ describe('UpstreamHttp', () => {
     expect(error).toBeInstanceOf(UpstreamError);
     expect(error.kind).toBe('cancelled');
   });
+
+  it('listening: resolves where a server accepts the connection, and fails as a call would where none does', async () => {
+    await expect(http.listening(`${url}/v1`, new Cancellation())).resolves.toBeUndefined();
+    // A port nothing listens on: bound and closed again, so it is free.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const address = closed.address();
+    await new Promise((resolve) => closed.close(resolve));
+    const refused = (await http
+      .listening(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/v1`, new Cancellation())
+      .catch((e: unknown) => e)) as UpstreamError;
+    expect(refused).toBeInstanceOf(UpstreamError);
+    expect(refused.message).toBe('connection refused');
+    const cancelled = new Cancellation();
+    cancelled.abort();
+    await expect(http.listening(`${url}/v1`, cancelled)).rejects.toMatchObject({ kind: 'cancelled' });
+  });
 });

@@ -1,4 +1,7 @@
-import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
+import { connect } from 'node:net';
+import type * as Undici from 'undici';
+import type { Dispatcher, Pool } from 'undici';
+import { onFirstUse } from '../on-first-use';
 import type { Clock } from '../clock';
 import { stringifyBody } from './verbatim-json';
 import { UpstreamError, kindForStatus, parseRetryAfter, upstreamMessage, type ErrorClassifier } from './upstream-error';
@@ -6,6 +9,9 @@ import type { CancelSignal } from '../cancel';
 import { UpstreamBody } from './upstream-body';
 
 const ACCEPT = 'application/json, text/event-stream';
+
+/** undici, loaded with the first upstream call (an idle server holds none). */
+const undici = onFirstUse<typeof Undici>('undici');
 
 export interface RequestOptions {
   headers: Record<string, string>;
@@ -34,7 +40,7 @@ export class UpstreamHttp {
   private pool(origin: string): Pool {
     let pool = this.pools.get(origin);
     if (!pool) {
-      pool = new Pool(origin, { connections: 64, keepAliveTimeout: 30_000, pipelining: 1, connect: { timeout: 10_000 } });
+      pool = new (undici().Pool)(origin, { connections: 64, keepAliveTimeout: 30_000, pipelining: 1, connect: { timeout: 10_000 } });
       this.pools.set(origin, pool);
     }
     return pool;
@@ -48,6 +54,30 @@ export class UpstreamHttp {
   /** GETs a resource (model listings); non-2xx statuses become UpstreamErrors as for POST. */
   get(url: string, options: RequestOptions): Promise<UpstreamResponse> {
     return this.send('GET', url, undefined, options);
+  }
+
+  /**
+   * Resolves once something accepts a connection at the URL's host and port (and hangs up at once);
+   * fails as a call to it would (connection refused, timed out). Discovery asks it before listing a
+   * local server's models: one that is not running is known without loading the HTTP client.
+   */
+  listening(url: string, signal: CancelSignal): Promise<void> {
+    const target = new URL(url);
+    const port = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
+    return new Promise<void>((resolve, reject) => {
+      const socket = connect({ host: target.hostname.replace(/^\[|\]$/g, ''), port });
+      const onAbort = () => socket.destroy(abortReason(signal));
+      const done = (error?: Error) => {
+        signal.removeEventListener('abort', onAbort);
+        socket.destroy();
+        if (error) reject(classifyTransportError(error, signal));
+        else resolve();
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      if (signal.aborted) onAbort();
+      socket.once('connect', () => done());
+      socket.once('error', done);
+    });
   }
 
   private readonly parsed = new Map<string, URL>();
@@ -181,7 +211,7 @@ export function classifyTransportError(error: unknown, signal: CancelSignal): Up
     return reason?.name === 'TimeoutError' ? new UpstreamError('timeout', 'timed out') : new UpstreamError('cancelled', 'cancelled by the caller');
   }
   const code = (error as { code?: string }).code ?? '';
-  if (error instanceof undiciErrors.ConnectTimeoutError) return new UpstreamError('timeout', 'connection timed out');
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return new UpstreamError('timeout', 'connection timed out');
   if (code === 'ECONNREFUSED') return new UpstreamError('connection', 'connection refused');
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return new UpstreamError('connection', 'connection reset');
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new UpstreamError('connection', 'host not found');

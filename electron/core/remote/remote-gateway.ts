@@ -8,7 +8,7 @@ import { ERROR_STATUS, type ErrorKind } from '../../../shared/contract/errors';
 import { GatewayError } from '../errors';
 import { readText } from '../providers/http';
 import { UpstreamError } from '../providers/upstream-error';
-import { Pool } from 'undici';
+import type { Pool } from 'undici';
 import type { CancelSignal } from '../cancel';
 
 const KIND_BY_STATUS = new Map<number, ErrorKind>(Object.entries(ERROR_STATUS).map(([kind, status]) => [status, kind as ErrorKind]));
@@ -19,7 +19,8 @@ const KIND_BY_STATUS = new Map<number, ErrorKind>(Object.entries(ERROR_STATUS).m
  * validated; listings then show that gateway's own measured figures.
  */
 export class RemoteGateway {
-  private readonly pool: Pool;
+  /** Made with the first call (undici is loaded then: a server in local mode never holds it). */
+  private pool: Promise<Pool> | null = null;
   private readonly origin: string;
   private readonly basePath: string;
 
@@ -30,7 +31,6 @@ export class RemoteGateway {
     const url = new URL(baseUrl);
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
-    this.pool = new Pool(this.origin, { connections: 32, keepAliveTimeout: 30_000 });
   }
 
   listing(modelId: string): Promise<ModelWithEndpoints> {
@@ -59,7 +59,10 @@ export class RemoteGateway {
     let status: number;
     let text: string;
     try {
-      const response = await this.pool.request({
+      this.pool ??= import('undici').then(({ Pool }) => new Pool(this.origin, { connections: 32, keepAliveTimeout: 30_000 }));
+      const response = await (
+        await this.pool
+      ).request({
         method,
         path,
         headers: { authorization: `Bearer ${key}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -98,7 +101,7 @@ export class RemoteGateway {
     return parsed.data;
   }
 
-  close(): Promise<void> {
-    return this.pool.close();
+  async close(): Promise<void> {
+    await (await this.pool)?.close();
   }
 }

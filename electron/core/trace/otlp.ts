@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { Pool } from 'undici';
+import type { Pool } from 'undici';
 import { TRACE_KNOWN_KEYS, type TraceConfig } from '../../../shared/schemas/trace';
 import type { Logger } from '../logger';
 
@@ -187,7 +187,9 @@ export class OtlpExporter {
       this.targets().map(async ({ url, headers, named: destination }) => {
         let pool = this.pools.get(url.origin);
         if (!pool) {
-          pool = new Pool(url.origin, { connections: 2 });
+          // undici is loaded with the first batch: a server that sends no traces never holds it.
+          const { Pool } = await import('undici');
+          pool = this.pools.get(url.origin) ?? new Pool(url.origin, { connections: 2 });
           this.pools.set(url.origin, pool);
         }
         try {
