@@ -167,7 +167,7 @@ test('a reviewer labels truth per object, zooms, undoes, runs a box question per
   await expect(page.getByTestId('box-run-progress')).toContainText('done: 3 of 3 done', { timeout: 30_000 });
   // A finished run shows its estimate against what it cost.
   await expect(page.getByTestId('box-run-cost')).toContainText(
-    /Estimate at the start: expected \$[\d.]+ · worst case \$[\d.]+ · Actual: \$[\d.]+, (as expected|[+−][\d.]+% against the expected cost)/,
+    /Estimate at the start: expected \$[\d.]+ \(likely \$[\d.]+ – \$[\d.]+\) · worst case \$[\d.]+ · Actual: \$[\d.]+, (as expected|[+−][\d.]+% against the expected cost), (inside|outside) the likely range/,
   );
   await expect(page.getByTestId('box-run-metrics')).toContainText(/card: mean IoU 0\.\d{3}, pass rate \d+ %/);
   await boxes.item('shelf-1.png').getByRole('button').click();

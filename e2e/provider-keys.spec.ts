@@ -152,7 +152,7 @@ test('the catalog is edited in Settings; a mistake is named and nothing changes'
     }),
   );
   await page.getByRole('button', { name: 'Check and save' }).click();
-  await expect(page.getByText('Saved: 0 providers, 1 models, 1 endpoints.')).toBeVisible();
+  await expect(page.getByText('Saved: 0 providers, 1 model, 1 endpoint.')).toBeVisible();
   await app.goTo('Endpoints');
   await page.getByLabel('Model').selectOption('lab/tiny');
   // Nothing gave this endpoint a price or limits: they show as unknown, not as numbers.
