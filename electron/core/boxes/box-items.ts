@@ -1,14 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type * as ImageSize from 'image-size';
-import { onFirstUse } from '../on-first-use';
 import type { BoxItem } from '../../../shared/schemas/inspector';
 import { isoTime, type Clock } from '../clock';
 import { GatewayError } from '../errors';
 import type { BoxStorage, StoredBoxItem } from '../store/ports';
 
 /** image-size, loaded with the first image read (an idle server holds none). */
-const imageSizeModule = onFirstUse<typeof ImageSize>('image-size');
-const imageSize = (input: Uint8Array) => imageSizeModule().imageSize(input);
+import { imageSize } from '../images/image-size';
 
 const toItem = ({ verdict_run_id, ...r }: StoredBoxItem): BoxItem => ({
   ...r,

@@ -2,8 +2,6 @@
  * Pure conversions between dataset items and box reviews: expected box answers as labelled truth
  * and back, an evaluation result's box answers, and the image's size read off the start of its state.
  */
-import type * as ImageSize from 'image-size';
-import { onFirstUse } from '../on-first-use';
 import type { Expected } from '../../../shared/schemas/evaluation';
 import type { TruthBox } from '../../../shared/schemas/inspector';
 
@@ -11,8 +9,7 @@ export type { Edges } from '../../../shared/geometry/iou';
 import type { Edges } from '../../../shared/geometry/iou';
 
 /** image-size, loaded with the first image read (an idle server holds none). */
-const imageSizeModule = onFirstUse<typeof ImageSize>('image-size');
-const imageSize = (input: Uint8Array) => imageSizeModule().imageSize(input);
+import { imageSize } from '../images/image-size';
 
 /** The question a truth box without a label belongs to (as in the Boxes screen). */
 export const UNLABELLED_QUESTION = 'box';

@@ -1,10 +1,8 @@
 import type * as ImageSize from 'image-size';
-import { onFirstUse } from '../on-first-use';
 import { GatewayError } from '../errors';
 
 /** image-size, loaded with the first image read (an idle server holds none). */
-const imageSizeModule = onFirstUse<typeof ImageSize>('image-size');
-const imageSize = (input: Uint8Array) => imageSizeModule().imageSize(input);
+import { imageSize } from './image-size';
 
 /**
  * The most pixels an image may have (width × height, as its header says): 40 megapixels, above

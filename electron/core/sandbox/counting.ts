@@ -4,13 +4,10 @@
  * four characters a token of the state plus 40 per question. Estimates read these rules for the
  * simulated endpoints, as they would read a real provider's published ones.
  */
-import type * as ImageSize from 'image-size';
-import { onFirstUse } from '../on-first-use';
 import { imageTokens } from '../catalog/image-tokens';
 
 /** image-size, loaded with the first image read (an idle server holds none). */
-const imageSizeModule = onFirstUse<typeof ImageSize>('image-size');
-const imageSize = (input: Uint8Array) => imageSizeModule().imageSize(input);
+import { imageSize } from '../images/image-size';
 
 export const CHARS_PER_TOKEN = 4;
 /** What a simulated decision host adds per question (its instructions and framing). */
