@@ -170,17 +170,23 @@ interface Measured {
 const error = (x: { expected: number; actual: number }) => Math.abs(x.expected - x.actual) / x.actual;
 const pct = (v: number) => `${fmt(100 * v, 1)}%`;
 
-/** Every case estimated and run on one fleet; the median error per kind, and the per-case figures. */
-async function measureAll(failures: boolean): Promise<{ kind: string; results: (Measured & { name: string })[] }[]> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'verdict-bench-estimates-'));
+/** A core of its own on the simulated fleet answering at once, in a fresh data directory. */
+async function fleetCore(prefix: string, seed: number, failures: boolean): Promise<{ core: Core; dataDir: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
   const core = await createCore({
     dataDir,
     secrets: new FileSecretStore(join(dataDir, 'secrets.json'), ownerOnlyFileCodec),
     host: 'browser',
     version: 'bench',
     discovery: false,
-    sandbox: { seed: 25, timeScale: 0, failures },
+    sandbox: { seed, timeScale: 0, failures },
   });
+  return { core, dataDir };
+}
+
+/** Every case estimated and run on one fleet; the median error per kind, and the per-case figures. */
+async function measureAll(failures: boolean): Promise<{ kind: string; results: (Measured & { name: string })[] }[]> {
+  const { core, dataDir } = await fleetCore('verdict-bench-estimates-', 25, failures);
   try {
     const out = [];
     for (const [kind, cases] of [
@@ -211,15 +217,7 @@ interface ZdrCheck {
  * the figure read, then the same 200 sent with `provider.zdr`.
  */
 async function zdrChecks(): Promise<ZdrCheck[]> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'verdict-bench-zdr-'));
-  const core = await createCore({
-    dataDir,
-    secrets: new FileSecretStore(join(dataDir, 'secrets.json'), ownerOnlyFileCodec),
-    host: 'browser',
-    version: 'bench',
-    discovery: false,
-    sandbox: { seed: 26, timeScale: 0, failures: true },
-  });
+  const { core, dataDir } = await fleetCore('verdict-bench-zdr-', 26, true);
   try {
     const out: ZdrCheck[] = [];
     const questions: Record<string, Question> = { late: { type: 'noul', instructions: 'Did the parcel arrive late?' } };
