@@ -38,6 +38,37 @@ function startServer(dataDir: string): Promise<{ child: ChildProcess; url: strin
   });
 }
 
+/** `/healthz` every 50 ms from another process until told to stop; then each answer's wait in ms. */
+const PROBE = `
+let stop = false;
+process.on('message', () => (stop = true));
+const waits = [];
+while (!stop) {
+  const t = performance.now();
+  await (await fetch(process.env.PROBE_URL + '/healthz')).text();
+  waits.push(performance.now() - t);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+}
+process.send(waits, () => process.exit(0));
+`;
+
+function startProber(url: string): { stop: () => Promise<number[]> } {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', PROBE], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, PROBE_URL: url },
+  });
+  const waits = new Promise<number[]>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as number[]));
+    child.once('exit', (code) => reject(new Error(`the /healthz prober ended (${code}) before it reported`)));
+  });
+  return {
+    stop: () => {
+      child.send('stop');
+      return waits;
+    },
+  };
+}
+
 const boxBody = (url: string) =>
   JSON.stringify({
     model: 'sandbox/baseline-vision',
@@ -65,19 +96,15 @@ async function main(): Promise<void> {
     await (await post(boxBody(jpegUrl))).text();
     process.stderr.write('images: eight at once, /healthz probed meanwhile…\n');
 
-    const waits: number[] = [];
-    let flying = true;
+    // The probe runs in a process of its own, as a load balancer's health check does: sending eight
+    // large bodies keeps this process's own loop busy, and its waits are not the server's.
+    const prober = startProber(url);
+    await new Promise((resolve) => setTimeout(resolve, 300));
     const started = performance.now();
     const answers = Promise.all(Array.from({ length: 8 }, () => post(boxBody(jpegUrl)).then((r) => r.status)));
-    void answers.finally(() => (flying = false));
-    while (flying) {
-      const t = performance.now();
-      await (await fetch(`${url}/healthz`)).text();
-      waits.push(performance.now() - t);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
     const statuses = await answers;
     const allAnswered = performance.now() - started;
+    const waits = await prober.stop();
     waits.sort((a, b) => a - b);
     const worst = waits.at(-1) ?? 0;
 
@@ -130,7 +157,7 @@ async function main(): Promise<void> {
       resultHeader: 'result',
       rows,
       detail:
-        'The built server with its simulated fleet, as `npm start` runs it without provider keys. Each rotated JPEG is turned upright on the image pool (one thread on two cores) and decoded again there by the simulated vision model; the server answers /healthz meanwhile. The PNG header is refused from the header, before anything decodes it.',
+        'The built server with its simulated fleet, as `npm start` runs it without provider keys. Each rotated JPEG is turned upright on the image pool (one thread on two cores) and decoded again there by the simulated vision model; another process asks /healthz every 50 ms meanwhile (in a process of its own, so that the work of sending eight uploads is not counted against the server). The PNG header is refused from the header, before anything decodes it.',
     });
   } finally {
     child.kill('SIGTERM');

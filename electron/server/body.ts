@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 import { Cancellation, type CancelSignal } from '../core/cancel';
 import { GatewayError } from '../core/errors';
+import { LARGE_BODY_BYTES, largeBodies } from './turns';
 
 const tooLarge = (limit: number) =>
   new GatewayError('payload_too_large', `The request body is larger than this server's limit of ${limit} bytes`, { metadata: { limit_bytes: limit } });
@@ -16,7 +17,9 @@ export async function readBodyText(c: Context, limit: number): Promise<string> {
     const declared = Number(c.req.header('content-length') ?? Number.NaN);
     if (declared > limit) throw tooLarge(limit);
     const text = await c.req.text();
-    if (Buffer.byteLength(text) > limit) throw tooLarge(limit);
+    const bytes = Buffer.byteLength(text);
+    if (bytes > limit) throw tooLarge(limit);
+    if (bytes >= LARGE_BODY_BYTES) await largeBodies.take();
     return text;
   }
   return readIncomingText(incoming, limit);
@@ -41,7 +44,9 @@ export function readIncomingText(incoming: IncomingMessage, limit: number): Prom
       chunks.push(chunk);
     };
     incoming.on('data', onData);
-    incoming.once('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8')));
+    const text = () => (chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8'));
+    // A large body is decoded, parsed and checked in a turn of its own (see turns.ts).
+    incoming.once('end', () => (size < LARGE_BODY_BYTES ? resolve(text()) : void largeBodies.take().then(() => resolve(text()))));
     // A caller that hangs up mid-body is no fault of ours: it gets no answer and no error log line.
     incoming.once('error', () => reject(new GatewayError('bad_request', 'The client closed the connection before the whole body arrived')));
   });
