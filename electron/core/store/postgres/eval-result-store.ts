@@ -1,7 +1,7 @@
 import type { CopiedEvalResult, EvalCounts, EvalResultStorage, StoredEvalResult } from '../ports';
 import type { PgChangeToken } from './change-token';
 import type { PgDatabase } from './database';
-import { RESULT, text, toResult, type ResultRow } from './eval-rows';
+import { copiedValues, RESULT, toResult, type ResultRow } from '../eval-rows';
 
 /** Evaluation results (`eval_results`) in Postgres, read; the sender's store writes them. */
 export class PgEvalResultStore implements EvalResultStorage {
@@ -103,27 +103,7 @@ export class PgEvalResultStore implements EvalResultStorage {
         await client.query(
           `INSERT INTO eval_results (run_id, variant, position, ok, answers, raw_answers, methods, attempts, provider, input_tokens, output_tokens, cost, latency_ms, error, answered_at, tries, retryable, model_key, content_chars)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
-          [
-            runId,
-            r.variant,
-            r.position,
-            r.ok,
-            JSON.stringify(r.answers),
-            text(r.raw_answers),
-            text(r.methods),
-            text(r.attempts),
-            r.provider,
-            r.input_tokens,
-            r.output_tokens,
-            r.cost,
-            r.latency_ms,
-            r.error,
-            r.answered_at,
-            r.tries,
-            r.retryable,
-            r.model_key,
-            r.content_chars,
-          ],
+          copiedValues(runId, r, (b) => b),
         );
     });
     this.token.moved();

@@ -1,7 +1,7 @@
 import type { EvalRunStorage, StoredEvalRun } from '../ports';
 import type { PgChangeToken } from './change-token';
 import type { PgDatabase } from './database';
-import { RUN, text, toRun, type RunRow } from './eval-rows';
+import { RUN, runValues, toRun, type RunRow } from '../eval-rows';
 
 const PATCHABLE = ['status', 'message', 'finished_at', 'budget_usd', 'baseline_id'] as const;
 
@@ -15,23 +15,7 @@ export class PgEvalRunStore implements EvalRunStorage {
   async addRun(r: StoredEvalRun): Promise<void> {
     await this.db.query(
       'INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, budget_usd, status, message, created_at, finished_at, calibrations, baseline_id, estimate) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)',
-      [
-        r.id,
-        r.name,
-        r.dataset_id,
-        r.set_key,
-        JSON.stringify(r.request),
-        JSON.stringify(r.variants),
-        r.concurrency,
-        r.budget_usd,
-        r.status,
-        r.message,
-        r.created_at,
-        r.finished_at,
-        text(r.calibrations),
-        r.baseline_id,
-        text(r.estimate),
-      ],
+      runValues(r),
     );
   }
 

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { EvalBudgetAnswer, EvalRunPace, EvalWork, EvalWorkStorage, NewEvalFailure, NewEvalResult, StoredEvalRun } from '../ports';
 import type { PgChangeToken } from './change-token';
 import { TickBatch, type PgDatabase } from './database';
-import { text } from './eval-rows';
+import { answerValues } from '../eval-rows';
 import { CHANNELS } from './migrations';
 
 /** A result waiting for its group commit. */
@@ -225,23 +225,7 @@ async function put(client: pg.PoolClient, w: Write): Promise<void> {
   await client.query('DELETE FROM eval_claims WHERE run_id = $1 AND variant = $2 AND position = $3', [key.run, key.variant, key.position]);
   if ('answer' in w) {
     const r = w.answer;
-    await client.query(w.replace ? PUT_ANSWER : `${PUT_ANSWER} WHERE NOT eval_results.ok`, [
-      w.runId,
-      r.variant,
-      r.position,
-      JSON.stringify(r.answers),
-      text(r.raw_answers),
-      text(r.methods),
-      text(r.attempts),
-      r.provider,
-      r.input_tokens,
-      r.output_tokens,
-      r.cost,
-      r.latency_ms,
-      r.answered_at,
-      r.model_key,
-      r.content_chars,
-    ]);
+    await client.query(w.replace ? PUT_ANSWER : `${PUT_ANSWER} WHERE NOT eval_results.ok`, answerValues(w.runId, r));
     return;
   }
   const r = w.failure;

@@ -1,7 +1,7 @@
 import { variantKeys } from '../../../../shared/evaluations/variant-keys';
 import type { CopiedEvalResult, EvalCounts, EvalResultStorage, StoredEvalResult, StoredEvalRun } from '../ports';
 import type { Store } from './database';
-import { RESULT, toResult, type ResultRow } from './eval-rows';
+import { copiedValues, RESULT, toResult, type ResultRow } from '../eval-rows';
 
 /** Evaluation results (`eval_results`) in the SQLite file, read; the sender's store writes them. */
 export class SqliteEvalResultStore implements EvalResultStorage {
@@ -119,27 +119,7 @@ export class SqliteEvalResultStore implements EvalResultStorage {
         this.store.run(
           `INSERT INTO eval_results (run_id, variant, position, ok, answers, raw_answers, methods, attempts, provider, input_tokens, output_tokens, cost, latency_ms, error, answered_at, tries, retryable, model_key, content_chars)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          [
-            runId,
-            r.variant,
-            r.position,
-            r.ok ? 1 : 0,
-            JSON.stringify(r.answers),
-            r.raw_answers === null ? null : JSON.stringify(r.raw_answers),
-            r.methods === null ? null : JSON.stringify(r.methods),
-            r.attempts === null ? null : JSON.stringify(r.attempts),
-            r.provider,
-            r.input_tokens,
-            r.output_tokens,
-            r.cost,
-            r.latency_ms,
-            r.error,
-            r.answered_at,
-            r.tries,
-            r.retryable ? 1 : 0,
-            r.model_key,
-            r.content_chars,
-          ],
+          copiedValues(runId, r, (b) => (b ? 1 : 0)),
         );
     });
   }

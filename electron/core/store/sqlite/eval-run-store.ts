@@ -1,6 +1,6 @@
 import type { EvalRunStorage, StoredEvalRun } from '../ports';
 import type { Store } from './database';
-import { toRun, type RunRow } from './eval-rows';
+import { runValues, toRun, type RunRow } from '../eval-rows';
 
 const PATCHABLE = ['status', 'message', 'finished_at', 'budget_usd', 'baseline_id'] as const;
 
@@ -11,23 +11,7 @@ export class SqliteEvalRunStore implements EvalRunStorage {
   async addRun(r: StoredEvalRun): Promise<void> {
     this.store.run(
       'INSERT INTO eval_runs (id, name, dataset_id, set_key, request, variants, concurrency, budget_usd, status, message, created_at, finished_at, calibrations, baseline_id, estimate) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      [
-        r.id,
-        r.name,
-        r.dataset_id,
-        r.set_key,
-        JSON.stringify(r.request),
-        JSON.stringify(r.variants),
-        r.concurrency,
-        r.budget_usd,
-        r.status,
-        r.message,
-        r.created_at,
-        r.finished_at,
-        r.calibrations === null ? null : JSON.stringify(r.calibrations),
-        r.baseline_id,
-        r.estimate === null || r.estimate === undefined ? null : JSON.stringify(r.estimate),
-      ],
+      runValues(r),
     );
   }
 

@@ -1,5 +1,6 @@
 import type { EvalBudgetAnswer, EvalRunPace, EvalWork, EvalWorkStorage, NewEvalFailure, NewEvalResult, StoredEvalRun } from '../ports';
 import type { Store } from './database';
+import { answerValues } from '../eval-rows';
 
 /**
  * A stored failure sent again is updated in place (never a stored answer): the item's tokens and
@@ -19,23 +20,7 @@ export class SqliteEvalWorkStore implements EvalWorkStorage {
     return this.store.commit(
       `INSERT INTO eval_results (run_id, variant, position, ok, answers, raw_answers, methods, attempts, provider, input_tokens, output_tokens, cost, latency_ms, answered_at, model_key, content_chars) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ${AFTER_FAILURE} answers = excluded.answers, raw_answers = excluded.raw_answers, methods = excluded.methods, attempts = excluded.attempts, provider = excluded.provider, error = NULL${options.replace ? '' : ' WHERE eval_results.ok = 0'}`,
-      [
-        runId,
-        r.variant,
-        r.position,
-        JSON.stringify(r.answers),
-        r.raw_answers === null ? null : JSON.stringify(r.raw_answers),
-        r.methods === null ? null : JSON.stringify(r.methods),
-        r.attempts === null ? null : JSON.stringify(r.attempts),
-        r.provider,
-        r.input_tokens,
-        r.output_tokens,
-        r.cost,
-        r.latency_ms,
-        r.answered_at,
-        r.model_key,
-        r.content_chars,
-      ],
+      answerValues(runId, r),
     );
   }
 
