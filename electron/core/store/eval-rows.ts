@@ -2,7 +2,7 @@
  * What the evaluations' stores on both backends share: runs and results as rows, and back. Both keep
  * JSON as text; SQLite keeps `ok` as 0 or 1, Postgres as a boolean.
  */
-import type { CopiedEvalResult, NewEvalResult, StoredEvalResult, StoredEvalRun } from './ports';
+import type { CopiedEvalResult, NewEvalFailure, NewEvalResult, StoredEvalResult, StoredEvalRun } from './ports';
 
 export interface RunRow {
   id: string;
@@ -106,7 +106,10 @@ export const runValues = (r: StoredEvalRun): Value[] => [
 ];
 
 /** An answer's values in the order of `INSERT INTO eval_results (run_id, variant, position, answers, ..., content_chars)` without ok and error. */
-export const answerValues = (runId: string, r: NewEvalResult): Value[] => [
+export const answerValues = (
+  runId: string,
+  r: Omit<NewEvalResult, 'model_key' | 'answered_at'> & { model_key: string | null; answered_at: string | null },
+): Value[] => [
   runId,
   r.variant,
   r.position,
@@ -124,25 +127,30 @@ export const answerValues = (runId: string, r: NewEvalResult): Value[] => [
   r.content_chars,
 ];
 
-/** A copied result's values in the order of `INSERT INTO eval_results (run_id, ..., content_chars)` with every column; `flag` writes a boolean as the backend keeps it. */
-export const copiedValues = <Flag>(runId: string, r: CopiedEvalResult, flag: (value: boolean) => Flag): (Value | Flag)[] => [
+/** A failure's values in the order of `INSERT INTO eval_results (run_id, variant, position, input_tokens, ..., content_chars)` without ok; `flag` writes a boolean as the backend keeps it. */
+export const failureValues = <Flag>(runId: string, r: NewEvalFailure, flag: (value: boolean) => Flag): (Value | Flag)[] => [
   runId,
   r.variant,
   r.position,
-  flag(r.ok),
-  JSON.stringify(r.answers),
-  text(r.raw_answers),
-  text(r.methods),
-  text(r.attempts),
-  r.provider,
   r.input_tokens,
   r.output_tokens,
   r.cost,
   r.latency_ms,
   r.error,
-  r.answered_at,
-  r.tries,
   flag(r.retryable),
+  r.answered_at,
   r.model_key,
   r.content_chars,
+];
+
+/**
+ * A copied result's values in the order of `INSERT INTO eval_results (run_id, variant, position,
+ * answers, ..., content_chars, ok, error, tries, retryable)`: an answer's values, then the rest.
+ */
+export const copiedValues = <Flag>(runId: string, r: CopiedEvalResult, flag: (value: boolean) => Flag): (Value | Flag)[] => [
+  ...answerValues(runId, r),
+  flag(r.ok),
+  r.error,
+  r.tries,
+  flag(r.retryable),
 ];

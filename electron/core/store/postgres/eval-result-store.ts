@@ -101,7 +101,7 @@ export class PgEvalResultStore implements EvalResultStorage {
     await this.db.transaction(async (client) => {
       for (const r of results)
         await client.query(
-          `INSERT INTO eval_results (run_id, variant, position, ok, answers, raw_answers, methods, attempts, provider, input_tokens, output_tokens, cost, latency_ms, error, answered_at, tries, retryable, model_key, content_chars)
+          `INSERT INTO eval_results (run_id, variant, position, answers, raw_answers, methods, attempts, provider, input_tokens, output_tokens, cost, latency_ms, answered_at, model_key, content_chars, ok, error, tries, retryable)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
           copiedValues(runId, r, (b) => b),
         );

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { EvalBudgetAnswer, EvalRunPace, EvalWork, EvalWorkStorage, NewEvalFailure, NewEvalResult, StoredEvalRun } from '../ports';
 import type { PgChangeToken } from './change-token';
 import { TickBatch, type PgDatabase } from './database';
-import { answerValues } from '../eval-rows';
+import { answerValues, failureValues } from '../eval-rows';
 import { CHANNELS } from './migrations';
 
 /** A result waiting for its group commit. */
@@ -229,18 +229,8 @@ async function put(client: pg.PoolClient, w: Write): Promise<void> {
     return;
   }
   const r = w.failure;
-  await client.query(PUT_FAILURE, [
-    w.runId,
-    r.variant,
-    r.position,
-    r.input_tokens,
-    r.output_tokens,
-    r.cost,
-    r.latency_ms,
-    r.error,
-    r.retryable,
-    r.answered_at,
-    r.model_key,
-    r.content_chars,
-  ]);
+  await client.query(
+    PUT_FAILURE,
+    failureValues(w.runId, r, (b) => b),
+  );
 }

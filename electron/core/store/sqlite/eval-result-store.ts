@@ -117,7 +117,7 @@ export class SqliteEvalResultStore implements EvalResultStorage {
     this.store.transaction(() => {
       for (const r of results)
         this.store.run(
-          `INSERT INTO eval_results (run_id, variant, position, ok, answers, raw_answers, methods, attempts, provider, input_tokens, output_tokens, cost, latency_ms, error, answered_at, tries, retryable, model_key, content_chars)
+          `INSERT INTO eval_results (run_id, variant, position, answers, raw_answers, methods, attempts, provider, input_tokens, output_tokens, cost, latency_ms, answered_at, model_key, content_chars, ok, error, tries, retryable)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           copiedValues(runId, r, (b) => (b ? 1 : 0)),
         );

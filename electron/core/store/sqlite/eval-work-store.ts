@@ -1,6 +1,6 @@
 import type { EvalBudgetAnswer, EvalRunPace, EvalWork, EvalWorkStorage, NewEvalFailure, NewEvalResult, StoredEvalRun } from '../ports';
 import type { Store } from './database';
-import { answerValues } from '../eval-rows';
+import { answerValues, failureValues } from '../eval-rows';
 
 /**
  * A stored failure sent again is updated in place (never a stored answer): the item's tokens and
@@ -34,20 +34,7 @@ export class SqliteEvalWorkStore implements EvalWorkStorage {
     return this.store.commit(
       `INSERT INTO eval_results (run_id, variant, position, ok, input_tokens, output_tokens, cost, latency_ms, error, retryable, answered_at, model_key, content_chars) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ${AFTER_FAILURE} error = excluded.error WHERE eval_results.ok = 0`,
-      [
-        runId,
-        r.variant,
-        r.position,
-        r.input_tokens,
-        r.output_tokens,
-        r.cost,
-        r.latency_ms,
-        r.error,
-        r.retryable ? 1 : 0,
-        r.answered_at,
-        r.model_key,
-        r.content_chars,
-      ],
+      failureValues(runId, r, (b) => (b ? 1 : 0)),
     );
   }
 
