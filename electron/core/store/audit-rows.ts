@@ -40,3 +40,9 @@ export const auditEntryOf = (row: AuditRow): AuditEntry => ({
   target: { kind: row.target_kind, id: row.target_id, name: row.target_name },
   details: JSON.parse(row.details) as Record<string, unknown>,
 });
+
+/** An entry's values in the order of AUDIT_COLUMNS. */
+export const auditValues = (entry: AuditEntry): (string | null)[] => {
+  const row = auditRowOf(entry);
+  return [row.id, row.at, row.actor_kind, row.actor_key_id, row.actor_key_name, row.action, row.target_kind, row.target_id, row.target_name, row.details];
+};

@@ -1,5 +1,5 @@
 import type { AuditEntry } from '../../../../shared/schemas/audit';
-import { AUDIT_COLUMNS, auditEntryOf, auditRowOf, type AuditRow } from '../audit-rows';
+import { AUDIT_COLUMNS, auditEntryOf, auditValues, type AuditRow } from '../audit-rows';
 import type { AuditFilter, AuditStorage, SessionStorage, StoredSession } from '../ports';
 import type { PgDatabase } from './database';
 
@@ -22,19 +22,7 @@ export class PgAuditStore implements AuditStorage {
   constructor(private readonly db: PgDatabase) {}
 
   async append(entry: AuditEntry): Promise<void> {
-    const row = auditRowOf(entry);
-    await this.db.query(`INSERT INTO audit_log (${AUDIT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, [
-      row.id,
-      row.at,
-      row.actor_kind,
-      row.actor_key_id,
-      row.actor_key_name,
-      row.action,
-      row.target_kind,
-      row.target_id,
-      row.target_name,
-      row.details,
-    ]);
+    await this.db.query(`INSERT INTO audit_log (${AUDIT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, auditValues(entry));
   }
 
   async list(filter: AuditFilter): Promise<{ total: number; entries: AuditEntry[] }> {

@@ -1,21 +1,7 @@
 import type pg from 'pg';
 import type { BoxStorage, StoredBoxItem, StoredVerdict, StoredVerdictEnd } from '../ports';
 import type { PgDatabase } from './database';
-
-interface ItemRow extends Omit<StoredBoxItem, 'truth' | 'answer' | 'answers'> {
-  truth: string;
-  answer: string | null;
-  answers: string;
-}
-
-const ITEM_COLUMNS = 'id, name, truth, answer, answers, model, run_id, verdict, verdict_run_id, note, width, height, created_at';
-
-const toItem = (r: ItemRow): StoredBoxItem => ({
-  ...r,
-  truth: JSON.parse(r.truth) as unknown[],
-  answer: r.answer === null ? null : (JSON.parse(r.answer) as unknown),
-  answers: JSON.parse(r.answers) as Record<string, unknown>,
-});
+import { ITEM_COLUMNS, itemValues, toItem, type ItemRow } from '../box-rows';
 
 // A verdict's answers and truth are the JSON text given, kept and returned as it is (compared as text).
 const VERDICT_COLUMNS = 'item_id, question, model, verdict, note, answers, truth, run_id, variant, answered_at, updated_at';
@@ -58,22 +44,7 @@ export class PgBoxStore implements BoxStorage {
        ON CONFLICT (id) DO UPDATE SET name = excluded.name, data_url = excluded.data_url, truth = excluded.truth, answer = excluded.answer,
          answers = excluded.answers, model = excluded.model, run_id = excluded.run_id, verdict = excluded.verdict, verdict_run_id = excluded.verdict_run_id,
          note = excluded.note, width = excluded.width, height = excluded.height, created_at = excluded.created_at`,
-      [
-        i.id,
-        i.name,
-        i.data_url,
-        JSON.stringify(i.truth),
-        i.answer === null ? null : JSON.stringify(i.answer),
-        JSON.stringify(i.answers),
-        i.model,
-        i.run_id,
-        i.verdict,
-        i.verdict_run_id,
-        i.note,
-        i.width,
-        i.height,
-        i.created_at,
-      ],
+      itemValues(i),
     );
   }
 

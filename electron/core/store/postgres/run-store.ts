@@ -1,5 +1,6 @@
 import type { RunFilter, RunStorage, StoredRun } from '../ports';
 import type { PgDatabase } from './database';
+import { decisionValues } from '../run-rows';
 
 interface Row extends Omit<StoredRun, 'created_at' | 'origin'> {
   created_at: string;
@@ -9,7 +10,6 @@ interface Row extends Omit<StoredRun, 'created_at' | 'origin'> {
 // "user" is a reserved word in Postgres.
 const COLUMNS =
   'id, created_at, origin, key_id, session_id, "user", model, provider, endpoint_id, status, latency_ms, input_tokens, output_tokens, cost, methods, question_count, request, response, set_id, label, routing';
-const json = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
 const toRun = (r: Row): StoredRun => ({ ...r, created_at: Number(r.created_at), origin: r.origin === 'api' ? 'api' : 'inspector' });
 
 const CANCELLED = 499;
@@ -21,29 +21,7 @@ export class PgRunStore implements RunStorage {
   async add(r: StoredRun): Promise<void> {
     await this.db.query(
       `INSERT INTO decisions (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
-      [
-        r.id,
-        r.created_at,
-        r.origin,
-        r.key_id,
-        r.session_id,
-        r.user,
-        r.model,
-        r.provider,
-        r.endpoint_id,
-        r.status,
-        r.latency_ms,
-        r.input_tokens,
-        r.output_tokens,
-        r.cost,
-        json(r.methods),
-        r.question_count,
-        json(r.request),
-        json(r.response),
-        r.set_id,
-        r.label,
-        json(r.routing),
-      ],
+      decisionValues(r),
     );
   }
 

@@ -1,5 +1,5 @@
 import type { AuditEntry } from '../../../../shared/schemas/audit';
-import { AUDIT_COLUMNS, auditEntryOf, auditRowOf, type AuditRow } from '../audit-rows';
+import { AUDIT_COLUMNS, auditEntryOf, auditValues, type AuditRow } from '../audit-rows';
 import type { AuditFilter, AuditStorage, SessionStorage, StoredSession } from '../ports';
 import type { Store } from './database';
 
@@ -19,19 +19,7 @@ export class SqliteAuditStore implements AuditStorage {
   constructor(private readonly store: Store) {}
 
   async append(entry: AuditEntry): Promise<void> {
-    const row = auditRowOf(entry);
-    this.store.run(`INSERT INTO audit_log (${AUDIT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
-      row.id,
-      row.at,
-      row.actor_kind,
-      row.actor_key_id,
-      row.actor_key_name,
-      row.action,
-      row.target_kind,
-      row.target_id,
-      row.target_name,
-      row.details,
-    ]);
+    this.store.run(`INSERT INTO audit_log (${AUDIT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, auditValues(entry));
   }
 
   async list(filter: AuditFilter): Promise<{ total: number; entries: AuditEntry[] }> {

@@ -1,31 +1,6 @@
 import type { BoxStorage, StoredBoxItem, StoredVerdict, StoredVerdictEnd } from '../ports';
 import type { Store } from './database';
-
-interface ItemRow {
-  id: string;
-  name: string;
-  data_url: string;
-  truth: string;
-  answer: string | null;
-  answers: string;
-  model: string | null;
-  run_id: string | null;
-  verdict: StoredBoxItem['verdict'];
-  verdict_run_id: string | null;
-  note: string;
-  width: number | null;
-  height: number | null;
-  created_at: string;
-}
-
-const ITEM_COLUMNS = ['id', 'name', 'truth', 'answer', 'answers', 'model', 'run_id', 'verdict', 'verdict_run_id', 'note', 'width', 'height', 'created_at'];
-
-const toItem = (r: ItemRow): StoredBoxItem => ({
-  ...r,
-  truth: JSON.parse(r.truth) as unknown[],
-  answer: r.answer === null ? null : (JSON.parse(r.answer) as unknown),
-  answers: JSON.parse(r.answers) as Record<string, unknown>,
-});
+import { ITEM_COLUMNS, itemValues, toItem, type ItemRow } from '../box-rows';
 
 const VERDICT = 'SELECT item_id, question, model, verdict, note, answers, truth, run_id, variant, answered_at, updated_at FROM box_verdicts';
 
@@ -34,7 +9,7 @@ export class SqliteBoxStore implements BoxStorage {
   constructor(private readonly store: Store) {}
 
   async listItems(options: { images: boolean }): Promise<StoredBoxItem[]> {
-    const columns = options.images ? '*' : `${ITEM_COLUMNS.join(', ')}, '' AS data_url`;
+    const columns = options.images ? '*' : `${ITEM_COLUMNS}, '' AS data_url`;
     return this.store.all<ItemRow>(`SELECT ${columns} FROM box_items ORDER BY created_at, id`).map(toItem);
   }
 
@@ -54,22 +29,7 @@ export class SqliteBoxStore implements BoxStorage {
   private putItemNow(i: StoredBoxItem): void {
     this.store.run(
       'INSERT OR REPLACE INTO box_items (id, name, data_url, truth, answer, answers, model, run_id, verdict, verdict_run_id, note, width, height, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      [
-        i.id,
-        i.name,
-        i.data_url,
-        JSON.stringify(i.truth),
-        i.answer === null ? null : JSON.stringify(i.answer),
-        JSON.stringify(i.answers),
-        i.model,
-        i.run_id,
-        i.verdict,
-        i.verdict_run_id,
-        i.note,
-        i.width,
-        i.height,
-        i.created_at,
-      ],
+      itemValues(i),
     );
   }
 

@@ -1,5 +1,6 @@
 import type { RunFilter, RunStorage, StoredRun } from '../ports';
 import type { Store } from './database';
+import { decisionValues } from '../run-rows';
 
 interface Row extends Omit<StoredRun, 'methods' | 'request' | 'response' | 'routing' | 'origin'> {
   origin: string;
@@ -10,7 +11,6 @@ interface Row extends Omit<StoredRun, 'methods' | 'request' | 'response' | 'rout
 }
 
 const parsed = (text: string | null): unknown => (text === null ? null : (JSON.parse(text) as unknown));
-const text = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
 
 const COLUMNS =
   'id, created_at, origin, key_id, session_id, user, model, provider, endpoint_id, status, latency_ms, input_tokens, output_tokens, cost, methods, question_count, request, response, set_id, label, routing';
@@ -32,29 +32,7 @@ export class SqliteRunStore implements RunStorage {
   constructor(private readonly store: Store) {}
 
   async add(r: StoredRun): Promise<void> {
-    this.store.run(`INSERT INTO decisions (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
-      r.id,
-      r.created_at,
-      r.origin,
-      r.key_id,
-      r.session_id,
-      r.user,
-      r.model,
-      r.provider,
-      r.endpoint_id,
-      r.status,
-      r.latency_ms,
-      r.input_tokens,
-      r.output_tokens,
-      r.cost,
-      text(r.methods),
-      r.question_count,
-      text(r.request),
-      text(r.response),
-      r.set_id,
-      r.label,
-      text(r.routing),
-    ]);
+    this.store.run(`INSERT INTO decisions (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, decisionValues(r));
   }
 
   async get(id: string): Promise<StoredRun | undefined> {
