@@ -1,4 +1,5 @@
 // The endpoint-metrics domain's storage. Implemented by store/sqlite and store/postgres; gathered into Storage by store/ports.ts.
+import type { AttemptRecord } from './attempt';
 
 /** One minute of an endpoint's figures: counts, and HDR histograms (compressed, base64) when any. */
 export interface MinuteFigures {
@@ -13,19 +14,10 @@ export interface MinuteFigures {
   instance?: string;
 }
 
-/** A failed upstream attempt, logged one by one with its message. */
-export interface FailedAttempt {
-  requestId: string;
-  endpointId: string;
-  startedAt: number;
-  ttfbMs: number | null;
-  firstTokenMs: number | null;
-  totalMs: number;
-  inputTokens: number | null;
-  outputTokens: number | null;
+/** A failed upstream attempt, logged one by one with its message (its outcome as stored text, whether it was the provider's fault). */
+export interface FailedAttempt extends Omit<AttemptRecord, 'outcome'> {
   outcome: string;
   providerFault: boolean;
-  message: string | null;
 }
 
 /** The endpoint-metrics domain's storage. Writes here are figures nobody was promised: written behind. */

@@ -2,37 +2,21 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readSync, rmSyn
 import { join } from 'node:path';
 import type { Clock } from '../clock';
 import type { Logger } from '../logger';
-import type { LegacySpendStorage } from '../store/ports';
+import type { LegacySpendStorage, LogPlace, StoredRun } from '../store/ports';
 
 /**
  * One line of the API request log: metadata only. Callers may require zero data retention, so
  * neither the state, the questions nor the answers are written.
  */
-export interface RequestLogEntry {
-  id: string;
+export interface RequestLogEntry extends Omit<StoredRun, 'created_at' | 'origin' | 'request' | 'response' | 'set_id' | 'label' | 'routing'> {
+  /** ISO time. */
   created_at: string;
-  key_id: string | null;
-  session_id: string | null;
-  user: string | null;
-  model: string;
-  provider: string | null;
-  endpoint_id: string | null;
-  /** 200, or the HTTP status of the error returned. */
-  status: number;
-  latency_ms: number;
-  input_tokens: number | null;
-  output_tokens: number | null;
-  cost: number | null;
-  methods: Record<string, string> | null;
-  question_count: number;
   /** The shape the caller spoke, when not the spec's: `openai`, `systemone` or `ai-gateway`. */
   route?: string;
 }
 
-export interface LogPosition {
-  file: string;
-  offset: number;
-}
+/** A place in the log: a day's file and a byte offset in it. */
+export type LogPosition = LogPlace;
 
 /** The request log's folder in a data directory. */
 export const REQUEST_LOG_DIR = 'requests';
