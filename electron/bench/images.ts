@@ -76,6 +76,21 @@ const boxBody = (url: string) =>
     questions: { square: { type: 'box', instructions: 'the dark square' } },
   });
 
+/** A PNG of `width` × `height` that is only its header (a few dozen bytes): what a decompression bomb starts with. */
+function pngHeaderOnly(width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 6, 0, 0, 0], 8);
+  const chunk = (type: string, data: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length, 0);
+    head.write(type, 4, 'latin1');
+    return Buffer.concat([head, data, Buffer.alloc(4)]);
+  };
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IEND', Buffer.alloc(0))]);
+}
+
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'verdict-bench-images-'));
   const { child, url, key } = await startServer(dataDir);
@@ -108,19 +123,7 @@ async function main(): Promise<void> {
     waits.sort((a, b) => a - b);
     const worst = waits.at(-1) ?? 0;
 
-    const header = (() => {
-      const ihdr = Buffer.alloc(13);
-      ihdr.writeUInt32BE(20000, 0);
-      ihdr.writeUInt32BE(20000, 4);
-      ihdr.set([8, 6, 0, 0, 0], 8);
-      const chunk = (type: string, data: Buffer) => {
-        const head = Buffer.alloc(8);
-        head.writeUInt32BE(data.length, 0);
-        head.write(type, 4, 'latin1');
-        return Buffer.concat([head, data, Buffer.alloc(4)]);
-      };
-      return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IEND', Buffer.alloc(0))]);
-    })();
+    const header = pngHeaderOnly(20_000, 20_000);
     process.stderr.write('images: 200 PNG headers of 20,000 × 20,000…\n');
     const bomb = boxBody(`data:image/png;base64,${header.toString('base64')}`);
     await (await post(bomb)).text();
