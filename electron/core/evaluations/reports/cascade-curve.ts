@@ -196,27 +196,18 @@ interface Item {
   from: number;
 }
 
-export function cascadeCurve(input: {
-  questions: Readonly<Record<string, Question>>;
-  items: readonly ItemLabels[];
-  first: { model: string; results: readonly StoredResult[] };
-  second: { model: string; results: readonly StoredResult[] };
-  family?: CascadeFamily | undefined;
-  question?: string | undefined;
-}): CascadeCurve {
-  const { questions } = input;
-  const family = familyFor(questions, input.question, input.family);
-  const names = Object.keys(questions);
-  const scoped = input.question !== undefined ? [input.question] : names.filter((n) => READS[family].has(questions[n]!.type));
-  const scopedIndex = scoped.map((n) => names.indexOf(n));
-  const byPosition = (results: readonly StoredResult[]) => new Map(results.map((r) => [r.position, r]));
-  const firsts = byPosition(input.first.results);
-  const seconds = byPosition(input.second.results);
+const byPosition = (results: readonly StoredResult[]) => new Map(results.map((r) => [r.position, r]));
 
+/** The items both models answered, with their results; the others counted by which model failed. */
+function pairUp(
+  labelled: readonly ItemLabels[],
+  firsts: ReadonlyMap<number, StoredResult>,
+  seconds: ReadonlyMap<number, StoredResult>,
+): { kept: { labels: ItemLabels; a: StoredResult; b: StoredResult }[]; excluded: CascadeCurve['excluded']; costUnknown: number } {
   const excluded = { total: 0, first_failed: 0, second_failed: 0 };
   let costUnknown = 0;
   const kept: { labels: ItemLabels; a: StoredResult; b: StoredResult }[] = [];
-  for (const labels of input.items) {
+  for (const labels of labelled) {
     const a = firsts.get(labels.position);
     const b = seconds.get(labels.position);
     const aOk = a?.ok === true;
@@ -231,27 +222,24 @@ export function cascadeCurve(input: {
     kept.push({ labels, a, b });
   }
 
-  // What the condition reads of the first model's answers: each item's figures on its questions.
-  const figuresOf = (answers: Record<string, unknown>) => scoped.map((n) => figureOf(leaf(family, n, 0.5), answers[n] as Answer | undefined));
-  const figures = kept.flatMap((k) => figuresOf(k.a.answers)).filter((f): f is number => f !== null);
-  const ts = thresholds(family, input.question, figures);
+  return { kept, excluded, costUnknown };
+}
 
-  const mark = (r: StoredResult, labels: ItemLabels) =>
-    names.map((n) => {
-      const c = judge(questions[n]!, r.answers[n], labels.expected[n]).correct;
-      return c === null ? null : c ? 1 : 0;
-    });
-  const items: Item[] = kept.map(({ labels, a, b }) => ({
-    marks: [mark(a, labels), mark(b, labels)],
-    cost: [a.cost ?? 0, b.cost ?? 0],
-    latency: [a.latency_ms, a.latency_ms + b.latency_ms],
-    // A question with no figure (no answer, or none the condition reads) holds at every threshold.
-    from: Math.min(ts.length, ...figuresOf(a.answers).map((f) => (f === null ? 0 : firstHolding(ts, f)))),
-  }));
-
+/**
+ * The curve's points: every item starts with the first model's marks, cost and latency, and moves to
+ * the second's at the first threshold where it is escalated; running sums make each point cost one
+ * step per item moved.
+ */
+function sweep(
+  items: readonly Item[],
+  ts: readonly Threshold[],
+  questionCount: number,
+  scopedIndex: readonly number[],
+  names: readonly string[],
+): CascadePoint[] {
   // Running sums, moved item by item as thresholds rise (each item escalated once, from its `from`).
-  const correct = new Array<number>(names.length).fill(0);
-  const judged = new Array<number>(names.length).fill(0);
+  const correct = new Array<number>(questionCount).fill(0);
+  const judged = new Array<number>(questionCount).fill(0);
   const count = (marks: readonly (0 | 1 | null)[], by: 1 | -1) =>
     marks.forEach((m, q) => {
       if (m === null) return;
@@ -297,6 +285,46 @@ export function cascadeCurve(input: {
     }
     points.push({ threshold: ts[k]!.threshold, condition: ts[k]!.condition, ...outcome(next) });
   }
+
+  return points;
+}
+
+export function cascadeCurve(input: {
+  questions: Readonly<Record<string, Question>>;
+  items: readonly ItemLabels[];
+  first: { model: string; results: readonly StoredResult[] };
+  second: { model: string; results: readonly StoredResult[] };
+  family?: CascadeFamily | undefined;
+  question?: string | undefined;
+}): CascadeCurve {
+  const { questions } = input;
+  const family = familyFor(questions, input.question, input.family);
+  const names = Object.keys(questions);
+  const scoped = input.question !== undefined ? [input.question] : names.filter((n) => READS[family].has(questions[n]!.type));
+  const scopedIndex = scoped.map((n) => names.indexOf(n));
+
+  const { kept, excluded, costUnknown } = pairUp(input.items, byPosition(input.first.results), byPosition(input.second.results));
+
+  // What the condition reads of the first model's answers: each item's figures on its questions.
+  const figuresOf = (answers: Record<string, unknown>) => scoped.map((n) => figureOf(leaf(family, n, 0.5), answers[n] as Answer | undefined));
+  const figures = kept.flatMap((k) => figuresOf(k.a.answers)).filter((f): f is number => f !== null);
+  const ts = thresholds(family, input.question, figures);
+
+  const mark = (r: StoredResult, labels: ItemLabels) =>
+    names.map((n) => {
+      const c = judge(questions[n]!, r.answers[n], labels.expected[n]).correct;
+      return c === null ? null : c ? 1 : 0;
+    });
+  const items: Item[] = kept.map(({ labels, a, b }) => ({
+    marks: [mark(a, labels), mark(b, labels)],
+    cost: [a.cost ?? 0, b.cost ?? 0],
+    latency: [a.latency_ms, a.latency_ms + b.latency_ms],
+    // A question with no figure (no answer, or none the condition reads) holds at every threshold.
+    from: Math.min(ts.length, ...figuresOf(a.answers).map((f) => (f === null ? 0 : firstHolding(ts, f)))),
+  }));
+
+  const points = sweep(items, ts, names.length, scopedIndex, names);
+  const n = items.length;
 
   return {
     first: single(
@@ -359,47 +387,4 @@ function single(
     escalated_items: escalated * n,
     latency_ms: { mean: n ? latencies.reduce((a, b) => a + b, 0) / n : null, p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95) },
   };
-}
-
-const pct = (x: number | null) => (x === null ? '-' : `${(x * 100).toFixed(1)}%`);
-const usd = (x: number) => `$${x.toPrecision(3)}`;
-const ms = (x: number | null) => (x === null ? '-' : x.toFixed(0));
-
-/** The curve as a plain table (`npm run eval --cascade`): one row per threshold, then each model alone. */
-export function formatCurve(curve: CascadeCurve): string {
-  const reads =
-    curve.question === null
-      ? `every ${curve.family === 'confidenceBelow' ? 'choice, score and box' : 'yes/no'} question (${curve.questions.join(', ') || 'none'})`
-      : `"${curve.question}"`;
-  const head = [
-    `Cascade ${curve.first.model} → ${curve.second.model}: ${curve.family} on ${reads}; ${curve.metric} over ${curve.items} items both models answered`,
-    ...(curve.excluded.total > 0
-      ? [
-          `${curve.excluded.total} items left out: ${curve.excluded.first_failed} without an answer of ${curve.first.model}, ${curve.excluded.second_failed} without one of ${curve.second.model}`,
-        ]
-      : []),
-    ...(curve.cost_unknown > 0 ? [`${curve.cost_unknown} results of unknown cost counted as $0`] : []),
-  ];
-  const rows: string[][] = [['threshold', 'condition', 'accuracy', 'cost/item', 'escalated', 'mean ms', 'p50 ms']];
-  for (const p of curve.points)
-    rows.push([
-      String(p.threshold),
-      JSON.stringify(p.condition),
-      pct(p.accuracy),
-      usd(p.cost_per_item),
-      pct(p.escalated),
-      ms(p.latency_ms.mean),
-      ms(p.latency_ms.p50),
-    ]);
-  for (const s of [curve.first, curve.second])
-    rows.push([`${s.model} alone`, '', pct(s.accuracy), usd(s.cost_per_item), '', ms(s.latency_ms.mean), ms(s.latency_ms.p50)]);
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return `${head.join('\n')}\n${rows
-    .map((r) =>
-      r
-        .map((c, i) => c.padEnd(widths[i]!))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n')}\n`;
 }
