@@ -105,7 +105,6 @@ export async function executePlan<T>(
     const onCallerAbort = () => signal.abort(options.signal?.reason);
     options.signal?.addEventListener('abort', onCallerAbort, { once: true });
     const attemptStart = deps.clock.now();
-    const id = planned.endpoint.id;
     try {
       let output: AttemptOutput<T>;
       try {
@@ -114,27 +113,7 @@ export async function executePlan<T>(
         clearTimeout(timer);
         options.signal?.removeEventListener('abort', onCallerAbort);
       }
-      deps.health.onSuccess(id);
-      deps.metrics.record({
-        requestId: options.requestId,
-        endpointId: id,
-        startedAt: attemptStart,
-        ttfbMs: output.timings.ttfbMs,
-        firstTokenMs: output.timings.firstTokenMs,
-        totalMs: output.timings.totalMs,
-        inputTokens: output.usage.inputTokens,
-        outputTokens: output.usage.outputTokens,
-        outcome: 'ok',
-        message: null,
-      });
-      attempts.push({
-        endpoint: planned.endpoint,
-        startedAt: attemptStart,
-        outcome: 'ok',
-        message: null,
-        usage: output.usage,
-        totalMs: output.timings.totalMs,
-      });
+      attempts.push(succeeded(deps, options.requestId, planned, attemptStart, output));
       return { value: output.value, endpoint: planned.endpoint, attempts };
     } catch (error) {
       const timedOut = signal.aborted && signal.reason instanceof AttemptTimeout && !options.signal?.aborted;
@@ -142,23 +121,8 @@ export async function executePlan<T>(
       // provider: no metric, no health change, no fallback that would move traffic elsewhere.
       if (!timedOut && !(error instanceof UpstreamError)) throw ownFault(error);
       const failure = normalizeFailure(error, timedOut, timeoutMs);
-      const totalMs = deps.clock.now() - attemptStart;
-      deps.metrics.record({
-        requestId: options.requestId,
-        endpointId: id,
-        startedAt: attemptStart,
-        ttfbMs: null,
-        firstTokenMs: null,
-        totalMs,
-        inputTokens: null,
-        outputTokens: null,
-        outcome: failure.kind,
-        message: failure.message.slice(0, 500),
-      });
-      attempts.push({ endpoint: planned.endpoint, startedAt: attemptStart, outcome: failure.kind, message: failure.message, usage: null, totalMs });
+      attempts.push(failed(deps, options.requestId, planned, attemptStart, failure));
       if (failure.kind === 'cancelled') throw new GatewayError('unavailable', 'The request was cancelled');
-      if (PROVIDER_FAULTS.has(failure.kind) || failure.kind === 'auth' || failure.kind === 'not_found' || failure.kind === 'quota') deps.health.onFailure(id);
-      if (failure.details.retryAfterMs !== undefined) deps.health.onRetryAfter(id, failure.details.retryAfterMs);
       lastKind = failure.kind;
       if (CALLER_FAULTS.has(failure.kind)) {
         const lead = failure.kind === 'refused' ? 'the model declined to answer' : 'refused the request';
@@ -168,12 +132,72 @@ export async function executePlan<T>(
       }
     }
   }
+  throw exhausted(plan, attempts, lastKind, deadline, deps, options.deadlineMs);
+}
 
+/** An attempt that answered: recorded for the metrics, and the breaker told. */
+function succeeded<T>(deps: ExecutorDeps, requestId: string, planned: PlannedAttempt, startedAt: number, output: AttemptOutput<T>): AttemptSummary {
+  const id = planned.endpoint.id;
+  deps.health.onSuccess(id);
+  deps.metrics.record({
+    requestId,
+    endpointId: id,
+    startedAt,
+    ttfbMs: output.timings.ttfbMs,
+    firstTokenMs: output.timings.firstTokenMs,
+    totalMs: output.timings.totalMs,
+    inputTokens: output.usage.inputTokens,
+    outputTokens: output.usage.outputTokens,
+    outcome: 'ok',
+    message: null,
+  });
+  return { endpoint: planned.endpoint, startedAt, outcome: 'ok', message: null, usage: output.usage, totalMs: output.timings.totalMs };
+}
+
+/** An attempt the provider failed: recorded, and counted against the endpoint's health where it is the provider's fault. */
+function failed(
+  deps: ExecutorDeps,
+  requestId: string,
+  planned: PlannedAttempt,
+  startedAt: number,
+  failure: ReturnType<typeof normalizeFailure>,
+): AttemptSummary {
+  const id = planned.endpoint.id;
+  const totalMs = deps.clock.now() - startedAt;
+  deps.metrics.record({
+    requestId,
+    endpointId: id,
+    startedAt,
+    ttfbMs: null,
+    firstTokenMs: null,
+    totalMs,
+    inputTokens: null,
+    outputTokens: null,
+    outcome: failure.kind,
+    message: failure.message.slice(0, 500),
+  });
+  if (failure.kind !== 'cancelled') {
+    if (PROVIDER_FAULTS.has(failure.kind) || failure.kind === 'auth' || failure.kind === 'not_found' || failure.kind === 'quota') deps.health.onFailure(id);
+    if (failure.details.retryAfterMs !== undefined) deps.health.onRetryAfter(id, failure.details.retryAfterMs);
+  }
+  return { endpoint: planned.endpoint, startedAt, outcome: failure.kind, message: failure.message, usage: null, totalMs };
+}
+
+/** Every endpoint tried failed, or the deadline passed: the error naming each attempt. */
+function exhausted(
+  plan: Plan,
+  attempts: readonly AttemptSummary[],
+  last: FailureKind | null,
+  deadline: number,
+  deps: ExecutorDeps,
+  deadlineMs: number,
+): GatewayError {
+  let lastKind = last;
   const tried = attempts.map(describe).join('; ');
   // Only endpoints that could not even be called (no key): no provider is available.
   if (attempts.every((a) => a.outcome === 'unconfigured')) lastKind = 'unconfigured';
   if (attempts.length === 0) {
-    throw new GatewayError(
+    return new GatewayError(
       'unavailable',
       `No provider endpoint could be tried for "${plan.attempts[0]?.endpoint.model.id ?? 'this model'}" before the deadline`,
     );
@@ -181,10 +205,10 @@ export async function executePlan<T>(
   const outOfTime = deadline - deps.clock.now() < MIN_ATTEMPT_MS && attempts.length < plan.attempts.length;
   const kind: ErrorKind = outOfTime ? 'upstream_timeout' : STATUS_FOR[lastKind ?? 'server_error'];
   const lead = outOfTime
-    ? `The deadline of ${options.deadlineMs} ms passed after ${attempts.length} of ${plan.attempts.length} endpoints`
+    ? `The deadline of ${deadlineMs} ms passed after ${attempts.length} of ${plan.attempts.length} endpoints`
     : `All ${attempts.length} endpoint${attempts.length === 1 ? '' : 's'} tried failed`;
   const retry = kind === 'rate_limited' ? retryAfterHeader(deps, plan) : undefined;
-  throw new GatewayError(kind, `${lead}: ${tried}`, {
+  return new GatewayError(kind, `${lead}: ${tried}`, {
     metadata: { attempts: attempts.map((a) => ({ provider: endpointSlug(a.endpoint), outcome: a.outcome, message: a.message })) },
     ...(retry ? { headers: { 'Retry-After': retry } } : {}),
   });
