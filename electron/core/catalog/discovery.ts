@@ -1,10 +1,14 @@
 import type { KeyLookup } from '../keys/provider-keys';
 import { supportedParameters } from '../providers/capabilities';
 import { endpointCapabilities, WIRES } from '../providers/registry';
-import { MODELS_DEV_SOURCE, modelsDevEntry, modelsDevPricing } from './models-dev';
+import { MODELS_DEV_SOURCE, modelsDevEntry, modelsDevPricing, type ModelsDevEntry } from './models-dev';
+import type { ListedModel } from '../providers/listing';
 import type { CatalogContribution, CatalogModel, CatalogProvider } from './types';
 import type { Clock } from '../clock';
 import type { UpstreamHttp } from '../providers/http';
+
+/** One endpoint as a catalog contribution lists it. */
+type CatalogEndpointEntry = NonNullable<CatalogContribution['endpoints']>[number];
 
 /** What one provider's own model listing said, or why it could not be read. */
 export interface DiscoveryResult {
@@ -45,7 +49,7 @@ export async function discover(
   },
 ): Promise<{ contribution: CatalogContribution; results: DiscoveryResult[] }> {
   const models = new Map<string, CatalogModel>();
-  const endpoints: NonNullable<CatalogContribution['endpoints']>[number][] = [];
+  const endpoints: CatalogEndpointEntry[] = [];
   const results = await Promise.all(
     providers
       .filter((p) => !p.simulated && WIRES[p.wire_format].listModels !== undefined && deps.hints(p.slug).listsModels !== false)
@@ -71,55 +75,8 @@ export async function discover(
             const id = listedAs ?? discoveredModelId(provider, m.id, hints.author);
             // What the listing does not say (prices, limits, modalities) from models.dev, labelled so.
             const known = provider.local ? null : modelsDevEntry(provider.slug, m.id);
-            const inputs = known?.modalities?.input ? [...known.modalities.input] : ['text'];
-            if (listedAs === undefined && !models.has(id)) {
-              models.set(id, {
-                id,
-                name: m.name ?? m.id,
-                // 0: the listing gave no creation time.
-                created: m.created ?? 0,
-                description: '',
-                architecture: {
-                  input_modalities: inputs,
-                  output_modalities: [outputs],
-                  modality: `${inputs.join('+')}->${outputs}`,
-                  instruct_type: null,
-                  tokenizer: null,
-                },
-                distillable: null,
-                // Whether it can locate objects is not in any listing; the user says so in the catalog.
-                locates_objects: false,
-                box_format: null,
-                source: 'discovered',
-              });
-            }
-            const pricing = provider.local ? { prompt: '0', completion: '0' } : known ? modelsDevPricing(known) : {};
-            const fromListing = (value: number | undefined, fallback: number | undefined) =>
-              value !== undefined
-                ? { value, source: 'provider listing' }
-                : fallback !== undefined
-                  ? { value: fallback, source: MODELS_DEV_SOURCE }
-                  : { value: null, source: null };
-            const context = fromListing(m.contextLength, known?.limit?.context);
-            const output = fromListing(m.maxOutput, known?.limit?.output);
-            endpoints.push({
-              model_id: id,
-              provider: provider.slug,
-              upstream_model: m.id,
-              context_length: context.value,
-              max_completion_tokens: output.value,
-              max_prompt_tokens: null,
-              pricing,
-              quantization: null,
-              supported_parameters: supportedParameters(endpointCapabilities(provider.wire_format, provider.slug, m.id, [], false), provider.wire_format),
-              supports_implicit_caching: false,
-              sources: {
-                pricing: provider.local ? 'local server (no charge)' : Object.keys(pricing).length > 0 ? MODELS_DEV_SOURCE : null,
-                context_length: context.source,
-                max_completion_tokens: output.source,
-                modalities: known?.modalities ? MODELS_DEV_SOURCE : null,
-              },
-            });
+            if (listedAs === undefined && !models.has(id)) models.set(id, discoveredModel(id, m, known, outputs));
+            endpoints.push(discoveredEndpoint(provider, id, m, known));
           }
           return { provider: provider.slug, models: listed.length, error: null, at };
         } catch (error) {
@@ -128,4 +85,59 @@ export async function discover(
       }),
   );
   return { contribution: { models: [...models.values()], endpoints }, results: results.filter((r): r is DiscoveryResult => r !== null) };
+}
+
+/** A model first met in a provider's listing: its name and modalities as the listing and models.dev say, nothing guessed. */
+function discoveredModel(id: string, m: ListedModel, known: ModelsDevEntry | null, outputs: string): CatalogModel {
+  const inputs = known?.modalities?.input ? [...known.modalities.input] : ['text'];
+  return {
+    id,
+    name: m.name ?? m.id,
+    // 0: the listing gave no creation time.
+    created: m.created ?? 0,
+    description: '',
+    architecture: {
+      input_modalities: inputs,
+      output_modalities: [outputs],
+      modality: `${inputs.join('+')}->${outputs}`,
+      instruct_type: null,
+      tokenizer: null,
+    },
+    distillable: null,
+    // Whether it can locate objects is not in any listing; the user says so in the catalog.
+    locates_objects: false,
+    box_format: null,
+    source: 'discovered',
+  };
+}
+
+/** The endpoint a listing shows: limits from the listing, else models.dev, else unknown; each value with its source. */
+function discoveredEndpoint(provider: CatalogProvider, id: string, m: ListedModel, known: ModelsDevEntry | null): CatalogEndpointEntry {
+  const pricing = provider.local ? { prompt: '0', completion: '0' } : known ? modelsDevPricing(known) : {};
+  const fromListing = (value: number | undefined, fallback: number | undefined) =>
+    value !== undefined
+      ? { value, source: 'provider listing' }
+      : fallback !== undefined
+        ? { value: fallback, source: MODELS_DEV_SOURCE }
+        : { value: null, source: null };
+  const context = fromListing(m.contextLength, known?.limit?.context);
+  const output = fromListing(m.maxOutput, known?.limit?.output);
+  return {
+    model_id: id,
+    provider: provider.slug,
+    upstream_model: m.id,
+    context_length: context.value,
+    max_completion_tokens: output.value,
+    max_prompt_tokens: null,
+    pricing,
+    quantization: null,
+    supported_parameters: supportedParameters(endpointCapabilities(provider.wire_format, provider.slug, m.id, [], false), provider.wire_format),
+    supports_implicit_caching: false,
+    sources: {
+      pricing: provider.local ? 'local server (no charge)' : Object.keys(pricing).length > 0 ? MODELS_DEV_SOURCE : null,
+      context_length: context.source,
+      max_completion_tokens: output.source,
+      modalities: known?.modalities ? MODELS_DEV_SOURCE : null,
+    },
+  };
 }
