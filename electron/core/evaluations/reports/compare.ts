@@ -30,99 +30,117 @@ export interface ComparedItem {
 const clip = (p: number) => Math.min(1 - CLIP, Math.max(CLIP, p));
 
 /** The statistic of each metric of a question, over items each counted by its weight; answers in item order. */
-function statistics(question: Question, answers: readonly AnyAnswer[], expected: readonly Expected[string][]): Record<string, (w: Weights) => number | null> {
+function statistics(question: Question, answers: readonly AnyAnswer[], expected: readonly Expected[string][]): Statistics {
   switch (question.type) {
-    case 'noul': {
-      const p = Float64Array.from(answers, (a) => a.noul ?? 0);
-      const y = expected.map((e) => e === true);
-      const said = [...p].map((v) => v >= DEFAULT_THRESHOLD);
-      const right = said.map((s, i) => s === y[i]);
-      const order = Uint32Array.from(p.keys()).sort((a, b) => p[a]! - p[b]!);
-      const positives = y.map((v) => (v ? 1 : 0));
-      return {
-        accuracy: (w) => weightedMean(right.map(Number), w),
-        precision: (w) =>
-          weightedMean(
-            right.map(Number),
-            said.map((s, i) => (s ? w[i]! : 0)),
-          ),
-        recall: (w) =>
-          weightedMean(
-            said.map(Number),
-            positives.map((v, i) => v * w[i]!),
-          ),
-        f1: (w) => weightedF1(said, y, w),
-        brier: (w) =>
-          weightedMean(
-            [...p].map((v, i) => (v - positives[i]!) ** 2),
-            w,
-          ),
-        log_loss: (w) =>
-          weightedMean(
-            [...p].map((v, i) => -Math.log(y[i] ? clip(v) : 1 - clip(v))),
-            w,
-          ),
-        auroc: (w) => weightedAuroc(order, p, y, w),
-        ece: (w) =>
-          weightedEce(
-            [...p].map((v) => Math.max(v, 1 - v)),
-            right,
-            w,
-          ),
-      };
-    }
-    case 'choice': {
-      const options = Object.keys(question.criteria);
-      const index = new Map(options.map((o, i) => [o, i]));
-      const probabilities = answers.map((a) => choiceProbabilities({ choice: a.choice ?? '', probabilities: a.probabilities }));
-      const predicted = answers.map((a) => index.get(a.choice ?? '') ?? -1);
-      const truth = expected.map((e) => index.get(String(e)) ?? 0);
-      const right = predicted.map((v, i) => v === truth[i]);
-      return {
-        accuracy: (w) => weightedMean(right.map(Number), w),
-        macro_f1: (w) => weightedMacroF1(predicted, truth, options.length, w),
-        log_loss: (w) =>
-          weightedMean(
-            probabilities.map((p, i) => -Math.log(clip(p[String(expected[i])] ?? 0))),
-            w,
-          ),
-        ece: (w) =>
-          weightedEce(
-            probabilities.map((p, i) => p[answers[i]!.choice ?? ''] ?? 0),
-            right,
-            w,
-          ),
-      };
-    }
-    case 'score': {
-      const levels = answers.map((a) => scoreLevel({ score: a.score ?? 0, probabilities: a.probabilities }));
-      const truth = expected.map(Number);
-      return {
-        mae: (w) =>
-          weightedMean(
-            answers.map((a, i) => Math.abs((a.score ?? 0) - truth[i]!)),
-            w,
-          ),
-        exact: (w) =>
-          weightedMean(
-            levels.map((l, i) => Number(l === truth[i])),
-            w,
-          ),
-        qwk: (w) => weightedQwk(levels, truth, question.criteria.length, w),
-      };
-    }
-    case 'box': {
-      const ious = answers.map((a, i) => (a.box ? iou(a.box, expected[i] as Edges) : 0));
-      return {
-        mean_iou: (w) => weightedMean(ious, w),
-        pass_rate: (w) =>
-          weightedMean(
-            ious.map((v) => Number(v >= DEFAULT_IOU_THRESHOLD)),
-            w,
-          ),
-      };
-    }
+    case 'noul':
+      return noulStatistics(answers, expected);
+    case 'choice':
+      return choiceStatistics(question, answers, expected);
+    case 'score':
+      return scoreStatistics(question, answers, expected);
+    case 'box':
+      return boxStatistics(answers, expected);
   }
+}
+
+type Statistics = Record<string, (w: Weights) => number | null>;
+
+/** Yes/no: at the 0.5 threshold, and the probability's own quality (Brier, log loss, AUROC, ECE). */
+function noulStatistics(answers: readonly AnyAnswer[], expected: readonly Expected[string][]): Statistics {
+  const p = Float64Array.from(answers, (a) => a.noul ?? 0);
+  const y = expected.map((e) => e === true);
+  const said = [...p].map((v) => v >= DEFAULT_THRESHOLD);
+  const right = said.map((s, i) => s === y[i]);
+  const order = Uint32Array.from(p.keys()).sort((a, b) => p[a]! - p[b]!);
+  const positives = y.map((v) => (v ? 1 : 0));
+  return {
+    accuracy: (w) => weightedMean(right.map(Number), w),
+    precision: (w) =>
+      weightedMean(
+        right.map(Number),
+        said.map((s, i) => (s ? w[i]! : 0)),
+      ),
+    recall: (w) =>
+      weightedMean(
+        said.map(Number),
+        positives.map((v, i) => v * w[i]!),
+      ),
+    f1: (w) => weightedF1(said, y, w),
+    brier: (w) =>
+      weightedMean(
+        [...p].map((v, i) => (v - positives[i]!) ** 2),
+        w,
+      ),
+    log_loss: (w) =>
+      weightedMean(
+        [...p].map((v, i) => -Math.log(y[i] ? clip(v) : 1 - clip(v))),
+        w,
+      ),
+    auroc: (w) => weightedAuroc(order, p, y, w),
+    ece: (w) =>
+      weightedEce(
+        [...p].map((v) => Math.max(v, 1 - v)),
+        right,
+        w,
+      ),
+  };
+}
+
+/** A choice: the most likely option, and its stated probabilities. */
+function choiceStatistics(question: Extract<Question, { type: 'choice' }>, answers: readonly AnyAnswer[], expected: readonly Expected[string][]): Statistics {
+  const options = Object.keys(question.criteria);
+  const index = new Map(options.map((o, i) => [o, i]));
+  const probabilities = answers.map((a) => choiceProbabilities({ choice: a.choice ?? '', probabilities: a.probabilities }));
+  const predicted = answers.map((a) => index.get(a.choice ?? '') ?? -1);
+  const truth = expected.map((e) => index.get(String(e)) ?? 0);
+  const right = predicted.map((v, i) => v === truth[i]);
+  return {
+    accuracy: (w) => weightedMean(right.map(Number), w),
+    macro_f1: (w) => weightedMacroF1(predicted, truth, options.length, w),
+    log_loss: (w) =>
+      weightedMean(
+        probabilities.map((p, i) => -Math.log(clip(p[String(expected[i])] ?? 0))),
+        w,
+      ),
+    ece: (w) =>
+      weightedEce(
+        probabilities.map((p, i) => p[answers[i]!.choice ?? ''] ?? 0),
+        right,
+        w,
+      ),
+  };
+}
+
+/** A score: its distance from the expected level, the most likely level, and agreement (QWK). */
+function scoreStatistics(question: Extract<Question, { type: 'score' }>, answers: readonly AnyAnswer[], expected: readonly Expected[string][]): Statistics {
+  const levels = answers.map((a) => scoreLevel({ score: a.score ?? 0, probabilities: a.probabilities }));
+  const truth = expected.map(Number);
+  return {
+    mae: (w) =>
+      weightedMean(
+        answers.map((a, i) => Math.abs((a.score ?? 0) - truth[i]!)),
+        w,
+      ),
+    exact: (w) =>
+      weightedMean(
+        levels.map((l, i) => Number(l === truth[i])),
+        w,
+      ),
+    qwk: (w) => weightedQwk(levels, truth, question.criteria.length, w),
+  };
+}
+
+/** A box: its IoU with the expected box. */
+function boxStatistics(answers: readonly AnyAnswer[], expected: readonly Expected[string][]): Statistics {
+  const ious = answers.map((a, i) => (a.box ? iou(a.box, expected[i] as Edges) : 0));
+  return {
+    mean_iou: (w) => weightedMean(ious, w),
+    pass_rate: (w) =>
+      weightedMean(
+        ious.map((v) => Number(v >= DEFAULT_IOU_THRESHOLD)),
+        w,
+      ),
+  };
 }
 
 const ones = (n: number) => new Uint32Array(n).fill(1);
