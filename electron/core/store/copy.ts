@@ -101,6 +101,8 @@ async function auditEntries(from: Storage): Promise<AuditEntry[]> {
 }
 
 /** What the source holds, without the items, results and images (read again while writing, a page at a time). */
+type Survey = Awaited<ReturnType<typeof survey>>;
+
 async function survey(from: Storage) {
   const [keys, sets, runs, datasets, evalRuns, calibrations, boxItems, presets, audit] = await Promise.all([
     from.keys.all(),
@@ -217,23 +219,7 @@ export async function copyStore(from: Storage, to: Storage): Promise<CopyCounts>
   };
   const added: string[] = [];
   try {
-    const [mine, theirs] = await Promise.all([from.settings.all(), to.settings.all()]);
-    const missing = Object.fromEntries(Object.entries(mine).filter(([k]) => !(k in theirs)));
-    if (Object.keys(missing).length > 0) await to.settings.put(missing);
-    counts.settings = Object.keys(missing).length;
-    counts.settings_kept = Object.keys(mine).length - counts.settings;
-    for (const key of source.keys) {
-      await to.keys.add(key);
-      const days = await from.keys.spendByDay(key.id, '0000-00-00');
-      await to.keys.addSpendDays(key.id, days);
-      counts.spend_days += days.size;
-    }
-    counts.keys = source.keys.length;
-    // The rate window of the last minute, so that a key's limit holds across the move too.
-    const window = await from.keys.requestsSince(Date.now() - 60_000);
-    for (const request of window) to.keys.noteRequest(request);
-    await to.keys.flush();
-    counts.rate_window = window.length;
+    await copyAccounts(from, to, source, counts);
     for (const preset of source.presets) await to.cascadePresets.put(preset);
     counts.cascade_presets = source.presets.length;
     for (const set of source.sets) await to.questionSets.add(set);
@@ -242,30 +228,8 @@ export async function copyStore(from: Storage, to: Storage): Promise<CopyCounts>
     counts.audit_entries = source.audit.length;
     for (const run of source.runs) await to.runs.add(run);
     counts.inspector_runs = source.runs.length;
-    for (const d of source.datasets) {
-      counts.items += await copyDataset(from, to, d, () => added.push(d.id));
-      counts.datasets += 1;
-      const verdicts = await from.boxes.allVerdicts(d.id);
-      await to.boxes.putVerdicts(d.id, verdicts);
-      counts.verdicts += verdicts.length;
-      const history = await from.boxes.allHistory(d.id);
-      await to.boxes.putHistory(d.id, history);
-      counts.verdict_history += history.length;
-      await to.boxes.keepImageSizes(
-        d.id,
-        [...(await from.boxes.imageSizes(d.id))].map(([item_id, s]) => ({ item_id, ...s })),
-      );
-    }
-    // Oldest first, so a run's baseline (always an earlier run) is there before it.
-    for (const run of [...source.evalRuns].reverse()) {
-      counts.results += await copyEvalRun(from, to, run);
-      const claims = await from.evalWork.exportClaims(run.id);
-      await to.evalWork.importClaims(run.id, claims);
-      counts.claims += claims.length;
-    }
-    counts.eval_runs = source.evalRuns.length;
-    for (const c of source.calibrations) await to.calibrations.saveCalibration(c);
-    counts.calibrations = source.calibrations.length;
+    await copyDatasets(from, to, source, counts, (id) => added.push(id));
+    await copyEvaluations(from, to, source, counts);
     for (const item of source.boxItems) {
       const whole = (await from.boxes.getItem(item.id))!;
       await to.boxes.addItem(whole);
@@ -284,6 +248,59 @@ export async function copyStore(from: Storage, to: Storage): Promise<CopyCounts>
     );
   }
   return counts;
+}
+
+/** Settings the target lacks (its own are kept), keys with their spend by day, and the last minute's rate window, so a key's limits hold across the move. */
+async function copyAccounts(from: Storage, to: Storage, source: Survey, counts: CopyCounts): Promise<void> {
+  const [mine, theirs] = await Promise.all([from.settings.all(), to.settings.all()]);
+  const missing = Object.fromEntries(Object.entries(mine).filter(([k]) => !(k in theirs)));
+  if (Object.keys(missing).length > 0) await to.settings.put(missing);
+  counts.settings = Object.keys(missing).length;
+  counts.settings_kept = Object.keys(mine).length - counts.settings;
+  for (const key of source.keys) {
+    await to.keys.add(key);
+    const days = await from.keys.spendByDay(key.id, '0000-00-00');
+    await to.keys.addSpendDays(key.id, days);
+    counts.spend_days += days.size;
+  }
+  counts.keys = source.keys.length;
+  // The rate window of the last minute, so that a key's limit holds across the move too.
+  const window = await from.keys.requestsSince(Date.now() - 60_000);
+  for (const request of window) to.keys.noteRequest(request);
+  await to.keys.flush();
+  counts.rate_window = window.length;
+}
+
+/** Each dataset with its items, its box verdicts and their history, and its image sizes; `started` is told each dataset the target holds. */
+async function copyDatasets(from: Storage, to: Storage, source: Survey, counts: CopyCounts, started: (id: string) => void): Promise<void> {
+  for (const d of source.datasets) {
+    counts.items += await copyDataset(from, to, d, () => started(d.id));
+    counts.datasets += 1;
+    const verdicts = await from.boxes.allVerdicts(d.id);
+    await to.boxes.putVerdicts(d.id, verdicts);
+    counts.verdicts += verdicts.length;
+    const history = await from.boxes.allHistory(d.id);
+    await to.boxes.putHistory(d.id, history);
+    counts.verdict_history += history.length;
+    await to.boxes.keepImageSizes(
+      d.id,
+      [...(await from.boxes.imageSizes(d.id))].map(([item_id, s]) => ({ item_id, ...s })),
+    );
+  }
+}
+
+/** Evaluation runs with their results and claims, then the calibrations. */
+async function copyEvaluations(from: Storage, to: Storage, source: Survey, counts: CopyCounts): Promise<void> {
+  // Oldest first, so a run's baseline (always an earlier run) is there before it.
+  for (const run of [...source.evalRuns].reverse()) {
+    counts.results += await copyEvalRun(from, to, run);
+    const claims = await from.evalWork.exportClaims(run.id);
+    await to.evalWork.importClaims(run.id, claims);
+    counts.claims += claims.length;
+  }
+  counts.eval_runs = source.evalRuns.length;
+  for (const c of source.calibrations) await to.calibrations.saveCalibration(c);
+  counts.calibrations = source.calibrations.length;
 }
 
 /** Copies one dataset's items; `started` is called once the target holds the dataset (so a failure after removes it). */
