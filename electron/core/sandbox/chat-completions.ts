@@ -4,6 +4,7 @@ import { logNormal, splitPrompt } from './baseline';
 import { behaviourOf } from './behaviours';
 import type { SandboxProfile } from './profiles';
 import type { Locate } from './native-decisions';
+import type { Foreground } from '../images/pool';
 import { statedBox } from './image-baseline';
 import { estimateTokens } from '../decisions/state';
 import { cachedPrefixTokens, chatPromptTokens, dataUrlSize } from './counting';
@@ -132,37 +133,7 @@ export class SimulatedChat {
     const chunk = (content: string, logprobs: unknown = null) =>
       send({ id, object: 'chat.completion.chunk', model, choices: [{ index: 0, delta: { content }, logprobs, finish_reason: null }] });
 
-    let completionTokens = 0;
-    if (wantsBox) {
-      // The statistics found nothing: a real model would say so in words, not invent a box.
-      const reply = located ? statedBox(located, question) : 'I cannot find it in the image.';
-      chunk(reply);
-      completionTokens = Math.ceil(reply.length / 4);
-    } else if (labelled && STATED.test(question)) {
-      // Asked to state its probabilities (a list too long for one-token labels), it states them as asked.
-      const reply = JSON.stringify({
-        probabilities: Object.fromEntries(labelled.labels.map((label, i) => [label, Number(labelled.probabilities[i]!.toFixed(3))])),
-      });
-      chunk(reply);
-      completionTokens = Math.ceil(reply.length / 4);
-    } else if (labelled) {
-      const order = labelled.labels.map((label, i) => ({ label, p: labelled.probabilities[i]! })).sort((a, b) => b.p - a.p);
-      // A little mass on a spelling variant and on a token that is no label, as real models show.
-      const top = [
-        ...order.map((o) => ({ token: o.label, logprob: Math.log(Math.max(1e-9, o.p * 0.97)) })),
-        { token: ` ${order[0]!.label}`, logprob: Math.log(Math.max(1e-9, order[0]!.p * 0.02)) },
-        { token: 'The', logprob: Math.log(0.01) },
-      ].slice(0, Math.max(topN, 0));
-      chunk(order[0]!.label, topN > 0 ? { content: [{ token: order[0]!.label, logprob: top[0]?.logprob ?? 0, bytes: null, top_logprobs: top }] } : null);
-      completionTokens = 1;
-    } else {
-      const count = Math.max(1, Math.min(maxTokens, 64));
-      for (let i = 0; i < count; i += 1) {
-        if (i > 0) await sleep((1000 / profile.tokensPerSecond) * this.deps.timeScale);
-        chunk(i === 0 ? 'Simulated' : ' text');
-        completionTokens += 1;
-      }
-    }
+    const completionTokens = await this.content(chunk, { wantsBox, located, question, labelled, topN, maxTokens, profile });
     send({ id, object: 'chat.completion.chunk', model, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' }] });
     send({
       id,
@@ -177,5 +148,51 @@ export class SimulatedChat {
       },
     });
     res.end('data: [DONE]\n\n');
+  }
+
+  /** The reply's content, sent in chunks: a stated box, stated probabilities, a label with its logprobs, or plain text at the profile's pace. Its completion tokens. */
+  private async content(
+    chunk: (content: string, logprobs?: unknown) => void,
+    ask: {
+      wantsBox: boolean;
+      located: Foreground | null;
+      question: string;
+      labelled: ReturnType<ReturnType<typeof behaviourOf>['read']>;
+      topN: number;
+      maxTokens: number;
+      profile: SandboxProfile;
+    },
+  ): Promise<number> {
+    const { wantsBox, located, question, labelled, topN, maxTokens, profile } = ask;
+    if (wantsBox) {
+      // The statistics found nothing: a real model would say so in words, not invent a box.
+      const reply = located ? statedBox(located, question) : 'I cannot find it in the image.';
+      chunk(reply);
+      return Math.ceil(reply.length / 4);
+    } else if (labelled && STATED.test(question)) {
+      // Asked to state its probabilities (a list too long for one-token labels), it states them as asked.
+      const reply = JSON.stringify({
+        probabilities: Object.fromEntries(labelled.labels.map((label, i) => [label, Number(labelled.probabilities[i]!.toFixed(3))])),
+      });
+      chunk(reply);
+      return Math.ceil(reply.length / 4);
+    } else if (labelled) {
+      const order = labelled.labels.map((label, i) => ({ label, p: labelled.probabilities[i]! })).sort((a, b) => b.p - a.p);
+      // A little mass on a spelling variant and on a token that is no label, as real models show.
+      const top = [
+        ...order.map((o) => ({ token: o.label, logprob: Math.log(Math.max(1e-9, o.p * 0.97)) })),
+        { token: ` ${order[0]!.label}`, logprob: Math.log(Math.max(1e-9, order[0]!.p * 0.02)) },
+        { token: 'The', logprob: Math.log(0.01) },
+      ].slice(0, Math.max(topN, 0));
+      chunk(order[0]!.label, topN > 0 ? { content: [{ token: order[0]!.label, logprob: top[0]?.logprob ?? 0, bytes: null, top_logprobs: top }] } : null);
+      return 1;
+    } else {
+      const count = Math.max(1, Math.min(maxTokens, 64));
+      for (let i = 0; i < count; i += 1) {
+        if (i > 0) await sleep((1000 / profile.tokensPerSecond) * this.deps.timeScale);
+        chunk(i === 0 ? 'Simulated' : ' text');
+      }
+      return count;
+    }
   }
 }

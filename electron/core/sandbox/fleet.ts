@@ -47,19 +47,7 @@ export async function startSandboxFleet(options: FleetOptions = {}): Promise<San
   const profiles = options.profiles ?? SANDBOX_PROFILES;
   const bySlug = new Map(profiles.map((p) => [p.slug, p]));
   const images = options.images ?? new ImagePool();
-  /** The box the baseline finds in an image: its header checked first (a provider refuses what is past its limits), then decoded on the pool. */
-  const locate: Locate = async (dataUrl) => {
-    const match = /^data:(image\/(?:png|jpeg));base64,/.exec(dataUrl.slice(0, 40));
-    if (!match) return null;
-    const base64 = dataUrl.slice(match[0].length);
-    try {
-      checkImage(match[1]!, base64, 'image');
-    } catch (error) {
-      if (isGatewayError(error)) throw new ImageRefused(`Invalid image: ${error.message}`);
-      throw error;
-    }
-    return images.foreground({ base64 });
-  };
+  const locate = locator(images);
 
   const server: Server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -71,12 +59,6 @@ export async function startSandboxFleet(options: FleetOptions = {}): Promise<San
   server.keepAliveTimeout = 30_000;
 
   const chat = new SimulatedChat({ random, timeScale, failures: options.failures !== false, locate });
-
-  async function readBody(req: IncomingMessage): Promise<unknown> {
-    let text = '';
-    for await (const chunk of req) text += chunk;
-    return JSON.parse(text || '{}');
-  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://sandbox');
@@ -118,14 +100,7 @@ export async function startSandboxFleet(options: FleetOptions = {}): Promise<San
     catalog: sandboxCatalog(url, profiles),
     fare: (slug) => {
       const p = bySlug.get(slug);
-      if (!p) return null;
-      const quiet = options.failures === false;
-      return {
-        faultRate: quiet ? 0 : p.failureRate,
-        rateLimitRate: quiet ? 0 : p.rateLimitRate,
-        retryAfterMs: p.retryAfterSeconds * 1000,
-        latencyMs: p.latencyMedianMs * timeScale,
-      };
+      return p ? fareOf(p, options.failures === false, timeScale) : null;
     },
     close: async () => {
       await new Promise<void>((resolve) => {
@@ -181,4 +156,37 @@ export function sandboxCatalog(url: string, profiles: readonly SandboxProfile[])
       })),
   );
   return { providers, models, endpoints };
+}
+
+/** The request body as JSON (an empty body is an empty object). */
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  let text = '';
+  for await (const chunk of req) text += chunk;
+  return JSON.parse(text || '{}');
+}
+
+/** A simulated provider's scripted figures as the fleet plays them: what the cost model walks. */
+function fareOf(p: SandboxProfile, quiet: boolean, timeScale: number): EndpointFare {
+  return {
+    faultRate: quiet ? 0 : p.failureRate,
+    rateLimitRate: quiet ? 0 : p.rateLimitRate,
+    retryAfterMs: p.retryAfterSeconds * 1000,
+    latencyMs: p.latencyMedianMs * timeScale,
+  };
+}
+
+/** The box the baseline finds in an image: its header checked first (a provider refuses what is past its limits), then decoded on the pool. */
+function locator(images: ImagePool): Locate {
+  return async (dataUrl) => {
+    const match = /^data:(image\/(?:png|jpeg));base64,/.exec(dataUrl.slice(0, 40));
+    if (!match) return null;
+    const base64 = dataUrl.slice(match[0].length);
+    try {
+      checkImage(match[1]!, base64, 'image');
+    } catch (error) {
+      if (isGatewayError(error)) throw new ImageRefused(`Invalid image: ${error.message}`);
+      throw error;
+    }
+    return images.foreground({ base64 });
+  };
 }
