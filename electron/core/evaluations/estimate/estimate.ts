@@ -57,35 +57,9 @@ export async function estimateRun(
   const perVariant = [];
   const costs: RunCost[] = [];
   for (const [i, v] of input.variants.entries()) {
-    let cost: RunCost | null = null;
-    let expectedNote: string | null = null;
-    const points: { chars: number; tokens: number }[] = [];
-    try {
-      const requests = sample.map((item) => variantRequest(input.request, v, item.state));
-      const walked = await deps.costs.ofRequests(requests, items, input.concurrency ?? 4);
-      cost = walked;
-      // Each sampled item's expected tokens, for the line a run refines its expectation with.
-      for (const [k, item] of sample.entries())
-        points.push({ chars: JSON.stringify(item.state).length, tokens: walked.perRequest[k]!.input + walked.perRequest[k]!.output });
-      // A cascade's second stage is asked for the items its condition picks: as many as it picks among the first model's answers so far.
-      if (v.cascade) {
-        const share = await escalatedShare(deps, input, v);
-        if (share === null) {
-          cost = null;
-          expectedNote = `how many items go on to ${v.cascade.model} is not known before ${v.model} has answered this dataset's items alone (a run of it gives the share its condition picks)`;
-        } else {
-          const second = sample.map((item) => variantRequest(input.request, { model: v.cascade!.model }, item.state));
-          const then = await deps.costs.ofRequests(second, Math.round(share.share * items), input.concurrency ?? 4);
-          cost = addCosts(walked, then);
-          expectedNote = `${Math.round(100 * share.share)}% of items go on to ${v.cascade.model}: its condition holds on that share of ${v.model}'s newest answers to ${share.of} of this dataset's items`;
-        }
-      }
-    } catch (error) {
-      cost = null;
-      expectedNote = `its requests would fail: ${(error as Error).message}`;
-    }
+    const { cost, note, points } = await variantCost(deps, input, v, sample, items);
     const usd = cost?.usd ?? null;
-    if (cost && usd === null) expectedNote = 'a price on its route is unknown';
+    const expectedNote = cost && usd === null ? 'a price on its route is unknown' : note;
     if (usd !== null && cost) costs.push(cost);
     const { worst_request_usd, worst_request_note, worst_request_item } = worstRequest(deps, input.request, v, candidates);
     worstItems.push({ usd: worst_request_usd, item: worst_request_item });
@@ -128,6 +102,44 @@ export async function estimateRun(
     // Below the largest worst case, a request of that model is never admitted: the run stops at it.
     min_budget_usd: worst.length === 0 || worst.some((w) => w === null) ? null : roundedUp(Math.max(...(worst as number[]))),
   };
+}
+
+/** A variant's expected cost over the run, walked through routing on the sampled items (a cascade's second stage on the share its condition picks); null with why when it cannot be. */
+async function variantCost(
+  deps: EstimateDeps,
+  input: { request: DecisionsRequest; dataset_id: string; variants: EvalVariant[]; concurrency?: number | undefined },
+  v: EvalVariant,
+  sample: readonly { state: unknown }[],
+  items: number,
+): Promise<{ cost: RunCost | null; note: string | null; points: { chars: number; tokens: number }[] }> {
+  let cost: RunCost | null = null;
+  let expectedNote: string | null = null;
+  const points: { chars: number; tokens: number }[] = [];
+  try {
+    const requests = sample.map((item) => variantRequest(input.request, v, item.state));
+    const walked = await deps.costs.ofRequests(requests, items, input.concurrency ?? 4);
+    cost = walked;
+    // Each sampled item's expected tokens, for the line a run refines its expectation with.
+    for (const [k, item] of sample.entries())
+      points.push({ chars: JSON.stringify(item.state).length, tokens: walked.perRequest[k]!.input + walked.perRequest[k]!.output });
+    // A cascade's second stage is asked for the items its condition picks: as many as it picks among the first model's answers so far.
+    if (v.cascade) {
+      const share = await escalatedShare(deps, input, v);
+      if (share === null) {
+        cost = null;
+        expectedNote = `how many items go on to ${v.cascade.model} is not known before ${v.model} has answered this dataset's items alone (a run of it gives the share its condition picks)`;
+      } else {
+        const second = sample.map((item) => variantRequest(input.request, { model: v.cascade!.model }, item.state));
+        const then = await deps.costs.ofRequests(second, Math.round(share.share * items), input.concurrency ?? 4);
+        cost = addCosts(walked, then);
+        expectedNote = `${Math.round(100 * share.share)}% of items go on to ${v.cascade.model}: its condition holds on that share of ${v.model}'s newest answers to ${share.of} of this dataset's items`;
+      }
+    }
+  } catch (error) {
+    cost = null;
+    expectedNote = `its requests would fail: ${(error as Error).message}`;
+  }
+  return { cost, note: expectedNote, points };
 }
 
 /** Answers of the first model before a share is read from them: fewer say too little of the dataset. */
