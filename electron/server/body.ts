@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'hono';
-import { Cancellation, type CancelSignal } from '../core/cancel';
-import { GatewayError } from '../core/errors';
+import { Cancellation, type CancelSignal, GatewayError } from '../core';
 
 const tooLarge = (limit: number) =>
   new GatewayError('payload_too_large', `The request body is larger than this server's limit of ${limit} bytes`, { metadata: { limit_bytes: limit } });

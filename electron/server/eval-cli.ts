@@ -4,19 +4,11 @@
  * threshold was met, 3 when it completed with a threshold not met, 2 on bad input (nothing sent), 1
  * when it could not complete. See eval/usage.ts and docs/EVAL-CI.md.
  */
-import { auditedImport } from '../core/audit/audited';
+import { auditedImport, createCore, type Core, fileRows, estimateRun, usdText, ciReport, FileSecretStore, ownerOnlyFileCodec, createLogger } from '../core';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EvalRun } from '../../shared/schemas/evaluation';
-import { createCore } from '../core/create-core';
-import type { Core } from '../core/core';
-import { fileRows } from '../core/datasets/dataset-sources';
-import { estimateRun } from '../core/evaluations/estimate/estimate';
-import { usdText } from '../core/evaluations/sending/budget';
-import { ciReport } from '../core/evaluations/reports/ci-report';
-import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
-import { createLogger } from '../core/logger';
 import { defaultDataDir } from './data-dir';
 import { readArgs, type EvalOptions } from './eval/args';
 import { BadInput, bad } from './eval/bad-input';

@@ -5,11 +5,9 @@
  * by reason, requests answered per provider and outcome, spend, and the process's own figures. No
  * label carries a key, a user or a request's content.
  */
-import { SHAPES } from '../core/public-api/shapes';
+import { SHAPES, onFirstUse, type Core } from '../core';
 import { Hono, type MiddlewareHandler } from 'hono';
 import type * as PromClient from 'prom-client';
-import { onFirstUse } from '../core/on-first-use';
-import type { Core } from '../core/core';
 
 /** The public API's routes, by the path a request names (anything else under /api is "other"). */
 const ROUTES = [...SHAPES.map((shape) => `/api${shape.path}`), '/api/v1/models', '/api/v1/key', '/api/v1/keys'];

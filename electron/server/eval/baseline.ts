@@ -8,10 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
-import type { BaselineSource } from '../../core/evaluations/reports/ci-report';
-import type { Core } from '../../core/core';
-import { setKey } from '../../core/evaluations/calibration/calibrations';
-import { isoTime } from '../../core/clock';
+import { type BaselineSource, type Core, setKey, isoTime } from '../../core';
 import { bad } from './bad-input';
 import { readResultsFile, type ResultsFile } from './results-file';
 
