@@ -98,8 +98,8 @@ export interface Core {
   readonly options: Readonly<CoreOptions>;
   readonly clock: Clock;
   readonly logger: Logger;
-  /** Every domain's storage (SQLite or PostgreSQL); domains reach it through their own objects below. */
-  readonly storage: Storage;
+  /** Where every domain's data is (the SQLite file or the PostgreSQL server), for the banner and the readiness check. */
+  readonly store: Pick<Storage, 'where' | 'ping'>;
   readonly catalog: Catalog;
   readonly apiKeys: ApiKeys;
   /** What each key spent, charged before each answer leaves. */

@@ -20,6 +20,7 @@ import { Runs } from './runs/runs';
 import { BoxItems } from './boxes/box-items';
 import { BoxReview } from './boxes/box-review';
 import { Datasets } from './datasets/datasets';
+import { datasetBackup } from './datasets/dataset-backup';
 import { wireEvaluations } from './evaluations/wire';
 import { CostModel } from './cost/cost-model';
 import { createServiceSelector } from './service';
@@ -184,6 +185,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     options,
     clock,
     logger,
+    store: { where: storage.where, ping: () => storage.ping() },
+    // Held, though Core does not name it: tests and benches look at the data itself (test-support/storage-of.ts).
     storage,
     catalog,
     apiKeys,
@@ -246,7 +249,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await attempt('shared admission', async () => shared?.close());
     },
   };
-  const core: Core = { ...partial, handlers: createHandlers(partial) };
+  const core: Core = { ...partial, handlers: createHandlers({ ...partial, datasetBackup: datasetBackup(storage.boxes, clock, datasets) }) };
   await refreshSandbox();
   const resumeEvaluations = () => {
     if (options.resumeEvaluations !== false && !closed)

@@ -65,3 +65,5 @@ export { junitXml } from './evaluations/reports/junit';
 export { markdownSummary, SUMMARY_LIMIT } from './evaluations/reports/markdown';
 export { formatTable, resultLine } from './evaluations/reports/results-export';
 export { setKey } from './evaluations/calibration/calibrations';
+export type { FinishedResult } from './evaluations/runs/run-book';
+export type { StoredEvalRun } from './evaluations/runs/storage';

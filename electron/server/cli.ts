@@ -232,7 +232,7 @@ async function main(argv: string[]): Promise<void> {
     url: running.url,
     uiUrl: running.uiUrl,
     dataDir,
-    data: running.core.storage.where + (running.core.admission.where ? `; limits shared on ${running.core.admission.where}` : ''),
+    data: running.core.store.where + (running.core.admission.where ? `; limits shared on ${running.core.admission.where}` : ''),
     host,
     allowedHosts,
     initialKey: running.initialManagementKey,

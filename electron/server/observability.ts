@@ -139,10 +139,7 @@ export function observability(core: Core): Observability {
         (error: unknown) => ({ ok: false, where, error: (error as Error).message }),
       );
     const limits = core.admission.where;
-    const [database, redis] = await Promise.all([
-      check(core.storage.where, () => core.storage.ping()),
-      limits ? check(limits, () => core.admission.ping()) : null,
-    ]);
+    const [database, redis] = await Promise.all([check(core.store.where, () => core.store.ping()), limits ? check(limits, () => core.admission.ping()) : null]);
     // Redis away: keys without limits are still answered (those with limits are refused with 503), so
     // the instance stays in a load balancer's rotation, "degraded"; every instance shares that Redis.
     const status = draining ? 'draining' : !database.ok ? 'unready' : redis && !redis.ok ? 'degraded' : 'ready';

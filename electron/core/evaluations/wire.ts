@@ -81,7 +81,7 @@ export function wireEvaluations(deps: EvaluationsDeps): Evaluations {
     decide: deps.decide,
     sleep: deps.sleep,
   });
-  const runs = new EvalRunBook({ runs: storage.evalRuns, results, sender, calibrations, datasets, clock });
+  const runs = new EvalRunBook({ runs: storage.evalRuns, results, sender, work: storage.evalWork, calibrations, datasets, clock });
   return {
     runs,
     results,

@@ -2,6 +2,7 @@ import type { OperationName } from '../../../shared/contract/names';
 import type { OperationOutput, ParsedOperationInput } from '../../../shared/contract/operations';
 import type { AuditActor } from '../../../shared/schemas/audit';
 import type { Core } from '../core';
+import type { DatasetBackup } from '../datasets/dataset-backup';
 import { appHandlers } from './app';
 import { catalogHandlers } from './catalog';
 import { keyHandlers } from './keys';
@@ -25,7 +26,7 @@ export function actorOf(context: OperationContext | undefined, operation: Operat
 }
 
 /** What the inspector operations need from the core. */
-export type HandlerDeps = Omit<Core, 'handlers'>;
+export type HandlerDeps = Omit<Core, 'handlers'> & { readonly datasetBackup: DatasetBackup };
 
 /** The implementation of every inspector operation, one module per domain. */
 export function createHandlers(core: HandlerDeps): Handlers {

@@ -5,7 +5,7 @@ import { GatewayError } from '../errors';
 import { knownModel, stagesFromCascadeField, withoutCascade } from '../public-api/cascade-request';
 import { validateCatalogFile } from '../catalog/catalog-file';
 import { exportCatalogFile } from './catalog';
-import { checkDatasets, exportDatasets, importDatasets } from '../datasets/dataset-backup';
+import { checkDatasets } from '../datasets/dataset-backup';
 
 type InspectorOps = Pick<
   Handlers,
@@ -88,7 +88,7 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
         }),
       ),
       box_items: (await core.boxItems.list()).map(({ id: _id, created_at: _c, ...item }) => item),
-      datasets: await collectAll(exportDatasets(core.storage.boxes, core.datasets)),
+      datasets: await collectAll(core.datasetBackup.export()),
     }),
     'backup.import': async ({ backup }) => {
       // Check every part before changing anything, so a bad backup leaves everything as it was.
@@ -125,7 +125,7 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
         if (item.stale) await core.boxItems.update((await core.boxItems.update(added.id, reviewed)).id, ran);
         else await core.boxItems.update((await core.boxItems.update(added.id, ran)).id, reviewed);
       }
-      const datasets = await importDatasets(core.storage.boxes, core.clock, core.datasets, backup.datasets);
+      const datasets = await core.datasetBackup.import(backup.datasets);
       return { question_sets: sets.length, box_items: backup.box_items.length, catalog_endpoints: catalog.endpoints.length, datasets };
     },
   };
