@@ -30,7 +30,11 @@ const noSqlite = {
 const noServer = { group: ['**/server/*', '**/server'], message: 'core never imports the server: the server is built on the core.' };
 const noRoot = {
   group: ['**/create-core'],
-  message: "Only the core's face (index.ts) imports the composition root; take the Core type from core.ts, or better what you need as arguments.",
+  message: "Only the core's face (index.ts) imports the composition root; take what you need as arguments.",
+};
+const noCoreType = {
+  regex: '^(\\.\\.?/)+core$',
+  message: 'Only the composition root and the face import core.ts: take what you use as arguments (an interface of the parts you call).',
 };
 const faceOnly = {
   regex: '^(\\.\\./)+core/',
@@ -67,13 +71,13 @@ export default tseslint.config(
   },
   {
     files: ['electron/core/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noHost, noSqlite, noServer, noRoot] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noHost, noSqlite, noServer, noRoot, noCoreType] }] },
   },
   {
     files: ['electron/core/boxes/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noHost, noSqlite, noServer, noRoot, resultsOnly] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noHost, noSqlite, noServer, noRoot, noCoreType, resultsOnly] }] },
   },
-  // The face: what the hosts use of the core, the composition root among it.
+  // The face: what the hosts use of the core, the root and the Core type among it.
   {
     files: ['electron/core/index.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noHost, noSqlite, noServer] }] },
@@ -81,6 +85,11 @@ export default tseslint.config(
   // What may open SQLite still keeps the other boundaries.
   {
     files: MAY_IMPORT_SQLITE.filter((f) => !f.startsWith('electron/test-support') && !f.startsWith('electron/bench')),
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noHost, noServer, noRoot, noCoreType] }] },
+  },
+  // The composition root builds the Core that core.ts declares.
+  {
+    files: ['electron/core/create-core.ts', 'electron/core/core.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noHost, noServer, noRoot] }] },
   },
   // Tests may drive the core through the server and open the file they check; a host's tests may

@@ -14,7 +14,7 @@ import type { DecisionsRequest } from '../../shared/schemas/decisions-request';
 import type { EvalVariant } from '../../shared/schemas/evaluation';
 import type { Question } from '../../shared/schemas/question';
 import { createCore } from '../core/create-core';
-import type { Core } from '../core/core';
+import type { Core } from '../core';
 import { estimateRun } from '../core/evaluations/estimate/estimate';
 import { percentile } from '../core/evaluations/reports/metrics';
 import { refinedExpectation, type Answered } from '../core/evaluations/estimate/refine';

@@ -1,11 +1,22 @@
-import { actorOf, type HandlerDeps, type Handlers } from './index';
+import { actorOf, type Handlers } from './index';
+import type { AuditLog } from '../audit/audit-log';
+import type { BoxItems } from '../boxes/box-items';
+import type { CascadePresets } from '../cascade-presets/cascade-presets';
+import type { Catalog } from '../catalog/catalog';
+import type { Clock } from '../clock';
+import type { Datasets } from '../datasets/datasets';
+import type { QuestionSets } from '../question-sets/question-sets';
+import type { Runs } from '../runs/runs';
+import type { GatewayService } from '../service';
+import type { SettingsStore } from '../settings/settings';
+import type { CatalogFile } from '../../../shared/schemas/catalog';
 import { DecisionsRequestSchema } from '../../../shared/schemas/decisions-request';
 import { summarizeIssues } from '../../../shared/contract/result';
 import { GatewayError } from '../errors';
 import { knownModel, stagesFromCascadeField, withoutCascade } from '../public-api/cascade-request';
 import { validateCatalogFile } from '../catalog/catalog-file';
 import { exportCatalogFile } from './catalog';
-import { checkDatasets } from '../datasets/dataset-backup';
+import { checkDatasets, type DatasetBackup } from '../datasets/dataset-backup';
 
 type InspectorOps = Pick<
   Handlers,
@@ -29,7 +40,24 @@ type InspectorOps = Pick<
 >;
 
 /** Question sets and runs: what analysts compose, run and compare. */
-export function inspectorHandlers(core: HandlerDeps): InspectorOps {
+/** What the inspector's operations use: sets, presets, runs, box items, the backup's parts and the audit log. */
+export interface InspectorDeps {
+  readonly clock: Clock;
+  readonly audit: AuditLog;
+  readonly catalog: Catalog;
+  readonly settings: SettingsStore;
+  readonly questionSets: QuestionSets;
+  readonly cascadePresets: CascadePresets;
+  readonly runs: Runs;
+  readonly boxItems: BoxItems;
+  readonly datasets: Datasets;
+  readonly datasetBackup: DatasetBackup;
+  service(): GatewayService;
+  refreshSandbox(): Promise<void>;
+  replaceCatalogFile(file: CatalogFile): Promise<void>;
+}
+
+export function inspectorHandlers(core: InspectorDeps): InspectorOps {
   return {
     'sets.list': async () => core.questionSets.list(),
     'sets.get': async ({ id }) => core.questionSets.get(id),
