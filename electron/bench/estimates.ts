@@ -22,7 +22,7 @@ import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
 import { SAMPLE_QUESTIONS, SAMPLE_ROWS } from '../core/samples/support-tickets';
 import { pngWithRects } from '../test-support/images';
 import { atMost, fmt, row, type BenchRow } from './report';
-import { storageOf } from '../test-support/storage-of';
+import { internalsOf, storageOf } from '../test-support/internals-of';
 
 interface Case {
   name: string;
@@ -122,7 +122,7 @@ function boxCases(): Case[] {
 async function measure(core: Core, c: Case): Promise<Measured> {
   const dataset = await core.datasets.create(c.name, c.rows as never);
   const request = { model: c.variants[0]!.model, state: '', questions: c.questions } as DecisionsRequest;
-  const estimate = await estimateRun(core, { request, dataset_id: dataset.id, variants: c.variants, concurrency: 4 });
+  const estimate = await estimateRun(internalsOf(core), { request, dataset_id: dataset.id, variants: c.variants, concurrency: 4 });
   if (estimate.cost_usd === null) throw new Error(`${c.name}: no expected cost (${estimate.per_variant.map((v) => v.cost_note).join('; ')})`);
   const started = await core.evalRuns.start({
     request,

@@ -17,7 +17,7 @@ import { atMost, fmt, publish, row, type BenchRow } from './report';
 import { resultsMatrixBench } from './results-matrix';
 import { uploadBench } from './upload';
 import { estimateBench } from './estimates';
-import { storageOf } from '../test-support/storage-of';
+import { storageOf } from '../test-support/internals-of';
 
 /**
  * Issue 12's targets: metrics for 10,000 items, an import of 100,000 JSONL items, and a run of

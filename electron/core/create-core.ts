@@ -9,7 +9,7 @@ import { Listings } from './catalog/listing';
 import { CatalogRefresh } from './catalog/refresh';
 import { openCatalogFile } from './catalog/wire';
 import { systemClock } from './clock';
-import type { Core, CoreOptions } from './core';
+import type { Core, CoreInternals, CoreOptions } from './core';
 import { datasetBackup } from './datasets/dataset-backup';
 import { Datasets } from './datasets/datasets';
 import { wireCosts } from './cost/wire';
@@ -80,7 +80,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     clock,
     logger,
     store: { where: storage.where, ping: () => storage.ping() },
-    // Held, though Core does not name it: tests and benches look at the data itself (test-support/storage-of.ts).
+    // With the domain objects: held, though Core does not name them (CoreInternals).
     storage,
     ...{ catalog, listings, providerKeys, settings, costs, decisions, tracer, service, runStore, requestLog, runs, datasets },
     // The parts each domain's wiring made, as they are named in Core.
@@ -105,7 +105,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await closeCore({ logger, discovery, evaluations, sandbox, reaching, images, services, tracer, keys, routing, requestLog, storage });
     },
   };
-  const core: Core = { ...parts, handlers: createHandlers({ ...parts, datasetBackup: datasetBackup(storage.boxes, clock, datasets) }) };
+  const core: Core & CoreInternals = { ...parts, handlers: createHandlers({ ...parts, datasetBackup: datasetBackup(storage.boxes, clock, datasets) }) };
   await startCore({ logger, options, refreshSandbox, refreshDiscovery, evalRuns: evaluations.runs, closed: () => closed });
   return core;
 }

@@ -54,7 +54,6 @@ export { asResult, importPath, importUpload } from './datasets/dataset-upload';
 export { fileRows, formatOf } from './datasets/dataset-sources';
 
 // Evaluations as the eval command line runs and reports them.
-export { estimateRun } from './evaluations/estimate/estimate';
 export { usdText } from './evaluations/sending/budget';
 export { ciReport, type BaselineSource, type CiReport } from './evaluations/reports/ci-report';
 export { onThresholdGrid } from './evaluations/reports/at-threshold';

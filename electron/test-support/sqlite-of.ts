@@ -1,7 +1,7 @@
 import type { Core } from '../core';
 import type { Store } from '../core/store/sqlite/database';
 import type { SqliteStorage } from '../core/store/sqlite/storage';
-import { storageOf } from './storage-of';
+import { storageOf } from './internals-of';
 
 /** The SQLite file under a core, for tests that look at the file itself; a core on PostgreSQL has none. */
 export function sqliteOf(core: Core): Store {

@@ -1,5 +1,5 @@
 import { variantKeys } from '../../shared/evaluations/variant-keys';
-import { storageOf } from './storage-of';
+import { storageOf } from './internals-of';
 import type { TempCore } from './temp-core';
 
 /** An evaluation run and its answers stored through the evaluations port, as the runner stores them (answered when the run started). */
