@@ -30,8 +30,15 @@ const noSqlite = {
 const noServer = { group: ['**/server/*', '**/server'], message: 'core never imports the server: the server is built on the core.' };
 const noRoot = {
   group: ['**/create-core'],
-  message:
-    'Only the hosts (the desktop main process, the server, the command lines) import the composition root; take the Core type from core.ts, or better what you need as arguments.',
+  message: "Only the core's face (index.ts) imports the composition root; take what you need as arguments.",
+};
+const noCoreType = {
+  regex: '^(\\.\\.?/)+core$',
+  message: 'Only the composition root and the face import core.ts: take what you use as arguments (an interface of the parts you call).',
+};
+const faceOnly = {
+  regex: '^(\\.\\./)+core/',
+  message: "The hosts use the core through its face, electron/core/index.ts (import from '../core'); what a host needs is re-exported there.",
 };
 const nodeBuiltins = { group: ['node:*'], message: 'This layer has no Node APIs.' };
 const resultsOnly = {
@@ -56,22 +63,37 @@ export default tseslint.config(
   },
   {
     files: ['electron/server/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noHost, noSqlite] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noHost, noSqlite, faceOnly] }] },
+  },
+  {
+    files: ['electron/main/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [faceOnly] }] },
   },
   {
     files: ['electron/core/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noHost, noSqlite, noServer, noRoot] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noHost, noSqlite, noServer, noRoot, noCoreType] }] },
   },
   {
     files: ['electron/core/boxes/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noHost, noSqlite, noServer, noRoot, resultsOnly] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noHost, noSqlite, noServer, noRoot, noCoreType, resultsOnly] }] },
+  },
+  // The face: what the hosts use of the core, the root and the Core type among it.
+  {
+    files: ['electron/core/index.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noHost, noSqlite, noServer] }] },
   },
   // What may open SQLite still keeps the other boundaries.
   {
     files: MAY_IMPORT_SQLITE.filter((f) => !f.startsWith('electron/test-support') && !f.startsWith('electron/bench')),
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noHost, noServer, noRoot, noCoreType] }] },
+  },
+  // The composition root builds the Core that core.ts declares.
+  {
+    files: ['electron/core/create-core.ts', 'electron/core/core.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noHost, noServer, noRoot] }] },
   },
-  // Tests may drive the core through the server and open the file they check.
+  // Tests may drive the core through the server and open the file they check; a host's tests may
+  // reach behind the core's face for what they set up (the SQLite file, the sandbox's profiles).
   {
     files: ['electron/**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noHost] }] },

@@ -8,6 +8,7 @@ import { estimateTokens } from '../core/decisions/state';
 import { uncachedInput } from '../core/decisions/usage';
 import { fleetProcess } from './fleet-process';
 import { atMost, fmt, publish, row } from './report';
+import { internalsOf } from '../test-support/internals-of';
 
 /**
  * Cost and latency of a 6-question set over a 5,000-token state, answered through the
@@ -86,7 +87,7 @@ async function main(): Promise<void> {
       );
       const oneCopy = estimateTokens(state) + questionTokens;
       const started = performance.timeOrigin + performance.now();
-      const outcome = await core.decisions.decide({ model, state, questions: QUESTIONS as never, provider }, { requestId: `bench-${run}` });
+      const outcome = await internalsOf(core).decisions.decide({ model, state, questions: QUESTIONS as never, provider }, { requestId: `bench-${run}` });
       const total = performance.timeOrigin + performance.now() - started;
       const billed = uncachedInput(outcome.ledger);
       const naive = outcome.ledger.reduce((n, e) => n + (e.usage.inputTokens ?? 0), 0);
@@ -98,7 +99,7 @@ async function main(): Promise<void> {
       overheads.push(total - inFlight(outcome.attempts.map((a) => [a.startedAt, a.startedAt + a.totalMs] as const)));
       totals.push(total);
       const d0 = performance.now();
-      await core.upstreams.callForLogprobs(
+      await internalsOf(core).upstreams.callForLogprobs(
         endpoint,
         {
           messages: [{ role: 'user', content: [{ type: 'text', text: `${state}\n\nQuestion: Did the parcel arrive late?\nAnswer Yes or No.` }] }],

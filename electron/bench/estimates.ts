@@ -14,7 +14,7 @@ import type { DecisionsRequest } from '../../shared/schemas/decisions-request';
 import type { EvalVariant } from '../../shared/schemas/evaluation';
 import type { Question } from '../../shared/schemas/question';
 import { createCore } from '../core/create-core';
-import type { Core } from '../core/core';
+import type { Core } from '../core';
 import { estimateRun } from '../core/evaluations/estimate/estimate';
 import { percentile } from '../core/evaluations/reports/metrics';
 import { refinedExpectation, type Answered } from '../core/evaluations/estimate/refine';
@@ -22,6 +22,7 @@ import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
 import { SAMPLE_QUESTIONS, SAMPLE_ROWS } from '../core/samples/support-tickets';
 import { pngWithRects } from '../test-support/images';
 import { atMost, fmt, row, type BenchRow } from './report';
+import { internalsOf, storageOf } from '../test-support/internals-of';
 
 interface Case {
   name: string;
@@ -121,7 +122,7 @@ function boxCases(): Case[] {
 async function measure(core: Core, c: Case): Promise<Measured> {
   const dataset = await core.datasets.create(c.name, c.rows as never);
   const request = { model: c.variants[0]!.model, state: '', questions: c.questions } as DecisionsRequest;
-  const estimate = await estimateRun(core, { request, dataset_id: dataset.id, variants: c.variants, concurrency: 4 });
+  const estimate = await estimateRun(internalsOf(core), { request, dataset_id: dataset.id, variants: c.variants, concurrency: 4 });
   if (estimate.cost_usd === null) throw new Error(`${c.name}: no expected cost (${estimate.per_variant.map((v) => v.cost_note).join('; ')})`);
   const started = await core.evalRuns.start({
     request,
@@ -133,7 +134,7 @@ async function measure(core: Core, c: Case): Promise<Measured> {
   const done = await core.evalRuns.wait(started.id);
   if (done.status !== 'done') throw new Error(`${c.name}: the run ended ${done.status} (${done.message ?? ''})`);
   // The refined expectation as the screen showed it once five items were answered (estimate/refine.ts, runExpectation, over those five).
-  const firstFive = (await core.storage.evalResults.results(started.id))
+  const firstFive = (await storageOf(core).evalResults.results(started.id))
     .filter((r) => r.ok)
     .sort((a, b) => (a.answered_at! < b.answered_at! ? -1 : a.answered_at! > b.answered_at! ? 1 : 0))
     .slice(0, 5);
@@ -150,7 +151,7 @@ async function measure(core: Core, c: Case): Promise<Measured> {
     first,
   );
   if (refined === null) throw new Error(`${c.name}: no refined expectation from the first five answered items`);
-  const results = await core.storage.evalResults.results(started.id);
+  const results = await storageOf(core).evalResults.results(started.id);
   const perModel = c.variants.map((v, i) => {
     const answered = results.filter((r) => r.ok && r.variant === i);
     return { model: v.model, questions: Object.keys(c.questions).length, requests: answered.length, cost: answered.reduce((s, r) => s + (r.cost ?? 0), 0) };
@@ -228,7 +229,7 @@ async function zdrChecks(): Promise<ZdrCheck[]> {
       const sent = async (variant: EvalVariant) => {
         const run = await core.evalRuns.start({ request, dataset_id: dataset.id, variants: [variant], concurrency: 4 });
         const done = await core.evalRuns.wait(run.id);
-        const answered = (await core.storage.evalResults.results(run.id)).filter((r) => r.ok);
+        const answered = (await storageOf(core).evalResults.results(run.id)).filter((r) => r.ok);
         if (done.status !== 'done' || answered.length === 0) throw new Error(`ZDR check, ${model}: the run ended ${done.status}`);
         return (1000 * answered.reduce((sum, r) => sum + (r.cost ?? 0), 0)) / answered.length;
       };

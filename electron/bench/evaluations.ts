@@ -17,6 +17,7 @@ import { atMost, fmt, publish, row, type BenchRow } from './report';
 import { resultsMatrixBench } from './results-matrix';
 import { uploadBench } from './upload';
 import { estimateBench } from './estimates';
+import { storageOf } from '../test-support/internals-of';
 
 /**
  * Issue 12's targets: metrics for 10,000 items, an import of 100,000 JSONL items, and a run of
@@ -280,7 +281,7 @@ async function runnerAlone(core: Awaited<ReturnType<typeof createCore>>, dataset
     attempts: [{ endpoint: 'p/m', outcome: 'ok', message: null, total_ms: 1 }],
   };
   const evaluations = wireEvaluations({
-    storage: core.storage,
+    storage: storageOf(core),
     clock: core.clock,
     logger: core.logger,
     datasets: core.datasets,

@@ -93,13 +93,16 @@ export interface CoreOptions {
   otlp?: OtlpCollector | undefined;
 }
 
-/** The gateway core: one instance per host process, with every dependency passed in. */
+/**
+ * The gateway core as the hosts hold it: one instance per host process, with every dependency passed
+ * in; the application's services, not the storage nor the domain objects under them (CoreInternals).
+ */
 export interface Core {
   readonly options: Readonly<CoreOptions>;
   readonly clock: Clock;
   readonly logger: Logger;
-  /** Every domain's storage (SQLite or PostgreSQL); domains reach it through their own objects below. */
-  readonly storage: Storage;
+  /** Where every domain's data is (the SQLite file or the PostgreSQL server), for the banner and the readiness check. */
+  readonly store: Pick<Storage, 'where' | 'ping'>;
   readonly catalog: Catalog;
   readonly apiKeys: ApiKeys;
   /** What each key spent, charged before each answer leaves. */
@@ -114,30 +117,13 @@ export interface Core {
   readonly uiSessions: UiSessions;
   readonly providerKeys: ProviderKeys;
   readonly settings: SettingsStore;
-  readonly metrics: EndpointMetrics;
-  readonly health: HealthRegistry;
-  readonly http: UpstreamHttp;
-  /** Plans a request's endpoints and runs the plan (routing/router.ts). */
-  readonly router: Router;
-  /** Reaches one endpoint: chat calls, native decisions, what it accepts now (decisions/upstreams.ts). */
-  readonly upstreams: Upstreams;
   /** The endpoint listings and the ZDR preview, with figures computed now. */
   readonly listings: Listings;
-  /** What requests will cost as routing sends them: every estimate and expected price asks it (cost/cost-model.ts). */
-  readonly costs: CostModel;
-  readonly decisions: DecisionsEngine;
-  /** Runs from the inspector (content kept, in SQLite). */
-  readonly runStore: RunStore;
   /** Public API calls (metadata only, one JSON line each). */
   readonly requestLog: RequestLog;
   readonly tracer: OtlpExporter;
-  readonly questionSets: QuestionSets;
   /** Named cascades (a second model and when to ask it): `cascadePresets.presetByName(name)` resolves one. */
   readonly cascadePresets: CascadePresets;
-  readonly runs: Runs;
-  readonly boxItems: BoxItems;
-  /** Box review over datasets of images. */
-  readonly boxReview: BoxReview;
   /** Labelled datasets and evaluation runs over them. */
   readonly datasets: Datasets;
   /** Evaluation runs: started, paused, resumed, cancelled, sent again in part (evaluations/runs/). */
@@ -146,20 +132,48 @@ export interface Core {
   readonly evalResults: EvalResults;
   /** A run's report, cascade curve and comparison with a baseline (evaluations/reports/). */
   readonly evalReports: EvalReports;
-  /** Temperatures fitted on a run, saved, listed and deleted (evaluations/calibration/). */
-  readonly calibrations: Calibrations;
   /** The three public operations, here or at a remote gateway as the settings say. */
   service(): GatewayService;
   readonly handlers: Handlers;
+  /** Reads every enabled provider's model listing into the catalog. */
+  refreshDiscovery(): Promise<DiscoveryResult[]>;
+  /** Validates, saves and applies a new user catalog file. */
+  replaceCatalogFile(file: CatalogFile): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The domain objects and the storage under the core's services, which the handlers are made from.
+ * The object `createCore` makes holds them; tests look at them (test-support/core-internals.d.ts
+ * names them on Core for the tests alone), other code that is not a host through
+ * test-support/internals-of.ts.
+ */
+export interface CoreInternals {
+  /** Every domain's storage (SQLite or PostgreSQL); domains reach it through their own objects. */
+  readonly storage: Storage;
+  readonly metrics: EndpointMetrics;
+  readonly health: HealthRegistry;
+  readonly http: UpstreamHttp;
+  /** Plans a request's endpoints and runs the plan (routing/router.ts). */
+  readonly router: Router;
+  /** Reaches one endpoint: chat calls, native decisions, what it accepts now (decisions/upstreams.ts). */
+  readonly upstreams: Upstreams;
+  /** What requests will cost as routing sends them: every estimate and expected price asks it (cost/cost-model.ts). */
+  readonly costs: CostModel;
+  readonly decisions: DecisionsEngine;
+  /** Runs from the inspector (content kept, in SQLite). */
+  readonly runStore: RunStore;
+  readonly questionSets: QuestionSets;
+  readonly runs: Runs;
+  readonly boxItems: BoxItems;
+  /** Box review over datasets of images. */
+  readonly boxReview: BoxReview;
+  /** Temperatures fitted on a run, saved, listed and deleted (evaluations/calibration/). */
+  readonly calibrations: Calibrations;
   /** The simulated fleet while it is active. */
   sandbox(): SandboxFleet | null;
   catalogProblem(): string | null;
   /** Turns the simulated fleet on or off as the settings and configured providers say. */
   refreshSandbox(): Promise<void>;
-  /** Reads every enabled provider's model listing into the catalog. */
-  refreshDiscovery(): Promise<DiscoveryResult[]>;
   discoveryResults(): ReadonlyMap<string, DiscoveryResult>;
-  /** Validates, saves and applies a new user catalog file. */
-  replaceCatalogFile(file: CatalogFile): Promise<void>;
-  close(): Promise<void>;
 }

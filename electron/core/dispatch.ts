@@ -4,8 +4,8 @@ import { OPERATIONS, type OperationOutput } from '../../shared/contract/operatio
 import type { Result } from '../../shared/contract/result';
 import { parseStrictOrBadRequest, refuseReservedKeys } from './validation';
 import type { AuditActor } from '../../shared/schemas/audit';
-import type { Core } from './core';
-import type { OperationContext } from './operations/index';
+import type { Logger } from './logger';
+import type { Handlers, OperationContext } from './operations/index';
 import { GatewayError } from './errors';
 import { MAX_JSON_DEPTH, valueTooDeepAt } from './json-depth';
 
@@ -16,7 +16,12 @@ import { MAX_JSON_DEPTH, valueTooDeepAt } from './json-depth';
  * (the desktop window, the browser's signed-in key or printed link): what the operation changes
  * is logged under that name.
  */
-export async function dispatch(core: Core, name: string, rawInput: unknown, actor: AuditActor): Promise<Result<unknown>> {
+export async function dispatch(
+  core: { readonly handlers: Handlers; readonly logger: Logger },
+  name: string,
+  rawInput: unknown,
+  actor: AuditActor,
+): Promise<Result<unknown>> {
   if (!isOperationName(name)) {
     return failure(new GatewayError('not_found', `Unknown operation "${name}"`));
   }

@@ -5,12 +5,8 @@
  */
 import { DATASET_UPLOAD_CHANNEL } from '../../shared/contract/dataset-upload';
 import { ipcChannel, OPERATION_NAMES } from '../../shared/contract/names';
-import { asResult, importPath } from '../core/datasets/dataset-upload';
-import type { Core } from '../core/core';
-import { dispatch } from '../core/dispatch';
+import { asResult, importPath, type Core, dispatch, auditedImport, GatewayError } from '../core';
 import type { AuditActor } from '../../shared/schemas/audit';
-import { auditedImport } from '../core/audit/audited';
-import { GatewayError } from '../core/errors';
 import { isAppUrl } from './app-url';
 
 /** The part of an IPC event the check reads: the frame that sent it. */

@@ -1,5 +1,5 @@
 import { ipcMain } from 'electron';
-import type { Core } from '../core/core';
+import type { Core } from '../core';
 import { ipcRoutes } from './ipc-routes';
 
 /** Registers every IPC route (see ipc-routes.ts, which holds all of their logic). */

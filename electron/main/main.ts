@@ -1,10 +1,7 @@
 import { app, BrowserWindow, net, protocol } from 'electron';
 import { join, normalize, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createCore } from '../core/create-core';
-import type { Core } from '../core/core';
-import { FileSecretStore } from '../core/keys/secret-store';
-import { createLogger } from '../core/logger';
+import { createCore, type Core, FileSecretStore, createLogger } from '../core';
 import { registerIpcHandlers } from './ipc';
 import { safeStorageCodec } from './safe-storage-codec';
 import { createMainWindow, rendererRoot } from './window';

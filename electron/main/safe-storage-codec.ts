@@ -1,5 +1,5 @@
 import { safeStorage } from 'electron';
-import type { SecretCodec } from '../core/keys/secret-store';
+import type { SecretCodec } from '../core';
 
 /**
  * OS-encrypted secrets (Keychain, DPAPI, libsecret/kwallet). On Linux without a keyring Electron

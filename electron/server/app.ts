@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
-import type { Core } from '../core/core';
-import { GatewayError, isGatewayError } from '../core/errors';
-import { StorageUnavailable } from '../core/store/ports';
+import { type Core, GatewayError, isGatewayError, StorageUnavailable } from '../core';
 import { sendError } from './http-errors';
 import { inspectorApi, sessionLogin } from './inspector-api';
 import { publicApi } from './public-api';

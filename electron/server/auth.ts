@@ -1,10 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { FORBIDDEN_MANAGEMENT_MESSAGE } from '../../shared/contract/errors';
 import type { AuditActor } from '../../shared/schemas/audit';
-import type { Core } from '../core/core';
-import { GatewayError } from '../core/errors';
-import type { VerifiedKey } from '../core/keys/api-keys';
-import { SHAPES } from '../core/public-api/shapes';
+import { type Core, GatewayError, type VerifiedKey, SHAPES } from '../core';
 
 export type PublicEnv = { Variables: { apiKey: VerifiedKey; requestId: string } };
 

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'hono';
-import { Cancellation, type CancelSignal } from '../core/cancel';
-import { GatewayError } from '../core/errors';
+import { Cancellation, type CancelSignal, GatewayError } from '../core';
 import { LARGE_BODY_BYTES, largeBodies } from './turns';
 
 const tooLarge = (limit: number) =>

@@ -1,13 +1,10 @@
-import { collectorFromEnv } from '../core/trace/otlp';
+import { collectorFromEnv, createCore, DATABASE_FILE, FileSecretStore, ownerOnlyFileCodec, createLogger, isPostgresUrl, redactUrl } from '../core';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ApiKeyCreateInputSchema, ApiKeyKindSchema, ApiKeyLimitsInputSchema } from '../../shared/schemas/inspector';
 import type { AuditActor } from '../../shared/schemas/audit';
 import { summarizeIssues } from '../../shared/contract/result';
-import { createCore, DATABASE_FILE } from '../core/create-core';
-import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
-import { createLogger } from '../core/logger';
 import { defaultDataDir } from './data-dir';
 import { startServer } from './start-server';
 import type { ConnectionLimits } from './connections';
@@ -16,8 +13,6 @@ import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { formatKeyTable } from './keys-table';
 import { runStoreCommand, STORE_USAGE } from './store-command';
-import { isPostgresUrl } from '../core/store/open';
-import { redactUrl } from '../core/store/redact';
 
 const USAGE = `Usage:
   npm run serve -- [--port 8787] [--host 127.0.0.1] [--allowed-host NAME ...] [--data-dir DIR] [--database postgres://...] [--redis redis://...] [--body-limit BYTES]
@@ -237,7 +232,7 @@ async function main(argv: string[]): Promise<void> {
     url: running.url,
     uiUrl: running.uiUrl,
     dataDir,
-    data: running.core.storage.where + (running.core.admission.where ? `; limits shared on ${running.core.admission.where}` : ''),
+    data: running.core.store.where + (running.core.admission.where ? `; limits shared on ${running.core.admission.where}` : ''),
     host,
     allowedHosts,
     initialKey: running.initialManagementKey,

@@ -1,5 +1,5 @@
 import type { ApiKeyInfo } from '../../shared/schemas/inspector';
-import { GatewayError } from '../core/errors';
+import { GatewayError } from '../core';
 
 /**
  * The bearer key's own figures in the shape of OpenRouter's `GET /api/v1/key`, which the official

@@ -3,11 +3,8 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { Core } from '../core/core';
-import { asResult, importUpload } from '../core/datasets/dataset-upload';
-import { GatewayError } from '../core/errors';
+import { type Core, asResult, importUpload, GatewayError, auditedImport } from '../core';
 import type { AuditActor } from '../../shared/schemas/audit';
-import { auditedImport } from '../core/audit/audited';
 
 /**
  * `POST /api/inspector/datasets.upload`: a dataset file streamed into the importer (see

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Core } from '../core/core';
+import { type Core, answerShape, alphaShape } from '../core';
 import { asGatewayError, checkHost } from './app';
 import { authenticate } from './auth';
 import { readIncomingText, responseClosed } from './body';
-import { answerShape } from '../core/public-api/answer-shape';
-import { alphaShape } from '../core/public-api/shapes';
 import { parseJsonText, writeError } from './http-errors';
 
 export const DECISIONS_PATH = '/api/alpha/decisions';

@@ -4,19 +4,11 @@
  * threshold was met, 3 when it completed with a threshold not met, 2 on bad input (nothing sent), 1
  * when it could not complete. See eval/usage.ts and docs/EVAL-CI.md.
  */
-import { auditedImport } from '../core/audit/audited';
+import { auditedImport, createCore, type Core, fileRows, usdText, ciReport, FileSecretStore, ownerOnlyFileCodec, createLogger } from '../core';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EvalRun } from '../../shared/schemas/evaluation';
-import { createCore } from '../core/create-core';
-import type { Core } from '../core/core';
-import { fileRows } from '../core/datasets/dataset-sources';
-import { estimateRun } from '../core/evaluations/estimate/estimate';
-import { usdText } from '../core/evaluations/sending/budget';
-import { ciReport } from '../core/evaluations/reports/ci-report';
-import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
-import { createLogger } from '../core/logger';
 import { defaultDataDir } from './data-dir';
 import { readArgs, type EvalOptions } from './eval/args';
 import { BadInput, bad } from './eval/bad-input';
@@ -114,7 +106,7 @@ async function evaluate(core: Core, o: EvalOptions, version: string): Promise<nu
   const baselineRef = o.baseline ? await readBaseline(core, o.baseline) : null;
   const dataset = await importDataset(core, o);
   const variants = o.models.map((model) => ({ model }));
-  const estimate = await estimateRun(core, { request: o.request, dataset_id: dataset.id, variants });
+  const estimate = await core.handlers['evals.estimate']({ request: o.request, dataset_id: dataset.id, variants });
   process.stderr.write(
     `${estimate.calls} requests (${dataset.items} items × ${o.models.length} ${o.models.length === 1 ? 'model' : 'models'}); estimate: ${estimate.input_tokens} input and ${estimate.output_tokens} output tokens, ` +
       `${estimate.cost_usd === null ? 'cost unknown (a price is unknown)' : `about ${usdText(estimate.cost_usd)}`}${o.budget !== null ? `; budget $${o.budget}` : ''}\n`,

@@ -2,9 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Context, Env, Hono, MiddlewareHandler } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { GatewayError } from '../core/errors';
-import { jsonTextTooDeepAt, MAX_JSON_DEPTH } from '../core/json-depth';
-import { refuseReservedKeys } from '../core/validation';
+import { GatewayError, jsonTextTooDeepAt, MAX_JSON_DEPTH, refuseReservedKeys } from '../core';
 import type { ErrorEnvelope } from '../../shared/schemas/error-envelope';
 
 /** Sends a GatewayError in the spec's envelope, `error.code` equal to the HTTP status. */

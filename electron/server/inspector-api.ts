@@ -3,13 +3,9 @@ import { bodyLimit } from 'hono/body-limit';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { Core } from '../core/core';
-import { dispatch } from '../core/dispatch';
-import { GatewayError } from '../core/errors';
+import { type Core, dispatch, GatewayError, SESSION_LIFETIME_MS, parseStrictOrBadRequest } from '../core';
 import { parseJsonText } from './http-errors';
 import { SignInInputSchema, type AuditActor, type UiSession } from '../../shared/schemas/audit';
-import { SESSION_LIFETIME_MS } from '../core/audit/ui-sessions';
-import { parseStrictOrBadRequest } from '../core/validation';
 import { datasetUpload } from './dataset-upload-route';
 
 export const SESSION_COOKIE = 'verdict_session';

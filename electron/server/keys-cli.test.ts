@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempCore, type TempCore } from '../test-support/temp-core';
-import { createCore } from '../core/create-core';
-import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
+import { createCore, FileSecretStore, ownerOnlyFileCodec } from '../core';
 
 const CLI = join(process.cwd(), 'node_modules', '.cache', 'verdict-test', 'keys-cli.mjs');
 

@@ -5,11 +5,9 @@
  * by reason, requests answered per provider and outcome, spend, and the process's own figures. No
  * label carries a key, a user or a request's content.
  */
-import { SHAPES } from '../core/public-api/shapes';
+import { SHAPES, onFirstUse, type Core } from '../core';
 import { Hono, type MiddlewareHandler } from 'hono';
 import type * as PromClient from 'prom-client';
-import { onFirstUse } from '../core/on-first-use';
-import type { Core } from '../core/core';
 
 /** The public API's routes, by the path a request names (anything else under /api is "other"). */
 const ROUTES = [...SHAPES.map((shape) => `/api${shape.path}`), '/api/v1/models', '/api/v1/key', '/api/v1/keys'];
@@ -141,10 +139,7 @@ export function observability(core: Core): Observability {
         (error: unknown) => ({ ok: false, where, error: (error as Error).message }),
       );
     const limits = core.admission.where;
-    const [database, redis] = await Promise.all([
-      check(core.storage.where, () => core.storage.ping()),
-      limits ? check(limits, () => core.admission.ping()) : null,
-    ]);
+    const [database, redis] = await Promise.all([check(core.store.where, () => core.store.ping()), limits ? check(limits, () => core.admission.ping()) : null]);
     // Redis away: keys without limits are still answered (those with limits are refused with 503), so
     // the instance stays in a load balancer's rotation, "degraded"; every instance shares that Redis.
     const status = draining ? 'draining' : !database.ok ? 'unready' : redis && !redis.ok ? 'degraded' : 'ready';

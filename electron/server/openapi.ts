@@ -8,9 +8,7 @@ import { AuditPageSchema } from '../../shared/schemas/audit';
 import { ModelWithEndpointsSchema } from '../../shared/schemas/model';
 import { ModelsListSchema } from '../../shared/schemas/models-list';
 import { OpenAiDecisionRequestSchema, OpenAiDecisionSchema, OpenAiErrorBodySchema } from '../../shared/schemas/openai-decisions';
-import { GatewayDecisionRequestSchema, GatewayDecisionResponseSchema, GatewayErrorBodySchema } from '../core/public-api/shapes/ai-gateway-protocol';
-import { SHAPES } from '../core/public-api/shapes';
-import type { PublicShape } from '../core/public-api/shape';
+import { GatewayDecisionRequestSchema, GatewayDecisionResponseSchema, GatewayErrorBodySchema, SHAPES, type PublicShape } from '../core';
 
 type JsonSchema = Record<string, unknown>;
 

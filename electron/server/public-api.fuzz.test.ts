@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH } from '../core/json-depth';
+import { MAX_JSON_DEPTH } from '../core';
 import { tempDir } from '../test-support/temp-core';
 import { startServer, type RunningServer } from './start-server';
 

@@ -1,8 +1,7 @@
 import { Hono } from 'hono';
 import { ApiKeyCreateInputSchema, ApiKeyLimitsInputSchema } from '../../shared/schemas/inspector';
 import { AuditListInputSchema } from '../../shared/schemas/audit';
-import type { Core } from '../core/core';
-import { parseOrBadRequest, parseStrictOrBadRequest } from '../core/validation';
+import { type Core, parseOrBadRequest, parseStrictOrBadRequest, GatewayError, isGatewayError, SHAPES, answerShape } from '../core';
 import { bearerAuth, managementActor, requireManagement, type PublicEnv } from './auth';
 import { parseJsonText, rejectOtherMethods } from './http-errors';
 import { callerGone, readBodyText } from './body';
@@ -10,9 +9,6 @@ import { openApiDocument } from './openapi';
 import { modelsList, outputModalitiesFilter } from './models-list';
 import type { MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { GatewayError, isGatewayError } from '../core/errors';
-import { SHAPES } from '../core/public-api/shapes';
-import { answerShape } from '../core/public-api/answer-shape';
 import { currentKey } from './current-key';
 
 /**

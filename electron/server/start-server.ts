@@ -1,19 +1,22 @@
-import type { PgOptions } from '../core/store/postgres/database';
-import type { OtlpCollector } from '../core/trace/otlp';
-import type { ImageFetchOptions } from '../core/decisions/image-fetch';
+import {
+  type PgOptions,
+  type OtlpCollector,
+  type ImageFetchOptions,
+  createCore,
+  type Core,
+  FileSecretStore,
+  ownerOnlyFileCodec,
+  type Logger,
+  type FleetOptions,
+  type GatewayError,
+} from '../core';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createServer } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
-import { createCore } from '../core/create-core';
-import type { Core } from '../core/core';
-import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
-import type { Logger } from '../core/logger';
-import type { FleetOptions } from '../core/sandbox/fleet';
 import { checkHost, createServerApp, DEFAULT_BODY_LIMIT_BYTES } from './app';
-import type { GatewayError } from '../core/errors';
 import { writeError } from './http-errors';
 import { allowedHostnames } from './hosts';
 import { decisionsLane } from './decisions-lane';

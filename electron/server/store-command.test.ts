@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createCore } from '../core/create-core';
-import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
+import { createCore, FileSecretStore, ownerOnlyFileCodec } from '../core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tempCore, tempDir } from '../test-support/temp-core';
 import { runStoreCommand } from './store-command';

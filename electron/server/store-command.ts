@@ -1,10 +1,17 @@
 import { join, resolve } from 'node:path';
-import { RequestLog, REQUEST_LOG_DIR } from '../core/public-api/request-log';
-import { systemClock } from '../core/clock';
-import { silentLogger } from '../core/logger';
-import { copyStore, CopyRefused, TABLES, type CopyCounts } from '../core/store/copy';
-import { isPostgresUrl, openPlace } from '../core/store/open';
-import type { Storage } from '../core/store/ports';
+import {
+  RequestLog,
+  REQUEST_LOG_DIR,
+  systemClock,
+  silentLogger,
+  copyStore,
+  CopyRefused,
+  TABLES,
+  type CopyCounts,
+  isPostgresUrl,
+  openPlace,
+  type Storage,
+} from '../core';
 
 export const STORE_USAGE = `  npm run serve -- store copy --from <data dir or postgres:// URL> --to <data dir or postgres:// URL>`;
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dispatch } from '../core/dispatch';
+import { dispatch } from '../core';
 import { jpegWithOrientation } from '../test-support/images';
 import { tempDir } from '../test-support/temp-core';
 import { startServer, type RunningServer } from './start-server';

@@ -1,4 +1,5 @@
 import { variantKeys } from '../../shared/evaluations/variant-keys';
+import { storageOf } from './internals-of';
 import type { TempCore } from './temp-core';
 
 /** An evaluation run and its answers stored through the evaluations port, as the runner stores them (answered when the run started). */
@@ -14,7 +15,7 @@ export async function storedRun(
     status?: 'done' | 'paused';
   },
 ): Promise<void> {
-  await env.core.storage.evalRuns.addRun({
+  await storageOf(env.core).evalRuns.addRun({
     id: run.id,
     name: run.id,
     dataset_id: run.datasetId,
@@ -33,7 +34,7 @@ export async function storedRun(
   });
   const keys = variantKeys(run.variants);
   for (const a of run.answers)
-    await env.core.storage.evalWork.putAnswer(
+    await storageOf(env.core).evalWork.putAnswer(
       run.id,
       {
         variant: a.variant,

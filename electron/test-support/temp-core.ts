@@ -1,9 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCore } from '../core/create-core';
-import type { Core, CoreOptions } from '../core/core';
-import { FileSecretStore, ownerOnlyFileCodec, type SecretCodec } from '../core/keys/secret-store';
+import { createCore, FileSecretStore, ownerOnlyFileCodec, type Core, type CoreOptions, type SecretCodec } from '../core';
 
 /** A fresh data directory under the OS temp folder, removed by `cleanup`. */
 export function tempDir(prefix = 'verdict-test-'): { path: string; cleanup(): void } {

@@ -11,6 +11,17 @@ import { GatewayError } from '../errors';
 import type { BoxStorage } from '../store/ports';
 import type { Edges } from '../../../shared/geometry/iou';
 
+/** Datasets into a backup and out of one, over the boxes' storage that keeps their image sizes and verdicts. */
+export interface DatasetBackup {
+  export(): AsyncGenerator<BackupDataset>;
+  /** Adds the backup's datasets (checked first with `checkDatasets`); how many were added. */
+  import(list: readonly BackupDataset[]): Promise<number>;
+}
+
+export function datasetBackup(boxes: BoxStorage, clock: Clock, datasets: Datasets): DatasetBackup {
+  return { export: () => exportDatasets(boxes, datasets), import: (list) => importDatasets(boxes, clock, datasets, list) };
+}
+
 /** Every ready dataset with its items, image sizes and box verdicts. */
 export async function* exportDatasets(boxes: BoxStorage, datasets: Datasets): AsyncGenerator<BackupDataset> {
   // Only ready datasets are listed: one still importing is not in a backup.

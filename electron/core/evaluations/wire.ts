@@ -7,6 +7,7 @@ import type { Clock } from '../clock';
 import type { CancelSignal } from '../cancel';
 import type { Datasets } from '../datasets/datasets';
 import type { Logger } from '../logger';
+import type { GatewayService } from '../service';
 import type { EvaluationStorage } from '../store/ports';
 import { Calibrations } from './calibration/calibrations';
 import { EvalReports } from './reports/eval-reports';
@@ -81,7 +82,7 @@ export function wireEvaluations(deps: EvaluationsDeps): Evaluations {
     decide: deps.decide,
     sleep: deps.sleep,
   });
-  const runs = new EvalRunBook({ runs: storage.evalRuns, results, sender, calibrations, datasets, clock });
+  const runs = new EvalRunBook({ runs: storage.evalRuns, results, sender, work: storage.evalWork, calibrations, datasets, clock });
   return {
     runs,
     results,
@@ -91,5 +92,17 @@ export function wireEvaluations(deps: EvaluationsDeps): Evaluations {
       results.close();
       await sender.close();
     },
+  };
+}
+
+/** Sends an evaluation's requests through the service that answers (here or at a remote gateway, as the settings say). */
+export function decideThrough(service: () => Pick<GatewayService, 'decide'>): EvalDecide {
+  // Built in, the engine's attempts are kept with each result; a remote gateway reports none.
+  return async (request, decideOptions, cascade) => {
+    // A cascade variant: both stages billed to the run and held against its budget, the answering stage's answers stored.
+    const stages = cascade ? { then: cascade.model, when: cascade.when, fallbacks: [] } : undefined;
+    const answered = await service().decide(request, { ...decideOptions, ...(stages ? { stages } : {}) });
+    const attempts = answered.route?.attempts.map((a) => ({ endpoint: a.endpoint.id, outcome: a.outcome, message: a.message, total_ms: a.totalMs })) ?? null;
+    return { response: answered.response, methods: answered.methods, attempts };
   };
 }

@@ -1,10 +1,22 @@
 import { decodeBoundKey } from '../keys/bound-key';
-import type { HandlerDeps, Handlers } from './index';
+import type { Handlers } from './index';
+import type { SecretStore } from '../keys/secret-store';
+import type { SandboxFleet } from '../sandbox/fleet';
+import type { SettingsStore } from '../settings/settings';
 import { REMOTE_KEY_SECRET } from '../service';
 
 type AppOps = Pick<Handlers, 'app.info' | 'settings.get' | 'settings.update'>;
 
-export function appHandlers(core: HandlerDeps): AppOps {
+/** What the app's operations use: the process's own facts, the settings and the simulated fleet. */
+export interface AppDeps {
+  readonly options: { readonly version: string; readonly host: 'desktop' | 'browser'; readonly dataDir: string; readonly secrets: SecretStore };
+  readonly settings: SettingsStore;
+  sandbox(): SandboxFleet | null;
+  catalogProblem(): string | null;
+  refreshSandbox(): Promise<void>;
+}
+
+export function appHandlers(core: AppDeps): AppOps {
   return {
     'app.info': async () => ({
       name: 'Verdict',

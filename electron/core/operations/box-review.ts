@@ -1,13 +1,27 @@
 import type { BOX_REVIEW_OPERATIONS } from '../../../shared/contract/box-review-operations';
 import type { ValidRow } from '../datasets/dataset-rows';
 import { expectedWithTruth } from '../boxes/box-review-rows';
-import { actorOf, type HandlerDeps, type Handlers } from './index';
+import { actorOf, type Handlers } from './index';
+import type { AuditLog } from '../audit/audit-log';
+import type { BoxItems } from '../boxes/box-items';
+import type { BoxReview } from '../boxes/box-review';
+import type { Datasets } from '../datasets/datasets';
+import type { EvalRunBook } from '../evaluations/runs/run-book';
 import { auditedCreate } from '../audit/audited';
 
 type BoxReviewOps = Pick<Handlers, keyof typeof BOX_REVIEW_OPERATIONS>;
 
 /** Box review over datasets (see BoxReview). */
-export function boxReviewHandlers(core: HandlerDeps): BoxReviewOps {
+/** What box review's operations use: the review, box items, datasets, the runs reviewed and the audit log. */
+export interface BoxReviewDeps {
+  readonly audit: AuditLog;
+  readonly boxItems: BoxItems;
+  readonly boxReview: BoxReview;
+  readonly datasets: Datasets;
+  readonly evalRuns: EvalRunBook;
+}
+
+export function boxReviewHandlers(core: BoxReviewDeps): BoxReviewOps {
   return {
     'boxReview.datasets': async () => core.boxReview.imageDatasets(),
     'boxReview.items': async ({ dataset_id, run_id, variant }) => core.boxReview.items(dataset_id, { run_id, variant }),

@@ -4,7 +4,17 @@ import { EMPTY_CATALOG_FILE, validateCatalogFile } from '../catalog/catalog-file
 import type { CatalogEndpoint } from '../catalog/types';
 import { singleEndpointPlan } from '../routing/plan';
 import { methodFor } from '../decisions/ask';
-import type { HandlerDeps, Handlers } from './index';
+import type { Handlers } from './index';
+import type { Catalog } from '../catalog/catalog';
+import type { DiscoveryResult } from '../catalog/discovery';
+import type { CostModel } from '../cost/cost-model';
+import type { Upstreams } from '../decisions/upstreams';
+import type { EvalResults } from '../evaluations/results/eval-results';
+import type { ProviderKeys } from '../keys/provider-keys';
+import type { EndpointMetrics } from '../metrics/endpoint-metrics';
+import type { Router } from '../routing/router';
+import type { RunStore } from '../runs/run-store';
+import type { GatewayService } from '../service';
 import type { CatalogFile } from '../../../shared/schemas/catalog';
 import { trafficProfile } from '../runs/traffic';
 import { zdrCosts } from '../cost/zdr-cost';
@@ -41,7 +51,7 @@ const PROBE_QUESTION = { probe: { type: 'noul', instructions: 'Did the parcel ar
 const PROBE_NEEDS = { parameters: [], promptTokens: 16, completionTokens: 32, images: 0 };
 
 /** The user's catalog file as it is applied (what `catalog.json` holds). */
-export function exportCatalogFile(core: Pick<HandlerDeps, 'catalog'>): CatalogFile {
+export function exportCatalogFile(core: { readonly catalog: Catalog }): CatalogFile {
   const source = core.catalog.source('file');
   if (!source) return EMPTY_CATALOG_FILE;
   return {
@@ -52,7 +62,22 @@ export function exportCatalogFile(core: Pick<HandlerDeps, 'catalog'>): CatalogFi
   };
 }
 
-export function catalogHandlers(core: HandlerDeps): CatalogOps {
+/** What the catalog's operations use: the catalog and its file, endpoint figures, routing and the upstreams, and the traffic that prices the ZDR comparison. */
+export interface CatalogDeps {
+  readonly catalog: Catalog;
+  readonly providerKeys: ProviderKeys;
+  readonly metrics: EndpointMetrics;
+  readonly router: Router;
+  readonly upstreams: Upstreams;
+  readonly costs: CostModel;
+  readonly runStore: RunStore;
+  readonly evalResults: EvalResults;
+  service(): GatewayService;
+  refreshDiscovery(): Promise<DiscoveryResult[]>;
+  replaceCatalogFile(file: CatalogFile): Promise<void>;
+}
+
+export function catalogHandlers(core: CatalogDeps): CatalogOps {
   return {
     'models.list': async () => {
       // A provider's key state is read once, however many of its endpoints there are.
@@ -219,7 +244,7 @@ function hostView(endpoint: CatalogEndpoint) {
 }
 
 /** How requests to an endpoint are built now, in the words of its row and what it refused. */
-function capabilityView(endpoint: CatalogEndpoint, upstreams: HandlerDeps['upstreams']) {
+function capabilityView(endpoint: CatalogEndpoint, upstreams: Upstreams) {
   const caps = upstreams.capabilities(endpoint);
   const method = methodFor(endpoint, upstreams);
   return {

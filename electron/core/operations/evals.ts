@@ -2,17 +2,26 @@ import { Readable } from 'node:stream';
 import type { Expected, RunEstimate } from '../../../shared/schemas/evaluation';
 import type { Question } from '../../../shared/schemas/question';
 import type { State } from '../../../shared/schemas/decisions-request';
-import { actorOf, type HandlerDeps, type Handlers } from './index';
+import { actorOf, type Handlers } from './index';
+import type { AuditLog } from '../audit/audit-log';
+import type { CascadePresets } from '../cascade-presets/cascade-presets';
+import type { Catalog } from '../catalog/catalog';
+import type { Datasets } from '../datasets/datasets';
+import type { Calibrations } from '../evaluations/calibration/calibrations';
+import type { EvalReports } from '../evaluations/reports/eval-reports';
+import type { EvalResults } from '../evaluations/results/eval-results';
+import type { EvalRunBook } from '../evaluations/runs/run-book';
+import type { Runs } from '../runs/runs';
 import { auditedCreate, auditedImport } from '../audit/audited';
 import { checkExpected, type RawRow, type ValidRow } from '../datasets/dataset-rows';
 import { lastRunOn } from '../datasets/dataset-fit';
 import { setKey } from '../evaluations/calibration/calibrations';
 import { imageFolderRowsFrom, readRows } from '../datasets/dataset-sources';
-import { estimateRun } from '../evaluations/estimate/estimate';
+import { estimateRun, type EstimateDeps } from '../evaluations/estimate/estimate';
 import { scoreLevel } from '../evaluations/reports/metrics';
 import { resultsCsvHeader, resultsCsvRow, resultLine } from '../evaluations/reports/results-export';
 import type { EVAL_OPERATIONS } from '../../../shared/contract/eval-operations';
-import { addSamples, removeSamples } from '../samples/samples';
+import { addSamples, removeSamples, type SampleDeps } from '../samples/samples';
 import { GatewayError } from '../errors';
 
 type EvalOps = Pick<Handlers, keyof typeof EVAL_OPERATIONS>;
@@ -43,8 +52,21 @@ function expectedFromAnswers(questions: Record<string, Question>, answers: Recor
   return expected;
 }
 
+/** What the operations on datasets and evaluation runs use: the evaluations' parts, the estimate's and the samples' needs, presets and the audit log. */
+export interface EvalDeps extends EstimateDeps, SampleDeps {
+  readonly audit: AuditLog;
+  readonly catalog: Catalog;
+  readonly datasets: Datasets;
+  readonly cascadePresets: CascadePresets;
+  readonly runs: Runs;
+  readonly evalRuns: EvalRunBook;
+  readonly evalResults: EvalResults;
+  readonly evalReports: EvalReports;
+  readonly calibrations: Calibrations;
+}
+
 /** What the estimate says as a run starts, kept with it; null when it cannot say (the start then reports why, if the run cannot start either). */
-async function startingEstimate(core: HandlerDeps, input: Parameters<typeof estimateRun>[1]): Promise<RunEstimate | null> {
+async function startingEstimate(core: EvalDeps, input: Parameters<typeof estimateRun>[1]): Promise<RunEstimate | null> {
   try {
     const e = await estimateRun(core, input);
     return {
@@ -62,7 +84,7 @@ async function startingEstimate(core: HandlerDeps, input: Parameters<typeof esti
 }
 
 /** Datasets and evaluation runs. */
-export function evalHandlers(core: HandlerDeps): EvalOps {
+export function evalHandlers(core: EvalDeps): EvalOps {
   return {
     'datasets.list': async () => core.datasets.list(),
     // Problems name the file the rows came from (`file`), which may differ from the dataset's name.

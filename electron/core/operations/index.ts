@@ -1,13 +1,12 @@
 import type { OperationName } from '../../../shared/contract/names';
 import type { OperationOutput, ParsedOperationInput } from '../../../shared/contract/operations';
 import type { AuditActor } from '../../../shared/schemas/audit';
-import type { Core } from '../core';
-import { appHandlers } from './app';
-import { catalogHandlers } from './catalog';
-import { keyHandlers } from './keys';
-import { inspectorHandlers } from './inspector';
-import { evalHandlers } from './evals';
-import { boxReviewHandlers } from './box-review';
+import { appHandlers, type AppDeps } from './app';
+import { catalogHandlers, type CatalogDeps } from './catalog';
+import { keyHandlers, type KeyDeps } from './keys';
+import { inspectorHandlers, type InspectorDeps } from './inspector';
+import { evalHandlers, type EvalDeps } from './evals';
+import { boxReviewHandlers, type BoxReviewDeps } from './box-review';
 
 /** What an operation knows of its call besides the input: who asked (named in the audit log when it changes something). */
 export interface OperationContext {
@@ -24,10 +23,10 @@ export function actorOf(context: OperationContext | undefined, operation: Operat
   return context.actor;
 }
 
-/** What the inspector operations need from the core. */
-export type HandlerDeps = Omit<Core, 'handlers'>;
+/** What the operations use, each domain's factory naming its own part. */
+export type HandlerDeps = AppDeps & KeyDeps & CatalogDeps & InspectorDeps & EvalDeps & BoxReviewDeps;
 
-/** The implementation of every inspector operation, one module per domain. */
+/** The implementation of every inspector operation, one factory per domain, each given what it uses. */
 export function createHandlers(core: HandlerDeps): Handlers {
   return {
     ...appHandlers(core),

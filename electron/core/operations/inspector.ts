@@ -1,11 +1,22 @@
-import { actorOf, type HandlerDeps, type Handlers } from './index';
+import { actorOf, type Handlers } from './index';
+import type { AuditLog } from '../audit/audit-log';
+import type { BoxItems } from '../boxes/box-items';
+import type { CascadePresets } from '../cascade-presets/cascade-presets';
+import type { Catalog } from '../catalog/catalog';
+import type { Clock } from '../clock';
+import type { Datasets } from '../datasets/datasets';
+import type { QuestionSets } from '../question-sets/question-sets';
+import type { Runs } from '../runs/runs';
+import type { GatewayService } from '../service';
+import type { SettingsStore } from '../settings/settings';
+import type { CatalogFile } from '../../../shared/schemas/catalog';
 import { DecisionsRequestSchema } from '../../../shared/schemas/decisions-request';
 import { summarizeIssues } from '../../../shared/contract/result';
 import { GatewayError } from '../errors';
 import { knownModel, stagesFromCascadeField, withoutCascade } from '../public-api/cascade-request';
 import { validateCatalogFile } from '../catalog/catalog-file';
 import { exportCatalogFile } from './catalog';
-import { checkDatasets, exportDatasets, importDatasets } from '../datasets/dataset-backup';
+import { checkDatasets, type DatasetBackup } from '../datasets/dataset-backup';
 
 type InspectorOps = Pick<
   Handlers,
@@ -29,7 +40,24 @@ type InspectorOps = Pick<
 >;
 
 /** Question sets and runs: what analysts compose, run and compare. */
-export function inspectorHandlers(core: HandlerDeps): InspectorOps {
+/** What the inspector's operations use: sets, presets, runs, box items, the backup's parts and the audit log. */
+export interface InspectorDeps {
+  readonly clock: Clock;
+  readonly audit: AuditLog;
+  readonly catalog: Catalog;
+  readonly settings: SettingsStore;
+  readonly questionSets: QuestionSets;
+  readonly cascadePresets: CascadePresets;
+  readonly runs: Runs;
+  readonly boxItems: BoxItems;
+  readonly datasets: Datasets;
+  readonly datasetBackup: DatasetBackup;
+  service(): GatewayService;
+  refreshSandbox(): Promise<void>;
+  replaceCatalogFile(file: CatalogFile): Promise<void>;
+}
+
+export function inspectorHandlers(core: InspectorDeps): InspectorOps {
   return {
     'sets.list': async () => core.questionSets.list(),
     'sets.get': async ({ id }) => core.questionSets.get(id),
@@ -88,7 +116,7 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
         }),
       ),
       box_items: (await core.boxItems.list()).map(({ id: _id, created_at: _c, ...item }) => item),
-      datasets: await collectAll(exportDatasets(core.storage.boxes, core.datasets)),
+      datasets: await collectAll(core.datasetBackup.export()),
     }),
     'backup.import': async ({ backup }) => {
       // Check every part before changing anything, so a bad backup leaves everything as it was.
@@ -125,7 +153,7 @@ export function inspectorHandlers(core: HandlerDeps): InspectorOps {
         if (item.stale) await core.boxItems.update((await core.boxItems.update(added.id, reviewed)).id, ran);
         else await core.boxItems.update((await core.boxItems.update(added.id, ran)).id, reviewed);
       }
-      const datasets = await importDatasets(core.storage.boxes, core.clock, core.datasets, backup.datasets);
+      const datasets = await core.datasetBackup.import(backup.datasets);
       return { question_sets: sets.length, box_items: backup.box_items.length, catalog_endpoints: catalog.endpoints.length, datasets };
     },
   };

@@ -1,7 +1,15 @@
 import { encodeBoundKey, originOf } from '../keys/bound-key';
 import { GatewayError } from '../errors';
 import { SecretStoreError } from '../keys/secret-store';
-import { actorOf, type HandlerDeps, type Handlers } from './index';
+import { actorOf, type Handlers } from './index';
+import type { ApiKeys } from '../keys/api-keys';
+import type { AuditLog } from '../audit/audit-log';
+import type { Catalog } from '../catalog/catalog';
+import type { DiscoveryResult } from '../catalog/discovery';
+import type { KeyManagement } from '../keys/key-management';
+import type { ProviderKeys } from '../keys/provider-keys';
+import type { SecretStore } from '../keys/secret-store';
+import type { SettingsStore } from '../settings/settings';
 import { REMOTE_KEY_SECRET } from '../service';
 
 type KeyOps = Pick<
@@ -18,7 +26,21 @@ type KeyOps = Pick<
   | 'audit.list'
 >;
 
-export function keyHandlers(core: HandlerDeps): KeyOps {
+/** What the operations on keys use: the providers' keys and what discovery found, the remote gateway's key, API keys and their audit log. */
+export interface KeyDeps {
+  readonly options: { readonly secrets: SecretStore };
+  readonly catalog: Catalog;
+  readonly providerKeys: ProviderKeys;
+  readonly settings: SettingsStore;
+  readonly apiKeys: ApiKeys;
+  readonly keyManagement: KeyManagement;
+  readonly audit: AuditLog;
+  discoveryResults(): ReadonlyMap<string, DiscoveryResult>;
+  refreshSandbox(): Promise<void>;
+  refreshDiscovery(): Promise<DiscoveryResult[]>;
+}
+
+export function keyHandlers(core: KeyDeps): KeyOps {
   const keyedProvider = (slug: string) => {
     const provider = core.catalog.provider(slug);
     if (provider.simulated || provider.local) throw new GatewayError('bad_request', `${provider.name} needs no key`);

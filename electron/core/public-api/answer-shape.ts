@@ -1,10 +1,13 @@
 import { characterCount, MAX_SESSION_ID_LENGTH, type DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import type { CancelSignal } from '../cancel';
-import type { Core } from '../core';
+import type { CascadePresets } from '../cascade-presets/cascade-presets';
+import type { Catalog } from '../catalog/catalog';
+import type { ImageFetchOptions } from '../decisions/image-fetch';
+import type { SettingsStore } from '../settings/settings';
 import { GatewayError } from '../errors';
 import type { VerifiedKey } from '../keys/api-keys';
 import { knownModel } from './cascade-request';
-import { answerApiCall, type ApiCallAnswer } from './decisions-call';
+import { answerApiCall, type ApiCallAnswer, type ApiCallDeps } from './decisions-call';
 import type { PublicShape } from './shape';
 
 /** A public Decisions call as HTTP hands it over, once the caller is admitted and its body read as JSON. */
@@ -18,12 +21,20 @@ export interface ShapeRequest {
   signal: CancelSignal | undefined;
 }
 
+/** What answering a call in its shape uses of the core: reading the body (presets, known models, image settings) and the call itself. */
+export interface ShapeDeps extends ApiCallDeps {
+  readonly options: { readonly imageFetch?: ImageFetchOptions | undefined };
+  readonly settings: SettingsStore;
+  readonly catalog: Catalog;
+  readonly cascadePresets: CascadePresets;
+}
+
 /**
  * Answers one public Decisions call in its shape: the body read by the shape, the call answered by
  * the core (credit, charge, request log, trace: decisions-call.ts), the answer written back by the
  * shape. Every route and the direct lane come through here, so they answer alike.
  */
-export async function answerShape(core: Core, shape: PublicShape, call: ShapeRequest): Promise<{ body: unknown; settle: ApiCallAnswer['settle'] }> {
+export async function answerShape(core: ShapeDeps, shape: PublicShape, call: ShapeRequest): Promise<{ body: unknown; settle: ApiCallAnswer['settle'] }> {
   const parsed = await shape.parse(call.json, {
     presets: core.cascadePresets,
     knownModel: knownModel(core),

@@ -1,13 +1,15 @@
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import type { DecisionsResponse } from '../../../shared/schemas/decisions-response';
 import type { CancelSignal } from '../cancel';
-import type { Core } from '../core';
+import type { Clock } from '../clock';
 import { usageOf } from '../decisions/usage';
 import { GatewayError } from '../errors';
-import type { Reservation } from '../keys/admission/admission';
-import type { Answered } from '../service';
+import type { Admission, Reservation } from '../keys/admission/admission';
+import type { SpendLedger } from '../keys/spend-ledger';
+import type { OtlpExporter } from '../trace/otlp';
+import type { Answered, GatewayService } from '../service';
 import type { CascadeRecord, StagePlan } from '../decisions/stages';
-import type { RequestLogEntry } from './request-log';
+import type { RequestLog, RequestLogEntry } from './request-log';
 
 export interface ApiCall {
   request: DecisionsRequest;
@@ -38,6 +40,16 @@ export interface ApiCallAnswer {
   cascade: CascadeRecord | null;
 }
 
+/** What answering a call uses of the core: who is admitted, the service that answers, the request log, the spend and the trace. */
+export interface ApiCallDeps {
+  readonly clock: Clock;
+  readonly admission: Admission;
+  service(): GatewayService;
+  readonly requestLog: RequestLog;
+  readonly spend: SpendLedger;
+  readonly tracer: OtlpExporter;
+}
+
 const spanOf = (request: DecisionsRequest, sessionId: string | null, startMs: number, endMs: number) => ({
   trace: request.trace,
   model: request.model,
@@ -54,7 +66,7 @@ const spanOf = (request: DecisionsRequest, sessionId: string | null, startMs: nu
  * too), so no answer leaves uncharged and no charge stands without its log line; its span traced
  * once the answer has left.
  */
-export async function answerApiCall(core: Core, call: ApiCall): Promise<ApiCallAnswer> {
+export async function answerApiCall(core: ApiCallDeps, call: ApiCall): Promise<ApiCallAnswer> {
   const { request, sessionId } = call;
   const keyId = call.keyId;
   core.admission.onDecision(keyId);

@@ -5,10 +5,7 @@ import { parseArgs } from 'node:util';
 import { summarizeIssues } from '../../../shared/contract/result';
 import { DecisionsRequestSchema, type DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import type { Question } from '../../../shared/schemas/question';
-import { formatOf } from '../../core/datasets/dataset-sources';
-import { onThresholdGrid } from '../../core/evaluations/reports/at-threshold';
-import { parseGates, parseRegressionMetrics, type GateSpec } from '../../core/evaluations/reports/gate-specs';
-import { MIN_FINAL_N } from '../../core/evaluations/reports/report';
+import { formatOf, onThresholdGrid, parseGates, parseRegressionMetrics, type GateSpec, MIN_FINAL_N } from '../../core';
 import { bad } from './bad-input';
 import { cascadeOption, type CascadeOption } from './cascade';
 

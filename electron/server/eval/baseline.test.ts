@@ -1,8 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore } from '../../core/create-core';
-import { FileSecretStore, ownerOnlyFileCodec } from '../../core/keys/secret-store';
+import { createCore, FileSecretStore, ownerOnlyFileCodec } from '../../core';
 import { buildEvalCommand, reportSchema, runCommand } from '../../test-support/eval-command';
 import { LogprobProvider, logprobCatalog } from '../../test-support/logprob-provider';
 import { tempDir } from '../../test-support/temp-core';

@@ -8,10 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
-import type { BaselineSource } from '../../core/evaluations/reports/ci-report';
-import type { Core } from '../../core/core';
-import { setKey } from '../../core/evaluations/calibration/calibrations';
-import { isoTime } from '../../core/clock';
+import { type BaselineSource, type Core, type FinishedResult, type StoredEvalRun, setKey, isoTime } from '../../core';
 import { bad } from './bad-input';
 import { readResultsFile, type ResultsFile } from './results-file';
 
@@ -83,7 +80,7 @@ async function storeFileRun(
   if (!file.run) notes.push(`${file.name} does not record the questions its run asked; they are taken to be this run's.`);
   const now = isoTime(core.clock);
   const id = `eval-${randomUUID()}`;
-  await core.storage.evalRuns.addRun({
+  const run: StoredEvalRun = {
     id,
     name: `${file.run?.name ?? file.name} (baseline from ${file.name})`,
     dataset_id: datasetId,
@@ -99,7 +96,8 @@ async function storeFileRun(
     calibrations: null,
     baseline_id: null,
     estimate: null,
-  });
+  };
+  const results: FinishedResult[] = [];
   let missing = 0;
   let relabelled = 0;
   for (const l of file.lines) {
@@ -131,9 +129,10 @@ async function storeFileRun(
         provider: l.provider ?? null,
         error: null,
       };
-      await core.storage.evalWork.putAnswer(id, answer, { replace: false });
-    } else await core.storage.evalWork.putFailure(id, { ...common, error: l.error ?? 'failed', retryable: false });
+      results.push({ answer });
+    } else results.push({ failure: { ...common, error: l.error ?? 'failed', retryable: false } });
   }
+  await core.evalRuns.addFinished(run, results);
   if (missing) notes.push(`${missing} of its results are of items not in this dataset: left out.`);
   if (relabelled) notes.push(`${relabelled} of its results had other expected answers than this dataset's: both runs are judged by this dataset's.`);
   return { baselineId: id, source: { source: 'file', file: file.name, notes } };

@@ -1,5 +1,5 @@
 import type { EvalEstimate } from '../../../shared/schemas/evaluation';
-import { usdText } from '../../core/evaluations/sending/budget';
+import { usdText } from '../../core';
 import { bad } from './bad-input';
 
 /**

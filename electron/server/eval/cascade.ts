@@ -1,6 +1,5 @@
 /** --cascade FIRST,SECOND with its question and target: read, checked, and the curve printed. */
-import { pickPoint } from '../../core/evaluations/reports/cascade-curve';
-import { formatCurve } from '../../core/evaluations/reports/cascade-curve-text';
+import { formatCurve, pickPoint } from '../../core';
 import type { CascadeCurve, CascadeTarget } from '../../../shared/schemas/cascade-curve';
 import { bad } from './bad-input';
 

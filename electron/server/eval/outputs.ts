@@ -1,10 +1,6 @@
 /** The report written where it was asked for: files, stdout, and the GitHub step summary. Every file is written before the command exits, whatever its code. */
 import { appendFileSync, createWriteStream, existsSync, statSync, writeFileSync } from 'node:fs';
-import type { Core } from '../../core/core';
-import type { CiReport } from '../../core/evaluations/reports/ci-report';
-import { junitXml } from '../../core/evaluations/reports/junit';
-import { markdownSummary, SUMMARY_LIMIT } from '../../core/evaluations/reports/markdown';
-import { formatTable, resultLine } from '../../core/evaluations/reports/results-export';
+import { type Core, type CiReport, junitXml, markdownSummary, SUMMARY_LIMIT, formatTable, resultLine } from '../../core';
 import type { EvalReport } from '../../../shared/schemas/evaluation';
 import { withRecordedRun, type RecordedRun } from './results-file';
 

@@ -1,5 +1,5 @@
 import type { EvalRun } from '../../../shared/schemas/evaluation';
-import { usdText } from '../../core/evaluations/sending/budget';
+import { usdText } from '../../core';
 
 /** One line of progress on stderr: items done and failed, spend, time left, and a wait on a 429 when there is one. */
 export function progressBar(run: EvalRun): string {

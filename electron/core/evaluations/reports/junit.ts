@@ -7,9 +7,13 @@
  * skipped. A run that did not complete is an error of its own. Text that XML 1.0 cannot hold (C0
  * controls other than tab, line feed and carriage return) is dropped by the writer.
  */
-import { create } from 'xmlbuilder2';
+import type * as XmlBuilder from 'xmlbuilder2';
+import { onFirstUse } from '../../on-first-use';
 import type { CiReport } from './ci-report';
 import type { GateResult } from './gates';
+
+/** Loaded with the first report written as XML: a server that never writes one never holds it. */
+const xmlbuilder = onFirstUse<typeof XmlBuilder>('xmlbuilder2');
 
 const classOf = (g: GateResult) => `verdict.${g.model}.${g.question ?? 'model'}`;
 
@@ -27,7 +31,7 @@ function details(g: GateResult): string {
 }
 
 export function junitXml(report: CiReport, options: { allowInsufficient: boolean }): string {
-  const doc = create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: '' });
+  const doc = xmlbuilder().create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: '' });
   const count = (gates: readonly GateResult[]) => ({
     failures: gates.filter((g) => g.status === 'fail' || (g.status === 'insufficient' && !options.allowInsufficient)).length,
     skipped: gates.filter((g) => g.status === 'insufficient' && options.allowInsufficient).length,

@@ -18,6 +18,7 @@ import { runExpectation } from '../estimate/refine';
 import type { EvalResults } from '../results/eval-results';
 import { MAX_ITEM_TRIES } from '../sending/eval-runner';
 import type { RunSender } from '../sending/run-sender';
+import type { EvalWorkStorage, NewEvalFailure, NewEvalResult } from '../sending/storage';
 import type { EvalRunStorage, StoredEvalRun } from './storage';
 import { storedRun } from './stored-run';
 
@@ -26,10 +27,15 @@ export interface EvalRunBookDeps {
   /** Counts, failures to retry and answered items, for each run's progress and refined cost. */
   results: Pick<EvalResults, 'counts' | 'retryableCount' | 'answeredByVariant'>;
   sender: RunSender;
+  /** Where a run made elsewhere puts its results (`addFinished`). */
+  work: Pick<EvalWorkStorage, 'putAnswer' | 'putFailure'>;
   calibrations: Pick<Calibrations, 'forRun'>;
   datasets: Datasets;
   clock: Clock;
 }
+
+/** One result of a run made elsewhere: an answer, or a failure. */
+export type FinishedResult = { answer: NewEvalResult } | { failure: NewEvalFailure };
 
 /** Evaluation runs: started, paused, resumed (after a restart too), cancelled, sent again in part, and shown with their progress. */
 export class EvalRunBook {
@@ -209,6 +215,18 @@ export class EvalRunBook {
   }
 
   /** Takes up runs that were running when their sender stopped, and keeps doing so (RunSender). */
+  /**
+   * A run made elsewhere (the eval command's baseline from a results file), stored as it is with its
+   * results in their order; nothing is sent.
+   */
+  async addFinished(run: StoredEvalRun, results: Iterable<FinishedResult>): Promise<void> {
+    await this.deps.runs.addRun(run);
+    for (const r of results) {
+      if ('answer' in r) await this.deps.work.putAnswer(run.id, r.answer, { replace: false });
+      else await this.deps.work.putFailure(run.id, r.failure);
+    }
+  }
+
   resumeInterrupted(): Promise<number> {
     return this.deps.sender.resumeInterrupted();
   }
