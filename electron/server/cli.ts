@@ -93,8 +93,11 @@ function parsePort(value: string): number {
   return port;
 }
 
-async function main(argv: string[]): Promise<void> {
-  const { values, positionals } = (() => {
+type CommandValues = ReturnType<typeof parseCommandLine>['values'];
+
+/** The command line, read by node:util's parseArgs; a mistake in it ends the process with the usage. */
+function parseCommandLine(argv: string[]) {
+  return (() => {
     try {
       return parseArgs({
         args: argv,
@@ -128,11 +131,10 @@ async function main(argv: string[]): Promise<void> {
       return fail((error as Error).message);
     }
   })();
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
-  const dataDir = values['data-dir'] ?? defaultDataDir();
+}
+
+/** Where a team keeps its data and shared limits, from the options and their environment variables; each mistake ends the process naming it. */
+function storeSettings(values: CommandValues, dataDir: string) {
   // A team's shared store: every domain's data on this PostgreSQL server instead of the data directory's SQLite file.
   const database = values.database ?? process.env['VERDICT_DATABASE_URL'] ?? undefined;
   if (database !== undefined && !isPostgresUrl(database))
@@ -164,19 +166,11 @@ async function main(argv: string[]): Promise<void> {
     fail(`--redis-fallback (or VERDICT_REDIS_FALLBACK) must be "refuse" or "local", not "${fallback}"`);
   if (fallback !== undefined && redis === undefined)
     fail('--redis-fallback says what to do while Redis is away: name Redis too (--redis redis://… or VERDICT_REDIS_URL)');
-  // Traces for the operator's collector, named by the standard OpenTelemetry variables.
-  const otlp = collectorFromEnv(process.env);
-  if (otlp.problem) fail(otlp.problem);
-  if (positionals[0] === 'keys') {
-    await runKeys(positionals.slice(1), dataDir, database, values);
-    return;
-  }
-  if (positionals[0] === 'store') {
-    process.exitCode = await runStoreCommand(positionals.slice(1), values);
-    return;
-  }
-  if (positionals.length > 0) fail(`Unknown command "${positionals.join(' ')}"`);
+  return { database, redis, pool, listenUrl, redisTimeoutMs, fallback: fallback as 'refuse' | 'local' | undefined };
+}
 
+/** How the server listens and stops, from the options and their environment variables. */
+function serveSettings(values: CommandValues) {
   const bodyLimit = values['body-limit'] ?? process.env['VERDICT_BODY_LIMIT'];
   const bodyLimitBytes = bodyLimit === undefined ? undefined : Number(bodyLimit);
   if (bodyLimitBytes !== undefined && (!Number.isInteger(bodyLimitBytes) || bodyLimitBytes < 1024)) {
@@ -197,6 +191,45 @@ async function main(argv: string[]): Promise<void> {
   if (!Number.isFinite(noticeMs) || noticeMs < 0)
     fail(`VERDICT_DRAIN_NOTICE_SECONDS must be a number of seconds, not "${process.env['VERDICT_DRAIN_NOTICE_SECONDS']}"`);
   const port = parsePort(values.port ?? process.env['VERDICT_PORT'] ?? '8787');
+  return { bodyLimitBytes, host, allowedHosts, drainMs, noticeMs, port };
+}
+
+/** A server that could not start: the reason alone (not a mistake in the command line, so no usage), and exit status 2. */
+function startFailed(error: Error, dataDir: string): never {
+  // Not a mistake in the command line: the reason alone, without the usage.
+  const malformed = /malformed|not a database/i.test(error.message) && !error.message.startsWith('The data file');
+  process.stderr.write(
+    `${
+      malformed
+        ? `The data file ${join(dataDir, DATABASE_FILE)} cannot be read as a Verdict database (SQLite says: ${error.message}). It was left as it is; restore it from a backup, or move it aside to start with an empty one.`
+        : error.message
+    }\n`,
+  );
+  process.exit(2);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseCommandLine(argv);
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const dataDir = values['data-dir'] ?? defaultDataDir();
+  const { database, redis, pool, listenUrl, redisTimeoutMs, fallback } = storeSettings(values, dataDir);
+  // Traces for the operator's collector, named by the standard OpenTelemetry variables.
+  const otlp = collectorFromEnv(process.env);
+  if (otlp.problem) fail(otlp.problem);
+  if (positionals[0] === 'keys') {
+    await runKeys(positionals.slice(1), dataDir, database, values);
+    return;
+  }
+  if (positionals[0] === 'store') {
+    process.exitCode = await runStoreCommand(positionals.slice(1), values);
+    return;
+  }
+  if (positionals.length > 0) fail(`Unknown command "${positionals.join(' ')}"`);
+
+  const { bodyLimitBytes, host, allowedHosts, drainMs, noticeMs, port } = serveSettings(values);
   const connections = connectionSettings(values);
   const running = await startServer({
     connections,
@@ -215,18 +248,7 @@ async function main(argv: string[]): Promise<void> {
     logger: createLogger(),
     ...(bodyLimitBytes ? { bodyLimitBytes } : {}),
     ...sandboxOptions(),
-  }).catch((error: Error) => {
-    // Not a mistake in the command line: the reason alone, without the usage.
-    const malformed = /malformed|not a database/i.test(error.message) && !error.message.startsWith('The data file');
-    process.stderr.write(
-      `${
-        malformed
-          ? `The data file ${join(dataDir, DATABASE_FILE)} cannot be read as a Verdict database (SQLite says: ${error.message}). It was left as it is; restore it from a backup, or move it aside to start with an empty one.`
-          : error.message
-      }\n`,
-    );
-    process.exit(2);
-  });
+  }).catch((error: Error) => startFailed(error, dataDir));
 
   const lines = serverBanner({
     url: running.url,
