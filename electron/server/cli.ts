@@ -1,4 +1,4 @@
-import { collectorFromEnv, createCore, DATABASE_FILE, FileSecretStore, ownerOnlyFileCodec, createLogger, isPostgresUrl, redactUrl } from '../core';
+import { collectorFromEnv, createCore, type Core, DATABASE_FILE, FileSecretStore, ownerOnlyFileCodec, createLogger, isPostgresUrl, redactUrl } from '../core';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -270,12 +270,32 @@ async function main(argv: string[]): Promise<void> {
 /** What the keys commands change is logged as done on the command line (whoever can run them holds the data). */
 const COMMAND_LINE: AuditActor = { kind: 'command_line' };
 
-async function runKeys(
-  args: string[],
-  dataDir: string,
-  database: string | undefined,
-  values: { name?: string | undefined; kind?: string | undefined; 'credit-limit'?: string | undefined; 'rate-limit'?: string | undefined },
-): Promise<void> {
+/** The options the keys commands read. */
+type KeyOptions = { name?: string | undefined; kind?: string | undefined; 'credit-limit'?: string | undefined; 'rate-limit'?: string | undefined };
+
+/** `keys create`: the key made with its limits, shown once. */
+async function createKey(core: Core, values: KeyOptions): Promise<void> {
+  if (!values.name) fail('keys create needs --name');
+  const kind = ApiKeyKindSchema.safeParse(values.kind ?? 'standard');
+  if (!kind.success) fail(`--kind must be "standard" or "management", not "${values.kind}"`);
+  const limits = ApiKeyCreateInputSchema.safeParse({
+    name: values.name,
+    kind: kind.data,
+    credit_limit: values['credit-limit'] === undefined ? null : Number(values['credit-limit']),
+    rate_limit_rpm: values['rate-limit'] === undefined ? null : Number(values['rate-limit']),
+  });
+  if (!limits.success) fail(`keys create: ${summarizeIssues(limits.error)}`);
+  const created = await core.keyManagement.create(COMMAND_LINE, limits.data);
+  const extra = [
+    created.info.credit_limit !== null ? `credit $${created.info.credit_limit}` : null,
+    created.info.rate_limit_rpm !== null ? `${created.info.rate_limit_rpm} requests/minute` : null,
+  ].filter(Boolean);
+  process.stdout.write(
+    `Created ${created.info.kind} key ${created.info.id} "${created.info.name}"${extra.length ? ` (${extra.join(', ')})` : ''}. It is shown only this once:\n${created.key}\n`,
+  );
+}
+
+async function runKeys(args: string[], dataDir: string, database: string | undefined, values: KeyOptions): Promise<void> {
   // A mistyped --data-dir must not quietly become a new, empty data directory.
   if (database === undefined && !existsSync(join(dataDir, DATABASE_FILE))) {
     fail(
@@ -298,24 +318,7 @@ async function runKeys(
   try {
     const [action, id] = args;
     if (action === 'create') {
-      if (!values.name) fail('keys create needs --name');
-      const kind = ApiKeyKindSchema.safeParse(values.kind ?? 'standard');
-      if (!kind.success) fail(`--kind must be "standard" or "management", not "${values.kind}"`);
-      const limits = ApiKeyCreateInputSchema.safeParse({
-        name: values.name,
-        kind: kind.data,
-        credit_limit: values['credit-limit'] === undefined ? null : Number(values['credit-limit']),
-        rate_limit_rpm: values['rate-limit'] === undefined ? null : Number(values['rate-limit']),
-      });
-      if (!limits.success) fail(`keys create: ${summarizeIssues(limits.error)}`);
-      const created = await core.keyManagement.create(COMMAND_LINE, limits.data);
-      const extra = [
-        created.info.credit_limit !== null ? `credit $${created.info.credit_limit}` : null,
-        created.info.rate_limit_rpm !== null ? `${created.info.rate_limit_rpm} requests/minute` : null,
-      ].filter(Boolean);
-      process.stdout.write(
-        `Created ${created.info.kind} key ${created.info.id} "${created.info.name}"${extra.length ? ` (${extra.join(', ')})` : ''}. It is shown only this once:\n${created.key}\n`,
-      );
+      await createKey(core, values);
     } else if (action === 'list') {
       const keys = await core.apiKeys.list();
       process.stdout.write(keys.length === 0 ? 'No keys yet.\n' : formatKeyTable(keys));
