@@ -86,138 +86,157 @@ export function openApiDocument(version: string): JsonSchema {
     security: [{ bearer: [] }],
     paths: {
       ...Object.fromEntries(SHAPES.map((shape) => [`/api${shape.path}`, { post: decisionOperation(shape) }])),
-      '/api/v1/models': {
-        get: {
-          operationId: 'listModels',
-          summary: "Every model this gateway serves, in the shape of OpenRouter's models list",
-          parameters: [
-            {
-              name: 'output_modalities',
-              in: 'query',
-              required: false,
-              schema: { type: 'string' },
-              description: 'Comma-separated output modalities (text, decisions) or all; text when absent',
-            },
-          ],
-          responses: { '200': json(ref('ModelsList'), 'The models, by id'), ...errors('401', '403', '500') },
-        },
-      },
-      '/api/v1/models/{author}/{slug}/endpoints': {
-        get: {
-          operationId: 'listEndpoints',
-          summary: 'Every endpoint serving a model, with prices, limits and measured figures',
-          parameters: ['author', 'slug'].map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
-          responses: {
-            '200': json({ type: 'object', properties: { data: ref('ModelWithEndpoints') }, required: ['data'] }, 'The model and its endpoints'),
-            ...errors('401', '403', '404', '500'),
-          },
-        },
-      },
-      '/api/v1/endpoints/zdr': {
-        get: {
-          operationId: 'listZdrEndpoints',
-          summary: 'Endpoints that retain no prompts',
-          responses: {
-            '200': json(
-              { type: 'object', properties: { data: { type: 'array', items: ref('ZdrEndpoint') } }, required: ['data'] },
-              'Zero-data-retention endpoints',
-            ),
-            ...errors('401', '403', '500'),
-          },
-        },
-      },
-      '/api/v1/key': {
-        get: {
-          operationId: 'getCurrentKey',
-          summary:
-            "The bearer key's own label, usage (in all, today, this week and this month, UTC), credit limit and what remains of it, and rate limit, as OpenRouter's GET /api/v1/key",
-          responses: {
-            '200': json({ type: 'object', properties: { data: { type: 'object' } }, required: ['data'] }, "The key's figures"),
-            ...errors('401', '500'),
-          },
-        },
-      },
-      '/api/v1/keys': {
-        get: {
-          operationId: 'listKeys',
-          summary: 'API keys (management keys only)',
-          responses: {
-            '200': json({ type: 'object', properties: { data: { type: 'array', items: ref('ApiKey') } }, required: ['data'] }, 'Every key, without secrets'),
-            ...errors('401', '403', '500'),
-          },
-        },
-        post: {
-          operationId: 'createKey',
-          summary: 'Create an API key (management keys only); the key is shown once',
-          requestBody: { required: true, content: { 'application/json': { schema: ref('ApiKeyCreate') } } },
-          responses: {
-            '201': json({ type: 'object', properties: { data: ref('ApiKey'), key: { type: 'string' } }, required: ['data', 'key'] }, 'The new key'),
-            ...errors('400', '401', '403', '500'),
-          },
-        },
-      },
-      '/api/v1/keys/{id}': {
-        delete: {
-          operationId: 'revokeKey',
-          summary: 'Revoke an API key (management keys only)',
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-          responses: {
-            '200': json({ type: 'object', properties: { data: ref('ApiKey') }, required: ['data'] }, 'The revoked key'),
-            ...errors('401', '403', '404', '500'),
-          },
-        },
-        patch: {
-          operationId: 'setKeyLimits',
-          summary: "Change an API key's credit and rate limits (management keys only; null: no limit); logged in the audit log",
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-          requestBody: { required: true, content: { 'application/json': { schema: ref('ApiKeyLimits') } } },
-          responses: {
-            '200': json({ type: 'object', properties: { data: ref('ApiKey') }, required: ['data'] }, 'The key with its new limits'),
-            ...errors('400', '401', '403', '404', '500'),
-          },
-        },
-      },
-      '/api/v1/audit': {
-        get: {
-          operationId: 'auditLog',
-          summary: 'Who created, changed or revoked keys, limits, sets and datasets, newest first (management keys only)',
-          parameters: ['offset', 'limit', 'actor_kind', 'actor_key_id', 'target_kind'].map((name) => ({
-            name,
-            in: 'query',
-            required: false,
-            schema: name === 'offset' || name === 'limit' ? { type: 'integer' } : { type: 'string' },
-          })),
-          responses: {
-            '200': json({ type: 'object', properties: { data: ref('AuditPage') }, required: ['data'] }, 'A page of the audit log'),
-            ...errors('400', '401', '403', '500'),
-          },
-        },
-      },
+      ...listingPaths(),
+      ...keyPaths(),
       '/api/v1/openapi.json': {
         get: { operationId: 'openApi', summary: 'This document', security: [], responses: { '200': json({ type: 'object' }, 'The OpenAPI document') } },
       },
     },
-    components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' } },
-      schemas: {
-        DecisionsRequest: jsonSchema(DecisionsRequestSchema, 'input'),
-        DecisionsResponse: jsonSchema(DecisionsResponseSchema, 'output'),
-        ModelWithEndpoints: jsonSchema(ModelWithEndpointsSchema, 'output'),
-        ModelsList: jsonSchema(ModelsListSchema, 'output'),
-        ZdrEndpoint: jsonSchema(ZdrEndpointSchema, 'output'),
-        ApiKey: jsonSchema(ApiKeyInfoSchema, 'output'),
-        ApiKeyCreate: jsonSchema(ApiKeyCreateInputSchema, 'input'),
-        ApiKeyLimits: jsonSchema(ApiKeyLimitsInputSchema, 'input'),
-        AuditPage: jsonSchema(AuditPageSchema, 'output'),
-        ErrorEnvelope: jsonSchema(ErrorEnvelopeSchema, 'output'),
-        OpenAiDecisionRequest: jsonSchema(OpenAiDecisionRequestSchema, 'input'),
-        OpenAiDecision: jsonSchema(OpenAiDecisionSchema, 'output'),
-        OpenAiError: jsonSchema(OpenAiErrorBodySchema, 'output'),
-        GatewayDecisionRequest: jsonSchema(GatewayDecisionRequestSchema, 'input'),
-        GatewayDecision: jsonSchema(GatewayDecisionResponseSchema, 'output'),
-        GatewayError: jsonSchema(GatewayErrorBodySchema, 'output'),
+    components: components(),
+  };
+  return built;
+}
+
+/** The listings: models, a model's endpoints, and the ZDR endpoints. */
+function listingPaths(): Record<string, JsonSchema> {
+  return {
+    '/api/v1/models': {
+      get: {
+        operationId: 'listModels',
+        summary: "Every model this gateway serves, in the shape of OpenRouter's models list",
+        parameters: [
+          {
+            name: 'output_modalities',
+            in: 'query',
+            required: false,
+            schema: { type: 'string' },
+            description: 'Comma-separated output modalities (text, decisions) or all; text when absent',
+          },
+        ],
+        responses: { '200': json(ref('ModelsList'), 'The models, by id'), ...errors('401', '403', '500') },
+      },
+    },
+    '/api/v1/models/{author}/{slug}/endpoints': {
+      get: {
+        operationId: 'listEndpoints',
+        summary: 'Every endpoint serving a model, with prices, limits and measured figures',
+        parameters: ['author', 'slug'].map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+        responses: {
+          '200': json({ type: 'object', properties: { data: ref('ModelWithEndpoints') }, required: ['data'] }, 'The model and its endpoints'),
+          ...errors('401', '403', '404', '500'),
+        },
+      },
+    },
+    '/api/v1/endpoints/zdr': {
+      get: {
+        operationId: 'listZdrEndpoints',
+        summary: 'Endpoints that retain no prompts',
+        responses: {
+          '200': json(
+            { type: 'object', properties: { data: { type: 'array', items: ref('ZdrEndpoint') } }, required: ['data'] },
+            'Zero-data-retention endpoints',
+          ),
+          ...errors('401', '403', '500'),
+        },
       },
     },
   };
-  return built;
+}
+
+/** The caller's own key, and the management routes: keys, their limits, the audit log. */
+function keyPaths(): Record<string, JsonSchema> {
+  return {
+    '/api/v1/key': {
+      get: {
+        operationId: 'getCurrentKey',
+        summary:
+          "The bearer key's own label, usage (in all, today, this week and this month, UTC), credit limit and what remains of it, and rate limit, as OpenRouter's GET /api/v1/key",
+        responses: {
+          '200': json({ type: 'object', properties: { data: { type: 'object' } }, required: ['data'] }, "The key's figures"),
+          ...errors('401', '500'),
+        },
+      },
+    },
+    '/api/v1/keys': {
+      get: {
+        operationId: 'listKeys',
+        summary: 'API keys (management keys only)',
+        responses: {
+          '200': json({ type: 'object', properties: { data: { type: 'array', items: ref('ApiKey') } }, required: ['data'] }, 'Every key, without secrets'),
+          ...errors('401', '403', '500'),
+        },
+      },
+      post: {
+        operationId: 'createKey',
+        summary: 'Create an API key (management keys only); the key is shown once',
+        requestBody: { required: true, content: { 'application/json': { schema: ref('ApiKeyCreate') } } },
+        responses: {
+          '201': json({ type: 'object', properties: { data: ref('ApiKey'), key: { type: 'string' } }, required: ['data', 'key'] }, 'The new key'),
+          ...errors('400', '401', '403', '500'),
+        },
+      },
+    },
+    '/api/v1/keys/{id}': {
+      delete: {
+        operationId: 'revokeKey',
+        summary: 'Revoke an API key (management keys only)',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: {
+          '200': json({ type: 'object', properties: { data: ref('ApiKey') }, required: ['data'] }, 'The revoked key'),
+          ...errors('401', '403', '404', '500'),
+        },
+      },
+      patch: {
+        operationId: 'setKeyLimits',
+        summary: "Change an API key's credit and rate limits (management keys only; null: no limit); logged in the audit log",
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        requestBody: { required: true, content: { 'application/json': { schema: ref('ApiKeyLimits') } } },
+        responses: {
+          '200': json({ type: 'object', properties: { data: ref('ApiKey') }, required: ['data'] }, 'The key with its new limits'),
+          ...errors('400', '401', '403', '404', '500'),
+        },
+      },
+    },
+    '/api/v1/audit': {
+      get: {
+        operationId: 'auditLog',
+        summary: 'Who created, changed or revoked keys, limits, sets and datasets, newest first (management keys only)',
+        parameters: ['offset', 'limit', 'actor_kind', 'actor_key_id', 'target_kind'].map((name) => ({
+          name,
+          in: 'query',
+          required: false,
+          schema: name === 'offset' || name === 'limit' ? { type: 'integer' } : { type: 'string' },
+        })),
+        responses: {
+          '200': json({ type: 'object', properties: { data: ref('AuditPage') }, required: ['data'] }, 'A page of the audit log'),
+          ...errors('400', '401', '403', '500'),
+        },
+      },
+    },
+  };
+}
+
+/** The security scheme and every schema the paths refer to, from the zod schemas that validate them. */
+function components(): JsonSchema {
+  return {
+    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' } },
+    schemas: {
+      DecisionsRequest: jsonSchema(DecisionsRequestSchema, 'input'),
+      DecisionsResponse: jsonSchema(DecisionsResponseSchema, 'output'),
+      ModelWithEndpoints: jsonSchema(ModelWithEndpointsSchema, 'output'),
+      ModelsList: jsonSchema(ModelsListSchema, 'output'),
+      ZdrEndpoint: jsonSchema(ZdrEndpointSchema, 'output'),
+      ApiKey: jsonSchema(ApiKeyInfoSchema, 'output'),
+      ApiKeyCreate: jsonSchema(ApiKeyCreateInputSchema, 'input'),
+      ApiKeyLimits: jsonSchema(ApiKeyLimitsInputSchema, 'input'),
+      AuditPage: jsonSchema(AuditPageSchema, 'output'),
+      ErrorEnvelope: jsonSchema(ErrorEnvelopeSchema, 'output'),
+      OpenAiDecisionRequest: jsonSchema(OpenAiDecisionRequestSchema, 'input'),
+      OpenAiDecision: jsonSchema(OpenAiDecisionSchema, 'output'),
+      OpenAiError: jsonSchema(OpenAiErrorBodySchema, 'output'),
+      GatewayDecisionRequest: jsonSchema(GatewayDecisionRequestSchema, 'input'),
+      GatewayDecision: jsonSchema(GatewayDecisionResponseSchema, 'output'),
+      GatewayError: jsonSchema(GatewayErrorBodySchema, 'output'),
+    },
+  };
 }
