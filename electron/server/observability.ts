@@ -40,49 +40,8 @@ export interface Observability {
 
 export function observability(core: Core): Observability {
   let draining = false;
-  const made = (): {
-    registry: PromClient.Registry;
-    requests: PromClient.Counter;
-    latency: PromClient.Histogram;
-    refusals: PromClient.Counter;
-    answered: PromClient.Counter;
-    spend: PromClient.Counter;
-  } => {
-    const { Counter, Histogram, Registry, collectDefaultMetrics } = promClient();
-    const registry = new Registry();
-    collectDefaultMetrics({ register: registry, prefix: 'verdict_' });
-    return {
-      registry,
-      requests: new Counter({
-        name: 'verdict_http_requests_total',
-        help: 'API requests answered, by route and status',
-        labelNames: ['route', 'status'],
-        registers: [registry],
-      }),
-      latency: new Histogram({
-        name: 'verdict_http_request_duration_seconds',
-        help: 'Time to answer an API request, by route',
-        labelNames: ['route'],
-        buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
-        registers: [registry],
-      }),
-      refusals: new Counter({
-        name: 'verdict_admission_refusals_total',
-        help: 'API requests refused before they were answered, by reason (key, credit, rate, forbidden, too_large)',
-        labelNames: ['reason'],
-        registers: [registry],
-      }),
-      answered: new Counter({
-        name: 'verdict_decisions_total',
-        help: 'Decisions requests that reached a provider, by provider and outcome (ok, client_error, upstream_error)',
-        labelNames: ['provider', 'outcome'],
-        registers: [registry],
-      }),
-      spend: new Counter({ name: 'verdict_spend_usd_total', help: 'USD charged to API keys by this instance', registers: [registry] }),
-    };
-  };
-  let metrics: ReturnType<typeof made> | null = null;
-  const figures = () => (metrics ??= made());
+  let metrics: Metrics | null = null;
+  const figures = () => (metrics ??= makeMetrics());
   const stop = core.requestLog.onAppend((entry) => {
     const outcome = entry.status < 400 ? 'ok' : entry.status < 500 ? 'client_error' : 'upstream_error';
     const { answered, spend } = figures();
@@ -129,6 +88,65 @@ export function observability(core: Core): Observability {
     }
   };
 
+  const routes = healthRoutes(core, () => draining, figures);
+  return {
+    observe,
+    middleware,
+    routes,
+    close: () => void stop(),
+    drain: () => {
+      draining = true;
+    },
+  };
+}
+
+/** This instance's Prometheus registry: the process's default figures and the gateway's own counters. Made when first asked. */
+function makeMetrics(): {
+  registry: PromClient.Registry;
+  requests: PromClient.Counter;
+  latency: PromClient.Histogram;
+  refusals: PromClient.Counter;
+  answered: PromClient.Counter;
+  spend: PromClient.Counter;
+} {
+  const { Counter, Histogram, Registry, collectDefaultMetrics } = promClient();
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'verdict_' });
+  return {
+    registry,
+    requests: new Counter({
+      name: 'verdict_http_requests_total',
+      help: 'API requests answered, by route and status',
+      labelNames: ['route', 'status'],
+      registers: [registry],
+    }),
+    latency: new Histogram({
+      name: 'verdict_http_request_duration_seconds',
+      help: 'Time to answer an API request, by route',
+      labelNames: ['route'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers: [registry],
+    }),
+    refusals: new Counter({
+      name: 'verdict_admission_refusals_total',
+      help: 'API requests refused before they were answered, by reason (key, credit, rate, forbidden, too_large)',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
+    answered: new Counter({
+      name: 'verdict_decisions_total',
+      help: 'Decisions requests that reached a provider, by provider and outcome (ok, client_error, upstream_error)',
+      labelNames: ['provider', 'outcome'],
+      registers: [registry],
+    }),
+    spend: new Counter({ name: 'verdict_spend_usd_total', help: 'USD charged to API keys by this instance', registers: [registry] }),
+  };
+}
+
+type Metrics = ReturnType<typeof makeMetrics>;
+
+/** /healthz (the process answers), /readyz (its database and shared limits answer, and it is not draining) and /metrics. */
+function healthRoutes(core: Core, draining: () => boolean, figures: () => Metrics): Hono {
   const routes = new Hono();
   routes.get('/healthz', (c) => c.json({ status: 'ok' }));
   routes.get('/readyz', async (c) => {
@@ -142,20 +160,12 @@ export function observability(core: Core): Observability {
     const [database, redis] = await Promise.all([check(core.store.where, () => core.store.ping()), limits ? check(limits, () => core.admission.ping()) : null]);
     // Redis away: keys without limits are still answered (those with limits are refused with 503), so
     // the instance stays in a load balancer's rotation, "degraded"; every instance shares that Redis.
-    const status = draining ? 'draining' : !database.ok ? 'unready' : redis && !redis.ok ? 'degraded' : 'ready';
-    return c.json({ status, database, ...(redis ? { redis } : {}) }, database.ok && !draining ? 200 : 503);
+    const status = draining() ? 'draining' : !database.ok ? 'unready' : redis && !redis.ok ? 'degraded' : 'ready';
+    return c.json({ status, database, ...(redis ? { redis } : {}) }, database.ok && !draining() ? 200 : 503);
   });
   routes.get('/metrics', async (c) => {
     const { registry } = figures();
     return c.body(await registry.metrics(), 200, { 'content-type': registry.contentType });
   });
-  return {
-    observe,
-    middleware,
-    routes,
-    close: () => void stop(),
-    drain: () => {
-      draining = true;
-    },
-  };
+  return routes;
 }
