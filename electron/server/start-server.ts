@@ -4,6 +4,7 @@ import {
   type ImageFetchOptions,
   createCore,
   type Core,
+  type CoreOptions,
   FileSecretStore,
   ownerOnlyFileCodec,
   type Logger,
@@ -14,13 +15,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { checkHost, createServerApp, DEFAULT_BODY_LIMIT_BYTES } from './app';
 import { writeError } from './http-errors';
 import { allowedHostnames } from './hosts';
 import { decisionsLane } from './decisions-lane';
-import { observability } from './observability';
+import { observability, type Observability } from './observability';
 import { defaultConnectionLimits, holdConnections, type ConnectionLimits } from './connections';
 
 export interface StartServerOptions {
@@ -82,23 +83,7 @@ const urlHost = (host: string): string => (host.includes(':') ? `[${host}]` : ho
 /** Starts the headless host: the core, then the HTTP server on host:port. */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const secrets = new FileSecretStore(join(options.dataDir, 'secrets.json'), ownerOnlyFileCodec);
-  const core = await createCore({
-    dataDir: options.dataDir,
-    ...(options.database ? { database: options.database } : {}),
-    ...(options.redis ? { redis: options.redis } : {}),
-    ...(options.redisTimeoutMs ? { redisTimeoutMs: options.redisTimeoutMs } : {}),
-    ...(options.databaseConnections ? { databaseConnections: options.databaseConnections } : {}),
-    ...(options.redisFallback ? { redisFallback: options.redisFallback } : {}),
-    ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}),
-    ...(options.otlp ? { otlp: options.otlp } : {}),
-    secrets,
-    host: 'browser',
-    version: options.version,
-    ...(options.logger ? { logger: options.logger } : {}),
-    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
-    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
-    ...(options.imageFetch ? { imageFetch: options.imageFetch } : {}),
-  });
+  const core = await createCore(coreOptions(options, secrets));
   // Made by one instance only when several start together on an empty database; logged as the command line's (who started the server).
   const initialManagementKey =
     (await core.apiKeys.count()) === 0
@@ -144,21 +129,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   // What Node's parser refuses before any handler runs (a malformed Host, an unknown method, a
   // broken request line) gets the same JSON envelope as every other error, not a bare 400.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket, core));
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port, options.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-  } catch (error) {
-    await core.close();
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new Error(`Port ${options.port} on ${options.host} is already in use; choose another with --port`);
-    if (code === 'EACCES') throw new Error(`No permission to listen on ${options.host}:${options.port}; choose a port above 1023 with --port`);
-    throw error;
-  }
+  await listen(server, options, core);
   const { port } = server.address() as AddressInfo;
   const url = `http://${urlHost(options.host)}:${port}`;
   return {
@@ -173,19 +144,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         });
         if ('closeAllConnections' in server) server.closeAllConnections();
       }),
-    drain: async ({ noticeMs, drainMs }) => {
-      watch.drain();
-      await new Promise((resolve) => setTimeout(resolve, noticeMs));
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Kept-alive connections with nothing in flight go now; the others once their answer is sent.
-      server.closeIdleConnections();
-      const idle = setInterval(() => server.closeIdleConnections(), 100);
-      const late = new Promise<void>((resolve) => setTimeout(resolve, drainMs).unref());
-      await Promise.race([closed, late]);
-      clearInterval(idle);
-      server.closeAllConnections();
-      await core.close();
-    },
+    drain: (timing) => drainServer(server, watch, core, timing),
   };
 }
 
@@ -206,4 +165,59 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, core: C
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
+}
+
+/** The core's options from the server's. */
+function coreOptions(options: StartServerOptions, secrets: FileSecretStore): CoreOptions {
+  return {
+    dataDir: options.dataDir,
+    ...(options.database ? { database: options.database } : {}),
+    ...(options.redis ? { redis: options.redis } : {}),
+    ...(options.redisTimeoutMs ? { redisTimeoutMs: options.redisTimeoutMs } : {}),
+    ...(options.databaseConnections ? { databaseConnections: options.databaseConnections } : {}),
+    ...(options.redisFallback ? { redisFallback: options.redisFallback } : {}),
+    ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}),
+    ...(options.otlp ? { otlp: options.otlp } : {}),
+    secrets,
+    host: 'browser',
+    version: options.version,
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+    ...(options.imageFetch ? { imageFetch: options.imageFetch } : {}),
+  };
+}
+
+/** Listens on host:port; a port taken or not allowed is an error saying so, with the core closed. */
+async function listen(server: Server, options: StartServerOptions, core: Core): Promise<void> {
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await core.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new Error(`Port ${options.port} on ${options.host} is already in use; choose another with --port`);
+    if (code === 'EACCES') throw new Error(`No permission to listen on ${options.host}:${options.port}; choose a port above 1023 with --port`);
+    throw error;
+  }
+}
+
+/** Stops taking new work (/readyz says draining), waits `noticeMs` for a load balancer to notice, lets requests in flight finish for at most `drainMs`, then closes. */
+async function drainServer(server: Server, watch: Observability, core: Core, { noticeMs, drainMs }: { noticeMs: number; drainMs: number }): Promise<void> {
+  watch.drain();
+  await new Promise((resolve) => setTimeout(resolve, noticeMs));
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // Kept-alive connections with nothing in flight go now; the others once their answer is sent.
+  server.closeIdleConnections();
+  const idle = setInterval(() => server.closeIdleConnections(), 100);
+  const late = new Promise<void>((resolve) => setTimeout(resolve, drainMs).unref());
+  await Promise.race([closed, late]);
+  clearInterval(idle);
+  server.closeAllConnections();
+  await core.close();
 }
