@@ -62,6 +62,14 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
       return c.json(body);
     });
 
+  listingRoutes(api, core);
+  managementRoutes(api, core, readJson);
+
+  return api;
+}
+
+/** The listings: models, a model's endpoints, ZDR endpoints, and the bearer key's own figures. */
+function listingRoutes(api: Hono<PublicEnv>, core: Core): void {
   // The models this gateway serves, so a caller can find a valid id (OpenRouter's models-list shape and filter).
   api.get('/v1/models', (c) => {
     const outputs = outputModalitiesFilter(c.req.query('output_modalities'));
@@ -86,7 +94,10 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
     const [info, periods] = await Promise.all([core.apiKeys.stored(id), core.spend.periods(id)]);
     return c.json({ data: currentKey(info && { info, ...periods }) });
   });
+}
 
+/** Keys and the audit log, for management keys; each change names the bearer key as its actor. */
+function managementRoutes(api: Hono<PublicEnv>, core: Core, readJson: (c: Parameters<typeof readBodyText>[0], what: string) => Promise<unknown>): void {
   api.get('/v1/keys', async (c) => {
     requireManagement(c.get('apiKey'));
     return c.json({ data: await core.apiKeys.list() });
@@ -128,6 +139,4 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
     );
     return c.json({ data: await core.audit.list(input) });
   });
-
-  return api;
 }
