@@ -79,117 +79,14 @@ export interface CatalogDeps {
 
 export function catalogHandlers(core: CatalogDeps): CatalogOps {
   return {
-    'models.list': async () => {
-      // A provider's key state is read once, however many of its endpoints there are.
-      const keyed = new Map<string, Promise<boolean>>();
-      const callable = (e: CatalogEndpoint) => {
-        if (e.provider.local || e.provider.simulated) return Promise.resolve(true);
-        let known = keyed.get(e.provider.slug);
-        if (!known) keyed.set(e.provider.slug, (known = core.providerKeys.state(e.provider.slug).then((k) => k.key_set)));
-        return known;
-      };
-      const models = await Promise.all(
-        core.catalog.listModels().map(async (m) => {
-          const endpoints = core.catalog.endpointsOf(m.id);
-          const native = endpoints.filter((e) => e.host !== null).length;
-          const answering = native === 0 ? 'method' : native === endpoints.length ? 'native' : 'both';
-          const callableEndpoints = (await Promise.all(endpoints.map(callable))).filter(Boolean).length;
-          return { ...m, answering, callable_endpoints: callableEndpoints } as const;
-        }),
-      );
-      // Models that can be asked now come first (a fresh machine's first pick works); the order is otherwise kept.
-      return [...models.filter((m) => m.callable_endpoints > 0), ...models.filter((m) => m.callable_endpoints === 0)];
-    },
+    'models.list': () => listModels(core),
     'models.endpoints': async ({ model }) => core.service().listing(model),
     'usage.traffic': async () => trafficProfile(core.runStore, core.evalResults),
     'usage.zdr_cost': async ({ typed }) => zdrCosts(core, await trafficProfile(core.runStore, core.evalResults), typed),
-    'endpoints.details': async ({ model }) => {
-      core.catalog.model(model);
-      return core.catalog.endpointsOf(model).map((e) => {
-        const figures = core.metrics.figures(e.id);
-        return {
-          tag: endpointSlug(e),
-          provider_slug: e.provider.slug,
-          simulated: e.provider.simulated,
-          zdr: e.provider.data_policy.zdr,
-          collects_data: e.provider.data_policy.collects_data,
-          prompt_price: e.prices.prompt,
-          completion_price: e.prices.completion,
-          context_length: e.contextLength,
-          attempts_5m: figures.attempts5m,
-          attempts_30m: figures.attempts30m,
-          attempts_1d: figures.attempts1d,
-          measured_since: ((since) => (since === null ? null : new Date(since).toISOString()))(core.metrics.measuredSince(e.id)),
-          capabilities: capabilityView(e, core.upstreams),
-          host: hostView(e),
-          sources: e.sources,
-          refused: core.upstreams.refusals(e),
-        };
-      });
-    },
+    'endpoints.details': async ({ model }) => endpointDetails(core, model),
     'endpoints.zdr': async () => ({ data: await core.service().zdr() }),
-    'endpoints.probe': async ({ model, calls }) => {
-      let attempts = 0;
-      let failures = 0;
-      // The last reason each endpoint could not be measured, to show beside it.
-      const failed = new Map<string, { tag: string; provider_name: string; reason: string }>();
-      // Endpoints are measured side by side; each one's calls go one after another.
-      await Promise.all(
-        core.catalog.endpointsOf(model).map(async (endpoint) => {
-          for (let i = 0; i < calls; i += 1) {
-            const plan = singleEndpointPlan(endpoint, 'probe');
-            attempts += 1;
-            try {
-              await core.router.run(
-                plan,
-                async (_a, signal) => {
-                  // A host that answers Decisions is measured with the shortest Decisions request: one yes/no question.
-                  if (endpoint.host) {
-                    const result = await core.upstreams.decide(
-                      endpoint,
-                      { state: PROBE_STATE, parts: [{ type: 'text', text: PROBE_STATE }], questions: PROBE_QUESTION, assets: [] },
-                      signal,
-                    );
-                    return { value: null, usage: result.usage, timings: result.timings };
-                  }
-                  const result = await core.upstreams.call(
-                    endpoint,
-                    { messages: [{ role: 'user', content: [{ type: 'text', text: 'Write a short sentence.' }] }], maxTokens: PROBE_NEEDS.completionTokens },
-                    signal,
-                  );
-                  return { value: null, usage: result.usage, timings: result.timings };
-                },
-                { requestId: `probe-${randomUUID()}`, deadlineMs: 30_000, attemptTimeoutMs: 30_000 },
-              );
-            } catch (error) {
-              failures += 1;
-              failed.set(endpoint.id, {
-                tag: endpointSlug(endpoint),
-                provider_name: endpoint.provider.name,
-                reason: error instanceof Error ? error.message : String(error),
-              });
-            }
-          }
-        }),
-      );
-      return { attempts, failures, failed: [...failed.values()] };
-    },
-    'endpoints.uptime': async ({ model, hours }) => {
-      core.catalog.model(model);
-      const step = hours <= 1 ? 1 : 5;
-      return core.catalog.endpointsOf(model).map((e) => ({
-        tag: endpointSlug(e),
-        provider_name: e.provider.name,
-        points: core.metrics.history(e.id, hours * 60, step).map((p) => ({
-          at: new Date(p.at).toISOString(),
-          attempts: p.attempts,
-          // No attempts in a slot: no figure, not 100%.
-          uptime: p.attempts === 0 ? null : Math.round((10_000 * (p.attempts - p.faults)) / p.attempts) / 100,
-          ttft_p50: p.latencyP50,
-          throughput_p50: p.throughputP50,
-        })),
-      }));
-    },
+    'endpoints.probe': async ({ model, calls }) => probeEndpoints(core, model, calls),
+    'endpoints.uptime': async ({ model, hours }) => uptimeHistory(core, model, hours),
     'routing.plan': async ({ model, preferences }) => {
       const plan = core.router.plan(model, preferences ?? undefined, { ...PROBE_NEEDS, parameters: ['logprobs', 'top_logprobs'], completionTokens: 1 });
       return {
@@ -201,22 +98,140 @@ export function catalogHandlers(core: CatalogDeps): CatalogOps {
     'catalog.discover': async () =>
       (await core.refreshDiscovery()).map((r) => ({ provider: r.provider, models: r.models, error: r.error, at: new Date(r.at).toISOString() })),
     'catalog.export': async () => exportCatalogFile(core),
-    'catalog.import': async ({ catalog }) => {
-      const builtIn = core.catalog.listProviders().filter((p) => p.source !== 'file');
-      const file = validateCatalogFile(
-        catalog,
-        new Set(builtIn.map((p) => p.slug)),
-        new Set(
-          core.catalog
-            .listModels()
-            .filter((m) => core.catalog.model(m.id).source !== 'file')
-            .map((m) => m.id),
-        ),
-      );
-      await core.replaceCatalogFile(file);
-      return { providers: file.providers.length, models: file.models.length, endpoints: file.endpoints.length };
-    },
+    'catalog.import': async ({ catalog }) => importCatalog(core, catalog),
   };
+}
+
+/** Every model with how it answers and how many of its endpoints can be called now; callable ones first. */
+async function listModels(core: CatalogDeps) {
+  // A provider's key state is read once, however many of its endpoints there are.
+  const keyed = new Map<string, Promise<boolean>>();
+  const callable = (e: CatalogEndpoint) => {
+    if (e.provider.local || e.provider.simulated) return Promise.resolve(true);
+    let known = keyed.get(e.provider.slug);
+    if (!known) keyed.set(e.provider.slug, (known = core.providerKeys.state(e.provider.slug).then((k) => k.key_set)));
+    return known;
+  };
+  const models = await Promise.all(
+    core.catalog.listModels().map(async (m) => {
+      const endpoints = core.catalog.endpointsOf(m.id);
+      const native = endpoints.filter((e) => e.host !== null).length;
+      const answering = native === 0 ? 'method' : native === endpoints.length ? 'native' : 'both';
+      const callableEndpoints = (await Promise.all(endpoints.map(callable))).filter(Boolean).length;
+      return { ...m, answering, callable_endpoints: callableEndpoints } as const;
+    }),
+  );
+  // Models that can be asked now come first (a fresh machine's first pick works); the order is otherwise kept.
+  return [...models.filter((m) => m.callable_endpoints > 0), ...models.filter((m) => m.callable_endpoints === 0)];
+}
+
+/** Each endpoint of a model with its prices, data policy, measured attempts, capabilities and what it refused. */
+async function endpointDetails(core: CatalogDeps, model: string) {
+  core.catalog.model(model);
+  return core.catalog.endpointsOf(model).map((e) => {
+    const figures = core.metrics.figures(e.id);
+    return {
+      tag: endpointSlug(e),
+      provider_slug: e.provider.slug,
+      simulated: e.provider.simulated,
+      zdr: e.provider.data_policy.zdr,
+      collects_data: e.provider.data_policy.collects_data,
+      prompt_price: e.prices.prompt,
+      completion_price: e.prices.completion,
+      context_length: e.contextLength,
+      attempts_5m: figures.attempts5m,
+      attempts_30m: figures.attempts30m,
+      attempts_1d: figures.attempts1d,
+      measured_since: ((since) => (since === null ? null : new Date(since).toISOString()))(core.metrics.measuredSince(e.id)),
+      capabilities: capabilityView(e, core.upstreams),
+      host: hostView(e),
+      sources: e.sources,
+      refused: core.upstreams.refusals(e),
+    };
+  });
+}
+
+/** Measure now: `calls` real calls to each endpoint of a model (the shortest request it takes), side by side; what failed and why. */
+async function probeEndpoints(core: CatalogDeps, model: string, calls: number) {
+  let attempts = 0;
+  let failures = 0;
+  // The last reason each endpoint could not be measured, to show beside it.
+  const failed = new Map<string, { tag: string; provider_name: string; reason: string }>();
+  // Endpoints are measured side by side; each one's calls go one after another.
+  await Promise.all(
+    core.catalog.endpointsOf(model).map(async (endpoint) => {
+      for (let i = 0; i < calls; i += 1) {
+        const plan = singleEndpointPlan(endpoint, 'probe');
+        attempts += 1;
+        try {
+          await core.router.run(
+            plan,
+            async (_a, signal) => {
+              // A host that answers Decisions is measured with the shortest Decisions request: one yes/no question.
+              if (endpoint.host) {
+                const result = await core.upstreams.decide(
+                  endpoint,
+                  { state: PROBE_STATE, parts: [{ type: 'text', text: PROBE_STATE }], questions: PROBE_QUESTION, assets: [] },
+                  signal,
+                );
+                return { value: null, usage: result.usage, timings: result.timings };
+              }
+              const result = await core.upstreams.call(
+                endpoint,
+                { messages: [{ role: 'user', content: [{ type: 'text', text: 'Write a short sentence.' }] }], maxTokens: PROBE_NEEDS.completionTokens },
+                signal,
+              );
+              return { value: null, usage: result.usage, timings: result.timings };
+            },
+            { requestId: `probe-${randomUUID()}`, deadlineMs: 30_000, attemptTimeoutMs: 30_000 },
+          );
+        } catch (error) {
+          failures += 1;
+          failed.set(endpoint.id, {
+            tag: endpointSlug(endpoint),
+            provider_name: endpoint.provider.name,
+            reason: error instanceof Error ? error.message : String(error),
+          });
+        }
+      }
+    }),
+  );
+  return { attempts, failures, failed: [...failed.values()] };
+}
+
+/** Each endpoint's attempts, uptime, time to first token and throughput over the last `hours`, a point a minute (five for longer spans). */
+async function uptimeHistory(core: CatalogDeps, model: string, hours: number) {
+  core.catalog.model(model);
+  const step = hours <= 1 ? 1 : 5;
+  return core.catalog.endpointsOf(model).map((e) => ({
+    tag: endpointSlug(e),
+    provider_name: e.provider.name,
+    points: core.metrics.history(e.id, hours * 60, step).map((p) => ({
+      at: new Date(p.at).toISOString(),
+      attempts: p.attempts,
+      // No attempts in a slot: no figure, not 100%.
+      uptime: p.attempts === 0 ? null : Math.round((10_000 * (p.attempts - p.faults)) / p.attempts) / 100,
+      ttft_p50: p.latencyP50,
+      throughput_p50: p.throughputP50,
+    })),
+  }));
+}
+
+/** The user's catalog file, checked against what is built in, replacing the one before. */
+async function importCatalog(core: CatalogDeps, catalog: unknown) {
+  const builtIn = core.catalog.listProviders().filter((p) => p.source !== 'file');
+  const file = validateCatalogFile(
+    catalog,
+    new Set(builtIn.map((p) => p.slug)),
+    new Set(
+      core.catalog
+        .listModels()
+        .filter((m) => core.catalog.model(m.id).source !== 'file')
+        .map((m) => m.id),
+    ),
+  );
+  await core.replaceCatalogFile(file);
+  return { providers: file.providers.length, models: file.models.length, endpoints: file.endpoints.length };
 }
 
 /** What a native host takes, from its row. */
