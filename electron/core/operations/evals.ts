@@ -4,6 +4,7 @@ import type { Question } from '../../../shared/schemas/question';
 import type { State } from '../../../shared/schemas/decisions-request';
 import { actorOf, type Handlers } from './index';
 import type { AuditLog } from '../audit/audit-log';
+import type { AuditActor } from '../../../shared/schemas/audit';
 import type { CascadePresets } from '../cascade-presets/cascade-presets';
 import type { Catalog } from '../catalog/catalog';
 import type { Datasets } from '../datasets/datasets';
@@ -85,6 +86,43 @@ async function startingEstimate(core: EvalDeps, input: Parameters<typeof estimat
 
 /** Datasets and evaluation runs. */
 export function evalHandlers(core: EvalDeps): EvalOps {
+  return { ...datasetHandlers(core), ...runHandlers(core), ...presetHandlers(core) };
+}
+
+/** A folder of images as a dataset, with their labels from a CSV or JSON Lines file; a label file with problems imports nothing and says where. */
+async function importImages(
+  core: EvalDeps,
+  { name, images, labels, questions, valid_only }: Parameters<EvalOps['datasets.importImages']>[0],
+  actor: AuditActor,
+) {
+  const labelRows = new Map<string, RawRow>();
+  const problems: RawRow[] = [];
+  if (labels) {
+    for await (const r of readRows(Readable.from([labels.content]), `labels.${labels.format}`, labels.format, { needsState: false })) {
+      if (r.problem) problems.push(r);
+      else labelRows.set(String(r.id), r);
+    }
+  }
+  if (problems.length > 0)
+    return {
+      dataset: null,
+      imported: 0,
+      skipped: problems.length,
+      problems: problems.map((p) => ({ file: p.file, row: p.row, field: p.problem!.field, message: p.problem!.message })),
+    };
+  const report = await core.datasets.import({
+    name,
+    rows: imageFolderRowsFrom(images, labelRows),
+    questions: questions as Record<string, Question>,
+    validOnly: valid_only,
+  });
+  return auditedImport(core.audit, actor, report, { file: `${images.length} images` });
+}
+
+type OpsOf<Prefix extends string> = Pick<EvalOps, Extract<keyof EvalOps, `${Prefix}.${string}`>>;
+
+/** Datasets: import (rows or images), items and their expected answers, export, fit to a set, from inspector runs. */
+function datasetHandlers(core: EvalDeps): OpsOf<'datasets'> {
   return {
     'datasets.list': async () => core.datasets.list(),
     // Problems name the file the rows came from (`file`), which may differ from the dataset's name.
@@ -100,30 +138,7 @@ export function evalHandlers(core: EvalDeps): EvalOps {
         }),
         { file: file ?? name },
       ),
-    'datasets.importImages': async ({ name, images, labels, questions, valid_only }, context) => {
-      const labelRows = new Map<string, RawRow>();
-      const problems: RawRow[] = [];
-      if (labels) {
-        for await (const r of readRows(Readable.from([labels.content]), `labels.${labels.format}`, labels.format, { needsState: false })) {
-          if (r.problem) problems.push(r);
-          else labelRows.set(String(r.id), r);
-        }
-      }
-      if (problems.length > 0)
-        return {
-          dataset: null,
-          imported: 0,
-          skipped: problems.length,
-          problems: problems.map((p) => ({ file: p.file, row: p.row, field: p.problem!.field, message: p.problem!.message })),
-        };
-      const report = await core.datasets.import({
-        name,
-        rows: imageFolderRowsFrom(images, labelRows),
-        questions: questions as Record<string, Question>,
-        validOnly: valid_only,
-      });
-      return auditedImport(core.audit, actorOf(context, 'datasets.importImages'), report, { file: `${images.length} images` });
-    },
+    'datasets.importImages': async (input, context) => importImages(core, input, actorOf(context, 'datasets.importImages')),
     'datasets.items': async ({ dataset_id, offset, limit, search }) => core.datasets.items(dataset_id, { offset, limit, search }),
     'datasets.updateExpected': async ({ dataset_id, position, expected, questions }, context) => {
       const actor = actorOf(context, 'datasets.updateExpected');
@@ -168,6 +183,12 @@ export function evalHandlers(core: EvalDeps): EvalOps {
       }
       return auditedCreate(core.audit, actor, await core.datasets.create(name, items), `${run_ids.length} runs`);
     },
+  };
+}
+
+/** Evaluation runs: estimate, start and steer, and what they found (reports, results, calibration, comparison, cascades). */
+function runHandlers(core: EvalDeps): OpsOf<'evals'> {
+  return {
     'evals.estimate': async (input) => estimateRun(core, input),
     'evals.start': async (input) => core.evalRuns.start({ ...input, estimate: await startingEstimate(core, input) }),
     'evals.list': async () => core.evalRuns.list(),
@@ -195,6 +216,12 @@ export function evalHandlers(core: EvalDeps): EvalOps {
     'evals.compare': async ({ id, baseline_id }) => core.evalReports.compare(id, baseline_id),
     'evals.cascadeCurve': async ({ id, first_variant, second_variant, question, family }) =>
       core.evalReports.cascadeCurve(id, { first_variant, second_variant, question, family }),
+  };
+}
+
+/** Cascade presets (their changes in the audit log) and the sample datasets. */
+function presetHandlers(core: EvalDeps): OpsOf<'cascadePresets' | 'samples'> {
+  return {
     'cascadePresets.list': async () => core.cascadePresets.list(),
     'cascadePresets.save': async (input, context) => {
       const actor = actorOf(context, 'cascadePresets.save');
