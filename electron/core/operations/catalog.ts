@@ -219,19 +219,24 @@ async function uptimeHistory(core: CatalogDeps, model: string, hours: number) {
 
 /** The user's catalog file, checked against what is built in, replacing the one before. */
 async function importCatalog(core: CatalogDeps, catalog: unknown) {
-  const builtIn = core.catalog.listProviders().filter((p) => p.source !== 'file');
-  const file = validateCatalogFile(
-    catalog,
+  const file = checkedCatalogFile(core.catalog, catalog);
+  await core.replaceCatalogFile(file);
+  return { providers: file.providers.length, models: file.models.length, endpoints: file.endpoints.length };
+}
+
+/** A user's catalog file, checked: it may add providers and models, never redefine a built-in one. */
+export function checkedCatalogFile(catalog: Catalog, file: unknown): CatalogFile {
+  const builtIn = catalog.listProviders().filter((p) => p.source !== 'file');
+  return validateCatalogFile(
+    file,
     new Set(builtIn.map((p) => p.slug)),
     new Set(
-      core.catalog
+      catalog
         .listModels()
-        .filter((m) => core.catalog.model(m.id).source !== 'file')
+        .filter((m) => catalog.model(m.id).source !== 'file')
         .map((m) => m.id),
     ),
   );
-  await core.replaceCatalogFile(file);
-  return { providers: file.providers.length, models: file.models.length, endpoints: file.endpoints.length };
 }
 
 /** What a native host takes, from its row. */
