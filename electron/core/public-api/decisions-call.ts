@@ -71,24 +71,6 @@ export async function answerApiCall(core: ApiCallDeps, call: ApiCall): Promise<A
   const keyId = call.keyId;
   core.admission.onDecision(keyId);
   const started = core.clock.now();
-  const logged = (status: number, outcome: Answered | null, ended: number, cost: number | null): RequestLogEntry => ({
-    id: call.requestId,
-    created_at: new Date(started).toISOString(),
-    key_id: keyId,
-    session_id: sessionId,
-    user: request.user ?? null,
-    model: request.model,
-    provider: outcome?.response.provider ?? null,
-    endpoint_id: outcome?.endpointId ?? null,
-    status,
-    latency_ms: Math.round((ended - started) * 1000) / 1000,
-    input_tokens: outcome?.response.usage.input_tokens ?? null,
-    output_tokens: outcome?.response.usage.output_tokens ?? null,
-    cost,
-    methods: outcome?.methods ?? null,
-    question_count: Object.keys(request.questions).length,
-    ...(call.route && call.route !== 'alpha' ? { route: call.route } : {}),
-  });
   let reservation: Reservation | null = null;
   // Admitted once the most it can cost is known; this process's own admission answers at once (no await then).
   const admit = (maxCost: () => number) => {
@@ -113,7 +95,7 @@ export async function answerApiCall(core: ApiCallDeps, call: ApiCall): Promise<A
     const cost = usage?.cost ?? null;
     const ended = core.clock.now();
     // The line before the charge: a charge never stands without its line, whenever the process dies.
-    core.requestLog.append(logged(error instanceof GatewayError ? error.status : 500, null, ended, cost));
+    core.requestLog.append(logLine(call, started, error instanceof GatewayError ? error.status : 500, null, ended, cost));
     core.admission.settle(keyId, reservation, cost ?? 0);
     await core.spend.charge(keyId, cost ?? 0, call.requestId);
     if (error instanceof GatewayError) {
@@ -132,7 +114,7 @@ export async function answerApiCall(core: ApiCallDeps, call: ApiCall): Promise<A
   const cost = outcome.response.usage.cost ?? null;
   // The line before the charge, the charge before the answer: a process killed at any moment leaves
   // no charge without its line (a line without its charge only between the two, a few milliseconds).
-  core.requestLog.append(logged(200, outcome, ended, cost));
+  core.requestLog.append(logLine(call, started, 200, outcome, ended, cost));
   core.admission.settle(keyId, reservation, cost ?? 0);
   await core.spend.charge(keyId, cost ?? 0, call.requestId);
   const settle = () => {
@@ -149,4 +131,27 @@ export async function answerApiCall(core: ApiCallDeps, call: ApiCall): Promise<A
     }
   };
   return { response: outcome.response, outcome, settle, cascade };
+}
+
+/** The request log's line for a call: metadata only (never the content, the questions or the answers). */
+function logLine(call: ApiCall, started: number, status: number, outcome: Answered | null, ended: number, cost: number | null): RequestLogEntry {
+  const { request } = call;
+  return {
+    id: call.requestId,
+    created_at: new Date(started).toISOString(),
+    key_id: call.keyId,
+    session_id: call.sessionId,
+    user: request.user ?? null,
+    model: request.model,
+    provider: outcome?.response.provider ?? null,
+    endpoint_id: outcome?.endpointId ?? null,
+    status,
+    latency_ms: Math.round((ended - started) * 1000) / 1000,
+    input_tokens: outcome?.response.usage.input_tokens ?? null,
+    output_tokens: outcome?.response.usage.output_tokens ?? null,
+    cost,
+    methods: outcome?.methods ?? null,
+    question_count: Object.keys(request.questions).length,
+    ...(call.route && call.route !== 'alpha' ? { route: call.route } : {}),
+  };
 }
