@@ -1,9 +1,8 @@
+import { benchCore } from './bench-core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createCore } from '../core/create-core';
-import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
 import { estimateTokens } from '../core/decisions/state';
 import { uncachedInput } from '../core/decisions/usage';
 import { fleetProcess } from './fleet-process';
@@ -59,13 +58,7 @@ const QUESTIONS = {
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'verdict-bench-'));
   const fleet = await fleetProcess(root);
-  const core = await createCore({
-    dataDir,
-    secrets: new FileSecretStore(join(dataDir, 'secrets.json'), ownerOnlyFileCodec),
-    host: 'browser',
-    version: 'bench',
-    discovery: false,
-  });
+  const core = await benchCore(dataDir);
   try {
     await core.replaceCatalogFile(fleet.catalog);
     const model = 'sandbox/baseline-text';

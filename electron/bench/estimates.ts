@@ -1,3 +1,4 @@
+import { benchCore } from './bench-core';
 /**
  * How close the expected cost of a run is to what the run then costs, on the simulated fleet
  * (routing picks endpoints at random by price, skips one that failed in the last 30 s): Evaluations
@@ -13,12 +14,10 @@ import { join } from 'node:path';
 import type { DecisionsRequest } from '../../shared/schemas/decisions-request';
 import type { EvalVariant } from '../../shared/schemas/evaluation';
 import type { Question } from '../../shared/schemas/question';
-import { createCore } from '../core/create-core';
 import type { Core } from '../core';
 import { estimateRun } from '../core/evaluations/estimate/estimate';
 import { percentile } from '../core/evaluations/reports/metrics';
 import { refinedExpectation, type Answered } from '../core/evaluations/estimate/refine';
-import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
 import { SAMPLE_QUESTIONS, SAMPLE_ROWS } from '../core/samples/support-tickets';
 import { pngWithRects } from '../test-support/images';
 import { atMost, fmt, row, type BenchRow } from './report';
@@ -174,14 +173,7 @@ const pct = (v: number) => `${fmt(100 * v, 1)}%`;
 /** A core of its own on the simulated fleet answering at once, in a fresh data directory. */
 async function fleetCore(prefix: string, seed: number, failures: boolean): Promise<{ core: Core; dataDir: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
-  const core = await createCore({
-    dataDir,
-    secrets: new FileSecretStore(join(dataDir, 'secrets.json'), ownerOnlyFileCodec),
-    host: 'browser',
-    version: 'bench',
-    discovery: false,
-    sandbox: { seed, timeScale: 0, failures },
-  });
+  const core = await benchCore(dataDir, { sandbox: { seed, timeScale: 0, failures } });
   return { core, dataDir };
 }
 

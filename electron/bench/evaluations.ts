@@ -1,3 +1,5 @@
+import { benchCore } from './bench-core';
+import type { Core } from '../core';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,8 +8,6 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Question } from '../../shared/schemas/question';
 import type { EvalVariant } from '../../shared/schemas/evaluation';
-import { createCore } from '../core/create-core';
-import { FileSecretStore, ownerOnlyFileCodec } from '../core/keys/secret-store';
 import { fileRows } from '../core/datasets/dataset-sources';
 import { evalReport, type StoredResult } from '../core/evaluations/reports/report';
 import { wireEvaluations } from '../core/evaluations/wire';
@@ -110,7 +110,7 @@ function metricsBench(): BenchRow[] {
   ];
 }
 
-async function importBench(dir: string, core: Awaited<ReturnType<typeof createCore>>): Promise<BenchRow[]> {
+async function importBench(dir: string, core: Core): Promise<BenchRow[]> {
   const n = Number(process.env['BENCH_IMPORT_ITEMS'] ?? 100_000);
   const path = join(dir, 'items.jsonl');
   const out = createWriteStream(path);
@@ -159,7 +159,7 @@ function processCpuMs(pid: number): number | null {
 const RUN_ROUNDS = 3;
 
 /** One run of every item of the dataset: this process's CPU per item, the upstream's, and (when asked) memory. */
-async function timedRun(core: Awaited<ReturnType<typeof createCore>>, datasetId: string, variants: EvalVariant[], upstreamPid: number, watchMemory: boolean) {
+async function timedRun(core: Core, datasetId: string, variants: EvalVariant[], upstreamPid: number, watchMemory: boolean) {
   gc();
   const rssStart = process.memoryUsage().rss;
   let peak = rssStart;
@@ -202,7 +202,7 @@ async function timedRun(core: Awaited<ReturnType<typeof createCore>>, datasetId:
   };
 }
 
-async function runBench(core: Awaited<ReturnType<typeof createCore>>, dir: string, upstreamPid: number): Promise<{ rows: BenchRow[]; detail: string }> {
+async function runBench(core: Core, dir: string, upstreamPid: number): Promise<{ rows: BenchRow[]; detail: string }> {
   const n = Number(process.env['BENCH_EVAL_ITEMS'] ?? 10_000);
   const path = join(dir, 'run.jsonl');
   const out = createWriteStream(path);
@@ -265,7 +265,7 @@ function heapGrowth(view: () => Promise<{ done: number; total: number }>): { sto
 }
 
 /** The runner with answers that cost nothing to make: what an evaluation adds around each request. */
-async function runnerAlone(core: Awaited<ReturnType<typeof createCore>>, datasetId: string, n: number): Promise<BenchRow[]> {
+async function runnerAlone(core: Core, datasetId: string, n: number): Promise<BenchRow[]> {
   const answer = {
     response: {
       answers: {
@@ -321,13 +321,7 @@ async function main(): Promise<void> {
   const { child, catalog } = await fleetProcess(root);
   const rows: BenchRow[] = [];
   const details: string[] = [];
-  const core = await createCore({
-    dataDir,
-    secrets: new FileSecretStore(join(dataDir, 'secrets.json'), ownerOnlyFileCodec),
-    host: 'browser',
-    version: 'bench',
-    discovery: false,
-  });
+  const core = await benchCore(dataDir);
   try {
     await core.replaceCatalogFile(catalog);
     if (measures('metrics')) rows.push(...metricsBench());
