@@ -35,77 +35,140 @@ function verdictText(item: BoxItem, question: string | undefined): string {
 
 const numberOrNull = (v: string) => (v.trim() === '' ? null : Math.min(1, Math.max(0, Number(v))));
 
+/** The model of the run under review whose answers and verdicts are shown. */
+function ModelSelect({ models }: { models: RunModels }) {
+  return (
+    <>
+      <label htmlFor="queue-model">Judged model</label>
+      <select
+        id="queue-model"
+        value={models.variant}
+        title={models.names[models.variant]}
+        onChange={(e) => models.onVariant(Number(e.target.value))}
+        disabled={models.names.length < 2}
+      >
+        {models.names.map((name, i) => (
+          <option key={`${i}-${name}`} value={i}>
+            {name}
+          </option>
+        ))}
+      </select>
+    </>
+  );
+}
+
+/** The IoU range, each end optional. */
+function IouRange({ filter, onFilter }: Pick<Props, 'filter' | 'onFilter'>) {
+  return (
+    <span className="toolbar">
+      <label className="visually-hidden" htmlFor="queue-min-iou">
+        IoU at least
+      </label>
+      <input
+        id="queue-min-iou"
+        type="number"
+        min={0}
+        max={1}
+        step={0.05}
+        placeholder="0"
+        value={filter.minIou ?? ''}
+        onChange={(e) => onFilter({ ...filter, minIou: numberOrNull(e.target.value) })}
+      />
+      to
+      <label className="visually-hidden" htmlFor="queue-max-iou">
+        IoU at most
+      </label>
+      <input
+        id="queue-max-iou"
+        type="number"
+        min={0}
+        max={1}
+        step={0.05}
+        placeholder="1"
+        value={filter.maxIou ?? ''}
+        onChange={(e) => onFilter({ ...filter, maxIou: numberOrNull(e.target.value) })}
+      />
+    </span>
+  );
+}
+
+/** The queue's filters: judged model, verdict, question and IoU range. */
+function QueueFilters({ filter, onFilter, questions, models }: Pick<Props, 'filter' | 'onFilter' | 'questions' | 'models'>) {
+  return (
+    <div className="queue-filters">
+      {models ? <ModelSelect models={models} /> : null}
+      <label htmlFor="queue-verdict">Verdict</label>
+      <select id="queue-verdict" value={filter.verdict} onChange={(e) => onFilter({ ...filter, verdict: e.target.value as VerdictFilter })}>
+        <option value="any">any</option>
+        <option value="unreviewed">not reviewed</option>
+        <option value="accepted">accepted</option>
+        <option value="rejected">rejected</option>
+        <option value="stale">stale (re-run or truth edited since)</option>
+      </select>
+      <label htmlFor="queue-question">Question</label>
+      <select id="queue-question" value={filter.question ?? ''} onChange={(e) => onFilter({ ...filter, question: e.target.value || undefined })}>
+        <option value="">all</option>
+        {questions.map((q) => (
+          <option key={q} value={q}>
+            {q}
+          </option>
+        ))}
+      </select>
+      <span>IoU</span>
+      <IouRange filter={filter} onFilter={onFilter} />
+    </div>
+  );
+}
+
+/** One image of the queue: its thumbnail, name, worst IoU, verdict and whether the verdict is stale. */
+function QueueRow({
+  item: i,
+  position,
+  setSize,
+  current,
+  onSelect,
+  question,
+  threshold,
+  source,
+  loadImage,
+}: Pick<Props, 'onSelect' | 'threshold' | 'source' | 'loadImage'> & {
+  item: BoxItem;
+  position: number;
+  setSize: number;
+  current: boolean;
+  question: string | undefined;
+}) {
+  const score = worstIou(i, question);
+  return (
+    <li aria-current={current ? 'true' : undefined} aria-posinset={position + 1} aria-setsize={setSize} style={{ top: position * ROW }}>
+      <button type="button" className="link-button queue-item" onClick={() => onSelect(i.id)}>
+        <Thumbnail key={`${source}:${i.id}`} cacheKey={`${source}:${i.id}`} load={() => loadImage(i.id)} />
+        <span className="queue-text">
+          <strong>{i.name}</strong>
+          <span className="small">
+            {score === null ? (
+              <span className="muted">{i.truth.length === 0 ? 'no ground truth' : 'not run'}</span>
+            ) : (
+              <span className={score >= threshold ? 'text-ok' : 'text-error'}>IoU {score.toFixed(2)}</span>
+            )}
+            {verdictText(i, question)}
+          </span>
+          {i.stale ? (
+            <span className="small text-stale" data-testid="queue-stale" title={`Stale verdict: ${staleLabel(i.stale_reason)}`}>
+              {staleShort(i.stale_reason)}
+            </span>
+          ) : null}
+        </span>
+      </button>
+    </li>
+  );
+}
+
 /** The images to review, filtered by verdict, question and IoU range, with a thumbnail each. */
 export function QueuePanel({ shown, total, selected, onSelect, filter, onFilter, questions, threshold, source, loadImage, models, children }: Props) {
   return (
     <Panel title="Review queue">
-      <div className="queue-filters">
-        {models ? (
-          <>
-            <label htmlFor="queue-model">Judged model</label>
-            <select
-              id="queue-model"
-              value={models.variant}
-              title={models.names[models.variant]}
-              onChange={(e) => models.onVariant(Number(e.target.value))}
-              disabled={models.names.length < 2}
-            >
-              {models.names.map((name, i) => (
-                <option key={`${i}-${name}`} value={i}>
-                  {name}
-                </option>
-              ))}
-            </select>
-          </>
-        ) : null}
-        <label htmlFor="queue-verdict">Verdict</label>
-        <select id="queue-verdict" value={filter.verdict} onChange={(e) => onFilter({ ...filter, verdict: e.target.value as VerdictFilter })}>
-          <option value="any">any</option>
-          <option value="unreviewed">not reviewed</option>
-          <option value="accepted">accepted</option>
-          <option value="rejected">rejected</option>
-          <option value="stale">stale (re-run or truth edited since)</option>
-        </select>
-        <label htmlFor="queue-question">Question</label>
-        <select id="queue-question" value={filter.question ?? ''} onChange={(e) => onFilter({ ...filter, question: e.target.value || undefined })}>
-          <option value="">all</option>
-          {questions.map((q) => (
-            <option key={q} value={q}>
-              {q}
-            </option>
-          ))}
-        </select>
-        <span>IoU</span>
-        <span className="toolbar">
-          <label className="visually-hidden" htmlFor="queue-min-iou">
-            IoU at least
-          </label>
-          <input
-            id="queue-min-iou"
-            type="number"
-            min={0}
-            max={1}
-            step={0.05}
-            placeholder="0"
-            value={filter.minIou ?? ''}
-            onChange={(e) => onFilter({ ...filter, minIou: numberOrNull(e.target.value) })}
-          />
-          to
-          <label className="visually-hidden" htmlFor="queue-max-iou">
-            IoU at most
-          </label>
-          <input
-            id="queue-max-iou"
-            type="number"
-            min={0}
-            max={1}
-            step={0.05}
-            placeholder="1"
-            value={filter.maxIou ?? ''}
-            onChange={(e) => onFilter({ ...filter, maxIou: numberOrNull(e.target.value) })}
-          />
-        </span>
-      </div>
+      <QueueFilters filter={filter} onFilter={onFilter} questions={questions} models={models} />
       {children}
       <p className="muted small" role="status">
         {shown.length} of {total} images
@@ -120,38 +183,22 @@ export function QueuePanel({ shown, total, selected, onSelect, filter, onFilter,
       ) : (
         <WindowedList count={shown.length} selectedIndex={shown.findIndex((i) => i.id === selected)}>
           {(first, last) =>
-            shown.slice(first, last).map((i, k) => {
-              const score = worstIou(i, filter.question);
-              return (
-                <li
+            shown
+              .slice(first, last)
+              .map((i, k) => (
+                <QueueRow
                   key={i.id}
-                  aria-current={i.id === selected ? 'true' : undefined}
-                  aria-posinset={first + k + 1}
-                  aria-setsize={shown.length}
-                  style={{ top: (first + k) * ROW }}
-                >
-                  <button type="button" className="link-button queue-item" onClick={() => onSelect(i.id)}>
-                    <Thumbnail key={`${source}:${i.id}`} cacheKey={`${source}:${i.id}`} load={() => loadImage(i.id)} />
-                    <span className="queue-text">
-                      <strong>{i.name}</strong>
-                      <span className="small">
-                        {score === null ? (
-                          <span className="muted">{i.truth.length === 0 ? 'no ground truth' : 'not run'}</span>
-                        ) : (
-                          <span className={score >= threshold ? 'text-ok' : 'text-error'}>IoU {score.toFixed(2)}</span>
-                        )}
-                        {verdictText(i, filter.question)}
-                      </span>
-                      {i.stale ? (
-                        <span className="small text-stale" data-testid="queue-stale" title={`Stale verdict: ${staleLabel(i.stale_reason)}`}>
-                          {staleShort(i.stale_reason)}
-                        </span>
-                      ) : null}
-                    </span>
-                  </button>
-                </li>
-              );
-            })
+                  item={i}
+                  position={first + k}
+                  setSize={shown.length}
+                  current={i.id === selected}
+                  onSelect={onSelect}
+                  question={filter.question}
+                  threshold={threshold}
+                  source={source}
+                  loadImage={loadImage}
+                />
+              ))
           }
         </WindowedList>
       )}

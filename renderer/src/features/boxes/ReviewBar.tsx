@@ -57,6 +57,41 @@ function wholeVerdict(item: BoxItem, questions: readonly string[], perQuestion: 
   return verdicts.length > 0 && verdicts.every((v) => v !== null && v === verdicts[0]) ? verdicts[0]! : null;
 }
 
+/** The IoU line: none yet, the one answer's with pass or fail, or how many of the answers pass. */
+function iouHeadline(scores: Record<string, number>, threshold: number): string {
+  const values = Object.values(scores);
+  if (values.length === 0) return 'IoU: not available yet';
+  if (values.length === 1) return `IoU ${values[0]!.toFixed(3)} · ${values[0]! >= threshold ? 'pass' : 'fail'}`;
+  return `${values.filter((s) => s >= threshold).length} of ${values.length} pass`;
+}
+
+/** The verdict whose note is edited: the focused answer's, or the image's; null when there is none to explain. */
+function noteTarget(item: BoxItem, perQuestion: boolean, focused: string | null) {
+  const focusedVerdict = focused ? (item.verdicts[focused] ?? null) : null;
+  return perQuestion ? focusedVerdict : item.verdict ? { verdict: item.verdict, note: item.note, whole_image: true } : null;
+}
+
+/** The note of the verdict under review, saved when it loses focus; none without a verdict. */
+function NoteField({ item, perQuestion, focused, onNote }: Pick<Props, 'item' | 'perQuestion' | 'onNote'> & { focused: string | null }) {
+  const noteOn = noteTarget(item, perQuestion, focused);
+  return (
+    <>
+      <label htmlFor="box-note">
+        {noteOn ? `Note on the ${noteOn.verdict === 'accepted' ? 'acceptance' : 'rejection'} of ${perQuestion && focused ? focused : 'the image'}` : 'Note'}
+      </label>
+      <textarea
+        id="box-note"
+        rows={2}
+        disabled={!noteOn}
+        placeholder={noteOn ? '' : 'Give a verdict first: a note is kept with the verdict it explains'}
+        defaultValue={noteOn?.note ?? ''}
+        key={`${item.id}-${item.verdict_model ?? ''}-${focused ?? ''}-${noteOn?.verdict ?? ''}-note`}
+        onBlur={(e) => noteOn && e.target.value !== noteOn.note && onNote(perQuestion ? focused : null, e.target.value)}
+      />
+    </>
+  );
+}
+
 /**
  * The review of one image as a list of its answers (as Label Studio reviews each region): per
  * question the IoU, whether it is drawn, and a verdict set on that answer alone; a verdict on the
@@ -84,20 +119,11 @@ export function ReviewBar({
   const questions = reviewQuestions(item, labels);
   const summary = verdictSummary(item);
   const focused = perQuestion ? (focus && questions.includes(focus) ? focus : (questions[0] ?? null)) : null;
-  const focusedVerdict = focused ? (item.verdicts[focused] ?? null) : null;
-  const noteOn = perQuestion ? focusedVerdict : item.verdict ? { verdict: item.verdict, note: item.note, whole_image: true } : null;
-  const passing = Object.values(scores).filter((s) => s >= threshold).length;
   const confirmKey = useVerdictKey(item.verdict);
   return (
     <div className="box-review">
       <JudgedModel models={models} model={item.model} />
-      <strong data-testid="iou">
-        {Object.keys(scores).length === 0
-          ? 'IoU: not available yet'
-          : Object.keys(scores).length === 1
-            ? `IoU ${Object.values(scores)[0]!.toFixed(3)} · ${Object.values(scores)[0]! >= threshold ? 'pass' : 'fail'}`
-            : `${passing} of ${Object.keys(scores).length} pass`}
-      </strong>
+      <strong data-testid="iou">{iouHeadline(scores, threshold)}</strong>
       {perQuestion ? (
         <AnswerList
           item={item}
@@ -130,18 +156,7 @@ export function ReviewBar({
           {staleAdvice(item, confirmKey)}
         </p>
       ) : null}
-      <label htmlFor="box-note">
-        {noteOn ? `Note on the ${noteOn.verdict === 'accepted' ? 'acceptance' : 'rejection'} of ${perQuestion && focused ? focused : 'the image'}` : 'Note'}
-      </label>
-      <textarea
-        id="box-note"
-        rows={2}
-        disabled={!noteOn}
-        placeholder={noteOn ? '' : 'Give a verdict first: a note is kept with the verdict it explains'}
-        defaultValue={noteOn?.note ?? ''}
-        key={`${item.id}-${item.verdict_model ?? ''}-${focused ?? ''}-${noteOn?.verdict ?? ''}-note`}
-        onBlur={(e) => noteOn && e.target.value !== noteOn.note && onNote(perQuestion ? focused : null, e.target.value)}
-      />
+      <NoteField item={item} perQuestion={perQuestion} focused={focused} onNote={onNote} />
       <VerdictHistory history={item.history} />
       <StepTools onStep={onStep} runImage={runImage} autoAdvance={autoAdvance} onAutoAdvance={onAutoAdvance} />
       <ReviewKeys perQuestion={perQuestion} />

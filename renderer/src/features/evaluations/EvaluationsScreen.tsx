@@ -19,10 +19,10 @@ const TABS: { id: Tab; label: string }[] = [
 ];
 
 /**
- * Test a question set on a labelled dataset across models: runs (the one chosen, with its metrics,
- * results and baseline), a new run, and the datasets, each a tab so the one in use fills the screen.
+ * The screen's state: the dataset and run chosen, a run to run again, the run just started, and the
+ * tab (the runs when there are some, else a new run when there is a dataset, else the datasets).
  */
-export function EvaluationsScreen() {
+function useEvaluationsScreen() {
   const [dataset, setDataset] = useState<string | null>(null);
   const [runId, setRunId] = useState<string | null>(null);
   // A finished run to run again from the New run tab, as its baseline.
@@ -42,22 +42,113 @@ export function EvaluationsScreen() {
   const tab: Tab = chosenTab ?? first;
   // The chosen run while it exists (a deleted one falls back to the newest).
   const current = runId && (!runs.data || runs.data.some((r) => r.id === runId)) ? runId : (runs.data?.[0]?.id ?? null);
+  return { dataset, setDataset, setRunId, again, setAgain, started, setStarted, runs: runs.data, datasets: datasets.data, tab, setTab, current };
+}
+
+/** The tabs, with the number of runs and of datasets. */
+function EvaluationTabs({ tab, setTab, runs, datasets }: { tab: Tab; setTab: (t: Tab) => void; runs: number | undefined; datasets: number | undefined }) {
+  return (
+    <TabList
+      label="Evaluations"
+      idPrefix="eval"
+      selected={tab}
+      onSelect={setTab}
+      tabs={TABS.map((t) => ({
+        id: t.id,
+        label: (
+          <>
+            {t.label}
+            {t.id === 'runs' && runs ? <span className="tab-count">{runs}</span> : null}
+            {t.id === 'datasets' && datasets ? <span className="tab-count">{datasets}</span> : null}
+          </>
+        ),
+      }))}
+    />
+  );
+}
+
+/** The runs, newest first, the chosen one pressed. */
+function RunList({ runs, current, onChoose }: { runs: EvalRun[]; current: string | null; onChoose: (id: string) => void }) {
+  return (
+    <Panel title="Evaluation runs">
+      <ul className="plain-list run-list" aria-label="Evaluation runs">
+        {runs.map((r) => (
+          <li key={r.id}>
+            <button type="button" className="link-button" aria-pressed={r.id === current} onClick={() => onChoose(r.id)}>
+              {r.name}
+            </button>{' '}
+            <span className="muted small">
+              {r.status} · {r.done}/{r.total} · {new Date(r.created_at).toLocaleString()}
+              {r.baseline_id ? ` · against ${runs.find((b) => b.id === r.baseline_id)?.name ?? 'a deleted run'}` : ''}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </Panel>
+  );
+}
+
+type ScreenState = ReturnType<typeof useEvaluationsScreen>;
+
+/** The Runs tab: the list and the chosen run, or a word that there is none yet. */
+function RunsTab({ s }: { s: ScreenState }) {
+  const { runs, current } = s;
+  if (!runs || runs.length === 0)
+    return (
+      <Panel title="Evaluation runs">
+        <p className="muted">No run yet: start one in New run.</p>
+      </Panel>
+    );
+  return (
+    <>
+      <RunList runs={runs} current={current} onChoose={s.setRunId} />
+      {current ? (
+        <RunView
+          key={current}
+          id={current}
+          runs={runs}
+          reveal={current === s.started && s.tab === 'runs'}
+          onRunAgain={(run) => {
+            s.setAgain(run);
+            s.setTab('new');
+            focusWhenShown(() => document.getElementById('eval-tab-new'));
+          }}
+        />
+      ) : null}
+    </>
+  );
+}
+
+/** The screen's header, with adding and removing the samples. */
+function EvaluationsHeader({ onAdded }: { onAdded: (dataset: string) => void }) {
+  return (
+    <ScreenHeader
+      title="Evaluations"
+      description="Run a question set over a labelled dataset on several models: how often each is right, what it costs, how fast it is, and whether its probabilities can be trusted."
+      actions={
+        <>
+          <AddSamples onAdded={({ dataset: added }) => onAdded(added)} />
+          <RemoveSamples />
+        </>
+      }
+    />
+  );
+}
+
+/**
+ * Test a question set on a labelled dataset across models: runs (the one chosen, with its metrics,
+ * results and baseline), a new run, and the datasets, each a tab so the one in use fills the screen.
+ */
+export function EvaluationsScreen() {
+  const s = useEvaluationsScreen();
+  const { tab, setTab, setDataset } = s;
   return (
     <div className="screen">
-      <ScreenHeader
-        title="Evaluations"
-        description="Run a question set over a labelled dataset on several models: how often each is right, what it costs, how fast it is, and whether its probabilities can be trusted."
-        actions={
-          <>
-            <AddSamples
-              onAdded={({ dataset: added }) => {
-                setDataset(added);
-                setTab('datasets');
-              }}
-            />
-            <RemoveSamples />
-          </>
-        }
+      <EvaluationsHeader
+        onAdded={(added) => {
+          setDataset(added);
+          setTab('datasets');
+        }}
       />
       <SampleOffer
         onAdded={({ dataset: added }) => {
@@ -67,26 +158,11 @@ export function EvaluationsScreen() {
           focusWhenShown(() => document.getElementById('eval-tab-new'));
         }}
       />
-      <TabList
-        label="Evaluations"
-        idPrefix="eval"
-        selected={tab}
-        onSelect={setTab}
-        tabs={TABS.map((t) => ({
-          id: t.id,
-          label: (
-            <>
-              {t.label}
-              {t.id === 'runs' && runs.data?.length ? <span className="tab-count">{runs.data.length}</span> : null}
-              {t.id === 'datasets' && datasets.data?.length ? <span className="tab-count">{datasets.data.length}</span> : null}
-            </>
-          ),
-        }))}
-      />
+      <EvaluationTabs tab={tab} setTab={setTab} runs={s.runs?.length} datasets={s.datasets?.length} />
       {/* Every tab stays mounted, hidden when not chosen: a form filled in, an estimate or an open item survives a look at another tab. */}
       <div role="tabpanel" id="eval-panel-datasets" aria-labelledby="eval-tab-datasets" hidden={tab !== 'datasets'}>
         <DatasetsPanel
-          selected={dataset}
+          selected={s.dataset}
           onSelect={setDataset}
           onEvaluate={(id) => {
             setDataset(id);
@@ -96,11 +172,11 @@ export function EvaluationsScreen() {
       </div>
       <div role="tabpanel" id="eval-panel-new" aria-labelledby="eval-tab-new" hidden={tab !== 'new'}>
         <RunForm
-          datasetId={dataset}
-          again={again}
+          datasetId={s.dataset}
+          again={s.again}
           onStarted={(id) => {
-            setRunId(id);
-            setStarted(id);
+            s.setRunId(id);
+            s.setStarted(id);
             setTab('runs');
             // The form is hidden with its tab: focus goes to the new run's heading once it is drawn.
             focusWhenShown(() => document.querySelector<HTMLElement>(`[data-run-id="${id}"] h2`));
@@ -108,42 +184,7 @@ export function EvaluationsScreen() {
         />
       </div>
       <div role="tabpanel" id="eval-panel-runs" aria-labelledby="eval-tab-runs" hidden={tab !== 'runs'}>
-        {runs.data && runs.data.length > 0 ? (
-          <>
-            <Panel title="Evaluation runs">
-              <ul className="plain-list run-list" aria-label="Evaluation runs">
-                {runs.data.map((r) => (
-                  <li key={r.id}>
-                    <button type="button" className="link-button" aria-pressed={r.id === current} onClick={() => setRunId(r.id)}>
-                      {r.name}
-                    </button>{' '}
-                    <span className="muted small">
-                      {r.status} · {r.done}/{r.total} · {new Date(r.created_at).toLocaleString()}
-                      {r.baseline_id ? ` · against ${runs.data.find((b) => b.id === r.baseline_id)?.name ?? 'a deleted run'}` : ''}
-                    </span>
-                  </li>
-                ))}
-              </ul>
-            </Panel>
-            {current ? (
-              <RunView
-                key={current}
-                id={current}
-                runs={runs.data}
-                reveal={current === started && tab === 'runs'}
-                onRunAgain={(run) => {
-                  setAgain(run);
-                  setTab('new');
-                  focusWhenShown(() => document.getElementById('eval-tab-new'));
-                }}
-              />
-            ) : null}
-          </>
-        ) : (
-          <Panel title="Evaluation runs">
-            <p className="muted">No run yet: start one in New run.</p>
-          </Panel>
-        )}
+        <RunsTab s={s} />
       </div>
     </div>
   );

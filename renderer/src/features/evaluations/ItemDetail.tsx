@@ -5,6 +5,10 @@ import { ErrorNotice, Loading } from '../../ui/components';
 import { evalItemQuery } from './api';
 import { answerText, expectedLine, expectedText } from '../../lib/answer-text';
 import { choiceConfidence } from '../../lib/answer-detail';
+import type { OperationOutput } from '../../../../shared/contract/operations';
+
+type ItemData = OperationOutput<'evals.item'>;
+type ItemResult = ItemData['results'][number];
 
 function StateView({ state }: { state: unknown }) {
   if (typeof state === 'string') return <p className="item-state">{state}</p>;
@@ -13,6 +17,49 @@ function StateView({ state }: { state: unknown }) {
     : undefined;
   if (image) return <img className="item-image" src={image} alt="The item's image" />;
   return <pre className="mono small">{JSON.stringify(state, null, 2)}</pre>;
+}
+
+/** One question's answer of a model, its raw value where a calibration changed it, and the expected one. */
+function AnswerLine({ q, a, r, expected }: { q: string; a: ItemResult['answers'][string]; r: ItemResult; expected: unknown }) {
+  return (
+    <div>
+      {q}: <strong>{answerText(a, expected)}</strong>
+      {choiceConfidence(a) ? <span className="small"> {choiceConfidence(a)}</span> : null}
+      {/* The raw value only where a calibration changed the answer (its method says so). */}
+      {r.raw_answers?.[q] && r.methods?.[q]?.includes('+temperature') ? (
+        <span className="muted small">
+          {' '}
+          (raw {answerText(r.raw_answers[q], expected)}
+          {choiceConfidence(r.raw_answers[q]) ? ` ${choiceConfidence(r.raw_answers[q])}` : ''})
+        </span>
+      ) : null}
+      <span className="muted small"> · expected {expectedText(expected)}</span>
+    </div>
+  );
+}
+
+/** One model's result of the item: who answered and at what cost, its answers (or its error), and how each was answered. */
+function ResultRow({ r, expected }: { r: ItemResult; expected: ItemData['item']['expected'] }) {
+  return (
+    <tr>
+      <td>
+        <div className="mono">{r.model}</div>
+        <div className="small muted">{r.provider ?? '—'}</div>
+        <div className="small muted mono">
+          {r.usage.input_tokens} in / {r.usage.output_tokens} out · {r.usage.cost === null ? 'cost unknown' : `$${r.usage.cost.toPrecision(3)}`} ·{' '}
+          {Math.round(r.latency_ms)} ms
+        </div>
+      </td>
+      <td>
+        {r.ok ? (
+          Object.entries(r.answers).map(([q, a]) => <AnswerLine key={q} q={q} a={a} r={r} expected={expected[q]} />)
+        ) : (
+          <span className="text-error">{r.error}</span>
+        )}
+      </td>
+      <td className="mono small">{r.methods ? Object.entries(r.methods).map(([q, m]) => <div key={q} title={m}>{`${q}: ${methodText(m)}`}</div>) : '—'}</td>
+    </tr>
+  );
 }
 
 /**
@@ -58,40 +105,7 @@ export function ItemDetail({ runId, position, onClose }: { runId: string; positi
             </thead>
             <tbody>
               {detail.data.results.map((r) => (
-                <tr key={r.variant}>
-                  <td>
-                    <div className="mono">{r.model}</div>
-                    <div className="small muted">{r.provider ?? '—'}</div>
-                    <div className="small muted mono">
-                      {r.usage.input_tokens} in / {r.usage.output_tokens} out · {r.usage.cost === null ? 'cost unknown' : `$${r.usage.cost.toPrecision(3)}`} ·{' '}
-                      {Math.round(r.latency_ms)} ms
-                    </div>
-                  </td>
-                  <td>
-                    {r.ok ? (
-                      Object.entries(r.answers).map(([q, a]) => (
-                        <div key={q}>
-                          {q}: <strong>{answerText(a, detail.data.item.expected[q])}</strong>
-                          {choiceConfidence(a) ? <span className="small"> {choiceConfidence(a)}</span> : null}
-                          {/* The raw value only where a calibration changed the answer (its method says so). */}
-                          {r.raw_answers?.[q] && r.methods?.[q]?.includes('+temperature') ? (
-                            <span className="muted small">
-                              {' '}
-                              (raw {answerText(r.raw_answers[q], detail.data.item.expected[q])}
-                              {choiceConfidence(r.raw_answers[q]) ? ` ${choiceConfidence(r.raw_answers[q])}` : ''})
-                            </span>
-                          ) : null}
-                          <span className="muted small"> · expected {expectedText(detail.data.item.expected[q])}</span>
-                        </div>
-                      ))
-                    ) : (
-                      <span className="text-error">{r.error}</span>
-                    )}
-                  </td>
-                  <td className="mono small">
-                    {r.methods ? Object.entries(r.methods).map(([q, m]) => <div key={q} title={m}>{`${q}: ${methodText(m)}`}</div>) : '—'}
-                  </td>
-                </tr>
+                <ResultRow key={r.variant} r={r} expected={detail.data.item.expected} />
               ))}
             </tbody>
           </table>

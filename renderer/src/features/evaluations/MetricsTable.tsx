@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { EvalReport, QuestionMetrics } from '../../../../shared/schemas/evaluation';
 import { formatUsd } from '../../../../shared/money/format-usd';
 import { UNKNOWN } from '../../ui/format';
@@ -66,6 +67,182 @@ function BaselineCell({ q, metric }: { q: QuestionMetrics | undefined; metric: s
   );
 }
 
+type ModelReport = EvalReport['models'][number];
+
+/** One model's value of a metric, with the best mark when it is the row's best and its interval. */
+function MetricCell({
+  value,
+  interval,
+  best,
+  provisional,
+  testid,
+}: {
+  value: ReturnType<typeof metricOf>['value'];
+  interval: ReturnType<typeof metricOf>['interval'];
+  best: { clear: boolean } | null;
+  provisional: boolean;
+  testid: string;
+}) {
+  return (
+    <td className={`metric-cell${provisional ? ' provisional' : ''}`}>
+      <span className="mono" data-metric={testid}>
+        {value3(value)}
+      </span>
+      {best ? (
+        <span
+          className="best-mark"
+          title={
+            best.clear
+              ? 'Best in this row, beyond the other models’ intervals'
+              : 'Best in this row, but within another model’s interval: the lead may be chance'
+          }
+          aria-label={best.clear ? 'best' : 'best, within the others’ intervals'}
+        >
+          {best.clear ? ' ★' : ' ☆'}
+        </span>
+      ) : null}
+      {interval ? <span className="metric-interval">{intervalText(interval)}</span> : null}
+    </td>
+  );
+}
+
+interface QuestionProps {
+  models: readonly ModelReport[];
+  name: string;
+  first: QuestionMetrics;
+  provisional: boolean;
+  withBaseline: boolean;
+}
+
+/** One metric of a question, the models side by side, the best marked unless the figures are provisional. */
+function MetricRow({ models, name, first, provisional, withBaseline, metric }: QuestionProps & { metric: string }) {
+  const cells = models.map((m) => metricOf(m.questions[name], metric));
+  const best = provisional
+    ? null
+    : bestOf(
+        metric,
+        cells.map((c) => c.value),
+        cells.map((c) => c.interval),
+      );
+  return (
+    <tr>
+      <td title={METRIC_LABELS[metric]?.[1]}>{METRIC_LABELS[metric]?.[0] ?? metric}</td>
+      {withBaseline ? <BaselineCell q={first} metric={metric} /> : null}
+      {models.map((m, i) => (
+        <MetricCell
+          key={m.model}
+          value={cells[i]!.value}
+          interval={cells[i]!.interval}
+          best={best?.index === i ? best : null}
+          provisional={provisional}
+          testid={`${m.model} ${name} ${metric}`}
+        />
+      ))}
+    </tr>
+  );
+}
+
+/** A question's rows: its heading, n, and each metric of its kind. */
+function QuestionBody({
+  models,
+  name,
+  first,
+  minimum,
+  running,
+  span,
+  withBaseline,
+}: Omit<QuestionProps, 'provisional'> & { minimum: number; running: boolean; span: number }) {
+  const provisional = provisionalReason(first.n, minimum, running) !== null;
+  return (
+    <tbody>
+      <QuestionHead name={name} q={first} minimum={minimum} running={running} span={span} />
+      <tr>
+        <td title={METRIC_LABELS['n']![1]}>n</td>
+        {withBaseline ? <td /> : null}
+        {models.map((m) => (
+          <td key={m.model} className="mono" data-metric={`${m.model} ${name} n`}>
+            {String(m.questions[name]?.n ?? 0)}
+          </td>
+        ))}
+      </tr>
+      {(METRICS[first.type] ?? []).map((metric) => (
+        <MetricRow key={metric} models={models} name={name} first={first} provisional={provisional} withBaseline={withBaseline} metric={metric} />
+      ))}
+    </tbody>
+  );
+}
+
+/** A row of the per-model part: its label, the baseline column's empty cell, and one cell per model. */
+function ModelRow({ label, models, pad, cell }: { label: string; models: readonly ModelReport[]; pad: boolean; cell: (m: ModelReport) => ReactNode }) {
+  return (
+    <tr>
+      <td>{label}</td>
+      {pad ? <td /> : null}
+      {models.map((m) => (
+        <td key={m.model} className="mono">
+          {cell(m)}
+        </td>
+      ))}
+    </tr>
+  );
+}
+
+const costCell = (m: ModelReport) => (
+  <>
+    {formatUsd(m.cost_usd)}
+    {m.cost_unknown ? ` + ${m.cost_unknown} unknown` : ''}
+  </>
+);
+const perThousandCell = (m: ModelReport) => {
+  const c = costPerThousand(m);
+  return c === null ? UNKNOWN : formatUsd(c);
+};
+const latencyCell = (m: ModelReport) => (m.latency_ms.p50 === null ? UNKNOWN : `${Math.round(m.latency_ms.p50)} / ${Math.round(m.latency_ms.p95 ?? 0)} ms`);
+
+/** Cost, tokens and latency per model. */
+function PerModelBody({ models, pad, span }: { models: readonly ModelReport[]; pad: boolean; span: number }) {
+  return (
+    <tbody>
+      <tr className="metric-question">
+        <th scope="rowgroup" colSpan={span}>
+          per model
+        </th>
+      </tr>
+      {/* Each row has the baseline column's cell, empty: the rows run the table's width. */}
+      <ModelRow label="items (failed)" models={models} pad={pad} cell={(m) => `${m.items} (${m.failed})`} />
+      <ModelRow label="cost" models={models} pad={pad} cell={costCell} />
+      <ModelRow label="cost / 1,000 items" models={models} pad={pad} cell={perThousandCell} />
+      <ModelRow
+        label="tokens in / out"
+        models={models}
+        pad={pad}
+        cell={(m) => `${m.input_tokens.toLocaleString('en-US')} / ${m.output_tokens.toLocaleString('en-US')}`}
+      />
+      <ModelRow label="latency p50 / p95" models={models} pad={pad} cell={latencyCell} />
+    </tbody>
+  );
+}
+
+function HeaderRow({ models, withBaseline }: { models: readonly ModelReport[]; withBaseline: boolean }) {
+  return (
+    <thead>
+      <tr>
+        <th scope="col">Metric</th>
+        {withBaseline ? (
+          <th scope="col" title="What always giving the most common expected answer scores">
+            Majority baseline
+          </th>
+        ) : null}
+        {models.map((m) => (
+          <th key={m.model} scope="col" className="mono">
+            {m.model}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
 /**
  * Per question, each metric with the models side by side, each value with its 95% interval, the
  * best in a row marked (★ when the others' intervals stay below it, ☆ when they reach it), the
@@ -77,7 +254,6 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
   // A majority baseline is for answers with classes (yes/no, choice, score): box runs have no such column.
   const withBaseline = questions.some(([, q]) => q.type !== 'box');
   const span = report.models.length + (withBaseline ? 2 : 1);
-  const pad = withBaseline ? <td /> : null;
   const minimum = report.min_final_n ?? 0;
   return (
     <ScrollArea label="Metrics per model, scrolls sideways">
@@ -90,132 +266,20 @@ export function MetricsTable({ report, running }: { report: EvalReport; running:
         )}
       </p>
       <table className="table metrics-table" aria-label="Metrics per model">
-        <thead>
-          <tr>
-            <th scope="col">Metric</th>
-            {withBaseline ? (
-              <th scope="col" title="What always giving the most common expected answer scores">
-                Majority baseline
-              </th>
-            ) : null}
-            {report.models.map((m) => (
-              <th key={m.model} scope="col" className="mono">
-                {m.model}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        {questions.map(([name, first]) => {
-          const provisional = provisionalReason(first.n, minimum, running) !== null;
-          return (
-            <tbody key={name}>
-              <QuestionHead name={name} q={first} minimum={minimum} running={running} span={span} />
-              <tr>
-                <td title={METRIC_LABELS['n']![1]}>n</td>
-                {pad}
-                {report.models.map((m) => (
-                  <td key={m.model} className="mono" data-metric={`${m.model} ${name} n`}>
-                    {String(m.questions[name]?.n ?? 0)}
-                  </td>
-                ))}
-              </tr>
-              {(METRICS[first.type] ?? []).map((metric) => {
-                const cells = report.models.map((m) => metricOf(m.questions[name], metric));
-                const best = provisional
-                  ? null
-                  : bestOf(
-                      metric,
-                      cells.map((c) => c.value),
-                      cells.map((c) => c.interval),
-                    );
-                return (
-                  <tr key={metric}>
-                    <td title={METRIC_LABELS[metric]?.[1]}>{METRIC_LABELS[metric]?.[0] ?? metric}</td>
-                    {withBaseline ? <BaselineCell q={first} metric={metric} /> : null}
-                    {report.models.map((m, i) => (
-                      <td key={m.model} className={`metric-cell${provisional ? ' provisional' : ''}`}>
-                        <span className="mono" data-metric={`${m.model} ${name} ${metric}`}>
-                          {value3(cells[i]!.value)}
-                        </span>
-                        {best?.index === i ? (
-                          <span
-                            className="best-mark"
-                            title={
-                              best.clear
-                                ? 'Best in this row, beyond the other models’ intervals'
-                                : 'Best in this row, but within another model’s interval: the lead may be chance'
-                            }
-                            aria-label={best.clear ? 'best' : 'best, within the others’ intervals'}
-                          >
-                            {best.clear ? ' ★' : ' ☆'}
-                          </span>
-                        ) : null}
-                        {cells[i]!.interval ? <span className="metric-interval">{intervalText(cells[i]!.interval)}</span> : null}
-                      </td>
-                    ))}
-                  </tr>
-                );
-              })}
-            </tbody>
-          );
-        })}
-        <tbody>
-          <tr className="metric-question">
-            <th scope="rowgroup" colSpan={span}>
-              per model
-            </th>
-          </tr>
-          {/* Each row has the baseline column's cell, empty: the rows run the table's width. */}
-          <tr>
-            <td>items (failed)</td>
-            {pad}
-            {report.models.map((m) => (
-              <td key={m.model} className="mono">
-                {m.items} ({m.failed})
-              </td>
-            ))}
-          </tr>
-          <tr>
-            <td>cost</td>
-            {pad}
-            {report.models.map((m) => (
-              <td key={m.model} className="mono">
-                {formatUsd(m.cost_usd)}
-                {m.cost_unknown ? ` + ${m.cost_unknown} unknown` : ''}
-              </td>
-            ))}
-          </tr>
-          <tr>
-            <td>cost / 1,000 items</td>
-            {pad}
-            {report.models.map((m) => {
-              const c = costPerThousand(m);
-              return (
-                <td key={m.model} className="mono">
-                  {c === null ? UNKNOWN : formatUsd(c)}
-                </td>
-              );
-            })}
-          </tr>
-          <tr>
-            <td>tokens in / out</td>
-            {pad}
-            {report.models.map((m) => (
-              <td key={m.model} className="mono">
-                {m.input_tokens.toLocaleString('en-US')} / {m.output_tokens.toLocaleString('en-US')}
-              </td>
-            ))}
-          </tr>
-          <tr>
-            <td>latency p50 / p95</td>
-            {pad}
-            {report.models.map((m) => (
-              <td key={m.model} className="mono">
-                {m.latency_ms.p50 === null ? UNKNOWN : `${Math.round(m.latency_ms.p50)} / ${Math.round(m.latency_ms.p95 ?? 0)} ms`}
-              </td>
-            ))}
-          </tr>
-        </tbody>
+        <HeaderRow models={report.models} withBaseline={withBaseline} />
+        {questions.map(([name, first]) => (
+          <QuestionBody
+            key={name}
+            models={report.models}
+            name={name}
+            first={first}
+            minimum={minimum}
+            running={running}
+            span={span}
+            withBaseline={withBaseline}
+          />
+        ))}
+        <PerModelBody models={report.models} pad={withBaseline} span={span} />
       </table>
     </ScrollArea>
   );

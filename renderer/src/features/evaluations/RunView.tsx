@@ -67,19 +67,11 @@ function CostSummary({ run }: { run: EvalRun }) {
   );
 }
 
-/** One evaluation run: progress and controls, metrics side by side, charts, the results matrix, calibration, exports. */
-export function RunView({
-  id,
-  runs,
-  reveal = false,
-  onRunAgain,
-}: {
-  id: string;
-  runs: readonly EvalRun[];
-  reveal?: boolean;
-  /** Opens New run on this run's dataset and models, with this run as the baseline. */
-  onRunAgain?: (run: EvalRun) => void;
-}) {
+/**
+ * The run, fetched again while it runs, brought into view once loaded when asked; its report, fetched
+ * about twenty times in all while it runs; and the item open beside the matrix.
+ */
+function useRunView(id: string, reveal: boolean) {
   const run = useQuery(evalRunQuery(id));
   const top = useRef<HTMLDivElement>(null);
   const loaded = run.data !== undefined;
@@ -99,71 +91,132 @@ export function RunView({
     setOpen(null);
     matrix.current?.focusActive();
   }, []);
-  if (run.isPending) return <Loading what="the run" />;
-  if (run.error) return <ErrorNotice error={run.error} title="Run not found" />;
-  const r = run.data;
-  const questions = Object.keys(report.data?.models[0]?.questions ?? {});
-  const labelQuestions = questions.filter((q) => report.data?.models[0]?.questions[q]?.type !== 'box');
-  const running = r.status === 'running' || r.in_flight > 0;
-  const title = `${r.name} · ${r.status}`;
-  const sections = [
+  return { run, top, done, report: report.data, open, setOpen, matrix, close };
+}
+
+/** The sections the run's page has, for the links at its top: only those it shows. */
+function sectionsOf(r: EvalRun, title: string, report: EvalReport | undefined, labelQuestions: string[]) {
+  return [
     { label: 'Summary', heading: panelHeading(title) },
     ...(r.baseline_id ? [{ label: 'Against baseline', heading: panelHeading('Against its baseline') }] : []),
-    ...(report.data ? [{ label: 'Metrics', heading: panelHeading('Metrics') }] : []),
-    ...(report.data && r.variants.length >= 2 ? [{ label: 'Cascade', heading: panelHeading('Cascade') }] : []),
+    ...(report ? [{ label: 'Metrics', heading: panelHeading('Metrics') }] : []),
+    ...(report && r.variants.length >= 2 ? [{ label: 'Cascade', heading: panelHeading('Cascade') }] : []),
     { label: 'Items', heading: panelHeading('Results') },
     ...(labelQuestions.length ? [{ label: 'Calibration', heading: panelHeading('Calibration') }] : []),
   ];
+}
+
+/** The run's summary: progress, cost, calibrations applied, its tools, and what it asked. */
+function SummaryPanel({
+  r,
+  title,
+  runs,
+  running,
+  report,
+  onRunAgain,
+}: {
+  r: EvalRun;
+  title: string;
+  runs: readonly EvalRun[];
+  running: boolean;
+  report: EvalReport | undefined;
+  onRunAgain: ((run: EvalRun) => void) | undefined;
+}) {
+  return (
+    <Panel title={title} aside={<Controls run={r} />}>
+      <Progress run={r} />
+      <CostSummary run={r} />
+      <Applied run={r} />
+      {r.message ? <p className="notice notice-warn">{r.message}</p> : null}
+      <div className="toolbar run-tools">
+        <BaselinePicker run={r} runs={runs} />
+        {onRunAgain && !running ? (
+          <button type="button" className="secondary" onClick={() => onRunAgain(r)} title="New run on this dataset and these models, compared with this run">
+            Run again against this run
+          </button>
+        ) : null}
+        {report ? <Exports run={r} report={report} /> : null}
+      </div>
+      <details className="asked-details">
+        <summary>
+          What this run asked: {Object.keys(r.questions).join(', ')} on {r.variants.map((v) => v.name).join(', ')}
+        </summary>
+        <QuestionsAsked
+          title="Questions, instructions and preferences as sent"
+          models={r.variants.map((v) => v.name)}
+          questions={r.questions}
+          provider={r.provider}
+        />
+      </details>
+    </Panel>
+  );
+}
+
+/** Metrics side by side, the cascade's summary, a threshold panel per yes/no question, and the charts. */
+function MetricsPanel({
+  r,
+  id,
+  report,
+  questions,
+  running,
+  done,
+}: {
+  r: EvalRun;
+  id: string;
+  report: EvalReport;
+  questions: string[];
+  running: boolean;
+  done: number;
+}) {
+  return (
+    <Panel title="Metrics">
+      <MetricsTable report={report} running={running} />
+      <CascadeRunSummary run={r} report={report} />
+      {questions
+        .filter((q) => report.models[0]?.questions[q]?.type === 'noul')
+        .map((q) => (
+          <ThresholdPanel key={q} report={report} question={q} />
+        ))}
+      <RunCharts report={report} runId={id} done={done} />
+    </Panel>
+  );
+}
+
+/** One evaluation run: progress and controls, metrics side by side, charts, the results matrix, calibration, exports. */
+export function RunView({
+  id,
+  runs,
+  reveal = false,
+  onRunAgain,
+}: {
+  id: string;
+  runs: readonly EvalRun[];
+  reveal?: boolean;
+  /** Opens New run on this run's dataset and models, with this run as the baseline. */
+  onRunAgain?: (run: EvalRun) => void;
+}) {
+  const { run, top, done, report, open, setOpen, matrix, close } = useRunView(id, reveal);
+  if (run.isPending) return <Loading what="the run" />;
+  if (run.error) return <ErrorNotice error={run.error} title="Run not found" />;
+  const r = run.data;
+  const questions = Object.keys(report?.models[0]?.questions ?? {});
+  const labelQuestions = questions.filter((q) => report?.models[0]?.questions[q]?.type !== 'box');
+  const running = r.status === 'running' || r.in_flight > 0;
+  const title = `${r.name} · ${r.status}`;
   return (
     <div data-run-id={id} className="run-view">
       <div ref={top} />
-      <RunSections sections={sections} />
-      <Panel title={title} aside={<Controls run={r} />}>
-        <Progress run={r} />
-        <CostSummary run={r} />
-        <Applied run={r} />
-        {r.message ? <p className="notice notice-warn">{r.message}</p> : null}
-        <div className="toolbar run-tools">
-          <BaselinePicker run={r} runs={runs} />
-          {onRunAgain && !running ? (
-            <button type="button" className="secondary" onClick={() => onRunAgain(r)} title="New run on this dataset and these models, compared with this run">
-              Run again against this run
-            </button>
-          ) : null}
-          {report.data ? <Exports run={r} report={report.data} /> : null}
-        </div>
-        <details className="asked-details">
-          <summary>
-            What this run asked: {Object.keys(r.questions).join(', ')} on {r.variants.map((v) => v.name).join(', ')}
-          </summary>
-          <QuestionsAsked
-            title="Questions, instructions and preferences as sent"
-            models={r.variants.map((v) => v.name)}
-            questions={r.questions}
-            provider={r.provider}
-          />
-        </details>
-      </Panel>
+      <RunSections sections={sectionsOf(r, title, report, labelQuestions)} />
+      <SummaryPanel r={r} title={title} runs={runs} running={running} report={report} onRunAgain={onRunAgain} />
       {r.baseline_id ? (
         <Panel title="Against its baseline">
           <Comparison run={r} />
         </Panel>
       ) : null}
-      {report.data ? (
-        <Panel title="Metrics">
-          <MetricsTable report={report.data} running={running} />
-          <CascadeRunSummary run={r} report={report.data} />
-          {questions
-            .filter((q) => report.data.models[0]?.questions[q]?.type === 'noul')
-            .map((q) => (
-              <ThresholdPanel key={q} report={report.data} question={q} />
-            ))}
-          <RunCharts report={report.data} runId={id} done={done} />
-        </Panel>
-      ) : null}
-      {report.data && r.variants.length >= 2 ? (
+      {report ? <MetricsPanel r={r} id={id} report={report} questions={questions} running={running} done={done} /> : null}
+      {report && r.variants.length >= 2 ? (
         <Panel title="Cascade">
-          <CascadePanel run={r} report={report.data} done={done} />
+          <CascadePanel run={r} report={report} done={done} />
         </Panel>
       ) : null}
       <Panel title="Results">
@@ -175,7 +228,7 @@ export function RunView({
             questions={questions}
             models={r.variants.map((v) => v.name)}
             onOpen={setOpen}
-            confidence={report.data ? labelQuestions.length > 0 : true}
+            confidence={report ? labelQuestions.length > 0 : true}
           />
           {open !== null ? <ItemDetail runId={id} position={open} onClose={close} /> : null}
         </div>

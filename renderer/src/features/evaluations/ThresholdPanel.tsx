@@ -81,6 +81,85 @@ function Confusion({ model, c }: { model: string; c: CurvePoint }) {
 
 const itemsOf = (c: CurvePoint) => c.tp + c.fp + c.fn + c.tn;
 
+type Series = { model: string; curve: CurvePoint[] }[];
+
+/** The threshold's slider, and the way back to 0.50 once it has moved. */
+function ThresholdSlider({ id, question, threshold, setThreshold }: { id: string; question: string; threshold: number; setThreshold: (t: number) => void }) {
+  return (
+    <div className="toolbar">
+      <label htmlFor={id}>Say yes at P(true) ≥ {threshold.toFixed(2)}</label>
+      <input
+        id={id}
+        type="range"
+        min={0}
+        max={1}
+        step={0.01}
+        value={threshold}
+        onChange={(e) => setThreshold(Number(e.target.value))}
+        aria-label={`Threshold for ${question}`}
+        aria-valuetext={`say yes at P(true) ${threshold.toFixed(2)} or more`}
+      />
+      {threshold !== DEFAULT_THRESHOLD ? (
+        <button type="button" className="secondary small" onClick={() => setThreshold(DEFAULT_THRESHOLD)}>
+          Back to 0.50
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+/** One model's rates at the threshold, each with its interval; F1's shows "…" until its bootstrap catches up with the slider. */
+function RatesRow({ model, c, f1: f1Text }: { model: string; c: CurvePoint; f1: string }) {
+  const r = rates(c);
+  const i = rateIntervals(c);
+  return (
+    <tr>
+      <th scope="row" className="mono">
+        {model}
+      </th>
+      <td className="mono" data-threshold-metric={`${model} precision`}>
+        {r.precision === null ? 'none said yes' : value3(r.precision)} <span className="muted">{intervalText(i.precision)}</span>
+      </td>
+      <td className="mono" data-threshold-metric={`${model} recall`}>
+        {value3(r.recall)} <span className="muted">{intervalText(i.recall)}</span>
+      </td>
+      <td className="mono" data-threshold-metric={`${model} F1`}>
+        {value3(r.f1)} <span className="muted">{f1Text}</span>
+      </td>
+      <td className="mono">
+        {value3(r.accuracy)} <span className="muted">{intervalText(i.accuracy)}</span>
+      </td>
+      <td className="mono">
+        {c.tp + c.fp} of {r.n}
+      </td>
+    </tr>
+  );
+}
+
+/** The models' rates at the threshold. */
+function RatesTable({ question, series, threshold, f1Text }: { question: string; series: Series; threshold: number; f1Text: (model: string) => string }) {
+  return (
+    <table className="table small" aria-label={`Yes/no metrics at the threshold: ${question}`}>
+      <thead>
+        <tr>
+          <th scope="col">Model</th>
+          <th scope="col">precision</th>
+          <th scope="col">recall</th>
+          <th scope="col">F1</th>
+          <th scope="col">accuracy</th>
+          <th scope="col">said yes</th>
+        </tr>
+      </thead>
+      <tbody>
+        {series.map((s) => {
+          const c = atThreshold(s.curve, threshold);
+          return c ? <RatesRow key={s.model} model={s.model} c={c} f1={f1Text(s.model)} /> : null;
+        })}
+      </tbody>
+    </table>
+  );
+}
+
 /**
  * A yes/no question at a threshold the analyst moves (0.5 at first): precision, recall and accuracy
  * with Wilson intervals, F1 with a percentile bootstrap one, the confusion per model, and the
@@ -112,72 +191,18 @@ export function ThresholdPanel({ report, question }: { report: EvalReport; quest
       <h3 id={`${id}-title`} className="small-heading">
         <span className="mono">{question}</span> at a threshold
       </h3>
-      <div className="toolbar">
-        <label htmlFor={id}>Say yes at P(true) ≥ {threshold.toFixed(2)}</label>
-        <input
-          id={id}
-          type="range"
-          min={0}
-          max={1}
-          step={0.01}
-          value={threshold}
-          onChange={(e) => setThreshold(Number(e.target.value))}
-          aria-label={`Threshold for ${question}`}
-          aria-valuetext={`say yes at P(true) ${threshold.toFixed(2)} or more`}
-        />
-        {threshold !== DEFAULT_THRESHOLD ? (
-          <button type="button" className="secondary small" onClick={() => setThreshold(DEFAULT_THRESHOLD)}>
-            Back to 0.50
-          </button>
-        ) : null}
-      </div>
+      <ThresholdSlider id={id} question={question} threshold={threshold} setThreshold={setThreshold} />
       <p className="muted small">
         95% intervals: Wilson score for precision, recall and accuracy; percentile bootstrap over items for F1 (
         {resampleCount(itemsOf(series[0]!.curve[0]!)).toLocaleString('en-US')} resamples, seeded).
       </p>
       <div className="threshold-grid">
-        <table className="table small" aria-label={`Yes/no metrics at the threshold: ${question}`}>
-          <thead>
-            <tr>
-              <th scope="col">Model</th>
-              <th scope="col">precision</th>
-              <th scope="col">recall</th>
-              <th scope="col">F1</th>
-              <th scope="col">accuracy</th>
-              <th scope="col">said yes</th>
-            </tr>
-          </thead>
-          <tbody>
-            {series.map((s) => {
-              const c = atThreshold(s.curve, threshold);
-              if (!c) return null;
-              const r = rates(c);
-              const i = rateIntervals(c);
-              return (
-                <tr key={s.model}>
-                  <th scope="row" className="mono">
-                    {s.model}
-                  </th>
-                  <td className="mono" data-threshold-metric={`${s.model} precision`}>
-                    {r.precision === null ? 'none said yes' : value3(r.precision)} <span className="muted">{intervalText(i.precision)}</span>
-                  </td>
-                  <td className="mono" data-threshold-metric={`${s.model} recall`}>
-                    {value3(r.recall)} <span className="muted">{intervalText(i.recall)}</span>
-                  </td>
-                  <td className="mono" data-threshold-metric={`${s.model} F1`}>
-                    {value3(r.f1)} <span className="muted">{settled === threshold ? intervalText(f1Intervals.get(s.model)) : '…'}</span>
-                  </td>
-                  <td className="mono">
-                    {value3(r.accuracy)} <span className="muted">{intervalText(i.accuracy)}</span>
-                  </td>
-                  <td className="mono">
-                    {c.tp + c.fp} of {r.n}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <RatesTable
+          question={question}
+          series={series}
+          threshold={threshold}
+          f1Text={(model) => (settled === threshold ? intervalText(f1Intervals.get(model)) : '…')}
+        />
         <div className="confusions">
           {series.map((s) => {
             const c = atThreshold(s.curve, threshold);

@@ -46,18 +46,44 @@ function SetFileActions({ name, savable, onImport }: { name: string; savable: Bu
   );
 }
 
-/** Write a set of questions about some content, check it as it is typed, save it, and try it on a few examples and models. */
-export function QuestionSetsScreen() {
-  const models = useQuery(modelsQuery());
-  const presets = useQuery(cascadePresetsQuery());
-  const { selected, draft, setDraft, dirty, setSelected, mayReplaceNew, startNew, discard, savedAs } = useSetDraft(models.data);
-  const [importError, setImportError] = useState<string | null>(null);
-  // The other models tried, kept across screens (try-store.ts).
+/** The other models tried, kept across screens (try-store.ts). */
+function useCompareWith() {
   const [compareWith, setCompareWithShown] = useState<string[]>(readCompareWith);
   const setCompareWith = (models: string[]) => {
     setCompareWithShown(models);
     keepCompareWith(models);
   };
+  return { compareWith, setCompareWith };
+}
+
+/** A DecisionsRequest JSON file imported as a new, unsaved set, or why it could not be. */
+function useSetImport(mayReplaceNew: () => boolean, startNew: (draft: SetDraft) => void) {
+  const [importError, setImportError] = useState<string | null>(null);
+  const onImport = async (file: File) => {
+    setImportError(null);
+    try {
+      const parsed = DecisionsRequestSchema.safeParse(JSON.parse(await file.text()));
+      if (!parsed.success) return setImportError(`${file.name} is not a valid DecisionsRequest: ${summarizeIssues(parsed.error)}`);
+      if (!mayReplaceNew()) return;
+      startNew(draftFrom(undefined, file.name.replace(/\.json$/i, ''), parsed.data));
+      announce(`Imported ${file.name} as a new set: ${Object.keys(parsed.data.questions).length} questions, not saved yet.`);
+    } catch (error) {
+      setImportError(`${file.name} is not JSON: ${(error as Error).message}`);
+    }
+  };
+  return { importError, onImport };
+}
+
+/**
+ * The screen's state: the set being edited (with its check, the problems shown, saving and importing),
+ * the models to try it on, and the grid that tries it.
+ */
+function useQuestionSetsScreen() {
+  const models = useQuery(modelsQuery());
+  const presets = useQuery(cascadePresetsQuery());
+  const { selected, draft, setDraft, dirty, setSelected, mayReplaceNew, startNew, discard, savedAs } = useSetDraft(models.data);
+  const { importError, onImport } = useSetImport(mayReplaceNew, startNew);
+  const { compareWith, setCompareWith } = useCompareWith();
   const built = useMemo(() => buildRequest(draft), [draft]);
   const { shown, touch, setTried } = useProblemsShown(draft.id === undefined);
   const update = (patch: Partial<SetDraft>) => {
@@ -71,19 +97,7 @@ export function QuestionSetsScreen() {
   });
   // Run tries the set here, on its content and examples, on each model chosen: no screen switch.
   const tryGrid = useRef<TryGridHandle>(null);
-  const models2 = [draft.model, ...compareWith.filter((m) => m !== draft.model)].filter((m) => m !== '');
-  const onImport = async (file: File) => {
-    setImportError(null);
-    try {
-      const parsed = DecisionsRequestSchema.safeParse(JSON.parse(await file.text()));
-      if (!parsed.success) return setImportError(`${file.name} is not a valid DecisionsRequest: ${summarizeIssues(parsed.error)}`);
-      if (!mayReplaceNew()) return;
-      startNew(draftFrom(undefined, file.name.replace(/\.json$/i, ''), parsed.data));
-      announce(`Imported ${file.name} as a new set: ${Object.keys(parsed.data.questions).length} questions, not saved yet.`);
-    } catch (error) {
-      setImportError(`${file.name} is not JSON: ${(error as Error).message}`);
-    }
-  };
+  const tried = [draft.model, ...compareWith.filter((m) => m !== draft.model)].filter((m) => m !== '');
   const onSave = () =>
     built.savable
       ? save.mutate({
@@ -92,57 +106,81 @@ export function QuestionSetsScreen() {
         })
       : setTried(true);
   const visibleProblems = built.problems.filter((p) => shown(p.path.split('.')[0] === 'questions' ? 'questions' : p.path.split('.')[0]!));
+  const onNew = () => {
+    if (!mayReplaceNew()) return;
+    startNew(emptyDraft(models.data?.[0]?.id ?? ''));
+  };
+  return {
+    models: models.data,
+    presets: presets.data,
+    selected,
+    setSelected,
+    draft,
+    dirty,
+    discard,
+    importError,
+    onImport,
+    compareWith,
+    setCompareWith,
+    built,
+    shown,
+    update,
+    save,
+    tryGrid,
+    tried,
+    onSave,
+    visibleProblems,
+    onNew,
+  };
+}
+
+/** Write a set of questions about some content, check it as it is typed, save it, and try it on a few examples and models. */
+export function QuestionSetsScreen() {
+  const { models, draft, built, save, compareWith, ...s } = useQuestionSetsScreen();
   return (
     <>
       <ScreenHeader
         title="Question sets"
         description="Named questions about some content: yes/no (noul), choice, score and box, answered as measured probabilities."
-        actions={<SetFileActions name={draft.name} savable={built.savable} onImport={onImport} />}
+        actions={<SetFileActions name={draft.name} savable={built.savable} onImport={s.onImport} />}
       />
       <SandboxNotice />
       <SampleOffer
         onAdded={({ set }) => {
-          setSelected(set);
+          s.setSelected(set);
           // The offer is gone: focus goes to the set it added, in the list.
           focusWhenShown(() => document.querySelector<HTMLElement>(`[data-set-id="${set}"]`));
         }}
       />
-      {importError ? <ErrorNotice error={new Error(importError)} title="Import failed" /> : null}
+      {s.importError ? <ErrorNotice error={new Error(s.importError)} title="Import failed" /> : null}
       {/* One block for the editor, the grid and the bar: the bar stays at the window's foot while any of them is in view. */}
       <div>
         <div className="split">
-          <SetList
-            selected={selected}
-            onSelect={setSelected}
-            onNew={() => {
-              if (!mayReplaceNew()) return;
-              startNew(emptyDraft(models.data?.[0]?.id ?? ''));
-            }}
-          />
+          <SetList selected={s.selected} onSelect={s.setSelected} onNew={s.onNew} />
           <div>
-            <SetEditor draft={draft} onChange={update} models={models.data} presets={presets.data} problems={built.problems} shown={shown} />
+            <SetEditor draft={draft} onChange={s.update} models={models} presets={s.presets} problems={built.problems} shown={s.shown} />
           </div>
         </div>
         {/* Across the page, under the list and the editor: with four models the grid was cut in the editor's column beside an empty list. */}
         <TryGrid
-          ref={tryGrid}
+          ref={s.tryGrid}
           setId={draft.id}
           setName={draft.name}
           request={built.savable ?? null}
           ownState={built.valid ? built.valid.state : null}
-          models={models2}
+          models={s.tried}
           cascade={draft.cascade || null}
-          modelPicker={<CompareModels models={models.data} model={draft.model} compareWith={compareWith} onCompareWith={setCompareWith} />}
+          modelPicker={<CompareModels models={models} model={draft.model} compareWith={compareWith} onCompareWith={s.setCompareWith} />}
         />
         <SetActionBar
-          dirty={dirty}
-          onDiscard={discard}
+          dirty={s.dirty}
+          onDiscard={s.discard}
           built={built}
-          noProblemShown={visibleProblems.length === 0}
+          noProblemShown={s.visibleProblems.length === 0}
           compareWith={compareWith}
           saving={save.isPending}
-          onSave={onSave}
-          onRun={() => tryGrid.current?.tryAll()}
+          onSave={s.onSave}
+          onRun={() => s.tryGrid.current?.tryAll()}
         />
         {save.error ? <ErrorNotice error={save.error} title="Not saved" /> : null}
         {save.isSuccess && save.data.saved.id === draft.id ? (
