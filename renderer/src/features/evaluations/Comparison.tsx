@@ -49,6 +49,20 @@ export function BaselinePicker({ run, runs }: { run: EvalRun; runs: readonly Eva
   );
 }
 
+/** A model's name that may wrap after its author ("sandbox/" then "skewed-small"), so five columns fit a narrow window. */
+const Breakable = ({ name }: { name: string }) => {
+  const slash = name.indexOf('/') + 1;
+  return slash > 0 ? (
+    <>
+      {name.slice(0, slash)}
+      <wbr />
+      {name.slice(slash)}
+    </>
+  ) : (
+    <>{name}</>
+  );
+};
+
 /** Each question's metrics as rows, each model a column: the difference and its interval, both values in the cell's title. */
 function Deltas({ comparison }: { comparison: RunComparison }) {
   const first = comparison.pairs[0];
@@ -56,14 +70,14 @@ function Deltas({ comparison }: { comparison: RunComparison }) {
   const rows = Object.entries(first.questions).flatMap(([question, q]) => q.metrics.map((m) => ({ question, metric: m.metric, n: q.n })));
   return (
     <ScrollArea label="Metric deltas against the baseline, scrolls">
-      <table className="table small" aria-label="Metric deltas against the baseline">
+      <table className="table small deltas" aria-label="Metric deltas against the baseline">
         <thead>
           <tr>
             <th scope="col">Question</th>
             <th scope="col">Metric</th>
             {comparison.pairs.map((pair) => (
               <th key={pair.model} scope="col" className="mono">
-                {pair.model}
+                <Breakable name={pair.model} />
                 {pair.baseline_model !== pair.model ? <span className="muted"> vs {pair.baseline_model}</span> : null}
               </th>
             ))}
@@ -89,7 +103,7 @@ function Deltas({ comparison }: { comparison: RunComparison }) {
                     data-delta={`${pair.model} ${row.question} ${row.metric}`}
                     title={`this run ${value3(m.run)}, baseline ${value3(m.baseline)}; ${verdict === 'unclear' ? 'the interval holds 0: no clear change' : `clearly ${verdict}: the interval stays on one side of 0`}`}
                   >
-                    {signed(m.delta)} <span className="muted">{intervalText(m.interval)}</span>
+                    {signed(m.delta)} <span className="muted delta-interval">{intervalText(m.interval)}</span>
                     {verdict === 'unclear' ? null : <span className="delta-word"> {verdict}</span>}
                   </td>
                 );
