@@ -66,7 +66,7 @@ export function evalHandlers(core: HandlerDeps): EvalOps {
   return {
     'datasets.list': async () => core.datasets.list(),
     // Problems name the file the rows came from (`file`), which may differ from the dataset's name.
-    'datasets.import': async ({ name, file, format, content, questions, valid_only }, context) =>
+    'datasets.import': async ({ name, file, format, content, questions, valid_only, take_suggestions }, context) =>
       auditedImport(
         core.audit,
         actorOf(context, 'datasets.import'),
@@ -75,10 +75,11 @@ export function evalHandlers(core: HandlerDeps): EvalOps {
           rows: readRows(Readable.from([content]), file ?? name, format),
           questions: questions as Record<string, Question>,
           validOnly: valid_only,
+          takeSuggestions: take_suggestions,
         }),
         { file: file ?? name },
       ),
-    'datasets.importImages': async ({ name, images, labels, questions, valid_only }, context) => {
+    'datasets.importImages': async ({ name, images, labels, questions, valid_only, take_suggestions }, context) => {
       const labelRows = new Map<string, RawRow>();
       const problems: RawRow[] = [];
       if (labels) {
@@ -99,6 +100,7 @@ export function evalHandlers(core: HandlerDeps): EvalOps {
         rows: imageFolderRowsFrom(images, labelRows),
         questions: questions as Record<string, Question>,
         validOnly: valid_only,
+        takeSuggestions: take_suggestions,
       });
       return auditedImport(core.audit, actorOf(context, 'datasets.importImages'), report, { file: `${images.length} images` });
     },
