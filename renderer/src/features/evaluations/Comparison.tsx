@@ -9,6 +9,7 @@ import { expectedText } from '../../lib/answer-text';
 import { intervalText, value3 } from './metric-format';
 import { METRIC_LABELS } from './MetricsTable';
 import { QuestionsAsked } from './QuestionsAsked';
+import { BreakableName } from '../../ui/BreakableName';
 import { ScrollArea } from '../../ui/ScrollArea';
 
 const signed = (v: number | null) => (v === null ? '—' : `${v > 0 ? '+' : v < 0 ? '−' : '±'}${Math.abs(v).toFixed(3)}`);
@@ -49,20 +50,6 @@ export function BaselinePicker({ run, runs }: { run: EvalRun; runs: readonly Eva
   );
 }
 
-/** A model's name that may wrap after its author ("sandbox/" then "skewed-small"), so five columns fit a narrow window. */
-const Breakable = ({ name }: { name: string }) => {
-  const slash = name.indexOf('/') + 1;
-  return slash > 0 ? (
-    <>
-      {name.slice(0, slash)}
-      <wbr />
-      {name.slice(slash)}
-    </>
-  ) : (
-    <>{name}</>
-  );
-};
-
 /** Each question's metrics as rows, each model a column: the difference and its interval, both values in the cell's title. */
 function Deltas({ comparison }: { comparison: RunComparison }) {
   const first = comparison.pairs[0];
@@ -77,7 +64,7 @@ function Deltas({ comparison }: { comparison: RunComparison }) {
             <th scope="col">Metric</th>
             {comparison.pairs.map((pair) => (
               <th key={pair.model} scope="col" className="mono">
-                <Breakable name={pair.model} />
+                <BreakableName name={pair.model} />
                 {pair.baseline_model !== pair.model ? <span className="muted"> vs {pair.baseline_model}</span> : null}
               </th>
             ))}
