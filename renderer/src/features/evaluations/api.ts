@@ -3,6 +3,10 @@ import type { RefObject } from 'react';
 import type { OperationInput } from '../../../../shared/contract/operations';
 import type { DecisionsRequest } from '../../../../shared/schemas/decisions-request';
 import type { EvalEstimate, EvalRun } from '../../../../shared/schemas/evaluation';
+import type { CascadeFamily } from '../../../../shared/schemas/cascade-curve';
+
+/** Which questions a cascade's condition reads: one question, or every question of a family's kinds. */
+export type CascadeScope = { question: string } | { family: CascadeFamily };
 import { call } from '../../transport/transport';
 
 export const evalKeys = {
@@ -152,3 +156,19 @@ export function useStartRun(options: {
     },
   });
 }
+
+/** Whether a query key (ending in how many answers were done) asks for the same curve as `asked`. */
+const sameCurve = (key: readonly unknown[], asked: readonly unknown[]) => JSON.stringify(key.slice(0, -1)) === JSON.stringify(asked);
+
+/** A cascade's curve between two of a run's variants, the condition reading one question or a family of them. */
+export const cascadeCurveQuery = ({ run, first, second, scope, done }: { run: string; first: number; second: number; scope: CascadeScope; done: number }) => {
+  const asked = [...evalKeys.run(run), 'cascade', first, second, scope];
+  return queryOptions({
+    queryKey: [...asked, done],
+    queryFn: () => call('evals.cascadeCurve', { id: run, first_variant: first, second_variant: second, ...scope }),
+    enabled: first !== second,
+    // Keep showing the curve while more answers arrive, not when the models or the condition change:
+    // the old curve's points (and the condition a pick would save) belong to another question.
+    placeholderData: (previous, previousQuery) => (previousQuery && sameCurve(previousQuery.queryKey, asked) ? previous : undefined),
+  });
+};
