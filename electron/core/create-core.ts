@@ -101,7 +101,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     account: () => settings.get().routing,
     ...(options.random ? { random: options.random } : {}),
   });
-  const upstreams = new Upstreams({ http, providerKeys, clock, learned });
+  const upstreams = new Upstreams({ http, providerKeys, clock, learned, accountOf: (slug) => settings.get().provider_accounts[slug] });
   const listings = new Listings({ catalog, metrics, health });
   const catalogPath = join(options.dataDir, CATALOG_FILE);
   const known = () => ({ providers: new Set(catalog.listProviders().map((p) => p.slug)), models: new Set(catalog.listModels().map((m) => m.id)) });
