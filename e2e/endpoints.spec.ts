@@ -22,6 +22,8 @@ test('a product person measures providers, compares latency, sorts, and previews
 
   await page.getByRole('button', { name: 'Measure now' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'measuring requests' })).toBeVisible({ timeout: 20_000 });
+  // What measuring cost, priced as every request is: the simulated endpoints have list prices.
+  await expect(page.getByRole('status').filter({ hasText: 'measuring requests' })).toContainText(/measuring requests, which cost \$\d/);
   await expect.poll(async () => (await endpoints.columnValues(TTFT)).filter((v) => v !== '—').length).toBeGreaterThanOrEqual(3);
   await expect(page.getByRole('img', { name: 'Latency percentiles by provider' })).toBeVisible();
   await expect(page.getByRole('img', { name: 'Uptime over time by provider' })).toBeVisible();

@@ -20,7 +20,7 @@ function inspector(info: ServerInfo) {
   return async <T>(op: string, input: unknown): Promise<T> => {
     const response = await fetch(`${info.url}/api/inspector/${op}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: `verdict_session=${token}`, 'x-verdict-client': 'renderer' },
+      headers: { 'content-type': 'application/json', cookie: `verdict_session_${new URL(info.url).port}=${token}`, 'x-verdict-client': 'renderer' },
       body: JSON.stringify(input),
     });
     const body = (await response.json()) as { ok: boolean; data: T; error?: unknown };

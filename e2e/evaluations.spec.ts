@@ -142,6 +142,13 @@ test('an analyst imports a labelled CSV, runs two models, reads metrics and reli
   await expect(evals.metric('sandbox/baseline-vision', 'mood', 'ece')).toHaveText(/^\d\.\d{3}$/);
   await expect(evals.reliability('late')).toBeVisible();
   await expect(evals.reliability('late').locator('svg')).toBeVisible();
+  // No count printed beside the markers (coinciding bins overprinted "n=10n=20"): each n is in the numbers below it.
+  await expect(evals.reliability('late').locator('svg text').filter({ hasText: /^n=/ })).toHaveCount(0);
+  await page
+    .locator('figure', { has: evals.reliability('late') })
+    .getByText('The numbers', { exact: true })
+    .click();
+  await expect(page.getByRole('table', { name: 'Reliability diagram: late: the numbers' }).getByRole('columnheader', { name: 'items (n)' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Confusion matrix of sandbox/baseline-text' })).toBeVisible();
   await expect(page.getByRole('img', { name: 'Error distribution: stars' }).locator('svg')).toBeVisible();
   await expect(evals.metric('sandbox/baseline-text', 'stars', 'qwk')).toHaveText(/^-?\d\.\d{3}$|^—$/);

@@ -162,3 +162,25 @@ test('the catalog is edited in Settings; a mistake is named and nothing changes'
   await expect(row).toContainText('context unknown');
   await expect(row).toContainText('max output unknown');
 });
+
+test('Cloudflare asks for the account id its address names, beside its key, and shows the address with it', async ({ page, server }) => {
+  const app = new AppPage(page);
+  await app.open(server.uiUrl);
+  await app.goTo('Settings');
+  const row = page.locator('tr[data-provider="cloudflare"]');
+  await expect(row).toContainText('/accounts/{account_id}/ai/run');
+  await expect(row.getByText('needed: its address names your account')).toBeVisible();
+  // Only a provider whose address names the account has the field.
+  await expect(page.locator('tr[data-provider="openai"]').getByLabel('Account id')).toHaveCount(0);
+  await row.getByLabel('Account id').fill('a/b');
+  await row.getByRole('button', { name: 'Save account' }).click();
+  await expect(row.getByRole('alert').or(row.locator('.notice-error'))).toContainText('an account id is 1 to 64 letters, digits, dashes or underscores');
+  await row.getByLabel('Account id').fill('0123456789abcdef0123456789abcdef');
+  await row.getByRole('button', { name: 'Save account' }).click();
+  await expect(row.getByText('account set')).toBeVisible();
+  await expect(row).toContainText('/accounts/0123456789abcdef0123456789abcdef/ai/run');
+  await app.screenshotOf(row, 'settings-cloudflare-account');
+  // A setting, kept: there after a reload.
+  await page.reload();
+  await expect(page.locator('tr[data-provider="cloudflare"]').getByLabel('Account id')).toHaveValue('0123456789abcdef0123456789abcdef');
+});

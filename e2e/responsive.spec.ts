@@ -55,6 +55,17 @@ test('at 1024×700 every column of the wide tables can be reached', async ({ pag
   await page.setViewportSize(SIZES[0]);
   await app.open(server.uiUrl);
   await app.goTo('Endpoints');
+  // Measured, so every figure and count is drawn: the endpoint table and how requests are built fit
+  // whole, at 1024 and at 1280 (a table scrolls, and is a scrolling region, only when it overflows).
+  await page.getByRole('button', { name: 'Measure now' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'measuring requests' })).toBeVisible({ timeout: 20_000 });
+  for (const width of [1024, 1280]) {
+    await page.setViewportSize({ width, height: 700 });
+    await expect(page.getByRole('columnheader', { name: 'Refused at run time' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'How requests are built, scrolls sideways' })).toHaveCount(0);
+    await expect(page.getByRole('region', { name: 'Endpoints, scrolls sideways' })).toHaveCount(0);
+  }
+  await page.setViewportSize(SIZES[0]);
   for (const header of ['TTFT s p50 / p90', 'Tok/s p50 / p90', 'ZDR']) {
     const cell = page.getByRole('table', { name: 'Endpoints' }).getByRole('columnheader', { name: new RegExp(`^${header.replace('/', '\\/')}`) });
     await cell.scrollIntoViewIfNeeded();

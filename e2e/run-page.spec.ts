@@ -71,3 +71,31 @@ test('the run page has a section index that stays in view and moves to each sect
   await app.screenshotInBothThemes('run-page-sections');
   await expectAccessibleInBothThemes(page, 'Evaluation run page with its section index');
 });
+
+test('at 1024 px the deltas against the baseline show every one of five models without scrolling sideways', async ({ page, server }) => {
+  test.setTimeout(120_000);
+  const app = new AppPage(page);
+  const evals = new EvaluationsPage(page);
+  await app.open(server.uiUrl);
+  const call = inspector(page, server.url);
+  const models = ['sandbox/baseline-text', 'sandbox/sharp-large', 'sandbox/cheap-mini', 'sandbox/skewed-small', 'sandbox/decider'];
+  const baseline = await sampleRun(call, models);
+  const run = await sampleRun(call, models);
+  await call('evals.setBaseline', { id: run.id, baseline_id: baseline.id });
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await app.goTo('Evaluations');
+  await evals.open('Runs');
+  const deltas = page.getByRole('table', { name: 'Metric deltas against the baseline' });
+  await deltas.scrollIntoViewIfNeeded();
+  // Each model's column lies inside the box the table scrolls in: none is cut off at its right edge.
+  // (The box is a scrolling region only while the table overflows it.)
+  const frame = await deltas.locator('xpath=..').boundingBox();
+  await expect(page.getByRole('region', { name: 'Metric deltas against the baseline, scrolls' })).toHaveCount(0);
+  const headers = deltas.getByRole('columnheader');
+  await expect(headers).toHaveCount(2 + models.length);
+  for (const header of await headers.all()) {
+    const box = (await header.boundingBox())!;
+    expect(box.x + box.width, `${await header.textContent()} ends inside the table's box`).toBeLessThanOrEqual(frame!.x + frame!.width + 1);
+  }
+  await app.screenshot('run-page-deltas-1024');
+});

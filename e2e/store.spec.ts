@@ -108,7 +108,7 @@ function startLoad(info: ServerInfo, managementKey: string, meteredKey: string, 
     loop(async (n) => {
       const response = await call('/api/inspector/sets.save', {
         method: 'POST',
-        headers: { cookie: `verdict_session=${token}`, 'x-verdict-client': 'renderer', 'content-type': 'application/json' },
+        headers: { cookie: `verdict_session_${new URL(info.url).port}=${token}`, 'x-verdict-client': 'renderer', 'content-type': 'application/json' },
         body: JSON.stringify({ name: `set ${n}`, request: DECISION }),
       });
       const body = response?.status === 200 ? ((await response.json().catch(() => null)) as { ok: boolean; data: { id: string } } | null) : null;
@@ -128,7 +128,7 @@ async function state(info: ServerInfo, managementKey: string): Promise<{ keys: M
   const sets = (await (
     await fetch(`${info.url}/api/inspector/sets.list`, {
       method: 'POST',
-      headers: { cookie: `verdict_session=${token}`, 'x-verdict-client': 'renderer', 'content-type': 'application/json' },
+      headers: { cookie: `verdict_session_${new URL(info.url).port}=${token}`, 'x-verdict-client': 'renderer', 'content-type': 'application/json' },
       body: '{}',
     })
   ).json()) as { data: { id: string }[] };

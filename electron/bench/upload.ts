@@ -56,7 +56,14 @@ export async function uploadBench(root: string): Promise<BenchRow[]> {
       const url = new URL(DATASET_UPLOAD_PATH, server.url);
       const req = request(
         url,
-        { method: 'POST', headers: { 'content-type': 'application/octet-stream', cookie: `verdict_session=${token}`, 'x-verdict-client': 'renderer' } },
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/octet-stream',
+            cookie: `verdict_session_${new URL(server.url).port}=${token}`,
+            'x-verdict-client': 'renderer',
+          },
+        },
         (res) => {
           let text = '';
           res.on('data', (d: Buffer) => (text += d.toString()));

@@ -49,7 +49,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // This instance among a team's (the same one when it restarts): its run leases and its endpoint figures.
   const instance = `${hostname()} ${options.dataDir}`;
   const routing = await wireRouting({ storage, clock, catalog, settings, instance, random: options.random });
-  const { images, ...reaching } = await wireUpstreams({ storage, clock, providerKeys });
+  const { images, ...reaching } = await wireUpstreams({ storage, clock, providerKeys, accountOf: (slug) => settings.get().provider_accounts[slug] });
   const listings = new Listings({ catalog, metrics: routing.metrics, health: routing.health });
   const catalogFile = await openCatalogFile({ dataDir: options.dataDir, catalog, logger });
   const sandbox = new SandboxLifecycle({ catalog, settings, providerKeys, images, options: options.sandbox });

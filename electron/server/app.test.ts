@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorEnvelopeSchema } from '../../shared/schemas/error-envelope';
 import { tempCore, tempDir } from '../test-support/temp-core';
 import { createServerApp } from './app';
-import { CLIENT_HEADER, SESSION_COOKIE } from './inspector-api';
+import { CLIENT_HEADER, SESSION_COOKIE, sessionCookie } from './inspector-api';
 
 const UI_TOKEN = 'test-ui-token-0123456789';
 
@@ -144,6 +144,20 @@ describe('headless server (in process)', () => {
       expect(response.headers.get('location')).toBe('/');
       expect(response.headers.get('set-cookie')).toMatch(new RegExp(`${SESSION_COOKIE}=${UI_TOKEN}; Path=/; HttpOnly; SameSite=Strict`));
       expect((await app.request('/?token=stale')).status).toBe(401);
+    });
+
+    it('name the cookie with the port the browser asked, so two servers on one host keep their own sessions', async () => {
+      // Cookies ignore ports: one name for both would let the second server's sign-in replace the first's.
+      const signedIn = await app.request(`http://127.0.0.1:4100/?token=${UI_TOKEN}`);
+      expect(signedIn.headers.get('set-cookie')).toMatch(new RegExp(`^verdict_session_4100=${UI_TOKEN}; Path=/; HttpOnly; SameSite=Strict`));
+      expect(sessionCookie('http://127.0.0.1:4200/')).toBe('verdict_session_4200');
+      // The browser sends both servers' cookies to each: this server reads the one named for its port.
+      const both = `verdict_session_4200=another-servers-token; verdict_session_4100=${UI_TOKEN}`;
+      const asked = (port: number, cookie: string) =>
+        app.request(`http://127.0.0.1:${port}/api/inspector/app.info`, { method: 'POST', headers: { cookie, [CLIENT_HEADER]: 'renderer' }, body: '{}' });
+      expect((await asked(4100, both)).status).toBe(200);
+      await envelope(await asked(4100, `verdict_session_4200=${UI_TOKEN}`), 401);
+      await envelope(await asked(4200, both), 401);
     });
 
     it('validate input and answer errors as data', async () => {

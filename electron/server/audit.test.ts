@@ -4,19 +4,19 @@ import type { AuditEntry, AuditPage } from '../../shared/schemas/audit';
 import { startPostgres, type TestPostgres } from '../test-support/postgres';
 import { tempCore, tempDir, type TempCore } from '../test-support/temp-core';
 import { createServerApp } from './app';
-import { CLIENT_HEADER, SESSION_COOKIE } from './inspector-api';
+import { CLIENT_HEADER, SESSION_COOKIE, sessionCookie } from './inspector-api';
 import { startServer, type RunningServer } from './start-server';
 
 const UI_TOKEN = 'test-ui-token-0123456789';
 const RENDERER = { [CLIENT_HEADER]: 'renderer', 'content-type': 'application/json' };
 const REQUEST = { model: 'sandbox/baseline-text', state: 'The parcel came late.', questions: { late: { type: 'noul', instructions: 'Late?' } } };
 
-/** The cookie a response set, as the browser would send it back. */
+/** The cookie a response set, as the browser would send it back (its name carries the port, if the address had one). */
 function cookieOf(response: Response): string {
   const set = response.headers.get('set-cookie') ?? '';
-  const match = new RegExp(`${SESSION_COOKIE}=([^;]+)`).exec(set);
+  const match = new RegExp(`(${SESSION_COOKIE}(?:_\\d+)?)=([^;]+)`).exec(set);
   if (!match) throw new Error(`The response set no ${SESSION_COOKIE} cookie (set-cookie: "${set}")`);
-  return `${SESSION_COOKIE}=${match[1]}`;
+  return `${match[1]}=${match[2]}`;
 }
 
 describe('signing in to the web UI with a management key, and the audit log (in process)', () => {
@@ -244,11 +244,12 @@ describe('web UI sessions across instances on one Postgres (real HTTP)', () => {
     const ada = (await created.json()) as { data: { id: string }; key: string };
     const signedIn = await fetch(`${first.url}/api/inspector/session`, { method: 'POST', headers: RENDERER, body: JSON.stringify({ key: ada.key }) });
     expect(signedIn.status).toBe(200);
-    const cookie = cookieOf(signedIn);
+    // The same session under the name each instance reads, as a load balancer's one address would give both.
+    const token = cookieOf(signedIn).split('=')[1]!;
     const ask = (server: RunningServer) =>
       fetch(`${server.url}/api/inspector/apiKeys.create`, {
         method: 'POST',
-        headers: { ...RENDERER, cookie },
+        headers: { ...RENDERER, cookie: `${sessionCookie(server.url)}=${token}` },
         body: JSON.stringify({ name: `via ${server.url}` }),
       });
     expect((await ask(second)).status).toBe(200);

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASET_UPLOAD_PATH } from '../../shared/contract/dataset-upload-names';
 import { tempDir } from '../test-support/temp-core';
-import { CLIENT_HEADER, SESSION_COOKIE } from './inspector-api';
+import { CLIENT_HEADER, sessionCookie } from './inspector-api';
 import { startServer, type RunningServer } from './start-server';
 
 /**
@@ -41,7 +41,12 @@ function post(
         port,
         path: DATASET_UPLOAD_PATH,
         method: 'POST',
-        headers: { 'content-type': 'application/octet-stream', cookie: `${SESSION_COOKIE}=${UI_TOKEN}`, [CLIENT_HEADER]: 'renderer', ...headers },
+        headers: {
+          'content-type': 'application/octet-stream',
+          cookie: `${sessionCookie(`http://127.0.0.1:${port}/`)}=${UI_TOKEN}`,
+          [CLIENT_HEADER]: 'renderer',
+          ...headers,
+        },
       },
       (res) => {
         let text = '';
@@ -97,7 +102,7 @@ describe('streamed dataset import', () => {
       (
         await fetch(`${server.url}/api/inspector/datasets.import`, {
           method: 'POST',
-          headers: { cookie: `${SESSION_COOKIE}=${UI_TOKEN}`, [CLIENT_HEADER]: 'renderer', 'content-type': 'application/json' },
+          headers: { cookie: `${sessionCookie(server.url)}=${UI_TOKEN}`, [CLIENT_HEADER]: 'renderer', 'content-type': 'application/json' },
           body: JSON.stringify({ name: 'big', format: 'jsonl', content: [...jsonl(items, {})].slice(1).join(''), questions: QUESTIONS }),
         })
       ).status,
@@ -141,7 +146,7 @@ describe('streamed dataset import', () => {
   });
 
   it('needs the session like every inspector operation', async () => {
-    const { status } = await post(port, ['{}\n'], { cookie: `${SESSION_COOKIE}=wrong` });
+    const { status } = await post(port, ['{}\n'], { cookie: `${sessionCookie(server.url)}=wrong` });
     expect(status).toBe(401);
   });
 });

@@ -9,6 +9,17 @@ import { SignInInputSchema, type AuditActor, type UiSession } from '../../shared
 import { datasetUpload } from './dataset-upload-route';
 
 export const SESSION_COOKIE = 'verdict_session';
+
+/**
+ * The session cookie's name for the address the browser asked. Cookies ignore ports, so two
+ * servers on one host (127.0.0.1:4100 and 127.0.0.1:4200) would overwrite each other's session
+ * under one name and sign each other out; with the port in its name each keeps its own. The port
+ * is the one the browser sees (the Host header), so instances behind one load balancer share one name.
+ */
+export function sessionCookie(url: string): string {
+  const port = new URL(url).port;
+  return port ? `${SESSION_COOKIE}_${port}` : SESSION_COOKIE;
+}
 /** Browsers cannot add this header to a cross-site request without a CORS preflight we never grant. */
 export const CLIENT_HEADER = 'x-verdict-client';
 
@@ -28,7 +39,7 @@ export type InspectorEnv = { Variables: { actor: AuditActor; session: UiSession;
  */
 export function sessionGate(core: Core, uiToken: string): MiddlewareHandler<InspectorEnv> {
   return async (c, next) => {
-    const cookie = getCookie(c, SESSION_COOKIE);
+    const cookie = getCookie(c, sessionCookie(c.req.url));
     if (!cookie) throw new GatewayError('unauthorized', NO_SESSION_MESSAGE);
     if (sameSecret(cookie, uiToken)) {
       c.set('actor', { kind: 'ui_token' });
@@ -55,7 +66,7 @@ export function sessionLogin(uiToken: string): MiddlewareHandler {
     if (!sameSecret(token, uiToken)) {
       return c.text('This link has expired: Verdict was restarted. Open the link it printed most recently, or sign in with your management key.', 401);
     }
-    setCookie(c, SESSION_COOKIE, uiToken, { httpOnly: true, sameSite: 'Strict', path: '/' });
+    setCookie(c, sessionCookie(c.req.url), uiToken, { httpOnly: true, sameSite: 'Strict', path: '/' });
     return c.redirect('/', 303);
   };
 }
@@ -71,14 +82,14 @@ function sessionRoutes(api: Hono<InspectorEnv>, core: Core): void {
     const { key } = parseStrictOrBadRequest(SignInInputSchema, parseJsonText(await c.req.text(), 'the sign-in'), 'sign-in');
     const { token, active } = await core.uiSessions.signIn(key);
     core.logger.info({ key_id: active.actor.key_id, request_id: c.get('requestId') }, 'signed in to the web UI');
-    setCookie(c, SESSION_COOKIE, token, { httpOnly: true, sameSite: 'Strict', path: '/', maxAge: Math.floor(SESSION_LIFETIME_MS / 1000) });
+    setCookie(c, sessionCookie(c.req.url), token, { httpOnly: true, sameSite: 'Strict', path: '/', maxAge: Math.floor(SESSION_LIFETIME_MS / 1000) });
     return c.json({ ok: true, data: active.session });
   });
   api.get('/session', (c) => c.json({ ok: true, data: c.get('session') }));
   api.delete('/session', async (c) => {
-    const cookie = getCookie(c, SESSION_COOKIE);
+    const cookie = getCookie(c, sessionCookie(c.req.url));
     if (cookie && c.get('session').kind === 'management_key') await core.uiSessions.signOut(cookie);
-    deleteCookie(c, SESSION_COOKIE, { path: '/' });
+    deleteCookie(c, sessionCookie(c.req.url), { path: '/' });
     return c.json({ ok: true, data: { signed_out: true } });
   });
 }

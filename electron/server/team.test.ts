@@ -253,7 +253,7 @@ describe.skipIf(missing !== null)(`a team's server: three instances, one Postgre
       }
       const items = Array.from({ length: 30 }, (_, i) => JSON.stringify({ id: `t${i}`, state: `ticket ${i}`, expected: { late: i % 2 === 0 } })).join('\n');
       const imported = await own[0]!.server.core.handlers['datasets.import'](
-        { name: 'tickets', format: 'jsonl', content: items, questions: JUDGE.questions as never, valid_only: false },
+        { name: 'tickets', format: 'jsonl', content: items, questions: JUDGE.questions as never, valid_only: false, take_suggestions: false },
         AS_DESKTOP,
       );
       datasetId = imported.dataset!.id;

@@ -61,6 +61,8 @@ export const EVAL_OPERATIONS = {
         content: z.string(),
         questions,
         valid_only: z.boolean().default(false),
+        /** read each expected answer that has a suggestion ("Billing" for billing, "no" for false) as suggested */
+        take_suggestions: z.boolean().default(false),
       })
       .strict(),
     ImportReportSchema,
@@ -78,6 +80,7 @@ export const EVAL_OPERATIONS = {
           .optional(),
         questions,
         valid_only: z.boolean().default(false),
+        take_suggestions: z.boolean().default(false),
       })
       .strict(),
     ImportReportSchema,

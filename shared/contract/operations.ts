@@ -137,6 +137,8 @@ export const OPERATIONS = {
       attempts: z.number().int(),
       failures: z.number().int(),
       failed: z.array(z.object({ tag: z.string(), provider_name: z.string(), reason: z.string() })),
+      /** USD the answered measuring calls cost, priced as any request is charged; null when a price is unknown */
+      spent_usd: z.number().nullable(),
     }),
   ),
   'endpoints.uptime': op(

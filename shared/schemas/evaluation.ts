@@ -39,7 +39,14 @@ export const DatasetItemSchema = z.object({
 });
 export type DatasetItem = z.infer<typeof DatasetItemSchema>;
 
-export const ImportProblemSchema = z.object({ file: z.string(), row: z.number().int(), field: z.string(), message: z.string() });
+export const ImportProblemSchema = z.object({
+  file: z.string(),
+  row: z.number().int(),
+  field: z.string(),
+  message: z.string(),
+  /** what the cell most likely meant, which an import with take_suggestions reads it as */
+  suggestion: z.union([z.boolean(), z.string()]).optional(),
+});
 export type ImportProblem = z.infer<typeof ImportProblemSchema>;
 
 export const ImportReportSchema = z.object({
@@ -47,6 +54,8 @@ export const ImportReportSchema = z.object({
   imported: z.number().int(),
   skipped: z.number().int(),
   problems: z.array(ImportProblemSchema),
+  /** expected answers read as suggested (an import with take_suggestions) */
+  taken: z.number().int().optional(),
 });
 export type ImportReport = z.infer<typeof ImportReportSchema>;
 

@@ -104,6 +104,15 @@ export const GatewayModeSchema = z.discriminatedUnion('mode', [
 ]);
 export type GatewayMode = z.infer<typeof GatewayModeSchema>;
 
+/**
+ * What a provider's address needs of the user's account (Cloudflare Workers AI: the account id in its
+ * URL). Not a secret; kept with the settings, and put into the address only where it has a place for it.
+ */
+export const ProviderAccountSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'an account id is 1 to 64 letters, digits, dashes or underscores');
+
 export const SettingsSchema = z.object({
   theme: ThemeSchema,
   sandbox: SandboxModeSchema,
@@ -116,6 +125,8 @@ export const SettingsSchema = z.object({
    * caller embeds it as a data URL), or fetched here, public addresses only, at most 10 MB.
    */
   image_urls: z.enum(['refuse', 'fetch']).default('refuse'),
+  /** Account ids by provider, for addresses that name the account (`{account_id}` in a bundled base URL). */
+  provider_accounts: z.record(ProviderSlugSchema, ProviderAccountSchema).default({}),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 export const SettingsPatchSchema = SettingsSchema.partial().strict();

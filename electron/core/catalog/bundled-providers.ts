@@ -3,6 +3,10 @@ import type { WireFormat } from '../../../shared/schemas/inspector';
 /** Stands in a bundled base URL for what only the user knows (their Cloudflare account id). */
 export const ACCOUNT_PLACEHOLDER = '{account_id}';
 
+/** A base URL with the user's account id in place of the placeholder, when it has one and the id is known. */
+export const withAccount = (baseUrl: string, account: string | undefined): string =>
+  account === undefined ? baseUrl : baseUrl.replace(ACCOUNT_PLACEHOLDER, encodeURIComponent(account));
+
 export interface ProviderTemplate {
   slug: string;
   name: string;
@@ -80,7 +84,7 @@ export const BUNDLED_PROVIDERS: readonly ProviderTemplate[] = [
     logprobs: false,
     listsModels: false,
   },
-  // Workers AI addresses models under the account: `{account_id}` is the user's to fill in (a catalog file).
+  // Workers AI addresses models under the account: `{account_id}` is the user's to fill in (Settings, beside the key; or a catalog file).
   {
     slug: 'cloudflare',
     name: 'Cloudflare Workers AI',

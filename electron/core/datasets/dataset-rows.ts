@@ -64,9 +64,20 @@ export function checkExpected(question: Question, value: unknown): { value: Expe
 }
 
 /**
+ * The value a wrong expected answer most likely meant (a yes/no word for a noul question, an option
+ * in another case or spacing for a choice); undefined when there is none. Suggested in the problem,
+ * and taken only when the import is asked to take the suggestions (one action for the lot).
+ */
+export function suggestedExpected(question: Question, value: unknown): boolean | string | undefined {
+  if (question.type === 'noul') return booleanMeant(value) ?? undefined;
+  if (question.type === 'choice' && typeof value === 'string') return nearestOption(value, Object.keys(question.criteria)) ?? undefined;
+  return undefined;
+}
+
+/**
  * What a yes/no cell most likely meant: yes, no, y, n, 1, 0, t, f in any case, and True or FALSE as
- * spreadsheets write them; null when it says nothing of the kind. Suggested, never taken: the file
- * is fixed where it was written, and its other rows read as it meant them.
+ * spreadsheets write them; null when it says nothing of the kind. Suggested, and taken only when
+ * asked: otherwise the file is fixed where it was written, and its other rows read as it meant them.
  */
 export function booleanMeant(value: unknown): boolean | null {
   const t = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim().toLowerCase() : null;
@@ -124,7 +135,16 @@ export function parseCsvExpected(question: Question, text: string): unknown {
   return text;
 }
 
-export function validateRow(raw: RawRow, questions: Record<string, Question>): { row: ValidRow } | { problems: ImportProblem[] } {
+/**
+ * One row checked against the questions. With `takeSuggestions`, an expected answer that has a
+ * suggested value (suggestedExpected) is read as that value and counted in `taken`; otherwise its
+ * problem carries the suggestion.
+ */
+export function validateRow(
+  raw: RawRow,
+  questions: Record<string, Question>,
+  options: { takeSuggestions?: boolean } = {},
+): { row: ValidRow; taken: number } | { problems: ImportProblem[] } {
   const at = (field: string, message: string): ImportProblem => ({ file: raw.file, row: raw.row, field, message });
   if (raw.problem) return { problems: [at(raw.problem.field, raw.problem.message)] };
   const problems: ImportProblem[] = [];
@@ -134,6 +154,7 @@ export function validateRow(raw: RawRow, questions: Record<string, Question>): {
   if (raw.state === undefined || raw.state === '') problems.push(at('state', 'every item needs a state'));
   else if (!state.success) problems.push(at('state', 'expected a string, a JSON object or a JSON array'));
   const expected: Expected = {};
+  let taken = 0;
   const entries: [string, unknown, string][] = [];
   if (raw.expectedColumns) {
     for (const [name, text] of Object.entries(raw.expectedColumns)) {
@@ -160,9 +181,16 @@ export function validateRow(raw: RawRow, questions: Record<string, Question>): {
       continue;
     }
     const checked = checkExpected(q, value);
-    if ('message' in checked) problems.push(at(field, checked.message));
-    else expected[name] = checked.value;
+    if ('value' in checked) {
+      expected[name] = checked.value;
+      continue;
+    }
+    const suggestion = suggestedExpected(q, value);
+    if (suggestion !== undefined && options.takeSuggestions) {
+      expected[name] = suggestion;
+      taken += 1;
+    } else problems.push({ ...at(field, checked.message), ...(suggestion !== undefined ? { suggestion } : {}) });
   }
   if (problems.length > 0) return { problems };
-  return { row: { id: id as string, state: state.data as State, expected } };
+  return { row: { id: id as string, state: state.data as State, expected }, taken };
 }

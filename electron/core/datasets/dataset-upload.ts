@@ -77,6 +77,7 @@ async function importStream(datasets: Datasets, meta: UploadMeta, input: Readabl
     rows: readRows(input, meta.file ?? meta.name, meta.format),
     questions: meta.questions as Record<string, Question>,
     validOnly: meta.valid_only,
+    takeSuggestions: meta.take_suggestions,
   });
   return after(report, meta.file ?? meta.name);
 }

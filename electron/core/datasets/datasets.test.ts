@@ -239,3 +239,41 @@ describe('a cell that is nearly right', () => {
     expect(nearestOption('invoice', ['billing'])).toBeNull();
   });
 });
+
+describe('taking the suggestions', () => {
+  const CSV = 'id,state,expected.late,expected.mood,expected.stars\nt1,Late again,no,Happy,1\nt2,On time,yes,sad ,9\nt3,Fine,true,happy,0\n';
+  const read = (takeSuggestions: boolean) =>
+    datasets.import({ name: 'tickets.csv', rows: readRows(Readable.from([CSV]), 'tickets.csv', 'csv'), questions: QUESTIONS, takeSuggestions });
+
+  it('lists what each nearly right cell most likely meant, and keeps nothing', async () => {
+    const report = await read(false);
+    expect(report.dataset).toBeNull();
+    expect(report.problems.map((p) => [p.row, p.field, p.suggestion])).toEqual([
+      [2, 'expected.late', false],
+      [2, 'expected.mood', 'happy'],
+      [3, 'expected.late', true],
+      [3, 'expected.mood', 'sad'],
+      [3, 'expected.stars', undefined],
+    ]);
+  });
+
+  it('reads each of them as suggested in one go, counts them, and still refuses what has no suggestion', async () => {
+    const report = await read(true);
+    // Row 3's score of 9 has no suggestion: the import stays all-or-nothing.
+    expect(report.dataset).toBeNull();
+    expect(report.problems.map((p) => [p.row, p.field])).toEqual([[3, 'expected.stars']]);
+    const fixed = await datasets.import({
+      name: 'tickets.csv',
+      rows: readRows(Readable.from([CSV.replace(',9\n', ',2\n')]), 'tickets.csv', 'csv'),
+      questions: QUESTIONS,
+      takeSuggestions: true,
+    });
+    expect(fixed).toMatchObject({ imported: 3, skipped: 0, problems: [], taken: 4 });
+    const items = (await datasets.items(fixed.dataset!.id, { offset: 0, limit: 10 })).items;
+    expect(items.map((i) => i.expected)).toEqual([
+      { late: false, mood: 'happy', stars: 1 },
+      { late: true, mood: 'sad', stars: 2 },
+      { late: true, mood: 'happy', stars: 0 },
+    ]);
+  });
+});

@@ -88,11 +88,19 @@ export class Datasets {
    * `validOnly` false (the default) nothing is kept when any row is wrong; the report lists every
    * problem (the first MAX_LISTED_PROBLEMS) with file, row and field.
    */
-  async import(options: { name: string; rows: AsyncIterable<RawRow>; questions: Record<string, Question>; validOnly?: boolean }): Promise<ImportReport> {
+  async import(options: {
+    name: string;
+    rows: AsyncIterable<RawRow>;
+    questions: Record<string, Question>;
+    validOnly?: boolean;
+    /** Read each answer that has a suggestion as suggested (dataset-rows.ts), counted in the report's `taken`. */
+    takeSuggestions?: boolean;
+  }): Promise<ImportReport> {
     const id = `ds-${randomUUID()}`;
     await this.storage.beginImport({ id, name: options.name, created_at: isoTime(this.clock) });
     const problems: ImportProblem[] = [];
     let problemRows = 0;
+    let taken = 0;
     let position = 0;
     let batch: ValidRow[] = [];
     const seen = new Map<string, number>();
@@ -106,7 +114,7 @@ export class Datasets {
     };
     try {
       for await (const raw of options.rows) {
-        let checked = validateRow(raw, options.questions);
+        let checked = validateRow(raw, options.questions, { takeSuggestions: options.takeSuggestions === true });
         const first = 'row' in checked ? seen.get(checked.row.id) : undefined;
         if ('row' in checked && first !== undefined)
           checked = { problems: [{ file: raw.file, row: raw.row, field: 'id', message: `id "${checked.row.id}" appears twice (first at row ${first})` }] };
@@ -116,6 +124,7 @@ export class Datasets {
           continue;
         }
         seen.set(checked.row.id, raw.row);
+        taken += checked.taken;
         // All-or-nothing: once anything is wrong, keep checking but stop writing.
         if (problemRows > 0 && !options.validOnly) continue;
         batch.push(checked.row);
@@ -132,7 +141,7 @@ export class Datasets {
       await this.storage.remove(id);
       throw error;
     }
-    return { dataset: await this.get(id), imported: position, skipped: problemRows, problems };
+    return { dataset: await this.get(id), imported: position, skipped: problemRows, problems, ...(taken > 0 ? { taken } : {}) };
   }
 
   /** Stores items that are already valid (saved from runs or box reviews). */

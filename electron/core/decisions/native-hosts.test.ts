@@ -447,6 +447,25 @@ describe('decision models on their native hosts, through POST /api/alpha/decisio
     }
   });
 
+  it("Cloudflare's address takes the account id entered in Settings in place of {account_id}", async () => {
+    const file = catalog(hosts.url);
+    const placeholder = file.providers!.map((p) =>
+      p.slug === 'cloudflare' ? { ...p, base_url: `${hosts.url}/cloudflare/client/v4/accounts/{account_id}/ai/run` } : p,
+    );
+    await server.core.replaceCatalogFile(CatalogFileSchema.parse({ ...file, providers: placeholder }));
+    try {
+      const without = await ask({ questions: { late: QUESTIONS.late }, provider: only('cloudflare') });
+      expect(without.body.error!.message).toContain('needs your account id in place of {account_id} (enter it beside the provider');
+      await server.core.handlers['settings.update']({ provider_accounts: { cloudflare: 'acc-1' } });
+      const answered = await ask({ questions: { late: QUESTIONS.late }, provider: only('cloudflare') });
+      expect(answered.status, JSON.stringify(answered.body)).toBe(200);
+      expect(hosts.last('cloudflare')!.reply.body).toMatchObject({ success: true });
+    } finally {
+      await server.core.handlers['settings.update']({ provider_accounts: {} });
+      await server.core.replaceCatalogFile(CatalogFileSchema.parse(file));
+    }
+  });
+
   it('usageOf a failed request carries what it cost', async () => {
     hosts.script('perplexity', () => ({ status: 200, body: { model: 'm', answers: {}, usage: { input_tokens: 1000, output_tokens: 0 } } }));
     const error = await server.core.decisions

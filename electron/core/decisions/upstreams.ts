@@ -1,4 +1,4 @@
-import { ACCOUNT_PLACEHOLDER } from '../catalog/bundled-providers';
+import { ACCOUNT_PLACEHOLDER, withAccount } from '../catalog/bundled-providers';
 import type { LearnedCapabilities, Refusal } from '../catalog/learned';
 import type { CatalogEndpoint } from '../catalog/types';
 import type { CancelSignal } from '../cancel';
@@ -15,6 +15,8 @@ export interface UpstreamsDeps {
   providerKeys: ProviderKeys;
   clock: Clock;
   learned: LearnedCapabilities;
+  /** The user's account id for a provider whose address names it (settings); not a secret. */
+  accountOf: (provider: string) => string | undefined;
 }
 
 export interface CallHooks {
@@ -104,7 +106,8 @@ export class Upstreams {
 
   /** Where to send a call; a provider's key is read from the secret store only when it needs one. */
   private target(endpoint: CatalogEndpoint): Target | Promise<Target> {
-    const { base_url: baseUrl, local, slug } = endpoint.provider;
+    const { local, slug } = endpoint.provider;
+    const baseUrl = withAccount(endpoint.provider.base_url, this.deps.accountOf(slug));
     const capabilities = this.capabilities(endpoint);
     const { host } = endpoint;
     if (local) return { baseUrl, model: endpoint.upstreamModel, apiKey: undefined, capabilities, host };
@@ -128,7 +131,7 @@ export class Upstreams {
     if (target.baseUrl.includes(ACCOUNT_PLACEHOLDER)) {
       throw new UpstreamError(
         'unconfigured',
-        `${endpoint.provider.name}'s address needs your account id in place of ${ACCOUNT_PLACEHOLDER} (set the provider's base_url in a catalog file)`,
+        `${endpoint.provider.name}'s address needs your account id in place of ${ACCOUNT_PLACEHOLDER} (enter it beside the provider's key in Settings)`,
       );
     }
   }

@@ -28,6 +28,7 @@ describe('box review of a dataset', () => {
         content: '{"id":"t","state":"hello","expected":{}}\n',
         questions: { ok: { type: 'noul', instructions: 'ok?' } },
         valid_only: false,
+        take_suggestions: false,
       },
       AS_DESKTOP,
     );
@@ -59,6 +60,7 @@ describe('box review of a dataset', () => {
         labels,
         questions,
         valid_only: false,
+        take_suggestions: false,
       },
       AS_DESKTOP,
     );

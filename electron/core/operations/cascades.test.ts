@@ -29,7 +29,10 @@ describe('cascade curve and presets operations', () => {
   beforeAll(async () => {
     env = await tempCore({ sandbox: { seed: 5, failures: false, timeScale: 0 } });
     const h = env.core.handlers;
-    const imported = await h['datasets.import']({ name: 'tickets.csv', format: 'csv', content: CSV, questions: QUESTIONS, valid_only: false }, AS_DESKTOP);
+    const imported = await h['datasets.import'](
+      { name: 'tickets.csv', format: 'csv', content: CSV, questions: QUESTIONS, valid_only: false, take_suggestions: false },
+      AS_DESKTOP,
+    );
     const run = await h['evals.start']({
       request: { model: 'sandbox/cheap-mini', state: '', questions: QUESTIONS, provider: CHEAPEST },
       dataset_id: imported.dataset!.id,

@@ -3,6 +3,8 @@ import { endpointSlug } from '../catalog/catalog';
 import { EMPTY_CATALOG_FILE, validateCatalogFile } from '../catalog/catalog-file';
 import type { CatalogEndpoint } from '../catalog/types';
 import { singleEndpointPlan } from '../routing/plan';
+import { callCost } from '../decisions/usage';
+import type { UpstreamUsage } from '../providers/types';
 import { methodFor } from '../decisions/ask';
 import type { Handlers } from './index';
 import type { Catalog } from '../catalog/catalog';
@@ -155,6 +157,12 @@ async function endpointDetails(core: CatalogDeps, model: string) {
 async function probeEndpoints(core: CatalogDeps, model: string, calls: number) {
   let attempts = 0;
   let failures = 0;
+  // What the answered calls cost, priced as any request is charged (decisions/usage.ts, on cost/price.ts); null once a price is unknown.
+  const spent: { usd: number | null } = { usd: 0 };
+  const billed = (endpoint: CatalogEndpoint, usage: UpstreamUsage) => {
+    const cost = callCost(endpoint, usage);
+    spent.usd = spent.usd === null || cost === null ? null : spent.usd + cost;
+  };
   // The last reason each endpoint could not be measured, to show beside it.
   const failed = new Map<string, { tag: string; provider_name: string; reason: string }>();
   // Endpoints are measured side by side; each one's calls go one after another.
@@ -174,6 +182,7 @@ async function probeEndpoints(core: CatalogDeps, model: string, calls: number) {
                   { state: PROBE_STATE, parts: [{ type: 'text', text: PROBE_STATE }], questions: PROBE_QUESTION, assets: [] },
                   signal,
                 );
+                billed(endpoint, result.usage);
                 return { value: null, usage: result.usage, timings: result.timings };
               }
               const result = await core.upstreams.call(
@@ -181,6 +190,7 @@ async function probeEndpoints(core: CatalogDeps, model: string, calls: number) {
                 { messages: [{ role: 'user', content: [{ type: 'text', text: 'Write a short sentence.' }] }], maxTokens: PROBE_NEEDS.completionTokens },
                 signal,
               );
+              billed(endpoint, result.usage);
               return { value: null, usage: result.usage, timings: result.timings };
             },
             { requestId: `probe-${randomUUID()}`, deadlineMs: 30_000, attemptTimeoutMs: 30_000 },
@@ -196,7 +206,7 @@ async function probeEndpoints(core: CatalogDeps, model: string, calls: number) {
       }
     }),
   );
-  return { attempts, failures, failed: [...failed.values()] };
+  return { attempts, failures, failed: [...failed.values()], spent_usd: spent.usd === null ? null : Number(spent.usd.toPrecision(12)) };
 }
 
 /** Each endpoint's attempts, uptime, time to first token and throughput over the last `hours`, a point a minute (five for longer spans). */

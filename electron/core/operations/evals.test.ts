@@ -43,7 +43,10 @@ describe('evaluation operations', () => {
         { length: 10 },
         (_, i) => `i${i},"Parcel ${i} ${i % 2 ? 'arrived late' : 'invoice question'}",${i % 2 === 1},${i % 2 ? 'delivery' : 'billing'}`,
       ).join('\n');
-    const imported = await h['datasets.import']({ name: 'tickets.csv', format: 'csv', content: csv, questions: QUESTIONS, valid_only: false }, AS_DESKTOP);
+    const imported = await h['datasets.import'](
+      { name: 'tickets.csv', format: 'csv', content: csv, questions: QUESTIONS, valid_only: false, take_suggestions: false },
+      AS_DESKTOP,
+    );
     expect(imported.imported).toBe(10);
     const input = {
       request: { model: 'sandbox/baseline-text', state: '', questions: QUESTIONS },
@@ -113,6 +116,7 @@ describe('images as a dataset', () => {
           images,
           questions,
           valid_only: false,
+          take_suggestions: false,
           labels: {
             format: 'csv',
             content: 'id,expected.visible,expected.parcel\na.png,true,"{""top"":0.1,""bottom"":0.4,""left"":0.2,""right"":0.5}"\nb,false,\n',
@@ -131,6 +135,7 @@ describe('images as a dataset', () => {
           images,
           questions,
           valid_only: false,
+          take_suggestions: false,
           labels: { format: 'csv', content: 'id,expected.parcel\na.png,"{""top"":0.6,""bottom"":0.4,""left"":0.2,""right"":0.5}"\n' },
         },
         AS_DESKTOP,
@@ -151,11 +156,21 @@ describe('datasets.fit', () => {
       const h = env.core.handlers;
       // Three tickets, two of them labelled for `late` only; `topic` is labelled nowhere.
       const csv = 'id,state,expected.late\nt1,Parcel late,true\nt2,Invoice,false\nt3,Unlabelled,\n';
-      const tickets = (await h['datasets.import']({ name: 'tickets', format: 'csv', content: csv, questions: QUESTIONS, valid_only: false }, AS_DESKTOP))
-        .dataset!;
+      const tickets = (
+        await h['datasets.import'](
+          { name: 'tickets', format: 'csv', content: csv, questions: QUESTIONS, valid_only: false, take_suggestions: false },
+          AS_DESKTOP,
+        )
+      ).dataset!;
       const shelf = (
         await h['datasets.importImages'](
-          { name: 'shelf', images: [{ name: 'a.png', data_url: PNG }], questions: { card: { type: 'box', instructions: 'The card' } }, valid_only: false },
+          {
+            name: 'shelf',
+            images: [{ name: 'a.png', data_url: PNG }],
+            questions: { card: { type: 'box', instructions: 'The card' } },
+            valid_only: false,
+            take_suggestions: false,
+          },
           AS_DESKTOP,
         )
       ).dataset!;
@@ -191,7 +206,10 @@ describe('deleting a dataset', () => {
     try {
       const h = env.core.handlers;
       const content = Array.from({ length: 30 }, (_, i) => JSON.stringify({ id: `i${i}`, state: `parcel ${i}`, expected: { late: true } })).join('\n');
-      const imported = await h['datasets.import']({ name: 'd', format: 'jsonl', content, questions: { late: QUESTIONS.late }, valid_only: false }, AS_DESKTOP);
+      const imported = await h['datasets.import'](
+        { name: 'd', format: 'jsonl', content, questions: { late: QUESTIONS.late }, valid_only: false, take_suggestions: false },
+        AS_DESKTOP,
+      );
       const run = await h['evals.start']({
         request: { model: 'sandbox/baseline-text', state: '', questions: { late: QUESTIONS.late } },
         dataset_id: imported.dataset!.id,

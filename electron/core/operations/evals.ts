@@ -92,7 +92,7 @@ export function evalHandlers(core: EvalDeps): EvalOps {
 /** A folder of images as a dataset, with their labels from a CSV or JSON Lines file; a label file with problems imports nothing and says where. */
 async function importImages(
   core: EvalDeps,
-  { name, images, labels, questions, valid_only }: Parameters<EvalOps['datasets.importImages']>[0],
+  { name, images, labels, questions, valid_only, take_suggestions }: Parameters<EvalOps['datasets.importImages']>[0],
   actor: AuditActor,
 ) {
   const labelRows = new Map<string, RawRow>();
@@ -115,6 +115,7 @@ async function importImages(
     rows: imageFolderRowsFrom(images, labelRows),
     questions: questions as Record<string, Question>,
     validOnly: valid_only,
+    takeSuggestions: take_suggestions,
   });
   return auditedImport(core.audit, actor, report, { file: `${images.length} images` });
 }
@@ -126,7 +127,7 @@ function datasetHandlers(core: EvalDeps): OpsOf<'datasets'> {
   return {
     'datasets.list': async () => core.datasets.list(),
     // Problems name the file the rows came from (`file`), which may differ from the dataset's name.
-    'datasets.import': async ({ name, file, format, content, questions, valid_only }, context) =>
+    'datasets.import': async ({ name, file, format, content, questions, valid_only, take_suggestions }, context) =>
       auditedImport(
         core.audit,
         actorOf(context, 'datasets.import'),
@@ -135,6 +136,7 @@ function datasetHandlers(core: EvalDeps): OpsOf<'datasets'> {
           rows: readRows(Readable.from([content]), file ?? name, format),
           questions: questions as Record<string, Question>,
           validOnly: valid_only,
+          takeSuggestions: take_suggestions,
         }),
         { file: file ?? name },
       ),

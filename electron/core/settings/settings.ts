@@ -10,6 +10,7 @@ const DEFAULTS: Settings = {
   gateway: { mode: 'built-in' },
   trace_destinations: [],
   image_urls: 'refuse',
+  provider_accounts: {},
 };
 
 /**

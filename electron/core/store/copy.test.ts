@@ -96,6 +96,7 @@ describe('store copy', () => {
         content: ['late', 'on time', 'late again'].map((t, i) => JSON.stringify({ id: `t${i}`, state: t, expected: { zeta: i !== 1 } })).join('\n'),
         questions: request.questions,
         valid_only: false,
+        take_suggestions: false,
       },
       AS_DESKTOP,
     );

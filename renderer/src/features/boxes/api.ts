@@ -1,6 +1,10 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { BoxItem, TruthBox } from '../../../../shared/schemas/inspector';
+import { baseName, stem } from '../../../../shared/box-formats/types';
 import { call } from '../../transport/transport';
+import type { EvalRun } from '../../../../shared/schemas/evaluation';
+import { evalKeys } from '../evaluations';
+import { truthFromFiles } from './transfer';
 
 /**
  * What the Boxes screen reviews: a dataset of images (its expected box answers are the truth, one
@@ -62,3 +66,63 @@ export async function updateItem(source: BoxSource, patch: ItemPatch): Promise<B
 
 /** An item as the list keeps it: without its image. */
 export const withoutImage = (item: BoxItem): BoxItem => ({ ...item, data_url: '' });
+
+/** Writes truth, a verdict or a note on the source's item, and puts the item written in its place in the list. */
+export function useUpdateItem(source: BoxSource | null, replace: (item: BoxItem) => void) {
+  return useMutation({ mutationFn: (patch: ItemPatch) => updateItem(source!, patch), onSuccess: replace });
+}
+
+/** Removes an image added before Boxes kept datasets. */
+export function useRemoveImage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => call('boxes.remove', { id }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: itemsKey(LEGACY) }),
+  });
+}
+
+/** Sends one image again through the run under review: its model's answer, or every model's. */
+export function useRunOnImage(target: { datasetId: string | null; position: number; runId: string | undefined; variant: number }) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (every: boolean) =>
+      call('boxReview.runImage', {
+        dataset_id: target.datasetId!,
+        position: target.position,
+        run_id: target.runId!,
+        ...(every ? {} : { variants: [target.variant] }),
+      }),
+    onSuccess: (started) => {
+      // The run is running again: its progress is polled, and the queue follows it to its end.
+      queryClient.setQueryData<EvalRun[]>(evalKeys.runs, (old) => old?.map((r) => (r.id === started.id ? started : r)));
+      return queryClient.invalidateQueries({ queryKey: evalKeys.runs });
+    },
+  });
+}
+
+/**
+ * Reads truth files (COCO, Label Studio, CSV, YOLO) and writes each matching image's truth, by file
+ * name without extension; `onLabels` hears every label the files name, `onImported` what was done.
+ */
+export function useImportTruth(options: {
+  list: readonly BoxItem[];
+  source: BoxSource | null;
+  replace: (item: BoxItem) => void;
+  onLabels: (labels: ReadonlySet<string>) => void;
+  onImported: (message: string) => void;
+}) {
+  const { list, source, replace, onLabels, onImported } = options;
+  return useMutation({
+    mutationFn: async (files: FileList) => {
+      const read = await Promise.all([...files].map(async (f) => ({ name: f.webkitRelativePath || f.name, text: await f.text() })));
+      const byStem = truthFromFiles(read);
+      const targets = list.filter((i) => byStem.has(stem(baseName(i.name))));
+      for (const item of targets) replace(await updateItem(source!, { id: item.id, truth: byStem.get(stem(baseName(item.name)))!.slice(0, 50) }));
+      const unmatched = byStem.size - new Set(targets.map((i) => stem(baseName(i.name)))).size;
+      onLabels(new Set([...byStem.values()].flat().map((b) => b.label)));
+      onImported(
+        `Truth for ${targets.length} image${targets.length === 1 ? '' : 's'} imported${unmatched > 0 ? `; ${unmatched} image${unmatched === 1 ? '' : 's'} in the files are not loaded here` : ''}.`,
+      );
+    },
+  });
+}

@@ -12,6 +12,7 @@ import { RequestShape } from './RequestShape';
 import { RoutePreview } from './RoutePreview';
 import { UptimeChart } from './UptimeChart';
 import { counted } from '../../lib/plural';
+import { formatUsd } from '../../../../shared/money/format-usd';
 
 /** Live updates, and measuring each endpoint now (real providers charge for it). */
 function MeasureActions({ live, onLive, probe }: { live: boolean; onLive: (live: boolean) => void; probe: ReturnType<typeof useProbeEndpoints> }) {
@@ -96,7 +97,8 @@ export function EndpointsScreen() {
       <SandboxNotice />
       {probe.data ? (
         <div className="notice notice-ok" role="status">
-          Sent {probe.data.attempts} measuring requests; {probe.data.failures} failed.
+          Sent {probe.data.attempts} measuring requests, which cost{' '}
+          {probe.data.spent_usd === null ? 'an unknown amount (a price is unknown)' : formatUsd(probe.data.spent_usd)}; {probe.data.failures} failed.
           {probe.data.failed.length > 0
             ? ` Not measured: ${probe.data.failed.map((f) => f.provider_name).join(', ')} (the reason is beside each in the table).`
             : ''}

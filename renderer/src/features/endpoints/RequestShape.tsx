@@ -13,7 +13,7 @@ export function RequestShape({ details }: { details: EndpointDetail[] }) {
   if (details.length === 0) return null;
   return (
     <ScrollArea label="How requests are built, scrolls sideways">
-      <table className="table dense" aria-label="How requests are built">
+      <table className="table dense request-shapes" aria-label="How requests are built">
         <thead>
           <tr>
             <th scope="col">Endpoint</th>
@@ -31,12 +31,12 @@ export function RequestShape({ details }: { details: EndpointDetail[] }) {
               </th>
               <td>{methodText(d.capabilities.method)}</td>
               <td className="small wrap request-shape">{d.host ? <HostShape host={d.host} /> : <ChatShape capabilities={d.capabilities} />}</td>
-              <td className="small">
+              <td className="small values-from">
                 <div>prices: {d.sources.pricing ?? UNKNOWN_SOURCE}</div>
                 <div>context: {d.sources.context_length ?? UNKNOWN_SOURCE}</div>
                 <div>max output: {d.sources.max_completion_tokens ?? UNKNOWN_SOURCE}</div>
               </td>
-              <td className="small">
+              <td className="small refused">
                 {d.refused.length === 0 ? (
                   <span className="muted">nothing</span>
                 ) : (

@@ -9,6 +9,7 @@ import { expectedText } from '../../lib/answer-text';
 import { intervalText, value3 } from './metric-format';
 import { METRIC_LABELS } from './MetricsTable';
 import { QuestionsAsked } from './QuestionsAsked';
+import { BreakableName } from '../../ui/BreakableName';
 import { ScrollArea } from '../../ui/ScrollArea';
 
 const signed = (v: number | null) => (v === null ? '—' : `${v > 0 ? '+' : v < 0 ? '−' : '±'}${Math.abs(v).toFixed(3)}`);
@@ -56,14 +57,14 @@ function Deltas({ comparison }: { comparison: RunComparison }) {
   const rows = Object.entries(first.questions).flatMap(([question, q]) => q.metrics.map((m) => ({ question, metric: m.metric, n: q.n })));
   return (
     <ScrollArea label="Metric deltas against the baseline, scrolls">
-      <table className="table small" aria-label="Metric deltas against the baseline">
+      <table className="table small deltas" aria-label="Metric deltas against the baseline">
         <thead>
           <tr>
             <th scope="col">Question</th>
             <th scope="col">Metric</th>
             {comparison.pairs.map((pair) => (
               <th key={pair.model} scope="col" className="mono">
-                {pair.model}
+                <BreakableName name={pair.model} />
                 {pair.baseline_model !== pair.model ? <span className="muted"> vs {pair.baseline_model}</span> : null}
               </th>
             ))}
@@ -89,7 +90,7 @@ function Deltas({ comparison }: { comparison: RunComparison }) {
                     data-delta={`${pair.model} ${row.question} ${row.metric}`}
                     title={`this run ${value3(m.run)}, baseline ${value3(m.baseline)}; ${verdict === 'unclear' ? 'the interval holds 0: no clear change' : `clearly ${verdict}: the interval stays on one side of 0`}`}
                   >
-                    {signed(m.delta)} <span className="muted">{intervalText(m.interval)}</span>
+                    {signed(m.delta)} <span className="muted delta-interval">{intervalText(m.interval)}</span>
                     {verdict === 'unclear' ? null : <span className="delta-word"> {verdict}</span>}
                   </td>
                 );

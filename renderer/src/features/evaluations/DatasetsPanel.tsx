@@ -41,7 +41,7 @@ function ImportForm({ onImported }: { onImported: (d: DatasetSummary) => void })
   const [report, setReport] = useState<ImportReport | null>(null);
   const images = files.length > 0 && files.every((f) => f.type.startsWith('image/'));
   const importing = useMutation({
-    mutationFn: async () => {
+    mutationFn: async ({ takeSuggestions }: { takeSuggestions: boolean }) => {
       const set = await call('sets.get', { id: setId || sets.data![0]!.id });
       const questions = set.request.questions;
       const datasetName = name.trim() || files[0]!.name.slice(0, NAME_LIMIT);
@@ -53,13 +53,14 @@ function ImportForm({ onImported }: { onImported: (d: DatasetSummary) => void })
           images: list,
           questions,
           valid_only: validOnly,
+          take_suggestions: takeSuggestions,
           ...(labels && (labelFormat === 'csv' || labelFormat === 'jsonl') ? { labels: { format: labelFormat, content: await labels.text() } } : {}),
         });
       }
       const format = formatOf(files[0]!.name);
       if (!format) throw new Error(`${files[0]!.name}: choose a .csv, .jsonl or .json file`);
       // Streamed: a file of any size, never read into the page.
-      return uploadDataset({ name: datasetName, file: files[0]!.name, format, questions, valid_only: validOnly }, files[0]!);
+      return uploadDataset({ name: datasetName, file: files[0]!.name, format, questions, valid_only: validOnly, take_suggestions: takeSuggestions }, files[0]!);
     },
     // The list is read again before the import is reported and the new dataset picked: picked while the
     // list on screen did not hold it yet, the run form fell back to another dataset until the list came.
@@ -72,6 +73,11 @@ function ImportForm({ onImported }: { onImported: (d: DatasetSummary) => void })
   });
   // Set in the click's own event: a double click imports the file once, not as two datasets.
   const held = useRef(false);
+  const send = (takeSuggestions: boolean) =>
+    once(held, async () => {
+      setReport(null);
+      await importing.mutateAsync({ takeSuggestions });
+    });
   if (sets.data && sets.data.length === 0)
     return <EmptyState title="No question set yet">A dataset is checked against a question set: save one in Question sets first.</EmptyState>;
   return (
@@ -79,10 +85,7 @@ function ImportForm({ onImported }: { onImported: (d: DatasetSummary) => void })
       className="eval-form"
       onSubmit={(e) => {
         e.preventDefault();
-        once(held, async () => {
-          setReport(null);
-          await importing.mutateAsync();
-        });
+        send(false);
       }}
     >
       <QuestionSetSelect value={setId} onChange={setSetId} label="Question set for the dataset" />
@@ -114,7 +117,7 @@ function ImportForm({ onImported }: { onImported: (d: DatasetSummary) => void })
         {importing.isPending ? 'Importing…' : 'Import dataset'}
       </button>
       {importing.error ? <ErrorNotice error={importing.error} title="Import failed" /> : null}
-      {report ? <ImportResult report={report} /> : null}
+      {report ? <ImportResult report={report} onTakeSuggestions={importing.isPending ? null : () => send(true)} /> : null}
     </form>
   );
 }
@@ -154,10 +157,26 @@ t2,How do I export?,false,feature`}</pre>
   );
 }
 
-function ImportResult({ report }: { report: ImportReport }) {
+/** What an import did and every problem; when some problems carry a suggestion, one action takes them all and imports again. */
+function ImportResult({ report, onTakeSuggestions }: { report: ImportReport; onTakeSuggestions: (() => void) | null }) {
+  const suggested = report.problems.filter((p) => p.suggestion !== undefined).length;
+  const others = report.problems.length - suggested;
   return (
     <div className={`notice ${report.dataset ? (report.problems.length ? 'notice-warn' : 'notice-ok') : 'notice-error'}`} data-testid="import-result">
       <strong>{importHeadline(report)}</strong>
+      {suggested > 0 ? (
+        <p className="toolbar">
+          <button type="button" onClick={onTakeSuggestions ?? undefined} aria-disabled={onTakeSuggestions === null || undefined}>
+            Apply {suggested === 1 ? 'the suggestion' : `the ${suggested} suggestions`} and import again
+          </button>
+          <span className="small">
+            Each “did you mean” below is read as suggested; the file itself is not changed.
+            {others > 0
+              ? ` ${others === 1 ? '1 problem has' : `${others} problems have`} no suggestion and still ${others === 1 ? 'needs' : 'need'} fixing in the file.`
+              : ''}
+          </span>
+        </p>
+      ) : null}
       {report.problems.length ? (
         <table className="table small" aria-label="Import problems">
           <thead>

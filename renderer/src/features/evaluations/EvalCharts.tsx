@@ -1,56 +1,18 @@
 import { sharedLabels } from './chart-labels';
 import { useMemo, type CSSProperties } from 'react';
-import type { EvalReport, ReliabilityBin } from '../../../../shared/schemas/evaluation';
+import type { EvalReport } from '../../../../shared/schemas/evaluation';
 import { Chart, NEUTRAL, PALETTE, shadeOf } from '../../ui/Chart';
 import { costPerThousand, metricOf } from './metric-format';
+import { reliabilityOption, reliabilityTable, type ReliabilitySeries } from './reliability-chart';
 
 /** Tooltips as rich text: no inline-styled HTML, so the app's Content-Security-Policy holds. */
 const TOOLTIP = { trigger: 'axis', renderMode: 'richText' } as const;
 
-const SHAPES = ['emptyCircle', 'emptyRect', 'emptyTriangle', 'emptyDiamond'] as const;
-const LINES = ['solid', 'dashed', 'dotted'] as const;
-
-/** Observed accuracy per confidence bin beside the bin's mean confidence; the diagonal is perfect calibration. */
-export function ReliabilityChart({ title, series }: { title: string; series: { model: string; bins: ReliabilityBin[] }[] }) {
-  const option = useMemo(
-    () => ({
-      tooltip: TOOLTIP,
-      legend: { top: 0 },
-      grid: { left: 56, right: 16, top: 40, bottom: 40 },
-      xAxis: { type: 'value', min: 0, max: 1, name: 'stated confidence', nameLocation: 'middle', nameGap: 26 },
-      yAxis: { type: 'value', min: 0, max: 1, name: 'observed accuracy', nameLocation: 'middle', nameGap: 36 },
-      series: [
-        // Grey, so each model keeps the colour it has in every other chart (the palette's order).
-        {
-          name: 'perfect calibration',
-          type: 'line',
-          data: [
-            [0, 0],
-            [1, 1],
-          ],
-          symbol: 'none',
-          color: NEUTRAL,
-          lineStyle: { type: 'dashed', width: 1 },
-        },
-        ...series.map((s, i) => ({
-          name: s.model,
-          type: 'line',
-          data: s.bins.map((b) => [Number(b.confidence.toFixed(4)), Number(b.accuracy.toFixed(4)), b.count]),
-          // Models whose bins coincide must both stay visible: a shape, a line pattern and a size step
-          // of their own (a later model is drawn larger, behind an earlier one), counts above and below.
-          color: PALETTE[i % PALETTE.length],
-          symbol: SHAPES[i % SHAPES.length],
-          symbolSize: (value: number[]) => Math.min(18, 4 + Math.sqrt(value[2] ?? 1) * 2) + 4 * i,
-          lineStyle: { type: LINES[i % LINES.length] },
-          // Earlier (smaller) markers drawn over later (larger) ones, whose hollow shapes are filled white.
-          z: 10 + series.length - i,
-          label: { show: true, position: i % 2 === 0 ? 'top' : 'bottom', fontSize: 10, formatter: (p: { value: number[] }) => `n=${p.value[2]}` },
-        })),
-      ],
-    }),
-    [series],
-  );
-  return <Chart option={option} height={260} label={`Reliability diagram: ${title}`} />;
+/** Observed accuracy per confidence bin beside the bin's mean confidence (options in reliability-chart.ts). */
+export function ReliabilityChart({ title, series }: { title: string; series: ReliabilitySeries[] }) {
+  const option = useMemo(() => reliabilityOption(series), [series]);
+  const table = useMemo(() => reliabilityTable(series), [series]);
+  return <Chart option={option} height={260} label={`Reliability diagram: ${title}`} table={table} />;
 }
 
 /** Cost per 1,000 items per model, and latency p50/p95 per model: two charts, one axis each. */

@@ -29,7 +29,10 @@ export function RunCharts({ report, runId, done }: { report: EvalReport; runId: 
         .filter(([, q]) => q.type === 'noul' || q.type === 'choice')
         .map(([name]) => (
           <figure key={name} className="chart-box">
-            <figcaption>Reliability: {name}</figcaption>
+            <figcaption>
+              Reliability: {name}
+              <span className="muted small caption-note"> · a larger marker holds more items; hover a marker, or open the numbers, for its n</span>
+            </figcaption>
             <ReliabilityChart
               title={name}
               series={report.models.map((m) => ({ model: m.model, bins: (m.questions[name]?.['reliability'] as ReliabilityBin[] | undefined) ?? [] }))}

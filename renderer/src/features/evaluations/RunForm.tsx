@@ -1,20 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { call } from '../../transport/transport';
 import { ErrorNotice, Panel } from '../../ui/components';
-import { modelsQuery } from '../endpoints';
-import { setQuery, setsQuery } from '../question-sets';
-import { cascadePresetsQuery, datasetFitQuery, datasetsQuery, evalKeys, evalRunsQuery } from './api';
+import { useEstimateRun, useStartRun } from './api';
 import type { EvalEstimate, EvalRun } from '../../../../shared/schemas/evaluation';
-import { useStored } from '../../lib/use-stored';
-import { QuestionSetSelect } from './QuestionSetSelect';
-import { presetVariant, variantsOf } from './run-variants';
+import { variantsOf } from './run-variants';
 import { clickOnce, once } from '../../lib/send-once';
 import { BudgetNotes, budgetShortfall, RunEstimate } from './RunEstimate';
-import { PresetChoice } from './PresetChoice';
-import { DatasetChoice } from './DatasetChoice';
-import { ModelChoice } from './ModelChoice';
-import { defaultDataset, pairingProblems, setContent } from './dataset-choice';
+import { RunChoices } from './RunChoices';
+import { RunOptions } from './RunOptions';
+import { useRunChoices } from './use-run-choices';
 
 /** Set × dataset × models, with the estimate shown before anything is sent. */
 export function RunForm({
@@ -27,44 +21,6 @@ export function RunForm({
   again: EvalRun | null;
   onStarted: (id: string) => void;
 }) {
-  const queryClient = useQueryClient();
-  const sets = useQuery(setsQuery());
-  const datasets = useQuery(datasetsQuery());
-  const models = useQuery(modelsQuery());
-  const runs = useQuery(evalRunsQuery());
-  const [setId, setSetId] = useState('');
-  const effectiveSet = setId || sets.data?.[0]?.id || '';
-  const set = useQuery({ ...setQuery(effectiveSet), enabled: effectiveSet !== '' });
-  const fits = useQuery({ ...datasetFitQuery(set.data?.request.questions ?? {}), enabled: set.data !== undefined });
-  const [dataset, setDataset] = useState('');
-  // The models ticked, kept across screens and reloads like the other forms' choices.
-  const [chosen, setChosen] = useStored<string[]>('verdict.evaluations.models', []);
-  // The run this one is compared with once it starts; none unless one is chosen or it runs one again.
-  const [baseline, setBaseline] = useState('');
-  // Once per run asked to run again: its dataset, its plain models, and itself as the baseline.
-  useEffect(() => {
-    if (!again) return;
-    setDataset(again.dataset_id);
-    setChosen([...new Set(again.variants.filter((v) => !v.cascade && v.label === null).map((v) => v.model))]);
-    setBaseline(again.id);
-    inputsChanged();
-  }, [again?.id]);
-  const presets = useQuery(cascadePresetsQuery());
-  // Presets ticked, by name, and the first model chosen for each preset that names none.
-  const [chosenPresets, setChosenPresets] = useState<string[]>([]);
-  const [firstFor, setFirstFor] = useState<Record<string, string>>({});
-  // Ticked presets still saved (one may have been deleted since), each as its variant.
-  const cascades = (presets.data ?? []).flatMap((p) => {
-    const variant = chosenPresets.includes(p.name) ? presetVariant(p, firstFor[p.name]) : null;
-    return variant ? [variant] : [];
-  });
-  const [concurrency, setConcurrency] = useState(4);
-  const [budget, setBudget] = useState('');
-  // The estimate with the dataset it was made for: the dataset can also change from the Datasets panel.
-  // `cascade` marks, per variant in the estimate's order, the cascades among them.
-  const [estimated, setEstimated] = useState<{ dataset: string; estimate: EvalEstimate; cascade: boolean[] } | null>(null);
-  // The set and dataset whose pairing problems Start has said once: a second Start runs them anyway.
-  const [asked, setAsked] = useState<string | null>(null);
   // Moved by every change of the form the estimate depends on: an answer asked for before the change is not shown after it.
   const inputsSeen = useRef(0);
   const inputsChanged = () => {
@@ -72,24 +28,17 @@ export function RunForm({
     setEstimated(null);
     setAsked(null);
   };
+  const choices = useRunChoices({ datasetId, again, changed: () => inputsChanged() });
+  const { sets, runs, fits, effectiveSet, effectiveDataset, cascades, ticked, problems, pairing, baselineRun } = choices;
+  const [concurrency, setConcurrency] = useState(4);
+  const [budget, setBudget] = useState('');
+  // The estimate with the dataset it was made for: the dataset can also change from the Datasets panel.
+  // `cascade` marks, per variant in the estimate's order, the cascades among them.
+  const [estimated, setEstimated] = useState<{ dataset: string; estimate: EvalEstimate; cascade: boolean[] } | null>(null);
+  // The set and dataset whose pairing problems Start has said once: a second Start runs them anyway.
+  const [asked, setAsked] = useState<string | null>(null);
   const [preferences, setPreferences] = useState('');
   const [runName, setRunName] = useState('');
-  // A dataset chosen here while it exists (it may have been deleted since), else one picked in the Datasets panel, else the one the set last ran on.
-  const exists = (id: string) => id !== '' && (datasets.data ?? []).some((d) => d.id === id);
-  // Kept models no longer listed (a provider's key removed since) are not sent.
-  const ticked = models.data ? chosen.filter((id) => models.data.some((m) => m.id === id)) : chosen;
-  const effectiveDataset = (exists(dataset) ? dataset : defaultDataset(datasets.data ?? [], fits.data, datasetId)) ?? '';
-  const fit = fits.data?.find((f) => f.dataset_id === effectiveDataset);
-  const chosenDataset = datasets.data?.find((d) => d.id === effectiveDataset);
-  const problems =
-    set.data && fit && chosenDataset
-      ? pairingProblems({
-          set: { name: set.data.name, questions: Object.keys(set.data.request.questions), content: setContent(set.data.request) },
-          dataset: chosenDataset,
-          fit,
-        })
-      : [];
-  const pairing = `${effectiveSet} ${effectiveDataset}`;
   const estimate = estimated?.dataset === effectiveDataset ? estimated.estimate : null;
   const budgetUsd = budget.trim() === '' || !Number.isFinite(Number(budget)) ? null : Number(budget);
   const shortfall = budgetShortfall(estimate, budgetUsd);
@@ -97,36 +46,8 @@ export function RunForm({
     const saved = await call('sets.get', { id: effectiveSet });
     return { request: saved.request, dataset_id: effectiveDataset, variants: variantsOf(ticked, preferences, cascades) };
   };
-  const estimating = useMutation({
-    mutationFn: async () => {
-      const seen = inputsSeen.current;
-      const asking = await input();
-      // As many in flight as the run will send: how fast requests go decides how long a fault moves traffic for.
-      const fresh = await call('evals.estimate', { ...asking, concurrency });
-      return seen === inputsSeen.current ? { dataset: asking.dataset_id, estimate: fresh, cascade: asking.variants.map((v) => v.cascade !== undefined) } : null;
-    },
-    onSuccess: (fresh) => {
-      if (fresh) setEstimated(fresh);
-    },
-  });
-  const baselineRun = (runs.data ?? []).find((r) => r.id === baseline && r.dataset_id === effectiveDataset);
-  const starting = useMutation({
-    mutationFn: async () => {
-      const run = await call('evals.start', {
-        ...(await input()),
-        concurrency,
-        ...(budget ? { budget_usd: Number(budget) } : {}),
-        ...(runName.trim() ? { name: runName.trim() } : {}),
-      });
-      return baselineRun ? call('evals.setBaseline', { id: run.id, baseline_id: baselineRun.id }) : run;
-    },
-    onSuccess: (run) => {
-      void queryClient.invalidateQueries({ queryKey: evalKeys.runs });
-      // The set has now run on this dataset: the form's default for it moves here.
-      void queryClient.invalidateQueries({ queryKey: [...evalKeys.datasets, 'fit'] });
-      onStarted(run.id);
-    },
-  });
+  const estimating = useEstimateRun({ input, concurrency, inputsSeen, onEstimated: setEstimated });
+  const starting = useStartRun({ input, concurrency, budget, runName, baseline: baselineRun, onStarted });
   /**
    * A set paired with a dataset it cannot be judged on (or of the other kind of content) is said
    * beside the dataset; Start then asks once more before sending anything. With a budget and no
@@ -146,7 +67,6 @@ export function RunForm({
   const estimateHeld = useRef(false);
   // Start waits for how the dataset suits the set, so a pairing problem is said before anything is sent.
   const ready = ticked.length + cascades.length > 0 && effectiveDataset !== '' && (sets.data?.length ?? 0) > 0 && fits.data !== undefined;
-  const callable = (models.data ?? []).filter((m) => m.callable_endpoints > 0);
   const variantWord = preferences.trim() ? 'preference set' : cascades.length > 0 ? 'variant' : 'model';
   return (
     <Panel title="New evaluation run">
@@ -158,88 +78,23 @@ export function RunForm({
         }}
       >
         {/* The estimate stays while only the budget, concurrency or name change: it does not depend on them. */}
-        <QuestionSetSelect
-          value={effectiveSet}
-          onChange={(id) => {
-            setSetId(id);
+        <RunChoices choices={choices} asked={asked === pairing} />
+        <RunOptions
+          preferences={preferences}
+          onPreferences={(text) => {
+            setPreferences(text);
             inputsChanged();
           }}
-          label="Question set to evaluate"
+          runs={(runs.data ?? []).filter((r) => r.dataset_id === effectiveDataset)}
+          baseline={baselineRun?.id ?? ''}
+          onBaseline={choices.setBaseline}
+          runName={runName}
+          onRunName={setRunName}
+          concurrency={concurrency}
+          onConcurrency={setConcurrency}
+          budget={budget}
+          onBudget={setBudget}
         />
-        <DatasetChoice
-          datasets={datasets.data ?? []}
-          fits={fits.data}
-          value={effectiveDataset}
-          onChange={(id) => {
-            setDataset(id);
-            inputsChanged();
-          }}
-          problems={problems}
-          asked={asked === pairing}
-        />
-        <ModelChoice
-          models={models.data ?? []}
-          chosen={chosen}
-          onChosen={(next) => {
-            setChosen(next);
-            inputsChanged();
-          }}
-        />
-        {(presets.data ?? []).length > 0 ? (
-          <PresetChoice
-            presets={presets.data ?? []}
-            chosen={chosenPresets}
-            onChosen={(names) => {
-              setChosenPresets(names);
-              inputsChanged();
-            }}
-            firstFor={firstFor}
-            onFirstFor={(next) => {
-              setFirstFor(next);
-              inputsChanged();
-            }}
-            callable={callable}
-          />
-        ) : null}
-        <label>
-          Provider preferences (optional: with one model, one JSON object per line, each a variant)
-          <textarea
-            className="mono small"
-            rows={2}
-            value={preferences}
-            onChange={(e) => {
-              setPreferences(e.target.value);
-              inputsChanged();
-            }}
-            placeholder={'{"label": "cheapest", "provider": {"sort": "price"}}\n{"label": "zdr", "provider": {"zdr": true}}'}
-            aria-label="Provider preferences per variant"
-          />
-        </label>
-        <label>
-          Baseline (optional)
-          <select value={baselineRun?.id ?? ''} onChange={(e) => setBaseline(e.target.value)} aria-label="Baseline for the new run">
-            <option value="">none</option>
-            {(runs.data ?? [])
-              .filter((r) => r.dataset_id === effectiveDataset)
-              .map((r) => (
-                <option key={r.id} value={r.id}>
-                  {r.name} · {new Date(r.created_at).toLocaleString()}
-                </option>
-              ))}
-          </select>
-        </label>
-        <label>
-          Run name (optional)
-          <input value={runName} onChange={(e) => setRunName(e.target.value)} maxLength={200} placeholder="the dataset and the models" />
-        </label>
-        <label>
-          Concurrency
-          <input type="number" min={1} max={64} value={concurrency} onChange={(e) => setConcurrency(Number(e.target.value) || 1)} />
-        </label>
-        <label>
-          Budget in USD (optional)
-          <input type="number" min={0} step="any" value={budget} onChange={(e) => setBudget(e.target.value)} placeholder="no cap" aria-label="Budget in USD" />
-        </label>
         <div className="toolbar">
           <button
             type="button"

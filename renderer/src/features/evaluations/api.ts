@@ -1,6 +1,12 @@
-import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { RefObject } from 'react';
+import type { OperationInput } from '../../../../shared/contract/operations';
 import type { DecisionsRequest } from '../../../../shared/schemas/decisions-request';
-import type { EvalRun } from '../../../../shared/schemas/evaluation';
+import type { EvalEstimate, EvalRun } from '../../../../shared/schemas/evaluation';
+import type { CascadeFamily } from '../../../../shared/schemas/cascade-curve';
+
+/** Which questions a cascade's condition reads: one question, or every question of a family's kinds. */
+export type CascadeScope = { question: string } | { family: CascadeFamily };
 import { call } from '../../transport/transport';
 
 export const evalKeys = {
@@ -92,3 +98,77 @@ export const resultsPageQuery = (id: string, filter: ResultFilter, page: number,
 
 export const evalItemQuery = (id: string, position: number) =>
   queryOptions({ queryKey: evalKeys.item(id, position), queryFn: () => call('evals.item', { id, position }) });
+
+/** What a run of the New run form sends: the set's saved request, the dataset and the variants. */
+export type RunInput = Pick<OperationInput<'evals.start'>, 'request' | 'dataset_id' | 'variants'>;
+
+/**
+ * The New run form's estimate, with the dataset it was made for and which variants are cascades;
+ * null when the form changed while it was asked (`inputsSeen` moved), so it is not shown after the change.
+ */
+export function useEstimateRun(options: {
+  input: () => Promise<RunInput>;
+  concurrency: number;
+  inputsSeen: RefObject<number>;
+  onEstimated: (estimated: { dataset: string; estimate: EvalEstimate; cascade: boolean[] }) => void;
+}) {
+  const { input, concurrency, inputsSeen, onEstimated } = options;
+  return useMutation({
+    mutationFn: async () => {
+      const seen = inputsSeen.current;
+      const asking = await input();
+      // As many in flight as the run will send: how fast requests go decides how long a fault moves traffic for.
+      const fresh = await call('evals.estimate', { ...asking, concurrency });
+      return seen === inputsSeen.current ? { dataset: asking.dataset_id, estimate: fresh, cascade: asking.variants.map((v) => v.cascade !== undefined) } : null;
+    },
+    onSuccess: (fresh) => {
+      if (fresh) onEstimated(fresh);
+    },
+  });
+}
+
+/** Starts a run of the New run form, compared with `baseline` when one is given. */
+export function useStartRun(options: {
+  input: () => Promise<RunInput>;
+  concurrency: number;
+  budget: string;
+  runName: string;
+  baseline: EvalRun | undefined;
+  onStarted: (id: string) => void;
+}) {
+  const { input, concurrency, budget, runName, baseline, onStarted } = options;
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      const run = await call('evals.start', {
+        ...(await input()),
+        concurrency,
+        ...(budget ? { budget_usd: Number(budget) } : {}),
+        ...(runName.trim() ? { name: runName.trim() } : {}),
+      });
+      return baseline ? call('evals.setBaseline', { id: run.id, baseline_id: baseline.id }) : run;
+    },
+    onSuccess: (run) => {
+      void queryClient.invalidateQueries({ queryKey: evalKeys.runs });
+      // The set has now run on this dataset: the form's default for it moves here.
+      void queryClient.invalidateQueries({ queryKey: [...evalKeys.datasets, 'fit'] });
+      onStarted(run.id);
+    },
+  });
+}
+
+/** Whether a query key (ending in how many answers were done) asks for the same curve as `asked`. */
+const sameCurve = (key: readonly unknown[], asked: readonly unknown[]) => JSON.stringify(key.slice(0, -1)) === JSON.stringify(asked);
+
+/** A cascade's curve between two of a run's variants, the condition reading one question or a family of them. */
+export const cascadeCurveQuery = ({ run, first, second, scope, done }: { run: string; first: number; second: number; scope: CascadeScope; done: number }) => {
+  const asked = [...evalKeys.run(run), 'cascade', first, second, scope];
+  return queryOptions({
+    queryKey: [...asked, done],
+    queryFn: () => call('evals.cascadeCurve', { id: run, first_variant: first, second_variant: second, ...scope }),
+    enabled: first !== second,
+    // Keep showing the curve while more answers arrive, not when the models or the condition change:
+    // the old curve's points (and the condition a pick would save) belong to another question.
+    placeholderData: (previous, previousQuery) => (previousQuery && sameCurve(previousQuery.queryKey, asked) ? previous : undefined),
+  });
+};

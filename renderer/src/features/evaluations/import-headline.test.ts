@@ -11,5 +11,7 @@ describe('importHeadline', () => {
     expect(importHeadline({ dataset, imported: 40, skipped: 0 })).toBe('Imported 40 items');
     expect(importHeadline({ dataset, imported: 1, skipped: 1 })).toBe('Imported 1 item, skipped 1 row with problems');
     expect(importHeadline({ dataset, imported: 1200, skipped: 3 })).toBe('Imported 1,200 items, skipped 3 rows with problems');
+    expect(importHeadline({ dataset, imported: 20, skipped: 0, taken: 3 })).toBe('Imported 20 items, 3 answers read as suggested');
+    expect(importHeadline({ dataset, imported: 20, skipped: 0, taken: 1 })).toBe('Imported 20 items, 1 answer read as suggested');
   });
 });

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import type { ProviderSummary } from '../../../../shared/schemas/inspector';
 import { ErrorNotice, Loading, Panel } from '../../ui/components';
 import { providersQuery, useClearProviderKey, useDiscoverModels, useSetProviderKey } from './api';
+import { needsAccount, ProviderAccount, useAddressOf } from './ProviderAccount';
 
 function KeyStatus({ provider }: { provider: ProviderSummary }) {
   if (!provider.needs_key) return <span className="badge">local, no key needed</span>;
@@ -57,11 +58,12 @@ function ProviderKeyRow({ provider }: { provider: ProviderSummary }) {
     if (draft.trim()) save.mutate(draft);
   };
   const inputId = `key-${provider.slug}`;
+  const address = useAddressOf(provider);
   return (
     <tr data-provider={provider.slug}>
       <th scope="row" className="provider-cell">
         <div>{provider.name}</div>
-        <div className="muted mono small provider-url">{provider.base_url}</div>
+        <div className="muted mono small provider-url">{address}</div>
         <div className="muted small">
           wire format <span className="mono">{provider.wire_format}</span>
         </div>
@@ -95,6 +97,7 @@ function ProviderKeyRow({ provider }: { provider: ProviderSummary }) {
         ) : (
           <span className="muted small">Runs on this machine</span>
         )}
+        {needsAccount(provider) ? <ProviderAccount provider={provider} /> : null}
         {save.error ? <ErrorNotice error={save.error} title="Key not saved" /> : null}
         {clear.error ? <ErrorNotice error={clear.error} title="Key not cleared" /> : null}
       </td>

@@ -119,6 +119,25 @@ export function useSetProviderKey(provider: string, onSaved: () => void) {
   });
 }
 
+/**
+ * Stores the account id a provider's address names (Cloudflare's `{account_id}`), or removes it when
+ * empty. Not a secret: it is a setting, read back to show where the provider's requests go.
+ */
+export function useSetProviderAccount(provider: string, onSaved: () => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (account: string) => {
+      const { provider_accounts: accounts } = await call('settings.get', {});
+      const rest = Object.fromEntries(Object.entries(accounts).filter(([slug]) => slug !== provider));
+      return call('settings.update', { provider_accounts: account.trim() ? { ...rest, [provider]: account.trim() } : rest });
+    },
+    onSuccess: (next) => {
+      queryClient.setQueryData(settingsKeys.settings, next);
+      onSaved();
+    },
+  });
+}
+
 export function useClearProviderKey(provider: string) {
   const queryClient = useQueryClient();
   return useMutation({
