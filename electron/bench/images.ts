@@ -42,6 +42,9 @@ function startServer(dataDir: string): Promise<{ child: ChildProcess; url: strin
 const PROBE = `
 let stop = false;
 process.on('message', () => (stop = true));
+// One answer first, untimed: a new process's first fetch sets up its HTTP client (tens of ms), which is not the server's wait.
+await (await fetch(process.env.PROBE_URL + '/healthz')).text();
+process.send('ready');
 const waits = [];
 while (!stop) {
   const t = performance.now();
@@ -52,17 +55,17 @@ while (!stop) {
 process.send(waits, () => process.exit(0));
 `;
 
-function startProber(url: string): { stop: () => Promise<number[]> } {
+async function startProber(url: string): Promise<{ stop: () => Promise<number[]> }> {
   const child = spawn(process.execPath, ['--input-type=module', '-e', PROBE], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, PROBE_URL: url },
   });
-  const waits = new Promise<number[]>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as number[]));
-    child.once('exit', (code) => reject(new Error(`the /healthz prober ended (${code}) before it reported`)));
-  });
+  const ended = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`the /healthz prober ended (${code}) before it reported`))));
+  const message = () => Promise.race([new Promise<unknown>((resolve) => child.once('message', resolve)), ended]);
+  await message();
   return {
     stop: () => {
+      const waits = message() as Promise<number[]>;
       child.send('stop');
       return waits;
     },
@@ -113,8 +116,7 @@ async function main(): Promise<void> {
 
     // The probe runs in a process of its own, as a load balancer's health check does: sending eight
     // large bodies keeps this process's own loop busy, and its waits are not the server's.
-    const prober = startProber(url);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const prober = await startProber(url);
     const started = performance.now();
     const answers = Promise.all(Array.from({ length: 8 }, () => post(boxBody(jpegUrl)).then((r) => r.status)));
     const statuses = await answers;
