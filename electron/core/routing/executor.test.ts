@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
+import { Cancellation } from '../cancel';
 import { systemClock } from '../clock';
 import { GatewayError } from '../errors';
 import { EndpointMetrics } from '../metrics/endpoint-metrics';
@@ -59,6 +60,15 @@ describe('executor fault matrix', () => {
   beforeAll(async () => {
     faulty = await new ScriptedUpstream().start();
     healthy = await new ScriptedUpstream().start();
+    // The HTTP client is loaded with the first upstream call (undici, on first use). Loaded inside
+    // the matrix's first attempt, its load time on a slow machine counts against that attempt's
+    // 300 ms, which then times out and leaves its script to the next test: load it here, untimed.
+    healthy.script(WIRE.openai('Yes'));
+    await openaiAdapter.chat!(
+      { baseUrl: `${healthy.url}/v1`, model: 'm', apiKey: 'k', capabilities: OPEN_CAPABILITIES, host: null },
+      { messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], maxTokens: 1 },
+      { http, clock: systemClock, signal: new Cancellation() },
+    );
   });
   afterAll(async () => {
     await http.close();
