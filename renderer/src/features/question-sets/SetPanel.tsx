@@ -9,6 +9,7 @@ import { listingQuery } from '../endpoints';
 import type { SetDraft } from './draft';
 import { FieldProblems } from './QuestionEditor';
 import { StateEditor } from './StateEditor';
+import { MODEL_FIELD_ID } from './use-set-draft';
 import { counted } from '../../lib/plural';
 
 /** The endpoints serving the picked model, so the choice is made knowing prices and policies. */
@@ -53,8 +54,8 @@ export function SetPanel({ draft, onChange, models, presets, modelProblems, stat
           <input id="set-name" value={draft.name} onChange={(e) => onChange({ name: e.target.value })} />
         </div>
         <div>
-          <label htmlFor="set-model">Model</label>
-          <input id="set-model" list="model-options" value={draft.model} onChange={(e) => onChange({ model: e.target.value })} placeholder="author/slug" />
+          <label htmlFor={MODEL_FIELD_ID}>Model</label>
+          <input id={MODEL_FIELD_ID} list="model-options" value={draft.model} onChange={(e) => onChange({ model: e.target.value })} placeholder="author/slug" />
           <datalist id="model-options">
             {(models ?? []).map((m) => (
               <option key={m.id} value={m.id}>

@@ -10,6 +10,9 @@ import { dropDraft, fingerprint, keepDraft, keepSelected, readDraft, readSelecte
  * until saved, see draft-store.ts), whether the draft differs from the saved version, and the moves
  * between sets: opening one, starting a new one, discarding changes, taking a saved id.
  */
+/** The model field's id (SetPanel). */
+export const MODEL_FIELD_ID = 'set-model';
+
 export function useSetDraft(models: ModelSummary[] | undefined) {
   const [selected, setSelectedState] = useState<string | undefined>(readSelected);
   const [draft, setDraft] = useState<SetDraft>(() => readDraft(readSelected()) ?? emptyDraft());
@@ -49,10 +52,12 @@ export function useSetDraft(models: ModelSummary[] | undefined) {
   };
   // The first model is offered once the list arrives, to a set that has none: not again when the
   // analyst empties the field to type another (that refilled it between keystrokes, and what was
-  // typed next was appended to it).
+  // typed next was appended to it), and not into the field while the analyst is in it (the list
+  // arriving between selecting the empty field and typing put the first model before what was typed).
   useEffect(() => {
     const first = models?.[0]?.id;
-    if (first) setDraft((d) => (d.model ? d : { ...d, model: first }));
+    if (!first || document.activeElement?.id === MODEL_FIELD_ID) return;
+    setDraft((d) => (d.model ? d : { ...d, model: first }));
   }, [models]);
   // The set on screen now, for a save answered after the analyst opened another one.
   const showing = useRef(draft.id);
