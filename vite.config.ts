@@ -22,12 +22,18 @@ export default defineConfig({
     include: ['shared/**/*.test.ts', 'electron/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', 'scripts/**/*.test.mjs'],
     environment: 'node',
     testTimeout: 20_000,
+    // Hooks start and stop real servers (PostgreSQL, Redis, team instances, child processes): on a
+    // loaded two-core runner (type checking, lint and the build run beside the unit tests) stopping
+    // them can take longer than Vitest's 10 s default, which fails a file whose tests all passed.
+    hookTimeout: 60_000,
     pool: 'forks',
     // A worker imports the core once for all its files, not once per file (import time was 47 s of
     // the run's 111 s; the whole run now takes about two thirds). What a file changes in the
     // process is undone before the next (electron/test-support/vitest-setup.ts); no file mocks modules.
     isolate: false,
     setupFiles: [here('./electron/test-support/vitest-setup.ts')],
+    // The second repeats every failure as the run's last lines, on standard output.
+    reporters: ['default', here('./scripts/vitest-failures-reporter.mjs')],
     // One more worker than cores: Vitest's default leaves one core for itself (on 2 cores the files
     // ran one at a time), and with one a core the CPUs were busy only three quarters of the run
     // (files waiting on servers, leases and child processes); with three, 93%.
