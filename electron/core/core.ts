@@ -25,6 +25,8 @@ import type { RequestLog } from './public-api/request-log';
 import type { OtlpExporter } from './trace/otlp';
 import type { QuestionSets } from './question-sets/question-sets';
 import type { CascadePresets } from './cascade-presets/cascade-presets';
+import type { Captures } from './captures/captures';
+import type { CaptureTap } from './captures/tap';
 import type { Runs } from './runs/runs';
 import type { BoxItems } from './boxes/box-items';
 import type { BoxReview } from './boxes/box-review';
@@ -124,6 +126,10 @@ export interface Core {
   readonly tracer: OtlpExporter;
   /** Named cascades (a second model and when to ask it): `cascadePresets.presetByName(name)` resolves one. */
   readonly cascadePresets: CascadePresets;
+  /** Capture rules: which live requests become dataset items, with their answers as predictions. */
+  readonly captures: Captures;
+  /** The request path's side of the captures: each answered public call is offered to it. */
+  readonly captureTap: CaptureTap;
   /** Labelled datasets and evaluation runs over them. */
   readonly datasets: Datasets;
   /** Evaluation runs: started, paused, resumed, cancelled, sent again in part (evaluations/runs/). */

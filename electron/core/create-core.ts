@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { CatalogFile } from '../../shared/schemas/catalog';
 import { wireBoxes } from './boxes/wire';
+import { wireCaptures } from './captures/wire';
 import { CascadePresets } from './cascade-presets/cascade-presets';
 import { Catalog } from './catalog/catalog';
 import { Listings } from './catalog/listing';
@@ -74,6 +75,19 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // Metadata of API requests is kept for 30 days (their cost stays in the keys' spend).
   await runStore.forgetApiRecordsBefore(clock.now() - 30 * 86_400_000);
   const boxes = wireBoxes({ storage, clock, datasets, results: evaluations.results });
+  const questionSets = new QuestionSets(storage.questionSets, clock);
+  const captures = await wireCaptures({
+    storage,
+    clock,
+    logger,
+    audit: keys.parts.audit,
+    datasets,
+    questionSets,
+    knownKey: async (id) => (await keys.parts.apiKeys.stored(id)) !== undefined,
+    knownModel: (id) => catalog.hasModel(id),
+    serves: options.resumeEvaluations !== false,
+    random: options.random,
+  });
   let closed = false;
   const parts = {
     options,
@@ -85,7 +99,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...{ catalog, listings, providerKeys, settings, costs, decisions, tracer, service, runStore, requestLog, runs, datasets },
     // The parts each domain's wiring made, as they are named in Core.
     ...{ ...routing, ...reaching, ...keys.parts, ...boxes },
-    questionSets: new QuestionSets(storage.questionSets, clock),
+    questionSets,
+    captures: captures.captures,
+    captureTap: captures.tap,
     cascadePresets: new CascadePresets(storage.cascadePresets, clock),
     evalRuns: evaluations.runs,
     evalResults: evaluations.results,
@@ -102,7 +118,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     },
     close: async () => {
       closed = true;
-      await closeCore({ logger, discovery, evaluations, sandbox, reaching, images, services, tracer, keys, routing, requestLog, storage });
+      await closeCore({ logger, discovery, evaluations, sandbox, reaching, images, services, tracer, keys, captures, routing, requestLog, storage });
     },
   };
   const core: Core & CoreInternals = { ...parts, handlers: createHandlers({ ...parts, datasetBackup: datasetBackup(storage.boxes, clock, datasets) }) };

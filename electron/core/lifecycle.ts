@@ -63,11 +63,12 @@ export async function closeCore(parts: {
   services: { close(): Promise<void> };
   tracer: { close(): Promise<void> };
   keys: { leave(): Promise<void>; closeShared(): Promise<void> };
+  captures: { close(): Promise<void> };
   routing: { metrics: { close(): Promise<void> } };
   requestLog: { close(): Promise<void> };
   storage: { close(): Promise<void> };
 }): Promise<void> {
-  const { discovery, evaluations, sandbox, reaching, images, services, tracer, keys, routing, requestLog, storage } = parts;
+  const { discovery, evaluations, sandbox, reaching, images, services, tracer, keys, captures, routing, requestLog, storage } = parts;
   await closeInOrder(
     parts.logger,
     [
@@ -81,6 +82,7 @@ export async function closeCore(parts: {
     ],
     [
       ['presence', () => keys.leave()],
+      ['captures', () => captures.close()],
       ['endpoint figures', () => routing.metrics.close()],
       ['request log', () => requestLog.close()],
       ['storage', () => storage.close()],

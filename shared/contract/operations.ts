@@ -25,6 +25,7 @@ import {
   SettingsSchema,
 } from '../schemas/inspector';
 import { AuditListInputSchema, AuditPageSchema } from '../schemas/audit';
+import { CaptureRuleInputSchema, CaptureRuleSchema } from '../schemas/capture';
 import { ModelWithEndpointsSchema, ModelIdSchema } from '../schemas/model';
 import { ZdrListingSchema } from '../schemas/endpoint';
 import { CatalogFileSchema } from '../schemas/catalog';
@@ -101,6 +102,24 @@ export const OPERATIONS = {
     ApiKeyInfoSchema,
   ),
   'audit.list': op('query', 'Who created, changed or revoked keys, limits, sets and datasets, newest first', AuditListInputSchema, AuditPageSchema),
+  'captures.list': op(
+    'query',
+    'Capture rules: which live requests become dataset items, with what each took today and holds',
+    none,
+    z.array(CaptureRuleSchema),
+  ),
+  'captures.create': op(
+    'mutation',
+    "Make a capture rule (and its dataset, unless it names one); live requests it picks become the dataset's items",
+    CaptureRuleInputSchema,
+    CaptureRuleSchema,
+  ),
+  'captures.delete': op(
+    'mutation',
+    'Remove a capture rule; what it captured stays in its dataset',
+    z.object({ id: z.string().min(1) }).strict(),
+    z.object({ id: z.string(), name: z.string() }),
+  ),
   'models.list': op('query', 'Models in the catalog', none, z.array(ModelSummarySchema)),
   'models.endpoints': op('query', 'One model with every endpoint serving it (spec 4.2)', z.object({ model: ModelIdSchema }).strict(), ModelWithEndpointsSchema),
   'endpoints.details': op(

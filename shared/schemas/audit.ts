@@ -9,9 +9,11 @@ export const AuditActorSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('command_line') }),
   z.object({ kind: z.literal('ui_token') }),
   z.object({ kind: z.literal('management_key'), key_id: z.string(), key_name: z.string() }),
+  // The gateway itself, on a schedule: a capture rule's retention deleting what it captured.
+  z.object({ kind: z.literal('system') }),
 ]);
 export type AuditActor = z.infer<typeof AuditActorSchema>;
-export const AuditActorKindSchema = z.enum(['desktop', 'command_line', 'ui_token', 'management_key']);
+export const AuditActorKindSchema = z.enum(['desktop', 'command_line', 'ui_token', 'management_key', 'system']);
 export type AuditActorKind = z.infer<typeof AuditActorKindSchema>;
 
 export const AuditActionSchema = z.enum([
@@ -28,10 +30,13 @@ export const AuditActionSchema = z.enum([
   'dataset.delete',
   'cascade_preset.save',
   'cascade_preset.delete',
+  'capture.create',
+  'capture.delete',
+  'capture.expire',
 ]);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
 
-export const AuditTargetKindSchema = z.enum(['key', 'set', 'dataset', 'cascade_preset']);
+export const AuditTargetKindSchema = z.enum(['key', 'set', 'dataset', 'cascade_preset', 'capture']);
 export type AuditTargetKind = z.infer<typeof AuditTargetKindSchema>;
 export const AuditTargetSchema = z.object({ kind: AuditTargetKindSchema, id: z.string(), name: z.string() });
 export type AuditTarget = z.infer<typeof AuditTargetSchema>;

@@ -7,6 +7,7 @@ import { keyHandlers, type KeyDeps } from './keys';
 import { inspectorHandlers, type InspectorDeps } from './inspector';
 import { evalHandlers, type EvalDeps } from './evals';
 import { boxReviewHandlers, type BoxReviewDeps } from './box-review';
+import { captureHandlers, type CaptureDeps } from './captures';
 
 /** What an operation knows of its call besides the input: who asked (named in the audit log when it changes something). */
 export interface OperationContext {
@@ -24,7 +25,7 @@ export function actorOf(context: OperationContext | undefined, operation: Operat
 }
 
 /** What the operations use, each domain's factory naming its own part. */
-export type HandlerDeps = AppDeps & KeyDeps & CatalogDeps & InspectorDeps & EvalDeps & BoxReviewDeps;
+export type HandlerDeps = AppDeps & KeyDeps & CatalogDeps & InspectorDeps & EvalDeps & BoxReviewDeps & CaptureDeps;
 
 /** The implementation of every inspector operation, one factory per domain, each given what it uses. */
 export function createHandlers(core: HandlerDeps): Handlers {
@@ -35,5 +36,6 @@ export function createHandlers(core: HandlerDeps): Handlers {
     ...inspectorHandlers(core),
     ...evalHandlers(core),
     ...boxReviewHandlers(core),
+    ...captureHandlers(core),
   };
 }

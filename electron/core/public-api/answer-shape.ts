@@ -1,6 +1,7 @@
 import { characterCount, MAX_SESSION_ID_LENGTH, type DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import type { CancelSignal } from '../cancel';
 import type { CascadePresets } from '../cascade-presets/cascade-presets';
+import type { CaptureTap } from '../captures/tap';
 import type { Catalog } from '../catalog/catalog';
 import type { ImageFetchOptions } from '../decisions/image-fetch';
 import type { SettingsStore } from '../settings/settings';
@@ -27,12 +28,14 @@ export interface ShapeDeps extends ApiCallDeps {
   readonly settings: SettingsStore;
   readonly catalog: Catalog;
   readonly cascadePresets: CascadePresets;
+  /** Offered every answered call, once it is charged: the capture rules pick from them. */
+  readonly captureTap: Pick<CaptureTap, 'offer'>;
 }
 
 /**
  * Answers one public Decisions call in its shape: the body read by the shape, the call answered by
- * the core (credit, charge, request log, trace: decisions-call.ts), the answer written back by the
- * shape. Every route and the direct lane come through here, so they answer alike.
+ * the core (credit, charge, request log, trace: decisions-call.ts), offered to the capture rules,
+ * the answer written back by the shape. Every route and the direct lane come through here, so they answer alike.
  */
 export async function answerShape(core: ShapeDeps, shape: PublicShape, call: ShapeRequest): Promise<{ body: unknown; settle: ApiCallAnswer['settle'] }> {
   const parsed = await shape.parse(call.json, {
@@ -51,6 +54,7 @@ export async function answerShape(core: ShapeDeps, shape: PublicShape, call: Sha
     ...(parsed.refusals ? { refusals: parsed.refusals } : {}),
     stages: parsed.stages,
   });
+  core.captureTap.offer({ request: parsed.request, response: answer.response, keyId: call.key.id, requestId: call.requestId, header: call.header });
   return { body: parsed.render(answer), settle: answer.settle };
 }
 

@@ -7,6 +7,8 @@ import { until } from '../../test-support/until';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { copyStore, CopyRefused, TABLES } from './copy';
+import { alphaShape } from '../public-api/shapes';
+import { answerShape } from '../public-api/answer-shape';
 import type { Storage } from './ports';
 import { openPostgresStorage, type PostgresStorage } from './postgres/storage';
 import { openSqliteStorage, type SqliteStorage } from './sqlite/storage';
@@ -41,12 +43,14 @@ async function dump(s: Storage) {
         verdicts: await s.boxes.allVerdicts(d.id),
         history: await s.boxes.allHistory(d.id),
         sizes: [...(await s.boxes.imageSizes(d.id))].sort(([a], [b]) => (a < b ? -1 : 1)),
+        predictions: await s.captures.predictions(d.id, null),
       })),
     ),
     evalRuns: await Promise.all(byId(runs).map(async (r) => ({ ...r, results: await s.evalResults.exportResults(r.id) }))),
     calibrations: [...(await s.calibrations.calibrations())].sort((a, b) => (a.model + a.question < b.model + b.question ? -1 : 1)),
     boxItems: byId(await s.boxes.listItems({ images: true })),
     presets: await s.cascadePresets.list(),
+    captures: await s.captures.list(),
     audit: await s.audit.list({ offset: 0, limit: 1000 }),
     spendDays: await Promise.all((await s.keys.all()).map(async (k) => [k.id, [...(await s.keys.spendByDay(k.id, '0000-00-00'))]])),
     claims: await Promise.all(byId(runs).map((r) => s.evalWork.exportClaims(r.id))),
@@ -123,6 +127,14 @@ describe('store copy', () => {
     // A verdict changed leaves the first in the history.
     await h['boxReview.update']({ dataset_id: boxes.id, position: 0, run_id: null, variant: 0, verdict: 'rejected' });
     await h['boxes.add']({ name: 'legacy.png', data_url: image('legacy.png').data_url });
+    // A capture rule, and a live request through the public API's path that it captured.
+    await h['captures.create'](
+      { name: 'live triage', key_ids: [ci.info.id], sample_rate: 1, daily_cap: 100, retention_days: 30, keep_images: false },
+      AS_DESKTOP,
+    );
+    const key = (await env.core.apiKeys.verify(ci.key))!;
+    await answerShape(env.core, alphaShape, { json: request, header: () => undefined, key, requestId: 'req-live-1', signal: undefined });
+    await env.core.captureTap.flush();
     return env;
   }
 
@@ -150,8 +162,10 @@ describe('store copy', () => {
         spend_days: 1,
         rate_window: 1,
         inspector_runs: 1,
-        datasets: 2,
-        items: 5,
+        datasets: 3,
+        items: 6,
+        capture_rules: 1,
+        captured_items: 1,
         eval_runs: 1,
         results: 6,
         calibrations: 1,
@@ -194,8 +208,9 @@ describe('store copy', () => {
       expect(problems).toMatch(/already has 2 API keys with the same id/);
       expect(problems).toMatch(/already has 2 question sets with the same id/);
       expect(problems).toMatch(/already has a cascade preset with the same id \(tickets\)/);
-      expect(problems).toMatch(/already has 2 datasets with the same id/);
+      expect(problems).toMatch(/already has 3 datasets with the same id/);
       expect(problems).toMatch(/already has an evaluation run with the same id/);
+      expect(problems).toMatch(/already has a capture rule with the same id/);
       expect(await dump(pg)).toEqual(before);
     } finally {
       await source?.close();

@@ -37,6 +37,8 @@ export const TABLES: Readonly<Record<string, string | null>> = {
   box_verdicts: null,
   box_verdict_history: null,
   box_image_sizes: null,
+  capture_rules: null,
+  captured_items: null,
   attempts: 'endpoint figures are measurements of the place they were made',
   metric_minutes: 'endpoint figures are measurements of the place they were made',
   endpoint_refusals: "what providers refused is learned again from the target's own providers",
@@ -66,6 +68,8 @@ export interface CopyCounts {
   verdict_history: number;
   cascade_presets: number;
   audit_entries: number;
+  capture_rules: number;
+  captured_items: number;
   spend_days: number;
   rate_window: number;
   claims: number;
@@ -104,7 +108,7 @@ async function auditEntries(from: Storage): Promise<AuditEntry[]> {
 type Survey = Awaited<ReturnType<typeof survey>>;
 
 async function survey(from: Storage) {
-  const [keys, sets, runs, datasets, evalRuns, calibrations, boxItems, presets, audit] = await Promise.all([
+  const [keys, sets, runs, datasets, evalRuns, calibrations, boxItems, presets, audit, captures] = await Promise.all([
     from.keys.all(),
     from.questionSets.live(),
     from.runs.list({ limit: ALL }),
@@ -114,8 +118,9 @@ async function survey(from: Storage) {
     from.boxes.listItems({ images: false }),
     from.cascadePresets.list(),
     auditEntries(from),
+    from.captures.list(),
   ]);
-  return { keys, sets, runs, datasets, evalRuns, calibrations, boxItems, presets, audit };
+  return { keys, sets, runs, datasets, evalRuns, calibrations, boxItems, presets, audit, captures };
 }
 
 /** The cascade preset a stored set's request names, if any. */
@@ -150,6 +155,7 @@ async function check(from: Storage, to: Storage, source: Awaited<ReturnType<type
   for (const d of source.datasets)
     if (!target.datasets.some((t) => t.id === d.id) && (await to.datasets.item(d.id, 0))) problems.push(`the target holds items of a dataset "${d.id}"`);
   problems.push(...clash(['an evaluation run', 'evaluation runs'], taken(source.evalRuns, target.evalRuns)));
+  problems.push(...clash(['a capture rule', 'capture rules'], taken(source.captures, target.captures)));
   problems.push(...clash(['an image of the old box review', 'images of the old box review'], taken(source.boxItems, target.boxItems)));
   const calibrated = new Set(target.calibrations.map((c) => JSON.stringify([c.set_key, c.model, c.question])));
   const sameCalibration = source.calibrations.filter((c) => calibrated.has(JSON.stringify([c.set_key, c.model, c.question])));
@@ -213,6 +219,8 @@ export async function copyStore(from: Storage, to: Storage): Promise<CopyCounts>
     verdict_history: 0,
     cascade_presets: 0,
     audit_entries: 0,
+    capture_rules: 0,
+    captured_items: 0,
     spend_days: 0,
     rate_window: 0,
     claims: 0,
@@ -230,6 +238,7 @@ export async function copyStore(from: Storage, to: Storage): Promise<CopyCounts>
     counts.inspector_runs = source.runs.length;
     await copyDatasets(from, to, source, counts, (id) => added.push(id));
     await copyEvaluations(from, to, source, counts);
+    await copyCaptures(from, to, source, counts);
     for (const item of source.boxItems) {
       const whole = (await from.boxes.getItem(item.id))!;
       await to.boxes.addItem(whole);
@@ -286,6 +295,17 @@ async function copyDatasets(from: Storage, to: Storage, source: Survey, counts: 
       d.id,
       [...(await from.boxes.imageSizes(d.id))].map(([item_id, s]) => ({ item_id, ...s })),
     );
+  }
+}
+
+/** Capture rules (their datasets are there: a rule goes with its dataset), then each dataset's captured items' predictions. */
+async function copyCaptures(from: Storage, to: Storage, source: Survey, counts: CopyCounts): Promise<void> {
+  for (const { dataset_name: _, ...rule } of source.captures) await to.captures.add(rule);
+  counts.capture_rules = source.captures.length;
+  for (const d of source.datasets) {
+    const predictions = await from.captures.predictions(d.id, null);
+    if (predictions.length > 0) await to.captures.putPredictions(d.id, predictions);
+    counts.captured_items += predictions.length;
   }
 }
 

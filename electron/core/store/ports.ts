@@ -14,6 +14,7 @@ import type { StoredDataset, StoredItem, StoredExpectedGroup, DatasetStorage } f
 import type { StoredBoxItem, StoredVerdict, StoredVerdictEnd, BoxStorage } from '../boxes/storage';
 import type { AuditFilter, AuditStorage } from '../audit/storage';
 import type { StoredSession, SessionStorage } from '../audit/session-storage';
+import type { CaptureStorage, NewCapture, StoredCapture, StoredCaptureRule } from '../captures/storage';
 
 /**
  * The storage interfaces the domains ask, one per domain that owns data, each beside its domain
@@ -60,6 +61,10 @@ export type {
   AuditStorage,
   StoredSession,
   SessionStorage,
+  CaptureStorage,
+  NewCapture,
+  StoredCapture,
+  StoredCaptureRule,
 };
 export type { EvalRunStorage, StoredEvalRun } from '../evaluations/runs/storage';
 export type { CopiedEvalResult, EvalCounts, EvalResultStorage, StoredEvalResult } from '../evaluations/results/storage';
@@ -94,6 +99,7 @@ export interface Storage {
   readonly metrics: MetricsStorage;
   readonly questionSets: QuestionSetStorage;
   readonly cascadePresets: CascadePresetStorage;
+  readonly captures: CaptureStorage;
   readonly runs: RunStorage;
   readonly legacySpend: LegacySpendStorage;
   readonly datasets: DatasetStorage;

@@ -26,6 +26,8 @@ describe('Postgres schema', () => {
         'box_verdict_history',
         'box_verdicts',
         'calibrations',
+        'capture_rules',
+        'captured_items',
         'cascade_presets',
         'dataset_items',
         'datasets',

@@ -124,8 +124,12 @@ export class PgDatasetStore implements DatasetStorage {
   async addItems(datasetId: string, items: readonly { id: string; state: unknown }[]): Promise<{ position: number; id: string }[]> {
     const added = await this.db.transaction(async (client) => {
       // The dataset's row is locked first, so additions from two processes take their positions one after the other.
-      const [dataset] = (await client.query<{ n: number }>('SELECT item_count AS n FROM datasets WHERE id = $1 FOR UPDATE', [datasetId])).rows;
-      let position = dataset?.n ?? 0;
+      await client.query('SELECT 1 FROM datasets WHERE id = $1 FOR UPDATE', [datasetId]);
+      // After the last item, not at the count: a capture rule's retention leaves gaps.
+      const [last] = (
+        await client.query<{ n: number }>('SELECT COALESCE(MAX(position) + 1, 0)::integer AS n FROM dataset_items WHERE dataset_id = $1', [datasetId])
+      ).rows;
+      let position = last!.n;
       // Every id already taken that an item's id could become: the id itself and "id (n)".
       const taken = new Set(
         (
@@ -142,7 +146,7 @@ export class PgDatasetStore implements DatasetStorage {
         return { position: position++, id, state: JSON.stringify(item.state), expected: '{}' };
       });
       await insertRows(client, datasetId, rows);
-      await client.query('UPDATE datasets SET item_count = $1 WHERE id = $2', [position, datasetId]);
+      await client.query('UPDATE datasets SET item_count = item_count + $1 WHERE id = $2', [rows.length, datasetId]);
       return rows.map((r) => ({ position: r.position, id: r.id }));
     });
     this.moved();

@@ -12,6 +12,7 @@ import { PgMetricsStore } from './metrics-store';
 import { PgProviderKeyDates } from './provider-key-dates';
 import { PgQuestionSetStore } from './question-set-store';
 import { PgCascadePresetStore } from './cascade-preset-store';
+import { PgCaptureStore } from './capture-store';
 import { PgRefusalStore } from './refusal-store';
 import { PgRunStore } from './run-store';
 import { PgSettingsStore } from './settings-store';
@@ -29,12 +30,13 @@ export interface PostgresStorage extends Storage {
 export async function openPostgresStorage(url: string, options: PgOptions = {}): Promise<PostgresStorage> {
   const db = await PgDatabase.open(url, options);
   try {
-    const [keys, settings, refusals, datasets, evals] = await Promise.all([
+    const [keys, settings, refusals, datasets, evals, captures] = await Promise.all([
       PgKeyStore.open(db),
       PgSettingsStore.open(db),
       PgRefusalStore.open(db),
       PgDatasetStore.open(db),
       pgEvaluationStorage(db),
+      PgCaptureStore.open(db),
     ]);
     const metrics = new PgMetricsStore(db);
     return {
@@ -47,6 +49,7 @@ export async function openPostgresStorage(url: string, options: PgOptions = {}):
       metrics,
       questionSets: new PgQuestionSetStore(db),
       cascadePresets: new PgCascadePresetStore(db),
+      captures,
       runs: new PgRunStore(db),
       legacySpend: NO_LEGACY_SPEND,
       datasets,

@@ -82,7 +82,8 @@ export class SqliteDatasetStore implements DatasetStorage {
 
   async addItems(datasetId: string, items: readonly { id: string; state: unknown }[]): Promise<{ position: number; id: string }[]> {
     return this.store.transaction(() => {
-      let position = this.store.get<{ n: number }>('SELECT item_count AS n FROM datasets WHERE id = ?', [datasetId])?.n ?? 0;
+      // After the last item, not at the count: a capture rule's retention leaves gaps.
+      let position = this.store.get<{ n: number }>('SELECT COALESCE(MAX(position) + 1, 0) AS n FROM dataset_items WHERE dataset_id = ?', [datasetId])!.n;
       const added: { position: number; id: string }[] = [];
       for (const item of items) {
         let id = item.id;
@@ -95,7 +96,7 @@ export class SqliteDatasetStore implements DatasetStorage {
         ]);
         added.push({ position: position++, id });
       }
-      this.store.run('UPDATE datasets SET item_count = ? WHERE id = ?', [position, datasetId]);
+      this.store.run('UPDATE datasets SET item_count = item_count + ? WHERE id = ?', [added.length, datasetId]);
       return added;
     });
   }

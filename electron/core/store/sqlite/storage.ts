@@ -10,6 +10,7 @@ import { SqliteMetricsStore } from './metrics-store';
 import { SqliteProviderKeyDates } from './provider-key-dates';
 import { SqliteQuestionSetStore } from './question-set-store';
 import { SqliteCascadePresetStore } from './cascade-preset-store';
+import { SqliteCaptureStore } from './capture-store';
 import { SqliteRefusalStore } from './refusal-store';
 import { SqliteRunStore } from './run-store';
 import { SqliteSettingsStore } from './settings-store';
@@ -34,6 +35,7 @@ export function openSqliteStorage(path: string, options: { readOnly?: boolean } 
     metrics: new SqliteMetricsStore(store),
     questionSets: new SqliteQuestionSetStore(store),
     cascadePresets: new SqliteCascadePresetStore(store),
+    captures: new SqliteCaptureStore(store),
     runs: new SqliteRunStore(store),
     legacySpend: new SqliteLegacySpend(store),
     datasets: new SqliteDatasetStore(store),

@@ -20,6 +20,9 @@ const WHAT: Record<AuditEntry['action'], string> = {
   'dataset.delete': 'deleted dataset',
   'cascade_preset.save': 'saved cascade preset',
   'cascade_preset.delete': 'deleted cascade preset',
+  'capture.create': 'created capture rule',
+  'capture.delete': 'removed capture rule',
+  'capture.expire': 'deleted expired captures of rule',
 };
 
 function who(actor: AuditActor): string {
@@ -32,6 +35,8 @@ function who(actor: AuditActor): string {
       return 'command line';
     case 'ui_token':
       return 'printed link';
+    case 'system':
+      return 'Verdict (retention)';
   }
 }
 
@@ -75,6 +80,7 @@ export function AuditLogPanel() {
             <option value="set">question sets</option>
             <option value="dataset">datasets</option>
             <option value="cascade_preset">cascade presets</option>
+            <option value="capture">capture rules</option>
           </select>
         </label>
       }

@@ -9,6 +9,7 @@
  */
 import { inVersionOrder } from '../../migration-order';
 import { STEPS as audit } from './audit';
+import { STEPS as captures } from './captures';
 import { STEPS as cascades } from './cascades';
 import { STEPS as decisions } from './decisions';
 import { STEPS as evaluations } from './evaluations';
@@ -28,6 +29,7 @@ export const PG_MIGRATIONS: readonly string[] = inVersionOrder('Postgres', {
   audit,
   presence,
   cascades,
+  captures,
 });
 
 /** The channels the schema notifies on, by domain. */

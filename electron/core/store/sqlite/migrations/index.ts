@@ -7,6 +7,7 @@
 import { inVersionOrder } from '../../migration-order';
 import { STEPS as audit } from './audit';
 import { STEPS as boxes } from './boxes';
+import { STEPS as captures } from './captures';
 import { STEPS as cascades } from './cascades';
 import { STEPS as decisions } from './decisions';
 import { STEPS as evaluations } from './evaluations';
@@ -15,4 +16,15 @@ import { STEPS as metrics } from './metrics';
 import { STEPS as refusals } from './refusals';
 import { STEPS as shared } from './shared';
 
-export const MIGRATIONS: readonly string[] = inVersionOrder('SQLite', { shared, keys, metrics, decisions, boxes, refusals, evaluations, audit, cascades });
+export const MIGRATIONS: readonly string[] = inVersionOrder('SQLite', {
+  shared,
+  keys,
+  metrics,
+  decisions,
+  boxes,
+  refusals,
+  evaluations,
+  audit,
+  cascades,
+  captures,
+});

@@ -1,0 +1,142 @@
+/**
+ * The captures domain: rules that turn live Decisions requests into dataset items with the answers
+ * as predictions (`tap.ts` on the request path, `storage.ts` its port), their retention, and their
+ * management with an audit entry for every rule made or removed and every deletion by retention.
+ * Imports datasets, question sets and the audit log; the request path reaches it only through the tap.
+ */
+import { randomUUID } from 'node:crypto';
+import { MAX_CAPTURE_RULES, type CaptureRule, type ParsedCaptureRuleInput } from '../../../shared/schemas/capture';
+import type { CascadeCondition } from '../../../shared/schemas/cascade';
+import type { AuditActor } from '../../../shared/schemas/audit';
+import { conditionProblems } from '../../../shared/cascade/conditions';
+import type { AuditLog } from '../audit/audit-log';
+import { isoTime, type Clock } from '../clock';
+import type { Datasets } from '../datasets/datasets';
+import { GatewayError } from '../errors';
+import type { QuestionSets } from '../question-sets/question-sets';
+import { liveRule } from './match';
+import { questionSignature } from './signature';
+import type { CaptureStorage, StoredCapture, StoredCaptureRule } from './storage';
+import type { CaptureTap } from './tap';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** What the rules are checked against when made. */
+export interface CaptureDeps {
+  readonly clock: Clock;
+  readonly audit: AuditLog;
+  readonly datasets: Datasets;
+  readonly questionSets: QuestionSets;
+  readonly tap: CaptureTap;
+  /** Whether an API key of this id exists (revoked or not). */
+  knownKey(id: string): Promise<boolean>;
+  /** Whether the gateway serves a model of this id. */
+  knownModel(id: string): boolean;
+}
+
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export class Captures {
+  constructor(
+    private readonly storage: CaptureStorage,
+    private readonly deps: CaptureDeps,
+  ) {}
+
+  /** Every rule, oldest first, with what it captured today and holds in all. */
+  async list(): Promise<CaptureRule[]> {
+    const [rules, counts] = await Promise.all([this.storage.list(), this.storage.counts(utcDay(this.deps.clock.now()))]);
+    return rules.map((r) => ({
+      ...r,
+      when: (r.when ?? null) as CascadeCondition | null,
+      captured_today: counts.get(r.id)?.today ?? 0,
+      captured_total: counts.get(r.id)?.total ?? 0,
+    }));
+  }
+
+  /** Makes a rule after checking everything it names; its dataset is made too unless it names one. */
+  async create(actor: AuditActor, input: ParsedCaptureRuleInput): Promise<CaptureRule> {
+    if ((await this.storage.list()).length >= MAX_CAPTURE_RULES) {
+      throw new GatewayError('bad_request', `At most ${MAX_CAPTURE_RULES} capture rules: remove one first`);
+    }
+    const signature = await this.checked(input);
+    const dataset = input.dataset_id ? await this.deps.datasets.get(input.dataset_id) : await this.deps.datasets.create(`Captured: ${input.name}`, []);
+    const rule: StoredCaptureRule = {
+      id: `capture-${randomUUID()}`,
+      name: input.name,
+      dataset_id: dataset.id,
+      key_ids: input.key_ids ?? null,
+      question_set_id: input.question_set_id ?? null,
+      question_signature: signature,
+      models: input.models ?? null,
+      when: input.when ?? null,
+      sample_rate: input.sample_rate,
+      daily_cap: input.daily_cap,
+      retention_days: input.retention_days,
+      keep_images: input.keep_images,
+      created_at: isoTime(this.deps.clock),
+    };
+    await this.storage.add(rule);
+    await this.deps.audit.record(actor, 'capture.create', { kind: 'capture', id: rule.id, name: rule.name }, { ...rule, dataset_name: dataset.name });
+    await this.refresh();
+    return { ...rule, when: input.when ?? null, dataset_name: dataset.name, captured_today: 0, captured_total: 0 };
+  }
+
+  /** The set's signature when the rule names one; every key, model and condition checked, each refusal naming its field. */
+  private async checked(input: ParsedCaptureRuleInput): Promise<string | null> {
+    const problems: string[] = [];
+    for (const [i, id] of (input.key_ids ?? []).entries()) if (!(await this.deps.knownKey(id))) problems.push(`key_ids[${i}]: no API key with id "${id}"`);
+    for (const [i, id] of (input.models ?? []).entries()) if (!this.deps.knownModel(id)) problems.push(`models[${i}]: no model "${id}" is served here`);
+    let signature: string | null = null;
+    if (input.question_set_id !== undefined) {
+      const set = await this.deps.questionSets.get(input.question_set_id).catch(() => null);
+      if (!set) problems.push(`question_set_id: no question set with id "${input.question_set_id}"`);
+      else {
+        signature = questionSignature(set.request.questions);
+        if (input.when) problems.push(...conditionProblems(input.when, set.request.questions, 'when'));
+      }
+    }
+    if (input.dataset_id !== undefined && !(await this.deps.datasets.get(input.dataset_id).catch(() => null))) {
+      problems.push(`dataset_id: no dataset with id "${input.dataset_id}"`);
+    }
+    if (problems.length > 0) throw new GatewayError('bad_request', `capture rule: ${problems.join('; ')}`);
+    return signature;
+  }
+
+  /** Removes a rule; what it captured stays in its dataset. */
+  async remove(actor: AuditActor, id: string): Promise<{ id: string; name: string }> {
+    const rule = await this.storage.get(id);
+    if (!rule || !(await this.storage.remove(id))) throw new GatewayError('not_found', `No capture rule with id "${id}"`);
+    await this.deps.audit.record(actor, 'capture.delete', { kind: 'capture', id, name: rule.name }, { dataset_id: rule.dataset_id });
+    await this.refresh();
+    return { id, name: rule.name };
+  }
+
+  /** Reads the rules again (another instance may have changed them) and hands them to the request path. */
+  async refresh(): Promise<void> {
+    const [rules, counts] = await Promise.all([this.storage.list(), this.storage.counts(utcDay(this.deps.clock.now()))]);
+    this.deps.tap.setRules(rules.map(liveRule), new Map([...counts].map(([id, c]) => [id, c.today])));
+  }
+
+  /** Deletes what each rule captured longer ago than its retention, each deletion in the audit log; how many items went. */
+  async expire(): Promise<number> {
+    let removed = 0;
+    for (const rule of await this.storage.list()) {
+      const before = new Date(this.deps.clock.now() - rule.retention_days * DAY_MS).toISOString();
+      const n = await this.storage.expire(rule.id, before);
+      if (n === 0) continue;
+      removed += n;
+      await this.deps.audit.record(
+        { kind: 'system' },
+        'capture.expire',
+        { kind: 'capture', id: rule.id, name: rule.name },
+        { items: n, before, dataset_id: rule.dataset_id },
+      );
+    }
+    return removed;
+  }
+
+  /** The predictions of captured items of a dataset, by position. */
+  predictions(datasetId: string, positions: readonly number[]): Promise<StoredCapture[]> {
+    return this.storage.predictions(datasetId, positions);
+  }
+}
