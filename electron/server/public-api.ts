@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { ApiKeyCreateInputSchema, ApiKeyLimitsInputSchema } from '../../shared/schemas/inspector';
 import { AuditListInputSchema } from '../../shared/schemas/audit';
+import { CaptureRuleInputSchema } from '../../shared/schemas/capture';
 import { type Core, parseOrBadRequest, parseStrictOrBadRequest, GatewayError, isGatewayError, SHAPES, answerShape } from '../core';
 import { bearerAuth, managementActor, requireManagement, type PublicEnv } from './auth';
 import { parseJsonText, rejectOtherMethods } from './http-errors';
@@ -96,7 +97,7 @@ function listingRoutes(api: Hono<PublicEnv>, core: Core): void {
   });
 }
 
-/** Keys and the audit log, for management keys; each change names the bearer key as its actor. */
+/** Keys, capture rules and the audit log, for management keys; each change names the bearer key as its actor. */
 function managementRoutes(api: Hono<PublicEnv>, core: Core, readJson: (c: Parameters<typeof readBodyText>[0], what: string) => Promise<unknown>): void {
   api.get('/v1/keys', async (c) => {
     requireManagement(c.get('apiKey'));
@@ -121,6 +122,23 @@ function managementRoutes(api: Hono<PublicEnv>, core: Core, readJson: (c: Parame
   api.delete('/v1/keys/:id', async (c) => {
     const actor = managementActor(c.get('apiKey'));
     return c.json({ data: await core.keyManagement.revoke(actor, c.req.param('id')) });
+  });
+
+  // Capture rules: which live requests become dataset items (docs/API.md, "Capture rules").
+  api.get('/v1/captures', async (c) => {
+    requireManagement(c.get('apiKey'));
+    return c.json({ data: await core.captures.list() });
+  });
+
+  api.post('/v1/captures', async (c) => {
+    const actor = managementActor(c.get('apiKey'));
+    const input = parseStrictOrBadRequest(CaptureRuleInputSchema, await readJson(c, 'a capture rule'), 'capture rule');
+    return c.json({ data: await core.captures.create(actor, input) }, 201);
+  });
+
+  api.delete('/v1/captures/:id', async (c) => {
+    const actor = managementActor(c.get('apiKey'));
+    return c.json({ data: await core.captures.remove(actor, c.req.param('id')) });
   });
 
   api.get('/v1/audit', async (c) => {
