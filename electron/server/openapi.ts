@@ -1,3 +1,4 @@
+import { CaptureRuleInputSchema, CaptureRuleSchema } from '../../shared/schemas/capture';
 import { z } from 'zod';
 import { DecisionsRequestSchema } from '../../shared/schemas/decisions-request';
 import { DecisionsResponseSchema } from '../../shared/schemas/decisions-response';
@@ -143,7 +144,7 @@ function listingPaths(): Record<string, JsonSchema> {
   };
 }
 
-/** The caller's own key, and the management routes: keys, their limits, the audit log. */
+/** The caller's own key, and the management routes: keys, their limits, capture rules, the audit log. */
 function keyPaths(): Record<string, JsonSchema> {
   return {
     '/api/v1/key': {
@@ -197,6 +198,39 @@ function keyPaths(): Record<string, JsonSchema> {
         },
       },
     },
+    '/api/v1/captures': {
+      get: {
+        operationId: 'listCaptureRules',
+        summary: 'Capture rules, with what each took today and holds (management keys only)',
+        responses: {
+          '200': json({ type: 'object', properties: { data: { type: 'array', items: ref('CaptureRule') } }, required: ['data'] }, 'Every rule'),
+          ...errors('401', '403', '500'),
+        },
+      },
+      post: {
+        operationId: 'createCaptureRule',
+        summary: "Make a capture rule (management keys only): live Decisions requests it picks become its dataset's items, answers as predictions",
+        requestBody: { required: true, content: { 'application/json': { schema: ref('CaptureRuleInput') } } },
+        responses: {
+          '201': json({ type: 'object', properties: { data: ref('CaptureRule') }, required: ['data'] }, 'The new rule'),
+          ...errors('400', '401', '403', '500'),
+        },
+      },
+    },
+    '/api/v1/captures/{id}': {
+      delete: {
+        operationId: 'deleteCaptureRule',
+        summary: 'Remove a capture rule (management keys only); what it captured stays in its dataset',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: {
+          '200': json(
+            { type: 'object', properties: { data: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } } }, required: ['data'] },
+            'The removed rule',
+          ),
+          ...errors('401', '403', '404', '500'),
+        },
+      },
+    },
     '/api/v1/audit': {
       get: {
         operationId: 'auditLog',
@@ -230,6 +264,8 @@ function components(): JsonSchema {
       ApiKeyCreate: jsonSchema(ApiKeyCreateInputSchema, 'input'),
       ApiKeyLimits: jsonSchema(ApiKeyLimitsInputSchema, 'input'),
       AuditPage: jsonSchema(AuditPageSchema, 'output'),
+      CaptureRule: jsonSchema(CaptureRuleSchema, 'output'),
+      CaptureRuleInput: jsonSchema(CaptureRuleInputSchema, 'input'),
       ErrorEnvelope: jsonSchema(ErrorEnvelopeSchema, 'output'),
       OpenAiDecisionRequest: jsonSchema(OpenAiDecisionRequestSchema, 'input'),
       OpenAiDecision: jsonSchema(OpenAiDecisionSchema, 'output'),
