@@ -77,6 +77,26 @@ describe.skipIf(missing !== null)(`a team's server: three instances, one Postgre
     for (const s of servers) expect((await ask(s, key)).status).toBe(401);
   });
 
+  it("one capture rule gathers every instance's traffic into one dataset, and its daily cap holds across them", async () => {
+    const { info, key } = await servers[0]!.core.apiKeys.create('captured', 'standard');
+    const made = await servers[0]!.core.handlers['captures.create'](
+      { name: 'team traffic', key_ids: [info.id], sample_rate: 1, daily_cap: 7, retention_days: 30, keep_images: false },
+      AS_DESKTOP,
+    );
+    // The others read the rules again within seconds; here at once.
+    for (const s of servers) await s.core.captures.refresh();
+    for (let round = 0; round < 3; round += 1) for (const s of servers) expect((await ask(s, key)).status).toBe(200);
+    await Promise.all(servers.map((s) => s.core.captureTap.flush()));
+    const rules = await servers[2]!.core.handlers['captures.list']({});
+    expect(rules.find((r) => r.id === made.id)).toMatchObject({ captured_today: 7, captured_total: 7 });
+    const items = await servers[1]!.core.handlers['datasets.items']({ dataset_id: made.dataset_id, offset: 0, limit: 20 });
+    expect(items.total).toBe(7);
+    expect(new Set(items.items.map((i) => i.position)).size).toBe(7);
+    // Each captured request once, whichever instance wrote it.
+    const predictions = await servers[0]!.core.captures.predictions(made.dataset_id, null);
+    expect(new Set(predictions.map((p) => p.request_id)).size).toBe(7);
+  });
+
   it('revoked while Redis restarts (its generations gone), the key is still refused by every instance', async () => {
     const { info, key } = await servers[0]!.core.apiKeys.create('through a restart', 'standard', { credit_limit: 10, rate_limit_rpm: 1000 });
     for (const s of servers) expect((await ask(s, key)).status).toBe(200);
