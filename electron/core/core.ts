@@ -27,6 +27,7 @@ import type { QuestionSets } from './question-sets/question-sets';
 import type { CascadePresets } from './cascade-presets/cascade-presets';
 import type { Captures } from './captures/captures';
 import type { CaptureTap } from './captures/tap';
+import type { Reviews } from './reviews/reviews';
 import type { Runs } from './runs/runs';
 import type { BoxItems } from './boxes/box-items';
 import type { BoxReview } from './boxes/box-review';
@@ -130,6 +131,8 @@ export interface Core {
   readonly captures: Captures;
   /** The request path's side of the captures: each answered public call is offered to it. */
   readonly captureTap: CaptureTap;
+  /** People answering datasets' open items, one reviewer an item at a time. */
+  readonly reviews: Reviews;
   /** Labelled datasets and evaluation runs over them. */
   readonly datasets: Datasets;
   /** Evaluation runs: started, paused, resumed, cancelled, sent again in part (evaluations/runs/). */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { CatalogFile } from '../../shared/schemas/catalog';
 import { wireBoxes } from './boxes/wire';
 import { wireCaptures } from './captures/wire';
+import { Reviews } from './reviews/reviews';
 import { CascadePresets } from './cascade-presets/cascade-presets';
 import { Catalog } from './catalog/catalog';
 import { Listings } from './catalog/listing';
@@ -102,6 +103,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     questionSets,
     captures: captures.captures,
     captureTap: captures.tap,
+    reviews: new Reviews(storage.reviews, { clock, datasets, questionSets, captures: captures.captures, blind: () => settings.get().review_blind }),
     cascadePresets: new CascadePresets(storage.cascadePresets, clock),
     evalRuns: evaluations.runs,
     evalResults: evaluations.results,

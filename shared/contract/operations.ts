@@ -26,6 +26,7 @@ import {
 } from '../schemas/inspector';
 import { AuditListInputSchema, AuditPageSchema } from '../schemas/audit';
 import { CaptureRuleInputSchema, CaptureRuleSchema } from '../schemas/capture';
+import { ReviewAnsweredSchema, ReviewAnswerInputSchema, ReviewNextInputSchema, ReviewNextSchema, ReviewSkipInputSchema } from '../schemas/review';
 import { ModelWithEndpointsSchema, ModelIdSchema } from '../schemas/model';
 import { ZdrListingSchema } from '../schemas/endpoint';
 import { CatalogFileSchema } from '../schemas/catalog';
@@ -120,6 +121,19 @@ export const OPERATIONS = {
     z.object({ id: z.string().min(1) }).strict(),
     z.object({ id: z.string(), name: z.string() }),
   ),
+  'review.next': op(
+    'mutation',
+    'The next open item of a dataset after a position, leased to this reviewer for 10 minutes (no other reviewer gets it), with its questions',
+    ReviewNextInputSchema,
+    ReviewNextSchema,
+  ),
+  'review.answer': op(
+    'mutation',
+    "A reviewer's answers to the item they hold: they become its expected answers, with who and when (or the item is flagged); the model's answer comes back",
+    ReviewAnswerInputSchema,
+    ReviewAnsweredSchema,
+  ),
+  'review.skip': op('mutation', 'Give an item back without answering it', ReviewSkipInputSchema, z.object({ skipped: z.literal(true) })),
   'models.list': op('query', 'Models in the catalog', none, z.array(ModelSummarySchema)),
   'models.endpoints': op('query', 'One model with every endpoint serving it (spec 4.2)', z.object({ model: ModelIdSchema }).strict(), ModelWithEndpointsSchema),
   'endpoints.details': op(

@@ -127,6 +127,8 @@ export const SettingsSchema = z.object({
   image_urls: z.enum(['refuse', 'fetch']).default('refuse'),
   /** Account ids by provider, for addresses that name the account (`{account_id}` in a bundled base URL). */
   provider_accounts: z.record(ProviderSlugSchema, ProviderAccountSchema).default({}),
+  /** Review: the model's answer is shown only once the reviewer has given theirs (true: no anchoring), or beside the item from the start. */
+  review_blind: z.boolean().default(true),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 export const SettingsPatchSchema = SettingsSchema.partial().strict();

@@ -135,8 +135,8 @@ export class Captures {
     return removed;
   }
 
-  /** The predictions of captured items of a dataset, by position. */
-  predictions(datasetId: string, positions: readonly number[]): Promise<StoredCapture[]> {
+  /** The predictions of captured items of a dataset, by position (every one when `positions` is null). */
+  predictions(datasetId: string, positions: readonly number[] | null): Promise<StoredCapture[]> {
     return this.storage.predictions(datasetId, positions);
   }
 }

@@ -8,6 +8,7 @@ import { inspectorHandlers, type InspectorDeps } from './inspector';
 import { evalHandlers, type EvalDeps } from './evals';
 import { boxReviewHandlers, type BoxReviewDeps } from './box-review';
 import { captureHandlers, type CaptureDeps } from './captures';
+import { reviewHandlers, type ReviewDeps } from './reviews';
 
 /** What an operation knows of its call besides the input: who asked (named in the audit log when it changes something). */
 export interface OperationContext {
@@ -25,7 +26,7 @@ export function actorOf(context: OperationContext | undefined, operation: Operat
 }
 
 /** What the operations use, each domain's factory naming its own part. */
-export type HandlerDeps = AppDeps & KeyDeps & CatalogDeps & InspectorDeps & EvalDeps & BoxReviewDeps & CaptureDeps;
+export type HandlerDeps = AppDeps & KeyDeps & CatalogDeps & InspectorDeps & EvalDeps & BoxReviewDeps & CaptureDeps & ReviewDeps;
 
 /** The implementation of every inspector operation, one factory per domain, each given what it uses. */
 export function createHandlers(core: HandlerDeps): Handlers {
@@ -37,5 +38,6 @@ export function createHandlers(core: HandlerDeps): Handlers {
     ...evalHandlers(core),
     ...boxReviewHandlers(core),
     ...captureHandlers(core),
+    ...reviewHandlers(core),
   };
 }

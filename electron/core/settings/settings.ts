@@ -11,6 +11,7 @@ const DEFAULTS: Settings = {
   trace_destinations: [],
   image_urls: 'refuse',
   provider_accounts: {},
+  review_blind: true,
 };
 
 /**

@@ -44,6 +44,7 @@ async function dump(s: Storage) {
         history: await s.boxes.allHistory(d.id),
         sizes: [...(await s.boxes.imageSizes(d.id))].sort(([a], [b]) => (a < b ? -1 : 1)),
         predictions: await s.captures.predictions(d.id, null),
+        reviews: await s.reviews.reviews(d.id, null),
       })),
     ),
     evalRuns: await Promise.all(byId(runs).map(async (r) => ({ ...r, results: await s.evalResults.exportResults(r.id) }))),
@@ -135,6 +136,10 @@ describe('store copy', () => {
     const key = (await env.core.apiKeys.verify(ci.key))!;
     await answerShape(env.core, alphaShape, { json: request, header: () => undefined, key, requestId: 'req-live-1', signal: undefined });
     await env.core.captureTap.flush();
+    // A person answered it.
+    const captured = (await h['captures.list']({}))[0]!.dataset_id;
+    const open = await h['review.next']({ dataset_id: captured, after: -1 }, AS_DESKTOP);
+    await h['review.answer']({ dataset_id: captured, position: open.item!.position, answers: { zeta: true, alpha: false }, flagged: false }, AS_DESKTOP);
     return env;
   }
 
@@ -166,6 +171,7 @@ describe('store copy', () => {
         items: 6,
         capture_rules: 1,
         captured_items: 1,
+        reviews: 1,
         eval_runs: 1,
         results: 6,
         calibrations: 1,

@@ -39,6 +39,8 @@ export const TABLES: Readonly<Record<string, string | null>> = {
   box_image_sizes: null,
   capture_rules: null,
   captured_items: null,
+  reviews: null,
+  review_leases: 'an item open in a reviewer\'s hands belongs to the server they opened it on: it is opened again',
   attempts: 'endpoint figures are measurements of the place they were made',
   metric_minutes: 'endpoint figures are measurements of the place they were made',
   endpoint_refusals: "what providers refused is learned again from the target's own providers",
@@ -70,6 +72,7 @@ export interface CopyCounts {
   audit_entries: number;
   capture_rules: number;
   captured_items: number;
+  reviews: number;
   spend_days: number;
   rate_window: number;
   claims: number;
@@ -221,6 +224,7 @@ export async function copyStore(from: Storage, to: Storage): Promise<CopyCounts>
     audit_entries: 0,
     capture_rules: 0,
     captured_items: 0,
+    reviews: 0,
     spend_days: 0,
     rate_window: 0,
     claims: 0,
@@ -298,7 +302,7 @@ async function copyDatasets(from: Storage, to: Storage, source: Survey, counts: 
   }
 }
 
-/** Capture rules (their datasets are there: a rule goes with its dataset), then each dataset's captured items' predictions. */
+/** Capture rules (their datasets are there: a rule goes with its dataset), then each dataset's captured items' predictions and people's reviews. */
 async function copyCaptures(from: Storage, to: Storage, source: Survey, counts: CopyCounts): Promise<void> {
   for (const { dataset_name: _, ...rule } of source.captures) await to.captures.add(rule);
   counts.capture_rules = source.captures.length;
@@ -306,6 +310,9 @@ async function copyCaptures(from: Storage, to: Storage, source: Survey, counts: 
     const predictions = await from.captures.predictions(d.id, null);
     if (predictions.length > 0) await to.captures.putPredictions(d.id, predictions);
     counts.captured_items += predictions.length;
+    const reviews = await from.reviews.reviews(d.id, null);
+    if (reviews.length > 0) await to.reviews.putReviews(d.id, reviews);
+    counts.reviews += reviews.length;
   }
 }
 

@@ -15,6 +15,7 @@ import type { StoredBoxItem, StoredVerdict, StoredVerdictEnd, BoxStorage } from 
 import type { AuditFilter, AuditStorage } from '../audit/storage';
 import type { StoredSession, SessionStorage } from '../audit/session-storage';
 import type { CaptureStorage, NewCapture, StoredCapture, StoredCaptureRule } from '../captures/storage';
+import type { ReviewStorage, ReviewWrite, StoredReview } from '../reviews/storage';
 
 /**
  * The storage interfaces the domains ask, one per domain that owns data, each beside its domain
@@ -65,6 +66,9 @@ export type {
   NewCapture,
   StoredCapture,
   StoredCaptureRule,
+  ReviewStorage,
+  ReviewWrite,
+  StoredReview,
 };
 export type { EvalRunStorage, StoredEvalRun } from '../evaluations/runs/storage';
 export type { CopiedEvalResult, EvalCounts, EvalResultStorage, StoredEvalResult } from '../evaluations/results/storage';
@@ -100,6 +104,7 @@ export interface Storage {
   readonly questionSets: QuestionSetStorage;
   readonly cascadePresets: CascadePresetStorage;
   readonly captures: CaptureStorage;
+  readonly reviews: ReviewStorage;
   readonly runs: RunStorage;
   readonly legacySpend: LegacySpendStorage;
   readonly datasets: DatasetStorage;

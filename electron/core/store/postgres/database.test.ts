@@ -42,6 +42,8 @@ describe('Postgres schema', () => {
         'metric_minutes',
         'provider_key_meta',
         'question_sets',
+        'review_leases',
+        'reviews',
         'settings',
         'spend_ledger',
         'ui_sessions',

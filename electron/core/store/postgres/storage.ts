@@ -13,6 +13,7 @@ import { PgProviderKeyDates } from './provider-key-dates';
 import { PgQuestionSetStore } from './question-set-store';
 import { PgCascadePresetStore } from './cascade-preset-store';
 import { PgCaptureStore } from './capture-store';
+import { PgReviewStore } from './review-store';
 import { PgRefusalStore } from './refusal-store';
 import { PgRunStore } from './run-store';
 import { PgSettingsStore } from './settings-store';
@@ -30,13 +31,14 @@ export interface PostgresStorage extends Storage {
 export async function openPostgresStorage(url: string, options: PgOptions = {}): Promise<PostgresStorage> {
   const db = await PgDatabase.open(url, options);
   try {
-    const [keys, settings, refusals, datasets, evals, captures] = await Promise.all([
+    const [keys, settings, refusals, datasets, evals, captures, reviews] = await Promise.all([
       PgKeyStore.open(db),
       PgSettingsStore.open(db),
       PgRefusalStore.open(db),
       PgDatasetStore.open(db),
       pgEvaluationStorage(db),
       PgCaptureStore.open(db),
+      PgReviewStore.open(db),
     ]);
     const metrics = new PgMetricsStore(db);
     return {
@@ -50,6 +52,7 @@ export async function openPostgresStorage(url: string, options: PgOptions = {}):
       questionSets: new PgQuestionSetStore(db),
       cascadePresets: new PgCascadePresetStore(db),
       captures,
+      reviews,
       runs: new PgRunStore(db),
       legacySpend: NO_LEGACY_SPEND,
       datasets,

@@ -11,6 +11,7 @@ import { SqliteProviderKeyDates } from './provider-key-dates';
 import { SqliteQuestionSetStore } from './question-set-store';
 import { SqliteCascadePresetStore } from './cascade-preset-store';
 import { SqliteCaptureStore } from './capture-store';
+import { SqliteReviewStore } from './review-store';
 import { SqliteRefusalStore } from './refusal-store';
 import { SqliteRunStore } from './run-store';
 import { SqliteSettingsStore } from './settings-store';
@@ -36,6 +37,7 @@ export function openSqliteStorage(path: string, options: { readOnly?: boolean } 
     questionSets: new SqliteQuestionSetStore(store),
     cascadePresets: new SqliteCascadePresetStore(store),
     captures: new SqliteCaptureStore(store),
+    reviews: new SqliteReviewStore(store),
     runs: new SqliteRunStore(store),
     legacySpend: new SqliteLegacySpend(store),
     datasets: new SqliteDatasetStore(store),

@@ -17,6 +17,7 @@ import { STEPS as keys } from './keys';
 import { STEPS as metrics } from './metrics';
 import { STEPS as presence } from './presence';
 import { STEPS as questionSets } from './question-sets';
+import { STEPS as reviews } from './reviews';
 import { STEPS as shared } from './shared';
 
 export const PG_MIGRATIONS: readonly string[] = inVersionOrder('Postgres', {
@@ -30,6 +31,7 @@ export const PG_MIGRATIONS: readonly string[] = inVersionOrder('Postgres', {
   presence,
   cascades,
   captures,
+  reviews,
 });
 
 /** The channels the schema notifies on, by domain. */

@@ -14,6 +14,7 @@ import { STEPS as evaluations } from './evaluations';
 import { STEPS as keys } from './keys';
 import { STEPS as metrics } from './metrics';
 import { STEPS as refusals } from './refusals';
+import { STEPS as reviews } from './reviews';
 import { STEPS as shared } from './shared';
 
 export const MIGRATIONS: readonly string[] = inVersionOrder('SQLite', {
@@ -27,4 +28,5 @@ export const MIGRATIONS: readonly string[] = inVersionOrder('SQLite', {
   audit,
   cascades,
   captures,
+  reviews,
 });

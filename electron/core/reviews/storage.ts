@@ -1,0 +1,38 @@
+// The reviews domain's storage. Implemented by store/sqlite and store/postgres; gathered into Storage by store/ports.ts.
+
+/** A person's answers to one item, as kept beside the item's expected answers: who, when, and whether they flagged it. */
+export interface StoredReview {
+  position: number;
+  reviewer: string;
+  at: string;
+  answers: Record<string, unknown>;
+  flagged: boolean;
+}
+
+/** What writing a review found. */
+export type ReviewWrite = 'written' | 'already_reviewed' | 'leased_to_another' | 'no_item';
+
+/** The reviews' storage: leases of items to reviewers, and their answers. */
+export interface ReviewStorage {
+  /**
+   * Leases the first item after position `after` that has no expected answers, is not flagged, and
+   * is not leased to another reviewer until after `now` (ms since the epoch), to `reviewer` until
+   * `until`; in one transaction, so two reviewers (on any instance) never hold one item. Its
+   * position, or null when none is left.
+   */
+  claim(datasetId: string, reviewer: string, after: number, now: number, until: number): Promise<number | null>;
+  /** Gives a lease back (a skip). */
+  release(datasetId: string, position: number, reviewer: string): Promise<void>;
+  /**
+   * Writes a review: the item's expected answers become `review.answers` (none when flagged) and the
+   * review is kept, the lease given back; refused, writing nothing, when the item already has
+   * expected answers or a review, or another reviewer holds it.
+   */
+  write(datasetId: string, review: StoredReview, now: number): Promise<ReviewWrite>;
+  /** The reviews of a dataset's items (every item when `positions` is null), by position. */
+  reviews(datasetId: string, positions: readonly number[] | null): Promise<StoredReview[]>;
+  /** How many items have no expected answers and no review, and how many were reviewed and flagged. */
+  counts(datasetId: string): Promise<{ open: number; reviewed: number; flagged: number }>;
+  /** Keeps reviews as a store copy carries them. */
+  putReviews(datasetId: string, reviews: readonly StoredReview[]): Promise<void>;
+}

@@ -1,0 +1,32 @@
+/**
+ * Postgres schema steps of the reviews: items leased to one reviewer at a time, and people's answers.
+ */
+import type { MigrationStep } from '../../migration-order';
+
+export const STEPS: readonly MigrationStep[] = [
+  {
+    version: 18,
+    sql: `
+  -- Who is answering an item now, until when (ms since the epoch): one reviewer at a time.
+  CREATE TABLE review_leases (
+    dataset_id text NOT NULL,
+    position integer NOT NULL,
+    reviewer text NOT NULL,
+    until double precision NOT NULL,
+    PRIMARY KEY (dataset_id, position),
+    FOREIGN KEY (dataset_id, position) REFERENCES dataset_items (dataset_id, position) ON DELETE CASCADE
+  );
+  -- A person's answers to an item (which became its expected answers unless flagged), who and when.
+  CREATE TABLE reviews (
+    dataset_id text NOT NULL,
+    position integer NOT NULL,
+    reviewer text NOT NULL,
+    at text NOT NULL,
+    answers text NOT NULL,
+    flagged integer NOT NULL,
+    PRIMARY KEY (dataset_id, position, reviewer),
+    FOREIGN KEY (dataset_id, position) REFERENCES dataset_items (dataset_id, position) ON DELETE CASCADE
+  );
+  `,
+  },
+];

@@ -1,0 +1,32 @@
+/**
+ * SQLite schema steps of the reviews: items leased to one reviewer at a time, and people's answers.
+ */
+import type { MigrationStep } from '../../migration-order';
+
+export const STEPS: readonly MigrationStep[] = [
+  {
+    version: 31,
+    sql: `
+  -- Who is answering an item now, until when (ms since the epoch): one reviewer at a time.
+  CREATE TABLE review_leases (
+    dataset_id TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    reviewer TEXT NOT NULL,
+    until REAL NOT NULL,
+    PRIMARY KEY (dataset_id, position),
+    FOREIGN KEY (dataset_id, position) REFERENCES dataset_items (dataset_id, position) ON DELETE CASCADE
+  );
+  -- A person's answers to an item (which became its expected answers unless flagged), who and when.
+  CREATE TABLE reviews (
+    dataset_id TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    reviewer TEXT NOT NULL,
+    at TEXT NOT NULL,
+    answers TEXT NOT NULL,
+    flagged INTEGER NOT NULL,
+    PRIMARY KEY (dataset_id, position, reviewer),
+    FOREIGN KEY (dataset_id, position) REFERENCES dataset_items (dataset_id, position) ON DELETE CASCADE
+  );
+  `,
+  },
+];

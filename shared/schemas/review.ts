@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { QuestionSchema } from './question';
+
+const DatasetIdSchema = z.string().min(1, 'a dataset id');
+const PositionSchema = z.number().int('a whole number').min(0, 'a position from 0');
+
+/** How a dataset stands in review: items with no answers and no review, items reviewed, and of those flagged. */
+export const ReviewCountsSchema = z.object({ open: z.number().int(), reviewed: z.number().int(), flagged: z.number().int() });
+export type ReviewCounts = z.infer<typeof ReviewCountsSchema>;
+
+/** What answered an item live (a captured request's answers): a prediction, never a label. */
+export const ReviewPredictionSchema = z.object({ model: z.string(), provider: z.string().nullable(), answers: z.record(z.string(), z.unknown()) });
+export type ReviewPrediction = z.infer<typeof ReviewPredictionSchema>;
+
+/**
+ * The next item to review: the first open one after `after`, leased to this reviewer (no other sees
+ * it for 10 minutes). Its questions are the captured request's, else the question set's
+ * (`question_set_id`, needed for items that were not captured).
+ */
+export const ReviewNextInputSchema = z.strictObject({
+  dataset_id: DatasetIdSchema,
+  question_set_id: z.string().min(1).optional(),
+  after: z.number().int().min(-1).default(-1),
+});
+
+export const ReviewItemSchema = z.object({
+  position: z.number().int(),
+  id: z.string(),
+  state: z.unknown(),
+  questions: z.record(z.string(), QuestionSchema),
+  /** where the questions came from */
+  questions_from: z.enum(['capture', 'question_set']),
+  /** the captured answers, when shown before the reviewer answers (the `review_blind` setting off); else null */
+  prediction: ReviewPredictionSchema.nullable(),
+  /** whether the item was captured with answers to show once the reviewer has given theirs */
+  has_prediction: z.boolean(),
+});
+export type ReviewItem = z.infer<typeof ReviewItemSchema>;
+
+export const ReviewNextSchema = z.object({ item: ReviewItemSchema.nullable(), counts: ReviewCountsSchema });
+export type ReviewNext = z.infer<typeof ReviewNextSchema>;
+
+/**
+ * A reviewer's answers to the item they hold: each question's answer as a dataset's expected answer
+ * (yes/no true or false, an option's name, a level's index, a box of fractions), or `flagged` (the
+ * item cannot be answered as asked: it leaves the queue with no answers).
+ */
+export const ReviewAnswerInputSchema = z.strictObject({
+  dataset_id: DatasetIdSchema,
+  position: PositionSchema,
+  answers: z.record(z.string(), z.unknown()).default({}),
+  flagged: z.boolean().default(false),
+  question_set_id: z.string().min(1).optional(),
+});
+
+export const ReviewSchema = z.object({
+  position: z.number().int(),
+  reviewer: z.string(),
+  at: z.string(),
+  answers: z.record(z.string(), z.unknown()),
+  flagged: z.boolean(),
+});
+export type Review = z.infer<typeof ReviewSchema>;
+
+export const ReviewAnsweredSchema = z.object({ review: ReviewSchema, prediction: ReviewPredictionSchema.nullable(), counts: ReviewCountsSchema });
+export type ReviewAnswered = z.infer<typeof ReviewAnsweredSchema>;
+
+export const ReviewSkipInputSchema = z.strictObject({ dataset_id: DatasetIdSchema, position: PositionSchema });
