@@ -40,7 +40,7 @@ export const TABLES: Readonly<Record<string, string | null>> = {
   capture_rules: null,
   captured_items: null,
   reviews: null,
-  review_leases: 'an item open in a reviewer\'s hands belongs to the server they opened it on: it is opened again',
+  review_leases: "an item open in a reviewer's hands belongs to the server they opened it on: it is opened again",
   attempts: 'endpoint figures are measurements of the place they were made',
   metric_minutes: 'endpoint figures are measurements of the place they were made',
   endpoint_refusals: "what providers refused is learned again from the target's own providers",
