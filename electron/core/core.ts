@@ -28,6 +28,7 @@ import type { CascadePresets } from './cascade-presets/cascade-presets';
 import type { Captures } from './captures/captures';
 import type { CaptureTap } from './captures/tap';
 import type { Reviews } from './reviews/reviews';
+import type { HumanStage } from './reviews/human-stage';
 import type { Runs } from './runs/runs';
 import type { BoxItems } from './boxes/box-items';
 import type { BoxReview } from './boxes/box-review';
@@ -133,6 +134,8 @@ export interface Core {
   readonly captureTap: CaptureTap;
   /** People answering datasets' open items, one reviewer an item at a time. */
   readonly reviews: Reviews;
+  /** A cascade's `human` stage: requests queued for people, and where each stands. */
+  readonly humanStage: HumanStage;
   /** Labelled datasets and evaluation runs over them. */
   readonly datasets: Datasets;
   /** Evaluation runs: started, paused, resumed, cancelled, sent again in part (evaluations/runs/). */

@@ -5,6 +5,7 @@ import type { CatalogFile } from '../../shared/schemas/catalog';
 import { wireBoxes } from './boxes/wire';
 import { wireCaptures } from './captures/wire';
 import { Reviews } from './reviews/reviews';
+import { HumanStage } from './reviews/human-stage';
 import { CascadePresets } from './cascade-presets/cascade-presets';
 import { Catalog } from './catalog/catalog';
 import { Listings } from './catalog/listing';
@@ -103,6 +104,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     questionSets,
     captures: captures.captures,
     captureTap: captures.tap,
+    humanStage: new HumanStage(storage.humanReviews, { clock, datasets, captures: captures.captures, reviews: storage.reviews }),
     reviews: new Reviews(storage.reviews, { clock, datasets, questionSets, captures: captures.captures, blind: () => settings.get().review_blind }),
     cascadePresets: new CascadePresets(storage.cascadePresets, clock),
     evalRuns: evaluations.runs,

@@ -89,6 +89,12 @@ function listingRoutes(api: Hono<PublicEnv>, core: Core): void {
 
   api.get('/v1/endpoints/zdr', async (c) => c.json({ data: await core.service().zdr() }));
 
+  // A request a cascade sent to a person: pending, or the person's answers (the key that made it, or a management key).
+  api.get('/v1/reviews/:id', async (c) => {
+    const key = c.get('apiKey');
+    return c.json({ data: await core.humanStage.state(c.req.param('id'), { id: key.id, kind: key.kind }) });
+  });
+
   // The bearer key's own figures, as OpenRouter's GET /api/v1/key gives them (any key, its own only).
   api.get('/v1/key', async (c) => {
     const id = c.get('apiKey').id;

@@ -135,6 +135,11 @@ export class Captures {
     return removed;
   }
 
+  /** Keeps the answers to an item added outside the rules (the human stage's queue) as its prediction. */
+  keepPrediction(datasetId: string, capture: StoredCapture): Promise<void> {
+    return this.storage.putPredictions(datasetId, [capture]);
+  }
+
   /** The predictions of captured items of a dataset, by position (every one when `positions` is null). */
   predictions(datasetId: string, positions: readonly number[] | null): Promise<StoredCapture[]> {
     return this.storage.predictions(datasetId, positions);

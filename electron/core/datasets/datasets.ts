@@ -154,6 +154,17 @@ export class Datasets {
     return this.get(id);
   }
 
+  /** The dataset of this id, made empty under `name` when there is none (the human stage's queue): made once whoever asks first. */
+  async ensure(id: string, name: string): Promise<DatasetSummary> {
+    if (!(await this.storage.get(id))) {
+      await this.storage.create({ id, name, items: 0, created_at: isoTime(this.clock), sample: false }, []).catch(async (error: unknown) => {
+        // Another process made it meanwhile.
+        if (!(await this.storage.get(id))) throw error;
+      });
+    }
+    return this.get(id);
+  }
+
   /** Adds items after the last one (ids made unique as "id (2)"…) with no expected answers; where each went. */
   async addItems(datasetId: string, items: readonly { id: string; state: unknown }[]): Promise<{ position: number; id: string }[]> {
     await this.stored(datasetId);

@@ -11,6 +11,9 @@ export interface StageAnswer {
   response: DecisionsResponse;
 }
 
+/** The second stage that is a person: the first model's answers go back at once, marked provisional, and the request joins the review queue. */
+export const HUMAN_STAGE = 'human';
+
 /**
  * A request asked of several models in turn. The first stage is the request's own model; `then` is
  * asked when the first stage's answers meet `when` (an uncertain answer) or when it fails; the
@@ -42,6 +45,10 @@ export interface CascadeRecord {
   /** The questions that sent the request on to the next model (none when it was not escalated). */
   triggered_by: string[];
   stages: StageRecord[];
+  /** Escalated to a person (the `human` stage): these answers are the first model's, provisional until someone reviews them. */
+  human?: true;
+  /** The review the request joined (its id), once queued. */
+  review_id?: string;
 }
 
 /** Failures of a stage another model may answer instead: the provider's, not the request's or the key's. */
@@ -73,7 +80,9 @@ export async function decideInStages<A extends StageAnswer>(
   worstOf: (model: string) => number | null,
 ): Promise<{ answered: A; record: CascadeRecord }> {
   const models = [request.model, ...(plan.then ? [plan.then] : []), ...plan.fallbacks];
-  const later = () => models.slice(1).reduce((sum, model) => sum + (worstOf(model) ?? 0), 0);
+  // A person costs nothing here; the models after them are never asked once the request escalated.
+  const later = () => models.slice(1).reduce((sum, model) => sum + (model === HUMAN_STAGE ? 0 : (worstOf(model) ?? 0)), 0);
+  let human = false;
   let admitted = false;
   const stages: StageRecord[] = [];
   let best: { answered: A; index: number } | null = null;
@@ -101,6 +110,10 @@ export async function decideInStages<A extends StageAnswer>(
         if (verdict.holds) {
           triggeredBy = verdict.triggeredBy;
           stages[0]!.triggered_by = verdict.triggeredBy;
+          if (plan.then === HUMAN_STAGE) {
+            human = true;
+            break;
+          }
           continue;
         }
       }
@@ -122,6 +135,6 @@ export async function decideInStages<A extends StageAnswer>(
   const answered = best.answered;
   return {
     answered: { ...answered, response: { ...answered.response, usage } },
-    record: { answered_by: stages[best.index]!.model, triggered_by: triggeredBy, stages },
+    record: { answered_by: stages[best.index]!.model, triggered_by: triggeredBy, stages, ...(human ? { human: true as const } : {}) },
   };
 }

@@ -1,3 +1,4 @@
+import { HUMAN_STAGE } from '../decisions/stages';
 import { Readable } from 'node:stream';
 import type { Expected, RunEstimate } from '../../../shared/schemas/evaluation';
 import type { Question } from '../../../shared/schemas/question';
@@ -231,7 +232,8 @@ function presetHandlers(core: EvalDeps): OpsOf<'cascadePresets' | 'samples'> {
         ['model', input.model],
         ['first_model', input.first_model],
       ] as const)
-        if (model && !core.catalog.hasModel(model)) throw new GatewayError('bad_request', `${field}: no model "${model}" in the catalog`);
+        if (model && !(field === 'model' && model === HUMAN_STAGE) && !core.catalog.hasModel(model))
+          throw new GatewayError('bad_request', `${field}: no model "${model}" in the catalog`);
       const { preset, created } = await core.cascadePresets.save(input);
       await core.audit.record(
         actor,

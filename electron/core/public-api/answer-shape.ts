@@ -2,6 +2,7 @@ import { characterCount, MAX_SESSION_ID_LENGTH, type DecisionsRequest } from '..
 import type { CancelSignal } from '../cancel';
 import type { CascadePresets } from '../cascade-presets/cascade-presets';
 import type { CaptureTap } from '../captures/tap';
+import type { HumanStage } from '../reviews/human-stage';
 import type { Catalog } from '../catalog/catalog';
 import type { ImageFetchOptions } from '../decisions/image-fetch';
 import type { SettingsStore } from '../settings/settings';
@@ -30,6 +31,8 @@ export interface ShapeDeps extends ApiCallDeps {
   readonly cascadePresets: CascadePresets;
   /** Offered every answered call, once it is charged: the capture rules pick from them. */
   readonly captureTap: Pick<CaptureTap, 'offer'>;
+  /** Queues a request its cascade sent to a person, before the caller is answered. */
+  readonly humanStage: Pick<HumanStage, 'enqueue'>;
 }
 
 /**
@@ -55,6 +58,10 @@ export async function answerShape(core: ShapeDeps, shape: PublicShape, call: Sha
     stages: parsed.stages,
   });
   core.captureTap.offer({ request: parsed.request, response: answer.response, keyId: call.key.id, requestId: call.requestId, header: call.header });
+  if (answer.cascade?.human) {
+    const reviewId = await core.humanStage.enqueue({ request: parsed.request, response: answer.response, keyId: call.key.id, requestId: call.requestId });
+    return { body: parsed.render({ ...answer, cascade: { ...answer.cascade, review_id: reviewId } }), settle: answer.settle };
+  }
   return { body: parsed.render(answer), settle: answer.settle };
 }
 

@@ -3,7 +3,7 @@ import { conditionProblems } from '../../../shared/cascade/conditions';
 import { CascadeConditionSchema, CascadeSchema, type CascadeCondition } from '../../../shared/schemas/cascade';
 import type { Question } from '../../../shared/schemas/question';
 import { GatewayError } from '../errors';
-import type { StagePlan } from '../decisions/stages';
+import { HUMAN_STAGE, type CascadeRecord, type StagePlan } from '../decisions/stages';
 
 /** Zod's issues as "where: what", under the field the caller named. */
 function problemsOf(error: z.ZodError, root: string): string {
@@ -27,6 +27,8 @@ export const knownModel =
     core.service().mode === 'remote' || core.catalog.hasModel(id);
 
 function checkModel(id: string, known: KnownModel | undefined, path: string): void {
+  // `human`: a person answers (the review queue), not a model.
+  if (id === HUMAN_STAGE) return;
   if (known && !known(id)) throw new GatewayError('bad_request', `${path}: no model "${id}" is known here (GET /api/v1/models lists them)`);
 }
 
@@ -78,11 +80,28 @@ const GatewayModelsSchema = z
 export function stagesFromGatewayModels(value: unknown, questions: Readonly<Record<string, Question>>, knownModel?: KnownModel): StagePlan {
   const parsed = GatewayModelsSchema.safeParse(value);
   if (!parsed.success) throw new GatewayError('bad_request', problemsOf(parsed.error, 'providerOptions.gateway.models'));
-  parsed.data.forEach((entry, i) => checkModel(typeof entry === 'string' ? entry : entry.model, knownModel, `providerOptions.gateway.models[${i}]`));
+  parsed.data.forEach((entry, i) => {
+    const model = typeof entry === 'string' ? entry : entry.model;
+    if (model === HUMAN_STAGE)
+      throw new GatewayError(
+        'bad_request',
+        `providerOptions.gateway.models[${i}]: a person ("human") answers only through the cascade extension of the spec's and System One's routes (docs/API.md)`,
+      );
+    checkModel(model, knownModel, `providerOptions.gateway.models[${i}]`);
+  });
   const [first, ...rest] = parsed.data;
   if (typeof first === 'string') return { then: null, when: null, fallbacks: [first, ...(rest as string[])] };
   checkFits(first!.when, questions, 'providerOptions.gateway.models[0].when');
   return { then: first!.model, when: first!.when, fallbacks: rest as string[] };
+}
+
+/**
+ * A response with its cascade record, when it has one; escalated to a person, it says its answers are
+ * provisional and names the review to read the person's answers from (`GET /api/v1/reviews/{id}`).
+ */
+export function withCascade<T extends object>(shaped: T, record: CascadeRecord | null): T | (T & { cascade: CascadeRecord }) {
+  if (!record) return shaped;
+  return { ...shaped, ...(record.human ? { provisional: true, review_id: record.review_id } : {}), cascade: record };
 }
 
 /** A request body's `cascade` field apart from the rest (bodies that are not objects are left to the schema's message). */

@@ -45,6 +45,7 @@ async function dump(s: Storage) {
         sizes: [...(await s.boxes.imageSizes(d.id))].sort(([a], [b]) => (a < b ? -1 : 1)),
         predictions: await s.captures.predictions(d.id, null),
         reviews: await s.reviews.reviews(d.id, null),
+        human: await s.humanReviews.all(d.id),
       })),
     ),
     evalRuns: await Promise.all(byId(runs).map(async (r) => ({ ...r, results: await s.evalResults.exportResults(r.id) }))),
@@ -136,7 +137,12 @@ describe('store copy', () => {
     const key = (await env.core.apiKeys.verify(ci.key))!;
     await answerShape(env.core, alphaShape, { json: request, header: () => undefined, key, requestId: 'req-live-1', signal: undefined });
     await env.core.captureTap.flush();
-    // A person answered it.
+    // One a cascade sent to a person.
+    const staged = { ...request, cascade: { model: 'human', when: { probabilityBetween: [0, 1] } } };
+    await answerShape(env.core, alphaShape, { json: staged, header: () => undefined, key, requestId: 'req-human-1', signal: undefined });
+    // The rule took it too.
+    await env.core.captureTap.flush();
+    // A person answered the captured one.
     const captured = (await h['captures.list']({}))[0]!.dataset_id;
     const open = await h['review.next']({ dataset_id: captured, after: -1 }, AS_DESKTOP);
     await h['review.answer']({ dataset_id: captured, position: open.item!.position, answers: { zeta: true, alpha: false }, flagged: false }, AS_DESKTOP);
@@ -167,11 +173,12 @@ describe('store copy', () => {
         spend_days: 1,
         rate_window: 1,
         inspector_runs: 1,
-        datasets: 3,
-        items: 6,
+        datasets: 4,
+        items: 8,
         capture_rules: 1,
-        captured_items: 1,
+        captured_items: 3,
         reviews: 1,
+        human_reviews: 1,
         eval_runs: 1,
         results: 6,
         calibrations: 1,
@@ -214,7 +221,7 @@ describe('store copy', () => {
       expect(problems).toMatch(/already has 2 API keys with the same id/);
       expect(problems).toMatch(/already has 2 question sets with the same id/);
       expect(problems).toMatch(/already has a cascade preset with the same id \(tickets\)/);
-      expect(problems).toMatch(/already has 3 datasets with the same id/);
+      expect(problems).toMatch(/already has 4 datasets with the same id/);
       expect(problems).toMatch(/already has an evaluation run with the same id/);
       expect(problems).toMatch(/already has a capture rule with the same id/);
       expect(await dump(pg)).toEqual(before);

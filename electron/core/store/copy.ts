@@ -40,6 +40,7 @@ export const TABLES: Readonly<Record<string, string | null>> = {
   capture_rules: null,
   captured_items: null,
   reviews: null,
+  human_reviews: null,
   review_leases: "an item open in a reviewer's hands belongs to the server they opened it on: it is opened again",
   attempts: 'endpoint figures are measurements of the place they were made',
   metric_minutes: 'endpoint figures are measurements of the place they were made',
@@ -73,6 +74,7 @@ export interface CopyCounts {
   capture_rules: number;
   captured_items: number;
   reviews: number;
+  human_reviews: number;
   spend_days: number;
   rate_window: number;
   claims: number;
@@ -225,6 +227,7 @@ export async function copyStore(from: Storage, to: Storage): Promise<CopyCounts>
     capture_rules: 0,
     captured_items: 0,
     reviews: 0,
+    human_reviews: 0,
     spend_days: 0,
     rate_window: 0,
     claims: 0,
@@ -313,6 +316,9 @@ async function copyCaptures(from: Storage, to: Storage, source: Survey, counts: 
     const reviews = await from.reviews.reviews(d.id, null);
     if (reviews.length > 0) await to.reviews.putReviews(d.id, reviews);
     counts.reviews += reviews.length;
+    const human = await from.humanReviews.all(d.id);
+    for (const r of human) await to.humanReviews.add(r);
+    counts.human_reviews += human.length;
   }
 }
 

@@ -16,6 +16,7 @@ import type { AuditFilter, AuditStorage } from '../audit/storage';
 import type { StoredSession, SessionStorage } from '../audit/session-storage';
 import type { CaptureStorage, NewCapture, StoredCapture, StoredCaptureRule } from '../captures/storage';
 import type { ReviewStorage, ReviewWrite, StoredReview } from '../reviews/storage';
+import type { HumanReviewStorage, StoredHumanReview } from '../reviews/human-storage';
 
 /**
  * The storage interfaces the domains ask, one per domain that owns data, each beside its domain
@@ -69,6 +70,8 @@ export type {
   ReviewStorage,
   ReviewWrite,
   StoredReview,
+  HumanReviewStorage,
+  StoredHumanReview,
 };
 export type { EvalRunStorage, StoredEvalRun } from '../evaluations/runs/storage';
 export type { CopiedEvalResult, EvalCounts, EvalResultStorage, StoredEvalResult } from '../evaluations/results/storage';
@@ -105,6 +108,7 @@ export interface Storage {
   readonly cascadePresets: CascadePresetStorage;
   readonly captures: CaptureStorage;
   readonly reviews: ReviewStorage;
+  readonly humanReviews: HumanReviewStorage;
   readonly runs: RunStorage;
   readonly legacySpend: LegacySpendStorage;
   readonly datasets: DatasetStorage;

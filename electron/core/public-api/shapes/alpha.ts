@@ -1,7 +1,7 @@
 import { DecisionsRequestSchema } from '../../../../shared/schemas/decisions-request';
 import { isPlainDecisionsRequest } from '../../../../shared/schemas/fast-accept';
 import { parseOrBadRequest } from '../../validation';
-import { stagesFromCascadeField, withoutCascade } from '../cascade-request';
+import { stagesFromCascadeField, withCascade, withoutCascade } from '../cascade-request';
 import type { PublicShape } from '../shape';
 
 /** `POST /api/alpha/decisions`: the spec's own shape, with the `cascade` extension (docs/API.md). */
@@ -14,7 +14,7 @@ export const alphaShape: PublicShape = {
     // The common, plainly valid request passes a quick check; anything else gets the schema (and its error messages).
     const request = isPlainDecisionsRequest(body) ? body : parseOrBadRequest(DecisionsRequestSchema, body, 'DecisionsRequest');
     const stages = cascade === undefined ? undefined : await stagesFromCascadeField(cascade, request, ctx.presets, ctx.knownModel);
-    return { request, stages, route: 'alpha', render: ({ response, cascade: record }) => (record ? { ...response, cascade: record } : response) };
+    return { request, stages, route: 'alpha', render: ({ response, cascade: record }) => withCascade(response, record) };
   },
   openapi: {
     operationId: 'createDecisions',

@@ -1,7 +1,7 @@
 import { DecisionsRequestSchema } from '../../../../shared/schemas/decisions-request';
 import { concentration } from '../../decisions/answers';
 import { parseOrBadRequest } from '../../validation';
-import { stagesFromCascadeField, withoutCascade } from '../cascade-request';
+import { stagesFromCascadeField, withCascade, withoutCascade } from '../cascade-request';
 import type { PublicShape, ShapeCall, ShapeContext } from '../shape';
 import { fromSystemOneBody, toSystemOneResponse } from './systemone-translate';
 
@@ -18,10 +18,7 @@ export async function systemOneCall(json: unknown, ctx: ShapeContext): Promise<S
     request,
     stages,
     route: 'systemone',
-    render: ({ response, cascade: record }) => {
-      const shaped = toSystemOneResponse(response, concentration);
-      return record ? { ...shaped, cascade: record } : shaped;
-    },
+    render: ({ response, cascade: record }) => withCascade(toSystemOneResponse(response, concentration), record),
   };
 }
 

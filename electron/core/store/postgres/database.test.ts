@@ -36,6 +36,7 @@ describe('Postgres schema', () => {
         'eval_claims',
         'eval_results',
         'eval_runs',
+        'human_reviews',
         'instances',
         'key_requests',
         'key_spend_days',

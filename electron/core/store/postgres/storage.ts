@@ -14,6 +14,7 @@ import { PgQuestionSetStore } from './question-set-store';
 import { PgCascadePresetStore } from './cascade-preset-store';
 import { PgCaptureStore } from './capture-store';
 import { PgReviewStore } from './review-store';
+import { PgHumanReviewStore } from './human-review-store';
 import { PgRefusalStore } from './refusal-store';
 import { PgRunStore } from './run-store';
 import { PgSettingsStore } from './settings-store';
@@ -53,6 +54,7 @@ export async function openPostgresStorage(url: string, options: PgOptions = {}):
       cascadePresets: new PgCascadePresetStore(db),
       captures,
       reviews,
+      humanReviews: new PgHumanReviewStore(db),
       runs: new PgRunStore(db),
       legacySpend: NO_LEGACY_SPEND,
       datasets,

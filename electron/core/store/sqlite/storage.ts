@@ -12,6 +12,7 @@ import { SqliteQuestionSetStore } from './question-set-store';
 import { SqliteCascadePresetStore } from './cascade-preset-store';
 import { SqliteCaptureStore } from './capture-store';
 import { SqliteReviewStore } from './review-store';
+import { SqliteHumanReviewStore } from './human-review-store';
 import { SqliteRefusalStore } from './refusal-store';
 import { SqliteRunStore } from './run-store';
 import { SqliteSettingsStore } from './settings-store';
@@ -38,6 +39,7 @@ export function openSqliteStorage(path: string, options: { readOnly?: boolean } 
     cascadePresets: new SqliteCascadePresetStore(store),
     captures: new SqliteCaptureStore(store),
     reviews: new SqliteReviewStore(store),
+    humanReviews: new SqliteHumanReviewStore(store),
     runs: new SqliteRunStore(store),
     legacySpend: new SqliteLegacySpend(store),
     datasets: new SqliteDatasetStore(store),

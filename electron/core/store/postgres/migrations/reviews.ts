@@ -27,6 +27,15 @@ export const STEPS: readonly MigrationStep[] = [
     PRIMARY KEY (dataset_id, position, reviewer),
     FOREIGN KEY (dataset_id, position) REFERENCES dataset_items (dataset_id, position) ON DELETE CASCADE
   );
+  -- Requests a cascade's human stage sent to people: the review id the caller was given (the
+  -- request's id) and the item it became.
+  CREATE TABLE human_reviews (
+    id text PRIMARY KEY,
+    dataset_id text NOT NULL,
+    position integer NOT NULL,
+    created_at text NOT NULL,
+    FOREIGN KEY (dataset_id, position) REFERENCES dataset_items (dataset_id, position) ON DELETE CASCADE
+  );
   `,
   },
 ];
