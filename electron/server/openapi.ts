@@ -231,6 +231,18 @@ function keyPaths(): Record<string, JsonSchema> {
         },
       },
     },
+    '/api/v1/reviews/{id}': {
+      get: {
+        operationId: 'getReview',
+        summary:
+          "A request a cascade's human stage sent to a person: pending, answered (the person's answers) or flagged (the key that made it, or a management key)",
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: {
+          '200': json({ type: 'object', properties: { data: { type: 'object' } }, required: ['data'] }, 'Where the review stands'),
+          ...errors('401', '404', '500'),
+        },
+      },
+    },
     '/api/v1/audit': {
       get: {
         operationId: 'auditLog',
