@@ -30,8 +30,8 @@ export class CascadePresets {
     return stored ? this.view(stored) : null;
   }
 
-  /** Saves the preset under its name, replacing one of that name; whether it was new. */
-  async save(input: CascadePresetInput): Promise<{ preset: CascadePreset; created: boolean }> {
+  /** Saves the preset under its name, replacing one of that name; whether it was new, and what it replaced (adopting a new threshold). */
+  async save(input: CascadePresetInput): Promise<{ preset: CascadePreset; created: boolean; previous: CascadePreset | null }> {
     const before = await this.storage.get(input.name);
     const now = isoTime(this.clock);
     const stored: StoredCascadePreset = {
@@ -44,7 +44,7 @@ export class CascadePresets {
       updated_at: now,
     };
     await this.storage.put(stored);
-    return { preset: this.view(stored), created: !before };
+    return { preset: this.view(stored), created: !before, previous: before ? this.view(before) : null };
   }
 
   async delete(name: string): Promise<CascadePreset> {

@@ -126,6 +126,12 @@ describe('cascade curve and presets operations', () => {
       ['cascade_preset.save', 'topic-unsure', 'desktop', false],
       ['cascade_preset.save', 'topic-unsure', 'desktop', true],
     ]);
+    // Saving again under the name (adopting another threshold) names what it replaced.
+    expect(log.entries[1]!.details).toMatchObject({
+      when: { confidenceBelow: 0.6 },
+      before: { model: 'sandbox/sharp-large', when: { question: 'topic', confidenceBelow: 0.4 }, point: null },
+    });
+    expect(log.entries[2]!.details['before']).toBeUndefined();
   });
 
   it('refuses a preset whose model is unknown or whose condition is out of bounds, naming the field', async () => {

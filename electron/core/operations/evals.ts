@@ -234,12 +234,20 @@ function presetHandlers(core: EvalDeps): OpsOf<'cascadePresets' | 'samples'> {
       ] as const)
         if (model && !(field === 'model' && model === HUMAN_STAGE) && !core.catalog.hasModel(model))
           throw new GatewayError('bad_request', `${field}: no model "${model}" in the catalog`);
-      const { preset, created } = await core.cascadePresets.save(input);
+      const { preset, created, previous } = await core.cascadePresets.save(input);
+      // Adopting a new threshold names the point it leaves and the one it takes (each from its run's curve, when it came from one).
       await core.audit.record(
         actor,
         'cascade_preset.save',
         { kind: 'cascade_preset', id: preset.name, name: preset.name },
-        { created, model: preset.model, first_model: preset.first_model, when: preset.when },
+        {
+          created,
+          model: preset.model,
+          first_model: preset.first_model,
+          when: preset.when,
+          ...(preset.source ? { point: preset.source } : {}),
+          ...(previous ? { before: { model: previous.model, when: previous.when, point: previous.source } } : {}),
+        },
       );
       return preset;
     },
