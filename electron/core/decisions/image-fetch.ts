@@ -1,7 +1,5 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import { GatewayError } from '../errors';
-import { isLocalName, isPublicAddress } from '../net/public-address';
+import { pinnedDispatcher, publicTarget, type OutboundOptions } from '../net/public-target';
 
 export { isPublicAddress } from '../net/public-address';
 
@@ -10,14 +8,8 @@ export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 const TIMEOUT_MS = 10_000;
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 
-export interface ImageFetchOptions {
-  /** Resolves a host name; tests pass one that answers for their own names. */
-  lookup?: (host: string) => Promise<string[]>;
-  /** Whether an address may be fetched; by default only public ones (no loopback, private, link-local…). */
-  allowAddress?: (address: string) => boolean;
-  /** A certificate authority to trust besides the system's (a test server's own). */
-  ca?: string;
-}
+/** Image URLs are reached as every host a caller names is (net/public-target.ts). */
+export type ImageFetchOptions = OutboundOptions;
 
 /**
  * Fetches an image a request names by an https URL, as a data URL, when the settings allow it.
@@ -34,23 +26,12 @@ export async function fetchImage(url: string, where: string, options: ImageFetch
   }
   if (target.protocol !== 'https:') throw new GatewayError('bad_request', `${where}: only https image URLs are fetched (got ${target.protocol})`);
   // WHATWG URL parsing has already turned 2130706433, 0x7f000001 and 127.1 into 127.0.0.1.
-  const host = target.hostname.replace(/^\[|\]$/g, '');
-  const allowed = options.allowAddress ?? isPublicAddress;
-  if (!options.allowAddress && isLocalName(host)) throw notPublic(where);
-  const addresses = isIP(host) ? [host] : await (options.lookup ?? defaultLookup)(host).catch(() => []);
-  if (addresses.length === 0) throw new GatewayError('bad_request', `${where}: ${host} could not be resolved`);
-  // Every address the name has must be public: the connection goes to the first, checked here.
-  if (addresses.some((a) => !allowed(a))) throw notPublic(where);
-  const address = addresses[0]!;
-  // undici is loaded with the first image fetched: a server that fetches none never holds it.
-  const { Agent, request } = await import('undici');
-  const dispatcher = new Agent({
-    connect: {
-      ...(options.ca ? { ca: options.ca } : {}),
-      servername: isIP(host) ? undefined : host,
-      lookup: (_h, _o, done) => done(null, [{ address, family: isIP(address) }]),
-    },
+  const { host, address } = await publicTarget(target, options, {
+    notAllowed: () => notPublic(where),
+    unresolved: (name) => new GatewayError('bad_request', `${where}: ${name} could not be resolved`),
   });
+  const { request } = await import('undici');
+  const dispatcher = await pinnedDispatcher(host, address, options);
   try {
     // undici's request follows no redirect: a 3xx is answered as itself.
     // One message whatever went wrong on the way (refused, reset, TLS, timeout), so that the
@@ -90,8 +71,6 @@ export async function fetchImage(url: string, where: string, options: ImageFetch
     void dispatcher.close();
   }
 }
-
-const defaultLookup = async (host: string): Promise<string[]> => (await dnsLookup(host, { all: true })).map((a) => a.address);
 
 /** The one refusal for every address or name that is not on the public internet, whatever form it took. */
 const notPublic = (where: string): GatewayError =>
