@@ -4,5 +4,5 @@
  * stand in. What other features and the shell may use of it is exported here. It imports no
  * other feature.
  */
-export { appInfoQuery, settingsKeys, settingsQuery, transportKind } from './api';
+export { apiKeysQuery, appInfoQuery, settingsKeys, settingsQuery, transportKind } from './api';
 export { SandboxNotice } from './SandboxNotice';
