@@ -38,7 +38,7 @@ interface TableProps {
 export function CaptureRuleTable({ rules, keyNames, setNames, removing, onRemove }: TableProps) {
   return (
     <ScrollArea label="Capture rules, scrolls">
-      <table className="table" aria-label="Capture rules">
+      <table className="table capture-rules" aria-label="Capture rules">
         <thead>
           <tr>
             <th scope="col">Rule</th>
@@ -61,13 +61,13 @@ export function CaptureRuleTable({ rules, keyNames, setNames, removing, onRemove
               <td className="small">
                 <Matches rule={r} keyNames={keyNames} setNames={setNames} />
               </td>
-              <td className="small">{rate(r.sample_rate)}</td>
-              <td className="small" data-testid="captured-today">
+              <td className="small nowrap">{rate(r.sample_rate)}</td>
+              <td className="small nowrap" data-testid="captured-today">
                 {integer(r.captured_today)} of {integer(r.daily_cap)} today
               </td>
-              <td className="small">{counted(r.retention_days, 'day')}</td>
-              <td className="small">{r.keep_images ? 'kept' : <span className="muted">not kept</span>}</td>
-              <td className="small">{integer(r.captured_total)}</td>
+              <td className="small nowrap">{counted(r.retention_days, 'day')}</td>
+              <td className="small nowrap">{r.keep_images ? 'kept' : <span className="muted">not kept</span>}</td>
+              <td className="small nowrap">{integer(r.captured_total)}</td>
               <td className="small">{r.dataset_name}</td>
               <td>
                 <button type="button" className="secondary" disabled={removing} onClick={() => onRemove(r)} aria-label={`Remove ${r.name}`}>
