@@ -18,6 +18,8 @@ test("a capture rule for a key turns that key's Decisions requests into items of
   server,
   request,
 }) => {
+  // Two screens, a capture waited for, and axe in both themes: more than the default 30 s on a loaded machine.
+  test.setTimeout(90_000);
   const app = new AppPage(page);
   const settings = new SettingsPage(page);
   await app.open(server.uiUrl);
@@ -62,6 +64,7 @@ test("a capture rule for a key turns that key's Decisions requests into items of
 });
 
 test('a condition outside the cascade grammar is refused, the server naming `when` beside the field', async ({ page, server }) => {
+  test.setTimeout(60_000);
   const app = new AppPage(page);
   const settings = new SettingsPage(page);
   await app.open(server.uiUrl);
