@@ -14,7 +14,7 @@ test('an API key created in Settings works against the public API until it is re
   const app = new AppPage(page);
   await app.open(server.uiUrl);
   await app.goTo('Settings');
-  await page.getByLabel('Name').fill('nightly job');
+  await page.getByLabel('Name', { exact: true }).fill('nightly job');
   await page.getByRole('button', { name: 'Create key' }).click();
   const created = page.getByTestId('created-api-key');
   await expect(created).toHaveText(/^vd-[0-9a-f]{12}-[\w-]{43}$/);

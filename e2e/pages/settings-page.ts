@@ -45,6 +45,38 @@ export class SettingsPage {
     await expect(this.apiKeyRow(name).getByText('revoked')).toBeVisible();
   }
 
+  /** The Capture rules panel. */
+  get captures(): Locator {
+    return this.page.getByRole('region', { name: 'Capture rules' });
+  }
+
+  captureRuleRow(name: string): Locator {
+    return this.page
+      .getByRole('table', { name: 'Capture rules' })
+      .getByRole('row')
+      .filter({ has: this.page.getByRole('rowheader', { name, exact: true }) });
+  }
+
+  /** Makes a capture rule from the panel's form: fields left out keep the schema's defaults. */
+  async makeCaptureRule(rule: { name: string; keys?: string[]; condition?: string }): Promise<void> {
+    await this.page.getByLabel('Rule name').fill(rule.name);
+    for (const key of rule.keys ?? []) await this.captures.getByRole('group', { name: 'API keys' }).getByRole('checkbox', { name: key }).check();
+    if (rule.condition !== undefined) await this.page.getByLabel('Condition (JSON)').fill(rule.condition);
+    await this.captures.getByRole('button', { name: 'Make rule' }).click();
+  }
+
+  /** Removes a capture rule, accepting the question asked first; resolves with that question. */
+  async removeCaptureRule(name: string): Promise<string> {
+    const asked = new Promise<string>((resolve) =>
+      this.page.once('dialog', (dialog) => {
+        resolve(dialog.message());
+        void dialog.accept();
+      }),
+    );
+    await this.page.getByRole('button', { name: `Remove ${name}` }).click();
+    return asked;
+  }
+
   /** The audit log's rows, newest first. */
   auditRows(): Locator {
     return this.page.getByRole('table', { name: 'Audit log' }).locator('tbody tr');

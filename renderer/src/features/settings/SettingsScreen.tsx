@@ -9,6 +9,7 @@ import { TracePanel } from './TracePanel';
 import { BackupPanel } from './BackupPanel';
 import { CatalogPanel } from './CatalogPanel';
 import { ShortcutsPanel } from './ShortcutsPanel';
+import { CapturesPanel } from '../captures';
 
 function GatewayPanel() {
   const { shown, change, error } = useSettings();
@@ -111,9 +112,10 @@ export function SettingsScreen() {
   const info = useQuery(appInfoQuery());
   return (
     <>
-      <ScreenHeader title="Settings" description="Provider keys, the HTTP API server's keys, appearance, and where your data lives." />
+      <ScreenHeader title="Settings" description="Provider keys, the HTTP API server's keys and capture rules, appearance, and where your data lives." />
       <ProviderKeysPanel secretStorage={info.data?.secret_storage} />
       <ApiKeysPanel />
+      <CapturesPanel />
       <AuditLogPanel />
       <CatalogPanel />
       <RemoteGatewayPanel />
