@@ -90,6 +90,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     serves: options.resumeEvaluations !== false,
     random: options.random,
   });
+  const humanStage = new HumanStage(storage.humanReviews, {
+    clock,
+    logger,
+    datasets,
+    captures: captures.captures,
+    reviews: storage.reviews,
+    outbound: () => options.imageFetch ?? {},
+  });
   let closed = false;
   const parts = {
     options,
@@ -104,8 +112,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     questionSets,
     captures: captures.captures,
     captureTap: captures.tap,
-    humanStage: new HumanStage(storage.humanReviews, { clock, datasets, captures: captures.captures, reviews: storage.reviews }),
-    reviews: new Reviews(storage.reviews, { clock, datasets, questionSets, captures: captures.captures, blind: () => settings.get().review_blind }),
+    humanStage,
+    reviews: new Reviews(storage.reviews, {
+      clock,
+      datasets,
+      questionSets,
+      captures: captures.captures,
+      blind: () => settings.get().review_blind,
+      reviewed: (datasetId, position) => humanStage.reviewed(datasetId, position),
+    }),
     cascadePresets: new CascadePresets(storage.cascadePresets, clock),
     evalRuns: evaluations.runs,
     evalResults: evaluations.results,

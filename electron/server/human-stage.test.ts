@@ -1,4 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from '../core/reviews/webhook';
 import { startClientServer, type ClientServer } from '../test-support/client-server';
 import { AS_DESKTOP } from '../test-support/temp-core';
 import { HUMAN_QUEUE } from '../core/reviews/human-stage';
@@ -10,16 +15,36 @@ const AS_REVIEWER = { actor: { kind: 'management_key', key_id: 'key-rev', key_na
  * answered at once with them marked provisional and a review id; a person answers it from the review
  * queue, and the caller reads the person's answers back by that id.
  */
+const TLS = join(import.meta.dirname, '..', 'test-support', 'fixtures', 'tls');
+const cert = readFileSync(join(TLS, 'images-test.crt'), 'utf8');
+
 describe('the human stage of a cascade', () => {
   let env: ClientServer;
   let admin: string;
   let other: string;
+  /** A receiver on loopback that presents a certificate for `images.test` (a test's own policy lets the server reach it). */
+  let receiver: Server;
+  let receiverUrl: string;
+  const received: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
   beforeAll(async () => {
-    env = await startClientServer();
+    receiver = createServer({ cert, key: readFileSync(join(TLS, 'images-test.key'), 'utf8') }, (req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body });
+        res.writeHead(received.length === 1 ? 503 : 200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    receiverUrl = `https://images.test:${(receiver.address() as AddressInfo).port}/hooks/reviews`;
+    env = await startClientServer({ imageFetch: { lookup: async () => ['127.0.0.1'], allowAddress: () => true, ca: cert } });
     admin = (await env.server.core.apiKeys.create('admin', 'management')).key;
     other = (await env.server.core.apiKeys.create('other', 'standard')).key;
   }, 30_000);
-  afterAll(() => env.close());
+  afterAll(async () => {
+    await env.close();
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  });
 
   const questions = { late: { type: 'noul', instructions: 'Did the parcel come late?' } };
   const post = async (path: string, body: unknown, key = env.key, headers: Record<string, string> = {}) => {
@@ -81,6 +106,56 @@ describe('the human stage of a cascade', () => {
     expect(byPreset.status).toBe(200);
     expect(byPreset.body).toMatchObject({ provisional: true, cascade: { human: true } });
     expect((await reviewOf(byPreset.body['review_id'] as string)).body.data).toMatchObject({ status: 'pending' });
+  });
+
+  it('posts the answered review to the webhook the request named, signed with its secret (tried again after a failure); a tampered body fails the check', async () => {
+    const secret = 'a-secret-of-the-callers-own-1234';
+    const staged = await post('/alpha/decisions', {
+      model: 'sandbox/decider',
+      state: 'Late, and the box was torn.',
+      questions,
+      cascade: { model: 'human', when: { question: 'late', probabilityBetween: [0, 1] }, webhook: { url: receiverUrl, secret } },
+    });
+    expect(staged.status).toBe(200);
+    const id = staged.body['review_id'] as string;
+    // The secret is the caller's: never given back.
+    expect(JSON.stringify((await reviewOf(id)).body)).not.toContain(secret);
+    const h = env.server.core.handlers;
+    let open = await h['review.next']({ dataset_id: HUMAN_QUEUE.id, after: -1 }, AS_REVIEWER);
+    while (open.item && open.item.id !== id) open = await h['review.next']({ dataset_id: HUMAN_QUEUE.id, after: open.item.position }, AS_REVIEWER);
+    await h['review.answer']({ dataset_id: HUMAN_QUEUE.id, position: open.item!.position, answers: { late: true }, flagged: false }, AS_REVIEWER);
+    await env.server.core.humanStage.settled();
+    // The first delivery was answered 503; the second was taken.
+    expect(received).toHaveLength(2);
+    const delivery = received[1]!;
+    const signature = String(delivery.headers[WEBHOOK_SIGNATURE_HEADER]);
+    const t = Number(/^t=(\d+),/.exec(signature)![1]);
+    expect(signature).toBe(signWebhook(secret, t, delivery.body));
+    expect(JSON.parse(delivery.body)).toMatchObject({
+      type: 'review.answered',
+      data: { id, status: 'answered', answers: { late: true }, reviewer: 'Rita (key-rev)' },
+    });
+    const tampered = delivery.body.replace('"late":true', '"late":false');
+    expect(tampered).not.toBe(delivery.body);
+    expect(signWebhook(secret, t, tampered)).not.toBe(signature);
+  }, 30_000);
+
+  it('refuses a webhook that is not https, carries a short secret, or is on a model stage (private hosts: webhook.test.ts)', async () => {
+    const refusal = async (cascade: unknown) => {
+      const res = await post('/alpha/decisions', { model: 'sandbox/decider', state: 'x', questions, cascade });
+      expect(res.status).toBe(400);
+      return (res.body as { error: { message: string } }).error.message;
+    };
+    const when = { question: 'late', probabilityBetween: [0, 1] };
+    expect(await refusal({ model: 'human', when, webhook: { url: 'http://hooks.example.com/x', secret: 'x'.repeat(20) } })).toBe(
+      'cascade.webhook.url: only https webhook URLs are called (got http:)',
+    );
+    expect(await refusal({ model: 'human', when, webhook: { url: 'https://hooks.example.com/x', secret: 'short' } })).toMatch(
+      /cascade\.webhook\.secret: a string of 16 to 256 characters/,
+    );
+    expect(await refusal({ model: 'sandbox/baseline-text', when, webhook: { url: 'https://hooks.example.com/x', secret: 'x'.repeat(20) } })).toBe(
+      'cascade.webhook: only a human stage (model "human") posts its answers to a webhook',
+    );
   });
 
   it("the gateway protocol's fallbacks refuse a person, naming the entry", async () => {

@@ -1,4 +1,5 @@
 import { CatalogFileSchema } from '../../shared/schemas/catalog';
+import type { ImageFetchOptions } from '../core';
 import { startServer, type RunningServer } from '../server/start-server';
 import { HOST_KEYS, startDecisionHosts, type DecisionHosts } from './strict-decision-hosts';
 import { tempDir } from './temp-core';
@@ -21,7 +22,7 @@ export interface ClientServer {
   close(): Promise<void>;
 }
 
-export async function startClientServer(): Promise<ClientServer> {
+export async function startClientServer(options: { imageFetch?: ImageFetchOptions } = {}): Promise<ClientServer> {
   const dirs = [tempDir(), tempDir()];
   const hosts = await startDecisionHosts();
   const server = await startServer({
@@ -33,6 +34,7 @@ export async function startClientServer(): Promise<ClientServer> {
     overrideGlobalObjects: false,
     sandbox: { seed: 11, failures: false, timeScale: 0.02 },
     timeouts: { deadlineMs: 10_000, attemptMs: 5_000 },
+    ...(options.imageFetch ? { imageFetch: options.imageFetch } : {}),
   });
   await server.core.replaceCatalogFile(
     CatalogFileSchema.parse({

@@ -24,6 +24,8 @@ export interface StagePlan {
   then: string | null;
   when: CascadeCondition | null;
   fallbacks: readonly string[];
+  /** With the human stage: where the person's answers are posted, signed with the caller's secret. */
+  webhook?: { url: string; secret: string } | undefined;
 }
 
 /** One stage as it went: the model, who answered, what it cost, and why the next was asked. */

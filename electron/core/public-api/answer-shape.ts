@@ -59,7 +59,13 @@ export async function answerShape(core: ShapeDeps, shape: PublicShape, call: Sha
   });
   core.captureTap.offer({ request: parsed.request, response: answer.response, keyId: call.key.id, requestId: call.requestId, header: call.header });
   if (answer.cascade?.human) {
-    const reviewId = await core.humanStage.enqueue({ request: parsed.request, response: answer.response, keyId: call.key.id, requestId: call.requestId });
+    const reviewId = await core.humanStage.enqueue({
+      request: parsed.request,
+      response: answer.response,
+      keyId: call.key.id,
+      requestId: call.requestId,
+      webhook: parsed.stages?.webhook ?? null,
+    });
     return { body: parsed.render({ ...answer, cascade: { ...answer.cascade, review_id: reviewId } }), settle: answer.settle };
   }
   return { body: parsed.render(answer), settle: answer.settle };

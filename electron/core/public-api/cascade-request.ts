@@ -3,6 +3,8 @@ import { conditionProblems } from '../../../shared/cascade/conditions';
 import { CascadeConditionSchema, CascadeSchema, type CascadeCondition } from '../../../shared/schemas/cascade';
 import type { Question } from '../../../shared/schemas/question';
 import { GatewayError } from '../errors';
+import type { OutboundOptions } from '../net/public-target';
+import { checkWebhook } from '../reviews/webhook';
 import { HUMAN_STAGE, type CascadeRecord, type StagePlan } from '../decisions/stages';
 
 /** Zod's issues as "where: what", under the field the caller named. */
@@ -42,6 +44,7 @@ export async function stagesFromCascadeField(
   request: { model: string; questions: Readonly<Record<string, Question>> },
   presets: { presetByName(name: string): Promise<{ name: string; model: string; first_model: string | null; when: CascadeCondition } | null> },
   knownModel?: KnownModel,
+  outbound: OutboundOptions = {},
 ): Promise<StagePlan> {
   const questions = request.questions;
   // A preset saved from an evaluation's curve, by its name.
@@ -57,11 +60,17 @@ export async function stagesFromCascadeField(
     checkModel(preset.model, knownModel, `cascade (preset "${value}").model`);
     return { then: preset.model, when: preset.when, fallbacks: [] };
   }
-  const parsed = CascadeSchema.safeParse(value);
+  // A human stage may name where the person's answers are posted (not a model's: it answers at once).
+  const { webhook, ...cascade } =
+    typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : { webhook: undefined };
+  const parsed = CascadeSchema.safeParse(webhook === undefined ? value : cascade);
   if (!parsed.success) throw new GatewayError('bad_request', problemsOf(parsed.error, 'cascade'));
   checkFits(parsed.data.when, questions, 'cascade.when');
   checkModel(parsed.data.model, knownModel, 'cascade.model');
-  return { then: parsed.data.model, when: parsed.data.when, fallbacks: [] };
+  if (webhook !== undefined && parsed.data.model !== HUMAN_STAGE)
+    throw new GatewayError('bad_request', 'cascade.webhook: only a human stage (model "human") posts its answers to a webhook');
+  const hook = webhook === undefined ? undefined : checkWebhook(webhook, 'cascade.webhook', outbound);
+  return { then: parsed.data.model, when: parsed.data.when, fallbacks: [], ...(hook ? { webhook: hook } : {}) };
 }
 
 const GatewayModelsSchema = z

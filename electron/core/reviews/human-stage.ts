@@ -5,8 +5,11 @@ import type { Captures } from '../captures/captures';
 import { capturedState } from '../captures/content';
 import type { Datasets } from '../datasets/datasets';
 import { GatewayError } from '../errors';
+import type { Logger } from '../logger';
+import type { OutboundOptions } from '../net/public-target';
 import type { HumanReviewStorage } from './human-storage';
 import type { ReviewStorage } from './storage';
+import { deliver, RETRY_AFTER_MS, type Webhook } from './webhook';
 
 /** The dataset a cascade's human stage sends requests to: one queue, made on first use. */
 export const HUMAN_QUEUE = { id: 'ds-human-review', name: 'Human review' } as const;
@@ -35,11 +38,21 @@ export interface HumanReviewState {
 export class HumanStage {
   constructor(
     private readonly storage: HumanReviewStorage,
-    private readonly deps: { clock: Clock; datasets: Datasets; captures: Pick<Captures, 'keepPrediction' | 'predictions'>; reviews: ReviewStorage },
+    private readonly deps: {
+      clock: Clock;
+      logger: Logger;
+      datasets: Datasets;
+      captures: Pick<Captures, 'keepPrediction' | 'predictions'>;
+      reviews: ReviewStorage;
+      /** How webhook hosts are reached (as image URLs are). */
+      outbound: () => OutboundOptions;
+    },
   ) {}
 
+  private readonly deliveries = new Set<Promise<void>>();
+
   /** Queues the request for people; its review id. Written before the caller is answered, so an id given out is never lost. */
-  async enqueue(call: { request: DecisionsRequest; response: DecisionsResponse; keyId: string; requestId: string }): Promise<string> {
+  async enqueue(call: { request: DecisionsRequest; response: DecisionsResponse; keyId: string; requestId: string; webhook: Webhook | null }): Promise<string> {
     const queue = await this.deps.datasets.ensure(HUMAN_QUEUE.id, HUMAN_QUEUE.name);
     const [added] = await this.deps.datasets.addItems(queue.id, [{ id: call.requestId, state: capturedState(call.request, true) }]);
     const at = isoTime(this.deps.clock);
@@ -55,17 +68,49 @@ export class HumanStage {
       questions: call.request.questions,
       answers: call.response.answers,
     });
-    await this.storage.add({ id: call.requestId, dataset_id: queue.id, position: added!.position, created_at: at });
+    await this.storage.add({ id: call.requestId, dataset_id: queue.id, position: added!.position, created_at: at, webhook: call.webhook });
     return call.requestId;
+  }
+
+  /**
+   * After a person answered an item: when it came through the human stage with a webhook, its state
+   * is posted there, signed, in the background (tried again after 2 s and 10 s; failures logged).
+   */
+  reviewed(datasetId: string, position: number): void {
+    const delivery = (async () => {
+      const found = await this.storage.atItem(datasetId, position);
+      if (!found?.webhook) return;
+      const body = JSON.stringify({ type: 'review.answered', data: await this.stateOf(found.id) });
+      for (let attempt = 0; ; attempt += 1) {
+        if (await deliver(found.webhook, body, this.deps.clock.now(), this.deps.outbound())) return;
+        const wait = RETRY_AFTER_MS[attempt];
+        if (wait === undefined) {
+          this.deps.logger.warn({ review_id: found.id, attempts: attempt + 1 }, 'review webhook not delivered');
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, wait).unref());
+      }
+    })().catch((error: unknown) => this.deps.logger.warn({ err: error }, 'review webhook failed'));
+    this.deliveries.add(delivery);
+    void delivery.finally(() => this.deliveries.delete(delivery));
+  }
+
+  /** Resolves once every delivery under way has ended (delivered, or given up). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.deliveries]);
   }
 
   /** Where a human-stage request stands; only the key that made it, or a management key, may ask. */
   async state(id: string, asker: { id: string; kind: string }): Promise<HumanReviewState> {
+    const state = await this.stateOf(id).catch(() => null);
+    if (!state || (asker.kind !== 'management' && state.key_id !== asker.id)) throw new GatewayError('not_found', `No review "${id}" for this key`);
+    return state;
+  }
+
+  private async stateOf(id: string): Promise<HumanReviewState> {
     const found = await this.storage.get(id);
     const [prediction] = found ? await this.deps.captures.predictions(found.dataset_id, [found.position]) : [];
-    if (!found || !prediction || (asker.kind !== 'management' && prediction.key_id !== asker.id)) {
-      throw new GatewayError('not_found', `No review "${id}" for this key`);
-    }
+    if (!found || !prediction) throw new GatewayError('not_found', `No review "${id}"`);
     const [review] = await this.deps.reviews.reviews(found.dataset_id, [found.position]);
     return {
       id,

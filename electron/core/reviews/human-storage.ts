@@ -6,11 +6,15 @@ export interface StoredHumanReview {
   dataset_id: string;
   position: number;
   created_at: string;
+  /** Where the person's answers are posted, with the caller's secret that signs them; null when nowhere. */
+  webhook: { url: string; secret: string } | null;
 }
 
 export interface HumanReviewStorage {
   add(review: StoredHumanReview): Promise<void>;
   get(id: string): Promise<StoredHumanReview | undefined>;
+  /** The one a dataset's item became, if any. */
+  atItem(datasetId: string, position: number): Promise<StoredHumanReview | undefined>;
   /** Every one of a dataset's, as a store copy carries them. */
   all(datasetId: string): Promise<StoredHumanReview[]>;
 }

@@ -27,6 +27,8 @@ export interface ReviewDeps {
   readonly captures: Pick<Captures, 'predictions'>;
   /** Whether the model's answer waits until the reviewer has given theirs (the `review_blind` setting). */
   blind(): boolean;
+  /** Told of each item answered or flagged (the human stage posts it to its webhook). */
+  reviewed(datasetId: string, position: number): void;
 }
 
 /** Who answered, as the review keeps it: a management key by its name and id, else where the change came from. */
@@ -87,6 +89,7 @@ export class Reviews {
     if (outcome === 'already_reviewed') throw new GatewayError('bad_request', `item "${item.id}" (position ${input.position}): already reviewed or labelled`);
     if (outcome === 'leased_to_another') throw new GatewayError('bad_request', `item "${item.id}" (position ${input.position}): another reviewer has it open`);
     if (outcome === 'no_item') throw new GatewayError('not_found', `No item at position ${input.position} of dataset "${input.dataset_id}"`);
+    this.deps.reviewed(input.dataset_id, input.position);
     return { review, prediction, counts: await this.storage.counts(input.dataset_id) };
   }
 

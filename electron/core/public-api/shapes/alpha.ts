@@ -13,7 +13,7 @@ export const alphaShape: PublicShape = {
     const { cascade, body } = withoutCascade(json);
     // The common, plainly valid request passes a quick check; anything else gets the schema (and its error messages).
     const request = isPlainDecisionsRequest(body) ? body : parseOrBadRequest(DecisionsRequestSchema, body, 'DecisionsRequest');
-    const stages = cascade === undefined ? undefined : await stagesFromCascadeField(cascade, request, ctx.presets, ctx.knownModel);
+    const stages = cascade === undefined ? undefined : await stagesFromCascadeField(cascade, request, ctx.presets, ctx.knownModel, ctx.imageUrls.options ?? {});
     return { request, stages, route: 'alpha', render: ({ response, cascade: record }) => withCascade(response, record) };
   },
   openapi: {

@@ -13,7 +13,7 @@ import { fromSystemOneBody, toSystemOneResponse } from './systemone-translate';
 export async function systemOneCall(json: unknown, ctx: ShapeContext): Promise<ShapeCall> {
   const { cascade, body } = withoutCascade(json);
   const request = parseOrBadRequest(DecisionsRequestSchema, fromSystemOneBody(body), 'System One request');
-  const stages = cascade === undefined ? undefined : await stagesFromCascadeField(cascade, request, ctx.presets, ctx.knownModel);
+  const stages = cascade === undefined ? undefined : await stagesFromCascadeField(cascade, request, ctx.presets, ctx.knownModel, ctx.imageUrls.options ?? {});
   return {
     request,
     stages,

@@ -1,4 +1,5 @@
 import type { HumanReviewStorage, StoredHumanReview } from '../ports';
+import { HUMAN_REVIEW_COLUMNS, humanReviewParams, toHumanReview, type HumanReviewRow } from '../human-review-rows';
 import type { PgDatabase } from './database';
 
 /** The human stage's table in Postgres. */
@@ -6,22 +7,24 @@ export class PgHumanReviewStore implements HumanReviewStorage {
   constructor(private readonly db: PgDatabase) {}
 
   async add(r: StoredHumanReview): Promise<void> {
-    await this.db.query('INSERT INTO human_reviews (id, dataset_id, position, created_at) VALUES ($1, $2, $3, $4)', [
-      r.id,
-      r.dataset_id,
-      r.position,
-      r.created_at,
-    ]);
+    await this.db.query(`INSERT INTO human_reviews (${HUMAN_REVIEW_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`, humanReviewParams(r));
   }
 
   async get(id: string): Promise<StoredHumanReview | undefined> {
-    const [row] = await this.db.query<StoredHumanReview>('SELECT id, dataset_id, position, created_at FROM human_reviews WHERE id = $1', [id]);
-    return row;
+    const [row] = await this.db.query<HumanReviewRow>(`SELECT ${HUMAN_REVIEW_COLUMNS} FROM human_reviews WHERE id = $1`, [id]);
+    return row && toHumanReview(row);
+  }
+
+  async atItem(datasetId: string, position: number): Promise<StoredHumanReview | undefined> {
+    const [row] = await this.db.query<HumanReviewRow>(`SELECT ${HUMAN_REVIEW_COLUMNS} FROM human_reviews WHERE dataset_id = $1 AND position = $2`, [
+      datasetId,
+      position,
+    ]);
+    return row && toHumanReview(row);
   }
 
   async all(datasetId: string): Promise<StoredHumanReview[]> {
-    return this.db.query<StoredHumanReview>('SELECT id, dataset_id, position, created_at FROM human_reviews WHERE dataset_id = $1 ORDER BY position', [
-      datasetId,
-    ]);
+    const rows = await this.db.query<HumanReviewRow>(`SELECT ${HUMAN_REVIEW_COLUMNS} FROM human_reviews WHERE dataset_id = $1 ORDER BY position`, [datasetId]);
+    return rows.map(toHumanReview);
   }
 }

@@ -1,4 +1,5 @@
 import type { HumanReviewStorage, StoredHumanReview } from '../ports';
+import { HUMAN_REVIEW_COLUMNS, humanReviewParams, toHumanReview, type HumanReviewRow } from '../human-review-rows';
 import type { Store } from './database';
 
 /** The human stage's table (`human_reviews`) in the SQLite file. */
@@ -6,16 +7,25 @@ export class SqliteHumanReviewStore implements HumanReviewStorage {
   constructor(private readonly store: Store) {}
 
   async add(r: StoredHumanReview): Promise<void> {
-    this.store.run('INSERT INTO human_reviews (id, dataset_id, position, created_at) VALUES (?, ?, ?, ?)', [r.id, r.dataset_id, r.position, r.created_at]);
+    this.store.run(`INSERT INTO human_reviews (${HUMAN_REVIEW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)`, humanReviewParams(r));
   }
 
   async get(id: string): Promise<StoredHumanReview | undefined> {
-    return this.store.get<StoredHumanReview>('SELECT id, dataset_id, position, created_at FROM human_reviews WHERE id = ?', [id]);
+    const row = this.store.get<HumanReviewRow>(`SELECT ${HUMAN_REVIEW_COLUMNS} FROM human_reviews WHERE id = ?`, [id]);
+    return row && toHumanReview(row);
+  }
+
+  async atItem(datasetId: string, position: number): Promise<StoredHumanReview | undefined> {
+    const row = this.store.get<HumanReviewRow>(`SELECT ${HUMAN_REVIEW_COLUMNS} FROM human_reviews WHERE dataset_id = ? AND position = ?`, [
+      datasetId,
+      position,
+    ]);
+    return row && toHumanReview(row);
   }
 
   async all(datasetId: string): Promise<StoredHumanReview[]> {
-    return this.store.all<StoredHumanReview>('SELECT id, dataset_id, position, created_at FROM human_reviews WHERE dataset_id = ? ORDER BY position', [
-      datasetId,
-    ]);
+    return this.store
+      .all<HumanReviewRow>(`SELECT ${HUMAN_REVIEW_COLUMNS} FROM human_reviews WHERE dataset_id = ? ORDER BY position`, [datasetId])
+      .map(toHumanReview);
   }
 }

@@ -34,6 +34,9 @@ export const STEPS: readonly MigrationStep[] = [
     dataset_id text NOT NULL,
     position integer NOT NULL,
     created_at text NOT NULL,
+    -- Where the person's answers are posted, and the caller's secret that signs them (never read back out).
+    webhook_url text,
+    webhook_secret text,
     FOREIGN KEY (dataset_id, position) REFERENCES dataset_items (dataset_id, position) ON DELETE CASCADE
   );
   `,

@@ -34,6 +34,9 @@ export const STEPS: readonly MigrationStep[] = [
     dataset_id TEXT NOT NULL,
     position INTEGER NOT NULL,
     created_at TEXT NOT NULL,
+    -- Where the person's answers are posted, and the caller's secret that signs them (never read back out).
+    webhook_url TEXT,
+    webhook_secret TEXT,
     FOREIGN KEY (dataset_id, position) REFERENCES dataset_items (dataset_id, position) ON DELETE CASCADE
   );
   `,
