@@ -31,6 +31,10 @@ const LINES: [keyof CopyCounts, string][] = [
   ['verdicts', 'box verdicts'],
   ['verdict_history', 'earlier box verdicts'],
   ['box_items', 'images of the old box review'],
+  ['capture_rules', 'capture rules'],
+  ['captured_items', "captured items' predictions"],
+  ['reviews', "people's reviews of items"],
+  ['human_reviews', 'requests sent to people by a human stage'],
   ['claims', "items still to send of runs spread over a team's instances"],
   ['settings', 'settings'],
 ];
