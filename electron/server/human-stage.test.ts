@@ -84,11 +84,29 @@ describe('the human stage of a cascade', () => {
     expect((await reviewOf(id, other)).status).toBe(404);
     expect((await reviewOf(id, admin)).status).toBe(200);
 
+    // The queue's figures, for its operators.
+    const queue = async () => {
+      const res = await fetch(`${env.url}/api/v1/reviews`, { headers: { authorization: `Bearer ${admin}` } });
+      return ((await res.json()) as { data: { pending: number; oldest_pending_seconds: number | null; reviewed_last_hour: number } }).data;
+    };
+    const metric = async (name: string) => {
+      const line = (await (await fetch(`${env.url}/metrics`)).text()).split('\n').find((l) => l.startsWith(`${name}{queue="human"} `));
+      return line === undefined ? undefined : Number(line.split(' ')[1]);
+    };
+    expect(await queue()).toMatchObject({ pending: 1, reviewed_last_hour: 0 });
+    expect((await queue()).oldest_pending_seconds).toBeGreaterThanOrEqual(0);
+    expect(await metric('verdict_review_queue_items')).toBe(1);
+    expect((await fetch(`${env.url}/api/v1/reviews`, { headers: { authorization: `Bearer ${env.key}` } })).status).toBe(403);
+
     const h = env.server.core.handlers;
     const open = await h['review.next']({ dataset_id: HUMAN_QUEUE.id, after: -1 }, AS_REVIEWER);
     expect(open.item).toMatchObject({ id, questions, questions_from: 'capture' });
     await h['review.answer']({ dataset_id: HUMAN_QUEUE.id, position: open.item!.position, answers: { late: false }, flagged: false }, AS_REVIEWER);
     expect((await reviewOf(id)).body.data).toMatchObject({ status: 'answered', answers: { late: false }, reviewer: 'Rita (key-rev)' });
+    expect(await queue()).toEqual({ pending: 0, oldest_pending_seconds: null, reviewed_last_hour: 1 });
+    expect(await metric('verdict_review_queue_items')).toBe(0);
+    expect(await metric('verdict_reviews_last_hour')).toBe(1);
+    expect(await metric('verdict_review_queue_oldest_seconds')).toBeUndefined();
   });
 
   it('a request whose answers are sure is answered as usual; a preset can name the human stage; the System One route says provisional too', async () => {

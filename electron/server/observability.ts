@@ -41,7 +41,7 @@ export interface Observability {
 export function observability(core: Core): Observability {
   let draining = false;
   let metrics: Metrics | null = null;
-  const figures = () => (metrics ??= makeMetrics());
+  const figures = () => (metrics ??= makeMetrics(() => core.humanStage.figures()));
   const stop = core.requestLog.onAppend((entry) => {
     const outcome = entry.status < 400 ? 'ok' : entry.status < 500 ? 'client_error' : 'upstream_error';
     const { answered, spend } = figures();
@@ -100,8 +100,11 @@ export function observability(core: Core): Observability {
   };
 }
 
+/** The human stage's queue as the database holds it (every instance reports the same figure). */
+type QueueFigures = () => Promise<{ pending: number; oldest_pending_seconds: number | null; reviewed_last_hour: number }>;
+
 /** This instance's Prometheus registry: the process's default figures and the gateway's own counters. Made when first asked. */
-function makeMetrics(): {
+function makeMetrics(queue: QueueFigures): {
   registry: PromClient.Registry;
   requests: PromClient.Counter;
   latency: PromClient.Histogram;
@@ -109,9 +112,38 @@ function makeMetrics(): {
   answered: PromClient.Counter;
   spend: PromClient.Counter;
 } {
-  const { Counter, Histogram, Registry, collectDefaultMetrics } = promClient();
+  const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = promClient();
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'verdict_' });
+  // Read from the database at each scrape: the same figure on every instance.
+  const queueFigure = (pick: (f: Awaited<ReturnType<QueueFigures>>) => number | null) =>
+    async function (this: PromClient.Gauge) {
+      const value = await queue().then(pick, () => null);
+      this.reset();
+      // Labelled, so that "none waits" is no series rather than a made-up 0 seconds.
+      if (value !== null) this.set({ queue: 'human' }, value);
+    };
+  new Gauge({
+    name: 'verdict_review_queue_items',
+    help: "Requests a cascade's human stage sent to people that no one has answered yet",
+    labelNames: ['queue'],
+    registers: [registry],
+    collect: queueFigure((f) => f.pending),
+  });
+  new Gauge({
+    name: 'verdict_review_queue_oldest_seconds',
+    help: 'How long the oldest request waiting for a person has waited (absent when none waits)',
+    labelNames: ['queue'],
+    registers: [registry],
+    collect: queueFigure((f) => f.oldest_pending_seconds),
+  });
+  new Gauge({
+    name: 'verdict_reviews_last_hour',
+    help: 'Human-stage requests people answered or flagged in the last hour',
+    labelNames: ['queue'],
+    registers: [registry],
+    collect: queueFigure((f) => f.reviewed_last_hour),
+  });
   return {
     registry,
     requests: new Counter({

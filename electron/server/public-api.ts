@@ -89,6 +89,12 @@ function listingRoutes(api: Hono<PublicEnv>, core: Core): void {
 
   api.get('/v1/endpoints/zdr', async (c) => c.json({ data: await core.service().zdr() }));
 
+  // The human stage's queue: what waits for people, for how long, and how fast they answer (management keys).
+  api.get('/v1/reviews', async (c) => {
+    requireManagement(c.get('apiKey'));
+    return c.json({ data: await core.humanStage.figures() });
+  });
+
   // A request a cascade sent to a person: pending, or the person's answers (the key that made it, or a management key).
   api.get('/v1/reviews/:id', async (c) => {
     const key = c.get('apiKey');

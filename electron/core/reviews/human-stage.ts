@@ -95,6 +95,17 @@ export class HumanStage {
     void delivery.finally(() => this.deliveries.delete(delivery));
   }
 
+  /** The queue as an operator watches it: requests waiting for a person, the oldest one's age, and how many people answered in the last hour. */
+  async figures(): Promise<{ pending: number; oldest_pending_seconds: number | null; reviewed_last_hour: number }> {
+    const now = this.deps.clock.now();
+    const f = await this.storage.figures(new Date(now - 3_600_000).toISOString());
+    return {
+      pending: f.pending,
+      oldest_pending_seconds: f.oldest_pending_at === null ? null : Math.max(0, Math.round((now - Date.parse(f.oldest_pending_at)) / 1000)),
+      reviewed_last_hour: f.reviewed_since,
+    };
+  }
+
   /** Resolves once every delivery under way has ended (delivered, or given up). */
   async settled(): Promise<void> {
     await Promise.all([...this.deliveries]);

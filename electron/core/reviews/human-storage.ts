@@ -15,6 +15,8 @@ export interface HumanReviewStorage {
   get(id: string): Promise<StoredHumanReview | undefined>;
   /** The one a dataset's item became, if any. */
   atItem(datasetId: string, position: number): Promise<StoredHumanReview | undefined>;
+  /** How many wait for a person and since when the oldest has, and how many were answered or flagged since `since` (an ISO time). */
+  figures(since: string): Promise<{ pending: number; oldest_pending_at: string | null; reviewed_since: number }>;
   /** Every one of a dataset's, as a store copy carries them. */
   all(datasetId: string): Promise<StoredHumanReview[]>;
 }

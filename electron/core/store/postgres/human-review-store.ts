@@ -1,5 +1,5 @@
 import type { HumanReviewStorage, StoredHumanReview } from '../ports';
-import { HUMAN_REVIEW_COLUMNS, humanReviewParams, toHumanReview, type HumanReviewRow } from '../human-review-rows';
+import { HUMAN_QUEUE_FIGURES, HUMAN_REVIEW_COLUMNS, humanReviewParams, toHumanReview, type HumanReviewRow } from '../human-review-rows';
 import type { PgDatabase } from './database';
 
 /** The human stage's table in Postgres. */
@@ -21,6 +21,14 @@ export class PgHumanReviewStore implements HumanReviewStorage {
       position,
     ]);
     return row && toHumanReview(row);
+  }
+
+  async figures(since: string): Promise<{ pending: number; oldest_pending_at: string | null; reviewed_since: number }> {
+    const [row] = await this.db.query<{ pending: string; oldest_pending_at: string | null; reviewed_since: string }>(
+      HUMAN_QUEUE_FIGURES((n) => `$${n}`),
+      [since],
+    );
+    return { pending: Number(row!.pending), oldest_pending_at: row!.oldest_pending_at, reviewed_since: Number(row!.reviewed_since) };
   }
 
   async all(datasetId: string): Promise<StoredHumanReview[]> {

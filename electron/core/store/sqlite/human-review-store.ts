@@ -1,5 +1,5 @@
 import type { HumanReviewStorage, StoredHumanReview } from '../ports';
-import { HUMAN_REVIEW_COLUMNS, humanReviewParams, toHumanReview, type HumanReviewRow } from '../human-review-rows';
+import { HUMAN_QUEUE_FIGURES, HUMAN_REVIEW_COLUMNS, humanReviewParams, toHumanReview, type HumanReviewRow } from '../human-review-rows';
 import type { Store } from './database';
 
 /** The human stage's table (`human_reviews`) in the SQLite file. */
@@ -21,6 +21,13 @@ export class SqliteHumanReviewStore implements HumanReviewStorage {
       position,
     ]);
     return row && toHumanReview(row);
+  }
+
+  async figures(since: string): Promise<{ pending: number; oldest_pending_at: string | null; reviewed_since: number }> {
+    return this.store.get<{ pending: number; oldest_pending_at: string | null; reviewed_since: number }>(
+      HUMAN_QUEUE_FIGURES(() => '?'),
+      [since],
+    )!;
   }
 
   async all(datasetId: string): Promise<StoredHumanReview[]> {
