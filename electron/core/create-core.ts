@@ -119,6 +119,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       questionSets,
       captures: captures.captures,
       blind: () => settings.get().review_blind,
+      doubleShare: () => settings.get().review_double_share,
       reviewed: (datasetId, position) => humanStage.reviewed(datasetId, position),
     }),
     cascadePresets: new CascadePresets(storage.cascadePresets, clock),

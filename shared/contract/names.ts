@@ -22,6 +22,7 @@ export const OPERATION_NAMES = [
   'review.next',
   'review.answer',
   'review.skip',
+  'review.agreement',
   'models.list',
   'models.endpoints',
   'endpoints.details',

@@ -26,7 +26,14 @@ import {
 } from '../schemas/inspector';
 import { AuditListInputSchema, AuditPageSchema } from '../schemas/audit';
 import { CaptureRuleInputSchema, CaptureRuleSchema } from '../schemas/capture';
-import { ReviewAnsweredSchema, ReviewAnswerInputSchema, ReviewNextInputSchema, ReviewNextSchema, ReviewSkipInputSchema } from '../schemas/review';
+import {
+  QuestionAgreementSchema,
+  ReviewAnsweredSchema,
+  ReviewAnswerInputSchema,
+  ReviewNextInputSchema,
+  ReviewNextSchema,
+  ReviewSkipInputSchema,
+} from '../schemas/review';
 import { ModelWithEndpointsSchema, ModelIdSchema } from '../schemas/model';
 import { ZdrListingSchema } from '../schemas/endpoint';
 import { CatalogFileSchema } from '../schemas/catalog';
@@ -134,6 +141,12 @@ export const OPERATIONS = {
     ReviewAnsweredSchema,
   ),
   'review.skip': op('mutation', 'Give an item back without answering it', ReviewSkipInputSchema, z.object({ skipped: z.literal(true) })),
+  'review.agreement': op(
+    'query',
+    "How reviewers agreed per question on the items two of them answered (the review_double_share setting): Cohen's kappa with its 95% interval",
+    z.strictObject({ dataset_id: z.string().min(1) }),
+    z.array(QuestionAgreementSchema),
+  ),
   'models.list': op('query', 'Models in the catalog', none, z.array(ModelSummarySchema)),
   'models.endpoints': op('query', 'One model with every endpoint serving it (spec 4.2)', z.object({ model: ModelIdSchema }).strict(), ModelWithEndpointsSchema),
   'endpoints.details': op(

@@ -129,6 +129,8 @@ export const SettingsSchema = z.object({
   provider_accounts: z.record(ProviderSlugSchema, ProviderAccountSchema).default({}),
   /** Review: the model's answer is shown only once the reviewer has given theirs (true: no anchoring), or beside the item from the start. */
   review_blind: z.boolean().default(true),
+  /** Review: the share of items a second reviewer answers too, without seeing the first's answers (agreement per question, Cohen's kappa); 0: none. */
+  review_double_share: z.number().min(0, 'a share from 0').max(1, 'a share up to 1').default(0),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 export const SettingsPatchSchema = SettingsSchema.partial().strict();

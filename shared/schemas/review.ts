@@ -5,7 +5,13 @@ const DatasetIdSchema = z.string().min(1, 'a dataset id');
 const PositionSchema = z.number().int('a whole number').min(0, 'a position from 0');
 
 /** How a dataset stands in review: items with no answers and no review, items reviewed, and of those flagged. */
-export const ReviewCountsSchema = z.object({ open: z.number().int(), reviewed: z.number().int(), flagged: z.number().int() });
+export const ReviewCountsSchema = z.object({
+  open: z.number().int(),
+  reviewed: z.number().int(),
+  flagged: z.number().int(),
+  /** items answered once that a second reviewer is to answer too (double review) */
+  second_open: z.number().int(),
+});
 export type ReviewCounts = z.infer<typeof ReviewCountsSchema>;
 
 /** What answered an item live (a captured request's answers): a prediction, never a label. */
@@ -59,6 +65,7 @@ export const ReviewSchema = z.object({
   at: z.string(),
   answers: z.record(z.string(), z.unknown()),
   flagged: z.boolean(),
+  second_wanted: z.boolean(),
 });
 export type Review = z.infer<typeof ReviewSchema>;
 
@@ -66,3 +73,13 @@ export const ReviewAnsweredSchema = z.object({ review: ReviewSchema, prediction:
 export type ReviewAnswered = z.infer<typeof ReviewAnsweredSchema>;
 
 export const ReviewSkipInputSchema = z.strictObject({ dataset_id: DatasetIdSchema, position: PositionSchema });
+
+/** How two reviewers agreed on one question over the items both answered (double review): Cohen's kappa with its 95% interval. */
+export const QuestionAgreementSchema = z.object({
+  question: z.string(),
+  pairs: z.number().int(),
+  observed: z.number().nullable(),
+  kappa: z.number().nullable(),
+  low: z.number().nullable(),
+  high: z.number().nullable(),
+});

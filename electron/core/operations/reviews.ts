@@ -1,7 +1,7 @@
 import type { Reviews } from '../reviews/reviews';
 import { actorOf, type Handlers } from './index';
 
-type ReviewOps = Pick<Handlers, 'review.next' | 'review.answer' | 'review.skip'>;
+type ReviewOps = Pick<Handlers, 'review.next' | 'review.answer' | 'review.skip' | 'review.agreement'>;
 
 /** What the review operations use. */
 export interface ReviewDeps {
@@ -14,5 +14,6 @@ export function reviewHandlers(core: ReviewDeps): ReviewOps {
     'review.next': async (input, context) => core.reviews.next(actorOf(context, 'review.next'), input),
     'review.answer': async (input, context) => core.reviews.answer(actorOf(context, 'review.answer'), input),
     'review.skip': async (input, context) => core.reviews.skip(actorOf(context, 'review.skip'), input),
+    'review.agreement': async ({ dataset_id }) => core.reviews.agreement(dataset_id),
   };
 }

@@ -49,7 +49,7 @@ describe('review of captured items', () => {
   it("a reviewer answers items one by one; each answer becomes the item's expected answer with who and when, and the model's answer comes back only then", async () => {
     const { core, dataset } = await captured(3);
     const first = await core.handlers['review.next']({ dataset_id: dataset, after: -1 }, AS_ADA);
-    expect(first.counts).toEqual({ open: 3, reviewed: 0, flagged: 0 });
+    expect(first.counts).toEqual({ open: 3, reviewed: 0, flagged: 0, second_open: 0 });
     expect(first.item).toMatchObject({ position: 0, state: 'ticket 0', questions, questions_from: 'capture', prediction: null, has_prediction: true });
     const answered = await core.handlers['review.answer'](
       { dataset_id: dataset, position: 0, answers: { late: true, mood: 'calm', stars: 2 }, flagged: false },
@@ -57,7 +57,7 @@ describe('review of captured items', () => {
     );
     expect(answered.review).toMatchObject({ reviewer: 'Ada (key-ada)', answers: { late: true, mood: 'calm', stars: 2 }, flagged: false });
     expect(answered.prediction).toMatchObject({ model: 'sandbox/decider', answers: { mood: { choice: 'angry' } } });
-    expect(answered.counts).toEqual({ open: 2, reviewed: 1, flagged: 0 });
+    expect(answered.counts).toEqual({ open: 2, reviewed: 1, flagged: 0, second_open: 0 });
     expect((await core.datasets.item(dataset, 0)).expected).toEqual({ late: true, mood: 'calm', stars: 2 });
     // Bo, at the same time, gets the next item, not Ada's.
     const second = await core.handlers['review.next']({ dataset_id: dataset, after: -1 }, AS_ADA);
@@ -68,7 +68,7 @@ describe('review of captured items', () => {
     const taken = await core.handlers['review.next']({ dataset_id: dataset, after: 0 }, AS_BO);
     expect(taken.item!.position).toBe(1);
     const flagged = await core.handlers['review.answer']({ dataset_id: dataset, position: 1, answers: {}, flagged: true }, AS_BO);
-    expect(flagged.counts).toEqual({ open: 1, reviewed: 2, flagged: 1 });
+    expect(flagged.counts).toEqual({ open: 1, reviewed: 2, flagged: 1, second_open: 0 });
   });
 
   it('refuses answers that do not fit the questions, a second review of an item, and an item held by another, each naming it', async () => {
@@ -86,6 +86,49 @@ describe('review of captured items', () => {
     expect(await refusal({ answers: { late: true, mood: 'calm', stars: 1 } }, AS_BO)).toBe('item "req-0" (position 0): another reviewer has it open');
     expect(await refusal({ answers: { late: true, mood: 'calm', stars: 1 } })).toBe('answered');
     expect(await refusal({ answers: { late: false, mood: 'calm', stars: 1 } }, AS_BO)).toBe('item "req-0" (position 0): already reviewed or labelled');
+  });
+
+  it('with double review on, a second reviewer answers each item blind to the first, the first answer stays the label, and agreement is kappa per question', async () => {
+    const { core, dataset } = await captured(4);
+    await core.handlers['settings.update']({ review_double_share: 1 });
+    const answers = [
+      { late: true, mood: 'calm', stars: 2 },
+      { late: false, mood: 'angry', stars: 0 },
+      { late: true, mood: 'angry', stars: 1 },
+      { late: false, mood: 'calm', stars: 1 },
+    ];
+    for (const [i, a] of answers.entries()) {
+      const next = await core.handlers['review.next']({ dataset_id: dataset, after: i - 1 }, AS_ADA);
+      await core.handlers['review.answer']({ dataset_id: dataset, position: next.item!.position, answers: a, flagged: false }, AS_ADA);
+    }
+    // Ada has answered them all: nothing is open to her; Bo gets each of them once.
+    const mine = await core.handlers['review.next']({ dataset_id: dataset, after: -1 }, AS_ADA);
+    expect(mine).toMatchObject({ item: null, counts: { open: 0, reviewed: 4, second_open: 4 } });
+    const bo = [
+      { late: true, mood: 'calm', stars: 2 },
+      { late: false, mood: 'calm', stars: 0 },
+      { late: true, mood: 'angry', stars: 1 },
+      { late: true, mood: 'calm', stars: 1 },
+    ];
+    for (const [i, a] of bo.entries()) {
+      const next = await core.handlers['review.next']({ dataset_id: dataset, after: i - 1 }, AS_BO);
+      expect(next.item!.position).toBe(i);
+      await core.handlers['review.answer']({ dataset_id: dataset, position: i, answers: a, flagged: false }, AS_BO);
+    }
+    expect((await core.handlers['review.next']({ dataset_id: dataset, after: -1 }, AS_BO)).item).toBeNull();
+    // A third is refused; the labels are Ada's.
+    await expect(
+      core.handlers['review.answer']({ dataset_id: dataset, position: 0, answers: answers[0]!, flagged: false }, { actor: { kind: 'desktop' } }),
+    ).rejects.toThrow('already reviewed or labelled');
+    expect((await core.datasets.item(dataset, 1)).expected).toEqual(answers[1]);
+    const agreed = await core.handlers['review.agreement']({ dataset_id: dataset });
+    expect(agreed.map((q) => [q.question, q.pairs, q.observed])).toEqual([
+      ['late', 4, 0.75],
+      ['mood', 4, 0.75],
+      ['stars', 4, 1],
+    ]);
+    // late: Ada yes 2/4, Bo yes 3/4: pe = 0.5·0.75 + 0.5·0.25 = 0.5, kappa = (0.75 − 0.5) / 0.5.
+    expect(agreed[0]!.kappa).toBeCloseTo(0.5, 10);
   });
 
   it('shows the model answer beside the item when the blind setting is off, and asks for a question set for items not captured', async () => {

@@ -5,6 +5,7 @@
  * and the captures' predictions (shown once the reviewer has answered, unless the setting says
  * otherwise).
  */
+import { createHash } from 'node:crypto';
 import type { AuditActor } from '../../../shared/schemas/audit';
 import type { Expected } from '../../../shared/schemas/evaluation';
 import type { Question } from '../../../shared/schemas/question';
@@ -15,6 +16,7 @@ import { checkExpected } from '../datasets/dataset-rows';
 import type { Datasets } from '../datasets/datasets';
 import { GatewayError } from '../errors';
 import type { QuestionSets } from '../question-sets/question-sets';
+import { agreement, type QuestionAgreement } from './agreement';
 import type { ReviewStorage } from './storage';
 
 /** How long an item stays with the reviewer who opened it. */
@@ -27,6 +29,8 @@ export interface ReviewDeps {
   readonly captures: Pick<Captures, 'predictions'>;
   /** Whether the model's answer waits until the reviewer has given theirs (the `review_blind` setting). */
   blind(): boolean;
+  /** The share of items a second reviewer answers too (the `review_double_share` setting). */
+  doubleShare(): number;
   /** Told of each item answered or flagged (the human stage posts it to its webhook). */
   reviewed(datasetId: string, position: number): void;
 }
@@ -84,13 +88,27 @@ export class Reviews {
     const item = await this.deps.datasets.item(input.dataset_id, input.position);
     const { questions, prediction } = await this.questionsOf(input.dataset_id, input.position, input.question_set_id);
     const answers = input.flagged ? {} : checkedAnswers(questions, input.answers);
-    const review = { position: input.position, reviewer: reviewerOf(actor), at: isoTime(this.deps.clock), answers, flagged: input.flagged };
+    const review = {
+      position: input.position,
+      reviewer: reviewerOf(actor),
+      at: isoTime(this.deps.clock),
+      answers,
+      flagged: input.flagged,
+      // Kept only on an item's first review (the store decides which this is); a flagged item wants no second.
+      second_wanted: !input.flagged && chosenForSecond(input.dataset_id, item.id, this.deps.doubleShare()),
+    };
     const outcome = await this.storage.write(input.dataset_id, review, this.deps.clock.now());
     if (outcome === 'already_reviewed') throw new GatewayError('bad_request', `item "${item.id}" (position ${input.position}): already reviewed or labelled`);
     if (outcome === 'leased_to_another') throw new GatewayError('bad_request', `item "${item.id}" (position ${input.position}): another reviewer has it open`);
     if (outcome === 'no_item') throw new GatewayError('not_found', `No item at position ${input.position} of dataset "${input.dataset_id}"`);
     this.deps.reviewed(input.dataset_id, input.position);
     return { review, prediction, counts: await this.storage.counts(input.dataset_id) };
+  }
+
+  /** How reviewers agreed, per question, on the items two of them answered (double review). */
+  async agreement(datasetId: string): Promise<QuestionAgreement[]> {
+    await this.deps.datasets.get(datasetId);
+    return agreement(await this.storage.reviews(datasetId, null));
   }
 
   /** Gives the item back without answering (a skip): it stays open for anyone. */
@@ -112,6 +130,13 @@ export class Reviews {
     if (captured) return { questions: captured.questions as Record<string, Question>, from: 'capture', prediction };
     throw new GatewayError('bad_request', 'question_set_id: this item was not captured with its questions; choose the question set to review it with');
   }
+}
+
+/** Whether an item is one of the share a second reviewer answers: the same items whoever asks, whichever instance. */
+export function chosenForSecond(datasetId: string, itemId: string, share: number): boolean {
+  if (share <= 0) return false;
+  const fraction = createHash('sha256').update(`${datasetId}\u0000${itemId}`).digest().readUInt32BE(0) / 2 ** 32;
+  return fraction < share;
 }
 
 /** Every question answered, each as its kind's expected answer; a refusal names the question and what is wrong. */

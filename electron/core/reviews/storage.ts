@@ -7,6 +7,8 @@ export interface StoredReview {
   at: string;
   answers: Record<string, unknown>;
   flagged: boolean;
+  /** A second reviewer is to answer the item too (double review); set on the first review only. */
+  second_wanted: boolean;
 }
 
 /** What writing a review found. */
@@ -15,24 +17,26 @@ export type ReviewWrite = 'written' | 'already_reviewed' | 'leased_to_another' |
 /** The reviews' storage: leases of items to reviewers, and their answers. */
 export interface ReviewStorage {
   /**
-   * Leases the first item after position `after` that has no expected answers, is not flagged, and
-   * is not leased to another reviewer until after `now` (ms since the epoch), to `reviewer` until
-   * `until`; in one transaction, so two reviewers (on any instance) never hold one item. Its
-   * position, or null when none is left.
+   * Leases the first item after position `after` that is open to `reviewer` (no expected answers and
+   * no review; or one review, by someone else, that asked for a second) and is not leased to
+   * another reviewer until after `now` (ms since the epoch), to `reviewer` until `until`; in one
+   * transaction, so two reviewers (on any instance) never hold one item. Its position, or null when
+   * none is left.
    */
   claim(datasetId: string, reviewer: string, after: number, now: number, until: number): Promise<number | null>;
   /** Gives a lease back (a skip). */
   release(datasetId: string, position: number, reviewer: string): Promise<void>;
   /**
-   * Writes a review: the item's expected answers become `review.answers` (none when flagged) and the
-   * review is kept, the lease given back; refused, writing nothing, when the item already has
-   * expected answers or a review, or another reviewer holds it.
+   * Writes a review: a first one makes the item's expected answers `review.answers` (none when
+   * flagged); a second (the first asked for one, and it is another reviewer's) is kept beside it
+   * without changing them. The lease is given back. Refused, writing nothing, when the item was
+   * labelled otherwise, has the reviews it needs, or another reviewer holds it.
    */
   write(datasetId: string, review: StoredReview, now: number): Promise<ReviewWrite>;
   /** The reviews of a dataset's items (every item when `positions` is null), by position. */
   reviews(datasetId: string, positions: readonly number[] | null): Promise<StoredReview[]>;
-  /** How many items have no expected answers and no review, and how many were reviewed and flagged. */
-  counts(datasetId: string): Promise<{ open: number; reviewed: number; flagged: number }>;
+  /** How many items have no expected answers and no review, how many were reviewed and flagged, and how many wait for a second review. */
+  counts(datasetId: string): Promise<{ open: number; reviewed: number; flagged: number; second_open: number }>;
   /** Keeps reviews as a store copy carries them. */
   putReviews(datasetId: string, reviews: readonly StoredReview[]): Promise<void>;
 }

@@ -12,6 +12,7 @@ const DEFAULTS: Settings = {
   image_urls: 'refuse',
   provider_accounts: {},
   review_blind: true,
+  review_double_share: 0,
 };
 
 /**

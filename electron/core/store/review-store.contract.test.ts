@@ -19,6 +19,7 @@ const review = (position: number, reviewer: string, over: Partial<StoredReview> 
   at: '2026-03-02T10:00:00.000Z',
   answers: { late: true },
   flagged: false,
+  second_wanted: false,
   ...over,
 });
 
@@ -71,8 +72,35 @@ describe.each(backends)('ReviewStorage on %s', (_name, backend) => {
       expect(await b.reviews.write('d', review(2, 'bo', { answers: {}, flagged: true }), T)).toBe('written');
       expect((await a.datasets.item('d', 2))?.expected).toEqual({});
       expect(await a.reviews.reviews('d', null)).toEqual([review(0, 'ada'), review(2, 'bo', { answers: {}, flagged: true })]);
-      expect(await b.reviews.counts('d')).toEqual({ open: 1, reviewed: 2, flagged: 1 });
+      expect(await b.reviews.counts('d')).toEqual({ open: 1, reviewed: 2, flagged: 1, second_open: 0 });
       expect(await a.reviews.claim('d', 'ada', -1, T, T + 600)).toBe(3);
+    } finally {
+      await close();
+    }
+  });
+
+  it('a first review that asks for a second opens the item to another reviewer once, and the first answers stay the label', async () => {
+    const { a, b, close } = await backend.open();
+    try {
+      await dataset(a.datasets, 2);
+      expect(await a.reviews.write('d', review(0, 'ada', { answers: { late: true }, second_wanted: true }), T)).toBe('written');
+      // Not to Ada again; to Bo, once, through another connection.
+      expect(await a.reviews.claim('d', 'ada', -1, T, T + 600)).toBe(1);
+      expect(await b.reviews.claim('d', 'bo', -1, T, T + 600)).toBe(0);
+      expect(await b.reviews.counts('d')).toEqual({ open: 1, reviewed: 1, flagged: 0, second_open: 1 });
+      expect(await a.reviews.write('d', review(0, 'ada', { answers: { late: false } }), T)).toBe('already_reviewed');
+      expect(await b.reviews.write('d', review(0, 'bo', { answers: { late: false }, second_wanted: true }), T)).toBe('written');
+      expect(await b.reviews.write('d', review(0, 'cy', { answers: { late: false } }), T)).toBe('already_reviewed');
+      expect((await a.datasets.item('d', 0))?.expected).toEqual({ late: true });
+      // The second asks for no third.
+      expect((await a.reviews.reviews('d', [0])).map((r) => [r.reviewer, r.answers, r.second_wanted])).toEqual([
+        ['ada', { late: true }, true],
+        ['bo', { late: false }, false],
+      ]);
+      expect(await b.reviews.counts('d')).toEqual({ open: 1, reviewed: 1, flagged: 0, second_open: 0 });
+      // Item 1 is Ada's until her lease ends.
+      expect(await b.reviews.claim('d', 'cy', -1, T, T + 600)).toBeNull();
+      expect(await b.reviews.claim('d', 'cy', -1, T + 601, T + 1200)).toBe(1);
     } finally {
       await close();
     }

@@ -23,7 +23,7 @@ export class PgReviewStore implements ReviewStorage {
   async claim(datasetId: string, reviewer: string, after: number, now: number, until: number): Promise<number | null> {
     await this.db.query('DELETE FROM review_leases WHERE dataset_id = $1 AND reviewer = $2', [datasetId, reviewer]);
     for (let tries = 0; tries < CLAIM_TRIES; tries += 1) {
-      const [found] = await this.db.query<{ position: number }>(OPEN_ITEM(dollar), [datasetId, after, reviewer, now]);
+      const [found] = await this.db.query<{ position: number }>(OPEN_ITEM(dollar), [datasetId, after, reviewer, reviewer, now]);
       if (!found) return null;
       // Taken only when nobody else holds it now: racing instances see each other's row here.
       const taken = await this.db.pool.query(
@@ -50,8 +50,14 @@ export class PgReviewStore implements ReviewStorage {
         ])
       ).rows;
       if (!item) return 'no_item';
-      const reviewed = (await client.query('SELECT 1 FROM reviews WHERE dataset_id = $1 AND position = $2', [datasetId, review.position])).rows.length > 0;
-      if (reviewed || item.expected !== '{}') return 'already_reviewed';
+      const earlier = (
+        await client.query<{ reviewer: string; second_wanted: number }>('SELECT reviewer, second_wanted FROM reviews WHERE dataset_id = $1 AND position = $2', [
+          datasetId,
+          review.position,
+        ])
+      ).rows;
+      const second = earlier.length === 1 && Number(earlier[0]!.second_wanted) === 1 && earlier[0]!.reviewer !== review.reviewer;
+      if (!second && (earlier.length > 0 || item.expected !== '{}')) return 'already_reviewed';
       const [lease] = (
         await client.query<{ reviewer: string; until: number }>('SELECT reviewer, until FROM review_leases WHERE dataset_id = $1 AND position = $2', [
           datasetId,
@@ -59,13 +65,17 @@ export class PgReviewStore implements ReviewStorage {
         ])
       ).rows;
       if (lease && lease.reviewer !== review.reviewer && lease.until > now) return 'leased_to_another';
-      if (!review.flagged)
+      // A second review is kept beside the first; the first's answers stay the item's expected answers.
+      if (!review.flagged && !second)
         await client.query('UPDATE dataset_items SET expected = $1 WHERE dataset_id = $2 AND position = $3', [
           JSON.stringify(review.answers),
           datasetId,
           review.position,
         ]);
-      await client.query(`INSERT INTO reviews (dataset_id, ${REVIEW_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`, [datasetId, ...reviewParams(review)]);
+      await client.query(`INSERT INTO reviews (dataset_id, ${REVIEW_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
+        datasetId,
+        ...reviewParams({ ...review, second_wanted: !second && review.second_wanted }),
+      ]);
       await client.query('DELETE FROM review_leases WHERE dataset_id = $1 AND position = $2', [datasetId, review.position]);
       return 'written';
     });
@@ -83,15 +93,15 @@ export class PgReviewStore implements ReviewStorage {
     return rows.map(toReview);
   }
 
-  async counts(datasetId: string): Promise<{ open: number; reviewed: number; flagged: number }> {
-    const [row] = await this.db.query<{ open: string; reviewed: string; flagged: string }>(REVIEW_COUNTS(dollar), [datasetId]);
-    return { open: Number(row!.open), reviewed: Number(row!.reviewed), flagged: Number(row!.flagged) };
+  async counts(datasetId: string): Promise<{ open: number; reviewed: number; flagged: number; second_open: number }> {
+    const [row] = await this.db.query<{ open: string; reviewed: string; flagged: string; second_open: string }>(REVIEW_COUNTS(dollar), [datasetId]);
+    return { open: Number(row!.open), reviewed: Number(row!.reviewed), flagged: Number(row!.flagged), second_open: Number(row!.second_open) };
   }
 
   async putReviews(datasetId: string, reviews: readonly StoredReview[]): Promise<void> {
     await this.db.transaction(async (client) => {
       for (const r of reviews)
-        await client.query(`INSERT INTO reviews (dataset_id, ${REVIEW_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`, [datasetId, ...reviewParams(r)]);
+        await client.query(`INSERT INTO reviews (dataset_id, ${REVIEW_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [datasetId, ...reviewParams(r)]);
     });
   }
 }

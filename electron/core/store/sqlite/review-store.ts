@@ -10,7 +10,7 @@ export class SqliteReviewStore implements ReviewStorage {
 
   async claim(datasetId: string, reviewer: string, after: number, now: number, until: number): Promise<number | null> {
     return this.store.transaction(() => {
-      const found = this.store.get<{ position: number }>(OPEN_ITEM(q), [datasetId, after, reviewer, now]);
+      const found = this.store.get<{ position: number }>(OPEN_ITEM(q), [datasetId, after, reviewer, reviewer, now]);
       // One item at a time: a reviewer's other leases in the dataset are given back.
       this.store.run('DELETE FROM review_leases WHERE dataset_id = ? AND reviewer = ?', [datasetId, reviewer]);
       if (!found) return null;
@@ -34,20 +34,28 @@ export class SqliteReviewStore implements ReviewStorage {
         review.position,
       ]);
       if (!item) return 'no_item';
-      const reviewed = this.store.get('SELECT 1 FROM reviews WHERE dataset_id = ? AND position = ?', [datasetId, review.position]);
-      if (reviewed || item.expected !== '{}') return 'already_reviewed';
+      const earlier = this.store.all<{ reviewer: string; second_wanted: number }>(
+        'SELECT reviewer, second_wanted FROM reviews WHERE dataset_id = ? AND position = ?',
+        [datasetId, review.position],
+      );
+      const second = earlier.length === 1 && earlier[0]!.second_wanted === 1 && earlier[0]!.reviewer !== review.reviewer;
+      if (!second && (earlier.length > 0 || item.expected !== '{}')) return 'already_reviewed';
       const lease = this.store.get<{ reviewer: string; until: number }>('SELECT reviewer, until FROM review_leases WHERE dataset_id = ? AND position = ?', [
         datasetId,
         review.position,
       ]);
       if (lease && lease.reviewer !== review.reviewer && lease.until > now) return 'leased_to_another';
-      if (!review.flagged)
+      // A second review is kept beside the first; the first's answers stay the item's expected answers.
+      if (!review.flagged && !second)
         this.store.run('UPDATE dataset_items SET expected = ? WHERE dataset_id = ? AND position = ?', [
           JSON.stringify(review.answers),
           datasetId,
           review.position,
         ]);
-      this.store.run(`INSERT INTO reviews (dataset_id, ${REVIEW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)`, [datasetId, ...reviewParams(review)]);
+      this.store.run(`INSERT INTO reviews (dataset_id, ${REVIEW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`, [
+        datasetId,
+        ...reviewParams({ ...review, second_wanted: !second && review.second_wanted }),
+      ]);
       this.store.run('DELETE FROM review_leases WHERE dataset_id = ? AND position = ?', [datasetId, review.position]);
       return 'written';
     });
@@ -64,14 +72,20 @@ export class SqliteReviewStore implements ReviewStorage {
       .map(toReview);
   }
 
-  async counts(datasetId: string): Promise<{ open: number; reviewed: number; flagged: number }> {
-    // The dataset's id once for each of its three places.
-    return this.store.get<{ open: number; reviewed: number; flagged: number }>(REVIEW_COUNTS(q), [datasetId, datasetId, datasetId])!;
+  async counts(datasetId: string): Promise<{ open: number; reviewed: number; flagged: number; second_open: number }> {
+    // The dataset's id once for each of its four places.
+    return this.store.get<{ open: number; reviewed: number; flagged: number; second_open: number }>(REVIEW_COUNTS(q), [
+      datasetId,
+      datasetId,
+      datasetId,
+      datasetId,
+    ])!;
   }
 
   async putReviews(datasetId: string, reviews: readonly StoredReview[]): Promise<void> {
     this.store.transaction(() => {
-      for (const r of reviews) this.store.run(`INSERT INTO reviews (dataset_id, ${REVIEW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)`, [datasetId, ...reviewParams(r)]);
+      for (const r of reviews)
+        this.store.run(`INSERT INTO reviews (dataset_id, ${REVIEW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`, [datasetId, ...reviewParams(r)]);
     });
   }
 }

@@ -16,7 +16,7 @@ export const STEPS: readonly MigrationStep[] = [
     PRIMARY KEY (dataset_id, position),
     FOREIGN KEY (dataset_id, position) REFERENCES dataset_items (dataset_id, position) ON DELETE CASCADE
   );
-  -- A person's answers to an item (which became its expected answers unless flagged), who and when.
+  -- A person's answers to an item (the first became its expected answers unless flagged), who and when.
   CREATE TABLE reviews (
     dataset_id text NOT NULL,
     position integer NOT NULL,
@@ -24,6 +24,8 @@ export const STEPS: readonly MigrationStep[] = [
     at text NOT NULL,
     answers text NOT NULL,
     flagged integer NOT NULL,
+    -- 1 when a second reviewer is to answer the item too (double review, for agreement)
+    second_wanted integer NOT NULL DEFAULT 0,
     PRIMARY KEY (dataset_id, position, reviewer),
     FOREIGN KEY (dataset_id, position) REFERENCES dataset_items (dataset_id, position) ON DELETE CASCADE
   );
