@@ -22,21 +22,13 @@ export interface RunRow {
   estimate: string | null;
 }
 
-export interface ResultRow {
-  variant: number;
-  position: number;
+/** A stored result with its JSON fields as text and `ok` as the backend keeps it. */
+export interface ResultRow extends Omit<StoredEvalResult, 'ok' | 'answers' | 'raw_answers' | 'methods' | 'attempts'> {
   ok: number | boolean;
   answers: string;
   raw_answers: string | null;
   methods: string | null;
   attempts: string | null;
-  provider: string | null;
-  input_tokens: number;
-  output_tokens: number;
-  cost: number | null;
-  latency_ms: number;
-  error: string | null;
-  answered_at: string | null;
 }
 
 export const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
