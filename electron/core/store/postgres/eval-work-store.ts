@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { EvalBudgetAnswer, EvalRunPace, EvalWork, EvalWorkStorage, NewEvalFailure, NewEvalResult, StoredEvalRun } from '../ports';
+import type { EvalBudgetAnswer, EvalRunPace, EvalWork, EvalWorkStorage, NewEvalFailure, NewEvalResult, StoppedStatus } from '../ports';
 import type { PgChangeToken } from './change-token';
 import { TickBatch, type PgDatabase } from './database';
 import { answerValues, failureValues } from '../eval-rows';
@@ -201,12 +201,7 @@ export class PgEvalWorkStore implements EvalWorkStorage {
     return rows.length > 0;
   }
 
-  async stopRun(
-    runId: string,
-    status: Exclude<StoredEvalRun['status'], 'running' | 'done'>,
-    message: string | null,
-    finishedAt: string | null,
-  ): Promise<boolean> {
+  async stopRun(runId: string, status: StoppedStatus, message: string | null, finishedAt: string | null): Promise<boolean> {
     const rows = await this.db.query(
       "UPDATE eval_runs SET status = $2, message = $3, finished_at = $4, not_before = NULL WHERE id = $1 AND status = 'running' RETURNING id",
       [runId, status, message, finishedAt],

@@ -1,4 +1,4 @@
-import type { EvalBudgetAnswer, EvalRunPace, EvalWork, EvalWorkStorage, NewEvalFailure, NewEvalResult, StoredEvalRun } from '../ports';
+import type { EvalBudgetAnswer, EvalRunPace, EvalWork, EvalWorkStorage, NewEvalFailure, NewEvalResult, StoppedStatus, StoredEvalRun } from '../ports';
 import type { Store } from './database';
 import { answerValues, failureValues } from '../eval-rows';
 
@@ -142,12 +142,7 @@ export class SqliteEvalWorkStore implements EvalWorkStorage {
     );
   }
 
-  async stopRun(
-    runId: string,
-    status: Exclude<StoredEvalRun['status'], 'running' | 'done'>,
-    message: string | null,
-    finishedAt: string | null,
-  ): Promise<boolean> {
+  async stopRun(runId: string, status: StoppedStatus, message: string | null, finishedAt: string | null): Promise<boolean> {
     return (
       this.store.run("UPDATE eval_runs SET status = ?, message = ?, finished_at = ?, not_before = NULL WHERE id = ? AND status = 'running'", [
         status,
