@@ -26,6 +26,13 @@ const op = <I extends z.ZodType, O extends z.ZodType>(kind: Kind, summary: strin
 const byId = z.object({ id: z.string() }).strict();
 const questions = DecisionsRequestSchema.shape.questions;
 const format = z.enum(['csv', 'jsonl', 'json']);
+/** What every import checks its rows against (the questions), whether it keeps only the valid ones, and whether it takes suggestions. */
+const importChecks = {
+  questions,
+  valid_only: z.boolean().default(false),
+  /** read each expected answer that has a suggestion ("Billing" for billing, "no" for false) as suggested */
+  take_suggestions: z.boolean().default(false),
+};
 const runInput = z
   .object({
     request: DecisionsRequestSchema,
@@ -59,10 +66,7 @@ export const EVAL_OPERATIONS = {
         file: z.string().max(300).optional(),
         format,
         content: z.string(),
-        questions,
-        valid_only: z.boolean().default(false),
-        /** read each expected answer that has a suggestion ("Billing" for billing, "no" for false) as suggested */
-        take_suggestions: z.boolean().default(false),
+        ...importChecks,
       })
       .strict(),
     ImportReportSchema,
@@ -78,9 +82,7 @@ export const EVAL_OPERATIONS = {
           .object({ format: z.enum(['csv', 'jsonl']), content: z.string() })
           .strict()
           .optional(),
-        questions,
-        valid_only: z.boolean().default(false),
-        take_suggestions: z.boolean().default(false),
+        ...importChecks,
       })
       .strict(),
     ImportReportSchema,

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { readText, type UpstreamHttp } from './http';
-import { UpstreamError, type ErrorClassifier } from './upstream-error';
+import { UpstreamError, upstreamJson, type ErrorClassifier } from './upstream-error';
 import type { CancelSignal } from '../cancel';
 
 /** One model as a provider's own listing describes it. */
@@ -27,12 +27,7 @@ export async function listingPage<T>(
 ): Promise<T> {
   const response = await options.http.get(url, { headers: options.headers, signal: options.signal, classify: options.classify });
   const text = await readText(response.body, options.signal);
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new UpstreamError('invalid_response', 'the model listing is not JSON');
-  }
+  const json = upstreamJson(text, 'the model listing');
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw new UpstreamError('invalid_response', `unexpected model listing (${parsed.error.issues[0]?.path.join('.') ?? ''})`);
   return parsed.data;
