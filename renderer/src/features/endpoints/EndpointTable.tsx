@@ -106,6 +106,17 @@ const tp = (title: string): Column => ({
       : UNKNOWN,
 });
 
+/** A price per million tokens of one kind (prompt or completion), with where the price came from. */
+const priceColumn = (kind: 'prompt' | 'completion', label: string, field: 'prompt_price' | 'completion_price'): Column => ({
+  id: kind,
+  label,
+  title: `USD per million ${kind} tokens`,
+  numeric: true,
+  value: (r) => r.detail?.[field] ?? null,
+  render: (r) => perMillion(r.detail?.[field] ?? null),
+  cellTitle: priceSource,
+});
+
 const COLUMNS: Column[] = [
   { id: 'provider', label: 'Provider', value: (r) => r.record.provider_name, render: (r) => r.record.provider_name },
   {
@@ -115,24 +126,8 @@ const COLUMNS: Column[] = [
     value: (r) => (r.detail?.zdr === true ? 1 : r.detail?.zdr === false ? 0 : null),
     render: (r) => (r.detail?.zdr === true ? 'yes' : r.detail?.zdr === false ? 'no' : 'unknown'),
   },
-  {
-    id: 'prompt',
-    label: 'In $/M',
-    title: 'USD per million prompt tokens',
-    numeric: true,
-    value: (r) => r.detail?.prompt_price ?? null,
-    render: (r) => perMillion(r.detail?.prompt_price ?? null),
-    cellTitle: priceSource,
-  },
-  {
-    id: 'completion',
-    label: 'Out $/M',
-    title: 'USD per million completion tokens',
-    numeric: true,
-    value: (r) => r.detail?.completion_price ?? null,
-    render: (r) => perMillion(r.detail?.completion_price ?? null),
-    cellTitle: priceSource,
-  },
+  priceColumn('prompt', 'In $/M', 'prompt_price'),
+  priceColumn('completion', 'Out $/M', 'completion_price'),
   { id: 'status', label: 'Status', value: (r) => -r.record.status, render: (r) => statusText(r).text, cellTitle: (r) => statusText(r).title },
   uptimeColumn({ id: 'up5m', label: 'Up 5m', minutes: 5, pick: (r) => r.record.uptime_last_5m, attempts: (r) => r.detail?.attempts_5m ?? null, shorter: null }),
   uptimeColumn({
