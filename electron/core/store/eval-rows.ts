@@ -2,7 +2,7 @@
  * What the evaluations' stores on both backends share: runs and results as rows, and back. Both keep
  * JSON as text; SQLite keeps `ok` as 0 or 1, Postgres as a boolean.
  */
-import type { CopiedEvalResult, NewEvalFailure, NewEvalResult, StoredEvalResult, StoredEvalRun } from './ports';
+import type { CopiedEvalResult, NewEvalFailure, NewEvalResult, StoredCalibration, StoredEvalResult, StoredEvalRun } from './ports';
 
 export interface RunRow {
   id: string;
@@ -145,4 +145,13 @@ export const copiedValues = <Flag>(runId: string, r: CopiedEvalResult, flag: (va
   r.error,
   r.tries,
   flag(r.retryable),
+];
+
+/** A calibration's values in the order of `INSERT INTO calibrations (set_key, model, question, temperature, created_at)`. */
+export const calibrationValues = (c: StoredCalibration): [string, string, string, number, string] => [
+  c.set_key,
+  c.model,
+  c.question,
+  c.temperature,
+  c.created_at,
 ];
