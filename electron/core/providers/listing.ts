@@ -33,6 +33,25 @@ export async function listingPage<T>(
   return parsed.data;
 }
 
+/**
+ * The models of a cursor-paged listing, up to MAX_LISTING_PAGES pages: `page` fetches one (the first
+ * with no cursor) and says its models and the cursor of the next; a page naming none, or the cursor
+ * just followed, is the last (one that repeats itself cannot be followed).
+ */
+export async function followPages(
+  page: (cursor: string | undefined) => Promise<{ models: ListedModel[]; next: string | null | undefined }>,
+): Promise<ListedModel[]> {
+  const models: ListedModel[] = [];
+  let cursor: string | undefined;
+  for (let n = 0; n < MAX_LISTING_PAGES; n++) {
+    const { models: more, next } = await page(cursor);
+    models.push(...more);
+    if (!next || next === cursor) break;
+    cursor = next;
+  }
+  return models;
+}
+
 /** `base` with query parameters added (values encoded; undefined ones left out). */
 export function withQuery(base: string, query: Record<string, string | number | undefined>): string {
   const parts = Object.entries(query)
