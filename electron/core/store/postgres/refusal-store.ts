@@ -2,15 +2,11 @@ import type { RefusalStorage, StoredRefusal } from '../ports';
 import { PgChangeToken } from './change-token';
 import type { PgDatabase } from './database';
 import { CHANNELS } from './migrations';
+import { PgWatchedStore } from './watched-store';
 import { ALL_REFUSALS, refusalValues, toRefusal, type RefusalRow } from '../refusal-rows';
 
 /** The learned-capabilities domain's table in Postgres. */
-export class PgRefusalStore implements RefusalStorage {
-  private constructor(
-    private readonly db: PgDatabase,
-    private readonly token: PgChangeToken,
-  ) {}
-
+export class PgRefusalStore extends PgWatchedStore implements RefusalStorage {
   static async open(db: PgDatabase): Promise<PgRefusalStore> {
     return new PgRefusalStore(db, await PgChangeToken.on(db, CHANNELS.refusals));
   }
@@ -30,9 +26,5 @@ export class PgRefusalStore implements RefusalStorage {
   async forget(endpointId: string): Promise<void> {
     await this.db.query('DELETE FROM endpoint_refusals WHERE endpoint_id = $1', [endpointId]);
     this.token.moved();
-  }
-
-  changeToken(): number {
-    return this.token.read();
   }
 }
