@@ -168,39 +168,13 @@ function floorRows(scenario: Scenario, rounds: Round[]): Row[] {
   if (floors.length === 0) return [];
   const bare = `${tag} a bare Node proxy doing only the HTTP and SSE work of this path (electron/bench/node-floor.ts)`;
   const above = rounds.filter((r) => r.c50.floor !== null).map((r) => r.c50.cpu - r.c50.floor!.cpu);
+  const floorRow = (what: string, figure: (f: (typeof floors)[number]) => number, digits: number, unit: string) =>
+    row(`${bare}: ${what}`, spread(floors.map(figure), digits, unit));
   return [
-    row(
-      `${bare}: added latency p50, concurrency 1`,
-      spread(
-        floors.map((f) => f.added50),
-        3,
-        ' ms',
-      ),
-    ),
-    row(
-      `${bare}: added latency p99, concurrency 1`,
-      spread(
-        floors.map((f) => f.added99),
-        3,
-        ' ms',
-      ),
-    ),
-    row(
-      `${bare}: requests per second, concurrency 50`,
-      spread(
-        floors.map((f) => f.rps),
-        0,
-        '',
-      ),
-    ),
-    row(
-      `${bare}: CPU per request, concurrency 50`,
-      spread(
-        floors.map((f) => f.cpu),
-        0,
-        ' µs',
-      ),
-    ),
+    floorRow('added latency p50, concurrency 1', (f) => f.added50, 3, ' ms'),
+    floorRow('added latency p99, concurrency 1', (f) => f.added99, 3, ' ms'),
+    floorRow('requests per second, concurrency 50', (f) => f.rps, 0, ''),
+    floorRow('CPU per request, concurrency 50', (f) => f.cpu, 0, ' µs'),
     row(`${bare}: peak RSS`, `${fmt(Math.max(...floors.map((f) => f.rssMiB)), 0)} MiB`),
     row(`${tag} the gateway's own work above that floor, per request`, spread(above, 0, ' µs'), scenario.targets ? atMost(25, ' µs', mid(above)) : undefined),
   ];

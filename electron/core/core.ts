@@ -6,12 +6,7 @@ import type { OtlpCollector } from './trace/otlp';
  */
 import type { CatalogFile } from '../../shared/schemas/catalog';
 import type { ImageFetchOptions } from './decisions/image-fetch';
-import type { ApiKeys } from './keys/api-keys';
-import type { SpendLedger } from './keys/spend-ledger';
-import type { Admission } from './keys/admission/admission';
-import type { KeyManagement } from './keys/key-management';
-import type { AuditLog } from './audit/audit-log';
-import type { UiSessions } from './audit/ui-sessions';
+import type { KeyParts } from './keys/wire';
 import type { Catalog } from './catalog/catalog';
 import type { DiscoveryResult } from './catalog/discovery';
 import type { Clock } from './clock';
@@ -101,24 +96,13 @@ export interface CoreOptions {
  * The gateway core as the hosts hold it: one instance per host process, with every dependency passed
  * in; the application's services, not the storage nor the domain objects under them (CoreInternals).
  */
-export interface Core {
+export interface Core extends KeyParts {
   readonly options: Readonly<CoreOptions>;
   readonly clock: Clock;
   readonly logger: Logger;
   /** Where every domain's data is (the SQLite file or the PostgreSQL server), for the banner and the readiness check. */
   readonly store: Pick<Storage, 'where' | 'ping'>;
   readonly catalog: Catalog;
-  readonly apiKeys: ApiKeys;
-  /** What each key spent, charged before each answer leaves. */
-  readonly spend: SpendLedger;
-  /** Who is admitted: each key's rate limit and credit (keys/admission/). */
-  readonly admission: Admission;
-  /** Who created, changed or revoked keys, limits, sets and datasets. */
-  readonly audit: AuditLog;
-  /** Creating, changing and revoking keys for a named actor, each change logged. */
-  readonly keyManagement: KeyManagement;
-  /** The web UI's sign-ins with a management key (browser mode). */
-  readonly uiSessions: UiSessions;
   readonly providerKeys: ProviderKeys;
   readonly settings: SettingsStore;
   /** The endpoint listings and the ZDR preview, with figures computed now. */

@@ -1,4 +1,4 @@
-import { BoxFormatError, edgesFrom, labelsOf, num, sizeOf, type BoxImage, type LabelledBox } from './types';
+import { BoxFormatError, edgesFrom, isObject, labelsOf, num, parseJsonFile, sizeOf, type BoxImage, type LabelledBox } from './types';
 
 /** A COCO object-detection dataset: the fields of the spec that concern boxes (cocodataset.org/#format-data). */
 export interface CocoDataset {
@@ -61,16 +61,9 @@ export function toCoco(images: readonly BoxImage[], description = 'Verdict box r
   return { dataset, answers };
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** Truth boxes from a COCO dataset JSON (any tool's export); `file` names the file in problems. */
 export function fromCoco(text: string, file: string): BoxImage[] {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (e) {
-    throw new BoxFormatError(file, `not JSON (${(e as Error).message})`);
-  }
+  const data = parseJsonFile(text, file);
   if (!isObject(data) || !Array.isArray(data['images']) || !Array.isArray(data['annotations']) || !Array.isArray(data['categories'])) {
     throw new BoxFormatError(file, 'not a COCO dataset: expected an object with "images", "annotations" and "categories" arrays');
   }

@@ -1,4 +1,4 @@
-import { BoxFormatError, baseName, edgesFrom, num, type BoxImage, type LabelledBox } from './types';
+import { BoxFormatError, baseName, edgesFrom, isObject, num, parseJsonFile, type BoxImage, type LabelledBox } from './types';
 
 /** One `rectanglelabels` region of a Label Studio result (labelstud.io/guide/export#Label-Studio-JSON-format-of-annotated-tasks). */
 interface RectangleResult {
@@ -53,20 +53,13 @@ export function toLabelStudio(images: readonly BoxImage[]): LabelStudioTask[] {
   }));
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * Truth from Label Studio's JSON export: per task, the first annotation that was not cancelled
  * (Label Studio keeps one per annotator). Regions other than `rectanglelabels` are skipped; a
  * rotated rectangle is refused, since a box here has axis-aligned edges.
  */
 export function fromLabelStudio(text: string, file: string): BoxImage[] {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (e) {
-    throw new BoxFormatError(file, `not JSON (${(e as Error).message})`);
-  }
+  const data = parseJsonFile(text, file);
   if (!Array.isArray(data)) throw new BoxFormatError(file, 'not a Label Studio export: expected an array of tasks');
   return data.map((task: unknown, t) => {
     const where = `${file}: task ${t + 1}`;

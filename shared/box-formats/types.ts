@@ -35,6 +35,17 @@ export class BoxFormatError extends Error {
   }
 }
 
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A file's text as JSON; a BoxFormatError naming `file` when it is not JSON. */
+export function parseJsonFile(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new BoxFormatError(file, `not JSON (${(e as Error).message})`);
+  }
+}
+
 export const clamp01 = (v: number): number => Math.min(1, Math.max(0, v));
 
 /** A finite number or a BoxFormatError naming where it was expected. */

@@ -26,6 +26,18 @@ const op = <I extends z.ZodType, O extends z.ZodType>(kind: Kind, summary: strin
 const byId = z.object({ id: z.string() }).strict();
 const questions = DecisionsRequestSchema.shape.questions;
 const format = z.enum(['csv', 'jsonl', 'json']);
+/** Where a page starts and how long it is (at most 1000), `limit` when not asked. */
+const paging = (limit: number) => ({ offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(1000).default(limit) });
+/** An export of one dataset or run as CSV or JSONL text, by its id. */
+const exportAsText = (summary: string) =>
+  op('query', summary, z.object({ id: z.string(), format: z.enum(['csv', 'jsonl']) }).strict(), z.object({ content: z.string() }));
+/** What every import checks its rows against (the questions), whether it keeps only the valid ones, and whether it takes suggestions. */
+const importChecks = {
+  questions,
+  valid_only: z.boolean().default(false),
+  /** read each expected answer that has a suggestion ("Billing" for billing, "no" for false) as suggested */
+  take_suggestions: z.boolean().default(false),
+};
 const runInput = z
   .object({
     request: DecisionsRequestSchema,
@@ -59,10 +71,7 @@ export const EVAL_OPERATIONS = {
         file: z.string().max(300).optional(),
         format,
         content: z.string(),
-        questions,
-        valid_only: z.boolean().default(false),
-        /** read each expected answer that has a suggestion ("Billing" for billing, "no" for false) as suggested */
-        take_suggestions: z.boolean().default(false),
+        ...importChecks,
       })
       .strict(),
     ImportReportSchema,
@@ -78,9 +87,7 @@ export const EVAL_OPERATIONS = {
           .object({ format: z.enum(['csv', 'jsonl']), content: z.string() })
           .strict()
           .optional(),
-        questions,
-        valid_only: z.boolean().default(false),
-        take_suggestions: z.boolean().default(false),
+        ...importChecks,
       })
       .strict(),
     ImportReportSchema,
@@ -91,8 +98,7 @@ export const EVAL_OPERATIONS = {
     z
       .object({
         dataset_id: z.string(),
-        offset: z.number().int().min(0).default(0),
-        limit: z.number().int().min(1).max(1000).default(100),
+        ...paging(100),
         search: z.string().max(200).optional(),
       })
       .strict(),
@@ -105,12 +111,7 @@ export const EVAL_OPERATIONS = {
     DatasetItemSchema,
   ),
   'datasets.delete': op('mutation', 'Delete a dataset and its evaluation runs', byId, byId),
-  'datasets.export': op(
-    'query',
-    'A dataset as CSV or JSONL text',
-    z.object({ id: z.string(), format: z.enum(['csv', 'jsonl']) }).strict(),
-    z.object({ content: z.string() }),
-  ),
+  'datasets.export': exportAsText('A dataset as CSV or JSONL text'),
   'datasets.fit': op(
     'query',
     'How each dataset suits a question set: items labelled for its questions, images or not, and when the set last ran on it',
@@ -158,8 +159,7 @@ export const EVAL_OPERATIONS = {
     z
       .object({
         id: z.string(),
-        offset: z.number().int().min(0).default(0),
-        limit: z.number().int().min(1).max(1000).default(200),
+        ...paging(200),
         filter: z.enum(['all', 'wrong', 'disagree', 'low']).default('all'),
         question: z.string().optional(),
         below: z.number().min(0).max(1).default(0.7),
@@ -186,12 +186,7 @@ export const EVAL_OPERATIONS = {
     z.object({ id: z.string(), position: z.number().int().min(0) }).strict(),
     z.object({ item: DatasetItemSchema, results: z.array(resultView) }),
   ),
-  'evals.export': op(
-    'query',
-    'Results as CSV or JSONL text, one row per item × model',
-    z.object({ id: z.string(), format: z.enum(['csv', 'jsonl']) }).strict(),
-    z.object({ content: z.string() }),
-  ),
+  'evals.export': exportAsText('Results as CSV or JSONL text, one row per item × model'),
   'evals.fitCalibration': op(
     'mutation',
     'Fit a temperature on even positions and report before and after on odd positions',

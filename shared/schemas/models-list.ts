@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EndpointPricingSchema } from './endpoint';
 
 /**
  * One model of GET /api/v1/models, in the shape of OpenRouter's models list (what @openrouter/sdk's
@@ -18,14 +19,7 @@ export const ModelsListItemSchema = z.object({
     instruct_type: z.string().nullable().optional(),
     tokenizer: z.string().optional(),
   }),
-  pricing: z.object({
-    prompt: z.string(),
-    completion: z.string(),
-    request: z.string().optional(),
-    image: z.string().optional(),
-    input_cache_read: z.string().optional(),
-    input_cache_write: z.string().optional(),
-  }),
+  pricing: EndpointPricingSchema,
   top_provider: z.object({ context_length: z.number().int().nullable(), max_completion_tokens: z.number().int().nullable(), is_moderated: z.boolean() }),
   per_request_limits: z.null(),
   supported_parameters: z.array(z.string()),

@@ -68,17 +68,7 @@ export class BoxVerdicts {
    * A note needs a verdict to go with; a question's verdict on an item judged as a whole first
    * splits the whole-image verdict into one per question, each keeping its verdict and note.
    */
-  write(input: {
-    datasetId: string;
-    itemId: string;
-    model: string;
-    question: string | null;
-    verdict?: Verdict | null | undefined;
-    note?: string | undefined;
-    judged: Judged;
-    now: string;
-    questions: readonly string[];
-  }): Promise<void> {
+  write(input: VerdictWrite & { datasetId: string }): Promise<void> {
     return this.storage.changeVerdicts(input.datasetId, input.itemId, input.model, (stored, unknownModel) => {
       const change = planVerdicts(input, stored.map(asRow), unknownModel.map(asRow));
       return { rows: change.rows.map(asStored), ended: change.ended.map(asStored), at: input.now };
@@ -86,21 +76,24 @@ export class BoxVerdicts {
   }
 }
 
+/** A verdict and/or note written on one item and model, on the whole image (question null) or one question. */
+export interface VerdictWrite {
+  itemId: string;
+  model: string;
+  question: string | null;
+  verdict?: Verdict | null | undefined;
+  note?: string | undefined;
+  judged: Judged;
+  now: string;
+  questions: readonly string[];
+}
+
 /**
  * The rows of one item and model after a verdict or note is written, and the rows that ended (to
  * the history): worked out on the rows as they are, in the transaction that writes them.
  */
 export function planVerdicts(
-  input: {
-    itemId: string;
-    model: string;
-    question: string | null;
-    verdict?: Verdict | null | undefined;
-    note?: string | undefined;
-    judged: Judged;
-    now: string;
-    questions: readonly string[];
-  },
+  input: VerdictWrite,
   stored: readonly VerdictRow[],
   unknownModel: readonly VerdictRow[],
 ): { rows: VerdictRow[]; ended: VerdictRow[] } {

@@ -47,6 +47,9 @@ export interface StoredVerdictEnd {
   ended_at: string;
 }
 
+/** Works out an item's verdict rows of one model from those stored (and those whose model is not known): the rows to keep, the rows ended, and when. */
+export type VerdictChange = (mine: StoredVerdict[], unknownModel: StoredVerdict[]) => { rows: StoredVerdict[]; ended: StoredVerdict[]; at: string };
+
 /** The boxes domain's storage: images of the old review table, box verdicts and their history, image sizes. */
 export interface BoxStorage {
   listItems(options: { images: boolean }): Promise<StoredBoxItem[]>;
@@ -65,12 +68,7 @@ export interface BoxStorage {
    * those of no known model ('') and returns the model's rows as they are to be, and the rows that
    * ended (kept in the history, when they had a verdict, as ended at `at`). A throw in it writes nothing.
    */
-  changeVerdicts(
-    datasetId: string,
-    itemId: string,
-    model: string,
-    change: (mine: StoredVerdict[], unknownModel: StoredVerdict[]) => { rows: StoredVerdict[]; ended: StoredVerdict[]; at: string },
-  ): Promise<void>;
+  changeVerdicts(datasetId: string, itemId: string, model: string, change: VerdictChange): Promise<void>;
   /** Adds verdicts as they are (from a backup or the old review table), replacing any on the same item, question and model. */
   putVerdicts(datasetId: string, verdicts: readonly StoredVerdict[]): Promise<void>;
   /** Every ended verdict of a dataset, oldest first (copies between stores). */

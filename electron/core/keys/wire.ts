@@ -68,12 +68,18 @@ export interface Keys {
   closeShared(): Promise<void>;
 }
 
+/** The keys' services the core holds (and hands to the hosts). */
 export interface KeyParts {
   readonly apiKeys: ApiKeys;
+  /** What each key spent, charged before each answer leaves. */
   readonly spend: SpendLedger;
+  /** Who is admitted: each key's rate limit and credit (keys/admission/). */
   readonly admission: Admission;
+  /** Who created, changed or revoked keys, limits, sets and datasets. */
   readonly audit: AuditLog;
+  /** Creating, changing and revoking keys for a named actor, each change logged. */
   readonly keyManagement: KeyManagement;
+  /** The web UI's sign-ins with a management key (browser mode). */
   readonly uiSessions: UiSessions;
 }
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { readText, type UpstreamHttp } from './http';
-import { UpstreamError, type ErrorClassifier } from './upstream-error';
+import { UpstreamError, upstreamJson, type ErrorClassifier } from './upstream-error';
 import type { CancelSignal } from '../cancel';
 
 /** One model as a provider's own listing describes it. */
@@ -27,15 +27,29 @@ export async function listingPage<T>(
 ): Promise<T> {
   const response = await options.http.get(url, { headers: options.headers, signal: options.signal, classify: options.classify });
   const text = await readText(response.body, options.signal);
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new UpstreamError('invalid_response', 'the model listing is not JSON');
-  }
+  const json = upstreamJson(text, 'the model listing');
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw new UpstreamError('invalid_response', `unexpected model listing (${parsed.error.issues[0]?.path.join('.') ?? ''})`);
   return parsed.data;
+}
+
+/**
+ * The models of a cursor-paged listing, up to MAX_LISTING_PAGES pages: `page` fetches one (the first
+ * with no cursor) and says its models and the cursor of the next; a page naming none, or the cursor
+ * just followed, is the last (one that repeats itself cannot be followed).
+ */
+export async function followPages(
+  page: (cursor: string | undefined) => Promise<{ models: ListedModel[]; next: string | null | undefined }>,
+): Promise<ListedModel[]> {
+  const models: ListedModel[] = [];
+  let cursor: string | undefined;
+  for (let n = 0; n < MAX_LISTING_PAGES; n++) {
+    const { models: more, next } = await page(cursor);
+    models.push(...more);
+    if (!next || next === cursor) break;
+    cursor = next;
+  }
+  return models;
 }
 
 /** `base` with query parameters added (values encoded; undefined ones left out). */

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { CallContext, Timings } from './types';
 import { readText, type UpstreamResponse } from './http';
-import { UpstreamError } from './upstream-error';
+import { UpstreamError, upstreamJson } from './upstream-error';
 
 /**
  * A native Decisions host's reply read whole and checked against its family's schema; a body
@@ -15,12 +15,7 @@ export async function readNativeReply<T>(
   unwrap: (json: unknown) => unknown = (j) => j,
 ): Promise<{ reply: T; timings: Timings }> {
   const text = await readText(response.body, ctx.signal);
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new UpstreamError('invalid_response', 'the reply is not JSON');
-  }
+  const json = upstreamJson(text, 'the reply');
   const parsed = schema.safeParse(unwrap(json));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -62,6 +62,15 @@ export function upstreamMessage(text: string): string {
  * Turns an HTTP failure into its UpstreamError, given the body and the error the status alone
  * gives; each provider folder's errors.ts has one, passed to UpstreamHttp in the call's options.
  */
+/** An upstream body as JSON; an invalid response saying `what` is not JSON when it is not. */
+export function upstreamJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new UpstreamError('invalid_response', `${what} is not JSON`);
+  }
+}
+
 export type ErrorClassifier = (status: number, body: string, fallback: UpstreamError) => UpstreamError;
 
 /** Request-level names of what an endpoint can refuse, whatever a provider calls them. */

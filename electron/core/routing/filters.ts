@@ -34,6 +34,17 @@ export function hardFilters(prefs: ProviderPreferences | undefined, account: Acc
   return [...policyFilters(prefs, account), ...priceFilters(prefs, needs), ...capabilityFilters(prefs, needs)];
 }
 
+/** Keeps the endpoints whose data policy says `wanted` of `field`; a policy not known, or saying otherwise, is each its own reason. */
+function dataPolicyFilter(name: string, field: 'zdr' | 'collects_data', wanted: boolean, unknown: string, otherwise: string): Filter {
+  return {
+    name,
+    test: (c) => {
+      const said = c.endpoint.provider.data_policy[field];
+      return said === wanted ? null : said === null ? unknown : otherwise;
+    },
+  };
+}
+
 /** Who may answer: the caller's and the account's provider lists, data policies and quantizations. */
 function policyFilters(prefs: ProviderPreferences | undefined, account: AccountRouting): Filter[] {
   const filters: Filter[] = [];
@@ -45,26 +56,10 @@ function policyFilters(prefs: ProviderPreferences | undefined, account: AccountR
   const ignore = [...(prefs?.ignore ?? []), ...account.ignore];
   if (ignore.length > 0) filters.push({ name: 'ignore', test: (c) => (anyMatch(c.endpoint, ignore) ? 'ignored (provider.ignore or account-wide)' : null) });
   if (prefs?.zdr === true || account.zdr) {
-    filters.push({
-      name: 'zdr',
-      test: (c) =>
-        c.endpoint.provider.data_policy.zdr === true
-          ? null
-          : c.endpoint.provider.data_policy.zdr === null
-            ? 'zero data retention not known'
-            : 'retains prompts (not ZDR)',
-    });
+    filters.push(dataPolicyFilter('zdr', 'zdr', true, 'zero data retention not known', 'retains prompts (not ZDR)'));
   }
   if (prefs?.data_collection === 'deny') {
-    filters.push({
-      name: 'data_collection',
-      test: (c) =>
-        c.endpoint.provider.data_policy.collects_data === false
-          ? null
-          : c.endpoint.provider.data_policy.collects_data === null
-            ? 'data collection policy not known'
-            : 'may collect user data',
-    });
+    filters.push(dataPolicyFilter('data_collection', 'collects_data', false, 'data collection policy not known', 'may collect user data'));
   }
   const quantizations = prefs?.quantizations ?? null;
   if (quantizations && quantizations.length > 0) {

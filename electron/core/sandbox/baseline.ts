@@ -71,18 +71,6 @@ export function labelProbabilities(stateText: string, question: string): Labelle
   return null;
 }
 
-/** A small seeded generator (mulberry32) so a sandbox run can be replayed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Log-normal sample around a median. */
 export function logNormal(random: () => number, median: number, sigma: number): number {
   const u = Math.max(1e-12, random());

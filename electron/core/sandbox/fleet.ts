@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CatalogContribution, CatalogModel, CatalogProvider } from '../catalog/types';
-import { logNormal, seededRandom } from './baseline';
+import { logNormal } from './baseline';
+import { seededRandom } from '../../../shared/metrics/resample';
 import { behaviourOf, scaledPrice } from './behaviours';
 import { SANDBOX_MODELS, SANDBOX_PROFILES, type SandboxProfile } from './profiles';
 import { gatewayDecide, openAiDecide, systemOneDecide, type HostReply, type Locate } from './native-decisions';

@@ -107,6 +107,36 @@ const SHARP = 'sandbox/sharp-large';
 const MINI = 'sandbox/cheap-mini';
 const SKEWED = 'sandbox/skewed-small';
 
+/** A simulated decision host: the sandbox decider behind one wire family, on the hosts' shared timing and prices. */
+function decisionHost(
+  slug: string,
+  name: string,
+  wireFormat: SandboxProfile['wireFormat'],
+  latencyMedianMs: number,
+  limits: Pick<SandboxProfile, 'rateLimitRate' | 'retryAfterSeconds' | 'zdr'>,
+  promptPrice: string,
+  cacheReadPrice: string,
+): SandboxProfile {
+  return {
+    slug,
+    name,
+    wireFormat,
+    latencyMedianMs,
+    latencySigma: 0.2,
+    tokensPerSecond: 0,
+    failureRate: 0.01,
+    rateLimitRate: limits.rateLimitRate,
+    retryAfterSeconds: limits.retryAfterSeconds,
+    zdr: limits.zdr,
+    collectsData: false,
+    quantization: null,
+    promptPrice,
+    completionPrice: '0',
+    cacheReadPrice,
+    models: ['sandbox/decider'],
+  };
+}
+
 export const SANDBOX_PROFILES: readonly SandboxProfile[] = [
   {
     slug: 'sandbox-swift',
@@ -181,58 +211,7 @@ export const SANDBOX_PROFILES: readonly SandboxProfile[] = [
     models: ['sandbox/baseline-text', SKEWED],
   },
   // Decision hosts, one per wire family: another gateway's alpha route (boxes too), System One, OpenAI Decisions.
-  {
-    slug: 'sandbox-oracle',
-    name: 'Oracle (simulated)',
-    wireFormat: 'decisions',
-    latencyMedianMs: 250,
-    latencySigma: 0.2,
-    tokensPerSecond: 0,
-    failureRate: 0.01,
-    rateLimitRate: 0,
-    retryAfterSeconds: 1,
-    zdr: true,
-    collectsData: false,
-    quantization: null,
-    promptPrice: '0.0000002',
-    completionPrice: '0',
-    cacheReadPrice: '0.00000005',
-    models: ['sandbox/decider'],
-  },
-  {
-    slug: 'sandbox-verity',
-    name: 'Verity (simulated)',
-    wireFormat: 'systemone',
-    latencyMedianMs: 90,
-    latencySigma: 0.2,
-    tokensPerSecond: 0,
-    failureRate: 0.01,
-    rateLimitRate: 0,
-    retryAfterSeconds: 1,
-    zdr: true,
-    collectsData: false,
-    quantization: null,
-    promptPrice: '0.00000005',
-    completionPrice: '0',
-    cacheReadPrice: '0.00000005',
-    models: ['sandbox/decider'],
-  },
-  {
-    slug: 'sandbox-arbiter',
-    name: 'Arbiter (simulated)',
-    wireFormat: 'openai-decisions',
-    latencyMedianMs: 160,
-    latencySigma: 0.2,
-    tokensPerSecond: 0,
-    failureRate: 0.01,
-    rateLimitRate: 0.01,
-    retryAfterSeconds: 2,
-    zdr: false,
-    collectsData: false,
-    quantization: null,
-    promptPrice: '0.0000001',
-    completionPrice: '0',
-    cacheReadPrice: '0',
-    models: ['sandbox/decider'],
-  },
+  decisionHost('sandbox-oracle', 'Oracle (simulated)', 'decisions', 250, { rateLimitRate: 0, retryAfterSeconds: 1, zdr: true }, '0.0000002', '0.00000005'),
+  decisionHost('sandbox-verity', 'Verity (simulated)', 'systemone', 90, { rateLimitRate: 0, retryAfterSeconds: 1, zdr: true }, '0.00000005', '0.00000005'),
+  decisionHost('sandbox-arbiter', 'Arbiter (simulated)', 'openai-decisions', 160, { rateLimitRate: 0.01, retryAfterSeconds: 2, zdr: false }, '0.0000001', '0'),
 ];

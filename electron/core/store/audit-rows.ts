@@ -1,4 +1,5 @@
 import type { AuditActor, AuditEntry } from '../../../shared/schemas/audit';
+import type { StoredSession } from './ports';
 
 /** An audit entry as both backends keep it: the actor and target in columns, the details as JSON text. */
 export interface AuditRow {
@@ -46,3 +47,6 @@ export const auditValues = (entry: AuditEntry): (string | null)[] => {
   const row = auditRowOf(entry);
   return [row.id, row.at, row.actor_kind, row.actor_key_id, row.actor_key_name, row.action, row.target_kind, row.target_id, row.target_name, row.details];
 };
+
+/** A session's values in the order of `INSERT INTO ui_sessions (token_hash, key_id, created_at, expires_at)`. */
+export const sessionValues = (s: StoredSession): [Buffer, string, string, string] => [s.tokenHash, s.keyId, s.created_at, s.expires_at];

@@ -2,7 +2,7 @@
  * What the evaluations' stores on both backends share: runs and results as rows, and back. Both keep
  * JSON as text; SQLite keeps `ok` as 0 or 1, Postgres as a boolean.
  */
-import type { CopiedEvalResult, NewEvalFailure, NewEvalResult, StoredEvalResult, StoredEvalRun } from './ports';
+import type { CopiedEvalResult, NewEvalFailure, NewEvalResult, StoredCalibration, StoredEvalResult, StoredEvalRun } from './ports';
 
 export interface RunRow {
   id: string;
@@ -22,21 +22,13 @@ export interface RunRow {
   estimate: string | null;
 }
 
-export interface ResultRow {
-  variant: number;
-  position: number;
+/** A stored result with its JSON fields as text and `ok` as the backend keeps it. */
+export interface ResultRow extends Omit<StoredEvalResult, 'ok' | 'answers' | 'raw_answers' | 'methods' | 'attempts'> {
   ok: number | boolean;
   answers: string;
   raw_answers: string | null;
   methods: string | null;
   attempts: string | null;
-  provider: string | null;
-  input_tokens: number;
-  output_tokens: number;
-  cost: number | null;
-  latency_ms: number;
-  error: string | null;
-  answered_at: string | null;
 }
 
 export const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
@@ -153,4 +145,13 @@ export const copiedValues = <Flag>(runId: string, r: CopiedEvalResult, flag: (va
   r.error,
   r.tries,
   flag(r.retryable),
+];
+
+/** A calibration's values in the order of `INSERT INTO calibrations (set_key, model, question, temperature, created_at)`. */
+export const calibrationValues = (c: StoredCalibration): [string, string, string, number, string] => [
+  c.set_key,
+  c.model,
+  c.question,
+  c.temperature,
+  c.created_at,
 ];

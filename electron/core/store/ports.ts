@@ -11,7 +11,7 @@ import type { StoredQuestionSet, QuestionSetStorage } from '../question-sets/sto
 import type { StoredCascadePreset, CascadePresetStorage } from '../cascade-presets/storage';
 import type { StoredRun, RunFilter, RunStorage, LogPlace, LegacySpendStorage } from '../runs/storage';
 import type { StoredDataset, StoredItem, StoredExpectedGroup, DatasetStorage } from '../datasets/storage';
-import type { StoredBoxItem, StoredVerdict, StoredVerdictEnd, BoxStorage } from '../boxes/storage';
+import type { StoredBoxItem, StoredVerdict, StoredVerdictEnd, BoxStorage, VerdictChange } from '../boxes/storage';
 import type { AuditFilter, AuditStorage } from '../audit/storage';
 import type { StoredSession, SessionStorage } from '../audit/session-storage';
 import type { CaptureStorage, NewCapture, StoredCapture, StoredCaptureRule } from '../captures/storage';
@@ -59,6 +59,7 @@ export type {
   StoredVerdict,
   StoredVerdictEnd,
   BoxStorage,
+  VerdictChange,
   AuditFilter,
   AuditStorage,
   StoredSession,
@@ -74,8 +75,8 @@ export type {
   StoredHumanReview,
 };
 export type { EvalRunStorage, StoredEvalRun } from '../evaluations/runs/storage';
-export type { CopiedEvalResult, EvalCounts, EvalResultStorage, StoredEvalResult } from '../evaluations/results/storage';
-export type { EvalBudgetAnswer, EvalRunPace, EvalWork, EvalWorkStorage, NewEvalFailure, NewEvalResult } from '../evaluations/sending/storage';
+export type { CopiedEvalResult, EvalCounts, EvalResultStorage, NewestAnswer, StoredEvalResult } from '../evaluations/results/storage';
+export type { EvalBudgetAnswer, EvalRunPace, EvalWork, EvalWorkStorage, NewEvalFailure, NewEvalResult, StoppedStatus } from '../evaluations/sending/storage';
 export type { CalibrationStorage, StoredCalibration } from '../evaluations/calibration/storage';
 
 /** An endpoint cooled by one instance, told to the others: until when (ms since the epoch), and why. */

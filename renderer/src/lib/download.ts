@@ -8,10 +8,11 @@ export function download(name: string, text: string, type = 'application/json'):
   setTimeout(() => URL.revokeObjectURL(url), 1_000);
 }
 
-export const fileName = (name: string, extension: string): string =>
-  `${
-    name
-      .trim()
-      .replace(/[^\w.-]+/g, '-')
-      .replace(/^-+|-+$/g, '') || 'verdict'
-  }.${extension}`;
+/** A name made safe for a file name (runs of other characters as one dash, none at either end), or `fallback` when nothing is left. */
+export const safeStem = (name: string, fallback: string): string =>
+  name
+    .trim()
+    .replace(/[^\w.-]+/g, '-')
+    .replace(/^-+|-+$/g, '') || fallback;
+
+export const fileName = (name: string, extension: string): string => `${safeStem(name, 'verdict')}.${extension}`;

@@ -34,15 +34,11 @@ export class OperationError extends Error {
 
 export const CLIENT_HEADER = 'x-verdict-client';
 
-async function overHttp(name: OperationName, input: unknown): Promise<unknown> {
+/** One request to the server, its body read as JSON: 503 when the server cannot be reached, the answer's status when its body is not JSON. */
+async function fetchJson(path: string, init: RequestInit): Promise<unknown> {
   let response: Response;
   try {
-    response = await fetch(httpOperationPath(name), {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/json', [CLIENT_HEADER]: 'renderer' },
-      body: JSON.stringify(input ?? {}),
-    });
+    response = await fetch(path, init);
   } catch {
     throw new OperationError({ code: 503, message: 'Cannot reach the Verdict server. Is it still running?' });
   }
@@ -51,6 +47,15 @@ async function overHttp(name: OperationName, input: unknown): Promise<unknown> {
   } catch {
     throw new OperationError({ code: response.status, message: `The server answered ${response.status} without a readable body` });
   }
+}
+
+async function overHttp(name: OperationName, input: unknown): Promise<unknown> {
+  return fetchJson(httpOperationPath(name), {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json', [CLIENT_HEADER]: 'renderer' },
+    body: JSON.stringify(input ?? {}),
+  });
 }
 
 export const transportKind = (): 'ipc' | 'http' => (typeof window !== 'undefined' && window.verdict ? 'ipc' : 'http');
@@ -71,23 +76,12 @@ export async function call<N extends OperationName>(name: N, input: OperationInp
  */
 export async function uploadDataset(description: DatasetUpload, file: File): Promise<OperationOutput<'datasets.import'>> {
   if (window.verdictFiles) return resultOf('datasets.import', await window.verdictFiles.importDataset(description, file));
-  let response: Response;
-  try {
-    response = await fetch(DATASET_UPLOAD_PATH, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/octet-stream', [CLIENT_HEADER]: 'renderer' },
-      body: new Blob([`${JSON.stringify(description)}\n`, file]),
-    });
-  } catch {
-    throw new OperationError({ code: 503, message: 'Cannot reach the Verdict server. Is it still running?' });
-  }
-  let raw: unknown;
-  try {
-    raw = await response.json();
-  } catch {
-    throw new OperationError({ code: response.status, message: `The server answered ${response.status} without a readable body` });
-  }
+  const raw = await fetchJson(DATASET_UPLOAD_PATH, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/octet-stream', [CLIENT_HEADER]: 'renderer' },
+    body: new Blob([`${JSON.stringify(description)}\n`, file]),
+  });
   return resultOf('datasets.import', raw);
 }
 
@@ -103,23 +97,12 @@ function resultOf<N extends OperationName>(name: N, raw: unknown): OperationOutp
 
 /** One request to the session path (browser mode): the Result's data, or the envelope's error thrown. */
 async function sessionRequest(method: 'GET' | 'POST' | 'DELETE', body?: unknown): Promise<unknown> {
-  let response: Response;
-  try {
-    response = await fetch(UI_SESSION_PATH, {
-      method,
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/json', [CLIENT_HEADER]: 'renderer' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-  } catch {
-    throw new OperationError({ code: 503, message: 'Cannot reach the Verdict server. Is it still running?' });
-  }
-  let raw: unknown;
-  try {
-    raw = await response.json();
-  } catch {
-    throw new OperationError({ code: response.status, message: `The server answered ${response.status} without a readable body` });
-  }
+  const raw = await fetchJson(UI_SESSION_PATH, {
+    method,
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json', [CLIENT_HEADER]: 'renderer' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   const failure = FailureSchema.safeParse(raw);
   if (failure.success) throw new OperationError(failure.data.error);
   return (raw as { data?: unknown }).data;

@@ -1,5 +1,14 @@
 /** The read side's storage: the results of evaluation runs, as the sender stored them. */
 
+/** A model's newest answer to one item of a dataset, and the run and variant it came from. */
+export interface NewestAnswer {
+  position: number;
+  run_id: string;
+  variant: number;
+  at: string;
+  answers: Record<string, unknown>;
+}
+
 /** One item's result for one variant of a run. */
 export interface StoredEvalResult {
   variant: number;
@@ -56,11 +65,7 @@ export interface EvalResultStorage {
    * The newest answer of a model (by variantKey) to each item of a dataset over every run of it,
    * one position only when given.
    */
-  newestAnswers(
-    datasetId: string,
-    modelKey: string,
-    position?: number,
-  ): Promise<{ position: number; run_id: string; variant: number; at: string; answers: Record<string, unknown> }[]>;
+  newestAnswers(datasetId: string, modelKey: string, position?: number): Promise<NewestAnswer[]>;
   /** Per model (the variant's model, unlabelled), answered results with their tokens summed. */
   answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number; cost: number; priced: number }[]>;
   /** Every result of a run as stored (copies between stores), by position then variant. */

@@ -5,6 +5,9 @@
 import type { StoredEvalRun } from '../runs/storage';
 import type { StoredEvalResult } from '../results/storage';
 
+/** The statuses a running run stops with (done is reached by draining, not by a stop). */
+export type StoppedStatus = Exclude<StoredEvalRun['status'], 'running' | 'done'>;
+
 /** What a new result carries besides the stored fields: who answered it, and how long the item's content is. */
 export interface NewEvalResult extends Omit<StoredEvalResult, 'ok' | 'answered_at'> {
   /** the variant's name as variantKey() forms it, for looking answers up by model across runs */
@@ -102,7 +105,7 @@ export interface EvalWorkStorage {
    */
   finishIfDrained(runId: string, finishedAt: string, now: number): Promise<boolean>;
   /** Sets a running run's status (budget, paused, cancelled, failed); true only for the call that changed it from running. */
-  stopRun(runId: string, status: Exclude<StoredEvalRun['status'], 'running' | 'done'>, message: string | null, finishedAt: string | null): Promise<boolean>;
+  stopRun(runId: string, status: StoppedStatus, message: string | null, finishedAt: string | null): Promise<boolean>;
   /** No request of the run before `notBefore` (ms since the epoch), for every instance: the later of it and any earlier wait. */
   waitUntil(runId: string, notBefore: number): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_LISTING_PAGES, listingPage, withQuery, type ListedModel, type ModelLister } from '../listing';
+import { followPages, listingPage, withQuery, type ModelLister } from '../listing';
 import { classifyAnthropicError } from './errors';
 import { anthropicHeaders } from './request';
 
@@ -13,20 +13,15 @@ const AnthropicList = z.object({
 const PAGE_SIZE = 1000;
 
 /** `GET /v1/models`, following `has_more` with `after_id` set to the page's `last_id`, up to MAX_LISTING_PAGES pages. */
-export const listAnthropicModels: ModelLister = async (baseUrl, apiKey, http, signal) => {
-  const models: ListedModel[] = [];
-  let after: string | undefined;
-  for (let page = 0; page < MAX_LISTING_PAGES; page++) {
+export const listAnthropicModels: ModelLister = (baseUrl, apiKey, http, signal) =>
+  followPages(async (after) => {
     const body = await listingPage(withQuery(`${baseUrl}/models`, { limit: PAGE_SIZE, after_id: after }), AnthropicList, {
       http,
       headers: anthropicHeaders(apiKey),
       signal,
       classify: classifyAnthropicError,
     });
-    for (const m of body.data) models.push({ id: m.id, name: m.display_name, created: m.created_at ? Math.floor(Date.parse(m.created_at) / 1000) : undefined });
+    const models = body.data.map((m) => ({ id: m.id, name: m.display_name, created: m.created_at ? Math.floor(Date.parse(m.created_at) / 1000) : undefined }));
     // A page that says "more" but names no last id (or repeats it) cannot be followed.
-    if (!body.has_more || !body.last_id || body.last_id === after) break;
-    after = body.last_id;
-  }
-  return models;
-};
+    return { models, next: body.has_more ? body.last_id : null };
+  });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_LISTING_PAGES, listingPage, withQuery, type ListedModel, type ModelLister } from '../listing';
+import { followPages, listingPage, withQuery, type ModelLister } from '../listing';
 import { classifyGeminiError } from './errors';
 import { geminiHeaders } from './request';
 
@@ -23,22 +23,16 @@ const GeminiList = z.object({
 const PAGE_SIZE = 1000;
 
 /** `GET /v1beta/models`, following `nextPageToken` with `pageToken`, up to MAX_LISTING_PAGES pages; only models that generate content. */
-export const listGeminiModels: ModelLister = async (baseUrl, apiKey, http, signal) => {
-  const models: ListedModel[] = [];
-  let token: string | undefined;
-  for (let page = 0; page < MAX_LISTING_PAGES; page++) {
+export const listGeminiModels: ModelLister = (baseUrl, apiKey, http, signal) =>
+  followPages(async (token) => {
     const body = await listingPage(withQuery(`${baseUrl}/models`, { pageSize: PAGE_SIZE, pageToken: token }), GeminiList, {
       http,
       headers: geminiHeaders(apiKey),
       signal,
       classify: classifyGeminiError,
     });
-    for (const m of body.models) {
-      if (!(m.supportedGenerationMethods ?? ['generateContent']).includes('generateContent')) continue;
-      models.push({ id: m.name.replace(/^models\//, ''), name: m.displayName, contextLength: m.inputTokenLimit, maxOutput: m.outputTokenLimit });
-    }
-    if (!body.nextPageToken || body.nextPageToken === token) break;
-    token = body.nextPageToken;
-  }
-  return models;
-};
+    const models = body.models
+      .filter((m) => (m.supportedGenerationMethods ?? ['generateContent']).includes('generateContent'))
+      .map((m) => ({ id: m.name.replace(/^models\//, ''), name: m.displayName, contextLength: m.inputTokenLimit, maxOutput: m.outputTokenLimit }));
+    return { models, next: body.nextPageToken };
+  });

@@ -192,28 +192,22 @@ export function toOpenAiDecision(from: FromOpenAi, answered: AnsweredInSpec, con
     const answer = answered.answers[q.key];
     if (!answer) throw new GatewayError('bad_gateway', `questions.${q.key}: no answer came back for this question`);
     if (answer.type === 'noul') return { type: 'predicate', name: q.name, probability: answer.noul };
+    // The answer, its confidence (the host's, else the one measured from the probabilities) and its probabilities.
+    const measured = <const T extends object, P extends { probability: number }>(head: T, given: number | undefined, probabilities: P[]) => ({
+      ...head,
+      confidence: given ?? round(concentration(probabilities.map((x) => x.probability))),
+      probabilities,
+    });
     if (answer.type === 'choice') {
       const p = required(answer.probabilities, q);
       const chosen = q.values!.find((v) => v.key === answer.choice)!;
       const probabilities = q.values!.map((v) => ({ value: v.value, probability: p[v.key] ?? 0 }));
-      return {
-        type: 'choice',
-        name: q.name,
-        choice: chosen.value,
-        confidence: answer.confidence ?? round(concentration(probabilities.map((x) => x.probability))),
-        probabilities,
-      };
+      return measured({ type: 'choice', name: q.name, choice: chosen.value }, answer.confidence, probabilities);
     }
     if (answer.type === 'score') {
       const p = required(answer.probabilities, q);
       const probabilities = q.labels!.map((label, i) => ({ value: i, label, probability: p[String(i)] ?? 0 }));
-      return {
-        type: 'score',
-        name: q.name,
-        score: answer.score,
-        confidence: answer.confidence ?? round(concentration(probabilities.map((x) => x.probability))),
-        probabilities,
-      };
+      return measured({ type: 'score', name: q.name, score: answer.score }, answer.confidence, probabilities);
     }
     throw new GatewayError('internal', `questions.${q.key}: a box answer has no place in OpenAI's shape`);
   });

@@ -1,5 +1,5 @@
 import type { AuditEntry } from '../../../../shared/schemas/audit';
-import { AUDIT_COLUMNS, auditEntryOf, auditValues, type AuditRow } from '../audit-rows';
+import { AUDIT_COLUMNS, auditEntryOf, auditValues, sessionValues, type AuditRow } from '../audit-rows';
 import type { AuditFilter, AuditStorage, SessionStorage, StoredSession } from '../ports';
 import type { PgDatabase } from './database';
 
@@ -47,12 +47,7 @@ export class PgSessionStore implements SessionStorage {
   constructor(private readonly db: PgDatabase) {}
 
   async add(session: StoredSession): Promise<void> {
-    await this.db.query('INSERT INTO ui_sessions (token_hash, key_id, created_at, expires_at) VALUES ($1, $2, $3, $4)', [
-      session.tokenHash,
-      session.keyId,
-      session.created_at,
-      session.expires_at,
-    ]);
+    await this.db.query('INSERT INTO ui_sessions (token_hash, key_id, created_at, expires_at) VALUES ($1, $2, $3, $4)', sessionValues(session));
   }
 
   async get(tokenHash: Buffer): Promise<StoredSession | undefined> {

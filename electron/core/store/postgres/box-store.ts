@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { BoxStorage, StoredBoxItem, StoredVerdict, StoredVerdictEnd } from '../ports';
+import type { BoxStorage, StoredBoxItem, StoredVerdict, StoredVerdictEnd, VerdictChange } from '../ports';
 import type { PgDatabase } from './database';
 import { ITEM_COLUMNS, itemValues, toItem, type ItemRow } from '../box-rows';
 
@@ -73,12 +73,7 @@ export class PgBoxStore implements BoxStorage {
     );
   }
 
-  async changeVerdicts(
-    datasetId: string,
-    itemId: string,
-    model: string,
-    change: (mine: StoredVerdict[], unknownModel: StoredVerdict[]) => { rows: StoredVerdict[]; ended: StoredVerdict[]; at: string },
-  ): Promise<void> {
+  async changeVerdicts(datasetId: string, itemId: string, model: string, change: VerdictChange): Promise<void> {
     await this.db.transaction(async (client) => {
       // One change of an item's verdicts of a model at a time, across processes (SQLite's write lock does the same),
       // so that none is computed from rows another one is replacing.

@@ -1,5 +1,6 @@
 import type { CalibrationStorage, StoredCalibration } from '../ports';
 import type { PgDatabase } from './database';
+import { calibrationValues } from '../eval-rows';
 
 /** Saved calibrations (`calibrations`) in Postgres. */
 export class PgCalibrationStore implements CalibrationStorage {
@@ -9,7 +10,7 @@ export class PgCalibrationStore implements CalibrationStorage {
     await this.db.query(
       `INSERT INTO calibrations (set_key, model, question, temperature, created_at) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (set_key, model, question) DO UPDATE SET temperature = excluded.temperature, created_at = excluded.created_at`,
-      [c.set_key, c.model, c.question, c.temperature, c.created_at],
+      calibrationValues(c),
     );
   }
 

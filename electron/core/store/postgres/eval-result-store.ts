@@ -1,4 +1,4 @@
-import type { CopiedEvalResult, EvalCounts, EvalResultStorage, StoredEvalResult } from '../ports';
+import type { CopiedEvalResult, EvalCounts, EvalResultStorage, NewestAnswer, StoredEvalResult } from '../ports';
 import type { PgChangeToken } from './change-token';
 import type { PgDatabase } from './database';
 import { copiedValues, RESULT, toResult, type ResultRow } from '../eval-rows';
@@ -65,11 +65,7 @@ export class PgEvalResultStore implements EvalResultStorage {
     );
   }
 
-  async newestAnswers(
-    datasetId: string,
-    modelKey: string,
-    position?: number,
-  ): Promise<{ position: number; run_id: string; variant: number; at: string; answers: Record<string, unknown> }[]> {
+  async newestAnswers(datasetId: string, modelKey: string, position?: number): Promise<NewestAnswer[]> {
     const rows = await this.db.query<{ position: number; run_id: string; variant: number; at: string; answers: string }>(
       `SELECT DISTINCT ON (res.position) res.position, res.run_id, res.variant, res.answered_at AS at, res.answers
        FROM eval_results res JOIN eval_runs r ON r.id = res.run_id

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { EvalBudgetAnswer, EvalRunPace, EvalWork, EvalWorkStorage, NewEvalFailure, NewEvalResult, StoredEvalRun } from '../ports';
+import type { EvalBudgetAnswer, EvalRunPace, EvalWork, EvalWorkStorage, NewEvalFailure, NewEvalResult, StoppedStatus } from '../ports';
 import type { PgChangeToken } from './change-token';
 import { TickBatch, type PgDatabase } from './database';
 import { answerValues, failureValues } from '../eval-rows';
@@ -40,6 +40,13 @@ const byResult = (a: Write, b: Write): number => {
 };
 
 /** What the sender writes in Postgres: results (`eval_results`, one turn's in one transaction), a run's lease and status (`eval_runs`), and claims (`eval_claims`). */
+const LEASE =
+  'UPDATE eval_runs SET lease_owner = $1, lease_until = $2 WHERE id = $3 AND (lease_owner IS NULL OR lease_owner = $1 OR lease_until < $4) RETURNING id';
+const FINISH_DRAINED = `UPDATE eval_runs SET status = 'done', message = NULL, finished_at = $2, not_before = NULL
+       WHERE id = $1 AND status = 'running' AND spread AND (lease_owner IS NULL OR lease_until < $3)
+         AND NOT EXISTS (SELECT 1 FROM eval_claims WHERE run_id = $1) RETURNING id`;
+const STOP = "UPDATE eval_runs SET status = $2, message = $3, finished_at = $4, not_before = NULL WHERE id = $1 AND status = 'running' RETURNING id";
+
 export class PgEvalWorkStore implements EvalWorkStorage {
   private readonly writes: TickBatch<Write>;
 
@@ -68,11 +75,12 @@ export class PgEvalWorkStore implements EvalWorkStorage {
   }
 
   async leaseRun(id: string, owner: string, now: number, until: number): Promise<boolean> {
-    const rows = await this.db.query(
-      'UPDATE eval_runs SET lease_owner = $1, lease_until = $2 WHERE id = $3 AND (lease_owner IS NULL OR lease_owner = $1 OR lease_until < $4) RETURNING id',
-      [owner, until, id, now],
-    );
-    return rows.length > 0;
+    return this.changed(LEASE, [owner, until, id, now]);
+  }
+
+  /** Whether the statement changed a row (the call that did, among racing ones). */
+  private async changed(sql: string, params: unknown[]): Promise<boolean> {
+    return (await this.db.query(sql, params)).length > 0;
   }
 
   async releaseRun(id: string, owner: string): Promise<void> {
@@ -192,26 +200,11 @@ export class PgEvalWorkStore implements EvalWorkStorage {
   }
 
   async finishIfDrained(runId: string, finishedAt: string, now: number): Promise<boolean> {
-    const rows = await this.db.query(
-      `UPDATE eval_runs SET status = 'done', message = NULL, finished_at = $2, not_before = NULL
-       WHERE id = $1 AND status = 'running' AND spread AND (lease_owner IS NULL OR lease_until < $3)
-         AND NOT EXISTS (SELECT 1 FROM eval_claims WHERE run_id = $1) RETURNING id`,
-      [runId, finishedAt, now],
-    );
-    return rows.length > 0;
+    return this.changed(FINISH_DRAINED, [runId, finishedAt, now]);
   }
 
-  async stopRun(
-    runId: string,
-    status: Exclude<StoredEvalRun['status'], 'running' | 'done'>,
-    message: string | null,
-    finishedAt: string | null,
-  ): Promise<boolean> {
-    const rows = await this.db.query(
-      "UPDATE eval_runs SET status = $2, message = $3, finished_at = $4, not_before = NULL WHERE id = $1 AND status = 'running' RETURNING id",
-      [runId, status, message, finishedAt],
-    );
-    return rows.length > 0;
+  async stopRun(runId: string, status: StoppedStatus, message: string | null, finishedAt: string | null): Promise<boolean> {
+    return this.changed(STOP, [runId, status, message, finishedAt]);
   }
 
   async waitUntil(runId: string, notBefore: number): Promise<void> {

@@ -1,4 +1,5 @@
 import type { QuestionSetStorage, StoredQuestionSet } from '../ports';
+import { questionSetValues } from '../question-set-rows';
 import type { PgDatabase } from './database';
 
 // pg returns each column as the port's set has it (json parsed, boolean as boolean).
@@ -18,15 +19,7 @@ export class PgQuestionSetStore implements QuestionSetStorage {
   }
 
   async add(s: StoredQuestionSet): Promise<void> {
-    await this.db.query(`INSERT INTO question_sets (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
-      s.id,
-      s.name,
-      JSON.stringify(s.request),
-      s.created_at,
-      s.updated_at,
-      s.deleted_at,
-      s.sample,
-    ]);
+    await this.db.query(`INSERT INTO question_sets (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [...questionSetValues(s), s.sample]);
   }
 
   async update(id: string, change: { name: string; request: unknown; updated_at: string }): Promise<void> {

@@ -2,14 +2,10 @@ import type { SettingsStorage } from '../ports';
 import { PgChangeToken } from './change-token';
 import type { PgDatabase } from './database';
 import { CHANNELS } from './migrations';
+import { PgWatchedStore } from './watched-store';
 
 /** The settings domain's table in Postgres (values as jsonb). */
-export class PgSettingsStore implements SettingsStorage {
-  private constructor(
-    private readonly db: PgDatabase,
-    private readonly token: PgChangeToken,
-  ) {}
-
+export class PgSettingsStore extends PgWatchedStore implements SettingsStorage {
   static async open(db: PgDatabase): Promise<PgSettingsStore> {
     return new PgSettingsStore(db, await PgChangeToken.on(db, CHANNELS.settings));
   }
@@ -28,9 +24,5 @@ export class PgSettingsStore implements SettingsStorage {
       [entries.map(([key]) => key), entries.map(([, value]) => JSON.stringify(value))],
     );
     this.token.moved();
-  }
-
-  changeToken(): number {
-    return this.token.read();
   }
 }

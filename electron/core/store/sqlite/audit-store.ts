@@ -1,5 +1,5 @@
 import type { AuditEntry } from '../../../../shared/schemas/audit';
-import { AUDIT_COLUMNS, auditEntryOf, auditValues, type AuditRow } from '../audit-rows';
+import { AUDIT_COLUMNS, auditEntryOf, auditValues, sessionValues, type AuditRow } from '../audit-rows';
 import type { AuditFilter, AuditStorage, SessionStorage, StoredSession } from '../ports';
 import type { Store } from './database';
 
@@ -46,12 +46,7 @@ export class SqliteSessionStore implements SessionStorage {
   constructor(private readonly store: Store) {}
 
   async add(session: StoredSession): Promise<void> {
-    this.store.run('INSERT INTO ui_sessions (token_hash, key_id, created_at, expires_at) VALUES (?, ?, ?, ?)', [
-      session.tokenHash,
-      session.keyId,
-      session.created_at,
-      session.expires_at,
-    ]);
+    this.store.run('INSERT INTO ui_sessions (token_hash, key_id, created_at, expires_at) VALUES (?, ?, ?, ?)', sessionValues(session));
   }
 
   async get(tokenHash: Buffer): Promise<StoredSession | undefined> {

@@ -1,4 +1,4 @@
-import type { BoxStorage, StoredBoxItem, StoredVerdict, StoredVerdictEnd } from '../ports';
+import type { BoxStorage, StoredBoxItem, StoredVerdict, StoredVerdictEnd, VerdictChange } from '../ports';
 import type { Store } from './database';
 import { ITEM_COLUMNS, itemValues, toItem, type ItemRow } from '../box-rows';
 
@@ -56,12 +56,7 @@ export class SqliteBoxStore implements BoxStorage {
     );
   }
 
-  async changeVerdicts(
-    datasetId: string,
-    itemId: string,
-    model: string,
-    change: (mine: StoredVerdict[], unknownModel: StoredVerdict[]) => { rows: StoredVerdict[]; ended: StoredVerdict[]; at: string },
-  ): Promise<void> {
+  async changeVerdicts(datasetId: string, itemId: string, model: string, change: VerdictChange): Promise<void> {
     this.store.transaction(() => {
       const read = (m: string) =>
         this.store.all<StoredVerdict>(`${VERDICT} WHERE dataset_id = ? AND item_id = ? AND model = ? ORDER BY question`, [datasetId, itemId, m]);

@@ -1,18 +1,13 @@
 import type { CalibrationStorage, StoredCalibration } from '../ports';
 import type { Store } from './database';
+import { calibrationValues } from '../eval-rows';
 
 /** Saved calibrations (`calibrations`) in the SQLite file. */
 export class SqliteCalibrationStore implements CalibrationStorage {
   constructor(private readonly store: Store) {}
 
   async saveCalibration(c: StoredCalibration): Promise<void> {
-    this.store.run('INSERT OR REPLACE INTO calibrations (set_key, model, question, temperature, created_at) VALUES (?, ?, ?, ?, ?)', [
-      c.set_key,
-      c.model,
-      c.question,
-      c.temperature,
-      c.created_at,
-    ]);
+    this.store.run('INSERT OR REPLACE INTO calibrations (set_key, model, question, temperature, created_at) VALUES (?, ?, ?, ?, ?)', calibrationValues(c));
   }
 
   async calibrations(of?: { set_key: string; model: string }): Promise<StoredCalibration[]> {

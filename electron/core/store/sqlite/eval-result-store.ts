@@ -1,5 +1,5 @@
 import { variantKeys } from '../../../../shared/evaluations/variant-keys';
-import type { CopiedEvalResult, EvalCounts, EvalResultStorage, StoredEvalResult, StoredEvalRun } from '../ports';
+import type { CopiedEvalResult, EvalCounts, EvalResultStorage, NewestAnswer, StoredEvalResult, StoredEvalRun } from '../ports';
 import type { Store } from './database';
 import { copiedValues, RESULT, toResult, type ResultRow } from '../eval-rows';
 
@@ -79,11 +79,7 @@ export class SqliteEvalResultStore implements EvalResultStorage {
     );
   }
 
-  async newestAnswers(
-    datasetId: string,
-    modelKey: string,
-    position?: number,
-  ): Promise<{ position: number; run_id: string; variant: number; at: string; answers: Record<string, unknown> }[]> {
+  async newestAnswers(datasetId: string, modelKey: string, position?: number): Promise<NewestAnswer[]> {
     // SQLite takes the other columns from the row with the MAX (a documented bare-column rule).
     return this.store
       .all<{ position: number; run_id: string; variant: number; at: string; answers: string }>(

@@ -1,5 +1,5 @@
-import type { EvalBudgetAnswer, EvalRunPace, EvalWork, EvalWorkStorage, NewEvalFailure, NewEvalResult, StoredEvalRun } from '../ports';
-import type { Store } from './database';
+import type { EvalBudgetAnswer, EvalRunPace, EvalWork, EvalWorkStorage, NewEvalFailure, NewEvalResult, StoppedStatus, StoredEvalRun } from '../ports';
+import type { Params, Store } from './database';
 import { answerValues, failureValues } from '../eval-rows';
 
 /**
@@ -12,6 +12,12 @@ const AFTER_FAILURE = `ON CONFLICT (run_id, variant, position) DO UPDATE SET ok 
   latency_ms = excluded.latency_ms, model_key = excluded.model_key, content_chars = excluded.content_chars, answered_at = excluded.answered_at,`;
 
 /** What the sender writes in the SQLite file: results (`eval_results`), a run's lease and status (`eval_runs`), and claims (`eval_claims`). */
+const LEASE = 'UPDATE eval_runs SET lease_owner = ?, lease_until = ? WHERE id = ? AND (lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)';
+const FINISH_DRAINED = `UPDATE eval_runs SET status = 'done', message = NULL, finished_at = ?, not_before = NULL
+         WHERE id = ? AND status = 'running' AND spread = 1 AND (lease_owner IS NULL OR lease_until < ?)
+           AND NOT EXISTS (SELECT 1 FROM eval_claims WHERE run_id = ?)`;
+const STOP = "UPDATE eval_runs SET status = ?, message = ?, finished_at = ?, not_before = NULL WHERE id = ? AND status = 'running'";
+
 export class SqliteEvalWorkStore implements EvalWorkStorage {
   constructor(private readonly store: Store) {}
 
@@ -39,15 +45,12 @@ export class SqliteEvalWorkStore implements EvalWorkStorage {
   }
 
   async leaseRun(id: string, owner: string, now: number, until: number): Promise<boolean> {
-    return (
-      this.store.run('UPDATE eval_runs SET lease_owner = ?, lease_until = ? WHERE id = ? AND (lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)', [
-        owner,
-        until,
-        id,
-        owner,
-        now,
-      ]).changes > 0
-    );
+    return this.changed(LEASE, [owner, until, id, owner, now]);
+  }
+
+  /** Whether the statement changed a row (the call that did, among racing ones). */
+  private changed(sql: string, params: Params): boolean {
+    return this.store.run(sql, params).changes > 0;
   }
 
   async releaseRun(id: string, owner: string): Promise<void> {
@@ -132,30 +135,11 @@ export class SqliteEvalWorkStore implements EvalWorkStorage {
   }
 
   async finishIfDrained(runId: string, finishedAt: string, now: number): Promise<boolean> {
-    return (
-      this.store.run(
-        `UPDATE eval_runs SET status = 'done', message = NULL, finished_at = ?, not_before = NULL
-         WHERE id = ? AND status = 'running' AND spread = 1 AND (lease_owner IS NULL OR lease_until < ?)
-           AND NOT EXISTS (SELECT 1 FROM eval_claims WHERE run_id = ?)`,
-        [finishedAt, runId, now, runId],
-      ).changes > 0
-    );
+    return this.changed(FINISH_DRAINED, [finishedAt, runId, now, runId]);
   }
 
-  async stopRun(
-    runId: string,
-    status: Exclude<StoredEvalRun['status'], 'running' | 'done'>,
-    message: string | null,
-    finishedAt: string | null,
-  ): Promise<boolean> {
-    return (
-      this.store.run("UPDATE eval_runs SET status = ?, message = ?, finished_at = ?, not_before = NULL WHERE id = ? AND status = 'running'", [
-        status,
-        message,
-        finishedAt,
-        runId,
-      ]).changes > 0
-    );
+  async stopRun(runId: string, status: StoppedStatus, message: string | null, finishedAt: string | null): Promise<boolean> {
+    return this.changed(STOP, [status, message, finishedAt, runId]);
   }
 
   async waitUntil(runId: string, notBefore: number): Promise<void> {

@@ -1,20 +1,10 @@
-import type { ApiKeyKind } from '../../../../shared/schemas/inspector';
 import type { ApiKeyRecord, KeyRequest, KeyStorage } from '../ports';
 import { SqliteChangeToken } from './change-token';
 import type { Store } from './database';
 
-interface ApiKeyRow {
-  id: string;
-  name: string;
-  kind: ApiKeyKind;
+/** A key as SQLite reads it back: the hash as bytes rather than a Buffer. */
+interface ApiKeyRow extends Omit<ApiKeyRecord, 'hash'> {
   hash: Uint8Array;
-  label: string;
-  created_at: string;
-  revoked_at: string | null;
-  last_used_at: string | null;
-  credit_limit: number | null;
-  rate_limit_rpm: number | null;
-  spent: number;
 }
 
 const COLUMNS = 'id, name, kind, hash, label, created_at, revoked_at, last_used_at, credit_limit, rate_limit_rpm, spent';

@@ -1,4 +1,5 @@
 import type { QuestionSetStorage, StoredQuestionSet } from '../ports';
+import { questionSetValues } from '../question-set-rows';
 import type { Store } from './database';
 
 interface Row {
@@ -36,12 +37,7 @@ export class SqliteQuestionSetStore implements QuestionSetStorage {
 
   async add(s: StoredQuestionSet): Promise<void> {
     this.store.run('INSERT INTO question_sets (id, name, request, created_at, updated_at, deleted_at, sample) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-      s.id,
-      s.name,
-      JSON.stringify(s.request),
-      s.created_at,
-      s.updated_at,
-      s.deleted_at,
+      ...questionSetValues(s),
       s.sample ? 1 : 0,
     ]);
   }

@@ -1,6 +1,7 @@
 import type { RefusalStorage, StoredRefusal } from '../ports';
 import { SqliteChangeToken } from './change-token';
 import type { Store } from './database';
+import { ALL_REFUSALS, refusalValues, toRefusal, type RefusalRow } from '../refusal-rows';
 
 /** The learned-capabilities domain's table (`endpoint_refusals`) in the SQLite file. */
 export class SqliteRefusalStore implements RefusalStorage {
@@ -11,20 +12,11 @@ export class SqliteRefusalStore implements RefusalStorage {
   }
 
   async all(): Promise<StoredRefusal[]> {
-    return this.store
-      .all<{ endpoint_id: string; parameter: string; message: string; learned_at: string }>(
-        'SELECT endpoint_id, parameter, message, learned_at FROM endpoint_refusals ORDER BY endpoint_id, parameter',
-      )
-      .map((r) => ({ endpointId: r.endpoint_id, parameter: r.parameter, message: r.message, learned_at: r.learned_at }));
+    return this.store.all<RefusalRow>(ALL_REFUSALS).map(toRefusal);
   }
 
   async put(r: StoredRefusal): Promise<void> {
-    this.store.run('INSERT OR REPLACE INTO endpoint_refusals (endpoint_id, parameter, message, learned_at) VALUES (?, ?, ?, ?)', [
-      r.endpointId,
-      r.parameter,
-      r.message,
-      r.learned_at,
-    ]);
+    this.store.run('INSERT OR REPLACE INTO endpoint_refusals (endpoint_id, parameter, message, learned_at) VALUES (?, ?, ?, ?)', refusalValues(r));
     this.token.moved();
   }
 

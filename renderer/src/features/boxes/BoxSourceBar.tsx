@@ -1,5 +1,6 @@
 import type { BoxSource } from './api';
 import { DatasetPicker } from './DatasetPicker';
+import { ProgressBar } from '../../ui/ProgressBar';
 
 /** Which images are under review, and adding images or a folder (into this dataset, or as a new one). */
 export function BoxSourceBar({
@@ -27,17 +28,9 @@ export function BoxSourceBar({
         <input type="file" multiple {...({ webkitdirectory: '' } as object)} onChange={(e) => e.target.files && onFiles(e.target.files, true)} />
       </label>
       {adding ? (
-        <span
-          role="progressbar"
-          aria-label="Images added"
-          aria-valuemin={0}
-          aria-valuemax={adding.total}
-          aria-valuenow={adding.done}
-          aria-valuetext={`${adding.done} of ${adding.total}`}
-          className="muted small"
-        >
+        <ProgressBar label="Images added" done={adding.done} total={adding.total} valueText={`${adding.done} of ${adding.total}`} className="muted small">
           Adding images: {adding.done} of {adding.total}
-        </span>
+        </ProgressBar>
       ) : (
         <span className="muted small" title="Datasets of images imported in Evaluations open here too.">
           {source?.kind === 'dataset' ? 'Images added go into this dataset; a folder makes a new one.' : 'Images added make a dataset.'}

@@ -5,6 +5,7 @@ import { costLines } from '../evaluations';
 import { formatUsd } from '../../../../shared/money/format-usd';
 import type { BoxQuestion } from './review';
 import { useDatasetRun } from './use-dataset-run';
+import { ProgressBar } from '../../ui/ProgressBar';
 
 interface Props {
   datasetId: string;
@@ -36,18 +37,9 @@ const resumable = (run: EvalRun) =>
 function RunProgress({ run }: { run: EvalRun }) {
   const text = `${run.status === 'running' ? 'Running' : run.status}: ${run.done} of ${run.total} done${run.failed > 0 ? ` · ${run.failed} failed` : ''} · ${formatUsd(run.spent_usd)} spent`;
   return (
-    <span
-      role="progressbar"
-      aria-label="Items done"
-      aria-valuemin={0}
-      aria-valuemax={run.total}
-      aria-valuenow={run.done}
-      aria-valuetext={text}
-      className="small"
-      data-testid="box-run-progress"
-    >
+    <ProgressBar label="Items done" done={run.done} total={run.total} valueText={text} className="small" testId="box-run-progress">
       {text}
-    </span>
+    </ProgressBar>
   );
 }
 

@@ -57,37 +57,46 @@ function ModelSelect({ models }: { models: RunModels }) {
   );
 }
 
+/** One end of the IoU range: a number from 0 to 1, or none when left empty. */
+function IouEnd({
+  id,
+  label,
+  placeholder,
+  value,
+  onValue,
+}: {
+  id: string;
+  label: string;
+  placeholder: string;
+  value: number | null | undefined;
+  onValue: (v: number | null) => void;
+}) {
+  return (
+    <>
+      <label className="visually-hidden" htmlFor={id}>
+        {label}
+      </label>
+      <input
+        id={id}
+        type="number"
+        min={0}
+        max={1}
+        step={0.05}
+        placeholder={placeholder}
+        value={value ?? ''}
+        onChange={(e) => onValue(numberOrNull(e.target.value))}
+      />
+    </>
+  );
+}
+
 /** The IoU range, each end optional. */
 function IouRange({ filter, onFilter }: Pick<Props, 'filter' | 'onFilter'>) {
   return (
     <span className="toolbar">
-      <label className="visually-hidden" htmlFor="queue-min-iou">
-        IoU at least
-      </label>
-      <input
-        id="queue-min-iou"
-        type="number"
-        min={0}
-        max={1}
-        step={0.05}
-        placeholder="0"
-        value={filter.minIou ?? ''}
-        onChange={(e) => onFilter({ ...filter, minIou: numberOrNull(e.target.value) })}
-      />
+      <IouEnd id="queue-min-iou" label="IoU at least" placeholder="0" value={filter.minIou} onValue={(minIou) => onFilter({ ...filter, minIou })} />
       to
-      <label className="visually-hidden" htmlFor="queue-max-iou">
-        IoU at most
-      </label>
-      <input
-        id="queue-max-iou"
-        type="number"
-        min={0}
-        max={1}
-        step={0.05}
-        placeholder="1"
-        value={filter.maxIou ?? ''}
-        onChange={(e) => onFilter({ ...filter, maxIou: numberOrNull(e.target.value) })}
-      />
+      <IouEnd id="queue-max-iou" label="IoU at most" placeholder="1" value={filter.maxIou} onValue={(maxIou) => onFilter({ ...filter, maxIou })} />
     </span>
   );
 }

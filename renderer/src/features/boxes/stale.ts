@@ -1,35 +1,21 @@
 import type { BoxItem } from '../../../../shared/schemas/inspector';
 
+/** Why a verdict is stale, as the queue says it: in words, and short enough for a queue row (the difference first). */
+const STALE_WORDS: Record<NonNullable<BoxItem['stale_reason']>, { label: string; short: string }> = {
+  rerun_unchanged: { label: 're-run since verdict (answer unchanged)', short: 're-run: answer unchanged' },
+  rerun_changed: { label: 're-run since verdict (answer changed)', short: 're-run: answer changed' },
+  truth_changed: { label: 'truth edited since verdict', short: 'truth edited since' },
+  answers_differ: { label: 'verdict on other answers', short: 'verdict on other answers' },
+};
+
 /** Short words for a stale verdict, as the queue shows them. */
 export function staleLabel(reason: BoxItem['stale_reason']): string {
-  switch (reason) {
-    case 'rerun_unchanged':
-      return 're-run since verdict (answer unchanged)';
-    case 'rerun_changed':
-      return 're-run since verdict (answer changed)';
-    case 'truth_changed':
-      return 'truth edited since verdict';
-    case 'answers_differ':
-      return 'verdict on other answers';
-    default:
-      return 'stale';
-  }
+  return (reason && STALE_WORDS[reason]?.label) ?? 'stale';
 }
 
 /** The same, short enough for a queue row, the difference first. */
 export function staleShort(reason: BoxItem['stale_reason']): string {
-  switch (reason) {
-    case 'rerun_unchanged':
-      return 're-run: answer unchanged';
-    case 'rerun_changed':
-      return 're-run: answer changed';
-    case 'truth_changed':
-      return 'truth edited since';
-    case 'answers_differ':
-      return 'verdict on other answers';
-    default:
-      return 'stale';
-  }
+  return (reason && STALE_WORDS[reason]?.short) ?? 'stale';
 }
 
 /**

@@ -5,6 +5,7 @@ import { fromBoxCsvRows, toBoxCsv } from '../../../../shared/box-formats/csv';
 import { fromLabelStudio, toLabelStudio } from '../../../../shared/box-formats/label-studio';
 import { BoxFormatError, baseName, stem, type BoxImage, type LabelledBox } from '../../../../shared/box-formats/types';
 import { fromYolo, toYolo } from '../../../../shared/box-formats/yolo';
+import { safeStem } from '../../lib/download';
 
 export type ExportFormat = 'coco' | 'label-studio' | 'yolo' | 'csv';
 
@@ -35,13 +36,7 @@ export function exportFiles(format: ExportFormat, images: readonly BoxImage[], b
 }
 
 /** Export files' names: the dataset's name, made safe for a file name, and the day ("shelf-2026-11-27"). */
-export const exportBase = (name: string, day: Date): string =>
-  `${
-    name
-      .trim()
-      .replace(/[^\w.-]+/g, '-')
-      .replace(/^-+|-+$/g, '') || 'boxes'
-  }-${day.toISOString().slice(0, 10)}`;
+export const exportBase = (name: string, day: Date): string => `${safeStem(name, 'boxes')}-${day.toISOString().slice(0, 10)}`;
 
 /** Offers a file for download (binary or text). */
 export function save(file: ExportFile): void {

@@ -93,6 +93,10 @@ export function statusText(r: Row): { text: string; title: string } {
   return { text: 'healthy', title: `At least 90% of the last 5 minutes' attempts succeeded` };
 }
 
+/** A median and 90th percentile as "p50 / p90", each formatted without its unit (said in the column's label). */
+const p50p90 = (stats: { p50: number; p90: number } | null | undefined, format: (n: number) => string, unit: string): string =>
+  stats ? `${format(stats.p50).replace(unit, '')} / ${format(stats.p90).replace(unit, '')}` : UNKNOWN;
+
 const tp = (title: string): Column => ({
   id: 'tp-p50',
   label: 'Tok/s p50 / p90',
@@ -100,10 +104,18 @@ const tp = (title: string): Column => ({
   numeric: true,
   descending: true,
   value: (r) => r.record.throughput_last_30m?.p50 ?? null,
-  render: (r) =>
-    r.record.throughput_last_30m
-      ? `${tokensPerSecond(r.record.throughput_last_30m.p50).replace(' tok/s', '')} / ${tokensPerSecond(r.record.throughput_last_30m.p90).replace(' tok/s', '')}`
-      : UNKNOWN,
+  render: (r) => p50p90(r.record.throughput_last_30m, tokensPerSecond, ' tok/s'),
+});
+
+/** A price per million tokens of one kind (prompt or completion), with where the price came from. */
+const priceColumn = (kind: 'prompt' | 'completion', label: string, field: 'prompt_price' | 'completion_price'): Column => ({
+  id: kind,
+  label,
+  title: `USD per million ${kind} tokens`,
+  numeric: true,
+  value: (r) => r.detail?.[field] ?? null,
+  render: (r) => perMillion(r.detail?.[field] ?? null),
+  cellTitle: priceSource,
 });
 
 const COLUMNS: Column[] = [
@@ -115,24 +127,8 @@ const COLUMNS: Column[] = [
     value: (r) => (r.detail?.zdr === true ? 1 : r.detail?.zdr === false ? 0 : null),
     render: (r) => (r.detail?.zdr === true ? 'yes' : r.detail?.zdr === false ? 'no' : 'unknown'),
   },
-  {
-    id: 'prompt',
-    label: 'In $/M',
-    title: 'USD per million prompt tokens',
-    numeric: true,
-    value: (r) => r.detail?.prompt_price ?? null,
-    render: (r) => perMillion(r.detail?.prompt_price ?? null),
-    cellTitle: priceSource,
-  },
-  {
-    id: 'completion',
-    label: 'Out $/M',
-    title: 'USD per million completion tokens',
-    numeric: true,
-    value: (r) => r.detail?.completion_price ?? null,
-    render: (r) => perMillion(r.detail?.completion_price ?? null),
-    cellTitle: priceSource,
-  },
+  priceColumn('prompt', 'In $/M', 'prompt_price'),
+  priceColumn('completion', 'Out $/M', 'completion_price'),
   { id: 'status', label: 'Status', value: (r) => -r.record.status, render: (r) => statusText(r).text, cellTitle: (r) => statusText(r).title },
   uptimeColumn({ id: 'up5m', label: 'Up 5m', minutes: 5, pick: (r) => r.record.uptime_last_5m, attempts: (r) => r.detail?.attempts_5m ?? null, shorter: null }),
   uptimeColumn({
@@ -157,10 +153,7 @@ const COLUMNS: Column[] = [
     title: 'Time to first token in seconds, last 30 minutes: the median, and the time 90% of requests beat (sorted by the median)',
     numeric: true,
     value: (r) => r.record.latency_last_30m?.p50 ?? null,
-    render: (r) =>
-      r.record.latency_last_30m
-        ? `${seconds(r.record.latency_last_30m.p50).replace(' s', '')} / ${seconds(r.record.latency_last_30m.p90).replace(' s', '')}`
-        : UNKNOWN,
+    render: (r) => p50p90(r.record.latency_last_30m, seconds, ' s'),
   },
   tp(
     'Output tokens per second after the first, last 30 minutes: the median, and the rate 90% of requests reach (sorted by the median; p75 and p99 in the chart below)',

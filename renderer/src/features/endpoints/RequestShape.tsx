@@ -1,6 +1,7 @@
 import type { EndpointDetail } from '../../../../shared/schemas/inspector';
 import { methodText } from '../../lib/answering';
 import { ScrollArea } from '../../ui/ScrollArea';
+import { ColumnHeads } from '../../ui/ColumnHeads';
 
 const UNKNOWN_SOURCE = 'unknown (no source gives it)';
 
@@ -14,15 +15,7 @@ export function RequestShape({ details }: { details: EndpointDetail[] }) {
   return (
     <ScrollArea label="How requests are built, scrolls sideways">
       <table className="table dense request-shapes" aria-label="How requests are built">
-        <thead>
-          <tr>
-            <th scope="col">Endpoint</th>
-            <th scope="col">Answers from</th>
-            <th scope="col">Request</th>
-            <th scope="col">Values from</th>
-            <th scope="col">Refused at run time</th>
-          </tr>
-        </thead>
+        <ColumnHeads names={['Endpoint', 'Answers from', 'Request', 'Values from', 'Refused at run time']} />
         <tbody>
           {details.map((d) => (
             <tr key={d.tag} data-tag={d.tag}>

@@ -2,6 +2,7 @@ import type { CascadeCurve, CascadePoint } from '../../../../shared/schemas/casc
 import { dominatedBy } from '../../../../shared/evaluations/cascade-pick';
 import { formatUsd } from '../../../../shared/money/format-usd';
 import { ScrollArea } from '../../ui/ScrollArea';
+import { ColumnHeads } from '../../ui/ColumnHeads';
 
 const percent = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}%`);
 const ms = (x: number | null) => (x === null ? '–' : `${x.toFixed(0)} ms`);
@@ -15,18 +16,7 @@ export function CascadeTable({ curve, points, picked }: { curve: CascadeCurve; p
   return (
     <ScrollArea label="Cascade at each threshold, scrolls" className="cascade-table">
       <table className="table small" aria-label="Cascade at each threshold">
-        <thead>
-          <tr>
-            <th scope="col">threshold</th>
-            <th scope="col">condition</th>
-            <th scope="col">{curve.metric}</th>
-            <th scope="col">cost per item</th>
-            <th scope="col">escalated</th>
-            <th scope="col">latency mean</th>
-            <th scope="col">p50</th>
-            <th scope="col">worth it?</th>
-          </tr>
-        </thead>
+        <ColumnHeads names={['threshold', 'condition', curve.metric, 'cost per item', 'escalated', 'latency mean', 'p50', 'worth it?']} />
         <tbody>
           {singles.map((s) => (
             <tr key={`${s.model}-alone`} className="muted">

@@ -11,6 +11,7 @@ import { METRIC_LABELS } from './MetricsTable';
 import { QuestionsAsked } from './QuestionsAsked';
 import { BreakableName } from '../../ui/BreakableName';
 import { ScrollArea } from '../../ui/ScrollArea';
+import { ColumnHeads } from '../../ui/ColumnHeads';
 
 const signed = (v: number | null) => (v === null ? '—' : `${v > 0 ? '+' : v < 0 ? '−' : '±'}${Math.abs(v).toFixed(3)}`);
 
@@ -58,18 +59,14 @@ function Deltas({ comparison }: { comparison: RunComparison }) {
   return (
     <ScrollArea label="Metric deltas against the baseline, scrolls">
       <table className="table small deltas" aria-label="Metric deltas against the baseline">
-        <thead>
-          <tr>
-            <th scope="col">Question</th>
-            <th scope="col">Metric</th>
-            {comparison.pairs.map((pair) => (
-              <th key={pair.model} scope="col" className="mono">
-                <BreakableName name={pair.model} />
-                {pair.baseline_model !== pair.model ? <span className="muted"> vs {pair.baseline_model}</span> : null}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <ColumnHeads names={['Question', 'Metric']}>
+          {comparison.pairs.map((pair) => (
+            <th key={pair.model} scope="col" className="mono">
+              <BreakableName name={pair.model} />
+              {pair.baseline_model !== pair.model ? <span className="muted"> vs {pair.baseline_model}</span> : null}
+            </th>
+          ))}
+        </ColumnHeads>
         <tbody>
           {rows.map((row, i) => (
             <tr key={`${row.question}-${row.metric}`}>
@@ -116,15 +113,7 @@ function Changed({ comparison }: { comparison: RunComparison }) {
       </p>
       <ScrollArea label="Changed answers, scrolls" className="table-scroll changed-list">
         <table className="table small" aria-label="Changed answers">
-          <thead>
-            <tr>
-              <th scope="col">Change</th>
-              <th scope="col">Item</th>
-              <th scope="col">Question</th>
-              <th scope="col">Expected</th>
-              <th scope="col">Baseline → this run</th>
-            </tr>
-          </thead>
+          <ColumnHeads names={['Change', 'Item', 'Question', 'Expected', 'Baseline → this run']} />
           <tbody>
             {comparison.changed.map((c) => (
               <tr key={`${c.position}-${c.question}-${c.model}`}>

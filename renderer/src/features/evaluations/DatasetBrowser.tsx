@@ -7,6 +7,7 @@ import { ErrorNotice } from '../../ui/components';
 import { setsQuery } from '../question-sets';
 import { datasetItemsQuery, evalKeys } from './api';
 import { VirtualRows } from './VirtualRows';
+import { SetSelect } from './SetSelect';
 
 const PAGE = 100;
 const ROW = 30;
@@ -39,13 +40,7 @@ function ExpectedEditor({ dataset, item, onDone }: { dataset: DatasetSummary; it
       }}
     >
       <input className="mono" value={text} onChange={(e) => setText(e.target.value)} aria-label={`Expected answers of ${item.id}`} />
-      <select value={setId} onChange={(e) => setSetId(e.target.value)} aria-label="Check against question set">
-        {(sets.data ?? []).map((s) => (
-          <option key={s.id} value={s.id}>
-            {s.name}
-          </option>
-        ))}
-      </select>
+      <SetSelect sets={sets.data} value={setId} onChange={setSetId} label="Check against question set" />
       <button type="submit">Save</button>
       <button type="button" className="secondary" onClick={onDone}>
         Cancel

@@ -14,6 +14,7 @@ import { templateCsv } from './dataset-template';
 import { SaveAsDataset } from './SaveAsDataset';
 import { once } from '../../lib/send-once';
 import { readDataUrl } from '../../lib/read-file';
+import { ColumnHeads } from '../../ui/ColumnHeads';
 
 /** The core's limit on a dataset's name. */
 const NAME_LIMIT = 200;
@@ -179,14 +180,7 @@ function ImportResult({ report, onTakeSuggestions }: { report: ImportReport; onT
       ) : null}
       {report.problems.length ? (
         <table className="table small" aria-label="Import problems">
-          <thead>
-            <tr>
-              <th>File</th>
-              <th>Row</th>
-              <th>Field</th>
-              <th>Problem</th>
-            </tr>
-          </thead>
+          <ColumnHeads names={['File', 'Row', 'Field', 'Problem']} scoped={false} />
           <tbody>
             {report.problems.map((p, i) => (
               <tr key={i}>

@@ -6,6 +6,7 @@ import { evalItemQuery } from './api';
 import { answerText, expectedLine, expectedText } from '../../lib/answer-text';
 import { choiceConfidence } from '../../lib/answer-detail';
 import type { OperationOutput } from '../../../../shared/contract/operations';
+import { ColumnHeads } from '../../ui/ColumnHeads';
 
 type ItemData = OperationOutput<'evals.item'>;
 type ItemResult = ItemData['results'][number];
@@ -96,13 +97,7 @@ export function ItemDetail({ runId, position, onClose }: { runId: string; positi
             Expected: <strong>{expectedLine(detail.data.item.expected as Record<string, unknown>)}</strong>
           </p>
           <table className="table small" aria-label="Answers of each model">
-            <thead>
-              <tr>
-                <th>Model</th>
-                <th>Answers</th>
-                <th>Method</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['Model', 'Answers', 'Method']} scoped={false} />
             <tbody>
               {detail.data.results.map((r) => (
                 <ResultRow key={r.variant} r={r} expected={detail.data.item.expected} />

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { EvalEstimate } from '../../../../shared/schemas/evaluation';
 import { formatUsd } from '../../../../shared/money/format-usd';
 
@@ -5,6 +6,20 @@ import { formatUsd } from '../../../../shared/money/format-usd';
 export function budgetShortfall(estimate: EvalEstimate | null, budget: number | null): EvalEstimate['per_variant'][number] | null {
   if (!estimate || budget === null || estimate.min_budget_usd === null || budget >= estimate.min_budget_usd) return null;
   return estimate.per_variant.reduce((a, b) => ((b.worst_request_usd ?? 0) > (a.worst_request_usd ?? 0) ? b : a));
+}
+
+const usdOrUnknown = (usd: number | null): string => (usd === null ? 'unknown' : formatUsd(usd));
+
+/** One figure of the estimate: its term and its value. */
+function Figure({ term, testId, children }: { term: string; testId: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd className="mono" data-testid={testId}>
+        {children}
+      </dd>
+    </div>
+  );
 }
 
 interface Props {
@@ -22,26 +37,17 @@ export function RunEstimate({ estimate, cascade, variantWord }: Props) {
     <>
       <div className="notice estimate" role="status" aria-label="Estimate">
         <dl className="estimate-figures">
-          <div>
-            <dt>Expected cost</dt>
-            <dd className="mono" data-testid="expected-cost">
-              {estimate.cost_usd === null ? 'unknown' : formatUsd(estimate.cost_usd)}
-            </dd>
-          </div>
+          <Figure term="Expected cost" testId="expected-cost">
+            {usdOrUnknown(estimate.cost_usd)}
+          </Figure>
           {estimate.cost_low_usd !== null && estimate.cost_high_usd !== null ? (
-            <div>
-              <dt>Likely</dt>
-              <dd className="mono" data-testid="likely-cost">
-                {formatUsd(estimate.cost_low_usd)} – {formatUsd(estimate.cost_high_usd)}
-              </dd>
-            </div>
+            <Figure term="Likely" testId="likely-cost">
+              {formatUsd(estimate.cost_low_usd)} – {formatUsd(estimate.cost_high_usd)}
+            </Figure>
           ) : null}
-          <div>
-            <dt>Worst case</dt>
-            <dd className="mono" data-testid="worst-case">
-              {estimate.worst_usd === null ? 'unknown' : formatUsd(estimate.worst_usd)}
-            </dd>
-          </div>
+          <Figure term="Worst case" testId="worst-case">
+            {usdOrUnknown(estimate.worst_usd)}
+          </Figure>
         </dl>
         <span>
           {estimate.calls.toLocaleString('en-US')} requests ({estimate.items} items × {estimate.per_variant.length}{' '}
@@ -61,7 +67,7 @@ export function RunEstimate({ estimate, cascade, variantWord }: Props) {
               // A cascade's expected cost is said with the share it sends on, below.
               const expected =
                 v.cost_usd !== null ? formatUsd(v.cost_usd) : cascade[i] ? 'unknown before the run (below)' : `unknown (${v.cost_note ?? 'not known'})`;
-              return `${v.variant} expected ${expected}, worst ${v.worst_usd === null ? 'unknown' : formatUsd(v.worst_usd)}`;
+              return `${v.variant} expected ${expected}, worst ${usdOrUnknown(v.worst_usd)}`;
             })
             .join(' · ')}
         </span>
@@ -71,7 +77,7 @@ export function RunEstimate({ estimate, cascade, variantWord }: Props) {
           {estimate.per_variant
             .map((v) => `${v.variant} ${v.worst_request_usd === null ? `unknown (${v.worst_request_note ?? 'not known'})` : formatUsd(v.worst_request_usd)}`)
             .join(' · ')}{' '}
-          · smallest budget that lets every {variantWord} send a request: {estimate.min_budget_usd === null ? 'unknown' : formatUsd(estimate.min_budget_usd)}
+          · smallest budget that lets every {variantWord} send a request: {usdOrUnknown(estimate.min_budget_usd)}
         </span>
       </div>
       {cascadeRows.length > 0 ? (
@@ -80,7 +86,7 @@ export function RunEstimate({ estimate, cascade, variantWord }: Props) {
             ? `The expected cost of ${cascadeRows.length === 1 ? 'a cascade' : 'the cascades'} is unknown before the run: how many items the condition sends on to the second model is known only once the first has answered this dataset's items (a run of the first model alone says). `
             : `${cascadeRows.map((v) => `${v.variant}: ${v.cost_usd === null ? `unknown (${v.cost_note ?? 'not known'})` : `expected ${formatUsd(v.cost_usd)}; ${v.cost_note ?? ''}`}`).join(' · ')}. `}
           {`Its worst case counts both stages for every item: `}
-          {cascadeRows.map((v) => `${v.variant} at most ${v.worst_usd === null ? 'unknown' : formatUsd(v.worst_usd)}`).join(' · ')}.
+          {cascadeRows.map((v) => `${v.variant} at most ${usdOrUnknown(v.worst_usd)}`).join(' · ')}.
         </p>
       ) : null}
     </>

@@ -5,6 +5,7 @@ import { clickOnce } from '../../lib/send-once';
 import { ErrorNotice } from '../../ui/components';
 import { setsQuery } from '../question-sets';
 import { evalKeys } from './api';
+import { SetSelect } from './SetSelect';
 
 /** "Save as dataset" from work already done: a set's past runs (answers become expected answers, to review) or the box reviews. */
 export function SaveAsDataset({ onSaved }: { onSaved: (id: string) => void }) {
@@ -37,13 +38,7 @@ export function SaveAsDataset({ onSaved }: { onSaved: (id: string) => void }) {
         A question set&apos;s finished runs: one item per run, its answers as the expected answers (review them before testing against them).
       </p>
       <div className="toolbar">
-        <select value={setId} onChange={(e) => setSetId(e.target.value)} aria-label="Question set whose runs to save">
-          {(sets.data ?? []).map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.name}
-            </option>
-          ))}
-        </select>
+        <SetSelect sets={sets.data} value={setId} onChange={setSetId} label="Question set whose runs to save" />
         <button type="button" className="secondary" onClick={clickOnce(held, () => fromRuns.mutateAsync())} disabled={fromRuns.isPending}>
           Save its runs as a dataset
         </button>

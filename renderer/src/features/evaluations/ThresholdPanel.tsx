@@ -5,6 +5,7 @@ import { resampleCount } from '../../../../shared/metrics/resample';
 import { atThreshold, DEFAULT_THRESHOLD, f1Interval, rateIntervals, rates, type CurvePoint } from '../../../../shared/metrics/binary';
 import { Chart, PALETTE } from '../../ui/Chart';
 import { intervalText, value3 } from './metric-format';
+import { ColumnHeads } from '../../ui/ColumnHeads';
 
 const TOOLTIP = { trigger: 'item', renderMode: 'richText' } as const;
 
@@ -140,16 +141,7 @@ function RatesRow({ model, c, f1: f1Text }: { model: string; c: CurvePoint; f1: 
 function RatesTable({ question, series, threshold, f1Text }: { question: string; series: Series; threshold: number; f1Text: (model: string) => string }) {
   return (
     <table className="table small" aria-label={`Yes/no metrics at the threshold: ${question}`}>
-      <thead>
-        <tr>
-          <th scope="col">Model</th>
-          <th scope="col">precision</th>
-          <th scope="col">recall</th>
-          <th scope="col">F1</th>
-          <th scope="col">accuracy</th>
-          <th scope="col">said yes</th>
-        </tr>
-      </thead>
+      <ColumnHeads names={['Model', 'precision', 'recall', 'F1', 'accuracy', 'said yes']} />
       <tbody>
         {series.map((s) => {
           const c = atThreshold(s.curve, threshold);

@@ -1,5 +1,5 @@
 import type { ModelSummary } from '../../../../shared/schemas/inspector';
-import { kindTag, modelKind } from '../../lib/answering';
+import { ModelCheck } from '../../ui/ModelCheck';
 
 /**
  * The other models to run the set on, as a list of checkboxes opened above the grid (a multiple
@@ -24,16 +24,9 @@ export function CompareModels({
       <fieldset className="compare-models-list">
         <legend className="visually-hidden">Also run on</legend>
         {others.map((m) => (
-          <label key={m.id} className="inline-check" title={modelKind(m)}>
-            <input
-              type="checkbox"
-              aria-label={m.id}
-              checked={compareWith.includes(m.id)}
-              onChange={(e) => onCompareWith(e.target.checked ? [...compareWith, m.id] : compareWith.filter((c) => c !== m.id))}
-            />
-            <span className="mono small">{m.id}</span> <span className={`model-kind model-kind-${m.answering}`}>{kindTag(m)}</span>
+          <ModelCheck key={m.id} model={m} chosen={compareWith} onChosen={onCompareWith}>
             {m.callable_endpoints === 0 ? <span className="small muted"> needs a provider key</span> : null}
-          </label>
+          </ModelCheck>
         ))}
       </fieldset>
     </details>

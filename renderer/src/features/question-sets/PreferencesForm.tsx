@@ -14,6 +14,12 @@ const numberOrUndefined = (s: string): number | undefined => (s.trim() === '' ||
 
 const PERCENTILES = ['p50', 'p75', 'p90', 'p99'] as const;
 
+/** The preferred cutoffs, each a number or one per percentile: latency first, then throughput. */
+const PREFERRED_CUTOFFS = [
+  { name: 'preferred_max_latency', label: 'Preferred max latency (seconds to first token)', step: 0.1 },
+  { name: 'preferred_min_throughput', label: 'Preferred min throughput (tokens/s)', step: 1 },
+] as const;
+
 /** p50…p99 cutoffs; only p50 set is written as a plain number, as the spec allows. */
 function Cutoffs({ label, help, value, step, onChange }: { label: string; help: string; value: unknown; step: number; onChange: (v: unknown) => void }) {
   const current: Record<string, number | undefined> =
@@ -222,20 +228,16 @@ export function PreferencesForm({ json, onChange }: { json: string; onChange: (j
       <DataCollectionField {...p} />
       <TriField {...p} name="require_parameters" label="Require parameters" help="Yes: only endpoints supporting every parameter the request needs." />
       <TriField {...p} name="enforce_distillable_text" label="Distillable text only" help="Yes: only models whose author allows distillation." />
-      <Cutoffs
-        label="Preferred max latency (seconds to first token)"
-        help="Endpoints slower at any given percentile are tried later, not excluded."
-        value={prefs['preferred_max_latency']}
-        step={0.1}
-        onChange={(v) => set('preferred_max_latency', v)}
-      />
-      <Cutoffs
-        label="Preferred min throughput (tokens/s)"
-        help="Endpoints slower at any given percentile are tried later, not excluded."
-        value={prefs['preferred_min_throughput']}
-        step={1}
-        onChange={(v) => set('preferred_min_throughput', v)}
-      />
+      {PREFERRED_CUTOFFS.map(({ name, label, step }) => (
+        <Cutoffs
+          key={name}
+          label={label}
+          help="Endpoints slower at any given percentile are tried later, not excluded."
+          value={prefs[name]}
+          step={step}
+          onChange={(v) => set(name, v)}
+        />
+      ))}
       <p className="field-help">Per-provider options (provider.options) are set in the JSON below.</p>
     </div>
   );

@@ -1,16 +1,10 @@
 import type { ValidationProblem } from '../../../../shared/contract/result';
-import type { CascadePreset } from '../../../../shared/schemas/cascade-preset';
-import type { ModelSummary } from '../../../../shared/schemas/inspector';
-import { problemsAt, type SetDraft } from './draft';
+import { problemsAt } from './draft';
 import { PreferencesPanel } from './PreferencesPanel';
 import { QuestionsPanel } from './QuestionsPanel';
-import { SetPanel } from './SetPanel';
+import { SetPanel, type DraftEditing } from './SetPanel';
 
-interface Props {
-  draft: SetDraft;
-  onChange: (patch: Partial<SetDraft>) => void;
-  models: ModelSummary[] | undefined;
-  presets: CascadePreset[] | undefined;
+interface Props extends DraftEditing {
   /** Every problem of the request the draft builds. */
   problems: ValidationProblem[];
   /** Whether the problems under a field (by its first path segment) are shown yet. */

@@ -34,11 +34,15 @@ function ModelEndpoints({ model, known }: { model: string; known: boolean }) {
   );
 }
 
-interface Props {
+/** The draft being edited, and what its fields offer: the models and the cascade presets (undefined while they load). */
+export interface DraftEditing {
   draft: SetDraft;
   onChange: (patch: Partial<SetDraft>) => void;
   models: ModelSummary[] | undefined;
   presets: CascadePreset[] | undefined;
+}
+
+interface Props extends DraftEditing {
   /** The problems shown under the model and under the content. */
   modelProblems: ValidationProblem[];
   stateProblems: ValidationProblem[];

@@ -7,11 +7,10 @@ import { setsQuery } from '../question-sets';
 import { datasetsQuery } from '../evaluations';
 import { useAddSamples, useRemoveSamples } from './api';
 
-/**
- * Offered while there is no question set and no dataset (a first start): a support-triage question
- * set with forty labelled tickets to rehearse on, marked as samples and removed with one click.
- */
-export function SampleOffer({ onAdded }: { onAdded?: (added: { set: string; dataset: string }) => void }) {
+type OnAdded = (added: { set: string; dataset: string }) => void;
+
+/** The sets and datasets (whether samples are there) and the adding of the samples, announced, then handed to `onAdded`. */
+function useSampleAdding(onAdded: OnAdded | undefined) {
   const sets = useQuery(setsQuery());
   const datasets = useQuery(datasetsQuery());
   const held = useRef(false);
@@ -19,6 +18,15 @@ export function SampleOffer({ onAdded }: { onAdded?: (added: { set: string; data
     announce(`Added the sample question set “${added.set.name}” and the dataset “${added.dataset.name}”.`);
     onAdded?.({ set: added.set.id, dataset: added.dataset.id });
   });
+  return { sets, datasets, held, add };
+}
+
+/**
+ * Offered while there is no question set and no dataset (a first start): a support-triage question
+ * set with forty labelled tickets to rehearse on, marked as samples and removed with one click.
+ */
+export function SampleOffer({ onAdded }: { onAdded?: OnAdded }) {
+  const { sets, datasets, held, add } = useSampleAdding(onAdded);
   if (!sets.data || !datasets.data || sets.data.length > 0 || datasets.data.length > 0) return null;
   return (
     <div className="notice sample-offer" role="region" aria-label="Samples to try">
@@ -63,14 +71,8 @@ export function RemoveSamples() {
  * Adds the samples later, once the first-start offer is gone (a set or a dataset of one's own
  * exists): shown while the sample set or the sample dataset is missing.
  */
-export function AddSamples({ onAdded }: { onAdded?: (added: { set: string; dataset: string }) => void }) {
-  const sets = useQuery(setsQuery());
-  const datasets = useQuery(datasetsQuery());
-  const held = useRef(false);
-  const add = useAddSamples((added) => {
-    announce(`Added the sample question set “${added.set.name}” and the dataset “${added.dataset.name}”.`);
-    onAdded?.({ set: added.set.id, dataset: added.dataset.id });
-  });
+export function AddSamples({ onAdded }: { onAdded?: OnAdded }) {
+  const { sets, datasets, held, add } = useSampleAdding(onAdded);
   if (!sets.data || !datasets.data) return null;
   const first = sets.data.length === 0 && datasets.data.length === 0;
   const complete = sets.data.some((s) => s.sample) && datasets.data.some((d) => d.sample);

@@ -4,6 +4,7 @@ import type { ApiKeyInfo, ApiKeyKind } from '../../../../shared/schemas/inspecto
 import { EmptyState, ErrorNotice, Loading, Panel } from '../../ui/components';
 import { apiKeysQuery, useCreateApiKey, useRevokeApiKey } from './api';
 import { formatUsd } from '../../../../shared/money/format-usd';
+import { ColumnHeads } from '../../ui/ColumnHeads';
 
 /** Keys callers use against this app's HTTP API. A new key's secret is shown once, right after creation. */
 export function ApiKeysPanel() {
@@ -90,18 +91,7 @@ export function ApiKeysPanel() {
 function ApiKeyTable({ keys, onRevoke }: { keys: ApiKeyInfo[]; onRevoke: (id: string) => void }) {
   return (
     <table className="table" aria-label="API server keys">
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Key</th>
-          <th scope="col">Kind</th>
-          <th scope="col">Created</th>
-          <th scope="col">Spent</th>
-          <th scope="col">Rate limit</th>
-          <th scope="col">Last used</th>
-          <th scope="col">State</th>
-        </tr>
-      </thead>
+      <ColumnHeads names={['Name', 'Key', 'Kind', 'Created', 'Spent', 'Rate limit', 'Last used', 'State']} />
       <tbody>
         {keys.map((k) => (
           <tr key={k.id}>

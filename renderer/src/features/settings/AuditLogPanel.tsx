@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { AuditActor, AuditEntry, AuditTargetKind } from '../../../../shared/schemas/audit';
 import { EmptyState, ErrorNotice, Loading, Panel } from '../../ui/components';
 import { auditQuery } from './api';
+import { ColumnHeads } from '../../ui/ColumnHeads';
 
 const PAGE = 25;
 
@@ -96,15 +97,7 @@ export function AuditLogPanel() {
       {page.data && page.data.entries.length > 0 ? (
         <>
           <table className="table" aria-label="Audit log">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">What</th>
-                <th scope="col">Target</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['When', 'Who', 'What', 'Target', 'Details']} />
             <tbody>
               {page.data.entries.map((e) => (
                 <tr key={e.id}>

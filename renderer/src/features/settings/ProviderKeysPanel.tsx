@@ -4,6 +4,7 @@ import type { ProviderSummary } from '../../../../shared/schemas/inspector';
 import { ErrorNotice, Loading, Panel } from '../../ui/components';
 import { providersQuery, useClearProviderKey, useDiscoverModels, useSetProviderKey } from './api';
 import { needsAccount, ProviderAccount, useAddressOf } from './ProviderAccount';
+import { ColumnHeads } from '../../ui/ColumnHeads';
 
 function KeyStatus({ provider }: { provider: ProviderSummary }) {
   if (!provider.needs_key) return <span className="badge">local, no key needed</span>;
@@ -136,13 +137,7 @@ export function ProviderKeysPanel({ secretStorage }: { secretStorage: { availabl
       {providers.error ? <ErrorNotice error={providers.error} title="Providers could not be loaded" /> : null}
       {providers.data ? (
         <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Provider</th>
-              <th scope="col">Key</th>
-              <th scope="col">Set or clear</th>
-            </tr>
-          </thead>
+          <ColumnHeads names={['Provider', 'Key', 'Set or clear']} />
           <tbody>
             {providers.data.map((p) => (
               <ProviderKeyRow key={p.slug} provider={p} />

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ErrorNotice, Panel, ScreenHeader } from '../../ui/components';
 import { ApiKeysPanel } from './ApiKeysPanel';
 import { AuditLogPanel } from './AuditLogPanel';
+import type { Settings } from '../../../../shared/schemas/inspector';
 import { appInfoQuery, transportKind, useSettings } from './api';
 import { ProviderKeysPanel } from './ProviderKeysPanel';
 import { RemoteGatewayPanel } from './RemoteGatewayPanel';
@@ -11,8 +12,41 @@ import { CatalogPanel } from './CatalogPanel';
 import { ShortcutsPanel } from './ShortcutsPanel';
 import { CapturesPanel } from '../captures';
 
+type Choice = 'sandbox' | 'image_urls' | 'theme';
+
+/** A setting's choices as one group of radio buttons named after the setting, each labelled by `text` (the mode itself by default). */
+function Segmented<K extends Choice>({
+  settings: { shown, change },
+  setting,
+  legend,
+  modes,
+  text = (mode) => mode,
+  title,
+}: {
+  settings: Pick<ReturnType<typeof useSettings>, 'shown' | 'change'>;
+  setting: K;
+  legend: string;
+  modes: readonly Settings[K][];
+  text?: (mode: Settings[K]) => string;
+  title?: (mode: Settings[K]) => string;
+}) {
+  return (
+    <fieldset className="segmented" disabled={!shown}>
+      <legend>{legend}</legend>
+      {modes.map((mode) => (
+        <label key={mode} title={title?.(mode)}>
+          <input type="radio" name={setting} value={mode} checked={shown?.[setting] === mode} onChange={() => change({ [setting]: mode })} />
+          {text(mode)}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+const NotSaved = ({ error }: { error: unknown }) => (error ? <ErrorNotice error={error} title="Setting not saved" /> : null);
+
 function GatewayPanel() {
-  const { shown, change, error } = useSettings();
+  const settings = useSettings();
   const info = useQuery(appInfoQuery());
   const labels = { auto: 'while no real provider is configured', on: 'always', off: 'never' } as const;
   return (
@@ -22,23 +56,22 @@ function GatewayPanel() {
         from a word-overlap baseline, never a model, and they are marked simulated everywhere.
         {info.data ? (info.data.sandbox_active ? ' They are on now.' : ' They are off now.') : ''}
       </p>
-      <fieldset className="segmented" disabled={!shown}>
-        <legend>Use them</legend>
-        {(['auto', 'on', 'off'] as const).map((mode) => (
-          <label key={mode} title={labels[mode]}>
-            <input type="radio" name="sandbox" value={mode} checked={shown?.sandbox === mode} onChange={() => change({ sandbox: mode })} />
-            {mode === 'auto' ? `auto (${labels.auto})` : mode}
-          </label>
-        ))}
-      </fieldset>
-      {error ? <ErrorNotice error={error} title="Setting not saved" /> : null}
+      <Segmented
+        settings={settings}
+        setting="sandbox"
+        legend="Use them"
+        modes={['auto', 'on', 'off']}
+        text={(mode) => (mode === 'auto' ? `auto (${labels.auto})` : mode)}
+        title={(mode) => labels[mode]}
+      />
+      <NotSaved error={settings.error} />
     </Panel>
   );
 }
 
 /** Whether an image named by an https URL in a Decisions request (OpenAI's input_image) is fetched here. */
 function ImageUrlsPanel() {
-  const { shown, change, error } = useSettings();
+  const settings = useSettings();
   const labels = { refuse: 'refuse (callers embed images as data URLs)', fetch: 'fetch them' } as const;
   return (
     <Panel title="Image URLs in requests">
@@ -46,34 +79,18 @@ function ImageUrlsPanel() {
         A Decisions request in OpenAI&apos;s shape may name an image by an https URL. By default it is refused and the caller embeds the image as a data URL.
         Fetched, it must be a public address (no loopback or private network), with no redirect, a PNG, JPEG, GIF or WebP of at most 10 MB.
       </p>
-      <fieldset className="segmented" disabled={!shown}>
-        <legend>Image URLs</legend>
-        {(['refuse', 'fetch'] as const).map((mode) => (
-          <label key={mode}>
-            <input type="radio" name="image_urls" value={mode} checked={shown?.image_urls === mode} onChange={() => change({ image_urls: mode })} />
-            {labels[mode]}
-          </label>
-        ))}
-      </fieldset>
-      {error ? <ErrorNotice error={error} title="Setting not saved" /> : null}
+      <Segmented settings={settings} setting="image_urls" legend="Image URLs" modes={['refuse', 'fetch']} text={(mode) => labels[mode]} />
+      <NotSaved error={settings.error} />
     </Panel>
   );
 }
 
 function AppearancePanel() {
-  const { shown, change, error } = useSettings();
+  const settings = useSettings();
   return (
     <Panel title="Appearance">
-      <fieldset className="segmented" disabled={!shown}>
-        <legend>Theme</legend>
-        {(['system', 'light', 'dark'] as const).map((theme) => (
-          <label key={theme}>
-            <input type="radio" name="theme" value={theme} checked={shown?.theme === theme} onChange={() => change({ theme })} />
-            {theme}
-          </label>
-        ))}
-      </fieldset>
-      {error ? <ErrorNotice error={error} title="Setting not saved" /> : null}
+      <Segmented settings={settings} setting="theme" legend="Theme" modes={['system', 'light', 'dark']} />
+      <NotSaved error={settings.error} />
     </Panel>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { clash, DEFAULT_SETTINGS, keyLabel, keysOf, parseKeys, SHORTCUTS, type Shortcut, type ShortcutSettings } from '../../lib/shortcuts';
 import { saveShortcutSettings, useShortcutSettings } from '../../lib/use-shortcuts';
 import { Panel } from '../../ui/components';
+import { ColumnHeads } from '../../ui/ColumnHeads';
 
 /** One shortcut's keys as typed: saved when they are keys no other shortcut has, else the problem beside the field. */
 function KeysField({ shortcut, settings }: { shortcut: Shortcut; settings: ShortcutSettings }) {
@@ -71,13 +72,7 @@ export function ShortcutsPanel() {
         choose the label of the next box (Boxes)
       </label>
       <table className="table small" aria-label="Single-key shortcuts">
-        <thead>
-          <tr>
-            <th scope="col">Does</th>
-            <th scope="col">Where</th>
-            <th scope="col">Keys</th>
-          </tr>
-        </thead>
+        <ColumnHeads names={['Does', 'Where', 'Keys']} />
         <tbody>
           {SHORTCUTS.map((s) => (
             <KeysField key={s.id} shortcut={s} settings={settings} />

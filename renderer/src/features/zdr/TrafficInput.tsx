@@ -3,6 +3,20 @@ import type { OperationOutput } from '../../../../shared/contract/operations';
 /** Tokens of one request as typed, for models without traffic here yet. */
 export type TypedTraffic = { input: string; output: string };
 
+/** The input or output tokens of the typed request. */
+function TokensInput({ which, typed, onTyped }: { which: keyof TypedTraffic; typed: TypedTraffic; onTyped: (typed: TypedTraffic) => void }) {
+  return (
+    <input
+      type="number"
+      min={0}
+      value={typed[which]}
+      onChange={(e) => onTyped({ ...typed, [which]: e.target.value })}
+      placeholder={which}
+      aria-label={`${which === 'input' ? 'Input' : 'Output'} tokens of a request`}
+    />
+  );
+}
+
 /** What costs are priced on: the traffic measured here, and the request typed for models without any. */
 export function TrafficInput({
   traffic,
@@ -21,23 +35,9 @@ export function TrafficInput({
         {traffic?.all ? ` ${traffic.all.requests.toLocaleString('en-US')} requests measured so far.` : ' No traffic measured yet.'} For a model without any,
         price a request of
       </span>
-      <input
-        type="number"
-        min={0}
-        value={typed.input}
-        onChange={(e) => onTyped({ ...typed, input: e.target.value })}
-        placeholder="input"
-        aria-label="Input tokens of a request"
-      />
+      <TokensInput which="input" typed={typed} onTyped={onTyped} />
       <span>input and</span>
-      <input
-        type="number"
-        min={0}
-        value={typed.output}
-        onChange={(e) => onTyped({ ...typed, output: e.target.value })}
-        placeholder="output"
-        aria-label="Output tokens of a request"
-      />
+      <TokensInput which="output" typed={typed} onTyped={onTyped} />
       <span>output tokens.</span>
     </div>
   );
