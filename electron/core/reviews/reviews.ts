@@ -6,6 +6,7 @@
  * otherwise).
  */
 import { createHash } from 'node:crypto';
+import { actorLabel } from '../../../shared/audit/actor-label';
 import type { AuditActor } from '../../../shared/schemas/audit';
 import type { Expected } from '../../../shared/schemas/evaluation';
 import type { Question } from '../../../shared/schemas/question';
@@ -36,20 +37,7 @@ export interface ReviewDeps {
 }
 
 /** Who answered, as the review keeps it: a management key by its name and id, else where the change came from. */
-export function reviewerOf(actor: AuditActor): string {
-  switch (actor.kind) {
-    case 'management_key':
-      return `${actor.key_name} (${actor.key_id})`;
-    case 'desktop':
-      return 'desktop app';
-    case 'command_line':
-      return 'command line';
-    case 'ui_token':
-      return 'printed link';
-    case 'system':
-      return 'Verdict';
-  }
-}
+export const reviewerOf = (actor: AuditActor): string => (actor.kind === 'management_key' ? `${actor.key_name} (${actor.key_id})` : actorLabel(actor));
 
 export class Reviews {
   constructor(

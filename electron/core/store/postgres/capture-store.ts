@@ -9,9 +9,8 @@ import {
   type CaptureRuleRow,
   type CapturedRow,
 } from '../capture-rows';
-import { PgChangeToken } from './change-token';
+import { itemTokens } from './change-token';
 import type { PgDatabase } from './database';
-import { CHANNELS } from './migrations';
 
 const placeholders = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `$${i + from}`).join(', ');
 
@@ -19,16 +18,12 @@ const placeholders = (n: number, from = 1) => Array.from({ length: n }, (_, i) =
 export class PgCaptureStore implements CaptureStorage {
   private constructor(
     private readonly db: PgDatabase,
-    /** Dataset items' tokens: captures add and delete items, which this process's readers must see at once. */
-    private readonly tokens: readonly PgChangeToken[],
+    /** Captures add and delete items, which this process's readers must see at once. */
+    private readonly items: { moved(): void },
   ) {}
 
   static async open(db: PgDatabase): Promise<PgCaptureStore> {
-    return new PgCaptureStore(db, await Promise.all([PgChangeToken.on(db, CHANNELS.items), PgChangeToken.on(db, CHANNELS.results)]));
-  }
-
-  private moved(): void {
-    for (const token of this.tokens) token.moved();
+    return new PgCaptureStore(db, await itemTokens(db));
   }
 
   async list(): Promise<(StoredCaptureRule & { dataset_name: string })[]> {
@@ -53,7 +48,7 @@ export class PgCaptureStore implements CaptureStorage {
 
   async append(ruleId: string, day: string, captures: readonly NewCapture[]): Promise<number> {
     const kept = await this.appendRows(ruleId, day, captures);
-    if (kept > 0) this.moved();
+    if (kept > 0) this.items.moved();
     return kept;
   }
 
@@ -112,7 +107,7 @@ export class PgCaptureStore implements CaptureStorage {
 
   async expire(ruleId: string, before: string): Promise<number> {
     const removed = await this.expireRows(ruleId, before);
-    if (removed > 0) this.moved();
+    if (removed > 0) this.items.moved();
     return removed;
   }
 

@@ -1,4 +1,5 @@
 import type { PgDatabase } from './database';
+import { CHANNELS } from './migrations';
 
 const tokens = new WeakMap<PgDatabase, Map<string, Promise<PgChangeToken>>>();
 
@@ -32,4 +33,14 @@ export class PgChangeToken {
   read(): number {
     return this.token;
   }
+}
+
+/**
+ * The tokens a write to dataset items moves (the items' and the evaluations' results'), as one: a
+ * store that adds, changes or deletes items outside the datasets' own store (captures, reviews) moves
+ * them at once for this process's readers; other processes hear the notice.
+ */
+export async function itemTokens(db: PgDatabase): Promise<{ moved(): void }> {
+  const tokens = await Promise.all([PgChangeToken.on(db, CHANNELS.items), PgChangeToken.on(db, CHANNELS.results)]);
+  return { moved: () => tokens.forEach((t) => t.moved()) };
 }

@@ -1,8 +1,7 @@
 import type { ReviewStorage, ReviewWrite, StoredReview } from '../ports';
 import { OPEN_ITEM, REVIEW_COLUMNS, REVIEW_COUNTS, reviewParams, toReview, type ReviewRow } from '../review-rows';
-import { PgChangeToken } from './change-token';
+import { itemTokens } from './change-token';
 import type { PgDatabase } from './database';
-import { CHANNELS } from './migrations';
 
 const dollar = (n: number) => `$${n}`;
 /** Tries of a claim when another instance leased the item found first. */
@@ -12,12 +11,12 @@ const CLAIM_TRIES = 8;
 export class PgReviewStore implements ReviewStorage {
   private constructor(
     private readonly db: PgDatabase,
-    /** Dataset items' tokens: a review writes an item's expected answers, which this process's readers must see at once. */
-    private readonly tokens: readonly PgChangeToken[],
+    /** A review writes an item's expected answers, which this process's readers must see at once. */
+    private readonly items: { moved(): void },
   ) {}
 
   static async open(db: PgDatabase): Promise<PgReviewStore> {
-    return new PgReviewStore(db, await Promise.all([PgChangeToken.on(db, CHANNELS.items), PgChangeToken.on(db, CHANNELS.results)]));
+    return new PgReviewStore(db, await itemTokens(db));
   }
 
   async claim(datasetId: string, reviewer: string, after: number, now: number, until: number): Promise<number | null> {
@@ -79,7 +78,7 @@ export class PgReviewStore implements ReviewStorage {
       await client.query('DELETE FROM review_leases WHERE dataset_id = $1 AND position = $2', [datasetId, review.position]);
       return 'written';
     });
-    if (outcome === 'written') for (const token of this.tokens) token.moved();
+    if (outcome === 'written') this.items.moved();
     return outcome;
   }
 

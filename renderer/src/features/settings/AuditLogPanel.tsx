@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { AuditActor, AuditEntry, AuditTargetKind } from '../../../../shared/schemas/audit';
+import { actorLabel } from '../../../../shared/audit/actor-label';
+import type { AuditEntry, AuditTargetKind } from '../../../../shared/schemas/audit';
 import { EmptyState, ErrorNotice, Loading, Panel } from '../../ui/components';
 import { auditQuery } from './api';
 import { ColumnHeads } from '../../ui/ColumnHeads';
@@ -26,20 +27,7 @@ const WHAT: Record<AuditEntry['action'], string> = {
   'capture.expire': 'deleted expired captures of rule',
 };
 
-function who(actor: AuditActor): string {
-  switch (actor.kind) {
-    case 'management_key':
-      return actor.key_name;
-    case 'desktop':
-      return 'desktop app';
-    case 'command_line':
-      return 'command line';
-    case 'ui_token':
-      return 'printed link';
-    case 'system':
-      return 'Verdict (retention)';
-  }
-}
+const who = actorLabel;
 
 /** A detail value as a person reads it: limits as "$5 → none", anything else as compact JSON. */
 function detailText(details: Record<string, unknown>): string {
