@@ -1,14 +1,5 @@
 import type { CaptureStorage, NewCapture, StoredCapture, StoredCaptureRule } from '../ports';
-import {
-  CAPTURE_RULE_COLUMNS,
-  CAPTURED_COLUMNS,
-  capturedParams,
-  captureRuleParams,
-  toCapture,
-  toCaptureRule,
-  type CaptureRuleRow,
-  type CapturedRow,
-} from '../capture-rows';
+import * as captureRows from '../capture-rows';
 import { itemTokens } from './change-token';
 import type { PgDatabase } from './database';
 
@@ -27,19 +18,19 @@ export class PgCaptureStore implements CaptureStorage {
   }
 
   async list(): Promise<(StoredCaptureRule & { dataset_name: string })[]> {
-    const rows = await this.db.query<CaptureRuleRow & { dataset_name: string }>(
-      `SELECT ${CAPTURE_RULE_COLUMNS.replace(/(\w+)/g, 'r.$1')}, d.name AS dataset_name FROM capture_rules r JOIN datasets d ON d.id = r.dataset_id ORDER BY r.created_at, r.id COLLATE "C"`,
+    const rows = await this.db.query<captureRows.CaptureRuleRow & { dataset_name: string }>(
+      `SELECT ${captureRows.CAPTURE_RULE_COLUMNS.replace(/(\w+)/g, 'r.$1')}, d.name AS dataset_name FROM capture_rules r JOIN datasets d ON d.id = r.dataset_id ORDER BY r.created_at, r.id COLLATE "C"`,
     );
-    return rows.map((r) => ({ ...toCaptureRule(r), dataset_name: r.dataset_name }));
+    return rows.map((r) => ({ ...captureRows.toCaptureRule(r), dataset_name: r.dataset_name }));
   }
 
   async get(id: string): Promise<StoredCaptureRule | undefined> {
-    const [row] = await this.db.query<CaptureRuleRow>(`SELECT ${CAPTURE_RULE_COLUMNS} FROM capture_rules WHERE id = $1`, [id]);
-    return row ? toCaptureRule(row) : undefined;
+    const [row] = await this.db.query<captureRows.CaptureRuleRow>(`SELECT ${captureRows.CAPTURE_RULE_COLUMNS} FROM capture_rules WHERE id = $1`, [id]);
+    return row ? captureRows.toCaptureRule(row) : undefined;
   }
 
   async add(rule: StoredCaptureRule): Promise<void> {
-    await this.db.query(`INSERT INTO capture_rules (${CAPTURE_RULE_COLUMNS}) VALUES (${placeholders(13)})`, captureRuleParams(rule));
+    await this.db.query(`INSERT INTO capture_rules (${captureRows.CAPTURE_RULE_COLUMNS}) VALUES (${placeholders(13)})`, captureRows.captureRuleParams(rule));
   }
 
   async remove(id: string): Promise<boolean> {
@@ -86,9 +77,9 @@ export class PgCaptureStore implements CaptureStorage {
           id,
           JSON.stringify(c.state),
         ]);
-        await client.query(`INSERT INTO captured_items (dataset_id, day, ${CAPTURED_COLUMNS}) VALUES (${placeholders(12)})`, [
+        await client.query(`INSERT INTO captured_items (dataset_id, day, ${captureRows.CAPTURED_COLUMNS}) VALUES (${placeholders(12)})`, [
           rule.dataset_id,
-          ...capturedParams({ ...c, position, rule_id: ruleId }, day),
+          ...captureRows.capturedParams({ ...c, position, rule_id: ruleId }, day),
         ]);
         position += 1;
       }
@@ -131,17 +122,20 @@ export class PgCaptureStore implements CaptureStorage {
   async predictions(datasetId: string, positions: readonly number[] | null): Promise<StoredCapture[]> {
     if (positions?.length === 0) return [];
     const only = positions ? ' AND position = ANY($2::integer[])' : '';
-    const rows = await this.db.query<CapturedRow>(
-      `SELECT ${CAPTURED_COLUMNS} FROM captured_items WHERE dataset_id = $1${only} ORDER BY position`,
+    const rows = await this.db.query<captureRows.CapturedRow>(
+      `SELECT ${captureRows.CAPTURED_COLUMNS} FROM captured_items WHERE dataset_id = $1${only} ORDER BY position`,
       positions ? [datasetId, [...positions]] : [datasetId],
     );
-    return rows.map(toCapture);
+    return rows.map(captureRows.toCapture);
   }
 
   async putPredictions(datasetId: string, captures: readonly StoredCapture[]): Promise<void> {
     await this.db.transaction(async (client) => {
       for (const c of captures)
-        await client.query(`INSERT INTO captured_items (dataset_id, day, ${CAPTURED_COLUMNS}) VALUES (${placeholders(12)})`, [datasetId, ...capturedParams(c)]);
+        await client.query(`INSERT INTO captured_items (dataset_id, day, ${captureRows.CAPTURED_COLUMNS}) VALUES (${placeholders(12)})`, [
+          datasetId,
+          ...captureRows.capturedParams(c),
+        ]);
     });
   }
 }

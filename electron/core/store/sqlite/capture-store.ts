@@ -1,14 +1,5 @@
 import type { CaptureStorage, NewCapture, StoredCapture, StoredCaptureRule } from '../ports';
-import {
-  CAPTURE_RULE_COLUMNS,
-  CAPTURED_COLUMNS,
-  capturedParams,
-  captureRuleParams,
-  toCapture,
-  toCaptureRule,
-  type CaptureRuleRow,
-  type CapturedRow,
-} from '../capture-rows';
+import * as captureRows from '../capture-rows';
 import type { Store } from './database';
 
 /** The captures' tables (`capture_rules`, `captured_items`) in the SQLite file; captured items are `dataset_items` rows too. */
@@ -16,19 +7,22 @@ export class SqliteCaptureStore implements CaptureStorage {
   constructor(private readonly store: Store) {}
 
   async list(): Promise<(StoredCaptureRule & { dataset_name: string })[]> {
-    const rows = this.store.all<CaptureRuleRow & { dataset_name: string }>(
-      `SELECT ${CAPTURE_RULE_COLUMNS.replace(/(\w+)/g, 'r.$1')}, d.name AS dataset_name FROM capture_rules r JOIN datasets d ON d.id = r.dataset_id ORDER BY r.created_at, r.id`,
+    const rows = this.store.all<captureRows.CaptureRuleRow & { dataset_name: string }>(
+      `SELECT ${captureRows.CAPTURE_RULE_COLUMNS.replace(/(\w+)/g, 'r.$1')}, d.name AS dataset_name FROM capture_rules r JOIN datasets d ON d.id = r.dataset_id ORDER BY r.created_at, r.id`,
     );
-    return rows.map((r) => ({ ...toCaptureRule(r), dataset_name: r.dataset_name }));
+    return rows.map((r) => ({ ...captureRows.toCaptureRule(r), dataset_name: r.dataset_name }));
   }
 
   async get(id: string): Promise<StoredCaptureRule | undefined> {
-    const row = this.store.get<CaptureRuleRow>(`SELECT ${CAPTURE_RULE_COLUMNS} FROM capture_rules WHERE id = ?`, [id]);
-    return row ? toCaptureRule(row) : undefined;
+    const row = this.store.get<captureRows.CaptureRuleRow>(`SELECT ${captureRows.CAPTURE_RULE_COLUMNS} FROM capture_rules WHERE id = ?`, [id]);
+    return row ? captureRows.toCaptureRule(row) : undefined;
   }
 
   async add(rule: StoredCaptureRule): Promise<void> {
-    this.store.run(`INSERT INTO capture_rules (${CAPTURE_RULE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, captureRuleParams(rule));
+    this.store.run(
+      `INSERT INTO capture_rules (${captureRows.CAPTURE_RULE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      captureRows.captureRuleParams(rule),
+    );
   }
 
   async remove(id: string): Promise<boolean> {
@@ -52,9 +46,9 @@ export class SqliteCaptureStore implements CaptureStorage {
           id,
           JSON.stringify(c.state),
         ]);
-        this.store.run(`INSERT INTO captured_items (dataset_id, day, ${CAPTURED_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+        this.store.run(`INSERT INTO captured_items (dataset_id, day, ${captureRows.CAPTURED_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
           rule.dataset_id,
-          ...capturedParams({ ...c, position, rule_id: ruleId }, day),
+          ...captureRows.capturedParams({ ...c, position, rule_id: ruleId }, day),
         ]);
         position += 1;
       }
@@ -87,19 +81,19 @@ export class SqliteCaptureStore implements CaptureStorage {
   async predictions(datasetId: string, positions: readonly number[] | null): Promise<StoredCapture[]> {
     if (positions?.length === 0) return [];
     const only = positions ? ' AND position IN (SELECT value FROM json_each(?))' : '';
-    const rows = this.store.all<CapturedRow>(
-      `SELECT ${CAPTURED_COLUMNS} FROM captured_items WHERE dataset_id = ?${only} ORDER BY position`,
+    const rows = this.store.all<captureRows.CapturedRow>(
+      `SELECT ${captureRows.CAPTURED_COLUMNS} FROM captured_items WHERE dataset_id = ?${only} ORDER BY position`,
       positions ? [datasetId, JSON.stringify(positions)] : [datasetId],
     );
-    return rows.map(toCapture);
+    return rows.map(captureRows.toCapture);
   }
 
   async putPredictions(datasetId: string, captures: readonly StoredCapture[]): Promise<void> {
     this.store.transaction(() => {
       for (const c of captures)
-        this.store.run(`INSERT INTO captured_items (dataset_id, day, ${CAPTURED_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+        this.store.run(`INSERT INTO captured_items (dataset_id, day, ${captureRows.CAPTURED_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
           datasetId,
-          ...capturedParams(c),
+          ...captureRows.capturedParams(c),
         ]);
     });
   }
