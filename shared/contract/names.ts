@@ -19,6 +19,7 @@ export const OPERATION_NAMES = [
   'captures.list',
   'captures.create',
   'captures.delete',
+  'captures.monitor',
   'review.next',
   'review.answer',
   'review.skip',

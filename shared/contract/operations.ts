@@ -25,7 +25,7 @@ import {
   SettingsSchema,
 } from '../schemas/inspector';
 import { AuditListInputSchema, AuditPageSchema } from '../schemas/audit';
-import { CaptureRuleInputSchema, CaptureRuleSchema } from '../schemas/capture';
+import { CaptureMonitorInputSchema, CaptureMonitorSchema, CaptureRuleInputSchema, CaptureRuleSchema } from '../schemas/capture';
 import {
   QuestionAgreementSchema,
   ReviewAnsweredSchema,
@@ -127,6 +127,12 @@ export const OPERATIONS = {
     'Remove a capture rule; what it captured stays in its dataset',
     z.object({ id: z.string().min(1) }).strict(),
     z.object({ id: z.string(), name: z.string() }),
+  ),
+  'captures.monitor': op(
+    'query',
+    "A capture rule's live answers over the last hour, day or week beside a reference window: each question's answer shares, mean confidence and drift (yes-rate change, PSI, box move) with an alert past its threshold",
+    CaptureMonitorInputSchema,
+    CaptureMonitorSchema,
   ),
   'review.next': op(
     'mutation',

@@ -83,3 +83,36 @@ export const CapturedPredictionSchema = z.object({
   answers: z.record(z.string(), z.unknown()),
 });
 export type CapturedPrediction = z.infer<typeof CapturedPredictionSchema>;
+
+export const MonitorWindowSchema = z.enum(['1h', '24h', '7d']);
+export type MonitorWindow = z.infer<typeof MonitorWindowSchema>;
+
+/**
+ * A capture rule's live answers over a window (the last hour, day or week) beside a reference window
+ * (by default the week before it; or the one the analyst picks), each question's drift and alert.
+ */
+export const CaptureMonitorInputSchema = z.strictObject({
+  rule_id: z.string().min(1),
+  window: MonitorWindowSchema.default('24h'),
+  reference_from: z.iso.datetime({ offset: true }).optional(),
+  reference_to: z.iso.datetime({ offset: true }).optional(),
+});
+
+const QuestionFiguresSchema = z.object({
+  question: z.string(),
+  kind: z.enum(['noul', 'choice', 'score', 'box']),
+  n: z.number().int(),
+  shares: z.record(z.string(), z.number()),
+  mean_confidence: z.number().nullable(),
+  box: z.object({ area: z.number(), x: z.number(), y: z.number() }).nullable(),
+});
+
+export const CaptureMonitorSchema = z.object({
+  rule_id: z.string(),
+  window: z.object({ from: z.string(), to: z.string(), requests: z.number().int(), cost_per_request: z.number().nullable() }),
+  reference: z.object({ from: z.string(), to: z.string(), requests: z.number().int() }),
+  /** at most this many of each window's newest captures are read */
+  limit: z.number().int(),
+  questions: z.array(QuestionFiguresSchema.extend({ reference: QuestionFiguresSchema.nullable(), drift: z.number().nullable(), alert: z.boolean() })),
+});
+export type CaptureMonitor = z.infer<typeof CaptureMonitorSchema>;

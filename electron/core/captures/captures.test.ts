@@ -134,6 +134,37 @@ describe('capture rules', () => {
     ]);
   });
 
+  it("raises the drift alert when the model's answers switch, and not while they hold; figures read from what the rule captured", async () => {
+    const core = await open();
+    const made = await rule(core, { name: 'watched', daily_cap: 1000 });
+    const answering = (p: number) =>
+      call({ response: { ...call().response, answers: { late: { type: 'noul', noul: p } }, usage: { input_tokens: 1, output_tokens: 1, cost: 0.002 } } });
+    // Three days ago the model mostly said no.
+    now -= 3 * DAY;
+    for (let i = 0; i < 40; i += 1) core.captureTap.offer(answering(i % 10 === 0 ? 0.7 : 0.2));
+    await core.captureTap.flush();
+    now += 3 * DAY - 30 * 60_000;
+    // In the last day, still the same.
+    for (let i = 0; i < 20; i += 1) core.captureTap.offer(answering(i % 10 === 0 ? 0.7 : 0.2));
+    await core.captureTap.flush();
+    now += 30 * 60_000;
+    const steady = await core.handlers['captures.monitor']({ rule_id: made.id, window: '24h' });
+    expect(steady.window.requests).toBe(20);
+    expect(steady.reference.requests).toBe(40);
+    expect(steady.window.cost_per_request).toBeCloseTo(0.002, 10);
+    expect(steady.questions).toMatchObject([{ question: 'late', kind: 'noul', shares: { yes: 0.1, no: 0.9 }, drift: 0, alert: false }]);
+    // Then the model's behaviour switches: most answers are yes.
+    for (let i = 0; i < 20; i += 1) core.captureTap.offer(answering(i % 4 === 0 ? 0.3 : 0.9));
+    await core.captureTap.flush();
+    now += 60_000;
+    // The last hour holds the 20 steady answers (2 yes) and the 20 since the switch (15 yes): 17 of 40.
+    const switched = await core.handlers['captures.monitor']({ rule_id: made.id, window: '1h' });
+    expect(switched.window.requests).toBe(40);
+    expect(switched.questions[0]).toMatchObject({ shares: { yes: 17 / 40 }, alert: true });
+    expect(switched.questions[0]!.drift).toBeCloseTo(17 / 40 - 0.1, 10);
+    await expect(core.handlers['captures.monitor']({ rule_id: 'capture-nope', window: '1h' })).rejects.toThrow('No capture rule with id "capture-nope"');
+  });
+
   it('deletes what a rule captured once its retention has passed, items added later stay, and the deletion is in the audit log', async () => {
     const core = await open();
     const made = await rule(core, { name: 'a week', retention_days: 7 });

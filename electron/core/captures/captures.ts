@@ -5,7 +5,8 @@
  * Imports datasets, question sets and the audit log; the request path reaches it only through the tap.
  */
 import { randomUUID } from 'node:crypto';
-import { MAX_CAPTURE_RULES, type CaptureRule, type ParsedCaptureRuleInput } from '../../../shared/schemas/capture';
+import { MAX_CAPTURE_RULES, type CaptureMonitor, type CaptureRule, type MonitorWindow, type ParsedCaptureRuleInput } from '../../../shared/schemas/capture';
+import { compareWindows } from '../../../shared/monitor/drift';
 import type { CascadeCondition } from '../../../shared/schemas/cascade';
 import type { AuditActor } from '../../../shared/schemas/audit';
 import { conditionProblems } from '../../../shared/cascade/conditions';
@@ -20,6 +21,9 @@ import type { CaptureStorage, StoredCapture, StoredCaptureRule } from './storage
 import type { CaptureTap } from './tap';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+const WINDOW_MS: Record<MonitorWindow, number> = { '1h': 3_600_000, '24h': DAY_MS, '7d': 7 * DAY_MS };
+/** Captures read a window, the newest first: enough for shares within a point or two. */
+export const MONITOR_LIMIT = 20_000;
 
 /** What the rules are checked against when made. */
 export interface CaptureDeps {
@@ -133,6 +137,45 @@ export class Captures {
       );
     }
     return removed;
+  }
+
+  /**
+   * A rule's captured answers over the window beside the reference (by default the week before the
+   * window): each question's figures and drift (shared/monitor/drift.ts), the requests and their
+   * cost. A sample when the rule samples or hits its cap; at most MONITOR_LIMIT captures a window.
+   */
+  async monitor(input: {
+    rule_id: string;
+    window: MonitorWindow;
+    reference_from?: string | undefined;
+    reference_to?: string | undefined;
+  }): Promise<CaptureMonitor> {
+    const rule = await this.storage.get(input.rule_id);
+    if (!rule) throw new GatewayError('not_found', `No capture rule with id "${input.rule_id}"`);
+    const now = this.deps.clock.now();
+    const from = now - WINDOW_MS[input.window];
+    const refTo = input.reference_to ? Date.parse(input.reference_to) : from;
+    const refFrom = input.reference_from ? Date.parse(input.reference_from) : refTo - 7 * DAY_MS;
+    if (!(refFrom < refTo)) throw new GatewayError('bad_request', 'reference_from: the reference window must start before it ends');
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const [window, reference] = await Promise.all([
+      this.storage.between(rule.id, iso(from), iso(now), MONITOR_LIMIT),
+      this.storage.between(rule.id, iso(refFrom), iso(refTo), MONITOR_LIMIT),
+    ]);
+    const costs = window.map((c) => c.cost).filter((c): c is number => c !== null);
+    const answers = (list: StoredCapture[]) => list.map((c) => c.answers as Record<string, unknown>);
+    return {
+      rule_id: rule.id,
+      window: {
+        from: iso(from),
+        to: iso(now),
+        requests: window.length,
+        cost_per_request: costs.length > 0 ? costs.reduce((s, c) => s + c, 0) / costs.length : null,
+      },
+      reference: { from: iso(refFrom), to: iso(refTo), requests: reference.length },
+      limit: MONITOR_LIMIT,
+      questions: compareWindows(answers(window), answers(reference)),
+    };
   }
 
   /** Keeps the answers to an item added outside the rules (the human stage's queue) as its prediction. */

@@ -58,6 +58,8 @@ export interface CaptureStorage {
   expire(ruleId: string, before: string): Promise<number>;
   /** The predictions of a dataset's captured items, by position (every one when `positions` is null). */
   predictions(datasetId: string, positions: readonly number[] | null): Promise<StoredCapture[]>;
+  /** What a rule captured from `from` (inclusive) to `to` (exclusive, ISO times): the newest `limit`, newest first. */
+  between(ruleId: string, from: string, to: string, limit: number): Promise<StoredCapture[]>;
   /** Keeps predictions of items a dataset already holds, as a store copy carries them. */
   putPredictions(datasetId: string, captures: readonly StoredCapture[]): Promise<void>;
 }

@@ -1,7 +1,7 @@
 import type { Captures } from '../captures/captures';
 import { actorOf, type Handlers } from './index';
 
-type CaptureOps = Pick<Handlers, 'captures.list' | 'captures.create' | 'captures.delete'>;
+type CaptureOps = Pick<Handlers, 'captures.list' | 'captures.create' | 'captures.delete' | 'captures.monitor'>;
 
 /** What the operations on capture rules use. */
 export interface CaptureDeps {
@@ -13,5 +13,6 @@ export function captureHandlers(core: CaptureDeps): CaptureOps {
     'captures.list': async () => core.captures.list(),
     'captures.create': async (input, context) => core.captures.create(actorOf(context, 'captures.create'), input),
     'captures.delete': async ({ id }, context) => core.captures.remove(actorOf(context, 'captures.delete'), id),
+    'captures.monitor': async (input) => core.captures.monitor(input),
   };
 }

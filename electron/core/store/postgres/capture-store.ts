@@ -129,6 +129,14 @@ export class PgCaptureStore implements CaptureStorage {
     return rows.map(captureRows.toCapture);
   }
 
+  async between(ruleId: string, from: string, to: string, limit: number): Promise<StoredCapture[]> {
+    const rows = await this.db.query<captureRows.CapturedRow>(
+      `SELECT ${captureRows.CAPTURED_COLUMNS} FROM captured_items WHERE rule_id = $1 AND captured_at >= $2 AND captured_at < $3 ORDER BY captured_at DESC LIMIT $4`,
+      [ruleId, from, to, limit],
+    );
+    return rows.map(captureRows.toCapture);
+  }
+
   async putPredictions(datasetId: string, captures: readonly StoredCapture[]): Promise<void> {
     await this.db.transaction(async (client) => {
       for (const c of captures)

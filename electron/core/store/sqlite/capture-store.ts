@@ -88,6 +88,15 @@ export class SqliteCaptureStore implements CaptureStorage {
     return rows.map(captureRows.toCapture);
   }
 
+  async between(ruleId: string, from: string, to: string, limit: number): Promise<StoredCapture[]> {
+    return this.store
+      .all<captureRows.CapturedRow>(
+        `SELECT ${captureRows.CAPTURED_COLUMNS} FROM captured_items WHERE rule_id = ? AND captured_at >= ? AND captured_at < ? ORDER BY captured_at DESC LIMIT ?`,
+        [ruleId, from, to, limit],
+      )
+      .map(captureRows.toCapture);
+  }
+
   async putPredictions(datasetId: string, captures: readonly StoredCapture[]): Promise<void> {
     this.store.transaction(() => {
       for (const c of captures)

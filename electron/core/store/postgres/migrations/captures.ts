@@ -43,6 +43,7 @@ export const STEPS: readonly MigrationStep[] = [
     FOREIGN KEY (dataset_id, position) REFERENCES dataset_items (dataset_id, position) ON DELETE CASCADE
   );
   CREATE INDEX captured_items_by_rule ON captured_items (rule_id, day);
+  CREATE INDEX captured_items_by_time ON captured_items (rule_id, captured_at);
   `,
   },
 ];
