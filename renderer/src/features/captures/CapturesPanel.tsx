@@ -9,6 +9,7 @@ import { apiKeysQuery } from '../settings';
 import { capturesQuery, useRemoveCaptureRule } from './api';
 import { CaptureRuleForm } from './CaptureRuleForm';
 import { CaptureRuleTable } from './CaptureRuleTable';
+import { RuleMonitor } from './RuleMonitor';
 import './captures.css';
 
 /** The question asked before a rule goes: it stops now, and what it took stays. */
@@ -39,7 +40,10 @@ export function CapturesPanel() {
       {remove.error ? <ErrorNotice error={remove.error} title="Rule not removed" /> : null}
       {rules.data && rules.data.length === 0 ? <EmptyState title="No capture rules">Make one above to collect live requests as a dataset.</EmptyState> : null}
       {rules.data && rules.data.length > 0 ? (
-        <CaptureRuleTable rules={rules.data} keyNames={keyNames} setNames={setNames} removing={remove.isPending} onRemove={onRemove} />
+        <>
+          <CaptureRuleTable rules={rules.data} keyNames={keyNames} setNames={setNames} removing={remove.isPending} onRemove={onRemove} />
+          <RuleMonitor rules={rules.data} />
+        </>
       ) : null}
     </Panel>
   );

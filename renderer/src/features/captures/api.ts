@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { CaptureRule, CaptureRuleInput } from '../../../../shared/schemas/capture';
+import type { CaptureRule, CaptureRuleInput, MonitorWindow } from '../../../../shared/schemas/capture';
 import { call } from '../../transport/transport';
 import { evalKeys } from '../evaluations';
 import { settingsKeys } from '../settings';
@@ -39,3 +39,11 @@ export function useRemoveCaptureRule(onRemoved: (removed: { name: string }) => v
     },
   });
 }
+
+/** A rule's live answers over a window beside the week before it; read again when the rule's count moves (`held`), and every 30 s while shown. */
+export const captureMonitorQuery = (ruleId: string, window: MonitorWindow, held: number) =>
+  queryOptions({
+    queryKey: ['captures', 'monitor', ruleId, window, held] as const,
+    queryFn: () => call('captures.monitor', { rule_id: ruleId, window }),
+    refetchInterval: 30_000,
+  });
