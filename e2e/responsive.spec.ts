@@ -79,7 +79,7 @@ test('at 1024×700 every column of the wide tables can be reached', async ({ pag
   await expectNoSidewaysScroll(page, 'ZDR');
   // The sidebar can be opened again, and stays as chosen.
   await page.getByRole('button', { name: 'Expand the sidebar' }).click();
-  await expect(app.navLink('Endpoints')).toContainText('Alt 5');
+  await expect(app.navLink('Endpoints')).toContainText('Alt 6');
   await page.reload();
   await expect(page.getByRole('button', { name: 'Collapse the sidebar' })).toBeVisible();
 });
