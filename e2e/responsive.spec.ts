@@ -35,7 +35,7 @@ for (const theme of ['light', 'dark'] as const) {
       await expect(page.getByRole('button', { name: size.width < 1200 ? 'Expand the sidebar' : 'Collapse the sidebar' })).toBeVisible();
       // Collapsed, each link shows a word under its digit, not the digit alone.
       if (size.width < 1200) {
-        await expect(app.nav.locator('.nav-short')).toHaveText(['Sets', 'Runs', 'Evals', 'Boxes', 'Endpts', 'ZDR', 'Settings']);
+        await expect(app.nav.locator('.nav-short')).toHaveText(['Sets', 'Runs', 'Evals', 'Boxes', 'Review', 'Endpts', 'ZDR', 'Settings']);
         await expect(app.nav.locator('.nav-short').last()).toBeVisible();
         await app.screenshotInBothThemes('sidebar-collapsed-1024', app.nav);
       }
