@@ -116,3 +116,42 @@ test('a reviewer labels ten captured items with the keyboard, seeing the modelâ€
     expect(byPosition.get(position), `item ${position + 1}`).toEqual(expected);
   }
 });
+
+test('items imported without answers ask for a question set, then take score levels by digit and go on at once', async ({ page, server }) => {
+  test.setTimeout(60_000);
+  const app = new AppPage(page);
+  const review = new ReviewPage(page);
+  await app.open(server.uiUrl);
+  const call = inspector(page, server.url);
+  const tone = { tone: { type: 'score', instructions: 'How warm is the reply?', criteria: ['cold', 'neutral', 'warm'] } };
+  const content = ['Thanks so much, that fixed it!', 'Noted.'].map((state, i) => JSON.stringify({ id: `r${i}`, state, expected: {} })).join('\n');
+  const imported = await call<{ dataset: { id: string } }>('datasets.import', { name: 'replies.jsonl', format: 'jsonl', content, questions: tone });
+  await call('sets.save', { name: 'Reply tone', request: { model: 'sandbox/decider', state: '', questions: tone } });
+
+  await app.goTo('Review');
+  await review.dataset.selectOption(imported.dataset.id);
+  // Not captured: the server asks for a question set, and says so.
+  const asked = page.locator('.notice-error');
+  await expect(asked).toContainText('Choose a question set above to review these items');
+  await expect(asked).toContainText('question_set_id');
+  await app.screenshotInBothThemes('review-question-set-asked');
+  await expectAccessibleInBothThemes(page, 'Review, a question set asked for');
+  await page.getByLabel('Question set').selectOption({ label: 'Reply tone' });
+  await expect(review.itemHeading(1)).toBeFocused();
+  await expect(page.getByText('Questions from the question set')).toBeVisible();
+  await expect(review.question('tone')).toContainText('3Level 2warm');
+
+  // No model answered these: each commit goes straight on to the next item.
+  await page.keyboard.press('3');
+  await page.keyboard.press('Enter');
+  await expect(review.announcements).toContainText('Answered item 1; no model answer to compare.');
+  await expect(review.itemHeading(2)).toBeFocused();
+  // Enter with a question unanswered commits nothing, and says what is left.
+  await page.keyboard.press('Enter');
+  await expect(review.announcements).toContainText('Not committed: answer tone first, or flag the item with F.');
+  await page.keyboard.press('1');
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('No open items')).toBeVisible();
+  const { items } = await call<{ items: { expected: Record<string, unknown> }[] }>('datasets.items', { dataset_id: imported.dataset.id });
+  expect(items.map((i) => i.expected)).toEqual([{ tone: 2 }, { tone: 0 }]);
+});
