@@ -134,6 +134,7 @@ test('items imported without answers ask for a question set, then take score lev
   const asked = page.locator('.notice-error');
   await expect(asked).toContainText('Choose a question set above to review these items');
   await expect(asked).toContainText('question_set_id');
+  await expect(page.getByLabel('Question set')).toHaveAttribute('aria-invalid', 'true');
   await app.screenshotInBothThemes('review-question-set-asked');
   await expectAccessibleInBothThemes(page, 'Review, a question set asked for');
   await page.getByLabel('Question set').selectOption({ label: 'Reply tone' });

@@ -9,6 +9,9 @@ import { useReviewSession, type ReviewSession } from './use-review-session';
 import { useReviewSource, type ReviewSource } from './use-review-source';
 import './review.css';
 
+/** Whether the server asked for a question set: the items were not captured with their questions. */
+const asksForSet = (session: ReviewSession) => session.next.error?.message.includes('question_set_id') ?? false;
+
 /** The item held, the one just committed, or why there is none. */
 function ReviewBody({ source, session }: { source: ReviewSource; session: ReviewSession }) {
   if (session.committed) return <CommittedPanel committed={session.committed} onNext={session.proceed} />;
@@ -24,10 +27,10 @@ function ReviewBody({ source, session }: { source: ReviewSource; session: Review
       </Panel>
     );
   if (session.next.isPending) return <Loading what="the next item" />;
-  if (session.next.error) {
-    const asks = session.next.error.message.includes('question_set_id');
-    return <ErrorNotice error={session.next.error} title={asks ? 'Choose a question set above to review these items' : 'No item could be opened'} />;
-  }
+  if (session.next.error)
+    return (
+      <ErrorNotice error={session.next.error} title={asksForSet(session) ? 'Choose a question set above to review these items' : 'No item could be opened'} />
+    );
   if (session.item) return <ItemPanel item={session.item} session={session} />;
   return (
     <Panel title="Items">
@@ -52,7 +55,7 @@ export function ReviewScreen() {
         description="Answer a dataset's unlabelled items one at a time (captured live requests above all): each answer becomes the item's expected answer, and the model's answer shows once yours is in."
       />
       <SandboxNotice />
-      <ReviewSourceBar source={source} onBlindChanged={session.reload} />
+      <ReviewSourceBar source={source} asksForSet={asksForSet(session)} onBlindChanged={session.reload} />
       <ReviewCounts counts={session.counts} />
       <ReviewBody source={source} session={session} />
     </>

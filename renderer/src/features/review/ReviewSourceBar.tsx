@@ -5,7 +5,7 @@ import { useReviewBlind } from './api';
 import type { ReviewSource } from './use-review-source';
 
 /** The dataset reviewed, the question set for items not captured with their questions, and whether the model's answer waits. */
-export function ReviewSourceBar({ source, onBlindChanged }: { source: ReviewSource; onBlindChanged: () => void }) {
+export function ReviewSourceBar({ source, asksForSet, onBlindChanged }: { source: ReviewSource; asksForSet: boolean; onBlindChanged: () => void }) {
   const settings = useQuery(settingsQuery());
   const blind = useReviewBlind(onBlindChanged);
   const checked = blind.isPending ? blind.variables : (settings.data?.review_blind ?? true);
@@ -24,6 +24,7 @@ export function ReviewSourceBar({ source, onBlindChanged }: { source: ReviewSour
       <select
         id="review-question-set"
         aria-describedby="review-question-set-help"
+        aria-invalid={asksForSet || undefined}
         value={source.questionSetId ?? ''}
         onChange={(e) => source.setQuestionSet(e.target.value || null)}
       >
@@ -34,8 +35,8 @@ export function ReviewSourceBar({ source, onBlindChanged }: { source: ReviewSour
           </option>
         ))}
       </select>
-      <span id="review-question-set-help" className="muted small">
-        Needed for items that were not captured.
+      <span id="review-question-set-help" className={asksForSet ? 'small text-error' : 'muted small'}>
+        {asksForSet ? 'These items were not captured with their questions: choose the set to ask them with.' : 'Needed for items that were not captured.'}
       </span>
       <label className="inline-check">
         <input type="checkbox" checked={checked} disabled={!settings.data} onChange={(e) => blind.mutate(e.target.checked)} />
