@@ -90,6 +90,7 @@ test('a reviewer labels ten captured items with the keyboard, seeing the modelâ€
   await expect(review.modelAnswers).toHaveCount(0);
   await review.blind.uncheck();
   await expect(review.modelAnswers).toHaveCount(2);
+  await app.screenshotInBothThemes('review-prediction-shown');
   await review.itemHeading(3).focus();
   await page.keyboard.press('n');
   await page.keyboard.press('2');

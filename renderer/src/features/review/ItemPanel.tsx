@@ -59,7 +59,7 @@ export function ItemPanel({ item, session }: { item: ReviewItem; session: Review
         ))}
       </div>
       {item.prediction ? (
-        <p className="small muted">
+        <p className="small muted review-live">
           Answered live by <span className="mono">{item.prediction.model}</span>
           {item.prediction.provider ? ` via ${item.prediction.provider}` : ''}.
         </p>
