@@ -14,6 +14,8 @@ export interface Committed {
 }
 
 interface Draft {
+  /** the dataset and question set the item was held from: the same position elsewhere is another item */
+  source: string;
   position: number;
   answers: Answers;
   current: number;
@@ -31,7 +33,8 @@ export function useReviewSession(datasetId: string | null, questionSetId: string
   const next = useQuery({ ...nextItemQuery({ datasetId: datasetId ?? '', questionSetId, after: here.after, round: here.round }), enabled: datasetId !== null });
   const item = next.data?.item ?? null;
   const [draft, setDraft] = useState<Draft | null>(null);
-  const held = item && draft?.position === item.position ? draft : { position: item?.position ?? -1, answers: {}, current: 0 };
+  const held =
+    item && draft?.source === source && draft.position === item.position ? draft : { source, position: item?.position ?? -1, answers: {}, current: 0 };
   const [committed, setCommitted] = useState<Committed | null>(null);
   const moveOn = (after: number) => setPlace({ source, after, round: here.round + 1 });
 
@@ -67,10 +70,10 @@ export function useReviewSession(datasetId: string | null, questionSetId: string
       const index = questionNames.indexOf(name);
       const answers = { ...held.answers, [name]: value };
       const following = questionNames.findIndex((n, i) => i > index && !Object.hasOwn(answers, n));
-      setDraft({ position: item.position, answers, current: advance && following >= 0 ? following : index });
+      setDraft({ source, position: item.position, answers, current: advance && following >= 0 ? following : index });
     },
     focus(index: number) {
-      if (item && index >= 0 && index < questionNames.length) setDraft({ ...held, position: item.position, current: index });
+      if (item && index >= 0 && index < questionNames.length) setDraft({ ...held, current: index });
     },
     commit(flagged: boolean) {
       if (!item || !datasetId || busy) return;
