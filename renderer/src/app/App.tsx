@@ -5,6 +5,7 @@ import { SettingsScreen } from '../features/settings/SettingsScreen';
 import { QuestionSetsScreen } from '../features/question-sets/QuestionSetsScreen';
 import { RunsScreen } from '../features/runs/RunsScreen';
 import { BoxesScreen } from '../features/boxes/BoxesScreen';
+import { ReviewScreen } from '../features/review';
 // The charting library is large: it loads with the Endpoints screen, not at start.
 const EndpointsScreen = lazy(() => import('../features/endpoints/EndpointsScreen').then((m) => ({ default: m.EndpointsScreen })));
 // Evaluations draws charts too, so it loads the same way.
@@ -26,6 +27,7 @@ const SCREEN_COMPONENTS: Record<ScreenId, ComponentType> = {
   'question-sets': QuestionSetsScreen,
   runs: RunsScreen,
   boxes: BoxesScreen,
+  review: ReviewScreen,
   endpoints: EndpointsScreen,
   zdr: ZdrScreen,
   settings: SettingsScreen,

@@ -7,7 +7,7 @@ const FIXED: { where: string; keys: [string, string][] }[] = [
   {
     where: 'Everywhere',
     keys: [
-      ['Alt+1 … Alt+7', 'Switch screens: Question sets, Runs, Evaluations, Boxes, Endpoints, ZDR, Settings'],
+      ['Alt+1 … Alt+8', 'Switch screens: Question sets, Runs, Evaluations, Boxes, Review, Endpoints, ZDR, Settings'],
       ['Tab, Shift+Tab', 'Next and previous control'],
       ['← → Home End', 'Move within tabs, toolbars and option groups'],
     ],
@@ -24,6 +24,17 @@ const FIXED: { where: string; keys: [string, string][] }[] = [
       ['+ −', 'Zoom in and out'],
       ['0, Shift+1', 'Fit the image, show it at 100%'],
       ['Ctrl+Z, Ctrl+Shift+Z or Ctrl+Y', 'Undo, redo'],
+    ],
+  },
+  {
+    where: 'The Review screen, outside text fields (off with the single-key shortcuts)',
+    keys: [
+      ['Y, N', 'Answer a yes/no question'],
+      ['1 … 9', 'Choose an option or a score level'],
+      ['↑ ↓, Tab', 'The next or previous question'],
+      ['Enter', 'Commit the answers'],
+      ['S, F', 'Skip the item, flag it'],
+      ['Any key after a commit', 'Go on to the next item'],
     ],
   },
   {

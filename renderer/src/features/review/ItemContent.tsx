@@ -1,0 +1,43 @@
+/** A part of a state as the Decisions request gives it: text, or an image by URL. */
+type Part = { type?: string; text?: string; image_url?: { url?: string } | string };
+
+const imageUrl = (part: Part): string | null => {
+  const url = typeof part.image_url === 'string' ? part.image_url : part.image_url?.url;
+  // Only images carried in the item itself: the inspector fetches nothing from elsewhere.
+  return typeof url === 'string' && url.startsWith('data:image/') ? url : null;
+};
+
+/** What the item is about: its text, its images (data URLs), or its JSON laid out. */
+export function ItemContent({ state, label }: { state: unknown; label: string }) {
+  if (typeof state === 'string')
+    return (
+      <div className="review-content review-text" aria-label={label} role="group">
+        {state}
+      </div>
+    );
+  const parts = Array.isArray(state) ? (state as Part[]) : [];
+  const images = parts.flatMap((p) => {
+    const url = p && typeof p === 'object' ? imageUrl(p) : null;
+    return url ? [url] : [];
+  });
+  const texts = parts.flatMap((p) => (p && typeof p === 'object' && p.type === 'text' && typeof p.text === 'string' ? [p.text] : []));
+  const plain = images.length + texts.length === parts.length && parts.length > 0;
+  return (
+    <div className="review-content" aria-label={label} role="group">
+      {plain ? (
+        <>
+          {texts.map((t, i) => (
+            <p key={i} className="review-text">
+              {t}
+            </p>
+          ))}
+          {images.map((url, i) => (
+            <img key={i} className="review-image" src={url} alt={`Image ${i + 1} of the item`} />
+          ))}
+        </>
+      ) : (
+        <pre className="mono small review-json">{JSON.stringify(state, null, 2)}</pre>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+import type { Question } from '../../../../shared/schemas/question';
+import { answerText } from '../../lib/answer-text';
+import { agrees, guidanceText, optionsOf, type AnswerValue } from './review-answers';
+
+interface Props {
+  name: string;
+  question: Question;
+  /** where the radio buttons' names start: one group per item and question */
+  group: string;
+  value: AnswerValue | undefined;
+  current: boolean;
+  /** the model's answer, shown only when the review is not blind */
+  prediction: unknown;
+  onChoose: (value: AnswerValue) => void;
+  onFocus: () => void;
+}
+
+/** A box question: answered on the Boxes workbench, not here. */
+function BoxNote({ name, question }: { name: string; question: Question }) {
+  return (
+    <fieldset className="review-question">
+      <legend>
+        <span className="mono">{name}</span> {guidanceText(question.instructions)}
+      </legend>
+      <p className="small muted">
+        A box question: boxes are drawn on the <a href="#/boxes">Boxes screen&apos;s workbench</a>. Here the item can be flagged (F) or skipped (S).
+      </p>
+    </fieldset>
+  );
+}
+
+/** One question of the item as a group of radio buttons, each with the key that chooses it. */
+export function QuestionField({ name, question, group, value, current, prediction, onChoose, onFocus }: Props) {
+  if (question.type === 'box') return <BoxNote name={name} question={question} />;
+  const predicted = prediction === undefined ? null : answerText(prediction);
+  return (
+    <fieldset role="radiogroup" className="review-question" data-current={current} onFocus={onFocus}>
+      <legend>
+        <span className="mono">{name}</span> {guidanceText(question.instructions)}
+      </legend>
+      <div className="review-options">
+        {optionsOf(question).map((option) => (
+          <label key={String(option.value)} className="review-option">
+            <input type="radio" name={`${group}-${name}`} checked={value === option.value} onChange={() => onChoose(option.value)} />
+            {option.key ? <kbd aria-hidden="true">{option.key.toUpperCase()}</kbd> : null}
+            <span>{option.label}</span>
+            {option.hint ? <span className="muted small">{option.hint}</span> : null}
+          </label>
+        ))}
+      </div>
+      {predicted !== null ? (
+        <p className="small review-model" data-testid="model-answer">
+          Model: <strong>{predicted}</strong>
+          {agrees(value, prediction) === false ? <span className="badge badge-warn">differs</span> : null}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}
