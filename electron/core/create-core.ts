@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import type { CatalogFile } from '../../shared/schemas/catalog';
 import { wireBoxes } from './boxes/wire';
 import { wireCaptures } from './captures/wire';
-import { Reviews } from './reviews/reviews';
-import { HumanStage } from './reviews/human-stage';
+import { wireReviews } from './reviews/wire';
 import { CascadePresets } from './cascade-presets/cascade-presets';
 import { Catalog } from './catalog/catalog';
 import { Listings } from './catalog/listing';
@@ -78,26 +77,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   await runStore.forgetApiRecordsBefore(clock.now() - 30 * 86_400_000);
   const boxes = wireBoxes({ storage, clock, datasets, results: evaluations.results });
   const questionSets = new QuestionSets(storage.questionSets, clock);
-  const captures = await wireCaptures({
-    storage,
-    clock,
-    logger,
-    audit: keys.parts.audit,
-    datasets,
-    questionSets,
-    knownKey: async (id) => (await keys.parts.apiKeys.stored(id)) !== undefined,
-    knownModel: (id) => catalog.hasModel(id),
-    serves: options.resumeEvaluations !== false,
-    random: options.random,
-  });
-  const humanStage = new HumanStage(storage.humanReviews, {
-    clock,
-    logger,
-    datasets,
-    captures: captures.captures,
-    reviews: storage.reviews,
-    outbound: () => options.imageFetch ?? {},
-  });
+  const captures = await wireCaptures({ storage, clock, logger, datasets, questionSets, ...keys.parts, catalog, options });
+  const reviewing = wireReviews({ storage, clock, logger, datasets, questionSets, captures: captures.captures, settings, options });
   let closed = false;
   const parts = {
     options,
@@ -112,16 +93,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     questionSets,
     captures: captures.captures,
     captureTap: captures.tap,
-    humanStage,
-    reviews: new Reviews(storage.reviews, {
-      clock,
-      datasets,
-      questionSets,
-      captures: captures.captures,
-      blind: () => settings.get().review_blind,
-      doubleShare: () => settings.get().review_double_share,
-      reviewed: (datasetId, position) => humanStage.reviewed(datasetId, position),
-    }),
+    ...reviewing,
     cascadePresets: new CascadePresets(storage.cascadePresets, clock),
     evalRuns: evaluations.runs,
     evalResults: evaluations.results,

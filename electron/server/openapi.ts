@@ -89,6 +89,7 @@ export function openApiDocument(version: string): JsonSchema {
       ...Object.fromEntries(SHAPES.map((shape) => [`/api${shape.path}`, { post: decisionOperation(shape) }])),
       ...listingPaths(),
       ...keyPaths(),
+      ...capturePaths(),
       '/api/v1/openapi.json': {
         get: { operationId: 'openApi', summary: 'This document', security: [], responses: { '200': json({ type: 'object' }, 'The OpenAPI document') } },
       },
@@ -198,6 +199,28 @@ function keyPaths(): Record<string, JsonSchema> {
         },
       },
     },
+    '/api/v1/audit': {
+      get: {
+        operationId: 'auditLog',
+        summary: 'Who created, changed or revoked keys, limits, sets and datasets, newest first (management keys only)',
+        parameters: ['offset', 'limit', 'actor_kind', 'actor_key_id', 'target_kind'].map((name) => ({
+          name,
+          in: 'query',
+          required: false,
+          schema: name === 'offset' || name === 'limit' ? { type: 'integer' } : { type: 'string' },
+        })),
+        responses: {
+          '200': json({ type: 'object', properties: { data: ref('AuditPage') }, required: ['data'] }, 'A page of the audit log'),
+          ...errors('400', '401', '403', '500'),
+        },
+      },
+    },
+  };
+}
+
+/** Capture rules and the human stage's reviews (management keys, but a review for the key that asked). */
+function capturePaths(): Record<string, JsonSchema> {
+  return {
     '/api/v1/captures': {
       get: {
         operationId: 'listCaptureRules',
@@ -240,22 +263,6 @@ function keyPaths(): Record<string, JsonSchema> {
         responses: {
           '200': json({ type: 'object', properties: { data: { type: 'object' } }, required: ['data'] }, 'Where the review stands'),
           ...errors('401', '404', '500'),
-        },
-      },
-    },
-    '/api/v1/audit': {
-      get: {
-        operationId: 'auditLog',
-        summary: 'Who created, changed or revoked keys, limits, sets and datasets, newest first (management keys only)',
-        parameters: ['offset', 'limit', 'actor_kind', 'actor_key_id', 'target_kind'].map((name) => ({
-          name,
-          in: 'query',
-          required: false,
-          schema: name === 'offset' || name === 'limit' ? { type: 'integer' } : { type: 'string' },
-        })),
-        responses: {
-          '200': json({ type: 'object', properties: { data: ref('AuditPage') }, required: ['data'] }, 'A page of the audit log'),
-          ...errors('400', '401', '403', '500'),
         },
       },
     },

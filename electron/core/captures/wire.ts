@@ -22,11 +22,16 @@ export interface CapturesDeps {
   audit: AuditLog;
   datasets: Datasets;
   questionSets: QuestionSets;
-  knownKey(id: string): Promise<boolean>;
-  knownModel(id: string): boolean;
-  /** Whether this process serves (commands that open the core only to read or copy do not run retention). */
-  serves: boolean;
-  random?: (() => number) | undefined;
+  /** API keys a rule may name (revoked or not). */
+  apiKeys: { stored(id: string): Promise<unknown> };
+  /** Models a rule may name. */
+  catalog: { hasModel(id: string): boolean };
+  options: {
+    /** Commands that open the core only to read or copy (false) run no retention. */
+    readonly resumeEvaluations?: boolean | undefined;
+    /** Sampling's random numbers (tests pass their own). */
+    readonly random?: (() => number) | undefined;
+  };
 }
 
 export interface WiredCaptures {
@@ -38,8 +43,13 @@ export interface WiredCaptures {
 
 export async function wireCaptures(deps: CapturesDeps): Promise<WiredCaptures> {
   const { logger } = deps;
-  const tap = new CaptureTap(deps.storage.captures, deps.clock, logger, deps.random);
-  const captures = new Captures(deps.storage.captures, { ...deps, tap });
+  const tap = new CaptureTap(deps.storage.captures, deps.clock, logger, deps.options.random);
+  const captures = new Captures(deps.storage.captures, {
+    ...deps,
+    tap,
+    knownKey: async (id) => (await deps.apiKeys.stored(id)) !== undefined,
+    knownModel: (id) => deps.catalog.hasModel(id),
+  });
   await captures.refresh();
   const timers: NodeJS.Timeout[] = [];
   const every = (ms: number, work: () => Promise<unknown>, what: string) => {
@@ -47,7 +57,7 @@ export async function wireCaptures(deps: CapturesDeps): Promise<WiredCaptures> {
     timer.unref();
     timers.push(timer);
   };
-  if (deps.serves) {
+  if (deps.options.resumeEvaluations !== false) {
     every(REFRESH_EVERY_MS, () => captures.refresh(), 'capture rules not read again');
     const expire = () => captures.expire();
     void expire().catch((error: unknown) => logger.warn({ err: error }, 'expired captures not deleted'));
