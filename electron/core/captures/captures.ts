@@ -117,8 +117,8 @@ export class Captures {
 
   /** Reads the rules again (another instance may have changed them) and hands them to the request path. */
   async refresh(): Promise<void> {
-    const [rules, counts] = await Promise.all([this.storage.list(), this.storage.counts(utcDay(this.deps.clock.now()))]);
-    this.deps.tap.setRules(rules.map(liveRule), new Map([...counts].map(([id, c]) => [id, c.today])));
+    const [rules, today] = await Promise.all([this.storage.list(), this.storage.takenOn(utcDay(this.deps.clock.now()))]);
+    this.deps.tap.setRules(rules.map(liveRule), today);
   }
 
   /** Deletes what each rule captured longer ago than its retention, each deletion in the audit log; how many items went. */

@@ -54,6 +54,8 @@ export interface CaptureStorage {
   append(ruleId: string, day: string, captures: readonly NewCapture[]): Promise<number>;
   /** How many items each rule holds, and how many it captured on `day`. */
   counts(day: string): Promise<Map<string, { today: number; total: number }>>;
+  /** How many each rule captured on `day` alone (read every few seconds: the day's rows only, by index). */
+  takenOn(day: string): Promise<Map<string, number>>;
   /** Deletes a rule's items captured before `before` (an ISO time), with their predictions; how many. */
   expire(ruleId: string, before: string): Promise<number>;
   /** The predictions of a dataset's captured items, by position (every one when `positions` is null). */

@@ -126,7 +126,9 @@ function byDay(captures: readonly NewCapture[]): Map<string, NewCapture[]> {
   const days = new Map<string, NewCapture[]>();
   for (const c of captures) {
     const day = c.captured_at.slice(0, 10);
-    days.set(day, [...(days.get(day) ?? []), c]);
+    const ofDay = days.get(day);
+    if (ofDay) ofDay.push(c);
+    else days.set(day, [c]);
   }
   return days;
 }

@@ -103,6 +103,7 @@ describe.each(backends)('CaptureStorage on %s', (_name, backend) => {
       });
       const counts = await a.captures.counts('2026-03-02');
       expect(counts.get('r1')).toEqual({ today: 3, total: 4 });
+      expect(await b.captures.takenOn('2026-03-02')).toEqual(new Map([['r1', 3]]));
       expect(await a.captures.append('gone', '2026-03-02', [capture(7)])).toBe(0);
     } finally {
       await close();

@@ -88,6 +88,14 @@ export class PgCaptureStore implements CaptureStorage {
     });
   }
 
+  async takenOn(day: string): Promise<Map<string, number>> {
+    const rows = await this.db.query<{ rule_id: string; n: number }>(
+      'SELECT rule_id, COUNT(*)::integer AS n FROM captured_items WHERE day = $1 GROUP BY rule_id',
+      [day],
+    );
+    return new Map(rows.map((r) => [r.rule_id, r.n]));
+  }
+
   async counts(day: string): Promise<Map<string, { today: number; total: number }>> {
     const rows = await this.db.query<{ rule_id: string; today: number; total: number }>(
       'SELECT rule_id, COUNT(*) FILTER (WHERE day = $1)::integer AS today, COUNT(*)::integer AS total FROM captured_items GROUP BY rule_id',

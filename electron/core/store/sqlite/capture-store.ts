@@ -57,6 +57,11 @@ export class SqliteCaptureStore implements CaptureStorage {
     });
   }
 
+  async takenOn(day: string): Promise<Map<string, number>> {
+    const rows = this.store.all<{ rule_id: string; n: number }>('SELECT rule_id, COUNT(*) AS n FROM captured_items WHERE day = ? GROUP BY rule_id', [day]);
+    return new Map(rows.map((r) => [r.rule_id, r.n]));
+  }
+
   async counts(day: string): Promise<Map<string, { today: number; total: number }>> {
     const rows = this.store.all<{ rule_id: string; today: number; total: number }>(
       'SELECT rule_id, SUM(CASE WHEN day = ? THEN 1 ELSE 0 END) AS today, COUNT(*) AS total FROM captured_items GROUP BY rule_id',

@@ -42,7 +42,7 @@ export const STEPS: readonly MigrationStep[] = [
     PRIMARY KEY (dataset_id, position),
     FOREIGN KEY (dataset_id, position) REFERENCES dataset_items (dataset_id, position) ON DELETE CASCADE
   );
-  CREATE INDEX captured_items_by_rule ON captured_items (rule_id, day);
+  CREATE INDEX captured_items_by_day ON captured_items (day, rule_id);
   CREATE INDEX captured_items_by_time ON captured_items (rule_id, captured_at);
   `,
   },
