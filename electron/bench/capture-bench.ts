@@ -70,6 +70,8 @@ export async function captureBench(): Promise<{ none: number; noMatch: number; m
       keyId: 'key-bench',
       requestId: `req-${i}`,
       header: () => undefined,
+      cascade: null,
+      latencyMs: 120,
     });
     const calls = Array.from({ length: CALLS }, (_, i) => call(i));
     const tap = new CaptureTap(storage.captures, clock, silentLogger);

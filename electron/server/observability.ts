@@ -41,7 +41,8 @@ export interface Observability {
 export function observability(core: Core): Observability {
   let draining = false;
   let metrics: Metrics | null = null;
-  const figures = () => (metrics ??= makeMetrics(() => core.humanStage.figures()));
+  const figures = () =>
+    (metrics ??= makeMetrics({ queue: () => core.humanStage.figures(), answers: () => core.captureTap.answerCounts(), sets: setFigures(core) }));
   const stop = core.requestLog.onAppend((entry) => {
     const outcome = entry.status < 400 ? 'ok' : entry.status < 500 ? 'client_error' : 'upstream_error';
     const { answered, spend } = figures();
@@ -103,8 +104,46 @@ export function observability(core: Core): Observability {
 /** The human stage's queue as the database holds it (every instance reports the same figure). */
 type QueueFigures = () => Promise<{ pending: number; oldest_pending_seconds: number | null; reviewed_last_hour: number }>;
 
+/** Per watched question set: each question's drift over the last day against the week before, and its items waiting for review. */
+type SetFigures = () => Promise<{ set: string; waiting: number; drift: { question: string; drift: number }[] }[]>;
+
+/** How often the per-set figures are worked out again: each reads a day and a week of captures. */
+const SET_FIGURES_TTL_MS = 60_000;
+
+/** The monitor's figures of every set a capture rule names, kept for a minute between scrapes. */
+function setFigures(core: Core): SetFigures {
+  let kept: { at: number; figures: Promise<Awaited<ReturnType<SetFigures>>> } | null = null;
+  const read = async () => {
+    const ids = await core.captures.watchedSetIds();
+    const monitors = await Promise.all(ids.map((id) => core.captures.monitor({ question_set_id: id, window: '24h' }).catch(() => null)));
+    return monitors.flatMap((m) =>
+      m
+        ? [
+            {
+              set: m.subject.name,
+              waiting: m.waiting_review,
+              drift: m.questions.flatMap((q) => (q.drift === null ? [] : [{ question: q.question, drift: q.drift }])),
+            },
+          ]
+        : [],
+    );
+  };
+  return () => {
+    const now = Date.now();
+    if (!kept || now - kept.at > SET_FIGURES_TTL_MS) kept = { at: now, figures: read() };
+    return kept.figures;
+  };
+}
+
+interface MetricSources {
+  queue: QueueFigures;
+  /** Answers this process gave to watched sets, by set, question and answer. */
+  answers: () => { set: string; question: string; answer: string; count: number }[];
+  sets: SetFigures;
+}
+
 /** This instance's Prometheus registry: the process's default figures and the gateway's own counters. Made when first asked. */
-function makeMetrics(queue: QueueFigures): {
+function makeMetrics({ queue, answers, sets }: MetricSources): {
   registry: PromClient.Registry;
   requests: PromClient.Counter;
   latency: PromClient.Histogram;
@@ -125,10 +164,42 @@ function makeMetrics(queue: QueueFigures): {
     };
   new Gauge({
     name: 'verdict_review_queue_items',
-    help: "Requests a cascade's human stage sent to people that no one has answered yet",
-    labelNames: ['queue'],
+    help: 'Items waiting for a person: requests a cascade\'s human stage sent (queue="human"), and captured items of a watched question set no one has reviewed (queue="captured", set="…")',
+    labelNames: ['queue', 'set'],
     registers: [registry],
-    collect: queueFigure((f) => f.pending),
+    async collect() {
+      const [pending, perSet] = await Promise.all([
+        queue().then(
+          (f) => f.pending,
+          () => null,
+        ),
+        sets().catch(() => []),
+      ]);
+      this.reset();
+      if (pending !== null) this.set({ queue: 'human' }, pending);
+      for (const s of perSet) this.set({ queue: 'captured', set: s.set }, s.waiting);
+    },
+  });
+  new Counter({
+    name: 'verdict_answers_total',
+    help: 'Answers given to requests of a question set a capture rule names, by set, question and answer (yes/no, the option, the level, "box"), captured or not',
+    labelNames: ['set', 'question', 'answer'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const a of answers()) this.inc({ set: a.set, question: a.question, answer: a.answer }, a.count);
+    },
+  });
+  new Gauge({
+    name: 'verdict_drift',
+    help: "How far a watched set's answers to a question moved over the last day from the week before: yes-rate change for yes/no, population stability index for choices and levels, centre move or area change for boxes",
+    labelNames: ['set', 'question'],
+    registers: [registry],
+    async collect() {
+      const perSet = await sets().catch(() => []);
+      this.reset();
+      for (const s of perSet) for (const q of s.drift) this.set({ set: s.set, question: q.question }, q.drift);
+    },
   });
   new Gauge({
     name: 'verdict_review_queue_oldest_seconds',

@@ -47,6 +47,13 @@ function categoryOf(a: AnyAnswer): string | null {
   return null;
 }
 
+/** An answer's category as the shares count it ("yes"/"no", the option, the level), "box" for a box; null for no answer. */
+export function answerCategory(answer: unknown): string | null {
+  if (typeof answer !== 'object' || answer === null) return null;
+  const a = answer as AnyAnswer;
+  return a.type === 'box' ? 'box' : categoryOf(a);
+}
+
 /** One question's figures over a window's answers (each an answer object, or undefined where the request had none). */
 export function figuresOf(question: string, answers: readonly unknown[]): QuestionFigures | null {
   const given = answers.filter((a): a is AnyAnswer => typeof a === 'object' && a !== null && typeof (a as AnyAnswer).type === 'string');

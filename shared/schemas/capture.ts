@@ -81,6 +81,8 @@ export const CapturedPredictionSchema = z.object({
   captured_at: z.string(),
   questions: z.record(z.string(), z.unknown()),
   answers: z.record(z.string(), z.unknown()),
+  /** how the request went (latency, escalated, provisional, declined questions); null for captures made before it was kept */
+  outcome: z.object({ latency_ms: z.number(), escalated: z.boolean(), provisional: z.boolean(), refused: z.array(z.string()) }).nullable(),
 });
 export type CapturedPrediction = z.infer<typeof CapturedPredictionSchema>;
 
@@ -88,15 +90,24 @@ export const MonitorWindowSchema = z.enum(['1h', '24h', '7d']);
 export type MonitorWindow = z.infer<typeof MonitorWindowSchema>;
 
 /**
- * A capture rule's live answers over a window (the last hour, day or week) beside a reference window
- * (by default the week before it; or the one the analyst picks), each question's drift and alert.
+ * Live answers over a window (the last hour, day or week) beside a reference window (by default the
+ * week before it; or the one the analyst picks), each question's drift and alert: of one capture
+ * rule, or of a saved question set (every rule that names it, each request counted once).
  */
-export const CaptureMonitorInputSchema = z.strictObject({
-  rule_id: z.string().min(1),
-  window: MonitorWindowSchema.default('24h'),
-  reference_from: z.iso.datetime({ offset: true }).optional(),
-  reference_to: z.iso.datetime({ offset: true }).optional(),
-});
+export const CaptureMonitorInputSchema = z
+  .strictObject({
+    rule_id: z.string().min(1).optional(),
+    question_set_id: z.string().min(1).optional(),
+    window: MonitorWindowSchema.default('24h'),
+    reference_from: z.iso.datetime({ offset: true }).optional(),
+    reference_to: z.iso.datetime({ offset: true }).optional(),
+  })
+  .refine((i) => (i.rule_id === undefined) !== (i.question_set_id === undefined), {
+    message: 'name either rule_id or question_set_id, not both',
+    path: ['rule_id'],
+  });
+
+export type CaptureMonitorInput = z.infer<typeof CaptureMonitorInputSchema>;
 
 const QuestionFiguresSchema = z.object({
   question: z.string(),
@@ -107,12 +118,50 @@ const QuestionFiguresSchema = z.object({
   box: z.object({ area: z.number(), x: z.number(), y: z.number() }).nullable(),
 });
 
+/** Answers checked against the expected answers people gave to captured items: how many, how many right, the share with its 95% Wilson interval. */
+const LiveAccuracySchema = z.object({
+  reviewed: z.number().int(),
+  correct: z.number().int(),
+  accuracy: z.number(),
+  interval: z.object({ low: z.number(), high: z.number() }).nullable(),
+});
+export type LiveAccuracy = z.infer<typeof LiveAccuracySchema>;
+
+/** A share of the window's requests, of those whose outcome was kept (null when none was). */
+const share = z.number().nullable();
+
 export const CaptureMonitorSchema = z.object({
-  rule_id: z.string(),
-  window: z.object({ from: z.string(), to: z.string(), requests: z.number().int(), cost_per_request: z.number().nullable() }),
+  subject: z.object({ kind: z.enum(['rule', 'set']), id: z.string(), name: z.string() }),
+  /** the rules whose captures are read */
+  rule_ids: z.array(z.string()),
+  /** items in the rules' datasets that no person has given an expected answer yet (the set's review queue) */
+  waiting_review: z.number().int(),
+  window: z.object({
+    from: z.string(),
+    to: z.string(),
+    requests: z.number().int(),
+    cost_per_request: z.number().nullable(),
+    /** requests whose latency, stages and declined questions were kept (captures made before that have none) */
+    with_outcome: z.number().int(),
+    latency_p50_ms: z.number().nullable(),
+    latency_p95_ms: z.number().nullable(),
+    escalated_share: share,
+    provisional_share: share,
+    /** requests in which the model declined at least one question */
+    refused_share: share,
+  }),
   reference: z.object({ from: z.string(), to: z.string(), requests: z.number().int() }),
   /** at most this many of each window's newest captures are read */
   limit: z.number().int(),
-  questions: z.array(QuestionFiguresSchema.extend({ reference: QuestionFiguresSchema.nullable(), drift: z.number().nullable(), alert: z.boolean() })),
+  /** over the window's captured items that people have reviewed; null when none has been */
+  accuracy: LiveAccuracySchema.nullable(),
+  questions: z.array(
+    QuestionFiguresSchema.extend({
+      reference: QuestionFiguresSchema.nullable(),
+      drift: z.number().nullable(),
+      alert: z.boolean(),
+      accuracy: LiveAccuracySchema.nullable(),
+    }),
+  ),
 });
 export type CaptureMonitor = z.infer<typeof CaptureMonitorSchema>;

@@ -46,6 +46,8 @@ const call = (over: Partial<OfferedCall> = {}, req = request()): OfferedCall => 
   keyId: 'key-a',
   requestId: `req-${(calls += 1)}`,
   header: () => undefined,
+  cascade: null,
+  latencyMs: 250,
   ...over,
 });
 

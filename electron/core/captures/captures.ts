@@ -2,11 +2,19 @@
  * The captures domain: rules that turn live Decisions requests into dataset items with the answers
  * as predictions (`tap.ts` on the request path, `storage.ts` its port), their retention, and their
  * management with an audit entry for every rule made or removed and every deletion by retention.
- * Imports datasets, question sets and the audit log; the request path reaches it only through the tap.
+ * Imports datasets, question sets, the audit log and the evaluations' pure judging (monitor-figures.ts);
+ * the request path reaches it only through the tap.
  */
 import { randomUUID } from 'node:crypto';
-import { MAX_CAPTURE_RULES, type CaptureMonitor, type CaptureRule, type MonitorWindow, type ParsedCaptureRuleInput } from '../../../shared/schemas/capture';
-import { compareWindows } from '../../../shared/monitor/drift';
+import {
+  MAX_CAPTURE_RULES,
+  type CaptureMonitor,
+  type CaptureMonitorInput,
+  type CaptureRule,
+  type MonitorWindow,
+  type ParsedCaptureRuleInput,
+} from '../../../shared/schemas/capture';
+import type { Expected } from '../../../shared/schemas/evaluation';
 import type { CascadeCondition } from '../../../shared/schemas/cascade';
 import type { AuditActor } from '../../../shared/schemas/audit';
 import { conditionProblems } from '../../../shared/cascade/conditions';
@@ -16,6 +24,7 @@ import type { Datasets } from '../datasets/datasets';
 import { GatewayError } from '../errors';
 import type { QuestionSets } from '../question-sets/question-sets';
 import { liveRule } from './match';
+import { monitorFigures, oncePerRequest, type ReadCapture } from './monitor-figures';
 import { questionSignature } from './signature';
 import type { CaptureStorage, StoredCapture, StoredCaptureRule } from './storage';
 import type { CaptureTap } from './tap';
@@ -118,7 +127,27 @@ export class Captures {
   /** Reads the rules again (another instance may have changed them) and hands them to the request path. */
   async refresh(): Promise<void> {
     const [rules, today] = await Promise.all([this.storage.list(), this.storage.takenOn(utcDay(this.deps.clock.now()))]);
-    this.deps.tap.setRules(rules.map(liveRule), today);
+    this.deps.tap.setRules(rules.map(liveRule), today, await this.watchedSets(rules));
+  }
+
+  /** Signature → name of each saved set a rule names (read again only when the rules change). */
+  private watched: { key: string; sets: Map<string, string> } = { key: '', sets: new Map() };
+  private async watchedSets(rules: readonly StoredCaptureRule[]): Promise<Map<string, string>> {
+    const named = rules.filter((r) => r.question_set_id !== null && r.question_signature !== null);
+    const key = named.map((r) => `${r.question_set_id}:${r.question_signature}`).join(',');
+    if (key === this.watched.key) return this.watched.sets;
+    const sets = new Map<string, string>();
+    for (const rule of named) {
+      const set = await this.deps.questionSets.get(rule.question_set_id!).catch(() => null);
+      sets.set(rule.question_signature!, set?.name ?? rule.question_set_id!);
+    }
+    this.watched = { key, sets };
+    return sets;
+  }
+
+  /** The saved question sets some rule names, for the figures kept per set. */
+  async watchedSetIds(): Promise<string[]> {
+    return [...new Set((await this.storage.list()).flatMap((r) => (r.question_set_id === null ? [] : [r.question_set_id])))];
   }
 
   /** Deletes what each rule captured longer ago than its retention, each deletion in the audit log; how many items went. */
@@ -140,42 +169,61 @@ export class Captures {
   }
 
   /**
-   * A rule's captured answers over the window beside the reference (by default the week before the
-   * window): each question's figures and drift (shared/monitor/drift.ts), the requests and their
-   * cost. A sample when the rule samples or hits its cap; at most MONITOR_LIMIT captures a window.
+   * Live answers over the window beside the reference (by default the week before the window), of
+   * one rule or of a saved question set (every rule naming it, a request taken by two counted once):
+   * each question's figures, drift and live accuracy where people reviewed items, how the requests
+   * went and what they cost (monitor-figures.ts). A sample when a rule samples or hits its cap; at
+   * most MONITOR_LIMIT captures a window.
    */
-  async monitor(input: {
-    rule_id: string;
-    window: MonitorWindow;
-    reference_from?: string | undefined;
-    reference_to?: string | undefined;
-  }): Promise<CaptureMonitor> {
-    const rule = await this.storage.get(input.rule_id);
-    if (!rule) throw new GatewayError('not_found', `No capture rule with id "${input.rule_id}"`);
+  async monitor(input: CaptureMonitorInput): Promise<CaptureMonitor> {
+    const { subject, rules } = await this.subjectOf(input);
     const now = this.deps.clock.now();
     const from = now - WINDOW_MS[input.window];
     const refTo = input.reference_to ? Date.parse(input.reference_to) : from;
     const refFrom = input.reference_from ? Date.parse(input.reference_from) : refTo - 7 * DAY_MS;
     if (!(refFrom < refTo)) throw new GatewayError('bad_request', 'reference_from: the reference window must start before it ends');
     const iso = (ms: number) => new Date(ms).toISOString();
-    const [window, reference] = await Promise.all([
-      this.storage.between(rule.id, iso(from), iso(now), MONITOR_LIMIT),
-      this.storage.between(rule.id, iso(refFrom), iso(refTo), MONITOR_LIMIT),
-    ]);
-    const costs = window.map((c) => c.cost).filter((c): c is number => c !== null);
-    const answers = (list: StoredCapture[]) => list.map((c) => c.answers as Record<string, unknown>);
+    const read = async (a: number, b: number) => (await Promise.all(rules.map((r) => this.storage.between(r.id, iso(a), iso(b), MONITOR_LIMIT)))).flat();
+    const [window, reference] = await Promise.all([read(from, now), read(refFrom, refTo)]);
+    const { captures, waiting } = await this.withExpected(rules, window);
+    const figures = monitorFigures(oncePerRequest(captures).slice(0, MONITOR_LIMIT), oncePerRequest(reference).slice(0, MONITOR_LIMIT));
     return {
-      rule_id: rule.id,
-      window: {
-        from: iso(from),
-        to: iso(now),
-        requests: window.length,
-        cost_per_request: costs.length > 0 ? costs.reduce((s, c) => s + c, 0) / costs.length : null,
-      },
-      reference: { from: iso(refFrom), to: iso(refTo), requests: reference.length },
+      subject,
+      rule_ids: rules.map((r) => r.id),
+      waiting_review: waiting,
+      window: { from: iso(from), to: iso(now), ...figures.window },
+      reference: { from: iso(refFrom), to: iso(refTo), requests: figures.reference_requests },
       limit: MONITOR_LIMIT,
-      questions: compareWindows(answers(window), answers(reference)),
+      accuracy: figures.accuracy,
+      questions: figures.questions,
     };
+  }
+
+  /** The rule named, or the question set named and the rules that name it. */
+  private async subjectOf(input: CaptureMonitorInput): Promise<{ subject: CaptureMonitor['subject']; rules: StoredCaptureRule[] }> {
+    if (input.rule_id !== undefined) {
+      const rule = await this.storage.get(input.rule_id);
+      if (!rule) throw new GatewayError('not_found', `No capture rule with id "${input.rule_id}"`);
+      return { subject: { kind: 'rule', id: rule.id, name: rule.name }, rules: [rule] };
+    }
+    const id = input.question_set_id!;
+    const set = await this.deps.questionSets.get(id).catch(() => null);
+    if (!set) throw new GatewayError('not_found', `No question set with id "${id}"`);
+    const rules = (await this.storage.list()).filter((r) => r.question_set_id === id);
+    return { subject: { kind: 'set', id, name: set.name }, rules };
+  }
+
+  /** Each capture with the expected answers people gave its item (read once per dataset), and how many items no one has reviewed. */
+  private async withExpected(rules: readonly StoredCaptureRule[], captures: readonly StoredCapture[]): Promise<{ captures: ReadCapture[]; waiting: number }> {
+    const datasetOf = new Map(rules.map((r) => [r.id, r.dataset_id]));
+    const expected = new Map<string, Map<number, Expected>>();
+    let waiting = 0;
+    for (const datasetId of new Set(datasetOf.values())) {
+      const items = await this.deps.datasets.expectations(datasetId).catch(() => []);
+      waiting += items.filter((i) => Object.keys(i.expected).length === 0).length;
+      expected.set(datasetId, new Map(items.map((i) => [i.position, i.expected])));
+    }
+    return { captures: captures.map((c) => ({ ...c, expected: expected.get(datasetOf.get(c.rule_id) ?? '')?.get(c.position) ?? {} })), waiting };
   }
 
   /** Keeps the answers to an item added outside the rules (the human stage's queue) as its prediction. */

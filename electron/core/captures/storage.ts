@@ -17,6 +17,18 @@ export interface StoredCaptureRule {
   created_at: string;
 }
 
+/** How a captured request went, for the monitor (null on captures made before it was kept). */
+export interface CaptureOutcome {
+  /** from the call's arrival to its answer, milliseconds */
+  latency_ms: number;
+  /** a cascade sent it on to its next model */
+  escalated: boolean;
+  /** a cascade's human stage holds it: its answers are provisional until a person reviews them */
+  provisional: boolean;
+  /** the questions the model declined to answer */
+  refused: string[];
+}
+
 /** A captured request on its way to the rule's dataset: the item's content and the answers as predictions. */
 export interface NewCapture {
   /** The dataset item's id: the request's id. */
@@ -29,6 +41,7 @@ export interface NewCapture {
   captured_at: string;
   questions: unknown;
   answers: unknown;
+  outcome: CaptureOutcome | null;
 }
 
 /** A captured item's prediction as stored, by the item's position in the rule's dataset. */

@@ -3,14 +3,18 @@ import type { DecisionsRequest } from '../../../shared/schemas/decisions-request
 import type { DecisionsResponse } from '../../../shared/schemas/decisions-response';
 import type { Clock } from '../clock';
 import type { Logger } from '../logger';
+import { answerCategory } from '../../../shared/monitor/drift';
 import { capturedState } from './content';
 import { matches, type LiveRule } from './match';
 import { questionSignature } from './signature';
-import type { CaptureStorage, NewCapture } from './storage';
+import type { CaptureOutcome, CaptureStorage, NewCapture } from './storage';
+import type { CascadeRecord } from '../decisions/stages';
 
 /** How long captures wait to be written together, and how many a rule may have waiting. */
 export const FLUSH_AFTER_MS = 200;
 export const MAX_WAITING_PER_RULE = 2000;
+/** At most this many (set, question, answer) series are counted; answers past it are not (a choice with free-form options could grow without end). */
+export const MAX_ANSWER_SERIES = 5000;
 
 /** An answered public Decisions call, as the route hands it over once the answer is charged. */
 export interface OfferedCall {
@@ -20,6 +24,20 @@ export interface OfferedCall {
   requestId: string;
   /** A request header, by its lower-case name. */
   header(name: string): string | undefined;
+  /** How its stages went, when it asked for several. */
+  cascade: Pick<CascadeRecord, 'triggered_by' | 'human'> | null;
+  /** From its arrival to its answer. */
+  latencyMs: number;
+}
+
+/** How a call went, as the monitor reads it: made only for a call a rule takes. */
+export function outcomeOf(call: Pick<OfferedCall, 'request' | 'response' | 'cascade' | 'latencyMs'>): CaptureOutcome {
+  return {
+    latency_ms: call.latencyMs,
+    escalated: (call.cascade?.triggered_by.length ?? 0) > 0,
+    provisional: call.cascade?.human === true,
+    refused: Object.keys(call.request.questions).filter((name) => call.response.answers[name] === undefined),
+  };
 }
 
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -36,6 +54,10 @@ export class CaptureTap {
   private readonly waiting = new Map<string, NewCapture[]>();
   /** `${rule}/${day}` → captures this process knows the rule took that day (stored, or waiting). */
   private readonly taken = new Map<string, number>();
+  /** Signature → name of each saved question set a rule names: every answer to those sets is counted, captured or not. */
+  private watched: ReadonlyMap<string, string> = new Map();
+  /** `${set}\u0000${question}\u0000${answer}` → answers this process gave. */
+  private readonly answered = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
 
@@ -47,8 +69,9 @@ export class CaptureTap {
   ) {}
 
   /** The rules the path holds calls against, and what each took today as the store counts it. */
-  setRules(rules: readonly LiveRule[], today?: ReadonlyMap<string, number>): void {
+  setRules(rules: readonly LiveRule[], today?: ReadonlyMap<string, number>, watched?: ReadonlyMap<string, string>): void {
     this.rules = rules;
+    if (watched) this.watched = watched;
     if (!today) return;
     const day = utcDay(this.clock.now());
     for (const rule of rules) {
@@ -61,8 +84,11 @@ export class CaptureTap {
   /** Holds one answered call against the rules; queues it for each that takes it. Never throws, never waits. */
   offer(call: OfferedCall): void {
     if (this.rules.length === 0) return;
+    // Counted even when not to be captured: a count keeps nothing of the request.
+    let signature = this.watched.size > 0 ? questionSignature(call.request.questions) : undefined;
+    if (signature !== undefined) this.count(call, signature);
     if (call.header(CAPTURE_HEADER)?.trim().toLowerCase() === 'off') return;
-    let signature: string | undefined;
+    let outcome: CaptureOutcome | undefined;
     const answered = {
       keyId: call.keyId,
       asked: call.request.model,
@@ -90,6 +116,7 @@ export class CaptureTap {
         captured_at: new Date(now).toISOString(),
         questions: call.request.questions,
         answers: call.response.answers,
+        outcome: (outcome ??= outcomeOf(call)),
       });
       this.waiting.set(rule.id, waiting);
     }
@@ -97,6 +124,28 @@ export class CaptureTap {
       this.timer = setTimeout(() => void this.flush(), FLUSH_AFTER_MS);
       this.timer.unref();
     }
+  }
+
+  /** Counts the call's answers under its set's name when a rule watches the set. */
+  private count(call: OfferedCall, signature: string): void {
+    const set = this.watched.get(signature);
+    if (set === undefined) return;
+    for (const [question, answer] of Object.entries(call.response.answers)) {
+      const category = answerCategory(answer);
+      if (category === null) continue;
+      const key = `${set}\u0000${question}\u0000${category}`;
+      const n = this.answered.get(key);
+      if (n !== undefined) this.answered.set(key, n + 1);
+      else if (this.answered.size < MAX_ANSWER_SERIES) this.answered.set(key, 1);
+    }
+  }
+
+  /** Every answer this process gave to a watched set, by set name, question and answer (Prometheus's `verdict_answers_total`). */
+  answerCounts(): { set: string; question: string; answer: string; count: number }[] {
+    return [...this.answered].map(([key, count]) => {
+      const [set, question, answer] = key.split('\u0000') as [string, string, string];
+      return { set, question, answer, count };
+    });
   }
 
   /** Writes every waiting capture now; resolves once they are stored (or dropped, logged, when the store refused). */

@@ -57,7 +57,15 @@ export async function answerShape(core: ShapeDeps, shape: PublicShape, call: Sha
     ...(parsed.refusals ? { refusals: parsed.refusals } : {}),
     stages: parsed.stages,
   });
-  core.captureTap.offer({ request: parsed.request, response: answer.response, keyId: call.key.id, requestId: call.requestId, header: call.header });
+  core.captureTap.offer({
+    request: parsed.request,
+    response: answer.response,
+    keyId: call.key.id,
+    requestId: call.requestId,
+    header: call.header,
+    cascade: answer.cascade,
+    latencyMs: answer.latencyMs,
+  });
   if (answer.cascade?.human) {
     const reviewId = await core.humanStage.enqueue({
       request: parsed.request,

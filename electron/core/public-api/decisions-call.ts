@@ -38,6 +38,8 @@ export interface ApiCallAnswer {
   settle: () => void;
   /** How the stages went, when the call asked for several. */
   cascade: CascadeRecord | null;
+  /** From the call's arrival to its answer, as the request log has it. */
+  latencyMs: number;
 }
 
 /** What answering a call uses of the core: who is admitted, the service that answers, the request log, the spend and the trace. */
@@ -130,8 +132,10 @@ export async function answerApiCall(core: ApiCallDeps, call: ApiCall): Promise<A
       });
     }
   };
-  return { response: outcome.response, outcome, settle, cascade };
+  return { response: outcome.response, outcome, settle, cascade, latencyMs: latencyOf(started, ended) };
 }
+
+const latencyOf = (started: number, ended: number) => Math.round((ended - started) * 1000) / 1000;
 
 /** The request log's line for a call: metadata only (never the content, the questions or the answers). */
 function logLine(call: ApiCall, started: number, status: number, outcome: Answered | null, ended: number, cost: number | null): RequestLogEntry {
@@ -146,7 +150,7 @@ function logLine(call: ApiCall, started: number, status: number, outcome: Answer
     provider: outcome?.response.provider ?? null,
     endpoint_id: outcome?.endpointId ?? null,
     status,
-    latency_ms: Math.round((ended - started) * 1000) / 1000,
+    latency_ms: latencyOf(started, ended),
     input_tokens: outcome?.response.usage.input_tokens ?? null,
     output_tokens: outcome?.response.usage.output_tokens ?? null,
     cost,

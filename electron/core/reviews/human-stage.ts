@@ -67,6 +67,7 @@ export class HumanStage {
       captured_at: at,
       questions: call.request.questions,
       answers: call.response.answers,
+      outcome: null,
     });
     await this.storage.add({ id: call.requestId, dataset_id: queue.id, position: added!.position, created_at: at, webhook: call.webhook });
     return call.requestId;

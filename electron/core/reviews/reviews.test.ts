@@ -40,6 +40,8 @@ describe('review of captured items', () => {
         keyId: 'key-x',
         requestId: `req-${i}`,
         header: () => undefined,
+        cascade: null,
+        latencyMs: 100,
       });
     }
     await core.captureTap.flush();

@@ -1,4 +1,4 @@
-import type { StoredCapture, StoredCaptureRule } from '../captures/storage';
+import type { CaptureOutcome, StoredCapture, StoredCaptureRule } from '../captures/storage';
 
 /** A capture rule's row as both backends keep it: lists and the condition as JSON text, the image flag as 0/1. */
 export interface CaptureRuleRow {
@@ -67,9 +67,12 @@ export interface CapturedRow {
   captured_at: string;
   questions: string;
   answers: string;
+  outcome: string | null;
 }
 
-export const CAPTURED_COLUMNS = 'position, rule_id, request_id, key_id, model, provider, cost, captured_at, questions, answers';
+export const CAPTURED_COLUMNS = 'position, rule_id, request_id, key_id, model, provider, cost, captured_at, questions, answers, outcome';
+/** How many values `capturedParams` gives after the dataset id. */
+export const CAPTURED_PARAMS = 12;
 
 /** The row's values after its dataset, in `day, ${CAPTURED_COLUMNS}` order; the day is the UTC day of its time unless given. */
 export const capturedParams = (c: Omit<StoredCapture, 'state'>, day = c.captured_at.slice(0, 10)): (string | number | null)[] => [
@@ -84,6 +87,7 @@ export const capturedParams = (c: Omit<StoredCapture, 'state'>, day = c.captured
   c.captured_at,
   JSON.stringify(c.questions),
   JSON.stringify(c.answers),
+  json(c.outcome),
 ];
 
 export const toCapture = (r: CapturedRow): StoredCapture => ({
@@ -97,4 +101,5 @@ export const toCapture = (r: CapturedRow): StoredCapture => ({
   captured_at: r.captured_at,
   questions: JSON.parse(r.questions) as unknown,
   answers: JSON.parse(r.answers) as unknown,
+  outcome: parsed<CaptureOutcome>(r.outcome),
 });

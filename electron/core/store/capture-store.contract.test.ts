@@ -39,6 +39,7 @@ const capture = (n: number, at = '2026-03-02T10:00:00.000Z'): NewCapture => ({
   captured_at: at,
   questions: { urgent: { type: 'noul', instructions: 'Is it urgent?' } },
   answers: { urgent: { type: 'noul', noul: 0.2 + n / 100 } },
+  outcome: { latency_ms: 100 + n, escalated: n % 2 === 0, provisional: false, refused: n % 3 === 0 ? ['urgent'] : [] },
 });
 
 const dataset = { id: 'd1', name: 'captured', items: 0, created_at: '2026-03-01T00:00:00.000Z', sample: false };
@@ -89,9 +90,9 @@ describe.each(backends)('CaptureStorage on %s', (_name, backend) => {
         [4, 'req-6', 'ticket 6', {}],
       ]);
       const predictions = await b.captures.predictions('d1', [0, 2, 4]);
-      expect(predictions.map((p) => [p.position, p.request_id, p.answers])).toEqual([
-        [2, 'req-2', capture(2).answers],
-        [4, 'req-6', capture(6).answers],
+      expect(predictions.map((p) => [p.position, p.request_id, p.answers, p.outcome])).toEqual([
+        [2, 'req-2', capture(2).answers, { latency_ms: 102, escalated: true, provisional: false, refused: [] }],
+        [4, 'req-6', capture(6).answers, { latency_ms: 106, escalated: true, provisional: false, refused: ['urgent'] }],
       ]);
       expect(predictions[0]).toMatchObject({
         rule_id: 'r1',

@@ -77,10 +77,10 @@ export class PgCaptureStore implements CaptureStorage {
           id,
           JSON.stringify(c.state),
         ]);
-        await client.query(`INSERT INTO captured_items (dataset_id, day, ${captureRows.CAPTURED_COLUMNS}) VALUES (${placeholders(12)})`, [
-          rule.dataset_id,
-          ...captureRows.capturedParams({ ...c, position, rule_id: ruleId }, day),
-        ]);
+        await client.query(
+          `INSERT INTO captured_items (dataset_id, day, ${captureRows.CAPTURED_COLUMNS}) VALUES (${placeholders(1 + captureRows.CAPTURED_PARAMS)})`,
+          [rule.dataset_id, ...captureRows.capturedParams({ ...c, position, rule_id: ruleId }, day)],
+        );
         position += 1;
       }
       await client.query('UPDATE datasets SET item_count = item_count + $1 WHERE id = $2', [kept.length, rule.dataset_id]);
@@ -148,10 +148,10 @@ export class PgCaptureStore implements CaptureStorage {
   async putPredictions(datasetId: string, captures: readonly StoredCapture[]): Promise<void> {
     await this.db.transaction(async (client) => {
       for (const c of captures)
-        await client.query(`INSERT INTO captured_items (dataset_id, day, ${captureRows.CAPTURED_COLUMNS}) VALUES (${placeholders(12)})`, [
-          datasetId,
-          ...captureRows.capturedParams(c),
-        ]);
+        await client.query(
+          `INSERT INTO captured_items (dataset_id, day, ${captureRows.CAPTURED_COLUMNS}) VALUES (${placeholders(1 + captureRows.CAPTURED_PARAMS)})`,
+          [datasetId, ...captureRows.capturedParams(c)],
+        );
     });
   }
 }

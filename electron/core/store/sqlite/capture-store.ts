@@ -46,7 +46,7 @@ export class SqliteCaptureStore implements CaptureStorage {
           id,
           JSON.stringify(c.state),
         ]);
-        this.store.run(`INSERT INTO captured_items (dataset_id, day, ${captureRows.CAPTURED_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+        this.store.run(`INSERT INTO captured_items (dataset_id, day, ${captureRows.CAPTURED_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
           rule.dataset_id,
           ...captureRows.capturedParams({ ...c, position, rule_id: ruleId }, day),
         ]);
@@ -105,7 +105,7 @@ export class SqliteCaptureStore implements CaptureStorage {
   async putPredictions(datasetId: string, captures: readonly StoredCapture[]): Promise<void> {
     this.store.transaction(() => {
       for (const c of captures)
-        this.store.run(`INSERT INTO captured_items (dataset_id, day, ${captureRows.CAPTURED_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+        this.store.run(`INSERT INTO captured_items (dataset_id, day, ${captureRows.CAPTURED_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
           datasetId,
           ...captureRows.capturedParams(c),
         ]);

@@ -46,4 +46,12 @@ export const STEPS: readonly MigrationStep[] = [
   CREATE INDEX captured_items_by_time ON captured_items (rule_id, captured_at);
   `,
   },
+  {
+    version: 32,
+    sql: `
+  -- How a captured request went, for the monitor: its latency, whether a cascade escalated it or left
+  -- it provisional for a person, and the questions the model declined (JSON; NULL for earlier captures).
+  ALTER TABLE captured_items ADD COLUMN outcome TEXT;
+  `,
+  },
 ];
