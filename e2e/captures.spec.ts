@@ -45,13 +45,17 @@ test("a capture rule for a key turns that key's Decisions requests into items of
   // Written within 200 ms; the panel reads its rules again every 5 s while there are any.
   await expect(rule.getByTestId('captured-today')).toHaveText('1 of 1,000 today', { timeout: 15_000 });
   await expect(rule.getByRole('cell').nth(5)).toHaveText('1');
-  // The monitor reads what the rule captured: the one answer in the last day, nothing before it to drift from.
-  const monitor = settings.captures.getByRole('region', { name: 'Monitor' });
-  await expect(monitor).toContainText('1 captured in the window, 0 in the week before it');
-  const late = monitor.getByRole('table', { name: 'Live answers by question' }).getByRole('row', { name: /late/ });
-  await expect(late).toContainText(/(yes|no) 100\.0%/);
   await app.screenshotInBothThemes('captures-panel', settings.captures);
   await expectAccessibleInBothThemes(page, 'Settings, a capture rule that captured');
+
+  // The Monitor reads what the rule captured: the one answer in the last day, nothing before it to drift from.
+  await settings.captures.getByRole('link', { name: 'Monitor' }).click();
+  await expect(app.heading).toHaveText('Monitor');
+  await expect(page.getByLabel('Watch').locator('option:checked')).toHaveText('late parcels');
+  await expect(page.getByTestId('monitor-requests')).toHaveText('1 (reference 0)');
+  const late = page.getByRole('table', { name: 'Live answers by question' }).getByRole('row', { name: /late/ });
+  await expect(late).toContainText(/(yes|no) 100\.0%/);
+  await expect(late).toContainText('— (a window has no answers)');
 
   await app.goTo('Evaluations');
   await new EvaluationsPage(page).open('Datasets');

@@ -150,7 +150,7 @@ test('a reviewer runs a model over images, draws a box and judges the answers', 
 test('an operator creates an API key', async ({ page, server }) => {
   const app = new AppPage(page);
   await app.open(server.uiUrl);
-  await page.keyboard.press('Alt+8');
+  await page.keyboard.press('Alt+9');
   await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeFocused();
   const name = page.getByLabel('Name', { exact: true });
   await tabTo(page, name);
@@ -184,7 +184,7 @@ test('single-key shortcuts are listed with ?, and can be turned off or given oth
     questions: { box: { type: 'box', instructions: 'the dark rectangle' } },
   });
   // ? lists them; Escape closes the list and focus is back where it was.
-  await page.keyboard.press('Alt+8');
+  await page.keyboard.press('Alt+9');
   const heading = page.getByRole('heading', { level: 1, name: 'Settings' });
   await expect(heading).toBeFocused();
   await page.keyboard.press('Shift+Slash');
@@ -222,7 +222,7 @@ test('single-key shortcuts are listed with ?, and can be turned off or given oth
   await expect(accepted).toHaveCount(1);
 
   // Turned off, no single key acts, and ? lists them as off.
-  await page.keyboard.press('Alt+8');
+  await page.keyboard.press('Alt+9');
   await tabTo(page, page.getByLabel('Single-key shortcuts are on'));
   await page.keyboard.press('Space');
   await expect(page.getByLabel('Single-key shortcuts are on')).not.toBeChecked();

@@ -11,7 +11,7 @@ export const ARTIFACTS = join(import.meta.dirname, '..', 'artifacts');
  */
 const SCREENSHOTS = Boolean(process.env['VERDICT_SCREENSHOTS']);
 
-export const SCREEN_LABELS = ['Question sets', 'Runs', 'Evaluations', 'Boxes', 'Review', 'Endpoints', 'ZDR', 'Settings'] as const;
+export const SCREEN_LABELS = ['Question sets', 'Runs', 'Evaluations', 'Boxes', 'Review', 'Monitor', 'Endpoints', 'ZDR', 'Settings'] as const;
 export type ScreenLabel = (typeof SCREEN_LABELS)[number];
 
 /** The shell: navigation and the current screen's heading. */

@@ -6,6 +6,7 @@ import { QuestionSetsScreen } from '../features/question-sets/QuestionSetsScreen
 import { RunsScreen } from '../features/runs/RunsScreen';
 import { BoxesScreen } from '../features/boxes/BoxesScreen';
 import { ReviewScreen } from '../features/review';
+import { MonitorScreen } from '../features/monitor';
 // The charting library is large: it loads with the Endpoints screen, not at start.
 const EndpointsScreen = lazy(() => import('../features/endpoints/EndpointsScreen').then((m) => ({ default: m.EndpointsScreen })));
 // Evaluations draws charts too, so it loads the same way.
@@ -28,6 +29,7 @@ const SCREEN_COMPONENTS: Record<ScreenId, ComponentType> = {
   runs: RunsScreen,
   boxes: BoxesScreen,
   review: ReviewScreen,
+  monitor: MonitorScreen,
   endpoints: EndpointsScreen,
   zdr: ZdrScreen,
   settings: SettingsScreen,

@@ -7,7 +7,7 @@ const FIXED: { where: string; keys: [string, string][] }[] = [
   {
     where: 'Everywhere',
     keys: [
-      ['Alt+1 … Alt+8', 'Switch screens: Question sets, Runs, Evaluations, Boxes, Review, Endpoints, ZDR, Settings'],
+      ['Alt+1 … Alt+9', 'Switch screens: Question sets, Runs, Evaluations, Boxes, Review, Monitor, Endpoints, ZDR, Settings'],
       ['Tab, Shift+Tab', 'Next and previous control'],
       ['← → Home End', 'Move within tabs, toolbars and option groups'],
     ],

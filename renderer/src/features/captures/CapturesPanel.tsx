@@ -9,7 +9,6 @@ import { apiKeysQuery } from '../settings';
 import { capturesQuery, useRemoveCaptureRule } from './api';
 import { CaptureRuleForm } from './CaptureRuleForm';
 import { CaptureRuleTable } from './CaptureRuleTable';
-import { RuleMonitor } from './RuleMonitor';
 import './captures.css';
 
 /** The question asked before a rule goes: it stops now, and what it took stays. */
@@ -42,7 +41,10 @@ export function CapturesPanel() {
       {rules.data && rules.data.length > 0 ? (
         <>
           <CaptureRuleTable rules={rules.data} keyNames={keyNames} setNames={setNames} removing={remove.isPending} onRemove={onRemove} />
-          <RuleMonitor rules={rules.data} />
+          <p className="muted small">
+            What the rules capture, its drift against a reference window and its live accuracy once reviewed: the <a href="#/monitor">Monitor</a> screen
+            (Alt+6).
+          </p>
         </>
       ) : null}
     </Panel>

@@ -5,3 +5,4 @@
  * names) and evaluations (the datasets list, which a new rule may add to).
  */
 export { CapturesPanel } from './CapturesPanel';
+export { capturesQuery } from './api';

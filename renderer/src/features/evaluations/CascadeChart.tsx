@@ -8,7 +8,16 @@ const percent = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed
 const perItem = (usd: number) => Number(usd.toPrecision(4));
 
 /** Accuracy against cost per item (both stages billed): the cascade at every threshold as a line, each model alone as a point, the picked threshold ringed. */
-export function CurveChart({ curve, picked }: { curve: CascadeCurve; picked: CascadePoint | null }) {
+export function CurveChart({
+  curve,
+  picked,
+  preset,
+}: {
+  curve: CascadeCurve;
+  picked: CascadePoint | null;
+  /** a saved preset's threshold on this curve today, marked beside the picked one */
+  preset?: { name: string; point: CascadePoint } | null;
+}) {
   const option = useMemo(() => {
     const line = [...curve.points].sort((a, b) => a.cost_per_item - b.cost_per_item).filter((p) => p.accuracy !== null);
     const single = (s: CascadeCurve['first'], i: number) => ({
@@ -56,8 +65,23 @@ export function CurveChart({ curve, picked }: { curve: CascadeCurve; picked: Cas
           tooltip: { formatter: () => (picked ? `picked: threshold ${picked.threshold}` : '') },
           data: picked && picked.accuracy !== null ? [[perItem(picked.cost_per_item), picked.accuracy]] : [],
         },
+        // A saved preset's threshold today, when one is chosen to adopt into and the curve holds its condition.
+        ...(preset
+          ? [
+              {
+                name: `${preset.name} now`,
+                type: 'scatter',
+                color: PALETTE[3],
+                symbol: 'emptyRect',
+                symbolSize: 18,
+                z: 4,
+                tooltip: { formatter: () => `${preset.name} now: threshold ${preset.point.threshold}` },
+                data: preset.point.accuracy === null ? [] : [[perItem(preset.point.cost_per_item), preset.point.accuracy]],
+              },
+            ]
+          : []),
       ],
     };
-  }, [curve, picked]);
+  }, [curve, picked, preset]);
   return <Chart option={option} height={300} label={`Cascade accuracy against cost: ${curve.first.model} then ${curve.second.model}`} />;
 }

@@ -4,7 +4,9 @@ import type { EvalReport, EvalRun } from '../../../../shared/schemas/evaluation'
 import type { CascadeTarget } from '../../../../shared/schemas/cascade-curve';
 import { pickPoint } from '../../../../shared/evaluations/cascade-pick';
 import { ErrorNotice, Loading } from '../../ui/components';
-import { cascadeCurveQuery, type CascadeScope as Scope } from './api';
+import { cascadeCurveQuery, cascadePresetsQuery, type CascadeScope as Scope } from './api';
+import { adoptable, presetPoint } from './adopt';
+import { AdoptPreset } from './AdoptPreset';
 import { CascadeControls } from './CascadeControls';
 import { CascadeTargetInputs } from './CascadeTargetInputs';
 import { CurveChart } from './CascadeChart';
@@ -38,6 +40,12 @@ export function CascadePanel({ run, report, done }: { run: EvalRun; report: Eval
   const pick = curve.data ? pickPoint(points, target, singles) : null;
   const picked = pick ? (pick.reached ? pick.point : pick.closest) : null;
   const model = (i: number) => run.variants[i]?.name ?? String(i);
+  // A saved preset this curve's threshold can move, and where it stands on the curve now.
+  const presets = useQuery(cascadePresetsQuery());
+  const [adoptInto, setAdoptInto] = useState<string | null>(null);
+  const movable = curve.data ? adoptable(presets.data ?? [], curve.data) : [];
+  const chosenPreset = movable.find((p) => p.name === adoptInto) ?? movable[0] ?? null;
+  const presetNow = chosenPreset && curve.data ? presetPoint(chosenPreset, curve.data) : null;
   return (
     <section className="cascade-panel" aria-labelledby="cascade-title">
       <h3 id="cascade-title" className="small-heading">
@@ -88,11 +96,20 @@ export function CascadePanel({ run, report, done }: { run: EvalRun; report: Eval
                     {JSON.stringify({ model: curve.data.second.model, when: picked.condition }, null, 2)}
                   </pre>
                   <SavePreset run={run} curve={curve.data} point={picked} />
+                  <AdoptPreset
+                    run={run}
+                    curve={curve.data}
+                    point={picked}
+                    presets={movable}
+                    chosen={chosenPreset}
+                    onChoose={setAdoptInto}
+                    current={presetNow}
+                  />
                 </>
               ) : null}
             </div>
           ) : null}
-          <CurveChart curve={curve.data} picked={picked} />
+          <CurveChart curve={curve.data} picked={picked} preset={chosenPreset && presetNow ? { name: chosenPreset.name, point: presetNow } : null} />
           <CascadeTable curve={curve.data} points={points} picked={picked} />
         </>
       ) : null}

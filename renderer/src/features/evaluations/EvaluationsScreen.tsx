@@ -10,6 +10,7 @@ import { datasetsQuery, evalRunsQuery } from './api';
 import { DatasetsPanel } from './DatasetsPanel';
 import { RunForm } from './RunForm';
 import { RunView } from './RunView';
+import { hashParams } from '../../lib/hash-params';
 
 type Tab = 'runs' | 'new' | 'datasets';
 const TABS: { id: Tab; label: string }[] = [
@@ -23,7 +24,9 @@ const TABS: { id: Tab; label: string }[] = [
  * tab (the runs when there are some, else a new run when there is a dataset, else the datasets).
  */
 function useEvaluationsScreen() {
-  const [dataset, setDataset] = useState<string | null>(null);
+  // Opened from another screen on a dataset and a set ("#/evaluations?new&dataset=…&set=…", the Monitor's "Evaluate"): the New run tab on them.
+  const [opened] = useState(() => hashParams());
+  const [dataset, setDataset] = useState<string | null>(opened.get('dataset'));
   const [runId, setRunId] = useState<string | null>(null);
   // A finished run to run again from the New run tab, as its baseline.
   const [again, setAgain] = useState<EvalRun | null>(null);
@@ -31,7 +34,7 @@ function useEvaluationsScreen() {
   const [started, setStarted] = useState<string | null>(null);
   const runs = useQuery(evalRunsQuery());
   const datasets = useQuery(datasetsQuery());
-  const [chosenTab, setTab] = useState<Tab | null>(null);
+  const [chosenTab, setTab] = useState<Tab | null>(opened.has('new') ? 'new' : null);
   // The runs when there are some, else a new run when there is a dataset, else the datasets; fixed once
   // both lists have loaded, so a dataset imported on the Datasets tab does not move the screen away.
   const first: Tab = (runs.data?.length ?? 0) > 0 ? 'runs' : (datasets.data?.length ?? 0) > 0 ? 'new' : 'datasets';
@@ -42,7 +45,8 @@ function useEvaluationsScreen() {
   const tab: Tab = chosenTab ?? first;
   // The chosen run while it exists (a deleted one falls back to the newest).
   const current = runId && (!runs.data || runs.data.some((r) => r.id === runId)) ? runId : (runs.data?.[0]?.id ?? null);
-  return { dataset, setDataset, setRunId, again, setAgain, started, setStarted, runs: runs.data, datasets: datasets.data, tab, setTab, current };
+  const openedSet = opened.get('set');
+  return { dataset, setDataset, openedSet, setRunId, again, setAgain, started, setStarted, runs: runs.data, datasets: datasets.data, tab, setTab, current };
 }
 
 /** The tabs, with the number of runs and of datasets. */
@@ -173,6 +177,7 @@ export function EvaluationsScreen() {
       <div role="tabpanel" id="eval-panel-new" aria-labelledby="eval-tab-new" hidden={tab !== 'new'}>
         <RunForm
           datasetId={s.dataset}
+          setId={s.openedSet}
           again={s.again}
           onStarted={(id) => {
             s.setRunId(id);

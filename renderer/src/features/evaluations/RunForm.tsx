@@ -13,10 +13,13 @@ import { useRunChoices } from './use-run-choices';
 /** Set × dataset × models, with the estimate shown before anything is sent. */
 export function RunForm({
   datasetId,
+  setId,
   again,
   onStarted,
 }: {
   datasetId: string | null;
+  /** The question set to start on (another screen opened this one on it); the first saved set when null. */
+  setId: string | null;
   /** A finished run to run again: its dataset and models are taken, and it is the new run's baseline. */
   again: EvalRun | null;
   onStarted: (id: string) => void;
@@ -28,7 +31,7 @@ export function RunForm({
     setEstimated(null);
     setAsked(null);
   };
-  const choices = useRunChoices({ datasetId, again, changed: () => inputsChanged() });
+  const choices = useRunChoices({ datasetId, initialSet: setId, again, changed: () => inputsChanged() });
   const { sets, runs, fits, effectiveSet, effectiveDataset, cascades, ticked, problems, pairing, baselineRun } = choices;
   const [concurrency, setConcurrency] = useState(4);
   const [budget, setBudget] = useState('');

@@ -12,12 +12,22 @@ import { presetVariant } from './run-variants';
  * What the New run form runs: the set, the dataset (and how it suits the set), the models and
  * cascade presets ticked, and the baseline. `changed` hears every choice the estimate depends on.
  */
-export function useRunChoices({ datasetId, again, changed }: { datasetId: string | null; again: EvalRun | null; changed: () => void }) {
+export function useRunChoices({
+  datasetId,
+  initialSet,
+  again,
+  changed,
+}: {
+  datasetId: string | null;
+  initialSet: string | null;
+  again: EvalRun | null;
+  changed: () => void;
+}) {
   const sets = useQuery(setsQuery());
   const datasets = useQuery(datasetsQuery());
   const models = useQuery(modelsQuery());
   const runs = useQuery(evalRunsQuery());
-  const [setId, setSetId] = useState('');
+  const [setId, setSetId] = useState(initialSet ?? '');
   const effectiveSet = setId || sets.data?.[0]?.id || '';
   const set = useQuery({ ...setQuery(effectiveSet), enabled: effectiveSet !== '' });
   const fits = useQuery({ ...datasetFitQuery(set.data?.request.questions ?? {}), enabled: set.data !== undefined });

@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { DatasetSummary } from '../../../../shared/schemas/evaluation';
+import { useEffect, useState } from 'react';
+import { hashParams } from '../../lib/hash-params';
 import { useStored } from '../../lib/use-stored';
 import { datasetsQuery } from '../evaluations';
 import { setsQuery } from '../question-sets';
@@ -16,6 +18,11 @@ export function useReviewSource() {
   const datasets = useQuery(datasetsQuery());
   const sets = useQuery(setsQuery());
   const [storedDataset, setDataset] = useStored<string | null>('verdict.review.dataset', null);
+  // Opened from another screen on a dataset ("#/review?dataset=…", the Monitor's "Review the waiting items"): that one, and kept.
+  const [opened] = useState(() => hashParams().get('dataset'));
+  useEffect(() => {
+    if (opened !== null && opened !== storedDataset) setDataset(opened);
+  }, [opened]);
   const [storedSet, setQuestionSet] = useStored<string | null>('verdict.review.questionSet', null);
   const list = datasets.data ?? [];
   const datasetId = list.some((d) => d.id === storedDataset) ? storedDataset : likeliest(list);
