@@ -23,6 +23,7 @@ export const OPERATION_NAMES = [
   'review.next',
   'review.answer',
   'review.skip',
+  'review.release',
   'review.agreement',
   'models.list',
   'models.endpoints',

@@ -32,6 +32,8 @@ import {
   ReviewAnswerInputSchema,
   ReviewNextInputSchema,
   ReviewNextSchema,
+  ReviewReleasedSchema,
+  ReviewReleaseInputSchema,
   ReviewSkipInputSchema,
 } from '../schemas/review';
 import { ModelWithEndpointsSchema, ModelIdSchema } from '../schemas/model';
@@ -147,6 +149,12 @@ export const OPERATIONS = {
     ReviewAnsweredSchema,
   ),
   'review.skip': op('mutation', 'Give an item back without answering it', ReviewSkipInputSchema, z.object({ skipped: z.literal(true) })),
+  'review.release': op(
+    'mutation',
+    "Give back the item this reviewer holds as they leave review (another screen or dataset, the tab closed): at once open to others; nothing changes when the lease is not this reviewer's",
+    ReviewReleaseInputSchema,
+    ReviewReleasedSchema,
+  ),
   'review.agreement': op(
     'query',
     "How reviewers agreed per question on the items two of them answered (the review_double_share setting): Cohen's kappa with its 95% interval",

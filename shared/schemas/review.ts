@@ -74,6 +74,11 @@ export type ReviewAnswered = z.infer<typeof ReviewAnsweredSchema>;
 
 export const ReviewSkipInputSchema = z.strictObject({ dataset_id: DatasetIdSchema, position: PositionSchema });
 
+/** The item a reviewer holds, given back as they leave the Review screen (another screen, another dataset, the tab closed). */
+export const ReviewReleaseInputSchema = z.strictObject({ dataset_id: DatasetIdSchema, position: PositionSchema });
+/** Whether this reviewer held the item: false when nothing was theirs to give back (answered, taken over after their lease ran out, never held). */
+export const ReviewReleasedSchema = z.object({ released: z.boolean() });
+
 /** How two reviewers agreed on one question over the items both answered (double review): Cohen's kappa with its 95% interval. */
 export const QuestionAgreementSchema = z.object({
   question: z.string(),

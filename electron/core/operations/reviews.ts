@@ -1,7 +1,7 @@
 import type { Reviews } from '../reviews/reviews';
 import { actorOf, type Handlers } from './index';
 
-type ReviewOps = Pick<Handlers, 'review.next' | 'review.answer' | 'review.skip' | 'review.agreement'>;
+type ReviewOps = Pick<Handlers, 'review.next' | 'review.answer' | 'review.skip' | 'review.release' | 'review.agreement'>;
 
 /** What the review operations use. */
 export interface ReviewDeps {
@@ -14,6 +14,7 @@ export function reviewHandlers(core: ReviewDeps): ReviewOps {
     'review.next': async (input, context) => core.reviews.next(actorOf(context, 'review.next'), input),
     'review.answer': async (input, context) => core.reviews.answer(actorOf(context, 'review.answer'), input),
     'review.skip': async (input, context) => core.reviews.skip(actorOf(context, 'review.skip'), input),
+    'review.release': async (input, context) => core.reviews.release(actorOf(context, 'review.release'), input),
     'review.agreement': async ({ dataset_id }) => core.reviews.agreement(dataset_id),
   };
 }

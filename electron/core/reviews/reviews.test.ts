@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CaptureRuleInputSchema } from '../../../shared/schemas/capture';
 import { AS_DESKTOP, tempCore, type TempCore } from '../../test-support/temp-core';
+import { dispatch } from '../dispatch';
 
 const AS_ADA = { actor: { kind: 'management_key', key_id: 'key-ada', key_name: 'Ada' } } as const;
 const AS_BO = { actor: { kind: 'management_key', key_id: 'key-bo', key_name: 'Bo' } } as const;
@@ -71,6 +72,30 @@ describe('review of captured items', () => {
     expect(taken.item!.position).toBe(1);
     const flagged = await core.handlers['review.answer']({ dataset_id: dataset, position: 1, answers: {}, flagged: true }, AS_BO);
     expect(flagged.counts).toEqual({ open: 1, reviewed: 2, flagged: 1, second_open: 0 });
+  });
+
+  it("a reviewer leaving gives their item back at once to the next reviewer; another's item and a wrong input are refused or left alone", async () => {
+    const { core, dataset } = await captured(3);
+    const h = core.handlers;
+    expect((await h['review.next']({ dataset_id: dataset, after: -1 }, AS_ADA)).item!.position).toBe(0);
+    expect((await h['review.next']({ dataset_id: dataset, after: -1 }, AS_BO)).item!.position).toBe(1);
+    // Ada cannot give back Bo's item: he keeps it, and her answer to it is still refused.
+    expect(await h['review.release']({ dataset_id: dataset, position: 1 }, AS_ADA)).toEqual({ released: false });
+    await expect(
+      h['review.answer']({ dataset_id: dataset, position: 1, answers: { late: true, mood: 'calm', stars: 1 }, flagged: false }, AS_ADA),
+    ).rejects.toThrow('item "req-1" (position 1): another reviewer has it open');
+    // Ada leaves: item 0 goes to Bo now, not in ten minutes; a second release finds nothing of hers.
+    expect(await h['review.release']({ dataset_id: dataset, position: 0 }, AS_ADA)).toEqual({ released: true });
+    expect(await h['review.release']({ dataset_id: dataset, position: 0 }, AS_ADA)).toEqual({ released: false });
+    expect((await h['review.next']({ dataset_id: dataset, after: -1 }, AS_BO)).item!.position).toBe(0);
+    // A page going away may name a dataset that is gone: nothing to give back, no error.
+    expect(await h['review.release']({ dataset_id: 'ds-gone', position: 0 }, AS_BO)).toEqual({ released: false });
+    // Over the operations' boundary, bad input is refused naming the field.
+    const bad = await dispatch(core, 'review.release', { dataset_id: dataset, position: -1 }, AS_BO.actor);
+    expect(bad).toMatchObject({ ok: false, error: { code: 400 } });
+    expect(JSON.stringify(bad)).toMatch(/position/);
+    const missing = await dispatch(core, 'review.release', { position: 0 }, AS_BO.actor);
+    expect(JSON.stringify(missing)).toMatch(/dataset_id/);
   });
 
   it('refuses answers that do not fit the questions, a second review of an item, and an item held by another, each naming it', async () => {

@@ -105,6 +105,16 @@ export class Reviews {
     return { skipped: true };
   }
 
+  /**
+   * Gives back the item the reviewer holds as they leave (another screen or dataset, the tab
+   * closed), so another reviewer gets it now rather than when the lease runs out. Only this
+   * reviewer's lease: another's, or none, is left as it is (released: false). Asked as a page
+   * goes away, so an unknown dataset is no error either: there is nothing of it to give back.
+   */
+  async release(actor: AuditActor, input: { dataset_id: string; position: number }): Promise<{ released: boolean }> {
+    return { released: await this.storage.release(input.dataset_id, input.position, reviewerOf(actor)) };
+  }
+
   /** The item's questions (its captured request's, else the question set's) and its captured answers, if any. */
   private async questionsOf(
     datasetId: string,

@@ -24,8 +24,11 @@ export interface ReviewStorage {
    * none is left.
    */
   claim(datasetId: string, reviewer: string, after: number, now: number, until: number): Promise<number | null>;
-  /** Gives a lease back (a skip). */
-  release(datasetId: string, position: number, reviewer: string): Promise<void>;
+  /**
+   * Gives back `reviewer`'s lease of the item (a skip, or the reviewer leaving): the item is open
+   * to others at once. Another reviewer's lease is left alone. Whether there was one to give back.
+   */
+  release(datasetId: string, position: number, reviewer: string): Promise<boolean>;
   /**
    * Writes a review: a first one makes the item's expected answers `review.answers` (none when
    * flagged); a second (the first asked for one, and it is another reviewer's) is kept beside it

@@ -106,6 +106,32 @@ describe.each(backends)('ReviewStorage on %s', (_name, backend) => {
     }
   });
 
+  it("a release gives back only the reviewer's own lease of that item, at once, to another connection; anything else is left as it is", async () => {
+    const { a, b, close } = await backend.open();
+    try {
+      await dataset(a.datasets, 3);
+      expect(await a.reviews.claim('d', 'ada', -1, T, T + 600)).toBe(0);
+      expect(await b.reviews.claim('d', 'bo', -1, T, T + 600)).toBe(1);
+      // Not Bo's to give back, nor Ada's at another position or in another dataset: nothing moves.
+      expect(await b.reviews.release('d', 0, 'bo')).toBe(false);
+      expect(await a.reviews.release('d', 1, 'ada')).toBe(false);
+      expect(await a.reviews.release('other', 0, 'ada')).toBe(false);
+      expect(await b.reviews.claim('d', 'cy', -1, T, T + 600)).toBe(2);
+      expect(await b.reviews.write('d', review(1, 'cy'), T)).toBe('leased_to_another');
+      // Ada's own, long before her lease ends: Cy gets item 0 through the other connection.
+      expect(await a.reviews.release('d', 0, 'ada')).toBe(true);
+      expect(await a.reviews.release('d', 0, 'ada')).toBe(false);
+      expect(await b.reviews.claim('d', 'cy', -1, T + 1, T + 600)).toBe(0);
+      // Answered, an item has no lease left to give back.
+      expect(await b.reviews.write('d', review(0, 'cy'), T + 2)).toBe('written');
+      expect(await b.reviews.release('d', 0, 'cy')).toBe(false);
+      // Bo's lease of item 1 was never touched.
+      expect(await a.reviews.write('d', review(1, 'ada'), T + 3)).toBe('leased_to_another');
+    } finally {
+      await close();
+    }
+  });
+
   it('reviewers claiming at once through two connections never get the same item', async () => {
     const { a, b, close } = await backend.open();
     try {

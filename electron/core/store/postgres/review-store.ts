@@ -36,8 +36,13 @@ export class PgReviewStore implements ReviewStorage {
     return null;
   }
 
-  async release(datasetId: string, position: number, reviewer: string): Promise<void> {
-    await this.db.query('DELETE FROM review_leases WHERE dataset_id = $1 AND position = $2 AND reviewer = $3', [datasetId, position, reviewer]);
+  async release(datasetId: string, position: number, reviewer: string): Promise<boolean> {
+    const gone = await this.db.pool.query('DELETE FROM review_leases WHERE dataset_id = $1 AND position = $2 AND reviewer = $3', [
+      datasetId,
+      position,
+      reviewer,
+    ]);
+    return (gone.rowCount ?? 0) > 0;
   }
 
   async write(datasetId: string, review: StoredReview, now: number): Promise<ReviewWrite> {

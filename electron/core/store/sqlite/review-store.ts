@@ -23,8 +23,8 @@ export class SqliteReviewStore implements ReviewStorage {
     });
   }
 
-  async release(datasetId: string, position: number, reviewer: string): Promise<void> {
-    this.store.run('DELETE FROM review_leases WHERE dataset_id = ? AND position = ? AND reviewer = ?', [datasetId, position, reviewer]);
+  async release(datasetId: string, position: number, reviewer: string): Promise<boolean> {
+    return this.store.run('DELETE FROM review_leases WHERE dataset_id = ? AND position = ? AND reviewer = ?', [datasetId, position, reviewer]).changes > 0;
   }
 
   async write(datasetId: string, review: StoredReview, now: number): Promise<ReviewWrite> {
