@@ -157,3 +157,48 @@ test('items imported without answers ask for a question set, then take score lev
   const { items } = await call<{ items: { expected: Record<string, unknown> }[] }>('datasets.items', { dataset_id: imported.dataset.id });
   expect(items.map((i) => i.expected)).toEqual([{ tone: 2 }, { tone: 0 }]);
 });
+
+test('leaving Review gives the item held back at once: another reviewer gets it then, not when its ten-minute lease ends', async ({
+  page,
+  server,
+  playwright,
+}) => {
+  test.setTimeout(60_000);
+  const app = new AppPage(page);
+  const review = new ReviewPage(page);
+  await app.open(server.uiUrl);
+  const call = inspector(page, server.url);
+  const tone = { tone: { type: 'score', instructions: 'How warm is the reply?', criteria: ['cold', 'neutral', 'warm'] } };
+  const content = ['Thanks!', 'Noted.', 'Why?'].map((state, i) => JSON.stringify({ id: `r${i}`, state, expected: {} })).join('\n');
+  const imported = await call<{ dataset: { id: string } }>('datasets.import', { name: 'replies.jsonl', format: 'jsonl', content, questions: tone });
+  const set = await call<{ id: string }>('sets.save', { name: 'Reply tone', request: { model: 'sandbox/decider', state: '', questions: tone } });
+
+  // A second reviewer: another browser session, signed in with the management key.
+  const other = await playwright.request.newContext({ baseURL: server.url, extraHTTPHeaders: { 'x-verdict-client': 'renderer' } });
+  expect((await other.post('/api/inspector/session', { data: { key: server.managementKey } })).status()).toBe(200);
+  const othersNext = async (): Promise<number | null> => {
+    const response = await other.post('/api/inspector/review.next', { data: { dataset_id: imported.dataset.id, question_set_id: set.id, after: -1 } });
+    const body = (await response.json()) as { data: { item: { position: number } | null } };
+    return body.data.item?.position ?? null;
+  };
+
+  await app.goTo('Review');
+  await review.dataset.selectOption(imported.dataset.id);
+  await page.getByLabel('Question set').selectOption({ label: 'Reply tone' });
+  await expect(review.itemHeading(1)).toBeFocused();
+  // Held by this page: the other reviewer is given the second item.
+  expect(await othersNext()).toBe(1);
+  // To another screen: the first item is the other reviewer's at once.
+  await app.goTo('Settings');
+  await expect.poll(othersNext, { timeout: 5_000 }).toBe(0);
+  const released = await other.post('/api/inspector/review.release', { data: { dataset_id: imported.dataset.id, position: 0 } });
+  expect(await released.json()).toMatchObject({ ok: true, data: { released: true } });
+
+  // Back on Review the page holds the first item again; then the tab goes elsewhere (no unmount, only pagehide).
+  await app.goTo('Review');
+  await expect(review.itemHeading(1)).toBeFocused();
+  expect(await othersNext()).toBe(1);
+  await page.goto('about:blank');
+  await expect.poll(othersNext, { timeout: 5_000 }).toBe(0);
+  await other.dispose();
+});

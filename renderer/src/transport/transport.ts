@@ -70,6 +70,25 @@ export async function call<N extends OperationName>(name: N, input: OperationInp
 }
 
 /**
+ * Calls an operation as the page goes away (`pagehide`: the tab closed or reloaded), when nobody is
+ * left to read its answer. Over HTTP a keepalive request, which the browser finishes after the page
+ * is gone (`sendBeacon` could not carry the client header the server asks for); over IPC the call
+ * is sent at once and the main process carries it out.
+ */
+export function callAsPageLeaves<N extends OperationName>(name: N, input: OperationInput<N>): void {
+  const sent = window.verdict
+    ? window.verdict[name](input)
+    : fetch(httpOperationPath(name), {
+        method: 'POST',
+        keepalive: true,
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json', [CLIENT_HEADER]: 'renderer' },
+        body: JSON.stringify(input),
+      });
+  sent.catch(() => undefined);
+}
+
+/**
  * Imports a dataset file as a stream: over HTTP its bytes follow a line describing the import in
  * one request body (the browser reads the file as it sends); on the desktop the main process reads
  * it from its path. The page never holds the file's text. Answers like `datasets.import`.

@@ -4,6 +4,7 @@ import { CommittedPanel } from './CommittedPanel';
 import { ItemPanel } from './ItemPanel';
 import { ReviewCounts } from './ReviewCounts';
 import { ReviewSourceBar } from './ReviewSourceBar';
+import { useReleaseOnLeave } from './use-release-on-leave';
 import { useReviewKeys } from './use-review-keys';
 import { useReviewSession, type ReviewSession } from './use-review-session';
 import { useReviewSource, type ReviewSource } from './use-review-source';
@@ -48,6 +49,7 @@ export function ReviewScreen() {
   const source = useReviewSource();
   const session = useReviewSession(source.datasetId, source.questionSetId);
   useReviewKeys(session);
+  useReleaseOnLeave(source.datasetId, source.questionSetId, session.item?.position ?? null, session.reload);
   return (
     <>
       <ScreenHeader

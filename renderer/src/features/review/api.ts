@@ -19,18 +19,54 @@ export interface ReviewCursor {
 }
 
 /**
+ * This reviewer's leases and releases, one after another: a release asked before a lease reaches
+ * the server first, so it never gives back the item that lease has just taken again (a question set
+ * changed in the same dataset finds the same first item).
+ */
+let turns: Promise<unknown> = Promise.resolve();
+function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  const run = turns.then(work);
+  turns = run.catch(() => undefined);
+  return run;
+}
+
+/** Gives back the item held as the reviewer leaves it (the screen closed, another dataset or question set). */
+export function releaseItem(datasetId: string, position: number): void {
+  releaseWhenLeased(datasetId, Promise.resolve(position));
+}
+
+/** Gives back the item a lease took, in its turn now: before any lease asked after this. */
+function releaseWhenLeased(datasetId: string, leased: Promise<number | null>): void {
+  inTurn(async () => {
+    const position = await leased.catch(() => null);
+    if (position !== null) await call('review.release', { dataset_id: datasetId, position });
+  }).catch(() => undefined);
+}
+
+async function leaseNext(cursor: ReviewCursor): Promise<ReviewNext> {
+  const input = { dataset_id: cursor.datasetId, ...(cursor.questionSetId ? { question_set_id: cursor.questionSetId } : {}) };
+  const next = await call('review.next', { ...input, after: cursor.after });
+  if (next.item || cursor.after < 0 || next.counts.open === 0) return next;
+  return call('review.next', { ...input, after: -1 });
+}
+
+/**
  * The next open item after the cursor, leased to this reviewer. Past the last one it starts again
  * from the first (an item skipped earlier is open again), once. Read once per cursor: asking again
- * leases again, so it is never read again on its own, and forgotten once the screen is left.
+ * leases again, so it is never read again on its own, and forgotten once the screen is left; left
+ * before the answer came, the item it leased is given back.
  */
 export const nextItemQuery = (cursor: ReviewCursor) =>
   queryOptions({
     queryKey: [...reviewKeys.all, 'next', cursor] as const,
-    queryFn: async (): Promise<ReviewNext> => {
-      const input = { dataset_id: cursor.datasetId, ...(cursor.questionSetId ? { question_set_id: cursor.questionSetId } : {}) };
-      const next = await call('review.next', { ...input, after: cursor.after });
-      if (next.item || cursor.after < 0 || next.counts.open === 0) return next;
-      return call('review.next', { ...input, after: -1 });
+    queryFn: ({ signal }): Promise<ReviewNext> => {
+      const leased = inTurn(() => leaseNext(cursor));
+      const position = leased.then(
+        (next) => next.item?.position ?? null,
+        () => null,
+      );
+      signal.addEventListener('abort', () => releaseWhenLeased(cursor.datasetId, position), { once: true });
+      return leased;
     },
     staleTime: Infinity,
     gcTime: 0,
