@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { settingsQuery } from '../settings';
 import { ErrorNotice } from '../../ui/components';
 import { useReviewBlind } from './api';
@@ -8,7 +9,14 @@ import type { ReviewSource } from './use-review-source';
 export function ReviewSourceBar({ source, asksForSet, onBlindChanged }: { source: ReviewSource; asksForSet: boolean; onBlindChanged: () => void }) {
   const settings = useQuery(settingsQuery());
   const blind = useReviewBlind(onBlindChanged);
-  const checked = blind.isPending ? blind.variables : (settings.data?.review_blind ?? true);
+  // Held from the click itself until saved: the mutation's pending state comes a tick later, and a
+  // controlled checkbox would flick back to the old value in between.
+  const [asked, setAsked] = useState<boolean | null>(null);
+  const checked = asked ?? settings.data?.review_blind ?? true;
+  const change = (value: boolean) => {
+    setAsked(value);
+    blind.mutate(value, { onSettled: () => setAsked(null) });
+  };
   return (
     <div className="toolbar review-source">
       <label htmlFor="review-dataset">Dataset</label>
@@ -39,7 +47,7 @@ export function ReviewSourceBar({ source, asksForSet, onBlindChanged }: { source
         {asksForSet ? 'These items were not captured with their questions: choose the set to ask them with.' : 'Needed for items that were not captured.'}
       </span>
       <label className="inline-check">
-        <input type="checkbox" checked={checked} disabled={!settings.data} onChange={(e) => blind.mutate(e.target.checked)} />
+        <input type="checkbox" checked={checked} disabled={!settings.data} onChange={(e) => change(e.target.checked)} />
         Show the model&apos;s answer only after mine
       </label>
       {blind.error ? <ErrorNotice error={blind.error} title="Setting not saved" /> : null}
