@@ -7,6 +7,7 @@ import { redisMissing, startRedis, type TestRedis } from '../test-support/redis'
 import { ScriptedUpstream } from '../test-support/scripted-upstream';
 import { answer, JUDGE, teamInstance } from '../test-support/team';
 import { ERROR_BODY } from '../test-support/wire-fixtures';
+import { CLIENT_HEADER, sessionCookie } from './inspector-api';
 import type { RunningServer } from './start-server';
 import { AS_DESKTOP } from '../test-support/temp-core';
 
@@ -54,6 +55,36 @@ describe.skipIf(missing !== null)(`a team's server: three instances, one Postgre
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify(JUDGE),
     });
+
+  interface Reviewer {
+    name: string;
+    /** who answered, as a review keeps it */
+    label: string;
+    op(server: RunningServer, name: string, input: unknown): Promise<{ status: number; body: unknown }>;
+  }
+  /** A new management key signed in to the web UI through `server`: its session works on every instance (the cookie named for each one's port). */
+  async function reviewer(server: RunningServer, name: string): Promise<Reviewer> {
+    const { info, key } = await server.core.apiKeys.create(name, 'management');
+    const signedIn = await fetch(`${server.url}/api/inspector/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [CLIENT_HEADER]: 'renderer' },
+      body: JSON.stringify({ key }),
+    });
+    expect(signedIn.status).toBe(200);
+    const token = new RegExp(`${sessionCookie(server.url)}=([^;]+)`).exec(signedIn.headers.get('set-cookie') ?? '')![1]!;
+    return {
+      name,
+      label: `${name} (${info.id})`,
+      async op(at, op, input) {
+        const response = await fetch(`${at.url}/api/inspector/${op}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [CLIENT_HEADER]: 'renderer', cookie: `${sessionCookie(at.url)}=${token}` },
+          body: JSON.stringify(input),
+        });
+        return { status: response.status, body: await response.json() };
+      },
+    };
+  }
 
   it('three instances started together on an empty database apply its schema once and make one first management key', async () => {
     const fresh = await postgres.createDatabase('fresh_team');
@@ -252,6 +283,81 @@ describe.skipIf(missing !== null)(`a team's server: three instances, one Postgre
     }
     expect(listings[0]!.figures!.latency_last_30m).not.toBeNull();
   });
+
+  it('two reviewers asking at once through two instances never hold one item; their answers become the labels; a second answer through another instance is refused', async () => {
+    const core = servers[0]!.core;
+    const n = 24;
+    const content = Array.from({ length: n }, (_, i) => JSON.stringify({ id: `reply-${i}`, state: `reply ${i}`, expected: {} })).join('\n');
+    const imported = await core.handlers['datasets.import'](
+      { name: 'to review', format: 'jsonl', content, questions: JUDGE.questions as never, valid_only: false, take_suggestions: false },
+      AS_DESKTOP,
+    );
+    const datasetId = imported.dataset!.id;
+    const set = await core.handlers['sets.save']({ name: 'lateness', request: JUDGE as never }, AS_DESKTOP);
+    // Each reviewer a management key signed in to the web UI, as a browser would: Rita through instances 0 and 2, Sam through 1.
+    const rita = await reviewer(servers[0]!, 'Rita');
+    const sam = await reviewer(servers[1]!, 'Sam');
+    const next = async (who: Reviewer, server: RunningServer) => {
+      const { status, body } = await who.op(server, 'review.next', { dataset_id: datasetId, question_set_id: set.id, after: -1 });
+      expect(status).toBe(200);
+      return (body as { data: { item: { position: number } | null } }).data.item?.position ?? null;
+    };
+    // Given back through one instance, an item is the other reviewer's at once through another; another's lease is not one's to give.
+    expect(await next(rita, servers[0]!)).toBe(0);
+    expect(await next(sam, servers[1]!)).toBe(1);
+    const release = (who: Reviewer, server: RunningServer, position: number) => who.op(server, 'review.release', { dataset_id: datasetId, position });
+    expect((await release(sam, servers[1]!, 0)).body).toEqual({ ok: true, data: { released: false } });
+    expect(await next(sam, servers[1]!)).toBe(1);
+    expect((await release(rita, servers[2]!, 0)).body).toEqual({ ok: true, data: { released: true } });
+    expect(await next(sam, servers[1]!)).toBe(0);
+    const late = (position: number) => position % 3 === 0;
+    const answered = new Map<number, string>();
+    for (let round = 0; answered.size < n; round += 1) {
+      expect(round).toBeLessThan(n);
+      // Asking again and again at once: each time one item each, never the same one.
+      let held: (number | null)[] = [];
+      for (let ask = 0; ask < 4; ask += 1) {
+        held = await Promise.all([next(rita, servers[ask % 2 === 0 ? 0 : 2]!), next(sam, servers[1]!)]);
+        expect(held.every((p) => p !== null) ? held[0] !== held[1] : true, `round ${round}, ask ${ask}: ${JSON.stringify(held)}`).toBe(true);
+      }
+      await Promise.all(
+        [rita, sam].map(async (who, i) => {
+          const position = held[i];
+          if (position === null || position === undefined) return;
+          const server = servers[i === 0 ? 2 : 1]!;
+          const { status, body } = await who.op(server, 'review.answer', {
+            dataset_id: datasetId,
+            position,
+            answers: { late: late(position) },
+            question_set_id: set.id,
+          });
+          expect(status, JSON.stringify(body)).toBe(200);
+          expect((body as { data: { review: { reviewer: string } } }).data.review.reviewer).toBe(who.label);
+          answered.set(position, who.name);
+        }),
+      );
+    }
+    // Both worked the queue; every item's expected answer is the one given, read through the third instance.
+    expect(new Set(answered.values())).toEqual(new Set(['Rita', 'Sam']));
+    const items = await servers[2]!.core.handlers['datasets.items']({ dataset_id: datasetId, offset: 0, limit: 100 });
+    expect(items.items.map((i) => [i.position, i.expected])).toEqual(Array.from({ length: n }, (_, p) => [p, { late: late(p) }]));
+    const reviews = await servers[2]!.core.storage.reviews.reviews(datasetId, null);
+    expect(reviews.map((r) => [r.position, r.reviewer])).toEqual(
+      [...answered.entries()].sort((a, b) => a[0] - b[0]).map(([p, who]) => [p, who === 'Rita' ? rita.label : sam.label]),
+    );
+    // Sam answers one of Rita's again, through an instance she did not use: refused, naming the item.
+    const ritas = [...answered.entries()].find(([, who]) => who === 'Rita')![0];
+    const again = await sam.op(servers[1]!, 'review.answer', {
+      dataset_id: datasetId,
+      position: ritas,
+      answers: { late: !late(ritas) },
+      question_set_id: set.id,
+    });
+    expect(again.status).toBe(400);
+    expect((again.body as { error: { message: string } }).error.message).toBe(`item "reply-${ritas}" (position ${ritas}): already reviewed or labelled`);
+    expect((await servers[0]!.core.datasets.item(datasetId, ritas)).expected).toEqual({ late: late(ritas) });
+    expect(await next(sam, servers[1]!)).toBeNull();
+  }, 60_000);
 
   describe('an evaluation run spread over the instances', () => {
     /** Instances on a database of their own, each with its own loopback provider: who sent what is counted there. */
