@@ -22,6 +22,14 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: JsonSchema, description: string) => ({ description, content: { 'application/json': { schema } } });
+/** A required JSON request body. */
+const body = (schema: JsonSchema) => ({ required: true, content: { 'application/json': { schema } } });
+/** The `{ "data": … }` envelope every listing and management answer comes in. */
+const data = (schema: JsonSchema) => ({ type: 'object', properties: { data: schema }, required: ['data'] });
+/** An array of a named schema. */
+const listOf = (name: string) => ({ type: 'array', items: ref(name) });
+/** Required string parameters in the path, by name. */
+const inPath = (...names: string[]) => names.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
 
 const ERRORS: Record<string, string> = {
   '400': 'Invalid request parameters or malformed input (the message names the field; JSON deeper than 64 levels is refused)',
@@ -59,7 +67,7 @@ function decisionOperation(shape: PublicShape) {
           })),
         }
       : {}),
-    requestBody: { required: true, content: { 'application/json': { schema: openapi.request } } },
+    requestBody: body(openapi.request as JsonSchema),
     responses: {
       '200': json(openapi.response as JsonSchema, openapi.responseDescription),
       ...(errorSchema
@@ -122,9 +130,9 @@ function listingPaths(): Record<string, JsonSchema> {
       get: {
         operationId: 'listEndpoints',
         summary: 'Every endpoint serving a model, with prices, limits and measured figures',
-        parameters: ['author', 'slug'].map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+        parameters: inPath('author', 'slug'),
         responses: {
-          '200': json({ type: 'object', properties: { data: ref('ModelWithEndpoints') }, required: ['data'] }, 'The model and its endpoints'),
+          '200': json(data(ref('ModelWithEndpoints')), 'The model and its endpoints'),
           ...errors('401', '403', '404', '500'),
         },
       },
@@ -134,10 +142,7 @@ function listingPaths(): Record<string, JsonSchema> {
         operationId: 'listZdrEndpoints',
         summary: 'Endpoints that retain no prompts',
         responses: {
-          '200': json(
-            { type: 'object', properties: { data: { type: 'array', items: ref('ZdrEndpoint') } }, required: ['data'] },
-            'Zero-data-retention endpoints',
-          ),
+          '200': json(data(listOf('ZdrEndpoint')), 'Zero-data-retention endpoints'),
           ...errors('401', '403', '500'),
         },
       },
@@ -154,7 +159,7 @@ function keyPaths(): Record<string, JsonSchema> {
         summary:
           "The bearer key's own label, usage (in all, today, this week and this month, UTC), credit limit and what remains of it, and rate limit, as OpenRouter's GET /api/v1/key",
         responses: {
-          '200': json({ type: 'object', properties: { data: { type: 'object' } }, required: ['data'] }, "The key's figures"),
+          '200': json(data({ type: 'object' }), "The key's figures"),
           ...errors('401', '500'),
         },
       },
@@ -164,14 +169,14 @@ function keyPaths(): Record<string, JsonSchema> {
         operationId: 'listKeys',
         summary: 'API keys (management keys only)',
         responses: {
-          '200': json({ type: 'object', properties: { data: { type: 'array', items: ref('ApiKey') } }, required: ['data'] }, 'Every key, without secrets'),
+          '200': json(data(listOf('ApiKey')), 'Every key, without secrets'),
           ...errors('401', '403', '500'),
         },
       },
       post: {
         operationId: 'createKey',
         summary: 'Create an API key (management keys only); the key is shown once',
-        requestBody: { required: true, content: { 'application/json': { schema: ref('ApiKeyCreate') } } },
+        requestBody: body(ref('ApiKeyCreate')),
         responses: {
           '201': json({ type: 'object', properties: { data: ref('ApiKey'), key: { type: 'string' } }, required: ['data', 'key'] }, 'The new key'),
           ...errors('400', '401', '403', '500'),
@@ -182,19 +187,19 @@ function keyPaths(): Record<string, JsonSchema> {
       delete: {
         operationId: 'revokeKey',
         summary: 'Revoke an API key (management keys only)',
-        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        parameters: inPath('id'),
         responses: {
-          '200': json({ type: 'object', properties: { data: ref('ApiKey') }, required: ['data'] }, 'The revoked key'),
+          '200': json(data(ref('ApiKey')), 'The revoked key'),
           ...errors('401', '403', '404', '500'),
         },
       },
       patch: {
         operationId: 'setKeyLimits',
         summary: "Change an API key's credit and rate limits (management keys only; null: no limit); logged in the audit log",
-        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-        requestBody: { required: true, content: { 'application/json': { schema: ref('ApiKeyLimits') } } },
+        parameters: inPath('id'),
+        requestBody: body(ref('ApiKeyLimits')),
         responses: {
-          '200': json({ type: 'object', properties: { data: ref('ApiKey') }, required: ['data'] }, 'The key with its new limits'),
+          '200': json(data(ref('ApiKey')), 'The key with its new limits'),
           ...errors('400', '401', '403', '404', '500'),
         },
       },
@@ -210,7 +215,7 @@ function keyPaths(): Record<string, JsonSchema> {
           schema: name === 'offset' || name === 'limit' ? { type: 'integer' } : { type: 'string' },
         })),
         responses: {
-          '200': json({ type: 'object', properties: { data: ref('AuditPage') }, required: ['data'] }, 'A page of the audit log'),
+          '200': json(data(ref('AuditPage')), 'A page of the audit log'),
           ...errors('400', '401', '403', '500'),
         },
       },
@@ -226,16 +231,16 @@ function capturePaths(): Record<string, JsonSchema> {
         operationId: 'listCaptureRules',
         summary: 'Capture rules, with what each took today and holds (management keys only)',
         responses: {
-          '200': json({ type: 'object', properties: { data: { type: 'array', items: ref('CaptureRule') } }, required: ['data'] }, 'Every rule'),
+          '200': json(data(listOf('CaptureRule')), 'Every rule'),
           ...errors('401', '403', '500'),
         },
       },
       post: {
         operationId: 'createCaptureRule',
         summary: "Make a capture rule (management keys only): live Decisions requests it picks become its dataset's items, answers as predictions",
-        requestBody: { required: true, content: { 'application/json': { schema: ref('CaptureRuleInput') } } },
+        requestBody: body(ref('CaptureRuleInput')),
         responses: {
-          '201': json({ type: 'object', properties: { data: ref('CaptureRule') }, required: ['data'] }, 'The new rule'),
+          '201': json(data(ref('CaptureRule')), 'The new rule'),
           ...errors('400', '401', '403', '500'),
         },
       },
@@ -244,12 +249,9 @@ function capturePaths(): Record<string, JsonSchema> {
       delete: {
         operationId: 'deleteCaptureRule',
         summary: 'Remove a capture rule (management keys only); what it captured stays in its dataset',
-        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        parameters: inPath('id'),
         responses: {
-          '200': json(
-            { type: 'object', properties: { data: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } } }, required: ['data'] },
-            'The removed rule',
-          ),
+          '200': json(data({ type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } }), 'The removed rule'),
           ...errors('401', '403', '404', '500'),
         },
       },
@@ -259,9 +261,9 @@ function capturePaths(): Record<string, JsonSchema> {
         operationId: 'getReview',
         summary:
           "A request a cascade's human stage sent to a person: pending, answered (the person's answers) or flagged (the key that made it, or a management key)",
-        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        parameters: inPath('id'),
         responses: {
-          '200': json({ type: 'object', properties: { data: { type: 'object' } }, required: ['data'] }, 'Where the review stands'),
+          '200': json(data({ type: 'object' }), 'Where the review stands'),
           ...errors('401', '404', '500'),
         },
       },
