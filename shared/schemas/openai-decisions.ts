@@ -104,6 +104,20 @@ const message = <R extends string, T extends z.ZodType>(role: R, part: T) =>
   z.strictObject({ role: z.literal(role), type: z.literal('message').optional(), content: textOrParts(part) });
 const callStatus = z.enum(['in_progress', 'completed', 'incomplete']).nullish();
 const toolOutput = textOrParts(z.discriminatedUnion('type', [OpenAiInputTextSchema, OpenAiInputImageSchema]));
+/** A tool call sent back as input (a function's or a custom tool's): one envelope, the call's own text in `payload`. */
+const toolCall = <T extends string, P extends z.ZodRawShape>(type: T, payload: P) =>
+  z.strictObject({
+    type: z.literal(type),
+    call_id: z.string(),
+    name: z.string(),
+    ...payload,
+    id: z.string().nullish(),
+    namespace: z.string().nullish(),
+    status: callStatus,
+  });
+/** What the caller's tool gave back for a call of `call_id`. */
+const toolCallOutput = <T extends string>(type: T) =>
+  z.strictObject({ type: z.literal(type), call_id: z.string(), output: toolOutput, id: z.string().nullish(), status: callStatus });
 
 /** One item of `input`: a message (user, developer, system, assistant) or a tool call and its output. */
 export const OpenAiInputItemSchema = z.union([
@@ -121,26 +135,10 @@ export const OpenAiInputItemSchema = z.union([
       ]),
     ),
   }),
-  z.strictObject({
-    type: z.literal('function_call'),
-    call_id: z.string(),
-    name: z.string(),
-    arguments: z.string(),
-    id: z.string().nullish(),
-    namespace: z.string().nullish(),
-    status: callStatus,
-  }),
-  z.strictObject({ type: z.literal('function_call_output'), call_id: z.string(), output: toolOutput, id: z.string().nullish(), status: callStatus }),
-  z.strictObject({
-    type: z.literal('custom_tool_call'),
-    call_id: z.string(),
-    name: z.string(),
-    input: z.string(),
-    id: z.string().nullish(),
-    namespace: z.string().nullish(),
-    status: callStatus,
-  }),
-  z.strictObject({ type: z.literal('custom_tool_call_output'), call_id: z.string(), output: toolOutput, id: z.string().nullish(), status: callStatus }),
+  toolCall('function_call', { arguments: z.string() }),
+  toolCallOutput('function_call_output'),
+  toolCall('custom_tool_call', { input: z.string() }),
+  toolCallOutput('custom_tool_call_output'),
 ]);
 export type OpenAiInputItem = z.infer<typeof OpenAiInputItemSchema>;
 
