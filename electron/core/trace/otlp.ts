@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Pool } from 'undici';
 import { TRACE_KNOWN_KEYS, type TraceConfig } from '../../../shared/schemas/trace';
+import { FlushTimer } from '../flush-timer';
 import type { Logger } from '../logger';
 
 /** An operator's OTLP/HTTP collector for traces. */
@@ -124,7 +125,7 @@ export function toOtlpSpan(span: DecisionSpan): Record<string, unknown> {
  */
 export class OtlpExporter {
   private queue: Record<string, unknown>[] = [];
-  private timer: NodeJS.Timeout | null = null;
+  private readonly timer = new FlushTimer(1_000, () => void this.flush());
   private readonly pools = new Map<string, Pool>();
 
   constructor(
@@ -157,15 +158,11 @@ export class OtlpExporter {
     if (!this.enabled()) return;
     this.queue.push(toOtlpSpan(span));
     if (this.queue.length >= 512) void this.flush();
-    else if (!this.timer) {
-      this.timer = setTimeout(() => void this.flush(), 1_000);
-      this.timer.unref();
-    }
+    else this.timer.arm();
   }
 
   async flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.timer.disarm();
     if (this.queue.length === 0) return;
     const spans = this.queue;
     this.queue = [];

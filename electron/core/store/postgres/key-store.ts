@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiKeyRecord, KeyRequest, KeyStorage } from '../ports';
+import { FlushTimer } from '../../flush-timer';
 import { PgChangeToken } from './change-token';
 import { TickBatch, type PgDatabase } from './database';
 import { CHANNELS } from './migrations';
@@ -25,7 +26,7 @@ const STAMP_DELAY_MS = 250;
 export class PgKeyStore implements KeyStorage {
   private readonly writes: TickBatch<Write>;
   private stamps = new Map<string, string>();
-  private stampTimer: NodeJS.Timeout | null = null;
+  private readonly stampTimer = new FlushTimer(STAMP_DELAY_MS, () => void this.writeStamps());
 
   private constructor(
     private readonly db: PgDatabase,
@@ -191,15 +192,12 @@ export class PgKeyStore implements KeyStorage {
 
   stampUsed(id: string, at: string): void {
     this.stamps.set(id, at);
-    if (this.stampTimer) return;
-    this.stampTimer = setTimeout(() => void this.writeStamps(), STAMP_DELAY_MS);
-    this.stampTimer.unref();
+    this.stampTimer.arm();
   }
 
   /** Writes the usage stamps queued so far. */
   async writeStamps(): Promise<void> {
-    if (this.stampTimer) clearTimeout(this.stampTimer);
-    this.stampTimer = null;
+    this.stampTimer.disarm();
     if (this.stamps.size === 0) return;
     const stamps = this.stamps;
     this.stamps = new Map();

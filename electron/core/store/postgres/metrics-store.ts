@@ -1,4 +1,5 @@
 import type { FailedAttempt, MetricsStorage, MinuteFigures } from '../ports';
+import { FlushTimer } from '../../flush-timer';
 import type { PgDatabase } from './database';
 
 /** Figures written behind reach the database this often at the latest. */
@@ -32,30 +33,23 @@ const figuresOf = (r: MinuteRow): MinuteFigures => ({
 export class PgMetricsStore implements MetricsStorage {
   private failures: FailedAttempt[] = [];
   private minutes = new Map<string, MinuteFigures>();
-  private timer: NodeJS.Timeout | null = null;
+  private readonly timer = new FlushTimer(WRITE_BEHIND_MS, () => void this.flush().catch(() => {}));
   private writing: Promise<void> = Promise.resolve();
 
   constructor(private readonly db: PgDatabase) {}
 
   logFailure(attempt: FailedAttempt): void {
     this.failures.push(attempt);
-    this.schedule();
+    this.timer.arm();
   }
 
   saveMinute(figures: MinuteFigures): void {
     this.minutes.set(`${figures.endpointId}\u0000${figures.minute}\u0000${figures.instance ?? ''}`, figures);
-    this.schedule();
-  }
-
-  private schedule(): void {
-    if (this.timer) return;
-    this.timer = setTimeout(() => void this.flush().catch(() => {}), WRITE_BEHIND_MS);
-    this.timer.unref();
+    this.timer.arm();
   }
 
   async flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.timer.disarm();
     const failures = this.failures;
     const minutes = [...this.minutes.values()];
     this.failures = [];

@@ -1,5 +1,6 @@
 import { rmSync, statSync } from 'node:fs';
 import Database from 'libsql';
+import { FlushTimer } from '../../flush-timer';
 import { MIGRATIONS } from './migrations';
 
 export type Row = Record<string, unknown>;
@@ -37,13 +38,13 @@ export class Store {
   private readonly db: Connection;
   private readonly statements = new Map<string, Statement>();
   private pending: { sql: string; params: Params }[] = [];
-  private flushTimer: NodeJS.Timeout | null = null;
   private grouped: { sql: string; params: Params }[] = [];
   private groupWaiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
   private groupScheduled = false;
   /** Write-behind batches flush this often at the latest. */
   static readonly FLUSH_DELAY_MS = 250;
   static readonly FLUSH_ROWS = 1000;
+  private readonly flushTimer = new FlushTimer(Store.FLUSH_DELAY_MS, () => this.flush());
 
   private constructor(
     readonly path: string,
@@ -150,16 +151,12 @@ export class Store {
   later(sql: string, params: Params = []): void {
     this.pending.push({ sql, params });
     if (this.pending.length >= Store.FLUSH_ROWS) this.flush();
-    else if (!this.flushTimer) {
-      this.flushTimer = setTimeout(() => this.flush(), Store.FLUSH_DELAY_MS);
-      this.flushTimer.unref();
-    }
+    else this.flushTimer.arm();
   }
 
   /** Writes every queued row now, in one transaction. */
   flush(): void {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = null;
+    this.flushTimer.disarm();
     if (this.pending.length === 0 || !this.db.open) return;
     const rows = this.pending;
     this.pending = [];
