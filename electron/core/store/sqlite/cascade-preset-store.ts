@@ -1,3 +1,4 @@
+import { presetValues } from '../cascade-preset-rows';
 import type { CascadePresetStorage, StoredCascadePreset } from '../ports';
 import type { Store } from './database';
 
@@ -39,7 +40,7 @@ export class SqliteCascadePresetStore implements CascadePresetStorage {
       `INSERT INTO cascade_presets (name, model, first_model, when_json, source, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (name) DO UPDATE SET model = excluded.model, first_model = excluded.first_model, when_json = excluded.when_json,
          source = excluded.source, updated_at = excluded.updated_at`,
-      [p.name, p.model, p.first_model, JSON.stringify(p.when), p.source === null ? null : JSON.stringify(p.source), p.created_at, p.updated_at],
+      presetValues(p),
     );
   }
 
