@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { keyValues } from '../key-rows';
 import type { ApiKeyRecord, KeyRequest, KeyStorage } from '../ports';
 import { FlushTimer } from '../../flush-timer';
 import { PgChangeToken } from './change-token';
@@ -75,7 +76,7 @@ export class PgKeyStore implements KeyStorage {
   async add(key: ApiKeyRecord): Promise<void> {
     await this.db.query(
       'INSERT INTO api_keys (id, name, kind, hash, label, created_at, revoked_at, last_used_at, credit_limit, rate_limit_rpm, spent) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)',
-      [key.id, key.name, key.kind, key.hash, key.label, key.created_at, key.revoked_at, key.last_used_at, key.credit_limit, key.rate_limit_rpm, key.spent],
+      keyValues(key),
     );
     this.token.moved();
   }
@@ -87,7 +88,7 @@ export class PgKeyStore implements KeyStorage {
       const result = await client.query(
         `INSERT INTO api_keys (id, name, kind, hash, label, created_at, revoked_at, last_used_at, credit_limit, rate_limit_rpm, spent)
          SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 WHERE NOT EXISTS (SELECT 1 FROM api_keys)`,
-        [key.id, key.name, key.kind, key.hash, key.label, key.created_at, key.revoked_at, key.last_used_at, key.credit_limit, key.rate_limit_rpm, key.spent],
+        keyValues(key),
       );
       return (result.rowCount ?? 0) > 0;
     });

@@ -1,3 +1,4 @@
+import { keyValues } from '../key-rows';
 import type { ApiKeyRecord, KeyRequest, KeyStorage } from '../ports';
 import { SqliteChangeToken } from './change-token';
 import type { Store } from './database';
@@ -38,7 +39,7 @@ export class SqliteKeyStore implements KeyStorage {
   async add(key: ApiKeyRecord): Promise<void> {
     this.store.run(
       'INSERT INTO api_keys (id, name, kind, hash, label, created_at, revoked_at, last_used_at, credit_limit, rate_limit_rpm, spent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      [key.id, key.name, key.kind, key.hash, key.label, key.created_at, key.revoked_at, key.last_used_at, key.credit_limit, key.rate_limit_rpm, key.spent],
+      keyValues(key),
     );
     this.token.moved();
   }
@@ -49,7 +50,7 @@ export class SqliteKeyStore implements KeyStorage {
       this.store.run(
         `INSERT INTO api_keys (id, name, kind, hash, label, created_at, revoked_at, last_used_at, credit_limit, rate_limit_rpm, spent)
          SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM api_keys)`,
-        [key.id, key.name, key.kind, key.hash, key.label, key.created_at, key.revoked_at, key.last_used_at, key.credit_limit, key.rate_limit_rpm, key.spent],
+        keyValues(key),
       ).changes > 0;
     if (added) this.token.moved();
     return added;
