@@ -4,6 +4,7 @@ import type { DecisionsResponse } from '../../../shared/schemas/decisions-respon
 import type { Clock } from '../clock';
 import type { Logger } from '../logger';
 import { answerCategory } from '../../../shared/monitor/drift';
+import { FlushTimer } from '../flush-timer';
 import { capturedState } from './content';
 import { matches, type LiveRule } from './match';
 import { questionSignature } from './signature';
@@ -58,7 +59,7 @@ export class CaptureTap {
   private watched: ReadonlyMap<string, string> = new Map();
   /** `${set}\u0000${question}\u0000${answer}` → answers this process gave. */
   private readonly answered = new Map<string, number>();
-  private timer: NodeJS.Timeout | null = null;
+  private readonly timer = new FlushTimer(FLUSH_AFTER_MS, () => void this.flush());
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
@@ -120,10 +121,7 @@ export class CaptureTap {
       });
       this.waiting.set(rule.id, waiting);
     }
-    if (this.waiting.size > 0 && !this.timer) {
-      this.timer = setTimeout(() => void this.flush(), FLUSH_AFTER_MS);
-      this.timer.unref();
-    }
+    if (this.waiting.size > 0) this.timer.arm();
   }
 
   /** Counts the call's answers under its set's name when a rule watches the set. */
@@ -150,8 +148,7 @@ export class CaptureTap {
 
   /** Writes every waiting capture now; resolves once they are stored (or dropped, logged, when the store refused). */
   flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.timer.disarm();
     const batches = [...this.waiting];
     this.waiting.clear();
     this.flushing = this.flushing.then(async () => {
