@@ -35,7 +35,7 @@ for (const theme of ['light', 'dark'] as const) {
       await expect(page.getByRole('button', { name: size.width < 1200 ? 'Expand the sidebar' : 'Collapse the sidebar' })).toBeVisible();
       // Collapsed, each link shows a word under its digit, not the digit alone.
       if (size.width < 1200) {
-        await expect(app.nav.locator('.nav-short')).toHaveText(['Sets', 'Runs', 'Evals', 'Boxes', 'Review', 'Endpts', 'ZDR', 'Settings']);
+        await expect(app.nav.locator('.nav-short')).toHaveText(['Sets', 'Runs', 'Evals', 'Boxes', 'Review', 'Monitor', 'Endpts', 'ZDR', 'Settings']);
         await expect(app.nav.locator('.nav-short').last()).toBeVisible();
         await app.screenshotInBothThemes('sidebar-collapsed-1024', app.nav);
       }
@@ -79,7 +79,7 @@ test('at 1024×700 every column of the wide tables can be reached', async ({ pag
   await expectNoSidewaysScroll(page, 'ZDR');
   // The sidebar can be opened again, and stays as chosen.
   await page.getByRole('button', { name: 'Expand the sidebar' }).click();
-  await expect(app.navLink('Endpoints')).toContainText('Alt 6');
+  await expect(app.navLink('Endpoints')).toContainText('Alt 7');
   await page.reload();
   await expect(page.getByRole('button', { name: 'Collapse the sidebar' })).toBeVisible();
 });

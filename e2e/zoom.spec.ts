@@ -76,6 +76,8 @@ for (const size of SIZES) {
       images: [{ name: 'img01.png', data_url: image }],
       questions: { box: { type: 'box', instructions: 'the dark rectangle' } },
     });
+    // A capture rule, so that the Monitor shows what it watches with every control.
+    await call('captures.create', { name: 'everything' });
     await page.reload();
     for (const label of SCREEN_LABELS) {
       await app.navLink(label).press('Enter');

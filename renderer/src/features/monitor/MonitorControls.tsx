@@ -7,7 +7,17 @@ const WINDOWS: [MonitorWindow, string][] = [
   ['7d', 'last week'],
 ];
 
-function SubjectSelect({ subjects, value, onChange }: { subjects: Subject[]; value: string; onChange: (v: string) => void }) {
+function SubjectSelect({ subjects, value, onChange }: { subjects: Subject[]; value: string | null; onChange: (v: string) => void }) {
+  // Nothing to watch yet: the control says so, and the window and reference can be set beforehand.
+  if (value === null)
+    return (
+      <label>
+        Watch{' '}
+        <select disabled>
+          <option>no capture rule yet</option>
+        </select>
+      </label>
+    );
   const groups = (['Question sets', 'Capture rules'] as const)
     .map((g) => [g, subjects.filter((s) => s.group === g)] as const)
     .filter(([, list]) => list.length > 0);
@@ -32,10 +42,9 @@ function SubjectSelect({ subjects, value, onChange }: { subjects: Subject[]; val
 /** What is watched (a saved set's rules together, or one rule), over which window, against which reference. */
 export function MonitorControls({ choice }: { choice: MonitorChoice }) {
   const { subjects, subject, reference, setReference } = choice;
-  if (!subject) return null;
   return (
     <div className="toolbar monitor-controls">
-      <SubjectSelect subjects={subjects} value={subject.value} onChange={choice.setSubject} />
+      <SubjectSelect subjects={subjects} value={subject?.value ?? null} onChange={choice.setSubject} />
       <label>
         Window{' '}
         <select value={choice.window} onChange={(e) => choice.setWindow(e.target.value as MonitorWindow)}>
