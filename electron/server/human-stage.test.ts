@@ -103,7 +103,8 @@ describe('the human stage of a cascade', () => {
     expect(open.item).toMatchObject({ id, questions, questions_from: 'capture' });
     await h['review.answer']({ dataset_id: HUMAN_QUEUE.id, position: open.item!.position, answers: { late: false }, flagged: false }, AS_REVIEWER);
     expect((await reviewOf(id)).body.data).toMatchObject({ status: 'answered', answers: { late: false }, reviewer: 'Rita (key-rev)' });
-    expect(await queue()).toEqual({ pending: 0, oldest_pending_seconds: null, reviewed_last_hour: 1 });
+    // The request named no preset: the queue's figures are in all, none per preset.
+    expect(await queue()).toEqual({ pending: 0, oldest_pending_seconds: null, reviewed_last_hour: 1, by_preset: [] });
     expect(await metric('verdict_review_queue_items')).toBe(0);
     expect(await metric('verdict_reviews_last_hour')).toBe(1);
     expect(await metric('verdict_review_queue_oldest_seconds')).toBeUndefined();
@@ -124,6 +125,20 @@ describe('the human stage of a cascade', () => {
     expect(byPreset.status).toBe(200);
     expect(byPreset.body).toMatchObject({ provisional: true, cascade: { human: true } });
     expect((await reviewOf(byPreset.body['review_id'] as string)).body.data).toMatchObject({ status: 'pending' });
+    // The preset's own queue: one waiting, none answered yet; then a person answers it.
+    const figures = async () => {
+      const res = await fetch(`${env.url}/api/v1/reviews`, { headers: { authorization: `Bearer ${admin}` } });
+      return (
+        (await res.json()) as { data: { by_preset: { preset: string; pending: number; oldest_pending_seconds: number | null; reviewed_last_hour: number }[] } }
+      ).data.by_preset;
+    };
+    expect(await figures()).toEqual([{ preset: 'ask a person', pending: 1, oldest_pending_seconds: expect.any(Number), reviewed_last_hour: 0 }]);
+    const h = env.server.core.handlers;
+    let open = await h['review.next']({ dataset_id: HUMAN_QUEUE.id, after: -1 }, AS_REVIEWER);
+    while (open.item && open.item.id !== byPreset.body['review_id'])
+      open = await h['review.next']({ dataset_id: HUMAN_QUEUE.id, after: open.item.position }, AS_REVIEWER);
+    await h['review.answer']({ dataset_id: HUMAN_QUEUE.id, position: open.item!.position, answers: { late: true }, flagged: false }, AS_REVIEWER);
+    expect(await figures()).toEqual([{ preset: 'ask a person', pending: 0, oldest_pending_seconds: null, reviewed_last_hour: 1 }]);
   });
 
   it('posts the answered review to the webhook the request named, signed with its secret (tried again after a failure); a tampered body fails the check', async () => {

@@ -25,6 +25,7 @@ export const OPERATION_NAMES = [
   'review.skip',
   'review.release',
   'review.agreement',
+  'review.queue',
   'models.list',
   'models.endpoints',
   'endpoints.details',

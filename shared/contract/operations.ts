@@ -27,6 +27,7 @@ import {
 import { AuditListInputSchema, AuditPageSchema } from '../schemas/audit';
 import { CaptureMonitorInputSchema, CaptureMonitorSchema, CaptureRuleInputSchema, CaptureRuleSchema } from '../schemas/capture';
 import {
+  HumanQueueSchema,
   QuestionAgreementSchema,
   ReviewAnsweredSchema,
   ReviewAnswerInputSchema,
@@ -160,6 +161,12 @@ export const OPERATIONS = {
     "How reviewers agreed per question on the items two of them answered (the review_double_share setting): Cohen's kappa with its 95% interval",
     z.strictObject({ dataset_id: z.string().min(1) }),
     z.array(QuestionAgreementSchema),
+  ),
+  'review.queue': op(
+    'query',
+    "The human stage's queue: requests waiting for a person, the oldest one's age and how many were answered in the last hour, in all and per cascade preset",
+    none,
+    HumanQueueSchema,
   ),
   'models.list': op('query', 'Models in the catalog', none, z.array(ModelSummarySchema)),
   'models.endpoints': op('query', 'One model with every endpoint serving it (spec 4.2)', z.object({ model: ModelIdSchema }).strict(), ModelWithEndpointsSchema),

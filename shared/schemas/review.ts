@@ -88,3 +88,10 @@ export const QuestionAgreementSchema = z.object({
   low: z.number().nullable(),
   high: z.number().nullable(),
 });
+
+/** A queue's figures: requests waiting for a person, the oldest one's age, and how many were first answered in the last hour. */
+const QueueFiguresSchema = z.object({ pending: z.number().int(), oldest_pending_seconds: z.number().nullable(), reviewed_last_hour: z.number().int() });
+
+/** The human stage's queue, in all and for each cascade preset that sent requests to it. */
+export const HumanQueueSchema = QueueFiguresSchema.extend({ by_preset: z.array(QueueFiguresSchema.extend({ preset: z.string() })) });
+export type HumanQueue = z.infer<typeof HumanQueueSchema>;

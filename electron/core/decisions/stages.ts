@@ -26,6 +26,8 @@ export interface StagePlan {
   fallbacks: readonly string[];
   /** With the human stage: where the person's answers are posted, signed with the caller's secret. */
   webhook?: { url: string; secret: string } | undefined;
+  /** The saved preset these stages came from, by name (its human stage's queue is counted per preset). */
+  preset?: string | undefined;
 }
 
 /** One stage as it went: the model, who answered, what it cost, and why the next was asked. */

@@ -73,6 +73,7 @@ export async function answerShape(core: ShapeDeps, shape: PublicShape, call: Sha
       keyId: call.key.id,
       requestId: call.requestId,
       webhook: parsed.stages?.webhook ?? null,
+      preset: parsed.stages?.preset ?? null,
     });
     return { body: parsed.render({ ...answer, cascade: { ...answer.cascade, review_id: reviewId } }), settle: answer.settle };
   }

@@ -58,7 +58,7 @@ export async function stagesFromCascadeField(
       );
     checkFits(preset.when, questions, `cascade (preset "${value}").when`);
     checkModel(preset.model, knownModel, `cascade (preset "${value}").model`);
-    return { then: preset.model, when: preset.when, fallbacks: [] };
+    return { then: preset.model, when: preset.when, fallbacks: [], preset: preset.name };
   }
   // A human stage may name where the person's answers are posted (not a model's: it answers at once).
   const { webhook, ...cascade } =

@@ -7,7 +7,14 @@ import type { Datasets } from '../datasets/datasets';
 import { GatewayError } from '../errors';
 import type { Logger } from '../logger';
 import type { OutboundOptions } from '../net/public-target';
-import type { HumanReviewStorage } from './human-storage';
+import type { HumanQueueFigures, HumanReviewStorage } from './human-storage';
+
+/** A queue's figures as an operator reads them. */
+export interface QueueFigures {
+  pending: number;
+  oldest_pending_seconds: number | null;
+  reviewed_last_hour: number;
+}
 import type { ReviewStorage } from './storage';
 import { deliver, RETRY_AFTER_MS, type Webhook } from './webhook';
 
@@ -52,7 +59,15 @@ export class HumanStage {
   private readonly deliveries = new Set<Promise<void>>();
 
   /** Queues the request for people; its review id. Written before the caller is answered, so an id given out is never lost. */
-  async enqueue(call: { request: DecisionsRequest; response: DecisionsResponse; keyId: string; requestId: string; webhook: Webhook | null }): Promise<string> {
+  async enqueue(call: {
+    request: DecisionsRequest;
+    response: DecisionsResponse;
+    keyId: string;
+    requestId: string;
+    webhook: Webhook | null;
+    /** the cascade preset the request named, if any */
+    preset: string | null;
+  }): Promise<string> {
     const queue = await this.deps.datasets.ensure(HUMAN_QUEUE.id, HUMAN_QUEUE.name);
     const [added] = await this.deps.datasets.addItems(queue.id, [{ id: call.requestId, state: capturedState(call.request, true) }]);
     const at = isoTime(this.deps.clock);
@@ -69,7 +84,7 @@ export class HumanStage {
       answers: call.response.answers,
       outcome: null,
     });
-    await this.storage.add({ id: call.requestId, dataset_id: queue.id, position: added!.position, created_at: at, webhook: call.webhook });
+    await this.storage.add({ id: call.requestId, dataset_id: queue.id, position: added!.position, created_at: at, webhook: call.webhook, preset: call.preset });
     return call.requestId;
   }
 
@@ -96,14 +111,27 @@ export class HumanStage {
     void delivery.finally(() => this.deliveries.delete(delivery));
   }
 
-  /** The queue as an operator watches it: requests waiting for a person, the oldest one's age, and how many people answered in the last hour. */
-  async figures(): Promise<{ pending: number; oldest_pending_seconds: number | null; reviewed_last_hour: number }> {
+  /**
+   * The queue as an operator watches it: requests waiting for a person, the oldest one's age, and how
+   * many people first answered in the last hour; in all, and for each cascade preset that sent some.
+   */
+  async figures(): Promise<QueueFigures & { by_preset: (QueueFigures & { preset: string })[] }> {
     const now = this.deps.clock.now();
-    const f = await this.storage.figures(new Date(now - 3_600_000).toISOString());
+    const groups = await this.storage.figures(new Date(now - 3_600_000).toISOString());
+    const age = (at: string | null) => (at === null ? null : Math.max(0, Math.round((now - Date.parse(at)) / 1000)));
+    const oldest = groups.map((g) => g.oldest_pending_at).filter((at): at is string => at !== null);
+    const of = (g: Pick<HumanQueueFigures, 'pending' | 'oldest_pending_at' | 'reviewed_since'>): QueueFigures => ({
+      pending: g.pending,
+      oldest_pending_seconds: age(g.oldest_pending_at),
+      reviewed_last_hour: g.reviewed_since,
+    });
     return {
-      pending: f.pending,
-      oldest_pending_seconds: f.oldest_pending_at === null ? null : Math.max(0, Math.round((now - Date.parse(f.oldest_pending_at)) / 1000)),
-      reviewed_last_hour: f.reviewed_since,
+      ...of({
+        pending: groups.reduce((n, g) => n + g.pending, 0),
+        oldest_pending_at: oldest.length > 0 ? oldest.reduce((a, b) => (a < b ? a : b)) : null,
+        reviewed_since: groups.reduce((n, g) => n + g.reviewed_since, 0),
+      }),
+      by_preset: groups.flatMap((g) => (g.preset === null ? [] : [{ preset: g.preset, ...of(g) }])),
     };
   }
 

@@ -16,7 +16,7 @@ import type { AuditFilter, AuditStorage } from '../audit/storage';
 import type { StoredSession, SessionStorage } from '../audit/session-storage';
 import type { CaptureStorage, NewCapture, StoredCapture, StoredCaptureRule } from '../captures/storage';
 import type { ReviewStorage, ReviewWrite, StoredReview } from '../reviews/storage';
-import type { HumanReviewStorage, StoredHumanReview } from '../reviews/human-storage';
+import type { HumanQueueFigures, HumanReviewStorage, StoredHumanReview } from '../reviews/human-storage';
 
 /**
  * The storage interfaces the domains ask, one per domain that owns data, each beside its domain
@@ -71,6 +71,7 @@ export type {
   ReviewStorage,
   ReviewWrite,
   StoredReview,
+  HumanQueueFigures,
   HumanReviewStorage,
   StoredHumanReview,
 };

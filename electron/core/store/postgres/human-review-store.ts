@@ -1,5 +1,13 @@
-import type { HumanReviewStorage, StoredHumanReview } from '../ports';
-import { HUMAN_QUEUE_FIGURES, HUMAN_REVIEW_COLUMNS, humanReviewParams, toHumanReview, type HumanReviewRow } from '../human-review-rows';
+import type { HumanQueueFigures, HumanReviewStorage, StoredHumanReview } from '../ports';
+import {
+  HUMAN_QUEUE_FIGURES,
+  HUMAN_REVIEW_COLUMNS,
+  humanReviewParams,
+  toHumanReview,
+  toQueueFigures,
+  type HumanQueueRow,
+  type HumanReviewRow,
+} from '../human-review-rows';
 import type { PgDatabase } from './database';
 
 /** The human stage's table in Postgres. */
@@ -7,7 +15,7 @@ export class PgHumanReviewStore implements HumanReviewStorage {
   constructor(private readonly db: PgDatabase) {}
 
   async add(r: StoredHumanReview): Promise<void> {
-    await this.db.query(`INSERT INTO human_reviews (${HUMAN_REVIEW_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`, humanReviewParams(r));
+    await this.db.query(`INSERT INTO human_reviews (${HUMAN_REVIEW_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, humanReviewParams(r));
   }
 
   async get(id: string): Promise<StoredHumanReview | undefined> {
@@ -23,12 +31,13 @@ export class PgHumanReviewStore implements HumanReviewStorage {
     return row && toHumanReview(row);
   }
 
-  async figures(since: string): Promise<{ pending: number; oldest_pending_at: string | null; reviewed_since: number }> {
-    const [row] = await this.db.query<{ pending: string; oldest_pending_at: string | null; reviewed_since: string }>(
-      HUMAN_QUEUE_FIGURES((n) => `$${n}`),
-      [since],
-    );
-    return { pending: Number(row!.pending), oldest_pending_at: row!.oldest_pending_at, reviewed_since: Number(row!.reviewed_since) };
+  async figures(since: string): Promise<HumanQueueFigures[]> {
+    return (
+      await this.db.query<HumanQueueRow>(
+        HUMAN_QUEUE_FIGURES((n) => `$${n}`),
+        [since],
+      )
+    ).map(toQueueFigures);
   }
 
   async all(datasetId: string): Promise<StoredHumanReview[]> {

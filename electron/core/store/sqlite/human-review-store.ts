@@ -1,5 +1,13 @@
-import type { HumanReviewStorage, StoredHumanReview } from '../ports';
-import { HUMAN_QUEUE_FIGURES, HUMAN_REVIEW_COLUMNS, humanReviewParams, toHumanReview, type HumanReviewRow } from '../human-review-rows';
+import type { HumanQueueFigures, HumanReviewStorage, StoredHumanReview } from '../ports';
+import {
+  HUMAN_QUEUE_FIGURES,
+  HUMAN_REVIEW_COLUMNS,
+  humanReviewParams,
+  toHumanReview,
+  toQueueFigures,
+  type HumanQueueRow,
+  type HumanReviewRow,
+} from '../human-review-rows';
 import type { Store } from './database';
 
 /** The human stage's table (`human_reviews`) in the SQLite file. */
@@ -7,7 +15,7 @@ export class SqliteHumanReviewStore implements HumanReviewStorage {
   constructor(private readonly store: Store) {}
 
   async add(r: StoredHumanReview): Promise<void> {
-    this.store.run(`INSERT INTO human_reviews (${HUMAN_REVIEW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)`, humanReviewParams(r));
+    this.store.run(`INSERT INTO human_reviews (${HUMAN_REVIEW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`, humanReviewParams(r));
   }
 
   async get(id: string): Promise<StoredHumanReview | undefined> {
@@ -23,11 +31,13 @@ export class SqliteHumanReviewStore implements HumanReviewStorage {
     return row && toHumanReview(row);
   }
 
-  async figures(since: string): Promise<{ pending: number; oldest_pending_at: string | null; reviewed_since: number }> {
-    return this.store.get<{ pending: number; oldest_pending_at: string | null; reviewed_since: number }>(
-      HUMAN_QUEUE_FIGURES(() => '?'),
-      [since],
-    )!;
+  async figures(since: string): Promise<HumanQueueFigures[]> {
+    return this.store
+      .all<HumanQueueRow>(
+        HUMAN_QUEUE_FIGURES(() => '?'),
+        [since],
+      )
+      .map(toQueueFigures);
   }
 
   async all(datasetId: string): Promise<StoredHumanReview[]> {

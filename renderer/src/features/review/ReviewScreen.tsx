@@ -2,6 +2,7 @@ import { SandboxNotice } from '../settings';
 import { EmptyState, ErrorNotice, Loading, Panel, ScreenHeader } from '../../ui/components';
 import { CommittedPanel } from './CommittedPanel';
 import { ItemPanel } from './ItemPanel';
+import { HumanQueue } from './HumanQueue';
 import { ReviewCounts } from './ReviewCounts';
 import { ReviewSourceBar } from './ReviewSourceBar';
 import { useReleaseOnLeave } from './use-release-on-leave';
@@ -9,6 +10,9 @@ import { useReviewKeys } from './use-review-keys';
 import { useReviewSession, type ReviewSession } from './use-review-session';
 import { useReviewSource, type ReviewSource } from './use-review-source';
 import './review.css';
+
+/** The dataset a cascade's human stage fills (HUMAN_QUEUE in the core's reviews). */
+const HUMAN_REVIEW_DATASET = 'ds-human-review';
 
 /** Whether the server asked for a question set: the items were not captured with their questions. */
 const asksForSet = (session: ReviewSession) => session.next.error?.message.includes('question_set_id') ?? false;
@@ -59,6 +63,8 @@ export function ReviewScreen() {
       <SandboxNotice />
       <ReviewSourceBar source={source} asksForSet={asksForSet(session)} onBlindChanged={session.reload} />
       <ReviewCounts counts={session.counts} />
+      {/* The human stage's queue: what each preset sent, how long the oldest has waited. */}
+      {source.datasetId === HUMAN_REVIEW_DATASET ? <HumanQueue /> : null}
       <ReviewBody source={source} session={session} />
     </>
   );

@@ -121,3 +121,7 @@ export function useReviewBlind(onSaved: () => void) {
     },
   });
 }
+
+/** The human stage's queue in all and per cascade preset; read again every 10 s while shown. */
+export const humanQueueQuery = () =>
+  queryOptions({ queryKey: [...reviewKeys.all, 'human-queue'] as const, queryFn: () => call('review.queue', {}), refetchInterval: 10_000 });

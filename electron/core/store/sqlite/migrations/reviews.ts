@@ -43,4 +43,11 @@ export const STEPS: readonly MigrationStep[] = [
   );
   `,
   },
+  {
+    version: 33,
+    sql: `
+  -- The cascade preset a human-stage request named, for the queue's figures per preset (NULL: none named).
+  ALTER TABLE human_reviews ADD COLUMN preset TEXT;
+  `,
+  },
 ];
