@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { liveRule } from '../core/captures/match';
+import { questionSignature } from '../core/captures/signature';
 import { CaptureTap, type OfferedCall } from '../core/captures/tap';
 import type { StoredCaptureRule } from '../core/captures/storage';
 import { silentLogger } from '../core/logger';
@@ -76,9 +77,13 @@ export async function captureBench(): Promise<{ none: number; noMatch: number; m
     const calls = Array.from({ length: CALLS }, (_, i) => call(i));
     const tap = new CaptureTap(storage.captures, clock, silentLogger);
     const none = cpuPerCall((i) => tap.offer(calls[i]!));
-    tap.setRules(others.map(liveRule));
+    // The five rules made for saved sets watch them: every call's signature is worked out, and its
+    // answers counted (verdict_answers_total) when it asks one of them; here it asks none.
+    const watched = new Map(others.flatMap((r) => (r.question_signature ? [[r.question_signature, `set ${r.id}`] as const] : [])));
+    tap.setRules(others.map(liveRule), undefined, watched);
     const noMatch = cpuPerCall((i) => tap.offer(calls[i]!));
-    tap.setRules([...others, taking].map(liveRule));
+    // The rule that takes the call watches the set it asks too: its answers are counted as well.
+    tap.setRules([...others, taking].map(liveRule), undefined, new Map([...watched, [questionSignature(calls[0]!.request.questions), 'bench set']]));
     // A rule that takes every call: timed in batches the tap lets wait (MAX_WAITING_PER_RULE), each
     // batch then written as the 200 ms timer would, timed apart (wall clock: it is I/O).
     const samples: number[] = [];
