@@ -8,6 +8,7 @@ import { BoxTools } from './BoxTools';
 import { TruthList } from './TruthList';
 import { boxKey, ZOOM_STEP } from './box-keys';
 import { useBoxDrag } from './use-box-drag';
+import './boxes.css';
 import { useWorkbenchView } from './use-workbench-view';
 
 interface Props {

@@ -7,8 +7,18 @@ const imageUrl = (part: Part): string | null => {
   return typeof url === 'string' && url.startsWith('data:image/') ? url : null;
 };
 
-/** What the item is about: its text, its images (data URLs), or its JSON laid out. */
-export function ItemContent({ state, label }: { state: unknown; label: string }) {
+/** The item's first image carried in it (a data URL), for the box workbench; null when it has none. */
+export function itemImage(state: unknown): string | null {
+  if (!Array.isArray(state)) return null;
+  for (const p of state as Part[]) {
+    const url = p && typeof p === 'object' ? imageUrl(p) : null;
+    if (url) return url;
+  }
+  return null;
+}
+
+/** What the item is about: its text, its images (data URLs; left to the box workbench when it draws on them), or its JSON laid out. */
+export function ItemContent({ state, label, imagesOnWorkbench = false }: { state: unknown; label: string; imagesOnWorkbench?: boolean }) {
   if (typeof state === 'string')
     return (
       <div className="review-content review-text" aria-label={label} role="group">
@@ -31,7 +41,7 @@ export function ItemContent({ state, label }: { state: unknown; label: string })
               {t}
             </p>
           ))}
-          {images.map((url, i) => (
+          {(imagesOnWorkbench ? [] : images).map((url, i) => (
             <img key={i} className="review-image" src={url} alt={`Image ${i + 1} of the item`} />
           ))}
         </>

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { ReviewItem } from '../../../../shared/schemas/review';
 import { ErrorNotice } from '../../ui/components';
-import { ItemContent } from './ItemContent';
+import { ItemContent, itemImage } from './ItemContent';
 import { QuestionField } from './QuestionField';
 import { ReviewKeysHint } from './ReviewKeysHint';
 import type { ReviewSession } from './use-review-session';
@@ -34,6 +34,8 @@ export function ItemPanel({ item, session }: { item: ReviewItem; session: Review
   const list = useFocusFollowsCurrent(session.current);
   const questions = Object.entries(item.questions);
   const title = `Item ${item.position + 1}`;
+  const image = itemImage(item.state);
+  const drawn = image !== null && questions.some(([, q]) => q.type === 'box');
   return (
     <section className="panel review-item" aria-labelledby="review-item-title">
       <div className="panel-head">
@@ -42,7 +44,7 @@ export function ItemPanel({ item, session }: { item: ReviewItem; session: Review
         </h2>
         <span className="small muted">{item.questions_from === 'capture' ? 'Questions as captured' : 'Questions from the question set'}</span>
       </div>
-      <ItemContent state={item.state} label={`What ${title.toLowerCase()} is about`} />
+      <ItemContent state={item.state} label={`What ${title.toLowerCase()} is about`} imagesOnWorkbench={drawn} />
       <div ref={list} className="review-questions">
         {questions.map(([name, question], index) => (
           <QuestionField
@@ -53,6 +55,7 @@ export function ItemPanel({ item, session }: { item: ReviewItem; session: Review
             value={session.answers[name]}
             current={index === session.current && questions.length > 1}
             prediction={item.prediction ? item.prediction.answers[name] : undefined}
+            image={image}
             onChoose={(value) => session.choose(name, value, false)}
             onFocus={() => session.focus(index)}
           />

@@ -1,5 +1,7 @@
 import type { Question } from '../../../../shared/schemas/question';
 import { answerText } from '../../lib/answer-text';
+import type { Edges } from '../../../../shared/geometry/iou';
+import { BoxField } from './BoxField';
 import { agrees, guidanceText, optionsOf, type AnswerValue } from './review-answers';
 
 interface Props {
@@ -15,23 +17,23 @@ interface Props {
   onFocus: () => void;
 }
 
-/** A box question: answered on the Boxes workbench, not here. */
-function BoxNote({ name, question }: { name: string; question: Question }) {
-  return (
-    <fieldset className="review-question">
-      <legend>
-        <span className="mono">{name}</span> {guidanceText(question.instructions)}
-      </legend>
-      <p className="small muted">
-        A box question: boxes are drawn on the <a href="#/boxes">Boxes screen&apos;s workbench</a>. Here the item can be flagged (F) or skipped (S).
-      </p>
-    </fieldset>
-  );
-}
+/** A reviewer's answer to a box question. */
+const isEdges = (v: AnswerValue | undefined): v is Edges => typeof v === 'object' && v !== null;
 
-/** One question of the item as a group of radio buttons, each with the key that chooses it. */
-export function QuestionField({ name, question, group, value, current, prediction, onChoose, onFocus }: Props) {
-  if (question.type === 'box') return <BoxNote name={name} question={question} />;
+/** One question of the item: a group of radio buttons, each with the key that chooses it; a box question on the workbench. */
+export function QuestionField({ name, question, group, value, current, prediction, image, onChoose, onFocus }: Props & { image: string | null }) {
+  if (question.type === 'box')
+    return (
+      <BoxField
+        name={name}
+        question={question}
+        image={image}
+        value={isEdges(value) ? value : undefined}
+        prediction={prediction}
+        onChoose={onChoose}
+        onFocus={onFocus}
+      />
+    );
   const predicted = prediction === undefined ? null : answerText(prediction);
   return (
     <fieldset role="radiogroup" className="review-question" data-current={current} onFocus={onFocus}>

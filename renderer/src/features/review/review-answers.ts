@@ -1,15 +1,16 @@
 /**
  * A reviewer's answers as the review keeps them (yes/no true or false, an option's name, a level's
  * index), each question's options with the key that gives each, and what the model said, in words.
- * Box questions have no options here: they are answered on the Boxes screen's workbench.
+ * Box questions have no options: the reviewer draws the box on the workbench the review embeds.
  */
+import type { Edges } from '../../../../shared/geometry/iou';
 import type { Guidance } from '../../../../shared/schemas/guidance';
 import type { Question } from '../../../../shared/schemas/question';
 import type { ReviewPrediction } from '../../../../shared/schemas/review';
 import { scoredLevelIndex } from '../../lib/answer-detail';
 import { answerText, expectedText } from '../../lib/answer-text';
 
-export type AnswerValue = boolean | string | number;
+export type AnswerValue = boolean | string | number | Edges;
 export type Answers = Readonly<Record<string, AnswerValue>>;
 
 export interface AnswerOption {
@@ -59,7 +60,7 @@ export function questionForKey(questions: readonly (readonly [string, Question])
   return null;
 }
 
-/** The questions not answered yet, by name (box questions are never answered here). */
+/** The questions not answered yet, by name. */
 export function unanswered(questions: Readonly<Record<string, Question>>, answers: Answers): string[] {
   return Object.keys(questions).filter((name) => !Object.hasOwn(answers, name));
 }

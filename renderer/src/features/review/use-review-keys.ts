@@ -6,6 +6,8 @@ import type { ReviewSession } from './use-review-session';
 
 /** A text field or a list takes the keys; a radio button or a checkbox does not (their keys are Space and the arrows). */
 const typingIn = (t: EventTarget | null) => isTyping(t) && !(t instanceof HTMLInputElement && (t.type === 'radio' || t.type === 'checkbox'));
+/** Inside a box question's workbench. */
+const onWorkbench = (t: EventTarget | null) => t instanceof Element && t.closest('.box-workbench') !== null;
 /** Controls whose own Enter and Space do what they say. */
 const ownsEnter = (t: EventTarget | null) => t instanceof HTMLElement && t.matches('button, a[href], summary, select');
 
@@ -19,6 +21,8 @@ function act(session: ReviewSession, e: KeyboardEvent): boolean {
   }
   const item = session.item;
   if (!item || session.busy) return false;
+  // On the box workbench its own keys draw (N, B, the arrows, Delete…); Enter still commits.
+  if (onWorkbench(e.target) && e.key !== 'Enter') return false;
   const key = e.key.toLowerCase();
   if (e.key === 'Enter') {
     if (ownsEnter(e.target)) return false;
