@@ -29,7 +29,7 @@ test("the human stage's queue on Review: what each preset sent to people, how lo
   await send({ model: 'human', when: { question: 'late', probabilityBetween: [0, 1] } });
 
   await app.goTo('Review');
-  await review.dataset.selectOption({ label: 'Human review' });
+  await review.dataset.selectOption('ds-human-review');
   const queue = page.getByRole('table', { name: 'Human review queue by preset' });
   await expect(queue.getByRole('row', { name: /^preset “ask a person”/ })).toContainText(/^preset “ask a person”2\d+ s0$/);
   await expect(queue.getByRole('row', { name: /^In all/ })).toContainText(/^In all3\d+ s0$/);

@@ -37,7 +37,7 @@ test("a captured image's box question is answered on the workbench inside Review
     .toBe(1);
 
   await app.goTo('Review');
-  await review.dataset.selectOption({ label: 'Captured: shelf photos' });
+  await review.dataset.selectOption(rule.dataset_id);
   await expect(review.itemHeading(1)).toBeFocused();
   await expect(boxes.image).toBeVisible();
   await expect(page.getByTestId('box-answer')).toHaveText('No box drawn yet.');
@@ -47,15 +47,22 @@ test("a captured image's box question is answered on the workbench inside Review
   await expect(review.announcements).toContainText('Not committed: answer card first');
   await boxes.draw(SIZE, [CARD.x, CARD.y], [CARD.x + CARD.w, CARD.y + CARD.h]);
   await expect(page.getByTestId('box-answer')).toHaveText(/^Your box: t 0\.1[67] l 0\.1[45] b 0\.5[67] r 0\.5[45]/);
-  // Keys on the workbench draw, not answer: N there is a new box, not "No".
+  const drawnText = await page.getByTestId('box-answer').textContent();
+  // Keys on the workbench draw, not answer: N there is a new box (the answer now), not "No"; Delete removes it again.
   await boxes.canvas.focus();
   await page.keyboard.press('n');
   await expect(review.question('visible').getByRole('radio', { name: 'Yes' })).toBeChecked();
+  await expect(page.getByTestId('box-answer')).not.toHaveText(drawnText!);
+  await page.keyboard.press('Delete');
+  await expect(page.getByTestId('box-answer')).toHaveText(drawnText!);
   await app.screenshotInBothThemes('review-box');
   await review.itemHeading(1).focus();
   await page.keyboard.press('Enter');
   await expect(review.committedHeading(1)).toBeVisible();
-  await expect(page.getByTestId('box-answer')).toContainText('Model: IoU');
+  // The model's box beside the reviewer's, with how far they overlap: both are on the card.
+  await expect(review.modelAnswers.first()).toContainText(/^IoU \d\.\d\d · t /);
+  const overlap = Number(/IoU (\d\.\d\d)/.exec((await review.modelAnswers.first().textContent()) ?? '')![1]);
+  expect(overlap).toBeGreaterThan(0.8);
 
   const { items } = await call<{ items: { expected: { card?: { top: number; left: number; bottom: number; right: number }; visible?: boolean } }[] }>(
     'datasets.items',

@@ -15,6 +15,8 @@ interface Props {
   /** the model's answer, shown only when the review is not blind */
   prediction: unknown;
   onChoose: (value: Edges) => void;
+  /** every box removed: the question is unanswered again */
+  onClear: () => void;
   onFocus: () => void;
 }
 
@@ -26,13 +28,14 @@ const edgesOf = (b: TruthBox): Edges => ({ top: b.top, left: b.left, bottom: b.b
  * then the arrows), its last box is the answer. The model's box is drawn beside it only once the
  * review is not blind. An item that kept no image can be flagged or skipped only.
  */
-export function BoxField({ name, question, image, value, prediction, onChoose, onFocus }: Props) {
+export function BoxField({ name, question, image, value, prediction, onChoose, onClear, onFocus }: Props) {
   const onChange = useCallback(
     (boxes: TruthBox[]) => {
       const last = boxes.at(-1);
       if (last) onChoose(edgesOf(last));
+      else onClear();
     },
-    [onChoose],
+    [onChoose, onClear],
   );
   const model = prediction as { type?: string; box?: Edges } | undefined;
   return (

@@ -41,7 +41,7 @@ export function CommittedPanel({ committed, onNext }: { committed: Committed; on
                 </th>
                 <td>{flagged ? 'flagged' : valueText(answers[name])}</td>
                 <td data-testid="model-answer">
-                  {prediction ? answerText(prediction.answers[name]) : '—'}
+                  {prediction ? answerText(prediction.answers[name], flagged ? undefined : answers[name]) : '—'}
                   {differs && !flagged ? <span className="badge badge-warn">differs</span> : null}
                 </td>
               </tr>

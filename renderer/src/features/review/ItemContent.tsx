@@ -32,6 +32,7 @@ export function ItemContent({ state, label, imagesOnWorkbench = false }: { state
   });
   const texts = parts.flatMap((p) => (p && typeof p === 'object' && p.type === 'text' && typeof p.text === 'string' ? [p.text] : []));
   const plain = images.length + texts.length === parts.length && parts.length > 0;
+  if (plain && imagesOnWorkbench && texts.length === 0) return <p className="small muted">The item is its image: it is on the workbench below.</p>;
   return (
     <div className="review-content" aria-label={label} role="group">
       {plain ? (

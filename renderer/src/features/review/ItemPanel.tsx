@@ -57,6 +57,7 @@ export function ItemPanel({ item, session }: { item: ReviewItem; session: Review
             prediction={item.prediction ? item.prediction.answers[name] : undefined}
             image={image}
             onChoose={(value) => session.choose(name, value, false)}
+            onClear={() => session.unset(name)}
             onFocus={() => session.focus(index)}
           />
         ))}

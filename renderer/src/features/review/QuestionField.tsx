@@ -14,6 +14,8 @@ interface Props {
   /** the model's answer, shown only when the review is not blind */
   prediction: unknown;
   onChoose: (value: AnswerValue) => void;
+  /** takes the answer back (a box question whose boxes were all removed) */
+  onClear: () => void;
   onFocus: () => void;
 }
 
@@ -21,7 +23,7 @@ interface Props {
 const isEdges = (v: AnswerValue | undefined): v is Edges => typeof v === 'object' && v !== null;
 
 /** One question of the item: a group of radio buttons, each with the key that chooses it; a box question on the workbench. */
-export function QuestionField({ name, question, group, value, current, prediction, image, onChoose, onFocus }: Props & { image: string | null }) {
+export function QuestionField({ name, question, group, value, current, prediction, image, onChoose, onClear, onFocus }: Props & { image: string | null }) {
   if (question.type === 'box')
     return (
       <BoxField
@@ -31,6 +33,7 @@ export function QuestionField({ name, question, group, value, current, predictio
         value={isEdges(value) ? value : undefined}
         prediction={prediction}
         onChoose={onChoose}
+        onClear={onClear}
         onFocus={onFocus}
       />
     );

@@ -72,6 +72,12 @@ export function useReviewSession(datasetId: string | null, questionSetId: string
       const following = questionNames.findIndex((n, i) => i > index && !Object.hasOwn(answers, n));
       setDraft({ source, position: item.position, answers, current: advance && following >= 0 ? following : index });
     },
+    /** Takes back a question's answer (a box question whose boxes were all removed). */
+    unset(name: string) {
+      if (!item || !Object.hasOwn(held.answers, name)) return;
+      const answers = Object.fromEntries(Object.entries(held.answers).filter(([n]) => n !== name));
+      setDraft({ ...held, source, position: item.position, answers });
+    },
     focus(index: number) {
       if (item && index >= 0 && index < questionNames.length) setDraft({ ...held, current: index });
     },
