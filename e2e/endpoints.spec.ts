@@ -20,10 +20,18 @@ test('a product person measures providers, compares latency, sorts, and previews
   // Before any traffic nothing is measured, and the table says so rather than showing 0 or 100.
   await expect(endpoints.row('sandbox-swift')).toContainText('—');
 
+  // Before the click: what measuring sends and costs at most, described to the button.
+  const usdIn = (text: string | null) => Number(/\$([\d.]+)/.exec(text ?? '')![1]);
+  const said = page.getByTestId('measure-cost');
+  await expect(said).toHaveText(/^3 calls to each of \d+ endpoints: at most \$\d/);
+  await expect(page.getByRole('button', { name: 'Measure now' })).toHaveAccessibleDescription(/at most \$/);
+  const atMost = usdIn(await said.textContent());
   await page.getByRole('button', { name: 'Measure now' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'measuring requests' })).toBeVisible({ timeout: 20_000 });
-  // What measuring cost, priced as every request is: the simulated endpoints have list prices.
-  await expect(page.getByRole('status').filter({ hasText: 'measuring requests' })).toContainText(/measuring requests, which cost \$\d/);
+  // What measuring cost, priced as every request is (the simulated endpoints have list prices), within what was said.
+  const spent = page.getByRole('status').filter({ hasText: 'measuring requests' });
+  await expect(spent).toContainText(/measuring requests, which cost \$\d/);
+  expect(usdIn(await spent.textContent())).toBeLessThanOrEqual(atMost);
   await expect.poll(async () => (await endpoints.columnValues(TTFT)).filter((v) => v !== '—').length).toBeGreaterThanOrEqual(3);
   await expect(page.getByRole('img', { name: 'Latency percentiles by provider' })).toBeVisible();
   await expect(page.getByRole('img', { name: 'Uptime over time by provider' })).toBeVisible();

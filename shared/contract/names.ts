@@ -33,6 +33,7 @@ export const OPERATION_NAMES = [
   'usage.traffic',
   'usage.zdr_cost',
   'endpoints.probe',
+  'endpoints.probeCost',
   'endpoints.uptime',
   'routing.plan',
   'catalog.export',

@@ -208,6 +208,18 @@ export const OPERATIONS = {
       spent_usd: z.number().nullable(),
     }),
   ),
+  'endpoints.probeCost': op(
+    'query',
+    'What measuring every endpoint of a model will cost at most, before anything is sent: each endpoint priced for its measuring call (a chat call at its output cap)',
+    z.object({ model: ModelIdSchema, calls: z.number().int().min(1).max(20).default(3) }).strict(),
+    z.object({
+      endpoints: z.number().int(),
+      calls: z.number().int(),
+      /** USD at most; null when an endpoint's price is unknown (named in `unpriced`) */
+      usd_at_most: z.number().nullable(),
+      unpriced: z.array(z.string()),
+    }),
+  ),
   'endpoints.uptime': op(
     'query',
     "Each endpoint's attempts and provider faults over time (uptime history)",

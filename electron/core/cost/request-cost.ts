@@ -18,7 +18,7 @@ import { priceCall } from './price';
 import { cachedPrefixTokens, chatPromptTokens, dataUrlSize, nativePromptTokens } from '../sandbox/counting';
 
 /** OpenAI's documented framing of a chat request ("How to count tokens with tiktoken"): 3 per message, 3 to start the reply. */
-const CHAT_FRAME_TOKENS = 3 * 2 + 3;
+export const CHAT_FRAME_TOKENS = 3 * 2 + 3;
 
 export interface ExpectedCost {
   /** USD; null when a price on the way is unknown */

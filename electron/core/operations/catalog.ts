@@ -20,6 +20,8 @@ import type { GatewayService } from '../service';
 import type { CatalogFile } from '../../../shared/schemas/catalog';
 import { trafficProfile } from '../runs/traffic';
 import { zdrCosts } from '../cost/zdr-cost';
+import { probeCost } from '../cost/probe-cost';
+import { PROBE_CHAT_TEXT, PROBE_NEEDS, PROBE_QUESTION, PROBE_STATE } from '../catalog/probe-request';
 
 type CatalogOps = Pick<
   Handlers,
@@ -30,6 +32,7 @@ type CatalogOps = Pick<
   | 'usage.traffic'
   | 'usage.zdr_cost'
   | 'endpoints.probe'
+  | 'endpoints.probeCost'
   | 'endpoints.uptime'
   | 'routing.plan'
   | 'catalog.export'
@@ -44,13 +47,6 @@ const attemptView = (endpoint: CatalogEndpoint, reason: string) => ({
   simulated: endpoint.provider.simulated,
   reason,
 });
-
-/** The Decisions request a native host is measured with. */
-const PROBE_STATE = 'The parcel arrived on time.';
-const PROBE_QUESTION = { probe: { type: 'noul', instructions: 'Did the parcel arrive?' } } as const;
-
-/** Needs of a small measuring call: a short prompt, a few output tokens. */
-const PROBE_NEEDS = { parameters: [], promptTokens: 16, completionTokens: 32, images: 0 };
 
 /** The user's catalog file as it is applied (what `catalog.json` holds). */
 export function exportCatalogFile(core: { readonly catalog: Catalog }): CatalogFile {
@@ -88,6 +84,7 @@ export function catalogHandlers(core: CatalogDeps): CatalogOps {
     'endpoints.details': async ({ model }) => endpointDetails(core, model),
     'endpoints.zdr': async () => ({ data: await core.service().zdr() }),
     'endpoints.probe': async ({ model, calls }) => probeEndpoints(core, model, calls),
+    'endpoints.probeCost': async ({ model, calls }) => probeCost(core, model, calls),
     'endpoints.uptime': async ({ model, hours }) => uptimeHistory(core, model, hours),
     'routing.plan': async ({ model, preferences }) => {
       const plan = core.router.plan(model, preferences ?? undefined, { ...PROBE_NEEDS, parameters: ['logprobs', 'top_logprobs'], completionTokens: 1 });
@@ -187,7 +184,7 @@ async function probeEndpoints(core: CatalogDeps, model: string, calls: number) {
               }
               const result = await core.upstreams.call(
                 endpoint,
-                { messages: [{ role: 'user', content: [{ type: 'text', text: 'Write a short sentence.' }] }], maxTokens: PROBE_NEEDS.completionTokens },
+                { messages: [{ role: 'user', content: [{ type: 'text', text: PROBE_CHAT_TEXT }] }], maxTokens: PROBE_NEEDS.completionTokens },
                 signal,
               );
               billed(endpoint, result.usage);

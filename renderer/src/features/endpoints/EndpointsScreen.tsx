@@ -5,7 +5,7 @@ import type { OperationOutput } from '../../../../shared/contract/operations';
 import type { EndpointDetail } from '../../../../shared/schemas/inspector';
 import { EmptyState, ErrorNotice, Loading, Panel, ScreenHeader } from '../../ui/components';
 import { SandboxNotice } from '../settings';
-import { detailsQuery, listingQuery, modelsQuery, useProbeEndpoints } from './api';
+import { detailsQuery, listingQuery, modelsQuery, PROBE_CALLS, probeCostQuery, useProbeEndpoints } from './api';
 import { EndpointCharts } from './EndpointCharts';
 import { EndpointTable, type Row } from './EndpointTable';
 import { RequestShape } from './RequestShape';
@@ -14,8 +14,31 @@ import { UptimeChart } from './UptimeChart';
 import { counted } from '../../lib/plural';
 import { formatUsd } from '../../../../shared/money/format-usd';
 
-/** Live updates, and measuring each endpoint now (real providers charge for it). */
-function MeasureActions({ live, onLive, probe }: { live: boolean; onLive: (live: boolean) => void; probe: ReturnType<typeof useProbeEndpoints> }) {
+/** What measuring will send and cost at most, said beside the button before it is pressed. */
+function MeasureCost({ model }: { model: string }) {
+  const cost = useQuery(probeCostQuery(model));
+  if (!cost.data) return null;
+  const c = cost.data;
+  const usd = c.usd_at_most === null ? `a cost unknown (no price for ${c.unpriced.join(', ')})` : `at most ${formatUsd(c.usd_at_most)}`;
+  return (
+    <span className="small muted" id="measure-cost" data-testid="measure-cost">
+      {PROBE_CALLS} calls to each of {counted(c.endpoints, 'endpoint')}: {usd}
+    </span>
+  );
+}
+
+/** Live updates, and measuring each endpoint now (real providers charge for it), with its cost said first. */
+function MeasureActions({
+  model,
+  live,
+  onLive,
+  probe,
+}: {
+  model: string;
+  live: boolean;
+  onLive: (live: boolean) => void;
+  probe: ReturnType<typeof useProbeEndpoints>;
+}) {
   return (
     <>
       <label className="inline-check">
@@ -27,9 +50,11 @@ function MeasureActions({ live, onLive, probe }: { live: boolean; onLive: (live:
         onClick={() => !probe.isPending && probe.mutate()}
         aria-disabled={probe.isPending || undefined}
         title="Sends 3 short requests to each endpoint; real providers charge for them"
+        aria-describedby="measure-cost"
       >
         {probe.isPending ? 'Measuring…' : 'Measure now'}
       </button>
+      <MeasureCost model={model} />
     </>
   );
 }
@@ -92,7 +117,7 @@ export function EndpointsScreen() {
       <ScreenHeader
         title="Endpoints"
         description="Every provider endpoint serving a model: pricing, limits, and measured latency, throughput and uptime."
-        actions={model ? <MeasureActions live={live} onLive={setLive} probe={probe} /> : null}
+        actions={model ? <MeasureActions model={model} live={live} onLive={setLive} probe={probe} /> : null}
       />
       <SandboxNotice />
       {probe.data ? (

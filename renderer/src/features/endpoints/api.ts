@@ -31,10 +31,17 @@ export const uptimeQuery = (model: string, live: boolean) =>
   queryOptions({ queryKey: endpointsKeys.uptime(model), queryFn: () => call('endpoints.uptime', { model, hours: 1 }), refetchInterval: live ? 5_000 : false });
 
 /** Sends a few short requests to each endpoint of a model (real providers charge for them); every figure may change. */
+/** How many calls Measure now sends each endpoint. */
+export const PROBE_CALLS = 3;
+
+/** What Measure now will cost at most, before the click. */
+export const probeCostQuery = (model: string) =>
+  queryOptions({ queryKey: [...endpointsKeys.all, 'probe-cost', model] as const, queryFn: () => call('endpoints.probeCost', { model, calls: PROBE_CALLS }) });
+
 export function useProbeEndpoints(model: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => call('endpoints.probe', { model, calls: 3 }),
+    mutationFn: () => call('endpoints.probe', { model, calls: PROBE_CALLS }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: endpointsKeys.all }),
   });
 }
