@@ -47,13 +47,15 @@ export class AppPage {
   /** The screen (or one part of it) in the light theme and the dark, as `<name>-light.png` and `<name>-dark.png`. */
   async screenshotInBothThemes(name: string, part?: Locator): Promise<void> {
     if (!SCREENSHOTS) return;
+    // The scheme the page had is given back after: a test's dark pass stays dark.
+    const before = await this.page.evaluate(() => (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'));
     for (const scheme of ['light', 'dark'] as const) {
       await this.page.emulateMedia({ colorScheme: scheme });
       await this.page.locator(`html[data-theme="${scheme}"]`).waitFor({ state: 'attached' });
       if (part) await this.screenshotOf(part, `${name}-${scheme}`);
       else await this.screenshot(`${name}-${scheme}`, { fullPage: false });
     }
-    await this.page.emulateMedia({ colorScheme: 'light' });
+    await this.page.emulateMedia({ colorScheme: before });
   }
 
   /** One part of the screen, saved as `screenshot` saves the whole. */
