@@ -4,7 +4,7 @@ import type { CascadeCurve, CascadePoint } from '../../../../shared/schemas/casc
 import type { EvalRun } from '../../../../shared/schemas/evaluation';
 import { call } from '../../transport/transport';
 import { ErrorNotice } from '../../ui/components';
-import { pointText } from './adopt';
+import { fromPoint, pointText } from './adopt';
 
 interface Props {
   run: EvalRun;
@@ -35,16 +35,7 @@ export function AdoptPreset({ run, curve, point, presets, chosen, onChoose, curr
         name: preset.name,
         model: preset.model,
         first_model: preset.first_model,
-        when: point.condition,
-        source: {
-          run_id: run.id,
-          first: curve.first.model,
-          second: curve.second.model,
-          threshold: point.threshold,
-          accuracy: point.accuracy,
-          cost_per_item: point.cost_per_item,
-          escalated: point.escalated,
-        },
+        ...fromPoint(run, curve, point),
       }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['cascadePresets'] }),
   });

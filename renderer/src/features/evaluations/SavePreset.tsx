@@ -4,6 +4,7 @@ import type { EvalRun } from '../../../../shared/schemas/evaluation';
 import type { CascadeCurve, CascadePoint } from '../../../../shared/schemas/cascade-curve';
 import { call } from '../../transport/transport';
 import { ErrorNotice } from '../../ui/components';
+import { fromPoint } from './adopt';
 
 /** Saves the picked threshold as a named preset: the second model, the first, the condition and where it came from. */
 export function SavePreset({ run, curve, point }: { run: EvalRun; curve: CascadeCurve; point: CascadePoint }) {
@@ -15,16 +16,7 @@ export function SavePreset({ run, curve, point }: { run: EvalRun; curve: Cascade
         name: name.trim(),
         model: curve.second.model,
         first_model: curve.first.model,
-        when: point.condition,
-        source: {
-          run_id: run.id,
-          first: curve.first.model,
-          second: curve.second.model,
-          threshold: point.threshold,
-          accuracy: point.accuracy,
-          cost_per_item: point.cost_per_item,
-          escalated: point.escalated,
-        },
+        ...fromPoint(run, curve, point),
       }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['cascadePresets'] }),
   });

@@ -1,4 +1,5 @@
 import type { CascadePreset } from '../../../../shared/schemas/cascade-preset';
+import type { EvalRun } from '../../../../shared/schemas/evaluation';
 import type { CascadeCurve, CascadePoint } from '../../../../shared/schemas/cascade-curve';
 import { formatUsd } from '../../../../shared/money/format-usd';
 import { percentText } from './cascade-run';
@@ -32,4 +33,20 @@ export function presetPoint(preset: Pick<CascadePreset, 'when'>, curve: Pick<Cas
 /** A point in words: "threshold 0.6: 91.0% at $0.0012 per item, 20.0% escalated". */
 export function pointText(p: Pick<CascadePoint, 'threshold' | 'accuracy' | 'cost_per_item' | 'escalated'>): string {
   return `threshold ${p.threshold}: ${percentText(p.accuracy)} at ${formatUsd(p.cost_per_item)} per item, ${percentText(p.escalated)} escalated`;
+}
+
+/** A curve's point as a preset takes it: its condition, and where it came from (the run, both models, the point's figures). */
+export function fromPoint(run: Pick<EvalRun, 'id'>, curve: Pick<CascadeCurve, 'first' | 'second'>, point: CascadePoint) {
+  return {
+    when: point.condition,
+    source: {
+      run_id: run.id,
+      first: curve.first.model,
+      second: curve.second.model,
+      threshold: point.threshold,
+      accuracy: point.accuracy,
+      cost_per_item: point.cost_per_item,
+      escalated: point.escalated,
+    },
+  };
 }
