@@ -8,11 +8,8 @@ import { ReviewSourceBar } from './ReviewSourceBar';
 import { useReleaseOnLeave } from './use-release-on-leave';
 import { useReviewKeys } from './use-review-keys';
 import { useReviewSession, type ReviewSession } from './use-review-session';
-import { useReviewSource, type ReviewSource } from './use-review-source';
+import { HUMAN_REVIEW_DATASET, useReviewSource, type ReviewSource } from './use-review-source';
 import './review.css';
-
-/** The dataset a cascade's human stage fills (HUMAN_QUEUE in the core's reviews). */
-const HUMAN_REVIEW_DATASET = 'ds-human-review';
 
 /** Whether the server asked for a question set: the items were not captured with their questions. */
 const asksForSet = (session: ReviewSession) => session.next.error?.message.includes('question_set_id') ?? false;

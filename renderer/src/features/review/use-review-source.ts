@@ -6,11 +6,14 @@ import { useStored } from '../../lib/use-stored';
 import { datasetsQuery } from '../evaluations';
 import { setsQuery } from '../question-sets';
 
+/** The dataset a cascade's human stage fills (HUMAN_QUEUE in the core's reviews). */
+export const HUMAN_REVIEW_DATASET = 'ds-human-review';
+
 /** The dataset a reviewer most likely came for: the first with open captured items, else the human stage's, else the first. */
 function likeliest(datasets: readonly DatasetSummary[]): string | null {
   const open = (d: DatasetSummary) => d.items > Math.max(0, ...Object.values(d.labelled));
   const captured = datasets.filter((d) => d.name.startsWith('Captured: '));
-  return (captured.find(open) ?? datasets.find((d) => d.id === 'ds-human-review' && open(d)) ?? captured[0] ?? datasets[0])?.id ?? null;
+  return (captured.find(open) ?? datasets.find((d) => d.id === HUMAN_REVIEW_DATASET && open(d)) ?? captured[0] ?? datasets[0])?.id ?? null;
 }
 
 /** Which dataset is reviewed, and the question set its uncaptured items are asked with (none: their captured questions). */
