@@ -183,7 +183,11 @@ describe('executor fault matrix', () => {
     const elapsed = Date.now() - started;
     faulty.always({ kind: 'respond', status: 500, chunks: ['{}'] });
     expect(error.status).toBe(524);
-    expect(error.message).toMatch(/deadline of 500 ms passed after 3 of 5 endpoints/);
+    // Two 200 ms attempts fit in 500 ms and a third is cut short; on a loaded machine the two may
+    // take past 500 ms before the third starts. Never more than three, and never all five.
+    const tried = Number(/deadline of 500 ms passed after (\d) of 5 endpoints/.exec(error.message)?.[1]);
+    expect(tried).toBeGreaterThanOrEqual(2);
+    expect(tried).toBeLessThanOrEqual(3);
     expect(elapsed).toBeLessThan(1_500);
   });
 
