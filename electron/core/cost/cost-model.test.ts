@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempCore, type TempCore } from '../../test-support/temp-core';
+import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import { CostModel, summedRange, type EndpointFare } from './cost-model';
 
 /**
@@ -62,6 +63,26 @@ describe('the cost model', () => {
     expect(busy.usd!).toBeGreaterThan(far.usd! * 1.05);
     expect(busy.high! - busy.low!).toBeGreaterThan(far.high! - far.low!);
     expect(busy.rate).toMatch(/^50 requests a second \(1 at a time, 20 ms each/);
+  });
+
+  it("a run's pace is its items' measured time when there is one, and its workers are shared by its models", async () => {
+    const c = prices();
+    const cheapest = Object.keys(c).sort((a, b) => c[a]! - c[b]!)[0]!;
+    const request = { model: 'sandbox/decider', state: 'The parcel came two days late.', questions: { late: { type: 'noul', instructions: 'Was it late?' } } };
+    // 1% faults on the cheapest and 20 ms to a first token everywhere, as in the test above.
+    const model = modelOf(Object.fromEntries(Object.keys(c).map((slug) => [slug, { latencyMs: 20, ...(slug === cheapest ? { faultRate: 0.01 } : {}) }])));
+    const sample = [request as DecisionsRequest];
+    const byFirstToken = await model.ofRequests(sample, 1000, { concurrency: 1, itemTime: null });
+    expect(byFirstToken.rate).toMatch(
+      /^50 requests a second \(1 at a time, 20 ms each, the endpoints' mean time to a first token\), and at a third to 3 times that pace$/,
+    );
+    // Two models share one worker: each sends at half the pace.
+    const shared = await model.ofRequests(sample, 1000, { concurrency: 0.5, itemTime: null });
+    expect(shared.rate).toMatch(/^25 requests a second \(0\.5 at a time, 20 ms each/);
+    // Items measured at a minute each: a fault's 30 s cover one request, not the rest of the run, so the run costs less.
+    const slow = await model.ofRequests(sample, 1000, { concurrency: 1, itemTime: () => ({ ms: 60_000, source: 'measured here' }) });
+    expect(slow.rate).toMatch(/^0\.017 requests a second \(1 at a time, 60000 ms each, measured here\), and at a third to 3 times that pace$/);
+    expect(byFirstToken.usd!).toBeGreaterThan(slow.usd! * 1.05);
   });
 
   it('a run of several models: their ranges add up walk by walk, narrower than the sum of each range', () => {

@@ -40,8 +40,29 @@ export interface CostModelDeps {
 const MEASURED_ATTEMPTS = 20;
 /** The likely range: from this quantile of the walked runs' cost to its complement (nine runs in ten fall inside). */
 const RANGE_QUANTILE = 0.05;
+/**
+ * How far a run's pace may be from the one it is walked at, either way. A model's items took their
+ * measured time over other items (larger images take longer), and the machine and the providers are
+ * not always as busy: in the estimates bench, runs went from a third to three times the pace their
+ * model's newest items gave. An outage covers more or less of a run with its pace, so the range says so.
+ */
+const PACE_SPREAD = 3;
 /** Walks of 1,000 requests for a per-1,000 figure: a screen asks it for every model at once. */
 const PER_THOUSAND_WALKS = 50;
+
+/**
+ * How fast a run sends its requests, which decides how much of it an endpoint's 30 s outage covers:
+ * how many are in flight, and how long each takes from sending to its answer when measured (a
+ * model's items in its newest runs); null when not, and then the endpoints' time to a first token is taken.
+ */
+export interface Pace {
+  concurrency: number;
+  /** How long a request of so many tokens (input and output) takes, measured; null when not measured. */
+  itemTime: ((tokens: number) => { ms: number; source: string }) | null;
+}
+
+/** A pace with a request's time as the walk takes it. */
+type WalkPace = { concurrency: number; msPerRequest: { ms: number; source: string } | null };
 
 /** What a number of requests is expected to cost, with its likely range (5th to 95th percentile). */
 export interface RunCost {
@@ -62,34 +83,43 @@ export class CostModel {
 
   /**
    * `count` requests like `sample` (each request's cost on an endpoint averaged over the sample),
-   * sent `concurrency` at a time: each endpoint's answered share walked through the planner.
+   * sent at `pace`: each endpoint's answered share walked through the planner.
    */
-  async ofRequests(
-    sample: readonly DecisionsRequest[],
-    count: number,
-    concurrency: number,
-  ): Promise<RunCost & { perRequest: { input: number; output: number }[] }> {
+  async ofRequests(sample: readonly DecisionsRequest[], count: number, pace: Pace): Promise<RunCost & { perRequest: { input: number; output: number }[] }> {
     const first = sample[0];
     if (!first || count === 0) return { usd: 0, low: 0, high: 0, totals: [0], input: 0, output: 0, rate: 'no requests', perRequest: [] };
     const { catalog, router, upstreams } = this.deps;
     const model = catalog.model(first.model);
     const prepared = prepare(first, model);
     const input = router.planInput(first.model, first.provider ?? undefined, requestNeeds(catalog, first, prepared));
-    // Each endpoint's cost of each sampled request: only for those the walk sends requests to.
-    const walked = this.walk(input, count, concurrency);
+    // Each endpoint's cost of each sampled request, counted once: for the first endpoint of the
+    // route (a request's tokens, which its time to answer follows), then for those the walk sends requests to.
+    const counted = new Map<string, ExpectedCost[]>();
+    const costsOn = async (endpoint: CatalogEndpoint) => {
+      let costs = counted.get(endpoint.id);
+      if (!costs) {
+        costs = [];
+        for (const request of sample) {
+          const p = prepare(request, model);
+          costs.push(await endpointCost(upstreams, endpoint, request, p, imageSizes(p)));
+        }
+        counted.set(endpoint.id, costs);
+      }
+      return costs;
+    };
+    const head = input.candidates[0] ? await costsOn(input.candidates[0].endpoint) : [];
+    const tokens = head.reduce((s, c) => s + c.input + c.output, 0) / Math.max(1, head.length);
+    const walked = this.walk(input, count, { concurrency: pace.concurrency, msPerRequest: pace.itemTime?.(tokens) ?? null }, PACE_SPREAD);
     const perEndpoint = new Map<string, PerRequest>();
     const perRequest = sample.map(() => ({ input: 0, output: 0 }));
     const answered = walked.walks.reduce((n, w) => n + [...w.answered.values()].reduce((a, b) => a + b, 0), 0);
     for (const id of walked.reached) {
-      const endpoint = walked.endpoints.get(id)!;
       const share = walked.walks.reduce((n, w) => n + (w.answered.get(id) ?? 0), 0) / Math.max(1, answered);
       const usds: number[] = [];
       let unknown = false;
       let tokensIn = 0;
       let tokensOut = 0;
-      for (const [k, request] of sample.entries()) {
-        const p = prepare(request, model);
-        const one = await endpointCost(upstreams, endpoint, request, p, imageSizes(p));
+      for (const [k, one] of (await costsOn(walked.endpoints.get(id)!)).entries()) {
         if (one.usd === null) unknown = true;
         else usds.push(one.usd);
         tokensIn += one.input;
@@ -115,7 +145,7 @@ export class CostModel {
     const perEndpoint = new Map<string, PerRequest>(
       input.candidates.map((c) => [c.endpoint.id, { usd: priceCall(c.endpoint.prices, traffic), sd: 0, input: traffic.input, output: traffic.output }]),
     );
-    return priced(this.walk(input, 1000, 1, PER_THOUSAND_WALKS), perEndpoint);
+    return priced(this.walk(input, 1000, { concurrency: 1, msPerRequest: null }, 1, PER_THOUSAND_WALKS), perEndpoint);
   }
 
   /** How an endpoint fares: its scripted figures if simulated, else as measured over the last day. */
@@ -128,17 +158,20 @@ export class CostModel {
   }
 
   /** The walks of `count` requests through the planner, and which endpoints answered any. */
-  private walk(input: ReturnType<Router['planInput']>, count: number, concurrency: number, walks?: number): Walked {
+  private walk(input: ReturnType<Router['planInput']>, count: number, pace: WalkPace, spread: number, walks?: number): Walked {
     const fares = new Map(input.candidates.map((c) => [c.endpoint.id, this.fare(c)]));
     const latencies = [...fares.values()].map((f) => f.latencyMs).filter((l): l is number => l !== null);
-    const latency = latencies.length > 0 ? latencies.reduce((a, b) => a + b, 0) / latencies.length : null;
-    // Requests a second: as many as are in flight, each taking the endpoints' mean time to answer.
-    const perSecond = latency === null ? concurrency : (1000 * concurrency) / Math.max(1, latency);
+    const firstToken =
+      latencies.length > 0 ? { ms: latencies.reduce((a, b) => a + b, 0) / latencies.length, source: "the endpoints' mean time to a first token" } : null;
+    const each = pace.msPerRequest ?? firstToken;
+    const { concurrency } = pace;
+    // Requests a second: as many as are in flight, each taking as long as measured.
+    const perSecond = each === null ? concurrency : (1000 * concurrency) / Math.max(1, each.ms);
     const rate =
-      latency === null
-        ? `${concurrency} request(s) a second: no endpoint's time to answer is measured`
-        : `${fmtRate(perSecond)} requests a second (${concurrency} at a time, ${Math.round(latency)} ms each, the endpoints' mean)`;
-    const walked = walkRouting({ plan: input, odds: (e) => fares.get(e.id)!, requests: count, perSecond, ...(walks ? { walks } : {}) });
+      each === null
+        ? `${fmtInFlight(concurrency)} request(s) a second: no time to answer is measured`
+        : `${fmtRate(perSecond)} requests a second (${fmtInFlight(concurrency)} at a time, ${Math.round(each.ms)} ms each, ${each.source})${spread > 1 ? `, and at ${spread === 3 ? 'a third' : `1/${spread}`} to ${spread} times that pace` : ''}`;
+    const walked = walkRouting({ plan: input, odds: (e) => fares.get(e.id)!, requests: count, perSecond, paceSpread: spread, ...(walks ? { walks } : {}) });
     const reached = new Set<string>();
     for (const w of walked.walks) for (const id of w.answered.keys()) reached.add(id);
     return { ...walked, reached, rate };
@@ -193,6 +226,8 @@ function normalDraws(seed: number): () => number {
 }
 
 const fmtRate = (r: number) => (r >= 100 ? Math.round(r).toLocaleString('en-US') : r.toPrecision(2));
+/** Requests in flight: whole, or to one decimal when models share the workers. */
+const fmtInFlight = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 
 /** The likely range of several runs' costs added together: their walked totals summed walk by walk. */
 export function summedRange(costs: readonly RunCost[]): { low: number | null; high: number | null } {

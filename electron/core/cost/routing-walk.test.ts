@@ -51,6 +51,34 @@ describe('requests walked through the router', () => {
     expect(walks.walks.every((w) => w.unanswered === 0)).toBe(true);
   });
 
+  it("a request's calls each meet the endpoint's faults: two calls that fail half the time leave three requests in four without every answer", () => {
+    const odds = () => ({ ...quiet, faultRate: 0.5 });
+    const unanswered = (calls: number) => {
+      const walked = walkRouting({ plan: { ...plan([candidate('only', 1)]), needs: { ...NEEDS, calls } }, odds, requests: 2000, perSecond: 0, walks: 20 });
+      return walked.walks.reduce((n, w) => n + w.unanswered, 0) / (20 * 2000);
+    };
+    expect(unanswered(1)).toBeCloseTo(0.5, 1);
+    expect(unanswered(2)).toBeCloseTo(0.75, 1);
+  });
+
+  it('a pace that may be off spreads the walks: an outage that covers a whole run at its pace covers a third of it at a third of the pace', () => {
+    // cheap failed 20 s ago: load balancing skips it for 10 s more. 100 requests at 10 a second take 9.9 s.
+    const cheap = { ...candidate('cheap', 1), recentFaultAt: NOW - 20_000 };
+    const dearCounts = (paceSpread?: number) =>
+      walkRouting({
+        plan: plan([cheap, candidate('dear', 2)]),
+        odds: () => quiet,
+        requests: 100,
+        perSecond: 10,
+        ...(paceSpread ? { paceSpread } : {}),
+      }).walks.map((w) => [...w.answered].find(([id]) => id.includes('dear'))?.[1] ?? 0);
+    expect(new Set(dearCounts())).toEqual(new Set([100]));
+    const spread = dearCounts(3);
+    // The fastest walks still end inside the outage; the slowest (a gap of 0.3 s) send the 34 requests before t = 10 s to dear, and a fifth of the rest.
+    expect(Math.max(...spread)).toBe(100);
+    expect(Math.min(...spread)).toBeLessThan(60);
+  });
+
   it('requests far apart: a failing endpoint hands half its first picks to its fallback, and nothing more', () => {
     // cheap is picked first 80% of the time and answers half of those (40%); the other half fall back to dear (40%);
     // dear is picked first 20% of the time and always answers. dear: 60%, cheap: 40%.

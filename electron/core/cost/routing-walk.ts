@@ -36,12 +36,17 @@ export interface WalkInput {
   /** How many requests, and how many a second they are sent at. */
   requests: number;
   perSecond: number;
+  /**
+   * How far the pace may be off, as a factor either way: each walk sends at a pace drawn between
+   * perSecond / paceSpread and perSecond × paceSpread (evenly on a log scale). 1 (the default): exactly perSecond.
+   */
+  paceSpread?: number;
   seed?: number;
   /** Walks at most (WALKS by default). */
   walks?: number;
 }
 
-/** Each walk: how many requests each endpoint answered, and how many found no answer. */
+/** Each walk: how many requests each endpoint answered (a call of a request of several calls counts as its share), and how many found no answer. */
 export interface Walks {
   endpoints: Map<string, CatalogEndpoint>;
   walks: { answered: Map<string, number>; unanswered: number }[];
@@ -62,7 +67,10 @@ export function walkRouting(input: WalkInput): Walks {
   const gapMs = input.perSecond > 0 ? 1000 / input.perSecond : Number.POSITIVE_INFINITY;
   const count = Math.max(1, Math.min(input.walks ?? WALKS, Math.floor(MAX_STEPS / Math.max(1, requests))));
   const walks: Walks['walks'] = [];
+  const spread = Math.log(Math.max(1, input.paceSpread ?? 1));
+  const calls = Math.max(1, plan.needs.calls ?? 1);
   for (let w = 0; w < count; w += 1) {
+    const gap = gapMs * Math.exp(spread * (2 * random() - 1));
     // Each walk starts from the endpoints' state now: their last fault and cool-down as measured.
     const timers: Timers = { fault: new Map(), cool: new Map() };
     for (const c of plan.candidates) {
@@ -72,7 +80,7 @@ export function walkRouting(input: WalkInput): Walks {
     const answered = new Map<string, number>();
     let unanswered = 0;
     for (let i = 0; i < requests; i += 1) {
-      const t = Number.isFinite(gapMs) ? i * gapMs : i * 10 * OUTAGE_WINDOW_MS;
+      const t = Number.isFinite(gap) ? i * gap : i * 10 * OUTAGE_WINDOW_MS;
       const key = stateKey(timers, t);
       let options = plans.get(key);
       if (!options) {
@@ -81,19 +89,25 @@ export function walkRouting(input: WalkInput): Walks {
       }
       const draw = random();
       const picked = options.find((o) => draw < o.until) ?? options[options.length - 1]!;
-      let done = false;
-      for (const { endpoint } of picked.plan.attempts) {
-        const fare = fares.get(endpoint.id)!;
-        const roll = random();
-        if (roll < fare.rateLimitRate) {
-          timers.cool.set(endpoint.id, t + fare.retryAfterMs);
-          timers.fault.set(endpoint.id, t + OUTAGE_WINDOW_MS);
-        } else if (roll < fare.rateLimitRate + fare.faultRate) timers.fault.set(endpoint.id, t + OUTAGE_WINDOW_MS);
-        else {
-          answered.set(endpoint.id, (answered.get(endpoint.id) ?? 0) + 1);
-          done = true;
-          break;
+      // Each of the request's calls follows its plan on its own (the engine sends them side by
+      // side): a request of two questions meets an endpoint's faults twice. Each call is a share of it.
+      let done = true;
+      for (let call = 0; call < calls; call += 1) {
+        let answeredCall = false;
+        for (const { endpoint } of picked.plan.attempts) {
+          const fare = fares.get(endpoint.id)!;
+          const roll = random();
+          if (roll < fare.rateLimitRate) {
+            timers.cool.set(endpoint.id, t + fare.retryAfterMs);
+            timers.fault.set(endpoint.id, t + OUTAGE_WINDOW_MS);
+          } else if (roll < fare.rateLimitRate + fare.faultRate) timers.fault.set(endpoint.id, t + OUTAGE_WINDOW_MS);
+          else {
+            answered.set(endpoint.id, (answered.get(endpoint.id) ?? 0) + 1 / calls);
+            answeredCall = true;
+            break;
+          }
         }
+        done &&= answeredCall;
       }
       if (!done) unanswered += 1;
     }

@@ -17,13 +17,14 @@ import type { EvalEstimate, EvalVariant } from '../../../../shared/schemas/evalu
 import type { Question } from '../../../../shared/schemas/question';
 import type { DecisionsEngine } from '../../decisions/engine';
 import type { Datasets } from '../../datasets/datasets';
-import { summedRange, type CostModel, type RunCost } from '../../cost/cost-model';
+import { summedRange, type CostModel, type Pace, type RunCost } from '../../cost/cost-model';
 import type { EvalResults } from '../results/eval-results';
 import { evaluateCondition } from '../../../../shared/cascade/conditions';
 import type { Answer } from '../../../../shared/schemas/answer';
 import { variantKeys } from '../../../../shared/evaluations/variant-keys';
 import { variantRequest } from '../sending/variant-request';
 import { fitTokens } from './refine';
+import { fitItemTime, PACE_ITEMS, runPace } from './pace';
 
 /** Items whose requests are priced, evenly placed over the dataset; the rest are taken as alike. */
 export const SAMPLE = 60;
@@ -31,7 +32,7 @@ export const SAMPLE = 60;
 export interface EstimateDeps {
   datasets: Datasets;
   costs: CostModel;
-  evalResults: Pick<EvalResults, 'newestAnswers'>;
+  evalResults: Pick<EvalResults, 'newestAnswers' | 'recentItemTimes'>;
   decisions: Pick<DecisionsEngine, 'admissionCost'>;
   /** Where requests are answered: a remote gateway reserves nothing here before a request. */
   service(): { mode: 'built-in' | 'remote' };
@@ -117,7 +118,7 @@ async function variantCost(
   const points: { chars: number; tokens: number }[] = [];
   try {
     const requests = sample.map((item) => variantRequest(input.request, v, item.state));
-    const walked = await deps.costs.ofRequests(requests, items, input.concurrency ?? 4);
+    const walked = await deps.costs.ofRequests(requests, items, await pace(deps, input, v.model));
     cost = walked;
     // Each sampled item's expected tokens, for the line a run refines its expectation with.
     for (const [k, item] of sample.entries())
@@ -130,7 +131,7 @@ async function variantCost(
         expectedNote = `how many items go on to ${v.cascade.model} is not known before ${v.model} has answered this dataset's items alone (a run of it gives the share its condition picks)`;
       } else {
         const second = sample.map((item) => variantRequest(input.request, { model: v.cascade!.model }, item.state));
-        const then = await deps.costs.ofRequests(second, Math.round(share.share * items), input.concurrency ?? 4);
+        const then = await deps.costs.ofRequests(second, Math.round(share.share * items), await pace(deps, input, v.cascade.model));
         cost = addCosts(walked, then);
         expectedNote = `${Math.round(100 * share.share)}% of items go on to ${v.cascade.model}: its condition holds on that share of ${v.model}'s newest answers to ${share.of} of this dataset's items`;
       }
@@ -140,6 +141,12 @@ async function variantCost(
     expectedNote = `its requests would fail: ${(error as Error).message}`;
   }
   return { cost, note: expectedNote, points };
+}
+
+/** How fast the run sends `model`'s requests (estimate/pace.ts). */
+async function pace(deps: EstimateDeps, input: { variants: EvalVariant[]; concurrency?: number | undefined }, model: string): Promise<Pace> {
+  const fit = fitItemTime(await deps.evalResults.recentItemTimes(model, PACE_ITEMS));
+  return runPace(fit, model, input.concurrency ?? 4, input.variants.length);
 }
 
 /** Answers of the first model before a share is read from them: fewer say too little of the dataset. */

@@ -88,6 +88,11 @@ export class EvalResults {
     return this.deps.results.newestAnswers(datasetId, modelKey, position);
   }
 
+  /** How long a model's newest answered items took, with their tokens, newest first. */
+  recentItemTimes(modelKey: string, newest: number) {
+    return this.deps.results.recentItemTimes(modelKey, newest);
+  }
+
   /** Per model, answered results with their tokens summed (the user's own traffic). */
   answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number; cost: number; priced: number }[]> {
     return this.deps.results.answeredTokens();

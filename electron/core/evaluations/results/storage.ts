@@ -66,6 +66,11 @@ export interface EvalResultStorage {
    * one position only when given.
    */
   newestAnswers(datasetId: string, modelKey: string, position?: number): Promise<NewestAnswer[]>;
+  /**
+   * How long a model's newest `newest` answered items of any run took (each result's time from
+   * sending to its answer, ms) and their tokens (input and output), newest first.
+   */
+  recentItemTimes(modelKey: string, newest: number): Promise<{ ms: number; tokens: number }[]>;
   /** Per model (the variant's model, unlabelled), answered results with their tokens summed. */
   answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number; cost: number; priced: number }[]>;
   /** Every result of a run as stored (copies between stores), by position then variant. */

@@ -76,6 +76,14 @@ export class PgEvalResultStore implements EvalResultStorage {
     return rows.map((r) => ({ ...r, answers: JSON.parse(r.answers) as Record<string, unknown> }));
   }
 
+  async recentItemTimes(modelKey: string, newest: number): Promise<{ ms: number; tokens: number }[]> {
+    return this.db.query(
+      `SELECT latency_ms::float8 AS ms, (input_tokens + output_tokens)::float8 AS tokens
+       FROM eval_results WHERE model_key = $1 AND ok ORDER BY answered_at DESC NULLS LAST LIMIT $2`,
+      [modelKey, newest],
+    );
+  }
+
   async answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number; cost: number; priced: number }[]> {
     return this.db.query(
       `SELECT r.variants::json -> res.variant ->> 'model' AS model, COUNT(*)::integer AS requests,

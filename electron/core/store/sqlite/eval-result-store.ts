@@ -92,6 +92,13 @@ export class SqliteEvalResultStore implements EvalResultStorage {
       .map((r) => ({ ...r, answers: JSON.parse(r.answers) as Record<string, unknown> }));
   }
 
+  async recentItemTimes(modelKey: string, newest: number): Promise<{ ms: number; tokens: number }[]> {
+    return this.store.all(
+      `SELECT latency_ms AS ms, input_tokens + output_tokens AS tokens FROM eval_results WHERE model_key = ? AND ok = 1 ORDER BY answered_at DESC LIMIT ?`,
+      [modelKey, newest],
+    );
+  }
+
   async answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number; cost: number; priced: number }[]> {
     return this.store.all(
       `SELECT json_extract(r.variants, '$[' || res.variant || '].model') AS model, COUNT(*) AS requests, COALESCE(SUM(res.input_tokens), 0) AS input, COALESCE(SUM(res.output_tokens), 0) AS output,

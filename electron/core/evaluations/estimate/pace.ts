@@ -1,0 +1,48 @@
+/**
+ * How fast a run will send one model's requests, from how long that model's newest answered items
+ * took in any run (sending, our own work on images and prompts, the answer: an endpoint's time to a
+ * first token leaves most of that out). An item's time grows with its tokens (a larger image, a
+ * longer text), so the times are fitted on the tokens: a line by least squares, neither part below
+ * zero; with items all of one size, their mean.
+ */
+import type { Pace } from '../../cost/cost-model';
+
+/** A model's newest answered items whose times set a run's pace. */
+export const PACE_ITEMS = 200;
+
+export interface ItemTimeFit {
+  /** ms of an item before its tokens count */
+  base: number;
+  /** ms per token (input and output) */
+  perToken: number;
+  items: number;
+}
+
+/** The line through items' times against their tokens; null without items. */
+export function fitItemTime(rows: readonly { ms: number; tokens: number }[]): ItemTimeFit | null {
+  const n = rows.length;
+  if (n === 0) return null;
+  const meanTokens = rows.reduce((s, r) => s + r.tokens, 0) / n;
+  const meanMs = rows.reduce((s, r) => s + r.ms, 0) / n;
+  const squares = rows.reduce((s, r) => s + (r.tokens - meanTokens) ** 2, 0);
+  // Items of one size say nothing of how time grows with size.
+  if (squares <= 1e-9 * Math.max(1, meanTokens ** 2) * n) return { base: meanMs, perToken: 0, items: n };
+  const slope = Math.max(0, rows.reduce((s, r) => s + (r.tokens - meanTokens) * (r.ms - meanMs), 0) / squares);
+  const base = meanMs - slope * meanTokens;
+  // A line that would cross below zero at no tokens goes through the origin instead (time in proportion to tokens).
+  if (base < 0) return { base: 0, perToken: rows.reduce((s, r) => s + r.ms * r.tokens, 0) / rows.reduce((s, r) => s + r.tokens ** 2, 0), items: n };
+  return { base, perToken: slope, items: n };
+}
+
+/** A run's pace for one model: its workers shared by the run's models, each request as long as the fit says. */
+export function runPace(fit: ItemTimeFit | null, model: string, concurrency: number, models: number): Pace {
+  return {
+    concurrency: concurrency / Math.max(1, models),
+    itemTime: fit
+      ? (tokens) => ({
+          ms: fit.base + fit.perToken * tokens,
+          source: `fitted on the tokens of ${model}'s newest ${fit.items} answered item${fit.items === 1 ? '' : 's'}`,
+        })
+      : null,
+  };
+}
