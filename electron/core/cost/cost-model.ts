@@ -43,8 +43,9 @@ const RANGE_QUANTILE = 0.05;
 /**
  * How far a run's pace may be from the one it is walked at, either way. A model's items took their
  * measured time over other items (larger images take longer), and the machine and the providers are
- * not always as busy: in the estimates bench, runs went from a third to three times the pace their
- * model's newest items gave. An outage covers more or less of a run with its pace, so the range says so.
+ * not always as busy: in the estimates bench, box runs went from a quarter to nearly three times the
+ * pace their model's newest items gave (text runs further, their items taking a few ms of this
+ * machine's own work there). An outage covers more or less of a run with its pace, so the range says so.
  */
 const PACE_SPREAD = 3;
 /** Walks of 1,000 requests for a per-1,000 figure: a screen asks it for every model at once. */
