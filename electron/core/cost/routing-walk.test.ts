@@ -51,7 +51,7 @@ describe('requests walked through the router', () => {
     expect(walks.walks.every((w) => w.unanswered === 0)).toBe(true);
   });
 
-  it("a request's calls each meet the endpoint's faults: two calls that fail half the time leave three requests in four without every answer", () => {
+  it("a request's calls to a chat endpoint each meet its faults: two calls that fail half the time leave three requests in four without every answer", () => {
     const odds = () => ({ ...quiet, faultRate: 0.5 });
     const unanswered = (calls: number) => {
       const walked = walkRouting({ plan: { ...plan([candidate('only', 1)]), needs: { ...NEEDS, calls } }, odds, requests: 2000, perSecond: 0, walks: 20 });
@@ -59,6 +59,11 @@ describe('requests walked through the router', () => {
     };
     expect(unanswered(1)).toBeCloseTo(0.5, 1);
     expect(unanswered(2)).toBeCloseTo(0.75, 1);
+    // A native decisions host answers both questions in one call: half go without, as with one question.
+    const only = candidate('only', 1);
+    const host = { ...only, endpoint: { ...only.endpoint, host: { name: 'Host' } as never } };
+    const walked = walkRouting({ plan: { ...plan([host]), needs: { ...NEEDS, calls: 2 } }, odds, requests: 2000, perSecond: 0, walks: 20 });
+    expect(walked.walks.reduce((n, w) => n + w.unanswered, 0) / (20 * 2000)).toBeCloseTo(0.5, 1);
   });
 
   it('a pace that may be off spreads the walks: an outage that covers a whole run at its pace covers a third of it at a third of the pace', () => {

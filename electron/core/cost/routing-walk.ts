@@ -68,7 +68,7 @@ export function walkRouting(input: WalkInput): Walks {
   const count = Math.max(1, Math.min(input.walks ?? WALKS, Math.floor(MAX_STEPS / Math.max(1, requests))));
   const walks: Walks['walks'] = [];
   const spread = Math.log(Math.max(1, input.paceSpread ?? 1));
-  const calls = Math.max(1, plan.needs.calls ?? 1);
+  const chatCalls = Math.max(1, plan.needs.calls ?? 1);
   for (let w = 0; w < count; w += 1) {
     const gap = gapMs * Math.exp(spread * (2 * random() - 1));
     // Each walk starts from the endpoints' state now: their last fault and cool-down as measured.
@@ -90,7 +90,9 @@ export function walkRouting(input: WalkInput): Walks {
       const draw = random();
       const picked = options.find((o) => draw < o.until) ?? options[options.length - 1]!;
       // Each of the request's calls follows its plan on its own (the engine sends them side by
-      // side): a request of two questions meets an endpoint's faults twice. Each call is a share of it.
+      // side): a request of two questions to a chat endpoint meets its faults twice; a native
+      // decisions host answers every question in one call. Each call is a share of the request.
+      const calls = picked.plan.attempts[0]?.endpoint.host ? 1 : chatCalls;
       let done = true;
       for (let call = 0; call < calls; call += 1) {
         let answeredCall = false;
