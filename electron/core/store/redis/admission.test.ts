@@ -162,7 +162,8 @@ describe.skipIf(missing !== null)(`shared admission on a real Redis${missing ? `
       redis.freeze();
       const started = Date.now();
       await expect(admission.admit(ask({ keyId: 'frozen', rateLimitRpm: 10 }))).rejects.toBeInstanceOf(AdmissionUnavailable);
-      expect(Date.now() - started).toBeLessThan(400);
+      // The 150 ms timeout, with room for a loaded machine; a request held by a frozen Redis waits until it thaws.
+      expect(Date.now() - started).toBeLessThan(1_000);
       redis.thaw();
       let back: Admission | null = null;
       for (let i = 0; i < 50 && !back; i += 1) {
