@@ -54,7 +54,7 @@ describe("a team's instances tell each other of endpoints to leave alone (Postgr
   it('anything else on the channel is ignored, and a cool-down already over changes nothing', async () => {
     await dbs[0]!.query("SELECT pg_notify('verdict_health', $1)", ['not json']);
     await dbs[0]!.query("SELECT pg_notify('verdict_health', $1)", [JSON.stringify({ endpointId: 'x', kind: 'melt', until: Date.now() + 5_000 })]);
-    await dbs[0]!.query("SELECT pg_notify('verdict_health', $1)", [JSON.stringify({ endpointId: 'old', kind: 'cooldown', until: Date.now() - 1 })]);
+    await dbs[0]!.query("SELECT pg_notify('verdict_health', $1)", [JSON.stringify({ endpointId: 'old', kind: 'cooldown', until: Date.now() - 60_000 })]);
     // A valid one after them arrives, so the ones before were read (and left).
     here.onRetryAfter('acme/judge@3', 5_000);
     await within(1_000, () => there.snapshot('acme/judge@3').cooldownUntil !== null);
