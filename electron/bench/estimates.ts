@@ -132,28 +132,25 @@ function boxCases(): Case[] {
       ],
       expected: {},
     }));
+  /** A case of `count` images `width` × `height` under one or both questions, with a decision model beside the vision model or not; its name says so. */
+  const imageCase = (prefix: string, count: number, width: number, height: number, asked: 'card' | 'both', decider = false): Case => ({
+    name: `${count} images ${width} × ${height}, ${asked === 'card' ? '1 question' : '2 questions'}${decider ? ', a decision model beside' : ''}`,
+    questions: asked === 'card' ? card : both,
+    rows: images(prefix, count, width, height),
+    variants: [{ model: 'sandbox/baseline-vision' }, ...(decider ? [{ model: 'sandbox/decider' }] : [])],
+  });
   return [
     // Enough requests each that routing's draw between endpoints evens out (with 12, all of them went to the cheaper one one run in seven).
-    { name: '60 images 400 × 300, 1 question', questions: card, rows: images('a', 60, 400, 300), variants: [{ model: 'sandbox/baseline-vision' }] },
-    { name: '80 images 1200 × 900, 2 questions', questions: both, rows: images('b', 80, 1200, 900), variants: [{ model: 'sandbox/baseline-vision' }] },
-    { name: '24 images 2000 × 1500, 2 questions', questions: both, rows: images('c', 24, 2000, 1500), variants: [{ model: 'sandbox/baseline-vision' }] },
-    {
-      name: '40 images 640 × 480, 2 questions, a decision model beside',
-      questions: both,
-      rows: images('d', 40, 640, 480),
-      variants: [{ model: 'sandbox/baseline-vision' }, { model: 'sandbox/decider' }],
-    },
-    { name: '50 images 800 × 600, 1 question', questions: card, rows: images('e', 50, 800, 600), variants: [{ model: 'sandbox/baseline-vision' }] },
-    { name: '100 images 320 × 240, 2 questions', questions: both, rows: images('f', 100, 320, 240), variants: [{ model: 'sandbox/baseline-vision' }] },
-    { name: '30 images 1600 × 1200, 1 question', questions: card, rows: images('g', 30, 1600, 1200), variants: [{ model: 'sandbox/baseline-vision' }] },
-    { name: '16 images 3000 × 2000, 1 question', questions: card, rows: images('h', 16, 3000, 2000), variants: [{ model: 'sandbox/baseline-vision' }] },
-    { name: '60 images 1024 × 768, 2 questions', questions: both, rows: images('i', 60, 1024, 768), variants: [{ model: 'sandbox/baseline-vision' }] },
-    {
-      name: '45 images 500 × 500, 1 question, a decision model beside',
-      questions: card,
-      rows: images('j', 45, 500, 500),
-      variants: [{ model: 'sandbox/baseline-vision' }, { model: 'sandbox/decider' }],
-    },
+    imageCase('a', 60, 400, 300, 'card'),
+    imageCase('b', 80, 1200, 900, 'both'),
+    imageCase('c', 24, 2000, 1500, 'both'),
+    imageCase('d', 40, 640, 480, 'both', true),
+    imageCase('e', 50, 800, 600, 'card'),
+    imageCase('f', 100, 320, 240, 'both'),
+    imageCase('g', 30, 1600, 1200, 'card'),
+    imageCase('h', 16, 3000, 2000, 'card'),
+    imageCase('i', 60, 1024, 768, 'both'),
+    imageCase('j', 45, 500, 500, 'card', true),
   ];
 }
 

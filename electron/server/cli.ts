@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { formatKeyTable } from './keys-table';
 import { runStoreCommand, STORE_USAGE } from './store-command';
+import { HELP, repeated, valued } from './cli-options';
 
 const USAGE = `Usage:
   npm run serve -- [--port 8787] [--host 127.0.0.1] [--allowed-host NAME ...] [--data-dir DIR] [--database postgres://...] [--redis redis://...] [--body-limit BYTES]
@@ -103,28 +104,30 @@ function parseCommandLine(argv: string[]) {
         args: argv,
         allowPositionals: true,
         options: {
-          port: { type: 'string' },
-          host: { type: 'string' },
-          'allowed-host': { type: 'string', multiple: true },
-          'data-dir': { type: 'string' },
-          database: { type: 'string' },
-          redis: { type: 'string' },
-          'database-pool': { type: 'string' },
-          'database-listen-url': { type: 'string' },
-          'redis-timeout': { type: 'string' },
-          'redis-fallback': { type: 'string' },
-          from: { type: 'string' },
-          to: { type: 'string' },
-          'body-limit': { type: 'string' },
-          'headers-timeout': { type: 'string' },
-          'body-min-rate': { type: 'string' },
-          'max-connections': { type: 'string' },
-          'max-connections-per-address': { type: 'string' },
-          name: { type: 'string' },
-          kind: { type: 'string' },
-          'credit-limit': { type: 'string' },
-          'rate-limit': { type: 'string' },
-          help: { type: 'boolean', short: 'h' },
+          ...valued(
+            'port',
+            'host',
+            'data-dir',
+            'database',
+            'redis',
+            'database-pool',
+            'database-listen-url',
+            'redis-timeout',
+            'redis-fallback',
+            'from',
+            'to',
+            'body-limit',
+            'headers-timeout',
+            'body-min-rate',
+            'max-connections',
+            'max-connections-per-address',
+            'name',
+            'kind',
+            'credit-limit',
+            'rate-limit',
+          ),
+          ...repeated('allowed-host'),
+          ...HELP,
         },
       });
     } catch (error) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ArchitectureSchema, ModelIdSchema } from './model';
 import { DecimalStringSchema, QuantizationSchema } from './provider-preferences';
 import { ProviderSlugSchema, WireFormatSchema } from './inspector';
+import { EndpointPricingSchema, type EndpointPricing } from './endpoint';
 
 /**
  * The catalog file: providers, models and endpoints a user adds, exports and imports.
@@ -44,14 +45,12 @@ export const ModelConfigSchema = z.strictObject({
 export type ModelConfig = z.infer<typeof ModelConfigSchema>;
 
 /** Prices in USD per token (prompt, completion, cache), per request or per image: decimal strings. */
-export const EndpointPricingConfigSchema = z.strictObject({
-  prompt: DecimalStringSchema.optional(),
-  completion: DecimalStringSchema.optional(),
-  request: DecimalStringSchema.optional(),
-  image: DecimalStringSchema.optional(),
-  input_cache_read: DecimalStringSchema.optional(),
-  input_cache_write: DecimalStringSchema.optional(),
-});
+export const EndpointPricingConfigSchema = z.strictObject(
+  // The listing's price fields (one list of what a price has), each an optional decimal string here.
+  Object.fromEntries(Object.keys(EndpointPricingSchema.shape).map((k) => [k, DecimalStringSchema.optional()])) as {
+    [K in keyof EndpointPricing]-?: z.ZodOptional<typeof DecimalStringSchema>;
+  },
+);
 export type EndpointPricingConfig = z.infer<typeof EndpointPricingConfigSchema>;
 
 export const EndpointConfigSchema = z.strictObject({

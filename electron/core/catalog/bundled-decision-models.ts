@@ -86,6 +86,9 @@ export const BUNDLED_DECISION_MODELS: readonly CatalogModel[] = [
   decisionModel('inception/mercury-decide', 'Inception: Mercury Decide', 'A diffusion decision model on the System One schema.', ['text', 'image']),
 ];
 
+/** Both Clef models on Workers AI: one price page, one documented context. */
+const CLEF = { priceSource: CLOUDFLARE, context: 65_536, contextSource: 'juspay/neurolink docs cloudflare-clef.md (documented)' };
+
 export const BUNDLED_DECISION_ENDPOINTS: readonly Endpoint[] = [
   endpoint('typesafe/jev-1.13', 'typesafe', 'jev-1.13.0', {
     prompt: 0.042,
@@ -108,18 +111,8 @@ export const BUNDLED_DECISION_ENDPOINTS: readonly Endpoint[] = [
     context: 262_144,
     contextSource: 'juspay/neurolink docs perplexity-decider.md (measured)',
   }),
-  endpoint('cloudflare/clef', 'cloudflare', '@cf/cloudflare/clef', {
-    prompt: 0.24,
-    priceSource: CLOUDFLARE,
-    context: 65_536,
-    contextSource: 'juspay/neurolink docs cloudflare-clef.md (documented)',
-  }),
-  endpoint('cloudflare/clef-flash', 'cloudflare', '@cf/cloudflare/clef-flash', {
-    prompt: 0.09,
-    priceSource: CLOUDFLARE,
-    context: 65_536,
-    contextSource: 'juspay/neurolink docs cloudflare-clef.md (documented)',
-  }),
+  endpoint('cloudflare/clef', 'cloudflare', '@cf/cloudflare/clef', { prompt: 0.24, ...CLEF }),
+  endpoint('cloudflare/clef-flash', 'cloudflare', '@cf/cloudflare/clef-flash', { prompt: 0.09, ...CLEF }),
   endpoint('inception/mercury-decide', 'openrouter', 'inception/mercury-decide', {
     prompt: 0.02,
     priceSource: 'openrouter.ai/inception/mercury-decide (the listed price)',

@@ -8,6 +8,7 @@ import type { Question } from '../../../shared/schemas/question';
 import { formatOf, onThresholdGrid, parseGates, parseRegressionMetrics, type GateSpec, MIN_FINAL_N } from '../../core';
 import { bad } from './bad-input';
 import { cascadeOption, type CascadeOption } from './cascade';
+import { flags, HELP, repeated, valued } from '../cli-options';
 
 export interface EvalOptions {
   help: boolean;
@@ -34,33 +35,32 @@ export interface EvalOptions {
 }
 
 const OPTIONS = {
-  set: { type: 'string' },
-  dataset: { type: 'string' },
-  model: { type: 'string' },
-  'data-dir': { type: 'string' },
-  report: { type: 'string' },
-  results: { type: 'string' },
-  junit: { type: 'string' },
-  summary: { type: 'string' },
-  format: { type: 'string' },
-  threshold: { type: 'string' },
-  baseline: { type: 'string' },
-  'fail-under': { type: 'string', multiple: true },
-  'fail-over': { type: 'string', multiple: true },
-  'fail-on-regression': { type: 'boolean' },
-  'regression-metrics': { type: 'string' },
-  'gate-on': { type: 'string' },
-  'min-items': { type: 'string' },
-  'allow-insufficient': { type: 'boolean' },
-  concurrency: { type: 'string' },
-  budget: { type: 'string' },
-  'valid-only': { type: 'boolean' },
-  cascade: { type: 'string' },
-  'cascade-question': { type: 'string' },
-  'target-accuracy': { type: 'string' },
-  'max-cost-per-item': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
+  ...valued(
+    'set',
+    'dataset',
+    'model',
+    'data-dir',
+    'report',
+    'results',
+    'junit',
+    'summary',
+    'format',
+    'threshold',
+    'baseline',
+    'regression-metrics',
+    'gate-on',
+    'min-items',
+    'concurrency',
+    'budget',
+    'cascade',
+    'cascade-question',
+    'target-accuracy',
+    'max-cost-per-item',
+  ),
+  ...repeated('fail-under', 'fail-over'),
+  ...flags('fail-on-regression', 'allow-insufficient', 'valid-only'),
+  ...HELP,
+};
 
 function readSet(path: string): DecisionsRequest {
   if (!existsSync(path)) bad(`--set ${path}: no such file`);

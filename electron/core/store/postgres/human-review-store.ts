@@ -1,13 +1,5 @@
 import type { HumanQueueFigures, HumanReviewStorage, StoredHumanReview } from '../ports';
-import {
-  HUMAN_QUEUE_FIGURES,
-  HUMAN_REVIEW_COLUMNS,
-  humanReviewParams,
-  toHumanReview,
-  toQueueFigures,
-  type HumanQueueRow,
-  type HumanReviewRow,
-} from '../human-review-rows';
+import * as human from '../human-review-rows';
 import type { PgDatabase } from './database';
 
 /** The human stage's table in Postgres. */
@@ -15,33 +7,35 @@ export class PgHumanReviewStore implements HumanReviewStorage {
   constructor(private readonly db: PgDatabase) {}
 
   async add(r: StoredHumanReview): Promise<void> {
-    await this.db.query(`INSERT INTO human_reviews (${HUMAN_REVIEW_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, humanReviewParams(r));
+    await this.db.query(`INSERT INTO human_reviews (${human.HUMAN_REVIEW_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, human.humanReviewParams(r));
   }
 
   async get(id: string): Promise<StoredHumanReview | undefined> {
-    const [row] = await this.db.query<HumanReviewRow>(`SELECT ${HUMAN_REVIEW_COLUMNS} FROM human_reviews WHERE id = $1`, [id]);
-    return row && toHumanReview(row);
+    const [row] = await this.db.query<human.HumanReviewRow>(`SELECT ${human.HUMAN_REVIEW_COLUMNS} FROM human_reviews WHERE id = $1`, [id]);
+    return row && human.toHumanReview(row);
   }
 
   async atItem(datasetId: string, position: number): Promise<StoredHumanReview | undefined> {
-    const [row] = await this.db.query<HumanReviewRow>(`SELECT ${HUMAN_REVIEW_COLUMNS} FROM human_reviews WHERE dataset_id = $1 AND position = $2`, [
+    const [row] = await this.db.query<human.HumanReviewRow>(`SELECT ${human.HUMAN_REVIEW_COLUMNS} FROM human_reviews WHERE dataset_id = $1 AND position = $2`, [
       datasetId,
       position,
     ]);
-    return row && toHumanReview(row);
+    return row && human.toHumanReview(row);
   }
 
   async figures(since: string): Promise<HumanQueueFigures[]> {
     return (
-      await this.db.query<HumanQueueRow>(
-        HUMAN_QUEUE_FIGURES((n) => `$${n}`),
+      await this.db.query<human.HumanQueueRow>(
+        human.HUMAN_QUEUE_FIGURES((n) => `$${n}`),
         [since],
       )
-    ).map(toQueueFigures);
+    ).map(human.toQueueFigures);
   }
 
   async all(datasetId: string): Promise<StoredHumanReview[]> {
-    const rows = await this.db.query<HumanReviewRow>(`SELECT ${HUMAN_REVIEW_COLUMNS} FROM human_reviews WHERE dataset_id = $1 ORDER BY position`, [datasetId]);
-    return rows.map(toHumanReview);
+    const rows = await this.db.query<human.HumanReviewRow>(`SELECT ${human.HUMAN_REVIEW_COLUMNS} FROM human_reviews WHERE dataset_id = $1 ORDER BY position`, [
+      datasetId,
+    ]);
+    return rows.map(human.toHumanReview);
   }
 }

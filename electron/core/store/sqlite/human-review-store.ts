@@ -1,13 +1,5 @@
 import type { HumanQueueFigures, HumanReviewStorage, StoredHumanReview } from '../ports';
-import {
-  HUMAN_QUEUE_FIGURES,
-  HUMAN_REVIEW_COLUMNS,
-  humanReviewParams,
-  toHumanReview,
-  toQueueFigures,
-  type HumanQueueRow,
-  type HumanReviewRow,
-} from '../human-review-rows';
+import * as human from '../human-review-rows';
 import type { Store } from './database';
 
 /** The human stage's table (`human_reviews`) in the SQLite file. */
@@ -15,34 +7,34 @@ export class SqliteHumanReviewStore implements HumanReviewStorage {
   constructor(private readonly store: Store) {}
 
   async add(r: StoredHumanReview): Promise<void> {
-    this.store.run(`INSERT INTO human_reviews (${HUMAN_REVIEW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`, humanReviewParams(r));
+    this.store.run(`INSERT INTO human_reviews (${human.HUMAN_REVIEW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`, human.humanReviewParams(r));
   }
 
   async get(id: string): Promise<StoredHumanReview | undefined> {
-    const row = this.store.get<HumanReviewRow>(`SELECT ${HUMAN_REVIEW_COLUMNS} FROM human_reviews WHERE id = ?`, [id]);
-    return row && toHumanReview(row);
+    const row = this.store.get<human.HumanReviewRow>(`SELECT ${human.HUMAN_REVIEW_COLUMNS} FROM human_reviews WHERE id = ?`, [id]);
+    return row && human.toHumanReview(row);
   }
 
   async atItem(datasetId: string, position: number): Promise<StoredHumanReview | undefined> {
-    const row = this.store.get<HumanReviewRow>(`SELECT ${HUMAN_REVIEW_COLUMNS} FROM human_reviews WHERE dataset_id = ? AND position = ?`, [
+    const row = this.store.get<human.HumanReviewRow>(`SELECT ${human.HUMAN_REVIEW_COLUMNS} FROM human_reviews WHERE dataset_id = ? AND position = ?`, [
       datasetId,
       position,
     ]);
-    return row && toHumanReview(row);
+    return row && human.toHumanReview(row);
   }
 
   async figures(since: string): Promise<HumanQueueFigures[]> {
     return this.store
-      .all<HumanQueueRow>(
-        HUMAN_QUEUE_FIGURES(() => '?'),
+      .all<human.HumanQueueRow>(
+        human.HUMAN_QUEUE_FIGURES(() => '?'),
         [since],
       )
-      .map(toQueueFigures);
+      .map(human.toQueueFigures);
   }
 
   async all(datasetId: string): Promise<StoredHumanReview[]> {
     return this.store
-      .all<HumanReviewRow>(`SELECT ${HUMAN_REVIEW_COLUMNS} FROM human_reviews WHERE dataset_id = ? ORDER BY position`, [datasetId])
-      .map(toHumanReview);
+      .all<human.HumanReviewRow>(`SELECT ${human.HUMAN_REVIEW_COLUMNS} FROM human_reviews WHERE dataset_id = ? ORDER BY position`, [datasetId])
+      .map(human.toHumanReview);
   }
 }

@@ -1,4 +1,5 @@
 import type { CaptureRule } from '../../../../shared/schemas/capture';
+import { ColumnHeads } from '../../ui/ColumnHeads';
 import { describeCondition } from '../../../../shared/cascade/describe';
 import { counted } from '../../lib/plural';
 import { integer } from '../../ui/format';
@@ -39,21 +40,7 @@ export function CaptureRuleTable({ rules, keyNames, setNames, removing, onRemove
   return (
     <ScrollArea label="Capture rules, scrolls">
       <table className="table capture-rules" aria-label="Capture rules">
-        <thead>
-          <tr>
-            <th scope="col">Rule</th>
-            <th scope="col">Matches</th>
-            <th scope="col">Sampled</th>
-            <th scope="col">Today</th>
-            <th scope="col">Kept for</th>
-            <th scope="col">Images</th>
-            <th scope="col">Items held</th>
-            <th scope="col">Dataset</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <ColumnHeads names={['Rule', 'Matches', 'Sampled', 'Today', 'Kept for', 'Images', 'Items held', 'Dataset', 'Actions']} unseen={['Actions']} />
         <tbody>
           {rules.map((r) => (
             <tr key={r.id}>

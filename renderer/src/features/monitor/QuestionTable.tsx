@@ -1,4 +1,5 @@
 import { probability, UNKNOWN } from '../../ui/format';
+import { ColumnHeads } from '../../ui/ColumnHeads';
 import { ScrollArea } from '../../ui/ScrollArea';
 import { accuracyText, driftText, sharesText, type MonitoredQuestion } from './monitor-text';
 
@@ -22,16 +23,7 @@ export function QuestionTable({ questions }: { questions: readonly MonitoredQues
   return (
     <ScrollArea label="Live answers by question, scrolls">
       <table className="table" aria-label="Live answers by question">
-        <thead>
-          <tr>
-            <th scope="col">Question</th>
-            <th scope="col">Answers now</th>
-            <th scope="col">Reference</th>
-            <th scope="col">Mean confidence</th>
-            <th scope="col">Drift</th>
-            <th scope="col">Live accuracy</th>
-          </tr>
-        </thead>
+        <ColumnHeads names={['Question', 'Answers now', 'Reference', 'Mean confidence', 'Drift', 'Live accuracy']} />
         <tbody>
           {questions.map((q) => (
             <QuestionRow key={q.question} q={q} />

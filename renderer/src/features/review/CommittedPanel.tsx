@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { ColumnHeads } from '../../ui/ColumnHeads';
 import { answerText } from '../../lib/answer-text';
 import { ItemContent } from './ItemContent';
 import { agrees, valueText } from './review-answers';
@@ -24,13 +25,7 @@ export function CommittedPanel({ committed, onNext }: { committed: Committed; on
       <ItemContent state={item.state} label={`What item ${item.position + 1} is about`} />
       <table className="table review-compare">
         <caption className="visually-hidden">Your answers and the model&apos;s</caption>
-        <thead>
-          <tr>
-            <th scope="col">Question</th>
-            <th scope="col">Yours</th>
-            <th scope="col">Model{prediction ? ` (${prediction.model})` : ''}</th>
-          </tr>
-        </thead>
+        <ColumnHeads names={['Question', 'Yours', `Model${prediction ? ` (${prediction.model})` : ''}`]} />
         <tbody>
           {Object.keys(item.questions).map((name) => {
             const differs = agrees(answers[name], prediction?.answers[name]) === false;

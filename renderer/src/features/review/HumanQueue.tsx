@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { ColumnHeads } from '../../ui/ColumnHeads';
 import type { HumanQueue as Queue } from '../../../../shared/schemas/review';
 import { ErrorNotice } from '../../ui/components';
 import { integer, UNKNOWN } from '../../ui/format';
@@ -32,14 +33,7 @@ export function HumanQueue() {
   if (!queue.data) return null;
   return (
     <table className="table human-queue" aria-label="Human review queue by preset">
-      <thead>
-        <tr>
-          <th scope="col">Sent by</th>
-          <th scope="col">Waiting</th>
-          <th scope="col">Oldest waiting</th>
-          <th scope="col">Answered in the last hour</th>
-        </tr>
-      </thead>
+      <ColumnHeads names={['Sent by', 'Waiting', 'Oldest waiting', 'Answered in the last hour']} />
       <tbody>
         {queue.data.by_preset.map((p) => (
           <Row key={p.preset} name={`preset “${p.preset}”`} f={p} />

@@ -1,4 +1,5 @@
 import type { Run } from '../../../../shared/schemas/inspector';
+import { ColumnHeads } from '../../ui/ColumnHeads';
 import { ScrollArea } from '../../ui/ScrollArea';
 import { costText, latencyText, responseOf } from './run-format';
 
@@ -17,21 +18,7 @@ export function HistoryTable({ runs, picked, onPicked, onRerun, rerunning, onDel
   return (
     <ScrollArea label="Run history, scrolls sideways">
       <table className="table dense" aria-label="Run history">
-        <thead>
-          <tr>
-            <th scope="col">Compare</th>
-            <th scope="col">Run · started</th>
-            <th scope="col">Model · provider</th>
-            <th scope="col">Status · answers</th>
-            <th scope="col" className="num">
-              Cost
-            </th>
-            <th scope="col" className="num">
-              Latency
-            </th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
+        <ColumnHeads names={['Compare', 'Run · started', 'Model · provider', 'Status · answers', 'Cost', 'Latency', 'Actions']} numeric={['Cost', 'Latency']} />
         <tbody>
           {runs.map((r) => (
             <tr key={r.id} data-run={r.id}>
