@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planBench } from './plan-bench';
 import { captureBench } from './capture-bench';
+import { abRows } from './gateway-ab';
 import { interleavedLatency, load, measureFloor, ms, recordCalls, startChild, type UpstreamCall } from './gateway-measure';
 import { scenarios } from './gateway-scenarios';
 import { cpuMicros, peakRssMiB, rssMiB } from './proc';
@@ -45,6 +46,8 @@ const LOAD_SECONDS = QUICK ? 3 : 8;
 const ONLY = process.env['VERDICT_BENCH_ONLY']?.split(',').map((l) => `(${l.trim()})`);
 // VERDICT_BENCH_SMOKE=1 (npm run bench:smoke) leaves out the scenarios on PostgreSQL and Redis: a smoke round checks that the bench runs.
 const SMOKE = process.env['VERDICT_BENCH_SMOKE'] === '1';
+// VERDICT_BENCH_AGAINST=DIR (another checkout, built) measures the chosen scenarios on this build and on that one side by side (gateway-ab.ts).
+const AGAINST = process.env['VERDICT_BENCH_AGAINST'];
 // VERDICT_BENCH_PROFILE=DIR writes a V8 CPU profile of each gateway process there (node --cpu-prof), to see where its time goes.
 const PROFILE_DIR = process.env['VERDICT_BENCH_PROFILE'];
 /** Decisions requests the gateway answered (any status), from its Prometheus metrics. */
@@ -69,11 +72,12 @@ async function startGateway(
   catalog: string,
   database?: string,
   redis?: string,
+  server = cli,
 ): Promise<{ gatewayUrl: string; auth: Record<string, string>; pid: number; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'verdict-bench-'));
   writeFileSync(join(dataDir, 'catalog.json'), catalog);
   const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-  const gateway = await startChild([...profile, cli, '--port', '0', '--data-dir', dataDir], {
+  const gateway = await startChild([...profile, server, '--port', '0', '--data-dir', dataDir], {
     VERDICT_LOG_LEVEL: 'error',
     // Stopped by SIGTERM with no load balancer to tell: no drain notice.
     VERDICT_DRAIN_NOTICE_SECONDS: '0',
@@ -281,6 +285,34 @@ async function main(): Promise<void> {
     const redis = chosen.some((s) => s.redis) ? await startRedis() : null;
     redisServer = redis;
     let databases = 0;
+    if (AGAINST) {
+      const other = join(AGAINST, 'dist', 'server', 'cli.mjs');
+      for (const scenario of chosen) {
+        const start = async (server: string) =>
+          startGateway(
+            catalog,
+            scenario.postgres ? await postgres!.createDatabase(`bench_${(databases += 1)}`) : undefined,
+            scenario.redis ? redis!.url : undefined,
+            server,
+          );
+        const [a, b] = [await start(cli), await start(other)];
+        try {
+          const side = (name: string, g: typeof a) => ({ name, url: g.gatewayUrl, auth: g.auth, pid: g.pid });
+          rows.push(...(await abRows(scenario.name.split(':')[0]!, side('this build', a), side(AGAINST, b), scenario.gatewayBody, QUICK ? 4 : 12, 3)));
+        } finally {
+          await Promise.all([a.stop(), b.stop()]);
+        }
+      }
+      publish({
+        root,
+        argv: [],
+        title: 'Gateway A/B',
+        resultHeader: 'result: median (lowest–highest)',
+        rows,
+        detail: `Each pair of slots: 3 s of load at concurrency 50 on one build, then on the other, in A B B A order; both builds answer from one upstream, on this machine's two cores.`,
+      });
+      return;
+    }
     /** Medians of (a) on each backend, compared after both ran. */
     const backends = new Map<string, BackendFigures>();
     for (const scenario of chosen) {

@@ -1,0 +1,72 @@
+import { load } from './gateway-measure';
+import { cpuMicros } from './proc';
+import { fmt, row, type BenchRow } from './report';
+
+/**
+ * Two builds of the gateway side by side on one upstream, for a change whose effect is smaller than
+ * this machine's drift between two runs (other tenants, frequency): short loads alternated A B B A,
+ * so each pair of slots sees the same moment, and the figure is the median of the paired ratios.
+ */
+export interface Side {
+  name: string;
+  url: string;
+  auth: Record<string, string>;
+  pid: number;
+}
+
+interface Slot {
+  cpu: number;
+  rps: number;
+}
+
+/** One slot: `seconds` of load at concurrency 50, its CPU per request and requests per second. */
+async function slot(side: Side, body: string, seconds: number): Promise<Slot> {
+  const before = cpuMicros(side.pid);
+  const result = await load(side.url, side.auth, body, 50, seconds);
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${side.name}: ${result.non2xx + result.errors} requests failed`);
+  return { cpu: (cpuMicros(side.pid) - before) / result.requests.total, rps: result.requests.total / seconds };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/** `pairs` pairs of slots, in A B B A order, after a warm-up of each; rows of the medians and the paired ratio. */
+export async function abRows(label: string, a: Side, b: Side, body: string, pairs: number, seconds: number): Promise<BenchRow[]> {
+  await slot(a, body, 2);
+  await slot(b, body, 2);
+  const ratios: { cpu: number; rps: number }[] = [];
+  const sides = { a: [] as Slot[], b: [] as Slot[] };
+  for (let i = 0; i < pairs; i += 1) {
+    process.stdout.write(`${label}: pair ${i + 1} of ${pairs}…\n`);
+    const [first, second] = i % 2 === 0 ? [a, b] : [b, a];
+    const x = await slot(first, body, seconds);
+    const y = await slot(second, body, seconds);
+    const [sa, sb] = first === a ? [x, y] : [y, x];
+    sides.a.push(sa);
+    sides.b.push(sb);
+    ratios.push({ cpu: sa.cpu / sb.cpu, rps: sa.rps / sb.rps });
+  }
+  const range = (xs: number[], digits: number) => `${fmt(Math.min(...xs), digits)}–${fmt(Math.max(...xs), digits)}`;
+  const cpuRatios = ratios.map((r) => r.cpu);
+  const rpsRatios = ratios.map((r) => r.rps);
+  return [
+    row(
+      `${label}: ${a.name}, gateway CPU per request (median of ${pairs} slots of ${seconds} s)`,
+      `${fmt(median(sides.a.map((s) => s.cpu)), 0)} µs (${range(
+        sides.a.map((s) => s.cpu),
+        0,
+      )})`,
+    ),
+    row(
+      `${label}: ${b.name}, gateway CPU per request`,
+      `${fmt(median(sides.b.map((s) => s.cpu)), 0)} µs (${range(
+        sides.b.map((s) => s.cpu),
+        0,
+      )})`,
+    ),
+    row(`${label}: ${a.name} ÷ ${b.name}, CPU per request (median of the paired ratios)`, `${fmt(median(cpuRatios), 3)} (${range(cpuRatios, 3)})`),
+    row(`${label}: ${a.name} ÷ ${b.name}, requests per second (median of the paired ratios)`, `${fmt(median(rpsRatios), 3)} (${range(rpsRatios, 3)})`),
+  ];
+}
