@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { load } from './gateway-measure';
+import type { Scenario } from './gateway-rows';
 import { cpuMicros } from './proc';
 import { fmt, row, type BenchRow } from './report';
 
@@ -12,6 +14,40 @@ export interface Side {
   url: string;
   auth: Record<string, string>;
   pid: number;
+}
+
+/** A gateway process started for a scenario. */
+export interface Gateway {
+  gatewayUrl: string;
+  auth: Record<string, string>;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** How long each slot loads one build. */
+const SLOT_SECONDS = 3;
+
+export const AB_DETAIL = `Each pair of slots: ${SLOT_SECONDS} s of load at concurrency 50 on one build, then on the other, in A B B A order; both builds answer from one upstream, on this machine's two cores.`;
+
+/** Each scenario on this build (`here`, its server's script) and on the checkout at `other` (built), paired. */
+export async function compareBuilds(
+  scenarios: readonly Scenario[],
+  start: (scenario: Scenario, server: string) => Promise<Gateway>,
+  builds: { here: string; other: string },
+  pairs: number,
+): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const side = (name: string, g: Gateway): Side => ({ name, url: g.gatewayUrl, auth: g.auth, pid: g.pid });
+  for (const scenario of scenarios) {
+    const a = await start(scenario, builds.here);
+    const b = await start(scenario, join(builds.other, 'dist', 'server', 'cli.mjs'));
+    try {
+      rows.push(...(await abRows(scenario.name.split(':')[0]!, side('this build', a), side(builds.other, b), scenario.gatewayBody, pairs, SLOT_SECONDS)));
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  }
+  return rows;
 }
 
 interface Slot {
@@ -33,7 +69,7 @@ const median = (xs: number[]) => {
 };
 
 /** `pairs` pairs of slots, in A B B A order, after a warm-up of each; rows of the medians and the paired ratio. */
-export async function abRows(label: string, a: Side, b: Side, body: string, pairs: number, seconds: number): Promise<BenchRow[]> {
+async function abRows(label: string, a: Side, b: Side, body: string, pairs: number, seconds: number): Promise<BenchRow[]> {
   await slot(a, body, 2);
   await slot(b, body, 2);
   const ratios: { cpu: number; rps: number }[] = [];

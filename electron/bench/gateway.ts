@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planBench } from './plan-bench';
 import { captureBench } from './capture-bench';
-import { abRows } from './gateway-ab';
+import { AB_DETAIL, compareBuilds } from './gateway-ab';
 import { interleavedLatency, load, measureFloor, ms, recordCalls, startChild, type UpstreamCall } from './gateway-measure';
 import { scenarios } from './gateway-scenarios';
 import { cpuMicros, peakRssMiB, rssMiB } from './proc';
@@ -286,31 +286,15 @@ async function main(): Promise<void> {
     redisServer = redis;
     let databases = 0;
     if (AGAINST) {
-      const other = join(AGAINST, 'dist', 'server', 'cli.mjs');
-      for (const scenario of chosen) {
-        const start = async (server: string) =>
-          startGateway(
-            catalog,
-            scenario.postgres ? await postgres!.createDatabase(`bench_${(databases += 1)}`) : undefined,
-            scenario.redis ? redis!.url : undefined,
-            server,
-          );
-        const [a, b] = [await start(cli), await start(other)];
-        try {
-          const side = (name: string, g: typeof a) => ({ name, url: g.gatewayUrl, auth: g.auth, pid: g.pid });
-          rows.push(...(await abRows(scenario.name.split(':')[0]!, side('this build', a), side(AGAINST, b), scenario.gatewayBody, QUICK ? 4 : 12, 3)));
-        } finally {
-          await Promise.all([a.stop(), b.stop()]);
-        }
-      }
-      publish({
-        root,
-        argv: [],
-        title: 'Gateway A/B',
-        resultHeader: 'result: median (lowest–highest)',
-        rows,
-        detail: `Each pair of slots: 3 s of load at concurrency 50 on one build, then on the other, in A B B A order; both builds answer from one upstream, on this machine's two cores.`,
-      });
+      const start = async (scenario: Scenario, server: string) =>
+        startGateway(
+          catalog,
+          scenario.postgres ? await postgres!.createDatabase(`bench_${(databases += 1)}`) : undefined,
+          scenario.redis ? redis!.url : undefined,
+          server,
+        );
+      rows.push(...(await compareBuilds(chosen, start, { here: cli, other: AGAINST }, QUICK ? 4 : 12)));
+      publish({ root, argv: [], title: 'Gateway A/B', resultHeader: 'result: median (lowest–highest)', rows, detail: AB_DETAIL });
       return;
     }
     /** Medians of (a) on each backend, compared after both ran. */
