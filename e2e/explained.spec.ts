@@ -9,6 +9,9 @@ test.use({ sandboxFailures: false });
 
 async function composeSet(page: Page, name: string, preferences?: string): Promise<QuestionSetsPage> {
   const sets = new QuestionSetsPage(page);
+  // A new set is offered the first model once the list arrives; filling the field while it arrives
+  // can put the offer between the fill's select-all and its typing, and the two run together.
+  await expect(sets.model).not.toHaveValue('');
   await sets.name.fill(name);
   await sets.model.fill('sandbox/baseline-text');
   await sets.state.fill('The parcel arrived two days late and the box was damaged.');
