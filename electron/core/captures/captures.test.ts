@@ -4,11 +4,14 @@ import type { DecisionsRequest } from '../../../shared/schemas/decisions-request
 import { CaptureRuleInputSchema, type CaptureRuleInput } from '../../../shared/schemas/capture';
 import { pngWithRect } from '../../test-support/images';
 import { AS_DESKTOP, tempCore, type TempCore } from '../../test-support/temp-core';
+import { AuditLog } from '../audit/audit-log';
 import { silentLogger } from '../logger';
 import { DATABASE_FILE } from '../store/open';
 import { openSqliteStorage } from '../store/sqlite/storage';
 import { IMAGE_NOT_KEPT } from './content';
+import { Captures } from './captures';
 import { liveRule } from './match';
+import type { CaptureStorage } from './storage';
 import { CaptureTap, type OfferedCall } from './tap';
 
 /** A small seeded generator (mulberry32): the sampling is checked on a known stream of numbers. */
@@ -99,6 +102,45 @@ describe('capture rules', () => {
       expect((await core.datasets.get(made.dataset_id)).items).toBe(51);
     } finally {
       await second.close();
+    }
+  });
+
+  it('a reading of the rules begun before a rule was made, ending after a later reading with it, does not put the rule back to missing', async () => {
+    const core = await open();
+    const other = openSqliteStorage(join(env!.dataDir, DATABASE_FILE));
+    try {
+      // Another instance's storage, whose first reading of the rules is held back until released.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let readings = 0;
+      const storage: CaptureStorage = Object.assign(Object.create(other.captures) as CaptureStorage, {
+        list: async () => {
+          const rules = await other.captures.list();
+          if ((readings += 1) === 1) await held;
+          return rules;
+        },
+      });
+      const tap = new CaptureTap(storage, clock, silentLogger);
+      const captures = new Captures(storage, {
+        clock,
+        audit: new AuditLog(other.audit, clock),
+        datasets: core.datasets,
+        questionSets: core.questionSets,
+        tap,
+        knownKey: async () => true,
+        knownModel: () => true,
+      });
+      const scheduled = captures.refresh();
+      while (readings === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+      const made = await rule(core, { name: 'just made' });
+      await captures.refresh();
+      release();
+      await scheduled;
+      tap.offer(call());
+      await tap.flush();
+      expect((await core.handlers['captures.list']({})).find((r) => r.id === made.id)).toMatchObject({ captured_today: 1 });
+    } finally {
+      await other.close();
     }
   });
 

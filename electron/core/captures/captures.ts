@@ -124,10 +124,21 @@ export class Captures {
     return { id, name: rule.name };
   }
 
-  /** Reads the rules again (another instance may have changed them) and hands them to the request path. */
+  /** Refreshes started, and the latest whose reading reached the request path. */
+  private refreshes = { started: 0, applied: 0 };
+
+  /**
+   * Reads the rules again (another instance may have changed them) and hands them to the request path.
+   * Reads can overlap (the schedule's and a change's own); one that began before a later one was
+   * applied holds older rules and is dropped, so a rule just made is never put back to missing.
+   */
   async refresh(): Promise<void> {
+    const turn = (this.refreshes.started += 1);
     const [rules, today] = await Promise.all([this.storage.list(), this.storage.takenOn(utcDay(this.deps.clock.now()))]);
-    this.deps.tap.setRules(rules.map(liveRule), today, await this.watchedSets(rules));
+    const watched = await this.watchedSets(rules);
+    if (turn < this.refreshes.applied) return;
+    this.refreshes.applied = turn;
+    this.deps.tap.setRules(rules.map(liveRule), today, watched);
   }
 
   /** Signature → name of each saved set a rule names (read again only when the rules change). */
