@@ -58,12 +58,14 @@ export const MatrixRow = memo(function MatrixRow({
 }) {
   const tab = (col: number) => (focusCol === col ? 0 : -1);
   const element = useRef<HTMLDivElement>(null);
-  // The row holding the grid's stop, drawn again under another key (scrolled away from the view, or
-  // back into it) while it had focus: it takes focus back where the old element left it.
+  // The row holding the grid's stop, drawn again by another element while it had focus (scrolled
+  // away from the view or back into it: a new element, or a recycled one that showed another row):
+  // it takes focus back where the old element left it. Without this, the scroll that a Ctrl+End's
+  // focus causes drops focus to the page once the list catches up with it.
   useLayoutEffect(() => {
     if (focusCol === null || !gridHoldsFocus.current || document.activeElement !== document.body) return;
     element.current?.querySelector<HTMLElement>(`[data-col="${focusCol}"]`)?.focus({ preventScroll: true });
-  }, []);
+  }, [index, focusCol, gridHoldsFocus]);
   return (
     <div ref={element} className="matrix-row" role="row" aria-rowindex={index + 2} data-row={index} style={{ top }}>
       <span role="gridcell" className="muted" data-col={0} tabIndex={tab(0)}>
