@@ -85,6 +85,29 @@ describe('the cost model', () => {
     expect(byFirstToken.usd!).toBeGreaterThan(slow.usd! * 1.05);
   });
 
+  it("with the providers its items' time was measured on, each endpoint takes that time in proportion to its time to a first token", async () => {
+    const c = prices();
+    const cheapest = Object.keys(c).sort((a, b) => c[a]! - c[b]!)[0]!;
+    const name = env.core.catalog.endpointsOf('sandbox/decider').find((e) => e.provider.slug === cheapest)!.provider.name;
+    const request = { model: 'sandbox/decider', state: 'The parcel came two days late.', questions: { late: { type: 'noul', instructions: 'Was it late?' } } };
+    // The cheapest is slow (1 s to a first token) and fails 1% of the time; the others answer in 10 ms.
+    const model = modelOf(
+      Object.fromEntries(Object.keys(c).map((slug) => [slug, slug === cheapest ? { latencyMs: 1000, faultRate: 0.01 } : { latencyMs: 10 }])),
+    );
+    const sample = [request as DecisionsRequest];
+    const itemTime = () => ({ ms: 1000, source: 'measured here' });
+    // Items measured all on the cheapest, at 1 s: its fallbacks take 10 ms a request, so while it is
+    // out for 30 s a hundred times as many requests go to them as when every request took 1 s.
+    const mixed = await model.ofRequests(sample, 1000, { concurrency: 1, itemTime, mix: new Map([[name, 1]]) });
+    const flat = await model.ofRequests(sample, 1000, { concurrency: 1, itemTime });
+    expect(mixed.rate).toMatch(/measured here, on each endpoint in proportion to its time to a first token\)/);
+    expect(flat.rate).not.toMatch(/in proportion/);
+    expect(mixed.usd!).toBeGreaterThan(flat.usd! * 1.05);
+    // A mix of providers whose speed is unknown scales nothing.
+    const unknown = await model.ofRequests(sample, 1000, { concurrency: 1, itemTime, mix: new Map([['Nobody', 1]]) });
+    expect(unknown.usd).toBe(flat.usd);
+  });
+
   it('a run of several models: their ranges add up walk by walk, narrower than the sum of each range', () => {
     const a = { usd: 2, low: 1, high: 3, totals: [1, 3, 1, 3], input: 0, output: 0, rate: '' };
     const b = { usd: 2, low: 1, high: 3, totals: [3, 1, 1, 3], input: 0, output: 0, rate: '' };

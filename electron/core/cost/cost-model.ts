@@ -60,10 +60,15 @@ export interface Pace {
   concurrency: number;
   /** How long a request of so many tokens (input and output) takes, measured; null when not measured. */
   itemTime: ((tokens: number) => { ms: number; source: string }) | null;
+  /**
+   * Which providers answered the items `itemTime` was measured on, as shares by provider name: the
+   * time on each endpoint is that time scaled by its time to a first token against this mix's.
+   */
+  mix?: ReadonlyMap<string, number>;
 }
 
-/** A pace with a request's time as the walk takes it. */
-type WalkPace = { concurrency: number; msPerRequest: { ms: number; source: string } | null };
+/** A pace with a request's time as the walk takes it: on each endpoint (by id) where known. */
+type WalkPace = { concurrency: number; msPerRequest: { ms: number; source: string } | null; msOn?: Map<string, number> | null };
 
 /** What a number of requests is expected to cost, with its likely range (5th to 95th percentile). */
 export interface RunCost {
@@ -110,7 +115,9 @@ export class CostModel {
     };
     const head = input.candidates[0] ? await costsOn(input.candidates[0].endpoint) : [];
     const tokens = head.reduce((s, c) => s + c.input + c.output, 0) / Math.max(1, head.length);
-    const walked = this.walk(input, count, { concurrency: pace.concurrency, msPerRequest: pace.itemTime?.(tokens) ?? null }, PACE_SPREAD);
+    const msPerRequest = pace.itemTime?.(tokens) ?? null;
+    const msOn = msPerRequest && pace.mix ? this.endpointTimes(input.candidates, msPerRequest.ms, pace.mix) : null;
+    const walked = this.walk(input, count, { concurrency: pace.concurrency, msPerRequest, msOn }, PACE_SPREAD);
     const perEndpoint = new Map<string, PerRequest>();
     const perRequest = sample.map(() => ({ input: 0, output: 0 }));
     const answered = walked.walks.reduce((n, w) => n + [...w.answered.values()].reduce((a, b) => a + b, 0), 0);
@@ -158,6 +165,37 @@ export class CostModel {
     return { faultRate: measured ? 1 - candidate.successRate1d! : 0, rateLimitRate: 0, retryAfterMs: 0, latencyMs: candidate.latency?.p50 ?? null };
   }
 
+  /**
+   * A request's time on each endpoint: the measured item time, which came from a mix of endpoints,
+   * scaled by the endpoint's time to a first token against that mix's (a model's endpoints differ
+   * several times over, and the one routing sends a stretch of the run to sets how many requests
+   * that stretch holds). Null when the mix's or no endpoint's time to a first token is known.
+   */
+  private endpointTimes(candidates: readonly Candidate[], ms: number, mix: ReadonlyMap<string, number>): Map<string, number> | null {
+    const firstToken = new Map<string, number>();
+    for (const c of candidates) {
+      const latency = this.fare(c).latencyMs;
+      if (latency !== null && latency > 0) firstToken.set(c.endpoint.provider.name, latency);
+    }
+    let known = 0;
+    let mixed = 0;
+    for (const [provider, share] of mix) {
+      const latency = firstToken.get(provider);
+      if (latency === undefined) continue;
+      known += share;
+      mixed += share * latency;
+    }
+    // Most of the items' time must come from endpoints whose speed is known, or the scale says little.
+    if (known < 0.5) return null;
+    const perFirstTokenMs = ms / (mixed / known);
+    const times = new Map<string, number>();
+    for (const c of candidates) {
+      const latency = firstToken.get(c.endpoint.provider.name);
+      if (latency !== undefined) times.set(c.endpoint.id, perFirstTokenMs * latency);
+    }
+    return times;
+  }
+
   /** The walks of `count` requests through the planner, and which endpoints answered any. */
   private walk(input: ReturnType<Router['planInput']>, count: number, pace: WalkPace, spread: number, walks?: number): Walked {
     const fares = new Map(input.candidates.map((c) => [c.endpoint.id, this.fare(c)]));
@@ -171,8 +209,16 @@ export class CostModel {
     const rate =
       each === null
         ? `${fmtInFlight(concurrency)} request(s) a second: no time to answer is measured`
-        : `${fmtRate(perSecond)} requests a second (${fmtInFlight(concurrency)} at a time, ${Math.round(each.ms)} ms each, ${each.source})${spread > 1 ? `, and at ${spread === 3 ? 'a third' : `1/${spread}`} to ${spread} times that pace` : ''}`;
-    const walked = walkRouting({ plan: input, odds: (e) => fares.get(e.id)!, requests: count, perSecond, paceSpread: spread, ...(walks ? { walks } : {}) });
+        : `${fmtRate(perSecond)} requests a second (${fmtInFlight(concurrency)} at a time, ${Math.round(each.ms)} ms each, ${each.source}${pace.msOn ? ', on each endpoint in proportion to its time to a first token' : ''})${spread > 1 ? `, and at ${spread === 3 ? 'a third' : `1/${spread}`} to ${spread} times that pace` : ''}`;
+    const walked = walkRouting({
+      plan: input,
+      odds: (e) => fares.get(e.id)!,
+      requests: count,
+      perSecond,
+      paceSpread: spread,
+      ...(pace.msOn ? { timeOn: { ms: pace.msOn, inFlight: concurrency } } : {}),
+      ...(walks ? { walks } : {}),
+    });
     const reached = new Set<string>();
     for (const w of walked.walks) for (const id of w.answered.keys()) reached.add(id);
     return { ...walked, reached, rate };

@@ -113,6 +113,35 @@ describe('requests walked through the router', () => {
     expect(longer.dear).toBeCloseTo(0.28, 2);
   });
 
+  it("with each endpoint's own time, a stretch on a fast fallback sends more of the run into an outage than one on a slow one", () => {
+    // cheap failed a moment ago: it is skipped for 29 s. One request in flight; 300 requests.
+    const failed = { ...candidate('cheap', 1), recentFaultAt: NOW - 1000 };
+    const dearShare = (dearMs: number) => {
+      const ids = new Map([failed, candidate('dear', 2)].map((c) => [c.endpoint.provider.slug, c.endpoint.id]));
+      const ms = new Map([
+        [ids.get('cheap')!, 1000],
+        [ids.get('dear')!, dearMs],
+      ]);
+      return shares(walkRouting({ plan: plan([failed, candidate('dear', 2)]), odds: () => quiet, requests: 300, perSecond: 1, timeOn: { ms, inFlight: 1 } }))
+        .dear!;
+    };
+    // dear at 100 ms a request: all 290 requests of the 29 s go to it, then 10 split 80/20.
+    expect(dearShare(100)).toBeCloseTo((290 + 0.2 * 10) / 300, 2);
+    expect(dearShare(100)).toBeGreaterThanOrEqual(290 / 300);
+    // dear at 1 s: 29 go to it, then the rest split 80/20 (each of them 1 s on either).
+    expect(dearShare(1000)).toBeCloseTo((29 + 0.2 * 271) / 300, 1);
+    // Two in flight halve each request's share of the clock: twice as many fit in the 29 s.
+    const ids = new Map([failed, candidate('dear', 2)].map((c) => [c.endpoint.provider.slug, c.endpoint.id]));
+    const two = walkRouting({
+      plan: plan([failed, candidate('dear', 2)]),
+      odds: () => quiet,
+      requests: 58,
+      perSecond: 1,
+      timeOn: { ms: new Map([[ids.get('dear')!, 1000]]), inFlight: 2 },
+    });
+    expect(shares(two).dear).toBeCloseTo(1, 12);
+  });
+
   it('each walk is drawn again, so a run of few requests spreads', () => {
     const odds = (e: { provider: { slug: string } }) => (e.provider.slug === 'cheap' ? { ...quiet, faultRate: 0.05 } : quiet);
     const walks = walkRouting({ plan: plan([candidate('cheap', 1), candidate('dear', 2)]), odds, requests: 50, perSecond: 50 });

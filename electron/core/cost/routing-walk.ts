@@ -9,7 +9,7 @@
  */
 import { seededRandom } from '../../../shared/metrics/resample';
 import type { CatalogEndpoint } from '../catalog/types';
-import { planRoute, type Candidate, type Plan, type PlanInput } from '../routing/plan';
+import { OUTAGE_WINDOW_MS, planRoute, type Candidate, type Plan, type PlanInput } from '../routing/plan';
 
 /** How an endpoint fares: what routing's health rules turn on. */
 export interface EndpointOdds {
@@ -21,8 +21,8 @@ export interface EndpointOdds {
   retryAfterMs: number;
 }
 
-/** Load balancing skips an endpoint with a provider fault (a 429 included) in this window (plan.ts). */
-export const OUTAGE_WINDOW_MS = 30_000;
+/** Load balancing skips an endpoint with a provider fault (a 429 included) in this window. */
+export { OUTAGE_WINDOW_MS };
 /** Draws closer than this are not told apart: the stretches of [0, 1) the planner's pick is constant on are found to this width. */
 const DRAW_RESOLUTION = 1e-7;
 /** Walks of a run: the spread's percentiles are read from these. */
@@ -36,6 +36,13 @@ export interface WalkInput {
   /** How many requests, and how many a second they are sent at. */
   requests: number;
   perSecond: number;
+  /**
+   * How long a request takes on each endpoint that answers it (ms, by endpoint id), and how many are
+   * in flight: given both, the walk's clock moves by each request's own time over the requests in
+   * flight, so a stretch on a fast endpoint sends more requests into an outage's 30 s than a stretch
+   * on a slow one. An endpoint not in the map takes 1000 / perSecond × inFlight.
+   */
+  timeOn?: { ms: ReadonlyMap<string, number>; inFlight: number };
   /**
    * How far the pace may be off, as a factor either way: each walk sends at a pace drawn between
    * perSecond / paceSpread and perSecond × paceSpread (evenly on a log scale). 1 (the default): exactly perSecond.
@@ -70,7 +77,8 @@ export function walkRouting(input: WalkInput): Walks {
   const spread = Math.log(Math.max(1, input.paceSpread ?? 1));
   const chatCalls = Math.max(1, plan.needs.calls ?? 1);
   for (let w = 0; w < count; w += 1) {
-    const gap = gapMs * Math.exp(spread * (2 * random() - 1));
+    const scale = Math.exp(spread * (2 * random() - 1));
+    const gap = gapMs * scale;
     // Each walk starts from the endpoints' state now: their last fault and cool-down as measured.
     const timers: Timers = { fault: new Map(), cool: new Map() };
     for (const c of plan.candidates) {
@@ -79,8 +87,9 @@ export function walkRouting(input: WalkInput): Walks {
     }
     const answered = new Map<string, number>();
     let unanswered = 0;
+    let clock = 0;
     for (let i = 0; i < requests; i += 1) {
-      const t = Number.isFinite(gap) ? i * gap : i * 10 * OUTAGE_WINDOW_MS;
+      const t = input.timeOn ? clock : Number.isFinite(gap) ? i * gap : i * 10 * OUTAGE_WINDOW_MS;
       const key = stateKey(timers, t);
       let options = plans.get(key);
       if (!options) {
@@ -94,6 +103,7 @@ export function walkRouting(input: WalkInput): Walks {
       // decisions host answers every question in one call. Each call is a share of the request.
       const calls = picked.plan.attempts[0]?.endpoint.host ? 1 : chatCalls;
       let done = true;
+      let took: string | null = null;
       for (let call = 0; call < calls; call += 1) {
         let answeredCall = false;
         for (const { endpoint } of picked.plan.attempts) {
@@ -105,6 +115,7 @@ export function walkRouting(input: WalkInput): Walks {
           } else if (roll < fare.rateLimitRate + fare.faultRate) timers.fault.set(endpoint.id, t + OUTAGE_WINDOW_MS);
           else {
             answered.set(endpoint.id, (answered.get(endpoint.id) ?? 0) + 1 / calls);
+            took ??= endpoint.id;
             answeredCall = true;
             break;
           }
@@ -112,6 +123,11 @@ export function walkRouting(input: WalkInput): Walks {
         done &&= answeredCall;
       }
       if (!done) unanswered += 1;
+      if (input.timeOn) {
+        const own = took === null ? undefined : input.timeOn.ms.get(took);
+        const ms = own !== undefined ? own * scale : Number.isFinite(gap) ? gap * input.timeOn.inFlight : 10 * OUTAGE_WINDOW_MS;
+        clock += ms / Math.max(1e-9, input.timeOn.inFlight);
+      }
     }
     walks.push({ answered, unanswered });
   }

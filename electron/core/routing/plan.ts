@@ -25,7 +25,8 @@ export interface Plan {
   excluded: { endpoint: CatalogEndpoint; reason: string }[];
 }
 
-const OUTAGE_WINDOW_MS = 30_000;
+/** Load balancing skips an endpoint with a provider fault (a 429 included) in this window. */
+export const OUTAGE_WINDOW_MS = 30_000;
 /**
  * A request tries at most this many endpoints. Far more than any deadline lets through in
  * practice; it keeps a plan over 10,000 endpoints to ranking 64 of them, not sorting them all.

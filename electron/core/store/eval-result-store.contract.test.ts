@@ -113,7 +113,7 @@ describe.each(backends)('EvalResultStorage on %s', (_name, backend) => {
     }
   });
 
-  it("reads a model's newest answered items' times and tokens, in any run, failures left out", async () => {
+  it("reads a model's newest answered items' times, tokens and providers, in any run, failures left out", async () => {
     const { a, b, close } = await backend.open();
     try {
       await withDataset(a.datasets);
@@ -122,7 +122,14 @@ describe.each(backends)('EvalResultStorage on %s', (_name, backend) => {
       const at = (minute: number) => `2026-01-0${minute < 10 ? 1 : 2}T00:0${minute % 10}:00.000Z`;
       // Oldest first: 100 ms in the first run, then 200, 300 and 400 ms in the second.
       const timed = (position: number, ms: number, minute: number) =>
-        answer(0, position, { model_key: 'm', latency_ms: ms, input_tokens: ms / 10, output_tokens: 1, answered_at: at(minute) });
+        answer(0, position, {
+          model_key: 'm',
+          latency_ms: ms,
+          input_tokens: ms / 10,
+          output_tokens: 1,
+          answered_at: at(minute),
+          provider: ms === 300 ? 'Swift, Bargain' : 'Bargain',
+        });
       await a.evalWork.putAnswer('r1', timed(0, 100, 1), { replace: false });
       await a.evalWork.putAnswer('r2', timed(0, 200, 11), { replace: false });
       await a.evalWork.putAnswer('r2', timed(1, 300, 12), { replace: false });
@@ -131,12 +138,12 @@ describe.each(backends)('EvalResultStorage on %s', (_name, backend) => {
       await a.evalWork.putAnswer('r2', answer(1, 0, { model_key: 'other', latency_ms: 5, answered_at: at(14) }), { replace: false });
 
       expect(await b.evalResults.recentItemTimes('m', 3)).toEqual([
-        { ms: 400, tokens: 41 },
-        { ms: 300, tokens: 31 },
-        { ms: 200, tokens: 21 },
+        { ms: 400, tokens: 41, provider: 'Bargain' },
+        { ms: 300, tokens: 31, provider: 'Swift, Bargain' },
+        { ms: 200, tokens: 21, provider: 'Bargain' },
       ]);
       expect((await b.evalResults.recentItemTimes('m', 10)).map((r) => r.ms)).toEqual([400, 300, 200, 100]);
-      expect(await b.evalResults.recentItemTimes('other', 10)).toEqual([{ ms: 5, tokens: 120 }]);
+      expect(await b.evalResults.recentItemTimes('other', 10)).toEqual([{ ms: 5, tokens: 120, provider: 'openai' }]);
       expect(await b.evalResults.recentItemTimes('never-run', 10)).toEqual([]);
     } finally {
       await close();

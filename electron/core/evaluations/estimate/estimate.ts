@@ -24,7 +24,7 @@ import type { Answer } from '../../../../shared/schemas/answer';
 import { variantKeys } from '../../../../shared/evaluations/variant-keys';
 import { variantRequest } from '../sending/variant-request';
 import { fitTokens } from './refine';
-import { fitItemTime, PACE_ITEMS, runPace } from './pace';
+import { fitItemTime, PACE_ITEMS, providerMix, runPace } from './pace';
 
 /** Items whose requests are priced, evenly placed over the dataset; the rest are taken as alike. */
 export const SAMPLE = 60;
@@ -145,8 +145,8 @@ async function variantCost(
 
 /** How fast the run sends `model`'s requests (estimate/pace.ts). */
 async function pace(deps: EstimateDeps, input: { variants: EvalVariant[]; concurrency?: number | undefined }, model: string): Promise<Pace> {
-  const fit = fitItemTime(await deps.evalResults.recentItemTimes(model, PACE_ITEMS));
-  return runPace(fit, model, input.concurrency ?? 4, input.variants.length);
+  const rows = await deps.evalResults.recentItemTimes(model, PACE_ITEMS);
+  return runPace(fitItemTime(rows), model, input.concurrency ?? 4, input.variants.length, providerMix(rows));
 }
 
 /** Answers of the first model before a share is read from them: fewer say too little of the dataset. */

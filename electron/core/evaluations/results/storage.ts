@@ -68,9 +68,10 @@ export interface EvalResultStorage {
   newestAnswers(datasetId: string, modelKey: string, position?: number): Promise<NewestAnswer[]>;
   /**
    * How long a model's newest `newest` answered items of any run took (each result's time from
-   * sending to its answer, ms) and their tokens (input and output), newest first.
+   * sending to its answer, ms), their tokens (input and output) and the providers that answered
+   * them (names joined by ", " when several did), newest first.
    */
-  recentItemTimes(modelKey: string, newest: number): Promise<{ ms: number; tokens: number }[]>;
+  recentItemTimes(modelKey: string, newest: number): Promise<{ ms: number; tokens: number; provider: string | null }[]>;
   /** Per model (the variant's model, unlabelled), answered results with their tokens summed. */
   answeredTokens(): Promise<{ model: string; requests: number; input: number; output: number; cost: number; priced: number }[]>;
   /** Every result of a run as stored (copies between stores), by position then variant. */

@@ -76,9 +76,9 @@ export class PgEvalResultStore implements EvalResultStorage {
     return rows.map((r) => ({ ...r, answers: JSON.parse(r.answers) as Record<string, unknown> }));
   }
 
-  async recentItemTimes(modelKey: string, newest: number): Promise<{ ms: number; tokens: number }[]> {
+  async recentItemTimes(modelKey: string, newest: number): Promise<{ ms: number; tokens: number; provider: string | null }[]> {
     return this.db.query(
-      `SELECT latency_ms::float8 AS ms, (input_tokens + output_tokens)::float8 AS tokens
+      `SELECT latency_ms::float8 AS ms, (input_tokens + output_tokens)::float8 AS tokens, provider
        FROM eval_results WHERE model_key = $1 AND ok ORDER BY answered_at DESC NULLS LAST LIMIT $2`,
       [modelKey, newest],
     );

@@ -92,9 +92,9 @@ export class SqliteEvalResultStore implements EvalResultStorage {
       .map((r) => ({ ...r, answers: JSON.parse(r.answers) as Record<string, unknown> }));
   }
 
-  async recentItemTimes(modelKey: string, newest: number): Promise<{ ms: number; tokens: number }[]> {
+  async recentItemTimes(modelKey: string, newest: number): Promise<{ ms: number; tokens: number; provider: string | null }[]> {
     return this.store.all(
-      `SELECT latency_ms AS ms, input_tokens + output_tokens AS tokens FROM eval_results WHERE model_key = ? AND ok = 1 ORDER BY answered_at DESC LIMIT ?`,
+      `SELECT latency_ms AS ms, input_tokens + output_tokens AS tokens, provider FROM eval_results WHERE model_key = ? AND ok = 1 ORDER BY answered_at DESC LIMIT ?`,
       [modelKey, newest],
     );
   }
