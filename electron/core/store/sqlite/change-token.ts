@@ -8,12 +8,13 @@ import type { Store } from './database';
 export class SqliteChangeToken {
   private seenVersion = -1;
   private token = 0;
-  private lookedThisTurn = false;
 
   /**
-   * `oncePerTurn`: the file is looked at once a turn of the event loop, for ports read in bursts
-   * (routing asks what each endpoint of a plan refused, thousands in one go); a request arrives in a
-   * turn of its own, so it still sees what was committed before it.
+   * `oncePerTurn`: the file is looked at once a turn of the event loop, a look shared by every port
+   * on the file (Store.dataVersion), for ports read in bursts (routing asks what each endpoint of a
+   * plan refused, thousands in one go) or where a commit seen a turn later changes nothing that
+   * matters (settings); a request arrives in a turn of its own, and the port it reads first (its
+   * key) looks at the file afresh, so it still sees what was committed before it.
    */
   constructor(
     private readonly store: Store,
@@ -26,12 +27,7 @@ export class SqliteChangeToken {
   }
 
   read(): number {
-    if (this.options.oncePerTurn) {
-      if (this.lookedThisTurn) return this.token;
-      this.lookedThisTurn = true;
-      setImmediate(() => (this.lookedThisTurn = false));
-    }
-    const version = this.store.dataVersion();
+    const version = this.store.dataVersion(!this.options.oncePerTurn);
     if (version !== this.seenVersion) {
       this.seenVersion = version;
       this.token += 1;

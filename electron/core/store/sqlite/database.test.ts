@@ -120,4 +120,28 @@ describe('Store', () => {
     reader.close();
     store.close();
   });
+
+  it("data_version: a fresh look sees another connection's commit at once; a look within the turn reuses the turn's, and the next turn looks again", async () => {
+    dir = tempDir();
+    const path = join(dir.path, 'db.sqlite');
+    const store = Store.open(path);
+    const other = Store.open(path);
+    try {
+      const before = store.dataVersion();
+      other.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['theme', '"dark"']);
+      // Within the turn: the look already made stands for every port that allows it.
+      expect(store.dataVersion(false)).toBe(before);
+      const after = store.dataVersion();
+      expect(after).not.toBe(before);
+      // A fresh look is shared forward in its turn.
+      expect(store.dataVersion(false)).toBe(after);
+      other.run('INSERT INTO settings (key, value) VALUES (?, ?)', ['font', '"mono"']);
+      expect(store.dataVersion(false)).toBe(after);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(store.dataVersion(false)).not.toBe(after);
+    } finally {
+      other.close();
+      store.close();
+    }
+  });
 });
