@@ -9,17 +9,8 @@ export class SqliteChangeToken {
   private seenVersion = -1;
   private token = 0;
 
-  /**
-   * `oncePerTurn`: the file is looked at once a turn of the event loop, a look shared by every port
-   * on the file (Store.dataVersion), for ports read in bursts (routing asks what each endpoint of a
-   * plan refused, thousands in one go) or where a commit seen a turn later changes nothing that
-   * matters (settings); a request arrives in a turn of its own, and the port it reads first (its
-   * key) looks at the file afresh, so it still sees what was committed before it.
-   */
-  constructor(
-    private readonly store: Store,
-    private readonly options: { oncePerTurn?: boolean } = {},
-  ) {}
+  /** The file is looked at through Store.dataVersion: one look shared by every port on the file within a turn and a millisecond. */
+  constructor(private readonly store: Store) {}
 
   /** This connection changed what is watched. */
   moved(): void {
@@ -27,7 +18,7 @@ export class SqliteChangeToken {
   }
 
   read(): number {
-    const version = this.store.dataVersion(!this.options.oncePerTurn);
+    const version = this.store.dataVersion();
     if (version !== this.seenVersion) {
       this.seenVersion = version;
       this.token += 1;

@@ -41,8 +41,11 @@ export class Store {
   private grouped: { sql: string; params: Params }[] = [];
   private groupWaiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
   private groupScheduled = false;
-  /** The file's data_version as last looked at in this turn of the event loop; null once the turn is over. */
-  private turnVersion: number | null = null;
+  /** The file's data_version as last looked at in this turn of the event loop, and when (performance.now()); null once the turn is over. */
+  private look: { version: number; at: number } | null = null;
+  /** A look at data_version stands for this long (ms) within its turn of the event loop. */
+  static readonly SHARED_LOOK_MS = 1;
+  private sharedLookMs = Store.SHARED_LOOK_MS;
   /** Write-behind batches flush this often at the latest. */
   static readonly FLUSH_DELAY_MS = 250;
   static readonly FLUSH_ROWS = 1000;
@@ -58,13 +61,15 @@ export class Store {
   /**
    * Opens the file, migrating it in place to this build's schema. `readOnly` (the source of a store
    * copy) opens it for reading only and migrates nothing: a file of an older schema is refused,
-   * saying how to bring it up to date, rather than changed.
+   * saying how to bring it up to date, rather than changed. `sharedLookMs` sets how long a look at
+   * data_version stands within its turn (SHARED_LOOK_MS; tests widen it to hold a turn still).
    */
-  static open(path: string, options: { readOnly?: boolean } = {}): Store {
+  static open(path: string, options: { readOnly?: boolean; sharedLookMs?: number } = {}): Store {
     if (!options.readOnly) removeStaleLockDirectory(path);
     let store: Store;
     try {
       store = new Store(path, options.readOnly ?? false);
+      if (options.sharedLookMs !== undefined) store.sharedLookMs = options.sharedLookMs;
     } catch (error) {
       throw unreadable(path, error);
     }
@@ -240,16 +245,19 @@ export class Store {
   }
 
   /**
-   * Changes whenever another connection (another process) commits to the file. `fresh` looks at the
-   * file now; otherwise a look already made in this turn of the event loop is reused (every port's
-   * check of one request then costs one look: each is a statement through SQLite, a few µs). A fresh
-   * look is shared forward in its turn too: what it saw is at least as new as any earlier look.
+   * Changes whenever another connection (another process) commits to the file. A look stands for
+   * every port that asks within the same turn of the event loop and the same millisecond: each look
+   * is a statement through SQLite (a few µs), and a request's key, settings and refusal checks, and
+   * the requests a busy turn reads together, then share one. What another process committed less
+   * than a millisecond before a request is checked may be seen from its next turn on, as if the
+   * request had come that millisecond earlier.
    */
-  dataVersion(fresh = true): number {
-    if (!fresh && this.turnVersion !== null) return this.turnVersion;
+  dataVersion(): number {
+    const now = performance.now();
+    if (this.look !== null && now - this.look.at <= this.sharedLookMs) return this.look.version;
     const version = this.get<{ data_version: number }>('PRAGMA data_version')!.data_version;
-    if (this.turnVersion === null) setImmediate(() => (this.turnVersion = null));
-    this.turnVersion = version;
+    if (this.look === null) setImmediate(() => (this.look = null));
+    this.look = { version, at: now };
     return version;
   }
 

@@ -8,7 +8,7 @@ export class SqliteRefusalStore implements RefusalStorage {
   private readonly token: SqliteChangeToken;
 
   constructor(private readonly store: Store) {
-    this.token = new SqliteChangeToken(store, { oncePerTurn: true });
+    this.token = new SqliteChangeToken(store);
   }
 
   async all(): Promise<StoredRefusal[]> {

@@ -7,7 +7,7 @@ export class SqliteSettingsStore implements SettingsStorage {
   private readonly token: SqliteChangeToken;
 
   constructor(private readonly store: Store) {
-    this.token = new SqliteChangeToken(store, { oncePerTurn: true });
+    this.token = new SqliteChangeToken(store);
   }
 
   async all(): Promise<Record<string, unknown>> {
