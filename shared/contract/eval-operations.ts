@@ -20,6 +20,9 @@ import { QuestionSetSummarySchema } from '../schemas/inspector';
 import { CascadeCurveSchema, CascadeFamilySchema } from '../schemas/cascade-curve';
 import { CascadePresetInputSchema, CascadePresetNameSchema, CascadePresetSchema } from '../schemas/cascade-preset';
 
+/** Requests an evaluation run keeps in flight unless told otherwise. */
+export const DEFAULT_CONCURRENCY = 4;
+
 type Kind = 'query' | 'mutation';
 const op = <I extends z.ZodType, O extends z.ZodType>(kind: Kind, summary: string, input: I, output: O) => ({ kind, summary, input, output });
 
@@ -136,7 +139,7 @@ export const EVAL_OPERATIONS = {
     'Start an evaluation run in the background',
     runInput.extend({
       name: z.string().max(200).optional(),
-      concurrency: z.number().int().min(1).max(64).default(4),
+      concurrency: z.number().int().min(1).max(64).default(DEFAULT_CONCURRENCY),
       budget_usd: z.number().positive().nullable().optional(),
     }),
     EvalRunSchema,

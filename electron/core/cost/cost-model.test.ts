@@ -65,6 +65,23 @@ describe('the cost model', () => {
     expect(busy.rate).toMatch(/^50 requests a second \(1 at a time, 20 ms each/);
   });
 
+  it("per 1,000 requests at the pace the user's requests went: four at a time cover more of a fault's 30 s than one at a time", () => {
+    const c = prices();
+    const cheapest = Object.keys(c).sort((a, b) => c[a]! - c[b]!)[0]!;
+    // 1% faults on the cheapest; requests measured at 200 ms each.
+    const model = modelOf(Object.fromEntries(Object.keys(c).map((slug) => [slug, { latencyMs: 200, ...(slug === cheapest ? { faultRate: 0.01 } : {}) }])));
+    const itemTime = () => ({ ms: 200, source: 'measured here' });
+    const one = model.perThousand('sandbox/decider', traffic, undefined, { concurrency: 1, itemTime });
+    const four = model.perThousand('sandbox/decider', traffic, undefined, { concurrency: 4, itemTime });
+    expect(one.rate).toMatch(/^5\.0 requests a second \(1 at a time, 200 ms each, measured here\)$/);
+    expect(four.rate).toMatch(/^20 requests a second \(4 at a time, 200 ms each, measured here\)$/);
+    expect(four.usd!).toBeGreaterThan(one.usd! * 1.02);
+    // Without a measured pace: one at a time at the endpoints' time to a first token, as before.
+    expect(model.perThousand('sandbox/decider', traffic).rate).toMatch(
+      /^5\.0 requests a second \(1 at a time, 200 ms each, the endpoints' mean time to a first token\)$/,
+    );
+  });
+
   it("a run's pace is its items' measured time when there is one, and its workers are shared by its models", async () => {
     const c = prices();
     const cheapest = Object.keys(c).sort((a, b) => c[a]! - c[b]!)[0]!;

@@ -145,15 +145,20 @@ export class CostModel {
 
   /**
    * 1,000 requests of `traffic` tokens each on `model` (one call each, as a gateway client sends),
-   * routed as now or with ZDR required; sent one at a time.
+   * routed as now or with ZDR required; sent at `pace` (the pace the user's requests went at, when
+   * measured), else one at a time at the endpoints' time to a first token.
    */
-  perThousand(model: string, traffic: { input: number; output: number }, preferences?: ProviderPreferences): RunCost {
+  perThousand(model: string, traffic: { input: number; output: number }, preferences?: ProviderPreferences, pace?: Pace): RunCost {
     const { router } = this.deps;
     const input = router.planInput(model, preferences, { parameters: [], calls: 1, promptTokens: traffic.input, completionTokens: traffic.output, images: 0 });
     const perEndpoint = new Map<string, PerRequest>(
       input.candidates.map((c) => [c.endpoint.id, { usd: priceCall(c.endpoint.prices, traffic), sd: 0, input: traffic.input, output: traffic.output }]),
     );
-    return priced(this.walk(input, 1000, { concurrency: 1, msPerRequest: null }, 1, PER_THOUSAND_WALKS), perEndpoint);
+    const msPerRequest = pace?.itemTime?.(traffic.input + traffic.output) ?? null;
+    const walkPace: WalkPace = msPerRequest
+      ? { concurrency: pace!.concurrency, msPerRequest, msOn: pace!.mix ? this.endpointTimes(input.candidates, msPerRequest.ms, pace!.mix) : null }
+      : { concurrency: 1, msPerRequest: null };
+    return priced(this.walk(input, 1000, walkPace, 1, PER_THOUSAND_WALKS), perEndpoint);
   }
 
   /** How an endpoint fares: its scripted figures if simulated, else as measured over the last day. */

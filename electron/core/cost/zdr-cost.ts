@@ -3,11 +3,13 @@
  * of the typed tokens where a model has no traffic here), priced by the cost model as routing sends
  * them now and with ZDR required, with the cheapest list price of each route and what the user's
  * requests did cost beside. A request is priced as one call of its tokens: where the user's requests
- * made several calls that read a cache, the measured figure beside it is lower.
+ * made several calls that read a cache, the measured figure beside it is lower. They are walked at
+ * the pace the user's requests went at where it was measured (`paces`: how the model's evaluation
+ * items went), as the faults' 30 s cover more or fewer of them with it.
  */
 import type { TrafficProfile } from '../runs/traffic';
 import type { Catalog } from '../catalog/catalog';
-import type { CostModel, RunCost } from './cost-model';
+import type { CostModel, Pace, RunCost } from './cost-model';
 import { listPricePerThousand } from './price';
 
 interface Deps {
@@ -25,7 +27,12 @@ const cheapest = (values: (number | null)[]) => {
   return known.length > 0 ? Math.min(...known) : null;
 };
 
-export function zdrCosts(deps: Deps, traffic: { models: TrafficProfile[] }, typed: { input_tokens: number; output_tokens: number } | null) {
+export function zdrCosts(
+  deps: Deps,
+  traffic: { models: TrafficProfile[] },
+  typed: { input_tokens: number; output_tokens: number } | null,
+  paces: ReadonlyMap<string, Pace> = new Map(),
+) {
   const out = [];
   for (const model of deps.catalog.listModels()) {
     const own = traffic.models.find((m) => m.model === model.id);
@@ -34,8 +41,9 @@ export function zdrCosts(deps: Deps, traffic: { models: TrafficProfile[] }, type
     const endpoints = deps.catalog.endpointsOf(model.id);
     if (endpoints.length === 0) continue;
     const zdrEndpoints = endpoints.filter((e) => e.provider.data_policy.zdr === true);
-    const now = deps.costs.perThousand(model.id, tokens);
-    const zdr = zdrEndpoints.length > 0 ? deps.costs.perThousand(model.id, tokens, { zdr: true }) : null;
+    const pace = own ? paces.get(model.id) : undefined;
+    const now = deps.costs.perThousand(model.id, tokens, undefined, pace);
+    const zdr = zdrEndpoints.length > 0 ? deps.costs.perThousand(model.id, tokens, { zdr: true }, pace) : null;
     out.push({
       model: model.id,
       traffic: {

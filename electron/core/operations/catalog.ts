@@ -20,6 +20,8 @@ import type { GatewayService } from '../service';
 import type { CatalogFile } from '../../../shared/schemas/catalog';
 import { trafficProfile } from '../runs/traffic';
 import { zdrCosts } from '../cost/zdr-cost';
+import { modelPace } from '../evaluations/estimate/pace';
+import { DEFAULT_CONCURRENCY } from '../../../shared/contract/eval-operations';
 import { probeCost } from '../cost/probe-cost';
 import { PROBE_CHAT_TEXT, PROBE_NEEDS, PROBE_QUESTION, PROBE_STATE } from '../catalog/probe-request';
 
@@ -80,7 +82,14 @@ export function catalogHandlers(core: CatalogDeps): CatalogOps {
     'models.list': () => listModels(core),
     'models.endpoints': async ({ model }) => core.service().listing(model),
     'usage.traffic': async () => trafficProfile(core.runStore, core.evalResults),
-    'usage.zdr_cost': async ({ typed }) => zdrCosts(core, await trafficProfile(core.runStore, core.evalResults), typed),
+    'usage.zdr_cost': async ({ typed }) => {
+      const traffic = await trafficProfile(core.runStore, core.evalResults);
+      // Each model's requests as its evaluation runs sent them, where it has answered items.
+      const paces = new Map(
+        await Promise.all(traffic.models.map(async (m) => [m.model, await modelPace(core.evalResults, m.model, DEFAULT_CONCURRENCY, 1)] as const)),
+      );
+      return zdrCosts(core, traffic, typed, paces);
+    },
     'endpoints.details': async ({ model }) => endpointDetails(core, model),
     'endpoints.zdr': async () => ({ data: await core.service().zdr() }),
     'endpoints.probe': async ({ model, calls }) => probeEndpoints(core, model, calls),

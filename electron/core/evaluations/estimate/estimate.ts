@@ -24,7 +24,8 @@ import type { Answer } from '../../../../shared/schemas/answer';
 import { variantKeys } from '../../../../shared/evaluations/variant-keys';
 import { variantRequest } from '../sending/variant-request';
 import { fitTokens } from './refine';
-import { fitItemTime, PACE_ITEMS, providerMix, runPace } from './pace';
+import { DEFAULT_CONCURRENCY } from '../../../../shared/contract/eval-operations';
+import { modelPace } from './pace';
 
 /** Items whose requests are priced, evenly placed over the dataset; the rest are taken as alike. */
 export const SAMPLE = 60;
@@ -144,9 +145,8 @@ async function variantCost(
 }
 
 /** How fast the run sends `model`'s requests (estimate/pace.ts). */
-async function pace(deps: EstimateDeps, input: { variants: EvalVariant[]; concurrency?: number | undefined }, model: string): Promise<Pace> {
-  const rows = await deps.evalResults.recentItemTimes(model, PACE_ITEMS);
-  return runPace(fitItemTime(rows), model, input.concurrency ?? 4, input.variants.length, providerMix(rows));
+function pace(deps: EstimateDeps, input: { variants: EvalVariant[]; concurrency?: number | undefined }, model: string): Promise<Pace> {
+  return modelPace(deps.evalResults, model, input.concurrency ?? DEFAULT_CONCURRENCY, input.variants.length);
 }
 
 /** Answers of the first model before a share is read from them: fewer say too little of the dataset. */

@@ -6,6 +6,7 @@
  * zero; with items all of one size, their mean.
  */
 import type { Pace } from '../../cost/cost-model';
+import type { EvalResults } from '../results/eval-results';
 
 /** A model's newest answered items whose times set a run's pace. */
 export const PACE_ITEMS = 200;
@@ -73,4 +74,10 @@ export function runPace(fit: ItemTimeFit | null, model: string, concurrency: num
       : null,
     mix,
   };
+}
+
+/** The pace of `model`'s requests in a run of `models` models at `concurrency`, from its newest answered items in any run. */
+export async function modelPace(results: Pick<EvalResults, 'recentItemTimes'>, model: string, concurrency: number, models: number): Promise<Pace> {
+  const rows = await results.recentItemTimes(model, PACE_ITEMS);
+  return runPace(fitItemTime(rows), model, concurrency, models, providerMix(rows));
 }

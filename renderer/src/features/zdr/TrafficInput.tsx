@@ -31,7 +31,8 @@ export function TrafficInput({
     <div className="toolbar small traffic-input">
       <span>
         Cost per 1,000 requests is priced on your own traffic (each model&apos;s requests answered here, inspector and evaluation runs, their mean tokens) as
-        routing sends them: each endpoint as often as it answers, with its failures and the fallbacks they cause.
+        routing sends them: each endpoint as often as it answers, with its failures and the fallbacks they cause, four at a time as an evaluation sends them,
+        each taking as long as the model&apos;s answered items took (one at a time where it has none).
         {traffic?.all ? ` ${traffic.all.requests.toLocaleString('en-US')} requests measured so far.` : ' No traffic measured yet.'} For a model without any,
         price a request of
       </span>
