@@ -115,9 +115,7 @@ export class CostModel {
     };
     const head = input.candidates[0] ? await costsOn(input.candidates[0].endpoint) : [];
     const tokens = head.reduce((s, c) => s + c.input + c.output, 0) / Math.max(1, head.length);
-    const msPerRequest = pace.itemTime?.(tokens) ?? null;
-    const msOn = msPerRequest && pace.mix ? this.endpointTimes(input.candidates, msPerRequest.ms, pace.mix) : null;
-    const walked = this.walk(input, count, { concurrency: pace.concurrency, msPerRequest, msOn }, PACE_SPREAD);
+    const walked = this.walk(input, count, this.walkPace(pace, tokens, input.candidates), PACE_SPREAD);
     const perEndpoint = new Map<string, PerRequest>();
     const perRequest = sample.map(() => ({ input: 0, output: 0 }));
     const answered = walked.walks.reduce((n, w) => n + [...w.answered.values()].reduce((a, b) => a + b, 0), 0);
@@ -154,11 +152,8 @@ export class CostModel {
     const perEndpoint = new Map<string, PerRequest>(
       input.candidates.map((c) => [c.endpoint.id, { usd: priceCall(c.endpoint.prices, traffic), sd: 0, input: traffic.input, output: traffic.output }]),
     );
-    const msPerRequest = pace?.itemTime?.(traffic.input + traffic.output) ?? null;
-    const walkPace: WalkPace = msPerRequest
-      ? { concurrency: pace!.concurrency, msPerRequest, msOn: pace!.mix ? this.endpointTimes(input.candidates, msPerRequest.ms, pace!.mix) : null }
-      : { concurrency: 1, msPerRequest: null };
-    return priced(this.walk(input, 1000, walkPace, 1, PER_THOUSAND_WALKS), perEndpoint);
+    const measured = pace?.itemTime ? this.walkPace(pace, traffic.input + traffic.output, input.candidates) : null;
+    return priced(this.walk(input, 1000, measured ?? { concurrency: 1, msPerRequest: null }, 1, PER_THOUSAND_WALKS), perEndpoint);
   }
 
   /** How an endpoint fares: its scripted figures if simulated, else as measured over the last day. */
@@ -168,6 +163,12 @@ export class CostModel {
     if (scripted) return { ...scripted, latencyMs: candidate.latency?.p50 ?? scripted.latencyMs };
     const measured = candidate.attempts1d >= MEASURED_ATTEMPTS && candidate.successRate1d !== null;
     return { faultRate: measured ? 1 - candidate.successRate1d! : 0, rateLimitRate: 0, retryAfterMs: 0, latencyMs: candidate.latency?.p50 ?? null };
+  }
+
+  /** The walk's pace for requests of `tokens` at `pace`: the measured time, and each endpoint's where its speed is known. */
+  private walkPace(pace: Pace, tokens: number, candidates: readonly Candidate[]): WalkPace {
+    const msPerRequest = pace.itemTime?.(tokens) ?? null;
+    return { concurrency: pace.concurrency, msPerRequest, msOn: msPerRequest && pace.mix ? this.endpointTimes(candidates, msPerRequest.ms, pace.mix) : null };
   }
 
   /**
