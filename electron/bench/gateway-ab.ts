@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { percentile } from '../../shared/metrics/percentile';
 import { load } from './gateway-measure';
 import type { Scenario } from './gateway-rows';
 import { cpuMicros } from './proc';
@@ -63,10 +64,7 @@ async function slot(side: Side, body: string, seconds: number): Promise<Slot> {
   return { cpu: (cpuMicros(side.pid) - before) / result.requests.total, rps: result.requests.total / seconds };
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
+const median = (xs: number[]) => percentile(xs, 0.5)!;
 
 /** `pairs` pairs of slots, in A B B A order, after a warm-up of each; rows of the medians and the paired ratio. */
 async function abRows(label: string, a: Side, b: Side, body: string, pairs: number, seconds: number): Promise<BenchRow[]> {

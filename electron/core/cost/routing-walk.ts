@@ -21,8 +21,6 @@ export interface EndpointOdds {
   retryAfterMs: number;
 }
 
-/** Load balancing skips an endpoint with a provider fault (a 429 included) in this window. */
-export { OUTAGE_WINDOW_MS };
 /** Draws closer than this are not told apart: the stretches of [0, 1) the planner's pick is constant on are found to this width. */
 const DRAW_RESOLUTION = 1e-7;
 /** Walks of a run: the spread's percentiles are read from these. */
