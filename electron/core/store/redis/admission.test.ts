@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../test-support/free-port';
 import { redisMissing, startRedis, type TestRedis } from '../../../test-support/redis';
 import { AdmissionUnavailable, RedisAdmission, type Admission, type AdmissionAsk } from './admission';
 
@@ -41,6 +42,46 @@ describe.skipIf(missing !== null)(`shared admission on a real Redis${missing ? `
     } finally {
       await evicting.close();
     }
+  });
+
+  it('a Redis that answers late at start is waited for, each try still held to the command timeout', async () => {
+    const late = await startRedis();
+    try {
+      late.freeze();
+      const opening = RedisAdmission.open(late.url, { commandTimeoutMs: 100, startTimeoutMs: 10_000 });
+      // Frozen for several command timeouts: the first answers are late, and the open goes on asking.
+      await sleep(600);
+      late.thaw();
+      const admission = await opening;
+      expect(admission.settings.evictionPolicy).toBe('noeviction');
+      await admission.close();
+    } finally {
+      late.thaw();
+      await late.close();
+    }
+  });
+
+  it('a Redis that does not answer within the start timeout is refused, named, with the last failure', async () => {
+    const frozen = await startRedis();
+    try {
+      frozen.freeze();
+      const started = Date.now();
+      await expect(RedisAdmission.open(frozen.url, { commandTimeoutMs: 100, startTimeoutMs: 400 })).rejects.toThrow(
+        new RegExp(`^Redis at ${frozen.url.replace(/[/.]/g, '\\$&')} did not answer at start: Command timed out`),
+      );
+      // The start timeout and one more command timeout, with room for a loaded machine.
+      expect(Date.now() - started).toBeLessThan(3_000);
+    } finally {
+      frozen.thaw();
+      await frozen.close();
+    }
+  });
+
+  it('nothing listening at the address: refused at start with the connection error, naming the Redis', async () => {
+    const port = await freePort();
+    await expect(RedisAdmission.open(`redis://127.0.0.1:${port}`, { startTimeoutMs: 300 })).rejects.toThrow(
+      `Redis at redis://127.0.0.1:${port} did not answer at start: connect ECONNREFUSED 127.0.0.1:${port}`,
+    );
   });
 
   it('150 requests at once over three instances at 6 a window: exactly 6 admitted, the rest told when to come back', async () => {

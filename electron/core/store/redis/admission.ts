@@ -23,6 +23,11 @@ export interface AdmissionOptions {
   commandTimeoutMs?: number;
   /** Key prefix; the version in it changes with the scripts' meaning. */
   prefix?: string;
+  /**
+   * How long opening may wait for Redis to answer, ms (10 s): a Redis that is starting, loading its
+   * file or busy answers late at first, and each try is still held to the command timeout.
+   */
+  startTimeoutMs?: number;
 }
 
 /** Thrown when Redis does not answer (down, frozen, unreachable) within the command timeout. */
@@ -100,17 +105,30 @@ export class RedisAdmission implements SharedAdmission {
     // Admissions one command each, so a Redis that does not answer refuses within one command timeout
     // (pipelined, ioredis took two); settles, which nobody waits for, go out pipelined: the settles of
     // one turn of the event loop in one write.
-    const redis = client(false);
-    const settler = client(true);
-    await Promise.all([redis.connect(), settler.connect()]);
     const where = `Redis at ${redactUrl(url)}`;
+    const until = Date.now() + (options.startTimeoutMs ?? 10_000);
+    let redis: Scripted;
+    let settler: Scripted;
     let settings: RedisSettings;
-    try {
-      settings = settingsOf(await redis.info());
-    } catch (error) {
-      redis.disconnect();
-      settler.disconnect();
-      throw error;
+    // A connection's handshake is held to the command timeout too, and one answered late closes it
+    // ("Connection is closed."): at start, a slow first answer is tried again on new connections.
+    for (;;) {
+      redis = client(false);
+      settler = client(true);
+      // ioredis says only "Connection is closed." when the handshake failed; the reason came as an event.
+      let reason: Error | null = null;
+      redis.on('error', (e: Error) => (reason = e));
+      try {
+        await Promise.all([redis.connect(), settler.connect()]);
+        settings = settingsOf(await redis.info());
+        break;
+      } catch (error) {
+        redis.disconnect();
+        settler.disconnect();
+        const why = reason ?? (error as Error);
+        if (Date.now() >= until) throw new Error(`${where} did not answer at start: ${why.message}`, { cause: why });
+        await new Promise((r) => setTimeout(r, 100));
+      }
     }
     // Evicted, a key's request log and holds would be forgotten and its limits let more through.
     if (settings.evictionPolicy !== null && settings.evictionPolicy !== 'noeviction') {
