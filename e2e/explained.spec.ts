@@ -87,6 +87,9 @@ test('history shows provider, cost and latency, and searches, re-runs, deletes a
   // The first set was run, not saved: starting another asks before discarding it.
   page.once('dialog', (dialog) => void dialog.accept());
   await page.getByRole('button', { name: 'New set' }).click();
+  // The new set's grid starts empty: the discarded set's run is not offered as this one's.
+  await expect(page.getByRole('table', { name: 'Examples and answers' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Open in Runs', exact: true })).toHaveCount(0);
   await composeSet(page, 'Beta set');
   await runHere(page);
   await expectRunDone(page, 'Beta set');

@@ -81,7 +81,7 @@ function useSetImport(mayReplaceNew: () => boolean, startNew: (draft: SetDraft) 
 function useQuestionSetsScreen() {
   const models = useQuery(modelsQuery());
   const presets = useQuery(cascadePresetsQuery());
-  const { selected, draft, setDraft, dirty, setSelected, mayReplaceNew, startNew, discard, savedAs } = useSetDraft(models.data);
+  const { selected, draft, setDraft, dirty, setSelected, mayReplaceNew, startNew, discard, savedAs, fresh } = useSetDraft(models.data);
   const { importError, onImport } = useSetImport(mayReplaceNew, startNew);
   const { compareWith, setCompareWith } = useCompareWith();
   const built = useMemo(() => buildRequest(draft), [draft]);
@@ -131,6 +131,7 @@ function useQuestionSetsScreen() {
     onSave,
     visibleProblems,
     onNew,
+    fresh,
   };
 }
 
@@ -163,6 +164,8 @@ export function QuestionSetsScreen() {
         </div>
         {/* Across the page, under the list and the editor: with four models the grid was cut in the editor's column beside an empty list. */}
         <TryGrid
+          // A new unsaved set is a new grid: what it kept of the last one is gone (use-set-draft.ts).
+          key={s.fresh}
           ref={s.tryGrid}
           setId={draft.id}
           setName={draft.name}

@@ -4,11 +4,14 @@ import type { ModelSummary } from '../../../../shared/schemas/inspector';
 import { setQuery } from './api';
 import { draftFrom, emptyDraft, type SetDraft } from './draft';
 import { dropDraft, fingerprint, keepDraft, keepSelected, readDraft, readSelected } from './draft-store';
+import { keepExamples } from './examples';
+import { keepTried } from './try-store';
 
 /**
  * The set on screen: which saved set is open (kept across reloads), its draft (edits kept per set
  * until saved, see draft-store.ts), whether the draft differs from the saved version, and the moves
- * between sets: opening one, starting a new one, discarding changes, taking a saved id.
+ * between sets: opening one, starting a new one, discarding changes, taking a saved id. A set not
+ * saved yet is counted (`fresh`): the next one starts with an empty Try-it grid, not the last one's.
  */
 /** The model field's id (SetPanel). */
 export const MODEL_FIELD_ID = 'set-model';
@@ -18,6 +21,13 @@ export function useSetDraft(models: ModelSummary[] | undefined) {
   const [draft, setDraft] = useState<SetDraft>(() => readDraft(readSelected()) ?? emptyDraft());
   // The saved version's fingerprint, for the set it belongs to: edits that differ from it are a draft.
   const [saved, setSaved] = useState<{ id: string; print: string } | null>(null);
+  const [fresh, setFresh] = useState(0);
+  /** The unsaved set's examples and tried runs are its own: a set that replaces it starts without them. */
+  const forgetNew = () => {
+    keepExamples(undefined, []);
+    keepTried(undefined, {});
+    setFresh((n) => n + 1);
+  };
   const loaded = useQuery({ ...setQuery(selected ?? ''), enabled: selected !== undefined });
   useEffect(() => {
     if (!loaded.data) return;
@@ -41,11 +51,13 @@ export function useSetDraft(models: ModelSummary[] | undefined) {
   const startNew = (next: SetDraft) => {
     keepSelected(undefined);
     setSelectedState(undefined);
+    forgetNew();
     setDraft(next);
   };
   const discard = () => {
     if (!window.confirm(`Discard the unsaved changes to “${draft.name}”?`)) return;
     dropDraft(draft.id);
+    if (draft.id === undefined) forgetNew();
     setDraft(
       loaded.data && draft.id ? draftFrom(loaded.data.id, loaded.data.name, loaded.data.request, loaded.data.cascade) : emptyDraft(models?.[0]?.id ?? ''),
     );
@@ -72,5 +84,5 @@ export function useSetDraft(models: ModelSummary[] | undefined) {
       setSelectedState(id);
     }
   };
-  return { selected, draft, setDraft, dirty, setSelected, mayReplaceNew, startNew, discard, savedAs };
+  return { selected, draft, setDraft, dirty, setSelected, mayReplaceNew, startNew, discard, savedAs, fresh };
 }
