@@ -85,7 +85,7 @@ export const EvalEstimateSchema = z.object({
       /** the expected cost (USD): requests as built, at the prices of the endpoints routing picks, as often as it picks them; null when not known, and why in `cost_note` */
       cost_usd: z.number().nullable(),
       cost_note: z.string().nullable(),
-      /** the likely range of the cost (USD, 5th to 95th percentile of the run walked through routing with its endpoints' fault rates); null with cost_usd */
+      /** the likely range of the cost (USD, 2.5th to 97.5th percentile of the run walked through routing with its endpoints' fault rates); null with cost_usd */
       cost_low_usd: z.number().nullable(),
       cost_high_usd: z.number().nullable(),
       /** the request rate the expectation assumed, and how it was read */
@@ -106,7 +106,7 @@ export const EvalEstimateSchema = z.object({
   output_tokens: z.number().int(),
   /** the expected cost of the run; null when a price is unknown */
   cost_usd: z.number().nullable(),
-  /** its likely range (5th to 95th percentile): one run's cost varies, as a fault sends a model's traffic to its fallbacks for 30 s */
+  /** its likely range (2.5th to 97.5th percentile): one run's cost varies, as a fault sends a model's traffic to its fallbacks for 30 s */
   cost_low_usd: z.number().nullable(),
   cost_high_usd: z.number().nullable(),
   /** the most the run can cost; null when a price is unknown */

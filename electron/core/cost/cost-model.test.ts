@@ -128,10 +128,11 @@ describe('the cost model', () => {
   it('a run of several models: their ranges add up walk by walk, narrower than the sum of each range', () => {
     const a = { usd: 2, low: 1, high: 3, totals: [1, 3, 1, 3], input: 0, output: 0, rate: '' };
     const b = { usd: 2, low: 1, high: 3, totals: [3, 1, 1, 3], input: 0, output: 0, rate: '' };
-    // Sums 4, 4, 2, 6: the 5th and 95th percentiles by linear interpolation (2 + 0.15 × 2, 4 + 0.85 × 2).
+    // Sums 4, 4, 2, 6, sorted 2, 4, 4, 6: the 2.5th and 97.5th percentiles by linear interpolation,
+    // at positions 3 × 0.025 and 3 × 0.975 (2 + 0.075 × 2, 4 + 0.925 × 2).
     const range = summedRange([a, b]);
-    expect(range.low).toBeCloseTo(2.3, 12);
-    expect(range.high).toBeCloseTo(5.7, 12);
+    expect(range.low).toBeCloseTo(2.15, 12);
+    expect(range.high).toBeCloseTo(5.85, 12);
     expect(summedRange([a, { ...b, totals: null }])).toEqual({ low: null, high: null });
   });
 });

@@ -38,8 +38,12 @@ export interface CostModelDeps {
 
 /** Below this many attempts in a day an endpoint's measured fault rate is not relied on (as routing's ranking). */
 const MEASURED_ATTEMPTS = 20;
-/** The likely range: from this quantile of the walked runs' cost to its complement (nine runs in ten fall inside). */
-const RANGE_QUANTILE = 0.05;
+/**
+ * The likely range: from this quantile of the walked runs' cost to its complement (nineteen runs in
+ * twenty fall inside). An analyst budgets against its top: one run in forty above it, not one in
+ * twenty; and it is the width of the product's other intervals (accuracy, paired differences).
+ */
+const RANGE_QUANTILE = 0.025;
 /**
  * How far a run's pace may be from the one it is walked at, either way. A model's items took their
  * measured time over other items (larger images take longer), and the machine and the providers are
@@ -70,7 +74,7 @@ export interface Pace {
 /** A pace with a request's time as the walk takes it: on each endpoint (by id) where known. */
 type WalkPace = { concurrency: number; msPerRequest: { ms: number; source: string } | null; msOn?: Map<string, number> | null };
 
-/** What a number of requests is expected to cost, with its likely range (5th to 95th percentile). */
+/** What a number of requests is expected to cost, with its likely range (2.5th to 97.5th percentile). */
 export interface RunCost {
   /** USD; null when a price on the way is unknown */
   usd: number | null;

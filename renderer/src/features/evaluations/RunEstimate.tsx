@@ -56,9 +56,9 @@ export function RunEstimate({ estimate, cascade, variantWord }: Props) {
           input and {estimate.output_tokens.toLocaleString('en-US')} output tokens. Expected: each request as it would be built, counted as its endpoint counts
           tokens ({estimate.sampled === estimate.items ? 'every item' : `${estimate.sampled} items spread over the dataset`} priced one by one), sent through
           routing as it would send them: a fault keeps an endpoint out of load balancing for 30 s and its traffic goes to dearer ones, so one run costs more or
-          less than another. Likely: nine runs in ten cost within this range ({rateNote(estimate)}). Once the run starts, the expected cost is what is spent
-          plus the items left at what the answered ones cost. Worst case: every request tried on every endpoint of its route with the longest replies; the run
-          cannot cost more.
+          less than another. Likely: nineteen runs in twenty cost within this range ({rateNote(estimate)}). Once the run starts, the expected cost is what is
+          spent plus the items left at what the answered ones cost. Worst case: every request tried on every endpoint of its route with the longest replies; the
+          run cannot cost more.
         </span>
         <span>
           Per {variantWord}:{' '}
