@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import * as hdr from 'hdr-histogram-js';
 import { Pool } from 'undici';
+import { freePort } from '../test-support/free-port';
 import { cpuMicros, peakRssMiB } from './proc';
 import type { Floor } from './gateway-rows';
 
@@ -26,25 +27,103 @@ export async function measureFloor(upstreamOrigin: string, call: UpstreamCall, c
   writeFileSync(bodyFile, call.body);
   const floor = await startChild([join(root, 'dist', 'bench', 'node-floor.mjs'), `${upstreamOrigin}${call.path}`, bodyFile]);
   try {
-    const url = `http://127.0.0.1:${floor.output.trim()}/`;
-    const pair = await interleavedLatency(upstreamOrigin, [call], url, {}, clientBody, pairs, 200);
-    await load(url, {}, clientBody, 50, 1);
-    const before = cpuMicros(floor.child.pid!);
-    const result = await load(url, {}, clientBody, 50, loadSeconds);
-    if (result.non2xx > 0 || result.errors > 0) throw new Error(`the bare proxy failed ${result.non2xx + result.errors} requests`);
-    return {
-      cpu: (cpuMicros(floor.child.pid!) - before) / result.requests.total,
-      rps: result.requests.average,
-      added50: ms(pair.through, 50) - ms(pair.direct, 50),
-      added99: ms(pair.through, 99) - ms(pair.direct, 99),
-      rssMiB: peakRssMiB(floor.child.pid!),
-    };
+    return await measureBeside(
+      'the bare proxy',
+      floor.child,
+      `http://127.0.0.1:${floor.output.trim()}/`,
+      {},
+      upstreamOrigin,
+      call,
+      clientBody,
+      pairs,
+      loadSeconds,
+    );
   } finally {
-    const exited = new Promise((resolve) => floor.child.once('exit', resolve));
-    floor.child.kill('SIGTERM');
-    await exited;
+    await stop(floor.child);
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+const PORTKEY = join(root, 'node_modules', '@portkey-ai', 'gateway');
+
+/** The Portkey version the bench runs, as installed (package.json pins it). */
+export const portkeyVersion = (): string => (JSON.parse(readFileSync(join(PORTKEY, 'package.json'), 'utf8')) as { version: string }).version;
+
+/**
+ * Portkey's open-source gateway (`@portkey-ai/gateway`, started on loopback as its `npx` command
+ * starts it) proxying the same upstream call: the client sends the recorded chat completion to its
+ * `/v1/chat/completions` with the upstream as its OpenAI custom host, and Portkey streams the
+ * upstream's events back. Measured as the gateway and the bare proxy are.
+ */
+export async function measurePortkey(upstreamOrigin: string, call: UpstreamCall, pairs: number, loadSeconds: number): Promise<Floor> {
+  const port = await freePort();
+  const entry = join(PORTKEY, 'build', 'start-server.js');
+  const child = spawn(process.execPath, ['--import', join(root, 'electron', 'bench', 'portkey-preload.mjs'), entry, `--port=${port}`, '--headless'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}/v1/chat/completions`;
+  const headers = {
+    'x-portkey-provider': 'openai',
+    'x-portkey-custom-host': `${upstreamOrigin}${call.path.replace(/\/chat\/completions$/, '')}`,
+    authorization: 'Bearer bench',
+  };
+  try {
+    await untilAnswering(url, headers, call.body, child);
+    return await measureBeside('Portkey', child, url, headers, upstreamOrigin, call, call.body, pairs, loadSeconds);
+  } finally {
+    await stop(child);
+  }
+}
+
+/** Waits until a proxy started beside the gateway answers the call with a 200 (10 s at most). */
+async function untilAnswering(url: string, headers: Record<string, string>, body: string, child: ChildProcess): Promise<void> {
+  const until = Date.now() + 10_000;
+  let last = '';
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`${url} exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+      last = `${response.status} ${(await response.text()).slice(0, 200)}`;
+      if (response.status === 200) return;
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url} did not answer the call within 10 s: ${last}`);
+}
+
+/** Interleaved pairs at concurrency 1 against the direct call, then load at concurrency 50 with the process's CPU read. */
+async function measureBeside(
+  what: string,
+  child: ChildProcess,
+  url: string,
+  headers: Record<string, string>,
+  upstreamOrigin: string,
+  call: UpstreamCall,
+  clientBody: string,
+  pairs: number,
+  loadSeconds: number,
+): Promise<Floor> {
+  const pair = await interleavedLatency(upstreamOrigin, [call], url, headers, clientBody, pairs, 200);
+  await load(url, headers, clientBody, 50, 1);
+  const before = cpuMicros(child.pid!);
+  const result = await load(url, headers, clientBody, 50, loadSeconds);
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${what} failed ${result.non2xx + result.errors} requests`);
+  return {
+    cpu: (cpuMicros(child.pid!) - before) / result.requests.total,
+    rps: result.requests.average,
+    added50: ms(pair.through, 50) - ms(pair.direct, 50),
+    added99: ms(pair.through, 99) - ms(pair.direct, 99),
+    rssMiB: peakRssMiB(child.pid!),
+  };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
 }
 
 /** One upstream call as the gateway made it. */

@@ -1,4 +1,5 @@
-import { atMost, fmt, row } from './report';
+import { portkeyVersion } from './gateway-measure';
+import { atLeast, atMost, fmt, row } from './report';
 
 /** The rows of the gateway bench (gateway.ts): what each scenario's rounds measured, beside its targets. */
 
@@ -45,7 +46,17 @@ export interface Round {
   direct99: number;
   through50: number;
   through99: number;
-  c50: { added50: number | null; rps: number; directRps: number | null; errors: number; cpu: number; upstreamCpu: number | null; floor: Floor | null };
+  c50: {
+    added50: number | null;
+    rps: number;
+    directRps: number | null;
+    errors: number;
+    cpu: number;
+    upstreamCpu: number | null;
+    floor: Floor | null;
+    /** Portkey's gateway proxying the same upstream call, measured as the floor is. */
+    portkey: Floor | null;
+  };
 }
 
 /** Path (a)'s medians on one backend, compared across backends after all ran. */
@@ -93,7 +104,10 @@ export function summarise(scenario: Scenario, rounds: Round[], callCount: number
           ),
         ]
       : [];
-  return { rows: [...pathRows(scenario, rounds), ...yardstickRows(scenario, rounds), ...floorRows(scenario, rounds), ...perCall], backend };
+  return {
+    rows: [...pathRows(scenario, rounds), ...yardstickRows(scenario, rounds), ...floorRows(scenario, rounds), ...portkeyRows(scenario, rounds), ...perCall],
+    backend,
+  };
 }
 
 /** Added latency, requests per second and CPU per request through the gateway, against the issue's targets where they apply. */
@@ -177,6 +191,52 @@ function floorRows(scenario: Scenario, rounds: Round[]): Row[] {
     floorRow('CPU per request, concurrency 50', (f) => f.cpu, 0, ' µs'),
     row(`${bare}: peak RSS`, `${fmt(Math.max(...floors.map((f) => f.rssMiB)), 0)} MiB`),
     row(`${tag} the gateway's own work above that floor, per request`, spread(above, 0, ' µs'), scenario.targets ? atMost(25, ' µs', mid(above)) : undefined),
+  ];
+}
+
+/**
+ * Portkey beside the gateway in the same rounds, on the same upstream call: what the issue's 10x is
+ * measured against. Portkey only proxies the chat completion (it streams the upstream's events back);
+ * the gateway also builds that call from a Decisions request and reads the answer out of it.
+ */
+function portkeyRows(scenario: Scenario, rounds: Round[]): Row[] {
+  const tag = tagOf(scenario);
+  const measured = rounds.filter((r) => r.c50.portkey !== null);
+  if (measured.length === 0) return [];
+  const portkeys = measured.map((r) => r.c50.portkey!);
+  const name = `${tag} Portkey ${portkeyVersion()} (@portkey-ai/gateway) proxying the same upstream call`;
+  const ratios = measured.map((r) => r.c50.portkey!.cpu / r.c50.cpu);
+  return [
+    row(
+      `${name}: added latency p50, concurrency 1`,
+      spread(
+        portkeys.map((p) => p.added50),
+        3,
+        ' ms',
+      ),
+    ),
+    row(
+      `${name}: requests per second, concurrency 50`,
+      spread(
+        portkeys.map((p) => p.rps),
+        0,
+        '',
+      ),
+    ),
+    row(
+      `${name}: CPU per request, concurrency 50`,
+      spread(
+        portkeys.map((p) => p.cpu),
+        0,
+        ' µs',
+      ),
+    ),
+    row(`${name}: peak RSS`, `${fmt(Math.max(...portkeys.map((p) => p.rssMiB)), 0)} MiB`),
+    row(
+      `${tag} Portkey's CPU per request ÷ the gateway's, round by round`,
+      spread(ratios, 1, 'x'),
+      scenario.targets ? atLeast(10, 'x', mid(ratios)) : undefined,
+    ),
   ];
 }
 

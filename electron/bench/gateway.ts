@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { planBench } from './plan-bench';
 import { captureBench } from './capture-bench';
 import { AB_DETAIL, compareBuilds } from './gateway-ab';
-import { interleavedLatency, load, measureFloor, ms, recordCalls, startChild, type UpstreamCall } from './gateway-measure';
+import { interleavedLatency, load, measureFloor, measurePortkey, ms, recordCalls, startChild, type UpstreamCall } from './gateway-measure';
 import { scenarios } from './gateway-scenarios';
 import { cpuMicros, peakRssMiB, rssMiB } from './proc';
 import { below, fmt, publish, row } from './report';
@@ -244,6 +244,7 @@ async function measureRounds(
     const through50 = await load(gatewayUrl, auth, scenario.gatewayBody, 50, LOAD_SECONDS);
     const cpuAfter = cpuMicros(pid);
     const floor = scenario.floor && single ? await measureFloor(upstreamOrigin, single, scenario.gatewayBody, pairs, LOAD_SECONDS) : null;
+    const portkey = scenario.floor && single ? await measurePortkey(upstreamOrigin, single, pairs, LOAD_SECONDS) : null;
     rounds.push({
       added50: ms(pair.through, 50) - ms(pair.direct, 50),
       added99: ms(pair.through, 99) - ms(pair.direct, 99),
@@ -259,6 +260,7 @@ async function measureRounds(
         cpu: (cpuAfter - cpuBefore) / through50.requests.total,
         upstreamCpu,
         floor,
+        portkey,
       },
     });
   }
@@ -333,6 +335,7 @@ async function main(): Promise<void> {
     const detail = [
       `${ROUNDS} rounds per scenario, each: ${PAIRS} interleaved pairs at concurrency 1 (fewer for the heavy scenarios: (b) a quarter, (c) half, (d) a tenth) (the work done directly, then the same request through the gateway), then ${LOAD_SECONDS} s of load at concurrency 50 direct (where one request is one upstream call) and ${LOAD_SECONDS} s through the gateway. Added latency is the gateway's percentile minus the direct one from the same round. The direct work is what the gateway sent the upstream for the same request, recorded by the upstream: the same bodies, the first call and then the rest at once. Targets are the issue's and are checked on (a) and (e); (b)–(d) are reported as measured.`,
       ...details,
+      `Beside (a), in each round and measured the same way: a bare Node proxy doing only that path's HTTP and SSE work (electron/bench/node-floor.ts), and Portkey's open-source gateway (@portkey-ai/gateway, the version package.json pins, started as its npx command starts it) sending the same chat completion to the same upstream as its OpenAI custom host and streaming the events back. Portkey only proxies that call, where Verdict also builds it from a Decisions request and reads the answer out of it. On Node, Portkey 1.15.2 fails every streamed completion with "TypeError: immutable" (it adds headers to fetch's response; Portkey-AI/gateway#1389), so the bench loads electron/bench/portkey-preload.mjs into it, which hands Portkey each upstream response as a new Response with the same status, headers and body stream.`,
       `Load generator (autocannon), gateway and upstream share this machine's two cores; the direct runs have the same handicap. CPU time is the gateway process's user + system time over its load run, divided by the requests it answered. Each scenario has a gateway process (and data directory) of its own, so its peak RSS and CPU are its own.`,
     ].join('\n\n');
     publish({ root, argv: process.argv.slice(2), title: 'Gateway overhead', resultHeader: 'result: median of the rounds (lowest–highest)', rows, detail });

@@ -16,6 +16,7 @@ export interface Goal {
   met: boolean;
 }
 export const atMost = (limit: number, unit: string, value: number): Goal => ({ text: `≤ ${limit}${unit}`, met: value <= limit });
+export const atLeast = (limit: number, unit: string, value: number): Goal => ({ text: `≥ ${limit}${unit}`, met: value >= limit });
 export const below = (limit: number, unit: string, value: number): Goal => ({ text: `< ${limit}${unit}`, met: value < limit });
 
 /** A row, checked against its goal when it has one; a row without a target has no verdict. */
