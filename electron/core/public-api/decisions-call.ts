@@ -97,7 +97,8 @@ export async function answerApiCall(core: ApiCallDeps, call: ApiCall): Promise<A
     const cost = usage?.cost ?? null;
     const ended = core.clock.now();
     // The line before the charge: a charge never stands without its line, whenever the process dies.
-    core.requestLog.append(logLine(call, started, error instanceof GatewayError ? error.status : 500, null, ended, cost));
+    await core.requestLog.append(logLine(call, started, error instanceof GatewayError ? error.status : 500, null, ended, cost));
+    // Released and charged in one step: a cost neither held nor spent would let another request past the credit.
     core.admission.settle(keyId, reservation, cost ?? 0);
     await core.spend.charge(keyId, cost ?? 0, call.requestId);
     if (error instanceof GatewayError) {
@@ -116,7 +117,8 @@ export async function answerApiCall(core: ApiCallDeps, call: ApiCall): Promise<A
   const cost = outcome.response.usage.cost ?? null;
   // The line before the charge, the charge before the answer: a process killed at any moment leaves
   // no charge without its line (a line without its charge only between the two, a few milliseconds).
-  core.requestLog.append(logLine(call, started, 200, outcome, ended, cost));
+  await core.requestLog.append(logLine(call, started, 200, outcome, ended, cost));
+  // Released and charged in one step: a cost neither held nor spent would let another request past the credit.
   core.admission.settle(keyId, reservation, cost ?? 0);
   await core.spend.charge(keyId, cost ?? 0, call.requestId);
   const settle = () => {

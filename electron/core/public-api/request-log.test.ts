@@ -181,10 +181,10 @@ describe('request log', () => {
 
   it('a server that keeps running removes them too, when it starts a new day', async () => {
     const run = await start();
-    run.log.append(entry('k1', 0.5, now));
+    await run.log.append(entry('k1', 0.5, now));
     now += 40 * DAY;
     expect(readdirSync(logDir)).toEqual(['2026-03-01.ndjson']);
-    run.log.append(entry('k1', 0.25, now));
+    await run.log.append(entry('k1', 0.25, now));
     expect(readdirSync(logDir)).toEqual(['2026-04-10.ndjson']);
     await stop(run.log, run.store);
   });
