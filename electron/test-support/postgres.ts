@@ -141,16 +141,27 @@ export async function startPostgres(settings: { durable?: boolean } = {}): Promi
   cpSync(template, data, { recursive: true });
   chmodSync(data, 0o700);
   ownedByPostgres(root);
-  const port = await freePort();
-  const options = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=${settings.durable ? 'on' : 'off'} -c full_page_writes=off -c max_connections=200`;
-  const start = () => runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', join(root, 'log'), '-w', '-t', '30', 'start']);
+  let port = 0;
+  const options = () =>
+    `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=${settings.durable ? 'on' : 'off'} -c full_page_writes=off -c max_connections=200`;
+  const start = () => runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-o', options(), '-l', join(root, 'log'), '-w', '-t', '30', 'start']);
   const halt = () => {
     const [command, argv] = isRoot()
       ? ['runuser', ['-u', owner(), '--', join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop']]
       : [join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']];
     spawnSync(command, argv, { stdio: 'ignore' });
   };
-  start();
+  // A free port may be taken by another test's server before PostgreSQL binds it: tried on another.
+  for (let attempt = 1; ; attempt += 1) {
+    port = await freePort();
+    try {
+      start();
+      break;
+    } catch (error) {
+      const log = existsSync(join(root, 'log')) ? readFileSync(join(root, 'log'), 'utf8').trim().split('\n').slice(-5).join('\n') : '(no log)';
+      if (attempt === 3) throw new Error(`PostgreSQL did not start (${found.from}), three ports tried: ${(error as Error).message}\n${log}`);
+    }
+  }
   const url = (db: string) => `postgres://verdict@127.0.0.1:${port}/${db}`;
   const admin = new pg.Client({ connectionString: url('postgres') });
   await admin.connect();
