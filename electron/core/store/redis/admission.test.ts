@@ -84,6 +84,19 @@ describe.skipIf(missing !== null)(`shared admission on a real Redis${missing ? `
     );
   });
 
+  it('a Redis that wants a password not given is refused at once, saying so, not waited for', async () => {
+    const guarded = await startRedis(['--requirepass', 'not-given']);
+    try {
+      const started = Date.now();
+      await expect(RedisAdmission.open(guarded.url, { startTimeoutMs: 10_000 })).rejects.toThrow(
+        new RegExp(`^Redis at ${guarded.url.replace(/[/.]/g, '\\$&')} refused the connection: NOAUTH`),
+      );
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await guarded.close();
+    }
+  });
+
   it('150 requests at once over three instances at 6 a window: exactly 6 admitted, the rest told when to come back', async () => {
     const results = await Promise.all(Array.from({ length: 150 }, (_, i) => instances[i % 3]!.admit(ask({ keyId: 'burst', rateLimitRpm: 6 }))));
     const admitted = results.filter((r) => r.admitted);

@@ -117,7 +117,7 @@ export class RedisAdmission implements SharedAdmission {
       settler = client(true);
       // ioredis says only "Connection is closed." when the handshake failed; the reason came as an event.
       let reason: Error | null = null;
-      redis.on('error', (e: Error) => (reason = e));
+      for (const c of [redis, settler]) c.on('error', (e: Error) => (reason = e));
       try {
         await Promise.all([redis.connect(), settler.connect()]);
         settings = settingsOf(await redis.info());
@@ -126,6 +126,8 @@ export class RedisAdmission implements SharedAdmission {
         redis.disconnect();
         settler.disconnect();
         const why = reason ?? (error as Error);
+        // A refused password is not late: it is said at once.
+        if (/WRONGPASS|NOAUTH|NOPERM/.test(why.message)) throw new Error(`${where} refused the connection: ${why.message}`, { cause: why });
         if (Date.now() >= until) throw new Error(`${where} did not answer at start: ${why.message}`, { cause: why });
         await new Promise((r) => setTimeout(r, 100));
       }
