@@ -90,6 +90,7 @@ test('history shows provider, cost and latency, and searches, re-runs, deletes a
   // The new set's grid starts empty: the discarded set's run is not offered as this one's.
   await expect(page.getByRole('table', { name: 'Examples and answers' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Open in Runs', exact: true })).toHaveCount(0);
+  await app.screenshot('question-set-new-after-a-run');
   await composeSet(page, 'Beta set');
   await runHere(page);
   await expectRunDone(page, 'Beta set');
