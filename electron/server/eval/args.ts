@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DEFAULT_CONCURRENCY } from '../../../shared/contract/eval-operations';
 import { summarizeIssues } from '../../../shared/contract/result';
 import { DecisionsRequestSchema, type DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import type { Question } from '../../../shared/schemas/question';
@@ -137,7 +138,7 @@ export function readArgs(argv: string[]): EvalOptions | { help: true } {
     models,
     dataset: values.dataset,
     dataDir: values['data-dir'],
-    concurrency: positiveNumber('--concurrency', values.concurrency, true) ?? 4,
+    concurrency: positiveNumber('--concurrency', values.concurrency, true) ?? DEFAULT_CONCURRENCY,
     budget: positiveNumber('--budget', values.budget, false) ?? null,
     validOnly: values['valid-only'] ?? false,
     report: values.report,

@@ -1,10 +1,12 @@
+import { DEFAULT_CONCURRENCY } from '../../../shared/contract/eval-operations';
+
 export const USAGE = `Usage:
   verdict eval --set SET.json --dataset DATA.jsonl|DATA.csv|DATA.json --model A[,B...] [options]
   (in a checkout of Verdict: npm run eval -- …)
 
 Run:
   --data-dir DIR                 the data directory (catalog, keys, runs); default VERDICT_DATA_DIR or the app's
-  --concurrency N                requests at once (4)
+  --concurrency N                requests at once (${DEFAULT_CONCURRENCY})
   --budget USD                   stop before a request could pass this spend
   --valid-only                   run the dataset's valid rows, skipping the others
 
