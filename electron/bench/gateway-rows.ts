@@ -175,21 +175,29 @@ function yardstickRows(scenario: Scenario, rounds: Round[]): Row[] {
   ];
 }
 
+/** What a proxy run beside the gateway measured over the rounds (the bare floor, Portkey), as rows named after it. */
+function besideRows(name: string, measured: Floor[]): Row[] {
+  const figure = (what: string, of: (f: Floor) => number, digits: number, unit: string) => row(`${name}: ${what}`, spread(measured.map(of), digits, unit));
+  return [
+    figure('added latency p50, concurrency 1', (f) => f.added50, 3, ' ms'),
+    figure('added latency p99, concurrency 1', (f) => f.added99, 3, ' ms'),
+    figure('requests per second, concurrency 50', (f) => f.rps, 0, ''),
+    figure('CPU per request, concurrency 50', (f) => f.cpu, 0, ' µs'),
+    row(`${name}: peak RSS`, `${fmt(Math.max(...measured.map((f) => f.rssMiB)), 0)} MiB`),
+  ];
+}
+
 /** The floor, measured as the gateway is and beside each target: what Node and undici alone cost here. */
 function floorRows(scenario: Scenario, rounds: Round[]): Row[] {
   const tag = tagOf(scenario);
-  const floors = known(rounds.map((r) => r.c50.floor));
-  if (floors.length === 0) return [];
-  const bare = `${tag} a bare Node proxy doing only the HTTP and SSE work of this path (electron/bench/node-floor.ts)`;
-  const above = rounds.filter((r) => r.c50.floor !== null).map((r) => r.c50.cpu - r.c50.floor!.cpu);
-  const floorRow = (what: string, figure: (f: (typeof floors)[number]) => number, digits: number, unit: string) =>
-    row(`${bare}: ${what}`, spread(floors.map(figure), digits, unit));
+  const measured = rounds.filter((r) => r.c50.floor !== null);
+  if (measured.length === 0) return [];
+  const above = measured.map((r) => r.c50.cpu - r.c50.floor!.cpu);
   return [
-    floorRow('added latency p50, concurrency 1', (f) => f.added50, 3, ' ms'),
-    floorRow('added latency p99, concurrency 1', (f) => f.added99, 3, ' ms'),
-    floorRow('requests per second, concurrency 50', (f) => f.rps, 0, ''),
-    floorRow('CPU per request, concurrency 50', (f) => f.cpu, 0, ' µs'),
-    row(`${bare}: peak RSS`, `${fmt(Math.max(...floors.map((f) => f.rssMiB)), 0)} MiB`),
+    ...besideRows(
+      `${tag} a bare Node proxy doing only the HTTP and SSE work of this path (electron/bench/node-floor.ts)`,
+      measured.map((r) => r.c50.floor!),
+    ),
     row(`${tag} the gateway's own work above that floor, per request`, spread(above, 0, ' µs'), scenario.targets ? atMost(25, ' µs', mid(above)) : undefined),
   ];
 }
@@ -203,35 +211,12 @@ function portkeyRows(scenario: Scenario, rounds: Round[]): Row[] {
   const tag = tagOf(scenario);
   const measured = rounds.filter((r) => r.c50.portkey !== null);
   if (measured.length === 0) return [];
-  const portkeys = measured.map((r) => r.c50.portkey!);
-  const name = `${tag} Portkey ${portkeyVersion()} (@portkey-ai/gateway) proxying the same upstream call`;
   const ratios = measured.map((r) => r.c50.portkey!.cpu / r.c50.cpu);
   return [
-    row(
-      `${name}: added latency p50, concurrency 1`,
-      spread(
-        portkeys.map((p) => p.added50),
-        3,
-        ' ms',
-      ),
+    ...besideRows(
+      `${tag} Portkey ${portkeyVersion()} (@portkey-ai/gateway) proxying the same upstream call`,
+      measured.map((r) => r.c50.portkey!),
     ),
-    row(
-      `${name}: requests per second, concurrency 50`,
-      spread(
-        portkeys.map((p) => p.rps),
-        0,
-        '',
-      ),
-    ),
-    row(
-      `${name}: CPU per request, concurrency 50`,
-      spread(
-        portkeys.map((p) => p.cpu),
-        0,
-        ' µs',
-      ),
-    ),
-    row(`${name}: peak RSS`, `${fmt(Math.max(...portkeys.map((p) => p.rssMiB)), 0)} MiB`),
     row(
       `${tag} Portkey's CPU per request ÷ the gateway's, round by round`,
       spread(ratios, 1, 'x'),
