@@ -204,6 +204,18 @@ interface Measured {
   perModel: { model: string; questions: number; requests: number; cost: number }[];
 }
 
+/**
+ * Half the width of the total's 95% range that the runs' own stated ranges imply: each range taken
+ * as 95% of a normal spread (its width is 2 × 1.96 standard deviations), the runs' spreads added as
+ * independent ones. What chance alone can move the total by, however right the estimates are; a
+ * total off by less than this says nothing against them, one off by more says they are off.
+ */
+function totalSpread(results: readonly Measured[]): number | null {
+  if (results.some((r) => r.low === null || r.high === null)) return null;
+  const variance = results.reduce((v, r) => v + ((r.high! - r.low!) / (2 * 1.96)) ** 2, 0);
+  return 1.96 * Math.sqrt(variance);
+}
+
 const error = (x: { expected: number; actual: number }) => Math.abs(x.expected - x.actual) / x.actual;
 const pct = (v: number) => `${fmt(100 * v, 1)}%`;
 
@@ -304,6 +316,7 @@ export async function estimateBench(): Promise<{ rows: BenchRow[]; detail: strin
       // A range's end and a run's actual cost are the same sum added in another order when the run
       // went as the walk's end did (every request on the dearest endpoint): equal to a part in 10⁹.
       const inside = results.filter((r) => r.low !== null && r.high !== null && r.actual >= r.low * (1 - 1e-9) && r.actual <= r.high * (1 + 1e-9)).length;
+      const luck = totalSpread(results);
       const median = percentile(results.map(error), 0.5)!;
       const refined = percentile(
         results.map((r) => error({ expected: r.refined, actual: r.actual })),
@@ -314,6 +327,10 @@ export async function estimateBench(): Promise<{ rows: BenchRow[]; detail: strin
           `${kind} runs, fleet ${fleet}: total expected cost against total actual, over ${results.length} datasets`,
           `${pct(total)} ($${expected.toPrecision(3)} expected, $${actual.toPrecision(3)} spent)`,
           atMost(10, '%', 100 * total),
+        ),
+        row(
+          `${kind} runs, fleet ${fleet}: how far chance alone moves the total, by the runs' own stated ranges (95%, runs taken as independent)`,
+          luck === null ? 'unknown (a run without a range)' : `± ${pct(luck / expected)}`,
         ),
         row(`${kind} runs, fleet ${fleet}: runs whose actual cost fell inside the estimate's stated range`, `${inside} of ${results.length}`, {
           text: `≥ ${Math.ceil(0.8 * results.length)} of ${results.length}`,
