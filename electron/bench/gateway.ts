@@ -9,6 +9,7 @@ import { AB_DETAIL, compareBuilds } from './gateway-ab';
 import { interleavedLatency, load, measureFloor, measurePortkey, ms, recordCalls, startChild, type UpstreamCall } from './gateway-measure';
 import { scenarios } from './gateway-scenarios';
 import { cpuMicros, peakRssMiB, rssMiB } from './proc';
+import { floodRows } from './body-flood';
 import { below, fmt, publish, row } from './report';
 import {
   backendRows,
@@ -42,7 +43,8 @@ const QUICK = process.env['VERDICT_BENCH_QUICK'] === '1';
 const ROUNDS = QUICK ? 1 : 3;
 const PAIRS = QUICK ? 500 : 4000;
 const LOAD_SECONDS = QUICK ? 3 : 8;
-// VERDICT_BENCH_ONLY=a,e measures only those scenarios (letters as in their names), to try a change; `idle` is the idle server's RSS.
+// VERDICT_BENCH_ONLY=a,e measures only those scenarios (letters as in their names), to try a change; `idle` is the idle server's RSS,
+// `flood` the gateway's memory when many callers send the largest images at once.
 const ONLY = process.env['VERDICT_BENCH_ONLY']?.split(',').map((l) => `(${l.trim()})`);
 // VERDICT_BENCH_SMOKE=1 (npm run bench:smoke) leaves out the scenarios on PostgreSQL and Redis: a smoke round checks that the bench runs.
 const SMOKE = process.env['VERDICT_BENCH_SMOKE'] === '1';
@@ -324,6 +326,7 @@ async function main(): Promise<void> {
       );
     }
     rows.push(...backendRows(backends), ...idleRows(idle));
+    if (!ONLY || ONLY.includes('(flood)')) rows.push(...(await floodRows(() => startGateway(catalog))));
     rows.push(
       row('plan for 10,000 endpoints, load balancing (median)', `${fmt(plan.loadBalance, 3)} ms`, below(1, ' ms', plan.loadBalance)),
       row('plan for 10,000 endpoints, sort + zdr + latency preference (median)', `${fmt(plan.sorted, 3)} ms`, below(1, ' ms', plan.sorted)),

@@ -8,6 +8,7 @@ import { publicApi } from './public-api';
 import { staticUi } from './static-ui';
 import { LOOPBACK_HOSTNAMES } from './hosts';
 import { observability, type Observability } from './observability';
+import { BodyMemory } from './body-memory';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 20 * 1024 * 1024;
 
@@ -15,6 +16,8 @@ export interface ServerAppOptions {
   uiToken: string;
   rendererDir: string;
   bodyLimitBytes?: number;
+  /** What large request bodies may hold at once; shared with the Decisions lane when the server starts one (a budget of its own otherwise). */
+  bodyMemory?: BodyMemory;
   /** Host names the server answers to; requests naming another Host are refused (DNS rebinding). */
   allowedHostnames?: readonly string[] | null;
   /** Health, readiness and metrics, when the HTTP server counts requests itself (it sees those the router never does). */
@@ -71,6 +74,7 @@ export function asGatewayError(core: Core, error: unknown, requestId: string, pa
 /** The headless host: public API, inspector operations and the built UI, on one origin. */
 export function createServerApp(core: Core, options: ServerAppOptions): Hono<{ Variables: { requestId: string } }> {
   const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const bodyMemory = options.bodyMemory ?? new BodyMemory();
   const allowed = options.allowedHostnames === undefined ? LOOPBACK_HOSTNAMES : options.allowedHostnames;
   const app = new Hono<{ Variables: { requestId: string } }>();
 
@@ -99,8 +103,8 @@ export function createServerApp(core: Core, options: ServerAppOptions): Hono<{ V
   if (!options.observability) app.use('/api/*', watch.middleware);
   app.route('/', watch.routes);
 
-  app.route('/api/inspector', inspectorApi(core, { uiToken: options.uiToken, bodyLimitBytes }));
-  app.route('/api', publicApi(core, { bodyLimitBytes }));
+  app.route('/api/inspector', inspectorApi(core, { uiToken: options.uiToken, bodyLimitBytes, bodyMemory }));
+  app.route('/api', publicApi(core, { bodyLimitBytes, bodyMemory }));
   app.all('/api/*', (c) => sendError(c, new GatewayError('not_found', `No route for ${c.req.method} ${c.req.path}`)));
   app.use('/', sessionLogin(options.uiToken));
   app.route('/', staticUi(options.rendererDir));

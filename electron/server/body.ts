@@ -2,16 +2,19 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 import { Cancellation, type CancelSignal, GatewayError } from '../core';
 import { LARGE_BODY_BYTES, largeBodies } from './turns';
+import type { BodyMemory } from './body-memory';
 
 const tooLarge = (limit: number) =>
   new GatewayError('payload_too_large', `The request body is larger than this server's limit of ${limit} bytes`, { metadata: { limit_bytes: limit } });
 
 /**
  * Reads a request body as text, refusing more than `limit` bytes. On a real socket it reads the
- * Node request directly, which spares building a web Request and stream for every call.
+ * Node request directly, which spares building a web Request and stream for every call, and holds a
+ * large body within the server's body memory until its answer is done.
  */
-export async function readBodyText(c: Context, limit: number): Promise<string> {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+export async function readBodyText(c: Context, limit: number, memory?: BodyMemory): Promise<string> {
+  const env = c.env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;
+  const incoming = env?.incoming;
   if (!incoming) {
     const declared = Number(c.req.header('content-length') ?? Number.NaN);
     if (declared > limit) throw tooLarge(limit);
@@ -21,17 +24,41 @@ export async function readBodyText(c: Context, limit: number): Promise<string> {
     if (bytes >= LARGE_BODY_BYTES) await largeBodies.take();
     return text;
   }
-  return readIncomingText(incoming, limit);
+  return readIncomingText(incoming, limit, memory && env.outgoing ? { memory, until: env.outgoing } : undefined);
 }
 
-/** The body of a Node request as text, at most `limit` bytes (413 beyond, before reading when declared). */
-export function readIncomingText(incoming: IncomingMessage, limit: number): Promise<string> {
+/** Where a large body's bytes are reserved, and the answer whose end gives them back. */
+export interface BodyHold {
+  memory: BodyMemory;
+  until: ServerResponse;
+}
+
+/** Reserves `bytes` in the body memory until `hold.until` has closed (answered, or its caller gone). */
+async function reserve(hold: BodyHold, bytes: number): Promise<void> {
+  const release = await hold.memory.reserve(bytes);
+  if (hold.until.closed) release();
+  else hold.until.once('close', release);
+}
+
+/**
+ * The body of a Node request as text, at most `limit` bytes (413 beyond, before reading when
+ * declared). With `hold`, a large body is read only once its bytes fit in the body memory: its
+ * declared length before the first byte is read; without one (chunked), once it grows large, the
+ * body limit or the whole budget, whichever is less.
+ */
+export async function readIncomingText(incoming: IncomingMessage, limit: number, hold?: BodyHold): Promise<string> {
   const declared = Number(incoming.headers['content-length'] ?? Number.NaN);
-  if (declared > limit) return Promise.reject(tooLarge(limit));
+  if (declared > limit) throw tooLarge(limit);
+  const reserved = hold !== undefined && declared >= LARGE_BODY_BYTES;
+  if (reserved) await reserve(hold, declared);
   // Plain events: an async iterator costs a promise per chunk on the hottest path.
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    // A large declared body is copied into one buffer as it comes: each chunk is garbage at once,
+    // where holding them all and joining them at the end held the body twice.
+    let whole = declared >= LARGE_BODY_BYTES ? Buffer.allocUnsafe(declared) : null;
+    let chunks: Buffer[] = [];
     let size = 0;
+    let growing = hold !== undefined && !reserved;
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
@@ -40,10 +67,33 @@ export function readIncomingText(incoming: IncomingMessage, limit: number): Prom
         reject(tooLarge(limit));
         return;
       }
-      chunks.push(chunk);
+      // Node's parser hands on no more than Content-Length says; `whole` holds that many.
+      if (whole) chunk.copy(whole, size - chunk.length);
+      else chunks.push(chunk);
+      if (growing && size >= LARGE_BODY_BYTES) {
+        growing = false;
+        incoming.pause();
+        reserve(hold!, Math.min(limit, hold!.memory.budgetBytes)).then(
+          () => incoming.resume(),
+          (error: unknown) => {
+            incoming.off('data', onData);
+            reject(error);
+          },
+        );
+      }
     };
     incoming.on('data', onData);
-    const text = () => (chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8'));
+    // The bytes are let go once they are text: the request (and these listeners) live until it is answered.
+    const text = () => {
+      const decoded = whole
+        ? whole.toString('utf8', 0, size)
+        : chunks.length === 1
+          ? chunks[0]!.toString('utf8')
+          : Buffer.concat(chunks, size).toString('utf8');
+      whole = null;
+      chunks = [];
+      return decoded;
+    };
     // A large body is decoded, parsed and checked in a turn of its own (see turns.ts).
     incoming.once('end', () => (size < LARGE_BODY_BYTES ? resolve(text()) : void largeBodies.take().then(() => resolve(text()))));
     // A caller that hangs up mid-body is no fault of ours: it gets no answer and no error log line.

@@ -16,7 +16,7 @@ import { runStoreCommand, STORE_USAGE } from './store-command';
 import { HELP, repeated, valued } from './cli-options';
 
 const USAGE = `Usage:
-  npm run serve -- [--port 8787] [--host 127.0.0.1] [--allowed-host NAME ...] [--data-dir DIR] [--database postgres://...] [--redis redis://...] [--body-limit BYTES]
+  npm run serve -- [--port 8787] [--host 127.0.0.1] [--allowed-host NAME ...] [--data-dir DIR] [--database postgres://...] [--redis redis://...] [--body-limit BYTES] [--body-memory BYTES]
       [--database-pool CONNECTIONS] [--database-listen-url postgres://...] [--redis-timeout MS] [--redis-fallback refuse|local]
       [--headers-timeout SECONDS] [--body-min-rate BYTES_PER_SECOND] [--max-connections N] [--max-connections-per-address N (0: none)]
   npm run serve -- keys create --name NAME [--kind standard|management] [--credit-limit USD] [--rate-limit PER_MINUTE] [--data-dir DIR] [--database URL]
@@ -117,6 +117,7 @@ function parseCommandLine(argv: string[]) {
             'from',
             'to',
             'body-limit',
+            'body-memory',
             'headers-timeout',
             'body-min-rate',
             'max-connections',
@@ -179,6 +180,11 @@ function serveSettings(values: CommandValues) {
   if (bodyLimitBytes !== undefined && (!Number.isInteger(bodyLimitBytes) || bodyLimitBytes < 1024)) {
     fail(`--body-limit must be a whole number of bytes, at least 1024, not "${bodyLimit}"`);
   }
+  const bodyMemory = values['body-memory'] ?? process.env['VERDICT_BODY_MEMORY'];
+  const bodyMemoryBytes = bodyMemory === undefined ? undefined : Number(bodyMemory);
+  if (bodyMemoryBytes !== undefined && (!Number.isInteger(bodyMemoryBytes) || bodyMemoryBytes < 1024 * 1024)) {
+    fail(`--body-memory (or VERDICT_BODY_MEMORY) must be a whole number of bytes, at least 1048576 (1 MiB), not "${bodyMemory}"`);
+  }
   const host = values.host ?? process.env['VERDICT_HOST'] ?? '127.0.0.1';
   // Names a reverse proxy or DNS gives this server; comma-separated in VERDICT_ALLOWED_HOSTS.
   const allowedHosts =
@@ -194,7 +200,7 @@ function serveSettings(values: CommandValues) {
   if (!Number.isFinite(noticeMs) || noticeMs < 0)
     fail(`VERDICT_DRAIN_NOTICE_SECONDS must be a number of seconds, not "${process.env['VERDICT_DRAIN_NOTICE_SECONDS']}"`);
   const port = parsePort(values.port ?? process.env['VERDICT_PORT'] ?? '8787');
-  return { bodyLimitBytes, host, allowedHosts, drainMs, noticeMs, port };
+  return { bodyLimitBytes, bodyMemoryBytes, host, allowedHosts, drainMs, noticeMs, port };
 }
 
 /** A server that could not start: the reason alone (not a mistake in the command line, so no usage), and exit status 2. */
@@ -232,7 +238,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (positionals.length > 0) fail(`Unknown command "${positionals.join(' ')}"`);
 
-  const { bodyLimitBytes, host, allowedHosts, drainMs, noticeMs, port } = serveSettings(values);
+  const { bodyLimitBytes, bodyMemoryBytes, host, allowedHosts, drainMs, noticeMs, port } = serveSettings(values);
   const connections = connectionSettings(values);
   const running = await startServer({
     connections,
@@ -250,6 +256,7 @@ async function main(argv: string[]): Promise<void> {
     version: readVersion(),
     logger: createLogger(),
     ...(bodyLimitBytes ? { bodyLimitBytes } : {}),
+    ...(bodyMemoryBytes ? { bodyMemoryBytes } : {}),
     ...sandboxOptions(),
   }).catch((error: Error) => startFailed(error, dataDir));
 

@@ -4,6 +4,7 @@ import { type Core, answerShape, alphaShape } from '../core';
 import { asGatewayError, checkHost } from './app';
 import { authenticate } from './auth';
 import { readIncomingText, responseClosed } from './body';
+import type { BodyMemory } from './body-memory';
 import { parseJsonText, writeError } from './http-errors';
 
 export const DECISIONS_PATH = '/api/alpha/decisions';
@@ -15,7 +16,7 @@ export const DECISIONS_PATH = '/api/alpha/decisions';
  * `answerShape` with the spec's shape) and answers with the same statuses, headers and envelopes; a test sends the
  * same requests both ways and compares. Any other request is left to the router.
  */
-export function decisionsLane(core: Core, options: { allowedHostnames: readonly string[] | null; bodyLimitBytes: number }) {
+export function decisionsLane(core: Core, options: { allowedHostnames: readonly string[] | null; bodyLimitBytes: number; bodyMemory: BodyMemory }) {
   const json = (res: ServerResponse, status: number, body: string, requestId: string) => {
     res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': requestId, 'content-length': Buffer.byteLength(body) });
     res.end(body);
@@ -26,9 +27,10 @@ export function decisionsLane(core: Core, options: { allowedHostnames: readonly 
     try {
       if (options.allowedHostnames) checkHost(options.allowedHostnames, req.headers.host ?? '');
       const key = await authenticate(core, req.headers.authorization, { requestId, atDecision: true });
-      const body = await readIncomingText(req, options.bodyLimitBytes);
+      // Parsed where it is read: the body's text is not kept while the request is answered.
+      const parsed = parseJsonText(await readIncomingText(req, options.bodyLimitBytes, { memory: options.bodyMemory, until: res }), alphaShape.what);
       const { body: answer, settle } = await answerShape(core, alphaShape, {
-        json: parseJsonText(body, alphaShape.what),
+        json: parsed,
         // Node joins a repeated header into one string, as the router does.
         header: (name) => req.headers[name] as string | undefined,
         key,

@@ -1,10 +1,11 @@
 import { Hono, type MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { type Core, dispatch, GatewayError, SESSION_LIFETIME_MS, parseStrictOrBadRequest } from '../core';
 import { parseJsonText } from './http-errors';
+import { readBodyText } from './body';
+import type { BodyMemory } from './body-memory';
 import { SignInInputSchema, type AuditActor, type UiSession } from '../../shared/schemas/audit';
 import { datasetUpload } from './dataset-upload-route';
 
@@ -95,7 +96,10 @@ function sessionRoutes(api: Hono<InspectorEnv>, core: Core): void {
 }
 
 /** Every inspector operation as `POST /api/inspector/<name>`, answering the same Result as IPC; and signing in and out. */
-export function inspectorApi(core: Core, options: { uiToken: string; bodyLimitBytes: number }): Hono<InspectorEnv> {
+/** An operation's input: its body as JSON, none when empty (the body's text is not kept while the operation runs). */
+const operationInput = (text: string): unknown => (text.trim() === '' ? {} : parseJsonText(text, 'the operation input'));
+
+export function inspectorApi(core: Core, options: { uiToken: string; bodyLimitBytes: number; bodyMemory: BodyMemory }): Hono<InspectorEnv> {
   const api = new Hono<InspectorEnv>();
   const gate = sessionGate(core, options.uiToken);
   // Signing in is the one request a browser makes before it has a session.
@@ -103,21 +107,11 @@ export function inspectorApi(core: Core, options: { uiToken: string; bodyLimitBy
   sessionRoutes(api, core);
   // A dataset file as a stream, past the body limit; before the route that reads whole bodies.
   api.post('/datasets.upload', (c) => datasetUpload(core, c, c.get('actor')));
-  api.post(
-    '/:operation',
-    bodyLimit({
-      maxSize: options.bodyLimitBytes,
-      onError: () => {
-        throw new GatewayError('payload_too_large', `The request body is larger than ${options.bodyLimitBytes} bytes`);
-      },
-    }),
-    async (c) => {
-      const text = await c.req.text();
-      const input = text.trim() === '' ? {} : parseJsonText(text, 'the operation input');
-      const result = await dispatch(core, c.req.param('operation'), input, c.get('actor'));
-      const status = (result.ok ? 200 : result.error.code) as ContentfulStatusCode;
-      return c.json(result, status);
-    },
-  );
+  api.post('/:operation', async (c) => {
+    const input = operationInput(await readBodyText(c, options.bodyLimitBytes, options.bodyMemory));
+    const result = await dispatch(core, c.req.param('operation'), input, c.get('actor'));
+    const status = (result.ok ? 200 : result.error.code) as ContentfulStatusCode;
+    return c.json(result, status);
+  });
   return api;
 }

@@ -141,6 +141,8 @@ describe("npm run serve: a team's settings are checked before anything starts, e
       {},
       '--redis-timeout (or VERDICT_REDIS_TIMEOUT_MS) must be a whole number of milliseconds',
     ],
+    [['--body-memory', '1000'], {}, '--body-memory (or VERDICT_BODY_MEMORY) must be a whole number of bytes, at least 1048576 (1 MiB), not "1000"'],
+    [[], { VERDICT_BODY_MEMORY: 'lots' }, '--body-memory (or VERDICT_BODY_MEMORY) must be a whole number of bytes, at least 1048576 (1 MiB), not "lots"'],
     [[], { OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317' }, 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL (OTLP over HTTP), not grpc:'],
   ])('%j %j: refused', async (args, env, message) => {
     const result = await run(args, env);

@@ -6,6 +6,7 @@ import { type Core, parseOrBadRequest, parseStrictOrBadRequest, GatewayError, is
 import { bearerAuth, managementActor, requireManagement, type PublicEnv } from './auth';
 import { parseJsonText, rejectOtherMethods } from './http-errors';
 import { callerGone, readBodyText } from './body';
+import type { BodyMemory } from './body-memory';
 import { openApiDocument } from './openapi';
 import { modelsList, outputModalitiesFilter } from './models-list';
 import type { MiddlewareHandler } from 'hono';
@@ -31,12 +32,14 @@ function inShape(shape: (error: GatewayError) => unknown): MiddlewareHandler<Pub
 
 export interface PublicApiOptions {
   bodyLimitBytes: number;
+  bodyMemory: BodyMemory;
 }
 
 /** The spec's public operations (section 4) plus key management for management keys. */
 export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv> {
   const api = new Hono<PublicEnv>();
-  const readJson = async (c: Parameters<typeof readBodyText>[0], what: string) => parseJsonText(await readBodyText(c, options.bodyLimitBytes), what);
+  const readJson = async (c: Parameters<typeof readBodyText>[0], what: string) =>
+    parseJsonText(await readBodyText(c, options.bodyLimitBytes, options.bodyMemory), what);
 
   api.use('*', rejectOtherMethods(api));
   // Errors in the shape each route's clients read (the key's refusal included): OpenAI's error object, the AI SDK gateway's.
@@ -51,9 +54,10 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
   // Each Decisions shape the field's clients speak, answered by any model (docs/API.md).
   for (const shape of SHAPES)
     api.post(shape.path, async (c) => {
-      const text = await readBodyText(c, options.bodyLimitBytes);
+      // Parsed where it is read: the body's text is not kept while the request is answered.
+      const json = parseJsonText(await readBodyText(c, options.bodyLimitBytes, options.bodyMemory), shape.what);
       const { body, settle } = await answerShape(core, shape, {
-        json: parseJsonText(text, shape.what),
+        json,
         header: (name) => c.req.header(name),
         key: c.get('apiKey'),
         requestId: c.get('requestId'),

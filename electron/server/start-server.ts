@@ -21,6 +21,7 @@ import { checkHost, createServerApp, DEFAULT_BODY_LIMIT_BYTES } from './app';
 import { writeError } from './http-errors';
 import { allowedHostnames } from './hosts';
 import { decisionsLane } from './decisions-lane';
+import { BodyMemory } from './body-memory';
 import { observability, type Observability } from './observability';
 import { defaultConnectionLimits, holdConnections, type ConnectionLimits } from './connections';
 
@@ -45,6 +46,8 @@ export interface StartServerOptions {
   rendererDir: string;
   version: string;
   bodyLimitBytes?: number;
+  /** Bytes of large request bodies held at once (body-memory.ts); 32 MiB by default. */
+  bodyMemoryBytes?: number;
   logger?: Logger;
   sandbox?: FleetOptions;
   timeouts?: { deadlineMs: number; attemptMs: number };
@@ -93,15 +96,18 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const hosts = allowedHostnames(options.host, options.allowedHosts);
   // Requests are counted where every one passes, the lane's as well as the router's.
   const watch = observability(core);
+  // One budget for the router's routes and the lane's.
+  const bodyMemory = new BodyMemory(options.bodyMemoryBytes);
   const app = createServerApp(core, {
     observability: watch,
+    bodyMemory,
     uiToken,
     rendererDir: options.rendererDir,
     ...(options.bodyLimitBytes ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
     allowedHostnames: hosts,
   });
   const routed = getRequestListener(app.fetch, { overrideGlobalObjects: options.overrideGlobalObjects ?? true });
-  const lane = decisionsLane(core, { allowedHostnames: hosts, bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES });
+  const lane = decisionsLane(core, { allowedHostnames: hosts, bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES, bodyMemory });
   // The Host check below answers a missing Host in the envelope; Node's own check would send a bare 400.
   // Timeouts are checked every second (Node's default, 30 s, would let a slow client stay that much longer).
   const server = createServer({ requireHostHeader: false, connectionsCheckingInterval: 1000 }, (req, res) => {
