@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { ServerResponse, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** How many connections a server holds and how slow a client may be: settings (docs/DEPLOY.md). */
@@ -42,15 +42,61 @@ interface Held {
   busy: boolean;
   /** When it last became idle (or connected). */
   since: number;
+  /** The request on it whose body may still be arriving, watched for its rate; null once it has come or been answered. */
+  reading: Reading | null;
+}
+
+interface Reading {
+  req: IncomingMessage;
+  res: ServerResponse;
+  started: number;
+  readAtStart: number;
+}
+
+/**
+ * The server's answers (createServer's `ServerResponse`), made to hold the connection rules
+ * without a closure, timer or own property made per request: an answer sent before its request's
+ * body has arrived whole (a 401, 413 or 429 refusing it) says `Connection: close`, so no client
+ * sends another request on the connection, and the connection then ends after it. Not at once: what
+ * is still coming is read and dropped for LINGER_MS at most, so that the client, still sending,
+ * reads the answer rather than a reset. When the answer closes, its connection is idle again.
+ */
+export class HeldResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
+  /** The connection's state and its server's rules, set by the function holdConnections returns. */
+  held: Held | null = null;
+  rules: { idle(state: Held): void } | null = null;
+
+  override writeHead(...args: unknown[]): this {
+    const socket = this.socket;
+    if (!this.req.complete && !this.headersSent && socket) {
+      this.setHeader('connection', 'close');
+      // Node ends a connection closed after its answer with destroySoon, which resets what is still arriving.
+      (socket as Socket & { destroySoon(): void }).destroySoon = () => {
+        socket.end();
+        this.req.resume();
+        setTimeout(() => socket.destroy(), LINGER_MS).unref();
+      };
+    }
+    return (super.writeHead as (...a: unknown[]) => this)(...args);
+  }
+
+  override emit(event: string | symbol, ...args: unknown[]): boolean {
+    if (event === 'close' && this.held) {
+      this.rules!.idle(this.held);
+      this.held = null;
+    }
+    return super.emit(event, ...args);
+  }
 }
 
 /**
  * Holds a server's connections to its limits, so that slow or idle clients cannot take every
  * connection from the others: headers within `headersTimeoutMs` (Node's own timer, checked every
  * second; idle kept-alive connections are not subject to it), bodies at `bodyMinBytesPerSecond` at
- * least, connections capped in all (the longest idle one is closed to make room for a new one, and
- * the new one is refused when every one is busy) and per client address. An answer sent before its
- * request's body was read (401, 413, 429) ends the connection. Returns what the request handler calls
+ * least (one sweep a second over the connections whose body is arriving), connections capped in all
+ * (the longest idle one is closed to make room for a new one, and the new one is refused when every
+ * one is busy) and per client address. The server must answer with HeldResponse (an answer sent
+ * before its request's body was read ends the connection). Returns what the request handler calls
  * first with each request.
  */
 export function holdConnections(
@@ -61,6 +107,41 @@ export function holdConnections(
   server.headersTimeout = limits.headersTimeoutMs;
   const held = new Map<Socket, Held>();
   const perAddress = new Map<string, number>();
+  let reading = 0;
+  let sweeper: NodeJS.Timeout | null = null;
+
+  const stopReading = (state: Held) => {
+    if (!state.reading) return;
+    state.reading = null;
+    reading -= 1;
+    if (reading === 0 && sweeper) {
+      clearInterval(sweeper);
+      sweeper = null;
+    }
+  };
+  const sweep = () => {
+    const at = now();
+    for (const [socket, state] of held) {
+      const r = state.reading;
+      if (!r) continue;
+      if (r.req.complete) {
+        stopReading(state);
+        continue;
+      }
+      const elapsed = at - r.started;
+      if (elapsed < BODY_GRACE_MS) continue;
+      if ((socket.bytesRead - r.readAtStart) / (elapsed / 1000) >= limits.bodyMinBytesPerSecond) continue;
+      stopReading(state);
+      tooSlow(r.res, socket, limits.bodyMinBytesPerSecond);
+    }
+  };
+  const rules = {
+    idle: (state: Held) => {
+      stopReading(state);
+      state.busy = false;
+      state.since = now();
+    },
+  };
 
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? 'unknown';
@@ -69,9 +150,11 @@ export function holdConnections(
       return refuse(socket, `This server holds at most ${limits.maxConnectionsPerAddress} connections from one address; close some, or reuse one`);
     if (held.size >= limits.maxConnections && !closeLongestIdle(held))
       return refuse(socket, 'This server holds as many connections as it can; try again in a moment');
-    held.set(socket, { address, busy: false, since: now() });
+    held.set(socket, { address, busy: false, since: now(), reading: null });
     perAddress.set(address, fromThere + 1);
     socket.once('close', () => {
+      const state = held.get(socket);
+      if (state) stopReading(state);
       held.delete(socket);
       const left = (perAddress.get(address) ?? 1) - 1;
       if (left > 0) perAddress.set(address, left);
@@ -87,50 +170,22 @@ export function holdConnections(
       socket.destroy();
       return false;
     }
+    if (!(res instanceof HeldResponse))
+      throw new Error('holdConnections: the server must answer with HeldResponse (createServer({ ServerResponse: HeldResponse }))');
     state.busy = true;
-    const started = now();
-    const readAtStart = socket.bytesRead;
+    res.held = state;
+    res.rules = rules;
     const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-    const watch = hasBody
-      ? setInterval(() => {
-          if (req.complete) return clearInterval(watch);
-          const elapsed = now() - started;
-          if (elapsed < BODY_GRACE_MS) return;
-          if ((socket.bytesRead - readAtStart) / (elapsed / 1000) >= limits.bodyMinBytesPerSecond) return;
-          clearInterval(watch);
-          tooSlow(res, socket, limits.bodyMinBytesPerSecond);
-        }, 1000)
-      : undefined;
-    watch?.unref();
-    res.once('close', () => {
-      if (watch) clearInterval(watch);
-      Object.assign(state, { busy: false, since: now() });
-    });
-    closeIfUnread(req, res, socket);
+    if (hasBody && !req.complete) {
+      state.reading = { req, res, started: now(), readAtStart: socket.bytesRead };
+      reading += 1;
+      if (!sweeper) {
+        sweeper = setInterval(sweep, 1000);
+        sweeper.unref();
+      }
+    }
     return true;
   };
-}
-
-/**
- * An answer sent before its request's body has arrived whole (a 401, 413 or 429 refusing it) says
- * `Connection: close`, so no client sends another request on the connection, and the connection then
- * ends after it. Not at once: what is still coming is read and dropped for LINGER_MS at most, so that
- * the client, still sending, reads the answer rather than a reset.
- */
-function closeIfUnread(req: IncomingMessage, res: ServerResponse, socket: Socket): void {
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
-    if (!req.complete && !this.headersSent) {
-      this.setHeader('connection', 'close');
-      // Node ends a connection closed after its answer with destroySoon, which resets what is still arriving.
-      (socket as Socket & { destroySoon(): void }).destroySoon = () => {
-        socket.end();
-        req.resume();
-        setTimeout(() => socket.destroy(), LINGER_MS).unref();
-      };
-    }
-    return writeHead.apply(this, args);
-  } as ServerResponse['writeHead'];
 }
 
 /** Closes the connection idle the longest (none busy with a request); whether there was one. */

@@ -23,7 +23,7 @@ import { allowedHostnames } from './hosts';
 import { decisionsLane } from './decisions-lane';
 import { BodyMemory } from './body-memory';
 import { observability, type Observability } from './observability';
-import { defaultConnectionLimits, holdConnections, type ConnectionLimits } from './connections';
+import { defaultConnectionLimits, HeldResponse, holdConnections, type ConnectionLimits } from './connections';
 
 export interface StartServerOptions {
   port: number;
@@ -110,7 +110,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const lane = decisionsLane(core, { allowedHostnames: hosts, bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES, bodyMemory });
   // The Host check below answers a missing Host in the envelope; Node's own check would send a bare 400.
   // Timeouts are checked every second (Node's default, 30 s, would let a slow client stay that much longer).
-  const server = createServer({ requireHostHeader: false, connectionsCheckingInterval: 1000 }, (req, res) => {
+  const server = createServer({ requireHostHeader: false, connectionsCheckingInterval: 1000, ServerResponse: HeldResponse }, (req, res) => {
     if (!held(req, res)) return;
     // Checked before anything else reads the request, so a missing or foreign Host gets the envelope.
     try {
