@@ -132,8 +132,16 @@ export interface UpstreamCall {
   body: string;
 }
 
+/** Children still running: ended with the bench, however it ends (a failed round would otherwise leave its gateway running). */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 export function startChild(command: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; output: string }> {
   const child = spawn(process.execPath, command, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let output = '';
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
