@@ -85,10 +85,10 @@ describe('reading large bodies within the body memory', () => {
   afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
   async function start(memory: BodyMemory) {
-    const read: { length: number; res: ServerResponse }[] = [];
+    const read: { length: number; first: string; res: ServerResponse }[] = [];
     server = createServer((req, res) => {
       readIncomingText(req, 1_000_000, { memory, until: res }).then(
-        (text) => read.push({ length: text.length, res }),
+        (text) => read.push({ length: text.length, first: text.charAt(0), res }),
         (error: Error) => res.writeHead(503).end(error.message),
       );
     });
@@ -138,6 +138,27 @@ describe('reading large bodies within the body memory', () => {
     read[1]!.res.end();
     read[0]!.res.end();
     await Promise.all([a, small]);
+    await until(() => memory.heldBytes === 0);
+  });
+
+  it('gives the room back at once to a caller that went away while it waited', async () => {
+    const memory = new BodyMemory(300_000);
+    const { url, read } = await start(memory);
+    const a = fetch(url, { method: 'POST', body: 'a'.repeat(200_000) });
+    await until(() => read.length === 1);
+    const gone = new AbortController();
+    const b = fetch(url, { method: 'POST', body: 'b'.repeat(200_000), signal: gone.signal }).catch(() => 'aborted');
+    await new Promise((r) => setTimeout(r, 100));
+    gone.abort();
+    expect(await b).toBe('aborted');
+    read[0]!.res.end('done');
+    expect((await a).status).toBe(200);
+    // B is let in when A is done and gives the room back once its answer is closed (its caller gone).
+    await until(() => memory.heldBytes === 0);
+    const c = fetch(url, { method: 'POST', body: 'c'.repeat(200_000) });
+    await until(() => read.some((r) => r.first === 'c'));
+    for (const r of read.slice(1)) r.res.end();
+    expect((await c).status).toBe(200);
     await until(() => memory.heldBytes === 0);
   });
 

@@ -95,10 +95,10 @@ function sessionRoutes(api: Hono<InspectorEnv>, core: Core): void {
   });
 }
 
-/** Every inspector operation as `POST /api/inspector/<name>`, answering the same Result as IPC; and signing in and out. */
 /** An operation's input: its body as JSON, none when empty (the body's text is not kept while the operation runs). */
 const operationInput = (text: string): unknown => (text.trim() === '' ? {} : parseJsonText(text, 'the operation input'));
 
+/** Every inspector operation as `POST /api/inspector/<name>`, answering the same Result as IPC; and signing in and out. */
 export function inspectorApi(core: Core, options: { uiToken: string; bodyLimitBytes: number; bodyMemory: BodyMemory }): Hono<InspectorEnv> {
   const api = new Hono<InspectorEnv>();
   const gate = sessionGate(core, options.uiToken);
