@@ -64,12 +64,12 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-/** A whole number of at least `min` from a flag or its variable, or undefined when neither is given. */
-function wholeSetting(flag: string, variable: string, value: string | undefined, min: number): number | undefined {
+/** A whole number of at least `min` from a flag or its variable, or undefined when neither is given; `what` says what it must be. */
+function wholeSetting(flag: string, variable: string, value: string | undefined, min: number, what = `a whole number of at least ${min}`): number | undefined {
   const raw = value ?? process.env[variable];
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) fail(`--${flag} (or ${variable}) must be a whole number of at least ${min}, not "${raw}"`);
+  if (!Number.isInteger(n) || n < min) fail(`--${flag} (or ${variable}) must be ${what}, not "${raw}"`);
   return n;
 }
 
@@ -180,11 +180,13 @@ function serveSettings(values: CommandValues) {
   if (bodyLimitBytes !== undefined && (!Number.isInteger(bodyLimitBytes) || bodyLimitBytes < 1024)) {
     fail(`--body-limit must be a whole number of bytes, at least 1024, not "${bodyLimit}"`);
   }
-  const bodyMemory = values['body-memory'] ?? process.env['VERDICT_BODY_MEMORY'];
-  const bodyMemoryBytes = bodyMemory === undefined ? undefined : Number(bodyMemory);
-  if (bodyMemoryBytes !== undefined && (!Number.isInteger(bodyMemoryBytes) || bodyMemoryBytes < 1024 * 1024)) {
-    fail(`--body-memory (or VERDICT_BODY_MEMORY) must be a whole number of bytes, at least 1048576 (1 MiB), not "${bodyMemory}"`);
-  }
+  const bodyMemoryBytes = wholeSetting(
+    'body-memory',
+    'VERDICT_BODY_MEMORY',
+    values['body-memory'],
+    1024 * 1024,
+    'a whole number of bytes, at least 1048576 (1 MiB)',
+  );
   const host = values.host ?? process.env['VERDICT_HOST'] ?? '127.0.0.1';
   // Names a reverse proxy or DNS gives this server; comma-separated in VERDICT_ALLOWED_HOSTS.
   const allowedHosts =
