@@ -357,6 +357,6 @@ export async function estimateBench(): Promise<{ rows: BenchRow[]; detail: strin
   }
   return {
     rows,
-    detail: `Expected cost against actual: each dataset estimated, then run on the simulated providers (seed 25, answering at once), concurrency 4. ${lines.join('; ')}.`,
+    detail: `Expected cost against actual: each dataset estimated, then run on the simulated providers (seed 25, answering at a quarter of their profiles' latency and token rate), concurrency 4. ${lines.join('; ')}.`,
   };
 }

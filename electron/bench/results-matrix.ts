@@ -129,6 +129,22 @@ export function cpuPerFrame(events: TraceEvent[]): number[] {
   return out.sort((a, b) => a - b);
 }
 
+/**
+ * The page's JavaScript heap in MB, read from Chromium (DevTools protocol, Runtime.getHeapUsage):
+ * what the heap holds now, garbage not yet collected included; after `collect`, once Chromium has
+ * collected it, what the page keeps alive.
+ */
+async function jsHeapMb(page: Page, collect = false): Promise<{ used: number; total: number }> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    if (collect) await cdp.send('HeapProfiler.collectGarbage');
+    const { usedSize, totalSize } = await cdp.send('Runtime.getHeapUsage');
+    return { used: usedSize / 1e6, total: totalSize / 1e6 };
+  } finally {
+    await cdp.detach();
+  }
+}
+
 const at = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? Number.NaN;
 
 export async function resultsMatrixBench(root: string): Promise<BenchRow[]> {
@@ -152,6 +168,8 @@ export async function resultsMatrixBench(root: string): Promise<BenchRow[]> {
     await page.keyboard.press('Alt+3');
     // The grid's first row is its header: the second is the first item.
     await page.getByRole('grid', { name: 'Results' }).getByRole('row').nth(1).waitFor({ timeout: 60_000 });
+    await page.waitForTimeout(1000);
+    const heaps = [await jsHeapMb(page)];
     const renderMs = await renderAfterFilter(page);
     const serverBefore = cpuMicros(server.pid);
     const frames = await scroll(page);
@@ -160,6 +178,9 @@ export async function resultsMatrixBench(root: string): Promise<BenchRow[]> {
     await browser.startTracing(page, { path: tracePath, categories: ['toplevel', 'devtools.timeline'] });
     await scroll(page);
     await browser.stopTracing();
+    heaps.push(await jsHeapMb(page));
+    const live = await jsHeapMb(page, true);
+    const heap = Math.max(...heaps.map((h) => h.used));
     const cpu = cpuPerFrame((JSON.parse(readFileSync(tracePath, 'utf8')) as { traceEvents: TraceEvent[] }).traceEvents);
     const dropped = frames.filter((f) => f > 1.5 * REFRESH_MS).length;
     return [
@@ -178,6 +199,11 @@ export async function resultsMatrixBench(root: string): Promise<BenchRow[]> {
         "the page's main-thread CPU per frame while scrolling (traced): p50 / p95 / longest",
         `${fmt(at(cpu, 0.5), 1)} / ${fmt(at(cpu, 0.95), 1)} / ${fmt(cpu.at(-1) ?? Number.NaN, 1)} ms`,
         atMost(16.7, ' ms (one refresh)', cpu.at(-1) ?? Number.POSITIVE_INFINITY),
+      ),
+      row(
+        `the browser's JavaScript heap with the ${ITEMS.toLocaleString('en-US')}-item run's page open: the larger of once open and after the filter change and the scrolls (garbage not yet collected included); what stays after a collection`,
+        `${fmt(heap, 1)} MB (heap ${fmt(Math.max(...heaps.map((h) => h.total)), 1)} MB); ${fmt(live.used, 1)} MB`,
+        atMost(300, ' MB', heap),
       ),
     ];
   } finally {
