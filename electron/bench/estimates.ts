@@ -234,24 +234,34 @@ async function fleetCore(prefix: string, seed: number, failures: boolean): Promi
   return { core, dataDir };
 }
 
-/** Every case estimated and run on one fleet; the median error per kind, and the per-case figures. */
+/**
+ * Fleets the cases run on, each a fresh one with its own seed. With failures on, when a fault falls
+ * moves a run's cost by more than the estimate's error does (a fault sends the rest of a short run to
+ * a dearer endpoint): the ten runs' total then moved ± 17% by chance alone, by their own ranges, and
+ * the 80 long texts on the dear model carried three fifths of it. A 10% target on such a total says
+ * whether one fault came early, not whether the estimate is right; over three fleets' runs chance
+ * moves the total about √3 times less. With failures off one fleet: its total moves ± 4 to 5%.
+ */
+const SEEDS = { on: [25, 26, 27], off: [25] };
+
+/** Every case estimated and run on each fleet; the per-case figures by kind, each case named with its fleet's seed when there are several. */
 async function measureAll(failures: boolean): Promise<{ kind: string; results: (Measured & { name: string })[] }[]> {
-  const { core, dataDir } = await fleetCore('verdict-bench-estimates-', 25, failures);
-  try {
-    const out = [];
-    for (const [kind, cases] of [
-      ['Evaluations', textCases()],
-      ['Boxes', boxCases()],
-    ] as const) {
-      const results = [];
-      for (const c of cases) results.push({ name: c.name, ...(await measure(core, c)) });
-      out.push({ kind, results });
+  const seeds = failures ? SEEDS.on : SEEDS.off;
+  const out = [
+    { kind: 'Evaluations', cases: textCases(), results: [] as (Measured & { name: string })[] },
+    { kind: 'Boxes', cases: boxCases(), results: [] as (Measured & { name: string })[] },
+  ];
+  for (const seed of seeds) {
+    const { core, dataDir } = await fleetCore('verdict-bench-estimates-', seed, failures);
+    try {
+      for (const kind of out)
+        for (const c of kind.cases) kind.results.push({ name: seeds.length > 1 ? `${c.name} (fleet seed ${seed})` : c.name, ...(await measure(core, c)) });
+    } finally {
+      await core.close();
+      rmSync(dataDir, { recursive: true, force: true });
     }
-    return out;
-  } finally {
-    await core.close();
-    rmSync(dataDir, { recursive: true, force: true });
   }
+  return out.map(({ kind, results }) => ({ kind, results }));
 }
 
 interface ZdrCheck {
@@ -308,6 +318,7 @@ export async function estimateBench(): Promise<{ rows: BenchRow[]; detail: strin
   for (const failures of [true, false]) {
     const fleet = failures ? 'with its scripted failures and 429s on' : 'with its scripted failures off';
     const kinds = await measureAll(failures);
+    const fleets = (failures ? SEEDS.on : SEEDS.off).length;
     const zdr = failures ? await zdrChecks() : [];
     for (const { kind, results } of kinds) {
       const expected = results.reduce((s, r) => s + r.expected, 0);
@@ -324,7 +335,7 @@ export async function estimateBench(): Promise<{ rows: BenchRow[]; detail: strin
       )!;
       rows.push(
         row(
-          `${kind} runs, fleet ${fleet}: total expected cost against total actual, over ${results.length} datasets`,
+          `${kind} runs, fleet ${fleet}: total expected cost against total actual, over ${results.length} runs (${results.length / fleets} datasets${fleets > 1 ? ` on each of ${fleets} fleets` : ''})`,
           `${pct(total)} ($${expected.toPrecision(3)} expected, $${actual.toPrecision(3)} spent)`,
           atMost(10, '%', 100 * total),
         ),
@@ -357,6 +368,6 @@ export async function estimateBench(): Promise<{ rows: BenchRow[]; detail: strin
   }
   return {
     rows,
-    detail: `Expected cost against actual: each dataset estimated, then run on the simulated providers (seed 25, answering at a quarter of their profiles' latency and token rate), concurrency 4. ${lines.join('; ')}.`,
+    detail: `Expected cost against actual: each dataset estimated, then run on the simulated providers (seeds ${SEEDS.on.join(', ')} with failures on, ${SEEDS.off.join(', ')} with them off; answering at a quarter of their profiles' latency and token rate), concurrency 4. ${lines.join('; ')}.`,
   };
 }
