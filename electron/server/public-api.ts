@@ -55,7 +55,7 @@ export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv
   for (const shape of SHAPES)
     api.post(shape.path, async (c) => {
       // Parsed where it is read: the body's text is not kept while the request is answered.
-      const json = parseJsonText(await readBodyText(c, options.bodyLimitBytes, options.bodyMemory), shape.what);
+      const json = await readJson(c, shape.what);
       const { body, settle } = await answerShape(core, shape, {
         json,
         header: (name) => c.req.header(name),
