@@ -29,6 +29,12 @@ function problemsOf(page: Page): string[] {
     if (m.type() === 'error') problems.push(m.text());
   });
   page.on('pageerror', (e) => problems.push(e.message));
+  // The console names a failed request's status alone: which operation, asked with what, is said here.
+  page.on('requestfinished', (r) => {
+    void r.response().then((res) => {
+      if (res && res.status() >= 400) problems.push(`${res.status()} from ${new URL(r.url()).pathname} asked with ${r.postData() ?? 'no body'}`);
+    });
+  });
   return problems;
 }
 
@@ -192,6 +198,14 @@ test('deleting a run or a dataset asks first, naming what goes; dismissed it kee
     });
     await expect.poll(async () => (await api<{ status: string }>(page, server, 'evals.get', { id: run.id })).status, { timeout: 20_000 }).toBe('done');
   }
+  // The run's report is still being read when it is deleted: that read is called off, not sent on
+  // to be answered 404. Reports are held back until the deletion has been drawn.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/inspector/evals.report', async (route) => {
+    await held;
+    await route.continue().catch(() => undefined);
+  });
   await page.reload();
   await expect(page.getByRole('heading', { level: 2, name: 'Second try · done' })).toBeVisible();
   await expect(runsList(page).getByRole('listitem')).toHaveCount(2);
@@ -207,6 +221,8 @@ test('deleting a run or a dataset asks first, naming what goes; dismissed it kee
   await answer(page, 'accept', page.getByRole('button', { name: 'Delete run' }));
   await expect(runsList(page).getByRole('listitem')).toHaveCount(1);
   await expect(page.getByRole('heading', { level: 2, name: 'First try · done' })).toBeVisible();
+  release();
+  await page.unroute('**/api/inspector/evals.report');
   await expect(evals.metrics).toBeVisible();
   // Whatever the deletion made the page ask for has been answered.
   await calls.quiet();

@@ -39,7 +39,9 @@ async function fetchJson(path: string, init: RequestInit): Promise<unknown> {
   let response: Response;
   try {
     response = await fetch(path, init);
-  } catch {
+  } catch (error) {
+    // Called off by whoever asked (a query no longer wanted): not a server out of reach.
+    if (init.signal?.aborted) throw error;
     throw new OperationError({ code: 503, message: 'Cannot reach the Verdict server. Is it still running?' });
   }
   try {
@@ -49,9 +51,10 @@ async function fetchJson(path: string, init: RequestInit): Promise<unknown> {
   }
 }
 
-async function overHttp(name: OperationName, input: unknown): Promise<unknown> {
+async function overHttp(name: OperationName, input: unknown, signal: AbortSignal | undefined): Promise<unknown> {
   return fetchJson(httpOperationPath(name), {
     method: 'POST',
+    ...(signal ? { signal } : {}),
     credentials: 'same-origin',
     headers: { 'content-type': 'application/json', [CLIENT_HEADER]: 'renderer' },
     body: JSON.stringify(input ?? {}),
@@ -62,10 +65,11 @@ export const transportKind = (): 'ipc' | 'http' => (typeof window !== 'undefined
 
 /**
  * Calls one inspector operation over IPC when the desktop bridge exists, over HTTP otherwise.
- * The only place in the renderer that knows which.
+ * The only place in the renderer that knows which. A query passes its `signal`: called off (the query
+ * cancelled, or no longer shown), the request is dropped over HTTP and its answer ignored over IPC.
  */
-export async function call<N extends OperationName>(name: N, input: OperationInput<N>): Promise<OperationOutput<N>> {
-  const raw = window.verdict ? await window.verdict[name](input) : await overHttp(name, input);
+export async function call<N extends OperationName>(name: N, input: OperationInput<N>, options: { signal?: AbortSignal } = {}): Promise<OperationOutput<N>> {
+  const raw = window.verdict ? await window.verdict[name](input) : await overHttp(name, input, options.signal);
   return resultOf(name, raw);
 }
 

@@ -214,7 +214,6 @@ export class EvalRunBook {
     return this.get(id);
   }
 
-  /** Takes up runs that were running when their sender stopped, and keeps doing so (RunSender). */
   /**
    * A run made elsewhere (the eval command's baseline from a results file), stored as it is with its
    * results in their order; nothing is sent.
@@ -227,6 +226,7 @@ export class EvalRunBook {
     }
   }
 
+  /** Takes up runs that were running when their sender stopped, and keeps doing so (RunSender). */
   resumeInterrupted(): Promise<number> {
     return this.deps.sender.resumeInterrupted();
   }

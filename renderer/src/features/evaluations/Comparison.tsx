@@ -179,7 +179,7 @@ export function Comparison({ run }: { run: EvalRun }) {
   const baseline = run.baseline_id;
   const comparison = useQuery({
     queryKey: [...evalKeys.run(run.id), 'compare', baseline, run.done],
-    queryFn: () => call('evals.compare', { id: run.id, baseline_id: baseline! }),
+    queryFn: ({ signal }) => call('evals.compare', { id: run.id, baseline_id: baseline! }, { signal }),
     enabled: baseline !== null,
     placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[4] === baseline ? previous : undefined),
   });

@@ -211,11 +211,12 @@ export function DatasetsPanel({
   const held = useRef(false);
   const remove = useMutation({
     mutationFn: (d: { dataset: DatasetSummary; runs: string[] }) => call('datasets.delete', { id: d.dataset.id }),
-    onSuccess: (_, { dataset, runs }) => {
+    onSuccess: async (_, { dataset, runs }) => {
       onSelect(null);
       // Its runs went with it: gone from the lists at once, and nothing asks the core for them (or its items) again.
-      forgetRuns(queryClient, runs);
+      await forgetRuns(queryClient, runs);
       queryClient.setQueryData<DatasetSummary[]>(evalKeys.datasets, (list) => list?.filter((d) => d.id !== dataset.id));
+      await queryClient.cancelQueries({ queryKey: [...evalKeys.datasets, dataset.id] });
       queryClient.removeQueries({ queryKey: [...evalKeys.datasets, dataset.id] });
       void queryClient.invalidateQueries({ queryKey: evalKeys.datasets, exact: true });
       void queryClient.invalidateQueries({ queryKey: evalKeys.runs, exact: true });

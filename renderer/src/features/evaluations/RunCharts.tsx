@@ -10,7 +10,7 @@ export function RunCharts({ report, runId, done }: { report: EvalReport; runId: 
   const hasDistributions = questions.some(([, q]) => q.type === 'score' || q.type === 'box');
   const distributions = useQuery({
     queryKey: [...evalKeys.run(runId), 'distributions', done],
-    queryFn: () => call('evals.distributions', { id: runId }),
+    queryFn: ({ signal }) => call('evals.distributions', { id: runId }, { signal }),
     enabled: hasDistributions,
     placeholderData: (previous) => previous,
   });

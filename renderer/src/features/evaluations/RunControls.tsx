@@ -52,8 +52,8 @@ export function Controls({ run }: { run: EvalRun }) {
   });
   const remove = useMutation({
     mutationFn: () => call('evals.delete', { id: run.id }),
-    onSuccess: () => {
-      forgetRuns(queryClient, [run.id]);
+    onSuccess: async () => {
+      await forgetRuns(queryClient, [run.id]);
       void queryClient.invalidateQueries({ queryKey: evalKeys.runs, exact: true });
     },
   });

@@ -33,18 +33,22 @@ export const datasetsQuery = () => queryOptions({ queryKey: evalKeys.datasets, q
 const moving = (run: EvalRun) => run.status === 'running' || run.in_flight > 0;
 
 export const evalRunsQuery = () =>
-  queryOptions({ queryKey: evalKeys.runs, queryFn: () => call('evals.list', {}), refetchInterval: (q) => (q.state.data?.some(moving) ? 1_000 : false) });
+  queryOptions({
+    queryKey: evalKeys.runs,
+    queryFn: ({ signal }) => call('evals.list', {}, { signal }),
+    refetchInterval: (q) => (q.state.data?.some(moving) ? 1_000 : false),
+  });
 
 export const datasetItemsQuery = (id: string, offset: number, search: string) =>
   queryOptions({
     queryKey: evalKeys.items(id, offset, search),
-    queryFn: () => call('datasets.items', { dataset_id: id, offset, limit: 100, ...(search ? { search } : {}) }),
+    queryFn: ({ signal }) => call('datasets.items', { dataset_id: id, offset, limit: 100, ...(search ? { search } : {}) }, { signal }),
   });
 
 export const evalRunQuery = (id: string) =>
   queryOptions({
     queryKey: evalKeys.run(id),
-    queryFn: () => call('evals.get', { id }),
+    queryFn: ({ signal }) => call('evals.get', { id }, { signal }),
     // Poll while it runs, for progress, and while a paused run's last requests are still answered.
     refetchInterval: (q) => (q.state.data && moving(q.state.data) ? 500 : false),
   });
@@ -52,8 +56,11 @@ export const evalRunQuery = (id: string) =>
 /**
  * After runs were deleted (one, or a dataset's): they leave the list and their queries are
  * forgotten at once, before the screen draws again, so nothing asks the core for a run it no longer has.
+ * What was still being read of the runs is called off first: a list read before the deletion would
+ * bring a deleted run back on screen, and a run's page read then would be answered 404.
  */
-export function forgetRuns(client: QueryClient, ids: readonly string[]): void {
+export async function forgetRuns(client: QueryClient, ids: readonly string[]): Promise<void> {
+  await client.cancelQueries({ queryKey: evalKeys.runs });
   client.setQueryData<EvalRun[]>(evalKeys.runs, (list) => list?.filter((r) => !ids.includes(r.id)));
   for (const id of ids) {
     client.removeQueries({ queryKey: evalKeys.run(id) });
@@ -71,7 +78,11 @@ export const sameRunPlaceholder =
 
 /** Keyed by the number of results, so it is fetched again as results arrive (at most every poll). */
 export const reportQuery = (id: string, done: number) =>
-  queryOptions({ queryKey: evalKeys.report(id, done), queryFn: () => call('evals.report', { id }), placeholderData: sameRunPlaceholder(id) });
+  queryOptions({
+    queryKey: evalKeys.report(id, done),
+    queryFn: ({ signal }) => call('evals.report', { id }, { signal }),
+    placeholderData: sameRunPlaceholder(id),
+  });
 
 export const RESULTS_PAGE = 200;
 export type ResultFilter = 'all' | 'wrong' | 'disagree' | 'low';
@@ -82,22 +93,26 @@ export const LOW_CONFIDENCE = 0.7;
 export const resultsPageQuery = (id: string, filter: ResultFilter, page: number, done: number, question: string | null = null) =>
   queryOptions({
     queryKey: evalKeys.results(id, filter, page, done, question),
-    queryFn: () =>
-      call('evals.results', {
-        id,
-        filter,
-        offset: page * RESULTS_PAGE,
-        limit: RESULTS_PAGE,
-        ...(filter === 'low' ? { below: LOW_CONFIDENCE } : {}),
-        ...(question ? { question } : {}),
-      }),
+    queryFn: ({ signal }) =>
+      call(
+        'evals.results',
+        {
+          id,
+          filter,
+          offset: page * RESULTS_PAGE,
+          limit: RESULTS_PAGE,
+          ...(filter === 'low' ? { below: LOW_CONFIDENCE } : {}),
+          ...(question ? { question } : {}),
+        },
+        { signal },
+      ),
     // Keep showing the rows while new results arrive, not when the filter changes: other rows would be clicked.
     placeholderData: (previous, previousQuery) =>
       previousQuery?.queryKey[4] === filter && previousQuery.queryKey[5] === page && previousQuery.queryKey[7] === question ? previous : undefined,
   });
 
 export const evalItemQuery = (id: string, position: number) =>
-  queryOptions({ queryKey: evalKeys.item(id, position), queryFn: () => call('evals.item', { id, position }) });
+  queryOptions({ queryKey: evalKeys.item(id, position), queryFn: ({ signal }) => call('evals.item', { id, position }, { signal }) });
 
 /** What a run of the New run form sends: the set's saved request, the dataset and the variants. */
 export type RunInput = Pick<OperationInput<'evals.start'>, 'request' | 'dataset_id' | 'variants'>;
@@ -165,7 +180,7 @@ export const cascadeCurveQuery = ({ run, first, second, scope, done }: { run: st
   const asked = [...evalKeys.run(run), 'cascade', first, second, scope];
   return queryOptions({
     queryKey: [...asked, done],
-    queryFn: () => call('evals.cascadeCurve', { id: run, first_variant: first, second_variant: second, ...scope }),
+    queryFn: ({ signal }) => call('evals.cascadeCurve', { id: run, first_variant: first, second_variant: second, ...scope }, { signal }),
     enabled: first !== second,
     // Keep showing the curve while more answers arrive, not when the models or the condition change:
     // the old curve's points (and the condition a pick would save) belong to another question.
