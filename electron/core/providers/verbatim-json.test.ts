@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { joinedText, stringifyBody, verbatim } from './verbatim-json';
+import { bodyBytes, joinedText, stringifyBody, verbatim } from './verbatim-json';
 
 describe('stringifyBody', () => {
   it('writes the same JSON as JSON.stringify, with verbatim strings in their places', () => {
@@ -11,6 +11,19 @@ describe('stringifyBody', () => {
         const plain = { text, items: items.map(([value, url]) => ({ value, image_url: { url } })) };
         const wrapped = { text, items: items.map(([value, url]) => ({ value, image_url: { url: verbatim(url) } })) };
         expect(stringifyBody(wrapped)).toBe(JSON.stringify(plain));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('sends the UTF-8 bytes of that JSON, whatever the texts around the verbatim strings are', () => {
+    const base64 = fc.uint8Array({ minLength: 1, maxLength: 40 }).map((b) => `data:image/png;base64,${Buffer.from(b).toString('base64')}`);
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.array(base64, { maxLength: 3 }), fc.jsonValue({ maxDepth: 2 }), (text, urls, value) => {
+        const plain = JSON.stringify({ text, urls, value });
+        const sent = bodyBytes({ text, urls: urls.map((url) => verbatim(url)), value });
+        expect(Buffer.isBuffer(sent)).toBe(urls.length > 0);
+        expect(Buffer.from(sent).equals(Buffer.from(plain, 'utf8'))).toBe(true);
       }),
       { numRuns: 500 },
     );

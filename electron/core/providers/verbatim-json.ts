@@ -9,27 +9,31 @@ import { randomBytes } from 'node:crypto';
  * splices that JSON in after, which costs a few string joins.
  */
 
-/** A string whose JSON form (its contents between the quotes, escaped) is known. */
+/**
+ * A string whose JSON form (its contents between the quotes, escaped) is known, kept as the parts it
+ * is made of: a data: URL's head and its megabytes of base64 are written one after the other, never
+ * joined into a copy of both.
+ */
 export class Verbatim {
-  /** `json`: the escaped contents; `plain`: the string itself, when it differs (made on demand). */
+  /** `parts`: the escaped contents, in order; `plain`: the string itself, made on demand. */
   constructor(
-    readonly json: string,
-    private readonly plain: string | (() => string) = json,
+    readonly parts: readonly string[],
+    private readonly plain: () => string = () => parts.join(''),
   ) {}
 
   /** What plain JSON.stringify writes (tests and logs still see the value). */
   toJSON(): string {
-    if (pending !== null) return placeholder(pending.push(this.json) - 1);
-    return typeof this.plain === 'string' ? this.plain : this.plain();
+    if (pending !== null) return placeholder(pending.push(this.parts) - 1);
+    return this.plain();
   }
 }
 
 /**
- * base64 (A-Z a-z 0-9 + / =) with a media-type prefix, as a data: URL or bare. The caller vouches
- * for the characters: the state was validated as base64 (decisions/state.ts) and media types come
- * from a fixed list.
+ * base64 (A-Z a-z 0-9 + / =) with a media-type prefix, as a data: URL or bare, in the parts it is
+ * made of. The caller vouches for the characters: the state was validated as base64
+ * (decisions/state.ts) and media types come from a fixed list.
  */
-export const verbatim = (text: string): Verbatim => new Verbatim(text);
+export const verbatim = (...parts: string[]): Verbatim => new Verbatim(parts);
 
 /** Texts shorter than this are escaped by JSON.stringify as usual: remembering them costs more than it saves. */
 const LONG = 1024;
@@ -61,7 +65,7 @@ function escapeOnce(text: string): string {
  */
 export function joinedText(texts: readonly string[]): string | Verbatim {
   if (!texts.some((t) => t.length >= LONG)) return texts.join('');
-  return new Verbatim(texts.map(escapeOnce).join(''), () => texts.join(''));
+  return new Verbatim(texts.map(escapeOnce), () => texts.join(''));
 }
 
 // A per-process marker that no caller can know, so no text a caller sends can be taken for a placeholder.
@@ -70,11 +74,11 @@ const placeholder = (index: number) => `${MARK}${index}`;
 /** How the marker comes out of JSON.stringify: the NUL escaped as \u0000, inside quotes. */
 const WRITTEN_MARK = JSON.stringify(MARK).slice(1, -1);
 
-let pending: string[] | null = null;
+let pending: (readonly string[])[] | null = null;
 
-/** JSON.stringify(body), with each Verbatim's text spliced in without being read for escapes. */
-export function stringifyBody(body: unknown): string {
-  const texts: string[] = [];
+/** JSON.stringify(body) in pieces: the JSON around each Verbatim, and each Verbatim's text, in order. */
+function pieces(body: unknown): string[] {
+  const texts: (readonly string[])[] = [];
   pending = texts;
   let json: string;
   try {
@@ -82,15 +86,38 @@ export function stringifyBody(body: unknown): string {
   } finally {
     pending = null;
   }
-  if (texts.length === 0) return json;
-  let out = '';
+  if (texts.length === 0) return [json];
+  const out: string[] = [];
   let from = 0;
   for (let index = 0; index < texts.length; index += 1) {
     const written = `${WRITTEN_MARK}${index}"`;
     const at = json.indexOf(written, from);
-    out += json.slice(from, at) + texts[index]!;
+    out.push(json.slice(from, at), ...texts[index]!);
     // The closing quote stays: the placeholder replaced only the string's contents.
     from = at + written.length - 1;
   }
-  return out + json.slice(from);
+  out.push(json.slice(from));
+  return out;
+}
+
+/** JSON.stringify(body), with each Verbatim's text spliced in without being read for escapes. */
+export function stringifyBody(body: unknown): string {
+  return pieces(body).join('');
+}
+
+/**
+ * The same JSON as UTF-8 bytes to send, written piece by piece: a body carrying an image is never
+ * joined into one string first. Joined, its megabytes of text were copied once more into a string
+ * only to be encoded and dropped (the HTTP client sends bytes), which is garbage the size of the
+ * body on every call. A body with no Verbatim in it stays the string JSON.stringify made.
+ */
+export function bodyBytes(body: unknown): string | Buffer {
+  const parts = pieces(body);
+  if (parts.length === 1) return parts[0]!;
+  let length = 0;
+  for (const part of parts) length += Buffer.byteLength(part, 'utf8');
+  const bytes = Buffer.allocUnsafe(length);
+  let at = 0;
+  for (const part of parts) at += bytes.write(part, at, 'utf8');
+  return bytes;
 }

@@ -10,7 +10,7 @@ export function openaiHeaders(apiKey: string | undefined): Record<string, string
 const part = (p: ContentPart) =>
   p.type === 'text'
     ? { type: 'text', text: joinedText([p.text]) }
-    : { type: 'image_url', image_url: { url: verbatim(`data:${p.mediaType};base64,${p.base64}`) } };
+    : { type: 'image_url', image_url: { url: verbatim('data:', p.mediaType, ';base64,', p.base64) } };
 
 /**
  * A chat completions request built for the endpoint it goes to: only parameters it accepts
