@@ -23,6 +23,7 @@ export { onFirstUse } from './on-first-use';
 // Errors and input checks at the hosts' trust boundaries.
 export { GatewayError, isGatewayError } from './errors';
 export { jsonTextTooDeepAt, MAX_JSON_DEPTH } from './json-depth';
+export { isBase64 } from './decisions/state';
 export { parseOrBadRequest, parseStrictOrBadRequest, refuseReservedKeys } from './validation';
 
 // Storage, as the server's options and the `store` command see it.

@@ -3,6 +3,8 @@ import type { Context } from 'hono';
 import { Cancellation, type CancelSignal, GatewayError } from '../core';
 import { LARGE_BODY_BYTES, largeBodies } from './turns';
 import type { BodyMemory } from './body-memory';
+import { parseJsonText } from './http-errors';
+import { parseJsonBytes } from './json-bytes';
 
 const tooLarge = (limit: number) =>
   new GatewayError('payload_too_large', `The request body is larger than this server's limit of ${limit} bytes`, { metadata: { limit_bytes: limit } });
@@ -13,6 +15,18 @@ const tooLarge = (limit: number) =>
  * large body within the server's body memory until its answer is done.
  */
 export async function readBodyText(c: Context, limit: number, memory?: BodyMemory): Promise<string> {
+  const body = await readBody(c, limit, memory);
+  return typeof body === 'string' ? body : body.toString('utf8');
+}
+
+/** Reads a request body as `readBodyText` does and parses it as JSON (`parseJsonText`'s errors); a large one from its bytes. */
+export async function readBodyJson(c: Context, limit: number, memory: BodyMemory | undefined, what: string): Promise<unknown> {
+  const body = await readBody(c, limit, memory);
+  return typeof body === 'string' ? parseJsonText(body, what) : parseJsonBytes(body, what);
+}
+
+/** The body as text when it is small, as bytes when it is large. */
+async function readBody(c: Context, limit: number, memory: BodyMemory | undefined): Promise<string | Buffer> {
   const env = c.env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;
   const incoming = env?.incoming;
   if (!incoming) {
@@ -24,7 +38,7 @@ export async function readBodyText(c: Context, limit: number, memory?: BodyMemor
     if (bytes >= LARGE_BODY_BYTES) await largeBodies.take();
     return text;
   }
-  return readIncomingText(incoming, limit, memory && env.outgoing ? { memory, until: env.outgoing } : undefined);
+  return readIncoming(incoming, limit, memory && env.outgoing ? { memory, until: env.outgoing } : undefined);
 }
 
 /** Where a large body's bytes are reserved, and the answer whose end gives them back. */
@@ -47,12 +61,24 @@ async function reserve(hold: BodyHold, bytes: number): Promise<void> {
  * body limit or the whole budget, whichever is less.
  */
 export async function readIncomingText(incoming: IncomingMessage, limit: number, hold?: BodyHold): Promise<string> {
+  const body = await readIncoming(incoming, limit, hold);
+  return typeof body === 'string' ? body : body.toString('utf8');
+}
+
+/** Reads a Node request's body as `readIncomingText` does and parses it as JSON (`parseJsonText`'s errors); a large one from its bytes. */
+export async function readIncomingJson(incoming: IncomingMessage, limit: number, hold: BodyHold | undefined, what: string): Promise<unknown> {
+  const body = await readIncoming(incoming, limit, hold);
+  return typeof body === 'string' ? parseJsonText(body, what) : parseJsonBytes(body, what);
+}
+
+/** The body of a Node request: a small one as text, a large one (LARGE_BODY_BYTES and more) as its bytes. */
+async function readIncoming(incoming: IncomingMessage, limit: number, hold?: BodyHold): Promise<string | Buffer> {
   const declared = Number(incoming.headers['content-length'] ?? Number.NaN);
   if (declared > limit) throw tooLarge(limit);
   const reserved = hold !== undefined && declared >= LARGE_BODY_BYTES;
   if (reserved) await reserve(hold, declared);
   // Plain events: an async iterator costs a promise per chunk on the hottest path.
-  return new Promise((resolve, reject) => {
+  return new Promise<string | Buffer>((resolve, reject) => {
     // A large declared body is copied into one buffer as it comes: each chunk is garbage at once,
     // where holding them all and joining them at the end held the body twice.
     let whole = declared >= LARGE_BODY_BYTES ? Buffer.allocUnsafe(declared) : null;
@@ -83,19 +109,15 @@ export async function readIncomingText(incoming: IncomingMessage, limit: number,
       }
     };
     incoming.on('data', onData);
-    // The bytes are let go once they are text: the request (and these listeners) live until it is answered.
-    const text = () => {
-      const decoded = whole
-        ? whole.toString('utf8', 0, size)
-        : chunks.length === 1
-          ? chunks[0]!.toString('utf8')
-          : Buffer.concat(chunks, size).toString('utf8');
+    // The bytes are let go once handed on: the request (and these listeners) live until it is answered.
+    const bytes = () => {
+      const all = whole ? whole.subarray(0, size) : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
       whole = null;
       chunks = [];
-      return decoded;
+      return all;
     };
     // A large body is decoded, parsed and checked in a turn of its own (see turns.ts).
-    incoming.once('end', () => (size < LARGE_BODY_BYTES ? resolve(text()) : void largeBodies.take().then(() => resolve(text()))));
+    incoming.once('end', () => (size < LARGE_BODY_BYTES ? resolve(bytes().toString('utf8')) : void largeBodies.take().then(() => resolve(bytes()))));
     // A caller that hangs up mid-body is no fault of ours: it gets no answer and no error log line.
     incoming.once('error', () => reject(new GatewayError('bad_request', 'The client closed the connection before the whole body arrived')));
   });

@@ -3,9 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Core, answerShape, alphaShape } from '../core';
 import { asGatewayError, checkHost } from './app';
 import { authenticate } from './auth';
-import { readIncomingText, responseClosed } from './body';
+import { readIncomingJson, responseClosed } from './body';
 import type { BodyMemory } from './body-memory';
-import { parseJsonText, writeError } from './http-errors';
+import { writeError } from './http-errors';
 
 export const DECISIONS_PATH = '/api/alpha/decisions';
 
@@ -28,7 +28,7 @@ export function decisionsLane(core: Core, options: { allowedHostnames: readonly 
       if (options.allowedHostnames) checkHost(options.allowedHostnames, req.headers.host ?? '');
       const key = await authenticate(core, req.headers.authorization, { requestId, atDecision: true });
       // Parsed where it is read: the body's text is not kept while the request is answered.
-      const parsed = parseJsonText(await readIncomingText(req, options.bodyLimitBytes, { memory: options.bodyMemory, until: res }), alphaShape.what);
+      const parsed = await readIncomingJson(req, options.bodyLimitBytes, { memory: options.bodyMemory, until: res }, alphaShape.what);
       const { body: answer, settle } = await answerShape(core, alphaShape, {
         json: parsed,
         // Node joins a repeated header into one string, as the router does.

@@ -4,8 +4,8 @@ import { AuditListInputSchema } from '../../shared/schemas/audit';
 import { CaptureRuleInputSchema } from '../../shared/schemas/capture';
 import { type Core, parseOrBadRequest, parseStrictOrBadRequest, GatewayError, isGatewayError, SHAPES, answerShape } from '../core';
 import { bearerAuth, managementActor, requireManagement, type PublicEnv } from './auth';
-import { parseJsonText, rejectOtherMethods } from './http-errors';
-import { callerGone, readBodyText } from './body';
+import { rejectOtherMethods } from './http-errors';
+import { callerGone, readBodyJson } from './body';
 import type { BodyMemory } from './body-memory';
 import { openApiDocument } from './openapi';
 import { modelsList, outputModalitiesFilter } from './models-list';
@@ -38,8 +38,7 @@ export interface PublicApiOptions {
 /** The spec's public operations (section 4) plus key management for management keys. */
 export function publicApi(core: Core, options: PublicApiOptions): Hono<PublicEnv> {
   const api = new Hono<PublicEnv>();
-  const readJson = async (c: Parameters<typeof readBodyText>[0], what: string) =>
-    parseJsonText(await readBodyText(c, options.bodyLimitBytes, options.bodyMemory), what);
+  const readJson = (c: Parameters<typeof readBodyJson>[0], what: string) => readBodyJson(c, options.bodyLimitBytes, options.bodyMemory, what);
 
   api.use('*', rejectOtherMethods(api));
   // Errors in the shape each route's clients read (the key's refusal included): OpenAI's error object, the AI SDK gateway's.
@@ -114,7 +113,7 @@ function listingRoutes(api: Hono<PublicEnv>, core: Core): void {
 }
 
 /** Keys, capture rules and the audit log, for management keys; each change names the bearer key as its actor. */
-function managementRoutes(api: Hono<PublicEnv>, core: Core, readJson: (c: Parameters<typeof readBodyText>[0], what: string) => Promise<unknown>): void {
+function managementRoutes(api: Hono<PublicEnv>, core: Core, readJson: (c: Parameters<typeof readBodyJson>[0], what: string) => Promise<unknown>): void {
   api.get('/v1/keys', async (c) => {
     requireManagement(c.get('apiKey'));
     return c.json({ data: await core.apiKeys.list() });
