@@ -5,6 +5,7 @@ import { LARGE_BODY_BYTES, largeBodies } from './turns';
 import type { BodyMemory } from './body-memory';
 import { parseJsonText } from './http-errors';
 import { parseJsonBytes } from './json-bytes';
+import { bodyBuffers } from './body-buffers';
 
 const tooLarge = (limit: number) =>
   new GatewayError('payload_too_large', `The request body is larger than this server's limit of ${limit} bytes`, { metadata: { limit_bytes: limit } });
@@ -15,18 +16,16 @@ const tooLarge = (limit: number) =>
  * large body within the server's body memory until its answer is done.
  */
 export async function readBodyText(c: Context, limit: number, memory?: BodyMemory): Promise<string> {
-  const body = await readBody(c, limit, memory);
-  return typeof body === 'string' ? body : body.toString('utf8');
+  return asText(await readBody(c, limit, memory));
 }
 
 /** Reads a request body as `readBodyText` does and parses it as JSON (`parseJsonText`'s errors); a large one from its bytes. */
 export async function readBodyJson(c: Context, limit: number, memory: BodyMemory | undefined, what: string): Promise<unknown> {
-  const body = await readBody(c, limit, memory);
-  return typeof body === 'string' ? parseJsonText(body, what) : parseJsonBytes(body, what);
+  return asJson(await readBody(c, limit, memory), what);
 }
 
 /** The body as text when it is small, as bytes when it is large. */
-async function readBody(c: Context, limit: number, memory: BodyMemory | undefined): Promise<string | Buffer> {
+async function readBody(c: Context, limit: number, memory: BodyMemory | undefined): Promise<string | LargeBody> {
   const env = c.env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;
   const incoming = env?.incoming;
   if (!incoming) {
@@ -61,27 +60,52 @@ async function reserve(hold: BodyHold, bytes: number): Promise<void> {
  * body limit or the whole budget, whichever is less.
  */
 export async function readIncomingText(incoming: IncomingMessage, limit: number, hold?: BodyHold): Promise<string> {
-  const body = await readIncoming(incoming, limit, hold);
-  return typeof body === 'string' ? body : body.toString('utf8');
+  return asText(await readIncoming(incoming, limit, hold));
 }
 
 /** Reads a Node request's body as `readIncomingText` does and parses it as JSON (`parseJsonText`'s errors); a large one from its bytes. */
 export async function readIncomingJson(incoming: IncomingMessage, limit: number, hold: BodyHold | undefined, what: string): Promise<unknown> {
-  const body = await readIncoming(incoming, limit, hold);
-  return typeof body === 'string' ? parseJsonText(body, what) : parseJsonBytes(body, what);
+  return asJson(await readIncoming(incoming, limit, hold), what);
 }
 
+/** A large body's bytes, and what to call once nothing reads them any more (their buffer is used again). */
+interface LargeBody {
+  bytes: Buffer;
+  done(): void;
+}
+
+function asText(body: string | LargeBody): string {
+  if (typeof body === 'string') return body;
+  const text = body.bytes.toString('utf8');
+  body.done();
+  return text;
+}
+
+function asJson(body: string | LargeBody, what: string): unknown {
+  if (typeof body === 'string') return parseJsonText(body, what);
+  try {
+    // What it makes of the bytes are copies: their buffer can be used for the next body at once.
+    return parseJsonBytes(body.bytes, what);
+  } finally {
+    body.done();
+  }
+}
+
+const notKept = () => undefined;
+
 /** The body of a Node request: a small one as text, a large one (LARGE_BODY_BYTES and more) as its bytes. */
-async function readIncoming(incoming: IncomingMessage, limit: number, hold?: BodyHold): Promise<string | Buffer> {
+async function readIncoming(incoming: IncomingMessage, limit: number, hold?: BodyHold): Promise<string | LargeBody> {
   const declared = Number(incoming.headers['content-length'] ?? Number.NaN);
   if (declared > limit) throw tooLarge(limit);
   const reserved = hold !== undefined && declared >= LARGE_BODY_BYTES;
   if (reserved) await reserve(hold, declared);
   // Plain events: an async iterator costs a promise per chunk on the hottest path.
-  return new Promise<string | Buffer>((resolve, reject) => {
+  return new Promise<string | LargeBody>((resolve, reject) => {
     // A large declared body is copied into one buffer as it comes: each chunk is garbage at once,
-    // where holding them all and joining them at the end held the body twice.
-    let whole = declared >= LARGE_BODY_BYTES ? Buffer.allocUnsafe(declared) : null;
+    // where holding them all and joining them at the end held the body twice. The buffer is one
+    // used before when one fits, and is given back once the body is read (not when it is refused:
+    // then it is left to the collector).
+    let whole = declared >= LARGE_BODY_BYTES ? bodyBuffers.take(declared) : null;
     let chunks: Buffer[] = [];
     let size = 0;
     let growing = hold !== undefined && !reserved;
@@ -110,14 +134,20 @@ async function readIncoming(incoming: IncomingMessage, limit: number, hold?: Bod
     };
     incoming.on('data', onData);
     // The bytes are let go once handed on: the request (and these listeners) live until it is answered.
-    const bytes = () => {
-      const all = whole ? whole.subarray(0, size) : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+    const large = (): LargeBody => {
+      const buffer = whole;
+      const body = buffer ? { bytes: buffer.subarray(0, size), done: () => bodyBuffers.give(buffer) } : { bytes: Buffer.concat(chunks, size), done: notKept };
       whole = null;
       chunks = [];
-      return all;
+      return body;
+    };
+    const text = () => {
+      const decoded = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
+      chunks = [];
+      return decoded;
     };
     // A large body is decoded, parsed and checked in a turn of its own (see turns.ts).
-    incoming.once('end', () => (size < LARGE_BODY_BYTES ? resolve(bytes().toString('utf8')) : void largeBodies.take().then(() => resolve(bytes()))));
+    incoming.once('end', () => (size < LARGE_BODY_BYTES ? resolve(text()) : void largeBodies.take().then(() => resolve(large()))));
     // A caller that hangs up mid-body is no fault of ours: it gets no answer and no error log line.
     incoming.once('error', () => reject(new GatewayError('bad_request', 'The client closed the connection before the whole body arrived')));
   });
