@@ -17,16 +17,31 @@ describe('stringifyBody', () => {
   });
 
   it('sends the UTF-8 bytes of that JSON, whatever the texts around the verbatim strings are', () => {
-    const base64 = fc.uint8Array({ minLength: 1, maxLength: 40 }).map((b) => `data:image/png;base64,${Buffer.from(b).toString('base64')}`);
+    // Images of a few bytes, of about 20 KB and of about 100 KB: a body of 8 KB or more is written as
+    // bytes (up to 64 KB in a block shared with other bodies), a smaller one joined.
+    const medium = randomBytes(15_000).toString('base64');
+    const large = randomBytes(75_000).toString('base64');
+    const base64 = fc.oneof(
+      fc.uint8Array({ minLength: 1, maxLength: 40 }).map((b) => Buffer.from(b).toString('base64')),
+      fc.constant(medium),
+      fc.constant(large),
+    );
     fc.assert(
-      fc.property(fc.string({ unit: 'binary' }), fc.array(base64, { maxLength: 3 }), fc.jsonValue({ maxDepth: 2 }), (text, urls, value) => {
+      fc.property(fc.string({ unit: 'binary' }), fc.array(base64, { maxLength: 3 }), fc.jsonValue({ maxDepth: 2 }), (text, images, value) => {
+        const urls = images.map((b) => `data:image/png;base64,${b}`);
         const plain = JSON.stringify({ text, urls, value });
-        const sent = bodyBytes({ text, urls: urls.map((url) => verbatim(url)), value });
-        expect(Buffer.isBuffer(sent)).toBe(urls.length > 0);
+        const sent = bodyBytes({ text, urls: images.map((b) => verbatim('data:', 'image/png', ';base64,', b)), value });
+        expect(typeof sent === 'string').toBe(!images.includes(large) && !images.includes(medium));
         expect(Buffer.from(sent).equals(Buffer.from(plain, 'utf8'))).toBe(true);
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('bodies cut from one shared block keep their own bytes', () => {
+    const bodies = Array.from({ length: 40 }, (_, i) => ({ i, url: verbatim(randomBytes(9_000 + i * 37).toString('base64')) }));
+    const sent = bodies.map((b) => bodyBytes(b));
+    expect(sent.map((b) => JSON.parse(b.toString()) as unknown)).toEqual(bodies.map((b) => JSON.parse(JSON.stringify(b)) as unknown));
   });
 
   it('a caller text that imitates a placeholder stays the caller text', () => {
