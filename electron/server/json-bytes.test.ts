@@ -69,6 +69,12 @@ describe('parseJsonBytes', () => {
     same(`{"url":"${IMAGE}","\\u005f_proto__":{"x":1}}`);
   });
 
+  it('a body of thousands of short strings, or of escaped quotes, before an image is read whole all the same', () => {
+    same(JSON.stringify({ tags: Array.from({ length: 10_000 }, (_, i) => `t${i}`), url: IMAGE }));
+    same(JSON.stringify({ quoted: '"'.repeat(20_000), url: IMAGE, after: BARE }));
+    same(`{"tags":[${'"x",'.repeat(9_000)}"y"],"url":"${IMAGE}",}`);
+  });
+
   it('a string that looks like the marker of another body is the caller’s own string', () => {
     const text = JSON.stringify({ url: IMAGE, other: 'verdict-long-string-0000000000000000-0' });
     expect(parseJsonBytes(Buffer.from(text), 'the request')).toEqual(JSON.parse(text));

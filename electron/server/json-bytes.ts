@@ -8,6 +8,9 @@ export const LONG_STRING_BYTES = 64 * 1024;
 /** A data: URL's head ("data:image/png;base64,"), read from its first bytes. */
 const DATA_URL_HEAD = /^data:[\w.+-]+\/[\w.+-]+;base64,/;
 
+/** How many quotes are looked at for long strings before the rest of a body is left to be parsed as text. */
+const MAX_QUOTES_LOOKED_AT = 8192;
+
 // A per-process marker no caller can know, so no string a caller sends is taken for one of ours.
 const MARK = `verdict-long-string-${randomBytes(8).toString('hex')}-`;
 
@@ -51,10 +54,17 @@ export function parseJsonBytes(bytes: Buffer, what: string): unknown {
 function longBase64Strings(bytes: Buffer): { start: number; end: number; text: string }[] {
   const found: { start: number; end: number; text: string }[] = [];
   let open = bytes.indexOf(0x22 /* " */);
+  // Looking costs a step per quote: a body of millions of short strings (or of escaped quotes) is
+  // parsed as it is after the first few thousand (any long string further on is read as part of the text).
+  let steps = 0;
   while (open !== -1) {
     let close = bytes.indexOf(0x22, open + 1);
-    while (close !== -1 && escaped(bytes, close)) close = bytes.indexOf(0x22, close + 1);
-    if (close === -1) break;
+    while (close !== -1 && escaped(bytes, close) && steps < MAX_QUOTES_LOOKED_AT) {
+      close = bytes.indexOf(0x22, close + 1);
+      steps += 1;
+    }
+    steps += 1;
+    if (close === -1 || steps >= MAX_QUOTES_LOOKED_AT) break;
     const start = open + 1;
     if (close - start >= LONG_STRING_BYTES && !isKey(bytes, close + 1)) {
       const text = bytes.toString('latin1', start, close);
