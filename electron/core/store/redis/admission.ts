@@ -215,9 +215,9 @@ export class RedisAdmission implements SharedAdmission {
 
   /**
    * The admissions sent in this turn of the event loop go out in one write: the connection is corked
-   * until the turn's I/O has been handled. Each was one write of its own, a system call per request
-   * (a tenth of the server's time at 50 requests in flight). Each command keeps its own timeout,
-   * which pipelining would not give (see `open`).
+   * until the turn's I/O has been handled. Each was one write of its own, a system call per request:
+   * with the settles, writing strings to Redis was 8% of the server's time at 50 requests in flight.
+   * Each command keeps its own timeout, which pipelining would not give (see `open`).
    */
   private gatherWrites(): void {
     const stream = this.redis.stream as { cork?: () => void; uncork?: () => void } | undefined;
