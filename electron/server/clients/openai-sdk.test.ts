@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import OpenAI from 'openai';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scriptRefusal, startClientServer, type ClientServer } from '../../test-support/client-server';
 import { promptfooAccepts } from '../../test-support/promptfoo-checks';
@@ -79,6 +81,36 @@ describe('openai 7.55.0 against POST /api/v1/decisions', () => {
       prompt_cache_key: 'parcels',
     });
     expect(decision.answers[0]).toMatchObject({ type: 'predicate', name: 'late' });
+  });
+
+  it('a body of hundreds of kilobytes, an image sent as a data URL, is read and answered', async () => {
+    // Random pixels do not compress: about 210 KB of base64, read from the body's bytes (server/json-bytes.ts).
+    const png = new PNG({ width: 200, height: 200 });
+    randomBytes(png.data.length).copy(png.data);
+    const image = `data:image/png;base64,${PNG.sync.write(png).toString('base64')}`;
+    expect(image.length).toBeGreaterThan(150_000);
+    const decision = await client().decisions.create({
+      model: 'sandbox/decider',
+      input: [
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'Is this parcel damaged?' },
+            { type: 'input_image', image_url: image },
+          ],
+        },
+      ],
+      questions: [questions[0]!],
+    });
+    expect(decision.answers[0]).toMatchObject({ type: 'predicate', name: 'late' });
+    // The same body cut short is named as malformed JSON, in OpenAI's error object.
+    const broken = await fetch(`${env.url}/api/v1/decisions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${env.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'sandbox/decider', input: [{ role: 'user', content: [{ type: 'input_image', image_url: image }] }] }).slice(0, -2),
+    });
+    expect(broken.status).toBe(400);
+    expect(((await broken.json()) as { error: { message: string } }).error.message).toMatch(/^Malformed JSON in the request body at line 1, column \d+/);
   });
 
   it('a refused question is a refusal in place; the others are answered and the whole call is billed', async () => {
