@@ -55,7 +55,7 @@ export function legendRows(names: readonly string[], width: number): number {
 
 const LEGEND_ROW = 22;
 
-/** Text and axis colours from the app's theme (light or dark), which ECharts does not read itself; legends wrap instead of paging. */
+/** Text and axis colours from the app's theme (light or dark), which ECharts does not read itself; legends wrap instead of paging; no easing. */
 export function themed(option: EChartsCoreOption, width: number): EChartsCoreOption {
   const css = getComputedStyle(document.documentElement);
   const text = css.getPropertyValue('--text').trim() || '#1b1f24';
@@ -83,6 +83,10 @@ export function themed(option: EChartsCoreOption, width: number): EChartsCoreOpt
   return {
     color: PALETTE.map((c) => shades.get(c.toLowerCase()) ?? c),
     ...o,
+    // Drawn at once, at its values: ECharts' default eases every draw in over up to a second, and a
+    // live chart is drawn again at each poll. Eased, the charts of a run's page took as much of the
+    // page's CPU as the rest of the app's code; the numbers are what is read, not their arrival.
+    animation: false,
     ...(series ? { series: shaded(series, shades) } : {}),
     textStyle: { color: text },
     // Rich-text tooltips are drawn by the chart itself: the HTML tooltip sets inline style attributes,

@@ -9,7 +9,6 @@ function percentileOption(endpoints: Endpoint[], pick: (e: Endpoint) => Percenti
   return {
     measured,
     option: {
-      animation: false,
       tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => (typeof v === 'number' ? `${Number(v.toFixed(3))} ${unit}` : 'not measured') },
       legend: { top: 0, textStyle: { color: 'inherit' } },
       grid: { left: 160, right: 24, top: 32, bottom: 28 },
@@ -34,7 +33,6 @@ function priceLatencyOption(endpoints: Endpoint[]) {
   return {
     shown: points.map((p) => p.name),
     option: {
-      animation: false,
       tooltip: { trigger: 'item' },
       // Room on the right for the last point's name, above for the axis name.
       grid: { left: 56, right: 72, top: 30, bottom: 44 },

@@ -18,7 +18,6 @@ function lineOption(series: Series[], pick: Pick, unit: string, max: number | un
   return {
     measured: shown.length,
     option: {
-      animation: false,
       tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => (typeof v === 'number' ? `${Number(v.toFixed(3))} ${unit}` : 'no traffic') },
       legend: { top: 0 },
       grid: { left: 48, right: 24, top: 36, bottom: 28 },
