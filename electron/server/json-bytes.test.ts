@@ -24,7 +24,9 @@ const same = (text: string) =>
   expect(outcome(() => parseJsonBytes(Buffer.from(text, 'utf8'), 'the request'))).toEqual(outcome(() => parseJsonText(text, 'the request')));
 
 describe('parseJsonBytes', () => {
-  it('reads what JSON.parse reads, long strings of base64 in values, keys and arrays among other values', () => {
+  // Against the text parser, not JSON.parse: both refuse a key `__proto__`, which the generator
+  // makes now and then (JSON.parse would keep it).
+  it('reads what the text gives, long strings of base64 in values, keys and arrays among other values', () => {
     const longText = fc.constantFrom(IMAGE, BARE, ...NOT_BASE64);
     const leaf = fc.oneof(fc.jsonValue({ maxDepth: 1 }), longText);
     const value = fc.letrec((tie) => ({
@@ -37,8 +39,7 @@ describe('parseJsonBytes', () => {
     })).node;
     fc.assert(
       fc.property(value, fc.constantFrom(0, 2), (v, indent) => {
-        const text = JSON.stringify(v, null, indent);
-        expect(parseJsonBytes(Buffer.from(text, 'utf8'), 'the request')).toEqual(JSON.parse(text));
+        same(JSON.stringify(v, null, indent));
       }),
       { numRuns: 300 },
     );
