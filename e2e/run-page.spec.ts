@@ -24,11 +24,28 @@ test('the run page has a section index that stays in view and moves to each sect
 
   const index = page.getByRole('navigation', { name: 'Sections of this run' });
   await expect(index.getByRole('button')).toHaveText(['Summary', 'Metrics', 'Cascade', 'Items', 'Calibration']);
-  // Items: the results, far down the page, with focus on their heading; the index still in view above them.
+  // Items: the results, far down the page, with focus on their heading; the index still in view above
+  // them. The cascade's curve, above the results, is held back until after the move, as a slow
+  // answer would come: when it comes its section grows, and the results stay where the reader is.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/inspector/evals.cascadeCurve', async (route) => {
+    await held;
+    await route.continue().catch(() => undefined);
+  });
+  await page.reload();
+  await expect(index.getByRole('button', { name: 'Items' })).toBeVisible();
   await index.getByRole('button', { name: 'Items' }).click();
   const results = page.getByRole('heading', { level: 2, name: 'Results' });
   await expect(results).toBeFocused();
   await expect(results).toBeInViewport();
+  const growing = page.getByRole('region', { name: 'Cascade', exact: true });
+  const before = (await growing.boundingBox())!.height;
+  release();
+  await expect(page.getByRole('img', { name: /^Cascade accuracy against cost/ })).toBeVisible();
+  expect((await growing.boundingBox())!.height).toBeGreaterThan(before + 100);
+  await expect(results).toBeInViewport();
+  await page.unroute('**/api/inspector/evals.cascadeCurve');
   await expect(index).toBeInViewport();
   await index.getByRole('button', { name: 'Calibration' }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Calibration' })).toBeFocused();

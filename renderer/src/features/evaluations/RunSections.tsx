@@ -22,8 +22,7 @@ export function RunSections({ sections }: { sections: RunSection[] }) {
               className="link-button"
               onClick={() => {
                 const heading = document.getElementById(s.heading);
-                heading?.scrollIntoView({ block: 'start' });
-                heading?.focus({ preventScroll: true });
+                if (heading) moveTo(heading);
               }}
             >
               {s.label}
@@ -33,4 +32,32 @@ export function RunSections({ sections }: { sections: RunSection[] }) {
       </ul>
     </nav>
   );
+}
+
+/** What a reader does to move on: after any of these the page is theirs again. */
+const READER_MOVES = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
+
+/**
+ * Scrolls to the heading and focuses it, then keeps it where it came to while sections above it
+ * are still filling in (a cascade curve or a chart answered after the move grows its section and
+ * pushed the heading out of view; the browser's scroll anchoring held on to the growing section):
+ * for up to 3 s, until the reader scrolls, clicks or types.
+ */
+function moveTo(heading: HTMLElement): void {
+  heading.scrollIntoView({ block: 'start' });
+  heading.focus({ preventScroll: true });
+  if (typeof ResizeObserver === 'undefined') return;
+  const top = heading.getBoundingClientRect().top;
+  const observer = new ResizeObserver(() => {
+    if (Math.abs(heading.getBoundingClientRect().top - top) > 1) heading.scrollIntoView({ block: 'start' });
+  });
+  const done = () => {
+    observer.disconnect();
+    clearTimeout(timer);
+    for (const type of READER_MOVES) window.removeEventListener(type, done, true);
+  };
+  const timer = setTimeout(done, 3000);
+  for (const type of READER_MOVES) window.addEventListener(type, done, { capture: true, passive: true });
+  // The run page's sections side by side in one box: it grows with any of them (the body keeps the window's height).
+  observer.observe(heading.closest('section')?.parentElement ?? document.body);
 }
