@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { LogprobProvider, logprobCatalog } from '../electron/test-support/logprob-provider';
-import { inspectorCalls } from './fixtures/network';
+import { holdInspectorCalls, inspectorCalls } from './fixtures/network';
 import { startBuiltServer, test, expect, type ServerInfo } from './fixtures/server';
 import { AppPage } from './pages/app-page';
 import { EvaluationsPage } from './pages/evaluations-page';
@@ -200,12 +200,7 @@ test('deleting a run or a dataset asks first, naming what goes; dismissed it kee
   }
   // The run's report is still being read when it is deleted: that read is called off, not sent on
   // to be answered 404. Reports are held back until the deletion has been drawn.
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/api/inspector/evals.report', async (route) => {
-    await held;
-    await route.continue().catch(() => undefined);
-  });
+  const reports = await holdInspectorCalls(page, 'evals.report');
   await page.reload();
   await expect(page.getByRole('heading', { level: 2, name: 'Second try · done' })).toBeVisible();
   await expect(runsList(page).getByRole('listitem')).toHaveCount(2);
@@ -221,8 +216,8 @@ test('deleting a run or a dataset asks first, naming what goes; dismissed it kee
   await answer(page, 'accept', page.getByRole('button', { name: 'Delete run' }));
   await expect(runsList(page).getByRole('listitem')).toHaveCount(1);
   await expect(page.getByRole('heading', { level: 2, name: 'First try · done' })).toBeVisible();
-  release();
-  await page.unroute('**/api/inspector/evals.report');
+  reports.release();
+  await reports.stop();
   await expect(evals.metrics).toBeVisible();
   // Whatever the deletion made the page ask for has been answered.
   await calls.quiet();

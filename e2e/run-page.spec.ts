@@ -1,5 +1,6 @@
 import { expectAccessibleInBothThemes } from './fixtures/axe';
 import { inspector, sampleRun } from './fixtures/inspector';
+import { holdInspectorCalls } from './fixtures/network';
 import { test, expect } from './fixtures/server';
 import { AppPage } from './pages/app-page';
 import { EvaluationsPage } from './pages/evaluations-page';
@@ -27,12 +28,7 @@ test('the run page has a section index that stays in view and moves to each sect
   // Items: the results, far down the page, with focus on their heading; the index still in view above
   // them. The cascade's curve, above the results, is held back until after the move, as a slow
   // answer would come: when it comes its section grows, and the results stay where the reader is.
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/api/inspector/evals.cascadeCurve', async (route) => {
-    await held;
-    await route.continue().catch(() => undefined);
-  });
+  const curve = await holdInspectorCalls(page, 'evals.cascadeCurve');
   await page.reload();
   await expect(index.getByRole('button', { name: 'Items' })).toBeVisible();
   await index.getByRole('button', { name: 'Items' }).click();
@@ -41,11 +37,11 @@ test('the run page has a section index that stays in view and moves to each sect
   await expect(results).toBeInViewport();
   const growing = page.getByRole('region', { name: 'Cascade', exact: true });
   const before = (await growing.boundingBox())!.height;
-  release();
+  curve.release();
   await expect(page.getByRole('img', { name: /^Cascade accuracy against cost/ })).toBeVisible();
   expect((await growing.boundingBox())!.height).toBeGreaterThan(before + 100);
   await expect(results).toBeInViewport();
-  await page.unroute('**/api/inspector/evals.cascadeCurve');
+  await curve.stop();
   await expect(index).toBeInViewport();
   await index.getByRole('button', { name: 'Calibration' }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Calibration' })).toBeFocused();
