@@ -1,4 +1,29 @@
 /**
+ * Settles a request: its hold is given back and its real cost added to the spend (once: a second
+ * settle of the same request finds no hold and charges nothing). Arguments: the key's state, holds
+ * and leases; the request id; its cost in nano-dollars; '1' to charge without a hold; the state's
+ * life in ms (given to a state this made). 1 when it settled, 0 when there was no hold (no credit
+ * limit, or settled already: then the cost is added only when the fourth argument is '1').
+ */
+const SETTLE_FUNCTION = `
+local function settle(state, holds, leases, rid, charge, unheld, life)
+  local amount = redis.call('HGET', holds, rid)
+  if amount then
+    redis.call('HINCRBY', state, 'held', -tonumber(amount))
+    redis.call('HDEL', holds, rid)
+    redis.call('ZREM', leases, rid)
+  end
+  if (amount or unheld == '1') and tonumber(charge) ~= 0 and redis.call('HEXISTS', state, 'spent') == 1 then
+    redis.call('HINCRBY', state, 'spent', charge)
+  end
+  -- Every key lives for a while only: a state this made (its earlier one expired) gets the key's life.
+  if redis.call('PTTL', state) == -1 then redis.call('PEXPIRE', state, life) end
+  if amount then return 1 end
+  return 0
+end
+`;
+
+/**
  * The team server's admission, one Redis round trip per request on a key with limits: every key of
  * one API key shares a hash tag (`{k:<id>}`), so the script stays valid on Redis Cluster, and time is
  * Redis's own (`TIME`), never an instance's clock. Named by version, so instances of two releases
@@ -11,7 +36,10 @@
  *
  * ARGV: 1 the generation the instance knows, 2 the rate limit per window (0: none), 3 the window in
  * ms, 4 the credit limit (negative: none), 5 the request's worst case, 6 the request
- * id, 7 the lease in ms, 8 how long the key's state lives without a request, ms.
+ * id, 7 the lease in ms, 8 how long the key's state lives without a request, ms; then, three by
+ * three, settles of the same key the instance owes (request id, cost, unheld as SETTLE_SCRIPT takes
+ * them): applied first, so a request's settle rides the next admission of its key instead of a
+ * command of its own.
  *
  * Returns {1, Redis's time in ms} admitted; {0, retry-after s} rate-limited; {-1, spent, held} no
  * credit for the worst case; {-2, generation} revoked or changed (the instance reloads its keys and
@@ -19,7 +47,8 @@
  * stale (a lapsed hold's request may be charged in the ledger only): the instance reads it from the
  * ledger, seeds it and asks again.
  */
-export const ADMIT_SCRIPT = `
+export const ADMIT_SCRIPT = `${SETTLE_FUNCTION}
+for i = 9, #ARGV, 3 do settle(KEYS[2], KEYS[4], KEYS[3], ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[8]) end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local gen, limit, window = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -66,27 +95,9 @@ redis.call('PEXPIRE', KEYS[2], life)
 return {1, now}
 `;
 
-/**
- * Settles a request: its hold is given back and its real cost added to the spend (once: a second
- * settle of the same request finds no hold and charges nothing). KEYS as the admission's 2, 4, 3;
- * ARGV: 1 the request id, 2 its cost in nano-dollars, 3 '1' to charge without a hold, 4 the state's
- * life in ms (given to a state this made). Returns 1 when it settled, 0 when there was no hold (no
- * credit limit, or settled already: then the cost is added only when ARGV 3 is '1').
- */
-export const SETTLE_SCRIPT = `
-local amount = redis.call('HGET', KEYS[2], ARGV[1])
-if amount then
-  redis.call('HINCRBY', KEYS[1], 'held', -tonumber(amount))
-  redis.call('HDEL', KEYS[2], ARGV[1])
-  redis.call('ZREM', KEYS[3], ARGV[1])
-end
-if (amount or ARGV[3] == '1') and tonumber(ARGV[2]) ~= 0 and redis.call('HEXISTS', KEYS[1], 'spent') == 1 then
-  redis.call('HINCRBY', KEYS[1], 'spent', ARGV[2])
-end
--- Every key lives for a while only: a state this made (its earlier one expired) gets the key's life.
-if redis.call('PTTL', KEYS[1]) == -1 then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
-if amount then return 1 end
-return 0
+/** One settle on its own (`settle` above). KEYS: the admission's 2, 4, 3; ARGV: request id, cost, unheld, life. */
+export const SETTLE_SCRIPT = `${SETTLE_FUNCTION}
+return settle(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2], ARGV[3], ARGV[4])
 `;
 
 /**

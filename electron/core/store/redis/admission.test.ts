@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../test-support/free-port';
 import { redisMissing, startRedis, type TestRedis } from '../../../test-support/redis';
@@ -26,6 +27,16 @@ describe.skipIf(missing !== null)(`shared admission on a real Redis${missing ? `
     // A generous timeout here: these tests share two cores with the others (the frozen-Redis test sets its own).
     instances = await Promise.all([0, 1, 2].map(() => RedisAdmission.open(redis.url, { windowMs: 1000, leaseMs: 300, commandTimeoutMs: 5_000 })));
   }, 20_000);
+  /** Scripts Redis has run so far (admissions, settles, seeds), from its command statistics. */
+  const scriptCalls = async () => {
+    const client = new Redis(redis.url);
+    try {
+      const stats = await client.info('commandstats');
+      return [...stats.matchAll(/^cmdstat_(?:evalsha|eval):calls=(\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+    } finally {
+      client.disconnect();
+    }
+  };
   afterAll(async () => {
     await Promise.all(instances?.map((i) => i.close()) ?? []);
     await redis?.close();
@@ -145,6 +156,40 @@ describe.skipIf(missing !== null)(`shared admission on a real Redis${missing ? `
     const admittedAt = results.findIndex((r) => r.admitted);
     await instances[0]!.settle(keyId, `c-${admittedAt}`, 0.04);
     expect((await instances[2]!.state(keyId)).spent).toBeCloseTo(0.3 + 7 * 0.04, 9);
+  });
+
+  it("settles ride the next admission of their key: one command, applied before that admission's credit check", async () => {
+    const keyId = 'ride';
+    const [a, b] = [instances[0]!, instances[1]!];
+    await a.seedSpend(keyId, 0);
+    // $0.30 of credit: three holds of $0.10 fill it.
+    for (const id of ['r1', 'r2', 'r3']) expect(await a.admit(ask({ keyId, creditLimit: 0.3, worst: 0.1, requestId: id }))).toMatchObject({ admitted: true });
+    expect(await b.admit(ask({ keyId, creditLimit: 0.3, worst: 0.1 }))).toMatchObject({ admitted: false, reason: 'credit' });
+    const before = await scriptCalls();
+    // Two settles and an admission in one turn: the settles give $0.20 back and charge $0.02 before the
+    // admission is checked, so it finds room; Redis runs one script, not three.
+    const settled = [a.settle(keyId, 'r1', 0.01), a.settle(keyId, 'r2', 0.01)];
+    const admitted = await a.admit(ask({ keyId, creditLimit: 0.3, worst: 0.1, requestId: 'r4' }));
+    expect(await Promise.all(settled)).toEqual([true, true]);
+    expect(admitted).toMatchObject({ admitted: true });
+    expect((await scriptCalls()) - before).toBe(1);
+    expect(await b.state(keyId)).toMatchObject({ held: 0.2 });
+    expect((await b.state(keyId)).spent).toBeCloseTo(0.02, 9);
+  });
+
+  it('a settle with no admission to ride goes on its own within milliseconds; one owed at close is sent before the connection goes', async () => {
+    const keyId = 'alone';
+    const closing = await RedisAdmission.open(redis.url, { windowMs: 1000, leaseMs: 60_000, commandTimeoutMs: 5_000 });
+    await closing.seedSpend(keyId, 0);
+    for (const id of ['s1', 's2']) expect(await closing.admit(ask({ keyId, creditLimit: 1, worst: 0.5, requestId: id }))).toMatchObject({ admitted: true });
+    expect(await closing.settle(keyId, 's1', 0.1)).toBe(true);
+    expect(await instances[2]!.state(keyId)).toMatchObject({ held: 0.5 });
+    // Not awaited, as the server settles: closed at once, the settle still arrives.
+    void closing.settle(keyId, 's2', 0.2);
+    await closing.close();
+    const state = await instances[2]!.state(keyId);
+    expect(state.held).toBe(0);
+    expect(state.spent).toBeCloseTo(0.3, 9);
   });
 
   it("a killed instance's holds are released when their lease ends, never charged; the spend is then read again from the ledger", async () => {

@@ -30,11 +30,25 @@ export interface AdmissionOptions {
   startTimeoutMs?: number;
 }
 
+/**
+ * How long a settle waits for an admission of its key to go with (ms). Paired rounds on PostgreSQL
+ * + Redis, docs/BENCHMARKS.md: sent at the end of the turn instead, a third of the settles found one.
+ */
+const SETTLE_WAIT_MS = 5;
+
+/** A settle not yet sent: the request, its cost in nano-dollars, whether it held nothing, and who waits to hear it arrived. */
+interface Owed {
+  requestId: string;
+  charge: number;
+  unheld: boolean;
+  arrived: (arrived: boolean) => void;
+}
+
 /** Thrown when Redis does not answer (down, frozen, unreachable) within the command timeout. */
 export const AdmissionUnavailable = SharedAdmissionUnavailable;
 
 type Scripted = RedisClient & {
-  verdictAdmitV1(rate: string, state: string, leases: string, holds: string, ...argv: (string | number)[]): Promise<number[]>;
+  verdictAdmitV2(rate: string, state: string, leases: string, holds: string, ...argv: (string | number)[]): Promise<number[]>;
   verdictSettleV1(state: string, holds: string, leases: string, ...argv: (string | number)[]): Promise<number>;
   verdictSeedV1(state: string, ...argv: (string | number)[]): Promise<string>;
   verdictBumpV1(state: string, ...argv: (string | number)[]): Promise<number>;
@@ -96,7 +110,7 @@ export class RedisAdmission implements SharedAdmission {
         lazyConnect: true,
       }) as Scripted;
       c.on('error', () => {});
-      c.defineCommand('verdictAdmitV1', { numberOfKeys: 4, lua: ADMIT_SCRIPT });
+      c.defineCommand('verdictAdmitV2', { numberOfKeys: 4, lua: ADMIT_SCRIPT });
       c.defineCommand('verdictSettleV1', { numberOfKeys: 3, lua: SETTLE_SCRIPT });
       c.defineCommand('verdictSeedV1', { numberOfKeys: 1, lua: SEED_SCRIPT });
       c.defineCommand('verdictBumpV1', { numberOfKeys: 1, lua: BUMP_SCRIPT });
@@ -143,12 +157,17 @@ export class RedisAdmission implements SharedAdmission {
     return new RedisAdmission(redis, settler, options, where, settings);
   }
 
-  /** Checks the key's generation, its rate limit and its credit for the request's worst case, and holds it: one round trip. */
+  /**
+   * Checks the key's generation, its rate limit and its credit for the request's worst case, and
+   * holds it: one round trip. The settles this instance owes on the key go with it, applied first.
+   */
   async admit(ask: AdmissionAsk): Promise<Admission> {
     const k = keysOf(ask.keyId, this.prefix);
+    const owed = this.owed.get(ask.keyId);
+    if (owed) this.owed.delete(ask.keyId);
     this.gatherWrites();
-    const reply = await this.call(() =>
-      this.redis.verdictAdmitV1(
+    const sent = this.call(() =>
+      this.redis.verdictAdmitV2(
         k.rate,
         k.state,
         k.leases,
@@ -161,8 +180,16 @@ export class RedisAdmission implements SharedAdmission {
         ask.requestId,
         this.leaseMs,
         this.stateMs,
+        ...(owed ?? []).flatMap((o) => [o.requestId, o.charge, o.unheld ? '1' : '0']),
       ),
     );
+    // A settle that rode an admission Redis did not answer may not have arrived: as with one sent alone.
+    if (owed)
+      void sent.then(
+        () => owed.forEach((o) => o.arrived(true)),
+        () => owed.forEach((o) => o.arrived(false)),
+      );
+    const reply = await sent;
     const [code, a, b] = reply.map(Number) as [number, number, number];
     if (code === 1) return { admitted: true, at: a };
     if (code === 0) return { admitted: false, reason: 'rate', retryAfterSeconds: a };
@@ -172,15 +199,41 @@ export class RedisAdmission implements SharedAdmission {
   }
 
   /**
-   * Gives the request's hold back and charges its real cost: sent, not awaited. A request held
-   * nothing for (its price unknown) is charged when `unheld` says so. Returns the command, for tests.
+   * Gives the request's hold back and charges its real cost: not awaited. A request held nothing for
+   * (its price unknown) is charged when `unheld` says so. It goes with the next admission of its key
+   * made within SETTLE_WAIT_MS, else on its own then: a command less a request is less work for
+   * this process and for Redis, and a hold given back a few milliseconds later errs only towards
+   * refusing a request at the very edge of a key's credit, never towards letting one past it.
+   * Resolves whether it arrived.
    */
   settle(keyId: string, requestId: string, costUsd: number, unheld = false): Promise<boolean> {
-    const k = keysOf(keyId, this.prefix);
-    return this.settler
-      .verdictSettleV1(k.state, k.holds, k.leases, requestId, chargeOf(costUsd), unheld ? '1' : '0', this.stateMs)
-      .then(() => true)
-      .catch(() => false);
+    return new Promise((arrived) => {
+      const one: Owed = { requestId, charge: chargeOf(costUsd), unheld, arrived };
+      const list = this.owed.get(keyId);
+      if (list) list.push(one);
+      else this.owed.set(keyId, [one]);
+      if (this.owedSoon) return;
+      this.owedSoon = true;
+      setTimeout(() => void this.sendOwed(), SETTLE_WAIT_MS);
+    });
+  }
+
+  /** The settles no admission took, each on its own (pipelined); resolves once each has arrived or not. */
+  private sendOwed(): Promise<unknown> {
+    this.owedSoon = false;
+    const sent: Promise<void>[] = [];
+    for (const [keyId, list] of this.owed) {
+      const k = keysOf(keyId, this.prefix);
+      for (const o of list)
+        sent.push(
+          this.settler.verdictSettleV1(k.state, k.holds, k.leases, o.requestId, o.charge, o.unheld ? '1' : '0', this.stateMs).then(
+            () => o.arrived(true),
+            () => o.arrived(false),
+          ),
+        );
+    }
+    this.owed.clear();
+    return Promise.all(sent);
   }
 
   /** Puts a key's spend from the ledger into Redis, unless another instance did first; the spend Redis then has, USD. */
@@ -207,10 +260,15 @@ export class RedisAdmission implements SharedAdmission {
   }
 
   async close(): Promise<void> {
+    // Settles still owed go out first (each held to the command timeout).
+    await this.sendOwed();
     this.redis.disconnect();
     this.settler.disconnect();
   }
 
+  /** Settles owed by key, until an admission of the key takes them or the turn ends. */
+  private readonly owed = new Map<string, Owed[]>();
+  private owedSoon = false;
   private gathering = false;
 
   /**
