@@ -266,7 +266,7 @@ export class RedisAdmission implements SharedAdmission {
     this.settler.disconnect();
   }
 
-  /** Settles owed by key, until an admission of the key takes them or the turn ends. */
+  /** Settles owed by key, until an admission of the key takes them or SETTLE_WAIT_MS passes. */
   private readonly owed = new Map<string, Owed[]>();
   private owedSoon = false;
   private gathering = false;
