@@ -1,8 +1,10 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../clock';
 import { Cancellation } from '../cancel';
-import { UpstreamHttp } from './http';
+import { readText, UpstreamHttp } from './http';
+import { verbatim } from './verbatim-json';
 import { readSse } from './sse';
 import { UpstreamError } from './upstream-error';
 
@@ -12,6 +14,23 @@ const http = new UpstreamHttp(systemClock);
 
 beforeAll(async () => {
   server = createServer((req, res) => {
+    if (req.url === '/echo') {
+      // What arrived, byte for byte, and how its length was given.
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            length: req.headers['content-length'] ?? null,
+            chunked: req.headers['transfer-encoding'] ?? null,
+            sha: createHash('sha256').update(body).digest('hex'),
+          }),
+        );
+      });
+      return;
+    }
     req.resume();
     if (req.url === '/overloaded') {
       res.writeHead(529, { 'content-type': 'application/json', 'retry-after': '7' });
@@ -34,6 +53,21 @@ afterAll(async () => {
 });
 
 describe('UpstreamHttp', () => {
+  it('sends each size of body whole, with its Content-Length: a short one, a long state, and images of megabytes', async () => {
+    const image = (bytes: number) => verbatim('data:', 'image/png', ';base64,', randomBytes(bytes).toString('base64'));
+    const bodies = [
+      { model: 'm', text: 'short' },
+      { model: 'm', text: 'é'.repeat(15_000), url: image(10) },
+      { model: 'm', text: 'ü ✓ \u2028', urls: [image(1_500_000), image(700_000)] },
+    ];
+    for (const body of bodies) {
+      const expected = Buffer.from(JSON.stringify(body), 'utf8');
+      const response = await http.postJson(`${url}/echo`, body, { headers: {}, signal: new Cancellation() });
+      const seen = JSON.parse(await readText(response.body, new Cancellation())) as { length: string | null; chunked: string | null; sha: string };
+      expect(seen).toEqual({ length: String(expected.length), chunked: null, sha: createHash('sha256').update(expected).digest('hex') });
+    }
+  });
+
   it("an error status becomes an UpstreamError with the provider's message and Retry-After", async () => {
     const error = (await http.postJson(`${url}/overloaded`, {}, { headers: {}, signal: new Cancellation() }).catch((e: unknown) => e)) as UpstreamError;
     expect(error).toBeInstanceOf(UpstreamError);

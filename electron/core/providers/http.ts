@@ -3,7 +3,7 @@ import type * as Undici from 'undici';
 import type { Dispatcher, Pool } from 'undici';
 import { onFirstUse } from '../on-first-use';
 import type { Clock } from '../clock';
-import { bodyBytes } from './verbatim-json';
+import { BodyPieces, bodyBytes } from './verbatim-json';
 import { UpstreamError, kindForStatus, parseRetryAfter, upstreamMessage, type ErrorClassifier } from './upstream-error';
 import type { CancelSignal } from '../cancel';
 import { UpstreamBody } from './upstream-body';
@@ -82,18 +82,28 @@ export class UpstreamHttp {
 
   private readonly parsed = new Map<string, URL>();
 
-  private send(method: 'GET' | 'POST', url: string, body: string | Buffer | undefined, options: RequestOptions): Promise<UpstreamResponse> {
+  private send(method: 'GET' | 'POST', url: string, body: string | Buffer | BodyPieces | undefined, options: RequestOptions): Promise<UpstreamResponse> {
     let target = this.parsed.get(url);
     if (!target) {
       target = new URL(url);
       if (this.parsed.size < 1_000) this.parsed.set(url, target);
     }
-    const headers = body === undefined ? { accept: ACCEPT, ...options.headers } : { 'content-type': 'application/json', accept: ACCEPT, ...options.headers };
+    const headers: Record<string, string> =
+      body === undefined ? { accept: ACCEPT, ...options.headers } : { 'content-type': 'application/json', accept: ACCEPT, ...options.headers };
+    // A body of pieces is sent with its length, as a one-piece body is, never chunked.
+    if (body instanceof BodyPieces) headers['content-length'] = String(body.byteLength);
     return new Promise<UpstreamResponse>((resolve, reject) => {
       const call = new Call(this.clock, options, resolve, reject);
       try {
         this.pool(target.origin).dispatch(
-          { method, path: `${target.pathname}${target.search}`, headers, ...(body === undefined ? {} : { body }), headersTimeout: 0, bodyTimeout: 0 },
+          {
+            method,
+            path: `${target.pathname}${target.search}`,
+            headers,
+            ...(body === undefined ? {} : { body: body instanceof BodyPieces ? piecesBody(body) : body }),
+            headersTimeout: 0,
+            bodyTimeout: 0,
+          },
           call,
         );
       } catch (error) {
@@ -107,6 +117,13 @@ export class UpstreamHttp {
     this.pools.clear();
   }
 }
+
+/**
+ * A body of pieces as undici takes it: any iterable, written a piece at a time with the Content-Length
+ * the call's headers give (undici's documented DispatchOptions.body; its type declarations list only
+ * the one-piece forms).
+ */
+const piecesBody = (body: BodyPieces) => body.pieces as unknown as NonNullable<Dispatcher.DispatchOptions['body']>;
 
 /**
  * One call's dispatch handler: undici's lowest-level interface, with no Node stream or promise

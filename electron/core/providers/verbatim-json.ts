@@ -108,13 +108,24 @@ export function stringifyBody(body: unknown): string {
 /** Bodies shorter than this (in characters) are sent as one string. */
 const JOINED_CHARS = 8 * 1024;
 
+/** A body as the strings it is made of, in order, and its length in UTF-8 bytes (its Content-Length). */
+export class BodyPieces {
+  constructor(
+    readonly pieces: readonly string[],
+    readonly byteLength: number,
+  ) {}
+}
+
 /**
- * The same JSON as UTF-8 bytes to send, written piece by piece: a body carrying an image is never
- * joined into one string first. Joined, its megabytes of text were copied once more into a string
- * only to be encoded and dropped (the HTTP client sends bytes), which is garbage the size of the
- * body on every call. A small body, or one with no Verbatim in it, is sent as a string.
+ * The same JSON to send, never joined into one string first: joined, a body carrying an image was
+ * its megabytes copied once more only to be encoded and dropped. A small body, or one with no
+ * Verbatim in it, is a string; a mid-sized one (a long state asked several questions) is written
+ * into bytes cut from a shared block; a larger one (an image) goes to the HTTP client as its pieces.
+ * The socket encodes those into memory of its own and frees it as soon as they are written, where
+ * a buffer of the body's own (megabytes a call) stayed until the runtime next collected: on the box
+ * path that was about 30 MiB of the gateway's peak at 50 callers (docs/BENCHMARKS.md).
  */
-export function bodyBytes(body: unknown): string | Buffer {
+export function bodyBytes(body: unknown): string | Buffer | BodyPieces {
   const parts = pieces(body);
   if (parts.length === 1) return parts[0]!;
   let chars = 0;
@@ -123,6 +134,7 @@ export function bodyBytes(body: unknown): string | Buffer {
   if (chars < JOINED_CHARS) return parts.join('');
   let length = 0;
   for (const part of parts) length += Buffer.byteLength(part, 'utf8');
+  if (length > CARVED_BYTES) return new BodyPieces(parts, length);
   const bytes = carve(length);
   let at = 0;
   for (const part of parts) at += bytes.write(part, at, 'utf8');
@@ -131,16 +143,17 @@ export function bodyBytes(body: unknown): string | Buffer {
 
 /** Bodies up to a quarter of this are cut from one shared block of memory, as Node's own pool does for small buffers. */
 const SLAB_BYTES = 256 * 1024;
+/** The largest body cut from the shared block; larger ones are sent as their pieces. */
+const CARVED_BYTES = SLAB_BYTES / 4;
 let slab: Buffer | null = null;
 let slabUsed = 0;
 
 /**
- * `length` bytes for a body. A body of tens of kilobytes (a long state asked several questions) had
- * a block of memory of its own, thousands a second at load, which the runtime frees only when it
- * next collects; cut from a shared block, they are a few dozen blocks a second. An image's body has one of its own.
+ * `length` bytes (at most CARVED_BYTES) for a body. A body of tens of kilobytes (a long state asked
+ * several questions) had a block of memory of its own, thousands a second at load, which the runtime
+ * frees only when it next collects; cut from a shared block, they are a few dozen blocks a second.
  */
 function carve(length: number): Buffer {
-  if (length > SLAB_BYTES / 4) return Buffer.allocUnsafeSlow(length);
   if (slab === null || slabUsed + length > SLAB_BYTES) {
     slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
     slabUsed = 0;
