@@ -3,7 +3,7 @@ import type * as Undici from 'undici';
 import type { Dispatcher, Pool } from 'undici';
 import { onFirstUse } from '../on-first-use';
 import type { Clock } from '../clock';
-import { BodyPieces, bodyBytes } from './verbatim-json';
+import { BodyPieces, bodyToSend, type SentBody } from './verbatim-json';
 import { UpstreamError, kindForStatus, parseRetryAfter, upstreamMessage, type ErrorClassifier } from './upstream-error';
 import type { CancelSignal } from '../cancel';
 import { UpstreamBody } from './upstream-body';
@@ -48,7 +48,7 @@ export class UpstreamHttp {
 
   /** POSTs JSON; any status other than 2xx becomes an UpstreamError with the provider's message. */
   postJson(url: string, body: unknown, options: RequestOptions): Promise<UpstreamResponse> {
-    return this.send('POST', url, bodyBytes(body), options);
+    return this.send('POST', url, bodyToSend(body), options);
   }
 
   /** GETs a resource (model listings); non-2xx statuses become UpstreamErrors as for POST. */
@@ -82,7 +82,7 @@ export class UpstreamHttp {
 
   private readonly parsed = new Map<string, URL>();
 
-  private send(method: 'GET' | 'POST', url: string, body: string | Buffer | BodyPieces | undefined, options: RequestOptions): Promise<UpstreamResponse> {
+  private send(method: 'GET' | 'POST', url: string, body: SentBody | undefined, options: RequestOptions): Promise<UpstreamResponse> {
     let target = this.parsed.get(url);
     if (!target) {
       target = new URL(url);

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BodyPieces, bodyBytes, joinedText, stringifyBody, verbatim } from './verbatim-json';
+import { BodyPieces, bodyToSend, joinedText, stringifyBody, verbatim, type SentBody } from './verbatim-json';
 
-/** The bytes a body from bodyBytes puts on the wire. */
-const bytesOf = (sent: ReturnType<typeof bodyBytes>): Buffer => (sent instanceof BodyPieces ? Buffer.from(sent.pieces.join(''), 'utf8') : Buffer.from(sent));
+/** The bytes a body from bodyToSend puts on the wire. */
+const bytesOf = (sent: SentBody): Buffer => (sent instanceof BodyPieces ? Buffer.from(sent.pieces.join(''), 'utf8') : Buffer.from(sent));
 
 describe('stringifyBody', () => {
   it('writes the same JSON as JSON.stringify, with verbatim strings in their places', () => {
@@ -33,7 +33,7 @@ describe('stringifyBody', () => {
       fc.property(fc.string({ unit: 'binary' }), fc.array(base64, { maxLength: 3 }), fc.jsonValue({ maxDepth: 2 }), (text, images, value) => {
         const urls = images.map((b) => `data:image/png;base64,${b}`);
         const plain = JSON.stringify({ text, urls, value });
-        const sent = bodyBytes({ text, urls: images.map((b) => verbatim('data:', 'image/png', ';base64,', b)), value });
+        const sent = bodyToSend({ text, urls: images.map((b) => verbatim('data:', 'image/png', ';base64,', b)), value });
         expect(sent instanceof BodyPieces).toBe(images.includes(large));
         expect(typeof sent === 'string').toBe(!images.includes(large) && !images.includes(medium));
         expect(bytesOf(sent).equals(Buffer.from(plain, 'utf8'))).toBe(true);
@@ -45,7 +45,7 @@ describe('stringifyBody', () => {
 
   it('bodies cut from one shared block keep their own bytes', () => {
     const bodies = Array.from({ length: 40 }, (_, i) => ({ i, url: verbatim(randomBytes(9_000 + i * 37).toString('base64')) }));
-    const sent = bodies.map((b) => bodyBytes(b));
+    const sent = bodies.map((b) => bodyToSend(b));
     expect(sent.every((b) => Buffer.isBuffer(b))).toBe(true);
     expect(sent.map((b) => JSON.parse(bytesOf(b).toString()) as unknown)).toEqual(bodies.map((b) => JSON.parse(JSON.stringify(b)) as unknown));
   });

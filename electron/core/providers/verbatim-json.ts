@@ -116,6 +116,9 @@ export class BodyPieces {
   ) {}
 }
 
+/** A body as the HTTP client takes it: one string, bytes, or the strings it is made of. */
+export type SentBody = string | Buffer | BodyPieces;
+
 /**
  * The same JSON to send, never joined into one string first: joined, a body carrying an image was
  * its megabytes copied once more only to be encoded and dropped. A small body, or one with no
@@ -123,9 +126,9 @@ export class BodyPieces {
  * into bytes cut from a shared block; a larger one (an image) goes to the HTTP client as its pieces.
  * The socket encodes those into memory of its own and frees it as soon as they are written, where
  * a buffer of the body's own (megabytes a call) stayed until the runtime next collected: on the box
- * path that was about 30 MiB of the gateway's peak at 50 callers (docs/BENCHMARKS.md).
+ * path, about 16 MiB of the gateway's median peak at 50 callers (docs/BENCHMARKS.md).
  */
-export function bodyBytes(body: unknown): string | Buffer | BodyPieces {
+export function bodyToSend(body: unknown): SentBody {
   const parts = pieces(body);
   if (parts.length === 1) return parts[0]!;
   let chars = 0;
