@@ -24,38 +24,37 @@ end
 `;
 
 /**
- * The team server's admission, one Redis round trip per request on a key with limits: every key of
- * one API key shares a hash tag (`{k:<id>}`), so the script stays valid on Redis Cluster, and time is
- * Redis's own (`TIME`), never an instance's clock. Named by version, so instances of two releases
- * running side by side during a rolling deploy each call their own.
+ * The team server's admission: the requests of one API key admitted in one turn of an instance's
+ * event loop go to Redis in one call of this script, one round trip. Every key of one API key shares
+ * a hash tag (`{k:<id>}`), so the script stays valid on Redis Cluster, and time is Redis's own
+ * (`TIME`), never an instance's clock. Named by version, so instances of two releases running side by
+ * side during a rolling deploy each call their own (V2 took one request; the keys' meaning is the same).
  *
  * KEYS: 1 the rate log (sorted set of request ids by admission time), 2 the key's state (hash:
  * `gen` its revocation generation, `spent` its spend as the ledger has it plus settled charges,
  * `held` what admitted requests hold), 3 the leases (sorted set of request ids by expiry), 4 what
  * each lease holds (hash). Money is in whole nano-dollars (10⁻⁹ USD), so sums are exact.
  *
- * ARGV: 1 the generation the instance knows, 2 the rate limit per window (0: none), 3 the window in
- * ms, 4 the credit limit (negative: none), 5 the request's worst case, 6 the request
- * id, 7 the lease in ms, 8 how long the key's state lives without a request, ms; then, three by
- * three, settles of the same key the instance owes (request id, cost, unheld as SETTLE_SCRIPT takes
- * them): applied first, so a request's settle rides the next admission of its key instead of a
- * command of its own.
+ * ARGV: 1 the window of the rate limit in ms, 2 the lease in ms, 3 how long the key's state lives
+ * without a request, ms, 4 how many requests N; then, five by five, each request: the generation the
+ * instance knows, the rate limit per window (0: none), the credit limit (negative: none), the
+ * request's worst case, its id; then, three by three, settles of the same key the instance owes
+ * (request id, cost, unheld as SETTLE_SCRIPT takes them): applied first, so a request's settle rides
+ * the next admission of its key instead of a command of its own.
  *
- * Returns {1, Redis's time in ms} admitted; {0, retry-after s} rate-limited; {-1, spent, held} no
- * credit for the worst case; {-2, generation} revoked or changed (the instance reloads its keys and
- * asks again with that generation); {-3} the spend is not in Redis (restarted, evicted or new) or is
- * stale (a lapsed hold's request may be charged in the ledger only): the instance reads it from the
- * ledger, seeds it and asks again.
+ * The requests are admitted in order, each as if alone after the one before: returns three numbers
+ * for each. {1, Redis's time in ms, 0} admitted; {0, retry-after s, 0} rate-limited; {-1, spent, held}
+ * no credit for the worst case; {-2, generation, 0} revoked or changed (the instance reloads its keys
+ * and asks again with that generation); {-3, 0, 0} the spend is not in Redis (restarted, evicted or
+ * new) or is stale (a lapsed hold's request may be charged in the ledger only): the instance reads it
+ * from the ledger, seeds it and asks again.
  */
 export const ADMIT_SCRIPT = `${SETTLE_FUNCTION}
-for i = 9, #ARGV, 3 do settle(KEYS[2], KEYS[4], KEYS[3], ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[8]) end
+local window, lease, life, n = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+for i = 5 + 5 * n, #ARGV, 3 do settle(KEYS[2], KEYS[4], KEYS[3], ARGV[i], ARGV[i + 1], ARGV[i + 2], life) end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local gen, limit, window = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-local credit, worst, rid = tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
-local lease, life = tonumber(ARGV[7]), tonumber(ARGV[8])
 local known = tonumber(redis.call('HGET', KEYS[2], 'gen') or '0')
-if known > gen then return {-2, known} end
 -- Holds of instances that died with requests in flight: released, never charged here. Such an
 -- instance may have committed the charge to the ledger before it could settle: the spend is marked
 -- stale, and read again from the ledger before the next credit check.
@@ -67,32 +66,53 @@ for _, old in ipairs(expired) do
   redis.call('ZREM', KEYS[3], old)
 end
 if #expired > 0 then redis.call('HSET', KEYS[2], 'stale', 1) end
-if limit > 0 then
-  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-  if redis.call('ZCARD', KEYS[1]) >= limit then
-    local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-    return {0, math.max(1, math.ceil((tonumber(oldest[2]) + window - now) / 1000))}
+local trimmed, rated, holding, admitted = false, false, false, false
+local function admit(gen, limit, credit, worst, rid)
+  if known > gen then return -2, known, 0 end
+  if limit > 0 then
+    if not trimmed then
+      redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+      trimmed = true
+    end
+    if redis.call('ZCARD', KEYS[1]) >= limit then
+      local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+      return 0, math.max(1, math.ceil((tonumber(oldest[2]) + window - now) / 1000)), 0
+    end
   end
-end
-if credit >= 0 then
-  local spent = redis.call('HGET', KEYS[2], 'spent')
-  if not spent or redis.call('HEXISTS', KEYS[2], 'stale') == 1 then return {-3} end
-  local held = tonumber(redis.call('HGET', KEYS[2], 'held') or '0')
-  if tonumber(spent) + held + worst > credit then return {-1, tonumber(spent), held} end
-  if worst > 0 then
-    redis.call('HINCRBY', KEYS[2], 'held', worst)
-    redis.call('HSET', KEYS[4], rid, worst)
-    redis.call('ZADD', KEYS[3], now + lease, rid)
-    redis.call('PEXPIRE', KEYS[3], lease * 2)
-    redis.call('PEXPIRE', KEYS[4], lease * 2)
+  if credit >= 0 then
+    local spent = redis.call('HGET', KEYS[2], 'spent')
+    if not spent or redis.call('HEXISTS', KEYS[2], 'stale') == 1 then return -3, 0, 0 end
+    local held = tonumber(redis.call('HGET', KEYS[2], 'held') or '0')
+    if tonumber(spent) + held + worst > credit then return -1, tonumber(spent), held end
+    if worst > 0 then
+      redis.call('HINCRBY', KEYS[2], 'held', worst)
+      redis.call('HSET', KEYS[4], rid, worst)
+      redis.call('ZADD', KEYS[3], now + lease, rid)
+      holding = true
+    end
   end
+  if limit > 0 then
+    redis.call('ZADD', KEYS[1], now, rid)
+    rated = true
+  end
+  admitted = true
+  return 1, now, 0
 end
-if limit > 0 then
-  redis.call('ZADD', KEYS[1], now, rid)
-  redis.call('PEXPIRE', KEYS[1], window)
+local out = {}
+for j = 0, n - 1 do
+  local b = 5 + 5 * j
+  local code, x, y = admit(tonumber(ARGV[b]), tonumber(ARGV[b + 1]), tonumber(ARGV[b + 2]), tonumber(ARGV[b + 3]), ARGV[b + 4])
+  out[#out + 1] = code
+  out[#out + 1] = x
+  out[#out + 1] = y
 end
-redis.call('PEXPIRE', KEYS[2], life)
-return {1, now}
+if holding then
+  redis.call('PEXPIRE', KEYS[3], lease * 2)
+  redis.call('PEXPIRE', KEYS[4], lease * 2)
+end
+if rated then redis.call('PEXPIRE', KEYS[1], window) end
+if admitted then redis.call('PEXPIRE', KEYS[2], life) end
+return out
 `;
 
 /** One settle on its own (`settle` above). KEYS: the admission's 2, 4, 3; ARGV: request id, cost, unheld, life. */

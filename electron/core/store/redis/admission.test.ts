@@ -177,6 +177,27 @@ describe.skipIf(missing !== null)(`shared admission on a real Redis${missing ? `
     expect((await b.state(keyId)).spent).toBeCloseTo(0.02, 9);
   });
 
+  it('admissions of one key asked in one turn go in one command, admitted in order as if one by one; each key gets its own', async () => {
+    const [credit, rate, other] = ['turn-credit', 'turn-rate', 'turn-other'];
+    for (const keyId of [credit, other]) await instances[0]!.seedSpend(keyId, 0);
+    const before = await scriptCalls();
+    // In one turn: six requests on a credit of $0.25 at $0.10 each (two fit), four on a rate of two a
+    // window, and one on another key.
+    const byCredit = Array.from({ length: 6 }, (_, i) => instances[0]!.admit(ask({ keyId: credit, creditLimit: 0.25, worst: 0.1, requestId: `tc-${i}` })));
+    const byRate = Array.from({ length: 4 }, () => instances[0]!.admit(ask({ keyId: rate, rateLimitRpm: 2 })));
+    const alone = instances[0]!.admit(ask({ keyId: other, creditLimit: 1, worst: 0.1, requestId: 'to-1' }));
+    const outcome = (r: Admission) => (r.admitted ? 'admitted' : r.reason);
+    const credited = await Promise.all(byCredit);
+    expect(credited.map(outcome)).toEqual(['admitted', 'admitted', 'credit', 'credit', 'credit', 'credit']);
+    // Each refusal says what was spent and held when it was looked at: the two before it.
+    expect(credited[2]).toMatchObject({ spent: 0, held: 0.2 });
+    expect((await Promise.all(byRate)).map(outcome)).toEqual(['admitted', 'admitted', 'rate', 'rate']);
+    expect(await alone).toMatchObject({ admitted: true });
+    expect((await scriptCalls()) - before).toBe(3);
+    expect(await instances[1]!.state(credit)).toMatchObject({ held: 0.2 });
+    expect(await instances[1]!.state(other)).toMatchObject({ held: 0.1 });
+  });
+
   it('a settle with no admission to ride goes on its own within milliseconds; one owed at close is sent before the connection goes', async () => {
     const keyId = 'alone';
     const closing = await RedisAdmission.open(redis.url, { windowMs: 1000, leaseMs: 60_000, commandTimeoutMs: 5_000 });

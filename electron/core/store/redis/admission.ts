@@ -44,11 +44,30 @@ interface Owed {
   arrived: (arrived: boolean) => void;
 }
 
+/** An admission asked in this turn, not yet sent. */
+interface Waiting {
+  ask: AdmissionAsk;
+  resolve: (answer: Admission) => void;
+  reject: (error: unknown) => void;
+}
+
+/** One request's answer in the admission script's reply, three numbers from `at` (admission-script.ts). */
+function answerOf(reply: (number | string)[], at: number): Admission {
+  const code = Number(reply[at]);
+  const a = Number(reply[at + 1]);
+  const b = Number(reply[at + 2]);
+  if (code === 1) return { admitted: true, at: a };
+  if (code === 0) return { admitted: false, reason: 'rate', retryAfterSeconds: a };
+  if (code === -1) return { admitted: false, reason: 'credit', spent: a / NANO, held: b / NANO };
+  if (code === -2) return { admitted: false, reason: 'changed', generation: a };
+  return { admitted: false, reason: 'unknown_spend' };
+}
+
 /** Thrown when Redis does not answer (down, frozen, unreachable) within the command timeout. */
 export const AdmissionUnavailable = SharedAdmissionUnavailable;
 
 type Scripted = RedisClient & {
-  verdictAdmitV2(rate: string, state: string, leases: string, holds: string, ...argv: (string | number)[]): Promise<number[]>;
+  verdictAdmitV3(rate: string, state: string, leases: string, holds: string, ...argv: (string | number)[]): Promise<number[]>;
   verdictSettleV1(state: string, holds: string, leases: string, ...argv: (string | number)[]): Promise<number>;
   verdictSeedV1(state: string, ...argv: (string | number)[]): Promise<string>;
   verdictBumpV1(state: string, ...argv: (string | number)[]): Promise<number>;
@@ -110,7 +129,7 @@ export class RedisAdmission implements SharedAdmission {
         lazyConnect: true,
       }) as Scripted;
       c.on('error', () => {});
-      c.defineCommand('verdictAdmitV2', { numberOfKeys: 4, lua: ADMIT_SCRIPT });
+      c.defineCommand('verdictAdmitV3', { numberOfKeys: 4, lua: ADMIT_SCRIPT });
       c.defineCommand('verdictSettleV1', { numberOfKeys: 3, lua: SETTLE_SCRIPT });
       c.defineCommand('verdictSeedV1', { numberOfKeys: 1, lua: SEED_SCRIPT });
       c.defineCommand('verdictBumpV1', { numberOfKeys: 1, lua: BUMP_SCRIPT });
@@ -159,43 +178,67 @@ export class RedisAdmission implements SharedAdmission {
 
   /**
    * Checks the key's generation, its rate limit and its credit for the request's worst case, and
-   * holds it: one round trip. The settles this instance owes on the key go with it, applied first.
+   * holds it. The admissions of one key asked in one turn of the event loop go in one command, with
+   * the settles this instance owes on the key, applied first: one round trip for them all.
    */
-  async admit(ask: AdmissionAsk): Promise<Admission> {
-    const k = keysOf(ask.keyId, this.prefix);
-    const owed = this.owed.get(ask.keyId);
-    if (owed) this.owed.delete(ask.keyId);
-    this.gatherWrites();
-    const sent = this.call(() =>
-      this.redis.verdictAdmitV2(
-        k.rate,
-        k.state,
-        k.leases,
-        k.holds,
+  admit(ask: AdmissionAsk): Promise<Admission> {
+    return new Promise((resolve, reject) => {
+      const waiting: Waiting = { ask, resolve, reject };
+      const list = this.asked.get(ask.keyId);
+      if (list) list.push(waiting);
+      else this.asked.set(ask.keyId, [waiting]);
+      if (this.askedSoon) return;
+      this.askedSoon = true;
+      setImmediate(() => this.sendAdmissions());
+    });
+  }
+
+  /** Admissions of one key asked so far in this turn, by key. */
+  private readonly asked = new Map<string, Waiting[]>();
+  private askedSoon = false;
+
+  /**
+   * One command a key for the admissions asked in this turn, all written at once: the connection is
+   * corked while they are made. Each command keeps its own timeout, which pipelining would not give
+   * (see `open`). Each was a command and a write of its own, a system call per request.
+   */
+  private sendAdmissions(): Promise<unknown> {
+    this.askedSoon = false;
+    const stream = this.redis.stream as { cork?: () => void; uncork?: () => void } | undefined;
+    stream?.cork?.();
+    try {
+      return Promise.allSettled([...this.asked].map(([keyId, list]) => this.sendAdmissionsOf(keyId, list)));
+    } finally {
+      this.asked.clear();
+      stream?.uncork?.();
+    }
+  }
+
+  private sendAdmissionsOf(keyId: string, list: Waiting[]): Promise<unknown> {
+    const k = keysOf(keyId, this.prefix);
+    const owed = this.owed.get(keyId);
+    if (owed) this.owed.delete(keyId);
+    const argv: (string | number)[] = [this.windowMs, this.leaseMs, this.stateMs, list.length];
+    for (const { ask } of list)
+      argv.push(
         ask.generation,
         ask.rateLimitRpm ?? 0,
-        this.windowMs,
         ask.creditLimit === null ? -1 : Math.floor(ask.creditLimit * NANO + 1e-6),
         ask.creditLimit === null ? 0 : holdOf(Math.max(0, ask.worst)),
         ask.requestId,
-        this.leaseMs,
-        this.stateMs,
-        ...(owed ?? []).flatMap((o) => [o.requestId, o.charge, o.unheld ? '1' : '0']),
-      ),
-    );
+      );
+    for (const o of owed ?? []) argv.push(o.requestId, o.charge, o.unheld ? '1' : '0');
+    const sent = this.call(() => this.redis.verdictAdmitV3(k.rate, k.state, k.leases, k.holds, ...argv));
     // A settle that rode an admission Redis did not answer may not have arrived: as with one sent alone.
     if (owed)
       void sent.then(
         () => owed.forEach((o) => o.arrived(true)),
         () => owed.forEach((o) => o.arrived(false)),
       );
-    const reply = await sent;
-    const [code, a, b] = reply.map(Number) as [number, number, number];
-    if (code === 1) return { admitted: true, at: a };
-    if (code === 0) return { admitted: false, reason: 'rate', retryAfterSeconds: a };
-    if (code === -1) return { admitted: false, reason: 'credit', spent: a / NANO, held: b / NANO };
-    if (code === -2) return { admitted: false, reason: 'changed', generation: a };
-    return { admitted: false, reason: 'unknown_spend' };
+    return sent.then(
+      (reply) => list.forEach((w, i) => w.resolve(answerOf(reply, i * 3))),
+      (error: unknown) => list.forEach((w) => w.reject(error)),
+    );
   }
 
   /**
@@ -260,8 +303,8 @@ export class RedisAdmission implements SharedAdmission {
   }
 
   async close(): Promise<void> {
-    // Settles still owed go out first (each held to the command timeout).
-    await this.sendOwed();
+    // Admissions asked and settles still owed go out first (each held to the command timeout).
+    await Promise.all([this.sendAdmissions(), this.sendOwed()]);
     this.redis.disconnect();
     this.settler.disconnect();
   }
@@ -269,24 +312,6 @@ export class RedisAdmission implements SharedAdmission {
   /** Settles owed by key, until an admission of the key takes them or SETTLE_WAIT_MS passes. */
   private readonly owed = new Map<string, Owed[]>();
   private owedSoon = false;
-  private gathering = false;
-
-  /**
-   * The admissions sent in this turn of the event loop go out in one write: the connection is corked
-   * until the turn's I/O has been handled. Each was one write of its own, a system call per request:
-   * with the settles, writing strings to Redis was 8% of the server's time at 50 requests in flight.
-   * Each command keeps its own timeout, which pipelining would not give (see `open`).
-   */
-  private gatherWrites(): void {
-    const stream = this.redis.stream as { cork?: () => void; uncork?: () => void } | undefined;
-    if (this.gathering || !stream?.cork || !stream.uncork) return;
-    this.gathering = true;
-    stream.cork();
-    setImmediate(() => {
-      this.gathering = false;
-      stream.uncork!();
-    });
-  }
 
   private async call<T>(command: () => Promise<T>): Promise<T> {
     try {
