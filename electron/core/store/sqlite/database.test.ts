@@ -121,6 +121,25 @@ describe('Store', () => {
     store.close();
   });
 
+  it('group commit: amounts added to one key in one group are one statement with their sum; the next group starts again', async () => {
+    dir = tempDir();
+    const store = Store.open(join(dir.path, 'db.sqlite'));
+    store.run('CREATE TABLE totals (id TEXT PRIMARY KEY, n REAL NOT NULL)');
+    store.run("INSERT INTO totals VALUES ('a', 0), ('b', 0)");
+    // Each statement that changes a total leaves a row here.
+    store.run('CREATE TABLE updates (id TEXT)');
+    store.run('CREATE TRIGGER counted AFTER UPDATE ON totals BEGIN INSERT INTO updates VALUES (new.id); END');
+    const add = (id: string, n: number) => store.commit('UPDATE totals SET n = n + ? WHERE id = ?', [n, id], { key: id, at: 0 });
+    await Promise.all([add('a', 1), add('b', 8), add('a', 2), add('a', 4)]);
+    const read = () => Object.fromEntries(store.all<{ id: string; n: number }>('SELECT id, n FROM totals ORDER BY id').map((r) => [r.id, r.n]));
+    expect(read()).toEqual({ a: 7, b: 8 });
+    expect(store.all<{ id: string }>('SELECT id FROM updates').map((r) => r.id)).toEqual(['a', 'b']);
+    await add('a', 16);
+    expect(read()).toEqual({ a: 23, b: 8 });
+    expect(store.all('SELECT id FROM updates')).toHaveLength(3);
+    store.close();
+  });
+
   it("data_version: a look stands for its time, across turns of the event loop; after it, another connection's commit is seen", async () => {
     dir = tempDir();
     const path = join(dir.path, 'db.sqlite');

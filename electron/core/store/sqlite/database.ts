@@ -34,11 +34,19 @@ function unreadable(path: string, error: unknown): Error {
   return error instanceof Error ? error : new Error(message);
 }
 
+/** Where a grouped write's amount is (`params[at]`) and what it is summed by (a key's id, a key and day). */
+export interface Summed {
+  key: string;
+  at: number;
+}
+
 export class Store {
   private readonly db: Connection;
   private readonly statements = new Map<string, Statement>();
   private pending: { sql: string; params: Params }[] = [];
   private grouped: { sql: string; params: Params }[] = [];
+  /** The rows of the group whose amounts add up (`Summed`), by statement and key. */
+  private groupedSums = new Map<string, Params[number][]>();
   private groupWaiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
   private groupScheduled = false;
   /** The file's data_version as last looked at, and when (performance.now()). */
@@ -175,21 +183,31 @@ export class Store {
   /**
    * Group commit: queues a write for one transaction with every other write queued in this turn of
    * the event loop, and resolves once that transaction is committed. Requests that must not answer
-   * before their write is durable (a charge) await it; many of them share one commit.
+   * before their write is durable (a charge) await it; many of them share one commit. With `summed`,
+   * a write that adds an amount (`spent = spent + ?`) is merged into the same statement queued for
+   * the same key in this group: one row written with the amounts' sum.
    */
-  commit(sql: string, params: Params = []): Promise<void> {
-    this.grouped.push({ sql, params });
-    const done = new Promise<void>((resolve, reject) => this.groupWaiters.push({ resolve, reject }));
-    if (!this.groupScheduled) {
-      this.groupScheduled = true;
-      setImmediate(() => this.commitGroup());
-    }
-    return done;
+  commit(sql: string, params: Params = [], summed?: Summed): Promise<void> {
+    this.group(sql, params, summed);
+    return new Promise<void>((resolve, reject) => this.groupWaiters.push({ resolve, reject }));
   }
 
-  /** Queues a write for the next group commit without waiting for it. */
-  commitSoon(sql: string, params: Params = []): void {
-    this.grouped.push({ sql, params });
+  /** Queues a write for the next group commit without waiting for it (`summed` as in `commit`). */
+  commitSoon(sql: string, params: Params = [], summed?: Summed): void {
+    this.group(sql, params, summed);
+  }
+
+  private group(sql: string, params: Params, summed: Summed | undefined): void {
+    if (summed) {
+      const id = `${summed.key}\u0000${sql}`;
+      const queued = this.groupedSums.get(id);
+      if (queued) queued[summed.at] = Number(queued[summed.at]) + Number(params[summed.at]);
+      else {
+        const own = [...params];
+        this.groupedSums.set(id, own);
+        this.grouped.push({ sql, params: own });
+      }
+    } else this.grouped.push({ sql, params });
     if (!this.groupScheduled) {
       this.groupScheduled = true;
       setImmediate(() => this.commitGroup());
@@ -208,6 +226,7 @@ export class Store {
     const waiters = this.groupWaiters;
     this.grouped = [];
     this.groupWaiters = [];
+    this.groupedSums.clear();
     if (rows.length === 0) return;
     try {
       if (!this.db.open) throw new Error('the data file is closed');

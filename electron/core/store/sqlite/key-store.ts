@@ -79,13 +79,15 @@ export class SqliteKeyStore implements KeyStorage {
   }
 
   charge(id: string, usd: number): Promise<void> {
-    // The day's row in the same group commit as the spend: both or neither.
-    this.store.commitSoon('INSERT INTO key_spend_days (key_id, day, usd) VALUES (?, ?, ?) ON CONFLICT (key_id, day) DO UPDATE SET usd = usd + excluded.usd', [
-      id,
-      new Date().toISOString().slice(0, 10),
-      usd,
-    ]);
-    return this.store.commit('UPDATE api_keys SET spent = spent + ? WHERE id = ?', [usd, id]);
+    // The day's row in the same group commit as the spend: both or neither. The charges of one key in
+    // one group are summed into one row each (a busy key's group held a statement pair per request).
+    const day = new Date().toISOString().slice(0, 10);
+    this.store.commitSoon(
+      'INSERT INTO key_spend_days (key_id, day, usd) VALUES (?, ?, ?) ON CONFLICT (key_id, day) DO UPDATE SET usd = usd + excluded.usd',
+      [id, day, usd],
+      { key: `${id} ${day}`, at: 2 },
+    );
+    return this.store.commit('UPDATE api_keys SET spent = spent + ? WHERE id = ?', [usd, id], { key: id, at: 0 });
   }
 
   async addSpendDays(id: string, days: ReadonlyMap<string, number>): Promise<void> {
