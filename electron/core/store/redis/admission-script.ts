@@ -49,51 +49,94 @@ end
  * new) or is stale (a lapsed hold's request may be charged in the ledger only): the instance reads it
  * from the ledger, seeds it and asks again.
  */
-export const ADMIT_SCRIPT = `${SETTLE_FUNCTION}
+export const ADMIT_SCRIPT = `
 local window, lease, life, n = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-for i = 5 + 5 * n, #ARGV, 3 do settle(KEYS[2], KEYS[4], KEYS[3], ARGV[i], ARGV[i + 1], ARGV[i + 2], life) end
+local rate, state, leases, holds = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+-- The settles first, as SETTLE_SCRIPT would apply them one by one: a request settled twice gives
+-- its hold back once. Read and written with one command each, not a few per settle.
+local first = 5 + 5 * n
+if #ARGV >= first then
+  local rids = {}
+  for i = first, #ARGV, 3 do rids[#rids + 1] = ARGV[i] end
+  local amounts = redis.call('HMGET', holds, unpack(rids))
+  local hasSpent = redis.call('HEXISTS', state, 'spent') == 1
+  local released, charged, gone, seen = 0, 0, {}, {}
+  for j, rid in ipairs(rids) do
+    local amount = amounts[j]
+    if seen[rid] then amount = false end
+    local i = first + 3 * (j - 1)
+    if amount then
+      released = released + tonumber(amount)
+      gone[#gone + 1] = rid
+      seen[rid] = true
+    end
+    local charge = tonumber(ARGV[i + 1])
+    if (amount or ARGV[i + 2] == '1') and charge ~= 0 and hasSpent then charged = charged + charge end
+  end
+  if #gone > 0 then
+    redis.call('HINCRBY', state, 'held', -released)
+    redis.call('HDEL', holds, unpack(gone))
+    redis.call('ZREM', leases, unpack(gone))
+  end
+  if charged ~= 0 then redis.call('HINCRBY', state, 'spent', charged) end
+  -- Every key lives for a while only: a state this made (its earlier one expired) gets the key's life.
+  if redis.call('PTTL', state) == -1 then redis.call('PEXPIRE', state, life) end
+end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local known = tonumber(redis.call('HGET', KEYS[2], 'gen') or '0')
 -- Holds of instances that died with requests in flight: released, never charged here. Such an
 -- instance may have committed the charge to the ledger before it could settle: the spend is marked
 -- stale, and read again from the ledger before the next credit check.
-local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)
-for _, old in ipairs(expired) do
-  local amount = tonumber(redis.call('HGET', KEYS[4], old) or '0')
-  if amount ~= 0 then redis.call('HINCRBY', KEYS[2], 'held', -amount) end
-  redis.call('HDEL', KEYS[4], old)
-  redis.call('ZREM', KEYS[3], old)
+local expired = redis.call('ZRANGEBYSCORE', leases, '-inf', now)
+if #expired > 0 then
+  local amounts = redis.call('HMGET', holds, unpack(expired))
+  local lapsed = 0
+  for j = 1, #expired do lapsed = lapsed + tonumber(amounts[j] or '0') end
+  if lapsed ~= 0 then redis.call('HINCRBY', state, 'held', -lapsed) end
+  redis.call('HDEL', holds, unpack(expired))
+  redis.call('ZREM', leases, unpack(expired))
+  redis.call('HSET', state, 'stale', 1)
 end
-if #expired > 0 then redis.call('HSET', KEYS[2], 'stale', 1) end
-local trimmed, rated, holding, admitted = false, false, false, false
+-- The key's state read once; each request is checked against it as the ones before it left it, and
+-- what they change is written once at the end.
+local st = redis.call('HMGET', state, 'gen', 'spent', 'stale', 'held')
+local known, spent, stale, held = tonumber(st[1] or '0'), st[2] and tonumber(st[2]), st[3] ~= false, tonumber(st[4] or '0')
+local counted, oldest = nil, nil
+local heldAdded, newHolds, newLeases, logged = 0, {}, {}, {}
+local admitted = false
 local function admit(gen, limit, credit, worst, rid)
   if known > gen then return -2, known, 0 end
   if limit > 0 then
-    if not trimmed then
-      redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-      trimmed = true
+    if counted == nil then
+      redis.call('ZREMRANGEBYSCORE', rate, '-inf', now - window)
+      counted = redis.call('ZCARD', rate)
     end
-    if redis.call('ZCARD', KEYS[1]) >= limit then
-      local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-      return 0, math.max(1, math.ceil((tonumber(oldest[2]) + window - now) / 1000)), 0
+    if counted >= limit then
+      -- The oldest request in the window: one from before this call (this call's are written at its
+      -- end), else one this call admitted, at now.
+      if oldest == nil then
+        local first = redis.call('ZRANGE', rate, 0, 0, 'WITHSCORES')
+        oldest = first[2] and tonumber(first[2]) or now
+      end
+      return 0, math.max(1, math.ceil((oldest + window - now) / 1000)), 0
     end
   end
   if credit >= 0 then
-    local spent = redis.call('HGET', KEYS[2], 'spent')
-    if not spent or redis.call('HEXISTS', KEYS[2], 'stale') == 1 then return -3, 0, 0 end
-    local held = tonumber(redis.call('HGET', KEYS[2], 'held') or '0')
-    if tonumber(spent) + held + worst > credit then return -1, tonumber(spent), held end
+    if not spent or stale then return -3, 0, 0 end
+    if spent + held + worst > credit then return -1, spent, held end
     if worst > 0 then
-      redis.call('HINCRBY', KEYS[2], 'held', worst)
-      redis.call('HSET', KEYS[4], rid, worst)
-      redis.call('ZADD', KEYS[3], now + lease, rid)
-      holding = true
+      held = held + worst
+      heldAdded = heldAdded + worst
+      newHolds[#newHolds + 1] = rid
+      newHolds[#newHolds + 1] = worst
+      newLeases[#newLeases + 1] = now + lease
+      newLeases[#newLeases + 1] = rid
     end
   end
   if limit > 0 then
-    redis.call('ZADD', KEYS[1], now, rid)
-    rated = true
+    counted = counted + 1
+    logged[#logged + 1] = now
+    logged[#logged + 1] = rid
   end
   admitted = true
   return 1, now, 0
@@ -106,12 +149,18 @@ for j = 0, n - 1 do
   out[#out + 1] = x
   out[#out + 1] = y
 end
-if holding then
-  redis.call('PEXPIRE', KEYS[3], lease * 2)
-  redis.call('PEXPIRE', KEYS[4], lease * 2)
+if heldAdded > 0 then
+  redis.call('HINCRBY', state, 'held', heldAdded)
+  redis.call('HSET', holds, unpack(newHolds))
+  redis.call('ZADD', leases, unpack(newLeases))
+  redis.call('PEXPIRE', leases, lease * 2)
+  redis.call('PEXPIRE', holds, lease * 2)
 end
-if rated then redis.call('PEXPIRE', KEYS[1], window) end
-if admitted then redis.call('PEXPIRE', KEYS[2], life) end
+if #logged > 0 then
+  redis.call('ZADD', rate, unpack(logged))
+  redis.call('PEXPIRE', rate, window)
+end
+if admitted then redis.call('PEXPIRE', state, life) end
 return out
 `;
 

@@ -198,6 +198,20 @@ describe.skipIf(missing !== null)(`shared admission on a real Redis${missing ? `
     expect(await instances[1]!.state(other)).toMatchObject({ held: 0.1 });
   });
 
+  it('a request settled twice before the next admission gives its hold back and is charged once; one held nothing is charged when it says so', async () => {
+    const keyId = 'twice';
+    const a = instances[0]!;
+    await a.seedSpend(keyId, 0);
+    expect(await a.admit(ask({ keyId, creditLimit: 1, worst: 0.1, requestId: 'd1' }))).toMatchObject({ admitted: true });
+    // All three ride the next admission: d1 twice, and d0, which held nothing (its price was unknown).
+    const settled = [a.settle(keyId, 'd1', 0.05), a.settle(keyId, 'd1', 0.05), a.settle(keyId, 'd0', 0.02, true)];
+    expect(await a.admit(ask({ keyId, creditLimit: 1, worst: 0.2, requestId: 'd2' }))).toMatchObject({ admitted: true });
+    expect(await Promise.all(settled)).toEqual([true, true, true]);
+    const state = await a.state(keyId);
+    expect(state.held).toBeCloseTo(0.2, 9);
+    expect(state.spent).toBeCloseTo(0.07, 9);
+  });
+
   it('a settle with no admission to ride goes on its own within milliseconds; one owed at close is sent before the connection goes', async () => {
     const keyId = 'alone';
     const closing = await RedisAdmission.open(redis.url, { windowMs: 1000, leaseMs: 60_000, commandTimeoutMs: 5_000 });
