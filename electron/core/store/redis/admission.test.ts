@@ -198,6 +198,14 @@ describe.skipIf(missing !== null)(`shared admission on a real Redis${missing ? `
     expect(await instances[1]!.state(other)).toMatchObject({ held: 0.1 });
   });
 
+  it('a burst of 600 admissions of one key in one turn goes in calls of at most 256, in order: the first 6 admitted at 6 a window', async () => {
+    const before = await scriptCalls();
+    const results = await Promise.all(Array.from({ length: 600 }, () => instances[0]!.admit(ask({ keyId: 'burst-one', rateLimitRpm: 6 }))));
+    expect(results.slice(0, 6).every((r) => r.admitted)).toBe(true);
+    expect(results.slice(6).every((r) => !r.admitted && r.reason === 'rate')).toBe(true);
+    expect((await scriptCalls()) - before).toBe(3);
+  });
+
   it('a request settled twice before the next admission gives its hold back and is charged once; one held nothing is charged when it says so', async () => {
     const keyId = 'twice';
     const a = instances[0]!;

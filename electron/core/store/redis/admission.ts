@@ -36,6 +36,12 @@ export interface AdmissionOptions {
  */
 const SETTLE_WAIT_MS = 5;
 
+/**
+ * The most admissions, and the most settles riding them, one script call takes: a burst of one key
+ * in one turn goes in several calls, each well within what Lua's `unpack` takes (about 8,000 values).
+ */
+const PER_CALL = 256;
+
 /** A settle not yet sent: the request, its cost in nano-dollars, whether it held nothing, and who waits to hear it arrived. */
 interface Owed {
   requestId: string;
@@ -198,16 +204,19 @@ export class RedisAdmission implements SharedAdmission {
   private askedSoon = false;
 
   /**
-   * One command a key for the admissions asked in this turn, all written at once: the connection is
-   * corked while they are made. Each command keeps its own timeout, which pipelining would not give
-   * (see `open`). Each was a command and a write of its own, a system call per request.
+   * One command a key for the admissions asked in this turn (one per PER_CALL of them), all written at
+   * once: the connection is corked while they are made. Each command keeps its own timeout, which
+   * pipelining would not give (see `open`).
    */
   private sendAdmissions(): Promise<unknown> {
     this.askedSoon = false;
     const stream = this.redis.stream as { cork?: () => void; uncork?: () => void } | undefined;
     stream?.cork?.();
     try {
-      return Promise.allSettled([...this.asked].map(([keyId, list]) => this.sendAdmissionsOf(keyId, list)));
+      const sent: Promise<unknown>[] = [];
+      for (const [keyId, list] of this.asked)
+        for (let from = 0; from < list.length; from += PER_CALL) sent.push(this.sendAdmissionsOf(keyId, list.slice(from, from + PER_CALL)));
+      return Promise.allSettled(sent);
     } finally {
       this.asked.clear();
       stream?.uncork?.();
@@ -216,8 +225,10 @@ export class RedisAdmission implements SharedAdmission {
 
   private sendAdmissionsOf(keyId: string, list: Waiting[]): Promise<unknown> {
     const k = keysOf(keyId, this.prefix);
-    const owed = this.owed.get(keyId);
-    if (owed) this.owed.delete(keyId);
+    // The settles owed on the key ride along, as many as a call takes; the rest wait for the next.
+    const all = this.owed.get(keyId);
+    const owed = all?.splice(0, PER_CALL);
+    if (all?.length === 0) this.owed.delete(keyId);
     const argv: (string | number)[] = [this.windowMs, this.leaseMs, this.stateMs, list.length];
     for (const { ask } of list)
       argv.push(
