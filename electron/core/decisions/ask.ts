@@ -224,8 +224,11 @@ export function statedRequest(labels: LabelSet) {
     additionalProperties: false,
   };
   const text = `\n\nDo not answer with a label. Instead give, as JSON {"probabilities": {label: probability}}, your probability for each label (${labels.labels.join(', ')}), summing to 1.`;
-  return { schema, text, maxTokens: 40 + 12 * labels.labels.length };
+  return { schema, text, maxTokens: statedMaxTokens(labels.labels.length) };
 }
+
+/** The most output tokens the stated-probability request asks for, for so many labels. */
+export const statedMaxTokens = (labelCount: number) => 40 + 12 * labelCount;
 
 const roundBox = (b: Edges) => ({
   top: Number(b.top.toFixed(6)),

@@ -1,8 +1,8 @@
 import type { DecisionsRequest } from '../../../shared/schemas/decisions-request';
 import type { Upstreams } from './upstreams';
 import type { Plan } from '../routing/plan';
-import { BOX_MAX_TOKENS, BOX_SYSTEM_PROMPT, boxPrompt, methodFor, questionPart, statedRequest } from './ask';
-import { SYSTEM_PROMPT } from './labels';
+import { BOX_MAX_TOKENS, BOX_SYSTEM_PROMPT, boxPrompt, methodFor, questionPart, statedMaxTokens, statedRequest } from './ask';
+import { SYSTEM_PROMPT, type LabelSet } from './labels';
 import type { Prepared } from './prepare';
 import { maxCallCost } from './usage';
 
@@ -11,6 +11,25 @@ export const IMAGE_TOKENS = 2_000;
 const CALL_OVERHEAD_TOKENS = 32;
 /** Output tokens held per question on a native host that bills output (none so far does). */
 const NATIVE_OUTPUT_TOKENS = 64;
+const SYSTEM_PROMPT_BYTES = Buffer.byteLength(SYSTEM_PROMPT);
+
+/**
+ * What the stated-probability request adds to a prompt for a set of labels, in bytes (its text and
+ * its JSON schema), by labels: the same few label sets come with request after request. Bounded: a
+ * caller sending ever new labels empties it now and then.
+ */
+const statedBytes = new Map<string, number>();
+function statedExtraBytes(set: LabelSet): number {
+  const key = set.labels.join('\u0000');
+  let bytes = statedBytes.get(key);
+  if (bytes === undefined) {
+    const stated = statedRequest(set);
+    bytes = Buffer.byteLength(stated.text) + Buffer.byteLength(JSON.stringify(stated.schema));
+    if (statedBytes.size >= 1_000) statedBytes.clear();
+    statedBytes.set(key, bytes);
+  }
+  return bytes;
+}
 
 /**
  * The most a request can cost on its plan, reserved against a key's credit before any upstream
@@ -37,21 +56,15 @@ export function reservation(
   const asks = labelled.map(([name, question]) => {
     if (question.type === 'box') return { name, question, labels: undefined, asked: 0, stated: 0, statedOut: 0 };
     const labels = sets.get(name)!;
-    const asked = stateTokens + Buffer.byteLength(SYSTEM_PROMPT) + Buffer.byteLength(questionPart(question, labels));
-    const stated = statedRequest(labels);
-    return {
-      name,
-      question,
-      labels,
-      asked,
-      stated: asked + Buffer.byteLength(stated.text) + Buffer.byteLength(JSON.stringify(stated.schema)),
-      statedOut: stated.maxTokens,
-    };
+    const asked = stateTokens + SYSTEM_PROMPT_BYTES + Buffer.byteLength(questionPart(question, labels));
+    return { name, question, labels, asked, stated: asked + statedExtraBytes(labels), statedOut: statedMaxTokens(labels.labels.length) };
   });
   // A host that answers natively takes the whole request in one call per attempt; only when chat
   // endpoints share the plan may the questions after the first reach it one by one.
   const allNative = plan.attempts.every(({ endpoint }) => methodFor(endpoint, upstreams) === 'native');
-  const nativePrompt = stateTokens + Buffer.byteLength(JSON.stringify(request.questions));
+  // Only a native host is sent the questions as they came.
+  let nativeBytes: number | undefined;
+  const nativePrompt = () => (nativeBytes ??= stateTokens + Buffer.byteLength(JSON.stringify(request.questions)));
   let total = 0;
   let unpriced = false;
   const priced = (usd: number | null) => {
@@ -64,13 +77,13 @@ export function reservation(
     // No output is held where the host bills none (every decision host so far).
     const nativeOutput = endpoint.host?.outputBilled === false ? 0 : NATIVE_OUTPUT_TOKENS * labelled.length;
     if (allNative) {
-      total += priced(maxCallCost(endpoint, { promptTokens: nativePrompt, outputTokens: nativeOutput }));
+      total += priced(maxCallCost(endpoint, { promptTokens: nativePrompt(), outputTokens: nativeOutput }));
       continue;
     }
     for (const ask of asks) {
       const method = methodFor(endpoint, upstreams, ask.labels);
       if (method === 'native') {
-        total += priced(maxCallCost(endpoint, { promptTokens: nativePrompt, outputTokens: nativeOutput }));
+        total += priced(maxCallCost(endpoint, { promptTokens: nativePrompt(), outputTokens: nativeOutput }));
       } else if (ask.question.type === 'box') {
         total += cost(stateTokens + Buffer.byteLength(BOX_SYSTEM_PROMPT + boxPrompt(endpoint, ask.question, boxImages.get(ask.name)!)), BOX_MAX_TOKENS);
       } else {
