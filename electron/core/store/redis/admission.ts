@@ -193,37 +193,67 @@ export class RedisAdmission implements SharedAdmission {
       const list = this.asked.get(ask.keyId);
       if (list) list.push(waiting);
       else this.asked.set(ask.keyId, [waiting]);
-      if (this.askedSoon) return;
-      this.askedSoon = true;
-      setImmediate(() => this.sendAdmissions());
+      this.sendSoon();
     });
   }
 
-  /** Admissions of one key asked so far in this turn, by key. */
+  /** Admissions asked and not yet sent, by key. */
   private readonly asked = new Map<string, Waiting[]>();
   private askedSoon = false;
+  /** The keys with admissions in flight, and when those are answered (or failed). */
+  private readonly flights = new Map<string, Promise<void>>();
+
+  private sendSoon(): void {
+    if (this.askedSoon) return;
+    this.askedSoon = true;
+    setImmediate(() => this.sendAdmissions());
+  }
 
   /**
-   * One command a key for the admissions asked in this turn (one per PER_CALL of them), all written at
-   * once: the connection is corked while they are made. Each command keeps its own timeout, which
-   * pipelining would not give (see `open`).
+   * One command a key for the admissions asked (one per PER_CALL of them), all written at once: the
+   * connection is corked while they are made. A key with admissions in flight sends no more until
+   * they are answered; what was asked meanwhile then goes together. So a busy key's calls grow
+   * with the load instead of coming one a turn (a call costs Redis and this process about as much as
+   * the requests in it), and a key asked now and then is sent at once. Each command keeps its own
+   * timeout, which pipelining would not give (see `open`).
    */
-  private sendAdmissions(): Promise<unknown> {
+  private sendAdmissions(): void {
     this.askedSoon = false;
     const stream = this.redis.stream as { cork?: () => void; uncork?: () => void } | undefined;
     stream?.cork?.();
     try {
-      const sent: Promise<unknown>[] = [];
-      for (const [keyId, list] of this.asked)
+      for (const [keyId, list] of this.asked) {
+        if (this.flights.has(keyId)) continue;
+        this.asked.delete(keyId);
+        const sent: Promise<boolean>[] = [];
         for (let from = 0; from < list.length; from += PER_CALL) sent.push(this.sendAdmissionsOf(keyId, list.slice(from, from + PER_CALL)));
-      return Promise.allSettled(sent);
+        this.flights.set(
+          keyId,
+          Promise.all(sent).then((answered) => this.landed(keyId, answered.every(Boolean))),
+        );
+      }
     } finally {
-      this.asked.clear();
       stream?.uncork?.();
     }
   }
 
-  private sendAdmissionsOf(keyId: string, list: Waiting[]): Promise<unknown> {
+  /**
+   * A key's admissions in flight were answered: what was asked of it meanwhile goes now. When Redis
+   * did not answer them, those are refused at once as well, so that none waits longer than one
+   * command timeout for a Redis that is not there.
+   */
+  private landed(keyId: string, answered: boolean): void {
+    this.flights.delete(keyId);
+    const waiting = this.asked.get(keyId);
+    if (!waiting) return;
+    if (answered) return this.sendSoon();
+    this.asked.delete(keyId);
+    const error = new SharedAdmissionUnavailable('Redis did not answer the admissions before these');
+    for (const w of waiting) w.reject(error);
+  }
+
+  /** Sends one call; resolves true once Redis answered it, false when it did not. */
+  private sendAdmissionsOf(keyId: string, list: Waiting[]): Promise<boolean> {
     const k = keysOf(keyId, this.prefix);
     // The settles owed on the key ride along, as many as a call takes; the rest wait for the next.
     const all = this.owed.get(keyId);
@@ -247,8 +277,14 @@ export class RedisAdmission implements SharedAdmission {
         () => owed.forEach((o) => o.arrived(false)),
       );
     return sent.then(
-      (reply) => list.forEach((w, i) => w.resolve(answerOf(reply, i * 3))),
-      (error: unknown) => list.forEach((w) => w.reject(error)),
+      (reply) => {
+        list.forEach((w, i) => w.resolve(answerOf(reply, i * 3)));
+        return true;
+      },
+      (error: unknown) => {
+        list.forEach((w) => w.reject(error));
+        return false;
+      },
     );
   }
 
@@ -315,7 +351,11 @@ export class RedisAdmission implements SharedAdmission {
 
   async close(): Promise<void> {
     // Admissions asked and settles still owed go out first (each held to the command timeout).
-    await Promise.all([this.sendAdmissions(), this.sendOwed()]);
+    while (this.asked.size > 0 || this.flights.size > 0) {
+      this.sendAdmissions();
+      await Promise.all(this.flights.values());
+    }
+    await this.sendOwed();
     this.redis.disconnect();
     this.settler.disconnect();
   }
