@@ -193,67 +193,37 @@ export class RedisAdmission implements SharedAdmission {
       const list = this.asked.get(ask.keyId);
       if (list) list.push(waiting);
       else this.asked.set(ask.keyId, [waiting]);
-      this.sendSoon();
+      if (this.askedSoon) return;
+      this.askedSoon = true;
+      setImmediate(() => this.sendAdmissions());
     });
   }
 
-  /** Admissions asked and not yet sent, by key. */
+  /** Admissions of one key asked so far in this turn, by key. */
   private readonly asked = new Map<string, Waiting[]>();
   private askedSoon = false;
-  /** The keys with admissions in flight, and when those are answered (or failed). */
-  private readonly flights = new Map<string, Promise<void>>();
-
-  private sendSoon(): void {
-    if (this.askedSoon) return;
-    this.askedSoon = true;
-    setImmediate(() => this.sendAdmissions());
-  }
 
   /**
-   * One command a key for the admissions asked (one per PER_CALL of them), all written at once: the
-   * connection is corked while they are made. A key with admissions in flight sends no more until
-   * they are answered; what was asked meanwhile then goes together. So a busy key's calls grow
-   * with the load instead of coming one a turn (a call costs Redis and this process about as much as
-   * the requests in it), and a key asked now and then is sent at once. Each command keeps its own
-   * timeout, which pipelining would not give (see `open`).
+   * One command a key for the admissions asked in this turn (one per PER_CALL of them), all written at
+   * once: the connection is corked while they are made. Each command keeps its own timeout, which
+   * pipelining would not give (see `open`).
    */
-  private sendAdmissions(): void {
+  private sendAdmissions(): Promise<unknown> {
     this.askedSoon = false;
     const stream = this.redis.stream as { cork?: () => void; uncork?: () => void } | undefined;
     stream?.cork?.();
     try {
-      for (const [keyId, list] of this.asked) {
-        if (this.flights.has(keyId)) continue;
-        this.asked.delete(keyId);
-        const sent: Promise<boolean>[] = [];
+      const sent: Promise<unknown>[] = [];
+      for (const [keyId, list] of this.asked)
         for (let from = 0; from < list.length; from += PER_CALL) sent.push(this.sendAdmissionsOf(keyId, list.slice(from, from + PER_CALL)));
-        this.flights.set(
-          keyId,
-          Promise.all(sent).then((answered) => this.landed(keyId, answered.every(Boolean))),
-        );
-      }
+      return Promise.allSettled(sent);
     } finally {
+      this.asked.clear();
       stream?.uncork?.();
     }
   }
 
-  /**
-   * A key's admissions in flight were answered: what was asked of it meanwhile goes now. When Redis
-   * did not answer them, those are refused at once as well, so that none waits longer than one
-   * command timeout for a Redis that is not there.
-   */
-  private landed(keyId: string, answered: boolean): void {
-    this.flights.delete(keyId);
-    const waiting = this.asked.get(keyId);
-    if (!waiting) return;
-    if (answered) return this.sendSoon();
-    this.asked.delete(keyId);
-    const error = new SharedAdmissionUnavailable('Redis did not answer the admissions before these');
-    for (const w of waiting) w.reject(error);
-  }
-
-  /** Sends one call; resolves true once Redis answered it, false when it did not. */
-  private sendAdmissionsOf(keyId: string, list: Waiting[]): Promise<boolean> {
+  private sendAdmissionsOf(keyId: string, list: Waiting[]): Promise<unknown> {
     const k = keysOf(keyId, this.prefix);
     // The settles owed on the key ride along, as many as a call takes; the rest wait for the next.
     const all = this.owed.get(keyId);
@@ -277,14 +247,8 @@ export class RedisAdmission implements SharedAdmission {
         () => owed.forEach((o) => o.arrived(false)),
       );
     return sent.then(
-      (reply) => {
-        list.forEach((w, i) => w.resolve(answerOf(reply, i * 3)));
-        return true;
-      },
-      (error: unknown) => {
-        list.forEach((w) => w.reject(error));
-        return false;
-      },
+      (reply) => list.forEach((w, i) => w.resolve(answerOf(reply, i * 3))),
+      (error: unknown) => list.forEach((w) => w.reject(error)),
     );
   }
 
@@ -351,11 +315,7 @@ export class RedisAdmission implements SharedAdmission {
 
   async close(): Promise<void> {
     // Admissions asked and settles still owed go out first (each held to the command timeout).
-    while (this.asked.size > 0 || this.flights.size > 0) {
-      this.sendAdmissions();
-      await Promise.all(this.flights.values());
-    }
-    await this.sendOwed();
+    await Promise.all([this.sendAdmissions(), this.sendOwed()]);
     this.redis.disconnect();
     this.settler.disconnect();
   }
