@@ -1,25 +1,41 @@
 /**
- * Settles a request: its hold is given back and its real cost added to the spend (once: a second
- * settle of the same request finds no hold and charges nothing). Arguments: the key's state, holds
- * and leases; the request id; its cost in nano-dollars; '1' to charge without a hold; the state's
- * life in ms (given to a state this made). 1 when it settled, 0 when there was no hold (no credit
- * limit, or settled already: then the cost is added only when the fourth argument is '1').
+ * Settles requests: each one's hold is given back and its real cost added to the spend (once: a
+ * second settle of the same request, in this call or a later one, finds no hold and charges nothing).
+ * Arguments: the key's state, holds and leases; the state's life in ms (given to a state this made);
+ * where the settles start and end in ARGV, which holds them three by three: request id, cost in
+ * nano-dollars, '1' to charge without a hold. Read and written with one command each, not a few per
+ * settle. Returns how many gave a hold back (a settle gives none when the key has no credit limit or
+ * it was settled already: then its cost is added only when it says '1').
  */
 const SETTLE_FUNCTION = `
-local function settle(state, holds, leases, rid, charge, unheld, life)
-  local amount = redis.call('HGET', holds, rid)
-  if amount then
-    redis.call('HINCRBY', state, 'held', -tonumber(amount))
-    redis.call('HDEL', holds, rid)
-    redis.call('ZREM', leases, rid)
+local function settle(state, holds, leases, life, first, last)
+  if last < first then return 0 end
+  local rids = {}
+  for i = first, last, 3 do rids[#rids + 1] = ARGV[i] end
+  local amounts = redis.call('HMGET', holds, unpack(rids))
+  local hasSpent = redis.call('HEXISTS', state, 'spent') == 1
+  local released, charged, gone, seen = 0, 0, {}, {}
+  for j, rid in ipairs(rids) do
+    local amount = amounts[j]
+    if seen[rid] then amount = false end
+    local i = first + 3 * (j - 1)
+    if amount then
+      released = released + tonumber(amount)
+      gone[#gone + 1] = rid
+      seen[rid] = true
+    end
+    local charge = tonumber(ARGV[i + 1])
+    if (amount or ARGV[i + 2] == '1') and charge ~= 0 and hasSpent then charged = charged + charge end
   end
-  if (amount or unheld == '1') and tonumber(charge) ~= 0 and redis.call('HEXISTS', state, 'spent') == 1 then
-    redis.call('HINCRBY', state, 'spent', charge)
+  if #gone > 0 then
+    redis.call('HINCRBY', state, 'held', -released)
+    redis.call('HDEL', holds, unpack(gone))
+    redis.call('ZREM', leases, unpack(gone))
   end
+  if charged ~= 0 then redis.call('HINCRBY', state, 'spent', charged) end
   -- Every key lives for a while only: a state this made (its earlier one expired) gets the key's life.
   if redis.call('PTTL', state) == -1 then redis.call('PEXPIRE', state, life) end
-  if amount then return 1 end
-  return 0
+  return #gone
 end
 `;
 
@@ -49,39 +65,11 @@ end
  * new) or is stale (a lapsed hold's request may be charged in the ledger only): the instance reads it
  * from the ledger, seeds it and asks again.
  */
-export const ADMIT_SCRIPT = `
+export const ADMIT_SCRIPT = `${SETTLE_FUNCTION}
 local window, lease, life, n = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local rate, state, leases, holds = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
--- The settles first, as SETTLE_SCRIPT would apply them one by one: a request settled twice gives
--- its hold back once. Read and written with one command each, not a few per settle.
-local first = 5 + 5 * n
-if #ARGV >= first then
-  local rids = {}
-  for i = first, #ARGV, 3 do rids[#rids + 1] = ARGV[i] end
-  local amounts = redis.call('HMGET', holds, unpack(rids))
-  local hasSpent = redis.call('HEXISTS', state, 'spent') == 1
-  local released, charged, gone, seen = 0, 0, {}, {}
-  for j, rid in ipairs(rids) do
-    local amount = amounts[j]
-    if seen[rid] then amount = false end
-    local i = first + 3 * (j - 1)
-    if amount then
-      released = released + tonumber(amount)
-      gone[#gone + 1] = rid
-      seen[rid] = true
-    end
-    local charge = tonumber(ARGV[i + 1])
-    if (amount or ARGV[i + 2] == '1') and charge ~= 0 and hasSpent then charged = charged + charge end
-  end
-  if #gone > 0 then
-    redis.call('HINCRBY', state, 'held', -released)
-    redis.call('HDEL', holds, unpack(gone))
-    redis.call('ZREM', leases, unpack(gone))
-  end
-  if charged ~= 0 then redis.call('HINCRBY', state, 'spent', charged) end
-  -- Every key lives for a while only: a state this made (its earlier one expired) gets the key's life.
-  if redis.call('PTTL', state) == -1 then redis.call('PEXPIRE', state, life) end
-end
+-- The settles first.
+settle(state, holds, leases, life, 5 + 5 * n, #ARGV)
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 -- Holds of instances that died with requests in flight: released, never charged here. Such an
@@ -164,9 +152,9 @@ if admitted then redis.call('PEXPIRE', state, life) end
 return out
 `;
 
-/** One settle on its own (`settle` above). KEYS: the admission's 2, 4, 3; ARGV: request id, cost, unheld, life. */
+/** One settle on its own (`settle` above): 1 when it gave a hold back. KEYS: the admission's 2, 4, 3; ARGV: request id, cost, unheld, life. */
 export const SETTLE_SCRIPT = `${SETTLE_FUNCTION}
-return settle(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2], ARGV[3], ARGV[4])
+return settle(KEYS[1], KEYS[2], KEYS[3], ARGV[4], 1, 3)
 `;
 
 /**
