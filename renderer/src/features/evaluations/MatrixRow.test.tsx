@@ -65,4 +65,29 @@ describe('MatrixRow', () => {
     scrollTo(0);
     expect(focusedRow()).toBe('0');
   });
+
+  it('keeps focus on the stop when a key is pressed before the list has caught up with the move before it', () => {
+    const { rerender } = render(<Rows stop={1} />);
+    // Ctrl+End: the last row is drawn pinned and focused; its scroll is not handled yet.
+    rerender(<Rows stop={39} />);
+    act(() => document.querySelector<HTMLElement>('[data-row="39"] [data-col="0"]')!.focus());
+    // Ctrl+Home at once: the list still thinks it is at the top, so row 0 is drawn in its slot and
+    // the pinned row 39 goes (focus falls to the page, and row 0 takes it back).
+    rerender(<Rows stop={0} />);
+    expect(focusedRow()).toBe('0');
+    // Now the scroll the Ctrl+End caused is handled: the slot that drew row 0 draws row 33, and row 0
+    // is drawn pinned. Focus stays on row 0, not on the element now showing row 33.
+    scrollTo(40 * ROW - HEIGHT);
+    expect(document.querySelector('[data-row="33"]')).not.toBeNull();
+    expect(focusedRow()).toBe('0');
+  });
+
+  it('keeps focus on the stop when the wheel scrolls its row out of the list, and leaves the view where the wheel put it', () => {
+    render(<Rows stop={5} />);
+    act(() => document.querySelector<HTMLElement>('[data-row="5"] [data-col="0"]')!.focus());
+    scrollTo(20 * ROW);
+    const list = screen.getByRole('rowgroup', { name: 'Items' });
+    expect(focusedRow()).toBe('5');
+    expect(list.scrollTop).toBe(20 * ROW);
+  });
 });

@@ -29,6 +29,14 @@ export function cellText(
   return `${answerText(cell.answers[question], row.expected[question])} ${mark(correct)}`.trimEnd();
 }
 
+/** Focus fell to the page, or rests on another row of the same list (an element now showing another row). */
+function focusLeftRow(own: HTMLElement): boolean {
+  const at = document.activeElement;
+  if (at === null || at === document.body) return true;
+  const atRow = at.closest('[data-row]');
+  return atRow !== null && atRow !== own && atRow.parentElement === own.parentElement;
+}
+
 /** The column the item's button is in: where the keyboard lands in a row. */
 export const ITEM_COLUMN = 1;
 
@@ -60,11 +68,14 @@ export const MatrixRow = memo(function MatrixRow({
   const element = useRef<HTMLDivElement>(null);
   // The row holding the grid's stop, drawn again by another element while it had focus (scrolled
   // away from the view or back into it: a new element, or a recycled one that showed another row):
-  // it takes focus back where the old element left it. Without this, the scroll that a Ctrl+End's
-  // focus causes drops focus to the page once the list catches up with it.
+  // it takes focus back where the old element left it. Focus was then either dropped to the page (its
+  // element removed) or left on the recycled element, which now shows another row. Without this, the
+  // scroll that a Ctrl+End's focus causes loses the stop once the list catches up with it, and so does
+  // a key pressed before the list has caught up with the move before it.
   useLayoutEffect(() => {
-    if (focusCol === null || !gridHoldsFocus.current || document.activeElement !== document.body) return;
-    element.current?.querySelector<HTMLElement>(`[data-col="${focusCol}"]`)?.focus({ preventScroll: true });
+    const own = element.current;
+    if (focusCol === null || !own || !gridHoldsFocus.current || !focusLeftRow(own)) return;
+    own.querySelector<HTMLElement>(`[data-col="${focusCol}"]`)?.focus({ preventScroll: true });
   }, [index, focusCol, gridHoldsFocus]);
   return (
     <div ref={element} className="matrix-row" role="row" aria-rowindex={index + 2} data-row={index} style={{ top }}>

@@ -32,7 +32,13 @@ export function useGridFocus({
   useLayoutEffect(() => {
     if (!moved.current || !active) return;
     moved.current = false;
-    cellAt(active)?.focus();
+    const cell = cellAt(active);
+    if (!cell) return;
+    cell.focus({ preventScroll: true });
+    // Scrolled to explicitly, not by the focus: the cell may hold focus already (its row, drawn again,
+    // took it back first), and focusing the focused element scrolls nothing. A list left where the
+    // last move scrolled it would then catch up later and draw the row elsewhere.
+    cell.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
   });
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
     if (!active || e.altKey) return;
