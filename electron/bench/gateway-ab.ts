@@ -51,7 +51,7 @@ export async function compareBuilds(
   return rows;
 }
 
-interface Slot {
+export interface Slot {
   cpu: number;
   rps: number;
 }
@@ -64,25 +64,42 @@ async function slot(side: Side, body: string, seconds: number): Promise<Slot> {
   return { cpu: (cpuMicros(side.pid) - before) / result.requests.total, rps: result.requests.total / seconds };
 }
 
-const median = (xs: number[]) => percentile(xs, 0.5)!;
+export const median = (xs: number[]) => percentile(xs, 0.5)!;
 
-/** `pairs` pairs of slots, in A B B A order, after a warm-up of each; rows of the medians and the paired ratio. */
-async function abRows(label: string, a: Side, b: Side, body: string, pairs: number, seconds: number): Promise<BenchRow[]> {
-  await slot(a, body, 2);
-  await slot(b, body, 2);
+/** What `pairs` pairs of slots measured: each side's slots, and A ÷ B slot by slot. */
+export interface Paired {
+  sides: { a: Slot[]; b: Slot[] };
+  ratios: { cpu: number; rps: number }[];
+}
+
+/**
+ * `pairs` pairs of slots, in A B B A order, after a warm-up of each. `bodies` is what each side
+ * is sent (the same request, or each side's own).
+ */
+export async function pairedSlots(label: string, a: Side, b: Side, bodies: { a: string; b: string }, pairs: number, seconds = SLOT_SECONDS): Promise<Paired> {
+  await slot(a, bodies.a, 2);
+  await slot(b, bodies.b, 2);
   const ratios: { cpu: number; rps: number }[] = [];
   const sides = { a: [] as Slot[], b: [] as Slot[] };
   for (let i = 0; i < pairs; i += 1) {
     process.stdout.write(`${label}: pair ${i + 1} of ${pairs}…\n`);
     const [first, second] = i % 2 === 0 ? [a, b] : [b, a];
-    const x = await slot(first, body, seconds);
-    const y = await slot(second, body, seconds);
+    const x = await slot(first, first === a ? bodies.a : bodies.b, seconds);
+    const y = await slot(second, second === a ? bodies.a : bodies.b, seconds);
     const [sa, sb] = first === a ? [x, y] : [y, x];
     sides.a.push(sa);
     sides.b.push(sb);
     ratios.push({ cpu: sa.cpu / sb.cpu, rps: sa.rps / sb.rps });
   }
-  const range = (xs: number[], digits: number) => `${fmt(Math.min(...xs), digits)}–${fmt(Math.max(...xs), digits)}`;
+  return { sides, ratios };
+}
+
+/** The lowest and highest of `xs`, as "low–high". */
+export const range = (xs: number[], digits: number) => `${fmt(Math.min(...xs), digits)}–${fmt(Math.max(...xs), digits)}`;
+
+/** Rows of the medians and the paired ratio of two builds on one request. */
+async function abRows(label: string, a: Side, b: Side, body: string, pairs: number, seconds: number): Promise<BenchRow[]> {
+  const { sides, ratios } = await pairedSlots(label, a, b, { a: body, b: body }, pairs, seconds);
   const cpuRatios = ratios.map((r) => r.cpu);
   const rpsRatios = ratios.map((r) => r.rps);
   return [

@@ -264,10 +264,11 @@ export function backendRows(backends: Map<string, BackendFigures>): Row[] {
       ),
       row(`${vs}: added latency p99, concurrency 1`, signed(onTeam.added99 - onSqlite.added99, 3, ' ms'), atMost(3, ' ms', onTeam.added99 - onSqlite.added99)),
       row(`${vs}: gateway CPU time per request, concurrency 50`, signed(onTeam.cpu - onSqlite.cpu, 0, ' µs'), atMost(100, ' µs', onTeam.cpu - onSqlite.cpu)),
-      row(`(a) on PostgreSQL + Redis: requests per second as a share of SQLite's`, `${fmt((100 * onTeam.rps) / onSqlite.rps, 0)}%`, {
-        text: '≥ 80%',
-        met: onTeam.rps >= 0.8 * onSqlite.rps,
-      }),
+      // Their rounds ran minutes apart; the share held to the target is measured with both loaded in turn (gateway.ts).
+      row(
+        `(a) on PostgreSQL + Redis: requests per second as a share of SQLite's, from the two scenarios' medians`,
+        `${fmt((100 * onTeam.rps) / onSqlite.rps, 0)}%`,
+      ),
     );
   }
 

@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planBench } from './plan-bench';
 import { captureBench } from './capture-bench';
-import { AB_DETAIL, compareBuilds } from './gateway-ab';
+import { AB_DETAIL, compareBuilds, median, pairedSlots, range } from './gateway-ab';
 import { interleavedLatency, load, measureFloor, measurePortkey, ms, recordCalls, startChild, type UpstreamCall } from './gateway-measure';
 import { scenarios } from './gateway-scenarios';
 import { cpuMicros, peakRssMiB, rssMiB } from './proc';
 import { floodRows } from './body-flood';
-import { below, fmt, publish, row } from './report';
+import { below, fmt, publish, row, type BenchRow } from './report';
 import {
   backendRows,
   trafficRows,
@@ -103,6 +103,39 @@ async function startGateway(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The team path's requests a second as a share of SQLite's, from both gateways loaded in turn
+ * (slots A B B A): the scenarios' own rounds are minutes apart, and between them this machine drifts
+ * by more than the share's margin (SQLite's own medians moved 9,006 to 10,673 across three runs).
+ */
+async function pairedShare(sqlite: Scenario, team: Scenario, start: (scenario: Scenario) => ReturnType<typeof startGateway>): Promise<BenchRow[]> {
+  const a = await start(team);
+  const b = await start(sqlite);
+  try {
+    const side = (name: string, g: Awaited<ReturnType<typeof startGateway>>) => ({ name, url: g.gatewayUrl, auth: g.auth, pid: g.pid });
+    const pairs = QUICK ? 4 : 12;
+    const { ratios } = await pairedSlots(
+      '(a) PostgreSQL + Redis and SQLite',
+      side('PostgreSQL + Redis', a),
+      side('SQLite', b),
+      { a: team.gatewayBody, b: sqlite.gatewayBody },
+      pairs,
+    );
+    const shares = ratios.map((r) => 100 * r.rps);
+    const cpu = ratios.map((r) => r.cpu);
+    return [
+      row(
+        `(a) on PostgreSQL + Redis: requests per second as a share of SQLite's, both loaded in turn (median of ${pairs} pairs of 3 s slots)`,
+        `${fmt(median(shares), 0)}% (${range(shares, 0)})`,
+        { text: '≥ 80%', met: median(shares) >= 80 },
+      ),
+      row(`(a) on PostgreSQL + Redis ÷ on SQLite: gateway CPU per request, the same pairs`, `${fmt(median(cpu), 3)} (${range(cpu, 3)})`),
+    ];
+  } finally {
+    await Promise.all([a.stop(), b.stop()]);
+  }
 }
 
 /** Stopped when the bench ends, however it ends. */
@@ -325,7 +358,16 @@ async function main(): Promise<void> {
         `${scenario.name}: ${calls.length} upstream call${calls.length === 1 ? '' : 's'} of ${calls.map((c) => `${fmt(c.body.length / 1024, 1)} KiB`).join(', ')} per request. Concurrency 1 per round (direct / through, ms): ${rounds.map((r) => `p50 ${fmt(r.direct50, 3)} / ${fmt(r.through50, 3)}, p99 ${fmt(r.direct99, 3)} / ${fmt(r.through99, 3)}`).join('; ')}.`,
       );
     }
-    rows.push(...backendRows(backends), ...idleRows(idle));
+    rows.push(...backendRows(backends));
+    const onSqlite = chosen.find((s) => s.name.startsWith('(a)') && !s.postgres);
+    const onTeam = chosen.find((s) => s.redis);
+    if (onSqlite && onTeam)
+      rows.push(
+        ...(await pairedShare(onSqlite, onTeam, async (s) =>
+          startGateway(catalog, s.postgres ? await postgres!.createDatabase(`bench_${(databases += 1)}`) : undefined, s.redis ? redis!.url : undefined),
+        )),
+      );
+    rows.push(...idleRows(idle));
     if (!ONLY || ONLY.includes('(flood)')) rows.push(...(await floodRows(() => startGateway(catalog))));
     rows.push(
       row('plan for 10,000 endpoints, load balancing (median)', `${fmt(plan.loadBalance, 3)} ms`, below(1, ' ms', plan.loadBalance)),
