@@ -32,6 +32,8 @@ export default defineConfig({
     // process is undone before the next (electron/test-support/vitest-setup.ts); no file mocks modules.
     isolate: false,
     setupFiles: [here('./electron/test-support/vitest-setup.ts')],
+    // One PostgreSQL server for the run, shared by the files that need one (each in databases of its own).
+    globalSetup: [here('./electron/test-support/postgres-global.ts')],
     // The second repeats every failure as the run's last lines, on standard output.
     reporters: ['default', here('./scripts/vitest-failures-reporter.mjs')],
     // One more worker than cores: Vitest's default leaves one core for itself (on 2 cores the files

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AuditEntry, AuditPage } from '../../shared/schemas/audit';
-import { startPostgres, type TestPostgres } from '../test-support/postgres';
+import { sharedPostgres, type SharedPostgres } from '../test-support/shared-postgres';
 import { tempCore, tempDir, type TempCore } from '../test-support/temp-core';
 import { createServerApp } from './app';
 import { CLIENT_HEADER, SESSION_COOKIE, sessionCookie } from './inspector-api';
@@ -198,7 +198,7 @@ describe('signing in to the web UI with a management key, and the audit log (in 
 
 /** Two instances on one Postgres, as a team runs them behind a load balancer: sessions are stored, so either knows them. */
 describe('web UI sessions across instances on one Postgres (real HTTP)', () => {
-  let postgres: TestPostgres;
+  let postgres: SharedPostgres;
   const servers: RunningServer[] = [];
   const dirs: { cleanup(): void; path: string }[] = [];
 
@@ -220,7 +220,7 @@ describe('web UI sessions across instances on one Postgres (real HTTP)', () => {
   }
 
   beforeAll(async () => {
-    postgres = await startPostgres();
+    postgres = sharedPostgres();
   }, 60_000);
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.close()));

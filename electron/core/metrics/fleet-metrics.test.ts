@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type TestPostgres } from '../../test-support/postgres';
+import { sharedPostgres, type SharedPostgres } from '../../test-support/shared-postgres';
 import { tempDir } from '../../test-support/temp-core';
 import { PgDatabase } from '../store/postgres/database';
 import { PgMetricsStore } from '../store/postgres/metrics-store';
@@ -41,9 +41,9 @@ const nearestRank = (values: number[], p: number) => {
 };
 
 describe("a team's endpoint figures: every instance's attempts, merged", () => {
-  let postgres: TestPostgres;
+  let postgres: SharedPostgres;
   beforeAll(async () => {
-    postgres = await startPostgres();
+    postgres = sharedPostgres();
   }, 60_000);
   afterAll(() => postgres?.stop());
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pngWithRect } from '../../test-support/images';
-import { startPostgres, type TestPostgres } from '../../test-support/postgres';
+import { sharedPostgres, type SharedPostgres } from '../../test-support/shared-postgres';
 import { tempCore, tempDir, AS_DESKTOP } from '../../test-support/temp-core';
 import { until } from '../../test-support/until';
 import { createHash } from 'node:crypto';
@@ -62,11 +62,10 @@ async function dump(s: Storage) {
 const image = (name: string) => ({ name, data_url: pngWithRect(64, 48, { x: 8, y: 6, w: 20, h: 10 }) });
 
 describe('store copy', () => {
-  let postgres: TestPostgres;
-  let databases = 0;
-  const database = () => postgres.createDatabase(`copy_${process.pid}_${(databases += 1)}`);
+  let postgres: SharedPostgres;
+  const database = () => postgres.createDatabase('copy');
   beforeAll(async () => {
-    postgres = await startPostgres();
+    postgres = sharedPostgres();
   }, 60_000);
   afterAll(() => postgres?.stop());
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type TestPostgres } from '../../../test-support/postgres';
+import { sharedPostgres, type SharedPostgres } from '../../../test-support/shared-postgres';
 import { systemClock } from '../../clock';
 import { HealthRegistry } from '../../routing/health';
 import { PgDatabase } from './database';
@@ -16,12 +16,12 @@ async function within(ms: number, check: () => boolean): Promise<number> {
 }
 
 describe("a team's instances tell each other of endpoints to leave alone (Postgres NOTIFY)", () => {
-  let postgres: TestPostgres;
+  let postgres: SharedPostgres;
   let dbs: PgDatabase[];
   let here: HealthRegistry;
   let there: HealthRegistry;
   beforeAll(async () => {
-    postgres = await startPostgres();
+    postgres = sharedPostgres();
     const url = await postgres.createDatabase('health');
     dbs = await Promise.all([PgDatabase.open(url), PgDatabase.open(url)]);
     here = new HealthRegistry(systemClock);
@@ -31,7 +31,7 @@ describe("a team's instances tell each other of endpoints to leave alone (Postgr
   }, 60_000);
   afterAll(async () => {
     await Promise.all(dbs?.map((d) => d.close()) ?? []);
-    postgres?.stop();
+    await postgres?.stop();
   });
 
   it("a provider's Retry-After seen by one instance cools the endpoint on the other within a second, until the same moment", async () => {
