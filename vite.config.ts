@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { EnvironmentsTogether } from './electron/test-support/vitest-sequencer';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -34,6 +35,8 @@ export default defineConfig({
     setupFiles: [here('./electron/test-support/vitest-setup.ts')],
     // One PostgreSQL server for the run, shared by the files that need one (each in databases of its own).
     globalSetup: [here('./electron/test-support/postgres-global.ts')],
+    // The files that run in jsdom after the rest, so that workers are not ended and started again between environments.
+    sequence: { sequencer: EnvironmentsTogether },
     // The second repeats every failure as the run's last lines, on standard output.
     reporters: ['default', here('./scripts/vitest-failures-reporter.mjs')],
     // One more worker than cores: Vitest's default leaves one core for itself (on 2 cores the files
