@@ -219,9 +219,9 @@ describe('web UI sessions across instances on one Postgres (real HTTP)', () => {
     return server;
   }
 
-  beforeAll(async () => {
+  beforeAll(() => {
     postgres = sharedPostgres();
-  }, 60_000);
+  });
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.close()));
     for (const d of dirs) d.cleanup();

@@ -9,10 +9,10 @@ import { sharedPostgres, type SharedPostgres } from './shared-postgres';
 import { tempDir } from './temp-core';
 
 /**
- * The two backends a storage contract runs on: a real SQLite file, and a real PostgreSQL server
- * shared by the unit run (shared-postgres.ts). Each `open` is a fresh, empty store opened twice, independently: "another
- * process" to the store is another connection (a second SQLite connection to the file; a second
- * Postgres pool), which is what a second process is.
+ * The two backends a storage contract runs on: a real SQLite file, and a fresh database on the real
+ * PostgreSQL server the unit run shares (shared-postgres.ts). Each `open` is a fresh, empty store
+ * opened twice, independently: "another process" to the store is another connection (a second
+ * SQLite connection to the file; a second Postgres pool), which is what a second process is.
  */
 export interface Backend<T> {
   name: 'SQLite' | 'Postgres';

@@ -42,9 +42,9 @@ const nearestRank = (values: number[], p: number) => {
 
 describe("a team's endpoint figures: every instance's attempts, merged", () => {
   let postgres: SharedPostgres;
-  beforeAll(async () => {
+  beforeAll(() => {
     postgres = sharedPostgres();
-  }, 60_000);
+  });
   afterAll(() => postgres?.stop());
 
   it('three instances that each saw a third of the traffic list the same figures as one instance that saw all of it', async () => {

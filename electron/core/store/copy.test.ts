@@ -64,9 +64,9 @@ const image = (name: string) => ({ name, data_url: pngWithRect(64, 48, { x: 8, y
 describe('store copy', () => {
   let postgres: SharedPostgres;
   const database = () => postgres.createDatabase('copy');
-  beforeAll(async () => {
+  beforeAll(() => {
     postgres = sharedPostgres();
-  }, 60_000);
+  });
   afterAll(() => postgres?.stop());
 
   /** A laptop's data directory with some of everything, made the way people make it: through the core's handlers. */
