@@ -1,15 +1,42 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { Plugin } from 'vite';
 import { EnvironmentsTogether } from './electron/test-support/vitest-sequencer';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
+/**
+ * Each built script and style sheet also compressed, beside it (`.br`, `.gz`): the headless server
+ * sends a browser the form it accepts (electron/server/static-ui.ts), a third of the bytes, with no
+ * compressing per request. Brotli at 9, not 11: 0.1 s for the whole build against 1.8 s, for 8% more
+ * bytes.
+ */
+function precompressed(): Plugin {
+  let outDir = '';
+  return {
+    name: 'verdict-precompressed',
+    apply: 'build',
+    configResolved: (config) => void (outDir = config.build.outDir),
+    writeBundle(_options, bundle) {
+      for (const name of Object.keys(bundle).filter((n) => /\.(js|css)$/.test(n))) {
+        const bytes = readFileSync(join(outDir, name));
+        const quality = { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length };
+        writeFileSync(join(outDir, `${name}.br`), brotliCompressSync(bytes, { params: quality }));
+        writeFileSync(join(outDir, `${name}.gz`), gzipSync(bytes, { level: 9 }));
+      }
+    },
+  };
+}
+
 export default defineConfig({
   root: here('./renderer'),
   base: '/',
-  plugins: [react()],
+  plugins: [react(), precompressed()],
   build: {
     outDir: here('./dist/renderer'),
     emptyOutDir: true,

@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../test-support/temp-core';
@@ -13,6 +14,9 @@ describe('the built UI as the server serves it, and what a browser may keep of i
     dir = tempDir();
     mkdirSync(join(dir.path, 'assets'));
     writeFileSync(join(dir.path, 'assets', 'index-Ab12Cd.js'), script);
+    // As the build writes them (vite.config.ts): each script compressed beside it.
+    writeFileSync(join(dir.path, 'assets', 'index-Ab12Cd.js.br'), brotliCompressSync(script));
+    writeFileSync(join(dir.path, 'assets', 'index-Ab12Cd.js.gz'), gzipSync(script));
     writeFileSync(join(dir.path, 'index.html'), page);
     ui = staticUi(dir.path);
   });
@@ -24,6 +28,26 @@ describe('the built UI as the server serves it, and what a browser may keep of i
     expect(await response.text()).toBe(script);
     expect(response.headers.get('cache-control')).toBe(ASSET_CACHE);
     expect(ASSET_CACHE).toMatch(/\bimmutable\b/);
+  });
+
+  it('sends a script compressed as the browser accepts it, brotli before gzip, and whole to one that accepts neither', async () => {
+    const asked = async (acceptEncoding: string | null) => {
+      const response = await ui.request('/assets/index-Ab12Cd.js', { headers: acceptEncoding === null ? {} : { 'accept-encoding': acceptEncoding } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/javascript/);
+      expect(response.headers.get('cache-control')).toBe(ASSET_CACHE);
+      return { encoding: response.headers.get('content-encoding'), vary: response.headers.get('vary'), bytes: Buffer.from(await response.arrayBuffer()) };
+    };
+    const br = await asked('gzip, deflate, br');
+    expect(br.encoding).toBe('br');
+    expect(br.vary).toBe('Accept-Encoding');
+    expect(brotliDecompressSync(br.bytes).toString()).toBe(script);
+    const gzip = await asked('gzip, deflate');
+    expect(gzip.encoding).toBe('gzip');
+    expect(gunzipSync(gzip.bytes).toString()).toBe(script);
+    const plain = await asked(null);
+    expect(plain.encoding).toBeNull();
+    expect(plain.bytes.toString()).toBe(script);
   });
 
   it('asks for the page again on every load, at its own address and at a deep link, so a new build is seen at once', async () => {

@@ -29,7 +29,8 @@ export function staticUi(rendererDir: string): Hono {
       c.header('Cache-Control', cache);
       await next();
     };
-  ui.use('/assets/*', keep(ASSET_CACHE), serveStatic({ root: rendererDir }));
+  // The build writes each script and style sheet compressed beside it: sent to a browser that takes it.
+  ui.use('/assets/*', keep(ASSET_CACHE), serveStatic({ root: rendererDir, precompressed: true }));
   ui.use('*', keep(PAGE_CACHE), serveStatic({ root: rendererDir }));
   ui.get('*', async (c) => {
     if (!existsSync(indexPath)) {
