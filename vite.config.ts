@@ -12,8 +12,8 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 /**
  * Each built script and style sheet also compressed, beside it (`.br`, `.gz`): the headless server
- * sends a browser the form it accepts (electron/server/static-ui.ts), a third of the bytes, with no
- * compressing per request. Brotli at 9, not 11: 0.1 s for the whole build against 1.8 s, for 8% more
+ * sends a browser the form it accepts (electron/server/static-ui.ts), about a quarter of the bytes,
+ * with no compressing per request. Brotli at 9, not 11: 0.1 s for the whole build against 1.8 s, for 8% more
  * bytes.
  */
 function precompressed(): Plugin {

@@ -8,8 +8,8 @@ import { serveStatic } from '@hono/node-server/serve-static';
  * What a browser may keep. The build names every file under /assets/ by a hash of its content, so a
  * name never shows other bytes: kept a year and never asked again (the static server answers no
  * revalidation with a 304, so without this every load fetched the first screen's 0.7 MB of script
- * again, and the charts' 0.6 MB with them). The page
- * that names them is asked again on each load, so a new build is seen at once.
+ * again, and the charts' 0.6 MB with them). The page that names them is asked again on each load,
+ * so a new build is seen at once.
  */
 export const ASSET_CACHE = 'public, max-age=31536000, immutable';
 export const PAGE_CACHE = 'no-cache';
