@@ -163,13 +163,7 @@ export async function startPostgres(settings: { durable?: boolean; maxConnection
     }
   }
   const url = (db: string) => `postgres://verdict@127.0.0.1:${port}/${db}`;
-  const admin = new pg.Client({ connectionString: url('postgres') });
-  await admin.connect();
-  try {
-    await admin.query('CREATE DATABASE verdict');
-  } finally {
-    await admin.end();
-  }
+  await onServer(url('postgres'), (admin) => admin.query('CREATE DATABASE verdict'));
   let stopped = false;
   return {
     url: url('verdict'),
@@ -186,16 +180,21 @@ export async function startPostgres(settings: { durable?: boolean; maxConnection
   };
 }
 
-/** A fresh, empty database named `name` on the server `serverUrl` reaches; its URL. */
-export async function createDatabaseOn(serverUrl: string, name: string): Promise<string> {
-  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
+/** `work` on one connection to `serverUrl`, closed after it whatever happens. */
+export async function onServer<T>(serverUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE ${name}`);
+    return await work(client);
   } finally {
     await client.end();
   }
+}
+
+/** A fresh, empty database named `name` on the server `serverUrl` reaches; its URL. */
+export async function createDatabaseOn(serverUrl: string, name: string): Promise<string> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
+  await onServer(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.toString();

@@ -1,7 +1,5 @@
-import pg from 'pg';
 import { inject } from 'vitest';
-import { createDatabaseOn } from './postgres';
-import './postgres-global';
+import { createDatabaseOn, onServer } from './postgres';
 
 /** This file's part of the unit run's PostgreSQL server (postgres-global.ts): its own databases. */
 export interface SharedPostgres {
@@ -27,13 +25,9 @@ export function sharedPostgres(): SharedPostgres {
       return url;
     },
     async stop() {
-      const client = new pg.Client({ connectionString: shared.url });
-      await client.connect();
-      try {
+      await onServer(shared.url, async (client) => {
         for (const name of mine.splice(0)) await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
+      });
     },
   };
 }
